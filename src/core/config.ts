@@ -1,0 +1,99 @@
+import type { ClientCredential } from './graph/token-source.js';
+
+/** Where report data comes from: the embedded demo tenant, or a real (or look-alike) tenant. */
+export type TenantConnection =
+  | { mode: 'demo' }
+  | {
+      mode: 'tenant';
+      tenantId: string;
+      clientId: string;
+      credential: ClientCredential;
+      authorityHost: string;
+      graphBaseUrl: string;
+    };
+
+export interface AppConfig {
+  connection: TenantConnection;
+  port: number;
+  stateStore: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; error: ConfigError };
+
+const DEFAULT_AUTHORITY_HOST = 'https://login.microsoftonline.com';
+const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com';
+
+/**
+ * Reads the design's section 2 variables. With none of the tenant variables set the app runs in
+ * demo mode; with some but not all it refuses and names what is missing, never falling back to
+ * the demo tenant silently.
+ */
+export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  try {
+    return { ok: true, config: { connection: readConnection(env), port: readPort(env), stateStore: env.STATE_STORE || 'file:.data' } };
+  } catch (error) {
+    if (error instanceof ConfigError) return { ok: false, error };
+    throw error;
+  }
+}
+
+function readConnection(env: NodeJS.ProcessEnv): TenantConnection {
+  const tenantId = env.M365_TENANT_ID?.trim();
+  const clientId = env.M365_CLIENT_ID?.trim();
+  const secret = env.M365_CLIENT_SECRET;
+  const certificate = env.M365_CLIENT_CERTIFICATE?.trim();
+  const authorityHost = env.M365_AUTHORITY_HOST?.trim();
+  const graphBaseUrl = env.GRAPH_BASE_URL?.trim();
+
+  const anySet = [tenantId, clientId, secret, certificate, authorityHost, graphBaseUrl].some((value) => value);
+  if (!anySet) return { mode: 'demo' };
+
+  const missing: string[] = [];
+  if (!tenantId) missing.push('M365_TENANT_ID');
+  if (!clientId) missing.push('M365_CLIENT_ID');
+  if (!secret && !certificate) missing.push('M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE');
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Tenant configuration is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set. ` +
+        'Set all of M365_TENANT_ID, M365_CLIENT_ID and a credential to read a tenant, or none of them for the demo tenant.',
+    );
+  }
+  if (secret && certificate) {
+    throw new ConfigError('Both M365_CLIENT_SECRET and M365_CLIENT_CERTIFICATE are set: set exactly one credential.');
+  }
+  return {
+    mode: 'tenant',
+    tenantId: tenantId!,
+    clientId: clientId!,
+    credential: certificate ? { kind: 'certificate', pemPath: certificate } : { kind: 'secret', secret: secret! },
+    authorityHost: readOrigin('M365_AUTHORITY_HOST', authorityHost || DEFAULT_AUTHORITY_HOST),
+    graphBaseUrl: readOrigin('GRAPH_BASE_URL', graphBaseUrl || DEFAULT_GRAPH_BASE_URL),
+  };
+}
+
+/** Both hosts must be bare HTTPS origins: MSAL requires HTTPS, and paths are built on the origin. */
+function readOrigin(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: "${value}".`);
+  }
+  if (url.protocol !== 'https:') throw new ConfigError(`${name} must be an https:// URL, got "${value}".`);
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an origin without a path, e.g. https://graph.microsoft.com; got "${value}".`);
+  }
+  return url.origin;
+}
+
+function readPort(env: NodeJS.ProcessEnv): number {
+  const raw = env.PORT?.trim();
+  if (!raw) return 3978;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${raw}".`);
+  return port;
+}

@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { ConcurrencyLimit } from './concurrency-limit.js';
+import { GraphError, GraphRequestRefusedError, parseGraphErrorBody } from './graph-error.js';
+import type { HttpResponse, HttpTransport } from './http-transport.js';
+import { TransportError } from './http-transport.js';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { AccessTokenSource } from './token-source.js';
+import { BATCH_PATH, assertAllowedRequest, isAllowedUpstreamPath } from './upstream-allow-list.js';
+
+export type QueryOptions = Record<string, string>;
+
+export interface RequestOptions {
+  query?: QueryOptions;
+  /** Extra request headers, e.g. `Prefer: include-unknown-enum-members`. */
+  headers?: Record<string, string>;
+}
+
+/** What the client reports about each HTTP exchange: for logs, progress and benchmarks. Never a token. */
+export interface GraphExchange {
+  method: 'GET' | 'POST';
+  path: string;
+  status: number | undefined;
+  attempt: number;
+  durationMs: number;
+  requestId: string | undefined;
+}
+
+export interface GraphClientOptions {
+  /** Graph origin, e.g. `https://graph.microsoft.com` (the spec's `{api_base_url}`). */
+  baseUrl: string;
+  tokens: AccessTokenSource;
+  transport: HttpTransport;
+  /** Requests in flight at once across every caller of this client. */
+  maxConcurrency?: number;
+  /** Sub-requests per `$batch` call; Graph allows at most 20. */
+  batchSize?: number;
+  retry?: RetryPolicy;
+  requestTimeoutMs?: number;
+  userAgent?: string;
+  onExchange?: (exchange: GraphExchange) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface GraphPage<T> {
+  items: T[];
+  /** 0 for the first page. */
+  index: number;
+}
+
+export interface BatchSubRequest {
+  /** Unique within one `batchGet` call. */
+  id: string;
+  /** Relative to the version segment, as `$batch` wants it: `/groups/{id}?$select=id`. */
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: GraphError };
+
+/** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
+export const MAX_BATCH_SIZE = 20;
+
+const USER_AGENT = 'DeviceManagementHealth/0.1';
+
+/**
+ * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the
+ * configured origin, `$batch` with per-sub-request retry, and retries that honour `Retry-After`,
+ * all under one concurrency limit shared by every report that uses this client.
+ */
+export class GraphClient {
+  private readonly origin: string;
+  private readonly limit: ConcurrencyLimit;
+  private readonly retry: RetryPolicy;
+  private readonly batchSize: number;
+  private readonly requestTimeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: GraphClientOptions) {
+    this.origin = new URL(options.baseUrl).origin;
+    this.limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.batchSize = options.batchSize ?? MAX_BATCH_SIZE;
+    if (this.batchSize < 1 || this.batchSize > MAX_BATCH_SIZE) throw new RangeError(`batchSize must be 1..${MAX_BATCH_SIZE}`);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
+  async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const url = this.resolve(path, options.query);
+    const { body } = await this.send('GET', url, undefined, options.headers);
+    return body as T;
+  }
+
+  /**
+   * The pages of a collection, one request per page, in order. `@odata.nextLink` is followed
+   * verbatim, but only while it stays on the configured origin and an allowed path.
+   */
+  async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
+    let url: URL | undefined = this.resolve(path, options.query);
+    for (let index = 0; url; index += 1) {
+      const { body, requestPath } = await this.send('GET', url, undefined, options.headers);
+      const page = body as { value?: unknown; '@odata.nextLink'?: unknown };
+      if (!Array.isArray(page?.value)) {
+        throw new GraphError({
+          kind: 'malformed-response',
+          message: 'the collection response has no "value" array',
+          method: 'GET',
+          path: requestPath,
+          attempts: 1,
+        });
+      }
+      const next = page['@odata.nextLink'];
+      url = typeof next === 'string' && next ? this.followNextLink(next) : undefined;
+      yield { items: page.value as T[], index };
+    }
+  }
+
+  /**
+   * Every item of a collection. `project` runs on each item as its page arrives, so only the fields
+   * a report uses are kept in memory on large tenants.
+   */
+  async getAll<T, R = T>(path: string, options: RequestOptions = {}, project?: (item: T) => R): Promise<R[]> {
+    const all: R[] = [];
+    for await (const page of this.pages<T>(path, options)) {
+      for (const item of page.items) all.push(project ? project(item) : (item as unknown as R));
+    }
+    return all;
+  }
+
+  /**
+   * GET sub-requests through `POST /v1.0/$batch`, at most 20 to a call and several calls in flight.
+   * Sub-requests answered 429/503/504 are sent again by themselves after the delay they name; each
+   * sub-request ends as its own outcome, so one failure never hides the others' answers.
+   */
+  async batchGet(requests: readonly BatchSubRequest[]): Promise<Map<string, BatchOutcome>> {
+    const ids = new Set<string>();
+    for (const request of requests) {
+      if (ids.has(request.id)) throw new GraphRequestRefusedError(`Duplicate $batch sub-request id "${request.id}".`);
+      ids.add(request.id);
+      const pathname = new URL(request.url, 'https://batch.invalid/').pathname;
+      if (!request.url.startsWith('/') || !isAllowedUpstreamPath(`/v1.0${pathname}`)) {
+        throw new GraphRequestRefusedError(`Refused $batch sub-request GET ${request.url}: not a path this service may read.`);
+      }
+    }
+    const outcomes = new Map<string, BatchOutcome>();
+    const chunks: BatchSubRequest[][] = [];
+    for (let start = 0; start < requests.length; start += this.batchSize) chunks.push(requests.slice(start, start + this.batchSize));
+    await Promise.all(chunks.map((chunk) => this.runBatchChunk(chunk, outcomes)));
+    return outcomes;
+  }
+
+  private async runBatchChunk(chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>): Promise<void> {
+    let pending = chunk;
+    let waitedMs = 0;
+    for (let round = 1; pending.length > 0; round += 1) {
+      const body = JSON.stringify({
+        requests: pending.map((request) => ({
+          id: request.id,
+          method: 'GET',
+          url: request.url,
+          ...(request.headers ? { headers: request.headers } : {}),
+        })),
+      });
+      let responses: Map<string, { status: number; headers: Record<string, string>; body: unknown }>;
+      try {
+        const { body: batchBody, requestPath } = await this.send('POST', this.resolve(BATCH_PATH), body, {
+          'content-type': 'application/json',
+        });
+        responses = readBatchResponses(batchBody, requestPath);
+      } catch (error) {
+        if (!(error instanceof GraphError)) throw error;
+        for (const request of pending) outcomes.set(request.id, { ok: false, error });
+        return;
+      }
+
+      const again: Array<{ request: BatchSubRequest; error: GraphError; retryAfterMs: number | undefined }> = [];
+      for (const request of pending) {
+        const response = responses.get(request.id.toLowerCase());
+        const path = `/v1.0${request.url}`;
+        if (!response) {
+          again.push({
+            request,
+            retryAfterMs: undefined,
+            error: new GraphError({ kind: 'malformed-response', message: 'the $batch response has no answer for this sub-request', method: 'GET', path, attempts: round }),
+          });
+          continue;
+        }
+        if (response.status >= 200 && response.status < 300) {
+          outcomes.set(request.id, { ok: true, status: response.status, body: response.body });
+          continue;
+        }
+        const parsed = parseGraphErrorBody(response.body);
+        const requestId = parsed.requestId ?? response.headers['request-id'];
+        const error = new GraphError({
+          kind: 'http',
+          status: response.status,
+          ...(parsed.code ? { code: parsed.code } : {}),
+          message: parsed.message ?? `Graph answered ${response.status}`,
+          ...(requestId ? { requestId } : {}),
+          method: 'GET',
+          path,
+          attempts: round,
+        });
+        if (isRetryableStatus(response.status)) {
+          again.push({ request, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after'], this.now()) });
+        } else {
+          outcomes.set(request.id, { ok: false, error });
+        }
+      }
+      if (again.length === 0) return;
+
+      const retryAfterMs = again.reduce<number | undefined>(
+        (longest, entry) => (entry.retryAfterMs === undefined ? longest : Math.max(longest ?? 0, entry.retryAfterMs)),
+        undefined,
+      );
+      const delayMs = nextRetryDelayMs(this.retry, round, waitedMs, retryAfterMs, this.random);
+      if (delayMs === undefined) {
+        for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
+        return;
+      }
+      await this.sleep(delayMs);
+      waitedMs += delayMs;
+      pending = again.map((entry) => entry.request);
+    }
+  }
+
+  private resolve(path: string, query?: QueryOptions): URL {
+    if (!path.startsWith('/')) throw new GraphRequestRefusedError(`Refused "${path}": Graph paths start with the version segment.`);
+    const url = new URL(path, this.origin);
+    if (url.origin !== this.origin) throw new GraphRequestRefusedError(`Refused "${path}": it leaves ${this.origin}.`);
+    if (query && Object.keys(query).length > 0) {
+      url.search = Object.entries(query)
+        .map(([name, value]) => `${name}=${encodeQueryValue(value)}`)
+        .join('&');
+    }
+    return url;
+  }
+
+  private followNextLink(nextLink: string): URL {
+    let url: URL;
+    try {
+      url = new URL(nextLink);
+    } catch {
+      throw new GraphRequestRefusedError(`Refused @odata.nextLink "${nextLink}": not an absolute URL.`);
+    }
+    if (url.origin !== this.origin) {
+      throw new GraphRequestRefusedError(`Refused @odata.nextLink to ${url.origin}: paging stays on ${this.origin}.`);
+    }
+    return url;
+  }
+
+  /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */
+  private async send(
+    method: 'GET' | 'POST',
+    url: URL,
+    body: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ body: unknown; requestPath: string }> {
+    assertAllowedRequest(method, url.pathname);
+    const requestPath = `${url.pathname}${url.search}`;
+    const clientRequestId = randomUUID();
+    let waitedMs = 0;
+    let renewedToken = false;
+
+    for (let attempt = 1; ; attempt += 1) {
+      const token = await this.options.tokens.getToken();
+      const started = this.now();
+      let response: HttpResponse | undefined;
+      let failure: GraphError | undefined;
+      try {
+        response = await this.limit.run(() =>
+          this.options.transport.send({
+            method,
+            url,
+            headers: {
+              ...extraHeaders,
+              authorization: `Bearer ${token}`,
+              accept: 'application/json',
+              'user-agent': this.options.userAgent ?? USER_AGENT,
+              'client-request-id': clientRequestId,
+            },
+            ...(body === undefined ? {} : { body }),
+            timeoutMs: this.requestTimeoutMs,
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        failure = new GraphError(
+          { kind: error.kind, message: error.message, method, path: requestPath, clientRequestId, attempts: attempt },
+          { cause: error },
+        );
+      }
+      const requestId = response?.headers['request-id'];
+      this.options.onExchange?.({ method, path: requestPath, status: response?.status, attempt, durationMs: this.now() - started, requestId });
+
+      if (response) {
+        if (response.status >= 200 && response.status < 300) {
+          try {
+            return { body: JSON.parse(response.body), requestPath };
+          } catch (error) {
+            throw new GraphError(
+              {
+                kind: 'malformed-response',
+                status: response.status,
+                message: `Graph answered ${response.status} with a body that is not valid JSON`,
+                ...(requestId ? { requestId } : {}),
+                method,
+                path: requestPath,
+                clientRequestId,
+                attempts: attempt,
+              },
+              { cause: error },
+            );
+          }
+        }
+        const parsed = parseGraphErrorBody(response.body);
+        failure = new GraphError({
+          kind: 'http',
+          status: response.status,
+          ...(parsed.code ? { code: parsed.code } : {}),
+          message: parsed.message ?? `Graph answered ${response.status}`,
+          ...((parsed.requestId ?? requestId) ? { requestId: parsed.requestId ?? requestId } : {}),
+          method,
+          path: requestPath,
+          clientRequestId,
+          attempts: attempt,
+        });
+        // An expired or revoked token: get a fresh one once, then let a second 401 stand.
+        if (response.status === 401 && !renewedToken) {
+          renewedToken = true;
+          this.options.tokens.invalidate();
+          continue;
+        }
+        if (!isRetryableStatus(response.status)) throw failure;
+      }
+
+      const retryAfterMs = response ? parseRetryAfterMs(response.headers['retry-after'], this.now()) : undefined;
+      const delayMs = nextRetryDelayMs(this.retry, attempt, waitedMs, retryAfterMs, this.random);
+      if (delayMs === undefined || !failure) throw failure ?? new Error('unreachable: a retry without a failure');
+      await this.sleep(delayMs);
+      waitedMs += delayMs;
+    }
+  }
+}
+
+// OData system options read best with `$`, `,` and `=` left as they are; everything else is escaped.
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%3D/gi, '=');
+}
+
+function readBatchResponses(
+  body: unknown,
+  requestPath: string,
+): Map<string, { status: number; headers: Record<string, string>; body: unknown }> {
+  const responses = (body as { responses?: unknown } | null)?.responses;
+  if (!Array.isArray(responses)) {
+    throw new GraphError({ kind: 'malformed-response', message: 'the $batch response has no "responses" array', method: 'POST', path: requestPath, attempts: 1 });
+  }
+  const byId = new Map<string, { status: number; headers: Record<string, string>; body: unknown }>();
+  for (const entry of responses as Array<Record<string, unknown>>) {
+    if (typeof entry?.id !== 'string' || typeof entry.status !== 'number') continue;
+    const headers: Record<string, string> = {};
+    if (entry.headers && typeof entry.headers === 'object') {
+      for (const [name, value] of Object.entries(entry.headers as Record<string, unknown>)) {
+        if (typeof value === 'string') headers[name.toLowerCase()] = value;
+      }
+    }
+    // Graph: ids are "not case-sensitive"; responses "may come back in any order".
+    byId.set(entry.id.toLowerCase(), { status: entry.status, headers, body: entry.body });
+  }
+  return byId;
+}

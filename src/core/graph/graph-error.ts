@@ -1,0 +1,103 @@
+/**
+ * Why a Graph call failed, as the caller needs to know it:
+ * - `http`: Graph answered with an error status (the body is Graph's error envelope when it parses);
+ * - `network`: the connection failed or was reset before a complete answer arrived;
+ * - `timeout`: no complete answer within the request time-out;
+ * - `malformed-response`: a 2xx answer whose body is not the JSON Graph promises;
+ * - `token`: the token authority refused or could not be reached, so no request was sent.
+ */
+export type GraphFailureKind = 'http' | 'network' | 'timeout' | 'malformed-response' | 'token';
+
+export interface GraphErrorDetails {
+  kind: GraphFailureKind;
+  /** HTTP status of the final attempt; absent when no status line arrived. */
+  status?: number;
+  /** Graph's `error.code` (or the authority's `error`), e.g. `Authorization_RequestDenied`. */
+  code?: string;
+  message: string;
+  /** Graph's `request-id`, the value Microsoft support asks for. */
+  requestId?: string;
+  clientRequestId?: string;
+  method: string;
+  /** Path and query relative to the Graph origin, e.g. `/v1.0/deviceManagement/managedDevices`. */
+  path: string;
+  attempts: number;
+}
+
+/**
+ * The one error the Graph client throws for an upstream failure. It carries what a load error shows
+ * (status, code, request id) and never a token or a response body that could hold secret material.
+ *
+ * Graph's error envelope, as documented (learn.microsoft.com/graph/errors):
+ *   {"error":{"code":"Authorization_RequestDenied","message":"Insufficient privileges to complete the operation.",
+ *             "innerError":{"date":"2025-02-13T10:17:06","request-id":"…","client-request-id":"…"}}}
+ */
+export class GraphError extends Error {
+  override readonly name = 'GraphError';
+  readonly kind: GraphFailureKind;
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly clientRequestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+
+  constructor(details: GraphErrorDetails, options?: { cause?: unknown }) {
+    super(details.message, options);
+    this.kind = details.kind;
+    this.status = details.status;
+    this.code = details.code;
+    this.requestId = details.requestId;
+    this.clientRequestId = details.clientRequestId;
+    this.method = details.method;
+    this.path = details.path;
+    this.attempts = details.attempts;
+  }
+
+  /** One line for logs and load errors: `403 Authorization_RequestDenied on GET /v1.0/... (request-id …)`. */
+  summary(): string {
+    const status = this.status === undefined ? this.kind : String(this.status);
+    const code = this.code ? ` ${this.code}` : '';
+    const requestId = this.requestId ? ` (request-id ${this.requestId})` : '';
+    return `${status}${code} on ${this.method} ${this.path}: ${this.message}${requestId}`;
+  }
+}
+
+/**
+ * Thrown before a byte is sent when code asks for something the service must never do: a write, a
+ * path outside the specification's allow-list, or a `nextLink` to another host. It signals a bug,
+ * not an upstream condition, so callers do not catch it as a load error.
+ */
+export class GraphRequestRefusedError extends Error {
+  override readonly name = 'GraphRequestRefusedError';
+}
+
+interface GraphErrorEnvelope {
+  error?: {
+    code?: unknown;
+    message?: unknown;
+    innerError?: { 'request-id'?: unknown; 'client-request-id'?: unknown };
+  };
+}
+
+/** Reads Graph's error envelope; tolerant of bodies that are not JSON (proxies, gateways). */
+export function parseGraphErrorBody(body: unknown): { code?: string; message?: string; requestId?: string } {
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return {};
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const error = (parsed as GraphErrorEnvelope).error;
+  if (typeof error !== 'object' || error === null) return {};
+  const result: { code?: string; message?: string; requestId?: string } = {};
+  if (typeof error.code === 'string' && error.code) result.code = error.code;
+  if (typeof error.message === 'string' && error.message) result.message = error.message;
+  const requestId = error.innerError?.['request-id'];
+  if (typeof requestId === 'string' && requestId) result.requestId = requestId;
+  return result;
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
+import { Agent, request } from 'undici';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The one door to the network, shared by the token source and the Graph client. */
+export interface HttpTransport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+export interface HttpTransportOptions {
+  /**
+   * Extra trust anchors (PEM) in addition to the system's, e.g. the embedded simulator's CA in demo
+   * mode. Certificate verification itself is never switched off.
+   */
+  extraCaPem?: string;
+  /** Sockets kept per origin; requests beyond it queue in the agent. */
+  connectionsPerOrigin?: number;
+}
+
+/** Why a request produced no HTTP answer. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  constructor(
+    readonly kind: 'network' | 'timeout',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
+  const agent = new Agent({
+    connections: options.connectionsPerOrigin ?? 16,
+    keepAliveTimeout: 30_000,
+    connect: options.extraCaPem ? { ca: [...systemCaCertificates(), options.extraCaPem] } : {},
+  });
+
+  return {
+    async send(req) {
+      try {
+        const response = await request(req.url, {
+          dispatcher: agent,
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+          signal: AbortSignal.timeout(req.timeoutMs),
+        });
+        const body = await response.body.text();
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        return { status: response.statusCode, headers, body };
+      } catch (error) {
+        throw toTransportError(error, req);
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+function toTransportError(error: unknown, req: HttpRequest): TransportError {
+  const code = (error as { code?: unknown; name?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  const timedOut =
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    name === 'TimeoutError' ||
+    name === 'AbortError';
+  const what = `${req.method} ${req.url.origin}${req.url.pathname}`;
+  return timedOut
+    ? new TransportError('timeout', `${what} timed out after ${req.timeoutMs} ms`, { cause: error })
+    : new TransportError('network', `${what} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}
+
+// Passing `ca` replaces Node's default trust store, so the bundled roots and NODE_EXTRA_CA_CERTS
+// (which Node only merges into the default store) are added back explicitly.
+function systemCaCertificates(): string[] {
+  const roots = [...tls.rootCertificates];
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+  if (extraFile) {
+    try {
+      roots.push(readFileSync(extraFile, 'utf8'));
+    } catch {
+      // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
+    }
+  }
+  return roots;
+}

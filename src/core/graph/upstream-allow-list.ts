@@ -1,0 +1,56 @@
+import { GraphRequestRefusedError } from './graph-error.js';
+
+/**
+ * The only Graph paths this service may read: the specification's section 4 table, on its version
+ * segment, plus the `/beta` twin of `androidManagedStoreAccountEnterpriseSettings`, which Microsoft
+ * documents on beta only (design section 9: the spec's `/v1.0` path is tried first, then beta).
+ * `{id}` stands for one GUID.
+ */
+export const UPSTREAM_PATHS: readonly string[] = [
+  '/beta/deviceManagement/ndesConnectors',
+  '/v1.0/deviceManagement/mobileThreatDefenseConnectors',
+  '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  '/v1.0/deviceManagement/deviceManagementPartners',
+  '/beta/deviceManagement/windowsAutopilotSettings',
+  '/v1.0/deviceManagement/deviceConfigurations',
+  '/v1.0/deviceManagement/deviceCompliancePolicies',
+  '/beta/deviceManagement/configurationPolicies',
+  '/v1.0/deviceAppManagement/mobileApps',
+  '/beta/deviceManagement/deviceManagementScripts',
+  '/beta/deviceManagement/deviceHealthScripts',
+  '/v1.0/groups/{id}',
+  '/beta/deviceManagement/intents',
+  '/beta/deviceManagement/templates',
+  '/v1.0/directory/deviceLocalCredentials',
+  '/v1.0/informationProtection/bitlocker/recoveryKeys',
+  '/v1.0/deviceManagement/managedDevices',
+  '/beta/deviceManagement/operationApprovalPolicies',
+  '/beta/deviceManagement/operationApprovalRequests',
+  '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+  '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+];
+
+/** The JSON batching endpoint: the one POST the service makes, and only with GET sub-requests inside. */
+export const BATCH_PATH = '/v1.0/$batch';
+
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+const allowedPathPatterns: readonly RegExp[] = UPSTREAM_PATHS.map(
+  (path) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', GUID)}$`),
+);
+
+export function isAllowedUpstreamPath(pathname: string): boolean {
+  return allowedPathPatterns.some((pattern) => pattern.test(pathname));
+}
+
+/** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
+export function assertAllowedRequest(method: string, pathname: string): void {
+  if (method === 'POST' && pathname === BATCH_PATH) return;
+  if (method !== 'GET') {
+    throw new GraphRequestRefusedError(`Refused ${method} ${pathname}: this service only reads (GET) from Microsoft Graph.`);
+  }
+  if (!isAllowedUpstreamPath(pathname)) {
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: the path is not one this service is allowed to read.`);
+  }
+}

@@ -1,0 +1,259 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importSPKI, jwtVerify } from 'jose';
+import type { CryptoKey, JWK, JWTPayload } from 'jose';
+import { sendJson } from './http-helpers.js';
+
+export interface SimApplication {
+  clientId: string;
+  displayName: string;
+  /** Client secrets currently valid for the registration. */
+  secrets: string[];
+  certificates: Array<{ thumbprintSha256: string; publicKeyPem: string }>;
+  /** Granted application permissions, issued as the token's `roles`. */
+  roles: string[];
+}
+
+export interface AccessTokenClaims extends JWTPayload {
+  tid: string;
+  appid: string;
+  roles?: string[];
+  idtyp?: string;
+}
+
+export type TokenCheck = { ok: true; claims: AccessTokenClaims } | { ok: false; message: string };
+
+const GRAPH_RESOURCE = 'https://graph.microsoft.com';
+
+/**
+ * The Microsoft Entra ID pieces a client-credentials caller touches: OpenID discovery, the v2.0
+ * token endpoint (secret in the form, secret by HTTP Basic, or a certificate-signed client
+ * assertion) and the signing keys. Tokens are RS256 JWTs shaped like Entra's app-only tokens
+ * (`iss` https://sts.windows.net/{tid}/, `idtyp` app, `roles`, no `scp`).
+ */
+export class SimEntra {
+  readonly applications = new Map<string, SimApplication>();
+  tokenRequests = 0;
+  private readonly keyId = randomUUID();
+
+  private constructor(
+    private readonly origin: string,
+    private readonly tenantId: string,
+    private readonly tenantDomain: string,
+    private readonly graphOrigin: string,
+    private readonly signingKey: CryptoKey,
+    private readonly verificationKey: CryptoKey,
+    private readonly publicJwk: JWK,
+    private readonly tokenLifetimeSeconds: () => number,
+  ) {}
+
+  static async create(options: {
+    origin: string;
+    tenantId: string;
+    tenantDomain: string;
+    tokenLifetimeSeconds: () => number;
+  }): Promise<SimEntra> {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    return new SimEntra(options.origin, options.tenantId, options.tenantDomain, options.origin, privateKey, publicKey, publicJwk, options.tokenLifetimeSeconds);
+  }
+
+  get issuer(): string {
+    return `https://sts.windows.net/${this.tenantId}/`;
+  }
+
+  addApplication(app: Omit<SimApplication, 'clientId' | 'secrets'> & { clientId?: string; secrets?: string[] }): SimApplication {
+    const registered: SimApplication = {
+      clientId: app.clientId ?? randomUUID(),
+      displayName: app.displayName,
+      secrets: app.secrets ?? [randomBytes(30).toString('base64url')],
+      certificates: app.certificates,
+      roles: app.roles,
+    };
+    this.applications.set(registered.clientId, registered);
+    return registered;
+  }
+
+  /** Handles `/{tenant}/...` routes; answers false for anything else. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): Promise<boolean> {
+    const match = url.pathname.match(/^\/([^/]+)\/(v2\.0\/\.well-known\/openid-configuration|oauth2\/v2\.0\/token|discovery\/v2\.0\/keys|discovery\/keys)$/);
+    if (!match) return false;
+    const [, tenantSegment = '', endpoint] = match;
+    if (!this.isThisTenant(tenantSegment)) {
+      sendJson(res, 400, entraError('invalid_request', 90002, `Tenant '${tenantSegment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`));
+      return true;
+    }
+    if (endpoint === 'v2.0/.well-known/openid-configuration') {
+      const base = `${this.origin}/${this.tenantId}`;
+      sendJson(res, 200, {
+        token_endpoint: `${base}/oauth2/v2.0/token`,
+        token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+        jwks_uri: `${base}/discovery/v2.0/keys`,
+        response_modes_supported: ['query', 'fragment', 'form_post'],
+        subject_types_supported: ['pairwise'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
+        scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+        issuer: `${base}/v2.0`,
+        request_uri_parameter_supported: false,
+        userinfo_endpoint: `${this.origin}/oidc/userinfo`,
+        authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
+        device_authorization_endpoint: `${base}/oauth2/v2.0/devicecode`,
+        http_logout_supported: true,
+        frontchannel_logout_supported: true,
+        end_session_endpoint: `${base}/oauth2/v2.0/logout`,
+        claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'tid', 'roles'],
+        tenant_region_scope: 'EU',
+        cloud_instance_name: 'microsoftonline.com',
+        cloud_graph_host_name: 'graph.windows.net',
+        msgraph_host: new URL(this.graphOrigin).host,
+      });
+      return true;
+    }
+    if (endpoint === 'discovery/v2.0/keys' || endpoint === 'discovery/keys') {
+      sendJson(res, 200, { keys: [{ ...this.publicJwk, kid: this.keyId, use: 'sig', alg: 'RS256' }] });
+      return true;
+    }
+    if (req.method !== 'POST') {
+      sendJson(res, 405, entraError('invalid_request', 900561, 'The endpoint only accepts POST requests.'));
+      return true;
+    }
+    this.tokenRequests += 1;
+    const answer = await this.issueToken(new URLSearchParams(body), req.headers.authorization, `${this.origin}${url.pathname}`);
+    sendJson(res, answer.status, answer.body, { 'cache-control': 'no-store' });
+    return true;
+  }
+
+  async verifyAccessToken(token: string): Promise<TokenCheck> {
+    try {
+      const { payload } = await jwtVerify<AccessTokenClaims>(token, this.verificationKey, {
+        issuer: this.issuer,
+        audience: [GRAPH_RESOURCE, this.graphOrigin, '00000003-0000-0000-c000-000000000000'],
+        algorithms: ['RS256'],
+      });
+      if (payload.tid !== this.tenantId) return { ok: false, message: 'Invalid tenant.' };
+      return { ok: true, claims: payload };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_JWT_EXPIRED') return { ok: false, message: 'Lifetime validation failed, the token is expired.' };
+      return { ok: false, message: 'Invalid signature or token.' };
+    }
+  }
+
+  private isThisTenant(segment: string): boolean {
+    const lower = segment.toLowerCase();
+    return lower === this.tenantId.toLowerCase() || lower === this.tenantDomain.toLowerCase();
+  }
+
+  private async issueToken(form: URLSearchParams, authorization: string | undefined, tokenEndpoint: string): Promise<{ status: number; body: unknown }> {
+    if (form.get('grant_type') !== 'client_credentials') {
+      return { status: 400, body: entraError('unsupported_grant_type', 70003, 'The app requested an unsupported grant type. This look-alike serves client_credentials only.') };
+    }
+    let clientId = form.get('client_id') ?? undefined;
+    let basicSecret: string | undefined;
+    if (authorization?.startsWith('Basic ')) {
+      const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      clientId ??= decodeURIComponent(decoded.slice(0, colon));
+      basicSecret = decodeURIComponent(decoded.slice(colon + 1));
+    }
+    if (!clientId) return { status: 400, body: entraError('invalid_request', 900144, "The request body must contain the following parameter: 'client_id'.") };
+    const app = this.applications.get(clientId);
+    if (!app) {
+      return {
+        status: 400,
+        body: entraError('unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${this.tenantDomain}'.`),
+      };
+    }
+
+    const scope = form.get('scope') ?? '';
+    const resource = scope.endsWith('/.default') ? scope.slice(0, -'/.default'.length) : undefined;
+    if (!resource || scope.includes(' ') || (resource !== GRAPH_RESOURCE && resource !== this.graphOrigin)) {
+      return { status: 400, body: entraError('invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`) };
+    }
+
+    const secret = form.get('client_secret') ?? basicSecret;
+    const assertion = form.get('client_assertion');
+    let appIdAcr: '1' | '2';
+    if (secret !== undefined && secret !== null) {
+      if (!app.secrets.includes(secret)) {
+        return { status: 401, body: entraError('invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.') };
+      }
+      appIdAcr = '1';
+    } else if (assertion) {
+      if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
+        return { status: 400, body: entraError('invalid_request', 50027, 'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer.') };
+      }
+      const problem = await verifyClientAssertion(assertion, app, tokenEndpoint);
+      if (problem) return { status: 401, body: entraError('invalid_client', 700027, problem) };
+      appIdAcr = '2';
+    } else {
+      return { status: 401, body: entraError('invalid_client', 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.") };
+    }
+
+    const lifetime = this.tokenLifetimeSeconds();
+    const accessToken = await new SignJWT({
+      aud: resource,
+      tid: this.tenantId,
+      appid: app.clientId,
+      app_displayname: app.displayName,
+      appidacr: appIdAcr,
+      idp: this.issuer,
+      idtyp: 'app',
+      oid: app.clientId,
+      sub: app.clientId,
+      roles: app.roles,
+      uti: randomBytes(16).toString('base64url'),
+      ver: '1.0',
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keyId })
+      .setIssuer(this.issuer)
+      .setIssuedAt()
+      .setNotBefore('0s')
+      .setExpirationTime(`${lifetime}s`)
+      .sign(this.signingKey);
+    return { status: 200, body: { token_type: 'Bearer', expires_in: lifetime, ext_expires_in: lifetime, access_token: accessToken } };
+  }
+}
+
+async function verifyClientAssertion(assertion: string, app: SimApplication, tokenEndpoint: string): Promise<string | undefined> {
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(assertion);
+  } catch {
+    return 'The client assertion is not a JWT.';
+  }
+  const sha256 = header['x5t#S256'];
+  const candidates = app.certificates.filter(
+    (certificate) => typeof sha256 !== 'string' || Buffer.from(certificate.thumbprintSha256, 'hex').toString('base64url') === sha256,
+  );
+  if (candidates.length === 0) return `The certificate with identifier used to sign the client assertion is not registered on application ${app.clientId}.`;
+  for (const certificate of candidates) {
+    try {
+      const key = await importSPKI(certificate.publicKeyPem, header.alg ?? 'RS256');
+      await jwtVerify(assertion, key, {
+        audience: [tokenEndpoint, tokenEndpoint.replace('/oauth2/v2.0/token', '/oauth2/token')],
+        issuer: app.clientId,
+        subject: app.clientId,
+        algorithms: ['RS256', 'PS256'],
+      });
+      return undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') return 'The client assertion has expired.';
+    }
+  }
+  return 'Client assertion failed signature validation.';
+}
+
+function entraError(error: string, code: number, description: string): Record<string, unknown> {
+  const traceId = randomUUID();
+  const correlationId = randomUUID();
+  return {
+    error,
+    error_description: `AADSTS${code}: ${description} Trace ID: ${traceId} Correlation ID: ${correlationId} Timestamp: ${new Date().toISOString()}`,
+    error_codes: [code],
+    timestamp: new Date().toISOString(),
+    trace_id: traceId,
+    correlation_id: correlationId,
+  };
+}

@@ -1,0 +1,81 @@
+import type { CollectionName, SingletonName } from './tenants/sim-tenant.js';
+
+/**
+ * Throttling scopes, after Microsoft's published limits (learn.microsoft.com/graph/throttling-limits):
+ * Intune "device configuration" and "applications" 1,000 requests per 20 s per app per tenant,
+ * Intune "devices" 2,000 per 20 s; identity (groups) by resource units per 10 s.
+ */
+export type Workload = 'intune' | 'intune-devices' | 'directory' | 'identity';
+
+export type VersionSegment = 'v1.0' | 'beta';
+
+export type SimResource =
+  | (ResourceBase & { kind: 'collection'; source: CollectionName })
+  | (ResourceBase & { kind: 'singleton'; source: SingletonName });
+
+interface ResourceBase {
+  /** Path after the version segment. */
+  path: string;
+  versions: readonly VersionSegment[];
+  /** Any one of these application permissions (compared case-insensitively) grants the read. */
+  permissions: readonly string[];
+  workload: Workload;
+  /** Entity set name for `@odata.context`. */
+  entitySet: string;
+  /** Navigation properties `$expand` may name; they are never returned unexpanded. */
+  navigation: readonly string[];
+  defaultPageSize: number;
+  /** The LAPS and BitLocker list pages document `User-Agent` as a required header. */
+  requiresUserAgent?: boolean;
+  /** "This method does not support the $top query parameter" (bitlocker-list-recoverykeys). */
+  rejectsTop?: boolean;
+}
+
+const BOTH: readonly VersionSegment[] = ['v1.0', 'beta'];
+const BETA: readonly VersionSegment[] = ['beta'];
+
+const CONFIGURATION = ['DeviceManagementConfiguration.Read.All', 'DeviceManagementConfiguration.ReadWrite.All'];
+const SERVICE_CONFIG = ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementServiceConfig.ReadWrite.All'];
+const MANAGED_DEVICES = ['DeviceManagementManagedDevices.Read.All', 'DeviceManagementManagedDevices.ReadWrite.All'];
+const RBAC = ['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All'];
+
+/**
+ * Each resource with the permissions Microsoft's current Graph pages list for its application
+ * caller (research notes: graph-contract.md, section 1). Resources documented on beta only are
+ * absent from `/v1.0`, which answers 400 for the segment as the real service does.
+ */
+export const SIM_RESOURCES: readonly SimResource[] = [
+  { kind: 'collection', path: '/deviceManagement/ndesConnectors', source: 'ndesConnectors', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/ndesConnectors', navigation: [], defaultPageSize: 1000 },
+  { kind: 'collection', path: '/deviceManagement/mobileThreatDefenseConnectors', source: 'mobileThreatDefenseConnectors', versions: BOTH, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/mobileThreatDefenseConnectors', navigation: [], defaultPageSize: 1000 },
+  { kind: 'singleton', path: '/deviceManagement/androidManagedStoreAccountEnterpriseSettings', source: 'androidManagedStoreAccountEnterpriseSettings', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/androidManagedStoreAccountEnterpriseSettings', navigation: [], defaultPageSize: 1 },
+  { kind: 'collection', path: '/deviceManagement/deviceManagementPartners', source: 'deviceManagementPartners', versions: BOTH, permissions: [...SERVICE_CONFIG, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/deviceManagementPartners', navigation: [], defaultPageSize: 1000 },
+  { kind: 'singleton', path: '/deviceManagement/windowsAutopilotSettings', source: 'windowsAutopilotSettings', versions: BETA, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/windowsAutopilotSettings', navigation: [], defaultPageSize: 1 },
+  { kind: 'collection', path: '/deviceManagement/deviceConfigurations', source: 'deviceConfigurations', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceConfigurations', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/deviceCompliancePolicies', source: 'deviceCompliancePolicies', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceCompliancePolicies', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/configurationPolicies', source: 'configurationPolicies', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/configurationPolicies', navigation: ['assignments', 'settings'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceAppManagement/mobileApps', source: 'mobileApps', versions: BOTH, permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'], workload: 'intune', entitySet: 'deviceAppManagement/mobileApps', navigation: ['assignments'], defaultPageSize: 100 },
+  // The current pages list DeviceManagementScripts.* for both script collections (design section 9).
+  { kind: 'collection', path: '/deviceManagement/deviceManagementScripts', source: 'deviceManagementScripts', versions: BETA, permissions: ['DeviceManagementScripts.Read.All', 'DeviceManagementScripts.ReadWrite.All'], workload: 'intune', entitySet: 'deviceManagement/deviceManagementScripts', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/deviceHealthScripts', source: 'deviceHealthScripts', versions: BETA, permissions: ['DeviceManagementScripts.Read.All', 'DeviceManagementScripts.ReadWrite.All'], workload: 'intune', entitySet: 'deviceManagement/deviceHealthScripts', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/intents', source: 'intents', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/intents', navigation: ['assignments', 'settings'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/templates', source: 'templates', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/templates', navigation: [], defaultPageSize: 100 },
+  { kind: 'collection', path: '/directory/deviceLocalCredentials', source: 'deviceLocalCredentials', versions: BOTH, permissions: ['DeviceLocalCredential.ReadBasic.All', 'DeviceLocalCredential.Read.All'], workload: 'directory', entitySet: 'directory/deviceLocalCredentials', navigation: [], defaultPageSize: 1000, requiresUserAgent: true },
+  { kind: 'collection', path: '/informationProtection/bitlocker/recoveryKeys', source: 'bitlockerRecoveryKeys', versions: BOTH, permissions: ['BitlockerKey.ReadBasic.All', 'BitlockerKey.Read.All'], workload: 'directory', entitySet: 'informationProtection/bitlocker/recoveryKeys', navigation: [], defaultPageSize: 1000, requiresUserAgent: true, rejectsTop: true },
+  { kind: 'collection', path: '/deviceManagement/managedDevices', source: 'managedDevices', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/managedDevices', navigation: [], defaultPageSize: 1000 },
+  { kind: 'collection', path: '/deviceManagement/operationApprovalPolicies', source: 'operationApprovalPolicies', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalPolicies', navigation: [], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/operationApprovalRequests', source: 'operationApprovalRequests', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalRequests', navigation: [], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/userExperienceAnalyticsDevicePerformance', source: 'userExperienceAnalyticsDevicePerformance', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/userExperienceAnalyticsDevicePerformance', navigation: [], defaultPageSize: 1000 },
+  { kind: 'collection', path: '/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance', source: 'userExperienceAnalyticsAppHealthApplicationPerformance', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance', navigation: [], defaultPageSize: 1000 },
+];
+
+/** `GET /groups/{id}`: any of these lets an app read a group and its members. */
+export const GROUP_READ_PERMISSIONS = ['GroupMember.Read.All', 'Group.Read.All', 'Directory.Read.All', 'Group.ReadWrite.All', 'Directory.ReadWrite.All'];
+
+export function findResource(version: VersionSegment, path: string): SimResource | undefined {
+  return SIM_RESOURCES.find((resource) => resource.path === path && resource.versions.includes(version));
+}
+
+export function hasAnyRole(roles: readonly string[], permissions: readonly string[]): boolean {
+  const granted = new Set(roles.map((role) => role.toLowerCase()));
+  return permissions.some((permission) => granted.has(permission.toLowerCase()));
+}

@@ -1,0 +1,431 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SimEntra } from './entra.js';
+import type { FaultEffect, FaultInjector } from './faults.js';
+import { GROUP_READ_PERMISSIONS, findResource, hasAnyRole } from './graph-resources.js';
+import type { SimResource, VersionSegment, Workload } from './graph-resources.js';
+import { graphErrorBody, sendJson } from './http-helpers.js';
+import type { Throttle } from './throttling.js';
+import type { GraphRecord, SimTenant } from './tenants/sim-tenant.js';
+
+/** One request the simulator answered; sub-requests of a `$batch` are logged one by one. */
+export interface SimRequestRecord {
+  seq: number;
+  method: string;
+  /** Versioned path, e.g. `/v1.0/deviceManagement/managedDevices`. */
+  path: string;
+  /** The raw query string without the leading `?`. */
+  query: string;
+  status: number;
+  inBatch: boolean;
+  appId: string | undefined;
+  requestId: string;
+}
+
+export interface SimViolation {
+  method: string;
+  path: string;
+  reason: string;
+}
+
+interface SimAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Sent as is instead of `body` (a malformed answer). */
+  rawBody?: string;
+  reset?: boolean;
+}
+
+interface RequestContext {
+  method: string;
+  versionedPath: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders | Record<string, string>;
+  requestId: string;
+  clientRequestId: string | undefined;
+  appId: string | undefined;
+  roles: string[];
+  inBatch: boolean;
+}
+
+export interface SimGraphOptions {
+  origin: string;
+  tenant: () => SimTenant;
+  entra: SimEntra;
+  faults: FaultInjector;
+  throttle: Throttle | undefined;
+  /** Added to every Graph exchange (a `$batch` counts once). */
+  latencyMs: () => number;
+  pageSizes: Partial<Record<string, number>>;
+  random: () => number;
+}
+
+const MAX_BATCH_REQUESTS = 20;
+const MAX_EXPANDED_MEMBERS = 20;
+const SUPPORTED_QUERY_OPTIONS = new Set(['$select', '$expand', '$top', '$skiptoken']);
+
+/** The Microsoft Graph look-alike: answers the specification's resources the way Graph does. */
+export class SimGraph {
+  readonly requests: SimRequestRecord[] = [];
+  readonly violations: SimViolation[] = [];
+  inFlight = 0;
+  peakInFlight = 0;
+  private seq = 0;
+
+  constructor(private readonly options: SimGraphOptions) {}
+
+  clearLog(): void {
+    this.requests.length = 0;
+    this.violations.length = 0;
+    this.peakInFlight = this.inFlight;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string | undefined): Promise<void> {
+    this.inFlight += 1;
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+    res.once('close', () => {
+      this.inFlight -= 1;
+    });
+
+    const method = req.method ?? 'GET';
+    const requestId = randomUUID();
+    const clientRequestId = headerValue(req.headers, 'client-request-id');
+    const context: RequestContext = {
+      method,
+      versionedPath: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      requestId,
+      clientRequestId,
+      appId: undefined,
+      roles: [],
+      inBatch: false,
+    };
+
+    const latency = this.options.latencyMs();
+    const fault = this.options.faults.take(url.pathname);
+    const delay = latency + (fault?.latencyMs ?? 0);
+    if (delay > 0) await sleep(delay);
+
+    let answer: SimAnswer;
+    if (fault?.reset) {
+      answer = { status: 0, reset: true };
+    } else if (fault && (fault.status !== undefined || fault.malformed)) {
+      answer = this.faultAnswer(fault, context);
+    } else if (method === 'POST' && /^\/(v1\.0|beta)\/\$batch$/.test(url.pathname)) {
+      answer = await this.answerBatch(context, body);
+    } else {
+      answer = await this.answer(context);
+    }
+    this.log(context, answer.reset ? 0 : answer.status);
+
+    if (answer.reset) {
+      req.socket.destroy();
+      return;
+    }
+    const headers = { 'request-id': requestId, 'client-request-id': clientRequestId ?? requestId, ...answer.headers };
+    if (answer.rawBody !== undefined) {
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...headers });
+      res.end(answer.rawBody);
+    } else {
+      sendJson(res, answer.status, answer.body ?? {}, headers);
+    }
+  }
+
+  private log(context: RequestContext, status: number): void {
+    this.seq += 1;
+    this.requests.push({
+      seq: this.seq,
+      method: context.method,
+      path: context.versionedPath,
+      query: context.query.toString(),
+      status,
+      inBatch: context.inBatch,
+      appId: context.appId,
+      requestId: context.requestId,
+    });
+  }
+
+  private faultAnswer(fault: FaultEffect, context: RequestContext): SimAnswer {
+    if (fault.malformed) {
+      return { status: 200, rawBody: `{"@odata.context":"${this.options.origin}/$metadata#value","value":[{"id":"` };
+    }
+    const status = fault.status ?? 503;
+    const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+    const [code, message] =
+      status === 429
+        ? ['TooManyRequests', 'Too many requests from this application. Retry after the number of seconds in Retry-After.']
+        : status === 504
+          ? ['GatewayTimeout', 'The gateway did not receive a response from the service in time.']
+          : status === 503
+            ? ['ServiceUnavailable', 'The service is temporarily unavailable. Retry later.']
+            : ['UnknownError', `Injected failure with status ${status}.`];
+    return { status, headers, body: graphErrorBody(code, message, context.requestId, context.clientRequestId) };
+  }
+
+  private error(context: RequestContext, status: number, code: string, message: string, headers?: Record<string, string>): SimAnswer {
+    return { status, ...(headers ? { headers } : {}), body: graphErrorBody(code, message, context.requestId, context.clientRequestId) };
+  }
+
+  private async authenticate(context: RequestContext): Promise<SimAnswer | undefined> {
+    const authorization = headerValue(context.headers, 'authorization');
+    if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
+      return this.error(context, 401, 'InvalidAuthenticationToken', 'Access token is empty.');
+    }
+    const check = await this.options.entra.verifyAccessToken(authorization.slice(7));
+    if (!check.ok) return this.error(context, 401, 'InvalidAuthenticationToken', check.message);
+    context.appId = check.claims.appid;
+    context.roles = check.claims.roles ?? [];
+    return undefined;
+  }
+
+  /** A plain request, or one sub-request of a batch (already authenticated then). */
+  private async answer(context: RequestContext): Promise<SimAnswer> {
+    if (context.method !== 'GET') {
+      this.violations.push({ method: context.method, path: context.versionedPath, reason: 'write method' });
+      return this.error(context, 405, 'Request_BadRequest', `The HTTP method '${context.method}' is not allowed for this read-only tenant look-alike.`);
+    }
+    if (!context.inBatch) {
+      const refusal = await this.authenticate(context);
+      if (refusal) return refusal;
+    }
+
+    const match = context.versionedPath.match(/^\/(v1\.0|beta)(\/.*)$/);
+    if (!match) return this.error(context, 400, 'BadRequest', 'Invalid version: the path must start with /v1.0 or /beta.');
+    const version = match[1] as VersionSegment;
+    const path = match[2]!.replace(/\/$/, '');
+
+    const groupMatch = path.match(/^\/groups\/([^/]+)$/);
+    if (groupMatch) return this.answerGroup(context, version, decodeURIComponent(groupMatch[1]!));
+
+    const resource = findResource(version, path);
+    if (!resource) {
+      const segment = path.split('/').filter(Boolean).pop() ?? path;
+      return this.error(context, 400, 'BadRequest', `Resource not found for the segment '${segment}'.`);
+    }
+    const throttled = this.admit(context, resource.workload);
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
+    if (resource.requiresUserAgent && !headerValue(context.headers, 'user-agent')) {
+      return this.error(context, 400, 'BadRequest', 'The User-Agent header is required for this request.');
+    }
+    const queryProblem = checkQueryOptions(context.query, resource);
+    if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
+
+    if (resource.kind === 'singleton') {
+      const record = this.options.tenant().singletons[resource.source];
+      if (!record) return this.error(context, 404, 'ResourceNotFound', `The ${resource.source} of this tenant has not been set up.`);
+      return {
+        status: 200,
+        body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shape(record, resource, context.query) },
+      };
+    }
+    return this.answerCollection(context, version, resource);
+  }
+
+  private answerCollection(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }): SimAnswer {
+    const records = this.options.tenant().collections[resource.source];
+    const top = context.query.get('$top');
+    const pageSize = top ? Number(top) : (this.options.pageSizes[resource.source] ?? resource.defaultPageSize);
+    const skipToken = context.query.get('$skiptoken');
+    const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, resource.source);
+    if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');
+
+    const page = records.slice(offset, offset + pageSize).map((record) => shape(record, resource, context.query));
+    const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}` };
+    if (offset + pageSize < records.length) {
+      const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
+      kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, resource.source)]);
+      body['@odata.nextLink'] = `${this.options.origin}/${version}${resource.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
+    }
+    body.value = page;
+    return { status: 200, body };
+  }
+
+  private answerGroup(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
+    const throttled = this.admit(context, 'identity');
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS);
+    const group = this.options.tenant().groups.get(id.toLowerCase());
+    if (!group) {
+      return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+    }
+    const select = listOption(context.query.get('$select'));
+    const expand = context.query.get('$expand');
+    const record: Record<string, unknown> = {
+      '@odata.context': `${this.options.origin}/${version}/$metadata#groups/$entity`,
+      id: group.id,
+      displayName: group.displayName,
+      securityEnabled: true,
+      mailEnabled: false,
+      groupTypes: [],
+    };
+    if (select.length > 0) {
+      for (const key of Object.keys(record)) if (!key.startsWith('@') && key !== 'id' && !select.includes(key)) delete record[key];
+    }
+    if (expand) {
+      const navigation = expand.split('(')[0]!.trim();
+      if (navigation !== 'members') return this.error(context, 400, 'BadRequest', `Could not find a property named '${navigation}' on type 'microsoft.graph.group'.`);
+      // "$expand ... returns a maximum of 20 objects" with no nextLink (learn.microsoft.com/graph/query-parameters).
+      record.members = group.members.slice(0, MAX_EXPANDED_MEMBERS).map((member) => ({ '@odata.type': `#microsoft.graph.${member.type}`, id: member.id }));
+    }
+    return { status: 200, body: record };
+  }
+
+  private admit(context: RequestContext, workload: Workload): SimAnswer | undefined {
+    const verdict = this.options.throttle?.admit(context.appId ?? 'anonymous', workload);
+    if (!verdict || verdict.ok) return undefined;
+    return this.error(context, 429, 'TooManyRequests', 'Too many requests.', { 'retry-after': String(verdict.retryAfterSeconds) });
+  }
+
+  private forbidden(context: RequestContext, workload: Workload, permissions: readonly string[]): SimAnswer {
+    if (workload === 'directory' || workload === 'identity') {
+      return this.error(context, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    }
+    return this.error(
+      context,
+      403,
+      'Forbidden',
+      `Application is not authorized to perform this operation. Application must have one of the following scopes: ${permissions.join(', ')}`,
+    );
+  }
+
+  private async answerBatch(context: RequestContext, rawBody: string | undefined): Promise<SimAnswer> {
+    const refusal = await this.authenticate(context);
+    if (refusal) return refusal;
+    let requests: unknown;
+    try {
+      requests = (JSON.parse(rawBody ?? '') as { requests?: unknown }).requests;
+    } catch {
+      return this.error(context, 400, 'BadRequest', 'Invalid batch payload format.');
+    }
+    if (!Array.isArray(requests) || requests.length === 0) return this.error(context, 400, 'BadRequest', 'Invalid batch payload format.');
+    if (requests.length > MAX_BATCH_REQUESTS) {
+      return this.error(context, 400, 'BadRequest', `Number of batch request steps exceeds the maximum of ${MAX_BATCH_REQUESTS}.`);
+    }
+    const ids = new Set<string>();
+    for (const request of requests as Array<Record<string, unknown>>) {
+      if (typeof request?.id !== 'string' || typeof request.url !== 'string' || typeof request.method !== 'string') {
+        return this.error(context, 400, 'BadRequest', 'Each batch request needs an id, a method and a url.');
+      }
+      if (ids.has(request.id.toLowerCase())) return this.error(context, 400, 'BadRequest', `Batch request id '${request.id}' is duplicated.`);
+      ids.add(request.id.toLowerCase());
+    }
+
+    const version = context.versionedPath.startsWith('/beta') ? 'beta' : 'v1.0';
+    const responses = await Promise.all(
+      (requests as Array<{ id: string; method: string; url: string; headers?: Record<string, string> }>).map(async (request) => {
+        const relative = request.url.startsWith('/') ? request.url : `/${request.url}`;
+        const subUrl = new URL(`/${version}${relative}`, this.options.origin);
+        const sub: RequestContext = {
+          method: request.method.toUpperCase(),
+          versionedPath: subUrl.pathname,
+          query: subUrl.searchParams,
+          headers: { ...lowerCaseKeys(request.headers ?? {}), 'user-agent': headerValue(context.headers, 'user-agent') ?? '' },
+          requestId: randomUUID(),
+          clientRequestId: context.clientRequestId,
+          appId: context.appId,
+          roles: context.roles,
+          inBatch: true,
+        };
+        const fault = this.options.faults.take(sub.versionedPath);
+        if (fault?.latencyMs) await sleep(fault.latencyMs);
+        const answer =
+          fault && (fault.status !== undefined || fault.malformed || fault.reset)
+            ? this.faultAnswer({ ...fault, ...(fault.status === undefined ? { status: 503 } : {}), malformed: false }, sub)
+            : await this.answer(sub);
+        this.log(sub, answer.status);
+        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+        for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name === 'retry-after' ? 'Retry-After' : name] = value;
+        return { id: request.id, status: answer.status, headers, body: answer.body ?? {} };
+      }),
+    );
+    // "The order of responses is not guaranteed": shuffle so clients never rely on it.
+    for (let index = responses.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(this.options.random() * (index + 1));
+      [responses[index], responses[other]] = [responses[other]!, responses[index]!];
+    }
+    return { status: 200, body: { responses } };
+  }
+}
+
+function checkQueryOptions(query: URLSearchParams, resource: SimResource): string | undefined {
+  for (const name of query.keys()) {
+    if (name.startsWith('$') && !SUPPORTED_QUERY_OPTIONS.has(name)) return `Query option '${name}' is not supported on ${resource.path} by this look-alike.`;
+  }
+  const top = query.get('$top');
+  if (top !== null) {
+    if (resource.rejectsTop) return "The query parameter '$top' is not supported on this resource.";
+    const value = Number(top);
+    if (!Number.isInteger(value) || value < 1 || value > 999) return `Invalid value '${top}' for $top: it must be between 1 and 999.`;
+  }
+  for (const navigation of listOption(query.get('$expand'))) {
+    if (!resource.navigation.includes(navigation)) return `Could not find a navigation property named '${navigation}' on ${resource.path}.`;
+  }
+  return undefined;
+}
+
+/**
+ * The record as Graph returns it: navigation properties only when expanded (and then always as
+ * an array), `$select` keeping only what it names.
+ */
+function shape(record: GraphRecord, resource: SimResource, query: URLSearchParams): Record<string, unknown> {
+  const expand = new Set(listOption(query.get('$expand')));
+  const select = listOption(query.get('$select'));
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (resource.navigation.includes(key)) continue;
+    if (select.length > 0 && !key.startsWith('@') && !select.includes(key)) continue;
+    result[key] = value;
+  }
+  for (const navigation of expand) result[navigation] = (record[navigation] as unknown[] | undefined) ?? [];
+  return result;
+}
+
+/** `a,b(c)` → `['a', 'b']`: option names at the top level, nested options ignored. */
+function listOption(value: string | null): string[] {
+  if (!value) return [];
+  const names: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of value) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === ',' && depth === 0) {
+      names.push(current.trim());
+      current = '';
+    } else if (depth === 0 && char !== ')') {
+      current += char;
+    }
+  }
+  if (current.trim()) names.push(current.trim());
+  return names;
+}
+
+function encodeSkipToken(offset: number, source: string): string {
+  return Buffer.from(JSON.stringify({ o: offset, s: source })).toString('base64url');
+}
+
+function decodeSkipToken(token: string, source: string): number | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; s?: unknown };
+    return typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.s === source ? parsed.o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function encodeODataValue(value: string): string {
+  return encodeURIComponent(value).replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%3D/gi, '=');
+}
+
+function headerValue(headers: IncomingHttpHeaders | Record<string, string>, name: string): string | undefined {
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}

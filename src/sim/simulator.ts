@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulatorPki } from './certificates.js';
+import { SimEntra } from './entra.js';
+import type { SimApplication } from './entra.js';
+import { FaultInjector } from './faults.js';
+import type { Workload } from './graph-resources.js';
+import { SimGraph } from './graph-service.js';
+import { readBody, sendJson } from './http-helpers.js';
+import { seededRandom } from './tenants/seeded-random.js';
+import type { CollectionName, SimTenant } from './tenants/sim-tenant.js';
+import { DEFAULT_THROTTLE_LIMITS, Throttle } from './throttling.js';
+import type { ThrottleLimit } from './throttling.js';
+
+export interface SimulatorOptions {
+  tenant: SimTenant;
+  /** Loopback only: the simulator is never reachable from another machine. */
+  host?: '127.0.0.1' | 'localhost' | '::1';
+  port?: number;
+  /** Added to every Graph exchange, to make the network's round trip visible. */
+  latencyMs?: number;
+  pageSizes?: Partial<Record<CollectionName, number>>;
+  /** Microsoft's per-app limits by default; `false` turns throttling off. */
+  throttling?: boolean | Record<Workload, ThrottleLimit>;
+  tokenLifetimeSeconds?: number;
+  /** Seeds the order of `$batch` answers. */
+  seed?: number;
+}
+
+export interface Simulator {
+  /** Graph origin, the value of GRAPH_BASE_URL. */
+  readonly graphUrl: string;
+  /** Token authority origin, the value of M365_AUTHORITY_HOST. */
+  readonly authorityHost: string;
+  readonly tenantId: string;
+  /** The scenario's own app registration, granted the scenario's roles. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The CA that signed the simulator's TLS certificate, as PEM and as a file for NODE_EXTRA_CA_CERTS. */
+  readonly caPem: string;
+  readonly caPath: string;
+  readonly tenant: SimTenant;
+  readonly faults: FaultInjector;
+  readonly graph: SimGraph;
+  readonly entra: SimEntra;
+  latencyMs: number;
+  tokenLifetimeSeconds: number;
+  /** Registers another application, e.g. one missing a permission. */
+  addApplication(app: { roles: string[]; displayName?: string; certificates?: SimApplication['certificates'] }): SimApplication;
+  /** Write methods seen so far (anything but GET and the batch POST): must stay 0. */
+  violationCount(): number;
+  close(): Promise<void>;
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const host = options.host ?? '127.0.0.1';
+  const pki = await createSimulatorPki();
+  const directory = mkdtempSync(join(tmpdir(), 'dmhealth-sim-'));
+  const caPath = join(directory, 'ca.pem');
+  writeFileSync(caPath, pki.caPem, { mode: 0o644 });
+
+  const tenant = options.tenant;
+  const faults = new FaultInjector();
+  const random = seededRandom(options.seed ?? 1);
+  const throttle =
+    options.throttling === false ? undefined : new Throttle(options.throttling === true || options.throttling === undefined ? DEFAULT_THROTTLE_LIMITS : options.throttling);
+
+  let entra: SimEntra | undefined;
+  let graph: SimGraph | undefined;
+  const server: Server = createServer({ cert: pki.serverCertificatePem, key: pki.serverPrivateKeyPem }, (req, res) => {
+    void route(req, res).catch((error: unknown) => {
+      // A bug in the simulator: answer like Graph's own internal error and keep serving.
+      console.error('simulator: unhandled error', error);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'InternalServerError', message: 'The simulator failed on this request.' } });
+      else res.destroy();
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? '' : await readBody(req);
+    if (body === undefined) {
+      sendJson(res, 413, { error: { code: 'RequestEntityTooLarge', message: 'The request body is too large.' } });
+      return;
+    }
+    if (/^\/(v1\.0|beta)(\/|$)/.test(url.pathname)) {
+      await graph!.handle(req, res, url, body);
+      return;
+    }
+    if (await entra!.handle(req, res, url, body)) return;
+    sendJson(res, 404, { error: { code: 'NotFound', message: `No such endpoint: ${url.pathname}` } });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `https://${host === '::1' ? '[::1]' : host}:${port}`;
+
+  let latencyMs = options.latencyMs ?? 0;
+  let tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 3599;
+  entra = await SimEntra.create({ origin, tenantId: tenant.tenantId, tenantDomain: tenant.domain, tokenLifetimeSeconds: () => tokenLifetimeSeconds });
+  graph = new SimGraph({
+    origin,
+    tenant: () => tenant,
+    entra,
+    faults,
+    throttle,
+    latencyMs: () => latencyMs,
+    pageSizes: options.pageSizes ?? {},
+    random,
+  });
+  const ownApp = entra.addApplication({ displayName: 'Device Management Health', certificates: [], roles: tenant.grantedRoles });
+  const sockets = new Set<Socket>();
+  server.on('secureConnection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const simulatorEntra = entra;
+  const simulatorGraph = graph;
+  return {
+    graphUrl: origin,
+    authorityHost: origin,
+    tenantId: tenant.tenantId,
+    clientId: ownApp.clientId,
+    clientSecret: ownApp.secrets[0]!,
+    caPem: pki.caPem,
+    caPath,
+    tenant,
+    faults,
+    graph: simulatorGraph,
+    entra: simulatorEntra,
+    get latencyMs() {
+      return latencyMs;
+    },
+    set latencyMs(value: number) {
+      latencyMs = value;
+    },
+    get tokenLifetimeSeconds() {
+      return tokenLifetimeSeconds;
+    },
+    set tokenLifetimeSeconds(value: number) {
+      tokenLifetimeSeconds = value;
+    },
+    addApplication: (app) =>
+      simulatorEntra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: app.roles }),
+    violationCount: () => simulatorGraph.violations.length,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/** A Graph record as the simulator stores it: the entity's JSON, navigation properties inline. */
+export type GraphRecord = { id: string } & Record<string, unknown>;
+
+export const COLLECTION_NAMES = [
+  'ndesConnectors',
+  'mobileThreatDefenseConnectors',
+  'deviceManagementPartners',
+  'deviceConfigurations',
+  'deviceCompliancePolicies',
+  'configurationPolicies',
+  'mobileApps',
+  'deviceManagementScripts',
+  'deviceHealthScripts',
+  'intents',
+  'templates',
+  'deviceLocalCredentials',
+  'bitlockerRecoveryKeys',
+  'managedDevices',
+  'operationApprovalPolicies',
+  'operationApprovalRequests',
+  'userExperienceAnalyticsDevicePerformance',
+  'userExperienceAnalyticsAppHealthApplicationPerformance',
+] as const;
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
+
+export type SingletonName = 'androidManagedStoreAccountEnterpriseSettings' | 'windowsAutopilotSettings';
+
+export interface SimGroup {
+  id: string;
+  displayName: string;
+  /** Member object ids with their kind, as `$expand=members` returns them. */
+  members: Array<{ id: string; type: 'user' | 'device' | 'group' }>;
+}
+
+/** The report ids of the design's section 3. */
+export type ReportId =
+  | 'connector-health'
+  | 'assignment-hygiene'
+  | 'security-posture'
+  | 'escrow-gaps'
+  | 'admin-approval'
+  | 'startup-reliability';
+
+/**
+ * A finding the scenario was built to contain: what the reports must find on this tenant, no
+ * more and no less. Tests compare the reports' findings with this list.
+ */
+export interface DeclaredFinding {
+  report: ReportId;
+  kind: string;
+  subjectId: string;
+}
+
+export interface SimTenant {
+  tenantId: string;
+  /** Shown wherever the app names the tenant, e.g. "Contoso (demo)". */
+  displayName: string;
+  /** The verified domain, accepted in place of the tenant id in authority URLs. */
+  domain: string;
+  collections: Record<CollectionName, GraphRecord[]>;
+  /** An absent singleton answers 404, as Graph does for a tenant that never configured it. */
+  singletons: Partial<Record<SingletonName, GraphRecord>>;
+  /** Keyed by lower-case id. */
+  groups: Map<string, SimGroup>;
+  /** Application permissions the scenario's app registration is granted (the token's `roles`). */
+  grantedRoles: string[];
+  declaredFindings: DeclaredFinding[];
+}
+
+export function emptyCollections(): Record<CollectionName, GraphRecord[]> {
+  return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as Record<CollectionName, GraphRecord[]>;
+}
