@@ -21,6 +21,8 @@ export interface FaultRule {
   malformed?: boolean;
   /** Destroy the connection without an answer. */
   reset?: boolean;
+  /** Rewrite the answer's `@odata.nextLink` to point at this origin (a misbehaving or hostile upstream). */
+  nextLinkOrigin?: string;
   /** How many matching requests the rule affects; every one when absent. */
   times?: number;
 }

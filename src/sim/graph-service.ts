@@ -119,6 +119,7 @@ export class SimGraph {
     } else {
       answer = await this.answer(context);
     }
+    if (fault?.nextLinkOrigin) redirectNextLink(answer, fault.nextLinkOrigin);
     this.log(context, answer.reset ? 0 : answer.status);
 
     if (answer.reset) {
@@ -349,6 +350,14 @@ export class SimGraph {
     }
     return { status: 200, body: { responses } };
   }
+}
+
+function redirectNextLink(answer: SimAnswer, origin: string): void {
+  const body = answer.body as Record<string, unknown> | undefined;
+  const nextLink = body?.['@odata.nextLink'];
+  if (typeof nextLink !== 'string') return;
+  const url = new URL(nextLink);
+  body!['@odata.nextLink'] = `${origin}${url.pathname}${url.search}`;
 }
 
 function checkQueryOptions(query: URLSearchParams, resource: SimResource): string | undefined {

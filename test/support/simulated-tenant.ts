@@ -47,7 +47,7 @@ export async function startTestSimulator(options: Partial<SimulatorOptions> = {}
  */
 export function graphClientFor(
   sim: Simulator,
-  options: Partial<GraphClientOptions> & { clientId?: string; credential?: ClientCredential } = {},
+  options: Partial<GraphClientOptions> & { clientId?: string; credential?: ClientCredential; tokenClock?: () => number } = {},
 ): { graph: GraphClient; close: () => Promise<void> } {
   const transport = createHttpTransport({ extraCaPem: sim.caPem });
   const tokens = createMsalTokenSource({
@@ -57,6 +57,7 @@ export function graphClientFor(
     authorityHost: sim.authorityHost,
     graphBaseUrl: sim.graphUrl,
     transport,
+    ...(options.tokenClock ? { now: options.tokenClock } : {}),
   });
   const graph = new GraphClient({ baseUrl: sim.graphUrl, tokens, transport, ...options });
   return { graph, close: () => transport.close() };

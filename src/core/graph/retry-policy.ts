@@ -35,6 +35,8 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date always names its day and month; without letters, Date.parse would read "-3" as a year.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

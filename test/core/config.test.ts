@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/core/config.js';
+
+describe('readConfig', () => {
+  it('is demo mode when no tenant variable is set', () => {
+    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data' } });
+  });
+
+  it('reads a tenant with a secret, defaulting to Microsoft\'s hosts', () => {
+    const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', PORT: '4000' });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        connection: { mode: 'tenant', tenantId: 't', clientId: 'c', credential: { kind: 'secret', secret: 's' }, authorityHost: 'https://login.microsoftonline.com', graphBaseUrl: 'https://graph.microsoft.com' },
+        port: 4000,
+        stateStore: 'file:.data',
+      },
+    });
+  });
+
+  it('reads a certificate credential and custom HTTPS hosts', () => {
+    const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_CERTIFICATE: '/keys/app.pem', GRAPH_BASE_URL: 'https://127.0.0.1:8443/', M365_AUTHORITY_HOST: 'https://127.0.0.1:8443' });
+    expect(result.ok && result.config.connection).toMatchObject({ credential: { kind: 'certificate', pemPath: '/keys/app.pem' }, graphBaseUrl: 'https://127.0.0.1:8443', authorityHost: 'https://127.0.0.1:8443' });
+  });
+
+  it('refuses a partial configuration and names every missing variable', () => {
+    const result = readConfig({ M365_TENANT_ID: 't' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.message).toContain('incomplete: M365_CLIENT_ID, M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE are not set');
+    }
+  });
+
+  it('does not fall back to the demo tenant when only a host is set', () => {
+    expect(readConfig({ GRAPH_BASE_URL: 'https://graph.microsoft.com' }).ok).toBe(false);
+  });
+
+  it.each([
+    ['GRAPH_BASE_URL', 'http://graph.microsoft.com', /https/],
+    ['GRAPH_BASE_URL', 'https://graph.microsoft.com/v1.0', /without a path/],
+    ['M365_AUTHORITY_HOST', 'not a url', /not a URL/],
+    ['PORT', 'eighty', /PORT/],
+  ])('refuses %s=%s', (name, value, message) => {
+    const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', [name]: value });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(message);
+  });
+
+  it('refuses two credentials at once', () => {
+    const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', M365_CLIENT_CERTIFICATE: '/k.pem' });
+    expect(result.ok).toBe(false);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
+import { UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath } from '../../src/core/graph/upstream-allow-list.js';
+
+describe('upstream allow-list', () => {
+  it('holds the specification\'s 21 paths and the beta twin of the managed Google Play settings', () => {
+    expect(UPSTREAM_PATHS).toHaveLength(22);
+  });
+
+  it('allows a group by GUID only', () => {
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
+  });
+
+  it('keeps each path on its version segment', () => {
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/managedDevices')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/managedDevices')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/ndesConnectors')).toBe(false);
+  });
+
+  it.each(['POST', 'PATCH', 'PUT', 'DELETE'])('refuses %s before sending', (method) => {
+    expect(() => assertAllowedRequest(method, '/v1.0/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
+  });
+
+  it('allows the batch POST and nothing else by POST', () => {
+    expect(() => assertAllowedRequest('POST', '/v1.0/$batch')).not.toThrow();
+    expect(() => assertAllowedRequest('POST', '/beta/$batch')).toThrow(GraphRequestRefusedError);
+  });
+});

@@ -1,0 +1,228 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GraphError, GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
+import type { Simulator } from '../../src/sim/simulator.js';
+import { ALL_REPORT_ROLES, graphClientFor, managedDevice, startTestSimulator } from '../support/simulated-tenant.js';
+
+const DEVICES = '/v1.0/deviceManagement/managedDevices';
+
+let sim: Simulator;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  sim = await startTestSimulator({ pageSizes: { managedDevices: 100 } });
+  sim.tenant.collections.managedDevices = Array.from({ length: 5000 }, (_, index) => managedDevice(index));
+});
+afterEach(() => {
+  sim.faults.clear();
+  sim.graph.clearLog();
+});
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+  expect(sim.violationCount()).toBe(0);
+  await sim.close();
+});
+
+/** A client whose retry waits are recorded and skipped, so tests assert delays without spending them. */
+function client(options: Parameters<typeof graphClientFor>[1] = {}) {
+  const sleeps: number[] = [];
+  const { graph, close } = graphClientFor(sim, {
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...options,
+  });
+  closers.push(close);
+  return { graph, sleeps };
+}
+
+function graphRequests(path: string) {
+  return sim.graph.requests.filter((request) => request.path === path);
+}
+
+describe('tokens', () => {
+  it('gets one token through msal-node and reuses it across calls, concurrent ones included', async () => {
+    const before = sim.entra.tokenRequests;
+    const { graph } = client();
+    await Promise.all(Array.from({ length: 10 }, () => graph.get(`${DEVICES}?$top=1`)));
+    await graph.get(`${DEVICES}?$top=1`);
+    expect(sim.entra.tokenRequests - before).toBe(1);
+  });
+
+  it('renews a token Graph rejects as expired and retries the request once', async () => {
+    sim.tokenLifetimeSeconds = 1;
+    try {
+      // A client clock that runs behind the authority's still takes the token for valid.
+      const { graph } = client({ tokenClock: () => Date.now() - 10 * 60_000 });
+      await graph.get(`${DEVICES}?$top=1`);
+      const before = sim.entra.tokenRequests;
+      // The token source reuses the token; Graph's 401 must make it renew.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await graph.get(`${DEVICES}?$top=1`);
+      expect(sim.entra.tokenRequests - before).toBe(1);
+      const statuses = graphRequests(DEVICES).map((request) => request.status);
+      expect(statuses).toEqual([200, 401, 200]);
+    } finally {
+      sim.tokenLifetimeSeconds = 3599;
+    }
+  });
+
+  it('turns a wrong client secret into a typed token error that does not echo the secret', async () => {
+    const { graph } = client({ credential: { kind: 'secret', secret: 'not-the-secret~value' } });
+    const error = await graph.get(`${DEVICES}?$top=1`).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GraphError);
+    expect(error).toMatchObject({ kind: 'token', code: 'invalid_client' });
+    expect((error as GraphError).message).toContain('AADSTS7000215');
+    expect((error as GraphError).message).not.toContain('not-the-secret~value');
+    expect(graphRequests(DEVICES)).toHaveLength(0);
+  });
+});
+
+describe('paging', () => {
+  it('reads 5,000 records across 50 pages completely, in order, with exactly one request per page', async () => {
+    const { graph } = client();
+    const devices = await graph.getAll<{ id: string }>(DEVICES);
+    expect(devices.map((device) => device.id)).toEqual(sim.tenant.collections.managedDevices.map((device) => device.id));
+    const requests = graphRequests(DEVICES);
+    expect(requests).toHaveLength(50);
+    expect(new Set(requests.map((request) => request.query)).size).toBe(50);
+    expect(requests.every((request) => request.status === 200)).toBe(true);
+  });
+
+  it('trims each record as its page arrives', async () => {
+    const { graph } = client();
+    const names = await graph.getAll<{ deviceName: string }, string>(`${DEVICES}`, {}, (device) => device.deviceName);
+    expect(names[4999]).toBe('DESKTOP-04999');
+  });
+
+  it('refuses a nextLink to another host and sends nothing there', async () => {
+    sim.faults.add({ path: DEVICES, nextLinkOrigin: 'https://graph.example.net', times: 1 });
+    const { graph } = client();
+    await expect(graph.getAll(DEVICES)).rejects.toThrow(GraphRequestRefusedError);
+    expect(graphRequests(DEVICES)).toHaveLength(1);
+  });
+});
+
+describe('refusals before sending', () => {
+  it('refuses writes and paths outside the allow-list without a request', async () => {
+    const { graph } = client();
+    await expect(graph.get('/v1.0/users')).rejects.toThrow(/not one this service is allowed to read/);
+    await expect(graph.get('/v1.0/deviceManagement/managedDevices/../../users')).rejects.toThrow(GraphRequestRefusedError);
+    await expect(graph.get('https://graph.example.net/v1.0/deviceManagement/managedDevices')).rejects.toThrow(GraphRequestRefusedError);
+    await expect(graph.batchGet([{ id: '1', url: '/users/00000000-0000-0000-0000-000000000001' }])).rejects.toThrow(GraphRequestRefusedError);
+    expect(sim.graph.requests).toHaveLength(0);
+  });
+});
+
+describe('retries', () => {
+  it('waits out 429 with Retry-After: 1 and then succeeds', async () => {
+    sim.faults.add({ path: DEVICES, status: 429, retryAfterSeconds: 1, times: 1 });
+    const { graph, sleeps } = client();
+    const page = await graph.get<{ value: unknown[] }>(`${DEVICES}?$top=2`);
+    expect(page.value).toHaveLength(2);
+    expect(graphRequests(DEVICES).map((request) => request.status)).toEqual([429, 200]);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(1000);
+    expect(sleeps[0]).toBeLessThan(1300);
+  });
+
+  it('gives up on a permanent 503 after a bounded number of attempts with a typed error', async () => {
+    sim.faults.add({ path: DEVICES, status: 503 });
+    const { graph, sleeps } = client({ retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxTotalDelayMs: 10_000 } });
+    const error = await graph.get(`${DEVICES}?$top=1`).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GraphError);
+    expect(error).toMatchObject({ kind: 'http', status: 503, code: 'ServiceUnavailable', attempts: 4 });
+    expect((error as GraphError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(graphRequests(DEVICES)).toHaveLength(4);
+    expect(sleeps).toHaveLength(3);
+  });
+
+  it('retries a reset connection and a 504', async () => {
+    sim.faults.add({ path: DEVICES, reset: true, times: 1 });
+    sim.faults.add({ path: DEVICES, status: 504, times: 1 });
+    const { graph } = client();
+    // Both rules match the first request (reset wins); the second sees the 504; the third succeeds.
+    await expect(graph.get(`${DEVICES}?$top=1`)).resolves.toBeDefined();
+  });
+
+  it('times out a request that hangs and reports it as a timeout', async () => {
+    sim.faults.add({ path: DEVICES, latencyMs: 2000 });
+    const { graph } = client({ requestTimeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, maxTotalDelayMs: 100 } });
+    await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ kind: 'timeout', attempts: 2 });
+  });
+
+  it('does not retry a 403', async () => {
+    const app = sim.addApplication({ roles: [] });
+    const { graph } = client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
+    await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ status: 403 });
+    expect(graphRequests(DEVICES)).toHaveLength(1);
+  });
+});
+
+describe('malformed answers', () => {
+  it('turns a 200 with broken JSON into a typed error, not a crash', async () => {
+    sim.faults.add({ path: DEVICES, malformed: true, times: 1 });
+    const { graph } = client();
+    const error = await graph.getAll(DEVICES).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GraphError);
+    expect(error).toMatchObject({ kind: 'malformed-response', status: 200 });
+  });
+});
+
+describe('concurrency', () => {
+  it('keeps at most maxConcurrency requests in flight across all callers', async () => {
+    sim.latencyMs = 30;
+    try {
+      const { graph } = client({ maxConcurrency: 3 });
+      sim.graph.clearLog();
+      await Promise.all(Array.from({ length: 12 }, (_, index) => graph.get(`${DEVICES}?$top=${index + 1}`)));
+      expect(graphRequests(DEVICES)).toHaveLength(12);
+      expect(sim.graph.peakInFlight).toBe(3);
+    } finally {
+      sim.latencyMs = 0;
+    }
+  });
+});
+
+describe('permissions', () => {
+  it('answers 403 with Graph\'s error body where a role is missing, and 200 where it is granted', async () => {
+    const roles = ALL_REPORT_ROLES.filter((role) => role !== 'DeviceManagementConfiguration.Read.All');
+    const app = sim.addApplication({ roles });
+    const { graph } = client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
+
+    const error = await graph.get('/v1.0/deviceManagement/deviceConfigurations').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'http', status: 403, code: 'Forbidden' });
+    expect((error as GraphError).message).toContain('DeviceManagementConfiguration.Read.All');
+    await expect(graph.get(`${DEVICES}?$top=1`)).resolves.toMatchObject({ value: [expect.any(Object)] });
+
+    // The wire format itself: Graph's envelope with innerError.date, request-id and client-request-id.
+    const token = await fetchToken(app.clientId, app.secrets[0]!);
+    const { request } = await import('undici');
+    const { Agent } = await import('undici');
+    const response = await request(`${sim.graphUrl}/v1.0/deviceManagement/deviceConfigurations`, {
+      headers: { authorization: `Bearer ${token}`, 'client-request-id': 'c0ffee00-0000-4000-8000-000000000001' },
+      dispatcher: new Agent({ connect: { ca: sim.caPem } }),
+    });
+    expect(response.statusCode).toBe(403);
+    const body = (await response.body.json()) as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({
+      code: 'Forbidden',
+      message: expect.any(String),
+      innerError: {
+        date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+        'request-id': response.headers['request-id'],
+        'client-request-id': 'c0ffee00-0000-4000-8000-000000000001',
+      },
+    });
+  });
+});
+
+async function fetchToken(clientId: string, secret: string): Promise<string> {
+  const { request, Agent } = await import('undici');
+  const response = await request(`${sim.authorityHost}/${sim.tenantId}/oauth2/v2.0/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: 'https://graph.microsoft.com/.default' }).toString(),
+    dispatcher: new Agent({ connect: { ca: sim.caPem } }),
+  });
+  return ((await response.body.json()) as { access_token: string }).access_token;
+}
