@@ -1,0 +1,51 @@
+import restify from 'restify';
+import { readConfig } from '../core/config.js';
+import { GraphError } from '../core/graph/graph-error.js';
+import { openGraphConnection } from '../shell/graph-connection.js';
+
+/**
+ * The app's single server process. It connects to the configured tenant (or starts the embedded
+ * demo tenant), checks that Graph answers, and serves on PORT. The tab, its API and the bot are
+ * mounted here as they are built; until then the server answers 404 to every path.
+ */
+async function main(): Promise<void> {
+  const result = readConfig(process.env);
+  if (!result.ok) {
+    console.error(`Device Management Health cannot start: ${result.error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { config } = result;
+  const connection = await openGraphConnection(config.connection);
+  if (connection.demo) {
+    console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    console.log(`  Simulated Graph: ${connection.simulator?.graphUrl}  (CA: ${connection.simulator?.caPath})`);
+  }
+
+  try {
+    const page = await connection.graph.get<{ value: unknown[] }>('/v1.0/deviceManagement/managedDevices');
+    console.log(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    // Keep serving: a missing permission is shown per report, not as a dead app.
+    console.error(`Microsoft Graph check failed: ${error.summary()}`);
+  }
+
+  const server = restify.createServer({ name: 'device-management-health' });
+  // Demo mode and a bot without BOT_ID stay on loopback; a configured deployment listens on all interfaces.
+  const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
+  await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
+  console.log(`Listening on http://${host}:${config.port}`);
+
+  const stop = async () => {
+    server.close();
+    await connection.close();
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error('Device Management Health failed to start:', error);
+  process.exitCode = 1;
+});

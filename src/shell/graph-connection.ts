@@ -1,0 +1,56 @@
+import type { TenantConnection } from '../core/config.js';
+import { GraphClient } from '../core/graph/graph-client.js';
+import type { GraphExchange } from '../core/graph/graph-client.js';
+import { createHttpTransport } from '../core/graph/http-transport.js';
+import { createMsalTokenSource } from '../core/graph/token-source.js';
+import { startSimulator } from '../sim/simulator.js';
+import type { Simulator } from '../sim/simulator.js';
+import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+
+export interface GraphConnection {
+  graph: GraphClient;
+  /** "Contoso (demo)" in demo mode; the tenant id otherwise. */
+  tenantLabel: string;
+  demo: boolean;
+  /** The embedded simulator behind a demo connection. */
+  simulator: Simulator | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The one place that turns configuration into a Graph client: the configured tenant, or in demo
+ * mode the embedded simulator, trusted through its own CA (never by switching verification off).
+ */
+export async function openGraphConnection(connection: TenantConnection, options: { onExchange?: (exchange: GraphExchange) => void } = {}): Promise<GraphConnection> {
+  if (connection.mode === 'demo') {
+    const simulator = await startSimulator({ tenant: buildDemoTenant() });
+    const transport = createHttpTransport({ extraCaPem: simulator.caPem });
+    const tokens = createMsalTokenSource({
+      tenantId: simulator.tenantId,
+      clientId: simulator.clientId,
+      credential: { kind: 'secret', secret: simulator.clientSecret },
+      authorityHost: simulator.authorityHost,
+      graphBaseUrl: simulator.graphUrl,
+      transport,
+    });
+    return {
+      graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+      tenantLabel: simulator.tenant.displayName,
+      demo: true,
+      simulator,
+      async close() {
+        await transport.close();
+        await simulator.close();
+      },
+    };
+  }
+  const transport = createHttpTransport();
+  const tokens = createMsalTokenSource({ ...connection, transport });
+  return {
+    graph: new GraphClient({ baseUrl: connection.graphBaseUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+    tenantLabel: connection.tenantId,
+    demo: false,
+    simulator: undefined,
+    close: () => transport.close(),
+  };
+}

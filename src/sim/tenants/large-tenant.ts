@@ -1,0 +1,181 @@
+import { DEMO_GRANTED_ROLES } from './demo-tenant.js';
+import * as records from './records.js';
+import { ZERO_GUID, daysAgo, daysFromNow, hoursAgo } from './records.js';
+import type { Target } from './records.js';
+import { pick, seededGuid, seededRandom } from './seeded-random.js';
+import { emptyCollections } from './sim-tenant.js';
+import type { SimGroup, SimTenant } from './sim-tenant.js';
+
+export interface LargeTenantOptions {
+  seed?: number;
+  now?: Date;
+  /** Managed devices; the other volumes scale with it. 100,000 by default. */
+  devices?: number;
+}
+
+/**
+ * "Northwind (large)": the scale case for benchmarks. 100,000 managed devices (about 75 %
+ * Windows) with matching LAPS and BitLocker metadata, about 2,000 policies and profiles, 1,000
+ * apps, 5,000 groups and 50,000 endpoint analytics rows. The mix of gaps follows the research
+ * notes' suggested shares (an assumption, not a measured distribution). It declares no findings:
+ * its job is volume, the demo tenant's is coverage.
+ */
+export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
+  const random = seededRandom(options.seed ?? 7);
+  const now = options.now ?? new Date();
+  const deviceCount = options.devices ?? 100_000;
+  const scale = deviceCount / 100_000;
+  const count = (full: number) => Math.max(1, Math.round(full * scale));
+  const guid = () => seededGuid(random);
+  const collections = emptyCollections();
+
+  const groups = new Map<string, SimGroup>();
+  const groupIds: string[] = [];
+  for (let index = 0; index < count(5000); index += 1) {
+    const id = guid();
+    const empty = random() < 0.1;
+    const memberCount = empty ? 0 : 1 + Math.floor(random() * 40);
+    groups.set(id, { id, displayName: `Group ${index}`, members: Array.from({ length: memberCount }, () => ({ id: guid(), type: random() < 0.7 ? 'user' : 'device' })) });
+    groupIds.push(id);
+  }
+  const deletedGroupIds = Array.from({ length: count(100) }, () => guid());
+  const randomTargets = (): Target[] => {
+    const roll = random();
+    if (roll < 0.08) return [];
+    if (roll < 0.11) return [{ kind: 'exclude', groupId: pick(random, groupIds) }];
+    if (roll < 0.13) return [{ kind: 'allUsers' }, { kind: 'allDevices' }];
+    if (roll < 0.16) return [{ kind: 'include', groupId: pick(random, deletedGroupIds) }];
+    const targets: Target[] = Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({ kind: 'include', groupId: pick(random, groupIds) }));
+    if (random() < 0.3) targets.push({ kind: 'exclude', groupId: pick(random, groupIds) });
+    if (random() < 0.1) targets.push({ kind: pick(random, ['allUsers', 'allDevices'] as const) });
+    return targets;
+  };
+
+  for (let index = 0; index < count(600); index += 1) collections.deviceConfigurations.push(records.deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(200); index += 1) collections.deviceCompliancePolicies.push(records.deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
+  const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;
+  for (let index = 0; index < count(800); index += 1) {
+    const family = pick(random, ['none', 'none', 'endpointSecurityAttackSurfaceReduction', 'endpointSecurityFirewall', 'baseline'] as const);
+    const settings =
+      family === 'endpointSecurityAttackSurfaceReduction'
+        ? [records.asrRulesSetting({ blockpersistencethroughwmieventsubscription: pick(random, modes), blockexecutionofpotentiallyobfuscatedscripts: pick(random, modes) })]
+        : family === 'endpointSecurityFirewall'
+          ? (['domain', 'private', 'public'] as const).map((profile) => records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, random() < 0.1 ? 'false' : 'true'))
+          : [];
+    collections.configurationPolicies.push(
+      records.configurationPolicy({
+        id: guid(),
+        name: `Policy ${index}`,
+        templateFamily: family,
+        ...(family === 'baseline' ? { templateId: `66df8dce-0166-4b82-92f7-1f74e3ca17a3_${1 + Math.floor(random() * 4)}`, templateDisplayName: 'Security Baseline for Windows 10 and later' } : {}),
+        settings,
+        targets: randomTargets(),
+        now,
+      }),
+    );
+  }
+  for (let index = 0; index < count(200); index += 1) collections.deviceManagementScripts.push(records.deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(200); index += 1) collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(1000); index += 1) {
+    collections.mobileApps.push(records.mobileApp({ id: guid(), displayName: `App ${index}`, publisher: 'Northwind', targets: randomTargets().map((target) => ({ ...target, intent: pick(random, ['required', 'available'] as const) })), now }));
+  }
+
+  const baselineTemplate = records.deviceManagementTemplate({ id: guid(), displayName: 'MDM Security Baseline', templateType: 'securityBaseline', versionInfo: 'November 2021', publishedDateTime: '2021-11-15T00:00:00Z', isDeprecated: false });
+  collections.templates.push(baselineTemplate);
+  for (let index = 0; index < count(40); index += 1) collections.intents.push(records.deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
+
+  collections.ndesConnectors = [records.ndesConnector({ id: guid(), displayName: 'NDES-01', machineName: 'ndes-01.northwind.local', state: 'active', lastConnectionDateTime: hoursAgo(now, 1), now })];
+  collections.mobileThreatDefenseConnectors = [records.mobileThreatDefenseConnector({ id: 'fc780465-2017-40d4-a0c5-307022471b92', partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 2), partnerUnresponsivenessThresholdInDays: 7, now })];
+  collections.deviceManagementPartners = [records.deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) })];
+
+  const models = [
+    ['Latitude 7440', 'Dell Inc.'],
+    ['EliteBook 840 G10', 'HP'],
+    ['ThinkPad T14 Gen 4', 'LENOVO'],
+    ['Surface Laptop 5', 'Microsoft Corporation'],
+    ['OptiPlex 7010', 'Dell Inc.'],
+    ['ProBook 450 G9', 'HP'],
+  ] as const;
+  let performanceRows = 0;
+  for (let index = 0; index < deviceCount; index += 1) {
+    const windows = random() < 0.75;
+    const [model, manufacturer] = windows ? pick(random, models) : (['iPhone 15', 'Apple'] as const);
+    const entraDeviceId = windows && random() < 0.01 ? ZERO_GUID : guid();
+    const device = records.managedDevice({
+      id: guid(),
+      deviceName: windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`,
+      operatingSystem: windows ? 'Windows' : 'iOS',
+      osVersion: windows ? '10.0.22631.4460' : '17.6',
+      azureADDeviceId: entraDeviceId,
+      userPrincipalName: `user${index}@northwind.example`,
+      model,
+      manufacturer,
+      lastSyncDateTime: hoursAgo(now, Math.floor(random() * 500)),
+      enrolledDateTime: daysAgo(now, 30 + Math.floor(random() * 900)),
+    });
+    collections.managedDevices.push(device);
+    if (!windows || entraDeviceId === ZERO_GUID) continue;
+    if (random() > 0.1) collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
+    if (random() < 0.1) collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
+    if (random() > 0.2) {
+      collections.deviceLocalCredentials.push(records.deviceLocalCredentialInfo({ entraDeviceId, deviceName: String(device.deviceName), lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)), refreshDateTime: daysFromNow(now, 5) }));
+    }
+    if (performanceRows < count(50_000) && random() < 0.7) {
+      performanceRows += 1;
+      const slow = random() < 0.08;
+      const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
+      collections.userExperienceAnalyticsDevicePerformance.push(
+        records.devicePerformance({
+          id: guid(),
+          deviceName: String(device.deviceName),
+          model,
+          manufacturer,
+          diskType: slow ? 'hdd' : 'ssd',
+          times: {
+            coreBootTimeInMs: Math.round((slow ? 50_000 : 12_000) + random() * 8_000),
+            groupPolicyBootTimeInMs: Math.round(1_000 + random() * 3_000),
+            coreLoginTimeInMs: Math.round((slow ? 40_000 : 8_000) + random() * 6_000),
+            groupPolicyLoginTimeInMs: Math.round(1_000 + random() * 4_000),
+            responsiveDesktopTimeInMs: Math.round((slow ? 40_000 : 6_000) + random() * 10_000),
+          },
+          blueScreenCount: blueScreens,
+          restartCount: blueScreens + Math.floor(random() * 6),
+          startupPerformanceScore: slow ? 30 : 80,
+        }),
+      );
+    }
+  }
+  for (let index = 0; index < count(2000); index += 1) {
+    const crashes = random() < 0.3 ? Math.floor(random() * 50) : 0;
+    const hangs = random() < 0.3 ? Math.floor(random() * 20) : 0;
+    collections.userExperienceAnalyticsAppHealthApplicationPerformance.push(
+      records.appHealthPerformance({
+        id: guid(),
+        appName: `app${index}.exe`,
+        appDisplayName: `App ${index}`,
+        appPublisher: 'Northwind',
+        appCrashCount: crashes,
+        appHangCount: hangs,
+        activeDeviceCount: 1 + Math.floor(random() * 5000),
+        meanTimeToFailureInMinutes: crashes + hangs === 0 ? records.NO_FAILURES_MTTF : Math.floor(100 + random() * 10_000),
+        appHealthScore: Math.floor(random() * 100),
+      }),
+    );
+  }
+  for (const policyType of ['deviceWipe', 'script']) {
+    collections.operationApprovalPolicies.push(records.operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }));
+  }
+
+  return {
+    tenantId: '3c9e7b21-5f4a-4d8e-9b6c-1a2f3e4d5c6b',
+    displayName: 'Northwind (large)',
+    domain: 'northwind-large.onmicrosoft.com',
+    collections,
+    singletons: {
+      windowsAutopilotSettings: records.windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
+    },
+    groups,
+    grantedRoles: [...DEMO_GRANTED_ROLES],
+    declaredFindings: [],
+  };
+}
