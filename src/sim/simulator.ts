@@ -70,15 +70,26 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const throttle =
     options.throttling === false ? undefined : new Throttle(options.throttling === true || options.throttling === undefined ? DEFAULT_THROTTLE_LIMITS : options.throttling);
 
-  let entra: SimEntra | undefined;
-  let graph: SimGraph | undefined;
-  const server: Server = createServer({ cert: pki.serverCertificatePem, key: pki.serverPrivateKeyPem }, (req, res) => {
-    void route(req, res).catch((error: unknown) => {
-      // A bug in the simulator: answer like Graph's own internal error and keep serving.
-      console.error('simulator: unhandled error', error);
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'InternalServerError', message: 'The simulator failed on this request.' } });
-      else res.destroy();
-    });
+  const server: Server = createServer({ cert: pki.serverCertificatePem, key: pki.serverPrivateKeyPem });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `https://${host === '::1' ? '[::1]' : host}:${port}`;
+
+  let latencyMs = options.latencyMs ?? 0;
+  let tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 3599;
+  const entra = await SimEntra.create({ origin, tenantId: tenant.tenantId, tenantDomain: tenant.domain, tokenLifetimeSeconds: () => tokenLifetimeSeconds });
+  const graph = new SimGraph({
+    origin,
+    tenant: () => tenant,
+    entra,
+    faults,
+    throttle,
+    latencyMs: () => latencyMs,
+    pageSizes: options.pageSizes ?? {},
+    random,
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,32 +100,19 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return;
     }
     if (/^\/(v1\.0|beta)(\/|$)/.test(url.pathname)) {
-      await graph!.handle(req, res, url, body);
+      await graph.handle(req, res, url, body);
       return;
     }
-    if (await entra!.handle(req, res, url, body)) return;
+    if (await entra.handle(req, res, url, body)) return;
     sendJson(res, 404, { error: { code: 'NotFound', message: `No such endpoint: ${url.pathname}` } });
   }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `https://${host === '::1' ? '[::1]' : host}:${port}`;
-
-  let latencyMs = options.latencyMs ?? 0;
-  let tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 3599;
-  entra = await SimEntra.create({ origin, tenantId: tenant.tenantId, tenantDomain: tenant.domain, tokenLifetimeSeconds: () => tokenLifetimeSeconds });
-  graph = new SimGraph({
-    origin,
-    tenant: () => tenant,
-    entra,
-    faults,
-    throttle,
-    latencyMs: () => latencyMs,
-    pageSizes: options.pageSizes ?? {},
-    random,
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    route(req, res).catch((error: unknown) => {
+      // A bug in the simulator: answer like Graph's own internal error and keep serving.
+      console.error('simulator: unhandled error', error);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'InternalServerError', message: 'The simulator failed on this request.' } });
+      else res.destroy();
+    });
   });
   const ownApp = entra.addApplication({ displayName: 'Device Management Health', certificates: [], roles: tenant.grantedRoles });
   const sockets = new Set<Socket>();
@@ -123,8 +121,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const simulatorEntra = entra;
-  const simulatorGraph = graph;
   return {
     graphUrl: origin,
     authorityHost: origin,
@@ -135,8 +131,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     caPath,
     tenant,
     faults,
-    graph: simulatorGraph,
-    entra: simulatorEntra,
+    graph: graph,
+    entra: entra,
     get latencyMs() {
       return latencyMs;
     },
@@ -150,8 +146,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       tokenLifetimeSeconds = value;
     },
     addApplication: (app) =>
-      simulatorEntra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: app.roles }),
-    violationCount: () => simulatorGraph.violations.length,
+      entra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: app.roles }),
+    violationCount: () => graph.violations.length,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

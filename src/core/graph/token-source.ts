@@ -125,7 +125,7 @@ function msalNetworkClient(transport: HttpTransport, authorityOrigin: string): I
       ...(options?.body === undefined ? {} : { body: options.body }),
       timeoutMs: 30_000,
     });
-    let body: unknown = {};
+    let body: unknown;
     try {
       body = response.body ? JSON.parse(response.body) : {};
     } catch {
