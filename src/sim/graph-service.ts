@@ -48,6 +48,7 @@ interface RequestContext {
   appId: string | undefined;
   roles: string[];
   inBatch: boolean;
+  logGeneration: number;
 }
 
 export interface SimGraphOptions {
@@ -73,20 +74,25 @@ export class SimGraph {
   inFlight = 0;
   peakInFlight = 0;
   private seq = 0;
+  /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
+  private logGeneration = 0;
 
   constructor(private readonly options: SimGraphOptions) {}
 
   clearLog(): void {
+    this.logGeneration += 1;
     this.requests.length = 0;
     this.violations.length = 0;
-    this.peakInFlight = this.inFlight;
+    this.inFlight = 0;
+    this.peakInFlight = 0;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string | undefined): Promise<void> {
+    const generation = this.logGeneration;
     this.inFlight += 1;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     res.once('close', () => {
-      this.inFlight -= 1;
+      if (generation === this.logGeneration) this.inFlight -= 1;
     });
 
     const method = req.method ?? 'GET';
@@ -102,6 +108,7 @@ export class SimGraph {
       appId: undefined,
       roles: [],
       inBatch: false,
+      logGeneration: generation,
     };
 
     const latency = this.options.latencyMs();
@@ -136,6 +143,7 @@ export class SimGraph {
   }
 
   private log(context: RequestContext, status: number): void {
+    if (context.logGeneration !== this.logGeneration) return;
     this.seq += 1;
     this.requests.push({
       seq: this.seq,
@@ -330,6 +338,7 @@ export class SimGraph {
           appId: context.appId,
           roles: context.roles,
           inBatch: true,
+          logGeneration: context.logGeneration,
         };
         const fault = this.options.faults.take(sub.versionedPath);
         if (fault?.latencyMs) await sleep(fault.latencyMs);

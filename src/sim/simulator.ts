@@ -51,7 +51,7 @@ export interface Simulator {
   latencyMs: number;
   tokenLifetimeSeconds: number;
   /** Registers another application, e.g. one missing a permission. */
-  addApplication(app: { roles: string[]; displayName?: string; certificates?: SimApplication['certificates'] }): SimApplication;
+  addApplication(app: { roles: readonly string[]; displayName?: string; certificates?: SimApplication['certificates'] }): SimApplication;
   /** Write methods seen so far (anything but GET and the batch POST): must stay 0. */
   violationCount(): number;
   close(): Promise<void>;
@@ -146,7 +146,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       tokenLifetimeSeconds = value;
     },
     addApplication: (app) =>
-      entra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: app.roles }),
+      entra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: [...app.roles] }),
     violationCount: () => graph.violations.length,
     async close() {
       for (const socket of sockets) socket.destroy();

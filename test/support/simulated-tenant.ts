@@ -5,21 +5,12 @@ import { createMsalTokenSource } from '../../src/core/graph/token-source.js';
 import type { ClientCredential } from '../../src/core/graph/token-source.js';
 import { startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
+import { DEMO_GRANTED_ROLES } from '../../src/sim/tenants/demo-tenant.js';
 import { emptyCollections } from '../../src/sim/tenants/sim-tenant.js';
 import type { SimTenant } from '../../src/sim/tenants/sim-tenant.js';
 
 /** Every application permission the reports use, as Entra spells the role values. */
-export const ALL_REPORT_ROLES = [
-  'DeviceManagementServiceConfig.Read.All',
-  'DeviceManagementConfiguration.Read.All',
-  'DeviceManagementApps.Read.All',
-  'DeviceManagementScripts.Read.All',
-  'Group.Read.All',
-  'DeviceLocalCredential.ReadBasic.All',
-  'BitlockerKey.ReadBasic.All',
-  'DeviceManagementManagedDevices.Read.All',
-  'DeviceManagementRBAC.Read.All',
-];
+export const ALL_REPORT_ROLES: readonly string[] = DEMO_GRANTED_ROLES;
 
 /** An empty tenant to fill in a test. */
 export function blankTenant(overrides: Partial<SimTenant> = {}): SimTenant {
@@ -30,7 +21,7 @@ export function blankTenant(overrides: Partial<SimTenant> = {}): SimTenant {
     collections: emptyCollections(),
     singletons: {},
     groups: new Map(),
-    grantedRoles: ALL_REPORT_ROLES,
+    grantedRoles: [...ALL_REPORT_ROLES],
     declaredFindings: [],
     ...overrides,
   };
