@@ -236,6 +236,9 @@ async function verifyClientAssertion(assertion: string, app: SimApplication, tok
         issuer: app.clientId,
         subject: app.clientId,
         algorithms: ['RS256', 'PS256'],
+        // Entra allows five minutes of clock skew; without it an assertion whose `nbf` was rounded up
+        // by the client is refused as "not yet valid" for a fraction of a second.
+        clockTolerance: 300,
       });
       return undefined;
     } catch (error) {
