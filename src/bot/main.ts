@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   }
 
   const server = restify.createServer({ name: 'device-management-health' });
-  // Demo mode and a bot without BOT_ID stay on loopback; a configured deployment listens on all interfaces.
+  // The demo tenant is for this machine only; a configured deployment listens on all interfaces.
   const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
   console.log(`Listening on http://${host}:${config.port}`);

@@ -40,13 +40,13 @@ export class SimEntra {
     private readonly origin: string,
     private readonly tenantId: string,
     private readonly tenantDomain: string,
-    private readonly graphOrigin: string,
     private readonly signingKey: CryptoKey,
     private readonly verificationKey: CryptoKey,
     private readonly publicJwk: JWK,
     private readonly tokenLifetimeSeconds: () => number,
   ) {}
 
+  /** `origin` serves Graph too, so a client may also ask for `<origin>/.default` as its scope. */
   static async create(options: {
     origin: string;
     tenantId: string;
@@ -55,7 +55,7 @@ export class SimEntra {
   }): Promise<SimEntra> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    return new SimEntra(options.origin, options.tenantId, options.tenantDomain, options.origin, privateKey, publicKey, publicJwk, options.tokenLifetimeSeconds);
+    return new SimEntra(options.origin, options.tenantId, options.tenantDomain, privateKey, publicKey, publicJwk, options.tokenLifetimeSeconds);
   }
 
   get issuer(): string {
@@ -106,7 +106,7 @@ export class SimEntra {
         tenant_region_scope: 'EU',
         cloud_instance_name: 'microsoftonline.com',
         cloud_graph_host_name: 'graph.windows.net',
-        msgraph_host: new URL(this.graphOrigin).host,
+        msgraph_host: new URL(this.origin).host,
       });
       return true;
     }
@@ -128,7 +128,7 @@ export class SimEntra {
     try {
       const { payload } = await jwtVerify<AccessTokenClaims>(token, this.verificationKey, {
         issuer: this.issuer,
-        audience: [GRAPH_RESOURCE, this.graphOrigin, '00000003-0000-0000-c000-000000000000'],
+        audience: [GRAPH_RESOURCE, this.origin, '00000003-0000-0000-c000-000000000000'],
         algorithms: ['RS256'],
       });
       if (payload.tid !== this.tenantId) return { ok: false, message: 'Invalid tenant.' };
@@ -168,7 +168,7 @@ export class SimEntra {
 
     const scope = form.get('scope') ?? '';
     const resource = scope.endsWith('/.default') ? scope.slice(0, -'/.default'.length) : undefined;
-    if (!resource || scope.includes(' ') || (resource !== GRAPH_RESOURCE && resource !== this.graphOrigin)) {
+    if (!resource || scope.includes(' ') || (resource !== GRAPH_RESOURCE && resource !== this.origin)) {
       return { status: 400, body: entraError('invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`) };
     }
 

@@ -131,8 +131,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     caPath,
     tenant,
     faults,
-    graph: graph,
-    entra: entra,
+    graph,
+    entra,
     get latencyMs() {
       return latencyMs;
     },

@@ -6,19 +6,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClientCertificate } from '../../src/sim/certificates.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import { ALL_REPORT_ROLES, graphClientFor, startTestSimulator } from '../support/simulated-tenant.js';
+import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
 
+const harness = useTestSimulator();
 let sim: Simulator;
 let directory: string;
-beforeAll(async () => {
-  sim = await startTestSimulator();
+beforeAll(() => {
+  sim = harness.sim;
   directory = mkdtempSync(join(tmpdir(), 'dmhealth-credentials-'));
 });
-afterAll(async () => {
-  expect(sim.violationCount()).toBe(0);
-  await sim.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 it('signs in with a certificate: msal-node sends a client assertion the authority verifies', async () => {
   const certificate = await createClientCertificate('dmhealth-test');
@@ -26,9 +23,8 @@ it('signs in with a certificate: msal-node sends a client assertion the authorit
   const pemPath = join(directory, 'app.pem');
   writeFileSync(pemPath, `${certificate.privateKeyPem}\n${certificate.certificatePem}`, { mode: 0o600 });
 
-  const { graph, close } = graphClientFor(sim, { clientId: app.clientId, credential: { kind: 'certificate', pemPath } });
+  const graph = harness.client({ clientId: app.clientId, credential: { kind: 'certificate', pemPath } });
   await expect(graph.get('/v1.0/deviceManagement/managedDevices')).resolves.toMatchObject({ value: [] });
-  await close();
 });
 
 it('refuses a certificate the app registration does not hold', async () => {
@@ -38,9 +34,8 @@ it('refuses a certificate the app registration does not hold', async () => {
   const pemPath = join(directory, 'other.pem');
   writeFileSync(pemPath, `${other.privateKeyPem}\n${other.certificatePem}`, { mode: 0o600 });
 
-  const { graph, close } = graphClientFor(sim, { clientId: app.clientId, credential: { kind: 'certificate', pemPath } });
+  const graph = harness.client({ clientId: app.clientId, credential: { kind: 'certificate', pemPath } });
   await expect(graph.get('/v1.0/deviceManagement/managedDevices')).rejects.toMatchObject({ kind: 'token', code: 'invalid_client' });
-  await close();
 });
 
 it('is trusted by a separate process through NODE_EXTRA_CA_CERTS, and only then', async () => {

@@ -1,37 +1,32 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GraphClient } from '../../src/core/graph/graph-client.js';
 import { GraphError, GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
+import { createHttpTransport } from '../../src/core/graph/http-transport.js';
+import { createMsalTokenSource } from '../../src/core/graph/token-source.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import { ALL_REPORT_ROLES, graphClientFor, managedDevice, startTestSimulator } from '../support/simulated-tenant.js';
+import { ALL_REPORT_ROLES, managedDevice, requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
+import type { GraphClientForOptions } from '../support/simulated-tenant.js';
 
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
 
+const harness = useTestSimulator({ pageSizes: { managedDevices: 100 } });
 let sim: Simulator;
-const closers: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  sim = await startTestSimulator({ pageSizes: { managedDevices: 100 } });
+beforeAll(() => {
+  sim = harness.sim;
   sim.tenant.collections.managedDevices = Array.from({ length: 5000 }, (_, index) => managedDevice(index));
-});
-afterEach(() => {
-  sim.faults.clear();
-  sim.graph.clearLog();
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-  expect(sim.violationCount()).toBe(0);
-  await sim.close();
 });
 
 /** A client whose retry waits are recorded and skipped, so tests assert delays without spending them. */
-function client(options: Parameters<typeof graphClientFor>[1] = {}) {
+function client(options: GraphClientForOptions = {}) {
   const sleeps: number[] = [];
-  const { graph, close } = graphClientFor(sim, {
+  const graph = harness.client({
     sleep: async (ms) => {
       sleeps.push(ms);
     },
     ...options,
   });
-  closers.push(close);
   return { graph, sleeps };
 }
 
@@ -63,6 +58,19 @@ describe('tokens', () => {
       expect(statuses).toEqual([200, 401, 200]);
     } finally {
       sim.tokenLifetimeSeconds = 3599;
+    }
+  });
+
+  it('turns an unreachable authority into a typed token error without sending to Graph', async () => {
+    const transport = createHttpTransport({ extraCaPem: sim.caPem });
+    // Port 9 (discard) on loopback: nothing listens there, so the connection is refused at once.
+    const tokens = createMsalTokenSource({ tenantId: sim.tenantId, clientId: sim.clientId, credential: { kind: 'secret', secret: sim.clientSecret }, authorityHost: 'https://127.0.0.1:9', graphBaseUrl: sim.graphUrl, transport });
+    const graph = new GraphClient({ baseUrl: sim.graphUrl, tokens, transport });
+    try {
+      await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ kind: 'token', message: expect.stringContaining('https://127.0.0.1:9/') });
+      expect(graphRequests(DEVICES)).toHaveLength(0);
+    } finally {
+      await transport.close();
     }
   });
 
@@ -159,6 +167,15 @@ describe('retries', () => {
 });
 
 describe('malformed answers', () => {
+  it('refuses to page through an answer that is not a collection', async () => {
+    sim.tenant.singletons.windowsAutopilotSettings = { id: 'autopilot', syncStatus: 'completed' };
+    const { graph } = client();
+    await expect(graph.getAll('/beta/deviceManagement/windowsAutopilotSettings')).rejects.toMatchObject({
+      kind: 'malformed-response',
+      message: 'the collection response has no "value" array',
+    });
+  });
+
   it('turns a 200 with broken JSON into a typed error, not a crash', async () => {
     sim.faults.add({ path: DEVICES, malformed: true, times: 1 });
     const { graph } = client();
@@ -195,9 +212,7 @@ describe('permissions', () => {
     await expect(graph.get(`${DEVICES}?$top=1`)).resolves.toMatchObject({ value: [expect.any(Object)] });
 
     // The wire format itself: Graph's envelope with innerError.date, request-id and client-request-id.
-    const token = await fetchToken(app.clientId, app.secrets[0]!);
-    const { request } = await import('undici');
-    const { Agent } = await import('undici');
+    const token = await requestAppToken(sim, { clientId: app.clientId, secret: app.secrets[0]! });
     const response = await request(`${sim.graphUrl}/v1.0/deviceManagement/deviceConfigurations`, {
       headers: { authorization: `Bearer ${token}`, 'client-request-id': 'c0ffee00-0000-4000-8000-000000000001' },
       dispatcher: new Agent({ connect: { ca: sim.caPem } }),
@@ -215,14 +230,3 @@ describe('permissions', () => {
     });
   });
 });
-
-async function fetchToken(clientId: string, secret: string): Promise<string> {
-  const { request, Agent } = await import('undici');
-  const response = await request(`${sim.authorityHost}/${sim.tenantId}/oauth2/v2.0/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: 'https://graph.microsoft.com/.default' }).toString(),
-    dispatcher: new Agent({ connect: { ca: sim.caPem } }),
-  });
-  return ((await response.body.json()) as { access_token: string }).access_token;
-}

@@ -1,17 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lookUpGroups } from '../../src/core/directory/group-lookup.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import { graphClientFor, startTestSimulator } from '../support/simulated-tenant.js';
+import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
+const harness = useTestSimulator();
 let sim: Simulator;
-const closers: Array<() => Promise<void>> = [];
 
 function groupId(index: number): string {
   return `22222222-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
 }
 
-beforeAll(async () => {
-  sim = await startTestSimulator();
+beforeAll(() => {
+  sim = harness.sim;
   // Groups 0..39 exist; 0..9 are empty; 40..44 were deleted (ids still referenced, no group).
   for (let index = 0; index < 40; index += 1) {
     sim.tenant.groups.set(groupId(index), {
@@ -21,20 +22,8 @@ beforeAll(async () => {
     });
   }
 });
-afterEach(() => {
-  sim.faults.clear();
-  sim.graph.clearLog();
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-  expect(sim.violationCount()).toBe(0);
-  await sim.close();
-});
-
 function client() {
-  const { graph, close } = graphClientFor(sim, { sleep: async () => undefined });
-  closers.push(close);
-  return graph;
+  return harness.client({ sleep: async () => undefined });
 }
 
 const ids = Array.from({ length: 45 }, (_, index) => groupId(index));
@@ -93,8 +82,7 @@ describe('group look-ups through $batch', () => {
 
   it('reports groups as unknown, not deleted, when the app may not read groups', async () => {
     const app = sim.addApplication({ roles: ['DeviceManagementConfiguration.Read.All'] });
-    const { graph, close } = graphClientFor(sim, { clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
-    closers.push(close);
+    const graph = harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
     const lookups = await lookUpGroups(graph, [groupId(40), groupId(1)]);
     expect(lookups.get(groupId(40))).toMatchObject({ state: 'unknown', error: { status: 403, code: 'Authorization_RequestDenied' } });
     expect(lookups.get(groupId(1))).toMatchObject({ state: 'unknown' });
@@ -109,17 +97,8 @@ describe('group look-ups through $batch', () => {
 
 describe('the simulator\'s $batch contract', () => {
   it('refuses more than 20 sub-requests and counts a write inside a batch as a violation', async () => {
-    const graph = client();
-    await graph.get('/v1.0/deviceManagement/managedDevices?$top=1'); // warms the token
-    const { request, Agent } = await import('undici');
+    const token = await requestAppToken(sim);
     const dispatcher = new Agent({ connect: { ca: sim.caPem } });
-    const tokenResponse = await request(`${sim.authorityHost}/${sim.tenantId}/oauth2/v2.0/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret, scope: 'https://graph.microsoft.com/.default' }).toString(),
-      dispatcher,
-    });
-    const { access_token: token } = (await tokenResponse.body.json()) as { access_token: string };
     const post = (requests: unknown[]) =>
       request(`${sim.graphUrl}/v1.0/$batch`, {
         method: 'POST',
@@ -138,5 +117,6 @@ describe('the simulator\'s $batch contract', () => {
     expect(sim.violationCount()).toBe(1);
     // This test made the violation on purpose; the suite-wide check is about the client.
     sim.graph.violations.length = 0;
+    await dispatcher.close();
   });
 });

@@ -1,35 +1,24 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
-import { startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { graphClientFor } from '../support/simulated-tenant.js';
+import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
+const harness = useTestSimulator({ tenant: buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }), throttling: true });
 let sim: Simulator;
 let graph: GraphClient;
-let close: () => Promise<void>;
 let token: string;
 let dispatcher: Agent;
 
 beforeAll(async () => {
-  sim = await startSimulator({ tenant: buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }) });
-  ({ graph, close } = graphClientFor(sim));
+  sim = harness.sim;
+  graph = harness.client();
   dispatcher = new Agent({ connect: { ca: sim.caPem } });
-  const response = await request(`${sim.authorityHost}/${sim.tenant.domain}/oauth2/v2.0/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret, scope: 'https://graph.microsoft.com/.default' }).toString(),
-    dispatcher,
-  });
-  token = ((await response.body.json()) as { access_token: string }).access_token;
+  // The tenant's domain names it as well as its id does.
+  token = await requestAppToken(sim, { tenant: sim.tenant.domain });
 });
-afterAll(async () => {
-  await close();
-  await dispatcher.close();
-  expect(sim.violationCount()).toBe(0);
-  await sim.close();
-});
+afterAll(() => dispatcher.close());
 
 async function raw(path: string, headers: Record<string, string> = {}) {
   const response = await request(`${sim.graphUrl}${path}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'fidelity-test', ...headers }, dispatcher });

@@ -1,3 +1,5 @@
+import { Agent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createHttpTransport } from '../../src/core/graph/http-transport.js';
 import { GraphClient } from '../../src/core/graph/graph-client.js';
 import type { GraphClientOptions } from '../../src/core/graph/graph-client.js';
@@ -36,9 +38,11 @@ export async function startTestSimulator(options: Partial<SimulatorOptions> = {}
  * the simulator's CA trusted in addition to the system roots. Retries sleep for real unless a test
  * passes its own `sleep`.
  */
+export type GraphClientForOptions = Partial<GraphClientOptions> & { clientId?: string; credential?: ClientCredential; tokenClock?: () => number };
+
 export function graphClientFor(
   sim: Simulator,
-  options: Partial<GraphClientOptions> & { clientId?: string; credential?: ClientCredential; tokenClock?: () => number } = {},
+  options: GraphClientForOptions = {},
 ): { graph: GraphClient; close: () => Promise<void> } {
   const transport = createHttpTransport({ extraCaPem: sim.caPem });
   const tokens = createMsalTokenSource({
@@ -62,4 +66,73 @@ export function managedDevice(index: number): { id: string } & Record<string, un
     operatingSystem: 'Windows',
     azureADDeviceId: `11111111-0000-4000-8000-${suffix}`,
   };
+}
+
+export interface SimulatorHarness {
+  /** The running simulator, from the test file's own `beforeAll` on. */
+  readonly sim: Simulator;
+  /** A Graph client wired as the app wires one, closed when the file's tests end. */
+  client(options?: GraphClientForOptions): GraphClient;
+}
+
+/**
+ * One simulator per test file: started before the file's tests, faults and request log reset after
+ * each test, and closed at the end, after checking that nothing sent it a write.
+ */
+export function useTestSimulator(options: Partial<SimulatorOptions> = {}): SimulatorHarness {
+  let running: Simulator | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    running = await startTestSimulator(options);
+  });
+  afterEach(() => {
+    running?.faults.clear();
+    running?.graph.clearLog();
+  });
+  afterAll(async () => {
+    await Promise.all(closers.map((close) => close()));
+    const violations = running?.violationCount();
+    await running?.close();
+    expect(violations).toBe(0);
+  });
+  return {
+    get sim() {
+      if (!running) throw new Error('the test simulator starts in beforeAll');
+      return running;
+    },
+    client(clientOptions = {}) {
+      const { graph, close } = graphClientFor(this.sim, clientOptions);
+      closers.push(close);
+      return graph;
+    },
+  };
+}
+
+/**
+ * An app-only token straight from the simulated authority, for tests that talk to Graph without
+ * the client (to look at the wire format, or to send what the client would refuse).
+ */
+export async function requestAppToken(
+  sim: Simulator,
+  options: { clientId?: string; secret?: string; tenant?: string } = {},
+): Promise<string> {
+  const dispatcher = new Agent({ connect: { ca: sim.caPem } });
+  try {
+    const response = await request(`${sim.authorityHost}/${options.tenant ?? sim.tenantId}/oauth2/v2.0/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: options.clientId ?? sim.clientId,
+        client_secret: options.secret ?? sim.clientSecret,
+        scope: 'https://graph.microsoft.com/.default',
+      }).toString(),
+      dispatcher,
+    });
+    const body = (await response.body.json()) as { access_token?: string; error_description?: string };
+    if (!body.access_token) throw new Error(`no token: ${body.error_description ?? response.statusCode}`);
+    return body.access_token;
+  } finally {
+    await dispatcher.close();
+  }
 }

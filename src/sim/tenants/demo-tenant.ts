@@ -132,85 +132,63 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     return item.id;
   };
   const posture = (kind: string, id: string) => declare('security-posture', kind, id);
-  const asrTemplate = 'e8c053d6-9f95-42b1-a7f1-ebfd71c67a4b_1';
-  posture(
-    'asr-rule-audit',
+  const asrPolicy = (name: string, rules: Parameters<typeof records.asrRulesSetting>[0], targets: Target[]) =>
     settingsPolicy({
-      name: 'ASR - Standard protection',
+      name,
       templateFamily: 'endpointSecurityAttackSurfaceReduction',
-      templateId: asrTemplate,
+      templateId: 'e8c053d6-9f95-42b1-a7f1-ebfd71c67a4b_1',
       templateDisplayName: 'Attack Surface Reduction Rules',
       technologies: 'mdm,microsoftSense',
-      settings: [
-        records.asrRulesSetting({
-          blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem: 'block',
-          blockpersistencethroughwmieventsubscription: 'audit',
-          blockabuseofexploitedvulnerablesigneddrivers: 'audit',
-        }),
-      ],
-      targets: [{ kind: 'include', groupId: allStaff }],
-    }),
+      settings: [records.asrRulesSetting(rules)],
+      targets,
+    });
+  const firewallPolicy = (name: string, profiles: Partial<Record<'domain' | 'private' | 'public', 'true' | 'false'>>, targets: Target[]) =>
+    settingsPolicy({
+      name,
+      templateFamily: 'endpointSecurityFirewall',
+      templateId: '6078910e-d808-4a9f-a51d-1b8a7bacb7c0_1',
+      templateDisplayName: 'Windows Firewall',
+      settings: Object.entries(profiles).map(([profile, value]) => records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, value)),
+      targets,
+    });
+  const windowsBaseline = (name: string, version: number, displayVersion: string, targets: Target[]) =>
+    settingsPolicy({
+      name,
+      templateFamily: 'baseline',
+      templateId: `66df8dce-0166-4b82-92f7-1f74e3ca17a3_${version}`,
+      templateDisplayName: 'Security Baseline for Windows 10 and later',
+      templateDisplayVersion: displayVersion,
+      settings: [],
+      targets,
+    });
+
+  posture(
+    'asr-rule-audit',
+    asrPolicy(
+      'ASR - Standard protection',
+      {
+        blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem: 'block',
+        blockpersistencethroughwmieventsubscription: 'audit',
+        blockabuseofexploitedvulnerablesigneddrivers: 'audit',
+      },
+      [{ kind: 'include', groupId: allStaff }],
+    ),
   );
   // Warn is a block with a user bypass: enforcing, so shown but not a finding.
-  settingsPolicy({
-    name: 'ASR - Office rules',
-    templateFamily: 'endpointSecurityAttackSurfaceReduction',
-    templateId: asrTemplate,
-    templateDisplayName: 'Attack Surface Reduction Rules',
-    technologies: 'mdm,microsoftSense',
-    settings: [
-      records.asrRulesSetting({
-        blockallofficeapplicationsfromcreatingchildprocesses: 'block',
-        blockofficeapplicationsfromcreatingexecutablecontent: 'block',
-        blockwin32apicallsfromofficemacros: 'warn',
-      }),
-    ],
-    targets: [{ kind: 'include', groupId: pilot }],
-  });
-  const firewallTemplate = '6078910e-d808-4a9f-a51d-1b8a7bacb7c0_1';
-  const firewall = (profile: string, value: 'true' | 'false') => records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, value);
-  posture(
-    'firewall-profile-off',
-    settingsPolicy({
-      name: 'Firewall - Corporate',
-      templateFamily: 'endpointSecurityFirewall',
-      templateId: firewallTemplate,
-      templateDisplayName: 'Windows Firewall',
-      settings: [firewall('domain', 'true'), firewall('private', 'true'), firewall('public', 'false')],
-      targets: [{ kind: 'allDevices' }],
-    }),
+  asrPolicy(
+    'ASR - Office rules',
+    {
+      blockallofficeapplicationsfromcreatingchildprocesses: 'block',
+      blockofficeapplicationsfromcreatingexecutablecontent: 'block',
+      blockwin32apicallsfromofficemacros: 'warn',
+    },
+    [{ kind: 'include', groupId: pilot }],
   );
+  posture('firewall-profile-off', firewallPolicy('Firewall - Corporate', { domain: 'true', private: 'true', public: 'false' }, [{ kind: 'allDevices' }]));
   // Only the domain profile is configured; the others are left to the device, which is not "off".
-  settingsPolicy({
-    name: 'Firewall - Lab',
-    templateFamily: 'endpointSecurityFirewall',
-    templateId: firewallTemplate,
-    templateDisplayName: 'Windows Firewall',
-    settings: [firewall('domain', 'true')],
-    targets: [{ kind: 'include', groupId: pilot }],
-  });
-  const baselineBase = '66df8dce-0166-4b82-92f7-1f74e3ca17a3';
-  posture(
-    'baseline-outdated',
-    settingsPolicy({
-      name: 'Security baseline for Windows (23H2)',
-      templateFamily: 'baseline',
-      templateId: `${baselineBase}_3`,
-      templateDisplayName: 'Security Baseline for Windows 10 and later',
-      templateDisplayVersion: 'Version 23H2',
-      settings: [],
-      targets: [{ kind: 'include', groupId: finance }],
-    }),
-  );
-  settingsPolicy({
-    name: 'Security baseline for Windows (24H2)',
-    templateFamily: 'baseline',
-    templateId: `${baselineBase}_4`,
-    templateDisplayName: 'Security Baseline for Windows 10 and later',
-    templateDisplayVersion: 'Version 24H2',
-    settings: [],
-    targets: [{ kind: 'include', groupId: allStaff }],
-  });
+  firewallPolicy('Firewall - Lab', { domain: 'true' }, [{ kind: 'include', groupId: pilot }]);
+  posture('baseline-outdated', windowsBaseline('Security baseline for Windows (23H2)', 3, 'Version 23H2', [{ kind: 'include', groupId: finance }]));
+  windowsBaseline('Security baseline for Windows (24H2)', 4, 'Version 24H2', [{ kind: 'include', groupId: allStaff }]);
   hygiene('unassigned', settingsPolicy({ name: 'Edge - Sync settings', templateFamily: 'none', settings: [], targets: [] }));
   settingsPolicy({ name: 'OneDrive - Known folder move', templateFamily: 'none', settings: [], targets: [{ kind: 'include', groupId: allStaff }] });
 
