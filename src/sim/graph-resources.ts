@@ -29,7 +29,27 @@ interface ResourceBase {
   requiresUserAgent?: boolean;
   /** "This method does not support the $top query parameter" (bitlocker-list-recoverykeys). */
   rejectsTop?: boolean;
+  /**
+   * Evolvable enums: per property, the members declared after `unknownFutureValue`. Graph sends them
+   * as `unknownFutureValue` unless the request says `Prefer: include-unknown-enum-members`
+   * (learn.microsoft.com/graph/best-practices-concept#handling-future-members-in-evolvable-enumerations).
+   */
+  evolvableEnums?: Readonly<Record<string, readonly string[]>>;
 }
+
+/** `operationApprovalPolicyType` members after `unknownFutureValue` (intune-rbac-operationapprovalpolicytype, beta). */
+const LATE_APPROVAL_POLICY_TYPES = [
+  'operationApprovalPolicy',
+  'autopilot',
+  'windows365',
+  'deviceEnrollment',
+  'deviceUpdate',
+  'enrollmentRestriction',
+  'tenantConfiguration',
+  'tunnel',
+  'endpointPrivilegeManagement',
+  'deviceSecurityAction',
+];
 
 const BOTH: readonly VersionSegment[] = ['v1.0', 'beta'];
 const BETA: readonly VersionSegment[] = ['beta'];
@@ -62,8 +82,8 @@ export const SIM_RESOURCES: readonly SimResource[] = [
   { kind: 'collection', path: '/directory/deviceLocalCredentials', source: 'deviceLocalCredentials', versions: BOTH, permissions: ['DeviceLocalCredential.ReadBasic.All', 'DeviceLocalCredential.Read.All'], workload: 'directory', entitySet: 'directory/deviceLocalCredentials', navigation: [], defaultPageSize: 1000, requiresUserAgent: true },
   { kind: 'collection', path: '/informationProtection/bitlocker/recoveryKeys', source: 'bitlockerRecoveryKeys', versions: BOTH, permissions: ['BitlockerKey.ReadBasic.All', 'BitlockerKey.Read.All'], workload: 'directory', entitySet: 'informationProtection/bitlocker/recoveryKeys', navigation: [], defaultPageSize: 1000, requiresUserAgent: true, rejectsTop: true },
   { kind: 'collection', path: '/deviceManagement/managedDevices', source: 'managedDevices', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/managedDevices', navigation: [], defaultPageSize: 1000 },
-  { kind: 'collection', path: '/deviceManagement/operationApprovalPolicies', source: 'operationApprovalPolicies', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalPolicies', navigation: [], defaultPageSize: 100 },
-  { kind: 'collection', path: '/deviceManagement/operationApprovalRequests', source: 'operationApprovalRequests', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalRequests', navigation: [], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/operationApprovalPolicies', source: 'operationApprovalPolicies', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalPolicies', navigation: [], defaultPageSize: 100, evolvableEnums: { policyType: LATE_APPROVAL_POLICY_TYPES, 'policySet.policyType': LATE_APPROVAL_POLICY_TYPES } },
+  { kind: 'collection', path: '/deviceManagement/operationApprovalRequests', source: 'operationApprovalRequests', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalRequests', navigation: [], defaultPageSize: 100, evolvableEnums: { requiredOperationApprovalPolicyTypes: LATE_APPROVAL_POLICY_TYPES } },
   { kind: 'collection', path: '/deviceManagement/userExperienceAnalyticsDevicePerformance', source: 'userExperienceAnalyticsDevicePerformance', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/userExperienceAnalyticsDevicePerformance', navigation: [], defaultPageSize: 1000 },
   { kind: 'collection', path: '/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance', source: 'userExperienceAnalyticsAppHealthApplicationPerformance', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance', navigation: [], defaultPageSize: 1000 },
 ];

@@ -228,7 +228,7 @@ export class SimGraph {
       if (!record) return this.error(context, 404, 'ResourceNotFound', `The ${resource.source} of this tenant has not been set up.`);
       return {
         status: 200,
-        body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shape(record, resource, context.query) },
+        body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shape(record, resource, context) },
       };
     }
     return this.answerCollection(context, version, resource);
@@ -242,7 +242,7 @@ export class SimGraph {
     const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, resource.source);
     if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');
 
-    const page = records.slice(offset, offset + pageSize).map((record) => shape(record, resource, context.query));
+    const page = records.slice(offset, offset + pageSize).map((record) => shape(record, resource, context));
     const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}` };
     if (offset + pageSize < records.length) {
       const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
@@ -389,9 +389,9 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource): strin
  * The record as Graph returns it: navigation properties only when expanded (and then always as
  * an array), `$select` keeping only what it names.
  */
-function shape(record: GraphRecord, resource: SimResource, query: URLSearchParams): Record<string, unknown> {
-  const expand = new Set(listOption(query.get('$expand')));
-  const select = listOption(query.get('$select'));
+function shape(record: GraphRecord, resource: SimResource, context: RequestContext): Record<string, unknown> {
+  const expand = new Set(listOption(context.query.get('$expand')));
+  const select = listOption(context.query.get('$select'));
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (resource.navigation.includes(key)) continue;
@@ -399,7 +399,32 @@ function shape(record: GraphRecord, resource: SimResource, query: URLSearchParam
     result[key] = value;
   }
   for (const navigation of expand) result[navigation] = (record[navigation] as unknown[] | undefined) ?? [];
+  if (resource.evolvableEnums && !prefersUnknownEnumMembers(context.headers)) {
+    for (const [property, lateMembers] of Object.entries(resource.evolvableEnums)) maskLateMembers(result, property.split('.'), lateMembers);
+  }
   return result;
+}
+
+function prefersUnknownEnumMembers(headers: IncomingHttpHeaders | Record<string, string>): boolean {
+  const prefer = headerValue(headers, 'prefer') ?? '';
+  return prefer.split(',').some((preference) => preference.trim().toLowerCase() === 'include-unknown-enum-members');
+}
+
+/** Replaces late enum members at `path` (a value or an array of values) with `unknownFutureValue`, on a copy. */
+function maskLateMembers(target: Record<string, unknown>, path: string[], lateMembers: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in target)) return;
+  const value = target[head];
+  if (rest.length > 0) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const copy = { ...(value as Record<string, unknown>) };
+      maskLateMembers(copy, rest, lateMembers);
+      target[head] = copy;
+    }
+    return;
+  }
+  const mask = (member: unknown) => (typeof member === 'string' && lateMembers.includes(member) ? 'unknownFutureValue' : member);
+  target[head] = Array.isArray(value) ? value.map(mask) : mask(value);
 }
 
 /** `a,b(c)` → `['a', 'b']`: option names at the top level, nested options ignored. */

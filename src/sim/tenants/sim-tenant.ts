@@ -1,3 +1,5 @@
+import type { ReportId } from '../../core/reports/report-model.js';
+
 /** A Graph record as the simulator stores it: the entity's JSON, navigation properties inline. */
 export type GraphRecord = { id: string } & Record<string, unknown>;
 
@@ -32,14 +34,7 @@ export interface SimGroup {
   members: Array<{ id: string; type: 'user' | 'device' | 'group' }>;
 }
 
-/** The report ids of the design's section 3. */
-export type ReportId =
-  | 'connector-health'
-  | 'assignment-hygiene'
-  | 'security-posture'
-  | 'escrow-gaps'
-  | 'admin-approval'
-  | 'startup-reliability';
+export type { ReportId } from '../../core/reports/report-model.js';
 
 /**
  * A finding the scenario was built to contain: what the reports must find on this tenant, no

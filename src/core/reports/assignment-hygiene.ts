@@ -1,0 +1,257 @@
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import { lookUpGroups } from '../directory/group-lookup.js';
+import type { GroupLookup } from '../directory/group-lookup.js';
+import { GraphError } from '../graph/graph-error.js';
+import { asString, compareText } from './graph-values.js';
+import { intuneLinks } from './intune-links.js';
+import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+
+export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
+
+/** One assignment target, reduced to what the rules read. */
+export type AssignmentTarget =
+  | { type: 'allUsers'; intent: string | null }
+  | { type: 'allDevices'; intent: string | null }
+  | { type: 'include'; groupId: string; intent: string | null }
+  | { type: 'exclude'; groupId: string; intent: string | null }
+  | { type: 'configMgrCollection'; collectionId: string; intent: string | null }
+  | { type: 'other'; odataType: string; intent: string | null };
+
+export interface AssignableObject {
+  kind: AssignableKind;
+  id: string;
+  name: string;
+  targets: AssignmentTarget[];
+  /** For the settings catalog deep link. */
+  link: string;
+}
+
+export interface AssignmentRecords {
+  objects: AssignableObject[];
+  /** Every group an assignment references, by lower-case id. */
+  groups: Map<string, GroupLookup>;
+}
+
+const KIND_LABELS: Record<AssignableKind, string> = {
+  deviceConfiguration: 'Configuration profile',
+  compliancePolicy: 'Compliance policy',
+  settingsCatalogPolicy: 'Settings catalog policy',
+  mobileApp: 'App',
+  platformScript: 'Platform script',
+  remediation: 'Remediation',
+};
+
+interface Source {
+  kind: AssignableKind;
+  source: string;
+  path: string;
+  name: (item: Record<string, unknown>) => string;
+  link: (item: Record<string, unknown>, id: string, name: string) => string;
+}
+
+const SOURCES: readonly Source[] = [
+  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
+  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
+  {
+    kind: 'settingsCatalogPolicy',
+    source: 'configurationPolicies',
+    path: '/beta/deviceManagement/configurationPolicies',
+    name: (item) => asString(item.name) ?? asString(item.id) ?? '',
+    link: (item, id) =>
+      intuneLinks.configurationPolicy({
+        id,
+        isAssigned: item.isAssigned === true,
+        technologies: asString(item.technologies) ?? '',
+        templateId: asString((item.templateReference as { templateId?: unknown } | undefined)?.templateId) ?? '',
+        platforms: asString(item.platforms) ?? '',
+      }),
+  },
+  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
+  { kind: 'platformScript', source: 'deviceManagementScripts', path: '/beta/deviceManagement/deviceManagementScripts', name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
+  { kind: 'remediation', source: 'deviceHealthScripts', path: '/beta/deviceManagement/deviceHealthScripts', name: displayName, link: (_, id) => intuneLinks.remediation(id) },
+];
+
+function displayName(item: Record<string, unknown>): string {
+  return asString(item.displayName) ?? asString(item.id) ?? '';
+}
+
+/** Reads a target's `@odata.type`, the discriminator of `deviceAndAppManagementAssignmentTarget`. */
+export function readTarget(assignment: { target?: unknown; intent?: unknown }): AssignmentTarget {
+  const target = (assignment.target ?? {}) as Graph.DeviceAndAppManagementAssignmentTarget & { '@odata.type'?: unknown; groupId?: unknown; collectionId?: unknown };
+  const odataType = asString(target['@odata.type']) ?? '';
+  const intent = asString(assignment.intent);
+  switch (odataType.replace(/^#?microsoft\.graph\./, '')) {
+    case 'allLicensedUsersAssignmentTarget':
+      return { type: 'allUsers', intent };
+    case 'allDevicesAssignmentTarget':
+      return { type: 'allDevices', intent };
+    case 'groupAssignmentTarget':
+      return { type: 'include', groupId: String(target.groupId ?? '').toLowerCase(), intent };
+    case 'exclusionGroupAssignmentTarget':
+      return { type: 'exclude', groupId: String(target.groupId ?? '').toLowerCase(), intent };
+    case 'configurationManagerCollectionAssignmentTarget':
+      return { type: 'configMgrCollection', collectionId: String(target.collectionId ?? ''), intent };
+    default:
+      return { type: 'other', odataType, intent };
+  }
+}
+
+async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
+  const perSource = await Promise.all(
+    SOURCES.map(async (source) => {
+      const objects: AssignableObject[] = [];
+      for await (const page of graph.pages<Record<string, unknown>>(source.path, { query: { $expand: 'assignments' } })) {
+        for (const item of page.items) {
+          const id = String(item.id);
+          const name = source.name(item);
+          const assignments = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>) : [];
+          objects.push({ kind: source.kind, id, name, targets: assignments.map(readTarget), link: source.link(item, id, name) });
+        }
+        onProgress?.({ report: 'assignment-hygiene', source: source.source, records: objects.length });
+      }
+      return objects;
+    }),
+  );
+  const objects = perSource.flat();
+  const groupIds = new Set<string>();
+  for (const object of objects) {
+    for (const target of object.targets) if (target.type === 'include' || target.type === 'exclude') groupIds.add(target.groupId);
+  }
+  const groups = await lookUpGroups(graph, groupIds);
+  onProgress?.({ report: 'assignment-hygiene', source: 'groups', records: groups.size });
+  throwIfGroupsForbidden(groups);
+  return { objects, groups };
+}
+
+/**
+ * A missing Group.Read.All answers 403 for every group: that is a load error naming 403 (the
+ * specification's rule for a missing permission), not a table of "could not check" rows.
+ */
+export function throwIfGroupsForbidden(groups: Map<string, GroupLookup>): void {
+  const lookups = [...groups.values()].filter((lookup) => !(lookup.state === 'unknown' && !(lookup.error instanceof GraphError)));
+  if (lookups.length === 0) return;
+  const forbidden = lookups.map((lookup) => (lookup.state === 'unknown' && lookup.error instanceof GraphError && lookup.error.status === 403 ? lookup.error : undefined));
+  if (forbidden.every((error) => error !== undefined)) throw forbidden[0];
+}
+
+export type HygieneVerdict =
+  | { kind: 'unassigned' }
+  | { kind: 'exclusions-only' }
+  | { kind: 'assigned-to-missing-or-empty-groups'; groups: GroupLookup[] }
+  | { kind: 'all-users-and-all-devices'; intents: { allUsers: string | null; allDevices: string | null } }
+  | { kind: 'unknown-groups'; groups: GroupLookup[] }
+  | { kind: 'ok' };
+
+/** The rules of design section 9, report 2, for one object. */
+export function classifyAssignments(targets: readonly AssignmentTarget[], groups: ReadonlyMap<string, GroupLookup>): HygieneVerdict {
+  if (targets.length === 0) return { kind: 'unassigned' };
+  const allUsers = targets.find((target) => target.type === 'allUsers');
+  const allDevices = targets.find((target) => target.type === 'allDevices');
+  if (allUsers && allDevices) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers.intent, allDevices: allDevices.intent } };
+  if (targets.every((target) => target.type === 'exclude')) return { kind: 'exclusions-only' };
+  // Any broad or unresolvable include reaches someone (or might): never a finding.
+  if (targets.some((target) => target.type === 'allUsers' || target.type === 'allDevices' || target.type === 'configMgrCollection' || target.type === 'other')) return { kind: 'ok' };
+  const included = targets.filter((target) => target.type === 'include').map((target) => groups.get(target.groupId) ?? { state: 'unknown' as const, id: target.groupId, error: { message: 'not looked up' } });
+  if (included.some((group) => group.state === 'found' && !group.isEmpty)) return { kind: 'ok' };
+  const unknown = included.filter((group) => group.state === 'unknown');
+  if (unknown.length > 0) return { kind: 'unknown-groups', groups: unknown };
+  return { kind: 'assigned-to-missing-or-empty-groups', groups: included };
+}
+
+function groupLabel(group: GroupLookup | undefined, id: string): string {
+  if (!group || group.state === 'unknown') return `group ${id} (could not be read)`;
+  if (group.state === 'deleted') return `deleted group ${id}`;
+  return group.isEmpty ? `${group.displayName} (empty)` : group.displayName;
+}
+
+function describeTargets(targets: readonly AssignmentTarget[], groups: ReadonlyMap<string, GroupLookup>): string {
+  if (targets.length === 0) return 'None';
+  const withIntent = (text: string, intent: string | null) => (intent ? `${text} [${intent}]` : text);
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const target of targets) {
+    if (target.type === 'allUsers') include.push(withIntent('All users', target.intent));
+    else if (target.type === 'allDevices') include.push(withIntent('All devices', target.intent));
+    else if (target.type === 'include') include.push(withIntent(groupLabel(groups.get(target.groupId), target.groupId), target.intent));
+    else if (target.type === 'exclude') exclude.push(groupLabel(groups.get(target.groupId), target.groupId));
+    else if (target.type === 'configMgrCollection') include.push(`Configuration Manager collection ${target.collectionId}`);
+    else include.push(target.odataType || 'unrecognised target');
+  }
+  return [include.length > 0 ? `Include: ${include.join('; ')}` : '', exclude.length > 0 ? `Exclude: ${exclude.join('; ')}` : ''].filter(Boolean).join(' · ');
+}
+
+const STATUS_LABELS: Record<HygieneVerdict['kind'], string> = {
+  unassigned: 'Never assigned',
+  'exclusions-only': 'Exclusions only',
+  'assigned-to-missing-or-empty-groups': 'Only deleted or empty groups',
+  'all-users-and-all-devices': 'All users and All devices',
+  'unknown-groups': 'Could not check',
+  ok: 'OK',
+};
+
+const STATUS_ORDER: Record<HygieneVerdict['kind'], number> = {
+  'assigned-to-missing-or-empty-groups': 0,
+  'exclusions-only': 1,
+  'all-users-and-all-devices': 2,
+  unassigned: 3,
+  'unknown-groups': 4,
+  ok: 5,
+};
+
+function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
+  switch (verdict.kind) {
+    case 'unassigned':
+      return `${kindLabel} has no assignment, so it applies to nobody.`;
+    case 'exclusions-only':
+      return `${kindLabel} is assigned only through exclusion groups; an exclusion only subtracts, so it applies to nobody.`;
+    case 'assigned-to-missing-or-empty-groups':
+      return `Every included group is deleted or empty: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.`;
+    case 'all-users-and-all-devices': {
+      const intents = verdict.intents.allUsers || verdict.intents.allDevices ? ` (All users: ${verdict.intents.allUsers ?? 'n/a'}; All devices: ${verdict.intents.allDevices ?? 'n/a'})` : '';
+      return `Assigned to both All users and All devices, so it can apply twice and conflict${intents}.`;
+    }
+    default:
+      return '';
+  }
+}
+
+export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport {
+  const rows: Array<ReportRow & { order: number }> = [];
+  const findings: FindingDraft[] = [];
+  for (const object of records.objects) {
+    const verdict = classifyAssignments(object.targets, records.groups);
+    const kindLabel = KIND_LABELS[object.kind];
+    const status =
+      verdict.kind === 'unknown-groups' ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read` : STATUS_LABELS[verdict.kind];
+    rows.push({ id: object.id, type: kindLabel, name: object.name, assignments: describeTargets(object.targets, records.groups), status, link: object.link, order: STATUS_ORDER[verdict.kind] });
+    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups') {
+      findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
+    }
+  }
+  rows.sort((a, b) => a.order - b.order || compareText(String(a.type), String(b.type)) || compareText(String(a.name), String(b.name)));
+  return {
+    state: 'loaded',
+    notice: null,
+    columns: [
+      { key: 'type', label: 'Type', available: true },
+      { key: 'name', label: 'Name', available: true },
+      { key: 'status', label: 'Status', available: true },
+      { key: 'assignments', label: 'Assignments', available: true },
+    ],
+    rows: rows.map(({ order: _order, ...row }) => row),
+    findings,
+  };
+}
+
+export const assignmentHygieneReport: ReportDefinition<AssignmentRecords> = {
+  id: 'assignment-hygiene',
+  title: 'Assignment Hygiene',
+  summary:
+    'Configuration profiles, compliance policies, settings catalog policies, apps and scripts that apply to nobody (never assigned, exclusions only, only deleted or empty groups), and objects assigned to both All users and All devices.',
+  // The current Graph pages require DeviceManagementScripts.Read.All for both script lists (design section 9).
+  permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: false,
+  load: loadAssignments,
+  derive: deriveAssignmentHygiene,
+};

@@ -1,0 +1,332 @@
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import type { GraphClient } from '../graph/graph-client.js';
+import { GraphError } from '../graph/graph-error.js';
+import { ageInDays, asNumber, asString, describeAge, graphTimestamp, unwrapSingleton } from './graph-values.js';
+import { intuneLinks } from './intune-links.js';
+import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import type { ReportThresholds } from './thresholds.js';
+
+type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
+type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'partnerState' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'>;
+type PartnerIntegration = Pick<
+  Graph.DeviceManagementPartner,
+  'id' | 'displayName' | 'isConfigured' | 'partnerState' | 'lastHeartbeatDateTime' | 'whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime' | 'whenPartnerDevicesWillBeRemovedDateTime'
+>;
+type ManagedGooglePlay = Pick<Beta.AndroidManagedStoreAccountEnterpriseSettings, 'id' | 'bindStatus' | 'lastAppSyncStatus' | 'lastAppSyncDateTime' | 'ownerOrganizationName'>;
+type AutopilotSettings = Pick<Beta.WindowsAutopilotSettings, 'id' | 'syncStatus' | 'lastSyncDateTime'>;
+
+export interface ConnectorRecords {
+  ndesConnectors: NdesConnector[];
+  mobileThreatDefenseConnectors: MtdConnector[];
+  deviceManagementPartners: PartnerIntegration[];
+  /** null: the tenant never bound managed Google Play (the singleton answered 404). */
+  managedGooglePlay: ManagedGooglePlay | null;
+  /** null: Autopilot settings were never created (404). */
+  autopilot: AutopilotSettings | null;
+}
+
+export type ConnectorHealth = 'healthy' | 'warning' | 'unhealthy' | 'not configured';
+
+const HEALTH_ORDER: Record<ConnectorHealth, number> = { unhealthy: 0, warning: 1, healthy: 2, 'not configured': 3 };
+
+/** Intune's support floor for the certificate connector (learn.microsoft.com/mem/intune/protect/certificate-connector-overview#lifecycle). */
+const MINIMUM_CERTIFICATE_CONNECTOR_VERSION = [6, 2406, 0, 1001];
+
+/** Mobile Threat Defense partners by connector id (the ids Intune uses; Maester and Microsoft365DSC carry the same list). */
+const MTD_PARTNERS: Record<string, string> = {
+  'fc780465-2017-40d4-a0c5-307022471b92': 'Microsoft Defender for Endpoint',
+  '2c7790de-8b02-4814-85cf-e0c59380dee8': 'Lookout for Work',
+  '28fd67fd-b179-4629-a8b0-dad420b697c7': 'Symantec Endpoint Protection',
+  'd3ddeae8-441f-4681-b80f-aef644f7195a': 'Check Point Harmony Mobile',
+  '08a8455c-48dd-45ff-ad82-7211355354f3': 'Zimperium',
+  '8d0ed095-8191-4bd3-8a41-953b22d51ff7': 'Pradeo',
+  '860d3ab4-8fd1-45f5-89cd-ecf51e4f92e5': 'BETTER Mobile Security',
+  '870b252b-0ef0-4707-8847-50fc571472b3': 'Sophos',
+  '1f58d6d2-02cc-4c80-b008-1bfe7396a10a': 'Jamf Trust',
+  'a447eca6-a986-4d3f-9838-5862bf50776c': 'CylancePROTECT Mobile',
+  '4928f0f6-2660-4f69-b4c5-5170ec921f7b': 'Trend Micro',
+  'bb13fe25-ce1f-45aa-b278-cabbc6b9072e': 'SentinelOne',
+  'c2b688fe-48c0-464b-a89c-67041aa8fcb2': 'Windows Security Center',
+  '29ee2d98-e795-475f-a0f8-0802dc3384a9': 'CrowdStrike Falcon for Mobile',
+  'fc06ff9b-e2f9-4221-9a68-465684ee8662': 'iVerify',
+};
+const DEFENDER_CONNECTOR_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
+
+const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
+
+async function loadConnectors({ graph, onProgress }: LoadContext): Promise<ConnectorRecords> {
+  const list = async <T>(path: string, source: string, project: (item: T) => T) => {
+    const items = await graph.getAll<T, T>(path, {}, project);
+    onProgress?.({ report: 'connector-health', source, records: items.length });
+    return items;
+  };
+  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await Promise.all([
+    list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', (c) => ({
+      id: c.id, displayName: c.displayName, machineName: c.machineName, state: c.state, lastConnectionDateTime: c.lastConnectionDateTime, connectorVersion: c.connectorVersion,
+    })),
+    list<MtdConnector>('/v1.0/deviceManagement/mobileThreatDefenseConnectors', 'mobileThreatDefenseConnectors', (c) => ({
+      id: c.id, partnerState: c.partnerState, lastHeartbeatDateTime: c.lastHeartbeatDateTime, partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
+    })),
+    list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', (p) => ({
+      id: p.id,
+      displayName: p.displayName,
+      isConfigured: p.isConfigured,
+      partnerState: p.partnerState,
+      lastHeartbeatDateTime: p.lastHeartbeatDateTime,
+      whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
+      whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
+    })),
+    loadManagedGooglePlay(graph),
+    getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings'),
+  ]);
+  return {
+    ndesConnectors,
+    mobileThreatDefenseConnectors,
+    deviceManagementPartners,
+    managedGooglePlay: managedGooglePlay && {
+      id: managedGooglePlay.id,
+      bindStatus: managedGooglePlay.bindStatus,
+      lastAppSyncStatus: managedGooglePlay.lastAppSyncStatus,
+      lastAppSyncDateTime: managedGooglePlay.lastAppSyncDateTime,
+      ownerOrganizationName: managedGooglePlay.ownerOrganizationName,
+    },
+    autopilot: autopilot && { id: autopilot.id, syncStatus: autopilot.syncStatus, lastSyncDateTime: autopilot.lastSyncDateTime },
+  };
+}
+
+/**
+ * The specification names the `/v1.0` path, but Graph documents this singleton on beta only and
+ * answers 400 ("Resource not found for the segment") on v1.0 (design section 9). Ask v1.0 first,
+ * as the contract says, and fall back to beta on 400 or 404.
+ */
+async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGooglePlay | null> {
+  try {
+    return await getSingleton<ManagedGooglePlay>(graph, `/v1.0/${MANAGED_STORE_PATH}`, { notFoundIsAbsent: false });
+  } catch (error) {
+    if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
+  }
+  return getSingleton<ManagedGooglePlay>(graph, `/beta/${MANAGED_STORE_PATH}`);
+}
+
+/** A singleton, or null when the tenant never set it up (404). */
+async function getSingleton<T>(graph: GraphClient, path: string, options: { notFoundIsAbsent?: boolean } = {}): Promise<T | null> {
+  try {
+    return unwrapSingleton<T>(await graph.get<unknown>(path));
+  } catch (error) {
+    if (options.notFoundIsAbsent !== false && error instanceof GraphError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+interface Verdict {
+  health: ConnectorHealth;
+  reasons: string[];
+}
+
+/** Applies the tenant-status bands to a last-contact time. */
+function freshness(last: Date | null, now: Date, thresholds: ReportThresholds, what: string): Verdict {
+  if (!last) return { health: 'warning', reasons: [`never ${what}`] };
+  const days = ageInDays(last, now);
+  if (days >= thresholds.connectorUnhealthyAfterDays) {
+    return { health: 'unhealthy', reasons: [`last ${what} ${describeAge(last, now)} (unhealthy at ${thresholds.connectorUnhealthyAfterDays} days)`] };
+  }
+  if (days > thresholds.connectorWarningAfterDays) {
+    return { health: 'warning', reasons: [`last ${what} ${describeAge(last, now)} (warning after ${thresholds.connectorWarningAfterDays} day)`] };
+  }
+  return { health: 'healthy', reasons: [] };
+}
+
+function worst(...verdicts: Verdict[]): Verdict {
+  const health = verdicts.reduce<ConnectorHealth>((current, verdict) => (HEALTH_ORDER[verdict.health] < HEALTH_ORDER[current] ? verdict.health : current), 'healthy');
+  return { health, reasons: verdicts.flatMap((verdict) => verdict.reasons) };
+}
+
+function versionBelow(version: string, minimum: number[]): boolean {
+  const parts = version.split('.').map((part) => Number(part));
+  if (parts.some((part) => !Number.isInteger(part))) return false;
+  for (let index = 0; index < minimum.length; index += 1) {
+    const have = parts[index] ?? 0;
+    const need = minimum[index]!;
+    if (have !== need) return have < need;
+  }
+  return false;
+}
+
+export function certificateConnectorVerdict(connector: NdesConnector, now: Date, thresholds: ReportThresholds): Verdict {
+  const state = asString(connector.state);
+  const stateVerdict: Verdict =
+    state === 'inactive'
+      ? { health: 'unhealthy', reasons: ['connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing'] }
+      : state === 'active'
+        ? { health: 'healthy', reasons: [] }
+        : { health: 'warning', reasons: [`connector state is "${state ?? 'unknown'}"`] };
+  const version = asString(connector.connectorVersion);
+  const versionVerdict: Verdict =
+    version && versionBelow(version, MINIMUM_CERTIFICATE_CONNECTOR_VERSION)
+      ? { health: 'warning', reasons: [`version ${version} is older than the supported ${MINIMUM_CERTIFICATE_CONNECTOR_VERSION.join('.')}`] }
+      : { health: 'healthy', reasons: [] };
+  return worst(stateVerdict, freshness(graphTimestamp(connector.lastConnectionDateTime), now, thresholds, 'connected'), versionVerdict);
+}
+
+export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, thresholds: ReportThresholds): Verdict {
+  // `notSetUp` and `error` are beta members of the same enum; accept any string.
+  const state = asString(connector.partnerState) ?? 'unknown';
+  const stateVerdict: Verdict =
+    state === 'enabled'
+      ? { health: 'healthy', reasons: [] }
+      : state === 'unavailable' || state === 'unresponsive' || state === 'error'
+        ? { health: 'unhealthy', reasons: [`partner state is "${state}": threat-based compliance goes stale`] }
+        : state === 'available'
+          ? { health: 'warning', reasons: ['set up at the partner but not enabled in Intune'] }
+          : state === 'notSetUp'
+            ? { health: 'warning', reasons: ['connector not set up: no heartbeat received'] }
+            : { health: 'warning', reasons: [`partner state "${state}" is not recognised`] };
+  const last = graphTimestamp(connector.lastHeartbeatDateTime);
+  const threshold = asNumber(connector.partnerUnresponsivenessThresholdInDays);
+  // Past its own threshold Intune ignores the partner's data in compliance: unhealthy however
+  // recent the tenant-status bands would call it.
+  const thresholdVerdict: Verdict =
+    last && threshold !== null && threshold > 0 && ageInDays(last, now) > threshold
+      ? { health: 'unhealthy', reasons: [`no heartbeat for more than the partner's ${threshold}-day threshold: Intune ignores its data in compliance`] }
+      : { health: 'healthy', reasons: [] };
+  // A connector never set up has no heartbeat to age.
+  const heartbeat = state === 'notSetUp' && !last ? { health: 'healthy' as const, reasons: [] } : freshness(last, now, thresholds, 'heartbeat');
+  return worst(stateVerdict, thresholdVerdict, heartbeat);
+}
+
+export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now: Date, thresholds: ReportThresholds): Verdict {
+  const bind = asString(settings?.bindStatus);
+  if (!settings || !bind || bind === 'notBound') return { health: 'not configured', reasons: ['managed Google Play is not bound'] };
+  if (bind === 'unbinding') return { health: 'unhealthy', reasons: ['the binding is being removed'] };
+  const syncStatus = asString(settings.lastAppSyncStatus) ?? 'unknown';
+  const syncVerdict: Verdict =
+    syncStatus === 'success'
+      ? { health: 'healthy', reasons: [] }
+      : {
+          health: 'unhealthy',
+          reasons: [
+            syncStatus === 'credentialsNotValid'
+              ? 'last app sync failed: the binding credentials are no longer valid (bind again)'
+              : `last app sync status is "${syncStatus}"`,
+          ],
+        };
+  const bindVerdict: Verdict = bind === 'boundAndValidated' ? { health: 'healthy', reasons: [] } : { health: 'warning', reasons: [`bind status is "${bind}", not validated`] };
+  return worst(bindVerdict, syncVerdict, freshness(graphTimestamp(settings.lastAppSyncDateTime), now, thresholds, 'app sync'));
+}
+
+export function partnerVerdict(partner: PartnerIntegration, now: Date, thresholds: ReportThresholds): Verdict {
+  if (partner.isConfigured !== true) return { health: 'not configured', reasons: ['not connected to Intune'] };
+  const state = asString(partner.partnerState) ?? 'unknown';
+  const stateVerdict: Verdict =
+    state === 'enabled'
+      ? { health: 'healthy', reasons: [] }
+      : state === 'terminated' || state === 'rejected' || state === 'unresponsive'
+        ? { health: 'unhealthy', reasons: [`partner state is "${state}"`] }
+        : { health: 'warning', reasons: [`partner state is "${state}"`] };
+  const deadlines: Verdict[] = [];
+  for (const [field, consequence] of [
+    ['whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime', 'marked non-compliant'],
+    ['whenPartnerDevicesWillBeRemovedDateTime', 'removed'],
+  ] as const) {
+    const when = graphTimestamp(partner[field]);
+    if (when && when.getTime() > now.getTime()) {
+      deadlines.push({ health: 'warning', reasons: [`partner devices will be ${consequence} on ${when.toISOString().slice(0, 10)}`] });
+    }
+  }
+  return worst(stateVerdict, freshness(graphTimestamp(partner.lastHeartbeatDateTime), now, thresholds, 'heartbeat'), ...deadlines);
+}
+
+export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, thresholds: ReportThresholds): Verdict {
+  const status = asString(settings?.syncStatus) ?? 'unknown';
+  const last = graphTimestamp(settings?.lastSyncDateTime);
+  if (!settings || (!last && status === 'unknown')) return { health: 'not configured', reasons: ['Autopilot has never synchronised'] };
+  const statusVerdict: Verdict =
+    status === 'failed'
+      ? { health: 'unhealthy', reasons: ['the last Autopilot sync failed'] }
+      : status === 'completed' || status === 'inProgress'
+        ? { health: 'healthy', reasons: [] }
+        : { health: 'warning', reasons: [`sync status is "${status}"`] };
+  return worst(statusVerdict, freshness(last, now, thresholds, 'sync'));
+}
+
+export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext): DerivedReport {
+  const rows: ReportRow[] = [];
+  const findings: FindingDraft[] = [];
+  const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string) => {
+    const reason = verdict.reasons.length > 0 ? capitalise(verdict.reasons.join('; ')) : 'Reporting normally';
+    rows.push({ id, kind, name, health: verdict.health, lastContact: lastContact?.toISOString() ?? null, reason, link });
+    if (verdict.health === 'unhealthy') findings.push({ kind: 'connector-unhealthy', subjectId: id, subjectName: `${kind}: ${name}`, detail: reason });
+  };
+
+  for (const connector of records.ndesConnectors) {
+    add(String(connector.id), 'Certificate connector', connector.displayName ?? connector.machineName ?? String(connector.id), certificateConnectorVerdict(connector, now, thresholds), graphTimestamp(connector.lastConnectionDateTime), intuneLinks.certificateConnectors());
+  }
+  if (records.ndesConnectors.length === 0) notConfigured('Certificate connector', 'No certificate connector is installed', intuneLinks.certificateConnectors());
+
+  for (const connector of records.mobileThreatDefenseConnectors) {
+    const id = String(connector.id).toLowerCase();
+    add(
+      String(connector.id),
+      'Mobile Threat Defense',
+      MTD_PARTNERS[id] ?? String(connector.id),
+      mobileThreatDefenseVerdict(connector, now, thresholds),
+      graphTimestamp(connector.lastHeartbeatDateTime),
+      id === DEFENDER_CONNECTOR_ID ? intuneLinks.defenderConnector() : intuneLinks.tenantStatus(),
+    );
+  }
+  if (records.mobileThreatDefenseConnectors.length === 0) notConfigured('Mobile Threat Defense', 'No Mobile Threat Defense connector is set up', intuneLinks.tenantStatus());
+
+  const googlePlay = records.managedGooglePlay;
+  add(
+    googlePlay?.id ?? 'androidManagedStoreAccountEnterpriseSettings',
+    'Managed Google Play',
+    googlePlay?.ownerOrganizationName ?? 'Managed Google Play',
+    managedGooglePlayVerdict(googlePlay, now, thresholds),
+    graphTimestamp(googlePlay?.lastAppSyncDateTime),
+    intuneLinks.managedGooglePlay(),
+  );
+
+  for (const partner of records.deviceManagementPartners) {
+    add(String(partner.id), 'Partner MDM', partner.displayName ?? String(partner.id), partnerVerdict(partner, now, thresholds), graphTimestamp(partner.lastHeartbeatDateTime), intuneLinks.tenantStatus());
+  }
+  if (records.deviceManagementPartners.length === 0) notConfigured('Partner MDM', 'No partner MDM integration is set up', intuneLinks.tenantStatus());
+
+  const autopilot = records.autopilot;
+  add(autopilot?.id ?? 'windowsAutopilotSettings', 'Windows Autopilot', 'Autopilot device sync', autopilotVerdict(autopilot, now, thresholds), graphTimestamp(autopilot?.lastSyncDateTime), intuneLinks.tenantStatus());
+
+  rows.sort((a, b) => HEALTH_ORDER[a.health as ConnectorHealth] - HEALTH_ORDER[b.health as ConnectorHealth]);
+  return {
+    state: 'loaded',
+    notice: null,
+    columns: [
+      { key: 'kind', label: 'Integration', available: true },
+      { key: 'name', label: 'Name', available: true },
+      { key: 'health', label: 'Health', available: true },
+      { key: 'lastContact', label: 'Last contact', available: true },
+      { key: 'reason', label: 'Reason', available: true },
+    ],
+    rows,
+    findings,
+  };
+
+  function notConfigured(kind: string, reason: string, link: string) {
+    rows.push({ id: `${kind.toLowerCase().replace(/\s+/g, '-')}-none`, kind, name: '—', health: 'not configured', lastContact: null, reason, link });
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export const connectorHealthReport: ReportDefinition<ConnectorRecords> = {
+  id: 'connector-health',
+  title: 'Connector & Integration Health',
+  summary:
+    'Integrations that stop working without an alert: the certificate connector, Mobile Threat Defense, managed Google Play, partner MDM and the Autopilot sync, in the Intune admin center’s own health bands.',
+  permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: false,
+  load: loadConnectors,
+  derive: deriveConnectorHealth,
+};

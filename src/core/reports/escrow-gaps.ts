@@ -1,0 +1,226 @@
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import type { GraphClient } from '../graph/graph-client.js';
+import { GraphError } from '../graph/graph-error.js';
+import { asString, compareText, entraDeviceId, graphTimestamp } from './graph-values.js';
+import { intuneLinks } from './intune-links.js';
+import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+
+export interface WindowsDevice {
+  id: string;
+  deviceName: string;
+  userPrincipalName: string | null;
+  lastSyncDateTime: string | null;
+  /** Lower-case Entra device id; null when the device is not registered in Entra ID. */
+  entraDeviceId: string | null;
+}
+
+/** What is escrowed for one Entra device id: dates only, never a key or a password. */
+export interface RecoveryKeyEscrow {
+  /** Newest operating-system-volume key, or null when only data-volume keys exist. */
+  osVolumeKeyCreated: string | null;
+  dataVolumeKeys: number;
+}
+
+/** An escrow source: its records, or "not granted" (the specification's n/a column). */
+export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { available: false; error: GraphError };
+
+export interface EscrowRecords {
+  devices: WindowsDevice[];
+  recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
+  /** Last backup time of the local administrator password, by Entra device id. */
+  lapsPasswords: EscrowSource<string | null>;
+}
+
+export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
+export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
+
+/**
+ * The LAPS and BitLocker list pages document `User-Agent` as required and ask callers to name
+ * themselves in `ocp-client-name` / `ocp-client-version`
+ * (learn.microsoft.com/graph/api/directory-list-devicelocalcredentials,
+ * learn.microsoft.com/graph/api/bitlockerrecoverykey-list). The client always sends a User-Agent.
+ */
+const ESCROW_HEADERS = { 'ocp-client-name': 'Device Management Health', 'ocp-client-version': '0.1' };
+
+/** Windows in any case, as Intune's free-text `operatingSystem` may spell it (design section 9). */
+export function isWindows(operatingSystem: unknown): boolean {
+  return typeof operatingSystem === 'string' && operatingSystem.trim().toLowerCase() === 'windows';
+}
+
+/** `volumeType` arrives as the member name or its number (1 is the operating-system volume). */
+export function isOperatingSystemVolume(volumeType: unknown): boolean {
+  return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1';
+}
+
+async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
+  const progress = (source: string, records: number) => onProgress?.({ report: 'escrow-gaps', source, records });
+  const devicesRead = (async () => {
+    const devices: WindowsDevice[] = [];
+    let seen = 0;
+    for await (const page of graph.pages<Graph.ManagedDevice>('/v1.0/deviceManagement/managedDevices')) {
+      seen += page.items.length;
+      for (const device of page.items) {
+        if (!isWindows(device.operatingSystem)) continue;
+        devices.push({
+          id: String(device.id),
+          deviceName: device.deviceName ?? String(device.id),
+          userPrincipalName: asString(device.userPrincipalName) || null,
+          lastSyncDateTime: graphTimestamp(device.lastSyncDateTime)?.toISOString() ?? null,
+          entraDeviceId: entraDeviceId(device.azureADDeviceId),
+        });
+      }
+      progress('managedDevices', seen);
+    }
+    return devices;
+  })();
+  // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
+  const keysRead = escrowSource<Graph.BitlockerRecoveryKey, RecoveryKeyEscrow>(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', (byDevice, key) => {
+    const deviceId = entraDeviceId(key.deviceId);
+    if (!deviceId) return;
+    const entry = byDevice.get(deviceId) ?? { osVolumeKeyCreated: null, dataVolumeKeys: 0 };
+    if (isOperatingSystemVolume(key.volumeType)) {
+      const created = graphTimestamp(key.createdDateTime)?.toISOString() ?? '';
+      if (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated) entry.osVolumeKeyCreated = created;
+    } else {
+      entry.dataVolumeKeys += 1;
+    }
+    byDevice.set(deviceId, entry);
+  }, (count) => progress('recoveryKeys', count));
+  const lapsRead = escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
+    const deviceId = entraDeviceId(info.id);
+    if (deviceId) byDevice.set(deviceId, graphTimestamp(info.lastBackupDateTime)?.toISOString() ?? null);
+  }, (count) => progress('deviceLocalCredentials', count));
+
+  const [devices, recoveryKeys, lapsPasswords] = await Promise.allSettled([devicesRead, keysRead, lapsRead]);
+  if (devices.status === 'rejected') throw devices.reason;
+  if (recoveryKeys.status === 'rejected') throw recoveryKeys.reason;
+  if (lapsPasswords.status === 'rejected') throw lapsPasswords.reason;
+  if (!recoveryKeys.value.available && !lapsPasswords.value.available) {
+    // Neither source granted: there is nothing to report, and the load error names the 403.
+    throw recoveryKeys.value.error;
+  }
+  return { devices: devices.value, recoveryKeys: recoveryKeys.value, lapsPasswords: lapsPasswords.value };
+}
+
+/**
+ * Reads one escrow list page by page, folding each record into a per-device map as it arrives and
+ * keeping only metadata: the list never carries `key` or `credentials` without `$select`, and
+ * nothing here would keep them if it did.
+ */
+async function escrowSource<Item, Value>(
+  graph: GraphClient,
+  path: string,
+  fold: (byDevice: Map<string, Value>, item: Item) => void,
+  progress: (count: number) => void,
+): Promise<EscrowSource<Value>> {
+  const byDevice = new Map<string, Value>();
+  let count = 0;
+  try {
+    for await (const page of graph.pages<Item>(path, { headers: ESCROW_HEADERS })) {
+      for (const item of page.items) fold(byDevice, item);
+      count += page.items.length;
+      progress(count);
+    }
+  } catch (error) {
+    if (error instanceof GraphError && error.status === 403) return { available: false, error };
+    throw error;
+  }
+  return { available: true, byDevice };
+}
+
+export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext): DerivedReport {
+  const keysAvailable = records.recoveryKeys.available;
+  const lapsAvailable = records.lapsPasswords.available;
+  const columns = [
+    { key: 'device', label: 'Device', available: true },
+    { key: 'user', label: 'User', available: true },
+    { key: 'lastCheckIn', label: 'Last check-in', available: true },
+    { key: 'recoveryKey', label: 'Recovery key', available: keysAvailable },
+    { key: 'lapsPassword', label: 'LAPS password', available: lapsAvailable },
+    { key: 'note', label: 'Note', available: true },
+  ];
+  if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
+
+  const rows: Array<ReportRow & { gaps: number }> = [];
+  const findings: FindingDraft[] = [];
+  for (const device of records.devices) {
+    const notes: string[] = [];
+    let recoveryKey: string | null = null;
+    let lapsPassword: string | null = null;
+    let gaps = 0;
+    const subject = { subjectId: device.id, subjectName: device.deviceName };
+    if (!device.entraDeviceId) notes.push('Not registered in Entra ID, so nothing can be escrowed');
+
+    if (records.recoveryKeys.available) {
+      const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
+      if (escrow?.osVolumeKeyCreated) {
+        recoveryKey = escrow.osVolumeKeyCreated;
+      } else {
+        recoveryKey = 'missing';
+        gaps += 1;
+        const dataOnly = (escrow?.dataVolumeKeys ?? 0) > 0;
+        if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
+        findings.push({
+          ...subject,
+          kind: 'missing-recovery-key',
+          detail: !device.entraDeviceId
+            ? 'No BitLocker recovery key can be escrowed: the device is not registered in Entra ID.'
+            : dataOnly
+              ? 'No BitLocker recovery key is escrowed for the operating-system volume (only data-volume keys).'
+              : 'No BitLocker recovery key is escrowed in Entra ID for this device.',
+        });
+      }
+    }
+    if (records.lapsPasswords.available) {
+      const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
+      if (hasPassword) {
+        lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
+      } else {
+        lapsPassword = 'missing';
+        gaps += 1;
+        findings.push({
+          ...subject,
+          kind: 'missing-laps-password',
+          detail: !device.entraDeviceId
+            ? 'No local administrator password can be escrowed: the device is not registered in Entra ID.'
+            : 'No Windows LAPS local administrator password is backed up to Entra ID for this device.',
+        });
+      }
+    }
+    rows.push({
+      id: device.id,
+      device: device.deviceName,
+      user: device.userPrincipalName,
+      lastCheckIn: device.lastSyncDateTime,
+      recoveryKey,
+      lapsPassword,
+      note: notes.join('. ') || null,
+      link: intuneLinks.managedDevice(device.id),
+      gaps,
+    });
+  }
+  // Missing both first, then missing either, then complete (specification section 1).
+  rows.sort((a, b) => b.gaps - a.gaps || compareText(String(a.device), String(b.device)));
+
+  const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;
+  return {
+    state: 'loaded',
+    notice: noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : null,
+    columns,
+    rows: rows.map(({ gaps: _gaps, ...row }) => row),
+    findings,
+  };
+}
+
+export const escrowGapsReport: ReportDefinition<EscrowRecords> = {
+  id: 'escrow-gaps',
+  title: 'Windows LAPS & BitLocker Escrow Gaps',
+  summary:
+    'Windows devices without an escrowed BitLocker recovery key or local administrator password, devices missing either listed first. Reads metadata only: this report never reads a password or a recovery key.',
+  // Only the ReadBasic permissions: the Read.All ones would expose the secrets themselves.
+  permissions: ['DeviceLocalCredential.ReadBasic.All', 'BitLockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.', 'Local administrator password management (Windows LAPS) enabled in Entra ID device settings.'],
+  beta: false,
+  load: loadEscrow,
+  derive: deriveEscrowGaps,
+};

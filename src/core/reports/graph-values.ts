@@ -1,0 +1,65 @@
+/**
+ * Reading Graph values the way Intune writes them. Decoders here accept what the service may send
+ * (unknown enum strings, "never" timestamps, numbers for enum members) and never throw on it.
+ */
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A timestamp, or null for "never": Intune's non-nullable date fields hold `0001-01-01T00:00:00Z`
+ * when the event never happened.
+ */
+export function graphTimestamp(value: unknown): Date | null {
+  if (typeof value !== 'string' || value === '' || value.startsWith('0001-01-01')) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The ISO form of a timestamp for a table cell, or null for "never". */
+export function isoOrNull(value: unknown): string | null {
+  return graphTimestamp(value)?.toISOString() ?? null;
+}
+
+export function ageInDays(then: Date, now: Date): number {
+  return (now.getTime() - then.getTime()) / DAY_MS;
+}
+
+/** "3 days", "1 day", "5 hours": how long ago, for a reason line. */
+export function describeAge(then: Date, now: Date): string {
+  const days = ageInDays(then, now);
+  if (days >= 1) {
+    const whole = Math.floor(days);
+    return `${whole} day${whole === 1 ? '' : 's'} ago`;
+  }
+  const hours = Math.max(0, Math.floor(days * 24));
+  return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+}
+
+export function asString(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function asNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+
+/** A lower-case Entra id, or null when the device is not registered (absent, empty or all zeros). */
+export function entraDeviceId(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const id = value.trim().toLowerCase();
+  return id === '' || id === ZERO_GUID ? null : id;
+}
+
+/** Singletons are top-level objects; tolerate a `{"value": {...}}` wrapper as well. */
+export function unwrapSingleton<T>(body: unknown): T | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const value = (body as { value?: unknown }).value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+  return body as T;
+}
+
+export function compareText(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
+}

@@ -1,0 +1,29 @@
+/**
+ * Deep links into the Microsoft Intune admin center, one place for every pattern. Only patterns
+ * with a source are here (research notes, intune-semantics section 8: links used by several
+ * maintained community tools); objects the portal has no sourced page for link to their list page
+ * or to tenant status.
+ */
+const PORTAL = 'https://intune.microsoft.com/#view/';
+
+const segment = (value: string) => encodeURIComponent(value);
+
+export const intuneLinks = {
+  managedDevice: (managedDeviceId: string) => `${PORTAL}Microsoft_Intune_Devices/DeviceSettingsMenuBlade/~/overview/mdmDeviceId/${segment(managedDeviceId)}`,
+  deviceConfiguration: (id: string) => `${PORTAL}Microsoft_Intune_DeviceSettings/ConfigurationMenuBlade/~/properties/configurationId/${segment(id)}`,
+  compliancePolicy: (id: string, displayName: string) =>
+    `${PORTAL}Microsoft_Intune_DeviceSettings/CompliancePolicyOverview.ReactView/policyId/${segment(id)}/policyName/${segment(displayName)}/platform~/0/policyType~/0`,
+  /** Settings catalog, endpoint security and settings-catalog baseline policies. */
+  configurationPolicy: (policy: { id: string; isAssigned: boolean; technologies: string; templateId: string; platforms: string }) =>
+    `${PORTAL}Microsoft_Intune_Workflows/PolicySummaryBlade/policyId/${segment(policy.id)}/isAssigned~/${policy.isAssigned}/technology/${segment(policy.technologies)}/templateId/${segment(policy.templateId)}/platformName/${segment(policy.platforms)}`,
+  mobileApp: (id: string) => `${PORTAL}Microsoft_Intune_Apps/SettingsMenu/~/2/appId/${segment(id)}`,
+  platformScript: (id: string) => `${PORTAL}Microsoft_Intune_DeviceSettings/ConfigureWMPolicyMenuBlade/~/properties/policyId/${segment(id)}/policyType~/0`,
+  remediation: (id: string) => `${PORTAL}Microsoft_Intune_Enrollment/UXAnalyticsScriptMenu/~/overview/id/${segment(id)}`,
+  certificateConnectors: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminConnectorsMenu/~/certConnectors`,
+  defenderConnector: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminConnectorsMenu/~/windowsDefenderATP`,
+  managedGooglePlay: () => `${PORTAL}Microsoft_Intune_Apps/ManagedGooglePlaySyncBlade`,
+  tenantStatus: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminMenu/~/tenantStatus`,
+  multiAdminApproval: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminMenu/~/multiAdminApproval`,
+  attackSurfaceReduction: () => `${PORTAL}Microsoft_Intune_Workflows/SecurityManagementMenu/~/asr`,
+  endpointAnalytics: () => `${PORTAL}Microsoft_Intune_Enrollment/UXAnalyticsMenu/~/overview`,
+} as const;

@@ -1,0 +1,100 @@
+import { findingFingerprint } from '../findings/fingerprint.js';
+import type { GraphClient } from '../graph/graph-client.js';
+import { GraphError } from '../graph/graph-error.js';
+import { adminApprovalReport } from './admin-approval.js';
+import { assignmentHygieneReport } from './assignment-hygiene.js';
+import { connectorHealthReport } from './connector-health.js';
+import { escrowGapsReport } from './escrow-gaps.js';
+import type { LoadProgress, ReportDefinition, ReportId, ReportLoadError, ReportResult } from './report-model.js';
+import { securityPostureReport } from './security-posture.js';
+import { startupReliabilityReport } from './startup-reliability.js';
+import { DEFAULT_THRESHOLDS } from './thresholds.js';
+import type { ReportThresholds } from './thresholds.js';
+
+/** The six reports in the specification's order. */
+export const REPORTS: readonly ReportDefinition<unknown>[] = [
+  connectorHealthReport,
+  assignmentHygieneReport,
+  securityPostureReport,
+  escrowGapsReport,
+  adminApprovalReport,
+  startupReliabilityReport,
+] as ReportDefinition<unknown>[];
+
+export function reportDefinition(id: ReportId): ReportDefinition<unknown> {
+  const definition = REPORTS.find((report) => report.id === id);
+  if (!definition) throw new Error(`no report "${id}"`);
+  return definition;
+}
+
+export interface LoadReportOptions {
+  now?: () => Date;
+  thresholds?: ReportThresholds;
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+/**
+ * The one data path of the design: tab, bot and CLI all load a report through here. An upstream
+ * failure comes back as the report's load error (the specification's red error naming the HTTP
+ * status), never as an empty table; anything else is a bug and is thrown.
+ */
+export async function loadReport(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
+  const definition = reportDefinition(id);
+  const now = options.now ?? (() => new Date());
+  let records: unknown;
+  try {
+    records = await definition.load({ graph, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    return {
+      report: id,
+      title: definition.title,
+      state: 'load-error',
+      error: describeLoadError(error, definition),
+      notice: null,
+      columns: [],
+      rows: [],
+      findings: [],
+      generatedAt: now().toISOString(),
+    };
+  }
+  const generatedAt = now();
+  const derived = definition.derive(records, { now: generatedAt, thresholds: options.thresholds ?? DEFAULT_THRESHOLDS });
+  return {
+    report: id,
+    title: definition.title,
+    state: derived.state,
+    error: null,
+    notice: derived.notice,
+    columns: derived.columns,
+    rows: derived.rows,
+    findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
+    generatedAt: generatedAt.toISOString(),
+  };
+}
+
+/** What a failed load says: the upstream status and, for a 403, which permissions the report needs. */
+export function describeLoadError(error: GraphError, definition: Pick<ReportDefinition<unknown>, 'permissions'>): ReportLoadError {
+  const source = error.path.split('?')[0] ?? error.path;
+  const request = error.requestId ? ` (request-id ${error.requestId})` : '';
+  let message: string;
+  switch (error.kind) {
+    case 'http':
+      message =
+        error.status === 403
+          ? `Graph answered 403 Forbidden for GET ${source}: the app registration lacks a permission this report needs (${definition.permissions.join(', ')}), or admin consent was not granted.${request}`
+          : error.status === 429
+            ? `Graph answered 429 Too Many Requests for ${error.method} ${source} and kept throttling after ${error.attempts} attempts. Try again in a few minutes.${request}`
+            : `Graph answered ${error.status} for ${error.method} ${source}: ${error.message}${request}`;
+      break;
+    case 'token':
+      message = `Could not get a token for Microsoft Graph: ${error.message}`;
+      break;
+    case 'malformed-response':
+      message = `Graph answered ${error.method} ${source} with a response that could not be read (${error.message}).${request}`;
+      break;
+    default:
+      message = `Could not reach Microsoft Graph for ${error.method} ${source}: ${error.message}`;
+  }
+  return { status: error.status ?? null, code: error.code ?? (error.kind === 'http' ? null : error.kind), message };
+}

@@ -1,0 +1,230 @@
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import { asNumber, asString, compareText } from './graph-values.js';
+import { intuneLinks } from './intune-links.js';
+import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+
+export interface DeviceStartup {
+  id: string;
+  deviceName: string;
+  model: string;
+  manufacturer: string;
+  diskType: string | null;
+  /** Power-on to a usable desktop, in ms; null when a phase is missing or unavailable. */
+  timeToDesktopMs: number | null;
+  blueScreenCount: number;
+  restartCount: number | null;
+  insufficientData: boolean;
+}
+
+export interface AppReliability {
+  id: string;
+  name: string;
+  publisher: string | null;
+  crashes: number;
+  hangs: number;
+  activeDevices: number | null;
+  /** null when the app had no failures (Graph sends Int32.MaxValue) or the value is unavailable. */
+  meanTimeToFailureMinutes: number | null;
+  /** null when unavailable (negative scores mean "not enough data", not zero). */
+  healthScore: number | null;
+}
+
+export interface StartupRecords {
+  devices: DeviceStartup[];
+  apps: AppReliability[];
+}
+
+export const EMPTY_NOTICE = 'Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?';
+export const FRESHNESS_NOTICE = 'Endpoint analytics refreshes these figures about once a day and keeps about 29 days of startup data.';
+
+/** "No failures" in endpoint analytics' mean time to failure (learn.microsoft.com/mem/analytics known issues, CSV mapping). */
+const NO_FAILURES = 2147483647;
+
+/**
+ * Power-on to usable desktop: boot (core + group policy) plus sign-in (core + group policy) plus
+ * the time until the desktop responds. Endpoint analytics defines boot as "power-on to sign in"
+ * and sign-in as "credentials entered until the user can access a responsive desktop"
+ * (learn.microsoft.com/mem/analytics/startup-performance); the time a user sits at the sign-in
+ * prompt is not measured and not counted. Negative values mean unavailable.
+ */
+export function timeToDesktopMs(record: Partial<Record<'coreBootTimeInMs' | 'groupPolicyBootTimeInMs' | 'coreLoginTimeInMs' | 'groupPolicyLoginTimeInMs' | 'responsiveDesktopTimeInMs', unknown>>): number | null {
+  const required = [record.coreBootTimeInMs, record.groupPolicyBootTimeInMs, record.coreLoginTimeInMs, record.groupPolicyLoginTimeInMs].map(asNumber);
+  if (required.some((value) => value === null || value < 0)) return null;
+  const responsive = asNumber(record.responsiveDesktopTimeInMs);
+  return (required as number[]).reduce((sum, value) => sum + value, 0) + (responsive !== null && responsive > 0 ? responsive : 0);
+}
+
+async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupRecords> {
+  const progress = (source: string, records: number) => onProgress?.({ report: 'startup-reliability', source, records });
+  const [devices, apps] = await Promise.all([
+    graph.getAll<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>('/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', {}, (record) => ({
+      id: String(record.id),
+      deviceName: record.deviceName ?? String(record.id),
+      model: record.model ?? 'Unknown model',
+      manufacturer: record.manufacturer ?? '',
+      diskType: asString(record.diskType),
+      timeToDesktopMs: timeToDesktopMs(record),
+      blueScreenCount: Math.max(0, asNumber(record.blueScreenCount) ?? 0),
+      restartCount: asNumber(record.restartCount),
+      insufficientData: record.healthStatus === 'insufficientData',
+    })),
+    graph.getAll<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+      '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+      {},
+      (record) => {
+        const mttf = asNumber(record.meanTimeToFailureInMinutes);
+        const score = asNumber(record.appHealthScore);
+        return {
+          id: String(record.id),
+          name: record.appDisplayName || record.appName || String(record.id),
+          publisher: asString(record.appPublisher),
+          crashes: Math.max(0, asNumber(record.appCrashCount) ?? 0),
+          hangs: Math.max(0, asNumber(record.appHangCount) ?? 0),
+          activeDevices: asNumber(record.activeDeviceCount),
+          meanTimeToFailureMinutes: mttf === null || mttf < 0 || mttf >= NO_FAILURES ? null : mttf,
+          healthScore: score === null || score < 0 ? null : score,
+        };
+      },
+    ),
+  ]);
+  progress('userExperienceAnalyticsDevicePerformance', devices.length);
+  progress('userExperienceAnalyticsAppHealthApplicationPerformance', apps.length);
+  return { devices, apps };
+}
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100) / 10);
+
+const SECTION_DEVICES = 'devices';
+const SECTION_APPS = 'apps';
+const SECTION_MODELS = 'models';
+
+export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext): DerivedReport {
+  const columns: ReportColumn[] = [
+    { key: 'device', label: 'Device', available: true, section: SECTION_DEVICES },
+    { key: 'model', label: 'Model', available: true, section: SECTION_DEVICES },
+    { key: 'diskType', label: 'Disk', available: true, section: SECTION_DEVICES },
+    { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', available: true, section: SECTION_DEVICES },
+    { key: 'blueScreens', label: 'Blue screens (30 days)', available: true, section: SECTION_DEVICES },
+    { key: 'restarts', label: 'Restarts (30 days)', available: true, section: SECTION_DEVICES },
+    { key: 'app', label: 'Application', available: true, section: SECTION_APPS },
+    { key: 'publisher', label: 'Publisher', available: true, section: SECTION_APPS },
+    { key: 'crashes', label: 'Crashes', available: true, section: SECTION_APPS },
+    { key: 'hangs', label: 'Hangs', available: true, section: SECTION_APPS },
+    { key: 'activeDevices', label: 'Devices', available: true, section: SECTION_APPS },
+    { key: 'meanTimeToFailureMinutes', label: 'Mean time to failure (min)', available: true, section: SECTION_APPS },
+    { key: 'healthScore', label: 'Health score', available: true, section: SECTION_APPS },
+    { key: 'modelName', label: 'Model', available: true, section: SECTION_MODELS },
+    { key: 'manufacturer', label: 'Manufacturer', available: true, section: SECTION_MODELS },
+    { key: 'devices', label: 'Devices', available: true, section: SECTION_MODELS },
+    { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', available: true, section: SECTION_MODELS },
+    { key: 'blueScreensPerDevice', label: 'Blue screens per device', available: true, section: SECTION_MODELS },
+  ];
+  if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
+
+  const findings: FindingDraft[] = [];
+  const slowMs = thresholds.slowStartupSeconds * 1000;
+  const link = intuneLinks.endpointAnalytics();
+
+  // Slowest first, then the most blue screens; devices without a full measurement last.
+  const devices = [...records.devices].sort(
+    (a, b) => (b.timeToDesktopMs ?? -1) - (a.timeToDesktopMs ?? -1) || b.blueScreenCount - a.blueScreenCount || compareText(a.deviceName, b.deviceName),
+  );
+  const rows: ReportRow[] = [];
+  for (const device of devices) {
+    rows.push({
+      section: SECTION_DEVICES,
+      id: device.id,
+      device: device.deviceName,
+      model: device.model,
+      diskType: device.diskType,
+      timeToDesktopSeconds: seconds(device.timeToDesktopMs),
+      blueScreens: device.blueScreenCount,
+      restarts: device.restartCount,
+      link,
+    });
+    // Endpoint analytics itself leaves devices with insufficient data out of its rankings.
+    if (device.timeToDesktopMs !== null && device.timeToDesktopMs > slowMs && !device.insufficientData) {
+      findings.push({
+        kind: 'slow-startup',
+        subjectId: device.id,
+        subjectName: device.deviceName,
+        detail: `${seconds(device.timeToDesktopMs)} s from power-on to a usable desktop (threshold ${thresholds.slowStartupSeconds} s); ${device.model}${device.diskType ? `, ${device.diskType.toUpperCase()}` : ''}.`,
+      });
+    }
+    if (device.blueScreenCount > 0) {
+      findings.push({
+        kind: 'blue-screens',
+        subjectId: device.id,
+        subjectName: device.deviceName,
+        detail: `${device.blueScreenCount} blue screen${device.blueScreenCount === 1 ? '' : 's'} in the last 30 days.`,
+      });
+    }
+  }
+
+  const apps = [...records.apps].sort((a, b) => b.crashes + b.hangs - (a.crashes + a.hangs) || b.crashes - a.crashes || compareText(a.name, b.name));
+  for (const app of apps) {
+    rows.push({
+      section: SECTION_APPS,
+      id: app.id,
+      app: app.name,
+      publisher: app.publisher,
+      crashes: app.crashes,
+      hangs: app.hangs,
+      activeDevices: app.activeDevices,
+      meanTimeToFailureMinutes: app.meanTimeToFailureMinutes,
+      healthScore: app.healthScore,
+      link,
+    });
+    const failures = app.crashes + app.hangs;
+    if (failures > 0 && app.meanTimeToFailureMinutes !== null && app.meanTimeToFailureMinutes < thresholds.unreliableAppMttfMinutes) {
+      findings.push({
+        kind: 'unreliable-app',
+        subjectId: app.id,
+        subjectName: app.name,
+        detail: `${app.crashes} crash${app.crashes === 1 ? '' : 'es'} and ${app.hangs} hang${app.hangs === 1 ? '' : 's'}; fails every ${app.meanTimeToFailureMinutes} minutes of use on average (threshold ${thresholds.unreliableAppMttfMinutes}).`,
+      });
+    }
+  }
+
+  const models = new Map<string, { model: string; manufacturer: string; devices: number; measured: number; totalMs: number; blueScreens: number }>();
+  for (const device of records.devices) {
+    const key = `${device.manufacturer}\u0000${device.model}`;
+    const entry = models.get(key) ?? { model: device.model, manufacturer: device.manufacturer, devices: 0, measured: 0, totalMs: 0, blueScreens: 0 };
+    entry.devices += 1;
+    entry.blueScreens += device.blueScreenCount;
+    if (device.timeToDesktopMs !== null) {
+      entry.measured += 1;
+      entry.totalMs += device.timeToDesktopMs;
+    }
+    models.set(key, entry);
+  }
+  const modelRows = [...models.values()].map((entry) => ({
+    entry,
+    meanMs: entry.measured > 0 ? entry.totalMs / entry.measured : null,
+  }));
+  modelRows.sort((a, b) => (b.meanMs ?? -1) - (a.meanMs ?? -1) || compareText(a.entry.model, b.entry.model));
+  for (const { entry, meanMs } of modelRows) {
+    rows.push({
+      section: SECTION_MODELS,
+      id: `${entry.manufacturer}/${entry.model}`,
+      modelName: entry.model,
+      manufacturer: entry.manufacturer,
+      devices: entry.devices,
+      meanTimeToDesktopSeconds: seconds(meanMs),
+      blueScreensPerDevice: Math.round((entry.blueScreens / entry.devices) * 100) / 100,
+      link,
+    });
+  }
+  return { state: 'loaded', notice: FRESHNESS_NOTICE, columns, rows, findings };
+}
+
+export const startupReliabilityReport: ReportDefinition<StartupRecords> = {
+  id: 'startup-reliability',
+  title: 'Startup Performance & App Reliability',
+  summary: 'Devices slowest from power-on to a usable desktop, devices with blue screens, and the applications that crash or hang most, with a breakdown by device model.',
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.', 'Endpoint analytics enabled for the tenant. Its figures refresh about once a day.'],
+  beta: false,
+  load: loadStartup,
+  derive: deriveStartupReliability,
+};

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+import type { ReportId } from '../../src/core/reports/report-model.js';
+import { loadReport } from '../../src/core/reports/registry.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const now = new Date('2026-11-22T09:00:00Z');
+const tenant = buildDemoTenant({ now });
+const harness = useTestSimulator({ tenant });
+
+const key = (finding: { kind: string; subjectId: string }) => `${finding.kind} ${finding.subjectId.toLowerCase()}`;
+
+describe('the six reports on the demo tenant', () => {
+  it.each(REPORT_IDS)('%s finds exactly what the scenario declares, each request once', async (id: ReportId) => {
+    const graph = harness.client();
+    const result = await loadReport(id, graph, { now: () => now });
+    expect(result.error).toBeNull();
+    expect(result.state).toBe('loaded');
+    const declared = new Set(tenant.declaredFindings.filter((finding) => finding.report === id).map(key));
+    expect(new Set(result.findings.map(key))).toEqual(declared);
+    expect(declared.size).toBeGreaterThan(0);
+
+    const requests = harness.sim.graph.requests.map((request) => `${request.method} ${request.path}?${request.query}`);
+    expect(new Set(requests).size).toBe(requests.length);
+    expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || request.path === '/v1.0/$batch')).toBe(true);
+    harness.sim.graph.clearLog();
+  });
+});
