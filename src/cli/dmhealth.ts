@@ -1,12 +1,26 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { readConfig } from '../core/config.js';
+import { REPORTS, loadReport, reportDefinition } from '../core/reports/registry.js';
+import { REPORT_IDS, isReportId } from '../core/reports/report-model.js';
+import type { LoadProgress } from '../core/reports/report-model.js';
+import { reportToCsv } from '../core/reports/report-csv.js';
+import { openGraphConnection } from '../shell/graph-connection.js';
 import { startSimulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import { reportToText } from './report-text.js';
 
 const USAGE = `Usage: dmhealth <command>
 
 Commands:
+  reports [--format table|json]
+      List the reports: id, title, required application permissions, prerequisites.
+  report <id> [--format table|json|csv]
+      Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
+      M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
+      for another endpoint), or from the demo tenant when none is configured.
+      Report ids: ${REPORT_IDS.join(', ')}.
   sim [--tenant demo|large] [--port N] [--latency MS] [--no-throttling]
       Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
       what a client needs to reach it: Graph URL, authority, tenant id, client id and
@@ -14,10 +28,11 @@ Commands:
   help
       Show this text.
 
-Exit status: 0 success, 2 usage or configuration error.`;
+Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
 
 /** Exit statuses of the design's section 3. */
 const EXIT_USAGE = 2;
+const EXIT_LOAD_ERROR = 3;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -26,8 +41,87 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? EXIT_USAGE : 0;
   }
   if (command === 'sim') return runSimulator(rest);
+  if (command === 'reports') return listReports(rest);
+  if (command === 'report') return runReport(rest);
   console.error(`dmhealth: unknown command "${command}"\n\n${USAGE}`);
   return EXIT_USAGE;
+}
+
+function listReports(args: string[]): number {
+  let format: string;
+  try {
+    format = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, strict: true }).values.format ?? 'table';
+  } catch (error) {
+    console.error(`dmhealth reports: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  if (format !== 'table' && format !== 'json') {
+    console.error(`dmhealth reports: --format must be table or json, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  const reports = REPORTS.map(({ id, title, summary, permissions, prerequisites, beta }) => ({ id, title, summary, permissions, prerequisites, beta }));
+  if (format === 'json') {
+    console.log(JSON.stringify(reports, null, 2));
+    return 0;
+  }
+  for (const report of reports) {
+    console.log(`${report.id.padEnd(21)} ${report.title}${report.beta ? ' (beta)' : ''}`);
+    console.log(`${' '.repeat(22)}permissions: ${report.permissions.join(', ')}`);
+  }
+  return 0;
+}
+
+async function runReport(args: string[]): Promise<number> {
+  let values: { format?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
+  } catch (error) {
+    console.error(`dmhealth report: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const [id, ...extra] = positionals;
+  if (id === undefined || extra.length > 0) {
+    console.error(`dmhealth report: name one report: ${REPORT_IDS.join(', ')}`);
+    return EXIT_USAGE;
+  }
+  if (!isReportId(id)) {
+    console.error(`dmhealth report: unknown report "${id}". Reports: ${REPORT_IDS.join(', ')}`);
+    return EXIT_USAGE;
+  }
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json' && format !== 'csv') {
+    console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  const config = readConfig(process.env);
+  if (!config.ok) {
+    console.error(`dmhealth report: ${config.error.message}`);
+    return EXIT_USAGE;
+  }
+
+  // stdout carries the report and nothing else; what happens on the way goes to stderr.
+  const connection = await openGraphConnection(config.config.connection);
+  try {
+    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    const progress = process.stderr.isTTY ? showProgress : undefined;
+    const report = await loadReport(id, connection.graph, progress ? { onProgress: progress } : {});
+    if (progress) process.stderr.write('\r\u001b[K');
+    if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
+    else process.stdout.write(reportToText(report, reportDefinition(id), { color: process.stdout.isTTY === true }));
+    if (report.state === 'load-error') {
+      if (format !== 'table') console.error(`dmhealth report: ${report.title} could not load: ${report.error?.message}`);
+      return EXIT_LOAD_ERROR;
+    }
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+function showProgress(progress: LoadProgress): void {
+  process.stderr.write(`\r\u001b[KLoading ${progress.report}: ${progress.source} ${progress.records.toLocaleString('en')}…`);
 }
 
 async function runSimulator(args: string[]): Promise<number> {
@@ -75,6 +169,12 @@ The secret is made anew at every start and is good for this simulator only. Pres
   await sim.close();
   return 0;
 }
+
+// `dmhealth report … | head` closes the pipe early; that ends the output, it is not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,0 +1,35 @@
+import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
+
+/**
+ * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
+ * comma, quote or line break). Text that a spreadsheet would run as a formula (starting with =, +,
+ * -, @, tab or CR) is prefixed with a quote: device and policy names come from the tenant, and
+ * OWASP's CSV-injection guidance applies to any export an admin opens in Excel. Pure, so the tab
+ * can use it in the browser as well. Columns shown as n/a export as "n/a".
+ */
+export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows'>): string {
+  const sectioned = report.columns.some((column) => column.section !== undefined);
+  const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Link'];
+  const lines = [header.map(csvField).join(',')];
+  for (const row of report.rows) {
+    const cells: string[] = [];
+    if (sectioned) cells.push(csvField(row.section ?? ''));
+    for (const column of report.columns) cells.push(csvField(cellFor(column, row)));
+    cells.push(csvField(row.link ?? ''));
+    lines.push(cells.join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValue {
+  if (!column.available) return 'n/a';
+  if (column.section !== undefined && row.section !== column.section) return '';
+  return row[column.key] ?? '';
+}
+
+export function csvField(value: CellValue): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
