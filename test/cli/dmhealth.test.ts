@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
+
+const run = promisify(execFile);
+const CLI = 'dist/cli/dmhealth.js';
+
+/** The environment minus anything that would point the CLI at a tenant. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS)/.test(name)) delete env[name];
+  return { ...env, ...extra };
+}
+
+async function dmhealth(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 25_000, maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+// A second tenant reached only through the environment, as a real one would be.
+const harness = useTestSimulator({
+  tenant: blankTenant({
+    collections: { ...blankTenant().collections, managedDevices: [managedDevice(1), { ...managedDevice(2), operatingSystem: 'iOS' }] },
+    grantedRoles: ['DeviceManagementManagedDevices.Read.All', 'BitlockerKey.ReadBasic.All'],
+  }),
+});
+const tenantEnv = () =>
+  cleanEnv({
+    GRAPH_BASE_URL: harness.sim.graphUrl,
+    M365_AUTHORITY_HOST: harness.sim.authorityHost,
+    M365_TENANT_ID: harness.sim.tenantId,
+    M365_CLIENT_ID: harness.sim.clientId,
+    M365_CLIENT_SECRET: harness.sim.clientSecret,
+    NODE_EXTRA_CA_CERTS: harness.sim.caPath,
+  });
+
+describe('dmhealth', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm test builds it first (npm run build)`);
+  });
+
+  it('prints the escrow-gaps report of the demo tenant as the JSON contract, devices missing either first', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'escrow-gaps', '--format', 'json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as ReportResult;
+    expect(Object.keys(report).sort()).toEqual(['columns', 'error', 'findings', 'generatedAt', 'notice', 'report', 'rows', 'state', 'title']);
+    expect(report).toMatchObject({ report: 'escrow-gaps', title: 'Windows LAPS & BitLocker Escrow Gaps', state: 'loaded', error: null });
+    expect(Number.isNaN(Date.parse(report.generatedAt))).toBe(false);
+    expect(report.columns.filter((column) => ['recoveryKey', 'lapsPassword'].includes(column.key))).toEqual([
+      { key: 'recoveryKey', label: 'Recovery key', available: true },
+      { key: 'lapsPassword', label: 'LAPS password', available: true },
+    ]);
+    const gaps = report.rows.map((row) => Number(row.recoveryKey === 'missing') + Number(row.lapsPassword === 'missing'));
+    expect(gaps).toEqual([...gaps].sort((a, b) => b - a));
+    expect(gaps[0]).toBe(2);
+    expect(gaps.at(-1)).toBe(0);
+    for (const finding of report.findings) {
+      expect(Object.keys(finding).sort()).toEqual(['detail', 'fingerprint', 'kind', 'subjectId', 'subjectName']);
+      expect(['missing-recovery-key', 'missing-laps-password']).toContain(finding.kind);
+    }
+    expect(stderr).toContain('Contoso (demo)');
+  });
+
+  it('reads a tenant named by the environment, trusted through NODE_EXTRA_CA_CERTS, and shows n/a for an ungranted source', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'escrow-gaps', '--format', 'json'], tenantEnv());
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as ReportResult;
+    expect(report.rows.map((row) => row.device)).toEqual(['DESKTOP-00001']);
+    expect(report.columns.find((column) => column.key === 'lapsPassword')?.available).toBe(false);
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['missing-recovery-key']);
+    expect(harness.sim.graph.requests.length).toBeGreaterThan(0);
+  });
+
+  it('exits 3 with the upstream status when the report cannot load', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'admin-approval'], tenantEnv());
+    expect(code).toBe(3);
+    expect(stdout).toContain('Load error (HTTP 403)');
+    expect(stderr).not.toContain(harness.sim.clientSecret);
+  });
+
+  it('prints CSV with a header row', async () => {
+    const { code, stdout } = await dmhealth(['report', 'escrow-gaps', '--format', 'csv'], tenantEnv());
+    expect(code).toBe(0);
+    expect(stdout.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Link');
+    expect(stdout.split('\r\n')[1]).toMatch(/^DESKTOP-00001,.*,missing,n\/a,/);
+  });
+
+  it('lists the six reports', async () => {
+    const { code, stdout } = await dmhealth(['reports', '--format', 'json']);
+    expect(code).toBe(0);
+    const reports = JSON.parse(stdout) as Array<{ id: string; beta: boolean; permissions: string[] }>;
+    expect(reports.map((report) => report.id)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'escrow-gaps', 'admin-approval', 'startup-reliability']);
+    expect(reports.filter((report) => report.beta).map((report) => report.id)).toEqual(['admin-approval']);
+    expect(reports.find((report) => report.id === 'escrow-gaps')?.permissions).not.toContain('BitLockerKey.Read.All');
+  });
+
+  it.each([
+    [['report'], 'name one report'],
+    [['report', 'no-such-report'], 'unknown report'],
+    [['report', 'escrow-gaps', '--format', 'xml'], '--format must be'],
+    [['report', 'escrow-gaps', '--colour'], 'Unknown option'],
+    [['frobnicate'], 'unknown command'],
+  ])('exits 2 on a usage error: %j', async (args, message) => {
+    const { code, stderr } = await dmhealth(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('exits 2 and names what is missing when the tenant configuration is partial', async () => {
+    const { code, stderr } = await dmhealth(['report', 'escrow-gaps'], cleanEnv({ M365_TENANT_ID: harness.sim.tenantId }));
+    expect(code).toBe(2);
+    expect(stderr).toContain('M365_CLIENT_ID');
+  });
+});
