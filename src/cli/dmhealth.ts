@@ -21,7 +21,7 @@ Commands:
       M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
       for another endpoint), or from the demo tenant when none is configured.
       Report ids: ${REPORT_IDS.join(', ')}.
-  sim [--tenant demo|large] [--port N] [--latency MS] [--no-throttling]
+  sim [--tenant demo|large] [--devices N] [--port N] [--latency MS] [--no-throttling]
       Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
       what a client needs to reach it: Graph URL, authority, tenant id, client id and
       secret, and the CA file to trust through NODE_EXTRA_CA_CERTS.
@@ -125,11 +125,11 @@ function showProgress(progress: LoadProgress): void {
 }
 
 async function runSimulator(args: string[]): Promise<number> {
-  let values: { tenant?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
+  let values: { tenant?: string; devices?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { tenant: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
+      options: { tenant: { type: 'string' }, devices: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
       strict: true,
     }));
   } catch (error) {
@@ -148,8 +148,13 @@ async function runSimulator(args: string[]): Promise<number> {
     return EXIT_USAGE;
   }
 
-  if (tenantName === 'large') console.error('Building the large tenant (100,000 devices)...');
-  const tenant = tenantName === 'large' ? buildLargeTenant() : buildDemoTenant();
+  const devices = values.devices === undefined ? 100_000 : Number(values.devices);
+  if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenantName !== 'large')) {
+    console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
+    return EXIT_USAGE;
+  }
+  if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
+  const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
   const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
   console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
 

@@ -1,7 +1,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
-import { asString, compareText, entraDeviceId, graphTimestamp } from './graph-values.js';
+import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
 
@@ -16,7 +16,8 @@ export interface WindowsDevice {
 
 /** What is escrowed for one Entra device id: dates only, never a key or a password. */
 export interface RecoveryKeyEscrow {
-  /** Newest operating-system-volume key, or null when only data-volume keys exist. */
+  hasOsVolumeKey: boolean;
+  /** When the newest operating-system-volume key was escrowed, if Graph said. */
   osVolumeKeyCreated: string | null;
   dataVolumeKeys: number;
 }
@@ -65,7 +66,7 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
           id: String(device.id),
           deviceName: device.deviceName ?? String(device.id),
           userPrincipalName: asString(device.userPrincipalName) || null,
-          lastSyncDateTime: graphTimestamp(device.lastSyncDateTime)?.toISOString() ?? null,
+          lastSyncDateTime: timestampText(device.lastSyncDateTime),
           entraDeviceId: entraDeviceId(device.azureADDeviceId),
         });
       }
@@ -77,10 +78,11 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
   const keysRead = escrowSource<Graph.BitlockerRecoveryKey, RecoveryKeyEscrow>(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', (byDevice, key) => {
     const deviceId = entraDeviceId(key.deviceId);
     if (!deviceId) return;
-    const entry = byDevice.get(deviceId) ?? { osVolumeKeyCreated: null, dataVolumeKeys: 0 };
+    const entry = byDevice.get(deviceId) ?? { hasOsVolumeKey: false, osVolumeKeyCreated: null, dataVolumeKeys: 0 };
     if (isOperatingSystemVolume(key.volumeType)) {
-      const created = graphTimestamp(key.createdDateTime)?.toISOString() ?? '';
-      if (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated) entry.osVolumeKeyCreated = created;
+      entry.hasOsVolumeKey = true;
+      const created = timestampText(key.createdDateTime);
+      if (created && (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated)) entry.osVolumeKeyCreated = created;
     } else {
       entry.dataVolumeKeys += 1;
     }
@@ -88,7 +90,7 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
   }, (count) => progress('recoveryKeys', count));
   const lapsRead = escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
     const deviceId = entraDeviceId(info.id);
-    if (deviceId) byDevice.set(deviceId, graphTimestamp(info.lastBackupDateTime)?.toISOString() ?? null);
+    if (deviceId) byDevice.set(deviceId, timestampText(info.lastBackupDateTime));
   }, (count) => progress('deviceLocalCredentials', count));
 
   const [devices, recoveryKeys, lapsPasswords] = await Promise.allSettled([devicesRead, keysRead, lapsRead]);
@@ -153,8 +155,8 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
 
     if (records.recoveryKeys.available) {
       const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
-      if (escrow?.osVolumeKeyCreated) {
-        recoveryKey = escrow.osVolumeKeyCreated;
+      if (escrow?.hasOsVolumeKey) {
+        recoveryKey = escrow.osVolumeKeyCreated ?? 'escrowed';
       } else {
         recoveryKey = 'missing';
         gaps += 1;

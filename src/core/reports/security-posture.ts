@@ -216,7 +216,7 @@ export function settingsCatalogBaselineVerdicts(policies: readonly SecurityPolic
 export function intentBaselineVerdict(intent: Intent, templates: readonly Template[]): (BaselineVerdict & { template: Template | undefined }) | undefined {
   const template = templates.find((candidate) => candidate.id?.toLowerCase() === intent.templateId?.toLowerCase());
   if (!template) {
-    return { outdated: true, current: 'unknown template', reason: `its template ${intent.templateId ?? '(none)'} is no longer offered`, template };
+    return { outdated: true, current: 'unknown template', reason: `on template ${intent.templateId ?? '(none)'}, which Intune no longer offers`, template };
   }
   if (!BASELINE_TEMPLATE_TYPES.has(String(template.templateType))) return undefined;
   const current = template.versionInfo ?? template.displayName ?? template.id ?? '';
@@ -258,7 +258,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         kind: 'asr-rule-audit',
         subjectId: policy.id,
         subjectName: policy.name,
-        detail: `${audited.length} attack surface reduction rule${audited.length === 1 ? ' is' : 's are'} in audit mode, so they only log: ${audited.map((rule) => rule.name).join('; ')}.`,
+        detail: `${audited.length === 1 ? '1 attack surface reduction rule is in audit mode, so it only logs' : `${audited.length} attack surface reduction rules are in audit mode, so they only log`}: ${audited.map((rule) => rule.name).join('; ')}.`,
         ruleKey: audited.map((rule) => ASR_RULES[rule.rule]?.guid ?? rule.rule).sort().join(','),
       });
     }
