@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import type { SimEntra } from './entra.js';
 import type { FaultEffect, FaultInjector } from './faults.js';
 import { GROUP_READ_PERMISSIONS, findResource, hasAnyRole } from './graph-resources.js';
 import type { SimResource, VersionSegment, Workload } from './graph-resources.js';
-import { graphErrorBody, sendJson } from './http-helpers.js';
+import { JSON_CONTENT_TYPE, graphErrorBody, sendJsonText } from './http-helpers.js';
 import type { Throttle } from './throttling.js';
 import type { GraphRecord, SimTenant } from './tenants/sim-tenant.js';
 
@@ -35,6 +36,8 @@ interface SimAnswer {
   body?: unknown;
   /** Sent as is instead of `body` (a malformed answer). */
   rawBody?: string;
+  /** A collection page's records, already JSON: sent as `value` after the properties of `body`. */
+  valueJson?: string[];
   reset?: boolean;
 }
 
@@ -74,6 +77,7 @@ export class SimGraph {
   inFlight = 0;
   peakInFlight = 0;
   private seq = 0;
+  private readonly jsonCache = new WeakMap<GraphRecord, string>();
   /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
   private logGeneration = 0;
 
@@ -111,10 +115,12 @@ export class SimGraph {
       logGeneration: generation,
     };
 
+    // The simulated latency is the time Graph takes to answer, measured from arrival: the look-alike's
+    // own work (finding, shaping and serialising a page) happens inside it, not on top of it.
+    const arrived = performance.now();
     const latency = this.options.latencyMs();
     const fault = this.options.faults.take(url.pathname);
     const delay = latency + (fault?.latencyMs ?? 0);
-    if (delay > 0) await sleep(delay);
 
     let answer: SimAnswer;
     if (fault?.reset) {
@@ -127,6 +133,11 @@ export class SimGraph {
       answer = await this.answer(context);
     }
     if (fault?.nextLinkOrigin) redirectNextLink(answer, fault.nextLinkOrigin);
+    const text = answer.reset ? '' : serialise(answer);
+    // Like Graph, compress when the client accepts gzip and the body is worth it.
+    const compressed = text.length > 1024 && acceptsGzip(req.headers) ? gzipSync(text, { level: 1 }) : undefined;
+    const remaining = delay - (performance.now() - arrived);
+    if (remaining > 0) await sleep(remaining);
     this.log(context, answer.reset ? 0 : answer.status);
 
     if (answer.reset) {
@@ -134,11 +145,11 @@ export class SimGraph {
       return;
     }
     const headers = { 'request-id': requestId, 'client-request-id': clientRequestId ?? requestId, ...answer.headers };
-    if (answer.rawBody !== undefined) {
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...headers });
-      res.end(answer.rawBody);
+    if (compressed) {
+      res.writeHead(answer.status, { 'content-type': JSON_CONTENT_TYPE, 'content-encoding': 'gzip', 'content-length': compressed.length, ...headers });
+      res.end(compressed);
     } else {
-      sendJson(res, answer.status, answer.body ?? {}, headers);
+      sendJsonText(res, answer.status, text, headers);
     }
   }
 
@@ -242,15 +253,33 @@ export class SimGraph {
     const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, resource.source);
     if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');
 
-    const page = records.slice(offset, offset + pageSize).map((record) => shape(record, resource, context));
+    const stored = records.slice(offset, offset + pageSize);
     const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}` };
     if (offset + pageSize < records.length) {
       const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
       kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, resource.source)]);
       body['@odata.nextLink'] = `${this.options.origin}/${version}${resource.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
     }
-    body.value = page;
-    return { status: 200, body };
+    // Graph writes the page's metadata ahead of `value`; records served unshaped come from a cache
+    // of their JSON, so a 1,000-device page costs a join rather than a serialisation.
+    const valueJson = stored.map((record) => {
+      const shaped = shape(record, resource, context);
+      return shaped === record ? this.recordJson(record) : JSON.stringify(shaped);
+    });
+    return { status: 200, body, valueJson };
+  }
+
+  /**
+   * The JSON of a stored record served as it is. Tenants replace records rather than edit them
+   * once built, so the text can be kept for as long as the record is.
+   */
+  private recordJson(record: GraphRecord): string {
+    let json = this.jsonCache.get(record);
+    if (json === undefined) {
+      json = JSON.stringify(record);
+      this.jsonCache.set(record, json);
+    }
+    return json;
   }
 
   private answerGroup(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
@@ -361,6 +390,19 @@ export class SimGraph {
   }
 }
 
+function acceptsGzip(headers: IncomingHttpHeaders): boolean {
+  return String(headers['accept-encoding'] ?? '')
+    .split(',')
+    .some((coding) => coding.trim().split(';')[0]?.toLowerCase() === 'gzip');
+}
+
+function serialise(answer: SimAnswer): string {
+  if (answer.rawBody !== undefined) return answer.rawBody;
+  if (answer.valueJson === undefined) return JSON.stringify(answer.body ?? {});
+  const head = JSON.stringify(answer.body ?? {});
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"value":[${answer.valueJson.join(',')}]}`;
+}
+
 function redirectNextLink(answer: SimAnswer, origin: string): void {
   const body = answer.body as Record<string, unknown> | undefined;
   const nextLink = body?.['@odata.nextLink'];
@@ -392,6 +434,9 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource): strin
 function shape(record: GraphRecord, resource: SimResource, context: RequestContext): Record<string, unknown> {
   const expand = new Set(listOption(context.query.get('$expand')));
   const select = listOption(context.query.get('$select'));
+  const masks = resource.evolvableEnums && !prefersUnknownEnumMembers(context.headers) ? resource.evolvableEnums : undefined;
+  // Nothing to leave out or add: serve the stored record as it is (100,000 devices page fast).
+  if (select.length === 0 && expand.size === 0 && !masks && !resource.navigation.some((navigation) => navigation in record)) return record;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (resource.navigation.includes(key)) continue;
@@ -399,8 +444,8 @@ function shape(record: GraphRecord, resource: SimResource, context: RequestConte
     result[key] = value;
   }
   for (const navigation of expand) result[navigation] = (record[navigation] as unknown[] | undefined) ?? [];
-  if (resource.evolvableEnums && !prefersUnknownEnumMembers(context.headers)) {
-    for (const [property, lateMembers] of Object.entries(resource.evolvableEnums)) maskLateMembers(result, property.split('.'), lateMembers);
+  if (masks) {
+    for (const [property, lateMembers] of Object.entries(masks)) maskLateMembers(result, property.split('.'), lateMembers);
   }
   return result;
 }

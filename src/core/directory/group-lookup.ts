@@ -1,5 +1,6 @@
 import type { Group } from '@microsoft/microsoft-graph-types';
-import type { GraphClient } from '../graph/graph-client.js';
+import { MAX_BATCH_SIZE } from '../graph/graph-client.js';
+import type { BatchOutcome, GraphClient } from '../graph/graph-client.js';
 import type { GraphError } from '../graph/graph-error.js';
 
 /**
@@ -22,40 +23,67 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * not empty. Keys of the result are lower-case ids.
  */
 export async function lookUpGroups(graph: GraphClient, groupIds: Iterable<string>): Promise<Map<string, GroupLookup>> {
-  const lookups = new Map<string, GroupLookup>();
-  const toRead = new Set<string>();
-  for (const raw of groupIds) {
-    const id = raw.toLowerCase();
-    if (lookups.has(id) || toRead.has(id)) continue;
-    if (!GUID.test(id)) {
-      // An id that is not a GUID never goes into a URL; the assignment is simply not checkable.
-      lookups.set(id, { state: 'unknown', id, error: { message: `"${raw}" is not a group id` } });
-      continue;
-    }
-    toRead.add(id);
-  }
-  if (toRead.size === 0) return lookups;
+  const resolver = new GroupResolver(graph);
+  resolver.add(groupIds);
+  return resolver.settle();
+}
 
-  const ids = [...toRead];
-  const outcomes = await graph.batchGet(
-    ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName&$expand=members($select=id)` })),
-  );
-  ids.forEach((id, index) => {
-    const outcome = outcomes.get(String(index + 1));
-    if (!outcome) {
-      lookups.set(id, { state: 'unknown', id, error: { message: 'no answer for this group' } });
-    } else if (outcome.ok) {
-      const group = outcome.body as Group & { members?: unknown };
-      if (!Array.isArray(group?.members)) {
-        lookups.set(id, { state: 'unknown', id, error: { message: 'the group came back without its members' } });
-      } else {
-        lookups.set(id, { state: 'found', id, displayName: group.displayName ?? id, isEmpty: group.members.length === 0 });
+/**
+ * Group look-ups that start while ids are still being found: ids go out twenty to a `$batch` call
+ * as soon as twenty new ones are known, so a report's look-ups overlap the paging that finds them.
+ * Each id is read once however often it is added.
+ */
+export class GroupResolver {
+  private readonly lookups = new Map<string, GroupLookup>();
+  private readonly queued = new Set<string>();
+  private pending: string[] = [];
+  private readonly batches: Array<Promise<void>> = [];
+
+  constructor(private readonly graph: GraphClient) {}
+
+  add(groupIds: Iterable<string>): void {
+    for (const raw of groupIds) {
+      const id = raw.toLowerCase();
+      if (this.lookups.has(id) || this.queued.has(id)) continue;
+      if (!GUID.test(id)) {
+        // An id that is not a GUID never goes into a URL; the assignment is simply not checkable.
+        this.lookups.set(id, { state: 'unknown', id, error: { message: `"${raw}" is not a group id` } });
+        continue;
       }
-    } else if (outcome.error.status === 404) {
-      lookups.set(id, { state: 'deleted', id });
-    } else {
-      lookups.set(id, { state: 'unknown', id, error: outcome.error });
+      this.queued.add(id);
+      this.pending.push(id);
+      if (this.pending.length === MAX_BATCH_SIZE) this.flush();
     }
-  });
-  return lookups;
+  }
+
+  /** Every id added so far, resolved. */
+  async settle(): Promise<Map<string, GroupLookup>> {
+    this.flush();
+    await Promise.all(this.batches);
+    return this.lookups;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const ids = this.pending;
+    this.pending = [];
+    this.batches.push(this.resolve(ids));
+  }
+
+  private async resolve(ids: string[]): Promise<void> {
+    const outcomes = await this.graph.batchGet(
+      ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName&$expand=members($select=id)` })),
+    );
+    ids.forEach((id, index) => this.lookups.set(id, readLookup(id, outcomes.get(String(index + 1)))));
+  }
+}
+
+function readLookup(id: string, outcome: BatchOutcome | undefined): GroupLookup {
+  if (!outcome) return { state: 'unknown', id, error: { message: 'no answer for this group' } };
+  if (outcome.ok) {
+    const group = outcome.body as Group & { members?: unknown };
+    if (!Array.isArray(group?.members)) return { state: 'unknown', id, error: { message: 'the group came back without its members' } };
+    return { state: 'found', id, displayName: group.displayName ?? id, isEmpty: group.members.length === 0 };
+  }
+  return outcome.error.status === 404 ? { state: 'deleted', id } : { state: 'unknown', id, error: outcome.error };
 }

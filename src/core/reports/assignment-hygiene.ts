@@ -1,5 +1,5 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { lookUpGroups } from '../directory/group-lookup.js';
+import { GroupResolver } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText } from './graph-values.js';
@@ -97,6 +97,8 @@ export function readTarget(assignment: { target?: unknown; intent?: unknown }): 
 }
 
 async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
+  // Groups are looked up while the pages that name them are still arriving.
+  const groups = new GroupResolver(graph);
   const perSource = await Promise.all(
     SOURCES.map(async (source) => {
       const objects: AssignableObject[] = [];
@@ -105,22 +107,19 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
           const id = String(item.id);
           const name = source.name(item);
           const assignments = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>) : [];
-          objects.push({ kind: source.kind, id, name, targets: assignments.map(readTarget), link: source.link(item, id, name) });
+          const targets = assignments.map(readTarget);
+          objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
+          groups.add(targets.flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
         }
         onProgress?.({ report: 'assignment-hygiene', source: source.source, records: objects.length });
       }
       return objects;
     }),
   );
-  const objects = perSource.flat();
-  const groupIds = new Set<string>();
-  for (const object of objects) {
-    for (const target of object.targets) if (target.type === 'include' || target.type === 'exclude') groupIds.add(target.groupId);
-  }
-  const groups = await lookUpGroups(graph, groupIds);
-  onProgress?.({ report: 'assignment-hygiene', source: 'groups', records: groups.size });
-  throwIfGroupsForbidden(groups);
-  return { objects, groups };
+  const lookups = await groups.settle();
+  onProgress?.({ report: 'assignment-hygiene', source: 'groups', records: lookups.size });
+  throwIfGroupsForbidden(lookups);
+  return { objects: perSource.flat(), groups: lookups };
 }
 
 /**
