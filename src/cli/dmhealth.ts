@@ -105,7 +105,7 @@ async function runReport(args: string[]): Promise<number> {
   try {
     if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     const progress = process.stderr.isTTY ? showProgress : undefined;
-    const report = await loadReport(id, connection.graph, progress ? { onProgress: progress } : {});
+    const report = await loadReport(id, connection.graph, { thresholds: config.config.thresholds, ...(progress ? { onProgress: progress } : {}) });
     if (progress) process.stderr.write('\r\u001b[K');
     if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));

@@ -1,4 +1,6 @@
 import type { ClientCredential } from './graph/token-source.js';
+import { DEFAULT_THRESHOLDS } from './reports/thresholds.js';
+import type { ReportThresholds } from './reports/thresholds.js';
 
 /** Where report data comes from: the embedded demo tenant, or a real (or look-alike) tenant. */
 export type TenantConnection =
@@ -16,6 +18,7 @@ export interface AppConfig {
   connection: TenantConnection;
   port: number;
   stateStore: string;
+  thresholds: ReportThresholds;
 }
 
 export class ConfigError extends Error {
@@ -34,7 +37,10 @@ const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com';
  */
 export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   try {
-    return { ok: true, config: { connection: readConnection(env), port: readPort(env), stateStore: env.STATE_STORE || 'file:.data' } };
+    return {
+      ok: true,
+      config: { connection: readConnection(env), port: readPort(env), stateStore: env.STATE_STORE || 'file:.data', thresholds: readThresholds(env) },
+    };
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, error };
     throw error;
@@ -96,4 +102,22 @@ function readPort(env: NodeJS.ProcessEnv): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${raw}".`);
   return port;
+}
+
+/**
+ * Connector staleness bands default to the Intune admin center's (warning after 1 day, unhealthy at
+ * 3); a team that wants earlier warnings sets CONNECTOR_WARNING_DAYS / CONNECTOR_UNHEALTHY_DAYS.
+ */
+function readThresholds(env: NodeJS.ProcessEnv): ReportThresholds {
+  const days = (name: string, fallback: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of days, got "${raw}".`);
+    return value;
+  };
+  const warning = days('CONNECTOR_WARNING_DAYS', DEFAULT_THRESHOLDS.connectorWarningAfterDays);
+  const unhealthy = days('CONNECTOR_UNHEALTHY_DAYS', DEFAULT_THRESHOLDS.connectorUnhealthyAfterDays);
+  if (warning >= unhealthy) throw new ConfigError(`CONNECTOR_WARNING_DAYS (${warning}) must be less than CONNECTOR_UNHEALTHY_DAYS (${unhealthy}).`);
+  return { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: warning, connectorUnhealthyAfterDays: unhealthy };
 }

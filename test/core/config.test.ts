@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/core/config.js';
+import { DEFAULT_THRESHOLDS } from '../../src/core/reports/thresholds.js';
 
 describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
-    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data' } });
+    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS } });
   });
 
   it('reads a tenant with a secret, defaulting to Microsoft\'s hosts', () => {
@@ -14,6 +15,7 @@ describe('readConfig', () => {
         connection: { mode: 'tenant', tenantId: 't', clientId: 'c', credential: { kind: 'secret', secret: 's' }, authorityHost: 'https://login.microsoftonline.com', graphBaseUrl: 'https://graph.microsoft.com' },
         port: 4000,
         stateStore: 'file:.data',
+        thresholds: DEFAULT_THRESHOLDS,
       },
     });
   });
@@ -49,5 +51,16 @@ describe('readConfig', () => {
   it('refuses two credentials at once', () => {
     const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', M365_CLIENT_CERTIFICATE: '/k.pem' });
     expect(result.ok).toBe(false);
+  });
+
+  it('reads connector staleness bands and refuses ones that make no sense', () => {
+    const result = readConfig({ CONNECTOR_WARNING_DAYS: '0.5', CONNECTOR_UNHEALTHY_DAYS: '2' });
+    expect(result.ok && result.config.thresholds).toEqual({ ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: 0.5, connectorUnhealthyAfterDays: 2 });
+    const inverted = readConfig({ CONNECTOR_WARNING_DAYS: '5' });
+    expect(inverted.ok).toBe(false);
+    if (!inverted.ok) expect(inverted.error.message).toContain('must be less than CONNECTOR_UNHEALTHY_DAYS (3)');
+    const garbage = readConfig({ CONNECTOR_UNHEALTHY_DAYS: 'soon' });
+    expect(garbage.ok).toBe(false);
+    if (!garbage.ok) expect(garbage.error.message).toContain('CONNECTOR_UNHEALTHY_DAYS must be a positive number of days');
   });
 });

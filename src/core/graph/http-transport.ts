@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import { constants as zlibConstants, gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 
 export interface HttpRequest {
@@ -18,6 +19,8 @@ export interface HttpRequest {
 
 /** How much of a body `onBodyPrefix` looks at: enough for Graph's `@odata.context` and `@odata.nextLink`. */
 const BODY_PREFIX_BYTES = 2048;
+
+const inflate = promisify(gunzip);
 
 /**
  * The start of a body as text. A gzip body is inflated only as far as its first bytes go
@@ -106,7 +109,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         // give it that turn before milliseconds of inflating and parsing, or it waits for them.
         if (req.onBodyPrefix && !prefixPending) await new Promise<void>((resolve) => setImmediate(resolve));
         const raw = Buffer.concat(chunks, size);
-        const body = (gzipped ? gunzipSync(raw) : raw).toString('utf8');
+        // Inflating on libuv's thread pool keeps this thread free for the pages of other reports.
+        const body = (gzipped ? await inflate(raw) : raw).toString('utf8');
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
