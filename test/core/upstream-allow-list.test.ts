@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
-import { UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath } from '../../src/core/graph/upstream-allow-list.js';
+import { UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
   it('holds the specification\'s 21 paths and the beta twin of the managed Google Play settings', () => {
@@ -26,5 +26,19 @@ describe('upstream allow-list', () => {
   it('allows the batch POST and nothing else by POST', () => {
     expect(() => assertAllowedRequest('POST', '/v1.0/$batch')).not.toThrow();
     expect(() => assertAllowedRequest('POST', '/beta/$batch')).toThrow(GraphRequestRefusedError);
+  });
+});
+
+describe('secret fields of the escrow lists', () => {
+  it('are never selected, by our code or by a nextLink', () => {
+    const url = (path: string) => new URL(path, 'https://graph.microsoft.com');
+    expect(selectsSecretFields(url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=id,key'))).toBe(true);
+    expect(selectsSecretFields(url('/v1.0/directory/deviceLocalCredentials?%24select=Credentials'))).toBe(true);
+    expect(selectsSecretFields(url('/v1.0/directory/deviceLocalCredentials?$skiptoken=abc'))).toBe(false);
+    expect(selectsSecretFields(url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=id,deviceId,volumeType'))).toBe(false);
+    expect(selectsSecretFields(url('/v1.0/deviceManagement/managedDevices?$select=key'))).toBe(false);
+    expect(() => assertAllowedRequest('GET', '/v1.0/informationProtection/bitlocker/recoveryKeys', url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=key'))).toThrow(
+      GraphRequestRefusedError,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { TransportError } from './http-transport.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, assertAllowedRequest, isAllowedUpstreamPath } from './upstream-allow-list.js';
+import { BATCH_PATH, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
 
 export type QueryOptions = Record<string, string>;
 
@@ -16,6 +16,8 @@ export interface RequestOptions {
   query?: QueryOptions;
   /** Extra request headers, e.g. `Prefer: include-unknown-enum-members`. */
   headers?: Record<string, string>;
+  /** Stops paging between pages (a report whose other source failed needs no more). */
+  signal?: AbortSignal;
 }
 
 /** What the client reports about each HTTP exchange: for logs, progress and benchmarks. Never a token. */
@@ -103,67 +105,45 @@ export class GraphClient {
 
   /**
    * The pages of a collection, one request per page, in order. `@odata.nextLink` is followed
-   * verbatim, but only while it stays on the configured origin and an allowed path. Graph writes
-   * the nextLink ahead of `value`, so the next page is requested as soon as the link is read and
-   * before this page is parsed and handed on: a collection's pages are its critical path, so
-   * they also go ahead of `$batch` calls waiting for a slot.
+   * verbatim, but only while it stays on the configured origin and an allowed path. A page's
+   * successor is requested as soon as its link is known, from the first kilobytes of the body when
+   * the link comes ahead of `value` (as in Graph's responses), and at most one page runs ahead of
+   * the reader. Pages are a collection's critical path, so they go ahead of `$batch` calls waiting
+   * for a slot. An aborted `signal` stops the paging with its reason.
    */
   async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
-    let next: PageRequest | undefined = this.requestPage(this.resolve(path, options.query), options.headers);
+    const source: PageSource = {
+      send: (url, onPrefix) => this.sendForText('GET', url, undefined, options.headers, onPrefix, 'paging'),
+      follow: (link, from) => this.followNextLink(link, from),
+      signal: options.signal,
+    };
+    options.signal?.throwIfAborted();
+    let next: PageFetch | undefined = new PageFetch(source, this.resolve(path, options.query));
     for (let index = 0; next; index += 1) {
-      const current: PageRequest = next;
-      // Only the page being read may start its successor: at most one page waits ahead of the reader.
+      const current: PageFetch = next;
       current.arm();
       const answer = await current.answer;
-      if (current.refused) throw current.refused;
-      // A small page arrives whole before any prefix is seen: read its link now, still before parsing.
-      if (!current.early) current.startEarly(peekNextLink(answer.text));
-      if (current.refused) throw current.refused;
+      options.signal?.throwIfAborted();
+      // A page too small for its prefix to be seen on the way arrives whole: read its link now.
+      current.offerLink(peekNextLink(answer.text), answer.requestPath);
+      if (current.refusal) throw current.refusal;
       const page = parseJsonAnswer(answer) as { value?: unknown; '@odata.nextLink'?: unknown };
+      answer.text = ''; // the parsed page is what the reader holds from here on
       if (!Array.isArray(page?.value)) {
-        throw new GraphError({ kind: 'malformed-response', message: 'the collection response has no "value" array', method: 'GET', path: answer.requestPath, attempts: answer.attempts });
+        throw new GraphError({
+          kind: 'malformed-response',
+          message: 'the collection response has no "value" array',
+          method: 'GET',
+          path: answer.requestPath,
+          ...(answer.requestId ? { requestId: answer.requestId } : {}),
+          clientRequestId: answer.clientRequestId,
+          attempts: answer.attempts,
+        });
       }
       const link = typeof page['@odata.nextLink'] === 'string' && page['@odata.nextLink'] ? page['@odata.nextLink'] : undefined;
-      next = current.early && current.early.link === link ? current.early.request : link === undefined ? undefined : this.requestPage(this.followNextLink(link), options.headers);
+      next = current.successorFor(link, answer.requestPath);
       yield { items: page.value as T[], index };
     }
-  }
-
-  /**
-   * One page, and the page after it as soon as its link is known: from the first kilobytes of the
-   * body while the rest is still arriving, or from the whole text before it is parsed.
-   */
-  private requestPage(url: URL, headers: Record<string, string> | undefined): PageRequest {
-    let armed = false;
-    let seenLink: string | undefined;
-    const request: PageRequest = {
-      answer: undefined as unknown as Promise<RawAnswer>,
-      early: undefined,
-      refused: undefined,
-      arm: () => {
-        armed = true;
-        request.startEarly(seenLink);
-      },
-      startEarly: (link) => {
-        seenLink ??= link;
-        if (!armed || link === undefined || request.early || request.refused) return;
-        try {
-          request.early = { link, request: this.prefetchPage(this.followNextLink(link), headers) };
-        } catch (error) {
-          if (!(error instanceof GraphRequestRefusedError)) throw error;
-          request.refused = error;
-        }
-      },
-    };
-    request.answer = this.sendForText('GET', url, undefined, headers, (prefix) => request.startEarly(peekNextLink(prefix)), 'urgent');
-    return request;
-  }
-
-  /** A page requested ahead of its turn; if nobody awaits it (the reader stopped), its failure is not unhandled. */
-  private prefetchPage(url: URL, headers: Record<string, string> | undefined): PageRequest {
-    const request = this.requestPage(url, headers);
-    request.answer.catch(() => undefined);
-    return request;
   }
 
   /**
@@ -287,16 +267,21 @@ export class GraphClient {
     return url;
   }
 
-  private followNextLink(nextLink: string): URL {
+  /**
+   * A nextLink is data from upstream: one that leaves the configured origin is refused before
+   * anything is sent to it, and the page that named it counts as malformed.
+   */
+  private followNextLink(nextLink: string, from: string): URL {
+    const refuse = (reason: string) =>
+      new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
     let url: URL;
     try {
       url = new URL(nextLink);
     } catch {
-      throw new GraphRequestRefusedError(`Refused @odata.nextLink "${nextLink}": not an absolute URL.`);
+      throw refuse('not an absolute URL');
     }
-    if (url.origin !== this.origin) {
-      throw new GraphRequestRefusedError(`Refused @odata.nextLink to ${url.origin}: paging stays on ${this.origin}.`);
-    }
+    if (url.origin !== this.origin) throw refuse(`it leads to ${url.origin}, and paging stays on ${this.origin}`);
+    if (selectsSecretFields(url)) throw refuse('it selects secret fields of an escrow list');
     return url;
   }
 
@@ -318,9 +303,9 @@ export class GraphClient {
     body: string | undefined,
     extraHeaders: Record<string, string> = {},
     onBodyPrefix?: (prefix: string) => void,
-    priority: SlotPriority = 'normal',
+    priority: SlotPriority = 'other',
   ): Promise<RawAnswer> {
-    assertAllowedRequest(method, url.pathname);
+    assertAllowedRequest(method, url.pathname, url);
     const requestPath = `${url.pathname}${url.search}`;
     const clientRequestId = randomUUID();
     let waitedMs = 0;
@@ -356,6 +341,8 @@ export class GraphClient {
       }
       const requestId = response?.headers['request-id'];
       this.options.onExchange?.({ method, path: requestPath, status: response?.status, attempt, durationMs: this.now() - started, requestId });
+      // A body that cannot be decoded would decode no better a second time.
+      if (failure?.kind === 'malformed-response') throw failure;
 
       if (response) {
         if (response.status >= 200 && response.status < 300) {
@@ -391,15 +378,57 @@ export class GraphClient {
   }
 }
 
-/** A collection page in flight, and the one after it once its link is known. */
-interface PageRequest {
-  answer: Promise<RawAnswer>;
-  early: { link: string; request: PageRequest } | undefined;
-  /** A nextLink this client will not follow (another origin): thrown when the page is read. */
-  refused: GraphRequestRefusedError | undefined;
-  /** Lets the page start its successor (now, if the link is already known). */
-  arm(): void;
-  startEarly(link: string | undefined): void;
+interface PageSource {
+  send(url: URL, onPrefix: (prefix: string) => void): Promise<RawAnswer>;
+  follow(link: string, from: string): URL;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * One collection page in flight. Once the reader has reached it (`arm`), it requests its successor
+ * as soon as the successor's link is known, so at most one page waits ahead of the reader.
+ */
+class PageFetch {
+  readonly answer: Promise<RawAnswer>;
+  /** A nextLink this client will not follow: thrown when the page is read, before anything is sent to it. */
+  refusal: GraphError | undefined;
+  private armed = false;
+  private offered: { link: string; from: string } | undefined;
+  private successor: { link: string; fetch: PageFetch } | undefined;
+
+  constructor(
+    private readonly source: PageSource,
+    readonly url: URL,
+  ) {
+    this.answer = source.send(url, (prefix) => this.offerLink(peekNextLink(prefix), `${url.pathname}${url.search}`));
+    // Nobody may be left to await a page (the reader stopped or failed); its failure is then not news.
+    this.answer.catch(() => undefined);
+  }
+
+  arm(): void {
+    this.armed = true;
+    if (this.offered) this.offerLink(this.offered.link, this.offered.from);
+  }
+
+  /** The link to the next page, known early; retried attempts offer it again and are ignored. */
+  offerLink(link: string | undefined, from: string): void {
+    if (link === undefined) return;
+    this.offered ??= { link, from };
+    if (!this.armed || this.successor || this.refusal || this.source.signal?.aborted) return;
+    try {
+      this.successor = { link, fetch: new PageFetch(this.source, this.source.follow(link, from)) };
+    } catch (error) {
+      if (!(error instanceof GraphError)) throw error;
+      this.refusal = error;
+    }
+  }
+
+  /** The page after this one, given the link the parsed page holds: the early request when they agree. */
+  successorFor(link: string | undefined, from: string): PageFetch | undefined {
+    if (link === undefined) return undefined;
+    if (this.successor?.link === link) return this.successor.fetch;
+    return new PageFetch(this.source, this.source.follow(link, from));
+  }
 }
 
 /** A 2xx answer before its JSON is parsed. */

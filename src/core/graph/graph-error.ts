@@ -66,7 +66,7 @@ export class GraphError extends Error {
 
 /**
  * Thrown before a byte is sent when code asks for something the service must never do: a write, a
- * path outside the specification's allow-list, or a `nextLink` to another host. It signals a bug,
+ * path outside the specification's allow-list, an escrow list's secret fields. It signals a bug,
  * not an upstream condition, so callers do not catch it as a load error.
  */
 export class GraphRequestRefusedError extends Error {

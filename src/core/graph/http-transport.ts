@@ -11,16 +11,32 @@ export interface HttpRequest {
   body?: string;
   timeoutMs: number;
   /**
-   * Called once with the start of a 2xx body (its first few kilobytes) while the rest is still
-   * arriving: a collection page names its next page there, so the next request can start early.
+   * Called (once per response) with the start of a 2xx body, its first few kilobytes, while the
+   * rest is still arriving: a collection page names its next page there, so the next request can
+   * start early. Bodies shorter than that arrive whole and are not offered.
    */
   onBodyPrefix?: (prefix: string) => void;
 }
 
-/** How much of a body `onBodyPrefix` looks at: enough for Graph's `@odata.context` and `@odata.nextLink`. */
-const BODY_PREFIX_BYTES = 2048;
+/**
+ * How much of a body `onBodyPrefix` sees: room for Graph's `@odata.context` and a `@odata.nextLink`
+ * with its skip token. A longer head is simply not seen early; the link is read once the page is whole.
+ */
+const BODY_PREFIX_BYTES = 4096;
 
 const inflate = promisify(gunzip);
+
+/** No Graph page comes near this; a body that inflates past it is refused rather than held. */
+const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+
+/** Inflating on libuv's thread pool keeps this thread free for the pages of other reports. */
+async function inflateBody(raw: Buffer, req: HttpRequest): Promise<Buffer> {
+  try {
+    return await inflate(raw, { maxOutputLength: MAX_INFLATED_BYTES });
+  } catch (error) {
+    throw new TransportError('malformed-response', `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`, { cause: error });
+  }
+}
 
 /**
  * The start of a body as text. A gzip body is inflated only as far as its first bytes go
@@ -60,11 +76,11 @@ export interface HttpTransportOptions {
   connectionsPerOrigin?: number;
 }
 
-/** Why a request produced no HTTP answer. */
+/** Why a request produced no usable HTTP answer. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
   constructor(
-    readonly kind: 'network' | 'timeout',
+    readonly kind: 'network' | 'timeout' | 'malformed-response',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -85,8 +101,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         const response = await request(req.url, {
           dispatcher: agent,
           method: req.method,
-          // Graph compresses on request (Microsoft's SDKs ship a compression handler for it): a
-          // 1,000-device page is a tenth of its size on the wire.
+          // Ask for a compressed body (RFC 9110 content coding): a 1,000-device page is a tenth of
+          // its size on the wire. A server that ignores the request answers plain JSON, read as is.
           headers: { 'accept-encoding': 'gzip', ...req.headers },
           body: req.body,
           headersTimeout: req.timeoutMs,
@@ -109,15 +125,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         // give it that turn before milliseconds of inflating and parsing, or it waits for them.
         if (req.onBodyPrefix && !prefixPending) await new Promise<void>((resolve) => setImmediate(resolve));
         const raw = Buffer.concat(chunks, size);
-        // Inflating on libuv's thread pool keeps this thread free for the pages of other reports.
-        const body = (gzipped ? await inflate(raw) : raw).toString('utf8');
+        const body = (gzipped && raw.length > 0 ? await inflateBody(raw, req) : raw).toString('utf8');
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
         }
         return { status: response.statusCode, headers, body };
       } catch (error) {
-        throw toTransportError(error, req);
+        throw error instanceof TransportError ? error : toTransportError(error, req);
       }
     },
     close: () => agent.close(),

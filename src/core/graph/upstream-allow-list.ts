@@ -45,7 +45,10 @@ export function isAllowedUpstreamPath(pathname: string): boolean {
 }
 
 /** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
-export function assertAllowedRequest(method: string, pathname: string): void {
+export function assertAllowedRequest(method: string, pathname: string, url?: URL): void {
+  if (url && selectsSecretFields(url)) {
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
+  }
   if (method === 'POST' && pathname === BATCH_PATH) return;
   if (method !== 'GET') {
     throw new GraphRequestRefusedError(`Refused ${method} ${pathname}: this service only reads (GET) from Microsoft Graph.`);
@@ -53,4 +56,21 @@ export function assertAllowedRequest(method: string, pathname: string): void {
   if (!isAllowedUpstreamPath(pathname)) {
     throw new GraphRequestRefusedError(`Refused GET ${pathname}: the path is not one this service is allowed to read.`);
   }
+}
+
+const ESCROW_PATHS = new Set(['/v1.0/directory/deviceLocalCredentials', '/v1.0/informationProtection/bitlocker/recoveryKeys']);
+const SECRET_FIELDS = new Set(['key', 'credentials']);
+
+/**
+ * Whether a URL asks an escrow list for its secret fields. BitLocker's `key` and LAPS's
+ * `credentials` come back only when selected (learn.microsoft.com/graph/api/resources/bitlockerrecoverykey,
+ * .../devicelocalcredentialinfo); this service never selects them, whoever wrote the URL.
+ */
+export function selectsSecretFields(url: URL): boolean {
+  if (!ESCROW_PATHS.has(url.pathname)) return false;
+  for (const [name, value] of url.searchParams) {
+    if (!/^\$?(select|expand)$/i.test(name)) continue;
+    if (value.split(/[,()]/).some((field) => SECRET_FIELDS.has(field.trim().toLowerCase()))) return true;
+  }
+  return false;
 }
