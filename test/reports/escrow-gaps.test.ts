@@ -87,11 +87,12 @@ describe('isWindows', () => {
 });
 
 describe('isOperatingSystemVolume', () => {
-  it.each([['operatingSystemVolume'], [1], ['1']])('%j is the operating-system volume', (value) => {
+  // An absent volume type counts as the operating-system volume (design section 9): no false gap.
+  it.each([['operatingSystemVolume'], [1], ['1'], [null], [undefined]])('%j is the operating-system volume', (value) => {
     expect(isOperatingSystemVolume(value)).toBe(true);
   });
 
-  it.each([['fixedDataVolume'], ['removableDataVolume'], ['unknownFutureValue'], [2], [3], [0], [null], [undefined]])('%j is not the operating-system volume', (value) => {
+  it.each([['fixedDataVolume'], ['removableDataVolume'], ['unknownFutureValue'], [2], [3], [0]])('%j is not the operating-system volume', (value) => {
     expect(isOperatingSystemVolume(value)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { Group } from '@microsoft/microsoft-graph-types';
 import { MAX_BATCH_SIZE } from '../graph/graph-client.js';
 import type { BatchOutcome, GraphClient } from '../graph/graph-client.js';
-import type { GraphError } from '../graph/graph-error.js';
+import { GraphError } from '../graph/graph-error.js';
 
 /**
  * What is known about one Entra group an assignment or an approval policy points at.
@@ -39,9 +39,14 @@ export class GroupResolver {
   private pending: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
 
-  constructor(private readonly graph: GraphClient) {}
+  /** Once `signal` is aborted (the report failed), no further look-up is sent. */
+  constructor(
+    private readonly graph: GraphClient,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   add(groupIds: Iterable<string>): void {
+    if (this.signal?.aborted) return;
     for (const raw of groupIds) {
       const id = raw.toLowerCase();
       if (this.lookups.has(id) || this.queued.has(id)) continue;
@@ -64,7 +69,7 @@ export class GroupResolver {
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.signal?.aborted) return;
     const ids = this.pending;
     this.pending = [];
     this.batches.push(this.resolve(ids));
@@ -86,4 +91,15 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): GroupLookup 
     return { state: 'found', id, displayName: group.displayName ?? id, isEmpty: group.members.length === 0 };
   }
   return outcome.error.status === 404 ? { state: 'deleted', id } : { state: 'unknown', id, error: outcome.error };
+}
+
+/**
+ * A missing Group.Read.All answers 403 for every group: that is a load error naming 403 (the
+ * specification's rule for a missing permission), not a table of "could not check" rows.
+ */
+export function throwIfGroupsForbidden(groups: Map<string, GroupLookup>): void {
+  const lookups = [...groups.values()].filter((lookup) => !(lookup.state === 'unknown' && !(lookup.error instanceof GraphError)));
+  if (lookups.length === 0) return;
+  const forbidden = lookups.map((lookup) => (lookup.state === 'unknown' && lookup.error instanceof GraphError && lookup.error.status === 403 ? lookup.error : undefined));
+  if (forbidden.every((error) => error !== undefined)) throw forbidden[0];
 }

@@ -1,10 +1,10 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { lookUpGroups } from '../directory/group-lookup.js';
+import { lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
-import { throwIfGroupsForbidden } from './assignment-hygiene.js';
 import { asString, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 
 export interface ApprovalPolicy {
   id: string;
@@ -83,15 +83,15 @@ function identityName(identitySet: unknown): string | null {
 
 async function loadApprovals({ graph, onProgress }: LoadContext): Promise<ApprovalRecords> {
   const progress = (source: string, records: number) => onProgress?.({ report: 'admin-approval', source, records });
-  const [policies, requests] = await Promise.all([
-    graph.getAll<Beta.OperationApprovalPolicy, ApprovalPolicy>('/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS }, (policy) => ({
+  const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
+    (signal) => graph.getAll<Beta.OperationApprovalPolicy, ApprovalPolicy>('/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS, signal }, (policy) => ({
       id: String(policy.id),
       displayName: policy.displayName ?? String(policy.id),
       policyType: asString(policy.policyType) ?? 'unknown',
       policyPlatform: asString(policy.policyPlatform),
       approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
     })),
-    graph.getAll<Beta.OperationApprovalRequest, ApprovalRequest>('/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS }, (request) => ({
+    (signal) => graph.getAll<Beta.OperationApprovalRequest, ApprovalRequest>('/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
       id: String(request.id),
       requestDateTime: graphTimestamp(request.requestDateTime)?.toISOString() ?? null,
       lastModifiedDateTime: graphTimestamp(request.lastModifiedDateTime)?.toISOString() ?? null,

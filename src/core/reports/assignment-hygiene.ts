@@ -1,10 +1,10 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { GroupResolver } from '../directory/group-lookup.js';
+import { GroupResolver, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
-import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 
@@ -97,40 +97,36 @@ export function readTarget(assignment: { target?: unknown; intent?: unknown }): 
 }
 
 async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
+  const controller = new AbortController();
   // Groups are looked up while the pages that name them are still arriving.
-  const groups = new GroupResolver(graph);
-  const perSource = await Promise.all(
-    SOURCES.map(async (source) => {
-      const objects: AssignableObject[] = [];
-      for await (const page of graph.pages<Record<string, unknown>>(source.path, { query: { $expand: 'assignments' } })) {
-        for (const item of page.items) {
-          const id = String(item.id);
-          const name = source.name(item);
-          const assignments = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>) : [];
-          const targets = assignments.map(readTarget);
-          objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
-          groups.add(targets.flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
-        }
-        onProgress?.({ report: 'assignment-hygiene', source: source.source, records: objects.length });
+  const groups = new GroupResolver(graph, controller.signal);
+  const readSource = (source: Source) => async (signal: AbortSignal) => {
+    const objects: AssignableObject[] = [];
+    for await (const page of graph.pages<Record<string, unknown>>(source.path, { query: { $expand: 'assignments' }, signal })) {
+      for (const item of page.items) {
+        const id = String(item.id);
+        const name = source.name(item);
+        const assignments = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>) : [];
+        const targets = assignments.map(readTarget);
+        objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
+        groups.add(targets.flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
-      return objects;
-    }),
-  );
+      onProgress?.({ report: 'assignment-hygiene', source: source.source, records: objects.length });
+    }
+    return objects;
+  };
+  let perSource: AssignableObject[][];
+  try {
+    perSource = await loadSideBySide<AssignableObject[][]>(SOURCES.map(readSource), controller);
+  } catch (error) {
+    // Look-ups already sent finish before the failed report answers; no new ones start.
+    await groups.settle();
+    throw error;
+  }
   const lookups = await groups.settle();
   onProgress?.({ report: 'assignment-hygiene', source: 'groups', records: lookups.size });
   throwIfGroupsForbidden(lookups);
   return { objects: perSource.flat(), groups: lookups };
-}
-
-/**
- * A missing Group.Read.All answers 403 for every group: that is a load error naming 403 (the
- * specification's rule for a missing permission), not a table of "could not check" rows.
- */
-export function throwIfGroupsForbidden(groups: Map<string, GroupLookup>): void {
-  const lookups = [...groups.values()].filter((lookup) => !(lookup.state === 'unknown' && !(lookup.error instanceof GraphError)));
-  if (lookups.length === 0) return;
-  const forbidden = lookups.map((lookup) => (lookup.state === 'unknown' && lookup.error instanceof GraphError && lookup.error.status === 403 ? lookup.error : undefined));
-  if (forbidden.every((error) => error !== undefined)) throw forbidden[0];
 }
 
 export type HygieneVerdict =

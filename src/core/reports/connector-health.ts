@@ -5,6 +5,7 @@ import { GraphError } from '../graph/graph-error.js';
 import { ageInDays, asNumber, asString, describeAge, graphTimestamp, unwrapSingleton } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 import type { ReportThresholds } from './thresholds.js';
 
 type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
@@ -56,12 +57,16 @@ const DEFENDER_CONNECTOR_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
 const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
 
 async function loadConnectors({ graph, onProgress }: LoadContext): Promise<ConnectorRecords> {
-  const list = async <T>(path: string, source: string, project: (item: T) => T) => {
-    const items = await graph.getAll<T, T>(path, {}, project);
-    onProgress?.({ report: 'connector-health', source, records: items.length });
-    return items;
-  };
-  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await Promise.all([
+  const list =
+    <T>(path: string, source: string, project: (item: T) => T) =>
+    async (signal: AbortSignal) => {
+      const items = await graph.getAll<T, T>(path, { signal }, project);
+      onProgress?.({ report: 'connector-health', source, records: items.length });
+      return items;
+    };
+  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await loadSideBySide<
+    [NdesConnector[], MtdConnector[], PartnerIntegration[], ManagedGooglePlay | null, AutopilotSettings | null]
+  >([
     list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', (c) => ({
       id: c.id, displayName: c.displayName, machineName: c.machineName, state: c.state, lastConnectionDateTime: c.lastConnectionDateTime, connectorVersion: c.connectorVersion,
     })),
@@ -77,8 +82,8 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
       whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
       whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
     })),
-    loadManagedGooglePlay(graph),
-    getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings'),
+    () => loadManagedGooglePlay(graph),
+    () => getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings'),
   ]);
   return {
     ndesConnectors,

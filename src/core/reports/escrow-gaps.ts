@@ -4,6 +4,7 @@ import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 
 export interface WindowsDevice {
   id: string;
@@ -48,17 +49,20 @@ export function isWindows(operatingSystem: unknown): boolean {
   return typeof operatingSystem === 'string' && operatingSystem.trim().toLowerCase() === 'windows';
 }
 
-/** `volumeType` arrives as the member name or its number (1 is the operating-system volume). */
+/**
+ * `volumeType` arrives as the member name or its number (1 is the operating-system volume). A key
+ * without one counts as the operating-system volume's (design section 9): when in doubt, no finding.
+ */
 export function isOperatingSystemVolume(volumeType: unknown): boolean {
-  return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1';
+  return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
 }
 
 async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.({ report: 'escrow-gaps', source, records });
-  const devicesRead = (async () => {
+  const readDevices = async (signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;
-    for await (const page of graph.pages<Graph.ManagedDevice>('/v1.0/deviceManagement/managedDevices')) {
+    for await (const page of graph.pages<Graph.ManagedDevice>('/v1.0/deviceManagement/managedDevices', { signal })) {
       seen += page.items.length;
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
@@ -73,9 +77,8 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
       progress('managedDevices', seen);
     }
     return devices;
-  })();
-  // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
-  const keysRead = escrowSource<Graph.BitlockerRecoveryKey, RecoveryKeyEscrow>(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', (byDevice, key) => {
+  };
+  const foldRecoveryKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => {
     const deviceId = entraDeviceId(key.deviceId);
     if (!deviceId) return;
     const entry = byDevice.get(deviceId) ?? { hasOsVolumeKey: false, osVolumeKeyCreated: null, dataVolumeKeys: 0 };
@@ -87,21 +90,23 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
       entry.dataVolumeKeys += 1;
     }
     byDevice.set(deviceId, entry);
-  }, (count) => progress('recoveryKeys', count));
-  const lapsRead = escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
+  };
+  const foldLapsPassword = (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
     const deviceId = entraDeviceId(info.id);
     if (deviceId) byDevice.set(deviceId, timestampText(info.lastBackupDateTime));
-  }, (count) => progress('deviceLocalCredentials', count));
+  };
 
-  const [devices, recoveryKeys, lapsPasswords] = await Promise.allSettled([devicesRead, keysRead, lapsRead]);
-  if (devices.status === 'rejected') throw devices.reason;
-  if (recoveryKeys.status === 'rejected') throw recoveryKeys.reason;
-  if (lapsPasswords.status === 'rejected') throw lapsPasswords.reason;
-  if (!recoveryKeys.value.available && !lapsPasswords.value.available) {
+  // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
+  const [devices, recoveryKeys, lapsPasswords] = await loadSideBySide<[WindowsDevice[], EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
+    readDevices,
+    (signal) => escrowSource(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
+    (signal) => escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', foldLapsPassword, (count) => progress('deviceLocalCredentials', count), signal),
+  ]);
+  if (!recoveryKeys.available && !lapsPasswords.available) {
     // Neither source granted: there is nothing to report, and the load error names the 403.
-    throw recoveryKeys.value.error;
+    throw recoveryKeys.error;
   }
-  return { devices: devices.value, recoveryKeys: recoveryKeys.value, lapsPasswords: lapsPasswords.value };
+  return { devices, recoveryKeys, lapsPasswords };
 }
 
 /**
@@ -114,17 +119,19 @@ async function escrowSource<Item, Value>(
   path: string,
   fold: (byDevice: Map<string, Value>, item: Item) => void,
   progress: (count: number) => void,
+  signal: AbortSignal,
 ): Promise<EscrowSource<Value>> {
   const byDevice = new Map<string, Value>();
   let count = 0;
   try {
-    for await (const page of graph.pages<Item>(path, { headers: ESCROW_HEADERS })) {
+    for await (const page of graph.pages<Item>(path, { headers: ESCROW_HEADERS, signal })) {
       for (const item of page.items) fold(byDevice, item);
       count += page.items.length;
       progress(count);
     }
   } catch (error) {
-    if (error instanceof GraphError && error.status === 403) return { available: false, error };
+    // Only this source's own 403 is "not granted"; a failure elsewhere that stopped it is not.
+    if (error instanceof GraphError && error.status === 403 && !signal.aborted) return { available: false, error };
     throw error;
   }
   return { available: true, byDevice };

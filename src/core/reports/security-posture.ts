@@ -2,6 +2,7 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { asString, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
@@ -94,10 +95,14 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
 
 async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<SecurityPostureRecords> {
   const progress = (source: string, records: number) => onProgress?.({ report: 'security-posture', source, records });
-  const [policies, intents, templates] = await Promise.all([
-    (async () => {
+  const [policies, intents, templates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[]]>([
+    async (signal) => {
       const policies: SecurityPolicy[] = [];
-      for await (const page of graph.pages<Beta.DeviceManagementConfigurationPolicy & { settings?: unknown }>('/beta/deviceManagement/configurationPolicies', { query: { $expand: 'settings,assignments' } })) {
+      const pages = graph.pages<Beta.DeviceManagementConfigurationPolicy & { settings?: unknown }>('/beta/deviceManagement/configurationPolicies', {
+        query: { $expand: 'settings,assignments' },
+        signal,
+      });
+      for await (const page of pages) {
         for (const policy of page.items) {
           const template = policy.templateReference ?? {};
           policies.push({
@@ -116,20 +121,25 @@ async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<
         progress('configurationPolicies', policies.length);
       }
       return policies;
-    })(),
-    graph.getAll<Intent, Intent>('/beta/deviceManagement/intents', {}, (intent) => ({
-      id: intent.id, displayName: intent.displayName, templateId: intent.templateId, isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
-    })),
-    graph.getAll<Template, Template>('/beta/deviceManagement/templates', {}, (template) => ({
-      id: template.id,
-      displayName: template.displayName,
-      templateType: template.templateType,
-      templateSubtype: template.templateSubtype,
-      platformType: template.platformType,
-      versionInfo: template.versionInfo,
-      publishedDateTime: template.publishedDateTime,
-      isDeprecated: template.isDeprecated,
-    })),
+    },
+    (signal) =>
+      graph.getAll<Intent, Intent>('/beta/deviceManagement/intents', { signal }, (intent) => ({
+        id: intent.id,
+        displayName: intent.displayName,
+        templateId: intent.templateId,
+        isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
+      })),
+    (signal) =>
+      graph.getAll<Template, Template>('/beta/deviceManagement/templates', { signal }, (template) => ({
+        id: template.id,
+        displayName: template.displayName,
+        templateType: template.templateType,
+        templateSubtype: template.templateSubtype,
+        platformType: template.platformType,
+        versionInfo: template.versionInfo,
+        publishedDateTime: template.publishedDateTime,
+        isDeprecated: template.isDeprecated,
+      })),
   ]);
   progress('intents', intents.length);
   progress('templates', templates.length);

@@ -2,6 +2,7 @@ import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asNumber, asString, compareText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { loadSideBySide } from './side-by-side.js';
 
 export interface DeviceStartup {
   id: string;
@@ -56,8 +57,8 @@ export function timeToDesktopMs(record: Partial<Record<'coreBootTimeInMs' | 'gro
 
 async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupRecords> {
   const progress = (source: string, records: number) => onProgress?.({ report: 'startup-reliability', source, records });
-  const [devices, apps] = await Promise.all([
-    graph.getAll<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>('/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', {}, (record) => ({
+  const [devices, apps] = await loadSideBySide<[DeviceStartup[], AppReliability[]]>([
+    (signal) => graph.getAll<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>('/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', { signal }, (record) => ({
       id: String(record.id),
       deviceName: record.deviceName ?? String(record.id),
       model: record.model ?? 'Unknown model',
@@ -68,9 +69,9 @@ async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupR
       restartCount: asNumber(record.restartCount),
       insufficientData: record.healthStatus === 'insufficientData',
     })),
-    graph.getAll<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+    (signal) => graph.getAll<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
       '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
-      {},
+      { signal },
       (record) => {
         const mttf = asNumber(record.meanTimeToFailureInMinutes);
         const score = asNumber(record.appHealthScore);
