@@ -6,6 +6,7 @@ import { REPORT_IDS, isReportId } from '../core/reports/report-model.js';
 import type { LoadProgress } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { openGraphConnection } from '../shell/graph-connection.js';
+import type { GraphConnection } from '../shell/graph-connection.js';
 import { startSimulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
@@ -101,7 +102,14 @@ async function runReport(args: string[]): Promise<number> {
   }
 
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
-  const connection = await openGraphConnection(config.config.connection);
+  let connection: GraphConnection;
+  try {
+    connection = await openGraphConnection(config.config.connection);
+  } catch (error) {
+    // An unreadable certificate file or the like: configuration, said in one line.
+    console.error(`dmhealth report: cannot connect to the tenant: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
   try {
     if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     const progress = process.stderr.isTTY ? showProgress : undefined;

@@ -10,11 +10,11 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   const lines: string[] = [bold(`${report.title}${definition.beta ? ' (beta)' : ''}`), `Generated ${report.generatedAt}`, ''];
 
   if (report.state === 'load-error' && report.error) {
-    lines.push(red(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${report.error.message}`));
+    lines.push(red(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${printable(report.error.message)}`));
     lines.push('', `Prerequisites: ${definition.prerequisites.join(' ')}`);
     return `${lines.join('\n')}\n`;
   }
-  if (report.notice) lines.push(report.notice, '');
+  if (report.notice) lines.push(printable(report.notice), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
 
   const sections = [...new Set(report.columns.map((column) => column.section))];
@@ -29,13 +29,27 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     lines.push('No findings.');
   } else {
     lines.push(bold(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:`));
-    for (const finding of report.findings) lines.push(`  ${finding.kind}  ${finding.subjectName}: ${finding.detail}`);
+    for (const finding of report.findings) lines.push(`  ${finding.kind}  ${printable(finding.subjectName)}: ${printable(finding.detail)}`);
   }
   const unavailable = report.columns.filter((column) => !column.available);
   if (unavailable.length > 0) {
     lines.push('', `n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Names come from the tenant: a device called "\u001b]0;…" must not drive the admin's terminal.
+ * Control characters (C0, DEL, C1) other than whitespace are dropped.
+ */
+function printable(text: string): string {
+  let result = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    if (!control || char === '\t' || char === '\n' || char === '\r') result += char;
+  }
+  return result;
 }
 
 function sectionTitle(section: string): string {
@@ -52,6 +66,6 @@ function table(columns: ReportColumn[], rows: Array<Record<string, CellValue>>):
 function display(value: CellValue): string {
   if (value === null) return '—';
   const text = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? `${value.slice(0, 16).replace('T', ' ')} UTC` : String(value);
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = printable(text).replace(/\s+/g, ' ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }

@@ -135,7 +135,7 @@ export class SimGraph {
     if (fault?.nextLinkOrigin) redirectNextLink(answer, fault.nextLinkOrigin);
     const text = answer.reset ? '' : serialise(answer);
     // Like Graph, compress when the client accepts gzip and the body is worth it.
-    const compressed = text.length > 1024 && acceptsGzip(req.headers) ? gzipSync(text, { level: 1 }) : undefined;
+    const compressed = Buffer.byteLength(text) > 1024 && acceptsGzip(req.headers) ? gzipSync(text, { level: 1 }) : undefined;
     const remaining = delay - (performance.now() - arrived);
     if (remaining > 0) await sleep(remaining);
     this.log(context, answer.reset ? 0 : answer.status);
@@ -146,7 +146,7 @@ export class SimGraph {
     }
     const headers = { 'request-id': requestId, 'client-request-id': clientRequestId ?? requestId, ...answer.headers };
     if (compressed) {
-      res.writeHead(answer.status, { 'content-type': JSON_CONTENT_TYPE, 'content-encoding': 'gzip', 'content-length': compressed.length, ...headers });
+      res.writeHead(answer.status, { 'content-type': JSON_CONTENT_TYPE, 'content-encoding': 'gzip', 'content-length': compressed.length, vary: 'Accept-Encoding', ...headers });
       res.end(compressed);
     } else {
       sendJsonText(res, answer.status, text, headers);
@@ -390,10 +390,15 @@ export class SimGraph {
   }
 }
 
+/** `Accept-Encoding` lists gzip with a non-zero weight (RFC 9110, section 12.5.3). */
 function acceptsGzip(headers: IncomingHttpHeaders): boolean {
   return String(headers['accept-encoding'] ?? '')
     .split(',')
-    .some((coding) => coding.trim().split(';')[0]?.toLowerCase() === 'gzip');
+    .some((entry) => {
+      const [coding, ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+      const weight = parameters.find((parameter) => parameter.startsWith('q='));
+      return coding === 'gzip' && (weight === undefined || Number(weight.slice(2)) > 0);
+    });
 }
 
 function serialise(answer: SimAnswer): string {

@@ -114,6 +114,15 @@ describe('dmhealth', () => {
     expect(stderr).toContain(message);
   });
 
+  it('exits 2 in one line when the certificate file cannot be read', async () => {
+    const env = tenantEnv();
+    delete env.M365_CLIENT_SECRET;
+    const { code, stderr } = await dmhealth(['report', 'escrow-gaps'], { ...env, M365_CLIENT_CERTIFICATE: '/nonexistent/app.pem' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('cannot connect to the tenant');
+  });
+
   it('exits 2 and names what is missing when the tenant configuration is partial', async () => {
     const { code, stderr } = await dmhealth(['report', 'escrow-gaps'], cleanEnv({ M365_TENANT_ID: harness.sim.tenantId }));
     expect(code).toBe(2);

@@ -261,7 +261,7 @@ describe('deriveAdminApproval', () => {
       const report = deriveAdminApproval(records, context);
       expect(report.findings.map((finding) => finding.subjectId)).toEqual(['scripts', 'rbac']);
       expect(section(report.rows, 'coverage').find((row) => row.id === 'device-wipe')?.coverage).toBe('Protected, but no approver group has members');
-      expect(section(report.rows, 'policies')[0]).toMatchObject({ approvers: null, approvable: 'Cannot be approved: every approver group is deleted or empty' });
+      expect(section(report.rows, 'policies')[0]).toMatchObject({ approvers: null, approvable: 'Cannot be approved: it names no approver group' });
     });
 
     it('is approvable when one approver group has members beside a deleted or empty one', () => {

@@ -107,7 +107,7 @@ describe('certificateConnectorVerdict: tenant-status bands on the last connectio
   it('uses the configured thresholds, not constants', () => {
     const thresholds = { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: 2, connectorUnhealthyAfterDays: 5 };
     expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(1.5) }), now, thresholds).health).toBe('healthy');
-    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(4) }), now, thresholds)).toEqual({ health: 'warning', reasons: ['last connected 4 days ago (warning after 2 day)'] });
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(4) }), now, thresholds)).toEqual({ health: 'warning', reasons: ['last connected 4 days ago (warning after 2 days)'] });
     expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(5) }), now, thresholds)).toEqual({ health: 'unhealthy', reasons: ['last connected 5 days ago (unhealthy at 5 days)'] });
   });
 
@@ -163,6 +163,12 @@ describe('mobileThreatDefenseVerdict', () => {
       health: 'unhealthy',
       reasons: [`partner state is "${state}": threat-based compliance goes stale`],
     });
+  });
+
+  it('an available connector stays a warning however stale its heartbeat: Intune does not use it yet', () => {
+    const verdict = mobileThreatDefenseVerdict(mtd({ partnerState: 'available', lastHeartbeatDateTime: daysAgo(10) }), now, DEFAULT_THRESHOLDS);
+    expect(verdict.health).toBe('warning');
+    expect(verdict.reasons[0]).toBe('set up at the partner but not enabled in Intune');
   });
 
   it('partner state "available" is a warning only', () => {

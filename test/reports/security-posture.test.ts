@@ -259,11 +259,11 @@ describe('intentBaselineVerdict', () => {
     expect(intentBaselineVerdict(intent({ templateId: 'TPL-NEW' }), TEMPLATES)?.outdated).toBe(false);
   });
 
-  it('an intent whose template is missing from /templates is outdated', () => {
+  it('an intent whose template is missing from /templates cannot be judged, so it is not outdated', () => {
     expect(intentBaselineVerdict(intent({ templateId: 'tpl-gone' }), TEMPLATES)).toEqual({
-      outdated: true,
+      outdated: false,
       current: 'unknown template',
-      reason: 'on template tpl-gone, which Intune no longer offers',
+      unchecked: 'its template tpl-gone is not among the templates Graph returned',
       template: undefined,
     });
   });
@@ -364,7 +364,7 @@ describe('deriveSecurityPosture', () => {
     expect(report.rows[0]?.link).toContain(`/policyId/bl-old/`);
   });
 
-  it('intent baselines: deprecated, superseded and missing templates are outdated; the newest is current; an endpoint security intent has no row', () => {
+  it('intent baselines: deprecated and superseded templates are outdated; the newest is current; a missing template is not checked; an endpoint security intent has no row', () => {
     const report = deriveSecurityPosture(
       {
         policies: [],
@@ -382,16 +382,18 @@ describe('deriveSecurityPosture', () => {
     expect(report.findings.map((finding) => [finding.kind, finding.subjectId, finding.ruleKey])).toEqual([
       ['baseline-outdated', 'i-dep', 'tpl-deprecated'],
       ['baseline-outdated', 'i-old', 'tpl-old'],
-      ['baseline-outdated', 'i-gone', 'tpl-gone'],
     ]);
     expect(report.findings[0]?.detail).toBe('Baseline on MDM Security Baseline for May 2019, a deprecated version.');
     expect(report.findings[1]?.detail).toBe('Baseline on November 2021; December 2023 is available.');
-    expect(report.findings[2]?.detail).toContain('on template tpl-gone, which Intune no longer offers');
     expect(report.rows.map((row) => row.id)).not.toContain('i-av');
     const old = report.rows.find((row) => row.id === 'i-old');
     expect(old).toMatchObject({ status: 'Outdated: on November 2021; December 2023 is available (being migrated to the settings catalog)', link: null, value: 'November 2021' });
     expect(report.rows.find((row) => row.id === 'i-new')).toMatchObject({ status: 'Current', value: 'December 2023' });
-    expect(report.rows.find((row) => row.id === 'i-gone')).toMatchObject({ setting: 'Security baseline', value: 'unknown template' });
+    expect(report.rows.find((row) => row.id === 'i-gone')).toMatchObject({
+      setting: 'Security baseline',
+      value: 'unknown template',
+      status: 'Could not check: its template tpl-gone is not among the templates Graph returned',
+    });
   });
 
   it('orders rows: not enforced first, then outdated baselines, then enforced settings, then current baselines', () => {

@@ -1,7 +1,7 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
-import { asString, compareText, graphTimestamp } from './graph-values.js';
+import { DAY_MS, asString, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
@@ -56,7 +56,7 @@ export const AREA_RULES: readonly AreaRule[] = [
 const KNOWN_TYPES = new Set([
   'deviceAction', 'deviceWipe', 'deviceRetire', 'deviceRetireNonCompliant', 'deviceDelete', 'deviceLock', 'deviceErase', 'deviceDisableActivationLock',
   'windowsEnrollment', 'compliancePolicy', 'configurationPolicy', 'appProtectionPolicy', 'policySet', 'filter', 'endpointSecurityPolicy', 'app', 'script',
-  'role', 'deviceResetPasscode', 'operationApprovalPolicy', 'autopilot', 'windows365', 'deviceEnrollment', 'deviceUpdate', 'enrollmentRestriction',
+  'role', 'deviceResetPasscode', 'customOrganizationalMessage', 'operationApprovalPolicy', 'autopilot', 'windows365', 'deviceEnrollment', 'deviceUpdate', 'enrollmentRestriction',
   'tenantConfiguration', 'tunnel', 'endpointPrivilegeManagement', 'deviceSecurityAction',
 ]);
 
@@ -185,18 +185,28 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
       policyType: policy.policyPlatform && policy.policyPlatform !== 'notApplicable' ? `${policy.policyType} (${policy.policyPlatform} only)` : policy.policyType,
       areas: areaLabels.length > 0 ? `${areaLabels.join('; ')}${entry.byName ? ' (by name)' : ''}` : null,
       approvers: policy.approverGroupIds.map((id) => approverLabel(records.approverGroups.get(id), id)).join('; ') || null,
-      approvable: entry.approvable === false ? 'Cannot be approved: every approver group is deleted or empty' : entry.approvable === null ? 'Approver groups could not be read' : 'OK',
+      approvable:
+        policy.approverGroupIds.length === 0
+          ? 'Cannot be approved: it names no approver group'
+          : entry.approvable === false
+            ? 'Cannot be approved: every approver group is deleted or empty'
+            : entry.approvable === null
+              ? 'Approver groups could not be read'
+              : 'OK',
       link,
     });
   }
 
-  const since = now.getTime() - thresholds.approvalRequestWindowDays * 86_400_000;
+  // Recent means recently active: a request approved yesterday counts however old it is, and the
+  // newest activity comes first.
+  const since = now.getTime() - thresholds.approvalRequestWindowDays * DAY_MS;
+  const lastActivity = (request: ApprovalRequest) => request.lastModifiedDateTime ?? request.requestDateTime;
   const recent = records.requests
     .filter((request) => {
-      const when = request.lastModifiedDateTime ?? request.requestDateTime;
+      const when = lastActivity(request);
       return when !== null && new Date(when).getTime() >= since;
     })
-    .sort((a, b) => String(b.requestDateTime ?? '').localeCompare(String(a.requestDateTime ?? '')));
+    .sort((a, b) => String(lastActivity(b)).localeCompare(String(lastActivity(a))));
   for (const request of recent) {
     rows.push({
       section: SECTION_REQUESTS,

@@ -2,7 +2,7 @@ import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
-import { ageInDays, asNumber, asString, describeAge, graphTimestamp, unwrapSingleton } from './graph-values.js';
+import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural, unwrapSingleton } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
@@ -134,10 +134,10 @@ function freshness(last: Date | null, now: Date, thresholds: ReportThresholds, w
   if (!last) return { health: 'warning', reasons: [`never ${what}`] };
   const days = ageInDays(last, now);
   if (days >= thresholds.connectorUnhealthyAfterDays) {
-    return { health: 'unhealthy', reasons: [`last ${what} ${describeAge(last, now)} (unhealthy at ${thresholds.connectorUnhealthyAfterDays} days)`] };
+    return { health: 'unhealthy', reasons: [`last ${what} ${describeAge(last, now)} (unhealthy at ${plural(thresholds.connectorUnhealthyAfterDays, 'day')})`] };
   }
   if (days > thresholds.connectorWarningAfterDays) {
-    return { health: 'warning', reasons: [`last ${what} ${describeAge(last, now)} (warning after ${thresholds.connectorWarningAfterDays} day)`] };
+    return { health: 'warning', reasons: [`last ${what} ${describeAge(last, now)} (warning after ${plural(thresholds.connectorWarningAfterDays, 'day')})`] };
   }
   return { health: 'healthy', reasons: [] };
 }
@@ -197,7 +197,9 @@ export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, t
       : { health: 'healthy', reasons: [] };
   // A connector never set up has no heartbeat to age.
   const heartbeat = state === 'notSetUp' && !last ? { health: 'healthy' as const, reasons: [] } : freshness(last, now, thresholds, 'heartbeat');
-  return worst(stateVerdict, thresholdVerdict, heartbeat);
+  const verdict = worst(stateVerdict, thresholdVerdict, heartbeat);
+  // Available or not set up means not in use by Intune yet: a warning at most (design section 9).
+  return (state === 'available' || state === 'notSetUp') && verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
 }
 
 export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now: Date, thresholds: ReportThresholds): Verdict {
@@ -320,9 +322,6 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
   }
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 export const connectorHealthReport: ReportDefinition<ConnectorRecords> = {
   id: 'connector-health',

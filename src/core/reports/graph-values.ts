@@ -3,7 +3,7 @@
  * (unknown enum strings, "never" timestamps, numbers for enum members) and never throw on it.
  */
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /**
  * A timestamp, or null for "never": Intune's non-nullable date fields hold `0001-01-01T00:00:00Z`
@@ -29,10 +29,10 @@ export function describeAge(then: Date, now: Date): string {
   const days = ageInDays(then, now);
   if (days >= 1) {
     const whole = Math.floor(days);
-    return `${whole} day${whole === 1 ? '' : 's'} ago`;
+    return `${plural(whole, 'day')} ago`;
   }
   const hours = Math.max(0, Math.floor(days * 24));
-  return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  return `${plural(hours, 'hour')} ago`;
 }
 
 export function asString(value: unknown): string | null {
@@ -75,4 +75,13 @@ export function compareText(a: string, b: string): number {
  */
 export function timestampText(value: unknown): string | null {
   return typeof value === 'string' && value !== '' && !value.startsWith('0001-01-01') ? value : null;
+}
+
+/** "1 day", "3 days", "2 crashes". */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
+}
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,5 +1,5 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { asString, compareText, graphTimestamp } from './graph-values.js';
+import { asString, capitalise, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
@@ -219,14 +219,18 @@ export function settingsCatalogBaselineVerdicts(policies: readonly SecurityPolic
   return verdicts;
 }
 
+/** An intent's verdict; `unchecked` when its template is not among those Graph returned. */
+export type IntentBaselineVerdict = (BaselineVerdict & { template: Template }) | { outdated: false; current: string; unchecked: string; template: undefined };
+
 /**
- * Intent-era baselines: outdated when the template is deprecated, missing from `/templates`, or a
- * later, non-deprecated template of the same type, subtype and platform exists.
+ * Intent-era baselines: outdated when the template is deprecated, or a later, non-deprecated
+ * template of the same type, subtype and platform exists. An intent whose template is not listed
+ * cannot be judged (it may not even be a baseline): shown as not checked, never a finding.
  */
-export function intentBaselineVerdict(intent: Intent, templates: readonly Template[]): (BaselineVerdict & { template: Template | undefined }) | undefined {
+export function intentBaselineVerdict(intent: Intent, templates: readonly Template[]): IntentBaselineVerdict | undefined {
   const template = templates.find((candidate) => candidate.id?.toLowerCase() === intent.templateId?.toLowerCase());
   if (!template) {
-    return { outdated: true, current: 'unknown template', reason: `on template ${intent.templateId ?? '(none)'}, which Intune no longer offers`, template };
+    return { outdated: false, current: 'unknown template', unchecked: `its template ${intent.templateId ?? '(none)'} is not among the templates Graph returned`, template };
   }
   if (!BASELINE_TEMPLATE_TYPES.has(String(template.templateType))) return undefined;
   const current = template.versionInfo ?? template.displayName ?? template.id ?? '';
@@ -256,6 +260,8 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
   const policyLink = (policy: SecurityPolicy) =>
     intuneLinks.configurationPolicy({ id: policy.id, isAssigned: policy.isAssigned, technologies: policy.technologies, templateId: policy.templateId, platforms: policy.platforms });
 
+  // Every policy is scanned, not only the ASR and firewall templates: the same settings are set
+  // from the plain settings catalog and from baselines (the Defender for Endpoint baseline sets ASR).
   for (const policy of records.policies) {
     const rules = asrRules(policy);
     for (const rule of rules) {
@@ -309,13 +315,14 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     if (!verdict) continue;
     const name = intent.displayName ?? intent.id ?? '';
     const migrating = intent.isMigratingToConfigurationPolicy ? ' (being migrated to the settings catalog)' : '';
+    const status = verdict.outdated ? `Outdated: ${verdict.reason}` : 'unchecked' in verdict ? `Could not check: ${verdict.unchecked}` : 'Current';
     rows.push({
       id: String(intent.id),
       area: 'Security baseline',
       policy: name,
       setting: verdict.template?.displayName ?? 'Security baseline',
       value: verdict.current,
-      status: (verdict.outdated ? `Outdated: ${verdict.reason}` : 'Current') + migrating,
+      status: status + migrating,
       link: null,
       order: verdict.outdated ? 1 : 4,
     });
@@ -338,9 +345,6 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
   };
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords> = {
   id: 'security-posture',

@@ -143,7 +143,8 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
       restarts: device.restartCount,
       link,
     });
-    // Endpoint analytics itself leaves devices with insufficient data out of its rankings.
+    // A device marked "insufficient data" has too few boots for endpoint analytics to score it
+    // (learn.microsoft.com/mem/analytics/startup-performance); it is listed but not ranked as slow.
     if (device.timeToDesktopMs !== null && device.timeToDesktopMs > slowMs && !device.insufficientData) {
       findings.push({
         kind: 'slow-startup',

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { reportToText } from '../../src/cli/report-text.js';
+import { csvField, reportToCsv } from '../../src/core/reports/report-csv.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+
+const report: ReportResult = {
+  report: 'escrow-gaps',
+  title: 'Windows LAPS & BitLocker Escrow Gaps',
+  state: 'loaded',
+  error: null,
+  notice: null,
+  columns: [
+    { key: 'device', label: 'Device', available: true },
+    { key: 'recoveryKey', label: 'Recovery key', available: true },
+    { key: 'lapsPassword', label: 'LAPS password', available: false },
+  ],
+  rows: [
+    { id: 'd1', device: '=HYPERLINK("http://evil.example","x")', recoveryKey: 'missing', lapsPassword: null, link: 'https://intune.microsoft.com/#view/x' },
+    { id: 'd2', device: 'PC "two", upstairs\u001b]0;owned\u0007', recoveryKey: '2026-11-01T10:00:00.000Z', lapsPassword: null, link: null },
+  ],
+  findings: [{ kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC\u001b[2J', detail: 'No key.', fingerprint: 'f' }],
+  generatedAt: '2026-11-22T09:00:00.000Z',
+};
+
+describe('CSV export', () => {
+  it('quotes per RFC 4180, defuses spreadsheet formulas, and writes n/a for an ungranted column', () => {
+    const lines = reportToCsv(report).split('\r\n');
+    expect(lines[0]).toBe('Device,Recovery key,LAPS password,Link');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")",missing,n/a,https://intune.microsoft.com/#view/x`);
+    expect(lines[2]).toMatch(/^"PC ""two"", upstairs/);
+    expect(lines.at(-1)).toBe('');
+  });
+
+  it('leaves numbers and ordinary text alone', () => {
+    expect(csvField(-3)).toBe('-3');
+    expect(csvField('DESKTOP-01')).toBe('DESKTOP-01');
+    expect(csvField('+44 20 7946 0000')).toBe("'+44 20 7946 0000");
+    expect(csvField(null)).toBe('');
+  });
+
+  it('puts a section column first when the report has several tables', () => {
+    const csv = reportToCsv({
+      columns: [
+        { key: 'area', label: 'Area', available: true, section: 'coverage' },
+        { key: 'policy', label: 'Access policy', available: true, section: 'policies' },
+      ],
+      rows: [
+        { section: 'coverage', area: 'Wiping devices', link: null },
+        { section: 'policies', policy: 'Wipe approvals', link: null },
+      ],
+    });
+    expect(csv.split('\r\n').slice(0, 3)).toEqual(['Section,Area,Access policy,Link', 'coverage,Wiping devices,,', 'policies,,Wipe approvals,']);
+  });
+});
+
+describe('terminal table', () => {
+  it('never passes control characters from tenant data to the terminal, and marks n/a columns', () => {
+    const text = reportToText(report, { beta: false, prerequisites: [] }, { color: false });
+    const controls = [...text].filter((char) => char !== '\n' && (char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) <= 0x9f)));
+    expect(controls).toEqual([]);
+    expect(text).toContain('2026-11-01 10:00 UTC');
+    expect(text).toContain('n/a: LAPS password');
+    expect(text).toContain('missing-recovery-key  PC[2J: No key.');
+  });
+});
