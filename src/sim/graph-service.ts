@@ -38,6 +38,8 @@ interface SimAnswer {
   rawBody?: string;
   /** A collection page's records, already JSON: sent as `value` after the properties of `body`. */
   valueJson?: string[];
+  /** Identifies a collection page for the compressed-page cache: the stored collection and the request. */
+  pageKey?: { collection: GraphRecord[]; key: string };
   reset?: boolean;
 }
 
@@ -78,6 +80,7 @@ export class SimGraph {
   peakInFlight = 0;
   private seq = 0;
   private readonly jsonCache = new WeakMap<GraphRecord, string>();
+  private readonly compressedPages = new WeakMap<GraphRecord[], Map<string, Buffer>>();
   /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
   private logGeneration = 0;
 
@@ -133,9 +136,24 @@ export class SimGraph {
       answer = await this.answer(context);
     }
     if (fault?.nextLinkOrigin) redirectNextLink(answer, fault.nextLinkOrigin);
-    const text = answer.reset ? '' : serialise(answer);
-    // Like Graph, compress when the client accepts gzip and the body is worth it.
-    const compressed = Buffer.byteLength(text) > 1024 && acceptsGzip(req.headers) ? gzipSync(text, { level: 1 }) : undefined;
+    let text = '';
+    let compressed: Buffer | undefined;
+    if (!answer.reset) {
+      // A page is the same bytes every time it is asked for, until its collection is replaced; a
+      // fault may rewrite the answer, so faulted requests are never served from or into the cache.
+      const pageKey = answer.pageKey && !fault && acceptsGzip(req.headers) ? answer.pageKey : undefined;
+      compressed = pageKey ? this.compressedPages.get(pageKey.collection)?.get(pageKey.key) : undefined;
+      if (!compressed) {
+        text = serialise(answer);
+        // Like Graph, compress when the client accepts gzip and the body is worth it.
+        if (Buffer.byteLength(text) > 1024 && acceptsGzip(req.headers)) compressed = gzipSync(text, { level: 1 });
+        if (pageKey && compressed) {
+          const pages = this.compressedPages.get(pageKey.collection) ?? new Map<string, Buffer>();
+          pages.set(pageKey.key, compressed);
+          this.compressedPages.set(pageKey.collection, pages);
+        }
+      }
+    }
     const remaining = delay - (performance.now() - arrived);
     if (remaining > 0) await sleep(remaining);
     this.log(context, answer.reset ? 0 : answer.status);
@@ -266,7 +284,8 @@ export class SimGraph {
       const shaped = shape(record, resource, context);
       return shaped === record ? this.recordJson(record) : JSON.stringify(shaped);
     });
-    return { status: 200, body, valueJson };
+    const prefer = resource.evolvableEnums && prefersUnknownEnumMembers(context.headers) ? 'prefer' : '';
+    return { status: 200, body, valueJson, pageKey: { collection: records, key: `${context.versionedPath}?${context.query.toString()}|${prefer}` } };
   }
 
   /**
