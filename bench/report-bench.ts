@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { REPORT_IDS } from '../src/core/reports/report-model.js';
+import { criticalPathRounds } from './critical-path.js';
 import type { LoadFigures } from './load-once.js';
 
 const { values } = parseArgs({
@@ -65,31 +66,6 @@ async function measure(ids: string[], env: Record<string, string>): Promise<Load
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`measuring ${ids.join(', ')} failed (exit ${code})`);
   return JSON.parse(output) as LoadFigures;
-}
-
-/**
- * The fewest round trips any client could need for the requests this load made (retries of
- * throttled or failed attempts left out): each collection's pages one after another, no more than
- * `concurrency` requests at a time, and `$batch` calls no earlier than the page that names their
- * groups. The largest of those three bounds is the floor.
- */
-export function criticalPathRounds(exchanges: LoadFigures['exchanges'], concurrency: number): number {
-  const needed = exchanges.filter((exchange) => exchange.status !== undefined && ![429, 503, 504].includes(exchange.status));
-  const chains = new Map<string, number>();
-  let batches = 0;
-  for (const exchange of needed) {
-    if (exchange.method === 'POST') {
-      batches += 1;
-      continue;
-    }
-    // One chain per resource: its pages (and a version fallback) are sequential.
-    const resource = exchange.path.split('?')[0]!.replace(/^\/(v1\.0|beta)/, '');
-    chains.set(resource, (chains.get(resource) ?? 0) + 1);
-  }
-  const longestChain = Math.max(0, ...chains.values());
-  const slots = Math.ceil(needed.length / concurrency);
-  const lookups = batches > 0 ? 1 + Math.ceil(batches / concurrency) : 0;
-  return Math.max(longestChain, slots, lookups);
 }
 
 function row(label: string, figures: LoadFigures, floorMs: number): string {
