@@ -15,8 +15,11 @@ export function criticalPathRounds(exchanges: ReadonlyArray<Pick<LoadFigures['ex
       batches += 1;
       continue;
     }
-    // One chain per resource: its pages (and a version fallback) are sequential.
-    const resource = exchange.path.split('?')[0]!.replace(/^\/(v1\.0|beta)/, '');
+    // One chain per collection read (path and query, whatever the version segment and page): its
+    // pages, and a version fallback, are sequential. The same path with another $expand is another chain.
+    const [pathname, query = ''] = exchange.path.split('?');
+    const options = query.split('&').filter((option) => option && !option.startsWith('$skiptoken=')).join('&');
+    const resource = `${pathname!.replace(/^\/(v1\.0|beta)/, '')}?${options}`;
     chains.set(resource, (chains.get(resource) ?? 0) + 1);
   }
   const longestChain = Math.max(0, ...chains.values());

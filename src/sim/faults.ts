@@ -23,6 +23,8 @@ export interface FaultRule {
   reset?: boolean;
   /** Rewrite the answer's `@odata.nextLink` to point at this origin (a misbehaving or hostile upstream). */
   nextLinkOrigin?: string;
+  /** Rewrite the answer's `@odata.nextLink` to this path on the same host (another resource). */
+  nextLinkPath?: string;
   /** How many matching requests the rule affects; every one when absent. */
   times?: number;
 }

@@ -135,7 +135,7 @@ export class SimGraph {
     } else {
       answer = await this.answer(context);
     }
-    if (fault?.nextLinkOrigin) redirectNextLink(answer, fault.nextLinkOrigin);
+    if (fault?.nextLinkOrigin || fault?.nextLinkPath) redirectNextLink(answer, fault);
     let text = '';
     let compressed: Buffer | undefined;
     if (!answer.reset) {
@@ -167,7 +167,8 @@ export class SimGraph {
       res.writeHead(answer.status, { 'content-type': JSON_CONTENT_TYPE, 'content-encoding': 'gzip', 'content-length': compressed.length, vary: 'Accept-Encoding', ...headers });
       res.end(compressed);
     } else {
-      sendJsonText(res, answer.status, text, headers);
+      // A body large enough to be compressed varies with Accept-Encoding, compressed or not.
+      sendJsonText(res, answer.status, text, Buffer.byteLength(text) > 1024 ? { ...headers, vary: 'Accept-Encoding' } : headers);
     }
   }
 
@@ -427,12 +428,12 @@ function serialise(answer: SimAnswer): string {
   return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"value":[${answer.valueJson.join(',')}]}`;
 }
 
-function redirectNextLink(answer: SimAnswer, origin: string): void {
+function redirectNextLink(answer: SimAnswer, fault: FaultEffect): void {
   const body = answer.body as Record<string, unknown> | undefined;
   const nextLink = body?.['@odata.nextLink'];
   if (typeof nextLink !== 'string') return;
   const url = new URL(nextLink);
-  body!['@odata.nextLink'] = `${origin}${url.pathname}${url.search}`;
+  body!['@odata.nextLink'] = `${fault.nextLinkOrigin ?? url.origin}${fault.nextLinkPath ?? url.pathname}${url.search}`;
 }
 
 function checkQueryOptions(query: URLSearchParams, resource: SimResource): string | undefined {

@@ -25,6 +25,16 @@ describe('criticalPathRounds', () => {
     expect(criticalPathRounds([...pages, ...Array.from({ length: 21 }, () => batch())], 8)).toBe(Math.max(3, Math.ceil(24 / 8), 1 + Math.ceil(21 / 8)));
   });
 
+  it('keeps two reads of one collection with different options apart', () => {
+    const exchanges = [
+      get('/beta/deviceManagement/configurationPolicies?$expand=assignments'),
+      get('/beta/deviceManagement/configurationPolicies?$expand=assignments&$skiptoken=2'),
+      get('/beta/deviceManagement/configurationPolicies?$expand=settings,assignments'),
+      get('/beta/deviceManagement/configurationPolicies?$expand=settings,assignments&$skiptoken=2'),
+    ];
+    expect(criticalPathRounds(exchanges, 8)).toBe(2);
+  });
+
   it('leaves throttled and failed attempts out', () => {
     expect(criticalPathRounds([get('/v1.0/deviceManagement/managedDevices', 429), get('/v1.0/deviceManagement/managedDevices', 503), get('/v1.0/deviceManagement/managedDevices')], 8)).toBe(1);
   });

@@ -61,6 +61,15 @@ describe('paging', () => {
   });
 });
 
+describe('nextLink', () => {
+  it('refuses a next page on another resource of the same host as malformed, and sends nothing there', async () => {
+    harness.sim.faults.add({ path: DEVICES, nextLinkPath: '/v1.0/deviceManagement/deviceConfigurations', times: 1 });
+    const graph = harness.client();
+    await expect(graph.getAll(DEVICES)).rejects.toMatchObject({ name: 'GraphError', kind: 'malformed-response', message: expect.stringContaining('another resource') });
+    expect(harness.sim.graph.requests.map((entry) => entry.path)).toEqual([DEVICES]);
+  });
+});
+
 describe('compression', () => {
   it('the simulated Graph compresses a page when the client accepts gzip, as Graph does, and leaves small answers alone', async () => {
     const token = await requestAppToken(harness.sim);

@@ -61,7 +61,7 @@ export class GroupResolver {
     }
   }
 
-  /** Every id added so far, resolved. */
+  /** Every id added so far, resolved; after an abort, only those already sent (the rest are left out). */
   async settle(): Promise<Map<string, GroupLookup>> {
     this.flush();
     await Promise.all(this.batches);
@@ -72,14 +72,24 @@ export class GroupResolver {
     if (this.pending.length === 0 || this.signal?.aborted) return;
     const ids = this.pending;
     this.pending = [];
-    this.batches.push(this.resolve(ids));
+    const batch = this.resolve(ids);
+    // Awaited in settle(); until then a failure must not surface as an unhandled rejection.
+    batch.catch(() => undefined);
+    this.batches.push(batch);
   }
 
   private async resolve(ids: string[]): Promise<void> {
-    const outcomes = await this.graph.batchGet(
-      ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName&$expand=members($select=id)` })),
-    );
-    ids.forEach((id, index) => this.lookups.set(id, readLookup(id, outcomes.get(String(index + 1)))));
+    try {
+      const outcomes = await this.graph.batchGet(
+        ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName&$expand=members($select=id)` })),
+        this.signal ? { signal: this.signal } : {},
+      );
+      ids.forEach((id, index) => this.lookups.set(id, readLookup(id, outcomes.get(String(index + 1)))));
+    } catch (error) {
+      // Abandoned with the report that failed: these groups stay unread, and say so.
+      if (!this.signal?.aborted) throw error;
+      for (const id of ids) this.lookups.set(id, { state: 'unknown', id, error: { message: 'not read: the report stopped' } });
+    }
   }
 }
 

@@ -99,7 +99,7 @@ export class GraphClient {
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
   async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.resolve(path, options.query);
-    const { body } = await this.send('GET', url, undefined, options.headers);
+    const { body } = await this.send('GET', url, { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     return body as T;
   }
 
@@ -113,7 +113,8 @@ export class GraphClient {
    */
   async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
     const source: PageSource = {
-      send: (url, onPrefix) => this.sendForText('GET', url, undefined, options.headers, onPrefix, 'paging'),
+      send: (url, onBodyPrefix) =>
+        this.sendForText('GET', url, { ...(options.headers ? { headers: options.headers } : {}), onBodyPrefix, priority: 'paging', ...(options.signal ? { signal: options.signal } : {}) }),
       follow: (link, from) => this.followNextLink(link, from),
       signal: options.signal,
     };
@@ -127,7 +128,7 @@ export class GraphClient {
       // A page too small for its prefix to be seen on the way arrives whole: read its link now.
       current.offerLink(peekNextLink(answer.text), answer.requestPath);
       if (current.refusal) throw current.refusal;
-      const page = parseJsonAnswer(answer) as { value?: unknown; '@odata.nextLink'?: unknown };
+      const page = parseJsonAnswer(answer) as { value?: unknown };
       answer.text = ''; // the parsed page is what the reader holds from here on
       if (!Array.isArray(page?.value)) {
         throw new GraphError({
@@ -140,7 +141,7 @@ export class GraphClient {
           attempts: answer.attempts,
         });
       }
-      const link = typeof page['@odata.nextLink'] === 'string' && page['@odata.nextLink'] ? page['@odata.nextLink'] : undefined;
+      const link = nextLinkOf(page);
       next = current.successorFor(link, answer.requestPath);
       yield { items: page.value as T[], index };
     }
@@ -163,7 +164,7 @@ export class GraphClient {
    * Sub-requests answered 429/503/504 are sent again by themselves after the delay they name; each
    * sub-request ends as its own outcome, so one failure never hides the others' answers.
    */
-  async batchGet(requests: readonly BatchSubRequest[]): Promise<Map<string, BatchOutcome>> {
+  async batchGet(requests: readonly BatchSubRequest[], options: { signal?: AbortSignal } = {}): Promise<Map<string, BatchOutcome>> {
     const ids = new Set<string>();
     for (const request of requests) {
       if (ids.has(request.id)) throw new GraphRequestRefusedError(`Duplicate $batch sub-request id "${request.id}".`);
@@ -176,11 +177,11 @@ export class GraphClient {
     const outcomes = new Map<string, BatchOutcome>();
     const chunks: BatchSubRequest[][] = [];
     for (let start = 0; start < requests.length; start += this.batchSize) chunks.push(requests.slice(start, start + this.batchSize));
-    await Promise.all(chunks.map((chunk) => this.runBatchChunk(chunk, outcomes)));
+    await Promise.all(chunks.map((chunk) => this.runBatchChunk(chunk, outcomes, options.signal)));
     return outcomes;
   }
 
-  private async runBatchChunk(chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>): Promise<void> {
+  private async runBatchChunk(chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>, signal: AbortSignal | undefined): Promise<void> {
     let pending = chunk;
     let waitedMs = 0;
     for (let round = 1; pending.length > 0; round += 1) {
@@ -194,8 +195,10 @@ export class GraphClient {
       });
       let responses: Map<string, { status: number; headers: Record<string, string>; body: unknown }>;
       try {
-        const { body: batchBody, requestPath } = await this.send('POST', this.resolve(BATCH_PATH), body, {
-          'content-type': 'application/json',
+        const { body: batchBody, requestPath } = await this.send('POST', this.resolve(BATCH_PATH), {
+          body,
+          headers: { 'content-type': 'application/json' },
+          ...(signal ? { signal } : {}),
         });
         responses = readBatchResponses(batchBody, requestPath);
       } catch (error) {
@@ -249,9 +252,27 @@ export class GraphClient {
         for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
         return;
       }
-      await this.sleep(delayMs);
+      await this.pause(delayMs, signal);
       waitedMs += delayMs;
       pending = again.map((entry) => entry.request);
+    }
+  }
+
+  /** A retry's wait, cut short by an aborted signal. */
+  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return this.sleep(ms);
+    signal.throwIfAborted();
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        this.sleep(ms),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -281,30 +302,24 @@ export class GraphClient {
       throw refuse('not an absolute URL');
     }
     if (url.origin !== this.origin) throw refuse(`it leads to ${url.origin}, and paging stays on ${this.origin}`);
+    // The next page of a collection is that collection.
+    if (url.pathname !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
     if (selectsSecretFields(url)) throw refuse('it selects secret fields of an escrow list');
     return url;
   }
 
   /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */
-  private async send(
-    method: 'GET' | 'POST',
-    url: URL,
-    body: string | undefined,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<{ body: unknown; requestPath: string }> {
-    const answer = await this.sendForText(method, url, body, extraHeaders);
+  private async send(method: 'GET' | 'POST', url: URL, options: SendOptions = {}): Promise<{ body: unknown; requestPath: string }> {
+    const answer = await this.sendForText(method, url, options);
     return { body: parseJsonAnswer(answer), requestPath: answer.requestPath };
   }
 
-  /** One request with its retries. Resolves with the text of a 2xx answer. */
-  private async sendForText(
-    method: 'GET' | 'POST',
-    url: URL,
-    body: string | undefined,
-    extraHeaders: Record<string, string> = {},
-    onBodyPrefix?: (prefix: string) => void,
-    priority: SlotPriority = 'other',
-  ): Promise<RawAnswer> {
+  /**
+   * One request with its retries. Resolves with the text of a 2xx answer. An aborted `signal` ends
+   * it at once, between attempts or during one, with the signal's reason.
+   */
+  private async sendForText(method: 'GET' | 'POST', url: URL, options: SendOptions = {}): Promise<RawAnswer> {
+    const { body, headers: extraHeaders = {}, onBodyPrefix, priority = 'other', signal } = options;
     assertAllowedRequest(method, url.pathname, url);
     const requestPath = `${url.pathname}${url.search}`;
     const clientRequestId = randomUUID();
@@ -312,6 +327,7 @@ export class GraphClient {
     let renewedToken = false;
 
     for (let attempt = 1; ; attempt += 1) {
+      signal?.throwIfAborted();
       const token = await this.options.tokens.getToken();
       const started = this.now();
       let response: HttpResponse | undefined;
@@ -329,9 +345,13 @@ export class GraphClient {
           },
           ...(body === undefined ? {} : { body }),
           ...(onBodyPrefix ? { onBodyPrefix } : {}),
+          ...(signal ? { signal } : {}),
           timeoutMs: this.requestTimeoutMs,
         };
-        response = await this.limit.run(() => this.options.transport.send(request), priority);
+        response = await this.limit.run(() => {
+          signal?.throwIfAborted();
+          return this.options.transport.send(request);
+        }, priority);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         failure = new GraphError(
@@ -372,10 +392,18 @@ export class GraphClient {
       const retryAfterMs = response ? parseRetryAfterMs(response.headers['retry-after'], this.now()) : undefined;
       const delayMs = nextRetryDelayMs(this.retry, attempt, waitedMs, retryAfterMs, this.random);
       if (delayMs === undefined || !failure) throw failure ?? new Error('unreachable: a retry without a failure');
-      await this.sleep(delayMs);
+      await this.pause(delayMs, signal);
       waitedMs += delayMs;
     }
   }
+}
+
+interface SendOptions {
+  body?: string;
+  headers?: Record<string, string>;
+  onBodyPrefix?: (prefix: string) => void;
+  priority?: SlotPriority;
+  signal?: AbortSignal;
 }
 
 interface PageSource {
@@ -477,7 +505,17 @@ export function peekNextLink(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  const link = (head as Record<string, unknown> | null)?.['@odata.nextLink'];
+  return typeof head === 'object' && head !== null ? nextLinkOf(head) : undefined;
+}
+
+/**
+ * A page's link to the next one. Graph writes `@odata.nextLink`; the BitLocker list's page documents
+ * `odata.nextLink` (the OData v4.0 spelling without `@`), so both are read: a link missed would
+ * silently drop pages and turn escrowed keys into false gaps.
+ */
+function nextLinkOf(page: object): string | undefined {
+  const record = page as Record<string, unknown>;
+  const link = record['@odata.nextLink'] ?? record['odata.nextLink'];
   return typeof link === 'string' && link ? link : undefined;
 }
 

@@ -16,6 +16,8 @@ export interface HttpRequest {
    * start early. Bodies shorter than that arrive whole and are not offered.
    */
   onBodyPrefix?: (prefix: string) => void;
+  /** Abandons the request (a report that failed elsewhere); the transport rethrows its reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -26,17 +28,21 @@ const BODY_PREFIX_BYTES = 4096;
 
 const inflate = promisify(gunzip);
 
+/**
+ * Compressed bytes inflated for a prefix: deflate expands at most about 1032:1, so 1 KB inflates to
+ * at most about 1 MB, and in practice to the several kilobytes that hold the page's head.
+ */
+const GZIP_PREFIX_BYTES = 1024;
+
 /** No Graph page comes near this; a body that inflates past it is refused rather than held. */
 const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
 /** Inflating on libuv's thread pool keeps this thread free for the pages of other reports. */
-async function inflateBody(raw: Buffer, req: HttpRequest): Promise<Buffer> {
-  try {
-    // Large output chunks: the default 16 KB means a callback on this thread per 16 KB inflated.
-    return await inflate(raw, { maxOutputLength: MAX_INFLATED_BYTES, chunkSize: 1024 * 1024 });
-  } catch (error) {
-    throw new TransportError('malformed-response', `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`, { cause: error });
-  }
+function inflateBody(raw: Buffer): Promise<Buffer> {
+  // Output chunks near the expected size: the default 16 KB means a callback on this thread per
+  // 16 KB inflated, and a fixed 1 MB would be wasted on small answers.
+  const chunkSize = Math.min(1024 * 1024, Math.max(64 * 1024, raw.length * 16));
+  return inflate(raw, { maxOutputLength: MAX_INFLATED_BYTES, chunkSize });
 }
 
 /**
@@ -45,10 +51,9 @@ async function inflateBody(raw: Buffer, req: HttpRequest): Promise<Buffer> {
  * the whole body is inflated once it is complete.
  */
 function bodyPrefix(received: Buffer, gzipped: boolean): string {
-  const head = received.subarray(0, BODY_PREFIX_BYTES);
-  if (!gzipped) return head.toString('utf8');
+  if (!gzipped) return received.subarray(0, BODY_PREFIX_BYTES).toString('utf8');
   try {
-    return gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+    return gunzipSync(received.subarray(0, GZIP_PREFIX_BYTES), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
   } catch {
     return '';
   }
@@ -108,31 +113,40 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           body: req.body,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
-          signal: AbortSignal.timeout(req.timeoutMs),
+          signal: req.signal ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), req.signal]) : AbortSignal.timeout(req.timeoutMs),
         });
         const gzipped = String(response.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
         const chunks: Buffer[] = [];
         let size = 0;
-        let prefixPending = req.onBodyPrefix !== undefined && response.statusCode >= 200 && response.statusCode < 300;
+        const success = response.statusCode >= 200 && response.statusCode < 300;
+        let prefixOffered = false;
         for await (const chunk of response.body as AsyncIterable<Buffer>) {
           chunks.push(chunk);
           size += chunk.length;
-          if (prefixPending && size >= BODY_PREFIX_BYTES) {
-            prefixPending = false;
-            req.onBodyPrefix!(bodyPrefix(Buffer.concat(chunks, size), gzipped));
+          if (req.onBodyPrefix && success && !prefixOffered && size >= BODY_PREFIX_BYTES) {
+            prefixOffered = true;
+            req.onBodyPrefix(bodyPrefix(Buffer.concat(chunks, size), gzipped));
           }
         }
         // A request started from the prefix reaches the socket on a later turn of the event loop;
         // give it that turn before milliseconds of inflating and parsing, or it waits for them.
-        if (req.onBodyPrefix && !prefixPending) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (prefixOffered) await new Promise<void>((resolve) => setImmediate(resolve));
         const raw = Buffer.concat(chunks, size);
-        const body = (gzipped && raw.length > 0 ? await inflateBody(raw, req) : raw).toString('utf8');
+        let body: string;
+        try {
+          body = (gzipped && raw.length > 0 ? await inflateBody(raw) : raw).toString('utf8');
+        } catch (error) {
+          // An error answer whose body does not inflate is still that error: its status decides.
+          if (!success) body = '';
+          else throw new TransportError('malformed-response', `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`, { cause: error });
+        }
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
         }
         return { status: response.statusCode, headers, body };
       } catch (error) {
+        if (req.signal?.aborted) throw req.signal.reason;
         throw error instanceof TransportError ? error : toTransportError(error, req);
       }
     },

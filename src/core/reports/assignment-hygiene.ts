@@ -119,8 +119,8 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   try {
     perSource = await loadSideBySide<AssignableObject[][]>(SOURCES.map(readSource), controller);
   } catch (error) {
-    // Look-ups already sent finish before the failed report answers; no new ones start.
-    await groups.settle();
+    // Look-ups already sent are abandoned with the report; wait for them so nothing outlives it.
+    await groups.settle().catch(() => undefined);
     throw error;
   }
   const lookups = await groups.settle();
