@@ -105,7 +105,7 @@ export class GraphClient {
 
   /**
    * The pages of a collection, one request per page, in order. `@odata.nextLink` is followed
-   * verbatim, but only while it stays on the configured origin and an allowed path. A page's
+   * verbatim, but only while it stays on the configured origin and the same resource. A page's
    * successor is requested as soon as its link is known, from the first kilobytes of the body when
    * the link comes ahead of `value` (as in Graph's responses), and at most one page runs ahead of
    * the reader. Pages are a collection's critical path, so they go ahead of `$batch` calls waiting
