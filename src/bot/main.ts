@@ -1,12 +1,15 @@
-import restify from 'restify';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
+import { loadReport } from '../core/reports/registry.js';
 import { openGraphConnection } from '../shell/graph-connection.js';
+import { createAppServer } from './app-server.js';
+import { ReportCache } from './report-cache.js';
+import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
- * demo tenant), checks that Graph answers, and serves on PORT. The tab, its API and the bot are
- * mounted here as they are built; until then the server answers 404 to every path.
+ * demo tenant), checks that Graph answers, and serves the tab's report API on PORT. The tab and the
+ * bot are mounted here as they are built.
  */
 async function main(): Promise<void> {
   const result = readConfig(process.env);
@@ -31,7 +34,28 @@ async function main(): Promise<void> {
     console.error(`Microsoft Graph check failed: ${error.summary()}`);
   }
 
-  const server = restify.createServer({ name: 'device-management-health' });
+  const { connection: tenant } = config;
+  const sim = connection.simulator;
+  const access = sim
+    ? { authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId }
+    : tenant.mode === 'tenant'
+      ? { authorityHost: tenant.authorityHost, tenantId: tenant.tenantId, clientId: tenant.clientId }
+      : undefined;
+  if (!access) throw new Error('unreachable: a tenant connection without a tenant');
+  const reports = new ReportCache((id) => loadReport(id, connection.graph, { thresholds: config.thresholds }));
+  const server = createAppServer({
+    reports,
+    checkAccess: createTabAccessCheck({ ...access, transport: connection.transport }),
+    ...(sim
+      ? {
+          demoToken: async () => ({
+            token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 }),
+            expiresIn: 3600,
+          }),
+        }
+      : {}),
+    log: (line) => console.log(line),
+  });
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces.
   const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));

@@ -2,6 +2,7 @@ import type { TenantConnection } from '../core/config.js';
 import { GraphClient } from '../core/graph/graph-client.js';
 import type { GraphExchange } from '../core/graph/graph-client.js';
 import { createHttpTransport } from '../core/graph/http-transport.js';
+import type { HttpTransport } from '../core/graph/http-transport.js';
 import { createMsalTokenSource } from '../core/graph/token-source.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -9,6 +10,8 @@ import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 
 export interface GraphConnection {
   graph: GraphClient;
+  /** The HTTP transport behind it, with its trust: for other calls to the same authority (signing keys). */
+  transport: HttpTransport;
   /** "Contoso (demo)" in demo mode; the tenant id otherwise. */
   tenantLabel: string;
   demo: boolean;
@@ -35,6 +38,7 @@ export async function openGraphConnection(connection: TenantConnection, options:
     });
     return {
       graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+      transport,
       tenantLabel: simulator.tenant.displayName,
       demo: true,
       simulator,
@@ -48,6 +52,7 @@ export async function openGraphConnection(connection: TenantConnection, options:
   const tokens = createMsalTokenSource({ ...connection, transport });
   return {
     graph: new GraphClient({ baseUrl: connection.graphBaseUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+    transport,
     tenantLabel: connection.tenantId,
     demo: false,
     simulator: undefined,

@@ -62,6 +62,42 @@ export class SimEntra {
     return `https://sts.windows.net/${this.tenantId}/`;
   }
 
+  /**
+   * A signed-in user's token for an API, as Teams SSO hands one to a tab (`getAuthToken`): a v2.0
+   * access token (`iss` {authority}/{tid}/v2.0, `aud` the API's client id, `scp` access_as_user)
+   * carrying the app roles the user is assigned. Overrides let tests make tokens that must fail.
+   */
+  async issueUserToken(options: {
+    audience: string;
+    roles?: string[];
+    name?: string;
+    username?: string;
+    tenantId?: string;
+    lifetimeSeconds?: number;
+    issuedSecondsAgo?: number;
+  }): Promise<string> {
+    const tenantId = options.tenantId ?? this.tenantId;
+    const issuedAt = Math.floor(Date.now() / 1000) - (options.issuedSecondsAgo ?? 0);
+    const username = options.username ?? `megan.bowen@${this.tenantDomain}`;
+    return new SignJWT({
+      aud: options.audience,
+      tid: tenantId,
+      oid: randomUUID(),
+      name: options.name ?? 'Megan Bowen',
+      preferred_username: username,
+      scp: 'access_as_user',
+      ...(options.roles ? { roles: options.roles } : {}),
+      ver: '2.0',
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keyId })
+      .setIssuer(`${this.origin}/${tenantId}/v2.0`)
+      .setSubject(randomBytes(16).toString('base64url'))
+      .setIssuedAt(issuedAt)
+      .setNotBefore(issuedAt)
+      .setExpirationTime(issuedAt + (options.lifetimeSeconds ?? 3600))
+      .sign(this.signingKey);
+  }
+
   addApplication(app: Omit<SimApplication, 'clientId' | 'secrets'> & { clientId?: string; secrets?: string[] }): SimApplication {
     const registered: SimApplication = {
       clientId: app.clientId ?? randomUUID(),

@@ -1,0 +1,131 @@
+import type { AddressInfo } from 'node:net';
+import { SignJWT, generateKeyPair } from 'jose';
+import type { Server } from 'restify';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppServer } from '../../src/bot/app-server.js';
+import { ReportCache } from '../../src/bot/report-cache.js';
+import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/bot/tab-access.js';
+import { createHttpTransport } from '../../src/core/graph/http-transport.js';
+import { loadReport } from '../../src/core/reports/registry.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+let server: Server;
+let base: string;
+let loads = 0;
+let keysTransport: ReturnType<typeof createHttpTransport>;
+
+beforeAll(async () => {
+  const sim = harness.sim;
+  const graph = harness.client();
+  keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
+  server = createAppServer({
+    reports: new ReportCache((id) => {
+      loads += 1;
+      return loadReport(id, graph);
+    }),
+    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
+    demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await keysTransport.close();
+});
+
+async function get(path: string, token?: string) {
+  const response = await request(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
+}
+
+const userToken = (options: Partial<Parameters<typeof harness.sim.entra.issueUserToken>[0]> = {}) =>
+  harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], ...options });
+
+describe('the tab API: who may call it', () => {
+  it('asks for a token when there is none', async () => {
+    const response = await get('/api/reports');
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+  });
+
+  it('refuses an expired token', async () => {
+    const response = await get('/api/reports', await userToken({ issuedSecondsAgo: 7200, lifetimeSeconds: 3600 }));
+    expect(response.status).toBe(401);
+    expect(response.text).toContain('expired');
+  });
+
+  it('refuses a token for another app', async () => {
+    expect((await get('/api/reports', await userToken({ audience: '2f4b3c1e-0000-4000-8000-000000000099' }))).status).toBe(401);
+  });
+
+  it('refuses a token from another tenant', async () => {
+    expect((await get('/api/reports', await userToken({ tenantId: '0b6f1d4e-0000-4000-8000-000000000042' }))).status).toBe(401);
+  });
+
+  it('refuses a token whose signature is not the tenant\'s', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ aud: harness.sim.clientId, tid: harness.sim.tenantId, roles: [IT_STAFF_ROLE] })
+      .setProtectedHeader({ alg: 'RS256', kid: 'forged' })
+      .setIssuer(`${harness.sim.authorityHost}/${harness.sim.tenantId}/v2.0`)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
+    expect((await get('/api/reports', forged)).status).toBe(401);
+  });
+
+  it('refuses a valid user without the IT staff role with 403', async () => {
+    const response = await get('/api/reports', await userToken({ roles: [] }));
+    expect(response.status).toBe(403);
+    expect(response.text).toContain(IT_STAFF_ROLE);
+  });
+
+  it('lets IT staff in, with the audience as a client id or an api:// URI', async () => {
+    expect((await get('/api/reports', await userToken())).status).toBe(200);
+    expect((await get('/api/reports', await userToken({ audience: `api://localhost:53000/${harness.sim.clientId}` }))).status).toBe(200);
+  });
+});
+
+describe('the tab API: reports', () => {
+  it('lists the six reports', async () => {
+    const response = await get('/api/reports', await userToken());
+    expect((response.json() as Array<{ id: string }>).map((report) => report.id)).toHaveLength(6);
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('serves a report as the JSON contract, and as CSV', async () => {
+    const token = await userToken();
+    const report = (await get('/api/reports/escrow-gaps', token)).json() as ReportResult;
+    expect(report).toMatchObject({ report: 'escrow-gaps', state: 'loaded', error: null });
+    expect(report.findings.length).toBeGreaterThan(0);
+    const csv = await get('/api/reports/escrow-gaps.csv', token);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.text.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Link');
+    expect((await get('/api/reports/no-such-report', token)).status).toBe(404);
+  });
+
+  it('loads a report once for viewers who open it together, and again on refresh', async () => {
+    const token = await userToken();
+    const before = loads;
+    const responses = await Promise.all([get('/api/reports/admin-approval', token), get('/api/reports/admin-approval', token), get('/api/reports/admin-approval', token)]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(loads - before).toBe(1);
+    expect(harness.sim.graph.requests.filter((entry) => entry.path === '/beta/deviceManagement/operationApprovalPolicies')).toHaveLength(1);
+    await get('/api/reports/admin-approval', token);
+    expect(loads - before).toBe(1);
+    await get('/api/reports/admin-approval?refresh=true', token);
+    expect(loads - before).toBe(2);
+  });
+
+  it('signs a browser on this machine into the demo tenant', async () => {
+    const { token } = (await get('/api/demo/token')).json() as { token: string };
+    expect((await get('/api/reports', token)).status).toBe(200);
+  });
+});
