@@ -1,6 +1,6 @@
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
-import { REPORTS } from '../core/reports/registry.js';
+import { reportCatalogue } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { isReportId } from '../core/reports/report-model.js';
 import type { ReportCache } from './report-cache.js';
@@ -37,7 +37,7 @@ export function createAppServer(options: AppServerOptions): Server {
 
   server.get('/api/reports', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
-    res.send(200, REPORTS.map(({ id, title, summary, permissions, prerequisites, beta }) => ({ id, title, summary, permissions, prerequisites, beta })));
+    res.send(200, reportCatalogue());
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { readConfig } from '../core/config.js';
-import { REPORTS, loadReport, reportDefinition } from '../core/reports/registry.js';
+import { loadReport, reportCatalogue, reportDefinition } from '../core/reports/registry.js';
 import { REPORT_IDS, isReportId } from '../core/reports/report-model.js';
 import type { LoadProgress } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
@@ -60,7 +60,7 @@ function listReports(args: string[]): number {
     console.error(`dmhealth reports: --format must be table or json, got "${format}"`);
     return EXIT_USAGE;
   }
-  const reports = REPORTS.map(({ id, title, summary, permissions, prerequisites, beta }) => ({ id, title, summary, permissions, prerequisites, beta }));
+  const reports = reportCatalogue();
   if (format === 'json') {
     console.log(JSON.stringify(reports, null, 2));
     return 0;

@@ -36,8 +36,8 @@ interface SimAnswer {
   body?: unknown;
   /** Sent as is instead of `body` (a malformed answer). */
   rawBody?: string;
-  /** A collection page's records, already JSON: sent as `value` after the properties of `body`. */
-  valueJson?: string[];
+  /** A collection page's records as JSON, sent as `value` after the properties of `body`; made only when sent. */
+  valueJson?: () => string[];
   /** Identifies a collection page for the compressed-page cache: the stored collection and the request. */
   pageKey?: { collection: GraphRecord[]; key: string };
   reset?: boolean;
@@ -281,10 +281,11 @@ export class SimGraph {
     }
     // Graph writes the page's metadata ahead of `value`; records served unshaped come from a cache
     // of their JSON, so a 1,000-device page costs a join rather than a serialisation.
-    const valueJson = stored.map((record) => {
-      const shaped = shape(record, resource, context);
-      return shaped === record ? this.recordJson(record) : JSON.stringify(shaped);
-    });
+    const valueJson = () =>
+      stored.map((record) => {
+        const shaped = shape(record, resource, context);
+        return shaped === record ? this.recordJson(record) : JSON.stringify(shaped);
+      });
     const prefer = resource.evolvableEnums && prefersUnknownEnumMembers(context.headers) ? 'prefer' : '';
     return { status: 200, body, valueJson, pageKey: { collection: records, key: `${context.versionedPath}?${context.query.toString()}|${prefer}` } };
   }
@@ -425,7 +426,7 @@ function serialise(answer: SimAnswer): string {
   if (answer.rawBody !== undefined) return answer.rawBody;
   if (answer.valueJson === undefined) return JSON.stringify(answer.body ?? {});
   const head = JSON.stringify(answer.body ?? {});
-  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"value":[${answer.valueJson.join(',')}]}`;
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"value":[${answer.valueJson().join(',')}]}`;
 }
 
 function redirectNextLink(answer: SimAnswer, fault: FaultEffect): void {

@@ -124,6 +124,17 @@ describe('the tab API: reports', () => {
     expect(loads - before).toBe(2);
   });
 
+  it('answers a report that cannot load with its error, and as CSV with 502; the failure is not kept', async () => {
+    const token = await userToken();
+    harness.sim.faults.add({ path: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', status: 403, times: 2 });
+    const report = (await get('/api/reports/startup-reliability', token)).json() as ReportResult;
+    expect(report).toMatchObject({ state: 'load-error', error: { status: 403 }, rows: [] });
+    const csv = await get('/api/reports/startup-reliability.csv', token);
+    expect(csv.status).toBe(502);
+    expect(csv.text).toContain('403');
+    expect(((await get('/api/reports/startup-reliability', token)).json() as ReportResult).state).toBe('loaded');
+  });
+
   it('signs a browser on this machine into the demo tenant', async () => {
     const { token } = (await get('/api/demo/token')).json() as { token: string };
     expect((await get('/api/reports', token)).status).toBe(200);

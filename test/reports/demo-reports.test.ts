@@ -12,6 +12,15 @@ const harness = useTestSimulator({ tenant });
 const key = (finding: { kind: string; subjectId: string }) => `${finding.kind} ${finding.subjectId.toLowerCase()}`;
 
 describe('the six reports on the demo tenant', () => {
+  it('tells how far a load has got, per source, in records', async () => {
+    const progress: Array<{ report: string; source: string; records: number }> = [];
+    await loadReport('escrow-gaps', harness.client(), { now: () => now, onProgress: (step) => progress.push(step) });
+    const devices = progress.filter((step) => step.source === 'managedDevices');
+    expect(devices.at(-1)).toEqual({ report: 'escrow-gaps', source: 'managedDevices', records: tenant.collections.managedDevices.length });
+    expect(new Set(progress.map((step) => step.source))).toEqual(new Set(['managedDevices', 'recoveryKeys', 'deviceLocalCredentials']));
+    harness.sim.graph.clearLog();
+  });
+
   it.each(REPORT_IDS)('%s finds exactly what the scenario declares, each request once', async (id: ReportId) => {
     const graph = harness.client();
     const result = await loadReport(id, graph, { now: () => now });

@@ -67,7 +67,10 @@ export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: f
 /** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
 export const MAX_BATCH_SIZE = 20;
 
-const USER_AGENT = 'DeviceManagementHealth/0.1';
+/** How this service names itself upstream: User-Agent here, `ocp-client-name` / `-version` where asked. */
+export const CLIENT_NAME = 'Device Management Health';
+export const CLIENT_VERSION = '0.1';
+const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
 
 /**
  * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the

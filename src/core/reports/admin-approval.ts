@@ -1,7 +1,7 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
-import { DAY_MS, asString, compareText, graphTimestamp } from './graph-values.js';
+import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
@@ -82,7 +82,7 @@ function identityName(identitySet: unknown): string | null {
 }
 
 async function loadApprovals({ graph, onProgress }: LoadContext): Promise<ApprovalRecords> {
-  const progress = (source: string, records: number) => onProgress?.({ report: 'admin-approval', source, records });
+  const progress = (source: string, records: number) => onProgress?.(source, records);
   const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
     (signal) => graph.getAll<Beta.OperationApprovalPolicy, ApprovalPolicy>('/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS, signal }, (policy) => ({
       id: String(policy.id),
@@ -93,8 +93,8 @@ async function loadApprovals({ graph, onProgress }: LoadContext): Promise<Approv
     })),
     (signal) => graph.getAll<Beta.OperationApprovalRequest, ApprovalRequest>('/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
       id: String(request.id),
-      requestDateTime: graphTimestamp(request.requestDateTime)?.toISOString() ?? null,
-      lastModifiedDateTime: graphTimestamp(request.lastModifiedDateTime)?.toISOString() ?? null,
+      requestDateTime: isoOrNull(request.requestDateTime),
+      lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
       status: asString(request.status) ?? 'unknown',
       requestor: identityName(request.requestor),
       approver: identityName(request.approver),

@@ -111,7 +111,7 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
         objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
         groups.add(targets.flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
-      onProgress?.({ report: 'assignment-hygiene', source: source.source, records: objects.length });
+      onProgress?.(source.source, objects.length);
     }
     return objects;
   };
@@ -124,7 +124,7 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
     throw error;
   }
   const lookups = await groups.settle();
-  onProgress?.({ report: 'assignment-hygiene', source: 'groups', records: lookups.size });
+  onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
   return { objects: perSource.flat(), groups: lookups };
 }

@@ -61,7 +61,7 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
     <T>(path: string, source: string, project: (item: T) => T) =>
     async (signal: AbortSignal) => {
       const items = await graph.getAll<T, T>(path, { signal }, project);
-      onProgress?.({ report: 'connector-health', source, records: items.length });
+      onProgress?.(source, items.length);
       return items;
     };
   const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await loadSideBySide<
@@ -107,7 +107,7 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
  */
 async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGooglePlay | null> {
   try {
-    return await getSingleton<ManagedGooglePlay>(graph, `/v1.0/${MANAGED_STORE_PATH}`, { notFoundIsAbsent: false });
+    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`));
   } catch (error) {
     if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
   }
@@ -115,11 +115,11 @@ async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGoogleP
 }
 
 /** A singleton, or null when the tenant never set it up (404). */
-async function getSingleton<T>(graph: GraphClient, path: string, options: { notFoundIsAbsent?: boolean } = {}): Promise<T | null> {
+async function getSingleton<T>(graph: GraphClient, path: string): Promise<T | null> {
   try {
     return unwrapSingleton<T>(await graph.get<unknown>(path));
   } catch (error) {
-    if (options.notFoundIsAbsent !== false && error instanceof GraphError && error.status === 404) return null;
+    if (error instanceof GraphError && error.status === 404) return null;
     throw error;
   }
 }

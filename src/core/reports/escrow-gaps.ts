@@ -1,4 +1,5 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
+import { CLIENT_NAME, CLIENT_VERSION } from '../graph/graph-client.js';
 import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
@@ -42,7 +43,7 @@ export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID dev
  * (learn.microsoft.com/graph/api/directory-list-devicelocalcredentials,
  * learn.microsoft.com/graph/api/bitlockerrecoverykey-list). The client always sends a User-Agent.
  */
-const ESCROW_HEADERS = { 'ocp-client-name': 'Device Management Health', 'ocp-client-version': '0.1' };
+const ESCROW_HEADERS = { 'ocp-client-name': CLIENT_NAME, 'ocp-client-version': CLIENT_VERSION };
 
 /** Windows in any case, as Intune's free-text `operatingSystem` may spell it (design section 9). */
 export function isWindows(operatingSystem: unknown): boolean {
@@ -58,7 +59,7 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
 }
 
 async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
-  const progress = (source: string, records: number) => onProgress?.({ report: 'escrow-gaps', source, records });
+  const progress = (source: string, records: number) => onProgress?.(source, records);
   const readDevices = async (signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;

@@ -21,6 +21,11 @@ export const REPORTS: readonly ReportDefinition<unknown>[] = [
   startupReliabilityReport,
 ] as ReportDefinition<unknown>[];
 
+/** What a caller may know of each report before loading it: the CLI's `reports` and `GET /api/reports`. */
+export function reportCatalogue(): Array<Pick<ReportDefinition<unknown>, 'id' | 'title' | 'summary' | 'permissions' | 'prerequisites' | 'beta'>> {
+  return REPORTS.map(({ id, title, summary, permissions, prerequisites, beta }) => ({ id, title, summary, permissions, prerequisites, beta }));
+}
+
 export function reportDefinition(id: ReportId): ReportDefinition<unknown> {
   const definition = REPORTS.find((report) => report.id === id);
   if (!definition) throw new Error(`no report "${id}"`);
@@ -43,7 +48,8 @@ export async function loadReport(id: ReportId, graph: GraphClient, options: Load
   const now = options.now ?? (() => new Date());
   let records: unknown;
   try {
-    records = await definition.load({ graph, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const onProgress = options.onProgress;
+    records = await definition.load({ graph, ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}) });
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     return {

@@ -95,7 +95,8 @@ export interface LoadProgress {
 
 export interface LoadContext {
   graph: GraphClient;
-  onProgress?: (progress: LoadProgress) => void;
+  /** Records read from one upstream source so far; the registry adds the report's id. */
+  onProgress?: (source: string, records: number) => void;
 }
 
 export interface DeriveContext {

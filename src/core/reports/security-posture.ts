@@ -94,7 +94,7 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
 }
 
 async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<SecurityPostureRecords> {
-  const progress = (source: string, records: number) => onProgress?.({ report: 'security-posture', source, records });
+  const progress = (source: string, records: number) => onProgress?.(source, records);
   const [policies, intents, templates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[]]>([
     async (signal) => {
       const policies: SecurityPolicy[] = [];

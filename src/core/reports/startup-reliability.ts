@@ -56,7 +56,7 @@ export function timeToDesktopMs(record: Partial<Record<'coreBootTimeInMs' | 'gro
 }
 
 async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupRecords> {
-  const progress = (source: string, records: number) => onProgress?.({ report: 'startup-reliability', source, records });
+  const progress = (source: string, records: number) => onProgress?.(source, records);
   const [devices, apps] = await loadSideBySide<[DeviceStartup[], AppReliability[]]>([
     (signal) => graph.getAll<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>('/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', { signal }, (record) => ({
       id: String(record.id),
