@@ -5,9 +5,14 @@ import { reportToCsv } from '../core/reports/report-csv.js';
 import { isReportId } from '../core/reports/report-model.js';
 import type { ReportCache } from './report-cache.js';
 import type { TabAccess } from './tab-access.js';
+import { serveTab } from './tab-files.js';
 
 export interface AppServerOptions {
   reports: ReportCache;
+  /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
+  tenant: { label: string; demo: boolean };
+  /** The built tab (Vite's output); without it, /tab answers 404. */
+  tabDirectory?: string;
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
   demoToken?: () => Promise<{ token: string; expiresIn: number }>;
@@ -38,6 +43,21 @@ export function createAppServer(options: AppServerOptions): Server {
   server.get('/api/reports', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     res.send(200, reportCatalogue());
+  });
+
+  server.get('/api/tenant', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    res.send(200, options.tenant);
+  });
+
+  server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    const id = String(req.params.id ?? '');
+    if (!isReportId(id)) {
+      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
+      return;
+    }
+    res.send(200, options.reports.progress(id));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -75,6 +95,7 @@ export function createAppServer(options: AppServerOptions): Server {
       res.send(200, await demoToken());
     });
   }
+  if (options.tabDirectory) serveTab(server, options.tabDirectory);
   return server;
 }
 

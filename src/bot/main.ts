@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { loadReport } from '../core/reports/registry.js';
@@ -42,9 +44,13 @@ async function main(): Promise<void> {
       ? { authorityHost: tenant.authorityHost, tenantId: tenant.tenantId, clientId: tenant.clientId }
       : undefined;
   if (!access) throw new Error('unreachable: a tenant connection without a tenant');
-  const reports = new ReportCache((id) => loadReport(id, connection.graph, { thresholds: config.thresholds }));
+  const reports = new ReportCache((id, onProgress) => loadReport(id, connection.graph, { thresholds: config.thresholds, onProgress }));
+  const tabDirectory = fileURLToPath(new URL('../tab/', import.meta.url));
+  if (!existsSync(tabDirectory)) console.warn(`The tab is not built (${tabDirectory} is missing): run npm run build.`);
   const server = createAppServer({
     reports,
+    tenant: { label: connection.tenantLabel, demo: connection.demo },
+    tabDirectory,
     checkAccess: createTabAccessCheck({ ...access, transport: connection.transport }),
     ...(sim
       ? {
@@ -60,6 +66,7 @@ async function main(): Promise<void> {
   const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
   console.log(`Listening on http://${host}:${config.port}`);
+  console.log(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
 
   const stop = async () => {
     server.close();

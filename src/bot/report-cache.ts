@@ -1,16 +1,28 @@
-import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+
+/** How far a load under way has got: records read so far from each upstream source. */
+export interface ReportLoadProgress {
+  report: ReportId;
+  loading: boolean;
+  /** Milliseconds since the load started; 0 when none is under way. */
+  elapsedMs: number;
+  sources: Array<{ source: string; records: number }>;
+}
+
+export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) => void) => Promise<ReportResult>;
 
 /**
  * Reports shared by everyone who opens the tab: loaded once however many viewers ask at the same
  * moment (single flight), kept for a short while, and loaded again on an explicit refresh. A load
- * error is never kept, so the next viewer tries again.
+ * error is never kept, so the next viewer tries again. While a load is under way its progress can
+ * be read, so a viewer of a 100,000-device report sees more than a spinner.
  */
 export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
-  private readonly loading = new Map<ReportId, Promise<ReportResult>>();
+  private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
 
   constructor(
-    private readonly load: (id: ReportId) => Promise<ReportResult>,
+    private readonly load: ReportLoader,
     private readonly maxAgeMs = 5 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -18,23 +30,35 @@ export class ReportCache {
   get(id: ReportId, options: { refresh?: boolean } = {}): Promise<ReportResult> {
     // A load already under way is as fresh as a refresh could be.
     const inFlight = this.loading.get(id);
-    if (inFlight) return inFlight;
+    if (inFlight) return inFlight.result;
     const kept = this.loaded.get(id);
     if (kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
 
-    const loading = this.load(id).then(
-      (result) => {
+    const sources = new Map<string, number>();
+    const result = this.load(id, (progress) => sources.set(progress.source, progress.records)).then(
+      (loadedResult) => {
         this.loading.delete(id);
-        if (result.state === 'load-error') this.loaded.delete(id);
-        else this.loaded.set(id, { result, at: this.now() });
-        return result;
+        if (loadedResult.state === 'load-error') this.loaded.delete(id);
+        else this.loaded.set(id, { result: loadedResult, at: this.now() });
+        return loadedResult;
       },
       (error: unknown) => {
         this.loading.delete(id);
         throw error;
       },
     );
-    this.loading.set(id, loading);
-    return loading;
+    this.loading.set(id, { result, startedAt: this.now(), sources });
+    return result;
+  }
+
+  progress(id: ReportId): ReportLoadProgress {
+    const inFlight = this.loading.get(id);
+    if (!inFlight) return { report: id, loading: false, elapsedMs: 0, sources: [] };
+    return {
+      report: id,
+      loading: true,
+      elapsedMs: this.now() - inFlight.startedAt,
+      sources: [...inFlight.sources].map(([source, records]) => ({ source, records })),
+    };
   }
 }

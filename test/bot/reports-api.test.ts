@@ -23,10 +23,11 @@ beforeAll(async () => {
   const graph = harness.client();
   keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
   server = createAppServer({
-    reports: new ReportCache((id) => {
+    reports: new ReportCache((id, onProgress) => {
       loads += 1;
-      return loadReport(id, graph);
+      return loadReport(id, graph, { onProgress });
     }),
+    tenant: { label: 'Contoso (demo)', demo: true },
     checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
     demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
   });

@@ -1,0 +1,81 @@
+import type { ReportDefinition, ReportId, ReportResult } from '../../core/reports/report-model.js';
+
+export type ReportSummary = Pick<ReportDefinition<unknown>, 'id' | 'title' | 'summary' | 'permissions' | 'prerequisites' | 'beta'>;
+
+export interface TenantInfo {
+  label: string;
+  demo: boolean;
+}
+
+export interface LoadProgressSnapshot {
+  loading: boolean;
+  elapsedMs: number;
+  sources: Array<{ source: string; records: number }>;
+}
+
+/**
+ * A failure of our own API (not of a report's upstream load, which arrives as a report in state
+ * `load-error`): the status, and a sentence a user can act on.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The tab's client for the server's report API, always with a fresh bearer token. */
+export class ReportApi {
+  constructor(private readonly getToken: () => Promise<string>) {}
+
+  reports(signal?: AbortSignal): Promise<ReportSummary[]> {
+    return this.getJson<ReportSummary[]>('/api/reports', signal);
+  }
+
+  tenant(signal?: AbortSignal): Promise<TenantInfo> {
+    return this.getJson<TenantInfo>('/api/tenant', signal);
+  }
+
+  report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ReportResult> {
+    return this.getJson<ReportResult>(`/api/reports/${encodeURIComponent(id)}${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  }
+
+  progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {
+    return this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal);
+  }
+
+  private async getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    const token = await this.getToken();
+    let response: Response;
+    try {
+      response = await fetch(path, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, cache: 'no-store', signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
+    }
+    if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
+    try {
+      return (await response.json()) as T;
+    } catch {
+      throw new ApiError(response.status, 'The server sent an answer that is not JSON.');
+    }
+  }
+}
+
+async function failureMessage(response: Response): Promise<string> {
+  const reason = await response
+    .json()
+    .then((body: { error?: { message?: string } }) => body.error?.message)
+    .catch(() => undefined);
+  switch (response.status) {
+    case 401:
+      return `You are not signed in to Device Management Health (HTTP 401)${reason ? `: ${reason}` : ''}.`;
+    case 403:
+      return `You are signed in but not allowed to read these reports (HTTP 403). Ask an administrator to assign you the DeviceHealth.Reader role of the Device Management Health app.`;
+    default:
+      return `The server answered HTTP ${response.status}${reason ? `: ${reason}` : ''}.`;
+  }
+}

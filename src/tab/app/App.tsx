@@ -1,0 +1,152 @@
+import {
+  Badge,
+  Caption1,
+  FluentProvider,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Tab,
+  TabList,
+  Text,
+  makeStyles,
+  teamsDarkTheme,
+  teamsHighContrastTheme,
+  teamsLightTheme,
+  tokens,
+} from '@fluentui/react-components';
+import { useEffect, useMemo, useState } from 'react';
+import { REPORT_IDS } from '../../core/reports/report-model.js';
+import type { ReportId } from '../../core/reports/report-model.js';
+import { ReportApi } from '../api/report-api.js';
+import type { ReportSummary, TenantInfo } from '../api/report-api.js';
+import { connectToHost } from '../host/teams-host.js';
+import type { HostTheme, TabHost } from '../host/teams-host.js';
+import { ReportView } from '../reports/ReportView.js';
+import { FaultBoundary } from './FaultBoundary.js';
+import { DEFAULT_REPORT, NAVIGATION_LABELS, hashFor, reportFromHash } from './report-navigation.js';
+
+const THEMES = { light: teamsLightTheme, dark: teamsDarkTheme, contrast: teamsHighContrastTheme } as const;
+
+const useStyles = makeStyles({
+  // Layout lives on a div inside the provider: Fluent copies the provider's classes onto the
+  // nodes that hold its portals (tooltips, menus), and a full-height box there would cover the page.
+  shell: { display: 'flex', flexDirection: 'column', minHeight: '100vh', backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1 },
+  banner: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalL}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  body: { display: 'flex', flexGrow: 1, minWidth: 0, '@media (max-width: 720px)': { flexDirection: 'column' } },
+  nav: {
+    flexShrink: 0,
+    width: '240px',
+    padding: tokens.spacingVerticalM,
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    '@media (max-width: 720px)': { width: 'auto', borderRight: 'none', overflowX: 'auto' },
+  },
+  tabs: { alignItems: 'stretch' },
+  tab: { justifyContent: 'flex-start' },
+  main: { flexGrow: 1, minWidth: 0, padding: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+});
+
+interface Session {
+  api: ReportApi;
+  catalogue: ReportSummary[];
+  tenant: TenantInfo | null;
+}
+
+export function App() {
+  const styles = useStyles();
+  const [host, setHost] = useState<TabHost | null>(null);
+  const [theme, setTheme] = useState<HostTheme>(() => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+  const [session, setSession] = useState<Session | null>(null);
+  const [startupError, setStartupError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReportId>(() => reportFromHash(window.location.hash) ?? DEFAULT_REPORT);
+
+  useEffect(() => {
+    let stopThemeUpdates: (() => void) | undefined;
+    let cancelled = false;
+    void (async () => {
+      const connected = await connectToHost();
+      if (cancelled) return;
+      setHost(connected);
+      setTheme(connected.theme);
+      stopThemeUpdates = connected.onThemeChange(setTheme);
+      const deepLinked = connected.deepLinkedReport ? reportFromHash(connected.deepLinkedReport) : null;
+      if (deepLinked) setSelected(deepLinked);
+      const api = new ReportApi(() => connected.getToken());
+      try {
+        const [catalogue, tenant] = await Promise.all([api.reports(), api.tenant()]);
+        if (!cancelled) setSession({ api, catalogue, tenant });
+      } catch (error) {
+        if (!cancelled) setStartupError(error instanceof Error ? error.message : String(error));
+      }
+    })();
+    return () => {
+      cancelled = true;
+      stopThemeUpdates?.();
+    };
+  }, []);
+
+  useEffect(() => {
+    const followHash = () => {
+      const report = reportFromHash(window.location.hash);
+      if (report) setSelected(report);
+    };
+    window.addEventListener('hashchange', followHash);
+    return () => window.removeEventListener('hashchange', followHash);
+  }, []);
+
+  const select = (report: ReportId) => {
+    setSelected(report);
+    if (window.location.hash !== hashFor(report)) history.replaceState(null, '', hashFor(report));
+  };
+
+  const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? navigator.language }), [host, session, selected]);
+  const summary = session?.catalogue.find((report) => report.id === selected);
+
+  return (
+    <FluentProvider theme={THEMES[theme]} data-theme={theme}>
+      <div className={styles.shell}>
+        <header className={styles.banner}>
+          <Text as="h1" weight="semibold" size={400}>
+            Device Management Health
+          </Text>
+          {session?.tenant ? <Caption1>{session.tenant.label}</Caption1> : null}
+          {session?.tenant?.demo ? (
+            <Badge appearance="filled" color="important" data-demo-tenant>
+              Demo tenant: simulated data
+            </Badge>
+          ) : null}
+        </header>
+        <div className={styles.body}>
+          <nav className={styles.nav} aria-label="Reports">
+            <TabList className={styles.tabs} vertical={window.innerWidth > 720} selectedValue={selected} onTabSelect={(_, data) => select(data.value as ReportId)}>
+              {REPORT_IDS.map((id) => (
+                <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab}>
+                  {NAVIGATION_LABELS[id]}
+                </Tab>
+              ))}
+            </TabList>
+          </nav>
+          <main className={styles.main} aria-labelledby={`tab-${selected}`}>
+            {startupError ? (
+              <MessageBar intent="error" layout="multiline" data-state="startup-error">
+                <MessageBarBody>
+                  <MessageBarTitle>Device Management Health could not start</MessageBarTitle>
+                  {startupError}
+                </MessageBarBody>
+              </MessageBar>
+            ) : (
+              <FaultBoundary key={selected}>
+                <ReportView id={selected} api={session?.api ?? null} summary={summary} fallbackTitle={NAVIGATION_LABELS[selected]} format={format} />
+              </FaultBoundary>
+            )}
+          </main>
+        </div>
+      </div>
+    </FluentProvider>
+  );
+}

@@ -1,0 +1,40 @@
+import { Caption1, Skeleton, SkeletonItem, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
+import type { LoadProgressSnapshot } from '../api/report-api.js';
+import { LOADING_TEXT } from './pending-status.js';
+
+const useStyles = makeStyles({
+  status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `${tokens.spacingVerticalL} 0` },
+  line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  skeleton: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, maxWidth: '720px' },
+});
+
+const recordCount = new Intl.NumberFormat();
+
+/** What the server has read so far, source by source: "managedDevices: 42,000 records". */
+export function describeProgress(progress: LoadProgressSnapshot): string {
+  const sources = progress.sources.map(({ source, records }) => `${source}: ${recordCount.format(records)} ${records === 1 ? 'record' : 'records'}`);
+  const seconds = Math.floor(progress.elapsedMs / 1000);
+  return [...sources, ...(seconds >= 1 ? [`${seconds} s`] : [])].join(' · ');
+}
+
+/** The specification's words while a report is not yet on screen, with how far the server has got. */
+export function PendingStatus({ text, progress }: { text: string; progress: LoadProgressSnapshot | null }) {
+  const styles = useStyles();
+  const detail = progress && progress.sources.length > 0 ? describeProgress(progress) : null;
+  return (
+    <div className={styles.status} role="status" aria-live="polite" data-pending={text}>
+      <div className={styles.line}>
+        <Spinner size="tiny" aria-hidden />
+        <Text weight="semibold">{text}</Text>
+      </div>
+      {detail ? <Caption1 data-progress>Reading {detail}</Caption1> : null}
+      {text === LOADING_TEXT ? (
+        <Skeleton className={styles.skeleton} aria-hidden>
+          <SkeletonItem size={16} />
+          <SkeletonItem size={16} />
+          <SkeletonItem size={16} />
+        </Skeleton>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+import {
+  Accordion,
+  AccordionHeader,
+  AccordionItem,
+  AccordionPanel,
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  SearchBox,
+  Subtitle1,
+  Switch,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { useCallback, useMemo, useState } from 'react';
+import { countFindingsByKind } from '../../core/findings/finding-kinds.js';
+import { reportToCsv } from '../../core/reports/report-csv.js';
+import type { ReportId, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { ReportApi, ReportSummary } from '../api/report-api.js';
+import { relativeTime } from '../table/cell-format.js';
+import type { FormatContext } from '../table/cell-format.js';
+import { ReportTable } from '../table/ReportTable.js';
+import { filterRows, rowSearchText, sortRows } from '../table/row-order.js';
+import type { SortState } from '../table/row-order.js';
+import { FindingsSummary } from './FindingsSummary.js';
+import { PendingStatus } from './PendingStatus.js';
+import { pendingText } from './pending-status.js';
+import { reportSections } from './report-sections.js';
+import type { ReportSection } from './report-sections.js';
+import { StartupCharts } from './StartupCharts.js';
+import { useReport } from './use-report.js';
+
+const useStyles = makeStyles({
+  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
+  heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  grow: { flexGrow: 1 },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
+export interface ReportViewProps {
+  id: ReportId;
+  /** Null while the application is still starting (host handshake, sign-in). */
+  api: ReportApi | null;
+  summary: ReportSummary | undefined;
+  fallbackTitle: string;
+  format: FormatContext;
+}
+
+/** One report: its header and prerequisites, then whichever of the specification's states it is in. */
+export function ReportView({ id, api, summary, fallbackTitle, format }: ReportViewProps) {
+  const styles = useStyles();
+  const { state, refresh } = useReport(api, id);
+  const title = summary?.title ?? fallbackTitle;
+
+  return (
+    <article className={styles.view} aria-labelledby={`report-title-${id}`}>
+      <header className={styles.heading}>
+        <Title2 as="h2" id={`report-title-${id}`}>
+          {title}
+        </Title2>
+        {summary?.beta ? (
+          <Badge appearance="outline" color="warning">
+            Beta
+          </Badge>
+        ) : null}
+        <span className={styles.grow} />
+        {state.phase === 'loaded' ? (
+          <>
+            <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)}>
+              Read {relativeTime(Date.parse(state.report.generatedAt), format)}
+            </Caption1>
+            <Button onClick={refresh} disabled={state.refreshing}>
+              {state.refreshing ? 'Refreshing…' : 'Refresh'}
+            </Button>
+          </>
+        ) : null}
+      </header>
+      {summary ? <Body1>{summary.summary}</Body1> : null}
+      {summary && summary.prerequisites.length > 0 ? <Prerequisites items={summary.prerequisites} permissions={summary.permissions} /> : null}
+      {state.phase === 'loaded' && state.refreshing && state.progress ? <PendingStatus text="Refreshing" progress={state.progress} /> : null}
+      <ReportBody id={id} api={api} state={state} format={format} />
+    </article>
+  );
+}
+
+function Prerequisites({ items, permissions }: { items: readonly string[]; permissions: readonly string[] }) {
+  return (
+    <Accordion collapsible>
+      <AccordionItem value="prerequisites">
+        <AccordionHeader size="small">Prerequisites and permissions</AccordionHeader>
+        <AccordionPanel>
+          <ul>
+            {items.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+            <li>Application permissions (read only): {permissions.join(', ')}</li>
+          </ul>
+        </AccordionPanel>
+      </AccordionItem>
+    </Accordion>
+  );
+}
+
+function ReportBody({ id, api, state, format }: { id: ReportId; api: ReportApi | null; state: ReturnType<typeof useReport>['state']; format: FormatContext }) {
+  if (!api) return <PendingStatus text={pendingText(id, 'starting')} progress={null} />;
+  if (state.phase === 'loading') return <PendingStatus text={pendingText(id, 'fetching')} progress={state.progress} />;
+  if (state.phase === 'failed') {
+    return (
+      <MessageBar intent="error" layout="multiline" data-state="api-error">
+        <MessageBarBody>
+          <MessageBarTitle>Could not load this report</MessageBarTitle>
+          {state.error.message}
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+  const { report } = state;
+  if (report.state === 'load-error') {
+    const status = report.error?.status;
+    return (
+      <MessageBar intent="error" layout="multiline" data-state="load-error">
+        <MessageBarBody>
+          <MessageBarTitle>{status ? `Could not load this report: Microsoft Graph answered HTTP ${status}` : 'Could not load this report'}</MessageBarTitle>
+          {report.error?.message}
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+  if (report.state === 'empty') {
+    return (
+      <MessageBar intent="warning" layout="multiline" data-state="empty">
+        <MessageBarBody>{report.notice}</MessageBarBody>
+      </MessageBar>
+    );
+  }
+  return <LoadedReport id={id} report={report} format={format} />;
+}
+
+function LoadedReport({ id, report, format }: { id: ReportId; report: ReportResult; format: FormatContext }) {
+  const styles = useStyles();
+  const [query, setQuery] = useState('');
+  const [onlyFindings, setOnlyFindings] = useState(false);
+  const [sorts, setSorts] = useState<Record<string, SortState>>({});
+  const counts = useMemo(() => countFindingsByKind(report.findings), [report]);
+  const subjects = useMemo(() => new Set(report.findings.map((finding) => finding.subjectId)), [report]);
+  const sections = useMemo(() => reportSections(id, report.columns, report.rows), [id, report]);
+  const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
+
+  const shown = useMemo(
+    () =>
+      sections.map((section, index) => {
+        let rows = filterRows(section.rows, searchTexts[index] ?? [], query);
+        if (onlyFindings) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
+        const sort = sorts[section.key ?? ''];
+        return { ...section, rows: sort ? sortRows(rows, sort) : rows };
+      }),
+    [sections, searchTexts, query, onlyFindings, subjects, sorts],
+  );
+  const shownCount = shown.reduce((total, section) => total + section.rows.length, 0);
+
+  const toggleSort = useCallback((section: ReportSection, columnKey: string) => {
+    setSorts((previous) => {
+      const current = previous[section.key ?? ''];
+      const direction = current?.columnKey === columnKey && current.direction === 'ascending' ? 'descending' : 'ascending';
+      return { ...previous, [section.key ?? '']: { columnKey, direction } };
+    });
+  }, []);
+
+  const exportCsv = () => {
+    const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows) });
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    const anchor = document.createElement('a');
+    anchor.href = url;
+    anchor.download = `${id}-${report.generatedAt.slice(0, 10)}.csv`;
+    anchor.click();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  };
+
+  return (
+    <>
+      {report.notice ? (
+        <MessageBar intent="info" layout="multiline" data-state="notice">
+          <MessageBarBody>{report.notice}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <section className={styles.section} aria-label="Findings">
+        <Subtitle1 as="h3">Findings</Subtitle1>
+        <FindingsSummary counts={counts} />
+      </section>
+      {id === 'startup-reliability' ? <StartupCharts rows={report.rows} /> : null}
+      <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
+        <SearchBox placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
+        <Switch label="Only rows with findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={report.findings.length === 0} />
+        <span className={styles.grow} />
+        <Caption1 aria-live="polite" data-shown-count={shownCount}>
+          Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
+        </Caption1>
+        <Button onClick={exportCsv} disabled={shownCount === 0}>
+          Export CSV
+        </Button>
+      </div>
+      {shown.map((section) => (
+        <section key={section.key ?? 'rows'} className={styles.section} aria-label={section.title}>
+          {shown.length > 1 ? <Subtitle1 as="h3">{section.title}</Subtitle1> : null}
+          {section.rows.length === 0 ? (
+            <Body1 className={styles.muted}>{query || onlyFindings ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
+          ) : (
+            <ReportTable
+              label={`${report.title}: ${section.title}`}
+              columns={section.columns}
+              rows={section.rows as ReportRow[]}
+              sort={sorts[section.key ?? ''] ?? null}
+              onSort={(columnKey) => toggleSort(section, columnKey)}
+              format={format}
+              nameKey={section.nameKey}
+            />
+          )}
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Debian's Chromium unless CHROME_PATH names another build. */
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TAB_DIRECTORY = join(REPO_ROOT, 'dist', 'tab');
+/** Screenshots the tests keep for people to look at (git-ignored). */
+export const ARTIFACTS_DIRECTORY = join(REPO_ROOT, 'test-artifacts');
+
+export interface TestBrowser {
+  context: BrowserContext;
+  newPage(options?: { colorScheme?: 'light' | 'dark'; forcedColors?: 'active' | 'none' }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with a fresh profile, as design section 8 describes. */
+export async function launchTestBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install Debian's chromium or set CHROME_PATH.`);
+  if (!existsSync(join(TAB_DIRECTORY, 'index.html'))) throw new Error(`The tab is not built (${TAB_DIRECTORY}): run npm run build first.`);
+  const profile = mkdtempSync(join(tmpdir(), 'dmhealth-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1400, height: 900 },
+    // Only loopback is ever a target; anything else (teams-js asks a CDN for its domain list) fails fast.
+    offline: false,
+  });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort('internetdisconnected'));
+  return {
+    context,
+    async newPage(options = {}) {
+      const page = await context.newPage();
+      await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light', forcedColors: options.forcedColors ?? 'none' });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(join(ARTIFACTS_DIRECTORY, 'tab'), { recursive: true });
+  const path = join(ARTIFACTS_DIRECTORY, 'tab', `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
+
+/** axe-core's own build, injected into a page under test. */
+export const AXE_SCRIPT_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -1,0 +1,237 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps.js';
+import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+import { reportDefinition } from '../../src/core/reports/registry.js';
+import type { ReportId } from '../../src/core/reports/report-model.js';
+import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { INITIALIZING_TEXT, LOADING_TEXT, pendingText } from '../../src/tab/reports/pending-status.js';
+import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
+import type { TestBrowser } from '../support/browser.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+import { startTabServer } from '../support/tab-server.js';
+import type { TabServer } from '../support/tab-server.js';
+
+const now = new Date();
+const tenant = buildDemoTenant({ now });
+// Small pages, so that a load takes several round trips and has progress worth showing.
+const harness = useTestSimulator({ tenant, pageSizes: { managedDevices: 25, recoveryKeys: 25, deviceLocalCredentials: 25 } });
+let browser: TestBrowser;
+let demo: TabServer;
+const servers: TabServer[] = [];
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+  demo = await startTabServer(harness.sim, harness.client(), { now: () => now });
+});
+
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((page) => page.close()));
+});
+
+afterAll(async () => {
+  await Promise.all([demo, ...servers].map((server) => server?.close()));
+  await browser?.close();
+});
+
+async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await browser.newPage({ colorScheme });
+  pages.push(page);
+  return page;
+}
+
+/** A server reading Graph as an app registration holding exactly `roles`, with its own cache. */
+async function serverWithRoles(roles: readonly string[]): Promise<TabServer> {
+  const app = harness.sim.addApplication({ roles });
+  const server = await startTabServer(harness.sim, harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } }));
+  servers.push(server);
+  return server;
+}
+
+async function freshServer(): Promise<TabServer> {
+  const server = await startTabServer(harness.sim, harness.client());
+  servers.push(server);
+  return server;
+}
+
+/** Holds every request matching `url` until the returned release is called. */
+async function hold(page: Page, url: string | RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+const pendingLine = (page: Page, text: string) => page.locator('[role=status][data-pending]', { hasText: text });
+
+async function findingCounts(page: Page): Promise<Record<string, number>> {
+  return page.$$eval('[data-finding-kind]', (items) =>
+    Object.fromEntries(items.map((item) => [item.getAttribute('data-finding-kind'), Number(item.getAttribute('data-finding-count'))])),
+  );
+}
+
+function declaredCounts(id: ReportId): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const finding of tenant.declaredFindings.filter((declared) => declared.report === id)) counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
+  return counts;
+}
+
+describe('each report on the demo tenant', () => {
+  it.each(REPORT_IDS)('%s: the start and loading states, then the table with the scenario\'s findings, in light and dark', async (id) => {
+    const page = await openPage('light');
+    const releaseSignIn = await hold(page, '**/api/demo/token');
+    const releaseReport = await hold(page, `**/api/reports/${id}`);
+    await page.goto(`${demo.base}/tab/#/${id}`);
+
+    await pendingLine(page, pendingText(id, 'starting')).waitFor();
+    releaseSignIn();
+    await pendingLine(page, pendingText(id, 'fetching')).waitFor();
+    releaseReport();
+
+    await page.locator('[role=table]').first().waitFor();
+    expect(await findingCounts(page)).toEqual(declaredCounts(id));
+    expect(await page.locator('[role=table] [role=row]').count()).toBeGreaterThan(1);
+    expect(await page.locator('h2').textContent()).toBe(reportDefinition(id).title);
+    await page.locator('[data-demo-tenant]').waitFor();
+    await saveScreenshot(page, `${id}-light`);
+
+    // The theme follows the system live, as it follows Teams' theme inside Teams.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('[data-theme=dark]').waitFor();
+    await saveScreenshot(page, `${id}-dark`);
+  });
+
+  it('uses the specification\'s words: Initializing data for reports 4, 5 and 6 at start, Loading... for 1, 2, 3 and 5 while fetching', () => {
+    expect(REPORT_IDS.filter((id) => pendingText(id, 'starting') === INITIALIZING_TEXT)).toEqual(['escrow-gaps', 'admin-approval', 'startup-reliability']);
+    expect(REPORT_IDS.filter((id) => pendingText(id, 'fetching') === LOADING_TEXT)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'admin-approval']);
+  });
+
+  it('shows what a long load has read so far, source by source', async () => {
+    const server = await freshServer();
+    const page = await openPage();
+    harness.sim.latencyMs = 150;
+    try {
+      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      const progress = page.locator('[data-progress]');
+      await progress.waitFor({ timeout: 20_000 });
+      expect(await progress.textContent()).toMatch(/Reading .*(managedDevices|recoveryKeys|deviceLocalCredentials): [\d,]+ records?/);
+      await page.locator('[role=table]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-progress]').count()).toBe(0);
+    } finally {
+      harness.sim.latencyMs = 0;
+    }
+  });
+
+  it('moves between reports with the navigation and follows a deep link', async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/security-posture`);
+    await page.locator('h2', { hasText: 'Endpoint Security Policy Posture' }).waitFor();
+    await page.getByRole('tab', { name: 'Multi admin approval' }).click();
+    await page.locator('h2', { hasText: 'Multi Admin Approval Coverage' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/admin-approval');
+    await page.locator('[role=table]').first().waitFor();
+  });
+});
+
+describe('the states of the specification', () => {
+  it('a missing permission: a red error naming 403, and no table', async () => {
+    const server = await serverWithRoles(['DeviceManagementServiceConfig.Read.All']); // connector-health also needs DeviceManagementConfiguration.Read.All
+    const page = await openPage();
+    await page.goto(`${server.base}/tab/#/connector-health`);
+    const error = page.locator('[data-state=load-error]');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('HTTP 403');
+    expect(await error.textContent()).toContain('DeviceManagementConfiguration.Read.All');
+    expect(await page.locator('[role=table]').count()).toBe(0);
+    await saveScreenshot(page, 'state-load-error-403');
+  });
+
+  it('report 4 without the BitLocker permission: "n/a" in that column and no findings from it', async () => {
+    const server = await serverWithRoles(['DeviceLocalCredential.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All']);
+    const page = await openPage();
+    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Recovery key (n/a)' }).count()).toBe(1);
+    const recoveryCells = await page.$$eval('[role=table] [role=row]', (rows) => rows.slice(1).map((row) => row.querySelectorAll('[role=cell]')[3]?.textContent));
+    expect(recoveryCells.length).toBeGreaterThan(0);
+    expect(new Set(recoveryCells)).toEqual(new Set(['n/a']));
+    const counts = await findingCounts(page);
+    expect(counts['missing-recovery-key']).toBeUndefined();
+    expect(counts['missing-laps-password']).toBe(declaredCounts('escrow-gaps')['missing-laps-password']);
+    await saveScreenshot(page, 'state-escrow-column-na');
+  });
+
+  it('endpoint analytics returned nothing: report 6\'s notice, and no table', async () => {
+    const kept = tenant.collections.userExperienceAnalyticsDevicePerformance;
+    tenant.collections.userExperienceAnalyticsDevicePerformance = [];
+    try {
+      const server = await freshServer();
+      const page = await openPage();
+      await page.goto(`${server.base}/tab/#/startup-reliability`);
+      const notice = page.locator('[data-state=empty]');
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(NO_ANALYTICS_NOTICE);
+      expect(await page.locator('[role=table]').count()).toBe(0);
+      await saveScreenshot(page, 'state-analytics-empty');
+    } finally {
+      tenant.collections.userExperienceAnalyticsDevicePerformance = kept;
+    }
+  });
+
+  it('Windows LAPS off in the directory: report 4 still loads, asks whether LAPS is enabled, and shows the passwords missing', async () => {
+    const kept = tenant.collections.deviceLocalCredentials;
+    tenant.collections.deviceLocalCredentials = [];
+    try {
+      const server = await freshServer();
+      const page = await openPage();
+      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      await page.locator('[role=table]').waitFor();
+      expect(await page.locator('[data-state=notice]').textContent()).toBe(LAPS_PREREQUISITE_NOTICE);
+      const lapsCells = await page.$$eval('[role=table] [role=row]', (rows) => rows.slice(1).map((row) => row.querySelectorAll('[role=cell]')[4]?.textContent));
+      expect(new Set(lapsCells)).toEqual(new Set(['missing']));
+      await saveScreenshot(page, 'state-laps-off');
+    } finally {
+      tenant.collections.deviceLocalCredentials = kept;
+    }
+  });
+
+  it('a fault in a report view: the banner with Reload, and Reload recovers', async () => {
+    const page = await openPage();
+    // The API answers with a report the view cannot draw: rows that are not rows.
+    await page.route('**/api/reports/admin-approval', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ report: 'admin-approval', title: 'Multi Admin Approval Coverage', state: 'loaded', error: null, notice: null, columns: [{ key: 'area', label: 'Area', available: true }], rows: [null], findings: [null], generatedAt: new Date().toISOString() }),
+      }),
+    );
+    await page.goto(`${demo.base}/tab/#/admin-approval`);
+    const banner = page.locator('[data-state=fault]');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('The application may stop responding until it is reloaded.');
+    await saveScreenshot(page, 'state-application-fault');
+
+    await page.unroute('**/api/reports/admin-approval');
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.locator('[role=table]').first().waitFor();
+    expect(await banner.count()).toBe(0);
+    expect(await findingCounts(page)).toEqual(declaredCounts('admin-approval'));
+  });
+
+  it('a user without the IT staff role: the server\'s 403 is shown, not an empty report', async () => {
+    const page = await openPage();
+    await page.route('**/api/demo/token', async (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ token: await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [] }), expiresIn: 3600 }) }),
+    );
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    const error = page.locator('[data-state=startup-error]');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('HTTP 403');
+    expect(await error.textContent()).toContain('DeviceHealth.Reader');
+    expect(await page.locator('[role=table]').count()).toBe(0);
+  });
+});
