@@ -25,7 +25,7 @@ import type { ReportApi, ReportSummary } from '../api/report-api.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
-import { filterRows, rowSearchText, sortRows } from '../table/row-order.js';
+import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import { PendingStatus } from './PendingStatus.js';
@@ -156,10 +156,11 @@ function LoadedReport({ id, report, format }: { id: ReportId; report: ReportResu
   const shown = useMemo(
     () =>
       sections.map((section, index) => {
-        let rows = filterRows(section.rows, searchTexts[index] ?? [], query);
-        if (onlyFindings) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
         const sort = sorts[section.key ?? ''];
-        return { ...section, rows: sort ? sortRows(rows, sort) : rows };
+        const order = sort ? sortedOrder(section.rows, sort) : Int32Array.from(section.rows.keys());
+        let rows = visibleRows(section.rows, order, searchTexts[index] ?? [], query);
+        if (onlyFindings) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
+        return { ...section, rows };
       }),
     [sections, searchTexts, query, onlyFindings, subjects, sorts],
   );
