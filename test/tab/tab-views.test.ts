@@ -127,6 +127,15 @@ describe('each report on the demo tenant', () => {
     }
   });
 
+  it('takes the high-contrast theme when the system forces colours, and a screenshot of it', async () => {
+    const page = await browser.newPage({ forcedColors: 'active' });
+    pages.push(page);
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').waitFor();
+    await page.locator('[data-theme=contrast]').waitFor();
+    await saveScreenshot(page, 'escrow-gaps-high-contrast');
+  });
+
   it('moves between reports with the navigation and follows a deep link', async () => {
     const page = await openPage();
     await page.goto(`${demo.base}/tab/#/security-posture`);
