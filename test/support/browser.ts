@@ -67,3 +67,19 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
 
 /** axe-core's own build, injected into a page under test. */
 export const AXE_SCRIPT_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * The little of the page's globals that the tests' in-page functions use. Tests are type-checked
+ * for Node, without the DOM library, so an in-page function reaches them through
+ * `globalThis as unknown as PageGlobals`; only the type is shared, the function runs in the page.
+ */
+export interface PageElement {
+  matches(selector: string): boolean;
+  hasAttribute(name: string): boolean;
+  textContent: string | null;
+}
+
+export interface PageGlobals {
+  document: { activeElement: PageElement | null; querySelector(selector: string): PageElement | null };
+  axe: { run(context: unknown, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> };
+}

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_IDS } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { AXE_SCRIPT_PATH, launchTestBrowser } from '../support/browser.js';
-import type { TestBrowser } from '../support/browser.js';
+import type { PageGlobals, TestBrowser } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { startTabServer } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
@@ -36,18 +36,11 @@ async function openReport(id: string, colorScheme: 'light' | 'dark' = 'light'): 
   return page;
 }
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated over the DevTools protocol: the tab's Content-Security-Policy rightly refuses a script tag.
   await page.evaluate(readFileSync(AXE_SCRIPT_PATH, 'utf8'));
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const { axe, document } = globalThis as unknown as PageGlobals;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     // Fluent's focus manager (tabster) puts focusable, aria-hidden <i data-tabster-dummy> bumpers
     // around focus groups on purpose: they hand focus on at once and must stay silent to screen
@@ -72,7 +65,7 @@ async function tabUntil(page: Page, selector: string, text?: string, limit = 80)
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(
       ([wanted, wantedText]) => {
-        const element = document.activeElement;
+        const element = (globalThis as unknown as PageGlobals).document.activeElement;
         return !!element && element.matches(wanted as string) && (wantedText === null || element.textContent?.trim() === wantedText);
       },
       [selector, text ?? null] as const,
@@ -102,7 +95,7 @@ describe('keyboard', () => {
   it('reaches the navigation, moves between reports with the arrow keys and opens one', async () => {
     const page = await openReport('connector-health');
     await tabUntil(page, '[role=tab]');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Connectors & integrations');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent)).toBe('Connectors & integrations');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');

@@ -16,7 +16,7 @@ import type { TabServer } from '../support/tab-server.js';
 const now = new Date();
 const tenant = buildDemoTenant({ now });
 // Small pages, so that a load takes several round trips and has progress worth showing.
-const harness = useTestSimulator({ tenant, pageSizes: { managedDevices: 25, recoveryKeys: 25, deviceLocalCredentials: 25 } });
+const harness = useTestSimulator({ tenant, pageSizes: { managedDevices: 25, bitlockerRecoveryKeys: 25, deviceLocalCredentials: 25 } });
 let browser: TestBrowser;
 let demo: TabServer;
 const servers: TabServer[] = [];
