@@ -1,3 +1,4 @@
+import { printable } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
 
@@ -36,20 +37,6 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     lines.push('', `n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/**
- * Names come from the tenant: a device called "\u001b]0;…" must not drive the admin's terminal.
- * Control characters (C0, DEL, C1) other than whitespace are dropped.
- */
-function printable(text: string): string {
-  let result = '';
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    if (!control || char === '\t' || char === '\n' || char === '\r') result += char;
-  }
-  return result;
 }
 
 function sectionTitle(section: string): string {

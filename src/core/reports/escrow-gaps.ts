@@ -35,6 +35,9 @@ export interface EscrowRecords {
 }
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
+
+/** The finding kind each escrow source column checks: an n/a column checks nothing. */
+export const ESCROW_SOURCE_KINDS = { recoveryKey: 'missing-recovery-key', lapsPassword: 'missing-laps-password' } as const;
 export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
 
 /**
@@ -172,7 +175,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
         findings.push({
           ...subject,
-          kind: 'missing-recovery-key',
+          kind: ESCROW_SOURCE_KINDS.recoveryKey,
           detail: !device.entraDeviceId
             ? 'No BitLocker recovery key can be escrowed: the device is not registered in Entra ID.'
             : dataOnly
@@ -190,7 +193,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         gaps += 1;
         findings.push({
           ...subject,
-          kind: 'missing-laps-password',
+          kind: ESCROW_SOURCE_KINDS.lapsPassword,
           detail: !device.entraDeviceId
             ? 'No local administrator password can be escrowed: the device is not registered in Entra ID.'
             : 'No Windows LAPS local administrator password is backed up to Entra ID for this device.',

@@ -85,3 +85,17 @@ export function plural(count: number, noun: string, pluralNoun = `${noun}s`): st
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/**
+ * Names come from the tenant: a device called "\u001b]0;…" must not drive an admin's terminal,
+ * nor garble a card. Control characters (C0, DEL, C1) other than whitespace are dropped.
+ */
+export function printable(text: string): string {
+  let result = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    if (!control || char === '\t' || char === '\n' || char === '\r') result += char;
+  }
+  return result;
+}

@@ -1,0 +1,51 @@
+import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
+import type { AdaptiveCardJson } from './adaptive-card.js';
+
+/** The commands as the help card and the Teams manifest's command list name them. */
+export const BOT_COMMANDS: ReadonlyArray<{ command: string; description: string }> = [
+  { command: 'show escrow gaps', description: 'Windows devices without an escrowed BitLocker key or LAPS password' },
+  { command: 'show dead connectors', description: 'Connectors and integrations that stopped working' },
+  { command: 'show assignment hygiene', description: 'Policies, apps and scripts that apply to nobody' },
+  { command: 'show security posture', description: 'ASR rules in audit, firewall profiles off, outdated baselines' },
+  { command: 'show approval coverage', description: 'Multi admin approval coverage of high-impact areas' },
+  { command: 'show startup', description: 'Slow startups, blue screens and unreliable apps' },
+  { command: 'post new findings', description: 'Post what is new since the last post here' },
+  { command: 'help', description: 'This list' },
+];
+
+const HELP_CARD_TEMPLATE = {
+  ...CARD_SCHEMA,
+  body: [
+    {
+      type: 'RichTextBlock',
+      $when: "${unknown != ''}",
+      inlines: [{ type: 'TextRun', text: "I don't know " }, { type: 'TextRun', text: '${unknown}', weight: 'Bolder' }, { type: 'TextRun', text: '. ' }],
+    },
+    { type: 'TextBlock', text: 'Device Management Health', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
+    { type: 'TextBlock', text: 'What is quietly broken in ${tenant}. Send me one of these:', wrap: true, spacing: 'None' },
+    {
+      type: 'ColumnSet',
+      $data: '${commands}',
+      spacing: 'Small',
+      columns: [
+        { type: 'Column', width: 'auto', items: [{ type: 'TextBlock', text: '${command}', weight: 'Bolder', fontType: 'Monospace' }] },
+        { type: 'Column', width: 'stretch', items: [{ type: 'TextBlock', text: '${description}', wrap: true, isSubtle: true }] },
+      ],
+    },
+    { type: 'TextBlock', text: 'A report also answers to its id or number, e.g. `show 4` or `show escrow-gaps`.', isSubtle: true, size: 'Small', wrap: true },
+  ],
+  actions: [{ type: 'Action.OpenUrl', title: 'Open the reports', url: '${tabUrl}' }],
+} as const;
+
+/**
+ * The short help card: the commands, and, for a message that was not one, what was not understood
+ * (quoted in a TextRun, so nothing in it is read as Markdown).
+ */
+export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string }): AdaptiveCardJson {
+  return expandCard(HELP_CARD_TEMPLATE, {
+    unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
+    tenant: cardText(options.tenantLabel, 80),
+    commands: BOT_COMMANDS,
+    tabUrl: options.tabUrl,
+  });
+}

@@ -1,0 +1,72 @@
+import { findingKind } from '../../core/findings/finding-kinds.js';
+import type { NewFindingsDigest } from '../../core/findings/new-findings.js';
+import type { ReportResult } from '../../core/reports/report-model.js';
+import type { TabLinks } from '../tab-links.js';
+import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
+import type { AdaptiveCardJson } from './adaptive-card.js';
+import { FINDING_ITEMS_TEMPLATE, KIND_COUNTS_TEMPLATE, findingList, kindCounts } from './finding-list.js';
+import { readAt } from './report-card.js';
+
+const NEW_FINDINGS_CARD_TEMPLATE = {
+  ...CARD_SCHEMA,
+  body: [
+    { type: 'TextBlock', text: '${headline}', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
+    { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
+    {
+      type: 'Container',
+      $data: '${sections}',
+      separator: true,
+      spacing: 'Medium',
+      items: [
+        { type: 'TextBlock', text: '${title}', weight: 'Bolder', wrap: true },
+        { type: 'TextBlock', $when: "${error != ''}", text: '${error}', color: 'Attention', wrap: true, spacing: 'Small' },
+        { type: 'TextBlock', $when: "${summary != ''}", text: '${summary}', wrap: true, spacing: 'Small', isSubtle: true },
+        KIND_COUNTS_TEMPLATE,
+        FINDING_ITEMS_TEMPLATE,
+        { type: 'TextBlock', $when: "${unchecked != ''}", text: '${unchecked}', color: 'Warning', size: 'Small', wrap: true, spacing: 'Small' },
+        { type: 'ActionSet', $when: '${fresh > 0}', actions: [{ type: 'Action.OpenUrl', title: 'Open the report', url: '${tabUrl}' }] },
+      ],
+    },
+  ],
+} as const;
+
+/**
+ * What is new in a channel since its last post: per report, the new (and reopened) findings by
+ * kind and the worst few by name, how many were resolved since, and the reports that could not be
+ * checked. The same card says "nothing new" when asked in a channel where nothing is.
+ */
+export function newFindingsCard(digest: NewFindingsDigest, options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']> }): AdaptiveCardJson {
+  const { freshCount, resolvedCount } = digest;
+  const headline =
+    freshCount > 0
+      ? `${freshCount.toLocaleString('en-US')} new ${freshCount === 1 ? 'finding' : 'findings'} in ${cardText(options.tenantLabel, 60)}`
+      : `Nothing new in ${cardText(options.tenantLabel, 60)}`;
+  const since = digest.lastPostedAt ? `since the last post here (${readAt(digest.lastPostedAt)})` : 'first post here';
+  const resolved = resolvedCount > 0 ? ` · ${resolvedCount.toLocaleString('en-US')} resolved` : '';
+  return expandCard(NEW_FINDINGS_CARD_TEMPLATE, {
+    headline,
+    subtitle: `${since}${resolved}`,
+    sections: digest.reports.map((news) => {
+      const summary = [
+        news.fresh.length > 0 ? `${news.fresh.length.toLocaleString('en-US')} new` : news.state === 'load-error' ? '' : 'nothing new',
+        news.continuing > 0 ? `${news.continuing.toLocaleString('en-US')} already posted` : '',
+        news.resolved > 0 ? `${news.resolved.toLocaleString('en-US')} resolved` : '',
+      ].filter(Boolean);
+      return {
+        title: news.title,
+        error: news.error
+          ? `Could not check: ${news.error.status !== null ? `Graph answered ${news.error.status}` : 'Microsoft Graph could not be reached'}. Nothing from this report is counted as resolved.`
+          : '',
+        summary: summary.join(' · '),
+        counts: kindCounts(news.fresh),
+        ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? []),
+        unchecked:
+          news.unchecked.length > 0
+            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => findingKind(kind).label.toLowerCase()).join(', ')}.`
+            : '',
+        fresh: news.fresh.length,
+        tabUrl: options.tabLinks(news.report),
+      };
+    }),
+  });
+}

@@ -1,0 +1,117 @@
+import { ESCROW_SOURCE_KINDS } from '../reports/escrow-gaps.js';
+import type { Finding, ReportId, ReportLoadError, ReportResult } from '../reports/report-model.js';
+import type { ChannelLedger, LedgerEntry } from '../store/state-store.js';
+import { findingsWorstFirst } from './finding-kinds.js';
+
+/** A finding the channel has not been told about: never posted, or posted as resolved since. */
+export interface FreshFinding extends Finding {
+  report: ReportId;
+  reopened: boolean;
+}
+
+/** What one report adds to a post. */
+export interface ReportNews {
+  report: ReportId;
+  title: string;
+  state: ReportResult['state'];
+  error: ReportLoadError | null;
+  /** New and reopened findings, worst first. */
+  fresh: FreshFinding[];
+  /** Findings posted earlier that a successful load no longer shows. */
+  resolved: number;
+  /** Findings posted earlier and still present: not posted again. */
+  continuing: number;
+  /** Finding kinds this load could not check (an n/a source): nothing of theirs is resolved. */
+  unchecked: string[];
+}
+
+export interface NewFindingsDigest {
+  channel: string;
+  reports: ReportNews[];
+  freshCount: number;
+  resolvedCount: number;
+  /** When this channel was last posted to, if ever. */
+  lastPostedAt: string | null;
+  /** The ledger to record once the post has gone out, and only then. */
+  nextLedger: ChannelLedger;
+}
+
+/**
+ * A resolved finding is remembered this long, so that its return reads "reopened" rather than
+ * "new"; after that the ledger forgets it and keeps its size bounded by what is current.
+ */
+export const RESOLVED_RETENTION_DAYS = 90;
+
+/**
+ * Compares what a channel was told (its ledger) with the reports as loaded now. Following design
+ * section 3: `new` and `reopened` findings are posted, `continuing` ones stay silent, and a finding
+ * absent from a *successful* load is `resolved`. A report that failed to load resolves nothing, nor
+ * does a source shown as n/a: "could not check" is never "clear". Entries of reports not loaded
+ * this time are kept as they are.
+ */
+export function digestNewFindings(ledger: ChannelLedger, results: readonly ReportResult[], at: Date): NewFindingsDigest {
+  const changedAt = at.toISOString();
+  const byFingerprint = new Map(ledger.entries.map((entry) => [entry.fingerprint, entry]));
+  const next = new Map(byFingerprint);
+  const reports: ReportNews[] = [];
+
+  for (const result of results) {
+    const news: ReportNews = {
+      report: result.report,
+      title: result.title,
+      state: result.state,
+      error: result.error,
+      fresh: [],
+      resolved: 0,
+      continuing: 0,
+      unchecked: uncheckedKinds(result),
+    };
+    reports.push(news);
+    if (result.state === 'load-error') continue;
+
+    const present = new Set<string>();
+    for (const finding of result.findings) {
+      present.add(finding.fingerprint);
+      const known = byFingerprint.get(finding.fingerprint);
+      if (known?.status === 'open') {
+        news.continuing += 1;
+        continue;
+      }
+      news.fresh.push({ ...finding, report: result.report, reopened: known !== undefined });
+      next.set(finding.fingerprint, entryFor(result.report, finding, 'open', changedAt));
+    }
+    const unchecked = new Set(news.unchecked);
+    for (const entry of byFingerprint.values()) {
+      if (entry.report !== result.report || entry.status !== 'open' || present.has(entry.fingerprint) || unchecked.has(entry.kind)) continue;
+      news.resolved += 1;
+      next.set(entry.fingerprint, { ...entry, status: 'resolved', changedAt });
+    }
+    news.fresh = findingsWorstFirst(news.fresh);
+  }
+
+  const forgetBefore = at.getTime() - RESOLVED_RETENTION_DAYS * 86_400_000;
+  const entries = [...next.values()]
+    .filter((entry) => entry.status === 'open' || Date.parse(entry.changedAt) >= forgetBefore)
+    .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+  return {
+    channel: ledger.channel,
+    reports,
+    freshCount: reports.reduce((sum, news) => sum + news.fresh.length, 0),
+    resolvedCount: reports.reduce((sum, news) => sum + news.resolved, 0),
+    lastPostedAt: ledger.updatedAt,
+    nextLedger: { channel: ledger.channel, entries, updatedAt: changedAt },
+  };
+}
+
+/** The finding kinds a report could not check because a source column is n/a (report 4). */
+export function uncheckedKinds(result: ReportResult): string[] {
+  if (result.report !== 'escrow-gaps') return [];
+  return result.columns.flatMap((column) => {
+    const kind = ESCROW_SOURCE_KINDS[column.key as keyof typeof ESCROW_SOURCE_KINDS];
+    return kind && !column.available ? [kind] : [];
+  });
+}
+
+function entryFor(report: ReportId, finding: Finding, status: LedgerEntry['status'], changedAt: string): LedgerEntry {
+  return { fingerprint: finding.fingerprint, report, kind: finding.kind, subjectId: finding.subjectId, subjectName: finding.subjectName, status, changedAt };
+}

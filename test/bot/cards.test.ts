@@ -1,0 +1,205 @@
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { digestNewFindings } from '../../src/core/findings/new-findings.js';
+import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
+import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
+import { emptyLedger } from '../../src/core/store/state-store.js';
+import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
+import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
+import { LISTED_FINDINGS } from '../../src/bot/cards/finding-list.js';
+import { BOT_COMMANDS, helpCard } from '../../src/bot/cards/help-card.js';
+import { newFindingsCard } from '../../src/bot/cards/new-findings-card.js';
+import { reportCard } from '../../src/bot/cards/report-card.js';
+import { createTabLinks } from '../../src/bot/tab-links.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+/** The little of the adaptivecards package this file uses (its published types are its TypeScript sources). */
+interface AdaptiveCardsModule {
+  AdaptiveCard: {
+    new (): { parse(payload: unknown, context?: unknown): void; validateProperties(): { validationEvents: Array<{ message: string }> }; render(): { textContent: string | null } | undefined };
+    onProcessMarkdown: (text: string, result: { outputHtml?: unknown; didProcess: boolean }) => void;
+  };
+  SerializationContext: new () => { eventCount: number; getEventAt(index: number): { message: string } };
+}
+let AC: AdaptiveCardsModule;
+const tabLinks = createTabLinks({ teamsAppId: '3f1c2b7a-5d4e-4c8b-9a6f-1e2d3c4b5a69', tabUrl: 'https://health.contoso.example/tab/' });
+const options = { tenantLabel: 'Contoso (demo)', tabLinks };
+let demoResults: ReportResult[];
+
+beforeAll(async () => {
+  // The renderer needs a DOM; the simulator needs Node's own crypto, which a jsdom test environment
+  // replaces. So this file runs in Node and lends adaptivecards a jsdom window of its own.
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: new (html: string) => { window: Record<string, unknown> & { document: unknown; HTMLElement: { prototype: object } } } };
+  const { window } = new JSDOM('<!doctype html><html><body></body></html>');
+  const domTypes = Object.getOwnPropertyNames(window).filter((name) => /^(HTML\w*Element|Element|Node|Text|DocumentFragment)$/.test(name));
+  Object.assign(globalThis, { window, document: window.document }, Object.fromEntries(domTypes.map((name) => [name, window[name]])));
+  // jsdom has no innerText, which the renderer writes text through.
+  Object.defineProperty(window.HTMLElement.prototype, 'innerText', {
+    configurable: true,
+    get(this: { textContent: string | null }) {
+      return this.textContent;
+    },
+    set(this: { textContent: string | null }, value: string) {
+      this.textContent = value;
+    },
+  });
+  const adaptiveCardsPackage = 'adaptivecards';
+  AC = (await import(adaptiveCardsPackage)) as AdaptiveCardsModule;
+  AC.AdaptiveCard.onProcessMarkdown = (text, result) => {
+    result.outputHtml = text;
+    result.didProcess = true;
+  };
+  const graph = harness.client();
+  demoResults = await Promise.all(REPORTS.map((report) => loadReport(report.id, graph)));
+});
+
+/** Parses a card as Teams' renderer would and returns every parse or validation problem. */
+function cardProblems(card: AdaptiveCardJson): string[] {
+  const context = new AC.SerializationContext();
+  const parsed = new AC.AdaptiveCard();
+  parsed.parse(card, context);
+  const problems: string[] = [];
+  for (let index = 0; index < context.eventCount; index++) problems.push(context.getEventAt(index).message);
+  for (const event of parsed.validateProperties().validationEvents) problems.push(event.message);
+  expect(parsed.render()).toBeTruthy();
+  return problems;
+}
+
+function renderedText(card: AdaptiveCardJson): string {
+  const parsed = new AC.AdaptiveCard();
+  parsed.parse(card);
+  return parsed.render()?.textContent ?? '';
+}
+
+function syntheticResult(findingCount: number): ReportResult {
+  const findings: Finding[] = Array.from({ length: findingCount }, (_, index) => ({
+    kind: index % 3 === 0 ? 'missing-laps-password' : 'missing-recovery-key',
+    subjectId: `device-${index}`,
+    subjectName: `DESKTOP-${String(index).padStart(6, '0')} ${'x'.repeat(200)}`,
+    detail: `No escrowed key ${'y'.repeat(500)}`,
+    fingerprint: index.toString(16).padStart(32, '0'),
+  }));
+  return {
+    report: 'escrow-gaps',
+    title: 'Windows LAPS & BitLocker Escrow Gaps',
+    state: 'loaded',
+    error: null,
+    notice: null,
+    columns: [],
+    rows: findings.map((finding) => ({ id: finding.subjectId, link: `https://intune.microsoft.com/#view/x/${finding.subjectId}` })),
+    findings,
+    generatedAt: '2026-11-23T09:00:00.000Z',
+  };
+}
+
+describe('the card check itself', () => {
+  it('reports an unknown element and an action without its url', () => {
+    const problems = cardProblems({ type: 'AdaptiveCard', version: '1.5', body: [{ type: 'NoSuchElement' }], actions: [{ type: 'Action.OpenUrl', title: 'Go' }] });
+    expect(problems.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('report cards', () => {
+  it('parse without errors for each of the six demo reports, with counts, the worst items and a deep link to the tab', () => {
+    for (const result of demoResults) {
+      const definition = REPORTS.find((report) => report.id === result.report)!;
+      const card = reportCard(result, definition, options);
+      expect(cardProblems(card), result.report).toEqual([]);
+      expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
+      const text = renderedText(card);
+      expect(text).toContain(result.title);
+      expect(JSON.stringify(card)).toContain(`https://teams.microsoft.com/l/entity/3f1c2b7a-5d4e-4c8b-9a6f-1e2d3c4b5a69/reports?`);
+      expect(JSON.stringify(card)).toContain(encodeURIComponent(JSON.stringify({ subEntityId: result.report })));
+      if (result.findings.length > LISTED_FINDINGS) expect(text).toContain(`and ${(result.findings.length - LISTED_FINDINGS).toLocaleString('en-US')} more`);
+    }
+  });
+
+  it('lists devices missing both escrows first on the escrow-gaps card, each linking to its Intune page', () => {
+    const result = demoResults.find((report) => report.report === 'escrow-gaps')!;
+    const card = reportCard(result, { beta: false }, options);
+    const firstRow = result.rows[0]!;
+    const text = renderedText(card);
+    expect(text).toContain(String(firstRow.device));
+    expect(JSON.stringify(card)).toContain(String(firstRow.link));
+    expect(text.indexOf('Devices without an escrowed BitLocker key')).toBeLessThan(text.indexOf('Devices without an escrowed LAPS password'));
+  });
+
+  it('shows the load error with the upstream status, and no counts', () => {
+    const failed: ReportResult = {
+      ...demoResults[0]!,
+      state: 'load-error',
+      error: { status: 403, code: 'Forbidden', message: 'Graph answered 403 Forbidden for GET /beta/deviceManagement/ndesConnectors' },
+      rows: [],
+      findings: [],
+    };
+    const card = reportCard(failed, { beta: false }, options);
+    expect(cardProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    expect(text).toContain('Graph answered 403');
+    expect(text).not.toContain('No findings');
+  });
+
+  it('shows the empty notice word for word', () => {
+    const empty: ReportResult = { ...demoResults[5]!, state: 'empty', notice: 'Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?', rows: [], findings: [] };
+    const text = renderedText(reportCard(empty, { beta: false }, options));
+    expect(text).toContain('Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?');
+  });
+
+  it('stays under 28 KB with 100,000 findings whose names and details are long', () => {
+    const card = reportCard(syntheticResult(100_000), { beta: false }, options);
+    expect(cardProblems(card)).toEqual([]);
+    expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
+    expect(renderedText(card)).toContain('and 99,995 more');
+  });
+
+  it('keeps tenant text out of Markdown and templating: names travel as text runs', () => {
+    const result = syntheticResult(1);
+    result.findings[0]!.subjectName = '[click me](https://evil.example) ${title} **bold**';
+    const card = reportCard(result, { beta: false }, options);
+    const text = renderedText(card);
+    expect(text).toContain('[click me](https://evil.example) ${title} **bold**');
+    expect(JSON.stringify(card)).not.toContain('"type":"TextBlock","text":"[click me]');
+  });
+});
+
+describe('the new-findings card', () => {
+  it('parses and stays under 28 KB for 100,000 new findings in each of two reports', () => {
+    const big = syntheticResult(100_000);
+    const digest = digestNewFindings(emptyLedger('19:channel'), [big, { ...big, report: 'connector-health', title: 'Connector & Integration Health' }], new Date('2026-11-23T09:00:00Z'));
+    const card = newFindingsCard(digest, { ...options, rowsByReport: new Map([['escrow-gaps', big.rows]]) });
+    expect(cardProblems(card)).toEqual([]);
+    expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
+    expect(renderedText(card)).toContain('200,000 new findings in Contoso (demo)');
+  });
+
+  it('says what could not be checked and what was resolved', () => {
+    const escrow = demoResults.find((report) => report.report === 'escrow-gaps')!;
+    const first = digestNewFindings(emptyLedger('19:channel'), [escrow], new Date('2026-11-22T09:00:00Z'));
+    const withoutLaps: ReportResult = {
+      ...escrow,
+      columns: escrow.columns.map((column) => (column.key === 'lapsPassword' ? { ...column, available: false } : column)),
+      findings: escrow.findings.filter((finding) => finding.kind !== 'missing-laps-password').slice(1),
+    };
+    const failed: ReportResult = { ...demoResults[0]!, state: 'load-error', error: { status: 403, code: 'Forbidden', message: 'no' }, findings: [], rows: [] };
+    const digest = digestNewFindings(first.nextLedger, [withoutLaps, failed], new Date('2026-11-23T09:00:00Z'));
+    const card = newFindingsCard(digest, { ...options, rowsByReport: new Map() });
+    expect(cardProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    expect(text).toContain('Nothing new in Contoso (demo)');
+    expect(text).toContain('1 resolved');
+    expect(text).toContain('Not checked (permission not granted): devices without an escrowed laps password.');
+    expect(text).toContain('Could not check: Graph answered 403');
+  });
+});
+
+describe('the help card', () => {
+  it('names every command, and quotes what was not understood', () => {
+    const card = helpCard({ tenantLabel: 'Contoso (demo)', tabUrl: 'http://127.0.0.1:3978/tab/', unknown: 'make coffee' });
+    expect(cardProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    for (const { command } of BOT_COMMANDS) expect(text).toContain(command);
+    expect(text).toContain('"make coffee"');
+  });
+});
