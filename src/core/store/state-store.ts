@@ -71,3 +71,61 @@ export interface ChannelLedger {
 export function emptyLedger(channel: string): ChannelLedger {
   return { channel, entries: [], updatedAt: null };
 }
+
+/** The store could not be read as it must be (a torn or foreign ledger): posting on it would repeat everything. */
+export class StateStoreError extends Error {
+  override readonly name = 'StateStoreError';
+}
+
+/** A ledger as stored, checked: a wrong one is an error, never an empty ledger. */
+export function parseLedger(text: string, channel: string): ChannelLedger {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new StateStoreError(`The ledger of channel ${channel} is not valid JSON; move it aside to start that channel afresh.`);
+  }
+  const ledger = parsed as Partial<ChannelLedger> | null;
+  if (!ledger || ledger.channel !== channel || !Array.isArray(ledger.entries) || (ledger.updatedAt !== null && typeof ledger.updatedAt !== 'string')) {
+    throw new StateStoreError(`The ledger of channel ${channel} does not have the expected shape.`);
+  }
+  return ledger as ChannelLedger;
+}
+
+export function isStoredInstallation(value: unknown): value is StoredInstallation {
+  const candidate = value as Partial<StoredInstallation> | null | undefined;
+  return typeof candidate?.key === 'string' && typeof candidate.reference === 'object' && candidate.reference !== null;
+}
+
+/**
+ * The waiting, renewing and releasing around a channel lock that both stores share: try to take
+ * the lock with a growing pause up to `waitMs`, keep the lease alive while `work` runs, release it
+ * afterwards whatever happened.
+ */
+export async function channelLockLoop<T>(steps: {
+  waitMs: number;
+  tryAcquire: () => Promise<boolean>;
+  renewEveryMs: number;
+  renew: () => Promise<unknown>;
+  release: () => Promise<unknown>;
+  work: () => Promise<T>;
+  warn: (line: string) => void;
+}): Promise<LockOutcome<T>> {
+  const deadline = Date.now() + steps.waitMs;
+  let pause = 20;
+  while (!(await steps.tryAcquire())) {
+    const left = deadline - Date.now();
+    if (left <= 0) return { ok: false, reason: 'busy' };
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    pause = Math.min(pause * 2, 500);
+  }
+  const renewal = setInterval(() => {
+    steps.renew().catch((error: unknown) => steps.warn(`state store: could not renew a channel lock: ${error instanceof Error ? error.message : String(error)}`));
+  }, steps.renewEveryMs);
+  try {
+    return { ok: true, value: await steps.work() };
+  } finally {
+    clearInterval(renewal);
+    await steps.release().catch((error: unknown) => steps.warn(`state store: could not release a channel lock: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
