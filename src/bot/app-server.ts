@@ -3,9 +3,13 @@ import type { Request, Response, Server } from 'restify';
 import { reportCatalogue } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { isReportId } from '../core/reports/report-model.js';
+import type { ReportId } from '../core/reports/report-model.js';
+import { FixedWindowRateLimit, createNotifyKeyCheck } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
 import type { TabAccess } from './tab-access.js';
 import { serveTab } from './tab-files.js';
+import { isLoopback } from './teams-bot.js';
+import type { TeamsBot } from './teams-bot.js';
 
 export interface AppServerOptions {
   reports: ReportCache;
@@ -16,8 +20,17 @@ export interface AppServerOptions {
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
   demoToken?: () => Promise<{ token: string; expiresIn: number }>;
+  /** The Teams bot, at /api/messages. */
+  bot?: TeamsBot;
+  /** `POST /api/notify`'s bearer key; without it the route answers 404. */
+  notifyApiKey?: string;
+  /** Notify requests a caller may make a minute (default 10). */
+  notifyRateLimit?: number;
   log?: (line: string) => void;
 }
+
+/** A Teams activity is small; 256 KB leaves room for the largest card submit. */
+const MAX_ACTIVITY_BYTES = 256 * 1024;
 
 /**
  * The server's HTTP surface for the tab: the report list, one report as the JSON contract or as
@@ -84,6 +97,14 @@ export function createAppServer(options: AppServerOptions): Server {
     res.end(reportToCsv(report));
   });
 
+  const bot = options.bot;
+  if (bot) {
+    server.post('/api/messages', restify.plugins.bodyParser({ maxBodySize: MAX_ACTIVITY_BYTES, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
+      await bot.handle(req, res);
+    });
+    if (options.notifyApiKey) registerNotify(server, bot, options.notifyApiKey, options.notifyRateLimit ?? 10, options.log);
+  }
+
   const demoToken = options.demoToken;
   if (demoToken) {
     server.get('/api/demo/token', async (req: Request, res: Response) => {
@@ -99,6 +120,50 @@ export function createAppServer(options: AppServerOptions): Server {
   return server;
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+/**
+ * `POST /api/notify` with `{ "reports": ["escrow-gaps"], "target": "<channel id>" }` (both optional):
+ * posts what is new to the channels where the app is installed, or to the one target. The bearer
+ * key is checked in constant time; every caller is rate-limited, wrong keys included.
+ */
+function registerNotify(server: Server, bot: TeamsBot, apiKey: string, perMinute: number, log?: (line: string) => void): void {
+  const keyMatches = createNotifyKeyCheck(apiKey);
+  const rateLimit = new FixedWindowRateLimit(perMinute, 60_000);
+  server.post('/api/notify', restify.plugins.bodyParser({ maxBodySize: 16 * 1024, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
+    const retryAfter = rateLimit.take(req.socket.remoteAddress ?? 'unknown');
+    if (retryAfter > 0) {
+      res.header('retry-after', String(retryAfter));
+      res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
+      return;
+    }
+    if (!keyMatches(req.header('authorization'))) {
+      res.header('www-authenticate', 'Bearer');
+      res.send(401, { error: { status: 401, message: 'The notify key is missing or wrong.' } });
+      return;
+    }
+    const request = readNotifyRequest(req.body);
+    if (!request.ok) {
+      res.send(400, { error: { status: 400, message: request.message } });
+      return;
+    }
+    const result = await bot.notify(request.value);
+    if (!result.ok) {
+      res.send(result.status, { error: { status: result.status, message: result.message } });
+      return;
+    }
+    log?.(`notify: ${result.outcomes.length} target(s), ${result.outcomes.filter((outcome) => outcome.status === 'posted').length} posted`);
+    res.send(200, { targets: result.outcomes });
+  });
+}
+
+function readNotifyRequest(body: unknown): { ok: true; value: { reports?: ReportId[]; target?: string } } | { ok: false; message: string } {
+  if (body === undefined || body === null || body === '') return { ok: true, value: {} };
+  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: { "reports": [...], "target": "..." }.' };
+  const { reports, target, ...rest } = body as Record<string, unknown>;
+  const unknownFields = Object.keys(rest);
+  if (unknownFields.length > 0) return { ok: false, message: `Unknown field(s): ${unknownFields.join(', ')}. Accepted: reports, target.` };
+  if (reports !== undefined && (!Array.isArray(reports) || reports.some((id) => typeof id !== 'string' || !isReportId(id)))) {
+    return { ok: false, message: 'reports must be a list of report ids: connector-health, assignment-hygiene, security-posture, escrow-gaps, admin-approval, startup-reliability.' };
+  }
+  if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 512)) return { ok: false, message: 'target must be a channel or conversation id.' };
+  return { ok: true, value: { ...(reports ? { reports: [...new Set(reports as ReportId[])] } : {}), ...(target ? { target } : {}) } };
 }

@@ -3,15 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { loadReport } from '../core/reports/registry.js';
+import { openStateStore } from '../core/store/open-state-store.js';
 import { openGraphConnection } from '../shell/graph-connection.js';
 import { createAppServer } from './app-server.js';
 import { ReportCache } from './report-cache.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
+import { createTabLinks } from './tab-links.js';
+import { TeamsBot } from './teams-bot.js';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
- * demo tenant), checks that Graph answers, and serves the tab's report API on PORT. The tab and the
- * bot are mounted here as they are built.
+ * demo tenant), checks that Graph answers, and serves on PORT the tab and its report API, the bot
+ * at /api/messages and, with NOTIFY_API_KEY, /api/notify.
  */
 async function main(): Promise<void> {
   const result = readConfig(process.env);
@@ -47,6 +50,25 @@ async function main(): Promise<void> {
   const reports = new ReportCache((id, onProgress) => loadReport(id, connection.graph, { thresholds: config.thresholds, onProgress }));
   const tabDirectory = fileURLToPath(new URL('../tab/', import.meta.url));
   if (!existsSync(tabDirectory)) console.warn(`The tab is not built (${tabDirectory} is missing): run npm run build.`);
+
+  const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
+  const { bot: botConfig } = config;
+  const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
+  const bot = new TeamsBot({
+    reports,
+    store,
+    identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
+    allowedTenantId: tenant.mode === 'tenant' ? tenant.tenantId : null,
+    tenantLabel: connection.tenantLabel,
+    tabLinks: createTabLinks({ teamsAppId: botConfig.teamsAppId, tabUrl }),
+    tabUrl,
+    log: (line) => console.log(line),
+  });
+  console.log(
+    `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
+      `/api/notify ${botConfig.notifyApiKey ? 'on' : 'off (no NOTIFY_API_KEY)'}.`,
+  );
+
   const server = createAppServer({
     reports,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
@@ -60,6 +82,8 @@ async function main(): Promise<void> {
           }),
         }
       : {}),
+    bot,
+    ...(botConfig.notifyApiKey ? { notifyApiKey: botConfig.notifyApiKey } : {}),
     log: (line) => console.log(line),
   });
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces.
@@ -70,6 +94,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     server.close();
+    await store.close();
     await connection.close();
   };
   process.once('SIGINT', () => void stop());

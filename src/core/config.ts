@@ -19,7 +19,25 @@ export interface AppConfig {
   port: number;
   stateStore: string;
   thresholds: ReportThresholds;
+  bot: BotConfig;
 }
+
+/** The bot's side of the configuration (design section 2). */
+export interface BotConfig {
+  /** Bot Framework identity; without it the bot answers this machine only. */
+  id: string | undefined;
+  password: string | undefined;
+  tenantId: string | undefined;
+  /** The bearer key `POST /api/notify` requires; without it the endpoint is off. */
+  notifyApiKey: string | undefined;
+  /** The Teams app id (the manifest's `id`), for deep links from cards to the tab. */
+  teamsAppId: string | undefined;
+  /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
+  tabDomain: string | undefined;
+}
+
+/** A notify key shorter than this is guessable; 32 random characters is what the README suggests. */
+const MIN_NOTIFY_KEY_LENGTH = 16;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -39,7 +57,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   try {
     return {
       ok: true,
-      config: { connection: readConnection(env), port: readPort(env), stateStore: env.STATE_STORE || 'file:.data', thresholds: readThresholds(env) },
+      config: {
+        connection: readConnection(env),
+        port: readPort(env),
+        stateStore: env.STATE_STORE?.trim() || 'file:.data',
+        thresholds: readThresholds(env),
+        bot: readBot(env),
+      },
     };
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, error };
@@ -94,6 +118,20 @@ function readOrigin(name: string, value: string): string {
     throw new ConfigError(`${name} must be an origin without a path, e.g. https://graph.microsoft.com; got "${value}".`);
   }
   return url.origin;
+}
+
+function readBot(env: NodeJS.ProcessEnv): BotConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const id = value('BOT_ID');
+  const password = env.BOT_PASSWORD || undefined;
+  if (password && !id) throw new ConfigError('BOT_PASSWORD is set without BOT_ID: set both for Bot Framework authentication, or neither to answer this machine only.');
+  const notifyApiKey = env.NOTIFY_API_KEY || undefined;
+  if (notifyApiKey !== undefined && notifyApiKey.length < MIN_NOTIFY_KEY_LENGTH) {
+    throw new ConfigError(`NOTIFY_API_KEY must be at least ${MIN_NOTIFY_KEY_LENGTH} characters long (a random one, e.g. openssl rand -hex 32).`);
+  }
+  const tabDomain = value('TAB_DOMAIN');
+  if (tabDomain && !/^[a-z0-9.-]+(?::\d+)?$/i.test(tabDomain)) throw new ConfigError(`TAB_DOMAIN must be a host name (and port), got "${tabDomain}".`);
+  return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain };
 }
 
 function readPort(env: NodeJS.ProcessEnv): number {

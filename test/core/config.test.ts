@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/core/config.js';
 import { DEFAULT_THRESHOLDS } from '../../src/core/reports/thresholds.js';
 
+const NO_BOT = { id: undefined, password: undefined, tenantId: undefined, notifyApiKey: undefined, teamsAppId: undefined, tabDomain: undefined };
+
 describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
-    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS } });
+    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, bot: NO_BOT } });
   });
 
   it('reads a tenant with a secret, defaulting to Microsoft\'s hosts', () => {
@@ -16,6 +18,7 @@ describe('readConfig', () => {
         port: 4000,
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
+        bot: NO_BOT,
       },
     });
   });
@@ -62,5 +65,29 @@ describe('readConfig', () => {
     const garbage = readConfig({ CONNECTOR_UNHEALTHY_DAYS: 'soon' });
     expect(garbage.ok).toBe(false);
     if (!garbage.ok) expect(garbage.error.message).toContain('CONNECTOR_UNHEALTHY_DAYS must be a positive number of days');
+  });
+
+  it('reads the bot\'s identity, the notify key, the Teams app id and the tab\'s domain', () => {
+    const result = readConfig({
+      BOT_ID: 'b',
+      BOT_PASSWORD: 'p',
+      BOT_TENANT_ID: 't',
+      NOTIFY_API_KEY: 'k'.repeat(32),
+      TEAMS_APP_ID: 'a',
+      TAB_DOMAIN: 'health.contoso.com',
+      STATE_STORE: 'UseDevelopmentStorage=true',
+    });
+    expect(result.ok && result.config.bot).toEqual({ id: 'b', password: 'p', tenantId: 't', notifyApiKey: 'k'.repeat(32), teamsAppId: 'a', tabDomain: 'health.contoso.com' });
+    expect(result.ok && result.config.stateStore).toBe('UseDevelopmentStorage=true');
+  });
+
+  it.each([
+    [{ BOT_PASSWORD: 'p' }, /BOT_PASSWORD is set without BOT_ID/],
+    [{ NOTIFY_API_KEY: 'short' }, /NOTIFY_API_KEY must be at least 16 characters/],
+    [{ TAB_DOMAIN: 'https://health.contoso.com/tab' }, /TAB_DOMAIN must be a host name/],
+  ])('refuses %j', (env, message) => {
+    const result = readConfig(env);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(message);
   });
 });

@@ -58,9 +58,9 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
   };
 }
 
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(join(ARTIFACTS_DIRECTORY, 'tab'), { recursive: true });
-  const path = join(ARTIFACTS_DIRECTORY, 'tab', `${name}.png`);
+export async function saveScreenshot(page: Page, name: string, folder: 'tab' | 'bot' = 'tab'): Promise<string> {
+  mkdirSync(join(ARTIFACTS_DIRECTORY, folder), { recursive: true });
+  const path = join(ARTIFACTS_DIRECTORY, folder, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
 }

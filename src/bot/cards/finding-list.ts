@@ -9,7 +9,8 @@ export const LISTED_FINDINGS = 5;
 const SEVERITY_COLOUR: Record<FindingSeverity, string> = { high: 'Attention', medium: 'Warning', low: 'Default' };
 
 export interface KindCountData {
-  count: number;
+  /** Not `count`: that is an expression function in the templating language and would shadow it. */
+  total: string;
   label: string;
   severity: string;
   colour: string;
@@ -17,7 +18,7 @@ export interface KindCountData {
 
 export interface FindingItemData {
   name: string;
-  /** "Devices without an escrowed BitLocker key: …" in a few words. */
+  /** The finding's detail, which says what is wrong in a sentence. */
   what: string;
   /** The object's page in the Intune admin center, or "" where the portal has none. */
   link: string;
@@ -26,7 +27,7 @@ export interface FindingItemData {
 
 export function kindCounts(findings: readonly Pick<Finding, 'kind'>[]): KindCountData[] {
   return countFindingsByKind(findings).map(({ count, label, severity }) => ({
-    count,
+    total: count.toLocaleString('en-US'),
     label,
     severity: severity.charAt(0).toUpperCase() + severity.slice(1),
     colour: SEVERITY_COLOUR[severity],
@@ -55,7 +56,7 @@ export function findingList(findings: readonly (Finding & { reopened?: boolean }
   }
   const items = listed.map((finding) => ({
     name: cardText(finding.subjectName || finding.subjectId, 80),
-    what: cardText(`${findingKind(finding.kind).label}: ${finding.detail}`, 180),
+    what: cardText(finding.detail || findingKind(finding.kind).label, 180),
     link: links.get(finding.subjectId) ?? '',
     reopened: finding.reopened === true,
   }));
@@ -94,7 +95,7 @@ export const KIND_COUNTS_TEMPLATE = {
       $data: '${counts}',
       spacing: 'Small',
       columns: [
-        { type: 'Column', width: '40px', items: [{ type: 'TextBlock', text: '${count}', weight: 'Bolder', color: '${colour}', horizontalAlignment: 'Right' }] },
+        { type: 'Column', width: '48px', items: [{ type: 'TextBlock', text: '${total}', weight: 'Bolder', color: '${colour}', horizontalAlignment: 'Right' }] },
         { type: 'Column', width: 'stretch', items: [{ type: 'TextBlock', text: '${label}', wrap: true }] },
         { type: 'Column', width: 'auto', items: [{ type: 'TextBlock', text: '${severity}', color: '${colour}', isSubtle: true, size: 'Small' }] },
       ],

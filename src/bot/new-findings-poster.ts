@@ -1,0 +1,94 @@
+import { digestNewFindings } from '../core/findings/new-findings.js';
+import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import type { StateStore } from '../core/store/state-store.js';
+import type { AdaptiveCardJson } from './cards/adaptive-card.js';
+import { newFindingsCard } from './cards/new-findings-card.js';
+import type { TabLinks } from './tab-links.js';
+
+/** Escrow gaps and dead connectors: what the issue names as the default subject of a post. */
+export const DEFAULT_NOTIFY_REPORTS: readonly ReportId[] = ['escrow-gaps', 'connector-health'];
+
+/** Somewhere a post can go: a team channel, a group chat, a personal chat. */
+export interface PostTarget {
+  /** The ledger's key: the channel (or chat) id, never a thread's. */
+  channel: string;
+  /** For people reading the outcome: "My Team › General". */
+  name: string;
+  send(card: AdaptiveCardJson): Promise<void>;
+}
+
+export type PostStatus = 'posted' | 'nothing-new' | 'busy' | 'failed';
+
+export interface PostOutcome {
+  channel: string;
+  name: string;
+  status: PostStatus;
+  /** New and reopened findings in the post (or that would have been, for `failed`). */
+  fresh: number;
+  resolved: number;
+  /** Reports that could not load, with the upstream status. */
+  loadErrors: Array<{ report: ReportId; status: number | null }>;
+  /** Why a post failed; never a token or a secret. */
+  message?: string;
+}
+
+export interface NewFindingsPosterOptions {
+  store: StateStore;
+  /** The reports as loaded now (fresh, not an old cached copy: a post speaks of the present). */
+  loadReports: (reports: readonly ReportId[]) => Promise<ReportResult[]>;
+  tenantLabel: string;
+  tabLinks: TabLinks;
+  now?: () => Date;
+  /** How long a trigger waits for another one posting to the same channel. */
+  lockWaitMs?: number;
+}
+
+/**
+ * Posts what is new in a channel since its last post (design section 3). Under the channel's lock:
+ * read the ledger, compare it with the reports as loaded now, post one card with only the new and
+ * reopened findings and how many were resolved, and only once the post went out, record them. Two
+ * triggers at once post once (the second finds nothing new); a post that fails records nothing, so
+ * the next trigger posts it again.
+ */
+export class NewFindingsPoster {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: NewFindingsPosterOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * `results`, when given, are the reports already loaded for this trigger (one load serves every
+   * target). With `alwaysAnswer`, a "nothing new" card is sent too (someone asked in the channel);
+   * it records nothing.
+   */
+  async post(target: PostTarget, reports: readonly ReportId[], options: { results?: ReportResult[]; alwaysAnswer?: boolean } = {}): Promise<PostOutcome> {
+    const results = options.results ?? (await this.options.loadReports(reports));
+    const loadErrors = results.filter((result) => result.state === 'load-error').map((result) => ({ report: result.report, status: result.error?.status ?? null }));
+    const base = { channel: target.channel, name: target.name, loadErrors };
+    const locked = await this.options.store.withChannelLock(
+      target.channel,
+      async (): Promise<PostOutcome> => {
+        const ledger = await this.options.store.readLedger(target.channel);
+        const digest = digestNewFindings(ledger, results, this.now());
+        const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
+        if (digest.freshCount === 0 && !options.alwaysAnswer) return { ...base, ...counts, status: 'nothing-new' };
+        const card = newFindingsCard(digest, {
+          tenantLabel: this.options.tenantLabel,
+          tabLinks: this.options.tabLinks,
+          rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
+        });
+        try {
+          await target.send(card);
+        } catch (error) {
+          return { ...base, ...counts, status: 'failed', message: error instanceof Error ? error.message : String(error) };
+        }
+        // The channel has now been told of what resolved too, so the ledger records it.
+        if (digest.freshCount > 0 || digest.resolvedCount > 0) await this.options.store.writeLedger(digest.nextLedger);
+        return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };
+      },
+      { waitMs: this.options.lockWaitMs ?? 60_000 },
+    );
+    return locked.ok ? locked.value : { ...base, fresh: 0, resolved: 0, status: 'busy', message: 'Another post to this channel is still under way.' };
+  }
+}

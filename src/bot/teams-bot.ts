@@ -1,0 +1,280 @@
+import { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
+import type { CommandMessage, ConversationReferenceStore, TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
+import { ActivityTypes, CardFactory, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory, MessageFactory } from 'botbuilder';
+import type { Activity, ConversationReference, Middleware, TurnContext } from 'botbuilder';
+import type { Request, Response } from 'restify';
+import { reportDefinition } from '../core/reports/registry.js';
+import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import type { StateStore } from '../core/store/state-store.js';
+import { COMMAND_PATTERNS, commandWords, parseCommand } from './bot-command.js';
+import type { AdaptiveCardJson } from './cards/adaptive-card.js';
+import { helpCard } from './cards/help-card.js';
+import { reportCard } from './cards/report-card.js';
+import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
+import type { PostOutcome, PostTarget } from './new-findings-poster.js';
+import type { ReportCache } from './report-cache.js';
+import type { TabLinks } from './tab-links.js';
+
+const { ConversationBot } = BotBuilderCloudAdapter;
+type ConversationBot = BotBuilderCloudAdapter.ConversationBot;
+type Installation = BotBuilderCloudAdapter.TeamsBotInstallation;
+
+/** The bot's identity for Bot Framework authentication; without an id the bot answers this machine only. */
+export interface BotIdentity {
+  id?: string | undefined;
+  password?: string | undefined;
+  /** Set for a single-tenant bot registration. */
+  tenantId?: string | undefined;
+}
+
+export interface TeamsBotOptions {
+  reports: ReportCache;
+  store: StateStore;
+  identity: BotIdentity;
+  /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
+  allowedTenantId: string | null;
+  tenantLabel: string;
+  tabLinks: TabLinks;
+  /** The tab itself, for the help card's button. */
+  tabUrl: string;
+  log?: (line: string) => void;
+}
+
+export type NotifyResult = { ok: true; outcomes: PostOutcome[] } | { ok: false; status: 404; message: string };
+
+/** Words of the message as sent, kept before the command middleware normalises it. */
+const ORIGINAL_TEXT = Symbol('originalText');
+/** Set by a command handler, so the turn's fallback knows the message was a command. */
+const HANDLED = Symbol('handled');
+
+/**
+ * The Teams bot: TeamsFx's ConversationBot on botbuilder's CloudAdapter, with the commands of
+ * design section 5 and notification targets kept in the state store (captured on install, removed
+ * on uninstall). Incoming activities are authenticated by the adapter whenever a bot id is set, and
+ * must come from the configured tenant.
+ */
+export class TeamsBot {
+  readonly adapter: CloudAdapter;
+  private readonly conversation: ConversationBot;
+  private readonly poster: NewFindingsPoster;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: TeamsBotOptions) {
+    this.log = options.log ?? (() => undefined);
+    const { identity } = options;
+    const credentials = new ConfigurationServiceClientCredentialFactory({
+      MicrosoftAppId: identity.id ?? '',
+      MicrosoftAppPassword: identity.password ?? '',
+      MicrosoftAppType: identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
+      MicrosoftAppTenantId: identity.tenantId ?? '',
+    });
+    this.adapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication({}, credentials));
+    this.adapter.onTurnError = async (context, error) => {
+      // The message only: an error from the connector can carry request details, never a secret we add.
+      this.log(`bot turn failed (${context.activity.type}): ${error instanceof Error ? error.message : String(error)}`);
+      if (context.activity.type === ActivityTypes.Message) await context.sendActivity('Sorry, something went wrong answering that. Please try again in a moment.');
+    };
+    this.adapter.use(normaliseCommandText);
+    this.poster = new NewFindingsPoster({
+      store: options.store,
+      loadReports: (ids) => this.loadFresh(ids),
+      tenantLabel: options.tenantLabel,
+      tabLinks: options.tabLinks,
+    });
+    this.conversation = new ConversationBot({
+      adapter: this.adapter,
+      command: { enabled: true, commands: this.commandHandlers() },
+      notification: { enabled: true, store: installationStore(options.store), botAppId: identity.id ?? '' },
+    });
+  }
+
+  /** `POST /api/messages`. */
+  async handle(req: Request, res: Response): Promise<void> {
+    if (!this.options.identity.id && !isLoopback(req.socket.remoteAddress)) {
+      res.send(403, { error: { status: 403, message: 'Without BOT_ID the bot answers this machine only.' } });
+      return;
+    }
+    const tenant = activityTenantId(req.body);
+    const allowed = this.options.allowedTenantId;
+    if (allowed && tenant?.toLowerCase() !== allowed.toLowerCase()) {
+      this.log(`bot: refused an activity from tenant ${tenant ?? '(none)'}`);
+      res.send(403, { error: { status: 403, message: 'This bot serves one tenant only.' } });
+      return;
+    }
+    await this.conversation.requestHandler(req, res, (context) => this.fallback(context));
+  }
+
+  /**
+   * Posts new findings to the channels where the app is installed (team installations, which post to
+   * the team's General channel) or to one named target: an installation's conversation id, or a
+   * channel of an installed team. Reports load once for all targets.
+   */
+  async notify(request: { reports?: readonly ReportId[]; target?: string }): Promise<NotifyResult> {
+    const reports = request.reports && request.reports.length > 0 ? request.reports : DEFAULT_NOTIFY_REPORTS;
+    const targets = await this.postTargets(request.target);
+    if (request.target && targets.length === 0) return { ok: false, status: 404, message: `The app is not installed where "${request.target}" points.` };
+    if (targets.length === 0) return { ok: true, outcomes: [] };
+    const results = await this.loadFresh(reports);
+    const outcomes: PostOutcome[] = [];
+    for (const target of targets) {
+      const outcome = await this.poster.post(target, reports, { results });
+      this.log(`notify ${target.name}: ${outcome.status}, ${outcome.fresh} new, ${outcome.resolved} resolved${outcome.message ? ` (${outcome.message})` : ''}`);
+      outcomes.push(outcome);
+    }
+    return { ok: true, outcomes };
+  }
+
+  private loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
+    return Promise.all(ids.map((id) => this.options.reports.get(id, { refresh: true })));
+  }
+
+  private async postTargets(wanted: string | undefined): Promise<PostTarget[]> {
+    const notification = this.conversation.notification!;
+    const installations: Installation[] = [];
+    let continuationToken: string | undefined;
+    // Bounded: a store holds at most a few thousand installations, 100 a page.
+    for (let page = 0; page < 1_000; page++) {
+      const paged = await notification.getPagedInstallations(100, continuationToken);
+      installations.push(...paged.data);
+      continuationToken = paged.continuationToken;
+      if (!continuationToken) break;
+    }
+    if (!wanted) return installations.filter((installation) => installation.type === 'Channel').map((installation) => installationTarget(installation));
+    for (const installation of installations) {
+      if (installation.conversationReference.conversation?.id === wanted) return [installationTarget(installation)];
+      if (installation.type !== 'Channel') continue;
+      const channel = (await installation.channels()).find((candidate) => candidate.info.id === wanted);
+      if (channel) {
+        return [{ channel: wanted, name: channel.info.name ?? wanted, send: (card) => sendCard((onError) => channel.sendAdaptiveCard(card, onError)) }];
+      }
+    }
+    return [];
+  }
+
+  private commandHandlers(): TeamsFxBotCommandHandler[] {
+    const handled = (context: TurnContext) => context.turnState.set(HANDLED, true);
+    return [
+      {
+        triggerPatterns: COMMAND_PATTERNS.help,
+        handleCommandReceived: async (context) => {
+          handled(context);
+          return cardMessage(this.helpCard());
+        },
+      },
+      {
+        triggerPatterns: COMMAND_PATTERNS.show,
+        handleCommandReceived: async (context, message: CommandMessage) => {
+          handled(context);
+          const command = parseCommand(message.text);
+          if (command.kind !== 'show') return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim()));
+          await context.sendActivity({ type: ActivityTypes.Typing });
+          const result = await this.options.reports.get(command.report);
+          return cardMessage(reportCard(result, reportDefinition(command.report), { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks }));
+        },
+      },
+      {
+        triggerPatterns: COMMAND_PATTERNS.postNewFindings,
+        handleCommandReceived: async (context) => {
+          handled(context);
+          await context.sendActivity({ type: ActivityTypes.Typing });
+          const target: PostTarget = {
+            channel: conversationChannel(context.activity),
+            name: context.activity.conversation.name ?? 'this conversation',
+            send: async (card) => void (await context.sendActivity(cardMessage(card))),
+          };
+          const outcome = await this.poster.post(target, DEFAULT_NOTIFY_REPORTS, { alwaysAnswer: true });
+          this.log(`post new findings in ${target.channel}: ${outcome.status}, ${outcome.fresh} new`);
+          if (outcome.status === 'busy') return 'Another post of new findings to this channel is under way; it will say what is new.';
+          if (outcome.status === 'failed') throw new Error(`posting new findings failed: ${outcome.message ?? 'unknown error'}`);
+          return undefined;
+        },
+      },
+    ];
+  }
+
+  private helpCard(unknown?: string): AdaptiveCardJson {
+    return helpCard({ tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, ...(unknown !== undefined ? { unknown } : {}) });
+  }
+
+  /** A message that no command took gets the help card; other activities need no answer. */
+  private async fallback(context: TurnContext): Promise<void> {
+    if (context.activity.type !== ActivityTypes.Message || context.turnState.get(HANDLED)) return;
+    const original = String(context.turnState.get(ORIGINAL_TEXT) ?? '');
+    const command = parseCommand(original);
+    const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? `show ${command.name}` : undefined;
+    await context.sendActivity(cardMessage(this.helpCard(unknown)));
+  }
+}
+
+/**
+ * Commands are matched on their words (see `commandWords`): the mention Teams adds in channels,
+ * case and punctuation do not matter. The text as sent is kept for the help card's quote. Card
+ * submits and other messages without text pass untouched.
+ */
+const normaliseCommandText: Middleware = {
+  async onTurn(context, next) {
+    const activity = context.activity;
+    if (activity.type === ActivityTypes.Message) {
+      context.turnState.set(ORIGINAL_TEXT, activity.text ?? '');
+      activity.text = commandWords(activity.text);
+      // The mention is gone from the text: stop TeamsFx removing it again from what is left.
+      activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
+    }
+    await next();
+  },
+};
+
+function cardMessage(card: AdaptiveCardJson): Partial<Activity> {
+  return MessageFactory.attachment(CardFactory.adaptiveCard(card));
+}
+
+function installationTarget(installation: Installation): PostTarget {
+  const conversation = installation.conversationReference.conversation;
+  const channel = conversation?.id ?? '';
+  return { channel, name: conversation?.name ?? channel, send: (card) => sendCard((onError) => installation.sendAdaptiveCard(card, onError)) };
+}
+
+/**
+ * TeamsFx sends proactively inside the adapter's turn, where a failure would go to the adapter's
+ * error handler and be lost; the error callback brings it back, so a failed post records nothing.
+ */
+async function sendCard(send: (onError: (context: TurnContext, error: Error) => Promise<void>) => Promise<unknown>): Promise<void> {
+  let failure: Error | undefined;
+  await send(async (_context, error) => {
+    failure = error;
+  });
+  if (failure) throw failure;
+}
+
+/** The ledger key of where a message was typed: the channel, not the reply thread; or the chat. */
+function conversationChannel(activity: Activity): string {
+  const channelData = activity.channelData as { channel?: { id?: string } } | undefined;
+  return channelData?.channel?.id ?? activity.conversation.id.split(';')[0]!;
+}
+
+export function activityTenantId(body: unknown): string | undefined {
+  const activity = body as { conversation?: { tenantId?: unknown }; channelData?: { tenant?: { id?: unknown } } } | undefined;
+  const tenant = activity?.conversation?.tenantId ?? activity?.channelData?.tenant?.id;
+  return typeof tenant === 'string' ? tenant : undefined;
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+/** TeamsFx keeps notification targets through this interface; the state store keeps them. */
+function installationStore(store: StateStore): ConversationReferenceStore {
+  return {
+    add: (key, reference, options) => store.putInstallation(key, reference as Record<string, unknown>, { overwrite: options.overwrite ?? false }),
+    remove: (key) => store.removeInstallation(key),
+    async list(pageSize = 100, continuationToken) {
+      const all = await store.listInstallations();
+      const start = continuationToken ? Number(continuationToken) : 0;
+      const end = start + pageSize;
+      return {
+        data: all.slice(start, end).map((installation) => installation.reference as Partial<ConversationReference>),
+        continuationToken: end < all.length ? String(end) : '',
+      };
+    },
+  };
+}

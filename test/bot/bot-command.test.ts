@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { commandWords, parseCommand } from '../../src/bot/bot-command.js';
+import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+
+describe('command words', () => {
+  it('drops the mention Teams adds, case, punctuation and markup', () => {
+    expect(commandWords('<at>Device Mgmt Health</at> Show   escrow-gaps!')).toBe('show escrow gaps');
+    expect(commandWords('<p>show <b>LAPS &amp; BitLocker</b></p>')).toBe('show laps and bitlocker');
+    expect(commandWords('  HELP?? ')).toBe('help');
+  });
+});
+
+describe('parseCommand', () => {
+  it.each([
+    ['help', { kind: 'help' }],
+    ['Help!', { kind: 'help' }],
+    ['show escrow gaps', { kind: 'show', report: 'escrow-gaps' }],
+    ['<at>Bot</at> show escrow gaps', { kind: 'show', report: 'escrow-gaps' }],
+    ['show dead connectors', { kind: 'show', report: 'connector-health' }],
+    ['show connector health', { kind: 'show', report: 'connector-health' }],
+    ['show assignment hygiene', { kind: 'show', report: 'assignment-hygiene' }],
+    ['show security posture', { kind: 'show', report: 'security-posture' }],
+    ['show approval coverage', { kind: 'show', report: 'admin-approval' }],
+    ['show startup', { kind: 'show', report: 'startup-reliability' }],
+    ['Show me the startup report.', { kind: 'show', report: 'startup-reliability' }],
+    ['show 4', { kind: 'show', report: 'escrow-gaps' }],
+    ['post new findings', { kind: 'post-new-findings' }],
+    ['Post new findings here, please', { kind: 'unknown', text: 'Post new findings here, please' }],
+    ['show weather', { kind: 'unknown-report', name: 'weather' }],
+    ['make coffee', { kind: 'unknown', text: 'make coffee' }],
+  ] as const)('%j', (text, command) => {
+    expect(parseCommand(text)).toEqual(command);
+  });
+
+  it('takes every report by its id and by its number', () => {
+    REPORT_IDS.forEach((id, index) => {
+      expect(parseCommand(`show ${id}`)).toEqual({ kind: 'show', report: id });
+      expect(parseCommand(`show ${index + 1}`)).toEqual({ kind: 'show', report: id });
+    });
+  });
+
+  it('understands every command the help card and the manifest offer', () => {
+    for (const { command } of BOT_COMMANDS) expect(parseCommand(command).kind, command).not.toMatch(/^unknown/);
+  });
+
+  it('reads an empty message as a request for help', () => {
+    expect(parseCommand('')).toEqual({ kind: 'help' });
+    expect(parseCommand(undefined)).toEqual({ kind: 'help' });
+  });
+
+  it('treats a 10,000-character message as no command, quoting only its start', () => {
+    const command = parseCommand(`show escrow gaps ${'x'.repeat(10_000)}`);
+    expect(command.kind).toBe('unknown');
+    expect(command.kind === 'unknown' && command.text.length).toBeLessThanOrEqual(200);
+  });
+});

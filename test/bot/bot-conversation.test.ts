@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { openStateStore } from '../../src/core/store/open-state-store.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { startPlayground } from '../support/agents-playground.js';
+import type { Playground, PlaygroundMessage } from '../support/agents-playground.js';
+import { startBotServer } from '../support/bot-server.js';
+import type { BotServer } from '../support/bot-server.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+let dataDirectory: string;
+let store: StateStore;
+let server: BotServer;
+let playground: Playground;
+
+beforeAll(async () => {
+  dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bot-'));
+  store = await openStateStore(`file:${dataDirectory}`);
+  server = await startBotServer(harness.sim, harness.client(), { store });
+  playground = await startPlayground(`${server.base}/api/messages`);
+});
+
+afterAll(async () => {
+  await playground?.close();
+  await server?.close();
+  await store?.close();
+  rmSync(dataDirectory, { recursive: true, force: true });
+});
+
+/** Sends a message and returns the one message the bot answers with. */
+async function ask(text: string, conversationId = playground.config.personalChat.id, mention = false): Promise<PlaygroundMessage> {
+  const from = playground.messages.length;
+  await playground.send(conversationId, text, { mention });
+  const [reply] = await playground.waitForMessages(from, 1);
+  return reply!;
+}
+
+function cardText(message: PlaygroundMessage): string {
+  return JSON.stringify(message.cards);
+}
+
+const declared = (report: string) => harness.sim.tenant.declaredFindings.filter((finding) => finding.report === report).length;
+
+describe('commands through the Agents Playground', () => {
+  it.each([
+    ['show escrow gaps', 'Windows LAPS & BitLocker Escrow Gaps', 'escrow-gaps'],
+    ['show dead connectors', 'Connector & Integration Health', 'connector-health'],
+    ['show connector health', 'Connector & Integration Health', 'connector-health'],
+    ['show assignment hygiene', 'Assignment Hygiene', 'assignment-hygiene'],
+    ['show security posture', 'Endpoint Security Policy Posture', 'security-posture'],
+    ['show approval coverage', 'Multi Admin Approval Coverage', 'admin-approval'],
+    ['show startup', 'Startup Performance & App Reliability', 'startup-reliability'],
+    ['show 4', 'Windows LAPS & BitLocker Escrow Gaps', 'escrow-gaps'],
+    ['Show Escrow-Gaps!!', 'Windows LAPS & BitLocker Escrow Gaps', 'escrow-gaps'],
+  ])('%s answers with the report card', async (text, title, report) => {
+    const reply = await ask(text);
+    expect(reply.cards).toHaveLength(1);
+    const card = cardText(reply);
+    expect(card).toContain(title);
+    const count = declared(report);
+    expect(card).toContain(`${count.toLocaleString('en-US')} ${count === 1 ? 'finding' : 'findings'}, worst first`);
+    expect(card).toContain(`#/${report}`);
+  });
+
+  it('names the escrow gaps the demo tenant has, devices missing both first', async () => {
+    const reply = await ask('show escrow gaps');
+    const card = reply.cards[0]!;
+    const firstItem = JSON.stringify(card).match(/"text":"(CONTOSO-\d+)"/)?.[1];
+    expect(firstItem).toMatch(/^CONTOSO-\d{4}$/);
+    expect(JSON.stringify(card)).toContain('Devices without an escrowed BitLocker key');
+  });
+
+  it('strips the mention Teams puts in a channel message', async () => {
+    const team = playground.config.teams[0]!;
+    const reply = await ask('show escrow gaps', team.id, true);
+    expect(cardText(reply)).toContain('Windows LAPS & BitLocker Escrow Gaps');
+  });
+
+  it('answers help with every command', async () => {
+    const reply = await ask('help');
+    for (const { command } of BOT_COMMANDS) expect(cardText(reply)).toContain(command);
+  });
+
+  it.each([
+    ['make me a sandwich', 'make me a sandwich'],
+    ['show weather', 'show weather'],
+  ])('answers %j with the help card quoting it', async (text, quoted) => {
+    const reply = await ask(text);
+    const card = cardText(reply);
+    expect(card).toContain(`\\"${quoted}\\"`);
+    expect(card).toContain('show escrow gaps');
+  });
+
+  it('answers an empty message with the help card', async () => {
+    const reply = await ask('');
+    expect(cardText(reply)).toContain('post new findings');
+  });
+
+  it('answers a 10,000-character message with the help card, quoting only its start', async () => {
+    const reply = await ask(`show escrow gaps ${'x'.repeat(10_000)}`);
+    const card = cardText(reply);
+    expect(card).toContain('I don');
+    expect(card.length).toBeLessThan(10_000);
+  });
+});
+
+describe('post new findings, typed in a channel', () => {
+  it('posts the new findings once, then says nothing is new', async () => {
+    const channel = playground.config.teams[0]!.channels.find((candidate) => candidate.name !== 'General') ?? playground.config.teams[0]!.channels[0]!;
+    const expected = declared('escrow-gaps') + declared('connector-health');
+    const first = await ask('post new findings', channel.id, true);
+    expect(cardText(first)).toContain(`${expected} new findings in Contoso (demo)`);
+    const second = await ask('post new findings', channel.id, true);
+    expect(cardText(second)).toContain('Nothing new in Contoso (demo)');
+    expect(cardText(second)).toContain(`${declared('escrow-gaps')} already posted`);
+  });
+});

@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostOutcome } from '../../src/bot/new-findings-poster.js';
+import { loadReport } from '../../src/core/reports/registry.js';
+import { openStateStore } from '../../src/core/store/open-state-store.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { deviceLocalCredentialInfo, managedDevice } from '../../src/sim/tenants/records.js';
+import { startPlayground } from '../support/agents-playground.js';
+import type { Playground } from '../support/agents-playground.js';
+import { startAzurite } from '../support/azurite.js';
+import { startBotServer } from '../support/bot-server.js';
+import type { BotServer } from '../support/bot-server.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const NOTIFY_KEY = 'test-notify-key-0123456789abcdef';
+const now = new Date();
+const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
+
+async function notify(server: BotServer, body: unknown = {}, key = NOTIFY_KEY): Promise<{ status: number; body: { targets?: PostOutcome[]; error?: { message: string } } }> {
+  const response = await fetch(`${server.base}/api/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as { targets?: PostOutcome[] } };
+}
+
+/** Escrow gaps and dead connectors as the tenant stands now: what a first post must hold. */
+async function currentDefaultFindings(): Promise<number> {
+  const graph = harness.client();
+  const results = await Promise.all((['escrow-gaps', 'connector-health'] as const).map((id) => loadReport(id, graph)));
+  return results.reduce((sum, result) => sum + result.findings.length, 0);
+}
+
+let addedDevices = 0;
+/** A Windows device whose LAPS password is escrowed but whose BitLocker key is not: one new finding. */
+function addDeviceWithoutRecoveryKey(): string {
+  addedDevices += 1;
+  const suffix = (0xabc000 + addedDevices).toString(16).padStart(12, '0');
+  const entraId = `7e57de71-0000-4000-8000-${suffix}`;
+  const deviceName = `NEW-LAPTOP-${addedDevices}`;
+  const tenant = harness.sim.tenant;
+  tenant.collections.managedDevices = [
+    ...tenant.collections.managedDevices,
+    managedDevice({
+      id: `5e57de71-0000-4000-8000-${suffix}`,
+      deviceName,
+      operatingSystem: 'Windows',
+      osVersion: '10.0.22631.4460',
+      azureADDeviceId: entraId,
+      userPrincipalName: 'new.hire@contoso.com',
+      model: 'Latitude 7440',
+      manufacturer: 'Dell Inc.',
+      lastSyncDateTime: now.toISOString(),
+      enrolledDateTime: now.toISOString(),
+    }),
+  ];
+  tenant.collections.deviceLocalCredentials = [
+    ...tenant.collections.deviceLocalCredentials,
+    deviceLocalCredentialInfo({ entraDeviceId: entraId, deviceName, lastBackupDateTime: now.toISOString(), refreshDateTime: now.toISOString() }),
+  ];
+  return deviceName;
+}
+
+interface StoreUnderTest {
+  open(): Promise<StateStore>;
+  close(): Promise<void>;
+}
+
+const stores: Record<string, () => Promise<StoreUnderTest>> = {
+  'file store': async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-'));
+    return { open: () => openStateStore(`file:${directory}`), close: async () => rmSync(directory, { recursive: true, force: true }) };
+  },
+  'Azure Blob store on Azurite': async () => {
+    const azurite = await startAzurite();
+    return { open: () => openStateStore(azurite.connectionString), close: () => azurite.stop() };
+  },
+};
+
+describe.each(Object.keys(stores))('notify with the %s', (storeName) => {
+  let backing: StoreUnderTest;
+  let store: StateStore;
+  let server: BotServer;
+  let playground: Playground;
+  const team = () => playground.config.teams[0]!;
+  const postsInTeam = () => playground.messages.filter((message) => message.conversationId === team().id && message.cards.length > 0);
+
+  beforeAll(async () => {
+    backing = await stores[storeName]!();
+    store = await backing.open();
+    server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 50 });
+    playground = await startPlayground(`${server.base}/api/messages`);
+    await playground.install(team().id);
+    // Installing answers nothing, so wait until the reference is stored (bounded).
+    for (let attempt = 0; attempt < 100 && (await store.listInstallations()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
+  afterAll(async () => {
+    await playground?.close();
+    await server?.close();
+    await store?.close();
+    await backing?.close();
+  });
+
+  it('keeps the team installation in the store', async () => {
+    const installations = await store.listInstallations();
+    expect(installations.map((installation) => (installation.reference.conversation as { id: string }).id)).toContain(team().id);
+  });
+
+  it('posts every current finding on the first trigger', async () => {
+    const expected = await currentDefaultFindings();
+    const before = postsInTeam().length;
+    const { status, body } = await notify(server);
+    expect(status).toBe(200);
+    expect(body.targets).toEqual([expect.objectContaining({ channel: team().id, status: 'posted', fresh: expected, resolved: 0 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    expect(postsInTeam()).toHaveLength(before + 1);
+    expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(`${expected} new findings in Contoso (demo)`);
+  });
+
+  it('posts nothing when nothing changed', async () => {
+    const before = postsInTeam().length;
+    const { body } = await notify(server);
+    expect(body.targets).toEqual([expect.objectContaining({ status: 'nothing-new', fresh: 0 })]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postsInTeam()).toHaveLength(before);
+  });
+
+  it('posts exactly the device added since, without its BitLocker key', async () => {
+    const deviceName = addDeviceWithoutRecoveryKey();
+    const before = postsInTeam().length;
+    const { body } = await notify(server, { reports: ['escrow-gaps'] });
+    expect(body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    expect(postsInTeam()).toHaveLength(before + 1);
+    const card = JSON.stringify(postsInTeam().at(-1)!.cards);
+    expect(card).toContain('1 new finding in Contoso (demo)');
+    expect(card).toContain(deviceName);
+  });
+
+  it('posts once when two triggers arrive together', async () => {
+    addDeviceWithoutRecoveryKey();
+    const before = postsInTeam().length;
+    const [first, second] = await Promise.all([notify(server, { reports: ['escrow-gaps'] }), notify(server, { reports: ['escrow-gaps'] })]);
+    const statuses = [first.body.targets?.[0]?.status, second.body.targets?.[0]?.status].sort();
+    expect(statuses).toEqual(['nothing-new', 'posted']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postsInTeam()).toHaveLength(before + 1);
+  });
+
+  it('records nothing when the post fails, so the next trigger posts it again', async () => {
+    const deviceName = addDeviceWithoutRecoveryKey();
+    const [installation] = (await store.listInstallations()).filter((candidate) => (candidate.reference.conversation as { id: string }).id === team().id);
+    // The connector refuses the post (as Teams does for a bot removed from the team).
+    await store.putInstallation(installation!.key, { ...installation!.reference, serviceUrl: `${playground.base}/_gone/` }, { overwrite: true });
+    const failed = await notify(server, { reports: ['escrow-gaps'] });
+    expect(failed.body.targets).toEqual([expect.objectContaining({ status: 'failed', fresh: 1 })]);
+
+    await store.putInstallation(installation!.key, installation!.reference, { overwrite: true });
+    const retried = await notify(server, { reports: ['escrow-gaps'] });
+    expect(retried.body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(deviceName);
+  });
+
+  it('posts to one named channel of an installed team, with a ledger of its own', async () => {
+    const announcements = team().channels.find((channel) => channel.name === 'Announcements')!;
+    const { status, body } = await notify(server, { reports: ['escrow-gaps'], target: announcements.id });
+    expect(status).toBe(200);
+    expect(body.targets).toEqual([expect.objectContaining({ channel: announcements.id, status: 'posted' })]);
+  });
+});
+
+describe('the notify endpoint', () => {
+  let server: BotServer;
+  let store: StateStore;
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-'));
+    store = await openStateStore(`file:${directory}`);
+    server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 5 });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('refuses a missing or wrong key with 401, and a malformed body with 400', async () => {
+    expect((await notify(server, {}, '')).status).toBe(401);
+    expect((await notify(server, {}, `${NOTIFY_KEY}x`)).status).toBe(401);
+    expect((await notify(server, { reports: ['no-such-report'] })).status).toBe(400);
+  });
+
+  it('answers 404 for a target where the app is not installed', async () => {
+    const { status, body } = await notify(server, { target: '19:nowhere@thread.tacv2' });
+    expect(status).toBe(404);
+    expect(body.error?.message).toContain('not installed');
+  });
+
+  it('rate-limits callers, wrong keys included', async () => {
+    let limited: Response | undefined;
+    for (let attempt = 0; attempt < 10 && !limited; attempt++) {
+      const response = await fetch(`${server.base}/api/notify`, { method: 'POST', headers: { authorization: 'Bearer guess' } });
+      if (response.status === 429) limited = response;
+    }
+    expect(limited?.status).toBe(429);
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,68 @@
+import type { AddressInfo } from 'node:net';
+import { createAppServer } from '../../src/bot/app-server.js';
+import { ReportCache } from '../../src/bot/report-cache.js';
+import type { ReportLoader } from '../../src/bot/report-cache.js';
+import { createTabAccessCheck } from '../../src/bot/tab-access.js';
+import { createTabLinks } from '../../src/bot/tab-links.js';
+import { TeamsBot } from '../../src/bot/teams-bot.js';
+import type { BotIdentity } from '../../src/bot/teams-bot.js';
+import type { GraphClient } from '../../src/core/graph/graph-client.js';
+import { createHttpTransport } from '../../src/core/graph/http-transport.js';
+import { loadReport } from '../../src/core/reports/registry.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
+import type { Simulator } from '../../src/sim/simulator.js';
+
+export interface BotServer {
+  /** e.g. http://127.0.0.1:41234 */
+  base: string;
+  bot: TeamsBot;
+  /** Lines the server logged. */
+  log: string[];
+  close(): Promise<void>;
+}
+
+export interface BotServerOptions {
+  store: StateStore;
+  identity?: BotIdentity;
+  allowedTenantId?: string | null;
+  notifyApiKey?: string;
+  notifyRateLimit?: number;
+  load?: ReportLoader;
+}
+
+/** The app's server with the bot, wired as `npm start` wires it, reading Graph through `graph`. */
+export async function startBotServer(sim: Simulator, graph: GraphClient, options: BotServerOptions): Promise<BotServer> {
+  const keysTransport = createHttpTransport({ extraCaPem: sim.caPem });
+  const log: string[] = [];
+  const reports = new ReportCache(options.load ?? ((id, onProgress) => loadReport(id, graph, { onProgress })));
+  const tabUrl = 'http://127.0.0.1:3978/tab/';
+  const bot = new TeamsBot({
+    reports,
+    store: options.store,
+    identity: options.identity ?? {},
+    allowedTenantId: options.allowedTenantId ?? null,
+    tenantLabel: sim.tenant.displayName,
+    tabLinks: createTabLinks({ tabUrl }),
+    tabUrl,
+    log: (line) => log.push(line),
+  });
+  const server = createAppServer({
+    reports,
+    tenant: { label: sim.tenant.displayName, demo: true },
+    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
+    bot,
+    ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
+    ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
+    log: (line) => log.push(line),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bot,
+    log,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await keysTransport.close();
+    },
+  };
+}
