@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'undici';
+import { freePort, startLocalService } from './local-service.js';
 
 /** What the Microsoft 365 Agents Playground says about its pretend tenant and conversations. */
 export interface PlaygroundConfig {
@@ -40,14 +37,6 @@ export interface Playground {
 
 const CLI = createRequire(import.meta.url).resolve('@microsoft/m365agentsplayground/cli.js');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
  * Starts the Microsoft 365 Agents Playground, a Teams-like client that works offline, against a
  * bot endpoint on this machine, and follows what the bot sends through the playground's
@@ -55,24 +44,7 @@ async function freePort(): Promise<number> {
  */
 export async function startPlayground(botEndpoint: string): Promise<Playground> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [CLI, '-e', botEndpoint, '-c', 'msteams', '--dt', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the playground did not start within 20 s:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Listening on \d+/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the playground exited (${code}):\n${output}`));
-    });
-  });
+  const service = await startLocalService('The Agents Playground', [CLI, '-e', botEndpoint, '-c', 'msteams', '--dt', '-p', String(port)], /Listening on \d+/);
   const base = `http://127.0.0.1:${port}`;
   const config = ((await (await fetch(`${base}/_internal/v1/config`)).json()) as { config: PlaygroundConfig }).config;
 
@@ -132,10 +104,7 @@ export async function startPlayground(botEndpoint: string): Promise<Playground> 
     },
     async close() {
       stream.close();
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await service.stop();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BlobServiceClient, RestError } from '@azure/storage-blob';
 import type { ContainerClient } from '@azure/storage-blob';
-import { channelLockLoop, emptyLedger, isStoredInstallation, parseLedger } from './state-store.js';
+import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
@@ -63,7 +63,7 @@ export class AzureBlobStateStore implements StateStore {
       const texts = await Promise.all(names.slice(index, index + 8).map((name) => this.download(this.container.getBlockBlobClient(name))));
       texts.forEach((text, offset) => {
         if (text === null) return;
-        const parsed = safeJson(text);
+        const parsed = parseJsonOrUndefined(text);
         if (isStoredInstallation(parsed)) installations.push(parsed);
         else this.warn(`state store: skipped the unreadable installation blob ${names[index + offset]}`);
       });
@@ -126,12 +126,4 @@ export class AzureBlobStateStore implements StateStore {
 
 function isStatus(error: unknown, ...statuses: number[]): boolean {
   return error instanceof RestError && statuses.includes(error.statusCode ?? 0);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

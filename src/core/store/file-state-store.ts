@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { channelLockLoop, isStoredInstallation, parseLedger } from './state-store.js';
+import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
-import { emptyLedger } from './state-store.js';
 
 export interface FileStateStoreOptions {
   /** A lock file untouched this long belongs to a holder that died, and may be taken over. */
@@ -74,7 +73,7 @@ export class FileStateStore implements StateStore {
     for (const name of names) {
       const text = await readFile(join(folder, name), 'utf8').catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : Promise.reject(error)));
       if (text === null) continue;
-      const parsed = safeJson(text);
+      const parsed = parseJsonOrUndefined(text);
       if (isStoredInstallation(parsed)) installations.push(parsed);
       // One unreadable installation must not stop posts to all the others.
       else this.warn(`state store: skipped the unreadable installation file ${name}`);
@@ -123,7 +122,7 @@ export class FileStateStore implements StateStore {
       renew: () => utimes(lockPath, new Date(), new Date()),
       release: async () => {
         const text = await readFile(lockPath, 'utf8').catch(() => '');
-        if (safeJson(text) && (safeJson(text) as { holder?: string }).holder === holder) await unlink(lockPath).catch(() => undefined);
+        if ((parseJsonOrUndefined(text) as { holder?: string } | undefined)?.holder === holder) await unlink(lockPath).catch(() => undefined);
       },
       work,
       warn: this.warn,
@@ -184,16 +183,7 @@ export class FileStateStore implements StateStore {
   }
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
-
-

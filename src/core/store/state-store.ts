@@ -92,6 +92,15 @@ export function parseLedger(text: string, channel: string): ChannelLedger {
   return ledger as ChannelLedger;
 }
 
+/** JSON or, for text that is not, undefined. */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function isStoredInstallation(value: unknown): value is StoredInstallation {
   const candidate = value as Partial<StoredInstallation> | null | undefined;
   return typeof candidate?.key === 'string' && typeof candidate.reference === 'object' && candidate.reference !== null;
