@@ -1,7 +1,7 @@
 import { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
 import type { CommandMessage, ConversationReferenceStore, TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
-import { ActivityTypes, CardFactory, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory, MessageFactory } from 'botbuilder';
-import type { Activity, ConversationReference, Middleware, TurnContext } from 'botbuilder';
+import { ActivityTypes, CardFactory, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory, MessageFactory, TurnContext } from 'botbuilder';
+import type { Activity, ConversationReference, Middleware } from 'botbuilder';
 import type { Request, Response } from 'restify';
 import { reportDefinition } from '../core/reports/registry.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
@@ -37,6 +37,12 @@ export interface TeamsBotOptions {
   tabLinks: TabLinks;
   /** The tab itself, for the help card's button. */
   tabUrl: string;
+  /**
+   * How long `show` waits for a report before answering "reading…" and posting the card when it is
+   * ready. Teams gives a bot about 15 s to answer a message, and a large tenant's report can take
+   * longer than that to read.
+   */
+  followUpAfterMs?: number;
   log?: (line: string) => void;
 }
 
@@ -168,8 +174,16 @@ export class TeamsBot {
           const command = parseCommand(message.text);
           if (command.kind !== 'show') return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim()));
           await context.sendActivity({ type: ActivityTypes.Typing });
-          const result = await this.options.reports.get(command.report);
-          return cardMessage(reportCard(result, reportDefinition(command.report), { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks }));
+          const definition = reportDefinition(command.report);
+          const toCard = (result: ReportResult) => cardMessage(reportCard(result, definition, { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks }));
+          const loading = this.options.reports.get(command.report);
+          const result = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
+          if (result) return toCard(result);
+          const reference = TurnContext.getConversationReference(context.activity);
+          void loading
+            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(toCard(late)))))
+            .catch((error: unknown) => this.log(`show ${command.report}: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
+          return `Reading ${definition.title} from ${this.options.tenantLabel} takes a while; the report follows here when it is ready.`;
         },
       },
       {
@@ -223,6 +237,19 @@ const normaliseCommandText: Middleware = {
     await next();
   },
 };
+
+/** The value if the promise settles within `ms`, else null (it goes on settling). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function cardMessage(card: AdaptiveCardJson): Partial<Activity> {
   return MessageFactory.attachment(CardFactory.adaptiveCard(card));

@@ -120,3 +120,23 @@ describe('post new findings, typed in a channel', () => {
     expect(cardText(second)).toContain(`${declared('escrow-gaps')} already posted`);
   });
 });
+
+describe('a report slower than Teams waits for an answer', () => {
+  it('answers at once that it is reading, then posts the card when the report is ready', async () => {
+    const slowServer = await startBotServer(harness.sim, harness.client(), { store, followUpAfterMs: 200 });
+    const slowPlayground = await startPlayground(`${slowServer.base}/api/messages`);
+    try {
+      harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', latencyMs: 1_500 });
+      const from = slowPlayground.messages.length;
+      await slowPlayground.send(slowPlayground.config.personalChat.id, 'show escrow gaps');
+      const [first, second] = await slowPlayground.waitForMessages(from, 2);
+      expect(first!.text).toBe('Reading Windows LAPS & BitLocker Escrow Gaps from Contoso (demo) takes a while; the report follows here when it is ready.');
+      expect(first!.cards).toEqual([]);
+      expect(second!.conversationId).toBe(slowPlayground.config.personalChat.id);
+      expect(cardText(second!)).toContain(`${declared('escrow-gaps')} findings, worst first`);
+    } finally {
+      await slowPlayground.close();
+      await slowServer.close();
+    }
+  });
+});

@@ -27,6 +27,7 @@ export interface BotServerOptions {
   allowedTenantId?: string | null;
   notifyApiKey?: string;
   notifyRateLimit?: number;
+  followUpAfterMs?: number;
   load?: ReportLoader;
 }
 
@@ -44,6 +45,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     tenantLabel: sim.tenant.displayName,
     tabLinks: createTabLinks({ tabUrl }),
     tabUrl,
+    ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
     log: (line) => log.push(line),
   });
   const server = createAppServer({
