@@ -3,12 +3,12 @@ import { emptyLedger } from '../../src/core/store/state-store.js';
 import type { ChannelLedger, StateStore } from '../../src/core/store/state-store.js';
 
 export interface StoreFixture {
-  /** A store over the same backing as every other store this fixture opens. */
+  /** A new store over the same backing as every other store this fixture opens (another app instance). */
   open(): Promise<StateStore>;
   dispose(): Promise<void>;
 }
 
-function ledger(channel: string, count: number): ChannelLedger {
+export function ledger(channel: string, count: number): ChannelLedger {
   return {
     channel,
     updatedAt: '2026-11-23T09:00:00.000Z',
@@ -22,6 +22,13 @@ function ledger(channel: string, count: number): ChannelLedger {
       changedAt: '2026-11-23T09:00:00.000Z',
     })),
   };
+}
+
+/** A promise and the function that settles it, to hold a lock until a test lets go. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
 }
 
 /** What every state store promises, whatever its backing. */
@@ -55,74 +62,120 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       expect((await store.listInstallations()).map((installation) => installation.key)).toEqual(['_t1_19:general']);
     });
 
+    it('lets exactly one of two instances add the same installation at once', async () => {
+      const other = await backing.open();
+      try {
+        const added = await Promise.all([
+          store.putInstallation('_t2_19:race', { by: 'first' }, { overwrite: false }),
+          other.putInstallation('_t2_19:race', { by: 'second' }, { overwrite: false }),
+        ]);
+        expect(added.filter(Boolean)).toHaveLength(1);
+        const stored = (await store.listInstallations()).find((installation) => installation.key === '_t2_19:race');
+        expect(stored?.reference).toEqual({ by: added[0] ? 'first' : 'second' });
+      } finally {
+        await store.removeInstallation('_t2_19:race');
+        await other.close();
+      }
+    });
+
     it('reads an empty ledger for a channel never posted to, and what was written for another', async () => {
       expect(await store.readLedger('19:never@thread.tacv2')).toEqual(emptyLedger('19:never@thread.tacv2'));
       const written = ledger('19:posted@thread.tacv2', 3);
       await store.writeLedger(written);
       expect(await store.readLedger('19:posted@thread.tacv2')).toEqual(written);
+      await store.writeLedger(ledger('19:posted@thread.tacv2', 1));
+      expect(await store.readLedger('19:posted@thread.tacv2')).toEqual(ledger('19:posted@thread.tacv2', 1));
     });
 
     it('keeps what it holds when closed and opened again', async () => {
       await store.writeLedger(ledger('19:kept', 2));
-      const reopened = await backing.open();
+      await store.close();
+      store = await backing.open();
+      expect(await store.readLedger('19:kept')).toEqual(ledger('19:kept', 2));
+      expect((await store.listInstallations()).map((installation) => installation.key)).toContain('_t1_19:general');
+    });
+
+    it('runs two holders of one channel lock one after the other, in one instance and across two', async () => {
+      const other = await backing.open();
       try {
-        expect(await reopened.readLedger('19:kept')).toEqual(ledger('19:kept', 2));
-        expect((await reopened.listInstallations()).map((installation) => installation.key)).toContain('_t1_19:general');
+        for (const [first, second] of [
+          [store, store],
+          [store, other],
+        ] as const) {
+          const events: string[] = [];
+          const hold = (label: string) => async () => {
+            events.push(`${label} start`);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            events.push(`${label} end`);
+            return label;
+          };
+          const outcomes = await Promise.all([first.withChannelLock('19:busy', hold('a')), second.withChannelLock('19:busy', hold('b'))]);
+          expect(outcomes).toEqual([
+            { ok: true, value: 'a' },
+            { ok: true, value: 'b' },
+          ]);
+          expect([
+            ['a start', 'a end', 'b start', 'b end'],
+            ['b start', 'b end', 'a start', 'a end'],
+          ]).toContainEqual(events);
+        }
       } finally {
-        await reopened.close();
+        await other.close();
       }
     });
 
-    it('runs two holders of one channel lock one after the other, even from two store instances', async () => {
+    it('posts once when two instances are triggered for one channel at once', async () => {
       const other = await backing.open();
-      const events: string[] = [];
-      const hold = (label: string) => async () => {
-        events.push(`${label} start`);
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        events.push(`${label} end`);
-        return label;
-      };
+      const posts: string[] = [];
+      // What a poster does under the lock: read the ledger, post what it lacks, write it back.
+      const postIfNew = (instance: StateStore, label: string) =>
+        instance.withChannelLock('19:once', async () => {
+          const current = await instance.readLedger('19:once');
+          if (current.entries.length > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 50)); // the post itself
+          posts.push(label);
+          await instance.writeLedger(ledger('19:once', 1));
+        });
       try {
-        const [first, second] = await Promise.all([store.withChannelLock('19:busy', hold('a')), other.withChannelLock('19:busy', hold('b'))]);
-        expect([first, second]).toEqual([
-          { ok: true, value: 'a' },
-          { ok: true, value: 'b' },
-        ]);
-        expect(events[1]!.endsWith('end')).toBe(true);
-        expect(events[0]!.split(' ')[0]).toBe(events[1]!.split(' ')[0]);
+        await Promise.all([postIfNew(store, 'first'), postIfNew(other, 'second'), postIfNew(other, 'third')]);
+        expect(posts).toHaveLength(1);
+        expect(await store.readLedger('19:once')).toEqual(ledger('19:once', 1));
       } finally {
         await other.close();
       }
     });
 
     it('does not make one channel wait for another', async () => {
-      let releaseFirst!: () => void;
-      const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
-      const first = store.withChannelLock('19:one', () => firstHeld);
+      const held = gate();
+      const first = store.withChannelLock('19:one', () => held.opened);
       const second = await store.withChannelLock('19:two', async () => 'done', { waitMs: 2_000 });
       expect(second).toEqual({ ok: true, value: 'done' });
-      releaseFirst();
+      held.open();
       await first;
     });
 
-    it('answers busy when a lock stays held elsewhere past the wait', async () => {
+    it('answers busy, without running the work, when a lock stays held past the wait, here or elsewhere', async () => {
       const other = await backing.open();
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
       try {
-        let started!: () => void;
-        const isHeld = new Promise<void>((resolve) => (started = resolve));
-        const holder = other.withChannelLock('19:held', async () => {
-          started();
-          await held;
-        });
-        await isHeld;
-        expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 300 })).toEqual({ ok: false, reason: 'busy' });
-        release();
-        await holder;
-        expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 2_000 })).toEqual({ ok: true, value: 'ran' });
+        for (const holderStore of [store, other]) {
+          const held = gate();
+          const started = gate();
+          const holder = holderStore.withChannelLock('19:held', async () => {
+            started.open();
+            await held.opened;
+          });
+          await started.opened;
+          let ran = false;
+          const waitedFrom = Date.now();
+          const outcome = await store.withChannelLock('19:held', async () => (ran = true), { waitMs: 300 });
+          expect(outcome).toEqual({ ok: false, reason: 'busy' });
+          expect(ran).toBe(false);
+          expect(Date.now() - waitedFrom).toBeLessThan(3_000);
+          held.open();
+          await holder;
+          expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 2_000 })).toEqual({ ok: true, value: 'ran' });
+        }
       } finally {
-        release();
         await other.close();
       }
     });

@@ -1,21 +1,30 @@
 import { createHash } from 'node:crypto';
-import { BlobServiceClient, RestError } from '@azure/storage-blob';
-import type { ContainerClient } from '@azure/storage-blob';
+import { RestError } from '@azure/storage-blob';
+import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
+  /** The container holding the state, created when missing (`dmhealth-state`). */
   container?: string;
-  /** Seconds a channel lease lasts unless renewed: Blob leases last 15 to 60 seconds, or forever. */
+  /**
+   * Seconds a channel lease lasts unless renewed (30). Blob Storage allows 15 to 60, or infinite,
+   * which a holder that died would never give back:
+   * https://learn.microsoft.com/rest/api/storageservices/lease-blob
+   */
   leaseSeconds?: number;
   warn?: (line: string) => void;
 }
 
+const DEFAULT_WAIT_MS = 60_000;
+/** Downloads in flight while listing: a few thousand installations list in seconds without a flood. */
+const LIST_CONCURRENCY = 8;
+
 /**
- * The scale-out state store: Azure Blob Storage, shared by every instance of the app. One blob per
- * installation and per channel ledger (an upload replaces a block blob whole); the posting lock is a
- * lease on a blob per channel, which lapses by itself when its holder dies
- * (learn.microsoft.com/rest/api/storageservices/lease-blob).
+ * The scale-out state store: Azure Blob Storage, shared by every instance of the app.
+ * `installations/<sha256(key)>.json` and `ledgers/<sha256(channel)>.json` are block blobs, which an
+ * upload replaces whole; the posting lock is a lease on the empty blob `locks/<sha256(channel)>`,
+ * which lapses by itself when its holder dies.
  */
 export class AzureBlobStateStore implements StateStore {
   readonly kind = 'azure-blob' as const;
@@ -30,8 +39,8 @@ export class AzureBlobStateStore implements StateStore {
     this.warn = options.warn ?? (() => undefined);
   }
 
-  static async open(connectionString: string, options: AzureBlobStateStoreOptions = {}): Promise<AzureBlobStateStore> {
-    const container = BlobServiceClient.fromConnectionString(connectionString).getContainerClient(options.container ?? 'dmhealth-state');
+  static async open(service: BlobServiceClient, options: AzureBlobStateStoreOptions = {}): Promise<AzureBlobStateStore> {
+    const container = service.getContainerClient(options.container ?? 'dmhealth-state');
     await container.createIfNotExists();
     return new AzureBlobStateStore(container, options);
   }
@@ -39,8 +48,10 @@ export class AzureBlobStateStore implements StateStore {
   async putInstallation(key: string, reference: StoredReference, options: { overwrite: boolean }): Promise<boolean> {
     const body = JSON.stringify({ key, reference } satisfies StoredInstallation);
     try {
-      await this.blob('installations', key).upload(body, Buffer.byteLength(body), {
+      await this.blob('installations', key, '.json').upload(body, Buffer.byteLength(body), {
         blobHTTPHeaders: { blobContentType: 'application/json' },
+        // If-None-Match: * makes the write fail when the blob exists, so of two instances adding at
+        // once one wins: https://learn.microsoft.com/rest/api/storageservices/specifying-conditional-headers-for-blob-service-operations
         ...(options.overwrite ? {} : { conditions: { ifNoneMatch: '*' } }),
       });
       return true;
@@ -51,54 +62,62 @@ export class AzureBlobStateStore implements StateStore {
   }
 
   async removeInstallation(key: string): Promise<boolean> {
-    return (await this.blob('installations', key).deleteIfExists()).succeeded;
+    return (await this.blob('installations', key, '.json').deleteIfExists()).succeeded;
   }
 
   async listInstallations(): Promise<StoredInstallation[]> {
     const names: string[] = [];
     for await (const item of this.container.listBlobsFlat({ prefix: 'installations/' })) names.push(item.name);
     const installations: StoredInstallation[] = [];
-    // Eight downloads at a time: a few thousand installations list in seconds without a flood.
-    for (let index = 0; index < names.length; index += 8) {
-      const texts = await Promise.all(names.slice(index, index + 8).map((name) => this.download(this.container.getBlockBlobClient(name))));
+    for (let index = 0; index < names.length; index += LIST_CONCURRENCY) {
+      const batch = names.slice(index, index + LIST_CONCURRENCY);
+      const texts = await Promise.all(batch.map((name) => this.download(this.container.getBlockBlobClient(name))));
       texts.forEach((text, offset) => {
-        if (text === null) return;
+        if (text === null) return; // removed since it was listed
         const parsed = parseJsonOrUndefined(text);
         if (isStoredInstallation(parsed)) installations.push(parsed);
-        else this.warn(`state store: skipped the unreadable installation blob ${names[index + offset]}`);
+        // One unreadable installation must not stop posts to all the others.
+        else this.warn(`state store: skipped the unreadable installation blob ${batch[offset]}`);
       });
     }
     return installations.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async readLedger(channel: string): Promise<ChannelLedger> {
-    const text = await this.download(this.blob('ledgers', channel));
+    const text = await this.download(this.blob('ledgers', channel, '.json'));
     return text === null ? emptyLedger(channel) : parseLedger(text, channel);
   }
 
   async writeLedger(ledger: ChannelLedger): Promise<void> {
     const body = JSON.stringify(ledger);
-    await this.blob('ledgers', ledger.channel).upload(body, Buffer.byteLength(body), { blobHTTPHeaders: { blobContentType: 'application/json' } });
+    await this.blob('ledgers', ledger.channel, '.json').upload(body, Buffer.byteLength(body), { blobHTTPHeaders: { blobContentType: 'application/json' } });
   }
 
-  async withChannelLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
-    const lockBlob = this.blob('locks', channel);
-    try {
-      await lockBlob.upload('', 0, { conditions: { ifNoneMatch: '*' } });
-    } catch (error) {
-      if (!isStatus(error, 409, 412)) throw error;
-    }
+  withChannelLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+    const lockBlob = this.blob('locks', channel, '');
+    // A lease client of its own proposes a fresh lease id: acquiring again with the id that holds
+    // the lease would succeed, so two callers in this process must not share one.
     const lease = lockBlob.getBlobLeaseClient();
+    const acquire = async (): Promise<boolean | 'no-blob'> => {
+      try {
+        await lease.acquireLease(this.leaseSeconds);
+        return true;
+      } catch (error) {
+        if (isStatus(error, 409)) return false; // LeaseAlreadyPresent: another holder has it
+        if (isStatus(error, 404)) return 'no-blob';
+        throw error;
+      }
+    };
     return channelLockLoop({
-      waitMs: options.waitMs ?? 60_000,
+      waitMs: options.waitMs ?? DEFAULT_WAIT_MS,
       tryAcquire: async () => {
-        try {
-          await lease.acquireLease(this.leaseSeconds);
-          return true;
-        } catch (error) {
-          if (isStatus(error, 409)) return false;
-          throw error;
-        }
+        const acquired = await acquire();
+        if (acquired !== 'no-blob') return acquired;
+        // The channel's first lock: create its empty blob, as another instance may at the same moment.
+        await lockBlob.upload('', 0, { conditions: { ifNoneMatch: '*' } }).catch((error: unknown) => {
+          if (!isStatus(error, 409, 412)) throw error;
+        });
+        return (await acquire()) === true;
       },
       renewEveryMs: (this.leaseSeconds * 1000) / 3,
       renew: () => lease.renewLease(),
@@ -110,11 +129,11 @@ export class AzureBlobStateStore implements StateStore {
 
   async close(): Promise<void> {}
 
-  private blob(folder: string, key: string) {
-    return this.container.getBlockBlobClient(`${folder}/${createHash('sha256').update(key, 'utf8').digest('hex')}.json`);
+  private blob(folder: string, key: string, extension: string): BlockBlobClient {
+    return this.container.getBlockBlobClient(`${folder}/${createHash('sha256').update(key, 'utf8').digest('hex')}${extension}`);
   }
 
-  private async download(blob: ReturnType<ContainerClient['getBlockBlobClient']>): Promise<string | null> {
+  private async download(blob: BlockBlobClient): Promise<string | null> {
     try {
       return (await blob.downloadToBuffer()).toString('utf8');
     } catch (error) {

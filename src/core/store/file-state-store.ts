@@ -5,16 +5,21 @@ import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefine
 import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface FileStateStoreOptions {
-  /** A lock file untouched this long belongs to a holder that died, and may be taken over. */
+  /** A lock file untouched this long belongs to a holder that died, and may be taken over (30 s); a live holder touches it every third of that. */
   leaseMs?: number;
   warn?: (line: string) => void;
 }
 
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_WAIT_MS = 60_000;
+const BUSY = { ok: false, reason: 'busy' } as const;
+
 /**
  * The embedded state store: one JSON file per installation and per channel ledger under a
- * directory (`.data` by default). Every write goes to a temporary file that is flushed and then
- * renamed over the target, so a reader, another process or a restart after a crash sees the old
- * file or the new one, never a torn one. Different installations and channels never share a file.
+ * directory (`.data` by default), named by the SHA-256 of the key or channel. Every write goes to a
+ * temporary file in the same folder that is flushed to disk and then renamed over the target, so a
+ * reader, another process or a restart after a crash sees the old file or the new one, never a torn
+ * one. Different installations and channels never share a file, so they never race.
  */
 export class FileStateStore implements StateStore {
   readonly kind = 'file' as const;
@@ -27,7 +32,7 @@ export class FileStateStore implements StateStore {
     private readonly directory: string,
     options: FileStateStoreOptions,
   ) {
-    this.leaseMs = options.leaseMs ?? 30_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.warn = options.warn ?? (() => undefined);
   }
 
@@ -43,7 +48,8 @@ export class FileStateStore implements StateStore {
       await this.replace(target, body);
       return true;
     }
-    // A hard link never replaces an existing name: of two processes adding at once, one wins whole.
+    // A hard link never replaces an existing name: of two processes adding at once, one wins, and
+    // the file it adds is already whole.
     const temporary = await this.writeTemporary(target, body);
     try {
       await link(temporary, target);
@@ -72,7 +78,7 @@ export class FileStateStore implements StateStore {
     const installations: StoredInstallation[] = [];
     for (const name of names) {
       const text = await readFile(join(folder, name), 'utf8').catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : Promise.reject(error)));
-      if (text === null) continue;
+      if (text === null) continue; // removed since the folder was read
       const parsed = parseJsonOrUndefined(text);
       if (isStoredInstallation(parsed)) installations.push(parsed);
       // One unreadable installation must not stop posts to all the others.
@@ -97,14 +103,36 @@ export class FileStateStore implements StateStore {
   }
 
   withChannelLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+    const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
     const previous = this.queues.get(channel) ?? Promise.resolve();
-    const run = previous.then(() => this.holdLockFile(channel, work, options.waitMs ?? 60_000));
-    const settled = run.catch(() => undefined);
+    let turn: 'queued' | 'started' | 'gave-up' = 'queued';
+    const outcome = previous.then(() => {
+      if (turn === 'gave-up') return BUSY;
+      turn = 'started';
+      return this.holdLockFile(channel, work, deadline - Date.now());
+    });
+    const settled = outcome.then(
+      () => undefined,
+      () => undefined,
+    );
     this.queues.set(channel, settled);
     void settled.then(() => {
       if (this.queues.get(channel) === settled) this.queues.delete(channel);
     });
-    return run;
+    // Waiting behind work in this process counts against waitMs too: a caller still queued at its
+    // deadline is busy, as it would be waiting on another process.
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<LockOutcome<T>>((resolve) => {
+      timer = setTimeout(
+        () => {
+          if (turn !== 'queued') return;
+          turn = 'gave-up';
+          resolve(BUSY);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    return Promise.race([outcome, gaveUp]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
@@ -122,38 +150,55 @@ export class FileStateStore implements StateStore {
       renew: () => utimes(lockPath, new Date(), new Date()),
       release: async () => {
         const text = await readFile(lockPath, 'utf8').catch(() => '');
-        if ((parseJsonOrUndefined(text) as { holder?: string } | undefined)?.holder === holder) await unlink(lockPath).catch(() => undefined);
+        if ((parseJsonOrUndefined(text) as { holder?: unknown } | undefined)?.holder === holder) await unlink(lockPath).catch(() => undefined);
       },
       work,
       warn: this.warn,
     });
   }
 
+  /** Creates the lock file if nobody holds it; clears it first if its holder stopped renewing it. */
   private async tryCreateLock(lockPath: string, holder: string): Promise<boolean> {
+    let handle;
     try {
-      const handle = await open(lockPath, 'wx');
-      try {
-        await handle.writeFile(JSON.stringify({ holder, pid: process.pid, at: new Date().toISOString() }));
-      } finally {
-        await handle.close();
-      }
-      return true;
+      handle = await open(lockPath, 'wx');
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
+      // Whoever clears a stale lock tries for it at once; the others wait their turn.
+      return (await this.breakIfStale(lockPath)) && this.tryCreateLock(lockPath, holder);
     }
-    const stale = await stat(lockPath).then(
-      (info) => Date.now() - info.mtimeMs > this.leaseMs,
+    try {
+      await handle.writeFile(JSON.stringify({ holder, pid: process.pid, at: new Date().toISOString() }));
+    } catch (error) {
+      await unlink(lockPath).catch(() => undefined);
+      throw error;
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }
+
+  /**
+   * Removes a lock file whose mtime is older than the lease. Two processes may find the same stale
+   * lock: moving it to a unique name is atomic, so only one of them moves the stale file. One that
+   * comes later may instead move a fresh lock another process has just created; it knows it by its
+   * inode or mtime and links it back, which never replaces a lock created in the meantime.
+   */
+  private async breakIfStale(lockPath: string): Promise<boolean> {
+    const seen = await stat(lockPath).catch(() => null);
+    if (!seen || Date.now() - seen.mtimeMs <= this.leaseMs) return false;
+    const moved = `${lockPath}.${randomUUID()}.stale`;
+    const movedIt = await rename(lockPath, moved).then(
+      () => true,
       () => false,
     );
-    if (stale) {
-      // Of two processes breaking the same stale lock, only the one whose rename succeeds removes it.
-      const broken = `${lockPath}.${randomUUID()}.stale`;
-      if (await rename(lockPath, broken).then(() => true, () => false)) {
-        this.warn(`state store: took over a lock whose holder stopped renewing it (${lockPath})`);
-        await unlink(broken).catch(() => undefined);
-      }
-    }
-    return false;
+    if (!movedIt) return false;
+    const taken = await stat(moved);
+    const broken = taken.ino === seen.ino && taken.dev === seen.dev && Date.now() - taken.mtimeMs > this.leaseMs;
+    if (broken) this.warn(`state store: took over a channel lock whose holder stopped renewing it (${lockPath})`);
+    else await link(moved, lockPath).catch(() => this.warn(`state store: could not put back a fresh channel lock it had moved aside (${lockPath})`));
+    await unlink(moved).catch(() => undefined);
+    return broken;
   }
 
   private path(folder: string, key: string, extension: string): string {
@@ -170,19 +215,22 @@ export class FileStateStore implements StateStore {
     }
   }
 
+  /** A whole, flushed copy of `body` beside `target` (the same folder, so a rename is atomic). */
   private async writeTemporary(target: string, body: string): Promise<string> {
     const temporary = `${target}.${process.pid}.${randomUUID()}.tmp`;
     const handle = await open(temporary, 'wx');
     try {
       await handle.writeFile(body, 'utf8');
       await handle.sync();
-    } finally {
+    } catch (error) {
       await handle.close();
+      await unlink(temporary).catch(() => undefined);
+      throw error;
     }
+    await handle.close();
     return temporary;
   }
 }
-
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
