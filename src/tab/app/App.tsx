@@ -20,6 +20,7 @@ import type { ReportId } from '../../core/reports/report-model.js';
 import { ReportApi } from '../api/report-api.js';
 import type { ReportSummary, TenantInfo } from '../api/report-api.js';
 import { connectToHost } from '../host/teams-host.js';
+import { usableLocale } from '../host/locale.js';
 import type { HostTheme, TabHost } from '../host/teams-host.js';
 import { ReportView } from '../reports/ReportView.js';
 import { FaultBoundary } from './FaultBoundary.js';
@@ -104,7 +105,7 @@ export function App() {
     if (window.location.hash !== hashFor(report)) history.replaceState(null, '', hashFor(report));
   };
 
-  const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? navigator.language }), [host, session, selected]);
+  const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? usableLocale(navigator.language) }), [host, session, selected]);
   const summary = session?.catalogue.find((report) => report.id === selected);
 
   return (

@@ -1,4 +1,5 @@
 import { app, authentication } from '@microsoft/teams-js';
+import { usableLocale } from './locale.js';
 
 export type HostTheme = 'light' | 'dark' | 'contrast';
 
@@ -32,7 +33,7 @@ export async function connectToHost(): Promise<TabHost> {
   return {
     inTeams: true,
     theme: hostTheme(context.app.theme),
-    locale: context.app.locale || navigator.language,
+    locale: usableLocale(context.app.locale, navigator.language),
     deepLinkedReport: context.page.subPageId || null,
     onThemeChange(listener) {
       listeners.add(listener);
@@ -74,7 +75,7 @@ function browserHost(): TabHost {
   return {
     inTeams: false,
     theme: currentTheme(),
-    locale: navigator.language,
+    locale: usableLocale(navigator.language),
     deepLinkedReport: null,
     onThemeChange(listener) {
       const changed = () => listener(currentTheme());
