@@ -17,4 +17,10 @@ export default tseslint.config(
     files: ['src/cli/**', 'src/bot/main.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // CommonJS preloads for programs the tests start (node --require).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

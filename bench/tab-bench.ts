@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { createAppServer } from '../src/bot/app-server.js';
 import { ReportCache } from '../src/bot/report-cache.js';
@@ -23,6 +22,7 @@ import { createMsalTokenSource } from '../src/core/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
+import { launchHeadlessChromium } from '../test/support/chromium.js';
 
 const { values } = parseArgs({ options: { devices: { type: 'string', default: '135000' }, runs: { type: 'string', default: '3' } }, strict: true });
 const devices = Number(values.devices);
@@ -60,13 +60,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const report = await reports.get('escrow-gaps');
 const rows = report.rows.length;
 const profile = mkdtempSync(join(tmpdir(), 'dmhealth-bench-chromium-'));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1400, height: 900 },
-});
-await browser.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort('internetdisconnected'));
+const browser = await launchHeadlessChromium(profile, { viewport: { width: 1400, height: 900 } });
 // Browser-side probes, as source text: they run in the page, where the DOM is, and the bench is
 // compiled for Node. The first marks when the first data row is in the DOM, then painted.
 await browser.addInitScript({

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebSocket } from 'undici';
 import { freePort, startLocalService } from './local-service.js';
+import type { LocalService } from './local-service.js';
 
 /** What the Microsoft 365 Agents Playground says about its pretend tenant and conversations. */
 export interface PlaygroundConfig {
@@ -38,24 +42,65 @@ export interface Playground {
 const CLI = createRequire(import.meta.url).resolve('@microsoft/m365agentsplayground/cli.js');
 
 /**
+ * What the Playground is told when tests start it, besides `--dt` (no telemetry events):
+ * - never open a browser: by default it runs `xdg-open` once listening, and exits when there is none;
+ * - no statsbeat: even with `--dt` it builds an Application Insights client, whose SDK-usage
+ *   heartbeat asks the Azure instance metadata service (169.254.169.254) and resolves
+ *   westus-0.in.applicationinsights.azure.com; `APPLICATION_INSIGHTS_NO_STATSBEAT` is that SDK's
+ *   switch for it (both seen with strace on @microsoft/m365agentsplayground 0.2.28).
+ */
+export const PLAYGROUND_QUIET_ENV = { TEAMSAPPTESTER_BROWSER: 'none', APPLICATION_INSIGHTS_NO_STATSBEAT: 'true' } as const;
+
+/**
  * Starts the Microsoft 365 Agents Playground, a Teams-like client that works offline, against a
  * bot endpoint on this machine, and follows what the bot sends through the playground's
- * conversation stream.
+ * conversation stream. It runs in a folder of its own, where it writes its log. `env` is for the
+ * test of what happens when it stops; anything else leaves it alone.
  */
-export async function startPlayground(botEndpoint: string): Promise<Playground> {
+export async function startPlayground(botEndpoint: string, options: { env?: Record<string, string> } = {}): Promise<Playground> {
   const port = await freePort();
-  const service = await startLocalService('The Agents Playground', [CLI, '-e', botEndpoint, '-c', 'msteams', '--dt', '-p', String(port)], /Listening on \d+/);
+  const workspace = mkdtempSync(join(tmpdir(), 'dmhealth-playground-'));
+  let service: LocalService;
+  try {
+    service = await startLocalService('The Agents Playground', [CLI, '-e', botEndpoint, '-c', 'msteams', '--dt', '-p', String(port)], /Listening on \d+/, {
+      cwd: workspace,
+      env: { ...PLAYGROUND_QUIET_ENV, ...options.env },
+    });
+  } catch (error) {
+    rmSync(workspace, { recursive: true, force: true });
+    throw error;
+  }
   const base = `http://127.0.0.1:${port}`;
-  const config = ((await (await fetch(`${base}/_internal/v1/config`)).json()) as { config: PlaygroundConfig }).config;
+  let config: PlaygroundConfig;
+  let stream: WebSocket | undefined;
+  try {
+    config = await service.whileRunning(
+      (async () => {
+        const answer = await fetch(`${base}/_internal/v1/config`);
+        if (!answer.ok) throw new Error(`the playground's config answered ${answer.status}`);
+        return ((await answer.json()) as { config: PlaygroundConfig }).config;
+      })(),
+    );
+    const opening = new WebSocket(`ws://127.0.0.1:${port}/_ws_conversation/v1/conversations/stream`);
+    stream = opening;
+    await service.whileRunning(
+      new Promise<void>((resolve, reject) => {
+        opening.addEventListener('open', () => resolve(), { once: true });
+        opening.addEventListener('error', () => reject(new Error('the playground stream did not open')), { once: true });
+      }),
+    );
+  } catch (error) {
+    stream?.close();
+    await service.stop().catch(() => undefined); // the error that stopped the start says more
+
+    rmSync(workspace, { recursive: true, force: true });
+    throw error;
+  }
 
   const messages: PlaygroundMessage[] = [];
   const waiters = new Set<() => void>();
-  const stream = new WebSocket(`ws://127.0.0.1:${port}/_ws_conversation/v1/conversations/stream`);
-  await new Promise<void>((resolve, reject) => {
-    stream.addEventListener('open', () => resolve(), { once: true });
-    stream.addEventListener('error', () => reject(new Error('the playground stream did not open')), { once: true });
-  });
-  stream.addEventListener('message', (event) => {
+  const conversation = stream;
+  conversation.addEventListener('message', (event) => {
     const update = JSON.parse(String(event.data)) as { action?: string; actionConversationId?: string; message?: { text?: string; attachments?: Array<{ contentType?: string; content?: Record<string, unknown> }> } };
     if (update.action !== 'createMessage' || !update.message) return;
     messages.push({
@@ -67,7 +112,7 @@ export async function startPlayground(botEndpoint: string): Promise<Playground> 
   });
 
   const post = async (path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const response = await service.whileRunning(fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }));
     if (!response.ok) throw new Error(`playground ${path} answered ${response.status}: ${await response.text()}`);
   };
 
@@ -85,26 +130,30 @@ export async function startPlayground(botEndpoint: string): Promise<Playground> 
       });
     },
     install: (conversationId) => post(`/_debug/conversation/${encodeURIComponent(conversationId)}/installation`),
-    async waitForMessages(from, count, timeoutMs = 15_000) {
+    waitForMessages(from, count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
-      while (messages.length < from + count) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} message(s) from the bot, got ${messages.length - from}: ${JSON.stringify(messages.slice(from))}`);
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            waiters.delete(wake);
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(wake, left);
-          waiters.add(wake);
-        });
-      }
-      return messages.slice(from, from + count);
+      const arrived = async () => {
+        while (messages.length < from + count) {
+          const left = deadline - Date.now();
+          if (left <= 0) throw new Error(`expected ${count} message(s) from the bot, got ${messages.length - from}: ${JSON.stringify(messages.slice(from))}`);
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              waiters.delete(wake);
+              clearTimeout(timer);
+              resolve();
+            };
+            const timer = setTimeout(wake, left);
+            waiters.add(wake);
+          });
+        }
+        return messages.slice(from, from + count);
+      };
+      return service.whileRunning(arrived());
     },
     async close() {
-      stream.close();
+      conversation.close();
       await service.stop();
+      rmSync(workspace, { recursive: true, force: true });
     },
   };
 }

@@ -3,21 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
-
-/** Debian's Chromium unless CHROME_PATH names another build. */
-export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchHeadlessChromium } from './chromium.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TAB_DIRECTORY = join(REPO_ROOT, 'dist', 'tab');
@@ -30,20 +17,14 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile, as design section 8 describes. */
+/** Headless Chromium (see chromium.ts for which build) with a fresh profile, as design section 8 describes. */
 export async function launchTestBrowser(): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install Debian's chromium or set CHROME_PATH.`);
   if (!existsSync(join(TAB_DIRECTORY, 'index.html'))) throw new Error(`The tab is not built (${TAB_DIRECTORY}): run npm run build first.`);
-  const profile = mkdtempSync(join(tmpdir(), 'dmhealth-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1400, height: 900 },
-    // Only loopback is ever a target; anything else (teams-js asks a CDN for its domain list) fails fast.
-    offline: false,
+  const profile = mkdtempSync(join(tmpdir(), 'dmhealth-chromium-profile-'));
+  const context = await launchHeadlessChromium(profile, { viewport: { width: 1400, height: 900 } }).catch((error: unknown) => {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
   });
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort('internetdisconnected'));
   return {
     context,
     async newPage(options = {}) {

@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
@@ -14,45 +18,95 @@ export async function freePort(): Promise<number> {
 
 export interface LocalService {
   child: ChildProcessWithoutNullStreams;
+  /** Where it tried to connect beyond loopback (refused by loopback-guard.cjs), as host:port. */
+  connectionsRefused(): string[];
+  /** Everything the service has printed so far, stdout and stderr together. */
+  output(): string;
+  /**
+   * Runs `operation` against the service. If the service exits first or meanwhile, or the operation
+   * fails and the service exits soon after (a reset connection is often its last word), the error
+   * says so with the service's own output rather than with the connection's symptom.
+   */
+  whileRunning<T>(operation: Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
+
+/** How long a failed operation waits to see whether the service is exiting, to say why. */
+const EXIT_GRACE_MS = 1_000;
+
+const LOOPBACK_GUARD = join(dirname(fileURLToPath(import.meta.url)), 'loopback-guard.cjs');
 
 /**
  * Runs a Node program of a package (Azurite, the Agents Playground) as a child of this process
  * itself, not through an npx wrapper, so that stopping it frees its ports; resolves once its output
- * says it is ready, within 20 s.
+ * says it is ready, within 20 s. The program can reach loopback alone (loopback-guard.cjs); stopping
+ * it fails if it tried anything else, so no test sends a packet off this machine unnoticed.
  */
-export async function startLocalService(name: string, args: string[], ready: RegExp, options: { cwd?: string } = {}): Promise<LocalService> {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
+export async function startLocalService(name: string, args: string[], ready: RegExp, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<LocalService> {
+  const guardLog = join(mkdtempSync(join(tmpdir(), 'dmhealth-loopback-guard-')), 'refused.log');
+  const child = spawn(process.execPath, ['--require', LOOPBACK_GUARD, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env, LOOPBACK_GUARD_LOG: guardLog },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  const connectionsRefused = () => (existsSync(guardLog) ? readFileSync(guardLog, 'utf8').split('\n').filter(Boolean) : []);
   child.stdin.end();
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`${name} exited (${signal ?? code}):\n${output}`)));
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${name} did not start within 20 s:\n${output}`));
     }, 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
+    const onReady = () => {
+      if (!ready.test(output)) return;
       clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}):\n${output}`));
+      child.stdout.off('data', onReady);
+      child.stderr.off('data', onReady);
+      resolve();
+    };
+    child.stdout.on('data', onReady);
+    child.stderr.on('data', onReady);
+    void exited.then((why) => {
+      clearTimeout(timer);
+      reject(new Error(why));
     });
   });
+  await started.catch((error: unknown) => {
+    rmSync(dirname(guardLog), { recursive: true, force: true });
+    throw error;
+  });
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     child,
+    output: () => output,
+    connectionsRefused,
+    async whileRunning(operation) {
+      const stopped = exited.then((why) => Promise.reject(new Error(why)));
+      stopped.catch(() => undefined);
+      try {
+        return await Promise.race([operation, stopped]);
+      } catch (error) {
+        if (hasExited()) throw new Error(await exited, { cause: error });
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, EXIT_GRACE_MS))]);
+        if (hasExited()) throw new Error(await exited, { cause: error });
+        throw error;
+      }
+    },
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (!hasExited()) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+        if (!hasExited()) child.kill('SIGKILL');
+      }
+      const refused = connectionsRefused();
+      rmSync(dirname(guardLog), { recursive: true, force: true });
+      if (refused.length > 0) throw new Error(`${name} tried to connect beyond loopback: ${[...new Set(refused)].join(', ')}`);
     },
   };
 }
