@@ -18,6 +18,11 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // Plain Node scripts (no TypeScript to declare Node's globals).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // CommonJS preloads for programs the tests start (node --require).
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
