@@ -73,7 +73,11 @@ async function main(): Promise<void> {
     reports,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
     tabDirectory,
-    checkAccess: createTabAccessCheck({ ...access, transport: connection.transport }),
+    checkAccess: createTabAccessCheck({
+      ...access,
+      ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${access.clientId}` } : {}),
+      transport: connection.transport,
+    }),
     ...(sim
       ? {
           demoToken: async () => ({

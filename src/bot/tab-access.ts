@@ -19,25 +19,43 @@ export interface TabAccessOptions {
   tenantId: string;
   /** The app registration the tab's SSO token is issued for (its `aud`). */
   clientId: string;
+  /**
+   * The registration's application ID URI, `api://<TAB_DOMAIN>/<client id>` (aad.manifest.json's
+   * identifierUris): Teams SSO tokens name it as `aud` when the tab asks for that resource.
+   */
+  applicationIdUri?: string;
   /** Fetches the signing keys, with the trust the rest of the app uses. */
   transport: HttpTransport;
   requiredRole?: string;
 }
 
 interface TabTokenClaims extends JWTPayload {
-  tid?: string;
-  oid?: string;
-  name?: string;
-  preferred_username?: string;
-  upn?: string;
-  roles?: string[];
+  tid?: unknown;
+  oid?: unknown;
+  name?: unknown;
+  preferred_username?: unknown;
+  upn?: unknown;
+  roles?: unknown;
+  scp?: unknown;
+  idtyp?: unknown;
 }
+
+/** The delegated scope the tab's SSO token is issued for (aad.manifest.json's oauth2Permissions). */
+const TAB_SCOPE = 'access_as_user';
+
+/**
+ * Claims Entra puts in every access token ("Access token claims reference", Microsoft identity
+ * platform docs): a token without one of them was not issued by Entra for a user, however signed.
+ */
+const REQUIRED_CLAIMS = ['aud', 'iss', 'iat', 'nbf', 'exp', 'oid', 'sub', 'tid', 'ver'];
 
 /**
  * Checks the Bearer token the tab sends (Teams SSO, `authentication.getAuthToken`): signature from
- * the tenant's published keys, issuer, audience (the client id or its `api://…/{client id}` URI),
- * tenant and lifetime with jose, then the IT-staff app role. Anything wrong is 401; a good token
- * without the role is 403.
+ * the tenant's published keys, issuer, lifetime and the claims Entra always sets with jose; then
+ * that it is a user's access token for this app (the audience is exactly the client id or the
+ * application ID URI; the `access_as_user` scope, which neither an ID token nor an app-only token
+ * carries), from this tenant, and that the user holds the IT-staff app role, an exact member of a
+ * `roles` array. Anything wrong is 401; a good token without the role is 403.
  */
 export function createTabAccessCheck(options: TabAccessOptions): (authorization: string | undefined) => Promise<TabAccess> {
   const authority = new URL(options.authorityHost).origin;
@@ -49,6 +67,7 @@ export function createTabAccessCheck(options: TabAccessOptions): (authorization:
   });
   // v2.0 tokens name the authority; v1.0 tokens (an app registration left on version 1) the STS.
   const issuers = [`${authority}/${options.tenantId}/v2.0`, `https://sts.windows.net/${options.tenantId}/`];
+  const audiences = [options.clientId, ...(options.applicationIdUri ? [options.applicationIdUri] : [])];
   const role = options.requiredRole ?? IT_STAFF_ROLE;
 
   return async (authorization) => {
@@ -56,20 +75,25 @@ export function createTabAccessCheck(options: TabAccessOptions): (authorization:
     if (!match) return { ok: false, status: 401, reason: 'A Bearer token is required.' };
     let claims: TabTokenClaims;
     try {
-      ({ payload: claims } = await jwtVerify<TabTokenClaims>(match[1]!, keys, { issuer: issuers, algorithms: ['RS256'], clockTolerance: 60 }));
+      ({ payload: claims } = await jwtVerify<TabTokenClaims>(match[1]!, keys, { issuer: issuers, audience: audiences, algorithms: ['RS256'], clockTolerance: 60, requiredClaims: REQUIRED_CLAIMS }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { ok: false, status: 401, reason: 'The token has expired.' };
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') return { ok: false, status: 401, reason: 'The token was issued for another app.' };
       if (error instanceof errors.JOSEError) return { ok: false, status: 401, reason: 'The token is not valid for this app.' };
+      // The key set could not be fetched: that is ours to log, not the caller's to read.
       throw error;
     }
-    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    const forThisApp = audiences.some((audience) => audience === options.clientId || (audience?.startsWith('api://') && audience.endsWith(`/${options.clientId}`)));
-    if (!forThisApp) return { ok: false, status: 401, reason: 'The token was issued for another app.' };
     if (claims.tid !== options.tenantId) return { ok: false, status: 401, reason: 'The token was issued for another tenant.' };
-    if (!claims.roles?.includes(role)) return { ok: false, status: 403, reason: `The signed-in user does not hold the ${role} app role.` };
+    const scopes = typeof claims.scp === 'string' ? claims.scp.split(' ') : [];
+    if (!scopes.includes(TAB_SCOPE) || claims.idtyp === 'app') return { ok: false, status: 401, reason: "The token is not a user's access token for this app." };
+    if (!Array.isArray(claims.roles) || !claims.roles.includes(role)) return { ok: false, status: 403, reason: `The signed-in user does not hold the ${role} app role.` };
     return {
       ok: true,
-      user: { objectId: claims.oid ?? claims.sub ?? '', name: claims.name ?? '', username: claims.preferred_username ?? claims.upn ?? '' },
+      user: { objectId: text(claims.oid), name: text(claims.name), username: text(claims.preferred_username) || text(claims.upn) },
     };
   };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

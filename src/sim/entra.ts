@@ -75,27 +75,34 @@ export class SimEntra {
     tenantId?: string;
     lifetimeSeconds?: number;
     issuedSecondsAgo?: number;
+    /** Claims to set or, given as undefined, to leave out: for tokens that must be refused. */
+    claims?: Record<string, unknown>;
   }): Promise<string> {
     const tenantId = options.tenantId ?? this.tenantId;
     const issuedAt = Math.floor(Date.now() / 1000) - (options.issuedSecondsAgo ?? 0);
     const username = options.username ?? `megan.bowen@${this.tenantDomain}`;
-    return new SignJWT({
+    // The claims an Entra v2.0 access token for a user always carries ("Access token claims
+    // reference", Microsoft identity platform docs), `roles` when the user holds app roles.
+    const payload: Record<string, unknown> = {
       aud: options.audience,
-      tid: tenantId,
-      oid: randomUUID(),
+      iss: `${this.origin}/${tenantId}/v2.0`,
+      iat: issuedAt,
+      nbf: issuedAt,
+      exp: issuedAt + (options.lifetimeSeconds ?? 3600),
+      azp: randomUUID(),
+      azpacr: '0',
       name: options.name ?? 'Megan Bowen',
+      oid: randomUUID(),
       preferred_username: username,
-      scp: 'access_as_user',
       ...(options.roles ? { roles: options.roles } : {}),
+      scp: 'access_as_user',
+      sub: randomBytes(16).toString('base64url'),
+      tid: tenantId,
       ver: '2.0',
-    })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keyId })
-      .setIssuer(`${this.origin}/${tenantId}/v2.0`)
-      .setSubject(randomBytes(16).toString('base64url'))
-      .setIssuedAt(issuedAt)
-      .setNotBefore(issuedAt)
-      .setExpirationTime(issuedAt + (options.lifetimeSeconds ?? 3600))
-      .sign(this.signingKey);
+      ...options.claims,
+    };
+    for (const [claim, value] of Object.entries(payload)) if (value === undefined) delete payload[claim];
+    return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keyId }).sign(this.signingKey);
   }
 
   addApplication(app: Omit<SimApplication, 'clientId' | 'secrets'> & { clientId?: string; secrets?: string[] }): SimApplication {

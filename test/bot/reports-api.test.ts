@@ -28,7 +28,7 @@ beforeAll(async () => {
       return loadReport(id, graph, { onProgress });
     }),
     tenant: { label: 'Contoso (demo)', demo: true },
-    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
+    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, applicationIdUri: `api://localhost:53000/${sim.clientId}`, transport: keysTransport }),
     demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,9 +87,40 @@ describe('the tab API: who may call it', () => {
     expect(response.text).toContain(IT_STAFF_ROLE);
   });
 
-  it('lets IT staff in, with the audience as a client id or an api:// URI', async () => {
+  it('lets IT staff in, with the audience as the client id or the configured application ID URI', async () => {
     expect((await get('/api/reports', await userToken())).status).toBe(200);
     expect((await get('/api/reports', await userToken({ audience: `api://localhost:53000/${harness.sim.clientId}` }))).status).toBe(200);
+  });
+
+  it('refuses an application ID URI other than the configured one, even ending in the client id', async () => {
+    for (const audience of [`api://evil.example/${harness.sim.clientId}`, `api://localhost:53000/x/${harness.sim.clientId}`, `https://localhost:53000/${harness.sim.clientId}`]) {
+      const response = await get('/api/reports', await userToken({ audience }));
+      expect(response.status, audience).toBe(401);
+      expect(response.text).toContain('another app');
+    }
+  });
+
+  it.each(['exp', 'iat', 'nbf', 'tid', 'oid', 'sub', 'ver'])('refuses a token without the %s claim Entra always sets', async (claim) => {
+    expect((await get('/api/reports', await userToken({ claims: { [claim]: undefined } }))).status).toBe(401);
+  });
+
+  it('matches the role exactly, in a roles array only', async () => {
+    expect((await get('/api/reports', await userToken({ roles: undefined, claims: { roles: `Not${IT_STAFF_ROLE}.Admin` } }))).status).toBe(403);
+    expect((await get('/api/reports', await userToken({ roles: undefined, claims: { roles: IT_STAFF_ROLE } }))).status).toBe(403);
+    expect((await get('/api/reports', await userToken({ roles: [`${IT_STAFF_ROLE}.Admin`, IT_STAFF_ROLE.toLowerCase()] }))).status).toBe(403);
+  });
+
+  it("refuses what is not a user's access token for this app: an ID token, an app-only token", async () => {
+    // An ID token: issued to the client itself, with a nonce and no scope.
+    const idToken = await userToken({ claims: { scp: undefined, nonce: 'n-0S6_WzA2Mj' } });
+    // An app-only token (client credentials): application roles, no scope, idtyp "app".
+    const appToken = await userToken({ claims: { scp: undefined, idtyp: 'app', name: undefined, preferred_username: undefined } });
+    const otherScope = await userToken({ claims: { scp: 'User.Read' } });
+    for (const token of [idToken, appToken, otherScope]) {
+      const response = await get('/api/reports', token);
+      expect(response.status).toBe(401);
+      expect(response.text).toContain("not a user's access token");
+    }
   });
 });
 
