@@ -1,6 +1,7 @@
 import { digestNewFindings } from '../core/findings/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import type { StateStore } from '../core/store/state-store.js';
+import { StateStoreError } from '../core/store/state-store.js';
+import type { LockOutcome, StateStore } from '../core/store/state-store.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { newFindingsCard } from './cards/new-findings-card.js';
 import type { TabLinks } from './tab-links.js';
@@ -66,29 +67,36 @@ export class NewFindingsPoster {
     const results = options.results ?? (await this.options.loadReports(reports));
     const loadErrors = results.filter((result) => result.state === 'load-error').map((result) => ({ report: result.report, status: result.error?.status ?? null }));
     const base = { channel: target.channel, name: target.name, loadErrors };
-    const locked = await this.options.store.withChannelLock(
-      target.channel,
-      async (): Promise<PostOutcome> => {
-        const ledger = await this.options.store.readLedger(target.channel);
-        const digest = digestNewFindings(ledger, results, this.now());
-        const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
-        if (digest.freshCount === 0 && !options.alwaysAnswer) return { ...base, ...counts, status: 'nothing-new' };
-        const card = newFindingsCard(digest, {
-          tenantLabel: this.options.tenantLabel,
-          tabLinks: this.options.tabLinks,
-          rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
-        });
-        try {
-          await target.send(card);
-        } catch (error) {
-          return { ...base, ...counts, status: 'failed', message: error instanceof Error ? error.message : String(error) };
-        }
-        // The channel has now been told of what resolved too, so the ledger records it.
-        if (digest.freshCount > 0 || digest.resolvedCount > 0) await this.options.store.writeLedger(digest.nextLedger);
-        return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };
-      },
-      { waitMs: this.options.lockWaitMs ?? 60_000 },
-    );
+    let locked: LockOutcome<PostOutcome>;
+    try {
+      locked = await this.options.store.withChannelLock(target.channel, () => this.postUnderLock(target, results, base, options.alwaysAnswer ?? false), {
+        waitMs: this.options.lockWaitMs ?? 60_000,
+      });
+    } catch (error) {
+      // A torn ledger fails its own channel, with the reason; the other channels are still posted to.
+      if (!(error instanceof StateStoreError)) throw error;
+      return { ...base, fresh: 0, resolved: 0, status: 'failed', message: `Nothing was posted: ${error.message}` };
+    }
     return locked.ok ? locked.value : { ...base, fresh: 0, resolved: 0, status: 'busy', message: 'Another post to this channel is still under way.' };
+  }
+
+  private async postUnderLock(target: PostTarget, results: ReportResult[], base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>, alwaysAnswer: boolean): Promise<PostOutcome> {
+    const ledger = await this.options.store.readLedger(target.channel);
+    const digest = digestNewFindings(ledger, results, this.now());
+    const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
+    if (digest.freshCount === 0 && !alwaysAnswer) return { ...base, ...counts, status: 'nothing-new' };
+    const card = newFindingsCard(digest, {
+      tenantLabel: this.options.tenantLabel,
+      tabLinks: this.options.tabLinks,
+      rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
+    });
+    try {
+      await target.send(card);
+    } catch (error) {
+      return { ...base, ...counts, status: 'failed', message: error instanceof Error ? error.message : String(error) };
+    }
+    // The channel has now been told of what resolved too, so the ledger records it.
+    if (digest.freshCount > 0 || digest.resolvedCount > 0) await this.options.store.writeLedger(digest.nextLedger);
+    return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };
   }
 }

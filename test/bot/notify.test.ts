@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostOutcome } from '../../src/bot/new-findings-poster.js';
 import { loadReport } from '../../src/core/reports/registry.js';
@@ -67,17 +69,41 @@ function addDeviceWithoutRecoveryKey(): string {
 
 interface StoreUnderTest {
   open(): Promise<StateStore>;
+  /** Replaces a channel's ledger with a torn copy, behind the store's back; returns an undo. */
+  tearLedger(channel: string): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const TORN = '{"channel": "19:torn", "entries": [{"fingerp';
 
 const stores: Record<string, () => Promise<StoreUnderTest>> = {
   'file store': async () => {
     const directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-'));
-    return { open: () => openStateStore(`file:${directory}`), close: async () => rmSync(directory, { recursive: true, force: true }) };
+    return {
+      open: () => openStateStore(`file:${directory}`),
+      async tearLedger(channel) {
+        const path = join(directory, 'ledgers', `${sha256(channel)}.json`);
+        const whole = readFileSync(path);
+        writeFileSync(path, TORN);
+        return async () => writeFileSync(path, whole);
+      },
+      close: async () => rmSync(directory, { recursive: true, force: true }),
+    };
   },
   'Azure Blob store on Azurite': async () => {
     const azurite = await startAzurite();
-    return { open: () => openStateStore(azurite.connectionString), close: () => azurite.stop() };
+    const container = BlobServiceClient.fromConnectionString(azurite.connectionString).getContainerClient('dmhealth-state');
+    return {
+      open: () => openStateStore(azurite.connectionString),
+      async tearLedger(channel) {
+        const blob = container.getBlockBlobClient(`ledgers/${sha256(channel)}.json`);
+        const whole = await blob.downloadToBuffer();
+        await blob.upload(TORN, TORN.length);
+        return async () => void (await blob.upload(whole, whole.length));
+      },
+      close: () => azurite.stop(),
+    };
   },
 };
 
@@ -163,6 +189,19 @@ describe.each(Object.keys(stores))('notify with the %s', (storeName) => {
     await store.putInstallation(installation!.key, installation!.reference, { overwrite: true });
     const retried = await notify(server, { reports: ['escrow-gaps'] });
     expect(retried.body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(deviceName);
+  });
+
+  it('answers a torn ledger with that target failed and why, not with a 500, and posts again once it is whole', async () => {
+    const deviceName = addDeviceWithoutRecoveryKey();
+    const mend = await backing.tearLedger(team().id);
+    const torn = await notify(server, { reports: ['escrow-gaps'] });
+    expect(torn.status).toBe(200);
+    expect(torn.body.targets).toEqual([expect.objectContaining({ channel: team().id, status: 'failed', message: expect.stringContaining('is not valid JSON') })]);
+    await mend();
+    const mended = await notify(server, { reports: ['escrow-gaps'] });
+    expect(mended.body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
     await playground.waitForMessages(playground.messages.length - 1, 1);
     expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(deviceName);
   });
