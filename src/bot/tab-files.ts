@@ -1,4 +1,7 @@
-import restify from 'restify';
+import { createReadStream, realpathSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Next, Request, Response, Server } from 'restify';
 
 /**
@@ -32,20 +35,67 @@ const CONTENT_SECURITY_POLICY = [
   `frame-ancestors ${FRAME_ANCESTORS.join(' ')}`,
 ].join('; ');
 
+/** Content types of what Vite writes; anything else is not served. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+export interface TabFilesOptions {
+  /** Source maps reveal the tab's source; they are served in development only. */
+  serveSourceMaps?: boolean;
+}
+
 /**
  * Serves the built tab under /tab. The page and its scripts hold no data (every report comes
- * from the API behind the SSO token), so Teams can load them without credentials. Vite names
+ * from the API behind the SSO token), so Teams can load them without credentials. Only regular
+ * files whose real path lies inside the build are served: no symbolic link out of it, no dot-file
+ * or dot-folder, no type Vite does not write, and no source map unless asked for. Vite names
  * bundles by content hash, so they can be kept for a year; the page itself is always revalidated.
  */
-export function serveTab(server: Server, directory: string): void {
-  const files = restify.plugins.serveStaticFiles(directory, {
-    setHeaders: (response: Response, path: string) => {
-      response.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-      response.setHeader('referrer-policy', 'no-referrer');
-      response.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
+export function serveTab(server: Server, directory: string, options: TabFilesOptions = {}): void {
+  const root = realpathSync(directory);
   server.get('/', (_req: Request, res: Response, next: Next) => res.redirect(302, '/tab/', next));
   server.get('/tab', (_req: Request, res: Response, next: Next) => res.redirect(301, '/tab/', next));
-  server.get('/tab/*', files);
+  server.get('/tab/*', async (req: Request, res: Response) => {
+    const file = await tabFile(root, req.path(), options);
+    if (!file) {
+      res.send(404, { error: { status: 404, message: 'There is no such file.' } });
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': file.contentType,
+      'content-length': String(file.size),
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'referrer-policy': 'no-referrer',
+      'cache-control': file.relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    await pipeline(createReadStream(file.path), res).catch(() => undefined); // the caller hung up
+  });
+}
+
+/** The file a request path names inside the build, or null for anything that must not be served. */
+async function tabFile(root: string, requestPath: string, options: TabFilesOptions): Promise<{ path: string; relative: string; size: number; contentType: string } | null> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(requestPath.slice('/tab/'.length)) || 'index.html';
+  } catch {
+    return null; // a malformed escape
+  }
+  const segments = relative.split('/');
+  if (relative.includes('\\') || relative.includes('\0') || segments.some((segment) => segment === '' || segment.startsWith('.'))) return null;
+  const contentType = CONTENT_TYPES[extname(relative).toLowerCase()];
+  if (!contentType || (relative.endsWith('.map') && !options.serveSourceMaps)) return null;
+  const path = await realpath(join(root, ...segments)).catch(() => null);
+  if (!path || !path.startsWith(`${root}${sep}`)) return null;
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return null;
+  return { path, relative, size: info.size, contentType };
 }
