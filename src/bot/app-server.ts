@@ -1,5 +1,5 @@
 import restify from 'restify';
-import type { Request, Response, Server } from 'restify';
+import type { Next, Request, RequestHandler, Response, Server } from 'restify';
 import { reportCatalogue } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { isReportId } from '../core/reports/report-model.js';
@@ -17,6 +17,8 @@ export interface AppServerOptions {
   tenant: { label: string; demo: boolean };
   /** The built tab (Vite's output); without it, /tab answers 404. */
   tabDirectory?: string;
+  /** Serve the tab's source maps too (development only: they reveal its source). */
+  serveSourceMaps?: boolean;
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
   demoToken?: () => Promise<{ token: string; expiresIn: number }>;
@@ -24,8 +26,10 @@ export interface AppServerOptions {
   bot?: TeamsBot;
   /** `POST /api/notify`'s bearer key; without it the route answers 404. */
   notifyApiKey?: string;
-  /** Notify requests a caller may make a minute (default 10). */
+  /** Notify requests with a wrong key a caller may make a minute (default 10); ten times that from all callers together. */
   notifyRateLimit?: number;
+  /** The reverse proxy whose X-Forwarded-For names the caller (`TRUSTED_PROXY`). */
+  trustedProxy?: string;
   log?: (line: string) => void;
 }
 
@@ -102,7 +106,7 @@ export function createAppServer(options: AppServerOptions): Server {
     server.post('/api/messages', restify.plugins.bodyParser({ maxBodySize: MAX_ACTIVITY_BYTES, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
       await bot.handle(req, res);
     });
-    if (options.notifyApiKey) registerNotify(server, bot, options.notifyApiKey, options.notifyRateLimit ?? 10, options.log);
+    if (options.notifyApiKey) registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, log: options.log });
   }
 
   const demoToken = options.demoToken;
@@ -116,31 +120,42 @@ export function createAppServer(options: AppServerOptions): Server {
       res.send(200, await demoToken());
     });
   }
-  if (options.tabDirectory) serveTab(server, options.tabDirectory);
+  if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false });
   return server;
 }
 
 /**
- * `POST /api/notify` with `{ "reports": ["escrow-gaps"], "target": "<channel id>" }` (both optional):
- * posts what is new to the channels where the app is installed, or to the one target. The bearer
- * key is checked in constant time; every caller is rate-limited, wrong keys included.
+ * `POST /api/notify` with `{ "reports": ["escrow-gaps"], "target": "<channel id>" }` (both optional;
+ * no body at all means the defaults): posts what is new to the channels where the app is installed,
+ * or to the one target. The bearer key is checked in constant time. Wrong keys are limited per
+ * caller and across all callers together, so neither many addresses nor one can guess at speed;
+ * the right key has a budget of its own, so a scheduler is never locked out by someone else's
+ * guessing (the key's length, 16 characters at least, is what makes guessing hopeless).
  */
-function registerNotify(server: Server, bot: TeamsBot, apiKey: string, perMinute: number, log?: (line: string) => void): void {
-  const keyMatches = createNotifyKeyCheck(apiKey);
-  const rateLimit = new FixedWindowRateLimit(perMinute, 60_000);
-  server.post('/api/notify', restify.plugins.bodyParser({ maxBodySize: 16 * 1024, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
-    const retryAfter = rateLimit.take(req.socket.remoteAddress ?? 'unknown');
-    if (retryAfter > 0) {
-      res.header('retry-after', String(retryAfter));
-      res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
-      return;
-    }
+function registerNotify(server: Server, bot: TeamsBot, options: { apiKey: string; perMinute: number; trustedProxy: string | undefined; log: ((line: string) => void) | undefined }): void {
+  const keyMatches = createNotifyKeyCheck(options.apiKey);
+  const wrongKeysPerCaller = new FixedWindowRateLimit(options.perMinute, 60_000);
+  const wrongKeysOverall = new FixedWindowRateLimit(options.perMinute * 10, 60_000);
+  const rightKey = new FixedWindowRateLimit(options.perMinute, 60_000);
+  const parseBody = restify.plugins.bodyParser({ maxBodySize: 16 * 1024, mapParams: false, rejectUnknown: true });
+  const tooMany = (res: Response, retryAfter: number) => {
+    res.header('retry-after', String(retryAfter));
+    res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
+  };
+  server.post('/api/notify', async (req: Request, res: Response) => {
     if (!keyMatches(req.header('authorization'))) {
+      const caller = callerAddress(req, options.trustedProxy);
+      const retryAfter = Math.max(wrongKeysPerCaller.take(caller), wrongKeysOverall.take('all callers'));
+      if (retryAfter > 0) return tooMany(res, retryAfter);
       res.header('www-authenticate', 'Bearer');
       res.send(401, { error: { status: 401, message: 'The notify key is missing or wrong.' } });
       return;
     }
-    const request = readNotifyRequest(req.body);
+    const retryAfter = rightKey.take('the key');
+    if (retryAfter > 0) return tooMany(res, retryAfter);
+    const body = await readBody(req, res, parseBody);
+    if (!body.ok) return;
+    const request = readNotifyRequest(body.value);
     if (!request.ok) {
       res.send(400, { error: { status: 400, message: request.message } });
       return;
@@ -150,9 +165,39 @@ function registerNotify(server: Server, bot: TeamsBot, apiKey: string, perMinute
       res.send(result.status, { error: { status: result.status, message: result.message } });
       return;
     }
-    log?.(`notify: ${result.outcomes.length} target(s), ${result.outcomes.filter((outcome) => outcome.status === 'posted').length} posted`);
+    options.log?.(`notify: ${result.outcomes.length} target(s), ${result.outcomes.filter((outcome) => outcome.status === 'posted').length} posted`);
     res.send(200, { targets: result.outcomes });
   });
+}
+
+/** The body, parsed as JSON once the key has been checked; a request without one has `undefined`. */
+async function readBody(req: Request, res: Response, parse: RequestHandler[]): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const hasBody = Number(req.header('content-length') || 0) > 0 || req.header('transfer-encoding') !== undefined;
+  if (!hasBody) return { ok: true, value: undefined };
+  for (const handler of parse) {
+    const error = await new Promise<unknown>((resolve) => handler(req, res, resolve as Next));
+    if (error) {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      res.send(status, { error: { status, message: status === 415 ? 'The body must be JSON (Content-Type: application/json).' : 'The body could not be read as JSON.' } });
+      return { ok: false };
+    }
+  }
+  return { ok: true, value: req.body };
+}
+
+/**
+ * Who is calling: the socket's address, or, for a request from the trusted proxy, the address that
+ * proxy appended last to X-Forwarded-For (earlier entries are the client's to write, so not trusted).
+ */
+function callerAddress(req: Request, trustedProxy: string | undefined): string {
+  const socketAddress = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+  if (!trustedProxy || socketAddress !== normaliseAddress(trustedProxy)) return socketAddress;
+  const forwarded = req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+  return forwarded ? normaliseAddress(forwarded) : socketAddress;
+}
+
+function normaliseAddress(address: string): string {
+  return address.replace(/^::ffff:/i, '').toLowerCase();
 }
 
 function readNotifyRequest(body: unknown): { ok: true; value: { reports?: ReportId[]; target?: string } } | { ok: false; message: string } {

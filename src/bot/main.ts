@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     reports,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
     tabDirectory,
+    serveSourceMaps: process.env.NODE_ENV === 'development',
     checkAccess: createTabAccessCheck({
       ...access,
       ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${access.clientId}` } : {}),
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
       : {}),
     bot,
     ...(botConfig.notifyApiKey ? { notifyApiKey: botConfig.notifyApiKey } : {}),
+    ...(botConfig.trustedProxy ? { trustedProxy: botConfig.trustedProxy } : {}),
     log: (line) => console.log(line),
   });
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces.

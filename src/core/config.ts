@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { ClientCredential } from './graph/token-source.js';
 import { DEFAULT_THRESHOLDS } from './reports/thresholds.js';
 import type { ReportThresholds } from './reports/thresholds.js';
@@ -34,6 +35,11 @@ export interface BotConfig {
   teamsAppId: string | undefined;
   /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
   tabDomain: string | undefined;
+  /**
+   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address): for requests from it, the
+   * client address it appends to X-Forwarded-For is the caller's, for /api/notify's rate limits.
+   */
+  trustedProxy: string | undefined;
 }
 
 /** A notify key shorter than this is guessable; 32 random characters is what the README suggests. */
@@ -131,7 +137,9 @@ function readBot(env: NodeJS.ProcessEnv): BotConfig {
   }
   const tabDomain = value('TAB_DOMAIN');
   if (tabDomain && !/^[a-z0-9.-]+(?::\d+)?$/i.test(tabDomain)) throw new ConfigError(`TAB_DOMAIN must be a host name (and port), got "${tabDomain}".`);
-  return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain };
+  const trustedProxy = value('TRUSTED_PROXY');
+  if (trustedProxy && isIP(trustedProxy) === 0) throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address, got "${trustedProxy}".`);
+  return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain, trustedProxy };
 }
 
 function readPort(env: NodeJS.ProcessEnv): number {

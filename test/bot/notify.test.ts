@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,5 +252,64 @@ describe('the notify endpoint', () => {
     }
     expect(limited?.status).toBe(429);
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('takes no body at all, with the right key, as the defaults', async () => {
+    const response = await fetch(`${server.base}/api/notify`, { method: 'POST', headers: { authorization: `Bearer ${NOTIFY_KEY}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ targets: [] });
+  });
+});
+
+describe('the notify endpoint under guessing', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-guess-'));
+  let store: StateStore;
+  afterAll(async () => {
+    await store?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** POST /api/notify from a loopback address of its own (127.0.0.0/8 is all this machine's). */
+  function notifyFrom(server: BotServer, localAddress: string, key: string, headers: Record<string, string> = {}): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const call = httpRequest(`${server.base}/api/notify`, { method: 'POST', localAddress, headers: { authorization: `Bearer ${key}`, ...headers } }, (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+      });
+      call.once('error', reject);
+      call.end();
+    });
+  }
+
+  it('limits wrong keys across all callers, and still lets the right key through', async () => {
+    store = await openStateStore(`file:${directory}`);
+    const server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 5 });
+    try {
+      const statuses: number[] = [];
+      // 20 addresses, 10 guesses each: 4 of a caller's 5 never reach the per-caller limit, but
+      // together they pass the limit across callers (50 a minute).
+      for (let round = 0; round < 10; round++) for (let host = 2; host <= 21; host++) statuses.push(await notifyFrom(server, `127.0.0.${host}`, `guess-${round}`));
+      expect(statuses.filter((status) => status === 401)).toHaveLength(50);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(150);
+      expect(await notifyFrom(server, '127.0.0.2', NOTIFY_KEY)).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('behind a trusted proxy, counts each client by the address the proxy appends, not the proxy', async () => {
+    const server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 3, trustedProxy: '127.0.0.9' });
+    try {
+      const guess = (client: string, spoofed = '203.0.113.66') => notifyFrom(server, '127.0.0.9', 'guess', { 'x-forwarded-for': `${spoofed}, ${client}` });
+      const first = [await guess('198.51.100.1'), await guess('198.51.100.1', '10.0.0.1'), await guess('198.51.100.1', '10.0.0.2'), await guess('198.51.100.1')];
+      expect(first).toEqual([401, 401, 401, 429]);
+      expect(await guess('198.51.100.2')).toBe(401);
+      // From anywhere but the proxy, the header is the caller's to write and counts for nothing.
+      const direct = [];
+      for (let attempt = 0; attempt < 4; attempt++) direct.push(await notifyFrom(server, '127.0.0.10', 'guess', { 'x-forwarded-for': `198.51.100.${attempt + 10}` }));
+      expect(direct).toEqual([401, 401, 401, 429]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -27,6 +27,7 @@ export interface BotServerOptions {
   allowedTenantId?: string | null;
   notifyApiKey?: string;
   notifyRateLimit?: number;
+  trustedProxy?: string;
   followUpAfterMs?: number;
   load?: ReportLoader;
 }
@@ -55,6 +56,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     bot,
     ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
     ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
+    ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
     log: (line) => log.push(line),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
