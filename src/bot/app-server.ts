@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import restify from 'restify';
 import type { Next, Request, RequestHandler, Response, Server } from 'restify';
 import { reportCatalogue } from '../core/reports/registry.js';
@@ -7,6 +8,7 @@ import type { ReportId } from '../core/reports/report-model.js';
 import { FixedWindowRateLimit, createNotifyKeyCheck } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
 import type { TabAccess } from './tab-access.js';
+import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
 import { isLoopback } from './teams-bot.js';
 import type { TeamsBot } from './teams-bot.js';
@@ -31,6 +33,8 @@ export interface AppServerOptions {
   /** The reverse proxy whose X-Forwarded-For names the caller (`TRUSTED_PROXY`). */
   trustedProxy?: string;
   log?: (line: string) => void;
+  /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** A Teams activity is small; 256 KB leaves room for the largest card submit. */
@@ -41,7 +45,11 @@ const MAX_ACTIVITY_BYTES = 256 * 1024;
  * CSV, every route behind the tab's SSO token. Answers are never cached by a browser or proxy.
  */
 export function createAppServer(options: AppServerOptions): Server {
-  const server = restify.createServer({ name: 'device-management-health' });
+  const log = options.log ?? ((line: string) => console.error(line));
+  // restify 9+ logs with pino; @types/restify still names bunyan's Logger.
+  const restifyLog = restifyLogger(options.logStream ?? process.stderr) as unknown as restify.ServerOptions['log'];
+  const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
+  handleServerErrors(server, log);
   server.use(restify.plugins.queryParser({ mapParams: false }));
   server.pre((_req, res, next) => {
     res.header('cache-control', 'no-store');
@@ -104,7 +112,7 @@ export function createAppServer(options: AppServerOptions): Server {
   const bot = options.bot;
   if (bot) {
     server.post('/api/messages', restify.plugins.bodyParser({ maxBodySize: MAX_ACTIVITY_BYTES, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
-      await bot.handle(req, res);
+      await bot.handle(req, sealedResponse(res, log));
     });
     if (options.notifyApiKey) registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, log: options.log });
   }
@@ -122,6 +130,26 @@ export function createAppServer(options: AppServerOptions): Server {
   }
   if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false });
   return server;
+}
+
+/**
+ * restify logs whole requests on some paths ("error in formatter"), headers and all: its logger
+ * here keeps a request's method, path and caller alone, and censors credential headers wherever
+ * else they appear.
+ */
+function restifyLogger(stream: NodeJS.WritableStream): pino.Logger {
+  return pino(
+    {
+      name: 'device-management-health',
+      level: 'warn',
+      serializers: {
+        req: (req: Request) => ({ method: req.method, path: req.url?.split('?')[0], caller: req.socket?.remoteAddress }),
+        err: pino.stdSerializers.err,
+      },
+      redact: { paths: ['*.headers.authorization', '*.headers.cookie', '*.headers["x-ms-token-aad-access-token"]', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
+    },
+    stream,
+  );
 }
 
 /**

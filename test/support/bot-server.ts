@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createAppServer } from '../../src/bot/app-server.js';
 import { ReportCache } from '../../src/bot/report-cache.js';
@@ -28,6 +29,8 @@ export interface BotServerOptions {
   notifyApiKey?: string;
   notifyRateLimit?: number;
   trustedProxy?: string;
+  /** checkAccess against another authority than the simulator's (an unreachable one, say). */
+  authorityHost?: string;
   followUpAfterMs?: number;
   load?: ReportLoader;
 }
@@ -52,12 +55,19 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   const server = createAppServer({
     reports,
     tenant: { label: sim.tenant.displayName, demo: true },
-    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
+    checkAccess: createTabAccessCheck({ authorityHost: options.authorityHost ?? sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
     bot,
     ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
     ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
     ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
     log: (line) => log.push(line),
+    // restify's own warnings, as JSON lines, into the same log.
+    logStream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    }),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERNAL_ERROR_MESSAGE, redactCredentials } from '../../src/bot/server-errors.js';
+import { IT_STAFF_ROLE } from '../../src/bot/tab-access.js';
+import { openStateStore } from '../../src/core/store/open-state-store.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { startBotServer } from '../support/bot-server.js';
+import type { BotServer } from '../support/bot-server.js';
+import { freePort } from '../support/local-service.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+const directory = mkdtempSync(join(tmpdir(), 'dmhealth-server-errors-'));
+let store: StateStore;
+let server: BotServer;
+
+beforeAll(async () => {
+  store = await openStateStore(`file:${directory}`);
+  server = await startBotServer(harness.sim, harness.client(), { store });
+});
+afterAll(async () => {
+  await server?.close();
+  await store?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const INTERNALS = /TypeError|ZodError|Cannot read|at .*\.js:\d+|ECONNREFUSED|TransportError|node_modules/;
+
+describe('what a caller learns when something fails on our side', () => {
+  it.each([
+    ['a message with no conversation', { type: 'message', text: 'hi', channelId: 'msteams', serviceUrl: 'http://127.0.0.1:9/' }],
+    ['a message whose conversation is null', { type: 'message', text: 'hi', conversation: null, from: null }],
+    ['an activity with no type', { text: 'hi' }],
+    ['a list', [1, 2]],
+    ['a string', 'show escrow gaps'],
+  ])('%s at /api/messages: a status, never the internals', async (_what, body) => {
+    const response = await fetch(`${server.base}/api/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.text();
+    expect([400, 403, 500]).toContain(response.status);
+    expect(text).not.toMatch(INTERNALS);
+    if (response.status === 500) expect(JSON.parse(text)).toEqual({ error: { status: 500, message: INTERNAL_ERROR_MESSAGE } });
+  });
+
+  it("an unreachable key endpoint: 500 with the generic message to the caller, the reason in the log", async () => {
+    const unreachable = await startBotServer(harness.sim, harness.client(), { store, authorityHost: `https://127.0.0.1:${await freePort()}` });
+    try {
+      const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
+      const response = await fetch(`${unreachable.base}/api/reports`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text)).toEqual({ error: { status: 500, message: INTERNAL_ERROR_MESSAGE } });
+      expect(unreachable.log.join('\n')).toMatch(/error: GET \/api\/reports: .*(ECONNREFUSED|keys)/);
+      expect(unreachable.log.join('\n')).not.toContain(token);
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
+
+describe('the log', () => {
+  it("never holds the caller's token, even where restify logs the whole request (a formatter it cannot use)", async () => {
+    const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
+    const before = server.log.length;
+    const response = await fetch(`${server.base}/api/reports`, { headers: { authorization: `Bearer ${token}`, cookie: 'session=secret-cookie', accept: 'application/octet-stream' } });
+    await response.arrayBuffer();
+    const written = server.log.slice(before).join('\n');
+    expect(written).not.toContain(token);
+    expect(written).not.toContain(token.split('.')[2]!);
+    expect(written).not.toContain('secret-cookie');
+  });
+
+  it('redacts what looks like a credential from a line before it is written', () => {
+    expect(redactCredentials('GET /keys failed: Authorization: Bearer abc.def-ghi')).toBe('GET /keys failed: Authorization: Bearer [redacted]');
+    expect(redactCredentials('token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTYifQ.c2lnbmF0dXJl refused')).toBe('token [redacted token] refused');
+    expect(redactCredentials('DefaultEndpointsProtocol=https;AccountName=a;AccountKey=c2VjcmV0==;EndpointSuffix=core.windows.net')).toBe(
+      'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=[redacted];EndpointSuffix=core.windows.net',
+    );
+    expect(redactCredentials('client_secret=s3cr3t&grant_type=client_credentials')).toBe('client_secret=[redacted]&grant_type=client_credentials');
+  });
+});
