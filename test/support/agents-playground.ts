@@ -152,8 +152,11 @@ export async function startPlayground(botEndpoint: string, options: { env?: Reco
     },
     async close() {
       conversation.close();
-      await service.stop();
-      rmSync(workspace, { recursive: true, force: true });
+      try {
+        await service.stop();
+      } finally {
+        rmSync(workspace, { recursive: true, force: true });
+      }
     },
   };
 }

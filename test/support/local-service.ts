@@ -57,7 +57,8 @@ export async function startLocalService(name: string, args: string[], ready: Reg
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`${name} exited (${signal ?? code}):\n${output}`)));
+  // 'close' comes after the last output, so the message holds all of it.
+  const exited = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(`${name} exited (${signal ?? code}):\n${output}`)));
   const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
