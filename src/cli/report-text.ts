@@ -1,4 +1,4 @@
-import { printable } from '../core/reports/graph-values.js';
+import { singleLine } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
 
@@ -11,11 +11,11 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   const lines: string[] = [bold(`${report.title}${definition.beta ? ' (beta)' : ''}`), `Generated ${report.generatedAt}`, ''];
 
   if (report.state === 'load-error' && report.error) {
-    lines.push(red(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${printable(report.error.message)}`));
+    lines.push(red(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${singleLine(report.error.message)}`));
     lines.push('', `Prerequisites: ${definition.prerequisites.join(' ')}`);
     return `${lines.join('\n')}\n`;
   }
-  if (report.notice) lines.push(printable(report.notice), '');
+  if (report.notice) lines.push(singleLine(report.notice), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
 
   const sections = [...new Set(report.columns.map((column) => column.section))];
@@ -30,7 +30,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     lines.push('No findings.');
   } else {
     lines.push(bold(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:`));
-    for (const finding of report.findings) lines.push(`  ${finding.kind}  ${printable(finding.subjectName)}: ${printable(finding.detail)}`);
+    for (const finding of report.findings) lines.push(`  ${finding.kind}  ${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`);
   }
   const unavailable = report.columns.filter((column) => !column.available);
   if (unavailable.length > 0) {
@@ -53,6 +53,6 @@ function table(columns: ReportColumn[], rows: Array<Record<string, CellValue>>):
 function display(value: CellValue): string {
   if (value === null) return '—';
   const text = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? `${value.slice(0, 16).replace('T', ' ')} UTC` : String(value);
-  const flat = printable(text).replace(/\s+/g, ' ');
+  const flat = singleLine(text).replace(/\s+/g, ' ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }

@@ -162,6 +162,14 @@ describe('report cards', () => {
     expect(text).toContain('[click me](https://evil.example) ${title} **bold**');
     expect(JSON.stringify(card)).not.toContain('"type":"TextBlock","text":"[click me]');
   });
+
+  it('puts a name on one line, without the bidirectional formatting that would make it read otherwise', () => {
+    const result = syntheticResult(1);
+    result.findings[0]!.subjectName = 'invoice\u202Efdp.exe\nSECOND LINE\u2066x\u2069';
+    const serialised = JSON.stringify(reportCard(result, { beta: false }, options));
+    expect(serialised).toContain('invoicefdp.exe SECOND LINEx');
+    expect(serialised).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|\\n SECOND/);
+  });
 });
 
 describe('the new-findings card', () => {

@@ -63,3 +63,37 @@ describe('terminal table', () => {
     expect(text).toContain('missing-recovery-key  PC[2J: No key.');
   });
 });
+
+describe('tenant text that tries to forge or reorder a line', () => {
+  const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+  const hostile: ReportResult = {
+    ...report,
+    rows: [
+      { id: 'd1', device: 'PC-1\n  missing-laps-password  FORGED: a finding that is not', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd2', device: 'PC-2\rOVERWRITTEN', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd3', device: 'invoice\u202Efdp.exe \u2066hidden\u2069 \u200F', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd4', device: 'PC-4\u2028PC-5\u0085PC-6', recoveryKey: 'missing', lapsPassword: null, link: null },
+    ],
+    findings: [
+      { kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC-1\n  missing-laps-password  FORGED', detail: 'No key.\r\n  missing-laps-password  FORGED AGAIN', fingerprint: 'a' },
+      { kind: 'missing-recovery-key', subjectId: 'd3', subjectName: 'invoice\u202Efdp.exe', detail: 'No key.', fingerprint: 'b' },
+    ],
+  };
+
+  it('in the terminal: one line per finding and per row, no carriage return, no bidirectional formatting', () => {
+    const text = reportToText(hostile, { beta: false, prerequisites: [] }, { color: false });
+    expect(text).not.toContain('\r');
+    expect(text).not.toMatch(BIDI);
+    expect(text.split('\n').filter((line) => line.trimStart().startsWith('missing-laps-password'))).toEqual([]);
+    expect(text).toContain('  missing-recovery-key  PC-1   missing-laps-password  FORGED: No key.   missing-laps-password  FORGED AGAIN');
+    expect(text).toContain('invoicefdp.exe');
+  });
+
+  it('in CSV: one record per row, nothing a line break or an override can move', () => {
+    const lines = reportToCsv(hostile).split('\r\n');
+    expect(lines).toHaveLength(1 + hostile.rows.length + 1);
+    expect(lines.join('\n')).not.toMatch(/[\r\u2028\u2029\u0085]|[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(lines[2]).toMatch(/^PC-2 OVERWRITTEN,missing,n\/a,/);
+    expect(lines[4]).toMatch(/^PC-4 PC-5 PC-6,/);
+  });
+});

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { printable } from '../../core/reports/graph-values.js';
+import { singleLine } from '../../core/reports/graph-values.js';
 
 /**
  * The templating engine, typed here: its published declarations import the renderer's TypeScript
@@ -41,6 +41,6 @@ export function cardBytes(card: AdaptiveCardJson): number {
 
 /** Tenant text for a card: printable, on one line, and at most `max` characters. */
 export function cardText(text: string | null | undefined, max: number): string {
-  const line = printable(text ?? '').replace(/\s+/g, ' ').trim();
+  const line = singleLine(text ?? '').replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }

@@ -87,8 +87,16 @@ export function capitalise(text: string): string {
 }
 
 /**
+ * Bidirectional formatting characters: embeddings and overrides (U+202A–202E), isolates
+ * (U+2066–2069) and the marks (U+200E, U+200F, U+061C). In a device name they make a line read
+ * otherwise than it is ("Trojan Source", CVE-2021-42574).
+ */
+const BIDI_FORMATTING = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
  * Names come from the tenant: a device called "\u001b]0;…" must not drive an admin's terminal,
- * nor garble a card. Control characters (C0, DEL, C1) other than whitespace are dropped.
+ * nor garble a card. Control characters (C0, DEL, C1) other than whitespace are dropped, and so is
+ * bidirectional formatting.
  */
 export function printable(text: string): string {
   let result = '';
@@ -97,5 +105,14 @@ export function printable(text: string): string {
     const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
     if (!control || char === '\t' || char === '\n' || char === '\r') result += char;
   }
-  return result;
+  return result.replace(BIDI_FORMATTING, '');
+}
+
+/**
+ * Tenant text as one line, for a terminal, a card or a CSV cell: printable, with every run of line
+ * breaks and tabs (CR, LF, VT, FF, NEL, U+2028, U+2029) as one space, so that a name can neither
+ * start a line of its own nor send the cursor back over one.
+ */
+export function singleLine(text: string): string {
+  return printable(text.replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' '));
 }

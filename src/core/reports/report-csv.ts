@@ -1,11 +1,13 @@
+import { singleLine } from './graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
 
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
- * comma, quote or line break). Text that a spreadsheet would run as a formula (starting with =, +,
- * -, @, tab or CR) is prefixed with a quote: device and policy names come from the tenant, and
- * OWASP's CSV-injection guidance applies to any export an admin opens in Excel. Pure, so the tab
- * can use it in the browser as well. Columns shown as n/a export as "n/a".
+ * comma or quote), one line per row: tenant text is flattened to one line first. Text that a
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is prefixed with a quote:
+ * device and policy names come from the tenant, and OWASP's CSV-injection guidance applies to any
+ * export an admin opens in Excel. Pure, so the tab can use it in the browser as well. Columns shown
+ * as n/a export as "n/a".
  */
 export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows'>): string {
   const sectioned = report.columns.some((column) => column.section !== undefined);
@@ -30,6 +32,8 @@ function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValu
 export function csvField(value: CellValue): string {
   if (value === null) return '';
   if (typeof value !== 'string') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // One line per record, whatever a name holds; then the formula guard on what is left.
+  const line = singleLine(value);
+  const safe = /^[=+\-@\t\r]/.test(line) ? `'${line}` : line;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
