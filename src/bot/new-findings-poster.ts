@@ -1,7 +1,7 @@
 import { digestNewFindings } from '../core/findings/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { StateStoreError } from '../core/store/state-store.js';
-import type { LockOutcome, StateStore } from '../core/store/state-store.js';
+import type { ChannelLedger, LockOutcome, StateStore } from '../core/store/state-store.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { newFindingsCard } from './cards/new-findings-card.js';
 import type { TabLinks } from './tab-links.js';
@@ -81,22 +81,39 @@ export class NewFindingsPoster {
   }
 
   private async postUnderLock(target: PostTarget, results: ReportResult[], base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>, alwaysAnswer: boolean): Promise<PostOutcome> {
-    const ledger = await this.options.store.readLedger(target.channel);
+    const { store } = this.options;
+    const ledger = await store.readLedger(target.channel);
     const digest = digestNewFindings(ledger, results, this.now());
     const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
-    if (digest.freshCount === 0 && !alwaysAnswer) return { ...base, ...counts, status: 'nothing-new' };
+    if (digest.freshCount === 0 && !alwaysAnswer) {
+      // What an interrupted post held has resolved since: nothing is left that it may repeat.
+      if (ledger.postStartedAt !== undefined) await store.writeLedger(withoutPostMarker(ledger));
+      return { ...base, ...counts, status: 'nothing-new' };
+    }
     const card = newFindingsCard(digest, {
       tenantLabel: this.options.tenantLabel,
       tabLinks: this.options.tabLinks,
       rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
+      ...(ledger.postStartedAt !== undefined ? { interruptedPostAt: ledger.postStartedAt } : {}),
     });
+    // The channel will be told of what resolved too, so the ledger records it.
+    const records = digest.freshCount > 0 || digest.resolvedCount > 0;
+    // At least once: a process killed after Teams took the card and before the ledger recorded it
+    // posts the card again on the next trigger. The marker lets that card say so.
+    if (records) await store.writeLedger({ ...ledger, postStartedAt: this.now().toISOString() });
     try {
       await target.send(card);
     } catch (error) {
+      // Teams answered, and refused: nothing arrived, so the ledger is as it was.
+      if (records) await store.writeLedger(ledger);
       return { ...base, ...counts, status: 'failed', message: error instanceof Error ? error.message : String(error) };
     }
-    // The channel has now been told of what resolved too, so the ledger records it.
-    if (digest.freshCount > 0 || digest.resolvedCount > 0) await this.options.store.writeLedger(digest.nextLedger);
+    if (records) await store.writeLedger(digest.nextLedger);
     return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };
   }
+}
+
+function withoutPostMarker(ledger: ChannelLedger): ChannelLedger {
+  const { postStartedAt: _dropped, ...rest } = ledger;
+  return rest;
 }

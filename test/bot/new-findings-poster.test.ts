@@ -50,4 +50,28 @@ describe('posting new findings to several channels', () => {
     expect(torn.cards).toHaveLength(0);
     expect(whole.cards).toHaveLength(1);
   });
+
+  it('posts again after a post cut off between the send and the record, and says it may repeat it; a refused send leaves no trace', async () => {
+    const poster = (over: FileStateStore = store) =>
+      new NewFindingsPoster({ store: over, loadReports: async () => results, tenantLabel: 'Contoso (demo)', tabLinks: createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' }), now: () => new Date('2026-11-23T10:00:00Z') });
+    const refused = { ...recordingTarget('19:refused@thread.tacv2'), send: async () => Promise.reject(new Error('403 from the connector')) };
+    expect(await poster().post(refused, ['escrow-gaps'], { results })).toMatchObject({ status: 'failed' });
+    expect(await store.readLedger(refused.channel)).toEqual({ channel: refused.channel, entries: [], updatedAt: null });
+
+    // The process "dies" after Teams took the card: the write that records it never happens.
+    const cut = recordingTarget('19:cut@thread.tacv2');
+    let writes = 0;
+    const dying = Object.create(store, { writeLedger: { value: async (ledger: Parameters<FileStateStore['writeLedger']>[0]) => (++writes === 2 ? Promise.reject(new Error('killed')) : store.writeLedger(ledger)) } }) as FileStateStore;
+    await expect(poster(dying).post(cut, ['escrow-gaps'], { results })).rejects.toThrow('killed');
+    expect(cut.cards).toHaveLength(1);
+    expect((await store.readLedger(cut.channel)).postStartedAt).toBe('2026-11-23T10:00:00.000Z');
+
+    const again = await poster().post(cut, ['escrow-gaps'], { results });
+    expect(again).toMatchObject({ status: 'posted', fresh: results[0]!.findings.length });
+    expect(cut.cards).toHaveLength(2);
+    expect(JSON.stringify(cut.cards[1])).toContain('was cut off before Teams confirmed it; if it arrived, this card repeats some of it.');
+    expect(JSON.stringify(cut.cards[0])).not.toContain('cut off');
+    expect((await store.readLedger(cut.channel)).postStartedAt).toBeUndefined();
+    expect(await poster().post(cut, ['escrow-gaps'], { results })).toMatchObject({ status: 'nothing-new' });
+  });
 });

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,6 +118,30 @@ describe('the file store', () => {
     expect(await store.withChannelLock('19:stale', async () => 'taken over', { waitMs: 5_000 })).toEqual({ ok: true, value: 'taken over' });
     expect(warnings).toEqual([`state store: took over a channel lock whose holder stopped renewing it (${lockFile})`]);
     expect(readdirSync(join(directory, 'locks'))).toEqual([]);
+  });
+
+  it("takes over at once a fresh lock whose holder on this host has ended, and waits for a live one's", async () => {
+    const directory = freshDirectory();
+    const lockFile = await abandonLock(directory, '19:crashed', 0);
+    const ended = spawnSync(process.execPath, ['--eval', '']).pid!;
+    writeFileSync(lockFile, JSON.stringify({ holder: 'crashed', host: hostname(), pid: ended, at: new Date().toISOString() }));
+    const warnings: string[] = [];
+    const store = await FileStateStore.open(directory, { leaseMs: 60_000, warn: (line) => warnings.push(line) });
+    expect(await store.withChannelLock('19:crashed', async () => 'taken over', { waitMs: 2_000 })).toEqual({ ok: true, value: 'taken over' });
+    expect(warnings).toEqual([`state store: took over a channel lock whose holder is no longer running (${lockFile})`]);
+
+    // A holder that still runs, or one on another host, keeps its lock until the lease lapses.
+    const alive = spawn(process.execPath, ['--eval', 'setTimeout(() => {}, 30_000)']);
+    try {
+      for (const lock of [{ host: hostname(), pid: alive.pid }, { host: `not-${hostname()}`, pid: ended }]) {
+        const held = await abandonLock(directory, '19:held', 0);
+        writeFileSync(held, JSON.stringify({ holder: 'elsewhere', ...lock, at: new Date().toISOString() }));
+        expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 500 })).toEqual({ ok: false, reason: 'busy' });
+        rmSync(held);
+      }
+    } finally {
+      alive.kill('SIGKILL');
+    }
   });
 
   it('lets one holder at a time in when several stores break the same stale lock at once', async () => {

@@ -12,6 +12,7 @@ const NEW_FINDINGS_CARD_TEMPLATE = {
   body: [
     { type: 'TextBlock', text: '${headline}', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
     { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
+    { type: 'TextBlock', $when: "${interrupted != ''}", text: '${interrupted}', color: 'Warning', size: 'Small', wrap: true },
     {
       type: 'Container',
       $data: '${sections}',
@@ -33,9 +34,13 @@ const NEW_FINDINGS_CARD_TEMPLATE = {
 /**
  * What is new in a channel since its last post: per report, the new (and reopened) findings by
  * kind and the worst few by name, how many were resolved since, and the reports that could not be
- * checked. The same card says "nothing new" when asked in a channel where nothing is.
+ * checked. The same card says "nothing new" when asked in a channel where nothing is, and says so
+ * when it may repeat a post that was cut off.
  */
-export function newFindingsCard(digest: NewFindingsDigest, options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']> }): AdaptiveCardJson {
+export function newFindingsCard(
+  digest: NewFindingsDigest,
+  options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']>; interruptedPostAt?: string },
+): AdaptiveCardJson {
   const { freshCount, resolvedCount } = digest;
   const headline =
     freshCount > 0
@@ -46,6 +51,9 @@ export function newFindingsCard(digest: NewFindingsDigest, options: { tenantLabe
   return expandCard(NEW_FINDINGS_CARD_TEMPLATE, {
     headline,
     subtitle: `${since}${resolved}`,
+    interrupted: options.interruptedPostAt
+      ? `A post here (${readAt(options.interruptedPostAt)}) was cut off before Teams confirmed it; if it arrived, this card repeats some of it.`
+      : '',
     sections: digest.reports.map((news) => {
       const summary = [
         news.fresh.length > 0 ? `${news.fresh.length.toLocaleString('en-US')} new` : news.state === 'load-error' ? '' : 'nothing new',

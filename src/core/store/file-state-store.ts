@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
@@ -168,7 +169,7 @@ export class FileStateStore implements StateStore {
       return (await this.breakIfStale(lockPath)) && this.tryCreateLock(lockPath, holder);
     }
     try {
-      await handle.writeFile(JSON.stringify({ holder, pid: process.pid, at: new Date().toISOString() }));
+      await handle.writeFile(JSON.stringify({ holder, host: hostname(), pid: process.pid, at: new Date().toISOString() }));
     } catch (error) {
       await unlink(lockPath).catch(() => undefined);
       throw error;
@@ -179,14 +180,19 @@ export class FileStateStore implements StateStore {
   }
 
   /**
-   * Removes a lock file whose mtime is older than the lease. Two processes may find the same stale
-   * lock: moving it to a unique name is atomic, so only one of them moves the stale file. One that
-   * comes later may instead move a fresh lock another process has just created; it knows it by its
-   * inode or mtime and links it back, which never replaces a lock created in the meantime.
+   * Removes a lock file whose holder is gone: its mtime is older than the lease, or it names a
+   * process on this host that no longer runs (a crash and restart need not wait out the lease). Two
+   * processes may find the same stale lock: moving it to a unique name is atomic, so only one of them
+   * moves the stale file. One that comes later may instead move a fresh lock another process has
+   * just created; it knows it by its inode and links it back, which never replaces a lock created in
+   * the meantime.
    */
   private async breakIfStale(lockPath: string): Promise<boolean> {
     const seen = await stat(lockPath).catch(() => null);
-    if (!seen || Date.now() - seen.mtimeMs <= this.leaseMs) return false;
+    if (!seen) return false;
+    const expired = (mtimeMs: number) => Date.now() - mtimeMs > this.leaseMs;
+    const holderDied = !expired(seen.mtimeMs) && (await lockHolderIsGone(lockPath));
+    if (!expired(seen.mtimeMs) && !holderDied) return false;
     const moved = `${lockPath}.${randomUUID()}.stale`;
     const movedIt = await rename(lockPath, moved).then(
       () => true,
@@ -194,8 +200,8 @@ export class FileStateStore implements StateStore {
     );
     if (!movedIt) return false;
     const taken = await stat(moved);
-    const broken = taken.ino === seen.ino && taken.dev === seen.dev && Date.now() - taken.mtimeMs > this.leaseMs;
-    if (broken) this.warn(`state store: took over a channel lock whose holder stopped renewing it (${lockPath})`);
+    const broken = taken.ino === seen.ino && taken.dev === seen.dev && (holderDied || expired(taken.mtimeMs));
+    if (broken) this.warn(`state store: took over a channel lock whose holder ${holderDied ? 'is no longer running' : 'stopped renewing it'} (${lockPath})`);
     else await link(moved, lockPath).catch(() => this.warn(`state store: could not put back a fresh channel lock it had moved aside (${lockPath})`));
     await unlink(moved).catch(() => undefined);
     return broken;
@@ -234,4 +240,20 @@ export class FileStateStore implements StateStore {
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * Whether a lock file names a process on this host that has ended. Only this host's processes can
+ * be asked (signal 0 tests for a process without touching it); a lock from another host, or one
+ * that cannot be read, waits for its lease to lapse. A reused process id only makes it wait too.
+ */
+async function lockHolderIsGone(lockPath: string): Promise<boolean> {
+  const lock = parseJsonOrUndefined(await readFile(lockPath, 'utf8').catch(() => '')) as { host?: unknown; pid?: unknown } | undefined;
+  if (lock?.host !== hostname() || typeof lock.pid !== 'number' || !Number.isInteger(lock.pid) || lock.pid <= 0 || lock.pid === process.pid) return false;
+  try {
+    process.kill(lock.pid, 0);
+    return false;
+  } catch (error) {
+    return errorCode(error) === 'ESRCH';
+  }
 }

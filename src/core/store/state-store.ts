@@ -66,6 +66,12 @@ export interface ChannelLedger {
   entries: LedgerEntry[];
   /** When the ledger was last written; null for a channel never posted to. */
   updatedAt: string | null;
+  /**
+   * Written just before a card is sent and cleared by the write that records it. Found set when the
+   * ledger is read again, a post was cut off between the two (the process died): whether that card
+   * reached the channel cannot be known, so the next post says it may repeat it.
+   */
+  postStartedAt?: string;
 }
 
 export function emptyLedger(channel: string): ChannelLedger {
@@ -86,7 +92,9 @@ export function parseLedger(text: string, channel: string): ChannelLedger {
     throw new StateStoreError(`The ledger of channel ${channel} is not valid JSON; move it aside to start that channel afresh.`);
   }
   const ledger = parsed as Partial<ChannelLedger> | null;
-  if (!ledger || ledger.channel !== channel || !Array.isArray(ledger.entries) || (ledger.updatedAt !== null && typeof ledger.updatedAt !== 'string')) {
+  const wellFormed =
+    ledger && ledger.channel === channel && Array.isArray(ledger.entries) && (ledger.updatedAt === null || typeof ledger.updatedAt === 'string') && (ledger.postStartedAt === undefined || typeof ledger.postStartedAt === 'string');
+  if (!wellFormed) {
     throw new StateStoreError(`The ledger of channel ${channel} does not have the expected shape.`);
   }
   return ledger as ChannelLedger;
