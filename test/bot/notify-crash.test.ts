@@ -10,12 +10,16 @@ import { startPlayground } from '../support/agents-playground.js';
 import type { Playground } from '../support/agents-playground.js';
 import { REPO_ROOT } from '../support/browser.js';
 import { freePort, startLocalService } from '../support/local-service.js';
+import { recordCredential, recordServerLog } from '../support/suite-log.js';
 import type { LocalService } from '../support/local-service.js';
 
 const NOTIFY_KEY = 'crash-test-notify-key-0123456789';
+recordCredential(NOTIFY_KEY);
 const directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-crash-'));
 let port: number;
 let app: LocalService | undefined;
+/** Every app process started, for their output in the suite log. */
+const apps: LocalService[] = [];
 let playground: Playground;
 let store: FileStateStore;
 
@@ -23,7 +27,9 @@ let store: FileStateStore;
 async function startApp(): Promise<LocalService> {
   const env: Record<string, string> = { PORT: String(port), STATE_STORE: `file:${directory}`, NOTIFY_API_KEY: NOTIFY_KEY };
   for (const name of ['M365_TENANT_ID', 'M365_CLIENT_ID', 'M365_CLIENT_SECRET', 'M365_CLIENT_CERTIFICATE', 'GRAPH_BASE_URL', 'M365_AUTHORITY_HOST', 'BOT_ID', 'BOT_PASSWORD']) env[name] = '';
-  return startLocalService('The app', [join(REPO_ROOT, 'dist', 'bot', 'main.js')], /Listening on http/, { cwd: REPO_ROOT, env });
+  const started = await startLocalService('The app', [join(REPO_ROOT, 'dist', 'bot', 'main.js')], /Listening on http/, { cwd: REPO_ROOT, env });
+  apps.push(started);
+  return started;
 }
 
 async function notify(): Promise<{ status: number; targets?: Array<{ status: string; fresh: number }> }> {
@@ -78,6 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
+  for (const started of apps) for (const line of started.output().split('\n').filter(Boolean)) recordServerLog('app process', line);
   await playground?.close();
   await new Promise((resolve) => proxy?.close(resolve));
   await store?.close();

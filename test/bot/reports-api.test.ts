@@ -11,6 +11,7 @@ import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { recordServerLog, serverLogStream } from '../support/suite-log.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let server: Server;
@@ -30,6 +31,8 @@ beforeAll(async () => {
     tenant: { label: 'Contoso (demo)', demo: true },
     checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, applicationIdUri: `api://localhost:53000/${sim.clientId}`, transport: keysTransport }),
     demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
+    log: (line) => recordServerLog('reports API', line),
+    logStream: serverLogStream('reports API (restify)'),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

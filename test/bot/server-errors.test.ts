@@ -61,15 +61,22 @@ describe('what a caller learns when something fails on our side', () => {
 });
 
 describe('the log', () => {
-  it("never holds the caller's token, even where restify logs the whole request (a formatter it cannot use)", async () => {
+  it("never holds the caller's token, even where restify logs the whole request (no formatter for what the caller accepts)", async () => {
     const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
     const before = server.log.length;
-    const response = await fetch(`${server.base}/api/reports`, { headers: { authorization: `Bearer ${token}`, cookie: 'session=secret-cookie', accept: 'application/octet-stream' } });
+    // The adapter answers a list with a text 400, and nothing can format text as what this caller accepts.
+    const response = await fetch(`${server.base}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, cookie: 'session=secret-cookie', accept: 'application/x-nothing-at-all' },
+      body: '[1, 2]',
+    });
     await response.arrayBuffer();
-    const written = server.log.slice(before).join('\n');
-    expect(written).not.toContain(token);
-    expect(written).not.toContain(token.split('.')[2]!);
-    expect(written).not.toContain('secret-cookie');
+    const written = server.log.slice(before);
+    const formatterLine = written.find((line) => line.includes('error retrieving formatter'));
+    expect(formatterLine, written.join('\n')).toBeDefined();
+    expect(JSON.parse(formatterLine!).req).toEqual({ method: 'POST', path: '/api/messages', caller: '127.0.0.1' });
+    expect(written.join('\n')).not.toContain(token.split('.')[2]!);
+    expect(written.join('\n')).not.toContain('secret-cookie');
   });
 
   it('redacts what looks like a credential from a line before it is written', () => {

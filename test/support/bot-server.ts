@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createAppServer } from '../../src/bot/app-server.js';
 import { ReportCache } from '../../src/bot/report-cache.js';
@@ -12,6 +11,7 @@ import { createHttpTransport } from '../../src/core/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
 import type { Simulator } from '../../src/sim/simulator.js';
+import { recordCredential, recordServerLog, serverLogStream } from './suite-log.js';
 
 export interface BotServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -50,8 +50,12 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     tabLinks: createTabLinks({ tabUrl }),
     tabUrl,
     ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
-    log: (line) => log.push(line),
+    log: (line) => {
+      log.push(line);
+      recordServerLog('bot', line);
+    },
   });
+  if (options.notifyApiKey) recordCredential(options.notifyApiKey);
   const server = createAppServer({
     reports,
     tenant: { label: sim.tenant.displayName, demo: true },
@@ -60,14 +64,12 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
     ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
     ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
-    log: (line) => log.push(line),
+    log: (line) => {
+      log.push(line);
+      recordServerLog('bot server', line);
+    },
     // restify's own warnings, as JSON lines, into the same log.
-    logStream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    }),
+    logStream: serverLogStream('bot server (restify)', (line) => log.push(line)),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

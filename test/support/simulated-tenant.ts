@@ -10,6 +10,7 @@ import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
 import { DEMO_GRANTED_ROLES } from '../../src/sim/tenants/demo-tenant.js';
 import { emptyCollections } from '../../src/sim/tenants/sim-tenant.js';
 import type { SimTenant } from '../../src/sim/tenants/sim-tenant.js';
+import { recordCredential } from './suite-log.js';
 
 /** Every application permission the reports use, as Entra spells the role values. */
 export const ALL_REPORT_ROLES: readonly string[] = DEMO_GRANTED_ROLES;
@@ -84,6 +85,7 @@ export function useTestSimulator(options: Partial<SimulatorOptions> = {}): Simul
   const closers: Array<() => Promise<void>> = [];
   beforeAll(async () => {
     running = await startTestSimulator(options);
+    recordCredential(running.clientSecret);
   });
   afterEach(() => {
     running?.faults.clear();

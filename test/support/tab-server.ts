@@ -8,6 +8,7 @@ import { createHttpTransport } from '../../src/core/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { TAB_DIRECTORY } from './browser.js';
+import { recordServerLog, serverLogStream } from './suite-log.js';
 
 export interface TabServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -28,6 +29,8 @@ export async function startTabServer(sim: Simulator, graph: GraphClient, options
     tabDirectory: TAB_DIRECTORY,
     checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
     demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 }), expiresIn: 3600 }),
+    log: (line) => recordServerLog('tab server', line),
+    logStream: serverLogStream('tab server (restify)'),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
