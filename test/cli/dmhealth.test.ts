@@ -93,6 +93,29 @@ describe('dmhealth', () => {
     expect(stdout.split('\r\n')[1]).toMatch(/^DESKTOP-00001,.*,missing,n\/a,/);
   });
 
+  it('prints a device name that holds line breaks or bidirectional overrides on its own line, as written', async () => {
+    const collections = harness.sim.tenant.collections;
+    const before = collections.managedDevices;
+    collections.managedDevices = [
+      { ...managedDevice(7), deviceName: 'PC-7\n  missing-recovery-key  FORGED-PC: No key.' },
+      { ...managedDevice(8), deviceName: 'PC-8\rOVERWRITTEN' },
+      { ...managedDevice(9), deviceName: 'invoice\u202Efdp.exe' },
+    ];
+    try {
+      const table = await dmhealth(['report', 'escrow-gaps'], tenantEnv());
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).not.toMatch(/[\r\u202A-\u202E\u2066-\u2069]/);
+      const findingLines = table.stdout.split('\n').filter((line) => line.startsWith('  missing-recovery-key  '));
+      expect(findingLines).toHaveLength(3);
+      expect(findingLines[0]).toBe('  missing-recovery-key  PC-7   missing-recovery-key  FORGED-PC: No key.: No BitLocker recovery key is escrowed in Entra ID for this device.');
+      const csv = await dmhealth(['report', 'escrow-gaps', '--format', 'csv'], tenantEnv());
+      expect(csv.stdout.split('\r\n').filter(Boolean)).toHaveLength(1 + 3);
+      expect(csv.stdout).toContain('invoicefdp.exe');
+    } finally {
+      collections.managedDevices = before;
+    }
+  });
+
   it('lists the six reports', async () => {
     const { code, stdout } = await dmhealth(['reports', '--format', 'json']);
     expect(code).toBe(0);
