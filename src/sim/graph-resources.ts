@@ -95,7 +95,13 @@ export function findResource(version: VersionSegment, path: string): SimResource
   return SIM_RESOURCES.find((resource) => resource.path === path && resource.versions.includes(version));
 }
 
+/**
+ * Whether a token's roles grant one of `permissions`, compared exactly: a role is the app role's
+ * value as Entra defines it ("roles" in the access token claims reference, Microsoft identity
+ * platform docs), so `BitLockerKey.ReadBasic.All` grants nothing where `BitlockerKey.ReadBasic.All`
+ * is the permission, as an app asking for the misspelt name would find on a real tenant.
+ */
 export function hasAnyRole(roles: readonly string[], permissions: readonly string[]): boolean {
-  const granted = new Set(roles.map((role) => role.toLowerCase()));
-  return permissions.some((permission) => granted.has(permission.toLowerCase()));
+  const granted = new Set(roles);
+  return permissions.some((permission) => granted.has(permission));
 }

@@ -122,7 +122,7 @@ describe('dmhealth', () => {
     const reports = JSON.parse(stdout) as Array<{ id: string; beta: boolean; permissions: string[] }>;
     expect(reports.map((report) => report.id)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'escrow-gaps', 'admin-approval', 'startup-reliability']);
     expect(reports.filter((report) => report.beta).map((report) => report.id)).toEqual(['admin-approval']);
-    expect(reports.find((report) => report.id === 'escrow-gaps')?.permissions).not.toContain('BitLockerKey.Read.All');
+    expect(reports.find((report) => report.id === 'escrow-gaps')?.permissions).not.toContain('BitlockerKey.Read.All');
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IT_STAFF_ROLE } from '../../src/bot/tab-access.js';
+import { GRAPH_APPLICATION_PERMISSIONS } from '../../src/core/graph/graph-permissions.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 
 interface EntraManifest {
@@ -10,13 +11,23 @@ interface EntraManifest {
 }
 
 const manifest = JSON.parse(readFileSync('aad.manifest.json', 'utf8')) as EntraManifest;
+const readme = readFileSync('README.md', 'utf8');
 
 describe('the Entra app manifest', () => {
-  it('asks for exactly the application permissions the reports declare, and no secret-reading one', () => {
+  it('asks for exactly the application permissions the reports declare, by their ids, and no secret-reading one', () => {
     const requested = manifest.requiredResourceAccess.flatMap((resource) => resource.resourceAccess.map((access) => `${resource.resourceAppId}|${access.type}|${access.id}`));
-    const needed = new Set(REPORTS.flatMap((report) => report.permissions).map((permission) => `Microsoft Graph|Role|${permission}`));
+    const needed = new Set(REPORTS.flatMap((report) => report.permissions).map((permission) => `Microsoft Graph|Role|${GRAPH_APPLICATION_PERMISSIONS[permission]}`));
     expect(new Set(requested)).toEqual(needed);
-    expect(requested.some((entry) => /BitLockerKey\.Read\.All|DeviceLocalCredential\.Read\.All/i.test(entry))).toBe(false);
+    // BitlockerKey.Read.All and DeviceLocalCredential.Read.All would read the secrets themselves.
+    expect(requested.some((entry) => ['57f1cf28-c0c4-4ec3-9a30-19a2eaaf2f6e', '884b599e-4d48-43a5-ba94-15c414d00588'].some((id) => entry.endsWith(id)))).toBe(false);
+  });
+
+  it("names each permission as Entra does: the table's names are Graph's exact values, case included", () => {
+    expect(Object.keys(GRAPH_APPLICATION_PERMISSIONS)).toContain('BitlockerKey.ReadBasic.All');
+    expect(Object.keys(GRAPH_APPLICATION_PERMISSIONS).filter((name) => /bitlocker/i.test(name))).toEqual(['BitlockerKey.ReadBasic.All']);
+    expect(new Set(Object.values(GRAPH_APPLICATION_PERMISSIONS)).size).toBe(Object.keys(GRAPH_APPLICATION_PERMISSIONS).length);
+    for (const permission of REPORTS.flatMap((report) => report.permissions)) expect(readme).toContain(`\`${permission}\``);
+    expect(readme).not.toMatch(/BitLockerKey/);
   });
 
   it('defines the IT staff app role the tab API requires, for users, and issues v2.0 tokens', () => {

@@ -38,7 +38,7 @@ describe('permissions', () => {
 
   const escrowColumns = [
     { missing: 'DeviceLocalCredential.ReadBasic.All', column: 'lapsPassword', silentKind: 'missing-laps-password', otherKind: 'missing-recovery-key' },
-    { missing: 'BitLockerKey.ReadBasic.All', column: 'recoveryKey', silentKind: 'missing-recovery-key', otherKind: 'missing-laps-password' },
+    { missing: 'BitlockerKey.ReadBasic.All', column: 'recoveryKey', silentKind: 'missing-recovery-key', otherKind: 'missing-laps-password' },
   ];
   it.each(escrowColumns)('escrow-gaps without $missing shows that column as n/a and derives nothing from it', async ({ missing, column, silentKind, otherKind }) => {
     const roles = REPORTS.find((report) => report.id === 'escrow-gaps')!.permissions.filter((permission) => permission !== missing);

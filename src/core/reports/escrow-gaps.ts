@@ -231,7 +231,7 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords> = {
   summary:
     'Windows devices without an escrowed BitLocker recovery key or local administrator password, devices missing either listed first. Reads metadata only: this report never reads a password or a recovery key.',
   // Only the ReadBasic permissions: the Read.All ones would expose the secrets themselves.
-  permissions: ['DeviceLocalCredential.ReadBasic.All', 'BitLockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All'],
+  permissions: ['DeviceLocalCredential.ReadBasic.All', 'BitlockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All'],
   prerequisites: ['An Intune licence for the tenant.', 'Local administrator password management (Windows LAPS) enabled in Entra ID device settings.'],
   beta: false,
   load: loadEscrow,

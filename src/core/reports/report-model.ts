@@ -1,5 +1,6 @@
 import type { GraphClient } from '../graph/graph-client.js';
 import type { ReportThresholds } from './thresholds.js';
+import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 
 /** The report ids of the design's section 3; the CLI, the tab's API and the bot all take these. */
 export const REPORT_IDS = [
@@ -115,7 +116,7 @@ export interface ReportDefinition<Records> {
   /** One sentence: what the report finds. */
   summary: string;
   /** Application permissions the report needs (the specification's section 5, design section 9). */
-  permissions: readonly string[];
+  permissions: readonly GraphApplicationPermission[];
   /** Tenant prerequisites (specification section 1, rules 4–7), shown as prerequisites, not errors. */
   prerequisites: readonly string[];
   /** Built on beta interfaces (report 5 says so to the user). */
