@@ -47,7 +47,13 @@ async function main(): Promise<void> {
       ? { authorityHost: tenant.authorityHost, tenantId: tenant.tenantId, clientId: tenant.clientId }
       : undefined;
   if (!access) throw new Error('unreachable: a tenant connection without a tenant');
-  const reports = new ReportCache((id, onProgress) => loadReport(id, connection.graph, { thresholds: config.thresholds, onProgress }));
+  const reports = new ReportCache((id, onProgress) =>
+    loadReport(id, connection.graph, {
+      thresholds: config.thresholds,
+      onProgress,
+      onUnexpectedError: (report, error) => console.error(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    }),
+  );
   const tabDirectory = fileURLToPath(new URL('../tab/', import.meta.url));
   if (!existsSync(tabDirectory)) console.warn(`The tab is not built (${tabDirectory} is missing): run npm run build.`);
 

@@ -113,7 +113,11 @@ async function runReport(args: string[]): Promise<number> {
   try {
     if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     const progress = process.stderr.isTTY ? showProgress : undefined;
-    const report = await loadReport(id, connection.graph, { thresholds: config.config.thresholds, ...(progress ? { onProgress: progress } : {}) });
+    const report = await loadReport(id, connection.graph, {
+      thresholds: config.config.thresholds,
+      ...(progress ? { onProgress: progress } : {}),
+      onUnexpectedError: (_report, error) => console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
     if (progress) process.stderr.write('\r\u001b[K');
     if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));

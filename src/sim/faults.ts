@@ -25,6 +25,13 @@ export interface FaultRule {
   nextLinkOrigin?: string;
   /** Rewrite the answer's `@odata.nextLink` to this path on the same host (another resource). */
   nextLinkPath?: string;
+  /** Rewrite the answer's `@odata.nextLink` to the request's own URL: a chain that never ends. */
+  nextLinkSelf?: boolean;
+  /**
+   * Answer 200 with exactly this body, uncompressed whatever the client accepts (a server or proxy
+   * that ignores Accept-Encoding): records that are not objects, a page of hundreds of megabytes.
+   */
+  rawBody?: () => string;
   /** How many matching requests the rule affects; every one when absent. */
   times?: number;
 }

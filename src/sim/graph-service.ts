@@ -128,6 +128,8 @@ export class SimGraph {
     let answer: SimAnswer;
     if (fault?.reset) {
       answer = { status: 0, reset: true };
+    } else if (fault?.rawBody) {
+      answer = { status: 200, rawBody: fault.rawBody() };
     } else if (fault && (fault.status !== undefined || fault.malformed)) {
       answer = this.faultAnswer(fault, context);
     } else if (method === 'POST' && /^\/(v1\.0|beta)\/\$batch$/.test(url.pathname)) {
@@ -136,6 +138,7 @@ export class SimGraph {
       answer = await this.answer(context);
     }
     if (fault?.nextLinkOrigin || fault?.nextLinkPath) redirectNextLink(answer, fault);
+    if (fault?.nextLinkSelf && answer.body && typeof answer.body === 'object') (answer.body as Record<string, unknown>)['@odata.nextLink'] = url.href;
     let text = '';
     let compressed: Buffer | undefined;
     if (!answer.reset) {
@@ -146,7 +149,7 @@ export class SimGraph {
       if (!compressed) {
         text = serialise(answer);
         // Like Graph, compress when the client accepts gzip and the body is worth it.
-        if (Buffer.byteLength(text) > 1024 && acceptsGzip(req.headers)) compressed = gzipSync(text, { level: 1 });
+        if (Buffer.byteLength(text) > 1024 && acceptsGzip(req.headers) && !fault?.rawBody) compressed = gzipSync(text, { level: 1 });
         if (pageKey && compressed) {
           const pages = this.compressedPages.get(pageKey.collection) ?? new Map<string, Buffer>();
           pages.set(pageKey.key, compressed);

@@ -67,6 +67,12 @@ export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: f
 /** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
 export const MAX_BATCH_SIZE = 20;
 
+/**
+ * Pages of one collection at most: at Graph's page sizes, 20,000 pages are millions of records,
+ * far past any tenant these reports read; a chain longer than that is an upstream gone wrong.
+ */
+export const MAX_PAGES = 20_000;
+
 /** How this service names itself upstream: User-Agent here, `ocp-client-name` / `-version` where asked. */
 export const CLIENT_NAME = 'Device Management Health';
 export const CLIENT_VERSION = '0.1';
@@ -122,7 +128,10 @@ export class GraphClient {
       signal: options.signal,
     };
     options.signal?.throwIfAborted();
-    let next: PageFetch | undefined = new PageFetch(source, this.resolve(path, options.query));
+    const first = this.resolve(path, options.query);
+    // Links already requested: a nextLink that repeats one would page for ever.
+    const requested = new Set([first.href]);
+    let next: PageFetch | undefined = new PageFetch(source, first);
     for (let index = 0; next; index += 1) {
       const current: PageFetch = next;
       current.arm();
@@ -144,7 +153,13 @@ export class GraphClient {
           attempts: answer.attempts,
         });
       }
+      if (page.value.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))) {
+        throw malformedPage(answer, 'a record of the collection is not an object');
+      }
       const link = nextLinkOf(page);
+      if (link !== undefined && requested.has(new URL(link, first).href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
+      if (link !== undefined && index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
+      if (link !== undefined) requested.add(new URL(link, first).href);
       next = current.successorFor(link, answer.requestPath);
       yield { items: page.value as T[], index };
     }
@@ -548,4 +563,16 @@ function readBatchResponses(
     byId.set(entry.id.toLowerCase(), { status: entry.status, headers, body: entry.body });
   }
   return byId;
+}
+
+function malformedPage(answer: RawAnswer, problem: string): GraphError {
+  return new GraphError({
+    kind: 'malformed-response',
+    message: `the collection page is unusable: ${problem}`,
+    method: 'GET',
+    path: answer.requestPath,
+    ...(answer.requestId ? { requestId: answer.requestId } : {}),
+    clientRequestId: answer.clientRequestId,
+    attempts: answer.attempts,
+  });
 }

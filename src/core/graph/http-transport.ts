@@ -34,15 +34,19 @@ const inflate = promisify(gunzip);
  */
 const GZIP_PREFIX_BYTES = 1024;
 
-/** No Graph page comes near this; a body that inflates past it is refused rather than held. */
-const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+/**
+ * No Graph page comes near this (a page of 1,000 managed devices is a few megabytes): an answer
+ * larger than it, on the wire or inflated, is refused rather than held and parsed, which would
+ * stall every other report on this thread.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** Inflating on libuv's thread pool keeps this thread free for the pages of other reports. */
 function inflateBody(raw: Buffer): Promise<Buffer> {
   // Output chunks near the expected size: the default 16 KB means a callback on this thread per
   // 16 KB inflated, and a fixed 1 MB would be wasted on small answers.
   const chunkSize = Math.min(1024 * 1024, Math.max(64 * 1024, raw.length * 16));
-  return inflate(raw, { maxOutputLength: MAX_INFLATED_BYTES, chunkSize });
+  return inflate(raw, { maxOutputLength: MAX_BODY_BYTES, chunkSize });
 }
 
 /**
@@ -123,6 +127,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         for await (const chunk of response.body as AsyncIterable<Buffer>) {
           chunks.push(chunk);
           size += chunk.length;
+          if (size > MAX_BODY_BYTES) {
+            response.body.destroy();
+            throw new TransportError('malformed-response', `the answer is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB, which no Graph page is`);
+          }
           if (req.onBodyPrefix && success && !prefixOffered && size >= BODY_PREFIX_BYTES) {
             prefixOffered = true;
             req.onBodyPrefix(bodyPrefix(Buffer.concat(chunks, size), gzipped));

@@ -36,47 +36,52 @@ export interface LoadReportOptions {
   now?: () => Date;
   thresholds?: ReportThresholds;
   onProgress?: (progress: LoadProgress) => void;
+  /** Told of a failure that is not Graph's answer (data no loader expected, a bug), for the log. */
+  onUnexpectedError?: (report: ReportId, error: unknown) => void;
 }
 
 /**
  * The one data path of the design: tab, bot and CLI all load a report through here. An upstream
  * failure comes back as the report's load error (the specification's red error naming the HTTP
- * status), never as an empty table; anything else is a bug and is thrown.
+ * status), never as an empty table. So does any other failure to build the report (a record of a
+ * shape no loader expected, a bug): the caller is told to log it, and the report says it could not
+ * be built rather than showing a table that the data does not prove.
  */
 export async function loadReport(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
   const definition = reportDefinition(id);
   const now = options.now ?? (() => new Date());
-  let records: unknown;
+  const failed = (error: ReportLoadError): ReportResult => ({
+    report: id,
+    title: definition.title,
+    state: 'load-error',
+    error,
+    notice: null,
+    columns: [],
+    rows: [],
+    findings: [],
+    generatedAt: now().toISOString(),
+  });
   try {
     const onProgress = options.onProgress;
-    records = await definition.load({ graph, ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}) });
-  } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
+    const records = await definition.load({ graph, ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}) });
+    const generatedAt = now();
+    const derived = definition.derive(records, { now: generatedAt, thresholds: options.thresholds ?? DEFAULT_THRESHOLDS });
     return {
       report: id,
       title: definition.title,
-      state: 'load-error',
-      error: describeLoadError(error, definition),
-      notice: null,
-      columns: [],
-      rows: [],
-      findings: [],
-      generatedAt: now().toISOString(),
+      state: derived.state,
+      error: null,
+      notice: derived.notice,
+      columns: derived.columns,
+      rows: derived.rows,
+      findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
+      generatedAt: generatedAt.toISOString(),
     };
+  } catch (error) {
+    if (error instanceof GraphError) return failed(describeLoadError(error, definition));
+    options.onUnexpectedError?.(id, error);
+    return failed({ status: null, code: 'unreadableData', message: 'The report could not be built from what Microsoft Graph returned; the reason is in the server log.' });
   }
-  const generatedAt = now();
-  const derived = definition.derive(records, { now: generatedAt, thresholds: options.thresholds ?? DEFAULT_THRESHOLDS });
-  return {
-    report: id,
-    title: definition.title,
-    state: derived.state,
-    error: null,
-    notice: derived.notice,
-    columns: derived.columns,
-    rows: derived.rows,
-    findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
-    generatedAt: generatedAt.toISOString(),
-  };
 }
 
 /** What a failed load says: the upstream status and, for a 403, which permissions the report needs. */
