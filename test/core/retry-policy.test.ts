@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextRetryDelayMs, parseRetryAfterMs } from '../../src/core/graph/retry-policy.js';
 
-const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 5_000, maxTotalDelayMs: 8_000 };
+const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 5_000, maxTotalDelayMs: 8_000, throttleWindowMs: 4_000 };
 const noJitter = () => 0;
 
 describe('parseRetryAfterMs', () => {
@@ -26,6 +26,11 @@ describe('nextRetryDelayMs', () => {
     const ceilings = [1, 2, 3].map((attempt) => nextRetryDelayMs(policy, attempt, 0, undefined, max)!);
     expect(ceilings[0]).toBeLessThan(ceilings[1]!);
     expect(ceilings[1]).toBeLessThan(ceilings[2]!);
+  });
+  it('waits out the throttling window after a 429 that names no delay, with up to a second of jitter', () => {
+    expect(nextRetryDelayMs(policy, 1, 0, undefined, noJitter, true)).toBe(4000);
+    expect(nextRetryDelayMs(policy, 1, 0, undefined, () => 0.999, true)).toBeLessThan(5000);
+    expect(nextRetryDelayMs(policy, 1, 0, 1500, noJitter, true)).toBe(1500);
   });
   it('caps a single wait', () => expect(nextRetryDelayMs(policy, 1, 0, 60_000, noJitter)).toBe(5000));
   it('stops after the last attempt', () => expect(nextRetryDelayMs(policy, 4, 0, 1000, noJitter)).toBeUndefined());

@@ -140,7 +140,7 @@ describe('retries', () => {
 
   it('gives up on a permanent 503 after a bounded number of attempts with a typed error', async () => {
     sim.faults.add({ path: DEVICES, status: 503 });
-    const { graph, sleeps } = client({ retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxTotalDelayMs: 10_000 } });
+    const { graph, sleeps } = client({ retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxTotalDelayMs: 10_000, throttleWindowMs: 1000 } });
     const error = await graph.get(`${DEVICES}?$top=1`).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GraphError);
     expect(error).toMatchObject({ kind: 'http', status: 503, code: 'ServiceUnavailable', attempts: 4 });
@@ -159,7 +159,7 @@ describe('retries', () => {
 
   it('times out a request that hangs and reports it as a timeout', async () => {
     sim.faults.add({ path: DEVICES, latencyMs: 2000 });
-    const { graph } = client({ requestTimeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, maxTotalDelayMs: 100 } });
+    const { graph } = client({ requestTimeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, maxTotalDelayMs: 100, throttleWindowMs: 10 } });
     await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ kind: 'timeout', attempts: 2 });
   });
 

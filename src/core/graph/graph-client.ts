@@ -265,7 +265,8 @@ export class GraphClient {
         (longest, entry) => (entry.retryAfterMs === undefined ? longest : Math.max(longest ?? 0, entry.retryAfterMs)),
         undefined,
       );
-      const delayMs = nextRetryDelayMs(this.retry, round, waitedMs, retryAfterMs, this.random);
+      const throttled = again.some((entry) => entry.error.status === 429);
+      const delayMs = nextRetryDelayMs(this.retry, round, waitedMs, retryAfterMs, this.random, throttled);
       if (delayMs === undefined) {
         for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
         return;
@@ -408,7 +409,7 @@ export class GraphClient {
       }
 
       const retryAfterMs = response ? parseRetryAfterMs(response.headers['retry-after'], this.now()) : undefined;
-      const delayMs = nextRetryDelayMs(this.retry, attempt, waitedMs, retryAfterMs, this.random);
+      const delayMs = nextRetryDelayMs(this.retry, attempt, waitedMs, retryAfterMs, this.random, response?.status === 429);
       if (delayMs === undefined || !failure) throw failure ?? new Error('unreachable: a retry without a failure');
       await this.pause(delayMs, signal);
       waitedMs += delayMs;

@@ -3,9 +3,12 @@
  * source are passed in, so the rules are tested without waiting.
  *
  * Graph's throttling guidance (learn.microsoft.com/graph/throttling): on 429 wait the number of
- * seconds in `Retry-After` and retry; without it, back off exponentially. 503 and 504 are transient
- * gateway states that may carry `Retry-After` too. Every loop is bounded in attempts and in total
- * waiting time, so a tenant that stays throttled yields a clear error instead of a hung report.
+ * seconds in `Retry-After` and retry. Intune counts requests per app and tenant in 20-second windows
+ * (learn.microsoft.com/graph/throttling-limits, Intune service limits) and its 429 may come without
+ * `Retry-After`; backing off by a second or two would only spend the attempts inside the same
+ * window, so such a 429 waits out a window. Other failures without a delay (503, 504, a dropped
+ * connection) back off exponentially. Every loop is bounded in attempts and in total waiting time
+ * (two minutes), so a tenant that stays throttled yields a clear error instead of a hung report.
  */
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -16,13 +19,16 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Longest total waiting across the attempts of one request. */
   maxTotalDelayMs: number;
+  /** The wait after a 429 that names no delay: the service's throttling window. */
+  throttleWindowMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 5,
+  maxAttempts: 8,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
-  maxTotalDelayMs: 90_000,
+  maxTotalDelayMs: 120_000,
+  throttleWindowMs: 20_000,
 };
 
 export function isRetryableStatus(status: number): boolean {
@@ -44,7 +50,7 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
 
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1), or `undefined` when the request
- * must not be tried again.
+ * must not be tried again. `throttled`: the failure was a 429.
  */
 export function nextRetryDelayMs(
   policy: RetryPolicy,
@@ -52,14 +58,18 @@ export function nextRetryDelayMs(
   waitedSoFarMs: number,
   retryAfterMs: number | undefined,
   random: () => number,
+  throttled = false,
 ): number | undefined {
   if (attempt >= policy.maxAttempts) return undefined;
   const delay =
     retryAfterMs !== undefined
       ? // Honour the server's figure exactly; a little jitter keeps parallel callers from returning in lockstep.
         retryAfterMs + Math.floor(random() * 250)
-      : // "Full jitter" exponential back-off: spreads retries of many callers over the window.
-        Math.floor(random() * policy.baseDelayMs * 2 ** (attempt - 1)) + 50;
+      : throttled
+        ? // A 429 without Retry-After: the window it counted in has to pass; up to a second of jitter.
+          policy.throttleWindowMs + Math.floor(random() * 1000)
+        : // "Full jitter" exponential back-off: spreads retries of many callers over the window.
+          Math.floor(random() * policy.baseDelayMs * 2 ** (attempt - 1)) + 50;
   const bounded = Math.min(delay, policy.maxDelayMs);
   if (waitedSoFarMs + bounded > policy.maxTotalDelayMs) return undefined;
   return bounded;
