@@ -36,3 +36,25 @@ describe('the six reports on the demo tenant', () => {
     harness.sim.graph.clearLog();
   });
 });
+
+describe("report 2 on the demo tenant: what is Microsoft's own is left out, not reported", () => {
+  it('names no catalogue app or built-in script as a finding, and says it left them out', async () => {
+    const report = await loadReport('assignment-hygiene', harness.client());
+    expect(report.notice).toBe("Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).");
+    const names = report.findings.map((finding) => finding.subjectName).join('\n');
+    for (const name of ['Microsoft Outlook', 'Microsoft Edge', 'Restart Office Click-to-Run service']) expect(names).not.toContain(name);
+  });
+});
+
+describe('report 2 when Graph leaves out an object\'s assignments', () => {
+  it('shows the object as not checked, and makes no "never assigned" finding of it', async () => {
+    harness.sim.faults.add({
+      path: '/v1.0/deviceAppManagement/mobileApps',
+      rawBody: () => JSON.stringify({ value: [{ '@odata.type': '#microsoft.graph.win32LobApp', id: '0d5c1e2a-0000-4000-8000-00000000a551', displayName: 'Contoso Timesheets' }] }),
+      times: 1,
+    });
+    const report = await loadReport('assignment-hygiene', harness.client());
+    expect(report.rows.find((row) => row.name === 'Contoso Timesheets')).toMatchObject({ status: 'Could not check: Graph returned no assignments for it' });
+    expect(report.findings.filter((finding) => finding.subjectName.includes('Contoso Timesheets'))).toEqual([]);
+  });
+});

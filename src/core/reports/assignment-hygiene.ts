@@ -1,7 +1,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { GroupResolver, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
-import { asString, compareText } from './graph-values.js';
+import { asString, compareText, plural } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
@@ -21,13 +21,16 @@ export interface AssignableObject {
   kind: AssignableKind;
   id: string;
   name: string;
-  targets: AssignmentTarget[];
+  /** null when Graph's answer had no `assignments` to read: unknown, never "unassigned". */
+  targets: AssignmentTarget[] | null;
   /** For the settings catalog deep link. */
   link: string;
 }
 
 export interface AssignmentRecords {
   objects: AssignableObject[];
+  /** Objects left out as the Intune admin center leaves them out (Microsoft's own), by kind. */
+  leftOut: { catalogueApps: number; builtInScripts: number };
   /** Every group an assignment references, by lower-case id. */
   groups: Map<string, GroupLookup>;
 }
@@ -100,16 +103,27 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   const controller = new AbortController();
   // Groups are looked up while the pages that name them are still arriving.
   const groups = new GroupResolver(graph, controller.signal);
+  const leftOut = { catalogueApps: 0, builtInScripts: 0 };
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
     for await (const page of graph.pages<Record<string, unknown>>(source.path, { query: { $expand: 'assignments' }, signal })) {
       for (const item of page.items) {
+        // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
+        // its remediation scripts (deviceHealthScript.isGlobalScript) are read-only: unassigned by
+        // nature, and left out of the Intune admin center's lists too.
+        if (source.kind === 'mobileApp' && item.appAvailability === 'global') {
+          leftOut.catalogueApps += 1;
+          continue;
+        }
+        if (source.kind === 'remediation' && item.isGlobalScript === true) {
+          leftOut.builtInScripts += 1;
+          continue;
+        }
         const id = String(item.id);
         const name = source.name(item);
-        const assignments = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>) : [];
-        const targets = assignments.map(readTarget);
+        const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
         objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
-        groups.add(targets.flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
+        groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
       onProgress?.(source.source, objects.length);
     }
@@ -126,7 +140,7 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  return { objects: perSource.flat(), groups: lookups };
+  return { objects: perSource.flat(), groups: lookups, leftOut };
 }
 
 export type HygieneVerdict =
@@ -135,10 +149,12 @@ export type HygieneVerdict =
   | { kind: 'assigned-to-missing-or-empty-groups'; groups: GroupLookup[] }
   | { kind: 'all-users-and-all-devices'; intents: { allUsers: string | null; allDevices: string | null } }
   | { kind: 'unknown-groups'; groups: GroupLookup[] }
+  | { kind: 'unknown-assignments' }
   | { kind: 'ok' };
 
 /** The rules of design section 9, report 2, for one object. */
-export function classifyAssignments(targets: readonly AssignmentTarget[], groups: ReadonlyMap<string, GroupLookup>): HygieneVerdict {
+export function classifyAssignments(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): HygieneVerdict {
+  if (targets === null) return { kind: 'unknown-assignments' };
   if (targets.length === 0) return { kind: 'unassigned' };
   const allUsers = targets.find((target) => target.type === 'allUsers');
   const allDevices = targets.find((target) => target.type === 'allDevices');
@@ -159,7 +175,8 @@ function groupLabel(group: GroupLookup | undefined, id: string): string {
   return group.isEmpty ? `${group.displayName} (empty)` : group.displayName;
 }
 
-function describeTargets(targets: readonly AssignmentTarget[], groups: ReadonlyMap<string, GroupLookup>): string {
+function describeTargets(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): string {
+  if (targets === null) return 'Not returned by Graph';
   if (targets.length === 0) return 'None';
   const withIntent = (text: string, intent: string | null) => (intent ? `${text} [${intent}]` : text);
   const include: string[] = [];
@@ -181,6 +198,7 @@ const STATUS_LABELS: Record<HygieneVerdict['kind'], string> = {
   'assigned-to-missing-or-empty-groups': 'Only deleted or empty groups',
   'all-users-and-all-devices': 'All users and All devices',
   'unknown-groups': 'Could not check',
+  'unknown-assignments': 'Could not check: Graph returned no assignments for it',
   ok: 'OK',
 };
 
@@ -190,6 +208,7 @@ const STATUS_ORDER: Record<HygieneVerdict['kind'], number> = {
   'all-users-and-all-devices': 2,
   unassigned: 3,
   'unknown-groups': 4,
+  'unknown-assignments': 4,
   ok: 5,
 };
 
@@ -219,14 +238,16 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     const status =
       verdict.kind === 'unknown-groups' ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read` : STATUS_LABELS[verdict.kind];
     rows.push({ id: object.id, type: kindLabel, name: object.name, assignments: describeTargets(object.targets, records.groups), status, link: object.link, order: STATUS_ORDER[verdict.kind] });
-    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups') {
+    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }
   }
   rows.sort((a, b) => a.order - b.order || compareText(String(a.type), String(b.type)) || compareText(String(a.name), String(b.name)));
+  const { catalogueApps, builtInScripts } = records.leftOut;
+  const leftOut = [catalogueApps > 0 ? plural(catalogueApps, "Microsoft catalogue app") : '', builtInScripts > 0 ? plural(builtInScripts, 'built-in remediation script') : ''].filter(Boolean);
   return {
     state: 'loaded',
-    notice: null,
+    notice: leftOut.length > 0 ? `Left out, as the Intune admin center leaves them out: ${leftOut.join(' and ')} (Microsoft's own, present in every tenant).` : null,
     columns: [
       { key: 'type', label: 'Type', available: true },
       { key: 'name', label: 'Name', available: true },

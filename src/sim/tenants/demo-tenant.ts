@@ -389,6 +389,17 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   // Scores of -1 mean "not enough data", not zero.
   appHealth('notepad++.exe', 'Notepad++', 'Notepad++ Team', 0, 0, records.NO_FAILURES_MTTF, -1);
 
+  // ---- report 2: what is Microsoft's own (last, so that every id above stays as it was) -------
+  // Microsoft's catalogue apps are in every tenant and unassigned by nature: not findings.
+  for (const [displayName, odataType] of [
+    ['Microsoft Outlook', '#microsoft.graph.managedAndroidStoreApp'],
+    ['Microsoft Edge', '#microsoft.graph.managedIOSStoreApp'],
+  ] as const) {
+    collections.mobileApps.push(records.mobileApp({ id: guid(), displayName, publisher: 'Microsoft Corporation', odataType, appAvailability: 'global', targets: [], now }));
+  }
+  // Microsoft's own remediation scripts are read-only and unassigned until someone assigns them: not findings.
+  collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: 'Restart Office Click-to-Run service', targets: [], now, isGlobalScript: true }));
+
   return {
     tenantId: '8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64',
     displayName: 'Contoso (demo)',

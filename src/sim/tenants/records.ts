@@ -185,9 +185,19 @@ export function deviceCompliancePolicy(value: { id: string; displayName: string;
   } satisfies Graph.DeviceCompliancePolicy & { '@odata.type': string });
 }
 
-export function mobileApp(value: { id: string; displayName: string; publisher: string; odataType?: string; targets: ReadonlyArray<Target & { intent?: Graph.InstallIntent }>; now: Date }): GraphRecord {
+export function mobileApp(value: {
+  id: string;
+  displayName: string;
+  publisher: string;
+  odataType?: string;
+  /** Managed (app protection) apps only: `global` for Microsoft's catalogue apps, in every tenant. */
+  appAvailability?: Graph.ManagedAppAvailability;
+  targets: ReadonlyArray<Target & { intent?: Graph.InstallIntent }>;
+  now: Date;
+}): GraphRecord {
   return record({
     '@odata.type': value.odataType ?? '#microsoft.graph.win32LobApp',
+    ...(value.appAvailability ? { appAvailability: value.appAvailability } : {}),
     id: value.id,
     displayName: value.displayName,
     publisher: value.publisher,
@@ -221,17 +231,17 @@ export function deviceManagementScript(value: { id: string; displayName: string;
   } satisfies Beta.DeviceManagementScript);
 }
 
-export function deviceHealthScript(value: { id: string; displayName: string; targets: readonly Target[]; now: Date }): GraphRecord {
+export function deviceHealthScript(value: { id: string; displayName: string; targets: readonly Target[]; now: Date; isGlobalScript?: boolean }): GraphRecord {
   return record({
     id: value.id,
     displayName: value.displayName,
-    publisher: 'Contoso IT',
+    publisher: value.isGlobalScript ? 'Microsoft' : 'Contoso IT',
     version: '1.0',
     description: '',
     runAsAccount: 'system',
     enforceSignatureCheck: false,
     runAs32Bit: false,
-    isGlobalScript: false,
+    isGlobalScript: value.isGlobalScript ?? false,
     deviceHealthScriptType: 'deviceHealthScript',
     createdDateTime: daysAgo(value.now, 90),
     lastModifiedDateTime: daysAgo(value.now, 9),
