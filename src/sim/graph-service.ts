@@ -322,7 +322,8 @@ export class SimGraph {
       displayName: group.displayName,
       securityEnabled: true,
       mailEnabled: false,
-      groupTypes: [],
+      groupTypes: group.dynamic ? ['DynamicMembership'] : [],
+      visibility: group.visibility ?? null,
     };
     if (select.length > 0) {
       for (const key of Object.keys(record)) if (!key.startsWith('@') && key !== 'id' && !select.includes(key)) delete record[key];
@@ -331,7 +332,11 @@ export class SimGraph {
       const navigation = expand.split('(')[0]!.trim();
       if (navigation !== 'members') return this.error(context, 400, 'BadRequest', `Could not find a property named '${navigation}' on type 'microsoft.graph.group'.`);
       // "$expand ... returns a maximum of 20 objects" with no nextLink (learn.microsoft.com/graph/query-parameters).
-      record.members = group.members.slice(0, MAX_EXPANDED_MEMBERS).map((member) => ({ '@odata.type': `#microsoft.graph.${member.type}`, id: member.id }));
+      // A hidden-membership group shows its members only to an app holding Member.Read.Hidden; to
+      // any other it reads as empty (learn.microsoft.com/graph/api/group-list-members, and the
+      // group resource's `visibility`).
+      const hidden = group.visibility === 'HiddenMembership' && !hasAnyRole(context.roles, ['Member.Read.Hidden']);
+      record.members = hidden ? [] : group.members.slice(0, MAX_EXPANDED_MEMBERS).map((member) => ({ '@odata.type': `#microsoft.graph.${member.type}`, id: member.id }));
     }
     return { status: 200, body: record };
   }

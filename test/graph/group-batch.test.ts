@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lookUpGroups } from '../../src/core/directory/group-lookup.js';
+import { describeGroup, lookUpGroups } from '../../src/core/directory/group-lookup.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
@@ -118,5 +118,43 @@ describe('the simulator\'s $batch contract', () => {
     // This test made the violation on purpose; the suite-wide check is about the client.
     sim.graph.violations.length = 0;
     await dispatcher.close();
+  });
+});
+
+// Issue 11, point 2: what a group's members say depends on who may see them and what they are.
+describe('groups whose members do not tell at a glance', () => {
+  const g = (index: number) => `44444444-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+  const user = { id: '55555555-0000-4000-8000-000000000001', type: 'user' as const };
+  beforeAll(() => {
+    const add = (index: number, members: Array<{ id: string; type: 'user' | 'group' | 'device' }>, extra: { visibility?: 'HiddenMembership'; dynamic?: boolean } = {}) =>
+      sim.tenant.groups.set(g(index), { id: g(index), displayName: `Nested ${index}`, members, ...extra });
+    add(1, [user], { visibility: 'HiddenMembership' }); // hidden, with a member
+    add(2, []); // empty
+    add(3, [{ id: g(2), type: 'group' }]); // only an empty group: empty in effect
+    add(4, [{ id: g(2), type: 'group' }, { id: g(5), type: 'group' }]); // one nested group with a member
+    add(5, [user]);
+    add(6, [], { dynamic: true }); // empty dynamic group
+    add(7, [{ id: g(8), type: 'group' }]); // two groups that contain only each other
+    add(8, [{ id: g(7), type: 'group' }]);
+    add(9, [{ id: g(99), type: 'group' }]); // a nested group that was deleted
+  });
+
+  it('hidden membership is unknown without Member.Read.Hidden, never empty', async () => {
+    const lookups = await lookUpGroups(client(), [g(1)]);
+    expect(lookups.get(g(1))).toMatchObject({ state: 'unknown', error: { message: expect.stringContaining('hidden') } });
+  });
+
+  it('a group of only empty groups is empty in effect; one with a non-empty nested group is not', async () => {
+    const lookups = await lookUpGroups(client(), [g(3), g(4), g(7), g(9)]);
+    expect(lookups.get(g(3))).toMatchObject({ state: 'found', isEmpty: true, emptyNested: true });
+    expect(lookups.get(g(4))).toMatchObject({ state: 'found', isEmpty: false });
+    expect(lookups.get(g(7))).toMatchObject({ state: 'found', isEmpty: true });
+    expect(lookups.get(g(9))).toMatchObject({ state: 'found', isEmpty: true });
+  });
+
+  it('an empty dynamic group is empty, and says it may fill', async () => {
+    const lookups = await lookUpGroups(client(), [g(6)]);
+    expect(lookups.get(g(6))).toMatchObject({ state: 'found', isEmpty: true, dynamic: true });
+    expect(describeGroup(lookups.get(g(6))!)).toBe('Nested 6 (empty dynamic group: it may fill)');
   });
 });

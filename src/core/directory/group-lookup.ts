@@ -9,7 +9,17 @@ import { GraphError } from '../graph/graph-error.js';
  * permission): it is never taken as deleted or empty, so it never makes a finding.
  */
 export type GroupLookup =
-  | { state: 'found'; id: string; displayName: string; isEmpty: boolean }
+  | {
+      state: 'found';
+      id: string;
+      displayName: string;
+      /** No member in effect: none at all, or only groups that are themselves empty in effect. */
+      isEmpty: boolean;
+      /** A dynamic group: empty now, it may fill as its rule matches. */
+      dynamic?: boolean;
+      /** Empty only through its nested groups, which it has. */
+      emptyNested?: boolean;
+    }
   | { state: 'deleted'; id: string }
   | { state: 'unknown'; id: string; error: GraphError | { message: string } };
 
@@ -17,11 +27,22 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves each distinct group id once, through `$batch`:
- * `GET /groups/{id}?$select=id,displayName&$expand=members($select=id)`.
+ * `GET /groups/{id}?$select=id,displayName,visibility,groupTypes&$expand=members($select=id)`.
  * 404 means deleted. An expanded `members` list is capped by Graph (20 items, no nextLink,
  * learn.microsoft.com/graph/query-parameters#expand-parameter), which is enough to tell empty from
- * not empty. Keys of the result are lower-case ids.
+ * not empty. A group with hidden membership lists no members to an app without Member.Read.Hidden
+ * (learn.microsoft.com/graph/api/group-list-members): none shown is then unknown, never empty. A
+ * group whose members are all groups is empty in effect only if they all are, so those are read
+ * too, to a depth of three. Keys of the result are lower-case ids.
  */
+/** How a group reads in a row: its name, and why it counts as empty when it does. */
+export function describeGroup(group: GroupLookup): string {
+  if (group.state === 'unknown') return `group ${group.id} (could not be read)`;
+  if (group.state === 'deleted') return `deleted group ${group.id}`;
+  if (!group.isEmpty) return group.displayName;
+  return `${group.displayName} (${group.dynamic ? 'empty dynamic group: it may fill' : group.emptyNested ? 'empty: only empty nested groups' : 'empty'})`;
+}
+
 export async function lookUpGroups(graph: GraphClient, groupIds: Iterable<string>): Promise<Map<string, GroupLookup>> {
   const resolver = new GroupResolver(graph);
   resolver.add(groupIds);
@@ -35,6 +56,9 @@ export async function lookUpGroups(graph: GraphClient, groupIds: Iterable<string
  */
 export class GroupResolver {
   private readonly lookups = new Map<string, GroupLookup>();
+  /** Found groups whose members are all groups: their members' ids, and how deep they were met. */
+  private readonly nested = new Map<string, { memberIds: string[]; depth: number }>();
+  private readonly depths = new Map<string, number>();
   private readonly queued = new Set<string>();
   private pending: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
@@ -45,11 +69,12 @@ export class GroupResolver {
     private readonly signal?: AbortSignal,
   ) {}
 
-  add(groupIds: Iterable<string>): void {
+  add(groupIds: Iterable<string>, depth = 0): void {
     if (this.signal?.aborted) return;
     for (const raw of groupIds) {
       const id = raw.toLowerCase();
       if (this.lookups.has(id) || this.queued.has(id)) continue;
+      this.depths.set(id, depth);
       if (!GUID.test(id)) {
         // An id that is not a GUID never goes into a URL; the assignment is simply not checkable.
         this.lookups.set(id, { state: 'unknown', id, error: { message: `"${raw}" is not a group id` } });
@@ -63,9 +88,40 @@ export class GroupResolver {
 
   /** Every id added so far, resolved; after an abort, only those already sent (the rest are left out). */
   async settle(): Promise<Map<string, GroupLookup>> {
-    this.flush();
-    await Promise.all(this.batches);
+    // Nested groups are added while earlier answers arrive: settle once no batch is left.
+    // After an abort nothing more is sent, so what is still pending is left out.
+    for (let settled = 0; settled < this.batches.length || (this.pending.length > 0 && !this.signal?.aborted); ) {
+      this.flush();
+      const waiting = this.batches.slice(settled);
+      settled = this.batches.length;
+      await Promise.all(waiting);
+    }
+    for (const id of this.nested.keys()) this.lookups.set(id, this.inEffect(id, new Set()));
     return this.lookups;
+  }
+
+  /** A group whose members are all groups, as its nested groups make it: empty, not, or unknown. */
+  private inEffect(id: string, path: Set<string>): GroupLookup {
+    const lookup = this.lookups.get(id);
+    if (!lookup) return { state: 'unknown', id, error: { message: 'not read' } };
+    const nested = this.nested.get(id);
+    if (!nested || lookup.state !== 'found') return lookup;
+    if (nested.depth >= MAX_NESTING) return { state: 'unknown', id, error: { message: `its members are groups nested deeper than ${MAX_NESTING} levels` } };
+    path.add(id);
+    let unknown = false;
+    for (const memberId of nested.memberIds) {
+      // A group met again on its own path adds no member of its own.
+      if (path.has(memberId)) continue;
+      const member = this.inEffect(memberId, path);
+      if (member.state === 'found' && !member.isEmpty) {
+        path.delete(id);
+        return { ...lookup, isEmpty: false };
+      }
+      if (member.state === 'unknown') unknown = true;
+    }
+    path.delete(id);
+    if (unknown) return { state: 'unknown', id, error: { message: 'a group nested in it could not be read' } };
+    return { ...lookup, isEmpty: true, emptyNested: true };
   }
 
   private flush(): void {
@@ -81,10 +137,18 @@ export class GroupResolver {
   private async resolve(ids: string[]): Promise<void> {
     try {
       const outcomes = await this.graph.batchGet(
-        ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName&$expand=members($select=id)` })),
+        ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName,visibility,groupTypes&$expand=members($select=id)` })),
         this.signal ? { signal: this.signal } : {},
       );
-      ids.forEach((id, index) => this.lookups.set(id, readLookup(id, outcomes.get(String(index + 1)))));
+      ids.forEach((id, index) => {
+        const { lookup, memberGroupIds } = readLookup(id, outcomes.get(String(index + 1)));
+        this.lookups.set(id, lookup);
+        if (memberGroupIds) {
+          const depth = this.depths.get(id) ?? 0;
+          this.nested.set(id, { memberIds: memberGroupIds, depth });
+          if (depth < MAX_NESTING) this.add(memberGroupIds, depth + 1);
+        }
+      });
     } catch (error) {
       // Abandoned with the report that failed: these groups stay unread, and say so.
       if (!this.signal?.aborted) throw error;
@@ -93,14 +157,22 @@ export class GroupResolver {
   }
 }
 
-function readLookup(id: string, outcome: BatchOutcome | undefined): GroupLookup {
-  if (!outcome) return { state: 'unknown', id, error: { message: 'no answer for this group' } };
-  if (outcome.ok) {
-    const group = outcome.body as Group & { members?: unknown };
-    if (!Array.isArray(group?.members)) return { state: 'unknown', id, error: { message: 'the group came back without its members' } };
-    return { state: 'found', id, displayName: group.displayName ?? id, isEmpty: group.members.length === 0 };
+/** Nesting read below an assigned group; deeper than this, the group is unknown. */
+const MAX_NESTING = 3;
+
+function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: GroupLookup; memberGroupIds?: string[] } {
+  if (!outcome) return { lookup: { state: 'unknown', id, error: { message: 'no answer for this group' } } };
+  if (!outcome.ok) return { lookup: outcome.error.status === 404 ? { state: 'deleted', id } : { state: 'unknown', id, error: outcome.error } };
+  const group = outcome.body as Group & { members?: unknown };
+  if (!Array.isArray(group?.members)) return { lookup: { state: 'unknown', id, error: { message: 'the group came back without its members' } } };
+  const members = group.members as Array<{ '@odata.type'?: unknown; id?: unknown }>;
+  if (members.length === 0 && group.visibility === 'HiddenMembership') {
+    return { lookup: { state: 'unknown', id, error: { message: 'its membership is hidden from this app (Member.Read.Hidden)' } } };
   }
-  return outcome.error.status === 404 ? { state: 'deleted', id } : { state: 'unknown', id, error: outcome.error };
+  const dynamic = Array.isArray(group.groupTypes) && group.groupTypes.includes('DynamicMembership');
+  const found: GroupLookup = { state: 'found', id, displayName: group.displayName ?? id, isEmpty: members.length === 0, ...(dynamic ? { dynamic } : {}) };
+  const onlyGroups = members.length > 0 && members.every((member) => member['@odata.type'] === '#microsoft.graph.group' && typeof member.id === 'string');
+  return onlyGroups ? { lookup: found, memberGroupIds: members.map((member) => String(member.id).toLowerCase()) } : { lookup: found };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
+import { describeGroup, lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
@@ -113,7 +113,7 @@ async function loadApprovals({ graph, onProgress }: LoadContext): Promise<Approv
 function approverLabel(group: GroupLookup | undefined, id: string): string {
   if (!group || group.state === 'unknown') return `${id} (could not be read)`;
   if (group.state === 'deleted') return `deleted group ${id}`;
-  return group.isEmpty ? `${group.displayName} (empty)` : group.displayName;
+  return describeGroup(group);
 }
 
 /** A policy whose every approver group is deleted or empty cannot be approved by anyone. */

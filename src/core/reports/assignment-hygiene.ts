@@ -1,5 +1,5 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { GroupResolver, throwIfGroupsForbidden } from '../directory/group-lookup.js';
+import { GroupResolver, describeGroup, throwIfGroupsForbidden } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { asString, compareText, plural } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
@@ -170,9 +170,7 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
 }
 
 function groupLabel(group: GroupLookup | undefined, id: string): string {
-  if (!group || group.state === 'unknown') return `group ${id} (could not be read)`;
-  if (group.state === 'deleted') return `deleted group ${id}`;
-  return group.isEmpty ? `${group.displayName} (empty)` : group.displayName;
+  return describeGroup(group ?? { state: 'unknown', id, error: { message: 'not looked up' } });
 }
 
 function describeTargets(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): string {

@@ -32,6 +32,10 @@ export interface SimGroup {
   displayName: string;
   /** Member object ids with their kind, as `$expand=members` returns them. */
   members: Array<{ id: string; type: 'user' | 'device' | 'group' }>;
+  /** `HiddenMembership`: members are shown only to an app holding Member.Read.Hidden. */
+  visibility?: 'HiddenMembership' | 'Private' | 'Public';
+  /** A dynamic group (`groupTypes` DynamicMembership): its members follow a rule, and may come. */
+  dynamic?: boolean;
 }
 
 export type { ReportId } from '../../core/reports/report-model.js';
