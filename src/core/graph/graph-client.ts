@@ -157,9 +157,12 @@ export class GraphClient {
         throw malformedPage(answer, 'a record of the collection is not an object');
       }
       const link = nextLinkOf(page);
-      if (link !== undefined && requested.has(new URL(link, first).href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
-      if (link !== undefined && index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
-      if (link !== undefined) requested.add(new URL(link, first).href);
+      if (link !== undefined) {
+        const href = new URL(link, first).href;
+        if (requested.has(href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
+        if (index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
+        requested.add(href);
+      }
       next = current.successorFor(link, answer.requestPath);
       yield { items: page.value as T[], index };
     }
