@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     return;
   }
   const { config } = result;
-  const connection = await openGraphConnection(config.connection);
+  const connection = await openGraphConnection(config.connection, { betaCoverage: config.betaCoverage });
   if (connection.demo) {
     console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     console.log(`  Simulated Graph: ${connection.simulator?.graphUrl}  (CA: ${connection.simulator?.caPath})`);

@@ -104,7 +104,7 @@ async function runReport(args: string[]): Promise<number> {
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
   let connection: GraphConnection;
   try {
-    connection = await openGraphConnection(config.config.connection);
+    connection = await openGraphConnection(config.config.connection, { betaCoverage: config.config.betaCoverage });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
     console.error(`dmhealth report: cannot connect to the tenant: ${(error as Error).message}`);

@@ -20,6 +20,12 @@ export interface AppConfig {
   port: number;
   stateStore: string;
   thresholds: ReportThresholds;
+  /**
+   * `GRAPH_BETA_COVERAGE=true`: read deviceConfigurations, deviceCompliancePolicies, mobileApps and
+   * managedDevices on `/beta`, where `/v1.0` leaves out types and the join type (README, "What /v1.0
+   * cannot show"). Off by default, as the specification puts these calls on `/v1.0`.
+   */
+  betaCoverage: boolean;
   bot: BotConfig;
 }
 
@@ -68,6 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
         port: readPort(env),
         stateStore: env.STATE_STORE?.trim() || 'file:.data',
         thresholds: readThresholds(env),
+        betaCoverage: readSwitch(env, 'GRAPH_BETA_COVERAGE'),
         bot: readBot(env),
       },
     };
@@ -140,6 +147,13 @@ function readBot(env: NodeJS.ProcessEnv): BotConfig {
   const trustedProxy = value('TRUSTED_PROXY');
   if (trustedProxy && isIP(trustedProxy) === 0) throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address, got "${trustedProxy}".`);
   return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain, trustedProxy };
+}
+
+function readSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
 }
 
 function readPort(env: NodeJS.ProcessEnv): number {

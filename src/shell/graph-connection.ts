@@ -24,7 +24,11 @@ export interface GraphConnection {
  * The one place that turns configuration into a Graph client: the configured tenant, or in demo
  * mode the embedded simulator, trusted through its own CA (never by switching verification off).
  */
-export async function openGraphConnection(connection: TenantConnection, options: { onExchange?: (exchange: GraphExchange) => void } = {}): Promise<GraphConnection> {
+export async function openGraphConnection(
+  connection: TenantConnection,
+  options: { onExchange?: (exchange: GraphExchange) => void; betaCoverage?: boolean } = {},
+): Promise<GraphConnection> {
+  const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
   if (connection.mode === 'demo') {
     const simulator = await startSimulator({ tenant: buildDemoTenant() });
     const transport = createHttpTransport({ extraCaPem: simulator.caPem });
@@ -37,7 +41,7 @@ export async function openGraphConnection(connection: TenantConnection, options:
       transport,
     });
     return {
-      graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+      graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...clientOptions }),
       transport,
       tenantLabel: simulator.tenant.displayName,
       demo: true,
@@ -51,7 +55,7 @@ export async function openGraphConnection(connection: TenantConnection, options:
   const transport = createHttpTransport();
   const tokens = createMsalTokenSource({ ...connection, transport });
   return {
-    graph: new GraphClient({ baseUrl: connection.graphBaseUrl, tokens, transport, ...(options.onExchange ? { onExchange: options.onExchange } : {}) }),
+    graph: new GraphClient({ baseUrl: connection.graphBaseUrl, tokens, transport, ...clientOptions }),
     transport,
     tenantLabel: connection.tenantId,
     demo: false,

@@ -1,4 +1,11 @@
 import type { CollectionName, SingletonName } from './tenants/sim-tenant.js';
+import {
+  BETA_ONLY_COMPLIANCE_POLICY_TYPES,
+  BETA_ONLY_DEVICE_CONFIGURATION_TYPES,
+  BETA_ONLY_MANAGED_DEVICE_PROPERTIES,
+  BETA_ONLY_MOBILE_APP_TYPES,
+  BETA_ONLY_MTD_PARTNER_STATES,
+} from './v1-schema.js';
 
 /**
  * Throttling scopes, after Microsoft's published limits (learn.microsoft.com/graph/throttling-limits):
@@ -17,7 +24,7 @@ interface ResourceBase {
   /** Path after the version segment. */
   path: string;
   versions: readonly VersionSegment[];
-  /** Any one of these application permissions (compared case-insensitively) grants the read. */
+  /** Any one of these application permissions (compared exactly, as `hasAnyRole` says) grants the read. */
   permissions: readonly string[];
   workload: Workload;
   /** Entity set name for `@odata.context`. */
@@ -35,6 +42,17 @@ interface ResourceBase {
    * (learn.microsoft.com/graph/best-practices-concept#handling-future-members-in-evolvable-enumerations).
    */
   evolvableEnums?: Readonly<Record<string, readonly string[]>>;
+  /** What the `/v1.0` schema lacks and so leaves out of this resource there (see v1-schema.ts). */
+  v1Omits?: V1Omissions;
+}
+
+export interface V1Omissions {
+  /** Records of these types (`@odata.type` without the namespace) are not in the `/v1.0` collection. */
+  types?: ReadonlySet<string>;
+  /** Properties `/v1.0` does not return. */
+  properties?: readonly string[];
+  /** Per property, enum members `/v1.0` sends as `unknownFutureValue` whatever the request prefers. */
+  enumMembers?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** `operationApprovalPolicyType` members after `unknownFutureValue` (intune-rbac-operationapprovalpolicytype, beta). */
@@ -66,14 +84,14 @@ const RBAC = ['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.A
  */
 export const SIM_RESOURCES: readonly SimResource[] = [
   { kind: 'collection', path: '/deviceManagement/ndesConnectors', source: 'ndesConnectors', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/ndesConnectors', navigation: [], defaultPageSize: 1000 },
-  { kind: 'collection', path: '/deviceManagement/mobileThreatDefenseConnectors', source: 'mobileThreatDefenseConnectors', versions: BOTH, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/mobileThreatDefenseConnectors', navigation: [], defaultPageSize: 1000 },
+  { kind: 'collection', path: '/deviceManagement/mobileThreatDefenseConnectors', source: 'mobileThreatDefenseConnectors', versions: BOTH, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/mobileThreatDefenseConnectors', navigation: [], defaultPageSize: 1000, v1Omits: { enumMembers: { partnerState: BETA_ONLY_MTD_PARTNER_STATES } } },
   { kind: 'singleton', path: '/deviceManagement/androidManagedStoreAccountEnterpriseSettings', source: 'androidManagedStoreAccountEnterpriseSettings', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/androidManagedStoreAccountEnterpriseSettings', navigation: [], defaultPageSize: 1 },
   { kind: 'collection', path: '/deviceManagement/deviceManagementPartners', source: 'deviceManagementPartners', versions: BOTH, permissions: [...SERVICE_CONFIG, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/deviceManagementPartners', navigation: [], defaultPageSize: 1000 },
   { kind: 'singleton', path: '/deviceManagement/windowsAutopilotSettings', source: 'windowsAutopilotSettings', versions: BETA, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/windowsAutopilotSettings', navigation: [], defaultPageSize: 1 },
-  { kind: 'collection', path: '/deviceManagement/deviceConfigurations', source: 'deviceConfigurations', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceConfigurations', navigation: ['assignments'], defaultPageSize: 100 },
-  { kind: 'collection', path: '/deviceManagement/deviceCompliancePolicies', source: 'deviceCompliancePolicies', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceCompliancePolicies', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/deviceConfigurations', source: 'deviceConfigurations', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceConfigurations', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES) } },
+  { kind: 'collection', path: '/deviceManagement/deviceCompliancePolicies', source: 'deviceCompliancePolicies', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceCompliancePolicies', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES) } },
   { kind: 'collection', path: '/deviceManagement/configurationPolicies', source: 'configurationPolicies', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/configurationPolicies', navigation: ['assignments', 'settings'], defaultPageSize: 100 },
-  { kind: 'collection', path: '/deviceAppManagement/mobileApps', source: 'mobileApps', versions: BOTH, permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'], workload: 'intune', entitySet: 'deviceAppManagement/mobileApps', navigation: ['assignments'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceAppManagement/mobileApps', source: 'mobileApps', versions: BOTH, permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'], workload: 'intune', entitySet: 'deviceAppManagement/mobileApps', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES) } },
   // The current pages list DeviceManagementScripts.* for both script collections (design section 9).
   { kind: 'collection', path: '/deviceManagement/deviceManagementScripts', source: 'deviceManagementScripts', versions: BETA, permissions: ['DeviceManagementScripts.Read.All', 'DeviceManagementScripts.ReadWrite.All'], workload: 'intune', entitySet: 'deviceManagement/deviceManagementScripts', navigation: ['assignments'], defaultPageSize: 100 },
   { kind: 'collection', path: '/deviceManagement/deviceHealthScripts', source: 'deviceHealthScripts', versions: BETA, permissions: ['DeviceManagementScripts.Read.All', 'DeviceManagementScripts.ReadWrite.All'], workload: 'intune', entitySet: 'deviceManagement/deviceHealthScripts', navigation: ['assignments'], defaultPageSize: 100 },
@@ -81,7 +99,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
   { kind: 'collection', path: '/deviceManagement/templates', source: 'templates', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/templates', navigation: [], defaultPageSize: 100 },
   { kind: 'collection', path: '/directory/deviceLocalCredentials', source: 'deviceLocalCredentials', versions: BOTH, permissions: ['DeviceLocalCredential.ReadBasic.All', 'DeviceLocalCredential.Read.All'], workload: 'directory', entitySet: 'directory/deviceLocalCredentials', navigation: [], defaultPageSize: 1000, requiresUserAgent: true },
   { kind: 'collection', path: '/informationProtection/bitlocker/recoveryKeys', source: 'bitlockerRecoveryKeys', versions: BOTH, permissions: ['BitlockerKey.ReadBasic.All', 'BitlockerKey.Read.All'], workload: 'directory', entitySet: 'informationProtection/bitlocker/recoveryKeys', navigation: [], defaultPageSize: 1000, requiresUserAgent: true, rejectsTop: true },
-  { kind: 'collection', path: '/deviceManagement/managedDevices', source: 'managedDevices', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/managedDevices', navigation: [], defaultPageSize: 1000 },
+  { kind: 'collection', path: '/deviceManagement/managedDevices', source: 'managedDevices', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/managedDevices', navigation: [], defaultPageSize: 1000, v1Omits: { properties: BETA_ONLY_MANAGED_DEVICE_PROPERTIES } },
   { kind: 'collection', path: '/deviceManagement/operationApprovalPolicies', source: 'operationApprovalPolicies', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalPolicies', navigation: [], defaultPageSize: 100, evolvableEnums: { policyType: LATE_APPROVAL_POLICY_TYPES, 'policySet.policyType': LATE_APPROVAL_POLICY_TYPES } },
   { kind: 'collection', path: '/deviceManagement/operationApprovalRequests', source: 'operationApprovalRequests', versions: BETA, permissions: [...RBAC, ...CONFIGURATION], workload: 'intune', entitySet: 'deviceManagement/operationApprovalRequests', navigation: [], defaultPageSize: 100, evolvableEnums: { requiredOperationApprovalPolicyTypes: LATE_APPROVAL_POLICY_TYPES } },
   { kind: 'collection', path: '/deviceManagement/userExperienceAnalyticsDevicePerformance', source: 'userExperienceAnalyticsDevicePerformance', versions: BOTH, permissions: MANAGED_DEVICES, workload: 'intune-devices', entitySet: 'deviceManagement/userExperienceAnalyticsDevicePerformance', navigation: [], defaultPageSize: 1000 },

@@ -80,6 +80,7 @@ export class SimGraph {
   peakInFlight = 0;
   private seq = 0;
   private readonly jsonCache = new WeakMap<GraphRecord, string>();
+  private readonly v1JsonCache = new WeakMap<GraphRecord, string>();
   private readonly compressedPages = new WeakMap<GraphRecord[], Map<string, Buffer>>();
   /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
   private logGeneration = 0;
@@ -261,14 +262,14 @@ export class SimGraph {
       if (!record) return this.error(context, 404, 'ResourceNotFound', `The ${resource.source} of this tenant has not been set up.`);
       return {
         status: 200,
-        body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shape(record, resource, context) },
+        body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shape(record, resource, context, version) },
       };
     }
     return this.answerCollection(context, version, resource);
   }
 
   private answerCollection(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }): SimAnswer {
-    const records = this.options.tenant().collections[resource.source];
+    const records = inSchema(this.options.tenant().collections[resource.source], resource, version);
     const top = context.query.get('$top');
     const pageSize = top ? Number(top) : (this.options.pageSizes[resource.source] ?? resource.defaultPageSize);
     const skipToken = context.query.get('$skiptoken');
@@ -284,10 +285,14 @@ export class SimGraph {
     }
     // Graph writes the page's metadata ahead of `value`; records served unshaped come from a cache
     // of their JSON, so a 1,000-device page costs a join rather than a serialisation.
+    // A record that only loses what /v1.0 lacks (a device's joinType) reads the same on every
+    // page and every request, so its text is kept as the stored record's is.
+    const onlyV1Omissions = version === 'v1.0' && !context.query.get('$select') && !context.query.get('$expand') && !resource.evolvableEnums;
     const valueJson = () =>
       stored.map((record) => {
-        const shaped = shape(record, resource, context);
-        return shaped === record ? this.recordJson(record) : JSON.stringify(shaped);
+        const shaped = shape(record, resource, context, version);
+        if (shaped === record) return this.recordJson(record);
+        return onlyV1Omissions ? this.recordJson(record, shaped) : JSON.stringify(shaped);
       });
     const prefer = resource.evolvableEnums && prefersUnknownEnumMembers(context.headers) ? 'prefer' : '';
     return { status: 200, body, valueJson, pageKey: { collection: records, key: `${context.versionedPath}?${context.query.toString()}|${prefer}` } };
@@ -297,11 +302,12 @@ export class SimGraph {
    * The JSON of a stored record served as it is. Tenants replace records rather than edit them
    * once built, so the text can be kept for as long as the record is.
    */
-  private recordJson(record: GraphRecord): string {
-    let json = this.jsonCache.get(record);
+  private recordJson(record: GraphRecord, asV1?: Record<string, unknown>): string {
+    const cache = asV1 ? this.v1JsonCache : this.jsonCache;
+    let json = cache.get(record);
     if (json === undefined) {
-      json = JSON.stringify(record);
-      this.jsonCache.set(record, json);
+      json = JSON.stringify(asV1 ?? record);
+      cache.set(record, json);
     }
     return json;
   }
@@ -465,15 +471,19 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource): strin
  * The record as Graph returns it: navigation properties only when expanded (and then always as
  * an array), `$select` keeping only what it names.
  */
-function shape(record: GraphRecord, resource: SimResource, context: RequestContext): Record<string, unknown> {
+function shape(record: GraphRecord, resource: SimResource, context: RequestContext, version: VersionSegment): Record<string, unknown> {
   const expand = new Set(listOption(context.query.get('$expand')));
   const select = listOption(context.query.get('$select'));
   const masks = resource.evolvableEnums && !prefersUnknownEnumMembers(context.headers) ? resource.evolvableEnums : undefined;
+  const v1Omits = version === 'v1.0' ? resource.v1Omits : undefined;
+  const omitted = v1Omits?.properties?.filter((property) => property in record) ?? [];
   // Nothing to leave out or add: serve the stored record as it is (100,000 devices page fast).
-  if (select.length === 0 && expand.size === 0 && !masks && !resource.navigation.some((navigation) => navigation in record)) return record;
+  if (select.length === 0 && expand.size === 0 && !masks && !v1Omits?.enumMembers && omitted.length === 0 && !resource.navigation.some((navigation) => navigation in record)) {
+    return record;
+  }
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (resource.navigation.includes(key)) continue;
+    if (resource.navigation.includes(key) || omitted.includes(key)) continue;
     if (select.length > 0 && !key.startsWith('@') && !select.includes(key)) continue;
     result[key] = value;
   }
@@ -481,7 +491,21 @@ function shape(record: GraphRecord, resource: SimResource, context: RequestConte
   if (masks) {
     for (const [property, lateMembers] of Object.entries(masks)) maskLateMembers(result, property.split('.'), lateMembers);
   }
+  if (v1Omits?.enumMembers) {
+    for (const [property, members] of Object.entries(v1Omits.enumMembers)) maskLateMembers(result, property.split('.'), members);
+  }
   return result;
+}
+
+/**
+ * The collection as one schema version sees it: `/v1.0` leaves out records whose type only the
+ * beta schema declares (v1-schema.ts). Tenants are small where this applies (policies and apps,
+ * not devices), so the filter runs per request rather than being cached against in-place edits.
+ */
+function inSchema(records: GraphRecord[], resource: SimResource, version: VersionSegment): GraphRecord[] {
+  const omittedTypes = version === 'v1.0' ? resource.v1Omits?.types : undefined;
+  if (!omittedTypes) return records;
+  return records.filter((record) => !omittedTypes.has(String(record['@odata.type'] ?? '').replace(/^#?microsoft\.graph\./, '')));
 }
 
 function prefersUnknownEnumMembers(headers: IncomingHttpHeaders | Record<string, string>): boolean {

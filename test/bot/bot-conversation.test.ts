@@ -11,6 +11,7 @@ import type { Playground, PlaygroundMessage } from '../support/agents-playground
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let dataDirectory: string;
@@ -44,7 +45,7 @@ function cardText(message: PlaygroundMessage): string {
   return JSON.stringify(message.cards);
 }
 
-const declared = (report: string) => harness.sim.tenant.declaredFindings.filter((finding) => finding.report === report).length;
+const declared = (report: string) => declaredFindingsFor(harness.sim.tenant).filter((finding) => finding.report === report).length;
 
 describe('commands through the Agents Playground', () => {
   it.each([

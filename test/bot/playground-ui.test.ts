@@ -12,6 +12,7 @@ import type { BotServer } from '../support/bot-server.js';
 import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
 import type { TestBrowser } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let directory: string;
@@ -47,7 +48,7 @@ describe('the bot in the Microsoft 365 Agents Playground', () => {
 
     const card = page.locator('.ac-adaptiveCard').filter({ hasText: 'Windows LAPS & BitLocker Escrow Gaps' }).first();
     await card.waitFor({ timeout: 20_000 });
-    const declared = harness.sim.tenant.declaredFindings.filter((finding) => finding.report === 'escrow-gaps');
+    const declared = declaredFindingsFor(harness.sim.tenant).filter((finding) => finding.report === 'escrow-gaps');
     const gaps = declared.length;
     const withoutKey = declared.filter((finding) => finding.kind === 'missing-recovery-key').length;
     const text = await card.innerText();

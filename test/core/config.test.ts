@@ -6,7 +6,18 @@ const NO_BOT = { id: undefined, password: undefined, tenantId: undefined, notify
 
 describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
-    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, bot: NO_BOT } });
+    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT } });
+  });
+
+  it('reads GRAPH_BETA_COVERAGE as true or false, and refuses anything else', () => {
+    const read = (value: string) => readConfig({ GRAPH_BETA_COVERAGE: value });
+    expect(read('true')).toMatchObject({ ok: true, config: { betaCoverage: true } });
+    expect(read(' TRUE ')).toMatchObject({ ok: true, config: { betaCoverage: true } });
+    expect(read('false')).toMatchObject({ ok: true, config: { betaCoverage: false } });
+    expect(read('')).toMatchObject({ ok: true, config: { betaCoverage: false } });
+    const wrong = read('yes');
+    expect(wrong.ok).toBe(false);
+    if (!wrong.ok) expect(wrong.error.message).toBe('GRAPH_BETA_COVERAGE must be true or false, got "yes".');
   });
 
   it('reads a tenant with a secret, defaulting to Microsoft\'s hosts', () => {
@@ -18,6 +29,7 @@ describe('readConfig', () => {
         port: 4000,
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
+        betaCoverage: false,
         bot: NO_BOT,
       },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
-import { UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
+import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
   it('holds the specification\'s 21 paths and the beta twin of the managed Google Play settings', () => {
@@ -17,6 +17,25 @@ describe('upstream allow-list', () => {
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/managedDevices')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/managedDevices')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/ndesConnectors')).toBe(false);
+  });
+
+  it('takes exactly the four beta twins, and only when complete coverage is asked for (GRAPH_BETA_COVERAGE)', () => {
+    expect(BETA_COVERAGE_PATHS).toEqual([
+      '/beta/deviceManagement/deviceConfigurations',
+      '/beta/deviceManagement/deviceCompliancePolicies',
+      '/beta/deviceAppManagement/mobileApps',
+      '/beta/deviceManagement/managedDevices',
+    ]);
+    for (const path of BETA_COVERAGE_PATHS) {
+      expect(isAllowedUpstreamPath(path)).toBe(false);
+      expect(isAllowedUpstreamPath(path, { betaCoverage: true })).toBe(true);
+      expect(UPSTREAM_PATHS).toContain(path.replace('/beta/', '/v1.0/'));
+    }
+    expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
+    expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).not.toThrow();
+    // Nothing else comes with it.
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe(false);
+    expect(() => assertAllowedRequest('POST', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).toThrow(GraphRequestRefusedError);
   });
 
   it.each(['POST', 'PATCH', 'PUT', 'DELETE'])('refuses %s before sending', (method) => {

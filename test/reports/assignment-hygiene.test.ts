@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAssignments, deriveAssignmentHygiene, readTarget } from '../../src/core/reports/assignment-hygiene.js';
+import { V1_COVERAGE_NOTICE, classifyAssignments, deriveAssignmentHygiene, readTarget } from '../../src/core/reports/assignment-hygiene.js';
 import type { AssignableObject, AssignmentTarget } from '../../src/core/reports/assignment-hygiene.js';
 import type { GroupLookup } from '../../src/core/directory/group-lookup.js';
 import type { DeriveContext } from '../../src/core/reports/report-model.js';
@@ -156,7 +156,7 @@ const NOTHING_LEFT_OUT = { catalogueApps: 0, builtInScripts: 0 };
 
 describe('deriveAssignmentHygiene', () => {
   it('reports a never-assigned object as unassigned, with "None" as its assignments', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows).toEqual([{ id: 'cfg-1', type: 'Configuration profile', name: 'Wi-Fi profile', assignments: 'None', status: 'Never assigned', link: 'https://intune.example/cfg-1' }]);
     expect(report.findings).toEqual([
       { kind: 'unassigned', subjectId: 'cfg-1', subjectName: 'Configuration profile: Wi-Fi profile', detail: 'Configuration profile has no assignment, so it applies to nobody.' },
@@ -164,7 +164,7 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('reports an app assigned only to an exclusion group as exclusions-only', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ type: 'App', status: 'Exclusions only', assignments: 'Exclude: Kiosks' });
     expect(report.findings).toEqual([
       {
@@ -177,7 +177,7 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('reports only deleted or empty included groups, naming each', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ type: 'Compliance policy', status: 'Only deleted or empty groups', assignments: `Include: deleted group ${DELETED}; Pilot ring (empty)` });
     expect(report.findings).toEqual([
       {
@@ -190,13 +190,13 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('one deleted included group and one non-empty included group is OK, not a finding', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: deleted group ${DELETED}; Sales laptops` });
     expect(report.findings).toEqual([]);
   });
 
   it('an included group that could not be read makes no finding; the status says it could not check', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({
       type: 'Platform script',
       status: 'Could not check: 1 group could not be read',
@@ -208,19 +208,19 @@ describe('deriveAssignmentHygiene', () => {
   it('says "groups" when several could not be read', () => {
     const other = '66666666-6666-6666-6666-666666666666';
     const lookups = new Map(groups).set(other, { state: 'unknown', id: other, error: { message: '503' } });
-    const report = deriveAssignmentHygiene({ objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')], groups: lookups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')], groups: lookups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]?.status).toBe('Could not check: 2 groups could not be read');
     expect(report.findings).toEqual([]);
   });
 
   it('a Configuration Manager collection target never makes a finding', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: Configuration Manager collection SMS00004; deleted group ${DELETED}` });
     expect(report.findings).toEqual([]);
   });
 
   it('All users + All devices is a finding with the app intents in the detail', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ status: 'All users and All devices', assignments: 'Include: All users [required]; All devices [available]' });
     expect(report.findings).toEqual([
       {
@@ -233,7 +233,7 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('All users + All devices without intents (a policy) has no intent suffix', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.findings).toEqual([
       {
         kind: 'all-users-and-all-devices',
@@ -246,7 +246,7 @@ describe('deriveAssignmentHygiene', () => {
 
   it('All users alone, or All devices alone, is not a finding', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('a', 'Users only', [allUsers('required')], 'mobileApp'), object('b', 'Devices only', [allDevices()])], groups, leftOut: NOTHING_LEFT_OUT },
+      { objects: [object('a', 'Users only', [allUsers('required')], 'mobileApp'), object('b', 'Devices only', [allDevices()])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
       context,
     );
     expect(report.rows.map((row) => row.status)).toEqual(['OK', 'OK']);
@@ -263,6 +263,7 @@ describe('deriveAssignmentHygiene', () => {
         ],
         groups,
         leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
       },
       context,
     );
@@ -289,6 +290,7 @@ describe('deriveAssignmentHygiene', () => {
         ],
         groups,
         leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
       },
       context,
     );
@@ -303,7 +305,7 @@ describe('deriveAssignmentHygiene', () => {
       { intent: 'required', target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: DELETED.toUpperCase() } },
       { intent: 'required', target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: EXCLUDED.toUpperCase() } },
     ].map(readTarget);
-    const report = deriveAssignmentHygiene({ objects: [object('app-9', 'Legacy', targets, 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [object('app-9', 'Legacy', targets, 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.findings.map((finding) => finding.kind)).toEqual(['assigned-to-missing-or-empty-groups']);
     expect(report.rows[0]?.assignments).toBe(`Include: deleted group ${DELETED} [required] · Exclude: Kiosks`);
   });
@@ -311,14 +313,25 @@ describe('deriveAssignmentHygiene', () => {
 
 describe('what report 2 must not call unassigned (issue 11, point 2)', () => {
   it('an object whose answer has no assignments property is unknown, not unassigned: no finding, and the row says so', () => {
-    const report = deriveAssignmentHygiene({ objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT }, context);
+    const report = deriveAssignmentHygiene({ objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
     expect(report.rows[0]).toMatchObject({ status: 'Could not check: Graph returned no assignments for it', assignments: 'Not returned by Graph' });
     expect(report.findings).toEqual([]);
   });
 
   it("says what it left out as the Intune admin center does: Microsoft's catalogue apps and built-in remediation scripts", () => {
-    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 2, builtInScripts: 1 } }, context);
+    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 2, builtInScripts: 1 }, betaCoverage: true }, context);
     expect(report.notice).toBe("Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).");
-    expect(deriveAssignmentHygiene({ objects: [], groups, leftOut: NOTHING_LEFT_OUT }, context).notice).toBeNull();
+    expect(deriveAssignmentHygiene({ objects: [], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context).notice).toBeNull();
+  });
+});
+
+describe('what report 2 cannot show on /v1.0 (issue 11, point 3)', () => {
+  it('read on /v1.0, the notice names the kinds of object that segment leaves out and the setting that brings them in', () => {
+    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 1, builtInScripts: 0 }, betaCoverage: false }, context);
+    expect(report.notice).toBe(
+      `Left out, as the Intune admin center leaves them out: 1 Microsoft catalogue app (Microsoft's own, present in every tenant). ${V1_COVERAGE_NOTICE}`,
+    );
+    expect(V1_COVERAGE_NOTICE).toContain('GRAPH_BETA_COVERAGE=true');
+    for (const kind of ['Wi-Fi', 'VPN', 'SCEP', 'PKCS', 'email', 'AOSP', 'Microsoft 365 Apps', 'WinGet', 'managed Google Play']) expect(V1_COVERAGE_NOTICE).toContain(kind);
   });
 });

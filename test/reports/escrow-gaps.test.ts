@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { GraphError } from '../../src/core/graph/graph-error.js';
 import {
   EMPTY_NOTICE,
+  HYBRID_JOIN_NOTICE,
   LAPS_PREREQUISITE_NOTICE,
   deriveEscrowGaps,
+  isCloudPc,
   isOperatingSystemVolume,
   isWindows,
 } from '../../src/core/reports/escrow-gaps.js';
@@ -31,6 +33,8 @@ function device(id: string, deviceName: string, rawEntraId: unknown, extra: Part
     lastSyncDateTime: '2026-11-21T08:00:00.000Z',
     // The same normalisation load applies to managedDevice.azureADDeviceId.
     entraDeviceId: entraDeviceId(rawEntraId),
+    joinType: null,
+    cloudPc: false,
     ...extra,
   };
 }
@@ -55,6 +59,7 @@ const osKey = (created: string): RecoveryKeyEscrow => ({ hasOsVolumeKey: true, o
 /** Four devices given in alphabetical order, so the gap ordering has to come from the sort. */
 function fleet(): EscrowRecords {
   return {
+    joinTypeKnown: true,
     devices: [
       device('md-alpha', 'DESKTOP-ALPHA', ENTRA.alpha),
       device('md-bravo', 'DESKTOP-BRAVO', ENTRA.bravo),
@@ -165,6 +170,7 @@ describe('deriveEscrowGaps', () => {
 
   it('does not mention data-volume keys for a device with an operating-system key as well', () => {
     const records: EscrowRecords = {
+      joinTypeKnown: true,
       devices: [device('md-1', 'PC-1', ENTRA.alpha)],
       recoveryKeys: keys([[ENTRA.alpha, { hasOsVolumeKey: true, osVolumeKeyCreated: '2026-10-01T10:00:00.000Z', dataVolumeKeys: 3 }]]),
       lapsPasswords: laps([[ENTRA.alpha, '2026-11-20T03:00:00.000Z']]),
@@ -176,6 +182,7 @@ describe('deriveEscrowGaps', () => {
 
   it('shows "escrowed" when a LAPS record exists without a last backup time', () => {
     const records: EscrowRecords = {
+      joinTypeKnown: true,
       devices: [device('md-1', 'PC-1', ENTRA.alpha)],
       recoveryKeys: keys([[ENTRA.alpha, osKey('2026-10-01T10:00:00.000Z')]]),
       lapsPasswords: laps([[ENTRA.alpha, null]]),
@@ -192,6 +199,7 @@ describe('deriveEscrowGaps', () => {
     ['an absent id', undefined],
   ])('gives a device with %s both findings and the "Not registered in Entra ID" note', (_label, rawId) => {
     const records: EscrowRecords = {
+      joinTypeKnown: true,
       devices: [device('md-unreg', 'PC-UNREGISTERED', rawId)],
       // Escrow exists for other devices, and even under the zero GUID: none of it may be joined.
       recoveryKeys: keys([
@@ -232,6 +240,7 @@ describe('deriveEscrowGaps', () => {
   it('joins on the Entra device id case-insensitively', () => {
     // Each source writes the GUID in its own case; the loaders normalise all three with entraDeviceId().
     const records: EscrowRecords = {
+      joinTypeKnown: true,
       devices: [device('md-mixed', 'PC-MIXED', 'ABCDEF01-2345-4678-9ABC-DEF012345678')],
       recoveryKeys: keys([[entraDeviceId('abcdef01-2345-4678-9abc-def012345678')!, osKey('2026-10-01T10:00:00.000Z')]]),
       lapsPasswords: laps([[entraDeviceId('AbCdEf01-2345-4678-9aBc-DeF012345678')!, '2026-11-20T03:00:00.000Z']]),
@@ -243,6 +252,7 @@ describe('deriveEscrowGaps', () => {
 
   it('never joins escrow of another device', () => {
     const records: EscrowRecords = {
+      joinTypeKnown: true,
       devices: [device('md-1', 'PC-1', ENTRA.alpha)],
       recoveryKeys: keys([[ENTRA.bravo, osKey('2026-10-01T10:00:00.000Z')]]),
       lapsPasswords: laps([[ENTRA.bravo, '2026-11-20T03:00:00.000Z']]),
@@ -292,6 +302,7 @@ describe('deriveEscrowGaps', () => {
 
     it('still notes an unregistered device, with only the checkable finding', () => {
       const records: EscrowRecords = {
+        joinTypeKnown: true,
         devices: [device('md-unreg', 'PC-UNREGISTERED', null)],
         recoveryKeys: forbidden('/v1.0/informationProtection/bitlocker/recoveryKeys'),
         lapsPasswords: laps([[ENTRA.alpha, '2026-11-20T03:00:00.000Z']]),
@@ -312,7 +323,7 @@ describe('deriveEscrowGaps', () => {
     });
 
     it('keeps a withheld source n/a on the empty notice as well', () => {
-      const report = deriveEscrowGaps({ devices: [], recoveryKeys: forbidden('/v1.0/informationProtection/bitlocker/recoveryKeys'), lapsPasswords: laps([]) }, context);
+      const report = deriveEscrowGaps({ joinTypeKnown: true, devices: [], recoveryKeys: forbidden('/v1.0/informationProtection/bitlocker/recoveryKeys'), lapsPasswords: laps([]) }, context);
       expect(report.state).toBe('empty');
       expect(report.notice).toBe(EMPTY_NOTICE);
       expect(report.columns.find((column) => column.key === 'recoveryKey')?.available).toBe(false);
@@ -336,6 +347,58 @@ describe('deriveEscrowGaps', () => {
       const report = deriveEscrowGaps({ ...fleet(), lapsPasswords: laps([[ENTRA.alpha, '2026-11-20T03:00:00.000Z']]) }, context);
       expect(report.notice).toBeNull();
     });
+  });
+});
+
+describe('devices that are not gaps in the same sense (issue 11, point 6)', () => {
+  const noKeys = () => keys([]);
+  const allLaps = (...ids: string[]) => laps(ids.map((id) => [id, '2026-11-20T03:00:00.000Z']));
+
+  it('recognises a Windows 365 Cloud PC by the model Windows 365 gives it', () => {
+    expect(isCloudPc('Cloud PC Enterprise 2vCPU/8GB/128GB')).toBe(true);
+    expect(isCloudPc('cloud pc business 4vCPU/16GB/256GB')).toBe(true);
+    expect(isCloudPc('Surface Laptop 5')).toBe(false);
+    expect(isCloudPc('Cloud PCs are great')).toBe(false);
+    expect(isCloudPc(null)).toBe(false);
+  });
+
+  it('a Cloud PC without a key makes no recovery-key finding: BitLocker does not apply, and the row says why', () => {
+    const records: EscrowRecords = {
+      joinTypeKnown: false,
+      devices: [device('md-cpc', 'CPC-ANNA-7X2Q', ENTRA.alpha, { cloudPc: true })],
+      recoveryKeys: noKeys(),
+      lapsPasswords: laps([]),
+    };
+    const report = deriveEscrowGaps(records, context);
+    expect(report.rows[0]).toMatchObject({ recoveryKey: 'not applicable', lapsPassword: 'missing', note: 'Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks' });
+    // LAPS still applies to a Cloud PC.
+    expect(kindsOf(report)).toEqual([['missing-laps-password', 'md-cpc']]);
+  });
+
+  it('a hybrid-joined device without a key in Entra ID is its own medium finding, never the High one, and the row says where to look', () => {
+    const records: EscrowRecords = {
+      joinTypeKnown: true,
+      devices: [device('md-hybrid', 'HQ-DESK-01', ENTRA.alpha, { joinType: 'hybridAzureADJoined' }), device('md-cloud', 'LAPTOP-02', ENTRA.bravo, { joinType: 'azureADJoined' })],
+      recoveryKeys: noKeys(),
+      lapsPasswords: allLaps(ENTRA.alpha, ENTRA.bravo),
+    };
+    const report = deriveEscrowGaps(records, context);
+    expect(kindsOf(report)).toEqual([
+      ['recovery-key-not-in-entra', 'md-hybrid'],
+      ['missing-recovery-key', 'md-cloud'],
+    ]);
+    expect(report.rows.find((row) => row.id === 'md-hybrid')?.note).toBe('Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
+    expect(report.findings.find((finding) => finding.subjectId === 'md-hybrid')?.detail).toContain('on-premises Active Directory');
+    // The join type was known, so no caveat about it.
+    expect(report.notice).toBeNull();
+  });
+
+  it('read without the join type (/v1.0), a missing key stays the High finding and the report says hybrid devices cannot be told apart', () => {
+    const records: EscrowRecords = { joinTypeKnown: false, devices: [device('md-1', 'PC-1', ENTRA.alpha)], recoveryKeys: noKeys(), lapsPasswords: allLaps(ENTRA.alpha) };
+    const report = deriveEscrowGaps(records, context);
+    expect(kindsOf(report)).toEqual([['missing-recovery-key', 'md-1']]);
+    expect(report.notice).toBe(HYBRID_JOIN_NOTICE);
+    expect(HYBRID_JOIN_NOTICE).toContain('GRAPH_BETA_COVERAGE=true');
   });
 });
 

@@ -85,6 +85,7 @@ describe('the demo tenant as Graph serves it', () => {
         'security-posture/baseline-outdated',
         'escrow-gaps/missing-recovery-key',
         'escrow-gaps/missing-laps-password',
+        'escrow-gaps/recovery-key-not-in-entra',
         'admin-approval/area-unprotected',
         'startup-reliability/slow-startup',
         'startup-reliability/blue-screens',
@@ -104,5 +105,57 @@ describe('the demo tenant as Graph serves it', () => {
     expect((await raw('/v1.0/deviceManagement/managedDevices', { authorization: '' })).body.error?.code).toBe('InvalidAuthenticationToken');
     const forged = `${token.split('.').slice(0, 2).join('.')}.${'A'.repeat(40)}`;
     expect((await raw('/v1.0/deviceManagement/managedDevices', { authorization: `Bearer ${forged}` })).status).toBe(401);
+  });
+});
+
+/**
+ * `/v1.0` serves what its own schema declares and leaves the rest out without a word (the v1.0 and
+ * beta metadata Microsoft publishes; src/sim/v1-schema.ts has the lists and the sources).
+ */
+describe('what /v1.0 leaves out, as Graph does (issue 11, points 3, 5 and 6)', () => {
+  const types = (body: Record<string, unknown>) => (body.value as Array<Record<string, unknown>>).map((item) => String(item['@odata.type']));
+
+  it('lists no configuration profile, compliance policy or app of a beta-only type on /v1.0, and all of them on /beta', async () => {
+    for (const [path, betaOnly] of [
+      ['/deviceManagement/deviceConfigurations', '#microsoft.graph.windowsWifiConfiguration'],
+      ['/deviceManagement/deviceCompliancePolicies', '#microsoft.graph.aospDeviceOwnerCompliancePolicy'],
+      ['/deviceAppManagement/mobileApps', '#microsoft.graph.winGetApp'],
+    ] as const) {
+      const onV1 = await raw(`/v1.0${path}`);
+      const onBeta = await raw(`/beta${path}`);
+      expect(onV1.status).toBe(200);
+      expect(types(onV1.body)).not.toContain(betaOnly);
+      expect(types(onBeta.body)).toContain(betaOnly);
+      expect(types(onBeta.body).length).toBeGreaterThan(types(onV1.body).length);
+    }
+  });
+
+  it('pages /v1.0 over what it shows: the nextLink chain covers exactly the v1.0 records', async () => {
+    const all = await graph.getAll<Record<string, unknown>>('/v1.0/deviceManagement/deviceConfigurations');
+    const firstPage = await raw('/v1.0/deviceManagement/deviceConfigurations?$top=3');
+    expect(firstPage.body['@odata.nextLink']).toEqual(expect.stringContaining('$skiptoken='));
+    expect(all.map((item) => String(item['@odata.type']))).not.toContain('#microsoft.graph.windows10VpnConfiguration');
+    expect(new Set(all.map((item) => item.id)).size).toBe(all.length);
+  });
+
+  it("gives a device's join type on /beta only", async () => {
+    const onV1 = await raw('/v1.0/deviceManagement/managedDevices?$top=5');
+    const onBeta = await raw('/beta/deviceManagement/managedDevices?$top=5');
+    expect((onV1.body.value as Array<Record<string, unknown>>).some((device) => 'joinType' in device)).toBe(false);
+    expect((onBeta.body.value as Array<Record<string, unknown>>).every((device) => typeof device.joinType === 'string')).toBe(true);
+  });
+
+  it('sends the beta-only Mobile Threat Defense states as unknownFutureValue on /v1.0, whatever the Prefer header asks', async () => {
+    const connector = { ...(sim.tenant.collections.mobileThreatDefenseConnectors[0] as Record<string, unknown>), id: 'f1e2d3c4-0000-4000-8000-00000000e770', partnerState: 'error' };
+    sim.tenant.collections.mobileThreatDefenseConnectors = [...sim.tenant.collections.mobileThreatDefenseConnectors, connector];
+    try {
+      for (const headers of [{}, { prefer: 'include-unknown-enum-members' }] as Array<Record<string, string>>) {
+        const onV1 = await raw('/v1.0/deviceManagement/mobileThreatDefenseConnectors', headers);
+        const served = (onV1.body.value as Array<Record<string, unknown>>).find((item) => item.id === connector.id);
+        expect(served?.partnerState).toBe('unknownFutureValue');
+      }
+    } finally {
+      sim.tenant.collections.mobileThreatDefenseConnectors = sim.tenant.collections.mobileThreatDefenseConnectors.filter((item) => item !== connector);
+    }
   });
 });

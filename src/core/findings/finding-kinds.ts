@@ -20,6 +20,7 @@ export const FINDING_KINDS: Readonly<Record<string, FindingKind>> = {
   'area-unprotected': { label: 'High-impact areas without approval', severity: 'high' },
   'blue-screens': { label: 'Devices with blue screens', severity: 'high' },
   'missing-laps-password': { label: 'Devices without an escrowed LAPS password', severity: 'medium' },
+  'recovery-key-not-in-entra': { label: 'Hybrid-joined devices without a BitLocker key in Entra ID', severity: 'medium' },
   'asr-rule-audit': { label: 'Policies with ASR rules in audit', severity: 'medium' },
   'baseline-outdated': { label: 'Outdated security baselines', severity: 'medium' },
   'assigned-to-missing-or-empty-groups': { label: 'Assigned only to deleted or empty groups', severity: 'medium' },

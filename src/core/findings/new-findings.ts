@@ -107,8 +107,8 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
 export function uncheckedKinds(result: ReportResult): string[] {
   if (result.report !== 'escrow-gaps') return [];
   return result.columns.flatMap((column) => {
-    const kind = ESCROW_SOURCE_KINDS[column.key as keyof typeof ESCROW_SOURCE_KINDS];
-    return kind && !column.available ? [kind] : [];
+    const kinds = ESCROW_SOURCE_KINDS[column.key as keyof typeof ESCROW_SOURCE_KINDS];
+    return kinds && !column.available ? [...kinds] : [];
   });
 }
 

@@ -43,6 +43,11 @@ export interface GraphClientOptions {
   requestTimeoutMs?: number;
   userAgent?: string;
   onExchange?: (exchange: GraphExchange) => void;
+  /**
+   * Read the Intune collections that `/v1.0` cuts short on `/beta` instead (`GRAPH_BETA_COVERAGE`):
+   * the allow-list then takes exactly their beta twins, and the reports read those.
+   */
+  betaCoverage?: boolean;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -103,6 +108,11 @@ export class GraphClient {
     this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+  }
+
+  /** Whether this client reads the beta twins of the collections `/v1.0` cuts short. */
+  get betaCoverage(): boolean {
+    return this.options.betaCoverage === true;
   }
 
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
@@ -342,7 +352,7 @@ export class GraphClient {
    */
   private async sendForText(method: 'GET' | 'POST', url: URL, options: SendOptions = {}): Promise<RawAnswer> {
     const { body, headers: extraHeaders = {}, onBodyPrefix, priority = 'other', signal } = options;
-    assertAllowedRequest(method, url.pathname, url);
+    assertAllowedRequest(method, url.pathname, url, { betaCoverage: this.betaCoverage });
     const requestPath = `${url.pathname}${url.search}`;
     const clientRequestId = randomUUID();
     let waitedMs = 0;

@@ -31,21 +31,39 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
 ];
 
+/**
+ * The `/beta` twins read instead of their `/v1.0` paths when complete coverage is asked for
+ * (`GRAPH_BETA_COVERAGE`, README "What /v1.0 cannot show"): `/v1.0` silently leaves out policy,
+ * profile and app types that only the beta schema declares, and a device's join type. The same
+ * permissions read them; nothing else is added.
+ */
+export const BETA_COVERAGE_PATHS: readonly string[] = [
+  '/beta/deviceManagement/deviceConfigurations',
+  '/beta/deviceManagement/deviceCompliancePolicies',
+  '/beta/deviceAppManagement/mobileApps',
+  '/beta/deviceManagement/managedDevices',
+];
+
 /** The JSON batching endpoint: the one POST the service makes, and only with GET sub-requests inside. */
 export const BATCH_PATH = '/v1.0/$batch';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
-const allowedPathPatterns: readonly RegExp[] = UPSTREAM_PATHS.map(
-  (path) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', GUID)}$`),
-);
+const toPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', GUID)}$`);
+const specPatterns: readonly RegExp[] = UPSTREAM_PATHS.map(toPattern);
+const betaCoveragePatterns: readonly RegExp[] = BETA_COVERAGE_PATHS.map(toPattern);
 
-export function isAllowedUpstreamPath(pathname: string): boolean {
-  return allowedPathPatterns.some((pattern) => pattern.test(pathname));
+/** Which paths a client may read: the specification's, plus the beta twins when coverage asks for them. */
+export interface AllowListOptions {
+  betaCoverage?: boolean;
+}
+
+export function isAllowedUpstreamPath(pathname: string, options: AllowListOptions = {}): boolean {
+  return specPatterns.some((pattern) => pattern.test(pathname)) || (options.betaCoverage === true && betaCoveragePatterns.some((pattern) => pattern.test(pathname)));
 }
 
 /** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
-export function assertAllowedRequest(method: string, pathname: string, url?: URL): void {
+export function assertAllowedRequest(method: string, pathname: string, url?: URL, options: AllowListOptions = {}): void {
   if (url && selectsSecretFields(url)) {
     throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
   }
@@ -53,7 +71,7 @@ export function assertAllowedRequest(method: string, pathname: string, url?: URL
   if (method !== 'GET') {
     throw new GraphRequestRefusedError(`Refused ${method} ${pathname}: this service only reads (GET) from Microsoft Graph.`);
   }
-  if (!isAllowedUpstreamPath(pathname)) {
+  if (!isAllowedUpstreamPath(pathname, options)) {
     throw new GraphRequestRefusedError(`Refused GET ${pathname}: the path is not one this service is allowed to read.`);
   }
 }

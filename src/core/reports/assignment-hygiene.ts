@@ -29,6 +29,8 @@ export interface AssignableObject {
 
 export interface AssignmentRecords {
   objects: AssignableObject[];
+  /** Whether the collections `/v1.0` cuts short were read on `/beta`; if not, the report says what it cannot show. */
+  betaCoverage: boolean;
   /** Objects left out as the Intune admin center leaves them out (Microsoft's own), by kind. */
   leftOut: { catalogueApps: number; builtInScripts: number };
   /** Every group an assignment references, by lower-case id. */
@@ -48,13 +50,15 @@ interface Source {
   kind: AssignableKind;
   source: string;
   path: string;
+  /** The `/beta` twin read instead when the client asks for complete coverage (`GRAPH_BETA_COVERAGE`). */
+  betaTwin?: string;
   name: (item: Record<string, unknown>) => string;
   link: (item: Record<string, unknown>, id: string, name: string) => string;
 }
 
 const SOURCES: readonly Source[] = [
-  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
-  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
+  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', betaTwin: '/beta/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
+  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', betaTwin: '/beta/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
   {
     kind: 'settingsCatalogPolicy',
     source: 'configurationPolicies',
@@ -69,10 +73,22 @@ const SOURCES: readonly Source[] = [
         platforms: asString(item.platforms) ?? '',
       }),
   },
-  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
+  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', betaTwin: '/beta/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
   { kind: 'platformScript', source: 'deviceManagementScripts', path: '/beta/deviceManagement/deviceManagementScripts', name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
   { kind: 'remediation', source: 'deviceHealthScripts', path: '/beta/deviceManagement/deviceHealthScripts', name: displayName, link: (_, id) => intuneLinks.remediation(id) },
 ];
+
+/**
+ * What the specification's `/v1.0` reads cannot show: Graph's v1.0 schema does not declare these
+ * types, and its lists leave them out without a word (the full list: src/sim/v1-schema.ts, from
+ * Microsoft's published v1.0 and beta metadata).
+ */
+export const V1_COVERAGE_NOTICE =
+  "Not shown: Graph's /v1.0 lists leave out every profile, policy and app type that only its beta schema has, " +
+  'among them Wi-Fi, VPN, certificate (SCEP, PKCS, PFX, trusted root), email and wired-network profiles, Android Enterprise ' +
+  'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
+  'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
+  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them.';
 
 function displayName(item: Record<string, unknown>): string {
   return asString(item.displayName) ?? asString(item.id) ?? '';
@@ -106,7 +122,8 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   const leftOut = { catalogueApps: 0, builtInScripts: 0 };
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
-    for await (const page of graph.pages<Record<string, unknown>>(source.path, { query: { $expand: 'assignments' }, signal })) {
+    const path = graph.betaCoverage && source.betaTwin ? source.betaTwin : source.path;
+    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $expand: 'assignments' }, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
         // its remediation scripts (deviceHealthScript.isGlobalScript) are read-only: unassigned by
@@ -140,7 +157,7 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  return { objects: perSource.flat(), groups: lookups, leftOut };
+  return { objects: perSource.flat(), betaCoverage: graph.betaCoverage, groups: lookups, leftOut };
 }
 
 export type HygieneVerdict =
@@ -243,9 +260,13 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   rows.sort((a, b) => a.order - b.order || compareText(String(a.type), String(b.type)) || compareText(String(a.name), String(b.name)));
   const { catalogueApps, builtInScripts } = records.leftOut;
   const leftOut = [catalogueApps > 0 ? plural(catalogueApps, "Microsoft catalogue app") : '', builtInScripts > 0 ? plural(builtInScripts, 'built-in remediation script') : ''].filter(Boolean);
+  const notices = [
+    leftOut.length > 0 ? `Left out, as the Intune admin center leaves them out: ${leftOut.join(' and ')} (Microsoft's own, present in every tenant).` : '',
+    records.betaCoverage ? '' : V1_COVERAGE_NOTICE,
+  ].filter(Boolean);
   return {
     state: 'loaded',
-    notice: leftOut.length > 0 ? `Left out, as the Intune admin center leaves them out: ${leftOut.join(' and ')} (Microsoft's own, present in every tenant).` : null,
+    notice: notices.length > 0 ? notices.join(' ') : null,
     columns: [
       { key: 'type', label: 'Type', available: true },
       { key: 'name', label: 'Name', available: true },

@@ -1,4 +1,5 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { CLIENT_NAME, CLIENT_VERSION } from '../graph/graph-client.js';
 import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
@@ -14,6 +15,10 @@ export interface WindowsDevice {
   lastSyncDateTime: string | null;
   /** Lower-case Entra device id; null when the device is not registered in Entra ID. */
   entraDeviceId: string | null;
+  /** `managedDevice.joinType`; null where Graph did not say (it is a beta property, absent on /v1.0). */
+  joinType: string | null;
+  /** A Windows 365 Cloud PC, which has no BitLocker to escrow a key for. */
+  cloudPc: boolean;
 }
 
 /** What is escrowed for one Entra device id: dates only, never a key or a password. */
@@ -29,6 +34,8 @@ export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { 
 
 export interface EscrowRecords {
   devices: WindowsDevice[];
+  /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
+  joinTypeKnown: boolean;
   recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
   /** Last backup time of the local administrator password, by Entra device id. */
   lapsPasswords: EscrowSource<string | null>;
@@ -36,8 +43,18 @@ export interface EscrowRecords {
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
-/** The finding kind each escrow source column checks: an n/a column checks nothing. */
-export const ESCROW_SOURCE_KINDS = { recoveryKey: 'missing-recovery-key', lapsPassword: 'missing-laps-password' } as const;
+const MISSING_KEY_KIND = 'missing-recovery-key';
+/** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
+const HYBRID_KEY_KIND = 'recovery-key-not-in-entra';
+const MISSING_LAPS_KIND = 'missing-laps-password';
+/** The finding kinds each escrow source column checks: an n/a column checks nothing. */
+export const ESCROW_SOURCE_KINDS: Readonly<Record<'recoveryKey' | 'lapsPassword', readonly string[]>> = {
+  recoveryKey: [MISSING_KEY_KIND, HYBRID_KEY_KIND],
+  lapsPassword: [MISSING_LAPS_KIND],
+};
+export const HYBRID_JOIN_NOTICE =
+  'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
+  'shows here as missing its key in Entra ID. Set GRAPH_BETA_COVERAGE=true to tell hybrid-joined devices apart.';
 export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
 
 /**
@@ -54,6 +71,21 @@ export function isWindows(operatingSystem: unknown): boolean {
 }
 
 /**
+ * Windows 365 gives its Cloud PCs the model "Cloud PC <edition> <size>" (e.g. "Cloud PC Enterprise
+ * 2vCPU/8GB/128GB"), which Windows 365 assignment filters match with `device.model -startsWith
+ * "Cloud PC"`. BitLocker is not supported on Cloud PCs; the service encrypts their disks at rest
+ * (learn.microsoft.com/windows-365/enterprise/encryption), so there is no recovery key to escrow.
+ */
+export function isCloudPc(model: unknown): boolean {
+  return typeof model === 'string' && /^cloud pc\b/i.test(model.trim());
+}
+
+/** `joinType` as Graph's beta `managedDevice` gives it (learn.microsoft.com/graph/api/resources/intune-devices-jointype). */
+export function isHybridJoined(joinType: string | null): boolean {
+  return joinType === 'hybridAzureADJoined';
+}
+
+/**
  * `volumeType` arrives as the member name or its number (1 is the operating-system volume). A key
  * without one counts as the operating-system volume's (design section 9): when in doubt, no finding.
  */
@@ -63,10 +95,12 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
 
 async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
+  // The join type is a beta property: read there only when complete coverage is asked for.
+  const devicesPath = graph.betaCoverage ? '/beta/deviceManagement/managedDevices' : '/v1.0/deviceManagement/managedDevices';
   const readDevices = async (signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;
-    for await (const page of graph.pages<Graph.ManagedDevice>('/v1.0/deviceManagement/managedDevices', { signal })) {
+    for await (const page of graph.pages<Graph.ManagedDevice & Pick<Beta.ManagedDevice, 'joinType'>>(devicesPath, { signal })) {
       seen += page.items.length;
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
@@ -76,6 +110,8 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
           userPrincipalName: asString(device.userPrincipalName) || null,
           lastSyncDateTime: timestampText(device.lastSyncDateTime),
           entraDeviceId: entraDeviceId(device.azureADDeviceId),
+          joinType: asString(device.joinType) || null,
+          cloudPc: isCloudPc(device.model),
         });
       }
       progress('managedDevices', seen);
@@ -110,7 +146,7 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
     // Neither source granted: there is nothing to report, and the load error names the 403.
     throw recoveryKeys.error;
   }
-  return { devices, recoveryKeys, lapsPasswords };
+  return { devices, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
 }
 
 /**
@@ -164,10 +200,16 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
     const subject = { subjectId: device.id, subjectName: device.deviceName };
     if (!device.entraDeviceId) notes.push('Not registered in Entra ID, so nothing can be escrowed');
 
+    const hybrid = isHybridJoined(device.joinType);
+    if (device.cloudPc) notes.push('Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks');
+    else if (hybrid) notes.push('Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
     if (records.recoveryKeys.available) {
       const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
       if (escrow?.hasOsVolumeKey) {
         recoveryKey = escrow.osVolumeKeyCreated ?? 'escrowed';
+      } else if (device.cloudPc) {
+        // Nothing to escrow, so nothing missing: the row says why instead.
+        recoveryKey = 'not applicable';
       } else {
         recoveryKey = 'missing';
         gaps += 1;
@@ -175,12 +217,14 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
         findings.push({
           ...subject,
-          kind: ESCROW_SOURCE_KINDS.recoveryKey,
+          kind: hybrid && device.entraDeviceId ? HYBRID_KEY_KIND : MISSING_KEY_KIND,
           detail: !device.entraDeviceId
             ? 'No BitLocker recovery key can be escrowed: the device is not registered in Entra ID.'
-            : dataOnly
-              ? 'No BitLocker recovery key is escrowed for the operating-system volume (only data-volume keys).'
-              : 'No BitLocker recovery key is escrowed in Entra ID for this device.',
+            : hybrid
+              ? 'No BitLocker recovery key is escrowed in Entra ID for this hybrid-joined device. Check that on-premises Active Directory holds it, or back it up to Entra ID too.'
+              : dataOnly
+                ? 'No BitLocker recovery key is escrowed for the operating-system volume (only data-volume keys).'
+                : 'No BitLocker recovery key is escrowed in Entra ID for this device.',
         });
       }
     }
@@ -193,7 +237,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         gaps += 1;
         findings.push({
           ...subject,
-          kind: ESCROW_SOURCE_KINDS.lapsPassword,
+          kind: MISSING_LAPS_KIND,
           detail: !device.entraDeviceId
             ? 'No local administrator password can be escrowed: the device is not registered in Entra ID.'
             : 'No Windows LAPS local administrator password is backed up to Entra ID for this device.',
@@ -216,9 +260,11 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   rows.sort((a, b) => b.gaps - a.gaps || compareText(String(a.device), String(b.device)));
 
   const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;
+  const keyFindings = findings.some((finding) => finding.kind === MISSING_KEY_KIND);
+  const notices = [noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : '', keyFindings && !records.joinTypeKnown ? HYBRID_JOIN_NOTICE : ''].filter(Boolean);
   return {
     state: 'loaded',
-    notice: noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : null,
+    notice: notices.length > 0 ? notices.join(' ') : null,
     columns,
     rows: rows.map(({ gaps: _gaps, ...row }) => row),
     findings,

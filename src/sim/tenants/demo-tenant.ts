@@ -38,7 +38,8 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   const singletons: SimTenant['singletons'] = {};
   const groups = new Map<string, SimGroup>();
   const declared: DeclaredFinding[] = [];
-  const declare = (report: DeclaredFinding['report'], kind: string, subjectId: string) => declared.push({ report, kind, subjectId });
+  const declare = (report: DeclaredFinding['report'], kind: string, subjectId: string, coverage?: DeclaredFinding['coverage']) =>
+    declared.push({ report, kind, subjectId, ...(coverage ? { coverage } : {}) });
 
   // ---- groups ------------------------------------------------------------------------------
   const users = Array.from({ length: 60 }, () => guid());
@@ -94,15 +95,16 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   singletons.windowsAutopilotSettings = records.windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 6), syncStatus: 'completed', now });
 
   // ---- report 2: assignment hygiene (and the objects report 3 inspects) ---------------------
-  const hygiene = (kind: string, id: string) => declare('assignment-hygiene', kind, id);
+  // `beta`: an object of a type /v1.0 leaves out (src/sim/v1-schema.ts), found only on /beta.
+  const hygiene = (kind: string, id: string, coverage?: 'beta') => declare('assignment-hygiene', kind, id, coverage);
   const configuration = (displayName: string, targets: Target[], odataType?: string) => {
     const item = records.deviceConfiguration({ id: guid(), displayName, targets, now, ...(odataType ? { odataType } : {}) });
     collections.deviceConfigurations.push(item);
     return item.id;
   };
   configuration('Windows - Wi-Fi (Corp)', [{ kind: 'include', groupId: allStaff }], '#microsoft.graph.windowsWifiConfiguration');
-  hygiene('unassigned', configuration('Windows - Legacy VPN', [], '#microsoft.graph.windows10VpnConfiguration'));
-  hygiene('assigned-to-missing-or-empty-groups', configuration('iOS - Exchange email', [{ kind: 'include', groupId: deletedGroup }], '#microsoft.graph.iosEasEmailProfileConfiguration'));
+  hygiene('unassigned', configuration('Windows - Legacy VPN', [], '#microsoft.graph.windows10VpnConfiguration'), 'beta');
+  hygiene('assigned-to-missing-or-empty-groups', configuration('iOS - Exchange email', [{ kind: 'include', groupId: deletedGroup }], '#microsoft.graph.iosEasEmailProfileConfiguration'), 'beta');
   hygiene('exclusions-only', configuration('Windows - Kiosk lockdown', [{ kind: 'exclude', groupId: kioskExclusions }]));
   hygiene(
     'all-users-and-all-devices',
@@ -199,7 +201,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   };
   app('Company Portal', 'Microsoft Corporation', [{ kind: 'allUsers', intent: 'required' }], '#microsoft.graph.winGetApp');
   hygiene('exclusions-only', app('Contoso Expenses', 'Contoso', [{ kind: 'exclude', groupId: kioskExclusions, intent: 'available' }]));
-  hygiene('all-users-and-all-devices', app('Microsoft Teams', 'Microsoft Corporation', [{ kind: 'allDevices', intent: 'required' }, { kind: 'allUsers', intent: 'available' }], '#microsoft.graph.winGetApp'));
+  hygiene('all-users-and-all-devices', app('Microsoft Teams', 'Microsoft Corporation', [{ kind: 'allDevices', intent: 'required' }, { kind: 'allUsers', intent: 'available' }], '#microsoft.graph.winGetApp'), 'beta');
   hygiene('unassigned', app('Legacy PDF Reader', 'Example Software', []));
   app('7-Zip', 'Igor Pavlov', [{ kind: 'include', groupId: pilot, intent: 'available' }]);
   app('Finance Reporting Add-in', 'Contoso', [{ kind: 'include', groupId: finance, intent: 'required' }]);
@@ -251,9 +253,10 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   ] as const;
   const escrow = (kind: string, id: string) => declare('escrow-gaps', kind, id);
   const windowsDevices: Array<{ device: GraphRecord; model: string; manufacturer: string }> = [];
-  const addDevice = (index: number, operatingSystem: string, entraDeviceId: string | null, model: string, manufacturer: string): GraphRecord => {
+  const addDevice = (index: number, operatingSystem: string, entraDeviceId: string | null, model: string, manufacturer: string, joinType?: 'hybridAzureADJoined'): GraphRecord => {
     const id = guid();
     const device = records.managedDevice({
+      ...(joinType ? { joinType } : {}),
       id,
       deviceName: operatingSystem.toLowerCase() === 'windows' ? `CONTOSO-${String(index).padStart(4, '0')}` : `${operatingSystem}-${index}`,
       operatingSystem,
@@ -399,6 +402,37 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   }
   // Microsoft's own remediation scripts are read-only and unassigned until someone assigns them: not findings.
   collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: 'Restart Office Click-to-Run service', targets: [], now, isGlobalScript: true }));
+
+  // ---- what /v1.0 cannot show (issue 11, points 3 and 6; also last, to keep the ids above) ------
+  // Types only the beta schema has: /v1.0 lists leave them out, so their findings need /beta.
+  hygiene('assigned-to-missing-or-empty-groups', compliance('AOSP - Compliance (RealWear)', [{ kind: 'include', groupId: retiredGroup }], '#microsoft.graph.aospDeviceOwnerCompliancePolicy'), 'beta');
+  app('Microsoft 365 Apps for enterprise', 'Microsoft Corporation', [{ kind: 'allUsers', intent: 'required' }], '#microsoft.graph.officeSuiteApp');
+  // Windows 365 Cloud PCs have no BitLocker: no recovery-key finding, but LAPS still applies.
+  const cloudPc = (index: number, withLaps: boolean) => {
+    const entraDeviceId = guid();
+    const device = addDevice(index, 'Windows', entraDeviceId, 'Cloud PC Enterprise 2vCPU/8GB/128GB', 'Microsoft Corporation');
+    if (withLaps) laps(device, entraDeviceId);
+    else escrow('missing-laps-password', device.id);
+  };
+  cloudPc(245, true);
+  cloudPc(246, false);
+  // Hybrid joined: a key missing from Entra ID may be in on-premises AD. Only /beta gives the join
+  // type, so /v1.0 still calls it the High finding and the report says why it cannot tell.
+  for (const index of [247, 248]) {
+    const entraDeviceId = guid();
+    const device = addDevice(index, 'Windows', entraDeviceId, 'OptiPlex 7010', 'Dell Inc.', 'hybridAzureADJoined');
+    laps(device, entraDeviceId);
+    declare('escrow-gaps', 'missing-recovery-key', device.id, 'v1.0');
+    declare('escrow-gaps', 'recovery-key-not-in-entra', device.id, 'beta');
+  }
+  // A device action access policy (Intune 2508): its type is the family, policySet names the action.
+  collections.operationApprovalPolicies.push(
+    records.operationApprovalPolicy({ id: guid(), displayName: 'Retire and delete devices', policyType: 'deviceAction', policySet: { policyType: 'deviceRetire' }, approverGroupIds: [helpdeskLeads], now }),
+  );
+  const hybridWithKeyId = guid();
+  const hybridWithKey = addDevice(249, 'Windows', hybridWithKeyId, 'OptiPlex 7010', 'Dell Inc.', 'hybridAzureADJoined');
+  key(hybridWithKeyId, 'operatingSystemVolume');
+  laps(hybridWithKey, hybridWithKeyId);
 
   return {
     tenantId: '8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64',

@@ -122,6 +122,9 @@ export function deviceManagementPartner(value: {
   } satisfies Graph.DeviceManagementPartner & { '@odata.type': string });
 }
 
+/** A look-alike managed Google Play enrolment token (anyone holding a real one can enrol a device). */
+export const MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN = 'DEMOENROLTOKEN7Q4X9VZK2M';
+
 export function androidManagedStoreSettings(value: {
   id: string;
   bindStatus: Beta.AndroidManagedStoreAccountBindStatus;
@@ -142,7 +145,15 @@ export function androidManagedStoreSettings(value: {
     targetGroupIds: [],
     deviceOwnerManagementEnabled: true,
     androidDeviceOwnerFullyManagedEnrollmentEnabled: true,
-    companyCodes: [],
+    // Enrolment tokens come back on every GET of this singleton unless `$select` leaves them out;
+    // the demo carries one so tests can prove it never reaches a report, a card or a log.
+    companyCodes: [
+      {
+        enrollmentToken: MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN,
+        qrCodeContent: `{"android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE":{"com.google.android.apps.work.clouddpc.EXTRA_ENROLLMENT_TOKEN":"${MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN}"}}`,
+        qrCodeImage: { type: 'image/png', value: Buffer.from(`qr:${MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN}`).toString('base64') },
+      },
+    ],
     managedGooglePlayInitialScopeTagIds: ['0'],
   } satisfies Beta.AndroidManagedStoreAccountEnterpriseSettings & { '@odata.type': string });
 }
@@ -371,6 +382,8 @@ export function managedDevice(value: {
   manufacturer: string;
   lastSyncDateTime: string;
   enrolledDateTime: string;
+  /** Beta's `joinType`; `/v1.0` leaves it out (v1-schema.ts). Windows devices default to Entra joined. */
+  joinType?: Beta.JoinType;
 }): GraphRecord {
   return record({
     id: value.id,
@@ -397,7 +410,8 @@ export function managedDevice(value: {
     serialNumber: value.id.slice(-10).toUpperCase(),
     userDisplayName: value.userPrincipalName.split('@')[0] ?? '',
     managedDeviceName: `${value.userPrincipalName.split('@')[0]}_${value.operatingSystem}`,
-  } satisfies Graph.ManagedDevice);
+    joinType: value.joinType ?? (value.operatingSystem.toLowerCase() === 'windows' ? 'azureADJoined' : 'azureADRegistered'),
+  } satisfies Graph.ManagedDevice & Pick<Beta.ManagedDevice, 'joinType'>);
 }
 
 export function deviceLocalCredentialInfo(value: { entraDeviceId: string; deviceName: string; lastBackupDateTime: string; refreshDateTime: string }): GraphRecord {
@@ -428,7 +442,15 @@ export function bitlockerRecoveryKey(value: {
 
 // ---- report 5: multi admin approval -------------------------------------------------------
 
-export function operationApprovalPolicy(value: { id: string; displayName: string; policyType: string; approverGroupIds: string[]; now: Date }): GraphRecord {
+export function operationApprovalPolicy(value: {
+  id: string;
+  displayName: string;
+  policyType: string;
+  approverGroupIds: string[];
+  now: Date;
+  /** Device action policies (Intune 2508 on) say which action in `policySet`, their type being `deviceAction`. */
+  policySet?: { policyType: string; policyPlatform?: string };
+}): GraphRecord {
   return record({
     id: value.id,
     displayName: value.displayName,
@@ -437,8 +459,16 @@ export function operationApprovalPolicy(value: { id: string; displayName: string
     // The typed union is truncated; Graph documents about thirty members (design section 9).
     policyType: value.policyType as Beta.OperationApprovalPolicyType,
     policyPlatform: 'notApplicable',
+    ...(value.policySet
+      ? {
+          policySet: {
+            policyType: value.policySet.policyType as Beta.OperationApprovalPolicyType,
+            policyPlatform: (value.policySet.policyPlatform ?? 'notApplicable') as Beta.OperationApprovalPolicyPlatform,
+          },
+        }
+      : {}),
     approverGroupIds: value.approverGroupIds,
-  } satisfies Beta.OperationApprovalPolicy);
+  } satisfies Beta.OperationApprovalPolicy & { policyType: Beta.OperationApprovalPolicyType });
 }
 
 export function operationApprovalRequest(value: {

@@ -48,6 +48,11 @@ export interface DeclaredFinding {
   report: ReportId;
   kind: string;
   subjectId: string;
+  /**
+   * Found only when the report reads that way: `beta` for an object that `/v1.0` leaves out (or a
+   * device whose join type only `/beta` shows), `v1.0` for what is found only without it.
+   */
+  coverage?: 'v1.0' | 'beta';
 }
 
 export interface SimTenant {
@@ -68,4 +73,10 @@ export interface SimTenant {
 
 export function emptyCollections(): Record<CollectionName, GraphRecord[]> {
   return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as Record<CollectionName, GraphRecord[]>;
+}
+
+/** The findings a tenant plants for a client that reads the spec's `/v1.0` paths, or their beta twins. */
+export function declaredFindingsFor(tenant: Pick<SimTenant, 'declaredFindings'>, options: { betaCoverage?: boolean } = {}): DeclaredFinding[] {
+  const coverage = options.betaCoverage ? 'beta' : 'v1.0';
+  return tenant.declaredFindings.filter((finding) => finding.coverage === undefined || finding.coverage === coverage);
 }
