@@ -185,6 +185,23 @@ describe('mobileThreatDefenseVerdict', () => {
     });
   });
 
+  describe('a state /v1.0 sends as unknownFutureValue (beta\'s notSetUp or error): judged by its heartbeat (issue 11, point 5)', () => {
+    const hidden = (lastHeartbeatDateTime: string) => mtd({ partnerState: 'unknownFutureValue', lastHeartbeatDateTime });
+    const SAYS = 'Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat';
+
+    it('a recent heartbeat: healthy, saying why the state is not used', () => {
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2)), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [SAYS] });
+    });
+
+    it('no heartbeat ever: a warning, never a finding', () => {
+      expect(mobileThreatDefenseVerdict(hidden(NEVER), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [SAYS, 'never heartbeat'] });
+    });
+
+    it('a heartbeat past the unhealthy band: unhealthy, as any connector would be', () => {
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(4)), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    });
+  });
+
   it('a heartbeat older than the partner\'s own threshold is unhealthy even inside the tenant-status warning band', () => {
     const verdict = mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(1.5), partnerUnresponsivenessThresholdInDays: 1 }), now, DEFAULT_THRESHOLDS);
     expect(verdict.health).toBe('unhealthy');

@@ -55,6 +55,14 @@ const MTD_PARTNERS: Record<string, string> = {
 const DEFENDER_CONNECTOR_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
 
 const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
+/**
+ * The fields report 1 reads of the managed Google Play settings. The singleton also carries the
+ * tenant's enrolment tokens and their QR codes (`companyCodes[].enrollmentToken`, `qrCodeContent`,
+ * `qrCodeImage`; learn.microsoft.com/graph/api/resources/intune-androidforwork-androidmanagedstoreaccountenterprisesettings):
+ * anyone holding one can enrol a device. `$select` keeps them off the wire, and the projection in
+ * `loadConnectors` keeps nothing else should Graph send them anyway.
+ */
+const MANAGED_STORE_SELECT = 'id,bindStatus,lastAppSyncStatus,lastAppSyncDateTime,ownerOrganizationName';
 
 async function loadConnectors({ graph, onProgress }: LoadContext): Promise<ConnectorRecords> {
   const list =
@@ -106,18 +114,19 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
  * as the contract says, and fall back to beta on 400 or 404.
  */
 async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGooglePlay | null> {
+  const query = { $select: MANAGED_STORE_SELECT };
   try {
-    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`));
+    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`, { query }));
   } catch (error) {
     if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
   }
-  return getSingleton<ManagedGooglePlay>(graph, `/beta/${MANAGED_STORE_PATH}`);
+  return getSingleton<ManagedGooglePlay>(graph, `/beta/${MANAGED_STORE_PATH}`, query);
 }
 
 /** A singleton, or null when the tenant never set it up (404). */
-async function getSingleton<T>(graph: GraphClient, path: string): Promise<T | null> {
+async function getSingleton<T>(graph: GraphClient, path: string, query?: Record<string, string>): Promise<T | null> {
   try {
-    return unwrapSingleton<T>(await graph.get<unknown>(path));
+    return unwrapSingleton<T>(await graph.get<unknown>(path, query ? { query } : {}));
   } catch (error) {
     if (error instanceof GraphError && error.status === 404) return null;
     throw error;
@@ -174,8 +183,15 @@ export function certificateConnectorVerdict(connector: NdesConnector, now: Date,
   return worst(stateVerdict, freshness(graphTimestamp(connector.lastConnectionDateTime), now, thresholds, 'connected'), versionVerdict);
 }
 
+/**
+ * `notSetUp` and `error` are beta members of `mobileThreatPartnerTenantState`; `/v1.0`, where the
+ * specification reads the connectors, ends the enum at `unknownFutureValue` and sends both as that
+ * (intune-onboarding-mobilethreatpartnertenantstate, v1.0 and beta pages). Which of the two it was
+ * cannot be told from the state, so such a connector is judged by its heartbeat alone.
+ */
+const STATE_HIDDEN_BY_V1 = 'unknownFutureValue';
+
 export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, thresholds: ReportThresholds): Verdict {
-  // `notSetUp` and `error` are beta members of the same enum; accept any string.
   const state = asString(connector.partnerState) ?? 'unknown';
   const stateVerdict: Verdict =
     state === 'enabled'
@@ -186,7 +202,9 @@ export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, t
           ? { health: 'warning', reasons: ['set up at the partner but not enabled in Intune'] }
           : state === 'notSetUp'
             ? { health: 'warning', reasons: ['connector not set up: no heartbeat received'] }
-            : { health: 'warning', reasons: [`partner state "${state}" is not recognised`] };
+            : state === STATE_HIDDEN_BY_V1
+              ? { health: 'healthy', reasons: ['Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat'] }
+              : { health: 'warning', reasons: [`partner state "${state}" is not recognised`] };
   const last = graphTimestamp(connector.lastHeartbeatDateTime);
   const threshold = asNumber(connector.partnerUnresponsivenessThresholdInDays);
   // Past its own threshold Intune ignores the partner's data in compliance: unhealthy however
