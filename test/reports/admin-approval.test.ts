@@ -37,8 +37,8 @@ const groups = (): Map<string, GroupLookup> =>
     ],
   ]);
 
-function policy(id: string, displayName: string, policyType: string, approverGroupIds: string[], policyPlatform: string | null = 'notApplicable'): ApprovalPolicy {
-  return { id, displayName, policyType, policyPlatform, approverGroupIds };
+function policy(id: string, displayName: string, policyType: string, approverGroupIds: string[], policyPlatform: string | null = 'notApplicable', policySetType: string | null = null): ApprovalPolicy {
+  return { id, displayName, policyType, policySetType, policyPlatform, approverGroupIds };
 }
 
 function request(id: string, requestDateTime: string | null, extra: Partial<ApprovalRequest> = {}): ApprovalRequest {
@@ -93,6 +93,33 @@ describe('areasCovered', () => {
 
   it('covers nothing when an unrecognised type has an unrelated name', () => {
     expect(areasCovered({ policyType: 'unknownFutureValue', displayName: 'Windows 365 cloud PCs' })).toEqual({ areas: [], byName: true });
+  });
+
+  describe('device action policies: deviceAction with the action in policySet (issue 11, point 4)', () => {
+    it.each([['deviceWipe'], ['deviceRetire'], ['deviceDelete']])('deviceAction with policySet %s protects wiping devices, on its type, whatever the name', (action) => {
+      expect(areasCovered({ policyType: 'deviceAction', policySetType: action, displayName: 'Untitled access policy' })).toEqual({ areas: ['device-wipe'], byName: false });
+    });
+
+    it('reads policySet when the top-level type says nothing (unknown, unknownFutureValue)', () => {
+      expect(areasCovered({ policyType: 'unknownFutureValue', policySetType: 'deviceRetire', displayName: 'Untitled' })).toEqual({ areas: ['device-wipe'], byName: false });
+      expect(areasCovered({ policyType: 'unknown', policySetType: 'script', displayName: 'Untitled' })).toEqual({ areas: ['scripts'], byName: false });
+    });
+
+    it('deviceAction alone, or with an action this code does not know, is matched on the name and says so', () => {
+      expect(areasCovered({ policyType: 'deviceAction', displayName: 'Wipe and retire approval' })).toEqual({ areas: ['device-wipe'], byName: true });
+      expect(areasCovered({ policyType: 'deviceAction', policySetType: 'unknownFutureValue', displayName: 'Delete devices' })).toEqual({ areas: ['device-wipe'], byName: true });
+      expect(areasCovered({ policyType: 'deviceAction', policySetType: 'deviceQuarantine', displayName: 'Device actions' })).toEqual({ areas: [], byName: true });
+    });
+
+    it('a deviceAction wipe policy protects the area: no finding, and the row names the action', () => {
+      const report = deriveAdminApproval(
+        { policies: [policy('p-wipe', 'Untitled access policy', 'deviceAction', [GROUP.securityTeam], 'notApplicable', 'deviceWipe')], requests: [], approverGroups: groups() },
+        context,
+      );
+      expect(report.findings.map((finding) => finding.subjectId)).not.toContain('device-wipe');
+      expect(section(report.rows, 'coverage').find((row) => row.id === 'device-wipe')).toMatchObject({ coverage: 'Protected', coveredBy: 'Untitled access policy' });
+      expect(section(report.rows, 'policies')[0]).toMatchObject({ policyType: 'deviceAction: deviceWipe', areas: 'Wiping devices' });
+    });
   });
 
   it('has exactly the three areas of the specification, in order', () => {

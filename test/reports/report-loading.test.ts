@@ -14,17 +14,22 @@ tenant.groups.set(approvers, { id: approvers, displayName: 'Intune Admins', memb
 tenant.collections.operationApprovalPolicies = [
   // A member declared after unknownFutureValue: Graph only names it to callers that ask.
   records.operationApprovalPolicy({ id: 'p-rbac', displayName: 'Approval policy changes', policyType: 'operationApprovalPolicy', approverGroupIds: [approvers], now }),
+  // A device action policy (Intune 2508): the family as its type, the action in policySet.
+  records.operationApprovalPolicy({ id: 'p-delete', displayName: 'Untitled access policy', policyType: 'deviceAction', policySet: { policyType: 'deviceDelete' }, approverGroupIds: [approvers], now }),
 ];
 tenant.collections.managedDevices = [{ ...managedDevice(1), operatingSystem: 'iOS' }];
 const harness = useTestSimulator({ tenant });
 
 describe('loading reports from the simulated Graph', () => {
-  it('report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue counts', async () => {
+  it('report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue counts, and reads a device action policy\'s policySet (issue 11, point 4)', async () => {
     const report = await loadReport('admin-approval', harness.client(), { now: () => now });
     expect(report.state).toBe('loaded');
-    expect(report.findings.map((finding) => finding.subjectId).sort()).toEqual(['device-wipe', 'scripts']);
-    const policyRow = report.rows.find((row) => row.section === 'policies');
-    expect(policyRow).toMatchObject({ policy: 'Approval policy changes', policyType: 'operationApprovalPolicy', approvers: 'Intune Admins' });
+    expect(report.findings.map((finding) => finding.subjectId).sort()).toEqual(['scripts']);
+    const policyRows = report.rows.filter((row) => row.section === 'policies');
+    expect(policyRows).toEqual([
+      expect.objectContaining({ policy: 'Approval policy changes', policyType: 'operationApprovalPolicy', approvers: 'Intune Admins' }),
+      expect.objectContaining({ policy: 'Untitled access policy', policyType: 'deviceAction: deviceDelete', areas: 'Wiping devices' }),
+    ]);
 
     // Without the Prefer header the same record hides its type, as Graph documents.
     const token = await requestAppToken(harness.sim);

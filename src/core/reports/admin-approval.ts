@@ -11,6 +11,8 @@ export interface ApprovalPolicy {
   displayName: string;
   /** A string, not the truncated typed union: Graph documents about thirty members (design section 9). */
   policyType: string;
+  /** `policySet.policyType`: what a generic `deviceAction` policy guards (wipe, retire, delete…). */
+  policySetType: string | null;
   policyPlatform: string | null;
   approverGroupIds: string[];
 }
@@ -60,12 +62,30 @@ const KNOWN_TYPES = new Set([
   'tenantConfiguration', 'tunnel', 'endpointPrivilegeManagement', 'deviceSecurityAction',
 ]);
 
-/** Which areas a policy covers, and whether that rests on its name rather than its type. */
-export function areasCovered(policy: Pick<ApprovalPolicy, 'policyType' | 'displayName'>): { areas: ProtectedArea[]; byName: boolean } {
-  if (KNOWN_TYPES.has(policy.policyType)) {
-    return { areas: AREA_RULES.filter((rule) => rule.types.includes(policy.policyType)).map((rule) => rule.area), byName: false };
+/**
+ * `deviceAction` names a family, not an action: device action access policies (wipe, retire,
+ * delete; Intune service release 2508) may carry it as their `policyType` and the action itself in
+ * `policySet.policyType` (operationApprovalPolicySet, beta). Alone it says nothing about which area.
+ */
+const FAMILY_TYPES = new Set(['deviceAction']);
+
+/**
+ * Which areas a policy covers, and whether that rests on its name rather than its type. Both
+ * `policyType` and `policySet.policyType` are read; only when neither names a specific type this
+ * code knows does the name decide, and the row says so.
+ */
+export function areasCovered(policy: Pick<ApprovalPolicy, 'policyType' | 'displayName'> & { policySetType?: string | null }): { areas: ProtectedArea[]; byName: boolean } {
+  const specific = [policy.policyType, policy.policySetType ?? null].filter((type): type is string => type !== null && KNOWN_TYPES.has(type) && !FAMILY_TYPES.has(type));
+  if (specific.length > 0) {
+    return { areas: AREA_RULES.filter((rule) => rule.types.some((type) => specific.includes(type))).map((rule) => rule.area), byName: false };
   }
   return { areas: AREA_RULES.filter((rule) => rule.name.test(policy.displayName)).map((rule) => rule.area), byName: true };
+}
+
+/** The type as the row shows it: `deviceAction: deviceWipe` when the policy set says which action. */
+function describePolicyType(policy: ApprovalPolicy): string {
+  const type = policy.policySetType && policy.policySetType !== policy.policyType ? `${policy.policyType}: ${policy.policySetType}` : policy.policyType;
+  return policy.policyPlatform && policy.policyPlatform !== 'notApplicable' ? `${type} (${policy.policyPlatform} only)` : type;
 }
 
 /**
@@ -88,7 +108,8 @@ async function loadApprovals({ graph, onProgress }: LoadContext): Promise<Approv
       id: String(policy.id),
       displayName: policy.displayName ?? String(policy.id),
       policyType: asString(policy.policyType) ?? 'unknown',
-      policyPlatform: asString(policy.policyPlatform),
+      policySetType: asString(policy.policySet?.policyType),
+      policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
       approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
     })),
     (signal) => graph.getAll<Beta.OperationApprovalRequest, ApprovalRequest>('/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
@@ -182,7 +203,7 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
       section: SECTION_POLICIES,
       id: policy.id,
       policy: policy.displayName,
-      policyType: policy.policyPlatform && policy.policyPlatform !== 'notApplicable' ? `${policy.policyType} (${policy.policyPlatform} only)` : policy.policyType,
+      policyType: describePolicyType(policy),
       areas: areaLabels.length > 0 ? `${areaLabels.join('; ')}${entry.byName ? ' (by name)' : ''}` : null,
       approvers: policy.approverGroupIds.map((id) => approverLabel(records.approverGroups.get(id), id)).join('; ') || null,
       approvable:
