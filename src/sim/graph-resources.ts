@@ -32,6 +32,13 @@ interface ResourceBase {
   /** Navigation properties `$expand` may name; they are never returned unexpanded. */
   navigation: readonly string[];
   defaultPageSize: number;
+  /**
+   * Pages the service keeps small whatever `$top` asks, per expanded navigation property: Intune
+   * sends settings catalog policies one or two a page once their settings are expanded.
+   */
+  expandedPageSize?: Readonly<Record<string, number>>;
+  /** The most records a page holds whatever `$top` asks (the service's own page size). */
+  maxPageSize?: number;
   /** The LAPS and BitLocker list pages document `User-Agent` as a required header. */
   requiresUserAgent?: boolean;
   /** "This method does not support the $top query parameter" (bitlocker-list-recoverykeys). */
@@ -78,6 +85,15 @@ const MANAGED_DEVICES = ['DeviceManagementManagedDevices.Read.All', 'DeviceManag
 const RBAC = ['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All'];
 
 /**
+ * Settings catalog policies page at 25 (`"@odata.count": 25` and a nextLink on the first page, as
+ * admins report in ugurkocde/IntuneAssignmentChecker#28 and ThomasKur/M365Documentation#45; the
+ * policy's `/settings` pages at 25 too, jseerden/IntuneBackupAndRestore#88), and with `settings`
+ * expanded at one or two policies a page. No documentation says `$top` raises either, so `$top` is
+ * accepted (scripts send `$top=999`) but never makes a page larger: the strict case.
+ */
+const CONFIGURATION_POLICY_PAGING = { defaultPageSize: 25, maxPageSize: 25, expandedPageSize: { settings: 2 } } as const;
+
+/**
  * Each resource with the permissions Microsoft's current Graph pages list for its application
  * caller (research notes: graph-contract.md, section 1). Resources documented on beta only are
  * absent from `/v1.0`, which answers 400 for the segment as the real service does.
@@ -90,7 +106,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
   { kind: 'singleton', path: '/deviceManagement/windowsAutopilotSettings', source: 'windowsAutopilotSettings', versions: BETA, permissions: SERVICE_CONFIG, workload: 'intune', entitySet: 'deviceManagement/windowsAutopilotSettings', navigation: [], defaultPageSize: 1 },
   { kind: 'collection', path: '/deviceManagement/deviceConfigurations', source: 'deviceConfigurations', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceConfigurations', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES) } },
   { kind: 'collection', path: '/deviceManagement/deviceCompliancePolicies', source: 'deviceCompliancePolicies', versions: BOTH, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/deviceCompliancePolicies', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES) } },
-  { kind: 'collection', path: '/deviceManagement/configurationPolicies', source: 'configurationPolicies', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/configurationPolicies', navigation: ['assignments', 'settings'], defaultPageSize: 100 },
+  { kind: 'collection', path: '/deviceManagement/configurationPolicies', source: 'configurationPolicies', versions: BETA, permissions: CONFIGURATION, workload: 'intune', entitySet: 'deviceManagement/configurationPolicies', navigation: ['assignments', 'settings'], ...CONFIGURATION_POLICY_PAGING },
   { kind: 'collection', path: '/deviceAppManagement/mobileApps', source: 'mobileApps', versions: BOTH, permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'], workload: 'intune', entitySet: 'deviceAppManagement/mobileApps', navigation: ['assignments'], defaultPageSize: 100, v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES) } },
   // The current pages list DeviceManagementScripts.* for both script collections (design section 9).
   { kind: 'collection', path: '/deviceManagement/deviceManagementScripts', source: 'deviceManagementScripts', versions: BETA, permissions: ['DeviceManagementScripts.Read.All', 'DeviceManagementScripts.ReadWrite.All'], workload: 'intune', entitySet: 'deviceManagement/deviceManagementScripts', navigation: ['assignments'], defaultPageSize: 100 },

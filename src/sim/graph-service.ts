@@ -271,7 +271,12 @@ export class SimGraph {
   private answerCollection(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }): SimAnswer {
     const records = inSchema(this.options.tenant().collections[resource.source], resource, version);
     const top = context.query.get('$top');
-    const pageSize = top ? Number(top) : (this.options.pageSizes[resource.source] ?? resource.defaultPageSize);
+    const serviceCap = Math.min(
+      resource.maxPageSize ?? Number.POSITIVE_INFINITY,
+      ...listOption(context.query.get('$expand')).map((navigation) => resource.expandedPageSize?.[navigation] ?? Number.POSITIVE_INFINITY),
+    );
+    // `$top` may lower the service's page size but not raise it; a test may set its own.
+    const pageSize = top ? Math.min(Number(top), serviceCap) : (this.options.pageSizes[resource.source] ?? Math.min(resource.defaultPageSize, serviceCap));
     const skipToken = context.query.get('$skiptoken');
     const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, resource.source);
     if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import * as records from '../../src/sim/tenants/records.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }), throttling: true });
@@ -157,5 +158,37 @@ describe('what /v1.0 leaves out, as Graph does (issue 11, points 3, 5 and 6)', (
     } finally {
       sim.tenant.collections.mobileThreatDefenseConnectors = sim.tenant.collections.mobileThreatDefenseConnectors.filter((item) => item !== connector);
     }
+  });
+});
+
+describe('settings catalog paging as Intune pages it (issue 11, point 8)', () => {
+  const page = async (query: string) => {
+    const answer = await raw(`/beta/deviceManagement/configurationPolicies${query}`);
+    return { count: (answer.body.value as unknown[]).length, next: answer.body['@odata.nextLink'] as string | undefined };
+  };
+
+  it('pages at 25, and $top lowers a page but never raises it', async () => {
+    const kept = sim.tenant.collections.configurationPolicies;
+    const now = new Date('2026-11-21T12:00:00Z');
+    const extra = Array.from({ length: 30 }, (_, index) =>
+      records.configurationPolicy({ id: `0c0f1a2b-0000-4000-8000-${String(index).padStart(12, '0')}`, name: `Paging ${index}`, templateFamily: 'none', settings: [], targets: [], now }),
+    );
+    sim.tenant.collections.configurationPolicies = [...kept, ...extra];
+    try {
+      for (const query of ['', '?$top=999']) {
+        const first = await page(query);
+        expect(first).toMatchObject({ count: 25, next: expect.stringContaining('$skiptoken=') });
+      }
+      expect((await page('?$top=1')).count).toBe(1);
+    } finally {
+      sim.tenant.collections.configurationPolicies = kept;
+    }
+  });
+
+  it('sends two policies a page once their settings are expanded, the nextLink keeping the expansion', async () => {
+    const first = await page('?$expand=settings,assignments');
+    expect(first.count).toBe(2);
+    expect(first.next).toContain('$expand=settings,assignments');
+    expect((await page('?$expand=assignments')).count).toBeGreaterThan(2);
   });
 });
