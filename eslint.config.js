@@ -13,8 +13,48 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
+  // Layers (README, "Project layout"): the core knows nothing of the parts built on it; the bot is
+  // composed by the server and never reaches into it; the tab, a browser bundle, takes from the core
+  // only its browser-safe contract (the report model, finding kinds, CSV).
   {
-    files: ['src/cli/**', 'src/bot/main.ts', 'bench/**', 'scripts/**'],
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/bot/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'src/core imports nothing from the parts built on it.' },
+            { group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'], message: 'src/core stays free of UI, bot and HTTP-server libraries.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/bot/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.' }] }],
+    },
+  },
+  {
+    files: ['src/tab/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/core/(?!reports/report-model\\.js$|reports/report-csv\\.js$|findings/finding-kinds\\.js$)',
+              message: 'The tab takes from the core only its browser-safe contract: report-model, report-csv and finding-kinds.',
+            },
+            { group: ['**/server/**', '**/bot/**', '**/cli/**', '**/sim/**'], message: 'The tab talks to the server over its API only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**', 'src/server/main.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -27,7 +27,7 @@ const parts = [
   {
     name: 'server',
     inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'],
-    output: join('dist', 'bot', 'main.js'),
+    output: join('dist', 'server', 'main.js'),
     command: [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
   },
   {

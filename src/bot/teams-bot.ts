@@ -5,6 +5,7 @@ import type { Activity, ConversationReference, Middleware } from 'botbuilder';
 import type { Request, Response } from 'restify';
 import { reportDefinition } from '../core/reports/registry.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import { isLoopback } from '../core/net/loopback.js';
 import type { StateStore } from '../core/store/state-store.js';
 import { COMMAND_PATTERNS, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
@@ -12,7 +13,6 @@ import { helpCard } from './cards/help-card.js';
 import { reportCard } from './cards/report-card.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
 import type { PostOutcome, PostTarget } from './new-findings-poster.js';
-import type { ReportCache } from './report-cache.js';
 import type { TabLinks } from './tab-links.js';
 
 const { ConversationBot } = BotBuilderCloudAdapter;
@@ -27,8 +27,13 @@ export interface BotIdentity {
   tenantId?: string | undefined;
 }
 
+/** Where the bot gets reports: the server's shared cache, which loads a report once for every caller. */
+export interface ReportSource {
+  get(id: ReportId, options?: { refresh?: boolean }): Promise<ReportResult>;
+}
+
 export interface TeamsBotOptions {
-  reports: ReportCache;
+  reports: ReportSource;
   store: StateStore;
   identity: BotIdentity;
   /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
@@ -283,10 +288,6 @@ export function activityTenantId(body: unknown): string | undefined {
   const activity = body as { conversation?: { tenantId?: unknown }; channelData?: { tenant?: { id?: unknown } } } | undefined;
   const tenant = activity?.conversation?.tenantId ?? activity?.channelData?.tenant?.id;
   return typeof tenant === 'string' ? tenant : undefined;
-}
-
-export function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 /** TeamsFx keeps notification targets through this interface; the state store keeps them. */

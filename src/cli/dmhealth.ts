@@ -5,8 +5,8 @@ import { loadReport, reportCatalogue, reportDefinition } from '../core/reports/r
 import { REPORT_IDS, isReportId } from '../core/reports/report-model.js';
 import type { LoadProgress } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
-import { openGraphConnection } from '../shell/graph-connection.js';
-import type { GraphConnection } from '../shell/graph-connection.js';
+import { openGraphConnection } from '../server/graph-connection.js';
+import type { GraphConnection } from '../server/graph-connection.js';
 import { startSimulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';

@@ -27,7 +27,7 @@ let store: FileStateStore;
 async function startApp(): Promise<LocalService> {
   const env: Record<string, string> = { PORT: String(port), STATE_STORE: `file:${directory}`, NOTIFY_API_KEY: NOTIFY_KEY };
   for (const name of ['M365_TENANT_ID', 'M365_CLIENT_ID', 'M365_CLIENT_SECRET', 'M365_CLIENT_CERTIFICATE', 'GRAPH_BASE_URL', 'M365_AUTHORITY_HOST', 'BOT_ID', 'BOT_PASSWORD']) env[name] = '';
-  const started = await startLocalService('The app', [join(REPO_ROOT, 'dist', 'bot', 'main.js')], /Listening on http/, { cwd: REPO_ROOT, env });
+  const started = await startLocalService('The app', [join(REPO_ROOT, 'dist', 'server', 'main.js')], /Listening on http/, { cwd: REPO_ROOT, env });
   apps.push(started);
   return started;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IT_STAFF_ROLE } from '../../src/bot/tab-access.js';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { GRAPH_APPLICATION_PERMISSIONS } from '../../src/core/graph/graph-permissions.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 

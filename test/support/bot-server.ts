@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { createAppServer } from '../../src/bot/app-server.js';
-import { ReportCache } from '../../src/bot/report-cache.js';
-import type { ReportLoader } from '../../src/bot/report-cache.js';
-import { createTabAccessCheck } from '../../src/bot/tab-access.js';
+import { createAppServer } from '../../src/server/app-server.js';
+import { ReportCache } from '../../src/server/report-cache.js';
+import type { ReportLoader } from '../../src/server/report-cache.js';
+import { createTabAccessCheck } from '../../src/server/tab-access.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { TeamsBot } from '../../src/bot/teams-bot.js';
 import type { BotIdentity } from '../../src/bot/teams-bot.js';

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { createAppServer } from '../../src/bot/app-server.js';
-import { ReportCache } from '../../src/bot/report-cache.js';
-import type { ReportLoader } from '../../src/bot/report-cache.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/bot/tab-access.js';
+import { createAppServer } from '../../src/server/app-server.js';
+import { ReportCache } from '../../src/server/report-cache.js';
+import type { ReportLoader } from '../../src/server/report-cache.js';
+import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import { createHttpTransport } from '../../src/core/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';

@@ -6,7 +6,7 @@ import restify from 'restify';
 import type { Server } from 'restify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveTab } from '../../src/bot/tab-files.js';
+import { serveTab } from '../../src/server/tab-files.js';
 
 // A build folder as Vite writes it, and what must never be served from beside or inside it.
 const folder = mkdtempSync(join(tmpdir(), 'dmhealth-tab-files-'));

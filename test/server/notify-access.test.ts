@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixedWindowRateLimit, createNotifyKeyCheck } from '../../src/bot/notify-access.js';
+import { FixedWindowRateLimit, createNotifyKeyCheck } from '../../src/server/notify-access.js';
 
 describe('the notify key check', () => {
   const matches = createNotifyKeyCheck('0123456789abcdef0123456789abcdef');

@@ -4,12 +4,12 @@ import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { loadReport } from '../core/reports/registry.js';
 import { openStateStore } from '../core/store/open-state-store.js';
-import { openGraphConnection } from '../shell/graph-connection.js';
+import { openGraphConnection } from './graph-connection.js';
 import { createAppServer } from './app-server.js';
 import { ReportCache } from './report-cache.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
-import { createTabLinks } from './tab-links.js';
-import { TeamsBot } from './teams-bot.js';
+import { createTabLinks } from '../bot/tab-links.js';
+import { TeamsBot } from '../bot/teams-bot.js';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -39,14 +39,8 @@ async function main(): Promise<void> {
     console.error(`Microsoft Graph check failed: ${error.summary()}`);
   }
 
-  const { connection: tenant } = config;
   const sim = connection.simulator;
-  const access = sim
-    ? { authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId }
-    : tenant.mode === 'tenant'
-      ? { authorityHost: tenant.authorityHost, tenantId: tenant.tenantId, clientId: tenant.clientId }
-      : undefined;
-  if (!access) throw new Error('unreachable: a tenant connection without a tenant');
+  const access = connection.identity;
   const reports = new ReportCache((id, onProgress) =>
     loadReport(id, connection.graph, {
       thresholds: config.thresholds,
@@ -64,7 +58,7 @@ async function main(): Promise<void> {
     reports,
     store,
     identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
-    allowedTenantId: tenant.mode === 'tenant' ? tenant.tenantId : null,
+    allowedTenantId: connection.demo ? null : access.tenantId,
     tenantLabel: connection.tenantLabel,
     tabLinks: createTabLinks({ teamsAppId: botConfig.teamsAppId, tabUrl }),
     tabUrl,

@@ -17,12 +17,16 @@ export interface GraphConnection {
   demo: boolean;
   /** The embedded simulator behind a demo connection. */
   simulator: Simulator | undefined;
+  /** The Entra tenant and app the tab's SSO tokens come from (the simulator's in demo mode). */
+  identity: { authorityHost: string; tenantId: string; clientId: string };
   close(): Promise<void>;
 }
 
 /**
- * The one place that turns configuration into a Graph client: the configured tenant, or in demo
- * mode the embedded simulator, trusted through its own CA (never by switching verification off).
+ * The composition root shared by the server and the CLI: the one place that turns configuration
+ * into a Graph client and the identity the tab's tokens are checked against, for the configured
+ * tenant or, in demo mode, the embedded simulator, trusted through its own CA (never by switching
+ * verification off).
  */
 export async function openGraphConnection(
   connection: TenantConnection,
@@ -46,6 +50,7 @@ export async function openGraphConnection(
       tenantLabel: simulator.tenant.displayName,
       demo: true,
       simulator,
+      identity: { authorityHost: simulator.authorityHost, tenantId: simulator.tenantId, clientId: simulator.clientId },
       async close() {
         await transport.close();
         await simulator.close();
@@ -60,6 +65,7 @@ export async function openGraphConnection(
     tenantLabel: connection.tenantId,
     demo: false,
     simulator: undefined,
+    identity: { authorityHost: connection.authorityHost, tenantId: connection.tenantId, clientId: connection.clientId },
     close: () => transport.close(),
   };
 }

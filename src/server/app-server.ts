@@ -10,8 +10,8 @@ import type { ReportCache } from './report-cache.js';
 import type { TabAccess } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
-import { isLoopback } from './teams-bot.js';
-import type { TeamsBot } from './teams-bot.js';
+import { isLoopback } from '../core/net/loopback.js';
+import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
   reports: ReportCache;

@@ -1,0 +1,41 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The layer rules of eslint.config.js, run on one import as if it were in the file at `filePath`. */
+async function restrictedImports(filePath: string, source: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: REPO_ROOT });
+  const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: `${REPO_ROOT}/${filePath}` });
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+}
+
+describe('layers that lint keeps', () => {
+  it.each([
+    ['src/core/reports/new-report.ts', "import { createAppServer } from '../../server/app-server.js';"],
+    ['src/core/reports/new-report.ts', "import { TeamsBot } from '../../bot/teams-bot.js';"],
+    ['src/core/reports/new-report.ts', "import { startSimulator } from '../../sim/simulator.js';"],
+    ['src/core/reports/new-report.ts', "import React from 'react';"],
+    ['src/core/graph/new-client.ts', "import restify from 'restify';"],
+    ['src/core/graph/new-client.ts', "import { CloudAdapter } from 'botbuilder';"],
+    ['src/bot/new-command.ts', "import { ReportCache } from '../server/report-cache.js';"],
+    ['src/tab/app/NewView.tsx', "import { GraphClient } from '../../core/graph/graph-client.js';"],
+    ['src/tab/app/NewView.tsx', "import { loadReport } from '../../core/reports/registry.js';"],
+    ['src/tab/app/NewView.tsx', "import { createAppServer } from '../../server/app-server.js';"],
+  ])('refuses, in %s: %s', async (filePath, source) => {
+    expect(await restrictedImports(filePath, source)).toHaveLength(1);
+  });
+
+  it.each([
+    ['src/tab/app/NewView.tsx', "import type { ReportResult } from '../../core/reports/report-model.js';"],
+    ['src/tab/app/NewView.tsx', "import { reportToCsv } from '../../core/reports/report-csv.js';"],
+    ['src/tab/app/NewView.tsx', "import { findingKind } from '../../core/findings/finding-kinds.js';"],
+    ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
+    ['src/bot/new-command.ts', "import { loadReport } from '../core/reports/registry.js';"],
+    ['src/core/reports/new-report.ts', "import { GraphClient } from '../graph/graph-client.js';"],
+  ])('allows, in %s: %s', async (filePath, source) => {
+    expect(await restrictedImports(filePath, source)).toEqual([]);
+  });
+});
