@@ -167,7 +167,8 @@ describe('retries', () => {
     const app = sim.addApplication({ roles: [] });
     const { graph } = client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
     await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ status: 403 });
-    expect(graphRequests(DEVICES)).toHaveLength(1);
+    // This app's requests only: an earlier test's abandoned request may still land on a busy machine.
+    expect(graphRequests(DEVICES).filter((request) => request.appId === app.clientId)).toHaveLength(1);
   });
 });
 
