@@ -1,6 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** What no file of src/core may import (a later block for a sub-folder repeats these: rule options replace, not merge). */
+const CORE_PATTERNS = [
+  { group: ['**/server/**', '**/bot/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'src/core imports nothing from the parts built on it.' },
+  { group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'], message: 'src/core stays free of UI, bot and HTTP-server libraries.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'appPackage/build/**', '.data/**'] },
   js.configs.recommended,
@@ -22,9 +28,21 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          patterns: CORE_PATTERNS,
+        },
+      ],
+    },
+  },
+  {
+    // Findings are what reports make: kinds, severities and fingerprints know nothing of reports.
+    files: ['src/core/findings/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
-            { group: ['**/server/**', '**/bot/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'src/core imports nothing from the parts built on it.' },
-            { group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'], message: 'src/core stays free of UI, bot and HTTP-server libraries.' },
+            ...CORE_PATTERNS,
+            { group: ['**/reports/**', '**/ledger/**', '**/store/**', '**/graph/**'], message: 'src/core/findings is the bottom of the core: reports import it, never the other way.' },
           ],
         },
       ],

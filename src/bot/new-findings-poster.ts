@@ -1,4 +1,4 @@
-import { digestNewFindings } from '../core/findings/new-findings.js';
+import { digestNewFindings } from '../core/ledger/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { StateStoreError } from '../core/store/state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore } from '../core/store/state-store.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { digestNewFindings } from '../../src/core/findings/new-findings.js';
+import { digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../src/core/store/state-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOLVED_RETENTION_DAYS, digestNewFindings } from '../../src/core/findings/new-findings.js';
+import { RESOLVED_RETENTION_DAYS, digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../src/core/store/state-store.js';
 

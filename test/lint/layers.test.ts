@@ -21,6 +21,8 @@ describe('layers that lint keeps', () => {
     ['src/core/graph/new-client.ts', "import restify from 'restify';"],
     ['src/core/graph/new-client.ts', "import { CloudAdapter } from 'botbuilder';"],
     ['src/bot/new-command.ts', "import { ReportCache } from '../server/report-cache.js';"],
+    ['src/core/findings/new-kind.ts', "import type { ReportResult } from '../reports/report-model.js';"],
+    ['src/core/findings/new-kind.ts', "import { TeamsBot } from '../../bot/teams-bot.js';"],
     ['src/tab/app/NewView.tsx', "import { GraphClient } from '../../core/graph/graph-client.js';"],
     ['src/tab/app/NewView.tsx', "import { loadReport } from '../../core/reports/registry.js';"],
     ['src/tab/app/NewView.tsx', "import { createAppServer } from '../../server/app-server.js';"],
@@ -35,6 +37,7 @@ describe('layers that lint keeps', () => {
     ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
     ['src/bot/new-command.ts', "import { loadReport } from '../core/reports/registry.js';"],
     ['src/core/reports/new-report.ts', "import { GraphClient } from '../graph/graph-client.js';"],
+    ['src/core/reports/new-report.ts', "import { findingKind } from '../findings/finding-kinds.js';"],
   ])('allows, in %s: %s', async (filePath, source) => {
     expect(await restrictedImports(filePath, source)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { findingKind } from '../../core/findings/finding-kinds.js';
-import type { NewFindingsDigest } from '../../core/findings/new-findings.js';
+import type { NewFindingsDigest } from '../../core/ledger/new-findings.js';
 import type { ReportResult } from '../../core/reports/report-model.js';
 import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';

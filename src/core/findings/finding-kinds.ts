@@ -1,5 +1,3 @@
-import type { Finding } from '../reports/report-model.js';
-
 export type FindingSeverity = 'high' | 'medium' | 'low';
 
 export interface FindingKind {
@@ -43,7 +41,7 @@ export interface FindingCount extends FindingKind {
 }
 
 /** Findings counted by kind, worst first: by severity, then by how many. */
-export function countFindingsByKind(findings: readonly Pick<Finding, 'kind'>[]): FindingCount[] {
+export function countFindingsByKind(findings: readonly { kind: string }[]): FindingCount[] {
   const counts = new Map<string, number>();
   for (const finding of findings) counts.set(finding.kind, (counts.get(finding.kind) ?? 0) + 1);
   return [...counts]
@@ -52,6 +50,6 @@ export function countFindingsByKind(findings: readonly Pick<Finding, 'kind'>[]):
 }
 
 /** Findings worst first: by the severity of their kind; stable otherwise, so a report's own order holds. */
-export function findingsWorstFirst<T extends Pick<Finding, 'kind'>>(findings: readonly T[]): T[] {
+export function findingsWorstFirst<T extends { kind: string }>(findings: readonly T[]): T[] {
   return [...findings].sort((a, b) => SEVERITY_RANK[findingKind(a.kind).severity] - SEVERITY_RANK[findingKind(b.kind).severity]);
 }

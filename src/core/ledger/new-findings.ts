@@ -1,7 +1,7 @@
 import { ESCROW_SOURCE_KINDS } from '../reports/escrow-gaps.js';
 import type { Finding, ReportId, ReportLoadError, ReportResult } from '../reports/report-model.js';
 import type { ChannelLedger, LedgerEntry } from '../store/state-store.js';
-import { findingsWorstFirst } from './finding-kinds.js';
+import { findingsWorstFirst } from '../findings/finding-kinds.js';
 
 /** A finding the channel has not been told about: never posted, or posted as resolved since. */
 export interface FreshFinding extends Finding {
