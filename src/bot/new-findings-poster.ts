@@ -45,7 +45,7 @@ export interface NewFindingsPosterOptions {
 }
 
 /**
- * Posts what is new in a channel since its last post (design section 3). Under the channel's lock:
+ * Posts what is new in a channel since its last post (docs/contract.md, "The server's endpoints"). Under the channel's lock:
  * read the ledger, compare it with the reports as loaded now, post one card with only the new and
  * reopened findings and how many were resolved, and only once the post went out, record them. Two
  * triggers at once post once (the second finds nothing new); a post that fails records nothing, so

@@ -59,8 +59,8 @@ const ORIGINAL_TEXT = Symbol('originalText');
 const HANDLED = Symbol('handled');
 
 /**
- * The Teams bot: TeamsFx's ConversationBot on botbuilder's CloudAdapter, with the commands of
- * design section 5 and notification targets kept in the state store (captured on install, removed
+ * The Teams bot: TeamsFx's ConversationBot on botbuilder's CloudAdapter, with its commands
+ * (bot-command.ts) and notification targets kept in the state store (captured on install, removed
  * on uninstall). Incoming activities are authenticated by the adapter whenever a bot id is set, and
  * must come from the configured tenant.
  */

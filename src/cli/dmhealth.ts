@@ -31,7 +31,7 @@ Commands:
 
 Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
 
-/** Exit statuses of the design's section 3. */
+/** Exit statuses (docs/contract.md, "The command line"). */
 const EXIT_USAGE = 2;
 const EXIT_LOAD_ERROR = 3;
 

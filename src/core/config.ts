@@ -29,7 +29,7 @@ export interface AppConfig {
   bot: BotConfig;
 }
 
-/** The bot's side of the configuration (design section 2). */
+/** The bot's side of the configuration (docs/contract.md, "Configuration"). */
 export interface BotConfig {
   /** Bot Framework identity; without it the bot answers this machine only. */
   id: string | undefined;
@@ -61,7 +61,7 @@ const DEFAULT_AUTHORITY_HOST = 'https://login.microsoftonline.com';
 const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com';
 
 /**
- * Reads the design's section 2 variables. With none of the tenant variables set the app runs in
+ * Reads the variables of docs/contract.md, "Configuration". With none of the tenant variables set the app runs in
  * demo mode; with some but not all it refuses and names what is missing, never falling back to
  * the demo tenant silently.
  */

@@ -7,7 +7,7 @@ export interface FindingKind {
 }
 
 /**
- * The finding kinds of design section 3, with how bad each is. "High" is what leaves devices or
+ * The finding kinds (docs/contract.md, "Finding kinds"), with how bad each is. "High" is what leaves devices or
  * the tenant exposed now (no recovery key, a firewall off, a dead connector, no approval on wipes);
  * "medium" weakens a control or makes it unpredictable; "low" is clutter or slowness.
  */

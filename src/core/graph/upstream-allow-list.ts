@@ -1,9 +1,9 @@
 import { GraphRequestRefusedError } from './graph-error.js';
 
 /**
- * The only Graph paths this service may read: the specification's section 4 table, on its version
+ * The only Graph paths this service may read: the table in docs/contract.md ("Upstream reads"), each on its version
  * segment, plus the `/beta` twin of `androidManagedStoreAccountEnterpriseSettings`, which Microsoft
- * documents on beta only (design section 9: the spec's `/v1.0` path is tried first, then beta).
+ * documents on beta only (docs/finding-rules.md, report 1: the `/v1.0` path is tried first, then beta).
  * `{id}` stands for one GUID.
  */
 export const UPSTREAM_PATHS: readonly string[] = [

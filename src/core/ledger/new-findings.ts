@@ -43,8 +43,8 @@ export interface NewFindingsDigest {
 export const RESOLVED_RETENTION_DAYS = 90;
 
 /**
- * Compares what a channel was told (its ledger) with the reports as loaded now. Following design
- * section 3: `new` and `reopened` findings are posted, `continuing` ones stay silent, and a finding
+ * Compares what a channel was told (its ledger) with the reports as loaded now (docs/contract.md,
+ * "The server's endpoints"): `new` and `reopened` findings are posted, `continuing` ones stay silent, and a finding
  * absent from a *successful* load is `resolved`. A report that failed to load resolves nothing, nor
  * does a source shown as n/a: "could not check" is never "clear". Entries of reports not loaded
  * this time are kept as they are.

@@ -9,7 +9,7 @@ import { loadSideBySide } from './side-by-side.js';
 export interface ApprovalPolicy {
   id: string;
   displayName: string;
-  /** A string, not the truncated typed union: Graph documents about thirty members (design section 9). */
+  /** A string, not the truncated typed union: Graph documents about thirty members (docs/finding-rules.md, report 5). */
   policyType: string;
   /** `policySet.policyType`: what a generic `deviceAction` policy guards (wipe, retire, delete…). */
   policySetType: string | null;

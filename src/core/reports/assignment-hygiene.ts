@@ -169,7 +169,7 @@ export type HygieneVerdict =
   | { kind: 'unknown-assignments' }
   | { kind: 'ok' };
 
-/** The rules of design section 9, report 2, for one object. */
+/** The rules of docs/finding-rules.md, report 2, for one object. */
 export function classifyAssignments(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): HygieneVerdict {
   if (targets === null) return { kind: 'unknown-assignments' };
   if (targets.length === 0) return { kind: 'unassigned' };
@@ -283,7 +283,7 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords> = {
   title: 'Assignment Hygiene',
   summary:
     'Configuration profiles, compliance policies, settings catalog policies, apps and scripts that apply to nobody (never assigned, exclusions only, only deleted or empty groups), and objects assigned to both All users and All devices.',
-  // The current Graph pages require DeviceManagementScripts.Read.All for both script lists (design section 9).
+  // The current Graph pages require DeviceManagementScripts.Read.All for both script lists (docs/finding-rules.md, report 2).
   permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,

@@ -110,7 +110,7 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
 
 /**
  * The specification names the `/v1.0` path, but Graph documents this singleton on beta only and
- * answers 400 ("Resource not found for the segment") on v1.0 (design section 9). Ask v1.0 first,
+ * answers 400 ("Resource not found for the segment") on v1.0 (docs/finding-rules.md, report 1). Ask v1.0 first,
  * as the contract says, and fall back to beta on 400 or 404.
  */
 async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGooglePlay | null> {
@@ -216,7 +216,7 @@ export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, t
   // A connector never set up has no heartbeat to age.
   const heartbeat = state === 'notSetUp' && !last ? { health: 'healthy' as const, reasons: [] } : freshness(last, now, thresholds, 'heartbeat');
   const verdict = worst(stateVerdict, thresholdVerdict, heartbeat);
-  // Available or not set up means not in use by Intune yet: a warning at most (design section 9).
+  // Available or not set up means not in use by Intune yet: a warning at most (docs/finding-rules.md, report 1).
   return (state === 'available' || state === 'notSetUp') && verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
 }
 

@@ -65,7 +65,7 @@ export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID dev
  */
 const ESCROW_HEADERS = { 'ocp-client-name': CLIENT_NAME, 'ocp-client-version': CLIENT_VERSION };
 
-/** Windows in any case, as Intune's free-text `operatingSystem` may spell it (design section 9). */
+/** Windows in any case, as Intune's free-text `operatingSystem` may spell it (docs/finding-rules.md, report 4). */
 export function isWindows(operatingSystem: unknown): boolean {
   return typeof operatingSystem === 'string' && operatingSystem.trim().toLowerCase() === 'windows';
 }
@@ -87,7 +87,7 @@ export function isHybridJoined(joinType: string | null): boolean {
 
 /**
  * `volumeType` arrives as the member name or its number (1 is the operating-system volume). A key
- * without one counts as the operating-system volume's (design section 9): when in doubt, no finding.
+ * without one counts as the operating-system volume's (docs/finding-rules.md, report 4): when in doubt, no finding.
  */
 export function isOperatingSystemVolume(volumeType: unknown): boolean {
   return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
@@ -256,7 +256,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       gaps,
     });
   }
-  // Missing both first, then missing either, then complete (specification section 1).
+  // Missing both first, then missing either, then complete (docs/finding-rules.md, report 4).
   rows.sort((a, b) => b.gaps - a.gaps || compareText(String(a.device), String(b.device)));
 
   const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;

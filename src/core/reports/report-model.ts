@@ -2,7 +2,7 @@ import type { GraphClient } from '../graph/graph-client.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 
-/** The report ids of the design's section 3; the CLI, the tab's API and the bot all take these. */
+/** The report ids (docs/contract.md, "Report ids and the JSON contract"); the CLI, the tab's API and the bot all take these. */
 export const REPORT_IDS = [
   'connector-health',
   'assignment-hygiene',
@@ -73,7 +73,7 @@ export interface ReportLoadError {
   message: string;
 }
 
-/** The JSON contract of the design's section 3, shared by the CLI, the tab's API and the bot. */
+/** The JSON contract (docs/contract.md, "Report ids and the JSON contract"), shared by the CLI, the tab's API and the bot. */
 export interface ReportResult {
   report: ReportId;
   title: string;
@@ -115,9 +115,9 @@ export interface ReportDefinition<Records> {
   title: string;
   /** One sentence: what the report finds. */
   summary: string;
-  /** Application permissions the report needs (the specification's section 5, design section 9). */
+  /** Application permissions the report needs (docs/contract.md, "Upstream reads"). */
   permissions: readonly GraphApplicationPermission[];
-  /** Tenant prerequisites (specification section 1, rules 4–7), shown as prerequisites, not errors. */
+  /** Tenant prerequisites (docs/finding-rules.md, per report), shown as prerequisites, not errors. */
   prerequisites: readonly string[];
   /** Built on beta interfaces (report 5 says so to the user). */
   beta: boolean;

@@ -1,7 +1,7 @@
 import type { ReportId } from '../reports/report-model.js';
 
 /**
- * The bot's small state (design section 1): where the app is installed, and what it has already
+ * The bot's small state (docs/architecture.md): where the app is installed, and what it has already
  * posted in each channel. One interface, two homes: files under `.data/` (the embedded default)
  * and Azure Blob Storage for a deployment with several instances.
  */

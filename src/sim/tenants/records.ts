@@ -456,7 +456,7 @@ export function operationApprovalPolicy(value: {
     displayName: value.displayName,
     description: '',
     lastModifiedDateTime: daysAgo(value.now, 45),
-    // The typed union is truncated; Graph documents about thirty members (design section 9).
+    // The typed union is truncated; Graph documents about thirty members (docs/finding-rules.md, report 5).
     policyType: value.policyType as Beta.OperationApprovalPolicyType,
     policyPlatform: 'notApplicable',
     ...(value.policySet

@@ -4,7 +4,7 @@ export const INITIALIZING_TEXT = 'Initializing data';
 export const LOADING_TEXT = 'Loading...';
 
 /**
- * The words a report shows before its data is on screen (specification section 3): while the
+ * The words a report shows before its data is on screen (docs/contract.md, "Report states"): while the
  * application starts, reports 4, 5 and 6 show the "Initializing data" status line; while data is
  * fetched, reports 1, 2, 3 and 5 show the "Loading..." placeholder. Reports 4 and 6 name no
  * placeholder of their own for the fetch, so their status line stays until the data arrives;

@@ -24,7 +24,7 @@ const NAME_KEYS = ['device', 'name', 'policy', 'app', 'modelName', 'area', 'requ
 
 /**
  * A report's tables: reports 5 and 6 put several in one result, each column and row naming its
- * section (design section 3); the others have one. Section order is the order of the columns.
+ * section (docs/contract.md, "Report ids and the JSON contract"); the others have one. Section order is the order of the columns.
  */
 export function reportSections(report: ReportId, columns: readonly ReportColumn[], rows: readonly ReportRow[]): ReportSection[] {
   const keys = [...new Set(columns.map((column) => column.section ?? null))];

@@ -121,10 +121,6 @@ export function sortedOrder(rows: readonly ReportRow[], sort: SortState): Int32A
   return descending;
 }
 
-export function sortRows(rows: readonly ReportRow[], sort: SortState): ReportRow[] {
-  return Array.from(sortedOrder(rows, sort), (index) => rows[index] as ReportRow);
-}
-
 /**
  * Text to match a filter against, one per row: every shown cell, lower-cased once so that typing
  * in the filter box over 100,000 rows stays a plain substring scan.
@@ -139,11 +135,6 @@ export function rowSearchText(row: ReportRow, columns: readonly ReportColumn[]):
 
 function cellSearchText(value: CellValue): string {
   return value === null ? '' : String(value);
-}
-
-/** Rows whose shown cells contain every word of the query, in any column. */
-export function filterRows(rows: readonly ReportRow[], searchText: readonly string[], query: string): ReportRow[] {
-  return visibleRows(rows, Int32Array.from(rows.keys()), searchText, query);
 }
 
 /**
