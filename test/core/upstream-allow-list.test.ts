@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
-import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
+import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
   it('holds the specification\'s 21 paths and the beta twin of the managed Google Play settings', () => {
@@ -35,6 +35,9 @@ describe('upstream allow-list', () => {
     expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).not.toThrow();
     // Nothing else comes with it.
     expect(isAllowedUpstreamPath('/beta/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe(false);
+    expect(coveragePath('/v1.0/deviceManagement/managedDevices', { betaCoverage: true })).toBe('/beta/deviceManagement/managedDevices');
+    expect(coveragePath('/v1.0/deviceManagement/managedDevices')).toBe('/v1.0/deviceManagement/managedDevices');
+    expect(coveragePath('/v1.0/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe('/v1.0/deviceManagement/mobileThreatDefenseConnectors');
     expect(() => assertAllowedRequest('POST', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).toThrow(GraphRequestRefusedError);
   });
 

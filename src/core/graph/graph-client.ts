@@ -8,7 +8,7 @@ import { TransportError } from './http-transport.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, assertAllowedRequest, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
+import { BATCH_PATH, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
 
 export type QueryOptions = Record<string, string>;
 
@@ -113,6 +113,11 @@ export class GraphClient {
   /** Whether this client reads the beta twins of the collections `/v1.0` cuts short. */
   get betaCoverage(): boolean {
     return this.options.betaCoverage === true;
+  }
+
+  /** The path this client reads for a specification path: its beta twin under complete coverage. */
+  coveragePath(path: string): string {
+    return coveragePath(path, { betaCoverage: this.betaCoverage });
   }
 
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */

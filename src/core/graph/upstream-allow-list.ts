@@ -32,17 +32,29 @@ export const UPSTREAM_PATHS: readonly string[] = [
 ];
 
 /**
- * The `/beta` twins read instead of their `/v1.0` paths when complete coverage is asked for
+ * The `/v1.0` paths whose `/beta` twin is read instead when complete coverage is asked for
  * (`GRAPH_BETA_COVERAGE`, README "What /v1.0 cannot show"): `/v1.0` silently leaves out policy,
  * profile and app types that only the beta schema declares, and a device's join type. The same
  * permissions read them; nothing else is added.
  */
-export const BETA_COVERAGE_PATHS: readonly string[] = [
-  '/beta/deviceManagement/deviceConfigurations',
-  '/beta/deviceManagement/deviceCompliancePolicies',
-  '/beta/deviceAppManagement/mobileApps',
-  '/beta/deviceManagement/managedDevices',
-];
+const CUT_SHORT_ON_V1: ReadonlySet<string> = new Set([
+  '/v1.0/deviceManagement/deviceConfigurations',
+  '/v1.0/deviceManagement/deviceCompliancePolicies',
+  '/v1.0/deviceAppManagement/mobileApps',
+  '/v1.0/deviceManagement/managedDevices',
+]);
+
+/** The beta twins the allow-list takes with complete coverage on. */
+export const BETA_COVERAGE_PATHS: readonly string[] = [...CUT_SHORT_ON_V1].map(betaTwin);
+
+function betaTwin(path: string): string {
+  return path.replace(/^\/v1\.0\//, '/beta/');
+}
+
+/** The path to read for a specification path: its beta twin when complete coverage is on and it has one. */
+export function coveragePath(path: string, options: AllowListOptions = {}): string {
+  return options.betaCoverage === true && CUT_SHORT_ON_V1.has(path) ? betaTwin(path) : path;
+}
 
 /** The JSON batching endpoint: the one POST the service makes, and only with GET sub-requests inside. */
 export const BATCH_PATH = '/v1.0/$batch';

@@ -50,15 +50,13 @@ interface Source {
   kind: AssignableKind;
   source: string;
   path: string;
-  /** The `/beta` twin read instead when the client asks for complete coverage (`GRAPH_BETA_COVERAGE`). */
-  betaTwin?: string;
   name: (item: Record<string, unknown>) => string;
   link: (item: Record<string, unknown>, id: string, name: string) => string;
 }
 
 const SOURCES: readonly Source[] = [
-  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', betaTwin: '/beta/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
-  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', betaTwin: '/beta/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
+  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
+  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
   {
     kind: 'settingsCatalogPolicy',
     source: 'configurationPolicies',
@@ -73,7 +71,7 @@ const SOURCES: readonly Source[] = [
         platforms: asString(item.platforms) ?? '',
       }),
   },
-  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', betaTwin: '/beta/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
+  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
   { kind: 'platformScript', source: 'deviceManagementScripts', path: '/beta/deviceManagement/deviceManagementScripts', name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
   { kind: 'remediation', source: 'deviceHealthScripts', path: '/beta/deviceManagement/deviceHealthScripts', name: displayName, link: (_, id) => intuneLinks.remediation(id) },
 ];
@@ -122,8 +120,8 @@ async function loadAssignments({ graph, onProgress }: LoadContext): Promise<Assi
   const leftOut = { catalogueApps: 0, builtInScripts: 0 };
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
-    const path = graph.betaCoverage && source.betaTwin ? source.betaTwin : source.path;
-    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $expand: 'assignments' }, signal })) {
+    // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
+    for await (const page of graph.pages<Record<string, unknown>>(graph.coveragePath(source.path), { query: { $expand: 'assignments' }, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
         // its remediation scripts (deviceHealthScript.isGlobalScript) are read-only: unassigned by

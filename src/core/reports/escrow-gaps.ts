@@ -96,7 +96,7 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
 async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
   // The join type is a beta property: read there only when complete coverage is asked for.
-  const devicesPath = graph.betaCoverage ? '/beta/deviceManagement/managedDevices' : '/v1.0/deviceManagement/managedDevices';
+  const devicesPath = graph.coveragePath('/v1.0/deviceManagement/managedDevices');
   const readDevices = async (signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;
