@@ -13,8 +13,9 @@ const harness = useTestSimulator({ tenant, pageSizes: { deviceConfigurations: 10
 
 describe('a report whose source fails', () => {
   it('abandons its other sources and sends no further pages or group look-ups', async () => {
-    // Every page of profiles takes a while; the scripts list fails at once for want of its permission.
-    harness.sim.faults.add({ path: '/v1.0/deviceManagement/deviceConfigurations', latencyMs: 60, times: 100 });
+    // Every page of profiles takes a while (long enough that, even on a loaded machine, the first
+    // has not arrived to start the next); the scripts list fails at once for want of its permission.
+    harness.sim.faults.add({ path: '/v1.0/deviceManagement/deviceConfigurations', latencyMs: 400, times: 100 });
     const app = harness.sim.addApplication({ roles: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'Group.Read.All'] });
     const graph = harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
     const report = await loadReport('assignment-hygiene', graph, { now: () => now });
@@ -22,13 +23,13 @@ describe('a report whose source fails', () => {
     expect(report.state).toBe('load-error');
     expect(report.error?.status).toBe(403);
     // The simulator logs a request when it answers; give an abandoned one time to show up.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     const profilePages = harness.sim.graph.requests.filter((entry) => entry.path === '/v1.0/deviceManagement/deviceConfigurations').length;
     // The first page was on its way when the scripts list failed; no page after it was asked for.
     expect(profilePages).toBeLessThanOrEqual(1);
     expect(harness.sim.graph.requests.filter((entry) => entry.path === '/v1.0/$batch')).toEqual([]);
     const settled = harness.sim.graph.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(harness.sim.graph.requests.length).toBe(settled);
   });
 });
