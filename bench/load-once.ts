@@ -9,7 +9,7 @@ import type { GraphExchange } from '../src/core/graph/graph-client.js';
 import { createHttpTransport } from '../src/core/graph/http-transport.js';
 import { createMsalTokenSource } from '../src/core/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
-import { isReportId } from '../src/core/reports/report-model.js';
+import { isReportId } from '../src/core/reports/registry.js';
 
 export interface LoadFigures {
   reports: string[];

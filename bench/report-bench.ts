@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { REPORT_IDS } from '../src/core/reports/report-model.js';
+import { REPORT_IDS } from '../src/core/reports/registry.js';
 import { criticalPathRounds } from './critical-path.js';
 import type { LoadFigures } from './load-once.js';
 

@@ -1,3 +1,5 @@
+import { REPORTS } from '../core/reports/registry.js';
+import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
 
 /** What a message asks the bot for. */
@@ -10,25 +12,24 @@ export type BotCommand =
   | { kind: 'unknown'; text: string };
 
 /**
- * Natural names for each report, as people type them; the id itself (hyphens as spaces) and the
- * report's number work too. "dead connectors" is the name the issue tracker and admins use.
+ * Every name a report answers to: its own names (the module's `botNames`; "dead connectors" is
+ * the name admins use), its id with spaces for hyphens, and its number in the registry.
  */
-const REPORT_NAMES: Record<ReportId, readonly string[]> = {
-  'connector-health': ['dead connectors', 'connectors', 'connector health', 'connectors and integrations', 'integrations', 'integration health'],
-  'assignment-hygiene': ['assignment hygiene', 'assignments', 'hygiene', 'unassigned'],
-  'security-posture': ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
-  'escrow-gaps': ['escrow gaps', 'escrow', 'laps', 'bitlocker', 'laps and bitlocker', 'laps and bitlocker escrow', 'laps and bitlocker escrow gaps'],
-  'admin-approval': ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
-  'startup-reliability': ['startup', 'startup performance', 'app reliability', 'reliability', 'startup reliability', 'startup and app reliability', 'startup performance and app reliability'],
-};
-
-const REPORT_BY_NAME: ReadonlyMap<string, ReportId> = new Map(
-  (Object.entries(REPORT_NAMES) as Array<[ReportId, readonly string[]]>).flatMap(([id, names], index) => [
-    [id.replace(/-/g, ' '), id] as const,
-    [String(index + 1), id] as const,
-    ...names.map((name) => [name, id] as const),
-  ]),
-);
+function reportsByName(registry: ReportRegistry): ReadonlyMap<string, ReportId> {
+  let names = NAMES_BY_REGISTRY.get(registry);
+  if (!names) {
+    names = new Map(
+      registry.definitions.flatMap(({ id, botNames }, index) => [
+        [id.replace(/-/g, ' '), id] as const,
+        [String(index + 1), id] as const,
+        ...botNames.map((name) => [name, id] as const),
+      ]),
+    );
+    NAMES_BY_REGISTRY.set(registry, names);
+  }
+  return names;
+}
+const NAMES_BY_REGISTRY = new WeakMap<ReportRegistry, ReadonlyMap<string, ReportId>>();
 
 /**
  * A command is a few words: anything longer than this is not one, and is not worth normalising in
@@ -60,7 +61,7 @@ export const COMMAND_PATTERNS = {
   show: /^(?:show|open|list|report)(?: me)?(?: the)?(?: report)? (.+?)(?: report)?$/,
 } as const;
 
-export function parseCommand(text: string | undefined | null): BotCommand {
+export function parseCommand(text: string | undefined | null, registry: ReportRegistry = REPORTS): BotCommand {
   const raw = text ?? '';
   const words = commandWords(raw);
   if (raw.length > LONGEST_COMMAND * 4 || words.length > LONGEST_COMMAND) return { kind: 'unknown', text: raw.slice(0, LONGEST_COMMAND) };
@@ -69,7 +70,7 @@ export function parseCommand(text: string | undefined | null): BotCommand {
   const show = COMMAND_PATTERNS.show.exec(words);
   if (show) {
     const name = show[1]!;
-    const report = REPORT_BY_NAME.get(name);
+    const report = reportsByName(registry).get(name);
     return report ? { kind: 'show', report } : { kind: 'unknown-report', name };
   }
   return { kind: 'unknown', text: raw.trim() };

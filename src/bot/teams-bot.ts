@@ -3,7 +3,8 @@ import type { CommandMessage, ConversationReferenceStore, TeamsFxBotCommandHandl
 import { ActivityTypes, CardFactory, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory, MessageFactory, TurnContext } from 'botbuilder';
 import type { Activity, ConversationReference, Middleware } from 'botbuilder';
 import type { Request, Response } from 'restify';
-import { reportDefinition } from '../core/reports/registry.js';
+import { REPORTS } from '../core/reports/registry.js';
+import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { isLoopback } from '../core/net/loopback.js';
 import type { StateStore } from '../core/store/state-store.js';
@@ -34,6 +35,8 @@ export interface ReportSource {
 
 export interface TeamsBotOptions {
   reports: ReportSource;
+  /** The reports the bot offers; the six by default. */
+  registry?: ReportRegistry;
   store: StateStore;
   identity: BotIdentity;
   /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
@@ -69,9 +72,11 @@ export class TeamsBot {
   private readonly conversation: ConversationBot;
   private readonly poster: NewFindingsPoster;
   private readonly log: (line: string) => void;
+  private readonly registry: ReportRegistry;
 
   constructor(private readonly options: TeamsBotOptions) {
     this.log = options.log ?? (() => undefined);
+    this.registry = options.registry ?? REPORTS;
     const { identity } = options;
     const credentials = new ConfigurationServiceClientCredentialFactory({
       MicrosoftAppId: identity.id ?? '',
@@ -176,10 +181,10 @@ export class TeamsBot {
         triggerPatterns: COMMAND_PATTERNS.show,
         handleCommandReceived: async (context, message: CommandMessage) => {
           handled(context);
-          const command = parseCommand(message.text);
+          const command = parseCommand(message.text, this.registry);
           if (command.kind !== 'show') return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim()));
           await context.sendActivity({ type: ActivityTypes.Typing });
-          const definition = reportDefinition(command.report);
+          const definition = this.registry.definition(command.report);
           const toCard = (result: ReportResult) => cardMessage(reportCard(result, definition, { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks }));
           const loading = this.options.reports.get(command.report);
           const result = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
@@ -212,14 +217,14 @@ export class TeamsBot {
   }
 
   private helpCard(unknown?: string): AdaptiveCardJson {
-    return helpCard({ tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, ...(unknown !== undefined ? { unknown } : {}) });
+    return helpCard({ tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, registry: this.registry, ...(unknown !== undefined ? { unknown } : {}) });
   }
 
   /** A message that no command took gets the help card; other activities need no answer. */
   private async fallback(context: TurnContext): Promise<void> {
     if (context.activity.type !== ActivityTypes.Message || context.turnState.get(HANDLED)) return;
     const original = String(context.turnState.get(ORIGINAL_TEXT) ?? '');
-    const command = parseCommand(original);
+    const command = parseCommand(original, this.registry);
     const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? `show ${command.name}` : undefined;
     await context.sendActivity(cardMessage(this.helpCard(unknown)));
   }

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import restify from 'restify';
 import type { Next, Request, RequestHandler, Response, Server } from 'restify';
-import { reportCatalogue } from '../core/reports/registry.js';
+import { REPORTS } from '../core/reports/registry.js';
+import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
-import { isReportId } from '../core/reports/report-model.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { FixedWindowRateLimit, createNotifyKeyCheck } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
@@ -15,6 +15,8 @@ import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
   reports: ReportCache;
+  /** The reports offered: the API's list and ids, and the tab's navigation. The six by default. */
+  registry?: ReportRegistry;
   /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
   tenant: { label: string; demo: boolean };
   /** The built tab (Vite's output); without it, /tab answers 404. */
@@ -46,6 +48,7 @@ const MAX_ACTIVITY_BYTES = 256 * 1024;
  */
 export function createAppServer(options: AppServerOptions): Server {
   const log = options.log ?? ((line: string) => console.error(line));
+  const registry = options.registry ?? REPORTS;
   // restify 9+ logs with pino; @types/restify still names bunyan's Logger.
   const restifyLog = restifyLogger(options.logStream ?? process.stderr) as unknown as restify.ServerOptions['log'];
   const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
@@ -67,7 +70,7 @@ export function createAppServer(options: AppServerOptions): Server {
 
   server.get('/api/reports', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
-    res.send(200, reportCatalogue());
+    res.send(200, registry.catalogue());
   });
 
   server.get('/api/tenant', async (req: Request, res: Response) => {
@@ -78,7 +81,7 @@ export function createAppServer(options: AppServerOptions): Server {
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     const id = String(req.params.id ?? '');
-    if (!isReportId(id)) {
+    if (!registry.has(id)) {
       res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
       return;
     }
@@ -90,7 +93,7 @@ export function createAppServer(options: AppServerOptions): Server {
     const name = String(req.params.name ?? '');
     const csv = name.endsWith('.csv');
     const id = csv ? name.slice(0, -'.csv'.length) : name;
-    if (!isReportId(id)) {
+    if (!registry.has(id)) {
       res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
       return;
     }
@@ -114,7 +117,7 @@ export function createAppServer(options: AppServerOptions): Server {
     server.post('/api/messages', restify.plugins.bodyParser({ maxBodySize: MAX_ACTIVITY_BYTES, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
       await bot.handle(req, sealedResponse(res, log));
     });
-    if (options.notifyApiKey) registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, log: options.log });
+    if (options.notifyApiKey) registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, registry, log: options.log });
   }
 
   const demoToken = options.demoToken;
@@ -128,7 +131,7 @@ export function createAppServer(options: AppServerOptions): Server {
       res.send(200, await demoToken());
     });
   }
-  if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false });
+  if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false, catalogue: registry.catalogue() });
   return server;
 }
 
@@ -160,7 +163,11 @@ function restifyLogger(stream: NodeJS.WritableStream): pino.Logger {
  * the right key has a budget of its own, so a scheduler is never locked out by someone else's
  * guessing (the key's length, 16 characters at least, is what makes guessing hopeless).
  */
-function registerNotify(server: Server, bot: TeamsBot, options: { apiKey: string; perMinute: number; trustedProxy: string | undefined; log: ((line: string) => void) | undefined }): void {
+function registerNotify(
+  server: Server,
+  bot: TeamsBot,
+  options: { apiKey: string; perMinute: number; trustedProxy: string | undefined; registry: ReportRegistry; log: ((line: string) => void) | undefined },
+): void {
   const keyMatches = createNotifyKeyCheck(options.apiKey);
   const wrongKeysPerCaller = new FixedWindowRateLimit(options.perMinute, 60_000);
   const wrongKeysOverall = new FixedWindowRateLimit(options.perMinute * 10, 60_000);
@@ -183,7 +190,7 @@ function registerNotify(server: Server, bot: TeamsBot, options: { apiKey: string
     if (retryAfter > 0) return tooMany(res, retryAfter);
     const body = await readBody(req, res, parseBody);
     if (!body.ok) return;
-    const request = readNotifyRequest(body.value);
+    const request = readNotifyRequest(body.value, options.registry);
     if (!request.ok) {
       res.send(400, { error: { status: 400, message: request.message } });
       return;
@@ -228,14 +235,14 @@ function normaliseAddress(address: string): string {
   return address.replace(/^::ffff:/i, '').toLowerCase();
 }
 
-function readNotifyRequest(body: unknown): { ok: true; value: { reports?: ReportId[]; target?: string } } | { ok: false; message: string } {
+function readNotifyRequest(body: unknown, registry: ReportRegistry): { ok: true; value: { reports?: ReportId[]; target?: string } } | { ok: false; message: string } {
   if (body === undefined || body === null || body === '') return { ok: true, value: {} };
   if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: { "reports": [...], "target": "..." }.' };
   const { reports, target, ...rest } = body as Record<string, unknown>;
   const unknownFields = Object.keys(rest);
   if (unknownFields.length > 0) return { ok: false, message: `Unknown field(s): ${unknownFields.join(', ')}. Accepted: reports, target.` };
-  if (reports !== undefined && (!Array.isArray(reports) || reports.some((id) => typeof id !== 'string' || !isReportId(id)))) {
-    return { ok: false, message: 'reports must be a list of report ids: connector-health, assignment-hygiene, security-posture, escrow-gaps, admin-approval, startup-reliability.' };
+  if (reports !== undefined && (!Array.isArray(reports) || reports.some((id) => typeof id !== 'string' || !registry.has(id)))) {
+    return { ok: false, message: `reports must be a list of report ids: ${registry.ids.join(', ')}.` };
   }
   if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 512)) return { ok: false, message: 'target must be a channel or conversation id.' };
   return { ok: true, value: { ...(reports ? { reports: [...new Set(reports as ReportId[])] } : {}), ...(target ? { target } : {}) } };

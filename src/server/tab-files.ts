@@ -1,8 +1,10 @@
 import { createReadStream, realpathSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Next, Request, Response, Server } from 'restify';
+import type { ReportPresentation } from '../core/reports/report-model.js';
+import { CATALOGUE_ELEMENT_ID } from '../core/reports/report-model.js';
 
 /**
  * Hosts that may frame the tab: Teams, Microsoft 365 and Outlook on their current and their
@@ -51,6 +53,12 @@ const CONTENT_TYPES: Record<string, string> = {
 export interface TabFilesOptions {
   /** Source maps reveal the tab's source; they are served in development only. */
   serveSourceMaps?: boolean;
+  /**
+   * The reports the server offers, written into the page: the tab draws its navigation and each
+   * report's pending state from it before it has signed in. It is product text, the same for every
+   * tenant; tenant data stays behind the API.
+   */
+  catalogue?: readonly ReportPresentation[];
 }
 
 /**
@@ -62,6 +70,7 @@ export interface TabFilesOptions {
  */
 export function serveTab(server: Server, directory: string, options: TabFilesOptions = {}): void {
   const root = realpathSync(directory);
+  const catalogueElement = options.catalogue ? catalogueScript(options.catalogue) : '';
   server.get('/', (_req: Request, res: Response, next: Next) => res.redirect(302, '/tab/', next));
   server.get('/tab', (_req: Request, res: Response, next: Next) => res.redirect(301, '/tab/', next));
   server.get('/tab/*', async (req: Request, res: Response) => {
@@ -70,15 +79,31 @@ export function serveTab(server: Server, directory: string, options: TabFilesOpt
       res.send(404, { error: { status: 404, message: 'There is no such file.' } });
       return;
     }
+    const page = file.relative === 'index.html' && catalogueElement ? withCatalogue(await readFile(file.path, 'utf8'), catalogueElement) : null;
     res.writeHead(200, {
       'content-type': file.contentType,
-      'content-length': String(file.size),
+      'content-length': String(page ? page.length : file.size),
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'referrer-policy': 'no-referrer',
       'cache-control': file.relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
-    await pipeline(createReadStream(file.path), res).catch(() => undefined); // the caller hung up
+    if (page) res.end(page);
+    else await pipeline(createReadStream(file.path), res).catch(() => undefined); // the caller hung up
   });
+}
+
+/**
+ * A JSON data block, which the page's content security policy lets through because it is never
+ * run. `<` is escaped so that no text in it can close the element.
+ */
+function catalogueScript(catalogue: readonly ReportPresentation[]): string {
+  const json = JSON.stringify(catalogue).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${CATALOGUE_ELEMENT_ID}">${json}</script>`;
+}
+
+function withCatalogue(html: string, element: string): Buffer {
+  const at = html.indexOf('</head>');
+  return Buffer.from(at === -1 ? `${element}${html}` : `${html.slice(0, at)}${element}${html.slice(at)}`, 'utf8');
 }
 
 /** The file a request path names inside the build, or null for anything that must not be served. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandWords, parseCommand } from '../../src/bot/bot-command.js';
 import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
-import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+import { REPORT_IDS } from '../../src/core/reports/registry.js';
 
 describe('command words', () => {
   it('drops the mention Teams adds, case, punctuation and markup', () => {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
+import { escrowGapsReport } from '../../src/core/reports/escrow-gaps.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../src/core/store/state-store.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
@@ -52,7 +53,7 @@ beforeAll(async () => {
     result.didProcess = true;
   };
   const graph = harness.client();
-  demoResults = await Promise.all(REPORTS.map((report) => loadReport(report.id, graph)));
+  demoResults = await Promise.all(REPORTS.definitions.map((report) => loadReport(report.id, graph)));
 });
 
 /** Parses a card as Teams' renderer would and returns every parse or validation problem. */
@@ -90,6 +91,8 @@ function syntheticResult(findingCount: number): ReportResult {
     columns: [],
     rows: findings.map((finding) => ({ id: finding.subjectId, link: `https://intune.microsoft.com/#view/x/${finding.subjectId}` })),
     findings,
+    findingKinds: escrowGapsReport.findingKinds,
+    unchecked: [],
     generatedAt: '2026-11-23T09:00:00.000Z',
   };
 }
@@ -104,7 +107,7 @@ describe('the card check itself', () => {
 describe('report cards', () => {
   it('parse without errors for each of the six demo reports, with counts, the worst items and a deep link to the tab', () => {
     for (const result of demoResults) {
-      const definition = REPORTS.find((report) => report.id === result.report)!;
+      const definition = REPORTS.definitions.find((report) => report.id === result.report)!;
       const card = reportCard(result, definition, options);
       expect(cardProblems(card), result.report).toEqual([]);
       expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
@@ -188,6 +191,7 @@ describe('the new-findings card', () => {
     const withoutLaps: ReportResult = {
       ...escrow,
       columns: escrow.columns.map((column) => (column.key === 'lapsPassword' ? { ...column, available: false } : column)),
+      unchecked: ['missing-laps-password'],
       findings: escrow.findings.filter((finding) => finding.kind !== 'missing-laps-password').slice(1),
     };
     const failed: ReportResult = { ...demoResults[0]!, state: 'load-error', error: { status: 403, code: 'Forbidden', message: 'no' }, findings: [], rows: [] };

@@ -16,7 +16,7 @@ const readme = readFileSync('README.md', 'utf8');
 describe('the Entra app manifest', () => {
   it('asks for exactly the application permissions the reports declare, by their ids, and no secret-reading one', () => {
     const requested = manifest.requiredResourceAccess.flatMap((resource) => resource.resourceAccess.map((access) => `${resource.resourceAppId}|${access.type}|${access.id}`));
-    const needed = new Set(REPORTS.flatMap((report) => report.permissions).map((permission) => `Microsoft Graph|Role|${GRAPH_APPLICATION_PERMISSIONS[permission]}`));
+    const needed = new Set(REPORTS.definitions.flatMap((report) => report.permissions).map((permission) => `Microsoft Graph|Role|${GRAPH_APPLICATION_PERMISSIONS[permission]}`));
     expect(new Set(requested)).toEqual(needed);
     // BitlockerKey.Read.All and DeviceLocalCredential.Read.All would read the secrets themselves.
     expect(requested.some((entry) => ['57f1cf28-c0c4-4ec3-9a30-19a2eaaf2f6e', '884b599e-4d48-43a5-ba94-15c414d00588'].some((id) => entry.endsWith(id)))).toBe(false);
@@ -26,7 +26,7 @@ describe('the Entra app manifest', () => {
     expect(Object.keys(GRAPH_APPLICATION_PERMISSIONS)).toContain('BitlockerKey.ReadBasic.All');
     expect(Object.keys(GRAPH_APPLICATION_PERMISSIONS).filter((name) => /bitlocker/i.test(name))).toEqual(['BitlockerKey.ReadBasic.All']);
     expect(new Set(Object.values(GRAPH_APPLICATION_PERMISSIONS)).size).toBe(Object.keys(GRAPH_APPLICATION_PERMISSIONS).length);
-    for (const permission of REPORTS.flatMap((report) => report.permissions)) expect(readme).toContain(`\`${permission}\``);
+    for (const permission of REPORTS.definitions.flatMap((report) => report.permissions)) expect(readme).toContain(`\`${permission}\``);
     expect(readme).not.toMatch(/BitLockerKey/);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RESOLVED_RETENTION_DAYS, digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../src/core/store/state-store.js';
+import { escrowGapsReport } from '../../src/core/reports/escrow-gaps.js';
 
 const DAY = 86_400_000;
 const t0 = new Date('2026-11-01T09:00:00Z');
@@ -23,6 +24,9 @@ function escrow(findings: Finding[], options: { laps?: boolean; keys?: boolean }
     ],
     rows: [],
     findings,
+    findingKinds: escrowGapsReport.findingKinds,
+    // As the registry works it out from the report's optional sources.
+    unchecked: escrowGapsReport.optionalSources.filter(({ column }) => (column === 'recoveryKey' ? options.keys === false : options.laps === false)).flatMap(({ findingKinds }) => [...findingKinds]),
     generatedAt: t0.toISOString(),
   };
 }

@@ -19,6 +19,8 @@ const report: ReportResult = {
     { id: 'd2', device: 'PC "two", upstairs\u001b]0;owned\u0007', recoveryKey: '2026-11-01T10:00:00.000Z', lapsPassword: null, link: null },
   ],
   findings: [{ kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC\u001b[2J', detail: 'No key.', fingerprint: 'f' }],
+  findingKinds: { 'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' } },
+  unchecked: ['missing-laps-password'],
   generatedAt: '2026-11-22T09:00:00.000Z',
 };
 

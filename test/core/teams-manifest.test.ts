@@ -43,7 +43,7 @@ describe('the Teams manifest', () => {
     const [bot] = manifest.bots;
     expect(bot!.scopes).toEqual(['personal', 'team', 'groupChat']);
     expect(bot!.commandLists.flatMap((list) => list.scopes).sort()).toEqual(['groupChat', 'personal', 'team']);
-    for (const list of bot!.commandLists) expect(list.commands.map((command) => command.title)).toEqual(BOT_COMMANDS.map((command) => command.command));
+    for (const list of bot!.commandLists) expect(list.commands).toEqual(BOT_COMMANDS.map(({ command, description }) => ({ title: command, description })));
   });
 
   it('has the static tab the bot links to, SSO and only the tab domain as a valid domain', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { V1_COVERAGE_NOTICE } from '../../src/core/reports/assignment-hygiene.js';
 import { HYBRID_JOIN_NOTICE } from '../../src/core/reports/escrow-gaps.js';

@@ -14,12 +14,12 @@ async function loadAs(id: ReportId, roles: readonly string[]): Promise<ReportRes
   return loadReport(id, graph, { now: () => now });
 }
 
-const withoutOne = REPORTS.flatMap((report) =>
+const withoutOne = REPORTS.definitions.flatMap((report) =>
   report.permissions.map((missing) => ({ id: report.id, missing, roles: report.permissions.filter((permission) => permission !== missing) })),
 ).filter(({ id, missing }) => !(id === 'escrow-gaps' && missing !== 'DeviceManagementManagedDevices.Read.All'));
 
 describe('permissions', () => {
-  it.each(REPORTS.map((report) => [report.id, report.permissions] as const))('%s loads with exactly its own permissions', async (id, permissions) => {
+  it.each(REPORTS.definitions.map((report) => [report.id, report.permissions] as const))('%s loads with exactly its own permissions', async (id, permissions) => {
     const result = await loadAs(id, permissions);
     expect(result.error).toBeNull();
     expect(result.state).toBe('loaded');
@@ -37,17 +37,24 @@ describe('permissions', () => {
   });
 
   const escrowColumns = [
-    { missing: 'DeviceLocalCredential.ReadBasic.All', column: 'lapsPassword', silentKind: 'missing-laps-password', otherKind: 'missing-recovery-key' },
-    { missing: 'BitlockerKey.ReadBasic.All', column: 'recoveryKey', silentKind: 'missing-recovery-key', otherKind: 'missing-laps-password' },
+    { missing: 'DeviceLocalCredential.ReadBasic.All', column: 'lapsPassword', silentKind: 'missing-laps-password', otherKind: 'missing-recovery-key', unchecked: ['missing-laps-password'] },
+    {
+      missing: 'BitlockerKey.ReadBasic.All',
+      column: 'recoveryKey',
+      silentKind: 'missing-recovery-key',
+      otherKind: 'missing-laps-password',
+      unchecked: ['missing-recovery-key', 'recovery-key-not-in-entra'],
+    },
   ];
-  it.each(escrowColumns)('escrow-gaps without $missing shows that column as n/a and derives nothing from it', async ({ missing, column, silentKind, otherKind }) => {
-    const roles = REPORTS.find((report) => report.id === 'escrow-gaps')!.permissions.filter((permission) => permission !== missing);
+  it.each(escrowColumns)('escrow-gaps without $missing shows that column as n/a, derives nothing from it and says so', async ({ missing, column, silentKind, otherKind, unchecked }) => {
+    const roles = REPORTS.definitions.find((report) => report.id === 'escrow-gaps')!.permissions.filter((permission) => permission !== missing);
     const result = await loadAs('escrow-gaps', roles);
     expect(result.state).toBe('loaded');
     expect(result.columns.find((candidate) => candidate.key === column)?.available).toBe(false);
     expect(result.rows.every((row) => row[column] === null)).toBe(true);
     expect(result.findings.some((finding) => finding.kind === silentKind)).toBe(false);
     expect(result.findings.some((finding) => finding.kind === otherKind)).toBe(true);
+    expect(result.unchecked).toEqual(unchecked);
   });
 
   it('escrow-gaps with neither escrow source granted is a load error naming 403', async () => {

@@ -8,7 +8,8 @@ import { TeamsBot } from '../../src/bot/teams-bot.js';
 import type { BotIdentity } from '../../src/bot/teams-bot.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import { createHttpTransport } from '../../src/core/graph/http-transport.js';
-import { loadReport } from '../../src/core/reports/registry.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { recordCredential, recordServerLog, serverLogStream } from './suite-log.js';
@@ -33,16 +34,19 @@ export interface BotServerOptions {
   authorityHost?: string;
   followUpAfterMs?: number;
   load?: ReportLoader;
+  registry?: ReportRegistry;
 }
 
 /** The app's server with the bot, wired as `npm start` wires it, reading Graph through `graph`. */
 export async function startBotServer(sim: Simulator, graph: GraphClient, options: BotServerOptions): Promise<BotServer> {
   const keysTransport = createHttpTransport({ extraCaPem: sim.caPem });
   const log: string[] = [];
-  const reports = new ReportCache(options.load ?? ((id, onProgress) => loadReport(id, graph, { onProgress })));
+  const registry = options.registry ?? REPORTS;
+  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, graph, { onProgress })));
   const tabUrl = 'http://127.0.0.1:3978/tab/';
   const bot = new TeamsBot({
     reports,
+    registry,
     store: options.store,
     identity: options.identity ?? {},
     allowedTenantId: options.allowedTenantId ?? null,
@@ -58,6 +62,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   if (options.notifyApiKey) recordCredential(options.notifyApiKey);
   const server = createAppServer({
     reports,
+    registry,
     tenant: { label: sim.tenant.displayName, demo: true },
     checkAccess: createTabAccessCheck({ authorityHost: options.authorityHost ?? sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
     bot,

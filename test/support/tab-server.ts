@@ -5,7 +5,8 @@ import type { ReportLoader } from '../../src/server/report-cache.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import { createHttpTransport } from '../../src/core/graph/http-transport.js';
-import { loadReport } from '../../src/core/reports/registry.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { TAB_DIRECTORY } from './browser.js';
 import { recordServerLog, serverLogStream } from './suite-log.js';
@@ -21,10 +22,12 @@ export interface TabServer {
  * against the simulator's keys, the loopback demo sign-in, and the built tab, reading Graph
  * through `graph`. A fresh one per scenario gives each its own report cache.
  */
-export async function startTabServer(sim: Simulator, graph: GraphClient, options: { now?: () => Date; load?: ReportLoader } = {}): Promise<TabServer> {
+export async function startTabServer(sim: Simulator, graph: GraphClient, options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry } = {}): Promise<TabServer> {
+  const registry = options.registry ?? REPORTS;
   const keysTransport = createHttpTransport({ extraCaPem: sim.caPem });
   const server = createAppServer({
-    reports: new ReportCache(options.load ?? ((id, onProgress) => loadReport(id, graph, { onProgress, ...(options.now ? { now: options.now } : {}) }))),
+    reports: new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, graph, { onProgress, ...(options.now ? { now: options.now } : {}) }))),
+    registry,
     tenant: { label: `${sim.tenant.displayName}`, demo: true },
     tabDirectory: TAB_DIRECTORY,
     checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),

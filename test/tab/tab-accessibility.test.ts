@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_IDS } from '../../src/core/reports/report-model.js';
+import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { AXE_SCRIPT_PATH, launchTestBrowser } from '../support/browser.js';
 import type { PageGlobals, TestBrowser } from '../support/browser.js';

@@ -1,12 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps.js';
-import { REPORT_IDS } from '../../src/core/reports/report-model.js';
-import { reportDefinition } from '../../src/core/reports/registry.js';
+import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { INITIALIZING_TEXT, LOADING_TEXT, pendingText } from '../../src/tab/reports/pending-status.js';
+import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-model.js';
 import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
 import type { TestBrowser } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
@@ -89,9 +88,9 @@ describe('each report on the demo tenant', () => {
     const releaseReport = await hold(page, `**/api/reports/${id}`);
     await page.goto(`${demo.base}/tab/#/${id}`);
 
-    await pendingLine(page, pendingText(id, 'starting')).waitFor();
+    await pendingLine(page, reportDefinition(id).pending.starting).waitFor();
     releaseSignIn();
-    await pendingLine(page, pendingText(id, 'fetching')).waitFor();
+    await pendingLine(page, reportDefinition(id).pending.fetching).waitFor();
     releaseReport();
 
     await page.locator('[role=table]').first().waitFor();
@@ -108,8 +107,8 @@ describe('each report on the demo tenant', () => {
   });
 
   it('uses the specification\'s words: Initializing data for reports 4, 5 and 6 at start, Loading... for 1, 2, 3 and 5 while fetching', () => {
-    expect(REPORT_IDS.filter((id) => pendingText(id, 'starting') === INITIALIZING_TEXT)).toEqual(['escrow-gaps', 'admin-approval', 'startup-reliability']);
-    expect(REPORT_IDS.filter((id) => pendingText(id, 'fetching') === LOADING_TEXT)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'admin-approval']);
+    expect(REPORT_IDS.filter((id) => reportDefinition(id).pending.starting === INITIALIZING_TEXT)).toEqual(['escrow-gaps', 'admin-approval', 'startup-reliability']);
+    expect(REPORT_IDS.filter((id) => reportDefinition(id).pending.fetching === LOADING_TEXT)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'admin-approval']);
   });
 
   it('shows what a long load has read so far, source by source', async () => {

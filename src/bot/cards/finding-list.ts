@@ -1,4 +1,5 @@
 import { countFindingsByKind, findingKind } from '../../core/findings/finding-kinds.js';
+import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import type { Finding, ReportResult } from '../../core/reports/report-model.js';
 import { cardText } from './adaptive-card.js';
@@ -25,8 +26,8 @@ export interface FindingItemData {
   reopened: boolean;
 }
 
-export function kindCounts(findings: readonly Pick<Finding, 'kind'>[]): KindCountData[] {
-  return countFindingsByKind(findings).map(({ count, label, severity }) => ({
+export function kindCounts(findings: readonly Pick<Finding, 'kind'>[], kinds: FindingKindTable): KindCountData[] {
+  return countFindingsByKind(findings, kinds).map(({ count, label, severity }) => ({
     total: count.toLocaleString('en-US'),
     label,
     severity: severity.charAt(0).toUpperCase() + severity.slice(1),
@@ -46,7 +47,7 @@ export interface FindingListData {
  * report's rows, where each row's id is the finding's subject, and how many more there are. Text
  * is clipped so that a card of any report stays far below Teams' size limit.
  */
-export function findingList(findings: readonly (Finding & { reopened?: boolean })[], rows: ReportResult['rows']): FindingListData {
+export function findingList(findings: readonly (Finding & { reopened?: boolean })[], rows: ReportResult['rows'], kinds: FindingKindTable): FindingListData {
   const listed = findings.slice(0, LISTED_FINDINGS);
   const wanted = new Set(listed.map((finding) => finding.subjectId));
   const links = new Map<string, string>();
@@ -56,7 +57,7 @@ export function findingList(findings: readonly (Finding & { reopened?: boolean }
   }
   const items = listed.map((finding) => ({
     name: cardText(finding.subjectName || finding.subjectId, 80),
-    what: cardText(finding.detail || findingKind(finding.kind).label, 180),
+    what: cardText(finding.detail || findingKind(kinds, finding.kind).label, 180),
     link: links.get(finding.subjectId) ?? '',
     reopened: finding.reopened === true,
   }));

@@ -1,17 +1,24 @@
+import { REPORTS } from '../../core/reports/registry.js';
+import type { ReportRegistry } from '../../core/reports/registry.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 
-/** The commands as the help card and the Teams manifest's command list name them. */
-export const BOT_COMMANDS: ReadonlyArray<{ command: string; description: string }> = [
-  { command: 'show escrow gaps', description: 'Windows devices without an escrowed BitLocker key or LAPS password' },
-  { command: 'show dead connectors', description: 'Connectors and integrations that stopped working' },
-  { command: 'show assignment hygiene', description: 'Policies, apps and scripts that apply to nobody' },
-  { command: 'show security posture', description: 'ASR rules in audit, firewall profiles off, outdated baselines' },
-  { command: 'show approval coverage', description: 'Multi admin approval coverage of high-impact areas' },
-  { command: 'show startup', description: 'Slow startups, blue screens and unreliable apps' },
-  { command: 'post new findings', description: 'Post what is new since the last post here' },
-  { command: 'help', description: 'This list' },
-];
+export interface BotCommandLine {
+  command: string;
+  description: string;
+}
+
+/** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
+export function botCommands(registry: ReportRegistry): BotCommandLine[] {
+  return [
+    ...registry.definitions.map(({ botNames, botDescription }) => ({ command: `show ${botNames[0]}`, description: botDescription })),
+    { command: 'post new findings', description: 'Post what is new since the last post here' },
+    { command: 'help', description: 'This list' },
+  ];
+}
+
+/** The six reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
+export const BOT_COMMANDS: readonly BotCommandLine[] = botCommands(REPORTS);
 
 const HELP_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
@@ -41,11 +48,11 @@ const HELP_CARD_TEMPLATE = {
  * The short help card: the commands, and, for a message that was not one, what was not understood
  * (quoted in a TextRun, so nothing in it is read as Markdown).
  */
-export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string }): AdaptiveCardJson {
+export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string; registry?: ReportRegistry }): AdaptiveCardJson {
   return expandCard(HELP_CARD_TEMPLATE, {
     unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
     tenant: cardText(options.tenantLabel, 80),
-    commands: BOT_COMMANDS,
+    commands: options.registry ? botCommands(options.registry) : BOT_COMMANDS,
     tabUrl: options.tabUrl,
   });
 }

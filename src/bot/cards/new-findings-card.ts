@@ -66,11 +66,11 @@ export function newFindingsCard(
           ? `Could not check: ${news.error.status !== null ? `Graph answered ${news.error.status}` : 'Microsoft Graph could not be reached'}. Nothing from this report is counted as resolved.`
           : '',
         summary: summary.join(' · '),
-        counts: kindCounts(news.fresh),
-        ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? []),
+        counts: kindCounts(news.fresh, news.findingKinds),
+        ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? [], news.findingKinds),
         unchecked:
           news.unchecked.length > 0
-            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => findingKind(kind).label.toLowerCase()).join(', ')}.`
+            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => findingKind(news.findingKinds, kind).label.toLowerCase()).join(', ')}.`
             : '',
         fresh: news.fresh.length,
         tabUrl: options.tabLinks(news.report),

@@ -38,7 +38,7 @@ export function reportCard(
   definition: Pick<ReportDefinition<unknown>, 'beta'>,
   options: { tenantLabel: string; tabLinks: TabLinks },
 ): AdaptiveCardJson {
-  const findings = findingsWorstFirst(result.findings);
+  const findings = findingsWorstFirst(result.findings, result.findingKinds);
   const error = result.error;
   return expandCard(REPORT_CARD_TEMPLATE, {
     title: `${result.title}${definition.beta ? ' (beta)' : ''}`,
@@ -50,8 +50,8 @@ export function reportCard(
     caveat: result.state === 'loaded' ? (result.notice ?? '') : '',
     findingCount: findings.length,
     findingSummary: `${findings.length.toLocaleString('en-US')} ${findings.length === 1 ? 'finding' : 'findings'}, worst first`,
-    counts: kindCounts(findings),
-    ...findingList(findings, result.rows),
+    counts: kindCounts(findings, result.findingKinds),
+    ...findingList(findings, result.rows, result.findingKinds),
     tabUrl: options.tabLinks(result.report),
   });
 }

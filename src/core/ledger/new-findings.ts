@@ -1,7 +1,7 @@
-import { ESCROW_SOURCE_KINDS } from '../reports/escrow-gaps.js';
 import type { Finding, ReportId, ReportLoadError, ReportResult } from '../reports/report-model.js';
 import type { ChannelLedger, LedgerEntry } from '../store/state-store.js';
 import { findingsWorstFirst } from '../findings/finding-kinds.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 
 /** A finding the channel has not been told about: never posted, or posted as resolved since. */
 export interface FreshFinding extends Finding {
@@ -23,6 +23,8 @@ export interface ReportNews {
   continuing: number;
   /** Finding kinds this load could not check (an n/a source): nothing of theirs is resolved. */
   unchecked: string[];
+  /** The report's finding kinds, to name and rank them. */
+  findingKinds: FindingKindTable;
 }
 
 export interface NewFindingsDigest {
@@ -64,7 +66,8 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
       fresh: [],
       resolved: 0,
       continuing: 0,
-      unchecked: uncheckedKinds(result),
+      unchecked: result.unchecked,
+      findingKinds: result.findingKinds,
     };
     reports.push(news);
     if (result.state === 'load-error') continue;
@@ -86,7 +89,7 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
       news.resolved += 1;
       next.set(entry.fingerprint, { ...entry, status: 'resolved', changedAt });
     }
-    news.fresh = findingsWorstFirst(news.fresh);
+    news.fresh = findingsWorstFirst(news.fresh, result.findingKinds);
   }
 
   const forgetBefore = at.getTime() - RESOLVED_RETENTION_DAYS * 86_400_000;
@@ -101,15 +104,6 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
     lastPostedAt: ledger.updatedAt,
     nextLedger: { channel: ledger.channel, entries, updatedAt: changedAt },
   };
-}
-
-/** The finding kinds a report could not check because a source column is n/a (report 4). */
-export function uncheckedKinds(result: ReportResult): string[] {
-  if (result.report !== 'escrow-gaps') return [];
-  return result.columns.flatMap((column) => {
-    const kinds = ESCROW_SOURCE_KINDS[column.key as keyof typeof ESCROW_SOURCE_KINDS];
-    return kinds && !column.available ? [...kinds] : [];
-  });
 }
 
 function entryFor(report: ReportId, finding: Finding, status: LedgerEntry['status'], changedAt: string): LedgerEntry {

@@ -3,7 +3,10 @@ import { describeGroup, lookUpGroups, throwIfGroupsForbidden } from '../director
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { INITIALIZING_TEXT, LOADING_TEXT } from './report-model.js';
+import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
 export interface ApprovalPolicy {
@@ -101,10 +104,10 @@ function identityName(identitySet: unknown): string | null {
   return asString(identity?.displayName) ?? asString(identity?.id) ?? null;
 }
 
-async function loadApprovals({ graph, onProgress }: LoadContext): Promise<ApprovalRecords> {
-  const progress = (source: string, records: number) => onProgress?.(source, records);
+async function loadApprovals(context: LoadContext): Promise<ApprovalRecords> {
   const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
-    (signal) => graph.getAll<Beta.OperationApprovalPolicy, ApprovalPolicy>('/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS, signal }, (policy) => ({
+    (signal) =>
+      readCollection<Beta.OperationApprovalPolicy, ApprovalPolicy>(context, 'operationApprovalPolicies', '/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS, signal }, (policy) => ({
       id: String(policy.id),
       displayName: policy.displayName ?? String(policy.id),
       policyType: asString(policy.policyType) ?? 'unknown',
@@ -112,7 +115,8 @@ async function loadApprovals({ graph, onProgress }: LoadContext): Promise<Approv
       policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
       approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
     })),
-    (signal) => graph.getAll<Beta.OperationApprovalRequest, ApprovalRequest>('/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
+    (signal) =>
+      readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(context, 'operationApprovalRequests', '/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
       id: String(request.id),
       requestDateTime: isoOrNull(request.requestDateTime),
       lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
@@ -123,10 +127,8 @@ async function loadApprovals({ graph, onProgress }: LoadContext): Promise<Approv
       justification: asString(request.requestJustification),
     })),
   ]);
-  progress('operationApprovalPolicies', policies.length);
-  progress('operationApprovalRequests', requests.length);
-  const approverGroups = await lookUpGroups(graph, policies.flatMap((policy) => policy.approverGroupIds));
-  progress('groups', approverGroups.size);
+  const approverGroups = await lookUpGroups(context.graph, policies.flatMap((policy) => policy.approverGroupIds));
+  context.onProgress?.('groups', approverGroups.size);
   throwIfGroupsForbidden(approverGroups);
   return { policies, requests, approverGroups };
 }
@@ -152,7 +154,7 @@ const SECTION_REQUESTS = 'requests';
 export const HEURISTIC_NOTICE =
   'Built on beta interfaces. Coverage is matched on each access policy’s type and name, so edge cases can be misjudged: confirm them in the Intune admin center.';
 
-export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext): DerivedReport {
+export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext): DerivedReport<ApprovalFindingKind> {
   const columns: ReportColumn[] = [
     { key: 'area', label: 'Area', available: true, section: SECTION_COVERAGE },
     { key: 'coverage', label: 'Coverage', available: true, section: SECTION_COVERAGE },
@@ -170,7 +172,7 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
     { key: 'justification', label: 'Justification', available: true, section: SECTION_REQUESTS },
   ];
   const rows: ReportRow[] = [];
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<ApprovalFindingKind>[] = [];
   const link = intuneLinks.multiAdminApproval();
   const coverage = records.policies.map((policy) => ({ policy, ...areasCovered(policy), approvable: canBeApproved(policy, records.approverGroups) }));
 
@@ -244,13 +246,26 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
   return { state: 'loaded', notice: HEURISTIC_NOTICE, columns, rows, findings };
 }
 
-export const adminApprovalReport: ReportDefinition<ApprovalRecords> = {
+const APPROVAL_FINDING_KINDS = {
+  'area-unprotected': { label: 'High-impact areas without approval', severity: 'high' },
+} as const satisfies FindingKindTable;
+type ApprovalFindingKind = keyof typeof APPROVAL_FINDING_KINDS;
+
+export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
   id: 'admin-approval',
   title: 'Multi Admin Approval Coverage',
   summary: 'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
   permissions: ['DeviceManagementRBAC.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: true,
+  navigationLabel: 'Multi admin approval',
+  botNames: ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
+  botDescription: 'Multi admin approval coverage of high-impact areas',
+  tables: { [SECTION_COVERAGE]: 'Coverage of high-impact areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
+  pending: { starting: INITIALIZING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: APPROVAL_FINDING_KINDS,
+  optionalSources: [],
   load: loadApprovals,
   derive: deriveAdminApproval,
 };

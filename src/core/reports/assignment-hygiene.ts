@@ -3,7 +3,9 @@ import { GroupResolver, describeGroup, throwIfGroupsForbidden } from '../directo
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { asString, compareText, plural } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { LOADING_TEXT } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
@@ -242,9 +244,9 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
   }
 }
 
-export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport {
+export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport<AssignmentFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<AssignmentFindingKind>[] = [];
   for (const object of records.objects) {
     const verdict = classifyAssignments(object.targets, records.groups);
     const kindLabel = KIND_LABELS[object.kind];
@@ -276,7 +278,15 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   };
 }
 
-export const assignmentHygieneReport: ReportDefinition<AssignmentRecords> = {
+const ASSIGNMENT_FINDING_KINDS = {
+  'assigned-to-missing-or-empty-groups': { label: 'Assigned only to deleted or empty groups', severity: 'medium' },
+  'all-users-and-all-devices': { label: 'Assigned to All users and All devices', severity: 'medium' },
+  unassigned: { label: 'Not assigned to anyone', severity: 'low' },
+  'exclusions-only': { label: 'Assigned with exclusions only', severity: 'low' },
+} as const satisfies FindingKindTable;
+type AssignmentFindingKind = keyof typeof ASSIGNMENT_FINDING_KINDS;
+
+export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
   id: 'assignment-hygiene',
   title: 'Assignment Hygiene',
   summary:
@@ -285,6 +295,14 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords> = {
   permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
+  navigationLabel: 'Assignment hygiene',
+  botNames: ['assignment hygiene', 'assignments', 'hygiene', 'unassigned'],
+  botDescription: 'Policies, apps and scripts that apply to nobody',
+  tables: { '': 'Policies, apps and scripts' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: ASSIGNMENT_FINDING_KINDS,
+  optionalSources: [],
   load: loadAssignments,
   derive: deriveAssignmentHygiene,
 };

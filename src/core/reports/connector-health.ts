@@ -4,7 +4,10 @@ import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
 import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural, unwrapSingleton } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { LOADING_TEXT } from './report-model.js';
+import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 import type { ReportThresholds } from './thresholds.js';
 
@@ -64,14 +67,12 @@ const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpris
  */
 const MANAGED_STORE_SELECT = 'id,bindStatus,lastAppSyncStatus,lastAppSyncDateTime,ownerOrganizationName';
 
-async function loadConnectors({ graph, onProgress }: LoadContext): Promise<ConnectorRecords> {
+async function loadConnectors(context: LoadContext): Promise<ConnectorRecords> {
+  const { graph } = context;
   const list =
     <T>(path: string, source: string, project: (item: T) => T) =>
-    async (signal: AbortSignal) => {
-      const items = await graph.getAll<T, T>(path, { signal }, project);
-      onProgress?.(source, items.length);
-      return items;
-    };
+    (signal: AbortSignal) =>
+      readCollection(context, source, path, { signal }, project);
   const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await loadSideBySide<
     [NdesConnector[], MtdConnector[], PartnerIntegration[], ManagedGooglePlay | null, AutopilotSettings | null]
   >([
@@ -90,8 +91,8 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
       whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
       whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
     })),
-    () => loadManagedGooglePlay(graph),
-    () => getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings'),
+    () => told(context, 'androidManagedStoreAccountEnterpriseSettings', loadManagedGooglePlay(graph)),
+    () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings')),
   ]);
   return {
     ndesConnectors,
@@ -106,6 +107,14 @@ async function loadConnectors({ graph, onProgress }: LoadContext): Promise<Conne
     },
     autopilot: autopilot && { id: autopilot.id, syncStatus: autopilot.syncStatus, lastSyncDateTime: autopilot.lastSyncDateTime },
   };
+}
+
+/** A singleton is one page: its progress is told once it is read (none, when the tenant never set it up). */
+async function told<T>({ onProgress }: LoadContext, source: string, reading: Promise<T | null>): Promise<T | null> {
+  onProgress?.(source, 0);
+  const singleton = await reading;
+  onProgress?.(source, singleton === null ? 0 : 1);
+  return singleton;
 }
 
 /**
@@ -275,9 +284,9 @@ export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, 
   return worst(statusVerdict, freshness(last, now, thresholds, 'sync'));
 }
 
-export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext): DerivedReport {
+export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext): DerivedReport<ConnectorFindingKind> {
   const rows: ReportRow[] = [];
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<ConnectorFindingKind>[] = [];
   const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string) => {
     const reason = verdict.reasons.length > 0 ? capitalise(verdict.reasons.join('; ')) : 'Reporting normally';
     rows.push({ id, kind, name, health: verdict.health, lastContact: lastContact?.toISOString() ?? null, reason, link });
@@ -341,7 +350,12 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
 }
 
 
-export const connectorHealthReport: ReportDefinition<ConnectorRecords> = {
+const CONNECTOR_FINDING_KINDS = {
+  'connector-unhealthy': { label: 'Connectors not working', severity: 'high' },
+} as const satisfies FindingKindTable;
+type ConnectorFindingKind = keyof typeof CONNECTOR_FINDING_KINDS;
+
+export const connectorHealthReport: ReportDefinition<ConnectorRecords, ConnectorFindingKind> = {
   id: 'connector-health',
   title: 'Connector & Integration Health',
   summary:
@@ -349,6 +363,14 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords> = {
   permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
+  navigationLabel: 'Connectors & integrations',
+  botNames: ['dead connectors', 'connectors', 'connector health', 'connectors and integrations', 'integrations', 'integration health'],
+  botDescription: 'Connectors and integrations that stopped working',
+  tables: { '': 'Connectors and integrations' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: CONNECTOR_FINDING_KINDS,
+  optionalSources: [],
   load: loadConnectors,
   derive: deriveConnectorHealth,
 };

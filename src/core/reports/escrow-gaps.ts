@@ -5,7 +5,9 @@ import type { GraphClient } from '../graph/graph-client.js';
 import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { INITIALIZING_TEXT } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
 
 export interface WindowsDevice {
@@ -43,15 +45,16 @@ export interface EscrowRecords {
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
-const MISSING_KEY_KIND = 'missing-recovery-key';
-/** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
-const HYBRID_KEY_KIND = 'recovery-key-not-in-entra';
-const MISSING_LAPS_KIND = 'missing-laps-password';
-/** The finding kinds each escrow source column checks: an n/a column checks nothing. */
-export const ESCROW_SOURCE_KINDS: Readonly<Record<'recoveryKey' | 'lapsPassword', readonly string[]>> = {
-  recoveryKey: [MISSING_KEY_KIND, HYBRID_KEY_KIND],
-  lapsPassword: [MISSING_LAPS_KIND],
-};
+const ESCROW_FINDING_KINDS = {
+  'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' },
+  /** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
+  'recovery-key-not-in-entra': { label: 'Hybrid-joined devices without a BitLocker key in Entra ID', severity: 'medium' },
+  'missing-laps-password': { label: 'Devices without an escrowed LAPS password', severity: 'medium' },
+} as const satisfies FindingKindTable;
+type EscrowFindingKind = keyof typeof ESCROW_FINDING_KINDS;
+const MISSING_KEY_KIND = 'missing-recovery-key' satisfies EscrowFindingKind;
+const HYBRID_KEY_KIND = 'recovery-key-not-in-entra' satisfies EscrowFindingKind;
+const MISSING_LAPS_KIND = 'missing-laps-password' satisfies EscrowFindingKind;
 export const HYBRID_JOIN_NOTICE =
   'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
   'shows here as missing its key in Entra ID. Set GRAPH_BETA_COVERAGE=true to tell hybrid-joined devices apart.';
@@ -177,7 +180,7 @@ async function escrowSource<Item, Value>(
   return { available: true, byDevice };
 }
 
-export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext): DerivedReport {
+export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext): DerivedReport<EscrowFindingKind> {
   const keysAvailable = records.recoveryKeys.available;
   const lapsAvailable = records.lapsPasswords.available;
   const columns = [
@@ -191,7 +194,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
   const rows: Array<ReportRow & { gaps: number }> = [];
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<EscrowFindingKind>[] = [];
   for (const device of records.devices) {
     const notes: string[] = [];
     let recoveryKey: string | null = null;
@@ -271,7 +274,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   };
 }
 
-export const escrowGapsReport: ReportDefinition<EscrowRecords> = {
+export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind> = {
   id: 'escrow-gaps',
   title: 'Windows LAPS & BitLocker Escrow Gaps',
   summary:
@@ -280,6 +283,19 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords> = {
   permissions: ['DeviceLocalCredential.ReadBasic.All', 'BitlockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All'],
   prerequisites: ['An Intune licence for the tenant.', 'Local administrator password management (Windows LAPS) enabled in Entra ID device settings.'],
   beta: false,
+  navigationLabel: 'LAPS & BitLocker escrow',
+  botNames: ['escrow gaps', 'escrow', 'laps', 'bitlocker', 'laps and bitlocker', 'laps and bitlocker escrow', 'laps and bitlocker escrow gaps'],
+  botDescription: 'Windows devices without an escrowed BitLocker key or LAPS password',
+  tables: { '': 'Windows devices' },
+  // The specification names no placeholder of its own for report 4's fetch: its status line stays.
+  pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
+  charts: [],
+  findingKinds: ESCROW_FINDING_KINDS,
+  // Each escrow source column checks its own kinds: an n/a column checks nothing.
+  optionalSources: [
+    { column: 'recoveryKey', findingKinds: [MISSING_KEY_KIND, HYBRID_KEY_KIND] },
+    { column: 'lapsPassword', findingKinds: [MISSING_LAPS_KIND] },
+  ],
   load: loadEscrow,
   derive: deriveEscrowGaps,
 };

@@ -5,31 +5,70 @@ import { adminApprovalReport } from './admin-approval.js';
 import { assignmentHygieneReport } from './assignment-hygiene.js';
 import { connectorHealthReport } from './connector-health.js';
 import { escrowGapsReport } from './escrow-gaps.js';
-import type { LoadProgress, ReportDefinition, ReportId, ReportLoadError, ReportResult } from './report-model.js';
+import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult } from './report-model.js';
 import { securityPostureReport } from './security-posture.js';
 import { startupReliabilityReport } from './startup-reliability.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
 
-/** The six reports in the specification's order. */
-export const REPORTS: readonly ReportDefinition<unknown>[] = [
+/**
+ * The reports a server, the bot and the CLI offer, in the order they show them. Each report module
+ * says all there is to know of it (report-model.ts, `ReportDefinition`); the registry derives the
+ * rest: the API's list, the ids the routes accept, the bot's names, the tab's navigation.
+ */
+export class ReportRegistry {
+  readonly ids: readonly ReportId[];
+  private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
+
+  constructor(readonly definitions: readonly ReportDefinition<unknown>[]) {
+    this.ids = definitions.map((definition) => definition.id);
+    this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
+    if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  definition(id: ReportId): ReportDefinition<unknown> {
+    const definition = this.byId.get(id);
+    if (!definition) throw new Error(`no report "${id}"`);
+    return definition;
+  }
+
+  /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
+  catalogue(): ReportPresentation[] {
+    return this.definitions.map(({ load: _load, derive: _derive, ...presentation }) => presentation);
+  }
+
+  /** Loads one report through the one data path, `loadReport`. */
+  load(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
+    return loadDefinedReport(this.definition(id), graph, options);
+  }
+}
+
+/** The six reports in the specification's order: adding a report is its module and one line here. */
+export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,
   securityPostureReport,
   escrowGapsReport,
   adminApprovalReport,
   startupReliabilityReport,
-] as ReportDefinition<unknown>[];
+] as ReportDefinition<unknown>[]);
 
-/** What a caller may know of each report before loading it: the CLI's `reports` and `GET /api/reports`. */
-export function reportCatalogue(): Array<Pick<ReportDefinition<unknown>, 'id' | 'title' | 'summary' | 'permissions' | 'prerequisites' | 'beta'>> {
-  return REPORTS.map(({ id, title, summary, permissions, prerequisites, beta }) => ({ id, title, summary, permissions, prerequisites, beta }));
+export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;
+
+export function isReportId(value: string): boolean {
+  return REPORTS.has(value);
+}
+
+export function reportCatalogue(): ReportPresentation[] {
+  return REPORTS.catalogue();
 }
 
 export function reportDefinition(id: ReportId): ReportDefinition<unknown> {
-  const definition = REPORTS.find((report) => report.id === id);
-  if (!definition) throw new Error(`no report "${id}"`);
-  return definition;
+  return REPORTS.definition(id);
 }
 
 export interface LoadReportOptions {
@@ -47,8 +86,12 @@ export interface LoadReportOptions {
  * shape no loader expected, a bug): the caller is told to log it, and the report says it could not
  * be built rather than showing a table that the data does not prove.
  */
-export async function loadReport(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
-  const definition = reportDefinition(id);
+export function loadReport(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
+  return REPORTS.load(id, graph, options);
+}
+
+async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: GraphClient, options: LoadReportOptions): Promise<ReportResult> {
+  const id = definition.id;
   const now = options.now ?? (() => new Date());
   const failed = (error: ReportLoadError): ReportResult => ({
     report: id,
@@ -59,6 +102,8 @@ export async function loadReport(id: ReportId, graph: GraphClient, options: Load
     columns: [],
     rows: [],
     findings: [],
+    findingKinds: definition.findingKinds,
+    unchecked: [],
     generatedAt: now().toISOString(),
   });
   try {
@@ -75,6 +120,8 @@ export async function loadReport(id: ReportId, graph: GraphClient, options: Load
       columns: derived.columns,
       rows: derived.rows,
       findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
+      findingKinds: definition.findingKinds,
+      unchecked: uncheckedKinds(definition, derived.columns),
       generatedAt: generatedAt.toISOString(),
     };
   } catch (error) {
@@ -82,6 +129,12 @@ export async function loadReport(id: ReportId, graph: GraphClient, options: Load
     options.onUnexpectedError?.(id, error);
     return failed({ status: null, code: 'unreadableData', message: 'The report could not be built from what Microsoft Graph returned; the reason is in the server log.' });
   }
+}
+
+/** The finding kinds that only an n/a source could prove: a load without that source did not check them. */
+function uncheckedKinds(definition: ReportDefinition<unknown>, columns: readonly ReportColumn[]): string[] {
+  const unavailable = new Set(columns.filter((column) => !column.available).map((column) => column.key));
+  return definition.optionalSources.filter((source) => unavailable.has(source.column)).flatMap((source) => [...source.findingKinds]);
 }
 
 /** What a failed load says: the upstream status and, for a 403, which permissions the report needs. */

@@ -1,21 +1,13 @@
 import type { GraphClient } from '../graph/graph-client.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 
-/** The report ids (docs/contract.md, "Report ids and the JSON contract"); the CLI, the tab's API and the bot all take these. */
-export const REPORT_IDS = [
-  'connector-health',
-  'assignment-hygiene',
-  'security-posture',
-  'escrow-gaps',
-  'admin-approval',
-  'startup-reliability',
-] as const;
-export type ReportId = (typeof REPORT_IDS)[number];
-
-export function isReportId(value: string): value is ReportId {
-  return (REPORT_IDS as readonly string[]).includes(value);
-}
+/**
+ * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
+ * registry knows which exist; the CLI, the tab's API and the bot all take these.
+ */
+export type ReportId = string;
 
 export type CellValue = string | number | boolean | null;
 
@@ -36,8 +28,8 @@ export interface ReportColumn {
 export type ReportRow = Record<string, CellValue>;
 
 /** A finding as `derive` states it; the registry adds the fingerprint. */
-export interface FindingDraft {
-  kind: string;
+export interface FindingDraft<Kind extends string = string> {
+  kind: Kind;
   subjectId: string;
   subjectName: string;
   detail: string;
@@ -57,13 +49,13 @@ export interface Finding {
 }
 
 /** What `derive` makes of the records: a table (possibly empty, with the spec's notice) and findings. */
-export interface DerivedReport {
+export interface DerivedReport<Kind extends string = string> {
   state: 'loaded' | 'empty';
   /** Empty: the specification's empty-notice text. Loaded: a prerequisite hint or the report's caveat, else null. */
   notice: string | null;
   columns: ReportColumn[];
   rows: ReportRow[];
-  findings: FindingDraft[];
+  findings: FindingDraft<Kind>[];
 }
 
 export interface ReportLoadError {
@@ -83,6 +75,10 @@ export interface ReportResult {
   columns: ReportColumn[];
   rows: ReportRow[];
   findings: Finding[];
+  /** The report's finding kinds with their labels and severities: every kind in `findings` is here. */
+  findingKinds: FindingKindTable;
+  /** Finding kinds the report could not check because a source was not granted (an n/a column). */
+  unchecked: string[];
   generatedAt: string;
 }
 
@@ -105,12 +101,23 @@ export interface DeriveContext {
   thresholds: ReportThresholds;
 }
 
+/** The words a report shows before its data is on screen (docs/contract.md, "Report states"). */
+export const INITIALIZING_TEXT = 'Initializing data';
+export const LOADING_TEXT = 'Loading...';
+export type PendingText = typeof INITIALIZING_TEXT | typeof LOADING_TEXT;
+
+/** The id of the element in which the tab's page carries the report catalogue (`ReportPresentation[]`). */
+export const CATALOGUE_ELEMENT_ID = 'report-catalogue';
+
+/** Charts the tab knows how to draw from a report's rows. */
+export type ReportChart = 'slowest-models';
+
 /**
- * One report: `load` makes exactly the specification's upstream GETs for it and keeps only the
- * fields `derive` reads; `derive` is pure. A `GraphError` thrown by `load` becomes the report's
- * load error.
+ * What a report says of itself, besides loading and deriving: enough for the API's list, the tab's
+ * navigation and tables, the bot's names and help, and the CLI. All of it is product text, the same
+ * for every tenant, so the tab's page may carry it.
  */
-export interface ReportDefinition<Records> {
+export interface ReportPresentation<Kind extends string = string> {
   id: ReportId;
   title: string;
   /** One sentence: what the report finds. */
@@ -121,6 +128,34 @@ export interface ReportDefinition<Records> {
   prerequisites: readonly string[];
   /** Built on beta interfaces (report 5 says so to the user). */
   beta: boolean;
+  /** The short name in the tab's navigation. */
+  navigationLabel: string;
+  /**
+   * What people call the report in the bot, first the name its help shows (`show <name>`); the id
+   * with spaces for hyphens, and the report's number, work too.
+   */
+  botNames: readonly [string, ...string[]];
+  /** The help card's line for the report: what `show <name>` brings. */
+  botDescription: string;
+  /** Table titles: `''` for a report with one table, else by the section key its rows carry. */
+  tables: Readonly<Record<string, string>>;
+  /** The status line while the application starts, and while the data is fetched. */
+  pending: { starting: PendingText; fetching: PendingText };
+  charts: readonly ReportChart[];
+  findingKinds: FindingKindTable<Kind>;
+  /**
+   * Sources that can be "n/a" (a permission not granted): the column that shows the source, and the
+   * finding kinds that only it can prove, which go unchecked when it is n/a.
+   */
+  optionalSources: ReadonlyArray<{ column: string; findingKinds: readonly Kind[] }>;
+}
+
+/**
+ * One report: what it says of itself, then `load`, which makes exactly the specification's upstream
+ * GETs for it and keeps only the fields `derive` reads, and `derive`, which is pure. A `GraphError`
+ * thrown by `load` becomes the report's load error.
+ */
+export interface ReportDefinition<Records, Kind extends string = string> extends ReportPresentation<Kind> {
   load(context: LoadContext): Promise<Records>;
-  derive(records: Records, context: DeriveContext): DerivedReport;
+  derive(records: Records, context: DeriveContext): DerivedReport<Kind>;
 }

@@ -1,7 +1,10 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { asString, capitalise, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { LOADING_TEXT } from './report-model.js';
+import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
@@ -93,8 +96,9 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
   return found;
 }
 
-async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<SecurityPostureRecords> {
-  const progress = (source: string, records: number) => onProgress?.(source, records);
+async function loadSecurityPosture(context: LoadContext): Promise<SecurityPostureRecords> {
+  const { graph } = context;
+  const progress = (source: string, records: number) => context.onProgress?.(source, records);
   const [policies, intents, templates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[]]>([
     async (signal) => {
       const policies: SecurityPolicy[] = [];
@@ -123,14 +127,14 @@ async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<
       return policies;
     },
     (signal) =>
-      graph.getAll<Intent, Intent>('/beta/deviceManagement/intents', { signal }, (intent) => ({
+      readCollection<Intent, Intent>(context, 'intents', '/beta/deviceManagement/intents', { signal }, (intent) => ({
         id: intent.id,
         displayName: intent.displayName,
         templateId: intent.templateId,
         isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
       })),
     (signal) =>
-      graph.getAll<Template, Template>('/beta/deviceManagement/templates', { signal }, (template) => ({
+      readCollection<Template, Template>(context, 'templates', '/beta/deviceManagement/templates', { signal }, (template) => ({
         id: template.id,
         displayName: template.displayName,
         templateType: template.templateType,
@@ -141,8 +145,6 @@ async function loadSecurityPosture({ graph, onProgress }: LoadContext): Promise<
         isDeprecated: template.isDeprecated,
       })),
   ]);
-  progress('intents', intents.length);
-  progress('templates', templates.length);
   return { policies, intents, templates };
 }
 
@@ -254,9 +256,9 @@ export function intentBaselineVerdict(intent: Intent, templates: readonly Templa
   return { outdated: false, current, template };
 }
 
-export function deriveSecurityPosture(records: SecurityPostureRecords, _context: DeriveContext): DerivedReport {
+export function deriveSecurityPosture(records: SecurityPostureRecords, _context: DeriveContext): DerivedReport<PostureFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<PostureFindingKind>[] = [];
   const policyLink = (policy: SecurityPolicy) =>
     intuneLinks.configurationPolicy({ id: policy.id, isAssigned: policy.isAssigned, technologies: policy.technologies, templateId: policy.templateId, platforms: policy.platforms });
 
@@ -346,7 +348,14 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
 }
 
 
-export const securityPostureReport: ReportDefinition<SecurityPostureRecords> = {
+const POSTURE_FINDING_KINDS = {
+  'firewall-profile-off': { label: 'Policies switching a firewall profile off', severity: 'high' },
+  'asr-rule-audit': { label: 'Policies with ASR rules in audit', severity: 'medium' },
+  'baseline-outdated': { label: 'Outdated security baselines', severity: 'medium' },
+} as const satisfies FindingKindTable;
+type PostureFindingKind = keyof typeof POSTURE_FINDING_KINDS;
+
+export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',
   title: 'Endpoint Security Policy Posture',
   summary: 'What security policies enforce: attack surface reduction rules left in audit mode, firewall profiles switched off by policy, and outdated security baselines.',
@@ -356,6 +365,14 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords> = {
     'Attack surface reduction rules give full value only where Microsoft Defender for Endpoint and Windows Enterprise E3 or higher are licensed.',
   ],
   beta: false,
+  navigationLabel: 'Security policy posture',
+  botNames: ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
+  botDescription: 'ASR rules in audit, firewall profiles off, outdated baselines',
+  tables: { '': 'Security settings' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: POSTURE_FINDING_KINDS,
+  optionalSources: [],
   load: loadSecurityPosture,
   derive: deriveSecurityPosture,
 };

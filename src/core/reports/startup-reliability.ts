@@ -1,7 +1,10 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asNumber, asString, compareText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
+import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { INITIALIZING_TEXT } from './report-model.js';
+import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
 export interface DeviceStartup {
@@ -55,10 +58,15 @@ export function timeToDesktopMs(record: Partial<Record<'coreBootTimeInMs' | 'gro
   return (required as number[]).reduce((sum, value) => sum + value, 0) + (responsive !== null && responsive > 0 ? responsive : 0);
 }
 
-async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupRecords> {
-  const progress = (source: string, records: number) => onProgress?.(source, records);
+async function loadStartup(context: LoadContext): Promise<StartupRecords> {
   const [devices, apps] = await loadSideBySide<[DeviceStartup[], AppReliability[]]>([
-    (signal) => graph.getAll<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>('/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', { signal }, (record) => ({
+    (signal) =>
+      readCollection<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>(
+        context,
+        'userExperienceAnalyticsDevicePerformance',
+        '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+        { signal },
+        (record) => ({
       id: String(record.id),
       deviceName: record.deviceName ?? String(record.id),
       model: record.model ?? 'Unknown model',
@@ -69,7 +77,9 @@ async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupR
       restartCount: asNumber(record.restartCount),
       insufficientData: record.healthStatus === 'insufficientData',
     })),
-    (signal) => graph.getAll<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+    (signal) => readCollection<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+      context,
+      'userExperienceAnalyticsAppHealthApplicationPerformance',
       '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
       { signal },
       (record) => {
@@ -88,8 +98,6 @@ async function loadStartup({ graph, onProgress }: LoadContext): Promise<StartupR
       },
     ),
   ]);
-  progress('userExperienceAnalyticsDevicePerformance', devices.length);
-  progress('userExperienceAnalyticsAppHealthApplicationPerformance', apps.length);
   return { devices, apps };
 }
 
@@ -99,7 +107,7 @@ const SECTION_DEVICES = 'devices';
 const SECTION_APPS = 'apps';
 const SECTION_MODELS = 'models';
 
-export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext): DerivedReport {
+export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext): DerivedReport<StartupFindingKind> {
   const columns: ReportColumn[] = [
     { key: 'device', label: 'Device', available: true, section: SECTION_DEVICES },
     { key: 'model', label: 'Model', available: true, section: SECTION_DEVICES },
@@ -122,7 +130,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
-  const findings: FindingDraft[] = [];
+  const findings: FindingDraft<StartupFindingKind>[] = [];
   const slowMs = thresholds.slowStartupSeconds * 1000;
   const link = intuneLinks.endpointAnalytics();
 
@@ -220,13 +228,29 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
   return { state: 'loaded', notice: FRESHNESS_NOTICE, columns, rows, findings };
 }
 
-export const startupReliabilityReport: ReportDefinition<StartupRecords> = {
+const STARTUP_FINDING_KINDS = {
+  'blue-screens': { label: 'Devices with blue screens', severity: 'high' },
+  'unreliable-app': { label: 'Unreliable applications', severity: 'medium' },
+  'slow-startup': { label: 'Devices slow to start', severity: 'low' },
+} as const satisfies FindingKindTable;
+type StartupFindingKind = keyof typeof STARTUP_FINDING_KINDS;
+
+export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupFindingKind> = {
   id: 'startup-reliability',
   title: 'Startup Performance & App Reliability',
   summary: 'Devices slowest from power-on to a usable desktop, devices with blue screens, and the applications that crash or hang most, with a breakdown by device model.',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   prerequisites: ['An Intune licence for the tenant.', 'Endpoint analytics enabled for the tenant. Its figures refresh about once a day.'],
   beta: false,
+  navigationLabel: 'Startup & app reliability',
+  botNames: ['startup', 'startup performance', 'app reliability', 'reliability', 'startup reliability', 'startup and app reliability', 'startup performance and app reliability'],
+  botDescription: 'Slow startups, blue screens and unreliable apps',
+  tables: { [SECTION_DEVICES]: 'Devices', [SECTION_APPS]: 'Applications', [SECTION_MODELS]: 'Device models' },
+  // The specification names no placeholder of its own for report 6's fetch: its status line stays.
+  pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
+  charts: ['slowest-models'],
+  findingKinds: STARTUP_FINDING_KINDS,
+  optionalSources: [],
   load: loadStartup,
   derive: deriveStartupReliability,
 };

@@ -1,6 +1,4 @@
-import type { ReportDefinition, ReportId, ReportResult } from '../../core/reports/report-model.js';
-
-export type ReportSummary = Pick<ReportDefinition<unknown>, 'id' | 'title' | 'summary' | 'permissions' | 'prerequisites' | 'beta'>;
+import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
 
 export interface TenantInfo {
   label: string;
@@ -30,10 +28,6 @@ export class ApiError extends Error {
 /** The tab's client for the server's report API, always with a fresh bearer token. */
 export class ReportApi {
   constructor(private readonly getToken: () => Promise<string>) {}
-
-  reports(signal?: AbortSignal): Promise<ReportSummary[]> {
-    return this.getJson<ReportSummary[]>('/api/reports', signal);
-  }
 
   tenant(signal?: AbortSignal): Promise<TenantInfo> {
     return this.getJson<TenantInfo>('/api/tenant', signal);

@@ -15,16 +15,15 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import { REPORT_IDS } from '../../core/reports/report-model.js';
-import type { ReportId } from '../../core/reports/report-model.js';
+import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import { ReportApi } from '../api/report-api.js';
-import type { ReportSummary, TenantInfo } from '../api/report-api.js';
+import type { TenantInfo } from '../api/report-api.js';
 import { connectToHost } from '../host/teams-host.js';
 import { usableLocale } from '../host/locale.js';
 import type { HostTheme, TabHost } from '../host/teams-host.js';
 import { ReportView } from '../reports/ReportView.js';
 import { FaultBoundary } from './FaultBoundary.js';
-import { DEFAULT_REPORT, NAVIGATION_LABELS, hashFor, reportFromHash } from './report-navigation.js';
+import { hashFor, readCatalogue, reportFromHash } from './report-navigation.js';
 
 const THEMES = { light: teamsLightTheme, dark: teamsDarkTheme, contrast: teamsHighContrastTheme } as const;
 
@@ -54,17 +53,34 @@ const useStyles = makeStyles({
 
 interface Session {
   api: ReportApi;
-  catalogue: ReportSummary[];
   tenant: TenantInfo | null;
 }
 
+/** Read once: the server writes the catalogue into the page, and it does not change while the page lives. */
+const CATALOGUE = readCatalogue(document);
+
 export function App() {
+  return CATALOGUE ? (
+    <ReportsApp catalogue={CATALOGUE} />
+  ) : (
+    <FluentProvider theme={teamsLightTheme}>
+      <MessageBar intent="error" layout="multiline" data-state="startup-error">
+        <MessageBarBody>
+          <MessageBarTitle>Device Management Health could not start</MessageBarTitle>
+          The page came without its list of reports. Reload the tab; if this persists, the server is not serving the tab as built.
+        </MessageBarBody>
+      </MessageBar>
+    </FluentProvider>
+  );
+}
+
+function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] }) {
   const styles = useStyles();
   const [host, setHost] = useState<TabHost | null>(null);
   const [theme, setTheme] = useState<HostTheme>(() => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
   const [session, setSession] = useState<Session | null>(null);
   const [startupError, setStartupError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<ReportId>(() => reportFromHash(window.location.hash) ?? DEFAULT_REPORT);
+  const [selected, setSelected] = useState<ReportId>(() => reportFromHash(window.location.hash, catalogue) ?? catalogue[0]!.id);
 
   useEffect(() => {
     let stopThemeUpdates: (() => void) | undefined;
@@ -75,12 +91,12 @@ export function App() {
       setHost(connected);
       setTheme(connected.theme);
       stopThemeUpdates = connected.onThemeChange(setTheme);
-      const deepLinked = connected.deepLinkedReport ? reportFromHash(connected.deepLinkedReport) : null;
+      const deepLinked = connected.deepLinkedReport ? reportFromHash(connected.deepLinkedReport, catalogue) : null;
       if (deepLinked) setSelected(deepLinked);
       const api = new ReportApi(() => connected.getToken());
       try {
-        const [catalogue, tenant] = await Promise.all([api.reports(), api.tenant()]);
-        if (!cancelled) setSession({ api, catalogue, tenant });
+        const tenant = await api.tenant();
+        if (!cancelled) setSession({ api, tenant });
       } catch (error) {
         if (!cancelled) setStartupError(error instanceof Error ? error.message : String(error));
       }
@@ -89,16 +105,16 @@ export function App() {
       cancelled = true;
       stopThemeUpdates?.();
     };
-  }, []);
+  }, [catalogue]);
 
   useEffect(() => {
     const followHash = () => {
-      const report = reportFromHash(window.location.hash);
+      const report = reportFromHash(window.location.hash, catalogue);
       if (report) setSelected(report);
     };
     window.addEventListener('hashchange', followHash);
     return () => window.removeEventListener('hashchange', followHash);
-  }, []);
+  }, [catalogue]);
 
   const select = (report: ReportId) => {
     setSelected(report);
@@ -106,7 +122,7 @@ export function App() {
   };
 
   const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? usableLocale(navigator.language) }), [host, session, selected]);
-  const summary = session?.catalogue.find((report) => report.id === selected);
+  const presentation = catalogue.find((report) => report.id === selected) ?? catalogue[0]!;
 
   return (
     <FluentProvider theme={THEMES[theme]} data-theme={theme}>
@@ -125,9 +141,9 @@ export function App() {
         <div className={styles.body}>
           <nav className={styles.nav} aria-label="Reports">
             <TabList className={styles.tabs} vertical={window.innerWidth > 720} selectedValue={selected} onTabSelect={(_, data) => select(data.value as ReportId)}>
-              {REPORT_IDS.map((id) => (
+              {catalogue.map(({ id, navigationLabel }) => (
                 <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab}>
-                  {NAVIGATION_LABELS[id]}
+                  {navigationLabel}
                 </Tab>
               ))}
             </TabList>
@@ -142,7 +158,7 @@ export function App() {
               </MessageBar>
             ) : (
               <FaultBoundary key={selected}>
-                <ReportView id={selected} api={session?.api ?? null} summary={summary} fallbackTitle={NAVIGATION_LABELS[selected]} format={format} />
+                <ReportView presentation={presentation} api={session?.api ?? null} format={format} />
               </FaultBoundary>
             )}
           </main>

@@ -1,22 +1,30 @@
-import { REPORT_IDS, isReportId } from '../../core/reports/report-model.js';
-import type { ReportId } from '../../core/reports/report-model.js';
+import { CATALOGUE_ELEMENT_ID } from '../../core/reports/report-model.js';
+import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 
-/** Short names for the navigation; the full titles come with the report list from the server. */
-export const NAVIGATION_LABELS: Record<ReportId, string> = {
-  'connector-health': 'Connectors & integrations',
-  'assignment-hygiene': 'Assignment hygiene',
-  'security-posture': 'Security policy posture',
-  'escrow-gaps': 'LAPS & BitLocker escrow',
-  'admin-approval': 'Multi admin approval',
-  'startup-reliability': 'Startup & app reliability',
-};
+/**
+ * The reports this server offers, as its page carries them (the server writes them in; see
+ * docs/contract.md, "The report catalogue"); null when the page came without them.
+ */
+export function readCatalogue(page: Document): ReportPresentation[] | null {
+  const text = page.getElementById(CATALOGUE_ELEMENT_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const catalogue: unknown = JSON.parse(text);
+    return Array.isArray(catalogue) && catalogue.length > 0 ? (catalogue as ReportPresentation[]) : null;
+  } catch {
+    return null;
+  }
+}
 
-export const DEFAULT_REPORT: ReportId = REPORT_IDS[0];
-
-/** The report a URL hash names: `#/escrow-gaps` (or `#escrow-gaps`), else null. */
-export function reportFromHash(hash: string): ReportId | null {
-  const id = decodeURIComponent(hash.replace(/^#\/?/, ''));
-  return isReportId(id) ? id : null;
+/** The report a URL hash names: `#/escrow-gaps` (or `#escrow-gaps`), if the catalogue has it, else null. */
+export function reportFromHash(hash: string, catalogue: readonly ReportPresentation[]): ReportId | null {
+  let id: string;
+  try {
+    id = decodeURIComponent(hash.replace(/^#\/?/, ''));
+  } catch {
+    return null; // a malformed escape
+  }
+  return catalogue.some((report) => report.id === id) ? id : null;
 }
 
 export function hashFor(report: ReportId): string {

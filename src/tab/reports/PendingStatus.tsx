@@ -1,6 +1,6 @@
 import { Caption1, Skeleton, SkeletonItem, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { LoadProgressSnapshot } from '../api/report-api.js';
-import { LOADING_TEXT } from './pending-status.js';
+import { LOADING_TEXT } from '../../core/reports/report-model.js';
 
 const useStyles = makeStyles({
   status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `${tokens.spacingVerticalL} 0` },

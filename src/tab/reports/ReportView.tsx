@@ -20,8 +20,8 @@ import {
 import { useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
-import type { ReportId, ReportResult, ReportRow } from '../../core/reports/report-model.js';
-import type { ReportApi, ReportSummary } from '../api/report-api.js';
+import type { ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { ReportApi } from '../api/report-api.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
@@ -29,7 +29,6 @@ import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import { PendingStatus } from './PendingStatus.js';
-import { pendingText } from './pending-status.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { StartupCharts } from './StartupCharts.js';
@@ -45,19 +44,18 @@ const useStyles = makeStyles({
 });
 
 export interface ReportViewProps {
-  id: ReportId;
+  /** What the report says of itself (the page's catalogue). */
+  presentation: ReportPresentation;
   /** Null while the application is still starting (host handshake, sign-in). */
   api: ReportApi | null;
-  summary: ReportSummary | undefined;
-  fallbackTitle: string;
   format: FormatContext;
 }
 
 /** One report: its header and prerequisites, then whichever of the specification's states it is in. */
-export function ReportView({ id, api, summary, fallbackTitle, format }: ReportViewProps) {
+export function ReportView({ presentation, api, format }: ReportViewProps) {
   const styles = useStyles();
+  const { id, title } = presentation;
   const { state, refresh } = useReport(api, id);
-  const title = summary?.title ?? fallbackTitle;
 
   return (
     <article className={styles.view} aria-labelledby={`report-title-${id}`}>
@@ -65,7 +63,7 @@ export function ReportView({ id, api, summary, fallbackTitle, format }: ReportVi
         <Title2 as="h2" id={`report-title-${id}`}>
           {title}
         </Title2>
-        {summary?.beta ? (
+        {presentation.beta ? (
           <Badge appearance="outline" color="warning">
             Beta
           </Badge>
@@ -82,10 +80,10 @@ export function ReportView({ id, api, summary, fallbackTitle, format }: ReportVi
           </>
         ) : null}
       </header>
-      {summary ? <Body1>{summary.summary}</Body1> : null}
-      {summary && summary.prerequisites.length > 0 ? <Prerequisites items={summary.prerequisites} permissions={summary.permissions} /> : null}
+      <Body1>{presentation.summary}</Body1>
+      {presentation.prerequisites.length > 0 ? <Prerequisites items={presentation.prerequisites} permissions={presentation.permissions} /> : null}
       {state.phase === 'loaded' && state.refreshing && state.progress ? <PendingStatus text="Refreshing" progress={state.progress} /> : null}
-      <ReportBody id={id} api={api} state={state} format={format} />
+      <ReportBody presentation={presentation} api={api} state={state} format={format} />
     </article>
   );
 }
@@ -108,9 +106,19 @@ function Prerequisites({ items, permissions }: { items: readonly string[]; permi
   );
 }
 
-function ReportBody({ id, api, state, format }: { id: ReportId; api: ReportApi | null; state: ReturnType<typeof useReport>['state']; format: FormatContext }) {
-  if (!api) return <PendingStatus text={pendingText(id, 'starting')} progress={null} />;
-  if (state.phase === 'loading') return <PendingStatus text={pendingText(id, 'fetching')} progress={state.progress} />;
+function ReportBody({
+  presentation,
+  api,
+  state,
+  format,
+}: {
+  presentation: ReportPresentation;
+  api: ReportApi | null;
+  state: ReturnType<typeof useReport>['state'];
+  format: FormatContext;
+}) {
+  if (!api) return <PendingStatus text={presentation.pending.starting} progress={null} />;
+  if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} />;
   if (state.phase === 'failed') {
     return (
       <MessageBar intent="error" layout="multiline" data-state="api-error">
@@ -140,17 +148,17 @@ function ReportBody({ id, api, state, format }: { id: ReportId; api: ReportApi |
       </MessageBar>
     );
   }
-  return <LoadedReport id={id} report={report} format={format} />;
+  return <LoadedReport presentation={presentation} report={report} format={format} />;
 }
 
-function LoadedReport({ id, report, format }: { id: ReportId; report: ReportResult; format: FormatContext }) {
+function LoadedReport({ presentation, report, format }: { presentation: ReportPresentation; report: ReportResult; format: FormatContext }) {
   const styles = useStyles();
   const [query, setQuery] = useState('');
   const [onlyFindings, setOnlyFindings] = useState(false);
   const [sorts, setSorts] = useState<Record<string, SortState>>({});
-  const counts = useMemo(() => countFindingsByKind(report.findings), [report]);
+  const counts = useMemo(() => countFindingsByKind(report.findings, report.findingKinds), [report]);
   const subjects = useMemo(() => new Set(report.findings.map((finding) => finding.subjectId)), [report]);
-  const sections = useMemo(() => reportSections(id, report.columns, report.rows), [id, report]);
+  const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
   const shown = useMemo(
@@ -179,7 +187,7 @@ function LoadedReport({ id, report, format }: { id: ReportId; report: ReportResu
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
     const anchor = document.createElement('a');
     anchor.href = url;
-    anchor.download = `${id}-${report.generatedAt.slice(0, 10)}.csv`;
+    anchor.download = `${report.report}-${report.generatedAt.slice(0, 10)}.csv`;
     anchor.click();
     setTimeout(() => URL.revokeObjectURL(url), 0);
   };
@@ -195,7 +203,7 @@ function LoadedReport({ id, report, format }: { id: ReportId; report: ReportResu
         <Subtitle1 as="h3">Findings</Subtitle1>
         <FindingsSummary counts={counts} />
       </section>
-      {id === 'startup-reliability' ? <StartupCharts rows={report.rows} /> : null}
+      {presentation.charts.includes('slowest-models') ? <StartupCharts rows={report.rows} /> : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
         <Switch label="Only rows with findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={report.findings.length === 0} />

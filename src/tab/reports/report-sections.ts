@@ -1,4 +1,4 @@
-import type { ReportColumn, ReportId, ReportRow } from '../../core/reports/report-model.js';
+import type { ReportColumn, ReportPresentation, ReportRow } from '../../core/reports/report-model.js';
 
 export interface ReportSection {
   /** The section key rows and columns carry, or null for a report with one table. */
@@ -10,47 +10,24 @@ export interface ReportSection {
   nameKey: string;
 }
 
-const SECTION_TITLES: Record<string, string> = {
-  coverage: 'Coverage of high-impact areas',
-  policies: 'Access policies',
-  requests: 'Recent approval requests',
-  devices: 'Devices',
-  apps: 'Applications',
-  models: 'Device models',
-};
-
 /** Cells that name what a row is about, most specific first. */
 const NAME_KEYS = ['device', 'name', 'policy', 'app', 'modelName', 'area', 'requested'];
 
 /**
  * A report's tables: reports 5 and 6 put several in one result, each column and row naming its
- * section (docs/contract.md, "Report ids and the JSON contract"); the others have one. Section order is the order of the columns.
+ * section (docs/contract.md, "Report ids and the JSON contract"); the others have one. Section order
+ * is the order of the columns; titles are the report's own (`tables`).
  */
-export function reportSections(report: ReportId, columns: readonly ReportColumn[], rows: readonly ReportRow[]): ReportSection[] {
+export function reportSections(presentation: Pick<ReportPresentation, 'tables'>, columns: readonly ReportColumn[], rows: readonly ReportRow[]): ReportSection[] {
   const keys = [...new Set(columns.map((column) => column.section ?? null))];
   return keys.map((key) => {
     const sectionColumns = columns.filter((column) => (column.section ?? null) === key);
     return {
       key,
-      title: key === null ? defaultTitle(report) : (SECTION_TITLES[key] ?? key),
+      title: presentation.tables[key ?? ''] ?? key ?? 'Rows',
       columns: sectionColumns,
       rows: key === null ? [...rows] : rows.filter((row) => row.section === key),
       nameKey: NAME_KEYS.find((nameKey) => sectionColumns.some((column) => column.key === nameKey)) ?? sectionColumns[0]?.key ?? 'id',
     };
   });
-}
-
-function defaultTitle(report: ReportId): string {
-  switch (report) {
-    case 'connector-health':
-      return 'Connectors and integrations';
-    case 'assignment-hygiene':
-      return 'Policies, apps and scripts';
-    case 'security-posture':
-      return 'Security settings';
-    case 'escrow-gaps':
-      return 'Windows devices';
-    default:
-      return 'Rows';
-  }
 }

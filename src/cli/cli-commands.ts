@@ -1,0 +1,190 @@
+import { parseArgs } from 'node:util';
+import { readConfig } from '../core/config.js';
+import { REPORTS } from '../core/reports/registry.js';
+import type { ReportRegistry } from '../core/reports/registry.js';
+import type { LoadProgress } from '../core/reports/report-model.js';
+import { reportToCsv } from '../core/reports/report-csv.js';
+import { openGraphConnection } from '../server/graph-connection.js';
+import type { GraphConnection } from '../server/graph-connection.js';
+import { startSimulator } from '../sim/simulator.js';
+import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import { reportToText } from './report-text.js';
+
+function usage(registry: ReportRegistry): string {
+  return `Usage: dmhealth <command>
+
+Commands:
+  reports [--format table|json]
+      List the reports: id, title, required application permissions, prerequisites.
+  report <id> [--format table|json|csv]
+      Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
+      M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
+      for another endpoint), or from the demo tenant when none is configured.
+      Report ids: ${registry.ids.join(', ')}.
+  sim [--tenant demo|large] [--devices N] [--port N] [--latency MS] [--no-throttling]
+      Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
+      what a client needs to reach it: Graph URL, authority, tenant id, client id and
+      secret, and the CA file to trust through NODE_EXTRA_CA_CERTS.
+  help
+      Show this text.
+
+Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
+}
+
+/** Exit statuses (docs/contract.md, "The command line"). */
+const EXIT_USAGE = 2;
+const EXIT_LOAD_ERROR = 3;
+
+/** Runs one `dmhealth` command over the registry's reports; resolves to the exit status. */
+export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(usage(registry));
+    return command === undefined ? EXIT_USAGE : 0;
+  }
+  if (command === 'sim') return runSimulator(rest);
+  if (command === 'reports') return listReports(rest, registry);
+  if (command === 'report') return runReport(rest, registry);
+  console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
+  return EXIT_USAGE;
+}
+
+function listReports(args: string[], registry: ReportRegistry): number {
+  let format: string;
+  try {
+    format = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, strict: true }).values.format ?? 'table';
+  } catch (error) {
+    console.error(`dmhealth reports: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  if (format !== 'table' && format !== 'json') {
+    console.error(`dmhealth reports: --format must be table or json, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  const reports = registry.catalogue();
+  if (format === 'json') {
+    console.log(JSON.stringify(reports, null, 2));
+    return 0;
+  }
+  for (const report of reports) {
+    console.log(`${report.id.padEnd(21)} ${report.title}${report.beta ? ' (beta)' : ''}`);
+    console.log(`${' '.repeat(22)}permissions: ${report.permissions.join(', ')}`);
+  }
+  return 0;
+}
+
+async function runReport(args: string[], registry: ReportRegistry): Promise<number> {
+  let values: { format?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
+  } catch (error) {
+    console.error(`dmhealth report: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const [id, ...extra] = positionals;
+  if (id === undefined || extra.length > 0) {
+    console.error(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
+    return EXIT_USAGE;
+  }
+  if (!registry.has(id)) {
+    console.error(`dmhealth report: unknown report "${id}". Reports: ${registry.ids.join(', ')}`);
+    return EXIT_USAGE;
+  }
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json' && format !== 'csv') {
+    console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  const config = readConfig(process.env);
+  if (!config.ok) {
+    console.error(`dmhealth report: ${config.error.message}`);
+    return EXIT_USAGE;
+  }
+
+  // stdout carries the report and nothing else; what happens on the way goes to stderr.
+  let connection: GraphConnection;
+  try {
+    connection = await openGraphConnection(config.config.connection, { betaCoverage: config.config.betaCoverage });
+  } catch (error) {
+    // An unreadable certificate file or the like: configuration, said in one line.
+    console.error(`dmhealth report: cannot connect to the tenant: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  try {
+    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    const progress = process.stderr.isTTY ? showProgress : undefined;
+    const report = await registry.load(id, connection.graph, {
+      thresholds: config.config.thresholds,
+      ...(progress ? { onProgress: progress } : {}),
+      onUnexpectedError: (_report, error) => console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+    if (progress) process.stderr.write('\r\u001b[K');
+    if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
+    else process.stdout.write(reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true }));
+    if (report.state === 'load-error') {
+      if (format !== 'table') console.error(`dmhealth report: ${report.title} could not load: ${report.error?.message}`);
+      return EXIT_LOAD_ERROR;
+    }
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+function showProgress(progress: LoadProgress): void {
+  process.stderr.write(`\r\u001b[KLoading ${progress.report}: ${progress.source} ${progress.records.toLocaleString('en')}…`);
+}
+
+async function runSimulator(args: string[]): Promise<number> {
+  let values: { tenant?: string; devices?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { tenant: { type: 'string' }, devices: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`dmhealth sim: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const tenantName = values.tenant ?? 'demo';
+  if (tenantName !== 'demo' && tenantName !== 'large') {
+    console.error(`dmhealth sim: --tenant must be demo or large, got "${tenantName}"`);
+    return EXIT_USAGE;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  const latencyMs = values.latency === undefined ? 0 : Number(values.latency);
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || !Number.isFinite(latencyMs) || latencyMs < 0) {
+    console.error('dmhealth sim: --port must be a port number and --latency a number of milliseconds');
+    return EXIT_USAGE;
+  }
+
+  const devices = values.devices === undefined ? 100_000 : Number(values.devices);
+  if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenantName !== 'large')) {
+    console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
+    return EXIT_USAGE;
+  }
+  if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
+  const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
+  const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
+  console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
+
+  GRAPH_BASE_URL=${sim.graphUrl}
+  M365_AUTHORITY_HOST=${sim.authorityHost}
+  M365_TENANT_ID=${sim.tenantId}
+  M365_CLIENT_ID=${sim.clientId}
+  M365_CLIENT_SECRET=${sim.clientSecret}
+  NODE_EXTRA_CA_CERTS=${sim.caPath}
+
+The secret is made anew at every start and is good for this simulator only. Press Ctrl+C to stop.`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sim.close();
+  return 0;
+}
