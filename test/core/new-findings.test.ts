@@ -19,8 +19,8 @@ function escrow(findings: Finding[], options: { laps?: boolean; keys?: boolean }
     error: null,
     notice: null,
     columns: [
-      { key: 'recoveryKey', label: 'Recovery key', available: options.keys ?? true },
-      { key: 'lapsPassword', label: 'LAPS password', available: options.laps ?? true },
+      { key: 'recoveryKey', label: 'Recovery key', available: options.keys ?? true, format: 'date' },
+      { key: 'lapsPassword', label: 'LAPS password', available: options.laps ?? true, format: 'date' },
     ],
     rows: [],
     findings,

@@ -10,9 +10,9 @@ const report: ReportResult = {
   error: null,
   notice: null,
   columns: [
-    { key: 'device', label: 'Device', available: true },
-    { key: 'recoveryKey', label: 'Recovery key', available: true },
-    { key: 'lapsPassword', label: 'LAPS password', available: false },
+    { key: 'device', label: 'Device', available: true, format: 'text' },
+    { key: 'recoveryKey', label: 'Recovery key', available: true, format: 'text' },
+    { key: 'lapsPassword', label: 'LAPS password', available: false, format: 'text' },
   ],
   rows: [
     { id: 'd1', device: '=HYPERLINK("http://evil.example","x")', recoveryKey: 'missing', lapsPassword: null, link: 'https://intune.microsoft.com/#view/x' },
@@ -43,8 +43,8 @@ describe('CSV export', () => {
   it('puts a section column first when the report has several tables', () => {
     const csv = reportToCsv({
       columns: [
-        { key: 'area', label: 'Area', available: true, section: 'coverage' },
-        { key: 'policy', label: 'Access policy', available: true, section: 'policies' },
+        { key: 'area', label: 'Area', available: true, section: 'coverage', format: 'text' },
+        { key: 'policy', label: 'Access policy', available: true, section: 'policies', format: 'text' },
       ],
       rows: [
         { section: 'coverage', area: 'Wiping devices', link: null },

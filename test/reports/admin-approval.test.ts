@@ -174,9 +174,9 @@ describe('deriveAdminApproval', () => {
       },
     ]);
     expect(section(report.rows, 'coverage')).toEqual([
-      { section: 'coverage', id: 'device-wipe', area: 'Wiping devices', coverage: 'Not protected', coveredBy: null, link },
-      { section: 'coverage', id: 'scripts', area: 'Pushing scripts', coverage: 'Not protected', coveredBy: null, link },
-      { section: 'coverage', id: 'rbac', area: 'Changing who administers the platform', coverage: 'Not protected', coveredBy: null, link },
+      { section: 'coverage', id: 'device-wipe', area: 'Wiping devices', coverage: 'Not protected', coverageTone: 'danger', coveredBy: null, link },
+      { section: 'coverage', id: 'scripts', area: 'Pushing scripts', coverage: 'Not protected', coverageTone: 'danger', coveredBy: null, link },
+      { section: 'coverage', id: 'rbac', area: 'Changing who administers the platform', coverage: 'Not protected', coverageTone: 'danger', coveredBy: null, link },
     ]);
   });
 
@@ -241,6 +241,7 @@ describe('deriveAdminApproval', () => {
         areas: 'Pushing scripts (by name)',
         approvers: 'Security team',
         approvable: 'OK',
+        approvableTone: 'ok',
         link,
       },
     ]);
@@ -274,12 +275,14 @@ describe('deriveAdminApproval', () => {
         id: 'device-wipe',
         area: 'Wiping devices',
         coverage: 'Protected, but no approver group has members',
+        coverageTone: 'warning',
         coveredBy: 'Wipe approvals',
         link,
       });
       expect(section(report.rows, 'policies').find((row) => row.id === 'p-wipe')).toMatchObject({
         approvers: `deleted group ${GROUP.deletedGroup}; Script approvers (empty)`,
         approvable: 'Cannot be approved: every approver group is deleted or empty',
+        approvableTone: 'warning',
       });
     });
 
@@ -316,6 +319,7 @@ describe('deriveAdminApproval', () => {
       expect(section(report.rows, 'policies')[0]).toMatchObject({
         approvers: `deleted group ${GROUP.deletedGroup}; ${GROUP.unreadable} (could not be read)`,
         approvable: 'Approver groups could not be read',
+        approvableTone: 'neutral',
       });
       expect(report.findings.map((finding) => finding.subjectId)).toEqual(['scripts', 'rbac']);
     });
@@ -330,6 +334,7 @@ describe('deriveAdminApproval', () => {
       expect(section(report.rows, 'policies')[0]).toMatchObject({
         approvers: '66666666-6666-4666-8666-666666666666 (could not be read)',
         approvable: 'Approver groups could not be read',
+        approvableTone: 'neutral',
       });
     });
   });
@@ -346,7 +351,7 @@ describe('deriveAdminApproval', () => {
     };
     const report = deriveAdminApproval(records, context);
     expect(section(report.rows, 'policies')).toEqual([
-      { section: 'policies', id: 'p-a', policy: 'apps', policyType: 'app', areas: null, approvers: 'Security team', approvable: 'OK', link },
+      { section: 'policies', id: 'p-a', policy: 'apps', policyType: 'app', areas: null, approvers: 'Security team', approvable: 'OK', approvableTone: 'ok', link },
       {
         section: 'policies',
         id: 'p-m',
@@ -355,6 +360,7 @@ describe('deriveAdminApproval', () => {
         areas: 'Wiping devices; Changing who administers the platform (by name)',
         approvers: 'Security team',
         approvable: 'OK',
+        approvableTone: 'ok',
         link,
       },
       {
@@ -365,6 +371,7 @@ describe('deriveAdminApproval', () => {
         areas: 'Wiping devices',
         approvers: 'Helpdesk leads; Security team',
         approvable: 'OK',
+        approvableTone: 'ok',
         link,
       },
     ]);

@@ -157,7 +157,7 @@ const NOTHING_LEFT_OUT = { catalogueApps: 0, builtInScripts: 0 };
 describe('deriveAssignmentHygiene', () => {
   it('reports a never-assigned object as unassigned, with "None" as its assignments', () => {
     const report = deriveAssignmentHygiene({ objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
-    expect(report.rows).toEqual([{ id: 'cfg-1', type: 'Configuration profile', name: 'Wi-Fi profile', assignments: 'None', status: 'Never assigned', link: 'https://intune.example/cfg-1' }]);
+    expect(report.rows).toEqual([{ id: 'cfg-1', type: 'Configuration profile', name: 'Wi-Fi profile', assignments: 'None', status: 'Never assigned', statusTone: 'warning', link: 'https://intune.example/cfg-1' }]);
     expect(report.findings).toEqual([
       { kind: 'unassigned', subjectId: 'cfg-1', subjectName: 'Configuration profile: Wi-Fi profile', detail: 'Configuration profile has no assignment, so it applies to nobody.' },
     ]);

@@ -38,6 +38,25 @@ describe('the six reports on the demo tenant', () => {
     expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || request.path === '/v1.0/$batch')).toBe(true);
     harness.sim.graph.clearLog();
   });
+
+  it.each(REPORT_IDS)('%s says how to show each column: a format for each, numbers in number columns, a tone for each verdict, and each finding is a danger or warning', async (id) => {
+    const result = await loadReport(id, harness.client(), { now: () => now });
+    harness.sim.graph.clearLog();
+    for (const column of result.columns) {
+      expect(['text', 'date', 'duration', 'count', 'number', 'status'], column.key).toContain(column.format);
+      const rows = result.rows.filter((row) => (row.section ?? undefined) === column.section);
+      const values = rows.map((row) => row[column.key]).filter((value) => value !== null);
+      if (column.format === 'count' || column.format === 'duration' || column.format === 'number') expect(values.every((value) => typeof value === 'number'), column.key).toBe(true);
+      if (column.format === 'count') expect(values.every((value) => Number.isInteger(value)), column.key).toBe(true);
+      if (column.format === 'duration') expect(column.unit, column.key).toMatch(/^(seconds|minutes)$/);
+      if (column.format === 'status') expect(column.toneKey, `${column.key} is a verdict`).toBeDefined();
+      if (column.toneKey) expect(rows.every((row) => row[column.key] === null || ['ok', 'warning', 'danger', 'neutral'].includes(String(row[column.toneKey!]))), column.key).toBe(true);
+    }
+    // A row a finding is about shows it in a loud tone somewhere.
+    const toned = result.columns.filter((column) => column.toneKey);
+    const loud = new Set(result.rows.filter((row) => toned.some((column) => ['danger', 'warning'].includes(String(row[column.toneKey!])))).map((row) => row.id));
+    if (toned.length > 0) expect(result.findings.filter((finding) => !loud.has(finding.subjectId)).map((finding) => finding.kind)).toEqual([]);
+  });
 });
 
 describe("report 2 on the demo tenant: what is Microsoft's own is left out, not reported", () => {

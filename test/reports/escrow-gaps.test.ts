@@ -125,12 +125,14 @@ describe('deriveEscrowGaps', () => {
       user: 'desktop-alpha@contoso.example',
       lastCheckIn: '2026-11-21T08:00:00.000Z',
       recoveryKey: '2026-10-01T10:00:00.000Z',
+      recoveryKeyTone: 'ok',
       lapsPassword: '2026-11-20T03:00:00.000Z',
+      lapsPasswordTone: 'ok',
       note: null,
       link: intuneLinks.managedDevice('md-alpha'),
     });
-    expect(byId.get('md-bravo')).toMatchObject({ recoveryKey: '2026-09-15T10:00:00.000Z', lapsPassword: 'missing', note: null });
-    expect(byId.get('md-charlie')).toMatchObject({ recoveryKey: 'missing', lapsPassword: 'missing', note: null });
+    expect(byId.get('md-bravo')).toMatchObject({ recoveryKey: '2026-09-15T10:00:00.000Z', lapsPassword: 'missing', lapsPasswordTone: 'warning', note: null });
+    expect(byId.get('md-charlie')).toMatchObject({ recoveryKey: 'missing', recoveryKeyTone: 'danger', lapsPassword: 'missing', lapsPasswordTone: 'warning', note: null });
     // The internal sort key never leaks into a row.
     expect(report.rows.every((row) => !('gaps' in row))).toBe(true);
   });

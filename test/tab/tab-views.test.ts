@@ -145,6 +145,23 @@ describe('each report on the demo tenant', () => {
     expect(new URL(page.url()).hash).toBe('#/admin-approval');
     await page.locator('[role=table]').first().waitFor();
   });
+
+  it('shows cells as their columns say: verdicts in the tone the report gives them, dates as dates in every row', async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/security-posture`);
+    const firewallOff = page.locator('[role=cell]', { hasText: 'Firewall switched off by policy' }).first();
+    await firewallOff.waitFor();
+    expect(await firewallOff.getAttribute('data-tone')).toBe('danger');
+    expect(await page.locator('[role=cell]', { hasText: 'Audit only: not enforced' }).first().getAttribute('data-tone')).toBe('warning');
+
+    // Report 4's key column starts with "missing" rows; the escrowed dates below still read as dates.
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').waitFor();
+    const keyCells = await page.locator('[role=row] [role=cell]:nth-child(4)').allInnerTexts();
+    expect(keyCells.some((text) => text.startsWith('missing'))).toBe(true);
+    expect(keyCells.some((text) => /ago/.test(text))).toBe(true);
+    expect(keyCells.every((text) => !/\d{4}-\d{2}-\d{2}T/.test(text))).toBe(true);
+  });
 });
 
 describe('the states of the specification', () => {

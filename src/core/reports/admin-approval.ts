@@ -4,10 +4,16 @@ import type { GroupLookup } from '../directory/group-lookup.js';
 import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
-import { INITIALIZING_TEXT, LOADING_TEXT } from './report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { INITIALIZING_TEXT, LOADING_TEXT, severityTone } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
+
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const APPROVAL_FINDING_KINDS = {
+  'area-unprotected': { label: 'High-impact areas without approval', severity: 'high' },
+} as const satisfies FindingKindTable;
+type ApprovalFindingKind = keyof typeof APPROVAL_FINDING_KINDS;
 
 export interface ApprovalPolicy {
   id: string;
@@ -156,20 +162,21 @@ export const HEURISTIC_NOTICE =
 
 export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext): DerivedReport<ApprovalFindingKind> {
   const columns: ReportColumn[] = [
-    { key: 'area', label: 'Area', available: true, section: SECTION_COVERAGE },
-    { key: 'coverage', label: 'Coverage', available: true, section: SECTION_COVERAGE },
-    { key: 'coveredBy', label: 'Access policies', available: true, section: SECTION_COVERAGE },
-    { key: 'policy', label: 'Access policy', available: true, section: SECTION_POLICIES },
-    { key: 'policyType', label: 'Type', available: true, section: SECTION_POLICIES },
-    { key: 'areas', label: 'Protects', available: true, section: SECTION_POLICIES },
-    { key: 'approvers', label: 'Approver groups', available: true, section: SECTION_POLICIES },
-    { key: 'approvable', label: 'Status', available: true, section: SECTION_POLICIES },
-    { key: 'requested', label: 'Requested', available: true, section: SECTION_REQUESTS },
-    { key: 'status', label: 'Status', available: true, section: SECTION_REQUESTS },
-    { key: 'requestor', label: 'Requested by', available: true, section: SECTION_REQUESTS },
-    { key: 'approver', label: 'Approved by', available: true, section: SECTION_REQUESTS },
-    { key: 'requestTypes', label: 'Policy types', available: true, section: SECTION_REQUESTS },
-    { key: 'justification', label: 'Justification', available: true, section: SECTION_REQUESTS },
+    { key: 'area', label: 'Area', available: true, section: SECTION_COVERAGE, format: 'text' },
+    { key: 'coverage', label: 'Coverage', available: true, section: SECTION_COVERAGE, format: 'status', toneKey: 'coverageTone' },
+    { key: 'coveredBy', label: 'Access policies', available: true, section: SECTION_COVERAGE, format: 'text' },
+    { key: 'policy', label: 'Access policy', available: true, section: SECTION_POLICIES, format: 'text' },
+    { key: 'policyType', label: 'Type', available: true, section: SECTION_POLICIES, format: 'text' },
+    { key: 'areas', label: 'Protects', available: true, section: SECTION_POLICIES, format: 'text' },
+    { key: 'approvers', label: 'Approver groups', available: true, section: SECTION_POLICIES, format: 'text' },
+    { key: 'approvable', label: 'Status', available: true, section: SECTION_POLICIES, format: 'status', toneKey: 'approvableTone' },
+    { key: 'requested', label: 'Requested', available: true, section: SECTION_REQUESTS, format: 'date' },
+    // Graph's request status as it is (needsApproval, approved, …): a record, not a verdict of ours.
+    { key: 'status', label: 'Status', available: true, section: SECTION_REQUESTS, format: 'text' },
+    { key: 'requestor', label: 'Requested by', available: true, section: SECTION_REQUESTS, format: 'text' },
+    { key: 'approver', label: 'Approved by', available: true, section: SECTION_REQUESTS, format: 'text' },
+    { key: 'requestTypes', label: 'Policy types', available: true, section: SECTION_REQUESTS, format: 'text' },
+    { key: 'justification', label: 'Justification', available: true, section: SECTION_REQUESTS, format: 'text' },
   ];
   const rows: ReportRow[] = [];
   const findings: FindingDraft<ApprovalFindingKind>[] = [];
@@ -179,15 +186,15 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
   for (const rule of AREA_RULES) {
     const covering = coverage.filter((entry) => entry.areas.includes(rule.area));
     const approvable = covering.filter((entry) => entry.approvable !== false);
-    const state =
+    const [state, coverageTone]: [string, CellTone] =
       covering.length === 0
-        ? 'Not protected'
+        ? ['Not protected', severityTone(APPROVAL_FINDING_KINDS['area-unprotected'].severity)]
         : approvable.length === 0
-          ? 'Protected, but no approver group has members'
+          ? ['Protected, but no approver group has members', 'warning']
           : covering.every((entry) => entry.byName)
-            ? 'Protected (matched on the policy name)'
-            : 'Protected';
-    rows.push({ section: SECTION_COVERAGE, id: rule.area, area: rule.label, coverage: state, coveredBy: covering.map((entry) => entry.policy.displayName).join('; ') || null, link });
+            ? ['Protected (matched on the policy name)', 'ok']
+            : ['Protected', 'ok'];
+    rows.push({ section: SECTION_COVERAGE, id: rule.area, area: rule.label, coverage: state, coverageTone, coveredBy: covering.map((entry) => entry.policy.displayName).join('; ') || null, link });
     if (covering.length === 0) {
       findings.push({
         kind: 'area-unprotected',
@@ -216,6 +223,7 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
             : entry.approvable === null
               ? 'Approver groups could not be read'
               : 'OK',
+      approvableTone: policy.approverGroupIds.length === 0 || entry.approvable === false ? 'warning' : entry.approvable === null ? 'neutral' : 'ok',
       link,
     });
   }
@@ -245,11 +253,6 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
   }
   return { state: 'loaded', notice: HEURISTIC_NOTICE, columns, rows, findings };
 }
-
-const APPROVAL_FINDING_KINDS = {
-  'area-unprotected': { label: 'High-impact areas without approval', severity: 'high' },
-} as const satisfies FindingKindTable;
-type ApprovalFindingKind = keyof typeof APPROVAL_FINDING_KINDS;
 
 export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
   id: 'admin-approval',

@@ -4,9 +4,18 @@ import type { GroupLookup } from '../directory/group-lookup.js';
 import { asString, compareText, plural } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
-import { LOADING_TEXT } from './report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { LOADING_TEXT, severityTone } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
+
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const ASSIGNMENT_FINDING_KINDS = {
+  'assigned-to-missing-or-empty-groups': { label: 'Assigned only to deleted or empty groups', severity: 'medium' },
+  'all-users-and-all-devices': { label: 'Assigned to All users and All devices', severity: 'medium' },
+  unassigned: { label: 'Not assigned to anyone', severity: 'low' },
+  'exclusions-only': { label: 'Assigned with exclusions only', severity: 'low' },
+} as const satisfies FindingKindTable;
+type AssignmentFindingKind = keyof typeof ASSIGNMENT_FINDING_KINDS;
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 
@@ -244,6 +253,13 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
   }
 }
 
+/** A finding's status is as loud as the finding; an object that could not be checked has no verdict. */
+function statusTone(verdict: HygieneVerdict): CellTone {
+  if (verdict.kind === 'ok') return 'ok';
+  if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments') return 'neutral';
+  return severityTone(ASSIGNMENT_FINDING_KINDS[verdict.kind].severity);
+}
+
 export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport<AssignmentFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<AssignmentFindingKind>[] = [];
@@ -252,7 +268,7 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     const kindLabel = KIND_LABELS[object.kind];
     const status =
       verdict.kind === 'unknown-groups' ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read` : STATUS_LABELS[verdict.kind];
-    rows.push({ id: object.id, type: kindLabel, name: object.name, assignments: describeTargets(object.targets, records.groups), status, link: object.link, order: STATUS_ORDER[verdict.kind] });
+    rows.push({ id: object.id, type: kindLabel, name: object.name, assignments: describeTargets(object.targets, records.groups), status, statusTone: statusTone(verdict), link: object.link, order: STATUS_ORDER[verdict.kind] });
     if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }
@@ -268,23 +284,15 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     state: 'loaded',
     notice: notices.length > 0 ? notices.join(' ') : null,
     columns: [
-      { key: 'type', label: 'Type', available: true },
-      { key: 'name', label: 'Name', available: true },
-      { key: 'status', label: 'Status', available: true },
-      { key: 'assignments', label: 'Assignments', available: true },
+      { key: 'type', label: 'Type', available: true, format: 'text' },
+      { key: 'name', label: 'Name', available: true, format: 'text' },
+      { key: 'status', label: 'Status', available: true, format: 'status', toneKey: 'statusTone' },
+      { key: 'assignments', label: 'Assignments', available: true, format: 'text' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
   };
 }
-
-const ASSIGNMENT_FINDING_KINDS = {
-  'assigned-to-missing-or-empty-groups': { label: 'Assigned only to deleted or empty groups', severity: 'medium' },
-  'all-users-and-all-devices': { label: 'Assigned to All users and All devices', severity: 'medium' },
-  unassigned: { label: 'Not assigned to anyone', severity: 'low' },
-  'exclusions-only': { label: 'Assigned with exclusions only', severity: 'low' },
-} as const satisfies FindingKindTable;
-type AssignmentFindingKind = keyof typeof ASSIGNMENT_FINDING_KINDS;
 
 export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
   id: 'assignment-hygiene',

@@ -5,11 +5,17 @@ import { GraphError } from '../graph/graph-error.js';
 import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural, unwrapSingleton } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
 import { LOADING_TEXT } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 import type { ReportThresholds } from './thresholds.js';
+
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const CONNECTOR_FINDING_KINDS = {
+  'connector-unhealthy': { label: 'Connectors not working', severity: 'high' },
+} as const satisfies FindingKindTable;
+type ConnectorFindingKind = keyof typeof CONNECTOR_FINDING_KINDS;
 
 type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
 type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'partnerState' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'>;
@@ -284,12 +290,15 @@ export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, 
   return worst(statusVerdict, freshness(last, now, thresholds, 'sync'));
 }
 
+/** An unhealthy integration is the report's finding; a warning band is worth a look; one never set up is no verdict. */
+const HEALTH_TONES: Record<ConnectorHealth, CellTone> = { healthy: 'ok', warning: 'warning', unhealthy: 'danger', 'not configured': 'neutral' };
+
 export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext): DerivedReport<ConnectorFindingKind> {
   const rows: ReportRow[] = [];
   const findings: FindingDraft<ConnectorFindingKind>[] = [];
   const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string) => {
     const reason = verdict.reasons.length > 0 ? capitalise(verdict.reasons.join('; ')) : 'Reporting normally';
-    rows.push({ id, kind, name, health: verdict.health, lastContact: lastContact?.toISOString() ?? null, reason, link });
+    rows.push({ id, kind, name, health: verdict.health, healthTone: HEALTH_TONES[verdict.health], lastContact: lastContact?.toISOString() ?? null, reason, link });
     if (verdict.health === 'unhealthy') findings.push({ kind: 'connector-unhealthy', subjectId: id, subjectName: `${kind}: ${name}`, detail: reason });
   };
 
@@ -334,26 +343,20 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     state: 'loaded',
     notice: null,
     columns: [
-      { key: 'kind', label: 'Integration', available: true },
-      { key: 'name', label: 'Name', available: true },
-      { key: 'health', label: 'Health', available: true },
-      { key: 'lastContact', label: 'Last contact', available: true },
-      { key: 'reason', label: 'Reason', available: true },
+      { key: 'kind', label: 'Integration', available: true, format: 'text' },
+      { key: 'name', label: 'Name', available: true, format: 'text' },
+      { key: 'health', label: 'Health', available: true, format: 'status', toneKey: 'healthTone' },
+      { key: 'lastContact', label: 'Last contact', available: true, format: 'date' },
+      { key: 'reason', label: 'Reason', available: true, format: 'text' },
     ],
     rows,
     findings,
   };
 
   function notConfigured(kind: string, reason: string, link: string) {
-    rows.push({ id: `${kind.toLowerCase().replace(/\s+/g, '-')}-none`, kind, name: '—', health: 'not configured', lastContact: null, reason, link });
+    rows.push({ id: `${kind.toLowerCase().replace(/\s+/g, '-')}-none`, kind, name: '—', health: 'not configured', healthTone: HEALTH_TONES['not configured'], lastContact: null, reason, link });
   }
 }
-
-
-const CONNECTOR_FINDING_KINDS = {
-  'connector-unhealthy': { label: 'Connectors not working', severity: 'high' },
-} as const satisfies FindingKindTable;
-type ConnectorFindingKind = keyof typeof CONNECTOR_FINDING_KINDS;
 
 export const connectorHealthReport: ReportDefinition<ConnectorRecords, ConnectorFindingKind> = {
   id: 'connector-health',

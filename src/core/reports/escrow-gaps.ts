@@ -6,9 +6,18 @@ import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
-import { INITIALIZING_TEXT } from './report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import { INITIALIZING_TEXT, severityTone } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
+
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const ESCROW_FINDING_KINDS = {
+  'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' },
+  /** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
+  'recovery-key-not-in-entra': { label: 'Hybrid-joined devices without a BitLocker key in Entra ID', severity: 'medium' },
+  'missing-laps-password': { label: 'Devices without an escrowed LAPS password', severity: 'medium' },
+} as const satisfies FindingKindTable;
+type EscrowFindingKind = keyof typeof ESCROW_FINDING_KINDS;
 
 export interface WindowsDevice {
   id: string;
@@ -45,13 +54,6 @@ export interface EscrowRecords {
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
-const ESCROW_FINDING_KINDS = {
-  'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' },
-  /** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
-  'recovery-key-not-in-entra': { label: 'Hybrid-joined devices without a BitLocker key in Entra ID', severity: 'medium' },
-  'missing-laps-password': { label: 'Devices without an escrowed LAPS password', severity: 'medium' },
-} as const satisfies FindingKindTable;
-type EscrowFindingKind = keyof typeof ESCROW_FINDING_KINDS;
 const MISSING_KEY_KIND = 'missing-recovery-key' satisfies EscrowFindingKind;
 const HYBRID_KEY_KIND = 'recovery-key-not-in-entra' satisfies EscrowFindingKind;
 const MISSING_LAPS_KIND = 'missing-laps-password' satisfies EscrowFindingKind;
@@ -183,13 +185,14 @@ async function escrowSource<Item, Value>(
 export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext): DerivedReport<EscrowFindingKind> {
   const keysAvailable = records.recoveryKeys.available;
   const lapsAvailable = records.lapsPasswords.available;
-  const columns = [
-    { key: 'device', label: 'Device', available: true },
-    { key: 'user', label: 'User', available: true },
-    { key: 'lastCheckIn', label: 'Last check-in', available: true },
-    { key: 'recoveryKey', label: 'Recovery key', available: keysAvailable },
-    { key: 'lapsPassword', label: 'LAPS password', available: lapsAvailable },
-    { key: 'note', label: 'Note', available: true },
+  const columns: ReportColumn[] = [
+    { key: 'device', label: 'Device', available: true, format: 'text' },
+    { key: 'user', label: 'User', available: true, format: 'text' },
+    { key: 'lastCheckIn', label: 'Last check-in', available: true, format: 'date' },
+    // When the key or password was escrowed, or a word where there is none (`missing`, `not applicable`).
+    { key: 'recoveryKey', label: 'Recovery key', available: keysAvailable, format: 'date', toneKey: 'recoveryKeyTone' },
+    { key: 'lapsPassword', label: 'LAPS password', available: lapsAvailable, format: 'date', toneKey: 'lapsPasswordTone' },
+    { key: 'note', label: 'Note', available: true, format: 'text' },
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
@@ -198,7 +201,9 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   for (const device of records.devices) {
     const notes: string[] = [];
     let recoveryKey: string | null = null;
+    let recoveryKeyTone: CellTone | null = null;
     let lapsPassword: string | null = null;
+    let lapsPasswordTone: CellTone | null = null;
     let gaps = 0;
     const subject = { subjectId: device.id, subjectName: device.deviceName };
     if (!device.entraDeviceId) notes.push('Not registered in Entra ID, so nothing can be escrowed');
@@ -210,17 +215,21 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
       if (escrow?.hasOsVolumeKey) {
         recoveryKey = escrow.osVolumeKeyCreated ?? 'escrowed';
+        recoveryKeyTone = 'ok';
       } else if (device.cloudPc) {
         // Nothing to escrow, so nothing missing: the row says why instead.
         recoveryKey = 'not applicable';
+        recoveryKeyTone = 'neutral';
       } else {
         recoveryKey = 'missing';
         gaps += 1;
+        const kind = hybrid && device.entraDeviceId ? HYBRID_KEY_KIND : MISSING_KEY_KIND;
+        recoveryKeyTone = severityTone(ESCROW_FINDING_KINDS[kind].severity);
         const dataOnly = (escrow?.dataVolumeKeys ?? 0) > 0;
         if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
         findings.push({
           ...subject,
-          kind: hybrid && device.entraDeviceId ? HYBRID_KEY_KIND : MISSING_KEY_KIND,
+          kind,
           detail: !device.entraDeviceId
             ? 'No BitLocker recovery key can be escrowed: the device is not registered in Entra ID.'
             : hybrid
@@ -235,8 +244,10 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
       if (hasPassword) {
         lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
+        lapsPasswordTone = 'ok';
       } else {
         lapsPassword = 'missing';
+        lapsPasswordTone = severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity);
         gaps += 1;
         findings.push({
           ...subject,
@@ -253,7 +264,9 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       user: device.userPrincipalName,
       lastCheckIn: device.lastSyncDateTime,
       recoveryKey,
+      recoveryKeyTone,
       lapsPassword,
+      lapsPasswordTone,
       note: notes.join('. ') || null,
       link: intuneLinks.managedDevice(device.id),
       gaps,

@@ -1,7 +1,7 @@
 import type { GraphClient } from '../graph/graph-client.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
-import type { FindingKindTable } from '../findings/finding-kinds.js';
+import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -10,6 +10,17 @@ import type { FindingKindTable } from '../findings/finding-kinds.js';
 export type ReportId = string;
 
 export type CellValue = string | number | boolean | null;
+
+/**
+ * How a column's cells read (docs/contract.md, "Columns"): `text` as it is; `date` an ISO 8601
+ * timestamp (or a word where there is none, e.g. `missing`); `duration` a number in the column's
+ * `unit`; `count` a whole number; `number` a decimal; `status` a short verdict whose tone the row
+ * carries.
+ */
+export type ColumnFormat = 'text' | 'date' | 'duration' | 'count' | 'number' | 'status';
+
+/** How a cell's verdict should look: fine, worth a look, a gap to close, or no verdict. */
+export type CellTone = 'ok' | 'warning' | 'danger' | 'neutral';
 
 /**
  * One column of a report table. `available: false` is the specification's "n/a": the source behind
@@ -22,6 +33,16 @@ export interface ReportColumn {
   label: string;
   available: boolean;
   section?: string;
+  format: ColumnFormat;
+  /** A `duration` column's unit. */
+  unit?: 'seconds' | 'minutes';
+  /** The row cell that holds each of this column's cells' `CellTone`; a column without one has no verdicts. */
+  toneKey?: string;
+}
+
+/** The tone of a cell that shows a finding: as loud as the finding is bad. */
+export function severityTone(severity: FindingSeverity): CellTone {
+  return severity === 'high' ? 'danger' : 'warning';
 }
 
 /** A table row: cells keyed by column key, plus `id` and `link` (the Intune admin center page, or null). */

@@ -2,10 +2,19 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { asString, capitalise, compareText, graphTimestamp } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
-import { LOADING_TEXT } from './report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
+import { LOADING_TEXT, severityTone } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
+
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const POSTURE_FINDING_KINDS = {
+  'firewall-profile-off': { label: 'Policies switching a firewall profile off', severity: 'high' },
+  'asr-rule-audit': { label: 'Policies with ASR rules in audit', severity: 'medium' },
+  'baseline-outdated': { label: 'Outdated security baselines', severity: 'medium' },
+} as const satisfies FindingKindTable;
+type PostureFindingKind = keyof typeof POSTURE_FINDING_KINDS;
+const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].severity);
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
@@ -268,7 +277,8 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     const rules = asrRules(policy);
     for (const rule of rules) {
       const status = rule.mode === 'audit' ? 'Audit only: not enforced' : rule.mode === 'off' ? 'Disabled by policy' : 'Enforced';
-      rows.push({ id: policy.id, area: 'Attack surface reduction', policy: policy.name, setting: rule.name, value: ASR_MODE_LABELS[rule.mode], status, link: policyLink(policy), order: rule.mode === 'audit' ? 0 : 3 });
+      const statusTone: CellTone = rule.mode === 'audit' ? severityTone(POSTURE_FINDING_KINDS['asr-rule-audit'].severity) : rule.mode === 'off' ? 'neutral' : 'ok';
+      rows.push({ id: policy.id, area: 'Attack surface reduction', policy: policy.name, setting: rule.name, value: ASR_MODE_LABELS[rule.mode], status, statusTone, link: policyLink(policy), order: rule.mode === 'audit' ? 0 : 3 });
     }
     const audited = rules.filter((rule) => rule.mode === 'audit');
     if (audited.length > 0) {
@@ -283,7 +293,17 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
 
     const profiles = firewallProfiles(policy);
     for (const { profile, enabled } of profiles) {
-      rows.push({ id: policy.id, area: 'Firewall', policy: policy.name, setting: `${capitalise(profile)} profile`, value: enabled ? 'On' : 'Off', status: enabled ? 'Enforced' : 'Firewall switched off by policy', link: policyLink(policy), order: enabled ? 3 : 0 });
+      rows.push({
+        id: policy.id,
+        area: 'Firewall',
+        policy: policy.name,
+        setting: `${capitalise(profile)} profile`,
+        value: enabled ? 'On' : 'Off',
+        status: enabled ? 'Enforced' : 'Firewall switched off by policy',
+        statusTone: enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
+        link: policyLink(policy),
+        order: enabled ? 3 : 0,
+      });
     }
     const off = profiles.filter((profile) => !profile.enabled).map((profile) => profile.profile);
     if (off.length > 0) {
@@ -306,6 +326,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       setting: policy.templateDisplayName ?? 'Security baseline',
       value: verdict.current,
       status: verdict.outdated ? `Outdated: ${verdict.reason}` : 'Current',
+      statusTone: verdict.outdated ? OUTDATED_TONE : 'ok',
       link: policyLink(policy),
       order: verdict.outdated ? 1 : 4,
     });
@@ -325,6 +346,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       setting: verdict.template?.displayName ?? 'Security baseline',
       value: verdict.current,
       status: status + migrating,
+      statusTone: verdict.outdated ? OUTDATED_TONE : 'unchecked' in verdict ? 'neutral' : 'ok',
       link: null,
       order: verdict.outdated ? 1 : 4,
     });
@@ -336,24 +358,16 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     state: 'loaded',
     notice: null,
     columns: [
-      { key: 'area', label: 'Area', available: true },
-      { key: 'policy', label: 'Policy', available: true },
-      { key: 'setting', label: 'Rule or setting', available: true },
-      { key: 'value', label: 'Value', available: true },
-      { key: 'status', label: 'Status', available: true },
+      { key: 'area', label: 'Area', available: true, format: 'text' },
+      { key: 'policy', label: 'Policy', available: true, format: 'text' },
+      { key: 'setting', label: 'Rule or setting', available: true, format: 'text' },
+      { key: 'value', label: 'Value', available: true, format: 'text' },
+      { key: 'status', label: 'Status', available: true, format: 'status', toneKey: 'statusTone' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
   };
 }
-
-
-const POSTURE_FINDING_KINDS = {
-  'firewall-profile-off': { label: 'Policies switching a firewall profile off', severity: 'high' },
-  'asr-rule-audit': { label: 'Policies with ASR rules in audit', severity: 'medium' },
-  'baseline-outdated': { label: 'Outdated security baselines', severity: 'medium' },
-} as const satisfies FindingKindTable;
-type PostureFindingKind = keyof typeof POSTURE_FINDING_KINDS;
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',

@@ -7,6 +7,14 @@ import { INITIALIZING_TEXT } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
+/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
+const STARTUP_FINDING_KINDS = {
+  'blue-screens': { label: 'Devices with blue screens', severity: 'high' },
+  'unreliable-app': { label: 'Unreliable applications', severity: 'medium' },
+  'slow-startup': { label: 'Devices slow to start', severity: 'low' },
+} as const satisfies FindingKindTable;
+type StartupFindingKind = keyof typeof STARTUP_FINDING_KINDS;
+
 export interface DeviceStartup {
   id: string;
   deviceName: string;
@@ -109,24 +117,24 @@ const SECTION_MODELS = 'models';
 
 export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext): DerivedReport<StartupFindingKind> {
   const columns: ReportColumn[] = [
-    { key: 'device', label: 'Device', available: true, section: SECTION_DEVICES },
-    { key: 'model', label: 'Model', available: true, section: SECTION_DEVICES },
-    { key: 'diskType', label: 'Disk', available: true, section: SECTION_DEVICES },
-    { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', available: true, section: SECTION_DEVICES },
-    { key: 'blueScreens', label: 'Blue screens (30 days)', available: true, section: SECTION_DEVICES },
-    { key: 'restarts', label: 'Restarts (30 days)', available: true, section: SECTION_DEVICES },
-    { key: 'app', label: 'Application', available: true, section: SECTION_APPS },
-    { key: 'publisher', label: 'Publisher', available: true, section: SECTION_APPS },
-    { key: 'crashes', label: 'Crashes', available: true, section: SECTION_APPS },
-    { key: 'hangs', label: 'Hangs', available: true, section: SECTION_APPS },
-    { key: 'activeDevices', label: 'Devices', available: true, section: SECTION_APPS },
-    { key: 'meanTimeToFailureMinutes', label: 'Mean time to failure (min)', available: true, section: SECTION_APPS },
-    { key: 'healthScore', label: 'Health score', available: true, section: SECTION_APPS },
-    { key: 'modelName', label: 'Model', available: true, section: SECTION_MODELS },
-    { key: 'manufacturer', label: 'Manufacturer', available: true, section: SECTION_MODELS },
-    { key: 'devices', label: 'Devices', available: true, section: SECTION_MODELS },
-    { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', available: true, section: SECTION_MODELS },
-    { key: 'blueScreensPerDevice', label: 'Blue screens per device', available: true, section: SECTION_MODELS },
+    { key: 'device', label: 'Device', available: true, section: SECTION_DEVICES, format: 'text' },
+    { key: 'model', label: 'Model', available: true, section: SECTION_DEVICES, format: 'text' },
+    { key: 'diskType', label: 'Disk', available: true, section: SECTION_DEVICES, format: 'text' },
+    { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', available: true, section: SECTION_DEVICES, format: 'duration', unit: 'seconds' },
+    { key: 'blueScreens', label: 'Blue screens (30 days)', available: true, section: SECTION_DEVICES, format: 'count' },
+    { key: 'restarts', label: 'Restarts (30 days)', available: true, section: SECTION_DEVICES, format: 'count' },
+    { key: 'app', label: 'Application', available: true, section: SECTION_APPS, format: 'text' },
+    { key: 'publisher', label: 'Publisher', available: true, section: SECTION_APPS, format: 'text' },
+    { key: 'crashes', label: 'Crashes', available: true, section: SECTION_APPS, format: 'count' },
+    { key: 'hangs', label: 'Hangs', available: true, section: SECTION_APPS, format: 'count' },
+    { key: 'activeDevices', label: 'Devices', available: true, section: SECTION_APPS, format: 'count' },
+    { key: 'meanTimeToFailureMinutes', label: 'Mean time to failure (min)', available: true, section: SECTION_APPS, format: 'duration', unit: 'minutes' },
+    { key: 'healthScore', label: 'Health score', available: true, section: SECTION_APPS, format: 'number' },
+    { key: 'modelName', label: 'Model', available: true, section: SECTION_MODELS, format: 'text' },
+    { key: 'manufacturer', label: 'Manufacturer', available: true, section: SECTION_MODELS, format: 'text' },
+    { key: 'devices', label: 'Devices', available: true, section: SECTION_MODELS, format: 'count' },
+    { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', available: true, section: SECTION_MODELS, format: 'duration', unit: 'seconds' },
+    { key: 'blueScreensPerDevice', label: 'Blue screens per device', available: true, section: SECTION_MODELS, format: 'number' },
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
@@ -227,13 +235,6 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
   }
   return { state: 'loaded', notice: FRESHNESS_NOTICE, columns, rows, findings };
 }
-
-const STARTUP_FINDING_KINDS = {
-  'blue-screens': { label: 'Devices with blue screens', severity: 'high' },
-  'unreliable-app': { label: 'Unreliable applications', severity: 'medium' },
-  'slow-startup': { label: 'Devices slow to start', severity: 'low' },
-} as const satisfies FindingKindTable;
-type StartupFindingKind = keyof typeof STARTUP_FINDING_KINDS;
 
 export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupFindingKind> = {
   id: 'startup-reliability',

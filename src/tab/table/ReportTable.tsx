@@ -11,9 +11,9 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
-import { columnFormat, formatCell } from './cell-format.js';
+import { cellTone, formatCell, isNumeric } from './cell-format.js';
 import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
 
@@ -64,16 +64,8 @@ export interface ReportTableProps {
   nameKey: string;
 }
 
-type Tone = 'danger' | 'warning' | 'success';
-
-/** Status words that deserve colour; the word itself still says it, so colour is never the only cue. */
-function toneOf(value: unknown): Tone | null {
-  if (typeof value !== 'string') return null;
-  if (/^(missing|unhealthy|not protected|off\b|unprotected)/i.test(value)) return 'danger';
-  if (/^(warning|audit only|outdated|protected, but)/i.test(value)) return 'warning';
-  if (/^(healthy|escrowed|present|protected|enforced)$/i.test(value)) return 'success';
-  return null;
-}
+/** Colours for the contract's tones; the words still say it, so colour is never the only cue. */
+const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutral: null } as const;
 
 /**
  * A report table that stays smooth at 100,000 rows: only the rows in view (and a few either side)
@@ -83,7 +75,6 @@ function toneOf(value: unknown): Tone | null {
 export function ReportTable({ label, columns, rows, sort, onSort, format, nameKey }: ReportTableProps) {
   const styles = useStyles();
   const scroller = useRef<HTMLDivElement>(null);
-  const formats = useMemo(() => columns.map((column) => columnFormat(column, rows)), [columns, rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -119,7 +110,7 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
             const link = typeof row.link === 'string' ? row.link : null;
             return (
               <TableRow key={item.key} aria-rowindex={item.index + 2} className={styles.row} style={{ transform: `translateY(${item.start}px)` }}>
-                {columns.map((column, columnIndex) => {
+                {columns.map((column) => {
                   if (!column.available) {
                     return (
                       <TableCell key={column.key} className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, styles.unavailable)}>
@@ -127,21 +118,21 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
                       </TableCell>
                     );
                   }
-                  const cellFormat = formats[columnIndex] ?? 'text';
-                  const value = row[column.key];
-                  const cell = formatCell(value, cellFormat, format);
-                  const tone = toneOf(value);
+                  const cell = formatCell(row[column.key], column, format);
+                  const tone = cellTone(row, column);
+                  const toneStyle = tone ? TONE_STYLES[tone] : null;
                   return (
                     <TableCell
                       key={column.key}
+                      data-tone={tone ?? undefined}
                       className={mergeClasses(
                         styles.cell,
                         WIDE_COLUMNS.has(column.key) && styles.wide,
-                        (cellFormat === 'number' || cellFormat === 'seconds') && styles.numeric,
-                        tone ? styles[tone] : undefined,
+                        isNumeric(column) && styles.numeric,
+                        toneStyle ? styles[toneStyle] : undefined,
                       )}
                     >
-                      {cellFormat === 'date' && cell.detail ? (
+                      {column.format === 'date' && cell.detail ? (
                         <span className={styles.stacked}>
                           <span className={styles.text}>{cell.text}</span>
                           <span className={mergeClasses(styles.text, styles.secondary)}>{cell.detail}</span>

@@ -1,28 +1,7 @@
-import type { CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
+import type { CellTone, CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
 
-export type CellFormat = 'text' | 'number' | 'seconds' | 'date' | 'boolean';
-
+/** What a `date` cell holds when it holds a time: ISO 8601 with a zone, as Graph writes it. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * How a column's cells read best. Durations are named by their key (the reports call them
- * `…Seconds`), timestamps by their shape, since the JSON contract carries them as ISO strings.
- */
-export function columnFormat(column: ReportColumn, rows: readonly ReportRow[]): CellFormat {
-  if (/Seconds$/.test(column.key)) return 'seconds';
-  let sample: CellValue = null;
-  for (const row of rows) {
-    const value = row[column.key];
-    if (value !== null && value !== undefined) {
-      sample = value;
-      break;
-    }
-  }
-  if (typeof sample === 'number') return 'number';
-  if (typeof sample === 'boolean') return 'boolean';
-  if (typeof sample === 'string' && ISO_TIMESTAMP.test(sample)) return 'date';
-  return 'text';
-}
 
 export interface FormattedCell {
   text: string;
@@ -35,14 +14,19 @@ export interface FormatContext {
   locale: string;
 }
 
-const formatters = new Map<string, { number: Intl.NumberFormat; seconds: Intl.NumberFormat; date: Intl.DateTimeFormat; relative: Intl.RelativeTimeFormat }>();
+const formatters = new Map<
+  string,
+  { count: Intl.NumberFormat; number: Intl.NumberFormat; seconds: Intl.NumberFormat; minutes: Intl.NumberFormat; date: Intl.DateTimeFormat; relative: Intl.RelativeTimeFormat }
+>();
 
 function formattersFor(locale: string) {
   let set = formatters.get(locale);
   if (!set) {
     set = {
+      count: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
       number: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
-      seconds: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+      seconds: new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'narrow', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+      minutes: new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'short', maximumFractionDigits: 0 }),
       date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
       relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
     };
@@ -70,22 +54,42 @@ export function relativeTime(timestamp: number, context: FormatContext): string 
   return formattersFor(context.locale).date.format(timestamp);
 }
 
-export function formatCell(value: CellValue | undefined, format: CellFormat, context: FormatContext): FormattedCell {
+/**
+ * A cell as its column's format says it reads (docs/contract.md, "Columns"). A value that is not of
+ * the format's kind (a `date` column's `missing`) reads as the text it is.
+ */
+export function formatCell(value: CellValue | undefined, column: Pick<ReportColumn, 'format' | 'unit'>, context: FormatContext): FormattedCell {
   if (value === null || value === undefined || value === '') return { text: '—', detail: 'No value' };
-  const { number, seconds, date } = formattersFor(context.locale);
-  switch (format) {
-    case 'seconds':
-      return typeof value === 'number' ? { text: `${seconds.format(value)} s` } : { text: String(value) };
-    case 'number':
-      return typeof value === 'number' ? { text: number.format(value) } : { text: String(value) };
-    case 'boolean':
-      return { text: value === true ? 'Yes' : value === false ? 'No' : String(value) };
-    case 'date': {
-      const timestamp = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      if (Number.isNaN(timestamp)) return { text: String(value) };
-      return { text: relativeTime(timestamp, context), detail: date.format(timestamp) };
+  const formats = formattersFor(context.locale);
+  switch (column.format) {
+    case 'duration': {
+      if (typeof value !== 'number') return { text: String(value) };
+      return { text: (column.unit === 'minutes' ? formats.minutes : formats.seconds).format(value) };
     }
+    case 'count':
+      return typeof value === 'number' ? { text: formats.count.format(value) } : { text: String(value) };
+    case 'number':
+      return typeof value === 'number' ? { text: formats.number.format(value) } : { text: String(value) };
+    case 'date': {
+      const timestamp = typeof value === 'string' && ISO_TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(timestamp)) return { text: String(value) };
+      return { text: relativeTime(timestamp, context), detail: formats.date.format(timestamp) };
+    }
+    case 'status':
     case 'text':
-      return { text: String(value) };
+      return { text: typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value) };
   }
+}
+
+const TONES: ReadonlySet<string> = new Set<CellTone>(['ok', 'warning', 'danger', 'neutral']);
+
+/** A cell's tone, as its row carries it for the column; none for a column without verdicts. */
+export function cellTone(row: ReportRow, column: Pick<ReportColumn, 'toneKey'>): CellTone | null {
+  const tone = column.toneKey ? row[column.toneKey] : null;
+  return typeof tone === 'string' && TONES.has(tone) ? (tone as CellTone) : null;
+}
+
+/** Whether a column's cells are numbers, aligned to the right. */
+export function isNumeric(column: Pick<ReportColumn, 'format'>): boolean {
+  return column.format === 'duration' || column.format === 'count' || column.format === 'number';
 }
