@@ -1,9 +1,10 @@
 import type { TenantConnection } from '../core/config.js';
 import { GraphClient } from '../core/graph/graph-client.js';
-import type { GraphExchange } from '../core/graph/graph-client.js';
+import type { GraphClientOptions, GraphExchange } from '../core/graph/graph-client.js';
 import { createHttpTransport } from '../core/graph/http-transport.js';
 import type { HttpTransport } from '../core/graph/http-transport.js';
 import { createMsalTokenSource } from '../core/graph/token-source.js';
+import type { ClientCredential } from '../core/graph/token-source.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
@@ -28,6 +29,41 @@ export interface GraphConnection {
  * tenant or, in demo mode, the embedded simulator, trusted through its own CA (never by switching
  * verification off).
  */
+export interface SimulatorConnectionOptions {
+  /** Another app registration of the simulator's (with other roles); the default one otherwise. */
+  clientId?: string;
+  credential?: ClientCredential;
+  clientOptions?: Partial<GraphClientOptions>;
+  /** The token source's clock, for tests of expiry. */
+  tokenClock?: () => number;
+}
+
+/**
+ * A connection to a running simulated tenant, wired as to a real one: msal-node against its
+ * authority, its CA trusted besides the system roots. Closing it leaves the simulator running.
+ */
+export function connectToSimulator(simulator: Simulator, options: SimulatorConnectionOptions = {}): GraphConnection {
+  const transport = createHttpTransport({ extraCaPem: simulator.caPem });
+  const tokens = createMsalTokenSource({
+    tenantId: simulator.tenantId,
+    clientId: options.clientId ?? simulator.clientId,
+    credential: options.credential ?? { kind: 'secret', secret: simulator.clientSecret },
+    authorityHost: simulator.authorityHost,
+    graphBaseUrl: simulator.graphUrl,
+    transport,
+    ...(options.tokenClock ? { now: options.tokenClock } : {}),
+  });
+  return {
+    graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...options.clientOptions }),
+    transport,
+    tenantLabel: simulator.tenant.displayName,
+    demo: true,
+    simulator,
+    identity: { authorityHost: simulator.authorityHost, tenantId: simulator.tenantId, clientId: simulator.clientId },
+    close: () => transport.close(),
+  };
+}
+
 export async function openGraphConnection(
   connection: TenantConnection,
   options: { onExchange?: (exchange: GraphExchange) => void; betaCoverage?: boolean } = {},
@@ -35,24 +71,11 @@ export async function openGraphConnection(
   const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
   if (connection.mode === 'demo') {
     const simulator = await startSimulator({ tenant: buildDemoTenant() });
-    const transport = createHttpTransport({ extraCaPem: simulator.caPem });
-    const tokens = createMsalTokenSource({
-      tenantId: simulator.tenantId,
-      clientId: simulator.clientId,
-      credential: { kind: 'secret', secret: simulator.clientSecret },
-      authorityHost: simulator.authorityHost,
-      graphBaseUrl: simulator.graphUrl,
-      transport,
-    });
+    const connected = connectToSimulator(simulator, { clientOptions });
     return {
-      graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...clientOptions }),
-      transport,
-      tenantLabel: simulator.tenant.displayName,
-      demo: true,
-      simulator,
-      identity: { authorityHost: simulator.authorityHost, tenantId: simulator.tenantId, clientId: simulator.clientId },
+      ...connected,
       async close() {
-        await transport.close();
+        await connected.close();
         await simulator.close();
       },
     };

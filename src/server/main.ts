@@ -2,14 +2,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
-import { loadReport } from '../core/reports/registry.js';
 import { openStateStore } from '../core/store/open-state-store.js';
 import { openGraphConnection } from './graph-connection.js';
-import { createAppServer } from './app-server.js';
-import { ReportCache } from './report-cache.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
-import { createTabLinks } from '../bot/tab-links.js';
-import { TeamsBot } from '../bot/teams-bot.js';
+import { assembleApp } from './app-assembly.js';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -39,59 +34,35 @@ async function main(): Promise<void> {
     console.error(`Microsoft Graph check failed: ${error.summary()}`);
   }
 
-  const sim = connection.simulator;
-  const access = connection.identity;
-  const reports = new ReportCache((id, onProgress) =>
-    loadReport(id, connection.graph, {
-      thresholds: config.thresholds,
-      onProgress,
-      onUnexpectedError: (report, error) => console.error(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-    }),
-  );
   const tabDirectory = fileURLToPath(new URL('../tab/', import.meta.url));
   if (!existsSync(tabDirectory)) console.warn(`The tab is not built (${tabDirectory} is missing): run npm run build.`);
 
   const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
-  const bot = new TeamsBot({
-    reports,
-    store,
-    identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
-    allowedTenantId: connection.demo ? null : access.tenantId,
-    tenantLabel: connection.tenantLabel,
-    tabLinks: createTabLinks({ teamsAppId: botConfig.teamsAppId, tabUrl }),
-    tabUrl,
+  const { server } = assembleApp({
+    connection,
+    loadOptions: {
+      thresholds: config.thresholds,
+      onUnexpectedError: (report, error) => console.error(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    },
+    tabDirectory,
+    serveSourceMaps: process.env.NODE_ENV === 'development',
+    ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
+    bot: {
+      store,
+      identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
+      tabUrl,
+      teamsAppId: botConfig.teamsAppId,
+      notifyApiKey: botConfig.notifyApiKey,
+      trustedProxy: botConfig.trustedProxy,
+    },
     log: (line) => console.log(line),
   });
   console.log(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
       `/api/notify ${botConfig.notifyApiKey ? 'on' : 'off (no NOTIFY_API_KEY)'}.`,
   );
-
-  const server = createAppServer({
-    reports,
-    tenant: { label: connection.tenantLabel, demo: connection.demo },
-    tabDirectory,
-    serveSourceMaps: process.env.NODE_ENV === 'development',
-    checkAccess: createTabAccessCheck({
-      ...access,
-      ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${access.clientId}` } : {}),
-      transport: connection.transport,
-    }),
-    ...(sim
-      ? {
-          demoToken: async () => ({
-            token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 }),
-            expiresIn: 3600,
-          }),
-        }
-      : {}),
-    bot,
-    ...(botConfig.notifyApiKey ? { notifyApiKey: botConfig.notifyApiKey } : {}),
-    ...(botConfig.trustedProxy ? { trustedProxy: botConfig.trustedProxy } : {}),
-    log: (line) => console.log(line),
-  });
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces.
   const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));

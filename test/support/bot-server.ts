@@ -1,17 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { createAppServer } from '../../src/server/app-server.js';
-import { ReportCache } from '../../src/server/report-cache.js';
+import { assembleApp } from '../../src/server/app-assembly.js';
 import type { ReportLoader } from '../../src/server/report-cache.js';
-import { createTabAccessCheck } from '../../src/server/tab-access.js';
-import { createTabLinks } from '../../src/bot/tab-links.js';
-import { TeamsBot } from '../../src/bot/teams-bot.js';
-import type { BotIdentity } from '../../src/bot/teams-bot.js';
+import type { BotIdentity, TeamsBot } from '../../src/bot/teams-bot.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
-import { createHttpTransport } from '../../src/core/graph/http-transport.js';
-import { REPORTS } from '../../src/core/reports/registry.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
 import type { Simulator } from '../../src/sim/simulator.js';
+import { simulatorConnection } from './simulated-tenant.js';
 import { recordCredential, recordServerLog, serverLogStream } from './suite-log.js';
 
 export interface BotServer {
@@ -37,38 +32,31 @@ export interface BotServerOptions {
   registry?: ReportRegistry;
 }
 
-/** The app's server with the bot, wired as `npm start` wires it, reading Graph through `graph`. */
+/** The app's server with the bot, assembled as `npm start` assembles it, reading Graph through `graph`. */
 export async function startBotServer(sim: Simulator, graph: GraphClient, options: BotServerOptions): Promise<BotServer> {
-  const keysTransport = createHttpTransport({ extraCaPem: sim.caPem });
+  const base = simulatorConnection(sim, graph);
+  // checkAccess against another authority than the simulator's, if asked (an unreachable one, say).
+  const connection = options.authorityHost ? { ...base, identity: { ...base.identity, authorityHost: options.authorityHost } } : base;
   const log: string[] = [];
-  const registry = options.registry ?? REPORTS;
-  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, graph, { onProgress })));
-  const tabUrl = 'http://127.0.0.1:3978/tab/';
-  const bot = new TeamsBot({
-    reports,
-    registry,
-    store: options.store,
-    identity: options.identity ?? {},
-    allowedTenantId: options.allowedTenantId ?? null,
-    tenantLabel: sim.tenant.displayName,
-    tabLinks: createTabLinks({ tabUrl }),
-    tabUrl,
-    ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
-    log: (line) => {
-      log.push(line);
-      recordServerLog('bot', line);
-    },
-  });
   if (options.notifyApiKey) recordCredential(options.notifyApiKey);
-  const server = createAppServer({
-    reports,
-    registry,
-    tenant: { label: sim.tenant.displayName, demo: true },
-    checkAccess: createTabAccessCheck({ authorityHost: options.authorityHost ?? sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
-    bot,
-    ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
-    ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
-    ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
+  const { server, bot } = assembleApp({
+    connection,
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.load ? { load: options.load } : {}),
+    bot: {
+      store: options.store,
+      identity: options.identity ?? {},
+      allowedTenantId: options.allowedTenantId ?? null,
+      tabUrl: 'http://127.0.0.1:3978/tab/',
+      ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
+      ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
+      ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
+      ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
+      log: (line) => {
+        log.push(line);
+        recordServerLog('bot', line);
+      },
+    },
     log: (line) => {
       log.push(line);
       recordServerLog('bot server', line);
@@ -79,11 +67,11 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bot,
+    bot: bot!,
     log,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await keysTransport.close();
+      await connection.transport.close();
     },
   };
 }

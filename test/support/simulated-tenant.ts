@@ -1,10 +1,9 @@
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createHttpTransport } from '../../src/core/graph/http-transport.js';
-import { GraphClient } from '../../src/core/graph/graph-client.js';
-import type { GraphClientOptions } from '../../src/core/graph/graph-client.js';
-import { createMsalTokenSource } from '../../src/core/graph/token-source.js';
+import type { GraphClient, GraphClientOptions } from '../../src/core/graph/graph-client.js';
 import type { ClientCredential } from '../../src/core/graph/token-source.js';
+import { connectToSimulator } from '../../src/server/graph-connection.js';
+import type { GraphConnection } from '../../src/server/graph-connection.js';
 import { startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
 import { DEMO_GRANTED_ROLES } from '../../src/sim/tenants/demo-tenant.js';
@@ -41,22 +40,18 @@ export async function startTestSimulator(options: Partial<SimulatorOptions> = {}
  */
 export type GraphClientForOptions = Partial<GraphClientOptions> & { clientId?: string; credential?: ClientCredential; tokenClock?: () => number };
 
-export function graphClientFor(
-  sim: Simulator,
-  options: GraphClientForOptions = {},
-): { graph: GraphClient; close: () => Promise<void> } {
-  const transport = createHttpTransport({ extraCaPem: sim.caPem });
-  const tokens = createMsalTokenSource({
-    tenantId: sim.tenantId,
-    clientId: options.clientId ?? sim.clientId,
-    credential: options.credential ?? { kind: 'secret', secret: sim.clientSecret },
-    authorityHost: sim.authorityHost,
-    graphBaseUrl: sim.graphUrl,
-    transport,
-    ...(options.tokenClock ? { now: options.tokenClock } : {}),
-  });
-  const graph = new GraphClient({ baseUrl: sim.graphUrl, tokens, transport, ...options });
-  return { graph, close: () => transport.close() };
+export function graphClientFor(sim: Simulator, options: GraphClientForOptions = {}): { graph: GraphClient; close: () => Promise<void> } {
+  const { clientId, credential, tokenClock, ...clientOptions } = options;
+  const connection = connectToSimulator(sim, { ...(clientId ? { clientId } : {}), ...(credential ? { credential } : {}), ...(tokenClock ? { tokenClock } : {}), clientOptions });
+  return { graph: connection.graph, close: connection.close };
+}
+
+/**
+ * The connection the app's composition root makes to a simulator, reading Graph through `graph`
+ * (a client of the test's choosing, e.g. one holding other roles).
+ */
+export function simulatorConnection(sim: Simulator, graph: GraphClient): GraphConnection {
+  return { ...connectToSimulator(sim), graph };
 }
 
 export function managedDevice(index: number): { id: string } & Record<string, unknown> {

@@ -1,0 +1,102 @@
+import type { Server } from 'restify';
+import { createTabLinks } from '../bot/tab-links.js';
+import { TeamsBot } from '../bot/teams-bot.js';
+import type { BotIdentity } from '../bot/teams-bot.js';
+import { REPORTS } from '../core/reports/registry.js';
+import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
+import type { StateStore } from '../core/store/state-store.js';
+import { createAppServer } from './app-server.js';
+import type { GraphConnection } from './graph-connection.js';
+import { ReportCache } from './report-cache.js';
+import type { ReportLoader } from './report-cache.js';
+import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
+
+export interface AppAssemblyOptions {
+  /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
+  connection: Pick<GraphConnection, 'graph' | 'transport' | 'tenantLabel' | 'demo' | 'simulator' | 'identity'>;
+  /** The reports offered; the six by default. */
+  registry?: ReportRegistry;
+  /** How a report is loaded: by default through the registry and the connection's Graph client. */
+  load?: ReportLoader;
+  loadOptions?: Pick<LoadReportOptions, 'thresholds' | 'now' | 'onUnexpectedError'>;
+  tabDirectory?: string;
+  serveSourceMaps?: boolean;
+  /** The audience the tab's tokens carry besides the client id, once the tab has its own domain. */
+  applicationIdUri?: string;
+  /** The Teams bot and where it keeps its state; without it, the server has no bot. */
+  bot?: {
+    store: StateStore;
+    identity: BotIdentity;
+    /** The tab as people open it, for the cards' links. */
+    tabUrl: string;
+    teamsAppId?: string | undefined;
+    /** Activities from other tenants are refused; by default the connection's tenant (any, for the demo). */
+    allowedTenantId?: string | null;
+    followUpAfterMs?: number;
+    notifyApiKey?: string | undefined;
+    notifyRateLimit?: number;
+    trustedProxy?: string | undefined;
+    log?: (line: string) => void;
+  };
+  log: (line: string) => void;
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface AssembledApp {
+  server: Server;
+  reports: ReportCache;
+  bot: TeamsBot | undefined;
+}
+
+/**
+ * The server's parts wired together once, for `npm start` and for the tests: the shared report
+ * cache over the registry, the SSO check against the connection's identity, the demo sign-in when
+ * the tenant is the simulator, and the bot.
+ */
+export function assembleApp(options: AppAssemblyOptions): AssembledApp {
+  const { connection } = options;
+  const registry = options.registry ?? REPORTS;
+  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress })));
+  const botOptions = options.bot;
+  const bot = botOptions
+    ? new TeamsBot({
+        reports,
+        registry,
+        store: botOptions.store,
+        identity: botOptions.identity,
+        allowedTenantId: botOptions.allowedTenantId !== undefined ? botOptions.allowedTenantId : connection.demo ? null : connection.identity.tenantId,
+        tenantLabel: connection.tenantLabel,
+        tabLinks: createTabLinks({ teamsAppId: botOptions.teamsAppId, tabUrl: botOptions.tabUrl }),
+        tabUrl: botOptions.tabUrl,
+        ...(botOptions.followUpAfterMs !== undefined ? { followUpAfterMs: botOptions.followUpAfterMs } : {}),
+        log: botOptions.log ?? options.log,
+      })
+    : undefined;
+  const sim = connection.simulator;
+  const server = createAppServer({
+    reports,
+    registry,
+    tenant: { label: connection.tenantLabel, demo: connection.demo },
+    ...(options.tabDirectory ? { tabDirectory: options.tabDirectory, serveSourceMaps: options.serveSourceMaps ?? false } : {}),
+    checkAccess: createTabAccessCheck({
+      ...connection.identity,
+      ...(options.applicationIdUri ? { applicationIdUri: options.applicationIdUri } : {}),
+      transport: connection.transport,
+    }),
+    ...(sim
+      ? {
+          demoToken: async () => ({
+            token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 }),
+            expiresIn: 3600,
+          }),
+        }
+      : {}),
+    ...(bot ? { bot } : {}),
+    ...(botOptions?.notifyApiKey ? { notifyApiKey: botOptions.notifyApiKey } : {}),
+    ...(botOptions?.notifyRateLimit ? { notifyRateLimit: botOptions.notifyRateLimit } : {}),
+    ...(botOptions?.trustedProxy ? { trustedProxy: botOptions.trustedProxy } : {}),
+    log: options.log,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  return { server, reports, bot };
+}

@@ -1,0 +1,99 @@
+import restify from 'restify';
+import type { Next, Request, RequestHandler, Response, Server } from 'restify';
+import type { ReportRegistry } from '../core/reports/registry.js';
+import type { ReportId } from '../core/reports/report-model.js';
+import type { TeamsBot } from '../bot/teams-bot.js';
+import { FixedWindowRateLimit, createNotifyKeyCheck } from './notify-access.js';
+
+/**
+ * `POST /api/notify` with `{ "reports": ["escrow-gaps"], "target": "<channel id>" }` (both optional;
+ * no body at all means the defaults): posts what is new to the channels where the app is installed,
+ * or to the one target. The bearer key is checked in constant time. Wrong keys are limited per
+ * caller and across all callers together, so neither many addresses nor one can guess at speed;
+ * the right key has a budget of its own, so a scheduler is never locked out by someone else's
+ * guessing (the key's length, 16 characters at least, is what makes guessing hopeless).
+ */
+export function registerNotify(
+  server: Server,
+  bot: TeamsBot,
+  options: { apiKey: string; perMinute: number; trustedProxy: string | undefined; registry: ReportRegistry; log: ((line: string) => void) | undefined },
+): void {
+  const keyMatches = createNotifyKeyCheck(options.apiKey);
+  const wrongKeysPerCaller = new FixedWindowRateLimit(options.perMinute, 60_000);
+  const wrongKeysOverall = new FixedWindowRateLimit(options.perMinute * 10, 60_000);
+  const rightKey = new FixedWindowRateLimit(options.perMinute, 60_000);
+  const parseBody = restify.plugins.bodyParser({ maxBodySize: 16 * 1024, mapParams: false, rejectUnknown: true });
+  const tooMany = (res: Response, retryAfter: number) => {
+    res.header('retry-after', String(retryAfter));
+    res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
+  };
+  server.post('/api/notify', async (req: Request, res: Response) => {
+    if (!keyMatches(req.header('authorization'))) {
+      const caller = callerAddress(req, options.trustedProxy);
+      const retryAfter = Math.max(wrongKeysPerCaller.take(caller), wrongKeysOverall.take('all callers'));
+      if (retryAfter > 0) return tooMany(res, retryAfter);
+      res.header('www-authenticate', 'Bearer');
+      res.send(401, { error: { status: 401, message: 'The notify key is missing or wrong.' } });
+      return;
+    }
+    const retryAfter = rightKey.take('the key');
+    if (retryAfter > 0) return tooMany(res, retryAfter);
+    const body = await readBody(req, res, parseBody);
+    if (!body.ok) return;
+    const request = readNotifyRequest(body.value, options.registry);
+    if (!request.ok) {
+      res.send(400, { error: { status: 400, message: request.message } });
+      return;
+    }
+    const result = await bot.notify(request.value);
+    if (!result.ok) {
+      res.send(result.status, { error: { status: result.status, message: result.message } });
+      return;
+    }
+    options.log?.(`notify: ${result.outcomes.length} target(s), ${result.outcomes.filter((outcome) => outcome.status === 'posted').length} posted`);
+    res.send(200, { targets: result.outcomes });
+  });
+}
+
+/** The body, parsed as JSON once the key has been checked; a request without one has `undefined`. */
+async function readBody(req: Request, res: Response, parse: RequestHandler[]): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const hasBody = Number(req.header('content-length') || 0) > 0 || req.header('transfer-encoding') !== undefined;
+  if (!hasBody) return { ok: true, value: undefined };
+  for (const handler of parse) {
+    const error = await new Promise<unknown>((resolve) => handler(req, res, resolve as Next));
+    if (error) {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      res.send(status, { error: { status, message: status === 415 ? 'The body must be JSON (Content-Type: application/json).' : 'The body could not be read as JSON.' } });
+      return { ok: false };
+    }
+  }
+  return { ok: true, value: req.body };
+}
+
+/**
+ * Who is calling: the socket's address, or, for a request from the trusted proxy, the address that
+ * proxy appended last to X-Forwarded-For (earlier entries are the client's to write, so not trusted).
+ */
+function callerAddress(req: Request, trustedProxy: string | undefined): string {
+  const socketAddress = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
+  if (!trustedProxy || socketAddress !== normaliseAddress(trustedProxy)) return socketAddress;
+  const forwarded = req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+  return forwarded ? normaliseAddress(forwarded) : socketAddress;
+}
+
+function normaliseAddress(address: string): string {
+  return address.replace(/^::ffff:/i, '').toLowerCase();
+}
+
+function readNotifyRequest(body: unknown, registry: ReportRegistry): { ok: true; value: { reports?: ReportId[]; target?: string } } | { ok: false; message: string } {
+  if (body === undefined || body === null || body === '') return { ok: true, value: {} };
+  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: { "reports": [...], "target": "..." }.' };
+  const { reports, target, ...rest } = body as Record<string, unknown>;
+  const unknownFields = Object.keys(rest);
+  if (unknownFields.length > 0) return { ok: false, message: `Unknown field(s): ${unknownFields.join(', ')}. Accepted: reports, target.` };
+  if (reports !== undefined && (!Array.isArray(reports) || reports.some((id) => typeof id !== 'string' || !registry.has(id)))) {
+    return { ok: false, message: `reports must be a list of report ids: ${registry.ids.join(', ')}.` };
+  }
+  if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 512)) return { ok: false, message: 'target must be a channel or conversation id.' };
+  return { ok: true, value: { ...(reports ? { reports: [...new Set(reports as ReportId[])] } : {}), ...(target ? { target } : {}) } };
+}

@@ -1,0 +1,65 @@
+import type { Request, Response, Server } from 'restify';
+import type { ReportRegistry } from '../core/reports/registry.js';
+import { reportToCsv } from '../core/reports/report-csv.js';
+import type { ReportCache } from './report-cache.js';
+
+export interface ReportRoutesOptions {
+  reports: ReportCache;
+  registry: ReportRegistry;
+  /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
+  tenant: { label: string; demo: boolean };
+  /** Checks the caller's SSO token; on refusal it has answered already. */
+  authorised: (req: Request, res: Response) => Promise<boolean>;
+  log?: (line: string) => void;
+}
+
+/**
+ * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
+ * the JSON contract or as CSV, and a load's progress, every route behind the SSO token.
+ */
+export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
+  const { authorised, registry } = options;
+  server.get('/api/reports', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    res.send(200, registry.catalogue());
+  });
+
+  server.get('/api/tenant', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    res.send(200, options.tenant);
+  });
+
+  server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    const id = String(req.params.id ?? '');
+    if (!registry.has(id)) {
+      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
+      return;
+    }
+    res.send(200, options.reports.progress(id));
+  });
+
+  server.get('/api/reports/:name', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    const name = String(req.params.name ?? '');
+    const csv = name.endsWith('.csv');
+    const id = csv ? name.slice(0, -'.csv'.length) : name;
+    if (!registry.has(id)) {
+      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
+      return;
+    }
+    const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
+    const report = await options.reports.get(id, { refresh });
+    options.log?.(`report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`);
+    if (!csv) {
+      res.send(200, report);
+      return;
+    }
+    if (report.state === 'load-error') {
+      res.send(502, { error: report.error });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
+    res.end(reportToCsv(report));
+  });
+}
