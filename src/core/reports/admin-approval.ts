@@ -5,7 +5,7 @@ import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
-import { INITIALIZING_TEXT, LOADING_TEXT, severityTone } from './report-model.js';
+import { INITIALIZING_TEXT, LOADING_TEXT, sectionColumns, severityTone } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
@@ -162,21 +162,27 @@ export const HEURISTIC_NOTICE =
 
 export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext): DerivedReport<ApprovalFindingKind> {
   const columns: ReportColumn[] = [
-    { key: 'area', label: 'Area', available: true, section: SECTION_COVERAGE, format: 'text' },
-    { key: 'coverage', label: 'Coverage', available: true, section: SECTION_COVERAGE, format: 'status', toneKey: 'coverageTone' },
-    { key: 'coveredBy', label: 'Access policies', available: true, section: SECTION_COVERAGE, format: 'text' },
-    { key: 'policy', label: 'Access policy', available: true, section: SECTION_POLICIES, format: 'text' },
-    { key: 'policyType', label: 'Type', available: true, section: SECTION_POLICIES, format: 'text' },
-    { key: 'areas', label: 'Protects', available: true, section: SECTION_POLICIES, format: 'text' },
-    { key: 'approvers', label: 'Approver groups', available: true, section: SECTION_POLICIES, format: 'text' },
-    { key: 'approvable', label: 'Status', available: true, section: SECTION_POLICIES, format: 'status', toneKey: 'approvableTone' },
-    { key: 'requested', label: 'Requested', available: true, section: SECTION_REQUESTS, format: 'date' },
-    // Graph's request status as it is (needsApproval, approved, …): a record, not a verdict of ours.
-    { key: 'status', label: 'Status', available: true, section: SECTION_REQUESTS, format: 'text' },
-    { key: 'requestor', label: 'Requested by', available: true, section: SECTION_REQUESTS, format: 'text' },
-    { key: 'approver', label: 'Approved by', available: true, section: SECTION_REQUESTS, format: 'text' },
-    { key: 'requestTypes', label: 'Policy types', available: true, section: SECTION_REQUESTS, format: 'text' },
-    { key: 'justification', label: 'Justification', available: true, section: SECTION_REQUESTS, format: 'text' },
+    ...sectionColumns(SECTION_COVERAGE, [
+      { key: 'area', label: 'Area', format: 'text' },
+      { key: 'coverage', label: 'Coverage', format: 'status', toneKey: 'coverageTone' },
+      { key: 'coveredBy', label: 'Access policies', format: 'text' },
+    ]),
+    ...sectionColumns(SECTION_POLICIES, [
+      { key: 'policy', label: 'Access policy', format: 'text' },
+      { key: 'policyType', label: 'Type', format: 'text' },
+      { key: 'areas', label: 'Protects', format: 'text' },
+      { key: 'approvers', label: 'Approver groups', format: 'text' },
+      { key: 'approvable', label: 'Status', format: 'status', toneKey: 'approvableTone' },
+    ]),
+    ...sectionColumns(SECTION_REQUESTS, [
+      { key: 'requested', label: 'Requested', format: 'date' },
+      // Graph's request status as it is (needsApproval, approved, …): a record, not a verdict of ours.
+      { key: 'status', label: 'Status', format: 'text' },
+      { key: 'requestor', label: 'Requested by', format: 'text' },
+      { key: 'approver', label: 'Approved by', format: 'text' },
+      { key: 'requestTypes', label: 'Policy types', format: 'text' },
+      { key: 'justification', label: 'Justification', format: 'text' },
+    ]),
   ];
   const rows: ReportRow[] = [];
   const findings: FindingDraft<ApprovalFindingKind>[] = [];

@@ -40,6 +40,11 @@ export interface ReportColumn {
   toneKey?: string;
 }
 
+/** The columns of one of a report's tables (report 5 and 6 have several), every one available. */
+export function sectionColumns(section: string, columns: ReadonlyArray<Omit<ReportColumn, 'available' | 'section'>>): ReportColumn[] {
+  return columns.map((column) => ({ ...column, available: true, section }));
+}
+
 /** The tone of a cell that shows a finding: as loud as the finding is bad. */
 export function severityTone(severity: FindingSeverity): CellTone {
   return severity === 'high' ? 'danger' : 'warning';

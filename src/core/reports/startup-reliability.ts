@@ -3,7 +3,7 @@ import { asNumber, asString, compareText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
 import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
-import { INITIALIZING_TEXT } from './report-model.js';
+import { INITIALIZING_TEXT, sectionColumns } from './report-model.js';
 import { readCollection } from './read-collection.js';
 import { loadSideBySide } from './side-by-side.js';
 
@@ -117,24 +117,30 @@ const SECTION_MODELS = 'models';
 
 export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext): DerivedReport<StartupFindingKind> {
   const columns: ReportColumn[] = [
-    { key: 'device', label: 'Device', available: true, section: SECTION_DEVICES, format: 'text' },
-    { key: 'model', label: 'Model', available: true, section: SECTION_DEVICES, format: 'text' },
-    { key: 'diskType', label: 'Disk', available: true, section: SECTION_DEVICES, format: 'text' },
-    { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', available: true, section: SECTION_DEVICES, format: 'duration', unit: 'seconds' },
-    { key: 'blueScreens', label: 'Blue screens (30 days)', available: true, section: SECTION_DEVICES, format: 'count' },
-    { key: 'restarts', label: 'Restarts (30 days)', available: true, section: SECTION_DEVICES, format: 'count' },
-    { key: 'app', label: 'Application', available: true, section: SECTION_APPS, format: 'text' },
-    { key: 'publisher', label: 'Publisher', available: true, section: SECTION_APPS, format: 'text' },
-    { key: 'crashes', label: 'Crashes', available: true, section: SECTION_APPS, format: 'count' },
-    { key: 'hangs', label: 'Hangs', available: true, section: SECTION_APPS, format: 'count' },
-    { key: 'activeDevices', label: 'Devices', available: true, section: SECTION_APPS, format: 'count' },
-    { key: 'meanTimeToFailureMinutes', label: 'Mean time to failure (min)', available: true, section: SECTION_APPS, format: 'duration', unit: 'minutes' },
-    { key: 'healthScore', label: 'Health score', available: true, section: SECTION_APPS, format: 'number' },
-    { key: 'modelName', label: 'Model', available: true, section: SECTION_MODELS, format: 'text' },
-    { key: 'manufacturer', label: 'Manufacturer', available: true, section: SECTION_MODELS, format: 'text' },
-    { key: 'devices', label: 'Devices', available: true, section: SECTION_MODELS, format: 'count' },
-    { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', available: true, section: SECTION_MODELS, format: 'duration', unit: 'seconds' },
-    { key: 'blueScreensPerDevice', label: 'Blue screens per device', available: true, section: SECTION_MODELS, format: 'number' },
+    ...sectionColumns(SECTION_DEVICES, [
+      { key: 'device', label: 'Device', format: 'text' },
+      { key: 'model', label: 'Model', format: 'text' },
+      { key: 'diskType', label: 'Disk', format: 'text' },
+      { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', format: 'duration', unit: 'seconds' },
+      { key: 'blueScreens', label: 'Blue screens (30 days)', format: 'count' },
+      { key: 'restarts', label: 'Restarts (30 days)', format: 'count' },
+    ]),
+    ...sectionColumns(SECTION_APPS, [
+      { key: 'app', label: 'Application', format: 'text' },
+      { key: 'publisher', label: 'Publisher', format: 'text' },
+      { key: 'crashes', label: 'Crashes', format: 'count' },
+      { key: 'hangs', label: 'Hangs', format: 'count' },
+      { key: 'activeDevices', label: 'Devices', format: 'count' },
+      { key: 'meanTimeToFailureMinutes', label: 'Mean time to failure (min)', format: 'duration', unit: 'minutes' },
+      { key: 'healthScore', label: 'Health score', format: 'number' },
+    ]),
+    ...sectionColumns(SECTION_MODELS, [
+      { key: 'modelName', label: 'Model', format: 'text' },
+      { key: 'manufacturer', label: 'Manufacturer', format: 'text' },
+      { key: 'devices', label: 'Devices', format: 'count' },
+      { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', format: 'duration', unit: 'seconds' },
+      { key: 'blueScreensPerDevice', label: 'Blue screens per device', format: 'number' },
+    ]),
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
