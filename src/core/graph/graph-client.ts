@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleepFor } from 'node:timers/promises';
-import { ConcurrencyLimit } from './concurrency-limit.js';
-import type { SlotPriority } from './concurrency-limit.js';
-import { GraphError, GraphRequestRefusedError, parseGraphErrorBody } from './graph-error.js';
-import type { HttpResponse, HttpTransport } from './http-transport.js';
-import { TransportError } from './http-transport.js';
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
+import { GraphAttempts, parseJsonAnswer } from './graph-attempts.js';
+import type { GraphExchange, RawAnswer } from './graph-attempts.js';
+import { GraphError, GraphRequestRefusedError, graphErrorForAnswer } from './graph-error.js';
+import type { HttpTransport } from './http-transport.js';
+import { isRetryableStatus } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
+import { BATCH_PATH, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
+
+export type { GraphExchange } from './graph-attempts.js';
 
 export type QueryOptions = Record<string, string>;
 
@@ -18,16 +17,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Stops paging between pages (a report whose other source failed needs no more). */
   signal?: AbortSignal;
-}
-
-/** What the client reports about each HTTP exchange: for logs, progress and benchmarks. Never a token. */
-export interface GraphExchange {
-  method: 'GET' | 'POST';
-  path: string;
-  status: number | undefined;
-  attempt: number;
-  durationMs: number;
-  requestId: string | undefined;
 }
 
 export interface GraphClientOptions {
@@ -86,28 +75,31 @@ const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
 /**
  * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the
  * configured origin, `$batch` with per-sub-request retry, and retries that honour `Retry-After`,
- * all under one concurrency limit shared by every report that uses this client.
+ * all under one concurrency limit shared by every report that uses this client. Every request goes
+ * through `GraphAttempts`.
  */
 export class GraphClient {
   private readonly origin: string;
-  private readonly limit: ConcurrencyLimit;
-  private readonly retry: RetryPolicy;
+  private readonly attempts: GraphAttempts;
   private readonly batchSize: number;
-  private readonly requestTimeoutMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly random: () => number;
-  private readonly now: () => number;
 
   constructor(private readonly options: GraphClientOptions) {
     this.origin = new URL(options.baseUrl).origin;
-    this.limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
-    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.attempts = new GraphAttempts({
+      tokens: options.tokens,
+      transport: options.transport,
+      userAgent: options.userAgent ?? USER_AGENT,
+      maxConcurrency: options.maxConcurrency,
+      retry: options.retry,
+      requestTimeoutMs: options.requestTimeoutMs,
+      betaCoverage: options.betaCoverage,
+      onExchange: options.onExchange,
+      sleep: options.sleep,
+      random: options.random,
+      now: options.now,
+    });
     this.batchSize = options.batchSize ?? MAX_BATCH_SIZE;
     if (this.batchSize < 1 || this.batchSize > MAX_BATCH_SIZE) throw new RangeError(`batchSize must be 1..${MAX_BATCH_SIZE}`);
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
-    this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
-    this.random = options.random ?? Math.random;
-    this.now = options.now ?? Date.now;
   }
 
   /** Whether this client reads the beta twins of the collections `/v1.0` cuts short. */
@@ -123,7 +115,7 @@ export class GraphClient {
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
   async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.resolve(path, options.query);
-    const { body } = await this.send('GET', url, { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    const { body } = await this.attempts.sendForJson('GET', url, { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     return body as T;
   }
 
@@ -138,7 +130,7 @@ export class GraphClient {
   async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
     const source: PageSource = {
       send: (url, onBodyPrefix) =>
-        this.sendForText('GET', url, { ...(options.headers ? { headers: options.headers } : {}), onBodyPrefix, priority: 'paging', ...(options.signal ? { signal: options.signal } : {}) }),
+        this.attempts.send('GET', url, { ...(options.headers ? { headers: options.headers } : {}), onBodyPrefix, priority: 'paging', ...(options.signal ? { signal: options.signal } : {}) }),
       follow: (link, from) => this.followNextLink(link, from),
       signal: options.signal,
     };
@@ -218,8 +210,8 @@ export class GraphClient {
   }
 
   private async runBatchChunk(chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>, signal: AbortSignal | undefined): Promise<void> {
+    const waits = this.attempts.retryWaits(signal);
     let pending = chunk;
-    let waitedMs = 0;
     for (let round = 1; pending.length > 0; round += 1) {
       const body = JSON.stringify({
         requests: pending.map((request) => ({
@@ -231,7 +223,7 @@ export class GraphClient {
       });
       let responses: Map<string, { status: number; headers: Record<string, string>; body: unknown }>;
       try {
-        const { body: batchBody, requestPath } = await this.send('POST', this.resolve(BATCH_PATH), {
+        const { body: batchBody, requestPath } = await this.attempts.sendForJson('POST', this.resolve(BATCH_PATH), {
           body,
           headers: { 'content-type': 'application/json' },
           ...(signal ? { signal } : {}),
@@ -243,14 +235,14 @@ export class GraphClient {
         return;
       }
 
-      const again: Array<{ request: BatchSubRequest; error: GraphError; retryAfterMs: number | undefined }> = [];
+      const again: Array<{ request: BatchSubRequest; error: GraphError; retryAfter: string | undefined }> = [];
       for (const request of pending) {
         const response = responses.get(request.id.toLowerCase());
         const path = `/v1.0${request.url}`;
         if (!response) {
           again.push({
             request,
-            retryAfterMs: undefined,
+            retryAfter: undefined,
             error: new GraphError({ kind: 'malformed-response', message: 'the $batch response has no answer for this sub-request', method: 'GET', path, attempts: round }),
           });
           continue;
@@ -259,57 +251,21 @@ export class GraphClient {
           outcomes.set(request.id, { ok: true, status: response.status, body: response.body });
           continue;
         }
-        const parsed = parseGraphErrorBody(response.body);
-        const requestId = parsed.requestId ?? response.headers['request-id'];
-        const error = new GraphError({
-          kind: 'http',
-          status: response.status,
-          ...(parsed.code ? { code: parsed.code } : {}),
-          message: parsed.message ?? `Graph answered ${response.status}`,
-          ...(requestId ? { requestId } : {}),
-          method: 'GET',
-          path,
-          attempts: round,
-        });
+        const error = graphErrorForAnswer(response, { method: 'GET', path, attempts: round });
         if (isRetryableStatus(response.status)) {
-          again.push({ request, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after'], this.now()) });
+          again.push({ request, error, retryAfter: response.headers['retry-after'] });
         } else {
           outcomes.set(request.id, { ok: false, error });
         }
       }
       if (again.length === 0) return;
 
-      const retryAfterMs = again.reduce<number | undefined>(
-        (longest, entry) => (entry.retryAfterMs === undefined ? longest : Math.max(longest ?? 0, entry.retryAfterMs)),
-        undefined,
-      );
       const throttled = again.some((entry) => entry.error.status === 429);
-      const delayMs = nextRetryDelayMs(this.retry, round, waitedMs, retryAfterMs, this.random, throttled);
-      if (delayMs === undefined) {
+      if (!(await waits.beforeRetry(round, again.map((entry) => entry.retryAfter), throttled))) {
         for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
         return;
       }
-      await this.pause(delayMs, signal);
-      waitedMs += delayMs;
       pending = again.map((entry) => entry.request);
-    }
-  }
-
-  /** A retry's wait, cut short by an aborted signal. */
-  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    if (!signal) return this.sleep(ms);
-    signal.throwIfAborted();
-    let onAbort: (() => void) | undefined;
-    try {
-      await Promise.race([
-        this.sleep(ms),
-        new Promise<never>((_, reject) => {
-          onAbort = () => reject(signal.reason);
-          signal.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-    } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -344,103 +300,6 @@ export class GraphClient {
     if (selectsSecretFields(url)) throw refuse('it selects secret fields of an escrow list');
     return url;
   }
-
-  /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */
-  private async send(method: 'GET' | 'POST', url: URL, options: SendOptions = {}): Promise<{ body: unknown; requestPath: string }> {
-    const answer = await this.sendForText(method, url, options);
-    return { body: parseJsonAnswer(answer), requestPath: answer.requestPath };
-  }
-
-  /**
-   * One request with its retries. Resolves with the text of a 2xx answer. An aborted `signal` ends
-   * it at once, between attempts or during one, with the signal's reason.
-   */
-  private async sendForText(method: 'GET' | 'POST', url: URL, options: SendOptions = {}): Promise<RawAnswer> {
-    const { body, headers: extraHeaders = {}, onBodyPrefix, priority = 'other', signal } = options;
-    assertAllowedRequest(method, url.pathname, url, { betaCoverage: this.betaCoverage });
-    const requestPath = `${url.pathname}${url.search}`;
-    const clientRequestId = randomUUID();
-    let waitedMs = 0;
-    let renewedToken = false;
-
-    for (let attempt = 1; ; attempt += 1) {
-      signal?.throwIfAborted();
-      const token = await this.options.tokens.getToken();
-      const started = this.now();
-      let response: HttpResponse | undefined;
-      let failure: GraphError | undefined;
-      try {
-        const request = {
-          method,
-          url,
-          headers: {
-            ...extraHeaders,
-            authorization: `Bearer ${token}`,
-            accept: 'application/json',
-            'user-agent': this.options.userAgent ?? USER_AGENT,
-            'client-request-id': clientRequestId,
-          },
-          ...(body === undefined ? {} : { body }),
-          ...(onBodyPrefix ? { onBodyPrefix } : {}),
-          ...(signal ? { signal } : {}),
-          timeoutMs: this.requestTimeoutMs,
-        };
-        response = await this.limit.run(() => {
-          signal?.throwIfAborted();
-          return this.options.transport.send(request);
-        }, priority);
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        failure = new GraphError(
-          { kind: error.kind, message: error.message, method, path: requestPath, clientRequestId, attempts: attempt },
-          { cause: error },
-        );
-      }
-      const requestId = response?.headers['request-id'];
-      this.options.onExchange?.({ method, path: requestPath, status: response?.status, attempt, durationMs: this.now() - started, requestId });
-      // A body that cannot be decoded would decode no better a second time.
-      if (failure?.kind === 'malformed-response') throw failure;
-
-      if (response) {
-        if (response.status >= 200 && response.status < 300) {
-          return { text: response.body, status: response.status, method, requestPath, requestId, clientRequestId, attempts: attempt };
-        }
-        const parsed = parseGraphErrorBody(response.body);
-        failure = new GraphError({
-          kind: 'http',
-          status: response.status,
-          ...(parsed.code ? { code: parsed.code } : {}),
-          message: parsed.message ?? `Graph answered ${response.status}`,
-          ...((parsed.requestId ?? requestId) ? { requestId: parsed.requestId ?? requestId } : {}),
-          method,
-          path: requestPath,
-          clientRequestId,
-          attempts: attempt,
-        });
-        // An expired or revoked token: get a fresh one once, then let a second 401 stand.
-        if (response.status === 401 && !renewedToken) {
-          renewedToken = true;
-          this.options.tokens.invalidate();
-          continue;
-        }
-        if (!isRetryableStatus(response.status)) throw failure;
-      }
-
-      const retryAfterMs = response ? parseRetryAfterMs(response.headers['retry-after'], this.now()) : undefined;
-      const delayMs = nextRetryDelayMs(this.retry, attempt, waitedMs, retryAfterMs, this.random, response?.status === 429);
-      if (delayMs === undefined || !failure) throw failure ?? new Error('unreachable: a retry without a failure');
-      await this.pause(delayMs, signal);
-      waitedMs += delayMs;
-    }
-  }
-}
-
-interface SendOptions {
-  body?: string;
-  headers?: Record<string, string>;
-  onBodyPrefix?: (prefix: string) => void;
-  priority?: SlotPriority;
-  signal?: AbortSignal;
 }
 
 interface PageSource {
@@ -493,37 +352,6 @@ class PageFetch {
     if (link === undefined) return undefined;
     if (this.successor?.link === link) return this.successor.fetch;
     return new PageFetch(this.source, this.source.follow(link, from));
-  }
-}
-
-/** A 2xx answer before its JSON is parsed. */
-interface RawAnswer {
-  text: string;
-  status: number;
-  method: 'GET' | 'POST';
-  requestPath: string;
-  requestId: string | undefined;
-  clientRequestId: string;
-  attempts: number;
-}
-
-function parseJsonAnswer(answer: RawAnswer): unknown {
-  try {
-    return JSON.parse(answer.text);
-  } catch (error) {
-    throw new GraphError(
-      {
-        kind: 'malformed-response',
-        status: answer.status,
-        message: `Graph answered ${answer.status} with a body that is not valid JSON`,
-        ...(answer.requestId ? { requestId: answer.requestId } : {}),
-        method: answer.method,
-        path: answer.requestPath,
-        clientRequestId: answer.clientRequestId,
-        attempts: answer.attempts,
-      },
-      { cause: error },
-    );
   }
 }
 

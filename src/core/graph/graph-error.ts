@@ -73,6 +73,30 @@ export class GraphRequestRefusedError extends Error {
   override readonly name = 'GraphRequestRefusedError';
 }
 
+/**
+ * The `http` error for an answer with an error status, the same for a single request and a `$batch`
+ * sub-request, so a load error reads alike whichever way its request went. Graph's envelope gives
+ * the code, the message and the request id; the `request-id` header stands in for a body without one.
+ */
+export function graphErrorForAnswer(
+  answer: { status: number; headers: Record<string, string>; body: unknown },
+  request: { method: string; path: string; attempts: number; clientRequestId?: string },
+): GraphError {
+  const parsed = parseGraphErrorBody(answer.body);
+  const requestId = parsed.requestId ?? answer.headers['request-id'];
+  return new GraphError({
+    kind: 'http',
+    status: answer.status,
+    ...(parsed.code ? { code: parsed.code } : {}),
+    message: parsed.message ?? `Graph answered ${answer.status}`,
+    ...(requestId ? { requestId } : {}),
+    method: request.method,
+    path: request.path,
+    ...(request.clientRequestId ? { clientRequestId: request.clientRequestId } : {}),
+    attempts: request.attempts,
+  });
+}
+
 interface GraphErrorEnvelope {
   error?: {
     code?: unknown;
@@ -82,7 +106,7 @@ interface GraphErrorEnvelope {
 }
 
 /** Reads Graph's error envelope; tolerant of bodies that are not JSON (proxies, gateways). */
-export function parseGraphErrorBody(body: unknown): { code?: string; message?: string; requestId?: string } {
+function parseGraphErrorBody(body: unknown): { code?: string; message?: string; requestId?: string } {
   let parsed: unknown = body;
   if (typeof body === 'string') {
     try {
