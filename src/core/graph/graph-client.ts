@@ -1,13 +1,18 @@
-import { GraphAttempts, parseJsonAnswer } from './graph-attempts.js';
-import type { GraphExchange, RawAnswer } from './graph-attempts.js';
+import { GraphAttempts } from './graph-attempts.js';
+import type { GraphExchange } from './graph-attempts.js';
 import { GraphError, GraphRequestRefusedError, graphErrorForAnswer } from './graph-error.js';
+import { readPages } from './graph-paging.js';
+import type { GraphPage } from './graph-paging.js';
 import type { HttpTransport } from './http-transport.js';
 import { isRetryableStatus } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from './upstream-allow-list.js';
+import { BATCH_PATH, coveragePath, isAllowedUpstreamPath } from './upstream-allow-list.js';
 
+// The client's vocabulary, importable from here as before the client was split into its parts.
 export type { GraphExchange } from './graph-attempts.js';
+export { MAX_PAGES, peekNextLink } from './graph-paging.js';
+export type { GraphPage } from './graph-paging.js';
 
 export type QueryOptions = Record<string, string>;
 
@@ -42,12 +47,6 @@ export interface GraphClientOptions {
   now?: () => number;
 }
 
-export interface GraphPage<T> {
-  items: T[];
-  /** 0 for the first page. */
-  index: number;
-}
-
 export interface BatchSubRequest {
   /** Unique within one `batchGet` call. */
   id: string;
@@ -61,12 +60,6 @@ export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: f
 /** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
 export const MAX_BATCH_SIZE = 20;
 
-/**
- * Pages of one collection at most: at Graph's page sizes, 20,000 pages are millions of records,
- * far past any tenant these reports read; a chain longer than that is an upstream gone wrong.
- */
-export const MAX_PAGES = 20_000;
-
 /** How this service names itself upstream: User-Agent here, `ocp-client-name` / `-version` where asked. */
 export const CLIENT_NAME = 'Device Management Health';
 export const CLIENT_VERSION = '0.1';
@@ -75,8 +68,8 @@ const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
 /**
  * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the
  * configured origin, `$batch` with per-sub-request retry, and retries that honour `Retry-After`,
- * all under one concurrency limit shared by every report that uses this client. Every request goes
- * through `GraphAttempts`.
+ * all under one concurrency limit shared by every report that uses this client. It builds the URLs
+ * and hands them to its parts: `GraphAttempts` sends every request, `readPages` pages a collection.
  */
 export class GraphClient {
   private readonly origin: string;
@@ -120,59 +113,12 @@ export class GraphClient {
   }
 
   /**
-   * The pages of a collection, one request per page, in order. `@odata.nextLink` is followed
-   * verbatim, but only while it stays on the configured origin and the same resource. A page's
-   * successor is requested as soon as its link is known, from the first kilobytes of the body when
-   * the link comes ahead of `value` (as in Graph's responses), and at most one page runs ahead of
-   * the reader. Pages are a collection's critical path, so they go ahead of `$batch` calls waiting
-   * for a slot. An aborted `signal` stops the paging with its reason.
+   * The pages of a collection, one request per page, in order, at most one page read ahead (see
+   * `readPages`). An aborted `signal` stops the paging with its reason.
    */
   async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
-    const source: PageSource = {
-      send: (url, onBodyPrefix) =>
-        this.attempts.send('GET', url, { ...(options.headers ? { headers: options.headers } : {}), onBodyPrefix, priority: 'paging', ...(options.signal ? { signal: options.signal } : {}) }),
-      follow: (link, from) => this.followNextLink(link, from),
-      signal: options.signal,
-    };
     options.signal?.throwIfAborted();
-    const first = this.resolve(path, options.query);
-    // Links already requested: a nextLink that repeats one would page for ever.
-    const requested = new Set([first.href]);
-    let next: PageFetch | undefined = new PageFetch(source, first);
-    for (let index = 0; next; index += 1) {
-      const current: PageFetch = next;
-      current.arm();
-      const answer = await current.answer;
-      options.signal?.throwIfAborted();
-      // A page too small for its prefix to be seen on the way arrives whole: read its link now.
-      current.offerLink(peekNextLink(answer.text), answer.requestPath);
-      if (current.refusal) throw current.refusal;
-      const page = parseJsonAnswer(answer) as { value?: unknown };
-      answer.text = ''; // the parsed page is what the reader holds from here on
-      if (!Array.isArray(page?.value)) {
-        throw new GraphError({
-          kind: 'malformed-response',
-          message: 'the collection response has no "value" array',
-          method: 'GET',
-          path: answer.requestPath,
-          ...(answer.requestId ? { requestId: answer.requestId } : {}),
-          clientRequestId: answer.clientRequestId,
-          attempts: answer.attempts,
-        });
-      }
-      if (page.value.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))) {
-        throw malformedPage(answer, 'a record of the collection is not an object');
-      }
-      const link = nextLinkOf(page);
-      if (link !== undefined) {
-        const href = new URL(link, first).href;
-        if (requested.has(href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
-        if (index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
-        requested.add(href);
-      }
-      next = current.successorFor(link, answer.requestPath);
-      yield { items: page.value as T[], index };
-    }
+    yield* readPages<T>(this.attempts, this.resolve(path, options.query), options);
   }
 
   /**
@@ -280,108 +226,6 @@ export class GraphClient {
     }
     return url;
   }
-
-  /**
-   * A nextLink is data from upstream: one that leaves the configured origin is refused before
-   * anything is sent to it, and the page that named it counts as malformed.
-   */
-  private followNextLink(nextLink: string, from: string): URL {
-    const refuse = (reason: string) =>
-      new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
-    let url: URL;
-    try {
-      url = new URL(nextLink);
-    } catch {
-      throw refuse('not an absolute URL');
-    }
-    if (url.origin !== this.origin) throw refuse(`it leads to ${url.origin}, and paging stays on ${this.origin}`);
-    // The next page of a collection is that collection.
-    if (url.pathname !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
-    if (selectsSecretFields(url)) throw refuse('it selects secret fields of an escrow list');
-    return url;
-  }
-}
-
-interface PageSource {
-  send(url: URL, onPrefix: (prefix: string) => void): Promise<RawAnswer>;
-  follow(link: string, from: string): URL;
-  signal: AbortSignal | undefined;
-}
-
-/**
- * One collection page in flight. Once the reader has reached it (`arm`), it requests its successor
- * as soon as the successor's link is known, so at most one page waits ahead of the reader.
- */
-class PageFetch {
-  readonly answer: Promise<RawAnswer>;
-  /** A nextLink this client will not follow: thrown when the page is read, before anything is sent to it. */
-  refusal: GraphError | undefined;
-  private armed = false;
-  private offered: { link: string; from: string } | undefined;
-  private successor: { link: string; fetch: PageFetch } | undefined;
-
-  constructor(
-    private readonly source: PageSource,
-    readonly url: URL,
-  ) {
-    this.answer = source.send(url, (prefix) => this.offerLink(peekNextLink(prefix), `${url.pathname}${url.search}`));
-    // Nobody may be left to await a page (the reader stopped or failed); its failure is then not news.
-    this.answer.catch(() => undefined);
-  }
-
-  arm(): void {
-    this.armed = true;
-    if (this.offered) this.offerLink(this.offered.link, this.offered.from);
-  }
-
-  /** The link to the next page, known early; retried attempts offer it again and are ignored. */
-  offerLink(link: string | undefined, from: string): void {
-    if (link === undefined) return;
-    this.offered ??= { link, from };
-    if (!this.armed || this.successor || this.refusal || this.source.signal?.aborted) return;
-    try {
-      this.successor = { link, fetch: new PageFetch(this.source, this.source.follow(link, from)) };
-    } catch (error) {
-      if (!(error instanceof GraphError)) throw error;
-      this.refusal = error;
-    }
-  }
-
-  /** The page after this one, given the link the parsed page holds: the early request when they agree. */
-  successorFor(link: string | undefined, from: string): PageFetch | undefined {
-    if (link === undefined) return undefined;
-    if (this.successor?.link === link) return this.successor.fetch;
-    return new PageFetch(this.source, this.source.follow(link, from));
-  }
-}
-
-/**
- * The `@odata.nextLink` of a collection page, read from the part of the body before `"value":`
- * without parsing the page. Only a prefix that is itself a complete set of top-level properties
- * counts; anything else (a nextLink written after `value`, unusual spacing) answers undefined and
- * the caller waits for the full parse.
- */
-export function peekNextLink(text: string): string | undefined {
-  const valueAt = text.indexOf(',"value":');
-  if (valueAt < 0 || valueAt > 16_384) return undefined;
-  let head: unknown;
-  try {
-    head = JSON.parse(`${text.slice(0, valueAt)}}`);
-  } catch {
-    return undefined;
-  }
-  return typeof head === 'object' && head !== null ? nextLinkOf(head) : undefined;
-}
-
-/**
- * A page's link to the next one. Graph writes `@odata.nextLink`; the BitLocker list's page documents
- * `odata.nextLink` (the OData v4.0 spelling without `@`), so both are read: a link missed would
- * silently drop pages and turn escrowed keys into false gaps.
- */
-function nextLinkOf(page: object): string | undefined {
-  const record = page as Record<string, unknown>;
-  const link = record['@odata.nextLink'] ?? record['odata.nextLink'];
-  return typeof link === 'string' && link ? link : undefined;
 }
 
 // OData system options read best with `$`, `,` and `=` left as they are; everything else is escaped.
@@ -410,16 +254,4 @@ function readBatchResponses(
     byId.set(entry.id.toLowerCase(), { status: entry.status, headers, body: entry.body });
   }
   return byId;
-}
-
-function malformedPage(answer: RawAnswer, problem: string): GraphError {
-  return new GraphError({
-    kind: 'malformed-response',
-    message: `the collection page is unusable: ${problem}`,
-    method: 'GET',
-    path: answer.requestPath,
-    ...(answer.requestId ? { requestId: answer.requestId } : {}),
-    clientRequestId: answer.clientRequestId,
-    attempts: answer.attempts,
-  });
 }
