@@ -1,16 +1,19 @@
 import { GraphAttempts } from './graph-attempts.js';
 import type { GraphExchange } from './graph-attempts.js';
-import { GraphError, GraphRequestRefusedError, graphErrorForAnswer } from './graph-error.js';
+import { MAX_BATCH_SIZE, getThroughBatch } from './graph-batch.js';
+import type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
+import { GraphRequestRefusedError } from './graph-error.js';
 import { readPages } from './graph-paging.js';
 import type { GraphPage } from './graph-paging.js';
 import type { HttpTransport } from './http-transport.js';
-import { isRetryableStatus } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, coveragePath, isAllowedUpstreamPath } from './upstream-allow-list.js';
+import { BATCH_PATH, coveragePath } from './upstream-allow-list.js';
 
 // The client's vocabulary, importable from here as before the client was split into its parts.
 export type { GraphExchange } from './graph-attempts.js';
+export { MAX_BATCH_SIZE } from './graph-batch.js';
+export type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
 export { MAX_PAGES, peekNextLink } from './graph-paging.js';
 export type { GraphPage } from './graph-paging.js';
 
@@ -47,19 +50,6 @@ export interface GraphClientOptions {
   now?: () => number;
 }
 
-export interface BatchSubRequest {
-  /** Unique within one `batchGet` call. */
-  id: string;
-  /** Relative to the version segment, as `$batch` wants it: `/groups/{id}?$select=id`. */
-  url: string;
-  headers?: Record<string, string>;
-}
-
-export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: GraphError };
-
-/** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
-export const MAX_BATCH_SIZE = 20;
-
 /** How this service names itself upstream: User-Agent here, `ocp-client-name` / `-version` where asked. */
 export const CLIENT_NAME = 'Device Management Health';
 export const CLIENT_VERSION = '0.1';
@@ -69,7 +59,8 @@ const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
  * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the
  * configured origin, `$batch` with per-sub-request retry, and retries that honour `Retry-After`,
  * all under one concurrency limit shared by every report that uses this client. It builds the URLs
- * and hands them to its parts: `GraphAttempts` sends every request, `readPages` pages a collection.
+ * and hands them to its parts: `GraphAttempts` sends every request, `readPages` pages a collection
+ * and `getThroughBatch` runs `$batch` calls.
  */
 export class GraphClient {
   private readonly origin: string;
@@ -139,80 +130,7 @@ export class GraphClient {
    * sub-request ends as its own outcome, so one failure never hides the others' answers.
    */
   async batchGet(requests: readonly BatchSubRequest[], options: { signal?: AbortSignal } = {}): Promise<Map<string, BatchOutcome>> {
-    const ids = new Set<string>();
-    for (const request of requests) {
-      if (ids.has(request.id)) throw new GraphRequestRefusedError(`Duplicate $batch sub-request id "${request.id}".`);
-      ids.add(request.id);
-      const pathname = new URL(request.url, 'https://batch.invalid/').pathname;
-      if (!request.url.startsWith('/') || !isAllowedUpstreamPath(`/v1.0${pathname}`)) {
-        throw new GraphRequestRefusedError(`Refused $batch sub-request GET ${request.url}: not a path this service may read.`);
-      }
-    }
-    const outcomes = new Map<string, BatchOutcome>();
-    const chunks: BatchSubRequest[][] = [];
-    for (let start = 0; start < requests.length; start += this.batchSize) chunks.push(requests.slice(start, start + this.batchSize));
-    await Promise.all(chunks.map((chunk) => this.runBatchChunk(chunk, outcomes, options.signal)));
-    return outcomes;
-  }
-
-  private async runBatchChunk(chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>, signal: AbortSignal | undefined): Promise<void> {
-    const waits = this.attempts.retryWaits(signal);
-    let pending = chunk;
-    for (let round = 1; pending.length > 0; round += 1) {
-      const body = JSON.stringify({
-        requests: pending.map((request) => ({
-          id: request.id,
-          method: 'GET',
-          url: request.url,
-          ...(request.headers ? { headers: request.headers } : {}),
-        })),
-      });
-      let responses: Map<string, { status: number; headers: Record<string, string>; body: unknown }>;
-      try {
-        const { body: batchBody, requestPath } = await this.attempts.sendForJson('POST', this.resolve(BATCH_PATH), {
-          body,
-          headers: { 'content-type': 'application/json' },
-          ...(signal ? { signal } : {}),
-        });
-        responses = readBatchResponses(batchBody, requestPath);
-      } catch (error) {
-        if (!(error instanceof GraphError)) throw error;
-        for (const request of pending) outcomes.set(request.id, { ok: false, error });
-        return;
-      }
-
-      const again: Array<{ request: BatchSubRequest; error: GraphError; retryAfter: string | undefined }> = [];
-      for (const request of pending) {
-        const response = responses.get(request.id.toLowerCase());
-        const path = `/v1.0${request.url}`;
-        if (!response) {
-          again.push({
-            request,
-            retryAfter: undefined,
-            error: new GraphError({ kind: 'malformed-response', message: 'the $batch response has no answer for this sub-request', method: 'GET', path, attempts: round }),
-          });
-          continue;
-        }
-        if (response.status >= 200 && response.status < 300) {
-          outcomes.set(request.id, { ok: true, status: response.status, body: response.body });
-          continue;
-        }
-        const error = graphErrorForAnswer(response, { method: 'GET', path, attempts: round });
-        if (isRetryableStatus(response.status)) {
-          again.push({ request, error, retryAfter: response.headers['retry-after'] });
-        } else {
-          outcomes.set(request.id, { ok: false, error });
-        }
-      }
-      if (again.length === 0) return;
-
-      const throttled = again.some((entry) => entry.error.status === 429);
-      if (!(await waits.beforeRetry(round, again.map((entry) => entry.retryAfter), throttled))) {
-        for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
-        return;
-      }
-      pending = again.map((entry) => entry.request);
-    }
+    return getThroughBatch(this.attempts, requests, { url: this.resolve(BATCH_PATH), batchSize: this.batchSize, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   private resolve(path: string, query?: QueryOptions): URL {
@@ -231,27 +149,4 @@ export class GraphClient {
 // OData system options read best with `$`, `,` and `=` left as they are; everything else is escaped.
 function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%3D/gi, '=');
-}
-
-function readBatchResponses(
-  body: unknown,
-  requestPath: string,
-): Map<string, { status: number; headers: Record<string, string>; body: unknown }> {
-  const responses = (body as { responses?: unknown } | null)?.responses;
-  if (!Array.isArray(responses)) {
-    throw new GraphError({ kind: 'malformed-response', message: 'the $batch response has no "responses" array', method: 'POST', path: requestPath, attempts: 1 });
-  }
-  const byId = new Map<string, { status: number; headers: Record<string, string>; body: unknown }>();
-  for (const entry of responses as Array<Record<string, unknown>>) {
-    if (typeof entry?.id !== 'string' || typeof entry.status !== 'number') continue;
-    const headers: Record<string, string> = {};
-    if (entry.headers && typeof entry.headers === 'object') {
-      for (const [name, value] of Object.entries(entry.headers as Record<string, unknown>)) {
-        if (typeof value === 'string') headers[name.toLowerCase()] = value;
-      }
-    }
-    // Graph: ids are "not case-sensitive"; responses "may come back in any order".
-    byId.set(entry.id.toLowerCase(), { status: entry.status, headers, body: entry.body });
-  }
-  return byId;
 }
