@@ -1,7 +1,8 @@
 import type { Group } from '@microsoft/microsoft-graph-types';
-import { MAX_BATCH_SIZE } from '../graph/graph-client.js';
-import type { BatchOutcome, GraphClient } from '../graph/graph-client.js';
+import { MAX_BATCH_SIZE } from '../graph/graph-batch.js';
+import type { BatchOutcome } from '../graph/graph-batch.js';
 import { GraphError } from '../graph/graph-error.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 
 /**
  * What is known about one Entra group an assignment or an approval policy points at.
@@ -43,7 +44,7 @@ export function describeGroup(group: GroupLookup): string {
   return `${group.displayName} (${group.dynamic ? 'empty dynamic group: it may fill' : group.emptyNested ? 'empty: only empty nested groups' : 'empty'})`;
 }
 
-export async function lookUpGroups(graph: GraphClient, groupIds: Iterable<string>): Promise<Map<string, GroupLookup>> {
+export async function lookUpGroups(graph: GraphReader, groupIds: Iterable<string>): Promise<Map<string, GroupLookup>> {
   const resolver = new GroupResolver(graph);
   resolver.add(groupIds);
   return resolver.settle();
@@ -65,7 +66,7 @@ export class GroupResolver {
 
   /** Once `signal` is aborted (the report failed), no further look-up is sent. */
   constructor(
-    private readonly graph: GraphClient,
+    private readonly graph: GraphReader,
     private readonly signal?: AbortSignal,
   ) {}
 

@@ -5,6 +5,7 @@ import type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
 import { GraphRequestRefusedError } from './graph-error.js';
 import { readPages } from './graph-paging.js';
 import type { GraphPage } from './graph-paging.js';
+import type { GraphReader, QueryOptions, RequestOptions } from './graph-reader.js';
 import type { HttpTransport } from './http-transport.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
@@ -16,16 +17,7 @@ export { MAX_BATCH_SIZE } from './graph-batch.js';
 export type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
 export { MAX_PAGES, peekNextLink } from './graph-paging.js';
 export type { GraphPage } from './graph-paging.js';
-
-export type QueryOptions = Record<string, string>;
-
-export interface RequestOptions {
-  query?: QueryOptions;
-  /** Extra request headers, e.g. `Prefer: include-unknown-enum-members`. */
-  headers?: Record<string, string>;
-  /** Stops paging between pages (a report whose other source failed needs no more). */
-  signal?: AbortSignal;
-}
+export type { QueryOptions, RequestOptions } from './graph-reader.js';
 
 export interface GraphClientOptions {
   /** Graph origin, e.g. `https://graph.microsoft.com` (the spec's `{api_base_url}`). */
@@ -62,7 +54,7 @@ const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
  * and hands them to its parts: `GraphAttempts` sends every request, `readPages` pages a collection
  * and `getThroughBatch` runs `$batch` calls.
  */
-export class GraphClient {
+export class GraphClient implements GraphReader {
   private readonly origin: string;
   private readonly attempts: GraphAttempts;
   private readonly batchSize: number;

@@ -1,0 +1,31 @@
+import type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
+import type { GraphPage } from './graph-paging.js';
+
+export type QueryOptions = Record<string, string>;
+
+export interface RequestOptions {
+  query?: QueryOptions;
+  /** Extra request headers, e.g. `Prefer: include-unknown-enum-members`. */
+  headers?: Record<string, string>;
+  /** Stops paging between pages (a report whose other source failed needs no more). */
+  signal?: AbortSignal;
+}
+
+/**
+ * What the reports and the group look-ups read Graph through: reads only, with nothing of how the
+ * requests are sent, so a caller can be given any reader (the client, or a stand-in in a test).
+ */
+export interface GraphReader {
+  /** Whether this reader reads the beta twins of the collections `/v1.0` cuts short. */
+  readonly betaCoverage: boolean;
+  /** The path this reader reads for a specification path: its beta twin under complete coverage. */
+  coveragePath(path: string): string;
+  /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** The pages of a collection, in order; an aborted `signal` stops the paging with its reason. */
+  pages<T>(path: string, options?: RequestOptions): AsyncGenerator<GraphPage<T>>;
+  /** Every item of a collection, each passed through `project` as its page arrives. */
+  getAll<T, R = T>(path: string, options?: RequestOptions, project?: (item: T) => R): Promise<R[]>;
+  /** GET sub-requests through `$batch`; each ends as its own outcome, keyed by its id. */
+  batchGet(requests: readonly BatchSubRequest[], options?: { signal?: AbortSignal }): Promise<Map<string, BatchOutcome>>;
+}
