@@ -49,6 +49,21 @@ export default tseslint.config(
     },
   },
   {
+    // The Graph client reads Graph for whoever asks; it knows nothing of what they make of it.
+    files: ['src/core/graph/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...CORE_PATTERNS,
+            { group: ['**/reports/**', '**/directory/**', '**/ledger/**', '**/store/**', '**/findings/**'], message: 'src/core/graph imports nothing else of the app: reports and look-ups are built on it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/bot/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.' }] }],

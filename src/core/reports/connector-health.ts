@@ -1,6 +1,6 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import type { GraphClient } from '../graph/graph-client.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural, unwrapSingleton } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
@@ -128,7 +128,7 @@ async function told<T>({ onProgress }: LoadContext, source: string, reading: Pro
  * answers 400 ("Resource not found for the segment") on v1.0 (docs/finding-rules.md, report 1). Ask v1.0 first,
  * as the contract says, and fall back to beta on 400 or 404.
  */
-async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGooglePlay | null> {
+async function loadManagedGooglePlay(graph: GraphReader): Promise<ManagedGooglePlay | null> {
   const query = { $select: MANAGED_STORE_SELECT };
   try {
     return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`, { query }));
@@ -139,7 +139,7 @@ async function loadManagedGooglePlay(graph: GraphClient): Promise<ManagedGoogleP
 }
 
 /** A singleton, or null when the tenant never set it up (404). */
-async function getSingleton<T>(graph: GraphClient, path: string, query?: Record<string, string>): Promise<T | null> {
+async function getSingleton<T>(graph: GraphReader, path: string, query?: Record<string, string>): Promise<T | null> {
   try {
     return unwrapSingleton<T>(await graph.get<unknown>(path, query ? { query } : {}));
   } catch (error) {

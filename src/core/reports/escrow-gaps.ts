@@ -1,7 +1,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { CLIENT_NAME, CLIENT_VERSION } from '../graph/graph-client.js';
-import type { GraphClient } from '../graph/graph-client.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
@@ -160,7 +160,7 @@ async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRec
  * nothing here would keep them if it did.
  */
 async function escrowSource<Item, Value>(
-  graph: GraphClient,
+  graph: GraphReader,
   path: string,
   fold: (byDevice: Map<string, Value>, item: Item) => void,
   progress: (count: number) => void,

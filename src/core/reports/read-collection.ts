@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../graph/graph-client.js';
+import type { RequestOptions } from '../graph/graph-reader.js';
 import type { LoadContext } from './report-model.js';
 
 /**

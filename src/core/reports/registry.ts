@@ -1,5 +1,5 @@
 import { findingFingerprint } from '../findings/fingerprint.js';
-import type { GraphClient } from '../graph/graph-client.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { adminApprovalReport } from './admin-approval.js';
 import { assignmentHygieneReport } from './assignment-hygiene.js';
@@ -42,7 +42,7 @@ export class ReportRegistry {
   }
 
   /** Loads one report through the one data path, `loadReport`. */
-  load(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
+  load(id: ReportId, graph: GraphReader, options: LoadReportOptions = {}): Promise<ReportResult> {
     return loadDefinedReport(this.definition(id), graph, options);
   }
 }
@@ -86,11 +86,11 @@ export interface LoadReportOptions {
  * shape no loader expected, a bug): the caller is told to log it, and the report says it could not
  * be built rather than showing a table that the data does not prove.
  */
-export function loadReport(id: ReportId, graph: GraphClient, options: LoadReportOptions = {}): Promise<ReportResult> {
+export function loadReport(id: ReportId, graph: GraphReader, options: LoadReportOptions = {}): Promise<ReportResult> {
   return REPORTS.load(id, graph, options);
 }
 
-async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: GraphClient, options: LoadReportOptions): Promise<ReportResult> {
+async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: GraphReader, options: LoadReportOptions): Promise<ReportResult> {
   const id = definition.id;
   const now = options.now ?? (() => new Date());
   const failed = (error: ReportLoadError): ReportResult => ({

@@ -1,4 +1,4 @@
-import type { GraphClient } from '../graph/graph-client.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
@@ -117,7 +117,7 @@ export interface LoadProgress {
 }
 
 export interface LoadContext {
-  graph: GraphClient;
+  graph: GraphReader;
   /** Records read from one upstream source so far; the registry adds the report's id. */
   onProgress?: (source: string, records: number) => void;
 }
