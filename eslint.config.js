@@ -4,7 +4,10 @@ import tseslint from 'typescript-eslint';
 /** What no file of src/core may import (a later block for a sub-folder repeats these: rule options replace, not merge). */
 const CORE_PATTERNS = [
   { group: ['**/server/**', '**/bot/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'src/core imports nothing from the parts built on it.' },
-  { group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'], message: 'src/core stays free of UI, bot and HTTP-server libraries.' },
+  {
+    group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'],
+    message: 'src/core stays free of UI, bot and HTTP-server libraries.',
+  },
 ];
 
 export default tseslint.config(
@@ -42,7 +45,10 @@ export default tseslint.config(
         {
           patterns: [
             ...CORE_PATTERNS,
-            { group: ['**/reports/**', '**/ledger/**', '**/store/**', '**/graph/**'], message: 'src/core/findings is the bottom of the core: reports import it, never the other way.' },
+            {
+              group: ['**/reports/**', '**/ledger/**', '**/store/**', '**/graph/**'],
+              message: 'src/core/findings is the bottom of the core: reports import it, never the other way.',
+            },
           ],
         },
       ],
@@ -57,7 +63,10 @@ export default tseslint.config(
         {
           patterns: [
             ...CORE_PATTERNS,
-            { group: ['**/reports/**', '**/directory/**', '**/ledger/**', '**/store/**', '**/findings/**'], message: 'src/core/graph imports nothing else of the app: reports and look-ups are built on it.' },
+            {
+              group: ['**/reports/**', '**/directory/**', '**/ledger/**', '**/store/**', '**/findings/**'],
+              message: 'src/core/graph imports nothing else of the app: reports and look-ups are built on it.',
+            },
           ],
         },
       ],
@@ -66,7 +75,17 @@ export default tseslint.config(
   {
     files: ['src/bot/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'],
+              message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

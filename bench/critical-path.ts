@@ -18,7 +18,10 @@ export function criticalPathRounds(exchanges: ReadonlyArray<Pick<LoadFigures['ex
     // One chain per collection read (path and query, whatever the version segment and page): its
     // pages, and a version fallback, are sequential. The same path with another $expand is another chain.
     const [pathname, query = ''] = exchange.path.split('?');
-    const options = query.split('&').filter((option) => option && !option.startsWith('$skiptoken=')).join('&');
+    const options = query
+      .split('&')
+      .filter((option) => option && !option.startsWith('$skiptoken='))
+      .join('&');
     const resource = `${pathname!.replace(/^\/(v1\.0|beta)/, '')}?${options}`;
     chains.set(resource, (chains.get(resource) ?? 0) + 1);
   }

@@ -77,7 +77,9 @@ async function main(): Promise<void> {
   console.error(`Starting the large tenant (${devices.toLocaleString('en')} devices, ${latencyMs} ms per request, throttling ${values.throttling ? 'on' : 'off'})...`);
   const simulator = await startSimulatorProcess();
   try {
-    console.log(`Large tenant, ${devices.toLocaleString('en')} devices, ${latencyMs} ms latency per request, client concurrency ${concurrency}, throttling ${values.throttling ? 'on' : 'off'}, Node ${process.version}.\n`);
+    console.log(
+      `Large tenant, ${devices.toLocaleString('en')} devices, ${latencyMs} ms latency per request, client concurrency ${concurrency}, throttling ${values.throttling ? 'on' : 'off'}, Node ${process.version}.\n`,
+    );
     console.log('| report | time (ms) | requests | floor (ms) | time / floor | peak RSS (MB) | findings |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     // One unmeasured pass first, as benchmarks do: it compiles the simulator's hot paths and fills

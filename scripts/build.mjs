@@ -48,7 +48,11 @@ function filesUnder(path) {
 function fingerprint(inputs) {
   const hash = createHash('sha256');
   for (const file of [...new Set(inputs.flatMap(filesUnder))].sort()) {
-    hash.update(file.split(sep).join('/')).update('\0').update(readFileSync(join(root, file))).update('\0');
+    hash
+      .update(file.split(sep).join('/'))
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }

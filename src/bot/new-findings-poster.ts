@@ -80,7 +80,12 @@ export class NewFindingsPoster {
     return locked.ok ? locked.value : { ...base, fresh: 0, resolved: 0, status: 'busy', message: 'Another post to this channel is still under way.' };
   }
 
-  private async postUnderLock(target: PostTarget, results: ReportResult[], base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>, alwaysAnswer: boolean): Promise<PostOutcome> {
+  private async postUnderLock(
+    target: PostTarget,
+    results: ReportResult[],
+    base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>,
+    alwaysAnswer: boolean,
+  ): Promise<PostOutcome> {
     const { store } = this.options;
     const ledger = await store.readLedger(target.channel);
     const digest = digestNewFindings(ledger, results, this.now());

@@ -1,6 +1,14 @@
 import { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
 import type { CommandMessage, ConversationReferenceStore, TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
-import { ActivityTypes, CardFactory, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory, MessageFactory, TurnContext } from 'botbuilder';
+import {
+  ActivityTypes,
+  CardFactory,
+  CloudAdapter,
+  ConfigurationBotFrameworkAuthentication,
+  ConfigurationServiceClientCredentialFactory,
+  MessageFactory,
+  TurnContext,
+} from 'botbuilder';
 import type { Activity, ConversationReference, Middleware } from 'botbuilder';
 import type { Request, Response } from 'restify';
 import { REPORTS } from '../core/reports/registry.js';

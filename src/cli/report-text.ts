@@ -46,7 +46,11 @@ function sectionTitle(section: string): string {
 function table(columns: ReportColumn[], rows: Array<Record<string, CellValue>>): string[] {
   const cells = rows.map((row) => columns.map((column) => (column.available ? display(row[column.key] ?? null) : 'n/a')));
   const widths = columns.map((column, index) => Math.max(column.label.length, ...cells.map((row) => row[index]!.length)));
-  const format = (values: string[]) => values.map((value, index) => value.padEnd(widths[index]!)).join('  ').trimEnd();
+  const format = (values: string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index]!))
+      .join('  ')
+      .trimEnd();
   return [format(columns.map((column) => column.label)), format(widths.map((width) => '-'.repeat(width))), ...cells.map(format)];
 }
 

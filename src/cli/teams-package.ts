@@ -29,7 +29,10 @@ export function validateManifest(manifest: unknown): string[] {
   addFormats(ajv, ['uri', 'email', 'regex', 'uuid']);
   const validate = ajv.compile(schema);
   if (validate(manifest)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'}: ${error.message ?? 'is not valid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`);
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${error.instancePath || '/'}: ${error.message ?? 'is not valid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`,
+  );
 }
 
 interface AjvInstance {

@@ -75,7 +75,8 @@ export function createAppServer(options: AppServerOptions): Server {
     server.post('/api/messages', restify.plugins.bodyParser({ maxBodySize: MAX_ACTIVITY_BYTES, mapParams: false, rejectUnknown: true }), async (req: Request, res: Response) => {
       await bot.handle(req, sealedResponse(res, log));
     });
-    if (options.notifyApiKey) registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, registry, log: options.log });
+    if (options.notifyApiKey)
+      registerNotify(server, bot, { apiKey: options.notifyApiKey, perMinute: options.notifyRateLimit ?? 10, trustedProxy: options.trustedProxy, registry, log: options.log });
   }
 
   const demoToken = options.demoToken;
@@ -107,7 +108,10 @@ function restifyLogger(stream: NodeJS.WritableStream): pino.Logger {
         req: (req: Request) => ({ method: req.method, path: req.url?.split('?')[0], caller: req.socket?.remoteAddress }),
         err: pino.stdSerializers.err,
       },
-      redact: { paths: ['*.headers.authorization', '*.headers.cookie', '*.headers["x-ms-token-aad-access-token"]', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['*.headers.authorization', '*.headers.cookie', '*.headers["x-ms-token-aad-access-token"]', 'headers.authorization', 'headers.cookie'],
+        censor: '[redacted]',
+      },
     },
     stream,
   );

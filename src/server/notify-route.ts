@@ -94,6 +94,7 @@ function readNotifyRequest(body: unknown, registry: ReportRegistry): { ok: true;
   if (reports !== undefined && (!Array.isArray(reports) || reports.some((id) => typeof id !== 'string' || !registry.has(id)))) {
     return { ok: false, message: `reports must be a list of report ids: ${registry.ids.join(', ')}.` };
   }
-  if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 512)) return { ok: false, message: 'target must be a channel or conversation id.' };
+  if (target !== undefined && (typeof target !== 'string' || target.length === 0 || target.length > 512))
+    return { ok: false, message: 'target must be a channel or conversation id.' };
   return { ok: true, value: { ...(reports ? { reports: [...new Set(reports as ReportId[])] } : {}), ...(target ? { target } : {}) } };
 }

@@ -75,7 +75,13 @@ export function createTabAccessCheck(options: TabAccessOptions): (authorization:
     if (!match) return { ok: false, status: 401, reason: 'A Bearer token is required.' };
     let claims: TabTokenClaims;
     try {
-      ({ payload: claims } = await jwtVerify<TabTokenClaims>(match[1]!, keys, { issuer: issuers, audience: audiences, algorithms: ['RS256'], clockTolerance: 60, requiredClaims: REQUIRED_CLAIMS }));
+      ({ payload: claims } = await jwtVerify<TabTokenClaims>(match[1]!, keys, {
+        issuer: issuers,
+        audience: audiences,
+        algorithms: ['RS256'],
+        clockTolerance: 60,
+        requiredClaims: REQUIRED_CLAIMS,
+      }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { ok: false, status: 401, reason: 'The token has expired.' };
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') return { ok: false, status: 401, reason: 'The token was issued for another app.' };

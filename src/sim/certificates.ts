@@ -42,10 +42,7 @@ export async function createSimulatorPki(hostnames: readonly string[] = ['localh
     notAfter,
     keys: caKeys as CryptoKeyPair,
     signingAlgorithm: ECDSA,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-    ],
+    extensions: [new x509.BasicConstraintsExtension(true, 0, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true)],
   });
   const serverKeys = await webcrypto.subtle.generateKey(ECDSA, true, ['sign', 'verify']);
   const server = await x509.X509CertificateGenerator.create({
@@ -58,9 +55,7 @@ export async function createSimulatorPki(hostnames: readonly string[] = ['localh
     signingKey: caKeys.privateKey as CryptoKey,
     signingAlgorithm: ECDSA,
     extensions: [
-      new x509.SubjectAlternativeNameExtension(
-        hostnames.map((name) => (/^[\d.]+$|:/.test(name) ? { type: 'ip' as const, value: name } : { type: 'dns' as const, value: name })),
-      ),
+      new x509.SubjectAlternativeNameExtension(hostnames.map((name) => (/^[\d.]+$|:/.test(name) ? { type: 'ip' as const, value: name } : { type: 'dns' as const, value: name }))),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
     ],

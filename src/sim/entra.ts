@@ -47,12 +47,7 @@ export class SimEntra {
   ) {}
 
   /** `origin` serves Graph too, so a client may also ask for `<origin>/.default` as its scope. */
-  static async create(options: {
-    origin: string;
-    tenantId: string;
-    tenantDomain: string;
-    tokenLifetimeSeconds: () => number;
-  }): Promise<SimEntra> {
+  static async create(options: { origin: string; tenantId: string; tenantDomain: string; tokenLifetimeSeconds: () => number }): Promise<SimEntra> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const publicJwk = await exportJWK(publicKey);
     return new SimEntra(options.origin, options.tenantId, options.tenantDomain, privateKey, publicKey, publicJwk, options.tokenLifetimeSeconds);
@@ -123,7 +118,11 @@ export class SimEntra {
     if (!match) return false;
     const [, tenantSegment = '', endpoint] = match;
     if (!this.isThisTenant(tenantSegment)) {
-      sendJson(res, 400, entraError('invalid_request', 90002, `Tenant '${tenantSegment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`));
+      sendJson(
+        res,
+        400,
+        entraError('invalid_request', 90002, `Tenant '${tenantSegment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`),
+      );
       return true;
     }
     if (endpoint === 'v2.0/.well-known/openid-configuration') {
@@ -212,7 +211,14 @@ export class SimEntra {
     const scope = form.get('scope') ?? '';
     const resource = scope.endsWith('/.default') ? scope.slice(0, -'/.default'.length) : undefined;
     if (!resource || scope.includes(' ') || (resource !== GRAPH_RESOURCE && resource !== this.origin)) {
-      return { status: 400, body: entraError('invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`) };
+      return {
+        status: 400,
+        body: entraError(
+          'invalid_scope',
+          1002012,
+          `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`,
+        ),
+      };
     }
 
     const secret = form.get('client_secret') ?? basicSecret;
@@ -220,7 +226,14 @@ export class SimEntra {
     let appIdAcr: '1' | '2';
     if (secret !== undefined && secret !== null) {
       if (!app.secrets.includes(secret)) {
-        return { status: 401, body: entraError('invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.') };
+        return {
+          status: 401,
+          body: entraError(
+            'invalid_client',
+            7000215,
+            'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+          ),
+        };
       }
       appIdAcr = '1';
     } else if (assertion) {
@@ -267,9 +280,7 @@ async function verifyClientAssertion(assertion: string, app: SimApplication, tok
     return 'The client assertion is not a JWT.';
   }
   const sha256 = header['x5t#S256'];
-  const candidates = app.certificates.filter(
-    (certificate) => typeof sha256 !== 'string' || Buffer.from(certificate.thumbprintSha256, 'hex').toString('base64url') === sha256,
-  );
+  const candidates = app.certificates.filter((certificate) => typeof sha256 !== 'string' || Buffer.from(certificate.thumbprintSha256, 'hex').toString('base64url') === sha256);
   if (candidates.length === 0) return `The certificate with identifier used to sign the client assertion is not registered on application ${app.clientId}.`;
   for (const certificate of candidates) {
     try {

@@ -145,8 +145,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     set tokenLifetimeSeconds(value: number) {
       tokenLifetimeSeconds = value;
     },
-    addApplication: (app) =>
-      entra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: [...app.roles] }),
+    addApplication: (app) => entra.addApplication({ displayName: app.displayName ?? 'Test application', certificates: app.certificates ?? [], roles: [...app.roles] }),
     violationCount: () => graph.violations.length,
     async close() {
       for (const socket of sockets) socket.destroy();

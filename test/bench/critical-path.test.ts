@@ -16,7 +16,10 @@ describe('criticalPathRounds', () => {
   });
 
   it('counts a version fallback as part of the same chain', () => {
-    const exchanges = [get('/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings', 400), get('/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings', 404)];
+    const exchanges = [
+      get('/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings', 400),
+      get('/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings', 404),
+    ];
     expect(criticalPathRounds(exchanges, 8)).toBe(2);
   });
 
@@ -36,6 +39,8 @@ describe('criticalPathRounds', () => {
   });
 
   it('leaves throttled and failed attempts out', () => {
-    expect(criticalPathRounds([get('/v1.0/deviceManagement/managedDevices', 429), get('/v1.0/deviceManagement/managedDevices', 503), get('/v1.0/deviceManagement/managedDevices')], 8)).toBe(1);
+    expect(
+      criticalPathRounds([get('/v1.0/deviceManagement/managedDevices', 429), get('/v1.0/deviceManagement/managedDevices', 503), get('/v1.0/deviceManagement/managedDevices')], 8),
+    ).toBe(1);
   });
 });

@@ -19,7 +19,11 @@ const harness = useTestSimulator({ tenant: buildDemoTenant() });
 /** The little of the adaptivecards package this file uses (its published types are its TypeScript sources). */
 interface AdaptiveCardsModule {
   AdaptiveCard: {
-    new (): { parse(payload: unknown, context?: unknown): void; validateProperties(): { validationEvents: Array<{ message: string }> }; render(): { textContent: string | null } | undefined };
+    new (): {
+      parse(payload: unknown, context?: unknown): void;
+      validateProperties(): { validationEvents: Array<{ message: string }> };
+      render(): { textContent: string | null } | undefined;
+    };
     onProcessMarkdown: (text: string, result: { outputHtml?: unknown; didProcess: boolean }) => void;
   };
   SerializationContext: new () => { eventCount: number; getEventAt(index: number): { message: string } };
@@ -32,7 +36,9 @@ let demoResults: ReportResult[];
 beforeAll(async () => {
   // The renderer needs a DOM; the simulator needs Node's own crypto, which a jsdom test environment
   // replaces. So this file runs in Node and lends adaptivecards a jsdom window of its own.
-  const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: new (html: string) => { window: Record<string, unknown> & { document: unknown; HTMLElement: { prototype: object } } } };
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as {
+    JSDOM: new (html: string) => { window: Record<string, unknown> & { document: unknown; HTMLElement: { prototype: object } } };
+  };
   const { window } = new JSDOM('<!doctype html><html><body></body></html>');
   const domTypes = Object.getOwnPropertyNames(window).filter((name) => /^(HTML\w*Element|Element|Node|Text|DocumentFragment)$/.test(name));
   Object.assign(globalThis, { window, document: window.document }, Object.fromEntries(domTypes.map((name) => [name, window[name]])));
@@ -145,7 +151,13 @@ describe('report cards', () => {
   });
 
   it('shows the empty notice word for word', () => {
-    const empty: ReportResult = { ...demoResults[5]!, state: 'empty', notice: 'Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?', rows: [], findings: [] };
+    const empty: ReportResult = {
+      ...demoResults[5]!,
+      state: 'empty',
+      notice: 'Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?',
+      rows: [],
+      findings: [],
+    };
     const text = renderedText(reportCard(empty, { beta: false }, options));
     expect(text).toContain('Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?');
   });
@@ -178,7 +190,11 @@ describe('report cards', () => {
 describe('the new-findings card', () => {
   it('parses and stays under 28 KB for 100,000 new findings in each of two reports', () => {
     const big = syntheticResult(100_000);
-    const digest = digestNewFindings(emptyLedger('19:channel'), [big, { ...big, report: 'connector-health', title: 'Connector & Integration Health' }], new Date('2026-11-23T09:00:00Z'));
+    const digest = digestNewFindings(
+      emptyLedger('19:channel'),
+      [big, { ...big, report: 'connector-health', title: 'Connector & Integration Health' }],
+      new Date('2026-11-23T09:00:00Z'),
+    );
     const card = newFindingsCard(digest, { ...options, rowsByReport: new Map([['escrow-gaps', big.rows]]) });
     expect(cardProblems(card)).toEqual([]);
     expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);

@@ -34,7 +34,12 @@ function recordingTarget(channel: string): PostTarget & { cards: AdaptiveCardJso
 
 describe('posting new findings to several channels', () => {
   it('fails the channel whose ledger is torn, with the reason, and still posts to the others', async () => {
-    const poster = new NewFindingsPoster({ store, loadReports: async () => results, tenantLabel: 'Contoso (demo)', tabLinks: createTabLinks({ teamsAppId: undefined, tabUrl: 'http://127.0.0.1:3978/tab/' }) });
+    const poster = new NewFindingsPoster({
+      store,
+      loadReports: async () => results,
+      tenantLabel: 'Contoso (demo)',
+      tabLinks: createTabLinks({ teamsAppId: undefined, tabUrl: 'http://127.0.0.1:3978/tab/' }),
+    });
     const torn = recordingTarget('19:torn@thread.tacv2');
     const whole = recordingTarget('19:whole@thread.tacv2');
     await store.writeLedger({ channel: torn.channel, updatedAt: new Date().toISOString(), entries: [] });
@@ -53,7 +58,13 @@ describe('posting new findings to several channels', () => {
 
   it('posts again after a post cut off between the send and the record, and says it may repeat it; a refused send leaves no trace', async () => {
     const poster = (over: FileStateStore = store) =>
-      new NewFindingsPoster({ store: over, loadReports: async () => results, tenantLabel: 'Contoso (demo)', tabLinks: createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' }), now: () => new Date('2026-11-23T10:00:00Z') });
+      new NewFindingsPoster({
+        store: over,
+        loadReports: async () => results,
+        tenantLabel: 'Contoso (demo)',
+        tabLinks: createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' }),
+        now: () => new Date('2026-11-23T10:00:00Z'),
+      });
     const refused = { ...recordingTarget('19:refused@thread.tacv2'), send: async () => Promise.reject(new Error('403 from the connector')) };
     expect(await poster().post(refused, ['escrow-gaps'], { results })).toMatchObject({ status: 'failed' });
     expect(await store.readLedger(refused.channel)).toEqual({ channel: refused.channel, entries: [], updatedAt: null });
@@ -61,7 +72,9 @@ describe('posting new findings to several channels', () => {
     // The process "dies" after Teams took the card: the write that records it never happens.
     const cut = recordingTarget('19:cut@thread.tacv2');
     let writes = 0;
-    const dying = Object.create(store, { writeLedger: { value: async (ledger: Parameters<FileStateStore['writeLedger']>[0]) => (++writes === 2 ? Promise.reject(new Error('killed')) : store.writeLedger(ledger)) } }) as FileStateStore;
+    const dying = Object.create(store, {
+      writeLedger: { value: async (ledger: Parameters<FileStateStore['writeLedger']>[0]) => (++writes === 2 ? Promise.reject(new Error('killed')) : store.writeLedger(ledger)) },
+    }) as FileStateStore;
     await expect(poster(dying).post(cut, ['escrow-gaps'], { results })).rejects.toThrow('killed');
     expect(cut.cards).toHaveLength(1);
     expect((await store.readLedger(cut.channel)).postStartedAt).toBe('2026-11-23T10:00:00.000Z');

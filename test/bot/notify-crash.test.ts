@@ -26,14 +26,19 @@ let store: FileStateStore;
 /** The app as `npm start` runs it on the demo tenant, as a process of its own that a test can kill. */
 async function startApp(): Promise<LocalService> {
   const env: Record<string, string> = { PORT: String(port), STATE_STORE: `file:${directory}`, NOTIFY_API_KEY: NOTIFY_KEY };
-  for (const name of ['M365_TENANT_ID', 'M365_CLIENT_ID', 'M365_CLIENT_SECRET', 'M365_CLIENT_CERTIFICATE', 'GRAPH_BASE_URL', 'M365_AUTHORITY_HOST', 'BOT_ID', 'BOT_PASSWORD']) env[name] = '';
+  for (const name of ['M365_TENANT_ID', 'M365_CLIENT_ID', 'M365_CLIENT_SECRET', 'M365_CLIENT_CERTIFICATE', 'GRAPH_BASE_URL', 'M365_AUTHORITY_HOST', 'BOT_ID', 'BOT_PASSWORD'])
+    env[name] = '';
   const started = await startLocalService('The app', [join(REPO_ROOT, 'dist', 'server', 'main.js')], /Listening on http/, { cwd: REPO_ROOT, env });
   apps.push(started);
   return started;
 }
 
 async function notify(): Promise<{ status: number; targets?: Array<{ status: string; fresh: number }> }> {
-  const response = await fetch(`http://127.0.0.1:${port}/api/notify`, { method: 'POST', headers: { authorization: `Bearer ${NOTIFY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ reports: ['escrow-gaps'] }) });
+  const response = await fetch(`http://127.0.0.1:${port}/api/notify`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${NOTIFY_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reports: ['escrow-gaps'] }),
+  });
   return { status: response.status, ...((await response.json()) as { targets?: Array<{ status: string; fresh: number }> }) };
 }
 

@@ -29,7 +29,8 @@ describe('npm start builds only what changed', () => {
     beforeAll(() => {
       // The inputs, copied (so every file has a new mtime), and the outputs' markers and build state.
       copy = mkdtempSync(join(tmpdir(), 'dmhealth-build-'));
-      for (const input of ['src', 'tsconfig.json', 'tsconfig.build.json', 'vite.config.ts', 'package.json', 'package-lock.json']) cpSync(join(REPO_ROOT, input), join(copy, input), { recursive: true });
+      for (const input of ['src', 'tsconfig.json', 'tsconfig.build.json', 'vite.config.ts', 'package.json', 'package-lock.json'])
+        cpSync(join(REPO_ROOT, input), join(copy, input), { recursive: true });
       mkdirSync(join(copy, 'dist', 'server'), { recursive: true });
       mkdirSync(join(copy, 'dist', 'tab'), { recursive: true });
       writeFileSync(join(copy, 'dist', 'server', 'main.js'), '');

@@ -6,7 +6,10 @@ const NO_BOT = { id: undefined, password: undefined, tenantId: undefined, notify
 
 describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
-    expect(readConfig({})).toEqual({ ok: true, config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT } });
+    expect(readConfig({})).toEqual({
+      ok: true,
+      config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT },
+    });
   });
 
   it('reads GRAPH_BETA_COVERAGE as true or false, and refuses anything else', () => {
@@ -20,12 +23,19 @@ describe('readConfig', () => {
     if (!wrong.ok) expect(wrong.error.message).toBe('GRAPH_BETA_COVERAGE must be true or false, got "yes".');
   });
 
-  it('reads a tenant with a secret, defaulting to Microsoft\'s hosts', () => {
+  it("reads a tenant with a secret, defaulting to Microsoft's hosts", () => {
     const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', PORT: '4000' });
     expect(result).toEqual({
       ok: true,
       config: {
-        connection: { mode: 'tenant', tenantId: 't', clientId: 'c', credential: { kind: 'secret', secret: 's' }, authorityHost: 'https://login.microsoftonline.com', graphBaseUrl: 'https://graph.microsoft.com' },
+        connection: {
+          mode: 'tenant',
+          tenantId: 't',
+          clientId: 'c',
+          credential: { kind: 'secret', secret: 's' },
+          authorityHost: 'https://login.microsoftonline.com',
+          graphBaseUrl: 'https://graph.microsoft.com',
+        },
         port: 4000,
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
@@ -36,8 +46,18 @@ describe('readConfig', () => {
   });
 
   it('reads a certificate credential and custom HTTPS hosts', () => {
-    const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_CERTIFICATE: '/keys/app.pem', GRAPH_BASE_URL: 'https://127.0.0.1:8443/', M365_AUTHORITY_HOST: 'https://127.0.0.1:8443' });
-    expect(result.ok && result.config.connection).toMatchObject({ credential: { kind: 'certificate', pemPath: '/keys/app.pem' }, graphBaseUrl: 'https://127.0.0.1:8443', authorityHost: 'https://127.0.0.1:8443' });
+    const result = readConfig({
+      M365_TENANT_ID: 't',
+      M365_CLIENT_ID: 'c',
+      M365_CLIENT_CERTIFICATE: '/keys/app.pem',
+      GRAPH_BASE_URL: 'https://127.0.0.1:8443/',
+      M365_AUTHORITY_HOST: 'https://127.0.0.1:8443',
+    });
+    expect(result.ok && result.config.connection).toMatchObject({
+      credential: { kind: 'certificate', pemPath: '/keys/app.pem' },
+      graphBaseUrl: 'https://127.0.0.1:8443',
+      authorityHost: 'https://127.0.0.1:8443',
+    });
   });
 
   it('refuses a partial configuration and names every missing variable', () => {
@@ -79,7 +99,7 @@ describe('readConfig', () => {
     if (!garbage.ok) expect(garbage.error.message).toContain('CONNECTOR_UNHEALTHY_DAYS must be a positive number of days');
   });
 
-  it('reads the bot\'s identity, the notify key, the Teams app id and the tab\'s domain', () => {
+  it("reads the bot's identity, the notify key, the Teams app id and the tab's domain", () => {
     const result = readConfig({
       BOT_ID: 'b',
       BOT_PASSWORD: 'p',

@@ -14,7 +14,10 @@ describe('findingFingerprint', () => {
     const first = findingFingerprint('escrow-gaps', 'missing-recovery-key', DEVICE);
     expect(findingFingerprint('escrow-gaps', 'missing-recovery-key', DEVICE)).toBe(first);
     // Pinned, so a change of the hash input (which would re-post every finding after an upgrade) is deliberate.
-    const expected = createHash('sha256').update(JSON.stringify(['escrow-gaps', 'missing-recovery-key', DEVICE, ''])).digest('hex').slice(0, 32);
+    const expected = createHash('sha256')
+      .update(JSON.stringify(['escrow-gaps', 'missing-recovery-key', DEVICE, '']))
+      .digest('hex')
+      .slice(0, 32);
     expect(first).toBe(expected);
   });
 

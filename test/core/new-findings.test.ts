@@ -26,7 +26,9 @@ function escrow(findings: Finding[], options: { laps?: boolean; keys?: boolean }
     findings,
     findingKinds: escrowGapsReport.findingKinds,
     // As the registry works it out from the report's optional sources.
-    unchecked: escrowGapsReport.optionalSources.filter(({ column }) => (column === 'recoveryKey' ? options.keys === false : options.laps === false)).flatMap(({ findingKinds }) => [...findingKinds]),
+    unchecked: escrowGapsReport.optionalSources
+      .filter(({ column }) => (column === 'recoveryKey' ? options.keys === false : options.laps === false))
+      .flatMap(({ findingKinds }) => [...findingKinds]),
     generatedAt: t0.toISOString(),
   };
 }

@@ -77,7 +77,13 @@ describe('tenant text that tries to forge or reorder a line', () => {
       { id: 'd4', device: 'PC-4\u2028PC-5\u0085PC-6', recoveryKey: 'missing', lapsPassword: null, link: null },
     ],
     findings: [
-      { kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC-1\n  missing-laps-password  FORGED', detail: 'No key.\r\n  missing-laps-password  FORGED AGAIN', fingerprint: 'a' },
+      {
+        kind: 'missing-recovery-key',
+        subjectId: 'd1',
+        subjectName: 'PC-1\n  missing-laps-password  FORGED',
+        detail: 'No key.\r\n  missing-laps-password  FORGED AGAIN',
+        fingerprint: 'a',
+      },
       { kind: 'missing-recovery-key', subjectId: 'd3', subjectName: 'invoice\u202Efdp.exe', detail: 'No key.', fingerprint: 'b' },
     ],
   };

@@ -65,7 +65,11 @@ describe('npm run package', () => {
   }
 
   it('writes a zip with the filled-in manifest and both icons at its root', () => {
-    const root = project(Object.entries(VALUES).map(([name, value]) => `${name}=${value}`).join('\n'));
+    const root = project(
+      Object.entries(VALUES)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('\n'),
+    );
     const output = join(root, 'out', 'app.zip');
     buildAppPackage({ root, environment: 'test', output });
     const entries = unzipSync(readFileSync(output));
@@ -77,11 +81,17 @@ describe('npm run package', () => {
 
   it('names every variable that has no value', () => {
     const root = project('TEAMS_APP_ID=3f1c2b7a-5d4e-4c8b-9a6f-1e2d3c4b5a69\nBOT_ID=\n');
-    expect(() => buildAppPackage({ root, environment: 'test', output: join(root, 'app.zip') })).toThrow(new PackageError('No value for TAB_DOMAIN, BOT_ID, AAD_APP_CLIENT_ID: set them in the environment file or the environment.'));
+    expect(() => buildAppPackage({ root, environment: 'test', output: join(root, 'app.zip') })).toThrow(
+      new PackageError('No value for TAB_DOMAIN, BOT_ID, AAD_APP_CLIENT_ID: set them in the environment file or the environment.'),
+    );
   });
 
   it('refuses an icon of the wrong size', () => {
-    const root = project(Object.entries(VALUES).map(([name, value]) => `${name}=${value}`).join('\n'));
+    const root = project(
+      Object.entries(VALUES)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('\n'),
+    );
     copyFileSync(join(REPO_ROOT, 'appPackage', 'outline.png'), join(root, 'appPackage', 'color.png'));
     expect(() => buildAppPackage({ root, environment: 'test', output: join(root, 'app.zip') })).toThrow('The color icon must be a 192×192 PNG; color.png is 32×32.');
   });

@@ -3,7 +3,7 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/core/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it('holds the specification\'s 21 paths and the beta twin of the managed Google Play settings', () => {
+  it("holds the specification's 21 paths and the beta twin of the managed Google Play settings", () => {
     expect(UPSTREAM_PATHS).toHaveLength(22);
   });
 

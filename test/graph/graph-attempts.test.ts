@@ -133,7 +133,7 @@ describe('tokens', () => {
 });
 
 describe('errors', () => {
-  it('maps Graph\'s error envelope to a GraphError with status, code, message and request id, and does not retry a 403', async () => {
+  it("maps Graph's error envelope to a GraphError with status, code, message and request id, and does not retry a 403", async () => {
     const { attempts, transport } = attemptsOver([
       {
         status: 403,
@@ -157,7 +157,7 @@ describe('errors', () => {
     expect(transport.requests).toHaveLength(1);
   });
 
-  it('takes the request-id header and a plain message for a body that is not Graph\'s envelope', async () => {
+  it("takes the request-id header and a plain message for a body that is not Graph's envelope", async () => {
     const { attempts } = attemptsOver([{ status: 502, headers: { 'request-id': 'gateway-id' }, body: '<html>Bad Gateway</html>' }]);
     await expect(attempts.send('GET', url())).rejects.toMatchObject({ kind: 'http', status: 502, code: undefined, message: 'Graph answered 502', requestId: 'gateway-id' });
   });

@@ -57,7 +57,12 @@ describe('chunks', () => {
   });
 
   it('matches answers to sub-requests by id, in any order and any case', async () => {
-    const { run } = batchOver([batchAnswer([{ id: 'B', status: 200, body: { n: 2 } }, { id: 'a', status: 200, body: { n: 1 } }])]);
+    const { run } = batchOver([
+      batchAnswer([
+        { id: 'B', status: 200, body: { n: 2 } },
+        { id: 'a', status: 200, body: { n: 1 } },
+      ]),
+    ]);
     const outcomes = await run([
       { id: 'a', url: `/groups/${groupId(1)}` },
       { id: 'b', url: `/groups/${groupId(2)}` },
@@ -69,10 +74,7 @@ describe('chunks', () => {
 
 describe('sub-request retries', () => {
   it('sends a throttled sub-request again by itself after its Retry-After, and resolves it', async () => {
-    const { run, transport, sleeps } = batchOver([
-      batchAnswer([found('1'), { id: '2', status: 429, headers: { 'Retry-After': '3' } }, found('3')]),
-      batchAnswer([found('2')]),
-    ]);
+    const { run, transport, sleeps } = batchOver([batchAnswer([found('1'), { id: '2', status: 429, headers: { 'Retry-After': '3' } }, found('3')]), batchAnswer([found('2')])]);
     const outcomes = await run([lookUp(1), lookUp(2), lookUp(3)]);
     expect(transport.requests.map(idsIn)).toEqual([['1', '2', '3'], ['2']]);
     expect(sleeps).toEqual([3000]);
@@ -92,7 +94,9 @@ describe('sub-request retries', () => {
   });
 
   it('asks again for a sub-request the response left out, and calls it malformed if it stays out', async () => {
-    const { run, transport } = batchOver([batchAnswer([found('1')]), batchAnswer([]), batchAnswer([])], { retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, maxTotalDelayMs: 1000, throttleWindowMs: 10 } });
+    const { run, transport } = batchOver([batchAnswer([found('1')]), batchAnswer([]), batchAnswer([])], {
+      retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, maxTotalDelayMs: 1000, throttleWindowMs: 10 },
+    });
     const outcomes = await run([lookUp(1), lookUp(2)]);
     expect(transport.requests.map(idsIn)).toEqual([['1', '2'], ['2'], ['2']]);
     expect(outcomes.get('1')?.ok).toBe(true);
@@ -112,7 +116,7 @@ describe('sub-request retries', () => {
 });
 
 describe('half-failed calls', () => {
-  it('keeps each sub-request\'s own answer: found, deleted and forbidden side by side, none retried', async () => {
+  it("keeps each sub-request's own answer: found, deleted and forbidden side by side, none retried", async () => {
     const { run, transport } = batchOver([
       batchAnswer([
         found('1'),
@@ -124,10 +128,16 @@ describe('half-failed calls', () => {
     expect(transport.requests).toHaveLength(1);
     expect(outcomes.get('1')).toEqual({ ok: true, status: 200, body: { id: '1' } });
     expect(failed(outcomes.get('2'))).toMatchObject({ kind: 'http', status: 404, code: 'Request_ResourceNotFound', requestId: 'header-id', method: 'GET', attempts: 1 });
-    expect(failed(outcomes.get('3'))).toMatchObject({ kind: 'http', status: 403, code: 'Authorization_RequestDenied', message: 'Insufficient privileges.', requestId: 'envelope-id' });
+    expect(failed(outcomes.get('3'))).toMatchObject({
+      kind: 'http',
+      status: 403,
+      code: 'Authorization_RequestDenied',
+      message: 'Insufficient privileges.',
+      requestId: 'envelope-id',
+    });
   });
 
-  it('builds a sub-request\'s error exactly as a single request\'s error for the same answer', async () => {
+  it("builds a sub-request's error exactly as a single request's error for the same answer", async () => {
     const answer = { status: 403, headers: { 'request-id': 'r-1' }, body: { error: { code: 'Forbidden', message: 'Missing role.' } } };
     const { run, attempts } = batchOver([batchAnswer([{ id: '1', ...answer }]), { path: '/v1.0/deviceManagement/managedDevices', ...answer }]);
     const fromBatch = failed((await run([lookUp(1)])).get('1'));
@@ -140,7 +150,7 @@ describe('half-failed calls', () => {
     expect(fields(single)).toEqual(fields(fromBatch));
   });
 
-  it('gives every sub-request the call\'s error when the whole call fails', async () => {
+  it("gives every sub-request the call's error when the whole call fails", async () => {
     const { run, transport } = batchOver([{ path: BATCH_URL.pathname, status: 400, body: { error: { code: 'BadRequest', message: 'Invalid batch payload.' } } }]);
     const outcomes = await run([lookUp(1), lookUp(2)]);
     expect(transport.requests).toHaveLength(1);

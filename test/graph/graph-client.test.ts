@@ -67,7 +67,14 @@ describe('tokens', () => {
   it('turns an unreachable authority into a typed token error without sending to Graph', async () => {
     const transport = createHttpTransport({ extraCaPem: sim.caPem });
     // Port 9 (discard) on loopback: nothing listens there, so the connection is refused at once.
-    const tokens = createMsalTokenSource({ tenantId: sim.tenantId, clientId: sim.clientId, credential: { kind: 'secret', secret: sim.clientSecret }, authorityHost: 'https://127.0.0.1:9', graphBaseUrl: sim.graphUrl, transport });
+    const tokens = createMsalTokenSource({
+      tenantId: sim.tenantId,
+      clientId: sim.clientId,
+      credential: { kind: 'secret', secret: sim.clientSecret },
+      authorityHost: 'https://127.0.0.1:9',
+      graphBaseUrl: sim.graphUrl,
+      transport,
+    });
     const graph = new GraphClient({ baseUrl: sim.graphUrl, tokens, transport });
     try {
       await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ kind: 'token', message: expect.stringContaining('https://127.0.0.1:9/') });
@@ -211,7 +218,7 @@ describe('concurrency', () => {
 });
 
 describe('permissions', () => {
-  it('answers 403 with Graph\'s error body where a role is missing, and 200 where it is granted', async () => {
+  it("answers 403 with Graph's error body where a role is missing, and 200 where it is granted", async () => {
     const roles = ALL_REPORT_ROLES.filter((role) => role !== 'DeviceManagementConfiguration.Read.All');
     const app = sim.addApplication({ roles });
     const { graph } = client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });

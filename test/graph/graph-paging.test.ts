@@ -67,7 +67,7 @@ describe('reading pages', () => {
     expect(sleeps).toEqual([2000]);
   });
 
-  it('sends the caller\'s headers with every page', async () => {
+  it("sends the caller's headers with every page", async () => {
     const { pages, transport } = pagesOver(chain(2), { headers: { prefer: 'include-unknown-enum-members' } });
     await readAll(pages);
     expect(transport.requests.map((request) => request.headers.prefer)).toEqual(['include-unknown-enum-members', 'include-unknown-enum-members']);
@@ -94,7 +94,10 @@ describe('reading ahead', () => {
   it('starts the next page from the first kilobytes of a body still arriving', async () => {
     let release!: () => void;
     const restOfBody = new Promise<void>((resolve) => (release = resolve));
-    const bigFirstPage = page(Array.from({ length: 400 }, (_, index) => `device-${index}`), linkTo(2));
+    const bigFirstPage = page(
+      Array.from({ length: 400 }, (_, index) => `device-${index}`),
+      linkTo(2),
+    );
     expect(JSON.stringify(bigFirstPage).length).toBeGreaterThan(PREFIX_CHARS);
     const { pages, transport } = pagesOver([
       { path: DEVICES, body: bigFirstPage, restOfBody },
@@ -110,9 +113,12 @@ describe('reading ahead', () => {
     expect(transport.requests).toHaveLength(2);
   });
 
-  it('stops with the signal\'s reason and sends nothing more once it aborts', async () => {
+  it("stops with the signal's reason and sends nothing more once it aborts", async () => {
     const controller = new AbortController();
-    const { pages, transport } = pagesOver(chain(3).map((answer) => ({ ...answer, delayMs: 10 })), { signal: controller.signal });
+    const { pages, transport } = pagesOver(
+      chain(3).map((answer) => ({ ...answer, delayMs: 10 })),
+      { signal: controller.signal },
+    );
     await pages.next();
     controller.abort(new Error('the other source failed'));
     await expect(pages.next()).rejects.toThrow('the other source failed');
@@ -123,7 +129,10 @@ describe('reading ahead', () => {
 
 describe('nextLinks that are not followed', () => {
   it('refuses a nextLink to another origin as malformed, and sends nothing there, even read ahead', async () => {
-    const bigFirstPage = page(Array.from({ length: 400 }, (_, index) => `device-${index}`), `https://graph.example.net${DEVICES}?$skiptoken=x`);
+    const bigFirstPage = page(
+      Array.from({ length: 400 }, (_, index) => `device-${index}`),
+      `https://graph.example.net${DEVICES}?$skiptoken=x`,
+    );
     const { pages, transport } = pagesOver([{ path: DEVICES, body: bigFirstPage }]);
     const failure = await readAll(pages).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GraphError);

@@ -18,7 +18,10 @@ beforeAll(() => {
     sim.tenant.groups.set(groupId(index), {
       id: groupId(index),
       displayName: `Group ${index}`,
-      members: index < 10 ? [] : Array.from({ length: 30 }, (_, member) => ({ id: `33333333-0000-4000-8000-${(index * 100 + member).toString(16).padStart(12, '0')}`, type: 'user' as const })),
+      members:
+        index < 10
+          ? []
+          : Array.from({ length: 30 }, (_, member) => ({ id: `33333333-0000-4000-8000-${(index * 100 + member).toString(16).padStart(12, '0')}`, type: 'user' as const })),
     });
   }
 });
@@ -95,7 +98,7 @@ describe('group look-ups through $batch', () => {
   });
 });
 
-describe('the simulator\'s $batch contract', () => {
+describe("the simulator's $batch contract", () => {
   it('refuses more than 20 sub-requests and counts a write inside a batch as a violation', async () => {
     const token = await requestAppToken(sim);
     const dispatcher = new Agent({ connect: { ca: sim.caPem } });
@@ -131,7 +134,10 @@ describe('groups whose members do not tell at a glance', () => {
     add(1, [user], { visibility: 'HiddenMembership' }); // hidden, with a member
     add(2, []); // empty
     add(3, [{ id: g(2), type: 'group' }]); // only an empty group: empty in effect
-    add(4, [{ id: g(2), type: 'group' }, { id: g(5), type: 'group' }]); // one nested group with a member
+    add(4, [
+      { id: g(2), type: 'group' },
+      { id: g(5), type: 'group' },
+    ]); // one nested group with a member
     add(5, [user]);
     add(6, [], { dynamic: true }); // empty dynamic group
     add(7, [{ id: g(8), type: 'group' }]); // two groups that contain only each other

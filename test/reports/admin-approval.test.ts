@@ -32,12 +32,27 @@ const groups = (): Map<string, GroupLookup> =>
       {
         state: 'unknown',
         id: GROUP.unreadable,
-        error: new GraphError({ kind: 'http', status: 503, code: 'ServiceUnavailable', message: 'Service unavailable', method: 'GET', path: `/v1.0/groups/${GROUP.unreadable}`, attempts: 4 }),
+        error: new GraphError({
+          kind: 'http',
+          status: 503,
+          code: 'ServiceUnavailable',
+          message: 'Service unavailable',
+          method: 'GET',
+          path: `/v1.0/groups/${GROUP.unreadable}`,
+          attempts: 4,
+        }),
       },
     ],
   ]);
 
-function policy(id: string, displayName: string, policyType: string, approverGroupIds: string[], policyPlatform: string | null = 'notApplicable', policySetType: string | null = null): ApprovalPolicy {
+function policy(
+  id: string,
+  displayName: string,
+  policyType: string,
+  approverGroupIds: string[],
+  policyPlatform: string | null = 'notApplicable',
+  policySetType: string | null = null,
+): ApprovalPolicy {
   return { id, displayName, policyType, policySetType, policyPlatform, approverGroupIds };
 }
 

@@ -60,7 +60,11 @@ describe('readTarget', () => {
   });
 
   it('reads an exclusion group, lower-casing its id', () => {
-    expect(readTarget({ target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: 'F00D-BEEF' } })).toEqual({ type: 'exclude', groupId: 'f00d-beef', intent: null });
+    expect(readTarget({ target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: 'F00D-BEEF' } })).toEqual({
+      type: 'exclude',
+      groupId: 'f00d-beef',
+      intent: null,
+    });
     expect(readTarget({ target: { '@odata.type': 'exclusionGroupAssignmentTarget', groupId: 'F00D-BEEF' } })).toEqual({ type: 'exclude', groupId: 'f00d-beef', intent: null });
   });
 
@@ -72,13 +76,21 @@ describe('readTarget', () => {
     });
   });
 
-  it('keeps an app assignment\'s intent', () => {
+  it("keeps an app assignment's intent", () => {
     expect(readTarget({ intent: 'required', target: { '@odata.type': '#microsoft.graph.allLicensedUsersAssignmentTarget' } })).toEqual({ type: 'allUsers', intent: 'required' });
-    expect(readTarget({ intent: 'available', target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: FULL } })).toEqual({ type: 'include', groupId: FULL, intent: 'available' });
+    expect(readTarget({ intent: 'available', target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: FULL } })).toEqual({
+      type: 'include',
+      groupId: FULL,
+      intent: 'available',
+    });
   });
 
   it('reads an unrecognised or missing type as "other", keeping the raw type', () => {
-    expect(readTarget({ target: { '@odata.type': '#microsoft.graph.someFutureAssignmentTarget' } })).toEqual({ type: 'other', odataType: '#microsoft.graph.someFutureAssignmentTarget', intent: null });
+    expect(readTarget({ target: { '@odata.type': '#microsoft.graph.someFutureAssignmentTarget' } })).toEqual({
+      type: 'other',
+      odataType: '#microsoft.graph.someFutureAssignmentTarget',
+      intent: null,
+    });
     expect(readTarget({})).toEqual({ type: 'other', odataType: '', intent: null });
   });
 
@@ -157,14 +169,27 @@ const NOTHING_LEFT_OUT = { catalogueApps: 0, builtInScripts: 0 };
 describe('deriveAssignmentHygiene', () => {
   it('reports a never-assigned object as unassigned, with "None" as its assignments', () => {
     const report = deriveAssignmentHygiene({ objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
-    expect(report.rows).toEqual([{ id: 'cfg-1', type: 'Configuration profile', name: 'Wi-Fi profile', assignments: 'None', status: 'Never assigned', statusTone: 'warning', link: 'https://intune.example/cfg-1' }]);
+    expect(report.rows).toEqual([
+      {
+        id: 'cfg-1',
+        type: 'Configuration profile',
+        name: 'Wi-Fi profile',
+        assignments: 'None',
+        status: 'Never assigned',
+        statusTone: 'warning',
+        link: 'https://intune.example/cfg-1',
+      },
+    ]);
     expect(report.findings).toEqual([
       { kind: 'unassigned', subjectId: 'cfg-1', subjectName: 'Configuration profile: Wi-Fi profile', detail: 'Configuration profile has no assignment, so it applies to nobody.' },
     ]);
   });
 
   it('reports an app assigned only to an exclusion group as exclusions-only', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({ type: 'App', status: 'Exclusions only', assignments: 'Exclude: Kiosks' });
     expect(report.findings).toEqual([
       {
@@ -177,8 +202,15 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('reports only deleted or empty included groups, naming each', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
-    expect(report.rows[0]).toMatchObject({ type: 'Compliance policy', status: 'Only deleted or empty groups', assignments: `Include: deleted group ${DELETED}; Pilot ring (empty)` });
+    const report = deriveAssignmentHygiene(
+      { objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
+    expect(report.rows[0]).toMatchObject({
+      type: 'Compliance policy',
+      status: 'Only deleted or empty groups',
+      assignments: `Include: deleted group ${DELETED}; Pilot ring (empty)`,
+    });
     expect(report.findings).toEqual([
       {
         kind: 'assigned-to-missing-or-empty-groups',
@@ -190,13 +222,19 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('one deleted included group and one non-empty included group is OK, not a finding', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: deleted group ${DELETED}; Sales laptops` });
     expect(report.findings).toEqual([]);
   });
 
   it('an included group that could not be read makes no finding; the status says it could not check', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({
       type: 'Platform script',
       status: 'Could not check: 1 group could not be read',
@@ -208,19 +246,28 @@ describe('deriveAssignmentHygiene', () => {
   it('says "groups" when several could not be read', () => {
     const other = '66666666-6666-6666-6666-666666666666';
     const lookups = new Map(groups).set(other, { state: 'unknown', id: other, error: { message: '503' } });
-    const report = deriveAssignmentHygiene({ objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')], groups: lookups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')], groups: lookups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]?.status).toBe('Could not check: 2 groups could not be read');
     expect(report.findings).toEqual([]);
   });
 
   it('a Configuration Manager collection target never makes a finding', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: Configuration Manager collection SMS00004; deleted group ${DELETED}` });
     expect(report.findings).toEqual([]);
   });
 
   it('All users + All devices is a finding with the app intents in the detail', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({ status: 'All users and All devices', assignments: 'Include: All users [required]; All devices [available]' });
     expect(report.findings).toEqual([
       {
@@ -233,7 +280,10 @@ describe('deriveAssignmentHygiene', () => {
   });
 
   it('All users + All devices without intents (a policy) has no intent suffix', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.findings).toEqual([
       {
         kind: 'all-users-and-all-devices',
@@ -246,7 +296,12 @@ describe('deriveAssignmentHygiene', () => {
 
   it('All users alone, or All devices alone, is not a finding', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('a', 'Users only', [allUsers('required')], 'mobileApp'), object('b', 'Devices only', [allDevices()])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('a', 'Users only', [allUsers('required')], 'mobileApp'), object('b', 'Devices only', [allDevices()])],
+        groups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+      },
       context,
     );
     expect(report.rows.map((row) => row.status)).toEqual(['OK', 'OK']);
@@ -313,14 +368,19 @@ describe('deriveAssignmentHygiene', () => {
 
 describe('what report 2 must not call unassigned (issue 11, point 2)', () => {
   it('an object whose answer has no assignments property is unknown, not unassigned: no finding, and the row says so', () => {
-    const report = deriveAssignmentHygiene({ objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      context,
+    );
     expect(report.rows[0]).toMatchObject({ status: 'Could not check: Graph returned no assignments for it', assignments: 'Not returned by Graph' });
     expect(report.findings).toEqual([]);
   });
 
   it("says what it left out as the Intune admin center does: Microsoft's catalogue apps and built-in remediation scripts", () => {
     const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 2, builtInScripts: 1 }, betaCoverage: true }, context);
-    expect(report.notice).toBe("Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).");
+    expect(report.notice).toBe(
+      "Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).",
+    );
     expect(deriveAssignmentHygiene({ objects: [], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context).notice).toBeNull();
   });
 });
@@ -328,9 +388,7 @@ describe('what report 2 must not call unassigned (issue 11, point 2)', () => {
 describe('what report 2 cannot show on /v1.0 (issue 11, point 3)', () => {
   it('read on /v1.0, the notice names the kinds of object that segment leaves out and the setting that brings them in', () => {
     const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 1, builtInScripts: 0 }, betaCoverage: false }, context);
-    expect(report.notice).toBe(
-      `Left out, as the Intune admin center leaves them out: 1 Microsoft catalogue app (Microsoft's own, present in every tenant). ${V1_COVERAGE_NOTICE}`,
-    );
+    expect(report.notice).toBe(`Left out, as the Intune admin center leaves them out: 1 Microsoft catalogue app (Microsoft's own, present in every tenant). ${V1_COVERAGE_NOTICE}`);
     expect(V1_COVERAGE_NOTICE).toContain('GRAPH_BETA_COVERAGE=true');
     for (const kind of ['Wi-Fi', 'VPN', 'SCEP', 'PKCS', 'email', 'AOSP', 'Microsoft 365 Apps', 'WinGet', 'managed Google Play']) expect(V1_COVERAGE_NOTICE).toContain(kind);
   });

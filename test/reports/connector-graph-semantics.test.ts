@@ -21,7 +21,13 @@ tenant.collections.mobileThreatDefenseConnectors = [
   records.mobileThreatDefenseConnector({ id: IN_ERROR, partnerState: 'error', lastHeartbeatDateTime: hoursAgo(24 * 5), partnerUnresponsivenessThresholdInDays: 7, now }),
   records.mobileThreatDefenseConnector({ id: NOT_SET_UP, partnerState: 'notSetUp', lastHeartbeatDateTime: '0001-01-01T00:00:00Z', partnerUnresponsivenessThresholdInDays: 7, now }),
 ];
-const googlePlay = records.androidManagedStoreSettings({ id: 'androidManagedStoreAccountEnterpriseSettings', bindStatus: 'boundAndValidated', lastAppSyncStatus: 'success', lastAppSyncDateTime: hoursAgo(3), now });
+const googlePlay = records.androidManagedStoreSettings({
+  id: 'androidManagedStoreAccountEnterpriseSettings',
+  bindStatus: 'boundAndValidated',
+  lastAppSyncStatus: 'success',
+  lastAppSyncDateTime: hoursAgo(3),
+  now,
+});
 tenant.singletons.androidManagedStoreAccountEnterpriseSettings = googlePlay;
 const harness = useTestSimulator({ tenant });
 recordCredential(records.MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN);

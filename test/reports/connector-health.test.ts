@@ -96,19 +96,29 @@ describe('certificateConnectorVerdict: tenant-status bands on the last connectio
 
   it('exactly one day is not a warning (more than one day is)', () => {
     expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(1) }), now, DEFAULT_THRESHOLDS).health).toBe('healthy');
-    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 86_400_000 - 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe('warning');
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 86_400_000 - 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe(
+      'warning',
+    );
   });
 
   it('exactly three days is unhealthy, just under is a warning', () => {
     expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(3) }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
-    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 3 * 86_400_000 + 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe('warning');
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 3 * 86_400_000 + 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe(
+      'warning',
+    );
   });
 
   it('uses the configured thresholds, not constants', () => {
     const thresholds = { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: 2, connectorUnhealthyAfterDays: 5 };
     expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(1.5) }), now, thresholds).health).toBe('healthy');
-    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(4) }), now, thresholds)).toEqual({ health: 'warning', reasons: ['last connected 4 days ago (warning after 2 days)'] });
-    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(5) }), now, thresholds)).toEqual({ health: 'unhealthy', reasons: ['last connected 5 days ago (unhealthy at 5 days)'] });
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(4) }), now, thresholds)).toEqual({
+      health: 'warning',
+      reasons: ['last connected 4 days ago (warning after 2 days)'],
+    });
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(5) }), now, thresholds)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last connected 5 days ago (unhealthy at 5 days)'],
+    });
   });
 
   it('an inactive connector is unhealthy however recent its last connection', () => {
@@ -185,7 +195,7 @@ describe('mobileThreatDefenseVerdict', () => {
     });
   });
 
-  describe('a state /v1.0 sends as unknownFutureValue (beta\'s notSetUp or error): judged by its heartbeat (issue 11, point 5)', () => {
+  describe("a state /v1.0 sends as unknownFutureValue (beta's notSetUp or error): judged by its heartbeat (issue 11, point 5)", () => {
     const hidden = (lastHeartbeatDateTime: string) => mtd({ partnerState: 'unknownFutureValue', lastHeartbeatDateTime });
     const SAYS = 'Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat';
 
@@ -202,7 +212,7 @@ describe('mobileThreatDefenseVerdict', () => {
     });
   });
 
-  it('a heartbeat older than the partner\'s own threshold is unhealthy even inside the tenant-status warning band', () => {
+  it("a heartbeat older than the partner's own threshold is unhealthy even inside the tenant-status warning band", () => {
     const verdict = mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(1.5), partnerUnresponsivenessThresholdInDays: 1 }), now, DEFAULT_THRESHOLDS);
     expect(verdict.health).toBe('unhealthy');
     expect(verdict.reasons).toEqual([
@@ -211,7 +221,7 @@ describe('mobileThreatDefenseVerdict', () => {
     ]);
   });
 
-  it('a heartbeat within the partner\'s own threshold follows the tenant-status bands only', () => {
+  it("a heartbeat within the partner's own threshold follows the tenant-status bands only", () => {
     expect(mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(1.5), partnerUnresponsivenessThresholdInDays: 7 }), now, DEFAULT_THRESHOLDS)).toEqual({
       health: 'warning',
       reasons: ['last heartbeat 1 day ago (warning after 1 day)'],
@@ -238,10 +248,12 @@ describe('managedGooglePlayVerdict', () => {
   });
 
   it('notBound is not configured, whatever the sync fields say', () => {
-    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'notBound', lastAppSyncStatus: 'credentialsNotValid', lastAppSyncDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'not configured',
-      reasons: ['managed Google Play is not bound'],
-    });
+    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'notBound', lastAppSyncStatus: 'credentialsNotValid', lastAppSyncDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual(
+      {
+        health: 'not configured',
+        reasons: ['managed Google Play is not bound'],
+      },
+    );
   });
 
   it('bound and validated with a recent successful sync is healthy', () => {
@@ -267,7 +279,10 @@ describe('managedGooglePlayVerdict', () => {
   });
 
   it('bound but not validated is a warning', () => {
-    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'bound' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['bind status is "bound", not validated'] });
+    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'bound' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['bind status is "bound", not validated'],
+    });
   });
 
   it('a last app sync three or more days ago is unhealthy', () => {
@@ -345,11 +360,17 @@ describe('autopilotVerdict', () => {
   });
 
   it('a completed sync three or more days ago is unhealthy', () => {
-    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'unhealthy', reasons: ['last sync 4 days ago (unhealthy at 3 days)'] });
+    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last sync 4 days ago (unhealthy at 3 days)'],
+    });
   });
 
   it('a completed sync 1.5 days ago is a warning', () => {
-    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(1.5) }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['last sync 1 day ago (warning after 1 day)'] });
+    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(1.5) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['last sync 1 day ago (warning after 1 day)'],
+    });
   });
 });
 
@@ -404,10 +425,7 @@ describe('deriveConnectorHealth', () => {
   });
 
   it('names Mobile Threat Defense partners by connector id (any case) and shows an unknown id raw', () => {
-    const report = deriveConnectorHealth(
-      healthyRecords({ mobileThreatDefenseConnectors: [mtd({ id: LOOKOUT_ID.toUpperCase() }), mtd({ id: 'not-a-known-partner' })] }),
-      context,
-    );
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ id: LOOKOUT_ID.toUpperCase() }), mtd({ id: 'not-a-known-partner' })] }), context);
     expect(report.rows.filter((row) => row.kind === 'Mobile Threat Defense').map((row) => row.name)).toEqual(['Lookout for Work', 'not-a-known-partner']);
   });
 
@@ -415,7 +433,12 @@ describe('deriveConnectorHealth', () => {
     const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState: state as Mtd['partnerState'] })] }), context);
     expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'unhealthy', reason: `Partner state is "${state}": threat-based compliance goes stale` });
     expect(report.findings).toEqual([
-      { kind: 'connector-unhealthy', subjectId: DEFENDER_ID, subjectName: 'Mobile Threat Defense: Microsoft Defender for Endpoint', detail: `Partner state is "${state}": threat-based compliance goes stale` },
+      {
+        kind: 'connector-unhealthy',
+        subjectId: DEFENDER_ID,
+        subjectName: 'Mobile Threat Defense: Microsoft Defender for Endpoint',
+        detail: `Partner state is "${state}": threat-based compliance goes stale`,
+      },
     ]);
   });
 
@@ -425,8 +448,11 @@ describe('deriveConnectorHealth', () => {
     expect(report.findings).toEqual([]);
   });
 
-  it('an MTD heartbeat older than the connector\'s own threshold is a finding', () => {
-    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ lastHeartbeatDateTime: daysAgo(2.5), partnerUnresponsivenessThresholdInDays: 2 })] }), context);
+  it("an MTD heartbeat older than the connector's own threshold is a finding", () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ mobileThreatDefenseConnectors: [mtd({ lastHeartbeatDateTime: daysAgo(2.5), partnerUnresponsivenessThresholdInDays: 2 })] }),
+      context,
+    );
     expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['connector-unhealthy', DEFENDER_ID]]);
     expect(report.findings[0]?.detail).toContain("more than the partner's 2-day threshold");
   });
@@ -476,8 +502,11 @@ describe('deriveConnectorHealth', () => {
     expect(report.findings).toEqual([{ kind: 'connector-unhealthy', subjectId: 'partner-1', subjectName: 'Partner MDM: Jamf Pro', detail: 'Partner state is "terminated"' }]);
   });
 
-  it('a future non-compliance date is in the partner row\'s reason', () => {
-    const report = deriveConnectorHealth(healthyRecords({ deviceManagementPartners: [partner({ whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: '2026-11-29T00:00:00Z' })] }), context);
+  it("a future non-compliance date is in the partner row's reason", () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ deviceManagementPartners: [partner({ whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: '2026-11-29T00:00:00Z' })] }),
+      context,
+    );
     const row = report.rows.find((candidate) => candidate.kind === 'Partner MDM');
     expect(row?.health).toBe('warning');
     expect(row?.reason).toBe('Partner devices will be marked non-compliant on 2026-11-29');

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../../src/core/graph/graph-error.js';
-import {
-  EMPTY_NOTICE,
-  HYBRID_JOIN_NOTICE,
-  LAPS_PREREQUISITE_NOTICE,
-  deriveEscrowGaps,
-  isCloudPc,
-  isOperatingSystemVolume,
-  isWindows,
-} from '../../src/core/reports/escrow-gaps.js';
+import { EMPTY_NOTICE, HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE, deriveEscrowGaps, isCloudPc, isOperatingSystemVolume, isWindows } from '../../src/core/reports/escrow-gaps.js';
 import type { EscrowRecords, EscrowSource, RecoveryKeyEscrow, WindowsDevice } from '../../src/core/reports/escrow-gaps.js';
 import { entraDeviceId, graphTimestamp, unwrapSingleton } from '../../src/core/reports/graph-values.js';
 import { intuneLinks } from '../../src/core/reports/intune-links.js';
@@ -50,7 +42,15 @@ function laps(entries: Array<[string, string | null]>): EscrowSource<string | nu
 function forbidden(path: string): { available: false; error: GraphError } {
   return {
     available: false,
-    error: new GraphError({ kind: 'http', status: 403, code: 'Authorization_RequestDenied', message: 'Insufficient privileges to complete the operation.', method: 'GET', path, attempts: 1 }),
+    error: new GraphError({
+      kind: 'http',
+      status: 403,
+      code: 'Authorization_RequestDenied',
+      message: 'Insufficient privileges to complete the operation.',
+      method: 'GET',
+      path,
+      attempts: 1,
+    }),
   };
 }
 
@@ -325,7 +325,10 @@ describe('deriveEscrowGaps', () => {
     });
 
     it('keeps a withheld source n/a on the empty notice as well', () => {
-      const report = deriveEscrowGaps({ joinTypeKnown: true, devices: [], recoveryKeys: forbidden('/v1.0/informationProtection/bitlocker/recoveryKeys'), lapsPasswords: laps([]) }, context);
+      const report = deriveEscrowGaps(
+        { joinTypeKnown: true, devices: [], recoveryKeys: forbidden('/v1.0/informationProtection/bitlocker/recoveryKeys'), lapsPasswords: laps([]) },
+        context,
+      );
       expect(report.state).toBe('empty');
       expect(report.notice).toBe(EMPTY_NOTICE);
       expect(report.columns.find((column) => column.key === 'recoveryKey')?.available).toBe(false);
@@ -372,7 +375,11 @@ describe('devices that are not gaps in the same sense (issue 11, point 6)', () =
       lapsPasswords: laps([]),
     };
     const report = deriveEscrowGaps(records, context);
-    expect(report.rows[0]).toMatchObject({ recoveryKey: 'not applicable', lapsPassword: 'missing', note: 'Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks' });
+    expect(report.rows[0]).toMatchObject({
+      recoveryKey: 'not applicable',
+      lapsPassword: 'missing',
+      note: 'Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks',
+    });
     // LAPS still applies to a Cloud PC.
     expect(kindsOf(report)).toEqual([['missing-laps-password', 'md-cpc']]);
   });
@@ -389,7 +396,9 @@ describe('devices that are not gaps in the same sense (issue 11, point 6)', () =
       ['recovery-key-not-in-entra', 'md-hybrid'],
       ['missing-recovery-key', 'md-cloud'],
     ]);
-    expect(report.rows.find((row) => row.id === 'md-hybrid')?.note).toBe('Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
+    expect(report.rows.find((row) => row.id === 'md-hybrid')?.note).toBe(
+      'Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show',
+    );
     expect(report.findings.find((finding) => finding.subjectId === 'md-hybrid')?.detail).toContain('on-premises Active Directory');
     // The join type was known, so no caveat about it.
     expect(report.notice).toBeNull();

@@ -35,7 +35,7 @@ describe('a report whose source fails', () => {
 });
 
 describe('a report whose source fails while another is retrying', () => {
-  it('does not wait out the other source\'s retries', async () => {
+  it("does not wait out the other source's retries", async () => {
     harness.sim.faults.add({ path: '/beta/deviceManagement/intents', status: 503, retryAfterSeconds: 30, times: 10 });
     harness.sim.faults.add({ path: '/beta/deviceManagement/templates', latencyMs: 100, status: 404, times: 1 });
     const sleeps: number[] = [];

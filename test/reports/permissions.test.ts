@@ -14,9 +14,9 @@ async function loadAs(id: ReportId, roles: readonly string[]): Promise<ReportRes
   return loadReport(id, graph, { now: () => now });
 }
 
-const withoutOne = REPORTS.definitions.flatMap((report) =>
-  report.permissions.map((missing) => ({ id: report.id, missing, roles: report.permissions.filter((permission) => permission !== missing) })),
-).filter(({ id, missing }) => !(id === 'escrow-gaps' && missing !== 'DeviceManagementManagedDevices.Read.All'));
+const withoutOne = REPORTS.definitions
+  .flatMap((report) => report.permissions.map((missing) => ({ id: report.id, missing, roles: report.permissions.filter((permission) => permission !== missing) })))
+  .filter(({ id, missing }) => !(id === 'escrow-gaps' && missing !== 'DeviceManagementManagedDevices.Read.All'));
 
 describe('permissions', () => {
   it.each(REPORTS.definitions.map((report) => [report.id, report.permissions] as const))('%s loads with exactly its own permissions', async (id, permissions) => {
@@ -37,7 +37,13 @@ describe('permissions', () => {
   });
 
   const escrowColumns = [
-    { missing: 'DeviceLocalCredential.ReadBasic.All', column: 'lapsPassword', silentKind: 'missing-laps-password', otherKind: 'missing-recovery-key', unchecked: ['missing-laps-password'] },
+    {
+      missing: 'DeviceLocalCredential.ReadBasic.All',
+      column: 'lapsPassword',
+      silentKind: 'missing-laps-password',
+      otherKind: 'missing-recovery-key',
+      unchecked: ['missing-laps-password'],
+    },
     {
       missing: 'BitlockerKey.ReadBasic.All',
       column: 'recoveryKey',
@@ -46,16 +52,19 @@ describe('permissions', () => {
       unchecked: ['missing-recovery-key', 'recovery-key-not-in-entra'],
     },
   ];
-  it.each(escrowColumns)('escrow-gaps without $missing shows that column as n/a, derives nothing from it and says so', async ({ missing, column, silentKind, otherKind, unchecked }) => {
-    const roles = REPORTS.definitions.find((report) => report.id === 'escrow-gaps')!.permissions.filter((permission) => permission !== missing);
-    const result = await loadAs('escrow-gaps', roles);
-    expect(result.state).toBe('loaded');
-    expect(result.columns.find((candidate) => candidate.key === column)?.available).toBe(false);
-    expect(result.rows.every((row) => row[column] === null)).toBe(true);
-    expect(result.findings.some((finding) => finding.kind === silentKind)).toBe(false);
-    expect(result.findings.some((finding) => finding.kind === otherKind)).toBe(true);
-    expect(result.unchecked).toEqual(unchecked);
-  });
+  it.each(escrowColumns)(
+    'escrow-gaps without $missing shows that column as n/a, derives nothing from it and says so',
+    async ({ missing, column, silentKind, otherKind, unchecked }) => {
+      const roles = REPORTS.definitions.find((report) => report.id === 'escrow-gaps')!.permissions.filter((permission) => permission !== missing);
+      const result = await loadAs('escrow-gaps', roles);
+      expect(result.state).toBe('loaded');
+      expect(result.columns.find((candidate) => candidate.key === column)?.available).toBe(false);
+      expect(result.rows.every((row) => row[column] === null)).toBe(true);
+      expect(result.findings.some((finding) => finding.kind === silentKind)).toBe(false);
+      expect(result.findings.some((finding) => finding.kind === otherKind)).toBe(true);
+      expect(result.unchecked).toEqual(unchecked);
+    },
+  );
 
   it('escrow-gaps with neither escrow source granted is a load error naming 403', async () => {
     const result = await loadAs('escrow-gaps', ['DeviceManagementManagedDevices.Read.All']);

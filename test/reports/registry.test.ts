@@ -49,7 +49,7 @@ describe('a report added with its module and one registry line', () => {
     return fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
   };
 
-  it('is in the API\'s list, and loads through the API with its own finding kinds', async () => {
+  it("is in the API's list, and loads through the API with its own finding kinds", async () => {
     const catalogue = (await (await get('/api/reports')).json()) as ReportPresentation[];
     expect(catalogue.map((report) => report.id)).toEqual([...REPORTS.ids, 'stale-devices']);
     expect(catalogue.at(-1)).toMatchObject({ title: 'Stale Devices', navigationLabel: 'Stale devices', permissions: ['DeviceManagementManagedDevices.Read.All'] });
@@ -62,7 +62,7 @@ describe('a report added with its module and one registry line', () => {
     expect((await get('/api/reports/stale-devices/progress')).status).toBe(200);
   });
 
-  it('is in the tab\'s navigation, and the tab shows it', async () => {
+  it("is in the tab's navigation, and the tab shows it", async () => {
     page = await browser.newPage();
     await page.goto(`${server.base}/tab/#/stale-devices`);
     await page.locator('[role=table]').waitFor();
@@ -72,7 +72,7 @@ describe('a report added with its module and one registry line', () => {
     expect(Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'))).toBe(devices().length);
   });
 
-  it('is in the CLI\'s list, and the CLI loads it', async () => {
+  it("is in the CLI's list, and the CLI loads it", async () => {
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
@@ -96,7 +96,7 @@ describe('a report added with its module and one registry line', () => {
   });
 });
 
-describe('a report\'s finding kinds', () => {
+describe("a report's finding kinds", () => {
   it('are a typed union: a misspelt kind does not compile (npm test type-checks this file)', () => {
     const misspelt: FindingDraft<keyof typeof staleDevicesReport.findingKinds> = {
       // @ts-expect-error -- "stale-devise" is not one of the report's finding kinds
@@ -130,7 +130,8 @@ describe('the bot, with the added report', () => {
   });
 
   it('knows it by its names and its number', () => {
-    for (const text of ['show stale devices', 'show stale', 'show 7', 'show stale-devices']) expect(parseCommand(text, registry), text).toEqual({ kind: 'show', report: 'stale-devices' });
+    for (const text of ['show stale devices', 'show stale', 'show 7', 'show stale-devices'])
+      expect(parseCommand(text, registry), text).toEqual({ kind: 'show', report: 'stale-devices' });
     expect(parseCommand('show stale devices')).toEqual({ kind: 'unknown-report', name: 'stale devices' });
   });
 

@@ -15,13 +15,20 @@ tenant.collections.operationApprovalPolicies = [
   // A member declared after unknownFutureValue: Graph only names it to callers that ask.
   records.operationApprovalPolicy({ id: 'p-rbac', displayName: 'Approval policy changes', policyType: 'operationApprovalPolicy', approverGroupIds: [approvers], now }),
   // A device action policy (Intune 2508): the family as its type, the action in policySet.
-  records.operationApprovalPolicy({ id: 'p-delete', displayName: 'Untitled access policy', policyType: 'deviceAction', policySet: { policyType: 'deviceDelete' }, approverGroupIds: [approvers], now }),
+  records.operationApprovalPolicy({
+    id: 'p-delete',
+    displayName: 'Untitled access policy',
+    policyType: 'deviceAction',
+    policySet: { policyType: 'deviceDelete' },
+    approverGroupIds: [approvers],
+    now,
+  }),
 ];
 tenant.collections.managedDevices = [{ ...managedDevice(1), operatingSystem: 'iOS' }];
 const harness = useTestSimulator({ tenant });
 
 describe('loading reports from the simulated Graph', () => {
-  it('report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue counts, and reads a device action policy\'s policySet (issue 11, point 4)', async () => {
+  it("report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue counts, and reads a device action policy's policySet (issue 11, point 4)", async () => {
     const report = await loadReport('admin-approval', harness.client(), { now: () => now });
     expect(report.state).toBe('loaded');
     expect(report.findings.map((finding) => finding.subjectId).sort()).toEqual(['scripts']);

@@ -50,7 +50,15 @@ const asrPolicy = (id: string, name: string, choices: ChoiceValue[]) =>
 const firewallPolicy = (id: string, name: string, choices: ChoiceValue[]) =>
   policy({ id, name, templateFamily: 'endpointSecurityFirewall', templateId: '6078910e-d808-4a9f-a51d-1b8a7bacb7c0_1', choices });
 const baselinePolicy = (id: string, name: string, version: number, displayVersion: string | null, guid = BASELINE_GUID) =>
-  policy({ id, name, templateFamily: 'baseline', templateId: `${guid}_${version}`, templateDisplayName: 'Security Baseline for Windows 10 and later', templateDisplayVersion: displayVersion, choices: [] });
+  policy({
+    id,
+    name,
+    templateFamily: 'baseline',
+    templateId: `${guid}_${version}`,
+    templateDisplayName: 'Security Baseline for Windows 10 and later',
+    templateDisplayVersion: displayVersion,
+    choices: [],
+  });
 
 const template = (overrides: Partial<Template> = {}): Template => ({
   id: 'tpl-old',
@@ -69,13 +77,32 @@ const TEMPLATES: Template[] = [
   template({ id: 'tpl-new', versionInfo: 'December 2023', publishedDateTime: '2023-12-01T00:00:00Z' }),
   template({ id: 'tpl-deprecated', versionInfo: 'MDM Security Baseline for May 2019', publishedDateTime: '2019-05-01T00:00:00Z', isDeprecated: true }),
   // Later, but of another type, another subtype, or deprecated: none of these supersede tpl-new.
-  template({ id: 'tpl-edge', displayName: 'Microsoft Edge baseline', templateType: 'microsoftEdgeSecurityBaseline', versionInfo: 'September 2025', publishedDateTime: '2025-09-01T00:00:00Z' }),
+  template({
+    id: 'tpl-edge',
+    displayName: 'Microsoft Edge baseline',
+    templateType: 'microsoftEdgeSecurityBaseline',
+    versionInfo: 'September 2025',
+    publishedDateTime: '2025-09-01T00:00:00Z',
+  }),
   template({ id: 'tpl-firewall-sub', templateSubtype: 'firewall', versionInfo: 'October 2025', publishedDateTime: '2025-10-01T00:00:00Z' }),
   template({ id: 'tpl-future-deprecated', versionInfo: 'Preview 2026', publishedDateTime: '2026-01-01T00:00:00Z', isDeprecated: true }),
-  template({ id: 'tpl-endpoint', displayName: 'Antivirus', templateType: 'securityTemplate', templateSubtype: 'antivirus', versionInfo: null, publishedDateTime: '2020-01-01T00:00:00Z' }),
+  template({
+    id: 'tpl-endpoint',
+    displayName: 'Antivirus',
+    templateType: 'securityTemplate',
+    templateSubtype: 'antivirus',
+    versionInfo: null,
+    publishedDateTime: '2020-01-01T00:00:00Z',
+  }),
 ];
 
-const intent = (overrides: Partial<Intent> = {}): Intent => ({ id: 'intent-1', displayName: 'Windows baseline', templateId: 'tpl-new', isMigratingToConfigurationPolicy: false, ...overrides });
+const intent = (overrides: Partial<Intent> = {}): Intent => ({
+  id: 'intent-1',
+  displayName: 'Windows baseline',
+  templateId: 'tpl-new',
+  isMigratingToConfigurationPolicy: false,
+  ...overrides,
+});
 
 describe('relevantChoices', () => {
   it('finds ASR rule choices nested in groupSettingCollectionValue / children, skipping per-rule exclusions and unrelated settings', () => {
@@ -123,14 +150,19 @@ describe('relevantChoices', () => {
     ]);
   });
 
-  it('finds firewall choices at the top and nested under a choice value\'s children', () => {
+  it("finds firewall choices at the top and nested under a choice value's children", () => {
     const settings = [
       {
         settingInstance: {
           settingDefinitionId: DOMAIN,
           choiceSettingValue: {
             value: `${DOMAIN}_false`,
-            children: [{ settingDefinitionId: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction', choiceSettingValue: { value: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction_1', children: [] } }],
+            children: [
+              {
+                settingDefinitionId: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction',
+                choiceSettingValue: { value: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction_1', children: [] },
+              },
+            ],
           },
         },
       },
@@ -161,10 +193,14 @@ describe('relevantChoices', () => {
 });
 
 describe('asrRules', () => {
-  it('reads each rule\'s mode with Microsoft\'s name', () => {
+  it("reads each rule's mode with Microsoft's name", () => {
     expect(asrRules(asrPolicy('p', 'ASR', [choice(ADOBE, 'audit'), choice(LSASS, 'block'), choice(PSEXEC, 'warn'), choice(USB, 'off')]))).toEqual([
       { rule: 'blockadobereaderfromcreatingchildprocesses', name: 'Block Adobe Reader from creating child processes', mode: 'audit' },
-      { rule: 'blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem', name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)', mode: 'block' },
+      {
+        rule: 'blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem',
+        name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
+        mode: 'block',
+      },
       { rule: 'blockprocesscreationsfrompsexecandwmicommands', name: 'Block process creations originating from PSExec and WMI commands', mode: 'warn' },
       { rule: 'blockuntrustedunsignedprocessesthatrunfromusb', name: 'Block untrusted and unsigned processes that run from USB', mode: 'off' },
     ]);
@@ -183,7 +219,9 @@ describe('asrRules', () => {
   });
 
   it('shows a rule Microsoft added later by its raw suffix', () => {
-    expect(asrRules(asrPolicy('p', 'ASR', [choice(`${ASR_RULES_SETTING}_blocksomethingnew`, 'audit')]))).toEqual([{ rule: 'blocksomethingnew', name: 'blocksomethingnew', mode: 'audit' }]);
+    expect(asrRules(asrPolicy('p', 'ASR', [choice(`${ASR_RULES_SETTING}_blocksomethingnew`, 'audit')]))).toEqual([
+      { rule: 'blocksomethingnew', name: 'blocksomethingnew', mode: 'audit' },
+    ]);
   });
 });
 
@@ -215,7 +253,11 @@ describe('settingsCatalogBaselineVerdicts', () => {
 
   it('compares versions numerically and template ids case-insensitively', () => {
     const verdicts = settingsCatalogBaselineVerdicts([baselinePolicy('v9', 'Nine', 9, null, BASELINE_GUID.toUpperCase()), baselinePolicy('v10', 'Ten', 10, null)]);
-    expect(verdicts.get('v9')).toEqual({ outdated: true, current: `${BASELINE_GUID.toUpperCase()}_9`, reason: `on ${BASELINE_GUID.toUpperCase()}_9; version 10 is in use in "Ten"` });
+    expect(verdicts.get('v9')).toEqual({
+      outdated: true,
+      current: `${BASELINE_GUID.toUpperCase()}_9`,
+      reason: `on ${BASELINE_GUID.toUpperCase()}_9; version 10 is in use in "Ten"`,
+    });
     expect(verdicts.get('v10')?.outdated).toBe(false);
   });
 
@@ -314,7 +356,11 @@ describe('deriveSecurityPosture', () => {
 
   it('per-rule exclusion children make neither rows nor findings', () => {
     const report = deriveSecurityPosture(
-      { policies: [asrPolicy('asr-3', 'ASR', [choice(ADOBE, 'block'), { settingDefinitionId: `${ADOBE}_perruleexclusions`, value: `${ADOBE}_perruleexclusions_audit_path` }])], intents: [], templates: [] },
+      {
+        policies: [asrPolicy('asr-3', 'ASR', [choice(ADOBE, 'block'), { settingDefinitionId: `${ADOBE}_perruleexclusions`, value: `${ADOBE}_perruleexclusions_audit_path` }])],
+        intents: [],
+        templates: [],
+      },
       context,
     );
     expect(report.rows.map((row) => row.setting)).toEqual(['Block Adobe Reader from creating child processes']);
@@ -322,9 +368,18 @@ describe('deriveSecurityPosture', () => {
   });
 
   it('a firewall profile set to _false is firewall-profile-off, naming the profiles', () => {
-    const report = deriveSecurityPosture({ policies: [firewallPolicy('fw-1', 'Firewall', [choice(PUBLIC, 'false'), choice(DOMAIN, 'false'), choice(PRIVATE, 'true')])], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [firewallPolicy('fw-1', 'Firewall', [choice(PUBLIC, 'false'), choice(DOMAIN, 'false'), choice(PRIVATE, 'true')])], intents: [], templates: [] },
+      context,
+    );
     expect(report.findings).toEqual([
-      { kind: 'firewall-profile-off', subjectId: 'fw-1', subjectName: 'Firewall', detail: 'The policy switches Windows Firewall off for the public, domain profiles.', ruleKey: 'domain,public' },
+      {
+        kind: 'firewall-profile-off',
+        subjectId: 'fw-1',
+        subjectName: 'Firewall',
+        detail: 'The policy switches Windows Firewall off for the public, domain profiles.',
+        ruleKey: 'domain,public',
+      },
     ]);
     expect(report.rows.map((row) => [row.area, row.setting, row.value, row.status])).toEqual([
       ['Firewall', 'Domain profile', 'Off', 'Firewall switched off by policy'],
@@ -341,13 +396,19 @@ describe('deriveSecurityPosture', () => {
   });
 
   it('a firewall policy that leaves profiles unconfigured is not "off"', () => {
-    const report = deriveSecurityPosture({ policies: [firewallPolicy('fw-3', 'Public only', [choice(PUBLIC, 'true')]), firewallPolicy('fw-4', 'Nothing', [])], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [firewallPolicy('fw-3', 'Public only', [choice(PUBLIC, 'true')]), firewallPolicy('fw-4', 'Nothing', [])], intents: [], templates: [] },
+      context,
+    );
     expect(report.findings).toEqual([]);
     expect(report.rows.map((row) => [row.id, row.setting, row.value])).toEqual([['fw-3', 'Public profile', 'On']]);
   });
 
   it('an outdated settings-catalog baseline is baseline-outdated; the one on the newest version is current', () => {
-    const report = deriveSecurityPosture({ policies: [baselinePolicy('bl-new', 'Windows baseline 24H2', 4, '24H2'), baselinePolicy('bl-old', 'Windows baseline 23H2', 3, '23H2')], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [baselinePolicy('bl-new', 'Windows baseline 24H2', 4, '24H2'), baselinePolicy('bl-old', 'Windows baseline 23H2', 3, '23H2')], intents: [], templates: [] },
+      context,
+    );
     expect(report.findings).toEqual([
       {
         kind: 'baseline-outdated',

@@ -290,17 +290,47 @@ describe('deriveStartupReliability', () => {
       };
       const report = deriveStartupReliability(records, context);
       expect(section(report, 'models')).toEqual([
-        { section: 'models', id: 'LENOVO/ThinkPad T480', modelName: 'ThinkPad T480', manufacturer: 'LENOVO', devices: 1, meanTimeToDesktopSeconds: 150, blueScreensPerDevice: 2, link },
+        {
+          section: 'models',
+          id: 'LENOVO/ThinkPad T480',
+          modelName: 'ThinkPad T480',
+          manufacturer: 'LENOVO',
+          devices: 1,
+          meanTimeToDesktopSeconds: 150,
+          blueScreensPerDevice: 2,
+          link,
+        },
         { section: 'models', id: 'HP/EliteBook 840', modelName: 'EliteBook 840', manufacturer: 'HP', devices: 2, meanTimeToDesktopSeconds: 95, blueScreensPerDevice: 0.5, link },
         // The mean covers measured devices only; blue screens per device cover all three.
-        { section: 'models', id: 'Dell Inc./Latitude 7440', modelName: 'Latitude 7440', manufacturer: 'Dell Inc.', devices: 3, meanTimeToDesktopSeconds: 50, blueScreensPerDevice: 0.67, link },
-        { section: 'models', id: 'Microsoft Corporation/Surface Laptop 5', modelName: 'Surface Laptop 5', manufacturer: 'Microsoft Corporation', devices: 1, meanTimeToDesktopSeconds: null, blueScreensPerDevice: 0, link },
+        {
+          section: 'models',
+          id: 'Dell Inc./Latitude 7440',
+          modelName: 'Latitude 7440',
+          manufacturer: 'Dell Inc.',
+          devices: 3,
+          meanTimeToDesktopSeconds: 50,
+          blueScreensPerDevice: 0.67,
+          link,
+        },
+        {
+          section: 'models',
+          id: 'Microsoft Corporation/Surface Laptop 5',
+          modelName: 'Surface Laptop 5',
+          manufacturer: 'Microsoft Corporation',
+          devices: 1,
+          meanTimeToDesktopSeconds: null,
+          blueScreensPerDevice: 0,
+          link,
+        },
       ]);
     });
 
     it('keeps the same model name from two manufacturers apart', () => {
       const records: StartupRecords = {
-        devices: [device('d-1', 'A', 50_000, { model: 'Virtual Machine', manufacturer: 'Microsoft Corporation' }), device('d-2', 'B', 70_000, { model: 'Virtual Machine', manufacturer: 'VMware, Inc.' })],
+        devices: [
+          device('d-1', 'A', 50_000, { model: 'Virtual Machine', manufacturer: 'Microsoft Corporation' }),
+          device('d-2', 'B', 70_000, { model: 'Virtual Machine', manufacturer: 'VMware, Inc.' }),
+        ],
         apps: [],
       };
       const report = deriveStartupReliability(records, context);

@@ -29,7 +29,13 @@ beforeAll(async () => {
       return loadReport(id, graph, { onProgress });
     }),
     tenant: { label: 'Contoso (demo)', demo: true },
-    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, applicationIdUri: `api://localhost:53000/${sim.clientId}`, transport: keysTransport }),
+    checkAccess: createTabAccessCheck({
+      authorityHost: sim.authorityHost,
+      tenantId: sim.tenantId,
+      clientId: sim.clientId,
+      applicationIdUri: `api://localhost:53000/${sim.clientId}`,
+      transport: keysTransport,
+    }),
     demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
     log: (line) => recordServerLog('reports API', line),
     logStream: serverLogStream('reports API (restify)'),
@@ -73,7 +79,7 @@ describe('the tab API: who may call it', () => {
     expect((await get('/api/reports', await userToken({ tenantId: '0b6f1d4e-0000-4000-8000-000000000042' }))).status).toBe(401);
   });
 
-  it('refuses a token whose signature is not the tenant\'s', async () => {
+  it("refuses a token whose signature is not the tenant's", async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const forged = await new SignJWT({ aud: harness.sim.clientId, tid: harness.sim.tenantId, roles: [IT_STAFF_ROLE] })
       .setProtectedHeader({ alg: 'RS256', kid: 'forged' })

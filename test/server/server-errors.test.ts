@@ -44,7 +44,7 @@ describe('what a caller learns when something fails on our side', () => {
     if (response.status === 500) expect(JSON.parse(text)).toEqual({ error: { status: 500, message: INTERNAL_ERROR_MESSAGE } });
   });
 
-  it("an unreachable key endpoint: 500 with the generic message to the caller, the reason in the log", async () => {
+  it('an unreachable key endpoint: 500 with the generic message to the caller, the reason in the log', async () => {
     const unreachable = await startBotServer(harness.sim, harness.client(), { store, authorityHost: `https://127.0.0.1:${await freePort()}` });
     try {
       const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });

@@ -27,7 +27,7 @@ async function raw(path: string, headers: Record<string, string> = {}) {
 }
 
 describe('the demo tenant as Graph serves it', () => {
-  it('issues app-only tokens shaped like Entra\'s, with the scenario\'s roles', () => {
+  it("issues app-only tokens shaped like Entra's, with the scenario's roles", () => {
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
     expect(claims).toMatchObject({ iss: `https://sts.windows.net/${sim.tenantId}/`, idtyp: 'app', tid: sim.tenantId, appid: sim.clientId, aud: 'https://graph.microsoft.com' });
     expect(claims.roles).toContain('BitlockerKey.ReadBasic.All');
@@ -62,7 +62,7 @@ describe('the demo tenant as Graph serves it', () => {
     expect((await raw('/v1.0/directory/deviceLocalCredentials', { 'user-agent': '' })).status).toBe(400);
   });
 
-  it('answers a missing group with Graph\'s 404 and a present one with capped members', async () => {
+  it("answers a missing group with Graph's 404 and a present one with capped members", async () => {
     const [someGroup] = [...sim.tenant.groups.values()].filter((group) => group.members.length > 20);
     const found = await raw(`/v1.0/groups/${someGroup!.id}?$select=id,displayName&$expand=members($select=id)`);
     expect(found.status).toBe(200);
@@ -147,7 +147,11 @@ describe('what /v1.0 leaves out, as Graph does (issue 11, points 3, 5 and 6)', (
   });
 
   it('sends the beta-only Mobile Threat Defense states as unknownFutureValue on /v1.0, whatever the Prefer header asks', async () => {
-    const connector = { ...(sim.tenant.collections.mobileThreatDefenseConnectors[0] as Record<string, unknown>), id: 'f1e2d3c4-0000-4000-8000-00000000e770', partnerState: 'error' };
+    const connector = {
+      ...(sim.tenant.collections.mobileThreatDefenseConnectors[0] as Record<string, unknown>),
+      id: 'f1e2d3c4-0000-4000-8000-00000000e770',
+      partnerState: 'error',
+    };
     sim.tenant.collections.mobileThreatDefenseConnectors = [...sim.tenant.collections.mobileThreatDefenseConnectors, connector];
     try {
       for (const headers of [{}, { prefer: 'include-unknown-enum-members' }] as Array<Record<string, string>>) {
@@ -171,7 +175,14 @@ describe('settings catalog paging as Intune pages it (issue 11, point 8)', () =>
     const kept = sim.tenant.collections.configurationPolicies;
     const now = new Date('2026-11-21T12:00:00Z');
     const extra = Array.from({ length: 30 }, (_, index) =>
-      records.configurationPolicy({ id: `0c0f1a2b-0000-4000-8000-${String(index).padStart(12, '0')}`, name: `Paging ${index}`, templateFamily: 'none', settings: [], targets: [], now }),
+      records.configurationPolicy({
+        id: `0c0f1a2b-0000-4000-8000-${String(index).padStart(12, '0')}`,
+        name: `Paging ${index}`,
+        templateFamily: 'none',
+        settings: [],
+        targets: [],
+        now,
+      }),
     );
     sim.tenant.collections.configurationPolicies = [...kept, ...extra];
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Throttle } from '../../src/sim/throttling.js';
 
-describe('the simulator\'s per-app throttling', () => {
+describe("the simulator's per-app throttling", () => {
   const limits = {
     intune: { requests: 3, windowMs: 20_000 },
     'intune-devices': { requests: 5, windowMs: 20_000 },

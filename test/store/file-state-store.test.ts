@@ -82,7 +82,8 @@ describe('the file store across processes', () => {
     expect(new Set(counter.entries.map((entry) => entry.fingerprint)).size).toBe(2 * times);
 
     // Every installation file is whole JSON; each key added by both was added by exactly one.
-    for (const name of readdirSync(join(directory, 'installations'))) expect(() => JSON.parse(readFileSync(join(directory, 'installations', name), 'utf8')) as unknown).not.toThrow();
+    for (const name of readdirSync(join(directory, 'installations')))
+      expect(() => JSON.parse(readFileSync(join(directory, 'installations', name), 'utf8')) as unknown).not.toThrow();
     const installations = await store.listInstallations();
     expect(warnings).toEqual([]);
     expect(installations).toHaveLength(times + 1);
@@ -133,7 +134,10 @@ describe('the file store', () => {
     // A holder that still runs, or one on another host, keeps its lock until the lease lapses.
     const alive = spawn(process.execPath, ['--eval', 'setTimeout(() => {}, 30_000)']);
     try {
-      for (const lock of [{ host: hostname(), pid: alive.pid }, { host: `not-${hostname()}`, pid: ended }]) {
+      for (const lock of [
+        { host: hostname(), pid: alive.pid },
+        { host: `not-${hostname()}`, pid: ended },
+      ]) {
         const held = await abandonLock(directory, '19:held', 0);
         writeFileSync(held, JSON.stringify({ holder: 'elsewhere', ...lock, at: new Date().toISOString() }));
         expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 500 })).toEqual({ ok: false, reason: 'busy' });

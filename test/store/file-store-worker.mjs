@@ -25,7 +25,15 @@ const increments = Array.from({ length: count }, async (_, index) => {
     async () => {
       const ledger = await store.readLedger('19:counter');
       const now = new Date().toISOString();
-      const entry = { fingerprint: `${writer}-${index}`, report: 'escrow-gaps', kind: 'counter', subjectId: String(ledger.entries.length), subjectName: writer, status: 'open', changedAt: now };
+      const entry = {
+        fingerprint: `${writer}-${index}`,
+        report: 'escrow-gaps',
+        kind: 'counter',
+        subjectId: String(ledger.entries.length),
+        subjectName: writer,
+        status: 'open',
+        changedAt: now,
+      };
       await store.writeLedger({ ...ledger, updatedAt: now, entries: [...ledger.entries, entry] });
     },
     { waitMs: 20_000 },

@@ -101,18 +101,26 @@ export async function startPlayground(botEndpoint: string, options: { env?: Reco
   const waiters = new Set<() => void>();
   const conversation = stream;
   conversation.addEventListener('message', (event) => {
-    const update = JSON.parse(String(event.data)) as { action?: string; actionConversationId?: string; message?: { text?: string; attachments?: Array<{ contentType?: string; content?: Record<string, unknown> }> } };
+    const update = JSON.parse(String(event.data)) as {
+      action?: string;
+      actionConversationId?: string;
+      message?: { text?: string; attachments?: Array<{ contentType?: string; content?: Record<string, unknown> }> };
+    };
     if (update.action !== 'createMessage' || !update.message) return;
     messages.push({
       conversationId: update.actionConversationId ?? '',
       text: update.message.text ?? '',
-      cards: (update.message.attachments ?? []).filter((attachment) => attachment.contentType === 'application/vnd.microsoft.card.adaptive').map((attachment) => attachment.content ?? {}),
+      cards: (update.message.attachments ?? [])
+        .filter((attachment) => attachment.contentType === 'application/vnd.microsoft.card.adaptive')
+        .map((attachment) => attachment.content ?? {}),
     });
     for (const wake of waiters) wake();
   });
 
   const post = async (path: string, body?: unknown) => {
-    const response = await service.whileRunning(fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+    const response = await service.whileRunning(
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+    );
     if (!response.ok) throw new Error(`playground ${path} answered ${response.status}: ${await response.text()}`);
   };
 

@@ -23,9 +23,14 @@ export async function startAzurite(): Promise<Azurite> {
   const port = await freePort();
   // Azurite writes its debug log and extent folders under its working directory: a throwaway one.
   const workspace = mkdtempSync(join(tmpdir(), 'dmhealth-azurite-'));
-  const azurite = await startLocalService('Azurite', [AZURITE_BLOB, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--inMemoryPersistence', '--disableTelemetry', '--silent'], /successfully listens/i, {
-    cwd: workspace,
-  }).catch((error: unknown) => {
+  const azurite = await startLocalService(
+    'Azurite',
+    [AZURITE_BLOB, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--inMemoryPersistence', '--disableTelemetry', '--silent'],
+    /successfully listens/i,
+    {
+      cwd: workspace,
+    },
+  ).catch((error: unknown) => {
     rmSync(workspace, { recursive: true, force: true });
     throw error;
   });

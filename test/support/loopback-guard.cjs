@@ -11,7 +11,9 @@ const connect = net.Socket.prototype.connect;
 
 function isLoopback(host) {
   if (host === undefined || host === null || host === '' || host === 'localhost') return true;
-  const address = String(host).replace(/^\[|\]$/g, '').replace(/^::ffff:/i, '');
+  const address = String(host)
+    .replace(/^\[|\]$/g, '')
+    .replace(/^::ffff:/i, '');
   return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 

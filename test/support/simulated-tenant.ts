@@ -109,10 +109,7 @@ export function useTestSimulator(options: Partial<SimulatorOptions> = {}): Simul
  * An app-only token straight from the simulated authority, for tests that talk to Graph without
  * the client (to look at the wire format, or to send what the client would refuse).
  */
-export async function requestAppToken(
-  sim: Simulator,
-  options: { clientId?: string; secret?: string; tenant?: string } = {},
-): Promise<string> {
+export async function requestAppToken(sim: Simulator, options: { clientId?: string; secret?: string; tenant?: string } = {}): Promise<string> {
   const dispatcher = new Agent({ connect: { ca: sim.caPem } });
   try {
     const response = await request(`${sim.authorityHost}/${options.tenant ?? sim.tenantId}/oauth2/v2.0/token`, {

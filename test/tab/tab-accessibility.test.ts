@@ -53,7 +53,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   });
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 /**
@@ -143,7 +149,9 @@ describe('keyboard', () => {
   it('Reload is reachable and works from the keyboard', async () => {
     const page = await browser.newPage();
     pages.push(page);
-    await page.route('**/api/reports/startup-reliability', (route) => route.fulfill({ contentType: 'application/json', body: '{"report":"startup-reliability","state":"loaded","columns":null}' }));
+    await page.route('**/api/reports/startup-reliability', (route) =>
+      route.fulfill({ contentType: 'application/json', body: '{"report":"startup-reliability","state":"loaded","columns":null}' }),
+    );
     await page.goto(`${server.base}/tab/#/startup-reliability`);
     await page.locator('[data-state=fault]').waitFor();
     await page.unroute('**/api/reports/startup-reliability');

@@ -82,7 +82,7 @@ function declaredCounts(id: ReportId): Record<string, number> {
 }
 
 describe('each report on the demo tenant', () => {
-  it.each(REPORT_IDS)('%s: the start and loading states, then the table with the scenario\'s findings, in light and dark', async (id) => {
+  it.each(REPORT_IDS)("%s: the start and loading states, then the table with the scenario's findings, in light and dark", async (id) => {
     const page = await openPage('light');
     const releaseSignIn = await hold(page, '**/api/demo/token');
     const releaseReport = await hold(page, `**/api/reports/${id}`);
@@ -106,9 +106,14 @@ describe('each report on the demo tenant', () => {
     await saveScreenshot(page, `${id}-dark`);
   });
 
-  it('uses the specification\'s words: Initializing data for reports 4, 5 and 6 at start, Loading... for 1, 2, 3 and 5 while fetching', () => {
+  it("uses the specification's words: Initializing data for reports 4, 5 and 6 at start, Loading... for 1, 2, 3 and 5 while fetching", () => {
     expect(REPORT_IDS.filter((id) => reportDefinition(id).pending.starting === INITIALIZING_TEXT)).toEqual(['escrow-gaps', 'admin-approval', 'startup-reliability']);
-    expect(REPORT_IDS.filter((id) => reportDefinition(id).pending.fetching === LOADING_TEXT)).toEqual(['connector-health', 'assignment-hygiene', 'security-posture', 'admin-approval']);
+    expect(REPORT_IDS.filter((id) => reportDefinition(id).pending.fetching === LOADING_TEXT)).toEqual([
+      'connector-health',
+      'assignment-hygiene',
+      'security-posture',
+      'admin-approval',
+    ]);
   });
 
   it('shows what a long load has read so far, source by source', async () => {
@@ -192,7 +197,7 @@ describe('the states of the specification', () => {
     await saveScreenshot(page, 'state-escrow-column-na');
   });
 
-  it('endpoint analytics returned nothing: report 6\'s notice, and no table', async () => {
+  it("endpoint analytics returned nothing: report 6's notice, and no table", async () => {
     const kept = tenant.collections.userExperienceAnalyticsDevicePerformance;
     tenant.collections.userExperienceAnalyticsDevicePerformance = [];
     try {
@@ -233,7 +238,17 @@ describe('the states of the specification', () => {
     await page.route('**/api/reports/admin-approval', (route) =>
       route.fulfill({
         contentType: 'application/json',
-        body: JSON.stringify({ report: 'admin-approval', title: 'Multi Admin Approval Coverage', state: 'loaded', error: null, notice: null, columns: [{ key: 'area', label: 'Area', available: true }], rows: [null], findings: [null], generatedAt: new Date().toISOString() }),
+        body: JSON.stringify({
+          report: 'admin-approval',
+          title: 'Multi Admin Approval Coverage',
+          state: 'loaded',
+          error: null,
+          notice: null,
+          columns: [{ key: 'area', label: 'Area', available: true }],
+          rows: [null],
+          findings: [null],
+          generatedAt: new Date().toISOString(),
+        }),
       }),
     );
     await page.goto(`${demo.base}/tab/#/admin-approval`);
@@ -249,10 +264,13 @@ describe('the states of the specification', () => {
     expect(await findingCounts(page)).toEqual(declaredCounts('admin-approval'));
   });
 
-  it('a user without the IT staff role: the server\'s 403 is shown, not an empty report', async () => {
+  it("a user without the IT staff role: the server's 403 is shown, not an empty report", async () => {
     const page = await openPage();
     await page.route('**/api/demo/token', async (route) =>
-      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ token: await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [] }), expiresIn: 3600 }) }),
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ token: await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [] }), expiresIn: 3600 }),
+      }),
     );
     await page.goto(`${demo.base}/tab/#/escrow-gaps`);
     const error = page.locator('[data-state=startup-error]');

@@ -41,6 +41,8 @@ export function cardBytes(card: AdaptiveCardJson): number {
 
 /** Tenant text for a card: printable, on one line, and at most `max` characters. */
 export function cardText(text: string | null | undefined, max: number): string {
-  const line = singleLine(text ?? '').replace(/\s+/g, ' ').trim();
+  const line = singleLine(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }

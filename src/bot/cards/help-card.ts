@@ -26,7 +26,11 @@ const HELP_CARD_TEMPLATE = {
     {
       type: 'RichTextBlock',
       $when: "${unknown != ''}",
-      inlines: [{ type: 'TextRun', text: "I don't know " }, { type: 'TextRun', text: '${unknown}', weight: 'Bolder' }, { type: 'TextRun', text: '. ' }],
+      inlines: [
+        { type: 'TextRun', text: "I don't know " },
+        { type: 'TextRun', text: '${unknown}', weight: 'Bolder' },
+        { type: 'TextRun', text: '. ' },
+      ],
     },
     { type: 'TextBlock', text: 'Device Management Health', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
     { type: 'TextBlock', text: 'What is quietly broken in ${tenant}. Send me one of these:', wrap: true, spacing: 'None' },

@@ -33,11 +33,7 @@ const REPORT_CARD_TEMPLATE = {
  * A report as a card: counts by kind worst first, the worst few findings by name, a button to the
  * tab at that report; or the load error naming the upstream status, or the empty notice.
  */
-export function reportCard(
-  result: ReportResult,
-  definition: Pick<ReportDefinition<unknown>, 'beta'>,
-  options: { tenantLabel: string; tabLinks: TabLinks },
-): AdaptiveCardJson {
+export function reportCard(result: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta'>, options: { tenantLabel: string; tabLinks: TabLinks }): AdaptiveCardJson {
   const findings = findingsWorstFirst(result.findings, result.findingKinds);
   const error = result.error;
   return expandCard(REPORT_CARD_TEMPLATE, {

@@ -91,7 +91,7 @@ export class GroupResolver {
   async settle(): Promise<Map<string, GroupLookup>> {
     // Nested groups are added while earlier answers arrive: settle once no batch is left.
     // After an abort nothing more is sent, so what is still pending is left out.
-    for (let settled = 0; settled < this.batches.length || (this.pending.length > 0 && !this.signal?.aborted); ) {
+    for (let settled = 0; settled < this.batches.length || (this.pending.length > 0 && !this.signal?.aborted);) {
       this.flush();
       const waiting = this.batches.slice(settled);
       settled = this.batches.length;

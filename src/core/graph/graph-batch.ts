@@ -105,7 +105,13 @@ async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outco
     if (again.length === 0) return;
 
     const throttled = again.some((entry) => entry.error.status === 429);
-    if (!(await waits.beforeRetry(round, again.map((entry) => entry.retryAfter), throttled))) {
+    if (
+      !(await waits.beforeRetry(
+        round,
+        again.map((entry) => entry.retryAfter),
+        throttled,
+      ))
+    ) {
       for (const entry of again) outcomes.set(entry.request.id, { ok: false, error: entry.error });
       return;
     }

@@ -91,7 +91,10 @@ export class GraphClient implements GraphReader {
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
   async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.resolve(path, options.query);
-    const { body } = await this.attempts.sendForJson('GET', url, { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    const { body } = await this.attempts.sendForJson('GET', url, {
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return body as T;
   }
 

@@ -80,8 +80,7 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
  * it, and the page that named it counts as malformed.
  */
 function followNextLink(nextLink: string, from: string, origin: string): URL {
-  const refuse = (reason: string) =>
-    new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
+  const refuse = (reason: string) => new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
   let url: URL;
   try {
     url = new URL(nextLink);

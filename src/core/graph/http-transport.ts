@@ -146,7 +146,12 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         } catch (error) {
           // An error answer whose body does not inflate is still that error: its status decides.
           if (!success) body = '';
-          else throw new TransportError('malformed-response', `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`, { cause: error });
+          else
+            throw new TransportError(
+              'malformed-response',
+              `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`,
+              { cause: error },
+            );
         }
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
@@ -165,12 +170,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
 function toTransportError(error: unknown, req: HttpRequest): TransportError {
   const code = (error as { code?: unknown; name?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
-  const timedOut =
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    name === 'TimeoutError' ||
-    name === 'AbortError';
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || name === 'TimeoutError' || name === 'AbortError';
   const what = `${req.method} ${req.url.origin}${req.url.pathname}`;
   return timedOut
     ? new TransportError('timeout', `${what} timed out after ${req.timeoutMs} ms`, { cause: error })

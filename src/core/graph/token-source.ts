@@ -28,11 +28,7 @@ export interface MsalTokenSourceOptions {
   now?: () => number;
 }
 
-const MICROSOFT_AUTHORITY_HOSTS = new Set([
-  'login.microsoftonline.com',
-  'login.microsoftonline.us',
-  'login.partner.microsoftonline.cn',
-]);
+const MICROSOFT_AUTHORITY_HOSTS = new Set(['login.microsoftonline.com', 'login.microsoftonline.us', 'login.partner.microsoftonline.cn']);
 
 /**
  * Client-credentials tokens through msal-node. MSAL keeps its own cache; this wrapper adds a

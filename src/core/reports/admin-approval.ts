@@ -59,16 +59,47 @@ interface AreaRule {
  * (beta); Device wipe / retire / delete access policies arrived with Intune service release 2508.
  */
 export const AREA_RULES: readonly AreaRule[] = [
-  { area: 'device-wipe', label: 'Wiping devices', types: ['deviceWipe', 'deviceRetire', 'deviceRetireNonCompliant', 'deviceDelete', 'deviceErase'], name: /wipe|retire|delete|erase/i },
+  {
+    area: 'device-wipe',
+    label: 'Wiping devices',
+    types: ['deviceWipe', 'deviceRetire', 'deviceRetireNonCompliant', 'deviceDelete', 'deviceErase'],
+    name: /wipe|retire|delete|erase/i,
+  },
   { area: 'scripts', label: 'Pushing scripts', types: ['script'], name: /script|remediat/i },
   { area: 'rbac', label: 'Changing who administers the platform', types: ['role', 'operationApprovalPolicy'], name: /role|rbac|admin/i },
 ];
 
 const KNOWN_TYPES = new Set([
-  'deviceAction', 'deviceWipe', 'deviceRetire', 'deviceRetireNonCompliant', 'deviceDelete', 'deviceLock', 'deviceErase', 'deviceDisableActivationLock',
-  'windowsEnrollment', 'compliancePolicy', 'configurationPolicy', 'appProtectionPolicy', 'policySet', 'filter', 'endpointSecurityPolicy', 'app', 'script',
-  'role', 'deviceResetPasscode', 'customOrganizationalMessage', 'operationApprovalPolicy', 'autopilot', 'windows365', 'deviceEnrollment', 'deviceUpdate', 'enrollmentRestriction',
-  'tenantConfiguration', 'tunnel', 'endpointPrivilegeManagement', 'deviceSecurityAction',
+  'deviceAction',
+  'deviceWipe',
+  'deviceRetire',
+  'deviceRetireNonCompliant',
+  'deviceDelete',
+  'deviceLock',
+  'deviceErase',
+  'deviceDisableActivationLock',
+  'windowsEnrollment',
+  'compliancePolicy',
+  'configurationPolicy',
+  'appProtectionPolicy',
+  'policySet',
+  'filter',
+  'endpointSecurityPolicy',
+  'app',
+  'script',
+  'role',
+  'deviceResetPasscode',
+  'customOrganizationalMessage',
+  'operationApprovalPolicy',
+  'autopilot',
+  'windows365',
+  'deviceEnrollment',
+  'deviceUpdate',
+  'enrollmentRestriction',
+  'tenantConfiguration',
+  'tunnel',
+  'endpointPrivilegeManagement',
+  'deviceSecurityAction',
 ]);
 
 /**
@@ -113,27 +144,42 @@ function identityName(identitySet: unknown): string | null {
 async function loadApprovals(context: LoadContext): Promise<ApprovalRecords> {
   const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
     (signal) =>
-      readCollection<Beta.OperationApprovalPolicy, ApprovalPolicy>(context, 'operationApprovalPolicies', '/beta/deviceManagement/operationApprovalPolicies', { headers: EVOLVABLE_ENUMS, signal }, (policy) => ({
-      id: String(policy.id),
-      displayName: policy.displayName ?? String(policy.id),
-      policyType: asString(policy.policyType) ?? 'unknown',
-      policySetType: asString(policy.policySet?.policyType),
-      policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
-      approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
-    })),
+      readCollection<Beta.OperationApprovalPolicy, ApprovalPolicy>(
+        context,
+        'operationApprovalPolicies',
+        '/beta/deviceManagement/operationApprovalPolicies',
+        { headers: EVOLVABLE_ENUMS, signal },
+        (policy) => ({
+          id: String(policy.id),
+          displayName: policy.displayName ?? String(policy.id),
+          policyType: asString(policy.policyType) ?? 'unknown',
+          policySetType: asString(policy.policySet?.policyType),
+          policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
+          approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
+        }),
+      ),
     (signal) =>
-      readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(context, 'operationApprovalRequests', '/beta/deviceManagement/operationApprovalRequests', { headers: EVOLVABLE_ENUMS, signal }, (request) => ({
-      id: String(request.id),
-      requestDateTime: isoOrNull(request.requestDateTime),
-      lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
-      status: asString(request.status) ?? 'unknown',
-      requestor: identityName(request.requestor),
-      approver: identityName(request.approver),
-      policyTypes: (request.requiredOperationApprovalPolicyTypes ?? []).map(String),
-      justification: asString(request.requestJustification),
-    })),
+      readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(
+        context,
+        'operationApprovalRequests',
+        '/beta/deviceManagement/operationApprovalRequests',
+        { headers: EVOLVABLE_ENUMS, signal },
+        (request) => ({
+          id: String(request.id),
+          requestDateTime: isoOrNull(request.requestDateTime),
+          lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
+          status: asString(request.status) ?? 'unknown',
+          requestor: identityName(request.requestor),
+          approver: identityName(request.approver),
+          policyTypes: (request.requiredOperationApprovalPolicyTypes ?? []).map(String),
+          justification: asString(request.requestJustification),
+        }),
+      ),
   ]);
-  const approverGroups = await lookUpGroups(context.graph, policies.flatMap((policy) => policy.approverGroupIds));
+  const approverGroups = await lookUpGroups(
+    context.graph,
+    policies.flatMap((policy) => policy.approverGroupIds),
+  );
   context.onProgress?.('groups', approverGroups.size);
   throwIfGroupsForbidden(approverGroups);
   return { policies, requests, approverGroups };
@@ -200,7 +246,15 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
           : covering.every((entry) => entry.byName)
             ? ['Protected (matched on the policy name)', 'ok']
             : ['Protected', 'ok'];
-    rows.push({ section: SECTION_COVERAGE, id: rule.area, area: rule.label, coverage: state, coverageTone, coveredBy: covering.map((entry) => entry.policy.displayName).join('; ') || null, link });
+    rows.push({
+      section: SECTION_COVERAGE,
+      id: rule.area,
+      area: rule.label,
+      coverage: state,
+      coverageTone,
+      coveredBy: covering.map((entry) => entry.policy.displayName).join('; ') || null,
+      link,
+    });
     if (covering.length === 0) {
       findings.push({
         kind: 'area-unprotected',
@@ -263,7 +317,8 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
 export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
   id: 'admin-approval',
   title: 'Multi Admin Approval Coverage',
-  summary: 'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
+  summary:
+    'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
   permissions: ['DeviceManagementRBAC.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: true,

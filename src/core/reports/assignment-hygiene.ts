@@ -66,8 +66,20 @@ interface Source {
 }
 
 const SOURCES: readonly Source[] = [
-  { kind: 'deviceConfiguration', source: 'deviceConfigurations', path: '/v1.0/deviceManagement/deviceConfigurations', name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
-  { kind: 'compliancePolicy', source: 'deviceCompliancePolicies', path: '/v1.0/deviceManagement/deviceCompliancePolicies', name: displayName, link: (_, id, name) => intuneLinks.compliancePolicy(id, name) },
+  {
+    kind: 'deviceConfiguration',
+    source: 'deviceConfigurations',
+    path: '/v1.0/deviceManagement/deviceConfigurations',
+    name: displayName,
+    link: (_, id) => intuneLinks.deviceConfiguration(id),
+  },
+  {
+    kind: 'compliancePolicy',
+    source: 'deviceCompliancePolicies',
+    path: '/v1.0/deviceManagement/deviceCompliancePolicies',
+    name: displayName,
+    link: (_, id, name) => intuneLinks.compliancePolicy(id, name),
+  },
   {
     kind: 'settingsCatalogPolicy',
     source: 'configurationPolicies',
@@ -83,7 +95,13 @@ const SOURCES: readonly Source[] = [
       }),
   },
   { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
-  { kind: 'platformScript', source: 'deviceManagementScripts', path: '/beta/deviceManagement/deviceManagementScripts', name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
+  {
+    kind: 'platformScript',
+    source: 'deviceManagementScripts',
+    path: '/beta/deviceManagement/deviceManagementScripts',
+    name: displayName,
+    link: (_, id) => intuneLinks.platformScript(id),
+  },
   { kind: 'remediation', source: 'deviceHealthScripts', path: '/beta/deviceManagement/deviceHealthScripts', name: displayName, link: (_, id) => intuneLinks.remediation(id) },
 ];
 
@@ -187,8 +205,11 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
   if (allUsers && allDevices) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers.intent, allDevices: allDevices.intent } };
   if (targets.every((target) => target.type === 'exclude')) return { kind: 'exclusions-only' };
   // Any broad or unresolvable include reaches someone (or might): never a finding.
-  if (targets.some((target) => target.type === 'allUsers' || target.type === 'allDevices' || target.type === 'configMgrCollection' || target.type === 'other')) return { kind: 'ok' };
-  const included = targets.filter((target) => target.type === 'include').map((target) => groups.get(target.groupId) ?? { state: 'unknown' as const, id: target.groupId, error: { message: 'not looked up' } });
+  if (targets.some((target) => target.type === 'allUsers' || target.type === 'allDevices' || target.type === 'configMgrCollection' || target.type === 'other'))
+    return { kind: 'ok' };
+  const included = targets
+    .filter((target) => target.type === 'include')
+    .map((target) => groups.get(target.groupId) ?? { state: 'unknown' as const, id: target.groupId, error: { message: 'not looked up' } });
   if (included.some((group) => group.state === 'found' && !group.isEmpty)) return { kind: 'ok' };
   const unknown = included.filter((group) => group.state === 'unknown');
   if (unknown.length > 0) return { kind: 'unknown-groups', groups: unknown };
@@ -245,7 +266,8 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
     case 'assigned-to-missing-or-empty-groups':
       return `Every included group is deleted or empty: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.`;
     case 'all-users-and-all-devices': {
-      const intents = verdict.intents.allUsers || verdict.intents.allDevices ? ` (All users: ${verdict.intents.allUsers ?? 'n/a'}; All devices: ${verdict.intents.allDevices ?? 'n/a'})` : '';
+      const intents =
+        verdict.intents.allUsers || verdict.intents.allDevices ? ` (All users: ${verdict.intents.allUsers ?? 'n/a'}; All devices: ${verdict.intents.allDevices ?? 'n/a'})` : '';
       return `Assigned to both All users and All devices, so it can apply twice and conflict${intents}.`;
     }
     default:
@@ -267,15 +289,29 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     const verdict = classifyAssignments(object.targets, records.groups);
     const kindLabel = KIND_LABELS[object.kind];
     const status =
-      verdict.kind === 'unknown-groups' ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read` : STATUS_LABELS[verdict.kind];
-    rows.push({ id: object.id, type: kindLabel, name: object.name, assignments: describeTargets(object.targets, records.groups), status, statusTone: statusTone(verdict), link: object.link, order: STATUS_ORDER[verdict.kind] });
+      verdict.kind === 'unknown-groups'
+        ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read`
+        : STATUS_LABELS[verdict.kind];
+    rows.push({
+      id: object.id,
+      type: kindLabel,
+      name: object.name,
+      assignments: describeTargets(object.targets, records.groups),
+      status,
+      statusTone: statusTone(verdict),
+      link: object.link,
+      order: STATUS_ORDER[verdict.kind],
+    });
     if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }
   }
   rows.sort((a, b) => a.order - b.order || compareText(String(a.type), String(b.type)) || compareText(String(a.name), String(b.name)));
   const { catalogueApps, builtInScripts } = records.leftOut;
-  const leftOut = [catalogueApps > 0 ? plural(catalogueApps, "Microsoft catalogue app") : '', builtInScripts > 0 ? plural(builtInScripts, 'built-in remediation script') : ''].filter(Boolean);
+  const leftOut = [
+    catalogueApps > 0 ? plural(catalogueApps, 'Microsoft catalogue app') : '',
+    builtInScripts > 0 ? plural(builtInScripts, 'built-in remediation script') : '',
+  ].filter(Boolean);
   const notices = [
     leftOut.length > 0 ? `Left out, as the Intune admin center leaves them out: ${leftOut.join(' and ')} (Microsoft's own, present in every tenant).` : '',
     records.betaCoverage ? '' : V1_COVERAGE_NOTICE,

@@ -21,7 +21,13 @@ type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineNam
 type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'partnerState' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'>;
 type PartnerIntegration = Pick<
   Graph.DeviceManagementPartner,
-  'id' | 'displayName' | 'isConfigured' | 'partnerState' | 'lastHeartbeatDateTime' | 'whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime' | 'whenPartnerDevicesWillBeRemovedDateTime'
+  | 'id'
+  | 'displayName'
+  | 'isConfigured'
+  | 'partnerState'
+  | 'lastHeartbeatDateTime'
+  | 'whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime'
+  | 'whenPartnerDevicesWillBeRemovedDateTime'
 >;
 type ManagedGooglePlay = Pick<Beta.AndroidManagedStoreAccountEnterpriseSettings, 'id' | 'bindStatus' | 'lastAppSyncStatus' | 'lastAppSyncDateTime' | 'ownerOrganizationName'>;
 type AutopilotSettings = Pick<Beta.WindowsAutopilotSettings, 'id' | 'syncStatus' | 'lastSyncDateTime'>;
@@ -83,10 +89,18 @@ async function loadConnectors(context: LoadContext): Promise<ConnectorRecords> {
     [NdesConnector[], MtdConnector[], PartnerIntegration[], ManagedGooglePlay | null, AutopilotSettings | null]
   >([
     list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', (c) => ({
-      id: c.id, displayName: c.displayName, machineName: c.machineName, state: c.state, lastConnectionDateTime: c.lastConnectionDateTime, connectorVersion: c.connectorVersion,
+      id: c.id,
+      displayName: c.displayName,
+      machineName: c.machineName,
+      state: c.state,
+      lastConnectionDateTime: c.lastConnectionDateTime,
+      connectorVersion: c.connectorVersion,
     })),
     list<MtdConnector>('/v1.0/deviceManagement/mobileThreatDefenseConnectors', 'mobileThreatDefenseConnectors', (c) => ({
-      id: c.id, partnerState: c.partnerState, lastHeartbeatDateTime: c.lastHeartbeatDateTime, partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
+      id: c.id,
+      partnerState: c.partnerState,
+      lastHeartbeatDateTime: c.lastHeartbeatDateTime,
+      partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
     })),
     list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', (p) => ({
       id: p.id,
@@ -246,9 +260,7 @@ export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now
       : {
           health: 'unhealthy',
           reasons: [
-            syncStatus === 'credentialsNotValid'
-              ? 'last app sync failed: the binding credentials are no longer valid (bind again)'
-              : `last app sync status is "${syncStatus}"`,
+            syncStatus === 'credentialsNotValid' ? 'last app sync failed: the binding credentials are no longer valid (bind again)' : `last app sync status is "${syncStatus}"`,
           ],
         };
   const bindVerdict: Verdict = bind === 'boundAndValidated' ? { health: 'healthy', reasons: [] } : { health: 'warning', reasons: [`bind status is "${bind}", not validated`] };
@@ -303,7 +315,14 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
   };
 
   for (const connector of records.ndesConnectors) {
-    add(String(connector.id), 'Certificate connector', connector.displayName ?? connector.machineName ?? String(connector.id), certificateConnectorVerdict(connector, now, thresholds), graphTimestamp(connector.lastConnectionDateTime), intuneLinks.certificateConnectors());
+    add(
+      String(connector.id),
+      'Certificate connector',
+      connector.displayName ?? connector.machineName ?? String(connector.id),
+      certificateConnectorVerdict(connector, now, thresholds),
+      graphTimestamp(connector.lastConnectionDateTime),
+      intuneLinks.certificateConnectors(),
+    );
   }
   if (records.ndesConnectors.length === 0) notConfigured('Certificate connector', 'No certificate connector is installed', intuneLinks.certificateConnectors());
 
@@ -331,12 +350,26 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
   );
 
   for (const partner of records.deviceManagementPartners) {
-    add(String(partner.id), 'Partner MDM', partner.displayName ?? String(partner.id), partnerVerdict(partner, now, thresholds), graphTimestamp(partner.lastHeartbeatDateTime), intuneLinks.tenantStatus());
+    add(
+      String(partner.id),
+      'Partner MDM',
+      partner.displayName ?? String(partner.id),
+      partnerVerdict(partner, now, thresholds),
+      graphTimestamp(partner.lastHeartbeatDateTime),
+      intuneLinks.tenantStatus(),
+    );
   }
   if (records.deviceManagementPartners.length === 0) notConfigured('Partner MDM', 'No partner MDM integration is set up', intuneLinks.tenantStatus());
 
   const autopilot = records.autopilot;
-  add(autopilot?.id ?? 'windowsAutopilotSettings', 'Windows Autopilot', 'Autopilot device sync', autopilotVerdict(autopilot, now, thresholds), graphTimestamp(autopilot?.lastSyncDateTime), intuneLinks.tenantStatus());
+  add(
+    autopilot?.id ?? 'windowsAutopilotSettings',
+    'Windows Autopilot',
+    'Autopilot device sync',
+    autopilotVerdict(autopilot, now, thresholds),
+    graphTimestamp(autopilot?.lastSyncDateTime),
+    intuneLinks.tenantStatus(),
+  );
 
   rows.sort((a, b) => HEALTH_ORDER[a.health as ConnectorHealth] - HEALTH_ORDER[b.health as ConnectorHealth]);
   return {
@@ -354,7 +387,16 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
   };
 
   function notConfigured(kind: string, reason: string, link: string) {
-    rows.push({ id: `${kind.toLowerCase().replace(/\s+/g, '-')}-none`, kind, name: '—', health: 'not configured', healthTone: HEALTH_TONES['not configured'], lastContact: null, reason, link });
+    rows.push({
+      id: `${kind.toLowerCase().replace(/\s+/g, '-')}-none`,
+      kind,
+      name: '—',
+      health: 'not configured',
+      healthTone: HEALTH_TONES['not configured'],
+      lastContact: null,
+      reason,
+      link,
+    });
   }
 }
 

@@ -37,7 +37,10 @@ export interface SecurityPolicy {
 }
 
 type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy'>;
-type Template = Pick<Beta.DeviceManagementTemplate, 'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'>;
+type Template = Pick<
+  Beta.DeviceManagementTemplate,
+  'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
+>;
 
 export interface SecurityPostureRecords {
   policies: SecurityPolicy[];
@@ -57,14 +60,29 @@ const ASR_RULES: Record<string, { name: string; guid: string }> = {
   blockabuseofexploitedvulnerablesigneddrivers: { name: 'Block abuse of exploited vulnerable signed drivers', guid: '56a863a9-875e-4185-98a7-b882c64b5ce5' },
   blockadobereaderfromcreatingchildprocesses: { name: 'Block Adobe Reader from creating child processes', guid: '7674ba52-37eb-4a4f-a9a1-f0f9a1619a2c' },
   blockallofficeapplicationsfromcreatingchildprocesses: { name: 'Block all Office applications from creating child processes', guid: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' },
-  blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem: { name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)', guid: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2' },
+  blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem: {
+    name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
+    guid: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2',
+  },
   blockexecutablecontentfromemailclientandwebmail: { name: 'Block executable content from email client and webmail', guid: 'be9ba2d9-53ea-4cdc-84e5-9b1eeee46550' },
-  blockexecutablefilesrunningunlesstheymeetprevalenceagetrustedlistcriterion: { name: 'Block executable files from running unless they meet a prevalence, age, or trusted list criterion', guid: '01443614-cd74-433a-b99e-2ecdc07bfc25' },
+  blockexecutablefilesrunningunlesstheymeetprevalenceagetrustedlistcriterion: {
+    name: 'Block executable files from running unless they meet a prevalence, age, or trusted list criterion',
+    guid: '01443614-cd74-433a-b99e-2ecdc07bfc25',
+  },
   blockexecutionofpotentiallyobfuscatedscripts: { name: 'Block execution of potentially obfuscated scripts', guid: '5beb7efe-fd9a-4556-801d-275e5ffc04cc' },
-  blockjavascriptorvbscriptfromlaunchingdownloadedexecutablecontent: { name: 'Block JavaScript or VBScript from launching downloaded executable content', guid: 'd3e037e1-3eb8-44c8-a917-57927947596d' },
+  blockjavascriptorvbscriptfromlaunchingdownloadedexecutablecontent: {
+    name: 'Block JavaScript or VBScript from launching downloaded executable content',
+    guid: 'd3e037e1-3eb8-44c8-a917-57927947596d',
+  },
   blockofficeapplicationsfromcreatingexecutablecontent: { name: 'Block Office applications from creating executable content', guid: '3b576869-a4ec-4529-8536-b80a7769e899' },
-  blockofficeapplicationsfrominjectingcodeintootherprocesses: { name: 'Block Office applications from injecting code into other processes', guid: '75668c1f-73b5-4cf0-bb93-3ecf5cb7cc84' },
-  blockofficecommunicationappfromcreatingchildprocesses: { name: 'Block Office communication application from creating child processes', guid: '26190899-1602-49e8-8b27-eb1d0a1ce869' },
+  blockofficeapplicationsfrominjectingcodeintootherprocesses: {
+    name: 'Block Office applications from injecting code into other processes',
+    guid: '75668c1f-73b5-4cf0-bb93-3ecf5cb7cc84',
+  },
+  blockofficecommunicationappfromcreatingchildprocesses: {
+    name: 'Block Office communication application from creating child processes',
+    guid: '26190899-1602-49e8-8b27-eb1d0a1ce869',
+  },
   blockpersistencethroughwmieventsubscription: { name: 'Block persistence through WMI event subscription', guid: 'e6db77e5-3df2-4cf1-b95a-636979351e5b' },
   blockprocesscreationsfrompsexecandwmicommands: { name: 'Block process creations originating from PSExec and WMI commands', guid: 'd1e49aac-8f56-4280-b9ba-993a6d77406c' },
   blockrebootingmachineinsafemode: { name: 'Block rebooting machine in Safe Mode', guid: '33ddedf1-c6e0-47cb-833e-de6133960387' },
@@ -81,7 +99,13 @@ type AsrMode = (typeof ASR_MODES)[number];
 const ASR_MODE_LABELS: Record<AsrMode, string> = { block: 'Block', audit: 'Audit', warn: 'Warn', off: 'Off' };
 
 /** Intent-era template types that are security baselines (`securityTemplate` is endpoint security, not a baseline). */
-const BASELINE_TEMPLATE_TYPES = new Set(['securityBaseline', 'advancedThreatProtectionSecurityBaseline', 'microsoftEdgeSecurityBaseline', 'microsoftOffice365ProPlusSecurityBaseline', 'cloudPC']);
+const BASELINE_TEMPLATE_TYPES = new Set([
+  'securityBaseline',
+  'advancedThreatProtectionSecurityBaseline',
+  'microsoftEdgeSecurityBaseline',
+  'microsoftOffice365ProPlusSecurityBaseline',
+  'cloudPC',
+]);
 
 /** Every choice value in a settings tree that an ASR or firewall rule reads, however deep. */
 export function relevantChoices(settings: unknown): ChoiceValue[] {
@@ -98,7 +122,8 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
     const value = asString(choice?.value);
     if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) found.push({ settingDefinitionId: id, value });
     for (const [key, child] of Object.entries(record)) {
-      if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue') visit(child, depth + 1);
+      if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
+        visit(child, depth + 1);
     }
   };
   visit(settings, 0);
@@ -269,7 +294,13 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<PostureFindingKind>[] = [];
   const policyLink = (policy: SecurityPolicy) =>
-    intuneLinks.configurationPolicy({ id: policy.id, isAssigned: policy.isAssigned, technologies: policy.technologies, templateId: policy.templateId, platforms: policy.platforms });
+    intuneLinks.configurationPolicy({
+      id: policy.id,
+      isAssigned: policy.isAssigned,
+      technologies: policy.technologies,
+      templateId: policy.templateId,
+      platforms: policy.platforms,
+    });
 
   // Every policy is scanned, not only the ASR and firewall templates: the same settings are set
   // from the plain settings catalog and from baselines (the Defender for Endpoint baseline sets ASR).
@@ -278,7 +309,17 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     for (const rule of rules) {
       const status = rule.mode === 'audit' ? 'Audit only: not enforced' : rule.mode === 'off' ? 'Disabled by policy' : 'Enforced';
       const statusTone: CellTone = rule.mode === 'audit' ? severityTone(POSTURE_FINDING_KINDS['asr-rule-audit'].severity) : rule.mode === 'off' ? 'neutral' : 'ok';
-      rows.push({ id: policy.id, area: 'Attack surface reduction', policy: policy.name, setting: rule.name, value: ASR_MODE_LABELS[rule.mode], status, statusTone, link: policyLink(policy), order: rule.mode === 'audit' ? 0 : 3 });
+      rows.push({
+        id: policy.id,
+        area: 'Attack surface reduction',
+        policy: policy.name,
+        setting: rule.name,
+        value: ASR_MODE_LABELS[rule.mode],
+        status,
+        statusTone,
+        link: policyLink(policy),
+        order: rule.mode === 'audit' ? 0 : 3,
+      });
     }
     const audited = rules.filter((rule) => rule.mode === 'audit');
     if (audited.length > 0) {
@@ -287,7 +328,10 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         subjectId: policy.id,
         subjectName: policy.name,
         detail: `${audited.length === 1 ? '1 attack surface reduction rule is in audit mode, so it only logs' : `${audited.length} attack surface reduction rules are in audit mode, so they only log`}: ${audited.map((rule) => rule.name).join('; ')}.`,
-        ruleKey: audited.map((rule) => ASR_RULES[rule.rule]?.guid ?? rule.rule).sort().join(','),
+        ruleKey: audited
+          .map((rule) => ASR_RULES[rule.rule]?.guid ?? rule.rule)
+          .sort()
+          .join(','),
       });
     }
 
@@ -330,7 +374,8 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       link: policyLink(policy),
       order: verdict.outdated ? 1 : 4,
     });
-    if (verdict.outdated) findings.push({ kind: 'baseline-outdated', subjectId: policy.id, subjectName: policy.name, detail: `Baseline ${verdict.reason}.`, ruleKey: policy.templateId });
+    if (verdict.outdated)
+      findings.push({ kind: 'baseline-outdated', subjectId: policy.id, subjectName: policy.name, detail: `Baseline ${verdict.reason}.`, ruleKey: policy.templateId });
   }
 
   for (const intent of records.intents) {
@@ -350,10 +395,14 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       link: null,
       order: verdict.outdated ? 1 : 4,
     });
-    if (verdict.outdated) findings.push({ kind: 'baseline-outdated', subjectId: String(intent.id), subjectName: name, detail: `Baseline ${verdict.reason}.`, ruleKey: intent.templateId ?? '' });
+    if (verdict.outdated)
+      findings.push({ kind: 'baseline-outdated', subjectId: String(intent.id), subjectName: name, detail: `Baseline ${verdict.reason}.`, ruleKey: intent.templateId ?? '' });
   }
 
-  rows.sort((a, b) => a.order - b.order || compareText(String(a.area), String(b.area)) || compareText(String(a.policy), String(b.policy)) || compareText(String(a.setting), String(b.setting)));
+  rows.sort(
+    (a, b) =>
+      a.order - b.order || compareText(String(a.area), String(b.area)) || compareText(String(a.policy), String(b.policy)) || compareText(String(a.setting), String(b.setting)),
+  );
   return {
     state: 'loaded',
     notice: null,

@@ -59,7 +59,9 @@ const NO_FAILURES = 2147483647;
  * (learn.microsoft.com/mem/analytics/startup-performance); the time a user sits at the sign-in
  * prompt is not measured and not counted. Negative values mean unavailable.
  */
-export function timeToDesktopMs(record: Partial<Record<'coreBootTimeInMs' | 'groupPolicyBootTimeInMs' | 'coreLoginTimeInMs' | 'groupPolicyLoginTimeInMs' | 'responsiveDesktopTimeInMs', unknown>>): number | null {
+export function timeToDesktopMs(
+  record: Partial<Record<'coreBootTimeInMs' | 'groupPolicyBootTimeInMs' | 'coreLoginTimeInMs' | 'groupPolicyLoginTimeInMs' | 'responsiveDesktopTimeInMs', unknown>>,
+): number | null {
   const required = [record.coreBootTimeInMs, record.groupPolicyBootTimeInMs, record.coreLoginTimeInMs, record.groupPolicyLoginTimeInMs].map(asNumber);
   if (required.some((value) => value === null || value < 0)) return null;
   const responsive = asNumber(record.responsiveDesktopTimeInMs);
@@ -75,36 +77,38 @@ async function loadStartup(context: LoadContext): Promise<StartupRecords> {
         '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
         { signal },
         (record) => ({
-      id: String(record.id),
-      deviceName: record.deviceName ?? String(record.id),
-      model: record.model ?? 'Unknown model',
-      manufacturer: record.manufacturer ?? '',
-      diskType: asString(record.diskType),
-      timeToDesktopMs: timeToDesktopMs(record),
-      blueScreenCount: Math.max(0, asNumber(record.blueScreenCount) ?? 0),
-      restartCount: asNumber(record.restartCount),
-      insufficientData: record.healthStatus === 'insufficientData',
-    })),
-    (signal) => readCollection<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
-      context,
-      'userExperienceAnalyticsAppHealthApplicationPerformance',
-      '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
-      { signal },
-      (record) => {
-        const mttf = asNumber(record.meanTimeToFailureInMinutes);
-        const score = asNumber(record.appHealthScore);
-        return {
           id: String(record.id),
-          name: record.appDisplayName || record.appName || String(record.id),
-          publisher: asString(record.appPublisher),
-          crashes: Math.max(0, asNumber(record.appCrashCount) ?? 0),
-          hangs: Math.max(0, asNumber(record.appHangCount) ?? 0),
-          activeDevices: asNumber(record.activeDeviceCount),
-          meanTimeToFailureMinutes: mttf === null || mttf < 0 || mttf >= NO_FAILURES ? null : mttf,
-          healthScore: score === null || score < 0 ? null : score,
-        };
-      },
-    ),
+          deviceName: record.deviceName ?? String(record.id),
+          model: record.model ?? 'Unknown model',
+          manufacturer: record.manufacturer ?? '',
+          diskType: asString(record.diskType),
+          timeToDesktopMs: timeToDesktopMs(record),
+          blueScreenCount: Math.max(0, asNumber(record.blueScreenCount) ?? 0),
+          restartCount: asNumber(record.restartCount),
+          insufficientData: record.healthStatus === 'insufficientData',
+        }),
+      ),
+    (signal) =>
+      readCollection<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+        context,
+        'userExperienceAnalyticsAppHealthApplicationPerformance',
+        '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+        { signal },
+        (record) => {
+          const mttf = asNumber(record.meanTimeToFailureInMinutes);
+          const score = asNumber(record.appHealthScore);
+          return {
+            id: String(record.id),
+            name: record.appDisplayName || record.appName || String(record.id),
+            publisher: asString(record.appPublisher),
+            crashes: Math.max(0, asNumber(record.appCrashCount) ?? 0),
+            hangs: Math.max(0, asNumber(record.appHangCount) ?? 0),
+            activeDevices: asNumber(record.activeDeviceCount),
+            meanTimeToFailureMinutes: mttf === null || mttf < 0 || mttf >= NO_FAILURES ? null : mttf,
+            healthScore: score === null || score < 0 ? null : score,
+          };
+        },
+      ),
   ]);
   return { devices, apps };
 }

@@ -5,7 +5,8 @@ import { AzureBlobStateStore } from './azure-blob-state-store.js';
 import { FileStateStore } from './file-state-store.js';
 import type { StateStore } from './state-store.js';
 
-const ACCEPTED = 'STATE_STORE must be file:<directory> (e.g. file:.data) or an Azure Storage connection string (AccountName=…;AccountKey=…, BlobEndpoint=…, or UseDevelopmentStorage=true)';
+const ACCEPTED =
+  'STATE_STORE must be file:<directory> (e.g. file:.data) or an Azure Storage connection string (AccountName=…;AccountKey=…, BlobEndpoint=…, or UseDevelopmentStorage=true)';
 
 /**
  * Opens the store `STATE_STORE` names: `file:<directory>` (relative to the working directory), or an
@@ -24,7 +25,9 @@ export async function openStateStore(spec: string, options: { warn?: (line: stri
       service = BlobServiceClient.fromConnectionString(value);
     } catch {
       // Not the SDK's message: this one is known to hold no part of the value, which may be a key.
-      throw new ConfigError(`${ACCEPTED}; the connection string given is incomplete: it needs DefaultEndpointsProtocol, AccountName, AccountKey and BlobEndpoint or EndpointSuffix, or else BlobEndpoint and SharedAccessSignature.`);
+      throw new ConfigError(
+        `${ACCEPTED}; the connection string given is incomplete: it needs DefaultEndpointsProtocol, AccountName, AccountKey and BlobEndpoint or EndpointSuffix, or else BlobEndpoint and SharedAccessSignature.`,
+      );
     }
     return AzureBlobStateStore.open(service, options);
   }

@@ -93,7 +93,11 @@ export function parseLedger(text: string, channel: string): ChannelLedger {
   }
   const ledger = parsed as Partial<ChannelLedger> | null;
   const wellFormed =
-    ledger && ledger.channel === channel && Array.isArray(ledger.entries) && (ledger.updatedAt === null || typeof ledger.updatedAt === 'string') && (ledger.postStartedAt === undefined || typeof ledger.postStartedAt === 'string');
+    ledger &&
+    ledger.channel === channel &&
+    Array.isArray(ledger.entries) &&
+    (ledger.updatedAt === null || typeof ledger.updatedAt === 'string') &&
+    (ledger.postStartedAt === undefined || typeof ledger.postStartedAt === 'string');
   if (!wellFormed) {
     throw new StateStoreError(`The ledger of channel ${channel} does not have the expected shape.`);
   }

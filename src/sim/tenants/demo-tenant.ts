@@ -65,19 +65,50 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     { name: 'NDES-CONNECTOR-02', state: 'active' as const, last: hoursAgo(now, 36) },
     { name: 'NDES-CONNECTOR-03', state: 'inactive' as const, last: daysAgo(now, 5) },
   ].map((connector) =>
-    records.ndesConnector({ id: guid(), displayName: connector.name, machineName: `${connector.name.toLowerCase()}.contoso.local`, state: connector.state, lastConnectionDateTime: connector.last, now }),
+    records.ndesConnector({
+      id: guid(),
+      displayName: connector.name,
+      machineName: `${connector.name.toLowerCase()}.contoso.local`,
+      state: connector.state,
+      lastConnectionDateTime: connector.last,
+      now,
+    }),
   );
   collections.ndesConnectors = ndes;
   declare('connector-health', 'connector-unhealthy', ndes[2]!.id);
 
-  const defender = records.mobileThreatDefenseConnector({ id: 'fc780465-2017-40d4-a0c5-307022471b92', partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 1), partnerUnresponsivenessThresholdInDays: 7, now });
-  const lookout = records.mobileThreatDefenseConnector({ id: '2c7790de-8b02-4814-85cf-e0c59380dee8', partnerState: 'unresponsive', lastHeartbeatDateTime: daysAgo(now, 8), partnerUnresponsivenessThresholdInDays: 7, now });
-  const zimperium = records.mobileThreatDefenseConnector({ id: '08a8455c-48dd-45ff-ad82-7211355354f3', partnerState: 'available', lastHeartbeatDateTime: hoursAgo(now, 3), partnerUnresponsivenessThresholdInDays: 7, now });
+  const defender = records.mobileThreatDefenseConnector({
+    id: 'fc780465-2017-40d4-a0c5-307022471b92',
+    partnerState: 'enabled',
+    lastHeartbeatDateTime: hoursAgo(now, 1),
+    partnerUnresponsivenessThresholdInDays: 7,
+    now,
+  });
+  const lookout = records.mobileThreatDefenseConnector({
+    id: '2c7790de-8b02-4814-85cf-e0c59380dee8',
+    partnerState: 'unresponsive',
+    lastHeartbeatDateTime: daysAgo(now, 8),
+    partnerUnresponsivenessThresholdInDays: 7,
+    now,
+  });
+  const zimperium = records.mobileThreatDefenseConnector({
+    id: '08a8455c-48dd-45ff-ad82-7211355354f3',
+    partnerState: 'available',
+    lastHeartbeatDateTime: hoursAgo(now, 3),
+    partnerUnresponsivenessThresholdInDays: 7,
+    now,
+  });
   collections.mobileThreatDefenseConnectors = [defender, lookout, zimperium];
   declare('connector-health', 'connector-unhealthy', lookout.id);
 
   const jamf = records.deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 4) });
-  const workspaceOne = records.deviceManagementPartner({ id: guid(), displayName: 'VMware Workspace ONE', isConfigured: false, partnerState: 'unknown', lastHeartbeatDateTime: '0001-01-01T00:00:00Z' });
+  const workspaceOne = records.deviceManagementPartner({
+    id: guid(),
+    displayName: 'VMware Workspace ONE',
+    isConfigured: false,
+    partnerState: 'unknown',
+    lastHeartbeatDateTime: '0001-01-01T00:00:00Z',
+  });
   const mobileIron = records.deviceManagementPartner({
     id: guid(),
     displayName: 'MobileIron',
@@ -89,7 +120,13 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   collections.deviceManagementPartners = [jamf, workspaceOne, mobileIron];
   declare('connector-health', 'connector-unhealthy', mobileIron.id);
 
-  const googlePlay = records.androidManagedStoreSettings({ id: 'androidManagedStoreAccountEnterpriseSettings', bindStatus: 'boundAndValidated', lastAppSyncStatus: 'credentialsNotValid', lastAppSyncDateTime: daysAgo(now, 4), now });
+  const googlePlay = records.androidManagedStoreSettings({
+    id: 'androidManagedStoreAccountEnterpriseSettings',
+    bindStatus: 'boundAndValidated',
+    lastAppSyncStatus: 'credentialsNotValid',
+    lastAppSyncDateTime: daysAgo(now, 4),
+    now,
+  });
   singletons.androidManagedStoreAccountEnterpriseSettings = googlePlay;
   declare('connector-health', 'connector-unhealthy', googlePlay.id);
   singletons.windowsAutopilotSettings = records.windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 6), syncStatus: 'completed', now });
@@ -104,18 +141,28 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   };
   configuration('Windows - Wi-Fi (Corp)', [{ kind: 'include', groupId: allStaff }], '#microsoft.graph.windowsWifiConfiguration');
   hygiene('unassigned', configuration('Windows - Legacy VPN', [], '#microsoft.graph.windows10VpnConfiguration'), 'beta');
-  hygiene('assigned-to-missing-or-empty-groups', configuration('iOS - Exchange email', [{ kind: 'include', groupId: deletedGroup }], '#microsoft.graph.iosEasEmailProfileConfiguration'), 'beta');
+  hygiene(
+    'assigned-to-missing-or-empty-groups',
+    configuration('iOS - Exchange email', [{ kind: 'include', groupId: deletedGroup }], '#microsoft.graph.iosEasEmailProfileConfiguration'),
+    'beta',
+  );
   hygiene('exclusions-only', configuration('Windows - Kiosk lockdown', [{ kind: 'exclude', groupId: kioskExclusions }]));
   hygiene(
     'all-users-and-all-devices',
     configuration('Windows - Endpoint protection (legacy)', [{ kind: 'allUsers' }, { kind: 'allDevices' }], '#microsoft.graph.windows10EndpointProtectionConfiguration'),
   );
   // One deleted group beside one live group still reaches people: not a finding.
-  configuration('Windows - Finance printers', [{ kind: 'include', groupId: deletedGroup }, { kind: 'include', groupId: finance }]);
+  configuration('Windows - Finance printers', [
+    { kind: 'include', groupId: deletedGroup },
+    { kind: 'include', groupId: finance },
+  ]);
   // A ConfigMgr collection cannot be resolved, so it never makes a finding.
   configuration('Windows - Co-managed update ring', [{ kind: 'configMgrCollection', collectionId: 'SMS00001' }]);
   for (const name of ['Windows - Device restrictions', 'Windows - Delivery optimisation', 'macOS - FileVault', 'iOS - Device restrictions', 'Android - Work profile']) {
-    configuration(name, [{ kind: 'include', groupId: pick(random, [allStaff, pilot, finance]) }, { kind: 'exclude', groupId: kioskExclusions }]);
+    configuration(name, [
+      { kind: 'include', groupId: pick(random, [allStaff, pilot, finance]) },
+      { kind: 'exclude', groupId: kioskExclusions },
+    ]);
   }
 
   const compliance = (displayName: string, targets: Target[], odataType?: string) => {
@@ -124,7 +171,10 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     return item.id;
   };
   compliance('Windows - Compliance', [{ kind: 'allDevices' }]);
-  hygiene('assigned-to-missing-or-empty-groups', compliance('Android - Compliance (legacy)', [{ kind: 'include', groupId: emptyGroup }], '#microsoft.graph.androidCompliancePolicy'));
+  hygiene(
+    'assigned-to-missing-or-empty-groups',
+    compliance('Android - Compliance (legacy)', [{ kind: 'include', groupId: emptyGroup }], '#microsoft.graph.androidCompliancePolicy'),
+  );
   hygiene('unassigned', compliance('macOS - Compliance', [], '#microsoft.graph.macOSCompliancePolicy'));
   compliance('iOS - Compliance', [{ kind: 'allUsers' }], '#microsoft.graph.iosCompliancePolicy');
 
@@ -201,7 +251,19 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   };
   app('Company Portal', 'Microsoft Corporation', [{ kind: 'allUsers', intent: 'required' }], '#microsoft.graph.winGetApp');
   hygiene('exclusions-only', app('Contoso Expenses', 'Contoso', [{ kind: 'exclude', groupId: kioskExclusions, intent: 'available' }]));
-  hygiene('all-users-and-all-devices', app('Microsoft Teams', 'Microsoft Corporation', [{ kind: 'allDevices', intent: 'required' }, { kind: 'allUsers', intent: 'available' }], '#microsoft.graph.winGetApp'), 'beta');
+  hygiene(
+    'all-users-and-all-devices',
+    app(
+      'Microsoft Teams',
+      'Microsoft Corporation',
+      [
+        { kind: 'allDevices', intent: 'required' },
+        { kind: 'allUsers', intent: 'available' },
+      ],
+      '#microsoft.graph.winGetApp',
+    ),
+    'beta',
+  );
   hygiene('unassigned', app('Legacy PDF Reader', 'Example Software', []));
   app('7-Zip', 'Igor Pavlov', [{ kind: 'include', groupId: pilot, intent: 'available' }]);
   app('Finance Reporting Add-in', 'Contoso', [{ kind: 'include', groupId: finance, intent: 'required' }]);
@@ -228,11 +290,41 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     collections.templates.push(item);
     return item.id;
   };
-  const mdm2020 = template({ displayName: 'MDM Security Baseline for Windows 10 and later for August 2020', templateType: 'securityBaseline', versionInfo: 'August 2020', publishedDateTime: '2020-08-17T00:00:00Z', isDeprecated: false });
-  const mdm2021 = template({ displayName: 'MDM Security Baseline for Windows 10 and later for November 2021', templateType: 'securityBaseline', versionInfo: 'November 2021', publishedDateTime: '2021-11-15T00:00:00Z', isDeprecated: false });
-  const defenderV5 = template({ displayName: 'Microsoft Defender for Endpoint baseline', templateType: 'advancedThreatProtectionSecurityBaseline', versionInfo: 'Version 5', publishedDateTime: '2020-09-01T00:00:00Z', isDeprecated: true });
-  template({ displayName: 'Microsoft Defender for Endpoint baseline', templateType: 'advancedThreatProtectionSecurityBaseline', versionInfo: 'Version 6', publishedDateTime: '2021-12-01T00:00:00Z', isDeprecated: false });
-  const edge = template({ displayName: 'Microsoft Edge baseline', templateType: 'microsoftEdgeSecurityBaseline', versionInfo: 'September 2020', publishedDateTime: '2020-09-15T00:00:00Z', isDeprecated: false });
+  const mdm2020 = template({
+    displayName: 'MDM Security Baseline for Windows 10 and later for August 2020',
+    templateType: 'securityBaseline',
+    versionInfo: 'August 2020',
+    publishedDateTime: '2020-08-17T00:00:00Z',
+    isDeprecated: false,
+  });
+  const mdm2021 = template({
+    displayName: 'MDM Security Baseline for Windows 10 and later for November 2021',
+    templateType: 'securityBaseline',
+    versionInfo: 'November 2021',
+    publishedDateTime: '2021-11-15T00:00:00Z',
+    isDeprecated: false,
+  });
+  const defenderV5 = template({
+    displayName: 'Microsoft Defender for Endpoint baseline',
+    templateType: 'advancedThreatProtectionSecurityBaseline',
+    versionInfo: 'Version 5',
+    publishedDateTime: '2020-09-01T00:00:00Z',
+    isDeprecated: true,
+  });
+  template({
+    displayName: 'Microsoft Defender for Endpoint baseline',
+    templateType: 'advancedThreatProtectionSecurityBaseline',
+    versionInfo: 'Version 6',
+    publishedDateTime: '2021-12-01T00:00:00Z',
+    isDeprecated: false,
+  });
+  const edge = template({
+    displayName: 'Microsoft Edge baseline',
+    templateType: 'microsoftEdgeSecurityBaseline',
+    versionInfo: 'September 2020',
+    publishedDateTime: '2020-09-15T00:00:00Z',
+    isDeprecated: false,
+  });
   const intent = (displayName: string, templateId: string) => {
     const item = records.deviceManagementIntent({ id: guid(), displayName, templateId, now });
     collections.intents.push(item);
@@ -274,7 +366,12 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   };
   const laps = (device: GraphRecord, entraDeviceId: string) =>
     collections.deviceLocalCredentials.push(
-      records.deviceLocalCredentialInfo({ entraDeviceId, deviceName: String(device.deviceName), lastBackupDateTime: daysAgo(now, Math.floor(random() * 20)), refreshDateTime: daysFromNow(now, 10) }),
+      records.deviceLocalCredentialInfo({
+        entraDeviceId,
+        deviceName: String(device.deviceName),
+        lastBackupDateTime: daysAgo(now, Math.floor(random() * 20)),
+        refreshDateTime: daysFromNow(now, 10),
+      }),
     );
   const key = (entraDeviceId: string, volumeType: Parameters<typeof records.bitlockerRecoveryKey>[0]['volumeType']) =>
     collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 300)), volumeType }));
@@ -345,7 +442,16 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     ),
   );
   collections.operationApprovalRequests.push(
-    records.operationApprovalRequest({ id: guid(), requestDateTime: daysAgo(now, 75), status: 'completed', requestor: 'admin0@contoso-demo.example', approver: 'lead@contoso-demo.example', justification: 'Old request', policyTypes: ['app'], now }),
+    records.operationApprovalRequest({
+      id: guid(),
+      requestDateTime: daysAgo(now, 75),
+      status: 'completed',
+      requestor: 'admin0@contoso-demo.example',
+      approver: 'lead@contoso-demo.example',
+      justification: 'Old request',
+      policyTypes: ['app'],
+      now,
+    }),
   );
 
   // ---- report 6: endpoint analytics ---------------------------------------------------------
@@ -378,7 +484,17 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     if (blueScreens > 0) startup('blue-screens', performance.id);
   }
   const appHealth = (appName: string, appDisplayName: string, appPublisher: string, crashes: number, hangs: number, mttf: number, score: number) => {
-    const item = records.appHealthPerformance({ id: guid(), appName, appDisplayName, appPublisher, appCrashCount: crashes, appHangCount: hangs, activeDeviceCount: 20 + Math.floor(random() * 180), meanTimeToFailureInMinutes: mttf, appHealthScore: score });
+    const item = records.appHealthPerformance({
+      id: guid(),
+      appName,
+      appDisplayName,
+      appPublisher,
+      appCrashCount: crashes,
+      appHangCount: hangs,
+      activeDeviceCount: 20 + Math.floor(random() * 180),
+      meanTimeToFailureInMinutes: mttf,
+      appHealthScore: score,
+    });
     collections.userExperienceAnalyticsAppHealthApplicationPerformance.push(item);
     return item.id;
   };
@@ -405,7 +521,11 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
 
   // ---- what /v1.0 cannot show (issue 11, points 3 and 6; also last, to keep the ids above) ------
   // Types only the beta schema has: /v1.0 lists leave them out, so their findings need /beta.
-  hygiene('assigned-to-missing-or-empty-groups', compliance('AOSP - Compliance (RealWear)', [{ kind: 'include', groupId: retiredGroup }], '#microsoft.graph.aospDeviceOwnerCompliancePolicy'), 'beta');
+  hygiene(
+    'assigned-to-missing-or-empty-groups',
+    compliance('AOSP - Compliance (RealWear)', [{ kind: 'include', groupId: retiredGroup }], '#microsoft.graph.aospDeviceOwnerCompliancePolicy'),
+    'beta',
+  );
   app('Microsoft 365 Apps for enterprise', 'Microsoft Corporation', [{ kind: 'allUsers', intent: 'required' }], '#microsoft.graph.officeSuiteApp');
   // Windows 365 Cloud PCs have no BitLocker: no recovery-key finding, but LAPS still applies.
   const cloudPc = (index: number, withLaps: boolean) => {
@@ -427,7 +547,14 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   }
   // A device action access policy (Intune 2508): its type is the family, policySet names the action.
   collections.operationApprovalPolicies.push(
-    records.operationApprovalPolicy({ id: guid(), displayName: 'Retire and delete devices', policyType: 'deviceAction', policySet: { policyType: 'deviceRetire' }, approverGroupIds: [helpdeskLeads], now }),
+    records.operationApprovalPolicy({
+      id: guid(),
+      displayName: 'Retire and delete devices',
+      policyType: 'deviceAction',
+      policySet: { policyType: 'deviceRetire' },
+      approverGroupIds: [helpdeskLeads],
+      now,
+    }),
   );
   const hybridWithKeyId = guid();
   const hybridWithKey = addDevice(249, 'Windows', hybridWithKeyId, 'OptiPlex 7010', 'Dell Inc.', 'hybridAzureADJoined');

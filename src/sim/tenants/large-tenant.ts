@@ -51,8 +51,10 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     return targets;
   };
 
-  for (let index = 0; index < count(600); index += 1) collections.deviceConfigurations.push(records.deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
-  for (let index = 0; index < count(200); index += 1) collections.deviceCompliancePolicies.push(records.deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(600); index += 1)
+    collections.deviceConfigurations.push(records.deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(200); index += 1)
+    collections.deviceCompliancePolicies.push(records.deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;
   for (let index = 0; index < count(800); index += 1) {
     const family = pick(random, ['none', 'none', 'endpointSecurityAttackSurfaceReduction', 'endpointSecurityFirewall', 'baseline'] as const);
@@ -60,33 +62,67 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
       family === 'endpointSecurityAttackSurfaceReduction'
         ? [records.asrRulesSetting({ blockpersistencethroughwmieventsubscription: pick(random, modes), blockexecutionofpotentiallyobfuscatedscripts: pick(random, modes) })]
         : family === 'endpointSecurityFirewall'
-          ? (['domain', 'private', 'public'] as const).map((profile) => records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, random() < 0.1 ? 'false' : 'true'))
+          ? (['domain', 'private', 'public'] as const).map((profile) =>
+              records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, random() < 0.1 ? 'false' : 'true'),
+            )
           : [];
     collections.configurationPolicies.push(
       records.configurationPolicy({
         id: guid(),
         name: `Policy ${index}`,
         templateFamily: family,
-        ...(family === 'baseline' ? { templateId: `66df8dce-0166-4b82-92f7-1f74e3ca17a3_${1 + Math.floor(random() * 4)}`, templateDisplayName: 'Security Baseline for Windows 10 and later' } : {}),
+        ...(family === 'baseline'
+          ? { templateId: `66df8dce-0166-4b82-92f7-1f74e3ca17a3_${1 + Math.floor(random() * 4)}`, templateDisplayName: 'Security Baseline for Windows 10 and later' }
+          : {}),
         settings,
         targets: randomTargets(),
         now,
       }),
     );
   }
-  for (let index = 0; index < count(200); index += 1) collections.deviceManagementScripts.push(records.deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
-  for (let index = 0; index < count(200); index += 1) collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(200); index += 1)
+    collections.deviceManagementScripts.push(records.deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
+  for (let index = 0; index < count(200); index += 1)
+    collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
   for (let index = 0; index < count(1000); index += 1) {
-    collections.mobileApps.push(records.mobileApp({ id: guid(), displayName: `App ${index}`, publisher: 'Northwind', targets: randomTargets().map((target) => ({ ...target, intent: pick(random, ['required', 'available'] as const) })), now }));
+    collections.mobileApps.push(
+      records.mobileApp({
+        id: guid(),
+        displayName: `App ${index}`,
+        publisher: 'Northwind',
+        targets: randomTargets().map((target) => ({ ...target, intent: pick(random, ['required', 'available'] as const) })),
+        now,
+      }),
+    );
   }
 
-  const baselineTemplate = records.deviceManagementTemplate({ id: guid(), displayName: 'MDM Security Baseline', templateType: 'securityBaseline', versionInfo: 'November 2021', publishedDateTime: '2021-11-15T00:00:00Z', isDeprecated: false });
+  const baselineTemplate = records.deviceManagementTemplate({
+    id: guid(),
+    displayName: 'MDM Security Baseline',
+    templateType: 'securityBaseline',
+    versionInfo: 'November 2021',
+    publishedDateTime: '2021-11-15T00:00:00Z',
+    isDeprecated: false,
+  });
   collections.templates.push(baselineTemplate);
-  for (let index = 0; index < count(40); index += 1) collections.intents.push(records.deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
+  for (let index = 0; index < count(40); index += 1)
+    collections.intents.push(records.deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
 
-  collections.ndesConnectors = [records.ndesConnector({ id: guid(), displayName: 'NDES-01', machineName: 'ndes-01.northwind.local', state: 'active', lastConnectionDateTime: hoursAgo(now, 1), now })];
-  collections.mobileThreatDefenseConnectors = [records.mobileThreatDefenseConnector({ id: 'fc780465-2017-40d4-a0c5-307022471b92', partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 2), partnerUnresponsivenessThresholdInDays: 7, now })];
-  collections.deviceManagementPartners = [records.deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) })];
+  collections.ndesConnectors = [
+    records.ndesConnector({ id: guid(), displayName: 'NDES-01', machineName: 'ndes-01.northwind.local', state: 'active', lastConnectionDateTime: hoursAgo(now, 1), now }),
+  ];
+  collections.mobileThreatDefenseConnectors = [
+    records.mobileThreatDefenseConnector({
+      id: 'fc780465-2017-40d4-a0c5-307022471b92',
+      partnerState: 'enabled',
+      lastHeartbeatDateTime: hoursAgo(now, 2),
+      partnerUnresponsivenessThresholdInDays: 7,
+      now,
+    }),
+  ];
+  collections.deviceManagementPartners = [
+    records.deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) }),
+  ];
 
   const models = [
     ['Latitude 7440', 'Dell Inc.'],
@@ -115,10 +151,21 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     });
     collections.managedDevices.push(device);
     if (!windows || entraDeviceId === ZERO_GUID) continue;
-    if (random() > 0.1) collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
-    if (random() < 0.1) collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
+    if (random() > 0.1)
+      collections.bitlockerRecoveryKeys.push(
+        records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }),
+      );
+    if (random() < 0.1)
+      collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
     if (random() > 0.2) {
-      collections.deviceLocalCredentials.push(records.deviceLocalCredentialInfo({ entraDeviceId, deviceName: String(device.deviceName), lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)), refreshDateTime: daysFromNow(now, 5) }));
+      collections.deviceLocalCredentials.push(
+        records.deviceLocalCredentialInfo({
+          entraDeviceId,
+          deviceName: String(device.deviceName),
+          lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)),
+          refreshDateTime: daysFromNow(now, 5),
+        }),
+      );
     }
     if (performanceRows < count(50_000) && random() < 0.7) {
       performanceRows += 1;
@@ -163,7 +210,9 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     );
   }
   for (const policyType of ['deviceWipe', 'script']) {
-    collections.operationApprovalPolicies.push(records.operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }));
+    collections.operationApprovalPolicies.push(
+      records.operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }),
+    );
   }
 
   return {

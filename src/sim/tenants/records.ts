@@ -48,7 +48,10 @@ export function assignmentTarget(target: Target): Graph.DeviceAndAppManagementAs
     case 'exclude':
       return { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: target.groupId } as Graph.ExclusionGroupAssignmentTarget;
     case 'configMgrCollection':
-      return { '@odata.type': '#microsoft.graph.configurationManagerCollectionAssignmentTarget', collectionId: target.collectionId } as Graph.ConfigurationManagerCollectionAssignmentTarget;
+      return {
+        '@odata.type': '#microsoft.graph.configurationManagerCollectionAssignmentTarget',
+        collectionId: target.collectionId,
+      } as Graph.ConfigurationManagerCollectionAssignmentTarget;
   }
 }
 
@@ -58,7 +61,14 @@ function assignments(ownerId: string, targets: readonly Target[]): Array<{ id: s
 
 // ---- report 1: connectors -----------------------------------------------------------------
 
-export function ndesConnector(value: { id: string; displayName: string; machineName: string; state: Beta.NdesConnectorState; lastConnectionDateTime: string; now: Date }): GraphRecord {
+export function ndesConnector(value: {
+  id: string;
+  displayName: string;
+  machineName: string;
+  state: Beta.NdesConnectorState;
+  lastConnectionDateTime: string;
+  now: Date;
+}): GraphRecord {
   return record({
     '@odata.type': '#microsoft.graph.ndesConnector',
     id: value.id,
@@ -261,7 +271,12 @@ export function deviceHealthScript(value: { id: string; displayName: string; tar
       id: `${value.id}_${index}`,
       target: assignmentTarget(target) as Beta.DeviceAndAppManagementAssignmentTarget,
       runRemediationScript: true,
-      runSchedule: { '@odata.type': '#microsoft.graph.deviceHealthScriptDailySchedule', interval: 1, useUtc: false, time: '09:00:00.0000000' } as Beta.DeviceHealthScriptRunSchedule,
+      runSchedule: {
+        '@odata.type': '#microsoft.graph.deviceHealthScriptDailySchedule',
+        interval: 1,
+        useUtc: false,
+        time: '09:00:00.0000000',
+      } as Beta.DeviceHealthScriptRunSchedule,
     })),
   } satisfies Beta.DeviceHealthScript);
 }
@@ -285,9 +300,7 @@ export function asrRulesSetting(rules: Record<string, 'block' | 'audit' | 'warn'
   return {
     '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
     settingDefinitionId: ASR_RULES_SETTING,
-    groupSettingCollectionValue: [
-      { children: Object.entries(rules).map(([rule, mode]) => choiceSetting(`${ASR_RULES_SETTING}_${rule}`, mode)) },
-    ],
+    groupSettingCollectionValue: [{ children: Object.entries(rules).map(([rule, mode]) => choiceSetting(`${ASR_RULES_SETTING}_${rule}`, mode)) }],
   } as SettingInstance;
 }
 

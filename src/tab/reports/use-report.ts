@@ -25,8 +25,7 @@ export function useReport(api: ReportApi | null, id: ReportId): { state: ReportV
     if (!api) return;
     const controller = new AbortController();
     const { signal } = controller;
-    const showProgress = (progress: LoadProgressSnapshot) =>
-      setState((previous) => (previous.phase === 'failed' ? previous : { ...previous, progress }));
+    const showProgress = (progress: LoadProgressSnapshot) => setState((previous) => (previous.phase === 'failed' ? previous : { ...previous, progress }));
     if (current.current.phase === 'failed') setState({ phase: 'loading', progress: null });
 
     const poll = setInterval(() => {
@@ -36,16 +35,19 @@ export function useReport(api: ReportApi | null, id: ReportId): { state: ReportV
       );
     }, PROGRESS_POLL_MS);
 
-    api.report(id, { refresh: request.refresh, signal }).then(
-      (report) => {
-        if (!signal.aborted) setState({ phase: 'loaded', report, refreshing: false, progress: null });
-      },
-      (error: unknown) => {
-        if (signal.aborted) return;
-        if (!(error instanceof ApiError)) throw error;
-        setState({ phase: 'failed', error });
-      },
-    ).finally(() => clearInterval(poll));
+    api
+      .report(id, { refresh: request.refresh, signal })
+      .then(
+        (report) => {
+          if (!signal.aborted) setState({ phase: 'loaded', report, refreshing: false, progress: null });
+        },
+        (error: unknown) => {
+          if (signal.aborted) return;
+          if (!(error instanceof ApiError)) throw error;
+          setState({ phase: 'failed', error });
+        },
+      )
+      .finally(() => clearInterval(poll));
 
     return () => {
       controller.abort();

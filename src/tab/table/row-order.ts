@@ -21,7 +21,7 @@ export function textSortKey(text: string): string {
   const folded = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   let key = '';
   let start = 0;
-  for (let index = 0; index < folded.length; ) {
+  for (let index = 0; index < folded.length;) {
     if (!isDigit(folded.charCodeAt(index))) {
       index += 1;
       continue;
