@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_IDS } from '../../../src/core/reports/registry.js';
+import type { ReportId } from '../../../src/core/reports/report-model.js';
+import { V1_COVERAGE_NOTICE } from '../../../src/core/reports/assignment-hygiene.js';
+import { HYBRID_JOIN_NOTICE } from '../../../src/core/reports/escrow-gaps.js';
+import { loadReport } from '../../../src/core/reports/registry.js';
+import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../../support/simulated-tenant.js';
+import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
+
+const now = new Date('2026-11-22T09:00:00Z');
+const tenant = buildDemoTenant({ now });
+const harness = useTestSimulator({ tenant });
+
+const key = (finding: { kind: string; subjectId: string }) => `${finding.kind} ${finding.subjectId.toLowerCase()}`;
+
+describe('the six reports on the demo tenant', () => {
+  it('tells how far a load has got, per source, in records', async () => {
+    const progress: Array<{ report: string; source: string; records: number }> = [];
+    await loadReport('escrow-gaps', harness.client(), { now: () => now, onProgress: (step) => progress.push(step) });
+    const devices = progress.filter((step) => step.source === 'managedDevices');
+    expect(devices.at(-1)).toEqual({ report: 'escrow-gaps', source: 'managedDevices', records: tenant.collections.managedDevices.length });
+    expect(new Set(progress.map((step) => step.source))).toEqual(new Set(['managedDevices', 'recoveryKeys', 'deviceLocalCredentials']));
+    harness.sim.graph.clearLog();
+  });
+
+  it.each(REPORT_IDS.flatMap((id) => [[id, false] as const, [id, true] as const]))(
+    '%s (beta coverage: %s) finds exactly what the scenario declares, each request once',
+    async (id: ReportId, betaCoverage: boolean) => {
+      const graph = harness.client({ betaCoverage });
+      const result = await loadReport(id, graph, { now: () => now });
+      expect(result.error).toBeNull();
+      expect(result.state).toBe('loaded');
+      const declared = new Set(
+        declaredFindingsFor(tenant, { betaCoverage })
+          .filter((finding) => finding.report === id)
+          .map(key),
+      );
+      expect(new Set(result.findings.map(key))).toEqual(declared);
+      expect(declared.size).toBeGreaterThan(0);
+
+      const requests = harness.sim.graph.requests.map((request) => `${request.method} ${request.path}?${request.query}`);
+      expect(new Set(requests).size).toBe(requests.length);
+      expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || request.path === '/v1.0/$batch')).toBe(true);
+      harness.sim.graph.clearLog();
+    },
+  );
+
+  it.each(REPORT_IDS)(
+    '%s says how to show each column: a format for each, numbers in number columns, a tone for each verdict, and each finding is a danger or warning',
+    async (id) => {
+      const result = await loadReport(id, harness.client(), { now: () => now });
+      harness.sim.graph.clearLog();
+      for (const column of result.columns) {
+        expect(['text', 'date', 'duration', 'count', 'number', 'status'], column.key).toContain(column.format);
+        const rows = result.rows.filter((row) => (row.section ?? undefined) === column.section);
+        const values = rows.map((row) => row[column.key]).filter((value) => value !== null);
+        if (column.format === 'count' || column.format === 'duration' || column.format === 'number')
+          expect(
+            values.every((value) => typeof value === 'number'),
+            column.key,
+          ).toBe(true);
+        if (column.format === 'count')
+          expect(
+            values.every((value) => Number.isInteger(value)),
+            column.key,
+          ).toBe(true);
+        if (column.format === 'duration') expect(column.unit, column.key).toMatch(/^(seconds|minutes)$/);
+        if (column.format === 'status') expect(column.toneKey, `${column.key} is a verdict`).toBeDefined();
+        if (column.toneKey)
+          expect(
+            rows.every((row) => row[column.key] === null || ['ok', 'warning', 'danger', 'neutral'].includes(String(row[column.toneKey!]))),
+            column.key,
+          ).toBe(true);
+      }
+      // A row a finding is about shows it in a loud tone somewhere.
+      const toned = result.columns.filter((column) => column.toneKey);
+      const loud = new Set(result.rows.filter((row) => toned.some((column) => ['danger', 'warning'].includes(String(row[column.toneKey!])))).map((row) => row.id));
+      if (toned.length > 0) expect(result.findings.filter((finding) => !loud.has(finding.subjectId)).map((finding) => finding.kind)).toEqual([]);
+    },
+  );
+});
+
+describe("report 2 on the demo tenant: what is Microsoft's own is left out, not reported", () => {
+  it('names no catalogue app or built-in script as a finding, and says it left them out', async () => {
+    const report = await loadReport('assignment-hygiene', harness.client({ betaCoverage: true }));
+    expect(report.notice).toBe(
+      "Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).",
+    );
+    const names = report.findings.map((finding) => finding.subjectName).join('\n');
+    for (const name of ['Microsoft Outlook', 'Microsoft Edge', 'Restart Office Click-to-Run service']) expect(names).not.toContain(name);
+  });
+});
+
+describe("report 2 when Graph leaves out an object's assignments", () => {
+  it('shows the object as not checked, and makes no "never assigned" finding of it', async () => {
+    harness.sim.faults.add({
+      path: '/v1.0/deviceAppManagement/mobileApps',
+      rawBody: () => JSON.stringify({ value: [{ '@odata.type': '#microsoft.graph.win32LobApp', id: '0d5c1e2a-0000-4000-8000-00000000a551', displayName: 'Contoso Timesheets' }] }),
+      times: 1,
+    });
+    const report = await loadReport('assignment-hygiene', harness.client());
+    expect(report.rows.find((row) => row.name === 'Contoso Timesheets')).toMatchObject({ status: 'Could not check: Graph returned no assignments for it' });
+    expect(report.findings.filter((finding) => finding.subjectName.includes('Contoso Timesheets'))).toEqual([]);
+  });
+});
+
+describe('what /v1.0 cannot show, on the demo tenant (issue 11, points 3 and 6)', () => {
+  const beta = (path: string) => path.replace('/v1.0/', '/beta/');
+  const COLLECTIONS = ['/v1.0/deviceManagement/deviceConfigurations', '/v1.0/deviceManagement/deviceCompliancePolicies', '/v1.0/deviceAppManagement/mobileApps'];
+
+  it('report 2 on /v1.0 (the default) misses the beta-only objects, says which kinds it cannot show, and reads no beta twin', async () => {
+    const report = await loadReport('assignment-hygiene', harness.client());
+    const names = report.rows.map((row) => String(row.name));
+    for (const name of [
+      'Windows - Legacy VPN',
+      'iOS - Exchange email',
+      'Windows - Wi-Fi (Corp)',
+      'Microsoft Teams',
+      'AOSP - Compliance (RealWear)',
+      'Microsoft 365 Apps for enterprise',
+    ]) {
+      expect(names).not.toContain(name);
+    }
+    expect(report.notice).toContain(V1_COVERAGE_NOTICE);
+    const paths = harness.sim.graph.requests.map((request) => request.path);
+    for (const path of COLLECTIONS) {
+      expect(paths).toContain(path);
+      expect(paths).not.toContain(beta(path));
+    }
+  });
+
+  it('report 2 with GRAPH_BETA_COVERAGE reads the beta twins instead, shows those objects, and has no coverage caveat', async () => {
+    const report = await loadReport('assignment-hygiene', harness.client({ betaCoverage: true }));
+    const names = report.rows.map((row) => String(row.name));
+    for (const name of [
+      'Windows - Legacy VPN',
+      'iOS - Exchange email',
+      'Windows - Wi-Fi (Corp)',
+      'Microsoft Teams',
+      'AOSP - Compliance (RealWear)',
+      'Microsoft 365 Apps for enterprise',
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(report.notice ?? '').not.toContain('GRAPH_BETA_COVERAGE');
+    const paths = harness.sim.graph.requests.map((request) => request.path);
+    for (const path of COLLECTIONS) {
+      expect(paths).toContain(beta(path));
+      expect(paths).not.toContain(path);
+    }
+  });
+
+  it('report 4 keeps Cloud PCs out of the key finding, and sets hybrid-joined devices apart where the join type is known', async () => {
+    const onV1 = await loadReport('escrow-gaps', harness.client());
+    const cloudPcs = onV1.rows.filter((row) => String(row.note ?? '').startsWith('Windows 365 Cloud PC'));
+    expect(cloudPcs).toHaveLength(2);
+    expect(cloudPcs.every((row) => row.recoveryKey === 'not applicable')).toBe(true);
+    expect(onV1.findings.filter((finding) => cloudPcs.some((row) => row.id === finding.subjectId)).map((finding) => finding.kind)).toEqual(['missing-laps-password']);
+    expect(onV1.notice).toContain(HYBRID_JOIN_NOTICE);
+    expect(onV1.findings.some((finding) => finding.kind === 'recovery-key-not-in-entra')).toBe(false);
+
+    const onBeta = await loadReport('escrow-gaps', harness.client({ betaCoverage: true }));
+    expect(onBeta.findings.filter((finding) => finding.kind === 'recovery-key-not-in-entra')).toHaveLength(2);
+    expect(onBeta.notice ?? '').not.toContain('GRAPH_BETA_COVERAGE');
+    expect(onBeta.rows.filter((row) => String(row.note ?? '').startsWith('Hybrid joined'))).toHaveLength(3);
+  });
+});

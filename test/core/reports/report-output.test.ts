@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { reportToText } from '../../../src/cli/report-text.js';
+import { csvField, reportToCsv } from '../../../src/core/reports/report-csv.js';
+import type { ReportResult } from '../../../src/core/reports/report-model.js';
+
+const report: ReportResult = {
+  report: 'escrow-gaps',
+  title: 'Windows LAPS & BitLocker Escrow Gaps',
+  state: 'loaded',
+  error: null,
+  notice: null,
+  columns: [
+    { key: 'device', label: 'Device', available: true, format: 'text' },
+    { key: 'recoveryKey', label: 'Recovery key', available: true, format: 'text' },
+    { key: 'lapsPassword', label: 'LAPS password', available: false, format: 'text' },
+  ],
+  rows: [
+    { id: 'd1', device: '=HYPERLINK("http://evil.example","x")', recoveryKey: 'missing', lapsPassword: null, link: 'https://intune.microsoft.com/#view/x' },
+    { id: 'd2', device: 'PC "two", upstairs\u001b]0;owned\u0007', recoveryKey: '2026-11-01T10:00:00.000Z', lapsPassword: null, link: null },
+  ],
+  findings: [{ kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC\u001b[2J', detail: 'No key.', fingerprint: 'f' }],
+  findingKinds: { 'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' } },
+  unchecked: ['missing-laps-password'],
+  generatedAt: '2026-11-22T09:00:00.000Z',
+};
+
+describe('CSV export', () => {
+  it('quotes per RFC 4180, defuses spreadsheet formulas, and writes n/a for an ungranted column', () => {
+    const lines = reportToCsv(report).split('\r\n');
+    expect(lines[0]).toBe('Device,Recovery key,LAPS password,Link');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")",missing,n/a,https://intune.microsoft.com/#view/x`);
+    expect(lines[2]).toMatch(/^"PC ""two"", upstairs/);
+    expect(lines.at(-1)).toBe('');
+  });
+
+  it('leaves numbers and ordinary text alone', () => {
+    expect(csvField(-3)).toBe('-3');
+    expect(csvField('DESKTOP-01')).toBe('DESKTOP-01');
+    expect(csvField('+44 20 7946 0000')).toBe("'+44 20 7946 0000");
+    expect(csvField(null)).toBe('');
+  });
+
+  it('puts a section column first when the report has several tables', () => {
+    const csv = reportToCsv({
+      columns: [
+        { key: 'area', label: 'Area', available: true, section: 'coverage', format: 'text' },
+        { key: 'policy', label: 'Access policy', available: true, section: 'policies', format: 'text' },
+      ],
+      rows: [
+        { section: 'coverage', area: 'Wiping devices', link: null },
+        { section: 'policies', policy: 'Wipe approvals', link: null },
+      ],
+    });
+    expect(csv.split('\r\n').slice(0, 3)).toEqual(['Section,Area,Access policy,Link', 'coverage,Wiping devices,,', 'policies,,Wipe approvals,']);
+  });
+});
+
+describe('terminal table', () => {
+  it('never passes control characters from tenant data to the terminal, and marks n/a columns', () => {
+    const text = reportToText(report, { beta: false, prerequisites: [] }, { color: false });
+    const controls = [...text].filter((char) => char !== '\n' && (char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) <= 0x9f)));
+    expect(controls).toEqual([]);
+    expect(text).toContain('2026-11-01 10:00 UTC');
+    expect(text).toContain('n/a: LAPS password');
+    expect(text).toContain('missing-recovery-key  PC[2J: No key.');
+  });
+});
+
+describe('tenant text that tries to forge or reorder a line', () => {
+  const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+  const hostile: ReportResult = {
+    ...report,
+    rows: [
+      { id: 'd1', device: 'PC-1\n  missing-laps-password  FORGED: a finding that is not', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd2', device: 'PC-2\rOVERWRITTEN', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd3', device: 'invoice\u202Efdp.exe \u2066hidden\u2069 \u200F', recoveryKey: 'missing', lapsPassword: null, link: null },
+      { id: 'd4', device: 'PC-4\u2028PC-5\u0085PC-6', recoveryKey: 'missing', lapsPassword: null, link: null },
+    ],
+    findings: [
+      {
+        kind: 'missing-recovery-key',
+        subjectId: 'd1',
+        subjectName: 'PC-1\n  missing-laps-password  FORGED',
+        detail: 'No key.\r\n  missing-laps-password  FORGED AGAIN',
+        fingerprint: 'a',
+      },
+      { kind: 'missing-recovery-key', subjectId: 'd3', subjectName: 'invoice\u202Efdp.exe', detail: 'No key.', fingerprint: 'b' },
+    ],
+  };
+
+  it('in the terminal: one line per finding and per row, no carriage return, no bidirectional formatting', () => {
+    const text = reportToText(hostile, { beta: false, prerequisites: [] }, { color: false });
+    expect(text).not.toContain('\r');
+    expect(text).not.toMatch(BIDI);
+    expect(text.split('\n').filter((line) => line.trimStart().startsWith('missing-laps-password'))).toEqual([]);
+    expect(text).toContain('  missing-recovery-key  PC-1   missing-laps-password  FORGED: No key.   missing-laps-password  FORGED AGAIN');
+    expect(text).toContain('invoicefdp.exe');
+  });
+
+  it('in CSV: one record per row, nothing a line break or an override can move', () => {
+    const lines = reportToCsv(hostile).split('\r\n');
+    expect(lines).toHaveLength(1 + hostile.rows.length + 1);
+    expect(lines.join('\n')).not.toMatch(/[\r\u2028\u2029\u0085]|[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(lines[2]).toMatch(/^PC-2 OVERWRITTEN,missing,n\/a,/);
+    expect(lines[4]).toMatch(/^PC-4 PC-5 PC-6,/);
+  });
+});
