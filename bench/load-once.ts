@@ -9,7 +9,7 @@ import type { GraphExchange } from '../src/core/graph/graph-client.js';
 import { createHttpTransport } from '../src/core/graph/http-transport.js';
 import { createMsalTokenSource } from '../src/core/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
-import { isReportId } from '../src/core/reports/registry.js';
+import { REPORTS } from '../src/core/reports/registry.js';
 
 export interface LoadFigures {
   reports: string[];
@@ -24,7 +24,7 @@ export interface LoadFigures {
 
 async function main(): Promise<void> {
   const ids = process.argv.slice(2);
-  if (ids.length === 0 || !ids.every(isReportId)) throw new Error(`usage: load-once <report id>...; got ${ids.join(' ')}`);
+  if (ids.length === 0 || !ids.every((id) => REPORTS.has(id))) throw new Error(`usage: load-once <report id>...; got ${ids.join(' ')}`);
   const config = readConfig(process.env);
   if (!config.ok || config.config.connection.mode !== 'tenant') throw new Error('load-once needs a tenant in the environment (the bench starts one)');
   const connection = config.config.connection;

@@ -59,14 +59,6 @@ export const REPORTS = new ReportRegistry([
 
 export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;
 
-export function isReportId(value: string): boolean {
-  return REPORTS.has(value);
-}
-
-export function reportCatalogue(): ReportPresentation[] {
-  return REPORTS.catalogue();
-}
-
 export function reportDefinition(id: ReportId): ReportDefinition<unknown> {
   return REPORTS.definition(id);
 }
