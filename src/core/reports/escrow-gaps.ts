@@ -6,7 +6,7 @@ import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';
 import { intuneLinks } from './intune-links.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
+import type { DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
 import { INITIALIZING_TEXT, severityTone } from './report-model.js';
 import { loadSideBySide } from './side-by-side.js';
 
@@ -57,6 +57,9 @@ export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 const MISSING_KEY_KIND = 'missing-recovery-key' satisfies EscrowFindingKind;
 const HYBRID_KEY_KIND = 'recovery-key-not-in-entra' satisfies EscrowFindingKind;
 const MISSING_LAPS_KIND = 'missing-laps-password' satisfies EscrowFindingKind;
+/** The words an escrow cell holds where there is no date: nothing escrowed, or nothing to escrow (a Cloud PC). */
+const MISSING = 'missing';
+const NOT_APPLICABLE = 'not applicable';
 export const HYBRID_JOIN_NOTICE =
   'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
   'shows here as missing its key in Entra ID. Set GRAPH_BETA_COVERAGE=true to tell hybrid-joined devices apart.';
@@ -190,8 +193,21 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
     { key: 'user', label: 'User', available: true, format: 'text' },
     { key: 'lastCheckIn', label: 'Last check-in', available: true, format: 'date' },
     // When the key or password was escrowed, or a word where there is none (`missing`, `not applicable`).
-    { key: 'recoveryKey', label: 'Recovery key', available: keysAvailable, format: 'date', toneKey: 'recoveryKeyTone' },
-    { key: 'lapsPassword', label: 'LAPS password', available: lapsAvailable, format: 'date', toneKey: 'lapsPasswordTone' },
+    // A missing key is as loud as its finding (a hybrid-joined device's too: the cell says no key is in Entra ID).
+    {
+      key: 'recoveryKey',
+      label: 'Recovery key',
+      available: keysAvailable,
+      format: 'date',
+      tones: { byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_KEY_KIND].severity), [NOT_APPLICABLE]: 'neutral' }, otherwise: 'ok' },
+    },
+    {
+      key: 'lapsPassword',
+      label: 'LAPS password',
+      available: lapsAvailable,
+      format: 'date',
+      tones: { byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity) }, otherwise: 'ok' },
+    },
     { key: 'note', label: 'Note', available: true, format: 'text' },
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
@@ -201,9 +217,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   for (const device of records.devices) {
     const notes: string[] = [];
     let recoveryKey: string | null = null;
-    let recoveryKeyTone: CellTone | null = null;
     let lapsPassword: string | null = null;
-    let lapsPasswordTone: CellTone | null = null;
     let gaps = 0;
     const subject = { subjectId: device.id, subjectName: device.deviceName };
     if (!device.entraDeviceId) notes.push('Not registered in Entra ID, so nothing can be escrowed');
@@ -215,16 +229,13 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
       if (escrow?.hasOsVolumeKey) {
         recoveryKey = escrow.osVolumeKeyCreated ?? 'escrowed';
-        recoveryKeyTone = 'ok';
       } else if (device.cloudPc) {
         // Nothing to escrow, so nothing missing: the row says why instead.
-        recoveryKey = 'not applicable';
-        recoveryKeyTone = 'neutral';
+        recoveryKey = NOT_APPLICABLE;
       } else {
-        recoveryKey = 'missing';
+        recoveryKey = MISSING;
         gaps += 1;
         const kind = hybrid && device.entraDeviceId ? HYBRID_KEY_KIND : MISSING_KEY_KIND;
-        recoveryKeyTone = severityTone(ESCROW_FINDING_KINDS[kind].severity);
         const dataOnly = (escrow?.dataVolumeKeys ?? 0) > 0;
         if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
         findings.push({
@@ -244,10 +255,8 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
       if (hasPassword) {
         lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
-        lapsPasswordTone = 'ok';
       } else {
-        lapsPassword = 'missing';
-        lapsPasswordTone = severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity);
+        lapsPassword = MISSING;
         gaps += 1;
         findings.push({
           ...subject,
@@ -264,9 +273,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       user: device.userPrincipalName,
       lastCheckIn: device.lastSyncDateTime,
       recoveryKey,
-      recoveryKeyTone,
       lapsPassword,
-      lapsPasswordTone,
       note: notes.join('. ') || null,
       link: intuneLinks.managedDevice(device.id),
       gaps,

@@ -36,8 +36,29 @@ export interface ReportColumn {
   format: ColumnFormat;
   /** A `duration` column's unit. */
   unit?: 'seconds' | 'minutes';
-  /** The row cell that holds each of this column's cells' `CellTone`; a column without one has no verdicts. */
+  /** The row cell that holds each cell's `CellTone`: for verdicts worded row by row (`Outdated: …`). */
   toneKey?: string;
+  /**
+   * The tones of a column whose verdicts are a few fixed words (report 4's `missing`): by the cell's
+   * text, and `otherwise` for any other value (an escrow date). A 100,000-row table then carries no
+   * tone cell per row, which would cost the tab time to parse and sort. A column with neither this
+   * nor `toneKey` has no verdicts.
+   */
+  tones?: { byValue: Readonly<Record<string, CellTone>>; otherwise: CellTone | null };
+}
+
+const CELL_TONES: ReadonlySet<string> = new Set<CellTone>(['ok', 'warning', 'danger', 'neutral']);
+
+/** A cell's tone as its column says (its row's tone cell, or its word), or null: no verdict. */
+export function cellTone(row: ReportRow, column: Pick<ReportColumn, 'key' | 'toneKey' | 'tones'>): CellTone | null {
+  if (column.toneKey) {
+    const tone = row[column.toneKey];
+    return typeof tone === 'string' && CELL_TONES.has(tone) ? (tone as CellTone) : null;
+  }
+  const value = row[column.key];
+  if (!column.tones || value === null || value === undefined) return null;
+  const word = String(value);
+  return Object.hasOwn(column.tones.byValue, word) ? column.tones.byValue[word]! : column.tones.otherwise;
 }
 
 /** The columns of one of a report's tables (report 5 and 6 have several), every one available. */

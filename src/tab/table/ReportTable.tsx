@@ -2,7 +2,8 @@ import { Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableR
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
-import { cellTone, formatCell, isNumeric } from './cell-format.js';
+import { cellTone } from '../../core/reports/report-model.js';
+import { formatCell, isNumeric } from './cell-format.js';
 import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
 

@@ -1,4 +1,4 @@
-import type { CellTone, CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
+import type { CellValue, ReportColumn } from '../../core/reports/report-model.js';
 
 /** What a `date` cell holds when it holds a time: ISO 8601 with a zone, as Graph writes it. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -79,14 +79,6 @@ export function formatCell(value: CellValue | undefined, column: Pick<ReportColu
     case 'text':
       return { text: typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value) };
   }
-}
-
-const TONES: ReadonlySet<string> = new Set<CellTone>(['ok', 'warning', 'danger', 'neutral']);
-
-/** A cell's tone, as its row carries it for the column; none for a column without verdicts. */
-export function cellTone(row: ReportRow, column: Pick<ReportColumn, 'toneKey'>): CellTone | null {
-  const tone = column.toneKey ? row[column.toneKey] : null;
-  return typeof tone === 'string' && TONES.has(tone) ? (tone as CellTone) : null;
 }
 
 /** Whether a column's cells are numbers, aligned to the right. */

@@ -13,6 +13,7 @@ import type { EscrowRecords, EscrowSource, RecoveryKeyEscrow, WindowsDevice } fr
 import { entraDeviceId, graphTimestamp, unwrapSingleton } from '../../../src/core/reports/graph-values.js';
 import { intuneLinks } from '../../../src/core/reports/intune-links.js';
 import type { DeriveContext } from '../../../src/core/reports/report-model.js';
+import { cellTone } from '../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
@@ -133,14 +134,16 @@ describe('deriveEscrowGaps', () => {
       user: 'desktop-alpha@contoso.example',
       lastCheckIn: '2026-11-21T08:00:00.000Z',
       recoveryKey: '2026-10-01T10:00:00.000Z',
-      recoveryKeyTone: 'ok',
       lapsPassword: '2026-11-20T03:00:00.000Z',
-      lapsPasswordTone: 'ok',
       note: null,
       link: intuneLinks.managedDevice('md-alpha'),
     });
-    expect(byId.get('md-bravo')).toMatchObject({ recoveryKey: '2026-09-15T10:00:00.000Z', lapsPassword: 'missing', lapsPasswordTone: 'warning', note: null });
-    expect(byId.get('md-charlie')).toMatchObject({ recoveryKey: 'missing', recoveryKeyTone: 'danger', lapsPassword: 'missing', lapsPasswordTone: 'warning', note: null });
+    expect(byId.get('md-bravo')).toMatchObject({ recoveryKey: '2026-09-15T10:00:00.000Z', lapsPassword: 'missing', note: null });
+    expect(byId.get('md-charlie')).toMatchObject({ recoveryKey: 'missing', lapsPassword: 'missing', note: null });
+    // The columns give the tones by word: a missing key as loud as its high finding, a missing password as its medium one.
+    const [keyColumn, lapsColumn] = ['recoveryKey', 'lapsPassword'].map((key) => report.columns.find((column) => column.key === key)!);
+    expect([cellTone(byId.get('md-charlie')!, keyColumn!), cellTone(byId.get('md-charlie')!, lapsColumn!)]).toEqual(['danger', 'warning']);
+    expect([cellTone(byId.get('md-alpha')!, keyColumn!), cellTone(byId.get('md-alpha')!, lapsColumn!)]).toEqual(['ok', 'ok']);
     // The internal sort key never leaks into a row.
     expect(report.rows.every((row) => !('gaps' in row))).toBe(true);
   });
