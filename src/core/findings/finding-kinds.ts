@@ -9,6 +9,21 @@ export interface FindingKind {
   /** What the finding is, in words an admin uses; plural form for counts. */
   label: string;
   severity: FindingSeverity;
+  /** What an administrator does about it, for the tab's details pane, the bot's cards and the CLI. */
+  remediation: Remediation;
+}
+
+/**
+ * Guidance for one finding kind (docs/finding-rules.md, "Remediation guidance"). It never asks anyone
+ * to read or show a secret (a BitLocker key, a LAPS password) through this app, which reads metadata only.
+ */
+export interface Remediation {
+  /** Why it matters: one or two sentences, concrete (what breaks, for whom, when). */
+  why: string;
+  /** How to fix it, step by step, in the Intune admin center or Entra admin center words (menu paths as the portal names them: "Devices > Windows > ..."). 2–6 steps. */
+  steps: readonly string[];
+  /** Microsoft Learn pages (https://learn.microsoft.com/...) that back the why and the steps; at least one. */
+  sources: ReadonlyArray<{ title: string; url: string }>;
 }
 
 /**
@@ -20,14 +35,25 @@ export type FindingKindTable<Kind extends string = string> = Readonly<Record<Kin
 const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
 
 /**
+ * A kind as a reader looks it up by name. A kind its table lacks has no guidance, and neither has one
+ * from a table sent by a server older than remediation guidance: `remediation` is null for both.
+ */
+export interface FindingKindLookup extends Omit<FindingKind, 'remediation'> {
+  remediation: Remediation | null;
+}
+
+/**
  * A kind as its table has it. A kind the table lacks (a result from a newer server) is counted
  * under its own name rather than dropped.
  */
-export function findingKind(kinds: FindingKindTable, kind: string): FindingKind {
-  return Object.hasOwn(kinds, kind) ? kinds[kind]! : { label: kind, severity: 'medium' };
+export function findingKind(kinds: FindingKindTable, kind: string): FindingKindLookup {
+  if (!Object.hasOwn(kinds, kind)) return { label: kind, severity: 'medium', remediation: null };
+  const entry = kinds[kind]!;
+  // The table's own object when it is complete: sorting 100,000 rows looks kinds up often.
+  return entry.remediation ? entry : { label: entry.label, severity: entry.severity, remediation: null };
 }
 
-export interface FindingCount extends FindingKind {
+export interface FindingCount extends FindingKindLookup {
   kind: string;
   count: number;
 }
