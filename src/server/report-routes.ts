@@ -1,6 +1,7 @@
 import type { Request, Response, Server } from 'restify';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
+import { summarizeReport } from '../core/reports/report-summary.js';
 import type { ReportCache } from './report-cache.js';
 
 export interface ReportRoutesOptions {
@@ -37,6 +38,18 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       return;
     }
     res.send(200, options.reports.progress(id));
+  });
+
+  // One report in a few numbers, for the overview's tile: loaded as the report is (the same cache), sent without its rows.
+  server.get('/api/reports/:id/summary', async (req: Request, res: Response) => {
+    if (!(await authorised(req, res))) return;
+    const id = String(req.params.id ?? '');
+    if (!registry.has(id)) {
+      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
+      return;
+    }
+    const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
+    res.send(200, summarizeReport(await options.reports.get(id, { refresh })));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {

@@ -89,7 +89,7 @@ describe('dmhealth', () => {
   it('prints CSV with a header row', async () => {
     const { code, stdout } = await dmhealth(['report', 'escrow-gaps', '--format', 'csv'], tenantEnv());
     expect(code).toBe(0);
-    expect(stdout.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Link');
+    expect(stdout.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Findings,Severity,Detail,Link');
     expect(stdout.split('\r\n')[1]).toMatch(/^DESKTOP-00001,.*,missing,n\/a,/);
   });
 

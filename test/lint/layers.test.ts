@@ -35,6 +35,7 @@ describe('layers that lint keeps', () => {
   it.each([
     ['src/tab/app/NewView.tsx', "import type { ReportResult } from '../../core/reports/report-model.js';"],
     ['src/tab/app/NewView.tsx', "import { reportToCsv } from '../../core/reports/report-csv.js';"],
+    ['src/tab/app/NewView.tsx', "import type { ReportSummary } from '../../core/reports/report-summary.js';"],
     ['src/tab/app/NewView.tsx', "import { findingKind } from '../../core/findings/finding-kinds.js';"],
     ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
     ['src/bot/new-command.ts', "import { loadReport } from '../core/reports/registry.js';"],

@@ -148,7 +148,7 @@ describe('the tab API: reports', () => {
     const csv = await get('/api/reports/escrow-gaps.csv', token);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.text.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Link');
+    expect(csv.text.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Findings,Severity,Detail,Link');
     expect((await get('/api/reports/no-such-report', token)).status).toBe(404);
   });
 

@@ -8,7 +8,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-model.js';
 import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
 import type { TestBrowser } from '../support/browser.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
 import { startTabServer } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
@@ -278,5 +278,89 @@ describe('the states of the specification', () => {
     expect(await error.textContent()).toContain('HTTP 403');
     expect(await error.textContent()).toContain('DeviceHealth.Reader');
     expect(await page.locator('[role=table]').count()).toBe(0);
+  });
+});
+
+describe('the overview', () => {
+  it('is the landing view: every report side by side, in every state it can be in, and a tile opens its report', async () => {
+    // Report 5 refused by Graph (a 403: its policies also answer to the configuration permission,
+    // which the other reports need), report 4 without BitLocker keys (an n/a column), report 6 with
+    // no analytics (its empty notice), report 3 held back (still loading).
+    harness.sim.faults.add({ path: '/beta/deviceManagement/operationApprovalPolicies', status: 403 });
+    const roles = ALL_REPORT_ROLES.filter((role) => role !== 'BitlockerKey.ReadBasic.All');
+    const kept = tenant.collections.userExperienceAnalyticsDevicePerformance;
+    tenant.collections.userExperienceAnalyticsDevicePerformance = [];
+    try {
+      const server = await serverWithRoles(roles);
+      const page = await openPage();
+      const releasePosture = await hold(page, '**/api/reports/security-posture/summary');
+      await page.goto(`${server.base}/tab/`);
+      const tile = (id: ReportId) => page.locator(`[data-report-tile=${id}]`);
+      const tileIn = (id: ReportId, state: string) => page.locator(`[data-report-tile=${id}][data-state=${state}]`);
+      await tileIn('security-posture', 'loading').waitFor();
+      await tileIn('admin-approval', 'load-error').waitFor();
+      await tileIn('startup-reliability', 'empty').waitFor();
+      await tileIn('escrow-gaps', 'loaded').waitFor();
+      expect(await tile('admin-approval').textContent()).toContain('HTTP 403');
+      expect(await tile('startup-reliability').textContent()).toContain(NO_ANALYTICS_NOTICE);
+      expect(await tile('escrow-gaps').locator('[data-unavailable]').textContent()).toContain('Recovery key');
+      expect(await tile('escrow-gaps').getAttribute('data-worst')).toBe('medium'); // no key findings without the key permission
+      await saveScreenshot(page, 'overview-states');
+      releasePosture();
+      await tileIn('security-posture', 'loaded').waitFor();
+      expect(await tile('security-posture').getAttribute('data-worst')).toBe('high');
+      const postureCounts = await tile('security-posture')
+        .locator('[data-finding-kind]')
+        .evaluateAll((items) => Object.fromEntries(items.map((item) => [item.getAttribute('data-finding-kind'), Number(item.getAttribute('data-finding-count'))])));
+      expect(postureCounts).toEqual(declaredCounts('security-posture'));
+
+      await tile('escrow-gaps')
+        .getByRole('button', { name: /^Open / })
+        .click();
+      await page.locator('h2', { hasText: reportDefinition('escrow-gaps').title }).waitFor();
+      expect(new URL(page.url()).hash).toBe('#/escrow-gaps');
+    } finally {
+      tenant.collections.userExperienceAnalyticsDevicePerformance = kept;
+    }
+  });
+});
+
+describe('findings to act on', () => {
+  it('a finding chip narrows the table to that kind, and back', async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').waitFor();
+    const shown = async () => Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'));
+    const all = await shown();
+    const lapsSubjects = new Set(
+      declaredFindingsFor(tenant)
+        .filter((finding) => finding.report === 'escrow-gaps' && finding.kind === 'missing-laps-password')
+        .map((finding) => finding.subjectId.toLowerCase()),
+    );
+    const chip = page.locator('[data-finding-kind=missing-laps-password] button');
+    await chip.click();
+    await expect.poll(shown).toBe(lapsSubjects.size);
+    expect(await chip.getAttribute('aria-pressed')).toBe('true');
+    await chip.click();
+    await expect.poll(shown).toBe(all);
+    expect(await chip.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it("a row's findings open in a pane by keyboard: what, why, how to fix with Microsoft Learn sources, and the Intune link", async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    const button = page.getByRole('button', { name: /findings? for .*: details and how to fix$/ }).first();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const pane = page.getByRole('dialog');
+    await pane.waitFor();
+    expect(await pane.textContent()).toContain('Why it matters');
+    expect(await pane.textContent()).toContain('How to fix it');
+    const sources = await pane.locator('a[href^="https://learn.microsoft.com/"]').count();
+    expect(sources).toBeGreaterThan(0);
+    expect(await pane.getByRole('link', { name: /in the Intune admin center$/ }).getAttribute('href')).toMatch(/^https:\/\/intune\.microsoft\.com\//);
+    await saveScreenshot(page, 'finding-details');
+    await page.keyboard.press('Escape');
+    await pane.waitFor({ state: 'detached' });
   });
 });

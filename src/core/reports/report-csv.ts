@@ -1,5 +1,6 @@
+import { findingKind, findingsWorstFirst } from '../findings/finding-kinds.js';
 import { singleLine } from './graph-values.js';
-import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
+import type { CellValue, Finding, ReportColumn, ReportResult } from './report-model.js';
 
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
@@ -7,20 +8,37 @@ import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
  * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is prefixed with a quote:
  * device and policy names come from the tenant, and OWASP's CSV-injection guidance applies to any
  * export an admin opens in Excel. Pure, so the tab can use it in the browser as well. Columns shown
- * as n/a export as "n/a".
+ * as n/a export as "n/a". After the report's own columns come the row's findings: their kinds, the
+ * worst severity and their details, so a spreadsheet can be sorted and filtered by them.
  */
-export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows'>): string {
+export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'findings' | 'findingKinds'>): string {
   const sectioned = report.columns.some((column) => column.section !== undefined);
-  const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Link'];
+  const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Findings', 'Severity', 'Detail', 'Link'];
   const lines = [header.map(csvField).join(',')];
+  const findingsOf = findingsBySubject(report);
   for (const row of report.rows) {
     const cells: string[] = [];
     if (sectioned) cells.push(csvField(row.section ?? ''));
     for (const column of report.columns) cells.push(csvField(cellFor(column, row)));
+    const found = typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [];
+    cells.push(csvField(found.map((finding) => findingKind(report.findingKinds, finding.kind).label).join('; ')));
+    cells.push(csvField(found[0] ? findingKind(report.findingKinds, found[0].kind).severity : ''));
+    cells.push(csvField(found.map((finding) => finding.detail).join(' ')));
     cells.push(csvField(row.link ?? ''));
     lines.push(cells.join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A row's findings are those about its subject (its `id`), worst first: the first one's severity is the row's. */
+function findingsBySubject(report: Pick<ReportResult, 'findings' | 'findingKinds'>): Map<string, Finding[]> {
+  const bySubject = new Map<string, Finding[]>();
+  for (const finding of findingsWorstFirst(report.findings, report.findingKinds)) {
+    const found = bySubject.get(finding.subjectId);
+    if (found) found.push(finding);
+    else bySubject.set(finding.subjectId, [finding]);
+  }
+  return bySubject;
 }
 
 function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValue {

@@ -1,4 +1,5 @@
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
+import type { ReportSummary } from '../../core/reports/report-summary.js';
 
 export interface TenantInfo {
   label: string;
@@ -35,6 +36,10 @@ export class ReportApi {
 
   report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ReportResult> {
     return this.getJson<ReportResult>(`/api/reports/${encodeURIComponent(id)}${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  }
+
+  summary(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ReportSummary> {
+    return this.getJson<ReportSummary>(`/api/reports/${encodeURIComponent(id)}/summary${options.refresh ? '?refresh=true' : ''}`, options.signal);
   }
 
   progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {

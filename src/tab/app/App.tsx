@@ -23,7 +23,9 @@ import { usableLocale } from '../host/locale.js';
 import type { HostTheme, TabHost } from '../host/teams-host.js';
 import { ReportView } from '../reports/ReportView.js';
 import { FaultBoundary } from './FaultBoundary.js';
-import { hashFor, readCatalogue, reportFromHash } from './report-navigation.js';
+import { OVERVIEW, hashFor, readCatalogue, viewFromHash } from './report-navigation.js';
+import type { TabView } from './report-navigation.js';
+import { Overview } from '../overview/Overview.js';
 
 const THEMES = { light: teamsLightTheme, dark: teamsDarkTheme, contrast: teamsHighContrastTheme } as const;
 
@@ -80,7 +82,7 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   const [theme, setTheme] = useState<HostTheme>(() => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
   const [session, setSession] = useState<Session | null>(null);
   const [startupError, setStartupError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<ReportId>(() => reportFromHash(window.location.hash, catalogue) ?? catalogue[0]!.id);
+  const [selected, setSelected] = useState<TabView>(() => viewFromHash(window.location.hash, catalogue) ?? OVERVIEW);
 
   useEffect(() => {
     let stopThemeUpdates: (() => void) | undefined;
@@ -91,7 +93,7 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
       setHost(connected);
       setTheme(connected.theme);
       stopThemeUpdates = connected.onThemeChange(setTheme);
-      const deepLinked = connected.deepLinkedReport ? reportFromHash(connected.deepLinkedReport, catalogue) : null;
+      const deepLinked = connected.deepLinkedReport ? viewFromHash(connected.deepLinkedReport, catalogue) : null;
       if (deepLinked) setSelected(deepLinked);
       const api = new ReportApi(() => connected.getToken());
       try {
@@ -109,20 +111,20 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
 
   useEffect(() => {
     const followHash = () => {
-      const report = reportFromHash(window.location.hash, catalogue);
+      const report = viewFromHash(window.location.hash, catalogue);
       if (report) setSelected(report);
     };
     window.addEventListener('hashchange', followHash);
     return () => window.removeEventListener('hashchange', followHash);
   }, [catalogue]);
 
-  const select = (report: ReportId) => {
-    setSelected(report);
-    if (window.location.hash !== hashFor(report)) history.replaceState(null, '', hashFor(report));
+  const select = (view: TabView) => {
+    setSelected(view);
+    if (window.location.hash !== hashFor(view)) history.replaceState(null, '', hashFor(view));
   };
 
   const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? usableLocale(navigator.language) }), [host, session, selected]);
-  const presentation = catalogue.find((report) => report.id === selected) ?? catalogue[0]!;
+  const presentation = catalogue.find((report) => report.id === selected);
 
   return (
     <FluentProvider theme={THEMES[theme]} data-theme={theme}>
@@ -140,7 +142,10 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
         </header>
         <div className={styles.body}>
           <nav className={styles.nav} aria-label="Reports">
-            <TabList className={styles.tabs} vertical={window.innerWidth > 720} selectedValue={selected} onTabSelect={(_, data) => select(data.value as ReportId)}>
+            <TabList className={styles.tabs} vertical={window.innerWidth > 720} selectedValue={selected} onTabSelect={(_, data) => select(data.value as TabView)}>
+              <Tab value={OVERVIEW} id={`tab-${OVERVIEW}`} className={styles.tab}>
+                Overview
+              </Tab>
               {catalogue.map(({ id, navigationLabel }) => (
                 <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab}>
                   {navigationLabel}
@@ -158,7 +163,11 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
               </MessageBar>
             ) : (
               <FaultBoundary key={selected}>
-                <ReportView presentation={presentation} api={session?.api ?? null} format={format} />
+                {presentation ? (
+                  <ReportView presentation={presentation} api={session?.api ?? null} format={format} />
+                ) : (
+                  <Overview catalogue={catalogue} api={session?.api ?? null} format={format} onOpen={(report: ReportId) => select(report)} />
+                )}
               </FaultBoundary>
             )}
           </main>

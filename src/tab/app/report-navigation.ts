@@ -16,17 +16,27 @@ export function readCatalogue(page: Document): ReportPresentation[] | null {
   }
 }
 
-/** The report a URL hash names: `#/escrow-gaps` (or `#escrow-gaps`), if the catalogue has it, else null. */
-export function reportFromHash(hash: string, catalogue: readonly ReportPresentation[]): ReportId | null {
+/** The landing view: every report at once. */
+export const OVERVIEW = 'overview';
+
+/** What the tab shows: the overview or one report. */
+export type TabView = typeof OVERVIEW | ReportId;
+
+/**
+ * The view a URL hash names: none (or `#/overview`) is the overview, `#/escrow-gaps` (or
+ * `#escrow-gaps`) the report if the catalogue has it; null for anything else.
+ */
+export function viewFromHash(hash: string, catalogue: readonly ReportPresentation[]): TabView | null {
   let id: string;
   try {
     id = decodeURIComponent(hash.replace(/^#\/?/, ''));
   } catch {
     return null; // a malformed escape
   }
+  if (id === '' || id === OVERVIEW) return OVERVIEW;
   return catalogue.some((report) => report.id === id) ? id : null;
 }
 
-export function hashFor(report: ReportId): string {
-  return `#/${report}`;
+export function hashFor(view: TabView): string {
+  return `#/${view}`;
 }

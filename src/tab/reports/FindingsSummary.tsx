@@ -1,4 +1,4 @@
-import { Badge, Caption1, CounterBadge, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Caption1, CounterBadge, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { FindingCount, FindingSeverity } from '../../core/findings/finding-kinds.js';
 
 const useStyles = makeStyles({
@@ -12,6 +12,7 @@ const useStyles = makeStyles({
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     backgroundColor: tokens.colorNeutralBackground2,
   },
+  selected: { border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
   visuallyHidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
   clear: { color: tokens.colorPaletteGreenForeground1 },
 });
@@ -22,8 +23,19 @@ const SEVERITY_BADGE: Record<FindingSeverity, { color: 'danger' | 'warning' | 'i
   low: { color: 'informative', label: 'Low' },
 };
 
-/** The report's findings counted by kind, worst first; the first thing an admin reads. */
-export function FindingsSummary({ counts }: { counts: FindingCount[] }) {
+export interface FindingsSummaryProps {
+  counts: FindingCount[];
+  /** The kind the table is narrowed to, if any. */
+  selected: string | null;
+  /** Narrows the table to a kind, or (the selected kind again) shows every row. */
+  onSelect: (kind: string | null) => void;
+}
+
+/**
+ * The report's findings counted by kind, worst first; the first thing an admin reads. Each kind is
+ * a toggle: pressed, the table shows only the rows with a finding of that kind.
+ */
+export function FindingsSummary({ counts, selected, onSelect }: FindingsSummaryProps) {
   const styles = useStyles();
   if (counts.length === 0) {
     return (
@@ -35,16 +47,24 @@ export function FindingsSummary({ counts }: { counts: FindingCount[] }) {
   return (
     <ul className={styles.summary} aria-label="Findings by kind, worst first">
       {counts.map(({ kind, label, severity, count }) => (
-        <li key={kind} className={styles.item} data-finding-kind={kind} data-finding-count={count}>
-          <CounterBadge count={count} overflowCount={999_999} color={severity === 'high' ? 'danger' : 'informative'} aria-hidden />
-          <span className={styles.visuallyHidden}>{count}</span>
-          <Text>{label}</Text>
-          <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
-            <Caption1>
-              {SEVERITY_BADGE[severity].label}
-              <span className={styles.visuallyHidden}> severity</span>
-            </Caption1>
-          </Badge>
+        <li key={kind} data-finding-kind={kind} data-finding-count={count}>
+          <ToggleButton
+            className={mergeClasses(styles.item, selected === kind && styles.selected)}
+            appearance="subtle"
+            checked={selected === kind}
+            onClick={() => onSelect(selected === kind ? null : kind)}
+            title={selected === kind ? 'Show every row again' : 'Show only the rows with this finding'}
+          >
+            <CounterBadge count={count} overflowCount={999_999} color={severity === 'high' ? 'danger' : 'informative'} aria-hidden />
+            <span className={styles.visuallyHidden}>{count}</span>
+            <Text>{label}</Text>
+            <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
+              <Caption1>
+                {SEVERITY_BADGE[severity].label}
+                <span className={styles.visuallyHidden}> severity</span>
+              </Caption1>
+            </Badge>
+          </ToggleButton>
         </li>
       ))}
     </ul>

@@ -18,15 +18,16 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useCallback, useMemo, useState } from 'react';
-import { countFindingsByKind } from '../../core/findings/finding-kinds.js';
+import { countFindingsByKind, findingsWorstFirst } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
-import type { ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { Finding, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import type { ReportApi } from '../api/report-api.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
 import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
+import { FindingDetails } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import { PendingStatus } from './PendingStatus.js';
 import { reportSections } from './report-sections.js';
@@ -155,9 +156,25 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
   const styles = useStyles();
   const [query, setQuery] = useState('');
   const [onlyFindings, setOnlyFindings] = useState(false);
+  const [kindFilter, setKindFilter] = useState<string | null>(null);
   const [sorts, setSorts] = useState<Record<string, SortState>>({});
   const counts = useMemo(() => countFindingsByKind(report.findings, report.findingKinds), [report]);
-  const subjects = useMemo(() => new Set(report.findings.map((finding) => finding.subjectId)), [report]);
+  const subjects = useMemo(
+    () => new Set(report.findings.filter((finding) => kindFilter === null || finding.kind === kindFilter).map((finding) => finding.subjectId)),
+    [report, kindFilter],
+  );
+  const narrowed = onlyFindings || kindFilter !== null;
+  const findingsBySubject = useMemo(() => {
+    const bySubject = new Map<string, Finding[]>();
+    for (const finding of findingsWorstFirst(report.findings, report.findingKinds)) {
+      const found = bySubject.get(finding.subjectId);
+      if (found) found.push(finding);
+      else bySubject.set(finding.subjectId, [finding]);
+    }
+    return bySubject;
+  }, [report]);
+  const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[] } | null>(null);
+  const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsBySubject.get(row.id)?.length ?? 0) : 0), [findingsBySubject]);
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
@@ -167,10 +184,10 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
         const sort = sorts[section.key ?? ''];
         const order = sort ? sortedOrder(section.rows, sort) : Int32Array.from(section.rows.keys());
         let rows = visibleRows(section.rows, order, searchTexts[index] ?? [], query);
-        if (onlyFindings) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
+        if (narrowed) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
         return { ...section, rows };
       }),
-    [sections, searchTexts, query, onlyFindings, subjects, sorts],
+    [sections, searchTexts, query, narrowed, subjects, sorts],
   );
   const shownCount = shown.reduce((total, section) => total + section.rows.length, 0);
 
@@ -183,7 +200,7 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
   }, []);
 
   const exportCsv = () => {
-    const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows) });
+    const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
     const anchor = document.createElement('a');
     anchor.href = url;
@@ -201,7 +218,7 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
       ) : null}
       <section className={styles.section} aria-label="Findings">
         <Subtitle1 as="h3">Findings</Subtitle1>
-        <FindingsSummary counts={counts} />
+        <FindingsSummary counts={counts} selected={kindFilter} onSelect={setKindFilter} />
       </section>
       {presentation.charts.includes('slowest-models') ? <StartupCharts rows={report.rows} /> : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
@@ -219,7 +236,7 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
         <section key={section.key ?? 'rows'} className={styles.section} aria-label={section.title}>
           {shown.length > 1 ? <Subtitle1 as="h3">{section.title}</Subtitle1> : null}
           {section.rows.length === 0 ? (
-            <Body1 className={styles.muted}>{query || onlyFindings ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
+            <Body1 className={styles.muted}>{query || narrowed ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
           ) : (
             <ReportTable
               label={`${report.title}: ${section.title}`}
@@ -229,10 +246,19 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
               onSort={(columnKey) => toggleSort(section, columnKey)}
               format={format}
               nameKey={section.nameKey}
+              findingCount={findingCount}
+              onOpenFindings={(row) =>
+                setDetails({
+                  name: String(row[section.nameKey] ?? row.id),
+                  link: typeof row.link === 'string' ? row.link : null,
+                  findings: typeof row.id === 'string' ? (findingsBySubject.get(row.id) ?? []) : [],
+                })
+              }
             />
           )}
         </section>
       ))}
+      <FindingDetails subject={details} kinds={report.findingKinds} onClose={() => setDetails(null)} />
     </>
   );
 }

@@ -3,10 +3,17 @@ import type { ReportId, ReportResult } from '../../core/reports/report-model.js'
 import { ApiError } from '../api/report-api.js';
 import type { LoadProgressSnapshot, ReportApi } from '../api/report-api.js';
 
-export type ReportViewState =
+export type LoadState<T> =
   | { phase: 'loading'; progress: LoadProgressSnapshot | null }
-  | { phase: 'loaded'; report: ReportResult; refreshing: boolean; progress: LoadProgressSnapshot | null }
+  | { phase: 'loaded'; report: T; refreshing: boolean; progress: LoadProgressSnapshot | null }
   | { phase: 'failed'; error: ApiError };
+
+export type ReportViewState = LoadState<ReportResult>;
+
+/** What one report is read as: the whole report, or its summary for the overview. */
+export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: { refresh?: boolean; signal?: AbortSignal }) => Promise<T>;
+
+const wholeReport: ReportFetch<ReportResult> = (api, id, options) => api.report(id, options);
 
 /** How often a pending load asks the server how far it has got. */
 const PROGRESS_POLL_MS = 500;
@@ -16,7 +23,12 @@ const PROGRESS_POLL_MS = 500;
  * keeps the current table on screen until the new one arrives.
  */
 export function useReport(api: ReportApi | null, id: ReportId): { state: ReportViewState; refresh: () => void } {
-  const [state, setState] = useState<ReportViewState>({ phase: 'loading', progress: null });
+  return useReportLoad(api, id, wholeReport);
+}
+
+/** One report read through `fetchOne` (stable across renders), with the server's progress while it loads. */
+export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: ReportFetch<T>): { state: LoadState<T>; refresh: () => void } {
+  const [state, setState] = useState<LoadState<T>>({ phase: 'loading', progress: null });
   const [request, setRequest] = useState({ refresh: false, generation: 0 });
   const current = useRef(state);
   current.current = state;
@@ -35,8 +47,7 @@ export function useReport(api: ReportApi | null, id: ReportId): { state: ReportV
       );
     }, PROGRESS_POLL_MS);
 
-    api
-      .report(id, { refresh: request.refresh, signal })
+    fetchOne(api, id, { refresh: request.refresh, signal })
       .then(
         (report) => {
           if (!signal.aborted) setState({ phase: 'loaded', report, refreshing: false, progress: null });
@@ -53,7 +64,7 @@ export function useReport(api: ReportApi | null, id: ReportId): { state: ReportV
       controller.abort();
       clearInterval(poll);
     };
-  }, [api, id, request]);
+  }, [api, id, request, fetchOne]);
 
   const refresh = useCallback(() => {
     setState((previous) => (previous.phase === 'loaded' ? { ...previous, refreshing: true } : { phase: 'loading', progress: null }));

@@ -1,4 +1,4 @@
-import { Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Button, Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
@@ -52,6 +52,9 @@ export interface ReportTableProps {
   format: FormatContext;
   /** Which cell names the row, for the link's accessible name. */
   nameKey: string;
+  /** How many findings a row shows; a row with any gets a button that opens them. */
+  findingCount: (row: ReportRow) => number;
+  onOpenFindings: (row: ReportRow) => void;
 }
 
 /** Colours for the contract's tones; the words still say it, so colour is never the only cue. */
@@ -62,7 +65,7 @@ const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutr
  * exist in the DOM, each absolutely placed in a body as tall as all rows together. The table keeps
  * its ARIA row count and each row its index, so a screen reader knows where it is.
  */
-export function ReportTable({ label, columns, rows, sort, onSort, format, nameKey }: ReportTableProps) {
+export function ReportTable({ label, columns, rows, sort, onSort, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
   const styles = useStyles();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -91,6 +94,7 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
                 {column.available ? null : ' (n/a)'}
               </TableHeaderCell>
             ))}
+            <TableHeaderCell className={styles.linkCell}>Findings</TableHeaderCell>
             <TableHeaderCell className={styles.linkCell}>Intune</TableHeaderCell>
           </TableRow>
         </TableHeader>
@@ -136,6 +140,9 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
                   );
                 })}
                 <TableCell className={styles.linkCell}>
+                  <FindingsButton count={findingCount(row)} name={String(row[nameKey] ?? 'this item')} onOpen={() => onOpenFindings(row)} />
+                </TableCell>
+                <TableCell className={styles.linkCell}>
                   {link ? (
                     <Link href={link} target="_blank" rel="noopener noreferrer" aria-label={`Open ${String(row[nameKey] ?? 'this item')} in the Intune admin center`}>
                       Open
@@ -148,5 +155,15 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
         </TableBody>
       </Table>
     </div>
+  );
+}
+
+/** Opens a row's findings: a button, so the keyboard and touch reach it as a pointer does. */
+function FindingsButton({ count, name, onOpen }: { count: number; name: string; onOpen: () => void }) {
+  if (count === 0) return null;
+  return (
+    <Button size="small" appearance="subtle" onClick={onOpen} aria-label={`${count} ${count === 1 ? 'finding' : 'findings'} for ${name}: details and how to fix`}>
+      {count === 1 ? '1 finding' : `${count} findings`}
+    </Button>
   );
 }

@@ -35,6 +35,9 @@ function formattersFor(locale: string) {
   return set;
 }
 
+/** How far ahead of the viewer's clock a past event may seem, from clock skew and timing. */
+const FUTURE_SKEW_SECONDS = 300;
+
 const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
   ['minute', 60],
@@ -47,6 +50,9 @@ const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 /** "3 days ago", "in 2 hours": the unit grows with the distance, as people say it. */
 export function relativeTime(timestamp: number, context: FormatContext): string {
   let amount = (timestamp - context.now) / 1000;
+  // A time just ahead of the viewer's clock (the server's clock runs a little ahead, or the page's
+  // "now" was taken before the report arrived) happened now, not "in 2 seconds".
+  if (amount > 0 && amount < FUTURE_SKEW_SECONDS) amount = 0;
   for (const [unit, next] of RELATIVE_STEPS) {
     if (Math.abs(amount) < next) return formattersFor(context.locale).relative.format(Math.round(amount), unit);
     amount /= next;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reportToText } from '../../../src/cli/report-text.js';
 import { csvField, reportToCsv } from '../../../src/core/reports/report-csv.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
+import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps.js';
 
 const report: ReportResult = {
   report: 'escrow-gaps',
@@ -19,17 +20,17 @@ const report: ReportResult = {
     { id: 'd2', device: 'PC "two", upstairs\u001b]0;owned\u0007', recoveryKey: '2026-11-01T10:00:00.000Z', lapsPassword: null, link: null },
   ],
   findings: [{ kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC\u001b[2J', detail: 'No key.', fingerprint: 'f' }],
-  findingKinds: { 'missing-recovery-key': { label: 'Devices without an escrowed BitLocker key', severity: 'high' } },
+  findingKinds: escrowGapsReport.findingKinds,
   unchecked: ['missing-laps-password'],
   generatedAt: '2026-11-22T09:00:00.000Z',
 };
 
 describe('CSV export', () => {
-  it('quotes per RFC 4180, defuses spreadsheet formulas, and writes n/a for an ungranted column', () => {
+  it("quotes per RFC 4180, defuses spreadsheet formulas, writes n/a for an ungranted column, and adds each row's findings", () => {
     const lines = reportToCsv(report).split('\r\n');
-    expect(lines[0]).toBe('Device,Recovery key,LAPS password,Link');
-    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")",missing,n/a,https://intune.microsoft.com/#view/x`);
-    expect(lines[2]).toMatch(/^"PC ""two"", upstairs/);
+    expect(lines[0]).toBe('Device,Recovery key,LAPS password,Findings,Severity,Detail,Link');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")",missing,n/a,Devices without an escrowed BitLocker key,high,No key.,https://intune.microsoft.com/#view/x`);
+    expect(lines[2]).toMatch(/^"PC ""two"", upstairs.*,,,,$/);
     expect(lines.at(-1)).toBe('');
   });
 
@@ -50,8 +51,23 @@ describe('CSV export', () => {
         { section: 'coverage', area: 'Wiping devices', link: null },
         { section: 'policies', policy: 'Wipe approvals', link: null },
       ],
+      findings: [],
+      findingKinds: {},
     });
-    expect(csv.split('\r\n').slice(0, 3)).toEqual(['Section,Area,Access policy,Link', 'coverage,Wiping devices,,', 'policies,,Wipe approvals,']);
+    expect(csv.split('\r\n').slice(0, 3)).toEqual(['Section,Area,Access policy,Findings,Severity,Detail,Link', 'coverage,Wiping devices,,,,,', 'policies,,Wipe approvals,,,,']);
+  });
+
+  it("lists a row's findings worst first, and its worst severity", () => {
+    const csv = reportToCsv({
+      columns: [{ key: 'device', label: 'Device', available: true, format: 'text' }],
+      rows: [{ id: 'd1', device: 'PC-1', link: null }],
+      findings: [
+        { kind: 'missing-laps-password', subjectId: 'd1', subjectName: 'PC-1', detail: 'No password.', fingerprint: 'a' },
+        { kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC-1', detail: 'No key.', fingerprint: 'b' },
+      ],
+      findingKinds: escrowGapsReport.findingKinds,
+    });
+    expect(csv.split('\r\n')[1]).toBe('PC-1,Devices without an escrowed BitLocker key; Devices without an escrowed LAPS password,high,No key. No password.,');
   });
 });
 

@@ -1,0 +1,182 @@
+import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBarBody, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
+import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
+import type { ReportSummary } from '../../core/reports/report-summary.js';
+import type { ReportApi } from '../api/report-api.js';
+import { describeProgress } from '../reports/PendingStatus.js';
+import { useReportLoad } from '../reports/use-report.js';
+import type { ReportFetch } from '../reports/use-report.js';
+import { relativeTime } from '../table/cell-format.js';
+import type { FormatContext } from '../table/cell-format.js';
+
+const useStyles = makeStyles({
+  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', gap: tokens.spacingHorizontalL, listStyleType: 'none', margin: 0, padding: 0 },
+  tile: { height: '100%' },
+  counts: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, listStyleType: 'none', margin: 0, padding: 0 },
+  count: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'baseline' },
+  number: { fontVariantNumeric: 'tabular-nums', minWidth: '4ch', textAlign: 'right' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  clear: { color: tokens.colorPaletteGreenForeground1 },
+  // Graph's paths and request ids are long unbroken words.
+  message: { overflowWrap: 'anywhere' },
+});
+
+const SEVERITY: Record<FindingSeverity, { color: 'danger' | 'warning' | 'informative'; label: string }> = {
+  high: { color: 'danger', label: 'High' },
+  medium: { color: 'warning', label: 'Medium' },
+  low: { color: 'informative', label: 'Low' },
+};
+
+/** Kinds a tile lists before "and N more". */
+const LISTED_KINDS = 4;
+
+const summaryOf: ReportFetch<ReportSummary> = (api, id, options) => api.summary(id, options);
+
+export interface OverviewProps {
+  catalogue: readonly ReportPresentation[];
+  /** Null while the application is still starting. */
+  api: ReportApi | null;
+  format: FormatContext;
+  onOpen: (report: ReportId) => void;
+}
+
+/**
+ * The landing view: every report at once, each tile loading side by side with the server's progress,
+ * then its state (findings by kind and the worst severity, the empty notice, or the load error with
+ * its status) and what it could not check. A tile opens its report.
+ */
+export function Overview({ catalogue, api, format, onOpen }: OverviewProps) {
+  const styles = useStyles();
+  return (
+    <section className={styles.view} aria-labelledby="overview-title">
+      <Title2 as="h2" id="overview-title">
+        Overview
+      </Title2>
+      <Body1>What is broken in this tenant, report by report, worst first within each.</Body1>
+      <ul className={styles.grid} aria-label="Reports">
+        {catalogue.map((presentation) => (
+          <li key={presentation.id}>
+            <ReportTile presentation={presentation} api={api} format={format} onOpen={onOpen} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ReportTile({ presentation, api, format, onOpen }: { presentation: ReportPresentation; api: ReportApi | null; format: FormatContext; onOpen: (report: ReportId) => void }) {
+  const styles = useStyles();
+  const { state } = useReportLoad(api, presentation.id, summaryOf);
+  const tileState = state.phase === 'loaded' ? state.report.state : state.phase;
+  return (
+    <Card className={styles.tile} data-report-tile={presentation.id} data-state={tileState} data-worst={state.phase === 'loaded' ? (state.report.worst ?? 'none') : undefined}>
+      <CardHeader
+        header={
+          <Text as="h3" weight="semibold">
+            {presentation.title}
+          </Text>
+        }
+        action={
+          <Button appearance="primary" size="small" onClick={() => onOpen(presentation.id)} aria-label={`Open ${presentation.title}`}>
+            Open
+          </Button>
+        }
+      />
+      <TileBody presentation={presentation} state={state} format={format} />
+    </Card>
+  );
+}
+
+function TileBody({ presentation, state, format }: { presentation: ReportPresentation; state: ReturnType<typeof useReportLoad<ReportSummary>>['state']; format: FormatContext }) {
+  const styles = useStyles();
+  if (state.phase === 'loading') {
+    const detail = state.progress && state.progress.sources.length > 0 ? describeProgress(state.progress) : null;
+    return (
+      <div role="status" aria-live="polite">
+        <div className={styles.line}>
+          <Spinner size="tiny" aria-hidden />
+          <Text>{presentation.pending.fetching}</Text>
+        </div>
+        {detail ? <Caption1 className={styles.muted}>Reading {detail}</Caption1> : null}
+      </div>
+    );
+  }
+  if (state.phase === 'failed') {
+    return (
+      <MessageBar intent="error" layout="multiline">
+        <MessageBarBody>{state.error.message}</MessageBarBody>
+      </MessageBar>
+    );
+  }
+  const summary = state.report;
+  const asOf = <Caption1 className={styles.muted}>Read {relativeTime(Date.parse(summary.generatedAt), format)}</Caption1>;
+  if (summary.state === 'load-error') {
+    return (
+      <>
+        <MessageBar intent="error" layout="multiline">
+          <MessageBarBody className={styles.message}>
+            <Text weight="semibold">{summary.error?.status ? `Could not load: Microsoft Graph answered HTTP ${summary.error.status}` : 'Could not load'}</Text>
+            <br />
+            {summary.error?.message}
+          </MessageBarBody>
+        </MessageBar>
+        {asOf}
+      </>
+    );
+  }
+  if (summary.state === 'empty') {
+    return (
+      <>
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>{summary.notice}</MessageBarBody>
+        </MessageBar>
+        {asOf}
+      </>
+    );
+  }
+  const listed = summary.counts.slice(0, LISTED_KINDS);
+  const more = summary.counts.length - listed.length;
+  const number = new Intl.NumberFormat(format.locale);
+  return (
+    <>
+      {summary.worst ? (
+        <div className={styles.line}>
+          <Badge appearance="filled" color={SEVERITY[summary.worst].color}>
+            Worst: {SEVERITY[summary.worst].label}
+          </Badge>
+          <Text>
+            {number.format(summary.findings)} {summary.findings === 1 ? 'finding' : 'findings'} in {number.format(summary.rows)} rows
+          </Text>
+        </div>
+      ) : (
+        <Text className={styles.clear} weight="semibold">
+          No findings in {number.format(summary.rows)} rows
+        </Text>
+      )}
+      {listed.length > 0 ? (
+        <ul className={styles.counts} aria-label="Findings by kind">
+          {listed.map((count) => (
+            <li key={count.kind} className={styles.count} data-finding-kind={count.kind} data-finding-count={count.count}>
+              <Text className={styles.number} weight="semibold">
+                {number.format(count.count)}
+              </Text>
+              <Text>{count.label}</Text>
+              <Caption1 className={styles.muted}>{SEVERITY[count.severity].label}</Caption1>
+            </li>
+          ))}
+          {more > 0 ? <li className={styles.muted}>and {more} more kinds</li> : null}
+        </ul>
+      ) : null}
+      {summary.unavailable.length > 0 ? (
+        <MessageBar intent="warning" layout="multiline" data-unavailable>
+          <MessageBarBody>
+            n/a (permission not granted): {summary.unavailable.join(', ')}. Not checked: {summary.unchecked.join(', ') || 'nothing'}.
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {asOf}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { Badge, Body1, Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, Link, OverlayDrawer, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { findingKind } from '../../core/findings/finding-kinds.js';
+import type { FindingKindTable, FindingSeverity } from '../../core/findings/finding-kinds.js';
+import type { Finding } from '../../core/reports/report-model.js';
+
+const useStyles = makeStyles({
+  finding: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalL },
+  heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+});
+
+const SEVERITY_COLOUR: Record<FindingSeverity, 'danger' | 'warning' | 'informative'> = { high: 'danger', medium: 'warning', low: 'informative' };
+
+export interface FindingDetailsProps {
+  /** What the findings are about, as the row names it; null while the pane is closed. */
+  subject: { name: string; link: string | null; findings: readonly Finding[] } | null;
+  kinds: FindingKindTable;
+  onClose: () => void;
+}
+
+/**
+ * A row's findings in a side pane, opened from the row's Findings button (keyboard and touch alike,
+ * never on hover): what was found, why it matters, how to fix it step by step with the Microsoft
+ * Learn pages behind the steps, and the object's page in the Intune admin center.
+ */
+export function FindingDetails({ subject, kinds, onClose }: FindingDetailsProps) {
+  const styles = useStyles();
+  return (
+    <OverlayDrawer position="end" size="medium" open={subject !== null} onOpenChange={(_, data) => !data.open && onClose()} aria-label="Finding details">
+      <DrawerHeader>
+        <DrawerHeaderTitle
+          action={
+            <Button appearance="subtle" aria-label="Close" onClick={onClose}>
+              Close
+            </Button>
+          }
+        >
+          {subject?.name}
+        </DrawerHeaderTitle>
+      </DrawerHeader>
+      <DrawerBody>
+        {subject?.findings.map((finding) => {
+          const kind = findingKind(kinds, finding.kind);
+          const { remediation } = kind;
+          return (
+            <section key={finding.fingerprint} className={styles.finding} aria-label={kind.label} data-finding-details={finding.kind}>
+              <div className={styles.heading}>
+                <Subtitle2 as="h3">{kind.label}</Subtitle2>
+                <Badge appearance="tint" color={SEVERITY_COLOUR[kind.severity]}>
+                  {kind.severity === 'high' ? 'High' : kind.severity === 'medium' ? 'Medium' : 'Low'}
+                </Badge>
+              </div>
+              <Body1>{finding.detail}</Body1>
+              {remediation ? (
+                <>
+                  <Text weight="semibold">Why it matters</Text>
+                  <Body1>{remediation.why}</Body1>
+                  <Text weight="semibold">How to fix it</Text>
+                  <ol className={styles.list}>
+                    {remediation.steps.map((step) => (
+                      <li key={step}>
+                        <Body1>{step}</Body1>
+                      </li>
+                    ))}
+                  </ol>
+                  <Text weight="semibold">Learn more</Text>
+                  <ul className={styles.list}>
+                    {remediation.sources.map((source) => (
+                      <li key={source.url}>
+                        <Link href={source.url} target="_blank" rel="noopener noreferrer">
+                          {source.title}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+            </section>
+          );
+        })}
+        {subject?.link ? (
+          <Link href={subject.link} target="_blank" rel="noopener noreferrer">
+            Open {subject.name} in the Intune admin center
+          </Link>
+        ) : null}
+      </DrawerBody>
+    </OverlayDrawer>
+  );
+}
