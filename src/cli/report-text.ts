@@ -1,3 +1,4 @@
+import { countFindingsByKind } from '../core/findings/finding-kinds.js';
 import { singleLine } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
@@ -5,7 +6,7 @@ import type { ReportDefinition } from '../core/reports/report-model.js';
 const MAX_CELL = 60;
 
 /** A report as plain text tables for a terminal: notice or error first, then each table, then findings. */
-export function reportToText(report: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta' | 'prerequisites'>, options: { color: boolean }): string {
+export function reportToText(report: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta' | 'prerequisites' | 'tables'>, options: { color: boolean }): string {
   const red = (text: string) => (options.color ? `\u001b[31m${text}\u001b[39m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
   const lines: string[] = [bold(`${report.title}${definition.beta ? ' (beta)' : ''}`), `Generated ${report.generatedAt}`, ''];
@@ -22,7 +23,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   for (const section of sections) {
     const columns = report.columns.filter((column) => column.section === section);
     const rows = report.rows.filter((row) => section === undefined || row.section === section);
-    if (section !== undefined) lines.push(bold(sectionTitle(section)));
+    if (section !== undefined) lines.push(bold(definition.tables[section] ?? section));
     lines.push(...table(columns, rows), '');
   }
 
@@ -31,16 +32,20 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   } else {
     lines.push(bold(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:`));
     for (const finding of report.findings) lines.push(`  ${finding.kind}  ${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`);
+    lines.push('', bold('How to fix them, worst first:'));
+    for (const { kind, count, label, severity, remediation } of countFindingsByKind(report.findings, report.findingKinds)) {
+      lines.push(`  ${label} (${kind}: ${count}, ${severity})`);
+      if (!remediation) continue;
+      lines.push(`    Why it matters: ${singleLine(remediation.why)}`);
+      remediation.steps.forEach((step, index) => lines.push(`    ${index + 1}. ${singleLine(step)}`));
+      for (const source of remediation.sources) lines.push(`    Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`);
+    }
   }
   const unavailable = report.columns.filter((column) => !column.available);
   if (unavailable.length > 0) {
     lines.push('', `n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function sectionTitle(section: string): string {
-  return section.charAt(0).toUpperCase() + section.slice(1);
 }
 
 function table(columns: ReportColumn[], rows: Array<Record<string, CellValue>>): string[] {

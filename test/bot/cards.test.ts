@@ -135,6 +135,21 @@ describe('report cards', () => {
     expect(text.indexOf('Devices without an escrowed BitLocker key')).toBeLessThan(text.indexOf('Devices without an escrowed LAPS password'));
   });
 
+  it('says how to fix the worst kinds behind a How to fix button, with the Microsoft Learn pages as links', () => {
+    const result = demoResults.find((report) => report.report === 'escrow-gaps')!;
+    const card = reportCard(result, { beta: false }, options);
+    expect(cardProblems(card)).toEqual([]);
+    const showCard = (card.actions as Array<{ type: string; title: string; card?: unknown }>).find((action) => action.type === 'Action.ShowCard');
+    expect(showCard?.title).toBe('How to fix');
+    const fixes = JSON.stringify(showCard?.card);
+    const guidance = escrowGapsReport.findingKinds['missing-recovery-key'].remediation;
+    expect(fixes).toContain(JSON.stringify(guidance.why).slice(1, -1));
+    expect(fixes).toContain(`](${guidance.sources[0]!.url})`);
+    // A card without findings has nothing to fix.
+    const clean = reportCard({ ...result, findings: [] }, { beta: false }, options);
+    expect((clean.actions as Array<{ type: string }>).some((action) => action.type === 'Action.ShowCard')).toBe(false);
+  });
+
   it('shows the load error with the upstream status, and no counts', () => {
     const failed: ReportResult = {
       ...demoResults[0]!,

@@ -1,4 +1,4 @@
-import { findingsWorstFirst } from '../../core/findings/finding-kinds.js';
+import { countFindingsByKind, findingsWorstFirst } from '../../core/findings/finding-kinds.js';
 import type { ReportDefinition, ReportResult } from '../../core/reports/report-model.js';
 import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
@@ -26,8 +26,55 @@ const REPORT_CARD_TEMPLATE = {
     FINDING_ITEMS_TEMPLATE,
     { type: 'TextBlock', $when: "${state == 'loaded' && caveat != ''}", text: '${caveat}', isSubtle: true, size: 'Small', wrap: true, spacing: 'Medium' },
   ],
-  actions: [{ type: 'Action.OpenUrl', title: 'Open the report', url: '${tabUrl}' }],
+  actions: [
+    { type: 'Action.OpenUrl', title: 'Open the report', url: '${tabUrl}' },
+    {
+      type: 'Action.ShowCard',
+      $when: '${count(fixes) > 0}',
+      title: 'How to fix',
+      card: {
+        type: 'AdaptiveCard',
+        body: [
+          {
+            type: 'Container',
+            $data: '${fixes}',
+            spacing: 'Medium',
+            items: [
+              { type: 'TextBlock', text: '${label}', weight: 'Bolder', wrap: true },
+              { type: 'TextBlock', text: '${why}', wrap: true, isSubtle: true, spacing: 'Small' },
+              { type: 'TextBlock', text: '${steps}', wrap: true, spacing: 'Small' },
+              { type: 'TextBlock', text: '${learn}', wrap: true, size: 'Small', spacing: 'Small' },
+            ],
+          },
+        ],
+      },
+    },
+  ],
 } as const;
+
+/** Kinds whose fix a card spells out: the worst few, so the card stays well inside Teams' size limit. */
+const EXPLAINED_KINDS = 3;
+
+/**
+ * How to fix the worst kinds, as card text: the steps as a Markdown numbered list and the Microsoft
+ * Learn pages as links (the texts are ours, docs/finding-rules.md, "Remediation guidance").
+ */
+function fixesFor(result: ReportResult): Array<{ label: string; why: string; steps: string; learn: string }> {
+  return countFindingsByKind(result.findings, result.findingKinds)
+    .slice(0, EXPLAINED_KINDS)
+    .flatMap(({ label, remediation }) =>
+      remediation
+        ? [
+            {
+              label,
+              why: remediation.why,
+              steps: remediation.steps.map((step, index) => `${index + 1}. ${step}`).join('\r'),
+              learn: `Learn more: ${remediation.sources.map((source) => `[${source.title.replace(/[[\]]/g, '')}](${source.url})`).join(' · ')}`,
+            },
+          ]
+        : [],
+    );
+}
 
 /**
  * A report as a card: counts by kind worst first, the worst few findings by name, a button to the
@@ -49,6 +96,7 @@ export function reportCard(result: ReportResult, definition: Pick<ReportDefiniti
     counts: kindCounts(findings, result.findingKinds),
     ...findingList(findings, result.rows, result.findingKinds),
     tabUrl: options.tabLinks(result.report),
+    fixes: result.state === 'loaded' ? fixesFor(result) : [],
   });
 }
 
