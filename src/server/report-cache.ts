@@ -1,4 +1,5 @@
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+import { EncodedReport } from './report-encoding.js';
 
 /** How far a load under way has got: records read so far from each upstream source. */
 export interface ReportLoadProgress {
@@ -20,6 +21,8 @@ export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) =
 export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
   private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
+  private readonly encodings = new WeakMap<ReportResult, EncodedReport>();
+  private serialized = 0;
 
   constructor(
     private readonly load: ReportLoader,
@@ -49,6 +52,22 @@ export class ReportCache {
     );
     this.loading.set(id, { result, startedAt: this.now(), sources });
     return result;
+  }
+
+  /** A result as bytes: serialized once, on first request, and kept as long as the result is. */
+  encoded(result: ReportResult): EncodedReport {
+    let encoded = this.encodings.get(result);
+    if (!encoded) {
+      encoded = new EncodedReport(result);
+      this.serialized += 1;
+      this.encodings.set(result, encoded);
+    }
+    return encoded;
+  }
+
+  /** How many results were turned into bytes: one per load, however many viewers read it. */
+  get serializations(): number {
+    return this.serialized;
   }
 
   progress(id: ReportId): ReportLoadProgress {

@@ -3,6 +3,8 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import type { ReportCache } from './report-cache.js';
+import { matchesEtag, preferredEncoding } from './report-encoding.js';
+import type { EncodedReport } from './report-encoding.js';
 
 export interface ReportRoutesOptions {
   reports: ReportCache;
@@ -65,7 +67,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const report = await options.reports.get(id, { refresh });
     options.log?.(`report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`);
     if (!csv) {
-      res.send(200, report);
+      await sendEncoded(req, res, options.reports.encoded(report));
       return;
     }
     if (report.state === 'load-error') {
@@ -75,4 +77,26 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
     res.end(reportToCsv(report));
   });
+}
+
+/**
+ * The report's bytes as made once for everyone: a client that has them (its `If-None-Match` names
+ * the ETag) gets 304 and no body; others get them compressed as they accept.
+ */
+async function sendEncoded(req: Request, res: Response, encoded: EncodedReport): Promise<void> {
+  res.header('etag', encoded.etag);
+  res.header('vary', 'accept-encoding');
+  if (matchesEtag(req.header('if-none-match'), encoded.etag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  const encoding = preferredEncoding(req.header('accept-encoding'));
+  const body = await encoded.body(encoding);
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+    ...(encoding ? { 'content-encoding': encoding } : {}),
+  });
+  res.end(body);
 }

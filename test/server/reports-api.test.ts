@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SignJWT, generateKeyPair } from 'jose';
 import type { Server } from 'restify';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '../../src/server/app-server.js';
@@ -17,17 +18,19 @@ const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let server: Server;
 let base: string;
 let loads = 0;
+let reports: ReportCache;
 let keysTransport: ReturnType<typeof createHttpTransport>;
 
 beforeAll(async () => {
   const sim = harness.sim;
   const graph = harness.client();
   keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
+  reports = new ReportCache((id, onProgress) => {
+    loads += 1;
+    return loadReport(id, graph, { onProgress });
+  });
   server = createAppServer({
-    reports: new ReportCache((id, onProgress) => {
-      loads += 1;
-      return loadReport(id, graph, { onProgress });
-    }),
+    reports,
     tenant: { label: 'Contoso (demo)', demo: true },
     checkAccess: createTabAccessCheck({
       authorityHost: sim.authorityHost,
@@ -150,6 +153,38 @@ describe('the tab API: reports', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.text.split('\r\n')[0]).toBe('Device,User,Last check-in,Recovery key,LAPS password,Note,Findings,Severity,Detail,Link');
     expect((await get('/api/reports/no-such-report', token)).status).toBe(404);
+  });
+
+  it('turns a report into bytes once for every viewer: one serialization, one ETag, compressed as each client accepts, 304 for a client that has it', async () => {
+    const token = await userToken();
+    const fetchReport = (headers: Record<string, string>) =>
+      request(`${base}/api/reports/security-posture`, { headers: { authorization: `Bearer ${token}`, ...headers } }).then(async (response) => ({
+        status: response.statusCode,
+        headers: response.headers,
+        body: Buffer.from(await response.body.arrayBuffer()),
+      }));
+    const plain = await fetchReport({});
+    const before = reports.serializations;
+    const [brotli, gzipped, again] = await Promise.all([
+      fetchReport({ 'accept-encoding': 'gzip, br' }),
+      fetchReport({ 'accept-encoding': 'gzip' }),
+      fetchReport({ 'accept-encoding': 'br;q=0, gzip' }),
+    ]);
+    expect(reports.serializations - before).toBe(0); // the first viewer's bytes serve every later one
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect([brotli.headers['content-encoding'], gzipped.headers['content-encoding'], again.headers['content-encoding']]).toEqual(['br', 'gzip', 'gzip']);
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    expect(new Set([plain, brotli, gzipped, again].map((response) => response.headers.etag)).size).toBe(1);
+    expect((JSON.parse(plain.body.toString('utf8')) as ReportResult).report).toBe('security-posture');
+
+    const unchanged = await fetchReport({ 'if-none-match': String(plain.headers.etag) });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body.length).toBe(0);
+    // A refresh makes a new result, and so new bytes.
+    const serializationsBeforeRefresh = reports.serializations;
+    await get('/api/reports/security-posture?refresh=true', token);
+    expect(reports.serializations).toBe(serializationsBeforeRefresh + 1);
   });
 
   it('loads a report once for viewers who open it together, and again on refresh', async () => {
