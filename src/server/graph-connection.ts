@@ -8,6 +8,7 @@ import type { ClientCredential } from '../core/graph/token-source.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import type { SimTenant } from '../sim/tenants/sim-tenant.js';
 
 export interface GraphConnection {
   graph: GraphClient;
@@ -66,11 +67,16 @@ export function connectToSimulator(simulator: Simulator, options: SimulatorConne
 
 export async function openGraphConnection(
   connection: TenantConnection,
-  options: { onExchange?: (exchange: GraphExchange) => void; betaCoverage?: boolean } = {},
+  options: {
+    onExchange?: (exchange: GraphExchange) => void;
+    betaCoverage?: boolean;
+    /** The simulated tenant demo mode serves: the demo tenant unless another is given (the large one). */
+    demoTenant?: () => SimTenant;
+  } = {},
 ): Promise<GraphConnection> {
   const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
   if (connection.mode === 'demo') {
-    const simulator = await startSimulator({ tenant: buildDemoTenant() });
+    const simulator = await startSimulator({ tenant: (options.demoTenant ?? buildDemoTenant)() });
     const connected = connectToSimulator(simulator, { clientOptions });
     return {
       ...connected,

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { openStateStore } from '../core/store/open-state-store.js';
+import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import { openGraphConnection } from './graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 
@@ -11,15 +13,27 @@ import { assembleApp } from './app-assembly.js';
  * demo tenant), checks that Graph answers, and serves on PORT the tab and its report API, the bot
  * at /api/messages and, with NOTIFY_API_KEY, /api/notify.
  */
-async function main(): Promise<void> {
+async function main(argv: string[]): Promise<void> {
   const result = readConfig(process.env);
-  if (!result.ok) {
-    console.error(`Device Management Health cannot start: ${result.error.message}`);
+  const options = readStartOptions(argv);
+  if (!result.ok || !options.ok) {
+    console.error(`Device Management Health cannot start: ${result.ok ? (options as { message: string }).message : result.error.message}`);
     process.exitCode = 2;
     return;
   }
   const { config } = result;
-  const connection = await openGraphConnection(config.connection, { betaCoverage: config.betaCoverage });
+  if (options.tenant === 'large' && config.connection.mode !== 'demo') {
+    console.error(
+      'Device Management Health cannot start: --tenant large is a simulated tenant, and a tenant is configured (M365_TENANT_ID). Unset it to look at the large tenant.',
+    );
+    process.exitCode = 2;
+    return;
+  }
+  if (options.tenant === 'large') console.log(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
+  const connection = await openGraphConnection(config.connection, {
+    betaCoverage: config.betaCoverage,
+    ...(options.tenant === 'large' ? { demoTenant: () => buildLargeTenant({ devices: options.devices }) } : {}),
+  });
   if (connection.demo) {
     console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     console.log(`  Simulated Graph: ${connection.simulator?.graphUrl}  (CA: ${connection.simulator?.caPath})`);
@@ -78,7 +92,29 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
 }
 
-main().catch((error: unknown) => {
+type StartOptions = { ok: true; tenant: 'demo' | 'large'; devices: number } | { ok: false; message: string };
+
+/**
+ * `npm start -- --tenant large [--devices N]`: demo mode on the large simulated tenant (100,000
+ * devices by default), so anyone can see the app at scale without a tenant of their own.
+ */
+function readStartOptions(argv: string[]): StartOptions {
+  let values: { tenant?: string | undefined; devices?: string | undefined };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { tenant: { type: 'string' }, devices: { type: 'string' } }, strict: true }));
+  } catch (error) {
+    return { ok: false, message: `${(error as Error).message}. Options: --tenant demo|large, --devices N (with --tenant large).` };
+  }
+  const tenant = values.tenant ?? 'demo';
+  if (tenant !== 'demo' && tenant !== 'large') return { ok: false, message: `--tenant must be demo or large, got "${tenant}".` };
+  const devices = values.devices === undefined ? 100_000 : Number(values.devices);
+  if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenant !== 'large')) {
+    return { ok: false, message: '--devices takes a whole number from 1 to 1,000,000, with --tenant large.' };
+  }
+  return { ok: true, tenant, devices };
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
   console.error('Device Management Health failed to start:', error);
   process.exitCode = 1;
 });

@@ -1,0 +1,69 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReportSummary } from '../../src/core/reports/report-summary.js';
+
+const run = promisify(execFile);
+const MAIN = 'dist/server/main.js';
+const dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-main-'));
+
+afterAll(() => rmSync(dataDirectory, { recursive: true, force: true }));
+
+/** The environment minus anything that would point the server at a tenant, with its state in a folder of the test's. */
+function demoEnv(port: number): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_)/.test(name)) delete env[name];
+  return { ...env, PORT: String(port), STATE_STORE: `file:${dataDirectory}` };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('npm start', () => {
+  it('--tenant large serves the large simulated tenant, labelled as the demo it is', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [MAIN, '--tenant', 'large', '--devices', '400'], { env: demoEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    try {
+      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
+      expect(output).toContain('Building the large simulated tenant (400 devices)');
+      const base = `http://127.0.0.1:${port}`;
+      const { token } = (await (await fetch(`${base}/api/demo/token`)).json()) as { token: string };
+      const headers = { authorization: `Bearer ${token}` };
+      expect(await (await fetch(`${base}/api/tenant`, { headers })).json()).toEqual({ label: 'Northwind (large)', demo: true });
+      const summary = (await (await fetch(`${base}/api/reports/escrow-gaps/summary`, { headers })).json()) as ReportSummary;
+      expect(summary.state).toBe('loaded');
+      expect(summary.rows).toBeGreaterThan(0);
+      expect(summary.rows).toBeLessThanOrEqual(400);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+
+  it.each([
+    [['--tenant', 'huge'], '--tenant must be demo or large, got "huge".'],
+    [['--devices', '10'], '--devices takes a whole number from 1 to 1,000,000, with --tenant large.'],
+    [['--colour'], "Unknown option '--colour'"],
+  ])('refuses %j in one line, exit status 2', async (args, message) => {
+    const port = await freePort();
+    const failed = await run(process.execPath, [MAIN, ...args], { env: demoEnv(port), timeout: 20_000 }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stderr: error.stderr ?? '' }),
+    );
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(message);
+  });
+});
