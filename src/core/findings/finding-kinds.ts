@@ -72,3 +72,14 @@ export function findingsWorstFirst<T extends { kind: string }>(findings: readonl
   const rank = (finding: T) => SEVERITY_RANK[findingKind(kinds, finding.kind).severity];
   return [...findings].sort((a, b) => rank(a) - rank(b));
 }
+
+/** Findings by the subject they are about (a table row's \`id\`), each subject's worst first. */
+export function findingsBySubject<T extends { kind: string; subjectId: string }>(findings: readonly T[], kinds: FindingKindTable): Map<string, T[]> {
+  const bySubject = new Map<string, T[]>();
+  for (const finding of findingsWorstFirst(findings, kinds)) {
+    const found = bySubject.get(finding.subjectId);
+    if (found) found.push(finding);
+    else bySubject.set(finding.subjectId, [finding]);
+  }
+  return bySubject;
+}

@@ -1,6 +1,6 @@
-import { findingKind, findingsWorstFirst } from '../findings/finding-kinds.js';
+import { findingKind, findingsBySubject } from '../findings/finding-kinds.js';
 import { singleLine } from './graph-values.js';
-import type { CellValue, Finding, ReportColumn, ReportResult } from './report-model.js';
+import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
 
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
@@ -15,7 +15,7 @@ export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'fin
   const sectioned = report.columns.some((column) => column.section !== undefined);
   const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Findings', 'Severity', 'Detail', 'Link'];
   const lines = [header.map(csvField).join(',')];
-  const findingsOf = findingsBySubject(report);
+  const findingsOf = findingsBySubject(report.findings, report.findingKinds);
   for (const row of report.rows) {
     const cells: string[] = [];
     if (sectioned) cells.push(csvField(row.section ?? ''));
@@ -28,17 +28,6 @@ export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'fin
     lines.push(cells.join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** A row's findings are those about its subject (its `id`), worst first: the first one's severity is the row's. */
-function findingsBySubject(report: Pick<ReportResult, 'findings' | 'findingKinds'>): Map<string, Finding[]> {
-  const bySubject = new Map<string, Finding[]>();
-  for (const finding of findingsWorstFirst(report.findings, report.findingKinds)) {
-    const found = bySubject.get(finding.subjectId);
-    if (found) found.push(finding);
-    else bySubject.set(finding.subjectId, [finding]);
-  }
-  return bySubject;
 }
 
 function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValue {

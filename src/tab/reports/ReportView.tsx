@@ -18,7 +18,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useCallback, useMemo, useState } from 'react';
-import { countFindingsByKind, findingsWorstFirst } from '../../core/findings/finding-kinds.js';
+import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import type { Finding, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import type { ReportApi } from '../api/report-api.js';
@@ -164,17 +164,9 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
     [report, kindFilter],
   );
   const narrowed = onlyFindings || kindFilter !== null;
-  const findingsBySubject = useMemo(() => {
-    const bySubject = new Map<string, Finding[]>();
-    for (const finding of findingsWorstFirst(report.findings, report.findingKinds)) {
-      const found = bySubject.get(finding.subjectId);
-      if (found) found.push(finding);
-      else bySubject.set(finding.subjectId, [finding]);
-    }
-    return bySubject;
-  }, [report]);
+  const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
   const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[] } | null>(null);
-  const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsBySubject.get(row.id)?.length ?? 0) : 0), [findingsBySubject]);
+  const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
@@ -251,7 +243,7 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
                 setDetails({
                   name: String(row[section.nameKey] ?? row.id),
                   link: typeof row.link === 'string' ? row.link : null,
-                  findings: typeof row.id === 'string' ? (findingsBySubject.get(row.id) ?? []) : [],
+                  findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
                 })
               }
             />
