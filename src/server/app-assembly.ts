@@ -18,6 +18,8 @@ export interface AppAssemblyOptions {
   registry?: ReportRegistry;
   /** How a report is loaded: by default through the registry and the connection's Graph client. */
   load?: ReportLoader;
+  /** How long a loaded report counts as fresh (five minutes by default); older ones are served while a newer one loads. */
+  cacheMaxAgeMs?: number;
   loadOptions?: Pick<LoadReportOptions, 'thresholds' | 'now' | 'onUnexpectedError'>;
   tabDirectory?: string;
   serveSourceMaps?: boolean;
@@ -56,7 +58,7 @@ export interface AssembledApp {
 export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const { connection } = options;
   const registry = options.registry ?? REPORTS;
-  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress })));
+  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress })), options.cacheMaxAgeMs);
   const botOptions = options.bot;
   const bot = botOptions
     ? new TeamsBot({

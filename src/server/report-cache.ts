@@ -12,11 +12,20 @@ export interface ReportLoadProgress {
 
 export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) => void) => Promise<ReportResult>;
 
+/** A report as a viewer opens it: the last good result at once while a newer one loads, or the result. */
+export interface OpenedReport {
+  result: ReportResult;
+  /** A newer result is loading: this one is older than the cache keeps results fresh. */
+  refreshing: boolean;
+}
+
 /**
  * Reports shared by everyone who opens the tab: loaded once however many viewers ask at the same
- * moment (single flight), kept for a short while, and loaded again on an explicit refresh. A load
- * error is never kept, so the next viewer tries again. While a load is under way its progress can
- * be read, so a viewer of a 100,000-device report sees more than a spinner.
+ * moment (single flight), kept for a short while, and loaded again on an explicit refresh. Opening a
+ * report whose result has aged serves that result at once, with its age, while a newer one loads
+ * (stale-while-revalidate). A load error is never kept, so the next viewer tries again. While a load
+ * is under way its progress can be read, so a viewer of a 100,000-device report sees more than a
+ * spinner.
  */
 export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
@@ -36,7 +45,23 @@ export class ReportCache {
     if (inFlight) return inFlight.result;
     const kept = this.loaded.get(id);
     if (kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
+    return this.startLoad(id);
+  }
 
+  /**
+   * A report for a viewer who is opening it: fresh if it is; if it has aged, the last good result
+   * at once while a newer one loads (joining a load under way rather than starting another); the
+   * first load, or an explicit refresh, is waited for.
+   */
+  async open(id: ReportId, options: { refresh?: boolean } = {}): Promise<OpenedReport> {
+    const kept = this.loaded.get(id);
+    if (options.refresh || !kept) return { result: await this.get(id, options), refreshing: false };
+    if (this.now() - kept.at < this.maxAgeMs) return { result: kept.result, refreshing: false };
+    if (!this.loading.has(id)) void this.startLoad(id).catch(() => undefined); // the next viewer sees how it went
+    return { result: kept.result, refreshing: true };
+  }
+
+  private startLoad(id: ReportId): Promise<ReportResult> {
     const sources = new Map<string, number>();
     const result = this.load(id, (progress) => sources.set(progress.source, progress.records)).then(
       (loadedResult) => {

@@ -20,6 +20,9 @@ export interface ReportRoutesOptions {
  * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
  * the JSON contract or as CSV, and a load's progress, every route behind the SSO token.
  */
+/** Set on a report served from the cache while a newer load of it runs. */
+export const REFRESHING_HEADER = 'x-report-refreshing';
+
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, registry } = options;
   server.get('/api/reports', async (req: Request, res: Response) => {
@@ -51,7 +54,9 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       return;
     }
     const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
-    res.send(200, summarizeReport(await options.reports.get(id, { refresh })));
+    const opened = await options.reports.open(id, { refresh });
+    if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
+    res.send(200, summarizeReport(opened.result));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -64,12 +69,19 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       return;
     }
     const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
-    const report = await options.reports.get(id, { refresh });
-    options.log?.(`report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`);
     if (!csv) {
+      const opened = await options.reports.open(id, { refresh });
+      const report = opened.result;
+      options.log?.(
+        `report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}${opened.refreshing ? ', stale while a newer load runs' : ''}`,
+      );
+      // The tab shows the result's age (generatedAt) and fetches again once the newer load is done.
+      if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
       await sendEncoded(req, res, options.reports.encoded(report));
       return;
     }
+    const report = await options.reports.get(id, { refresh });
+    options.log?.(`report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`);
     if (report.state === 'load-error') {
       res.send(502, { error: report.error });
       return;

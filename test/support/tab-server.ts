@@ -19,12 +19,17 @@ export interface TabServer {
  * real token checks against the simulator's keys, the loopback demo sign-in, and the built tab,
  * reading Graph through `graph`. A fresh one per scenario gives each its own report cache.
  */
-export async function startTabServer(sim: Simulator, graph: GraphClient, options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry } = {}): Promise<TabServer> {
+export async function startTabServer(
+  sim: Simulator,
+  graph: GraphClient,
+  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number } = {},
+): Promise<TabServer> {
   const connection = simulatorConnection(sim, graph);
   const { server } = assembleApp({
     connection,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
+    ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
     ...(options.now ? { loadOptions: { now: options.now } } : {}),
     tabDirectory: TAB_DIRECTORY,
     log: (line) => recordServerLog('tab server', line),

@@ -364,3 +364,27 @@ describe('findings to act on', () => {
     await pane.waitFor({ state: 'detached' });
   });
 });
+
+describe('opening a report that has aged', () => {
+  it('shows the last good result at once, says it is refreshing, and swaps in the newer one when it lands', async () => {
+    const server = await startTabServer(harness.sim, harness.client(), { cacheMaxAgeMs: 1_000 });
+    servers.push(server);
+    const page = await openPage();
+    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').waitFor();
+    const firstRead = await page.locator('[data-generated-at]').getAttribute('data-generated-at');
+
+    await page.waitForTimeout(1_200); // the result ages past the cache's freshness
+    harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', latencyMs: 1_500, times: 1 });
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
+    // The table is back at once, from the last good result, while the newer load runs.
+    await page.locator('[role=table]').waitFor({ timeout: 1_000 });
+    await page.locator('[role=status][data-pending=Refreshing]').waitFor();
+    expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(firstRead);
+    // Then the newer result replaces it.
+    await expect.poll(() => page.locator('[data-generated-at]').getAttribute('data-generated-at'), { timeout: 20_000 }).not.toBe(firstRead);
+    await page.locator('[role=status][data-pending=Refreshing]').waitFor({ state: 'detached' });
+    expect(await page.locator('[role=table]').count()).toBeGreaterThan(0);
+  });
+});

@@ -26,27 +26,37 @@ export class ApiError extends Error {
   }
 }
 
+/** Set by the server on a report it served from its cache while a newer load of it runs. */
+const REFRESHING_HEADER = 'x-report-refreshing';
+
+/** An answer, and whether the server is loading a newer one. */
+export interface Served<T> {
+  value: T;
+  refreshing: boolean;
+}
+
 /** The tab's client for the server's report API, always with a fresh bearer token. */
 export class ReportApi {
   constructor(private readonly getToken: () => Promise<string>) {}
 
-  tenant(signal?: AbortSignal): Promise<TenantInfo> {
-    return this.getJson<TenantInfo>('/api/tenant', signal);
+  async tenant(signal?: AbortSignal): Promise<TenantInfo> {
+    return (await this.getJson<TenantInfo>('/api/tenant', signal)).value;
   }
 
-  report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ReportResult> {
+  /** One report; `refreshing` when the server sent its last good result while a newer one loads. */
+  report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportResult>> {
     return this.getJson<ReportResult>(`/api/reports/${encodeURIComponent(id)}${options.refresh ? '?refresh=true' : ''}`, options.signal);
   }
 
-  summary(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ReportSummary> {
+  summary(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportSummary>> {
     return this.getJson<ReportSummary>(`/api/reports/${encodeURIComponent(id)}/summary${options.refresh ? '?refresh=true' : ''}`, options.signal);
   }
 
-  progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {
-    return this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal);
+  async progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {
+    return (await this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal)).value;
   }
 
-  private async getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  private async getJson<T>(path: string, signal?: AbortSignal): Promise<Served<T>> {
     const token = await this.getToken();
     let response: Response;
     try {
@@ -57,7 +67,7 @@ export class ReportApi {
     }
     if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
     try {
-      return (await response.json()) as T;
+      return { value: (await response.json()) as T, refreshing: response.headers.get(REFRESHING_HEADER) === 'true' };
     } catch {
       throw new ApiError(response.status, 'The server sent an answer that is not JSON.');
     }

@@ -72,8 +72,8 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
         <span className={styles.grow} />
         {state.phase === 'loaded' ? (
           <>
-            <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)}>
-              Read {relativeTime(Date.parse(state.report.generatedAt), format)}
+            <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)} data-generated-at={state.report.generatedAt}>
+              {state.refreshing ? 'As of' : 'Read'} {relativeTime(Date.parse(state.report.generatedAt), format)}
             </Caption1>
             <Button onClick={refresh} disabled={state.refreshing}>
               {state.refreshing ? 'Refreshing…' : 'Refresh'}

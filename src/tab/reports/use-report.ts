@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
 import { ApiError } from '../api/report-api.js';
-import type { LoadProgressSnapshot, ReportApi } from '../api/report-api.js';
+import type { LoadProgressSnapshot, ReportApi, Served } from '../api/report-api.js';
 
 export type LoadState<T> =
   | { phase: 'loading'; progress: LoadProgressSnapshot | null }
@@ -11,7 +11,7 @@ export type LoadState<T> =
 export type ReportViewState = LoadState<ReportResult>;
 
 /** What one report is read as: the whole report, or its summary for the overview. */
-export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: { refresh?: boolean; signal?: AbortSignal }) => Promise<T>;
+export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: { refresh?: boolean; signal?: AbortSignal }) => Promise<Served<T>>;
 
 const wholeReport: ReportFetch<ReportResult> = (api, id, options) => api.report(id, options);
 
@@ -47,10 +47,26 @@ export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: 
       );
     }, PROGRESS_POLL_MS);
 
+    let revalidating: ReturnType<typeof setInterval> | undefined;
     fetchOne(api, id, { refresh: request.refresh, signal })
       .then(
-        (report) => {
-          if (!signal.aborted) setState({ phase: 'loaded', report, refreshing: false, progress: null });
+        ({ value: report, refreshing }) => {
+          if (signal.aborted) return;
+          setState({ phase: 'loaded', report, refreshing, progress: null });
+          if (!refreshing) return;
+          // The server sent its last good result while a newer one loads: show how far that load
+          // has got, and fetch again once it is done, so the new result replaces the old.
+          revalidating = setInterval(() => {
+            api.progress(id, signal).then(
+              (progress) => {
+                if (signal.aborted) return;
+                if (progress.loading) return showProgress(progress);
+                clearInterval(revalidating);
+                setRequest((previous) => ({ refresh: false, generation: previous.generation + 1 }));
+              },
+              () => undefined,
+            );
+          }, PROGRESS_POLL_MS);
         },
         (error: unknown) => {
           if (signal.aborted) return;
@@ -63,6 +79,7 @@ export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: 
     return () => {
       controller.abort();
       clearInterval(poll);
+      clearInterval(revalidating);
     };
   }, [api, id, request, fetchOne]);
 

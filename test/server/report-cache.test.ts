@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { ReportCache } from '../../src/server/report-cache.js';
+
+function result(generatedAt: string): ReportResult {
+  return {
+    report: 'escrow-gaps',
+    title: 'Escrow',
+    state: 'loaded',
+    error: null,
+    notice: null,
+    columns: [],
+    rows: [],
+    findings: [],
+    findingKinds: {},
+    unchecked: [],
+    generatedAt,
+  };
+}
+
+/** A loader whose loads the test finishes by hand, counting them. */
+function manualLoader() {
+  const pending: Array<(value: ReportResult) => void> = [];
+  return {
+    loads: () => pending.length,
+    finish: (index: number, value: ReportResult) => pending[index]!(value),
+    load: () => new Promise<ReportResult>((resolve) => pending.push(resolve)),
+  };
+}
+
+describe('the report cache', () => {
+  it('opens an aged report at once with its last good result while one newer load runs, then serves the newer one', async () => {
+    let clock = 0;
+    const loader = manualLoader();
+    const cache = new ReportCache(loader.load, 60_000, () => clock);
+
+    const first = cache.open('escrow-gaps');
+    loader.finish(0, result('first'));
+    expect(await first).toEqual({ result: result('first'), refreshing: false });
+
+    clock = 61_000; // aged
+    const [a, b] = await Promise.all([cache.open('escrow-gaps'), cache.open('escrow-gaps')]);
+    expect([a.result.generatedAt, a.refreshing, b.result.generatedAt, b.refreshing]).toEqual(['first', true, 'first', true]);
+    expect(loader.loads()).toBe(2); // one newer load for both viewers
+    expect(cache.progress('escrow-gaps').loading).toBe(true);
+
+    loader.finish(1, result('second'));
+    await cache.get('escrow-gaps');
+    expect(await cache.open('escrow-gaps')).toEqual({ result: result('second'), refreshing: false });
+    expect(loader.loads()).toBe(2);
+  });
+
+  it('waits for an explicit refresh, and a refresh joins a load under way', async () => {
+    let clock = 0;
+    const loader = manualLoader();
+    const cache = new ReportCache(loader.load, 60_000, () => clock);
+    const first = cache.open('escrow-gaps');
+    loader.finish(0, result('first'));
+    await first;
+    clock = 61_000;
+    await cache.open('escrow-gaps'); // starts the newer load
+    const refreshed = cache.open('escrow-gaps', { refresh: true });
+    expect(loader.loads()).toBe(2);
+    loader.finish(1, result('second'));
+    expect(await refreshed).toEqual({ result: result('second'), refreshing: false });
+  });
+});
