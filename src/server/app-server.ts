@@ -6,7 +6,7 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import { registerNotify } from './notify-route.js';
 import type { ReportCache } from './report-cache.js';
 import { registerReportRoutes } from './report-routes.js';
-import type { TabAccess } from './tab-access.js';
+import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
 import { isLoopback } from '../core/net/loopback.js';
@@ -33,6 +33,8 @@ export interface AppServerOptions {
   notifyRateLimit?: number;
   /** The reverse proxy whose X-Forwarded-For names the caller (`TRUSTED_PROXY`). */
   trustedProxy?: string;
+  /** Explicit refreshes (`?refresh=true`) one user may ask for a minute; 6 by default. */
+  refreshesPerMinute?: number;
   log?: (line: string) => void;
   /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
   logStream?: NodeJS.WritableStream;
@@ -60,15 +62,22 @@ export function createAppServer(options: AppServerOptions): Server {
     next();
   });
 
-  const authorised = async (req: Request, res: Response): Promise<boolean> => {
+  const authorised = async (req: Request, res: Response): Promise<TabUser | null> => {
     const access = await options.checkAccess(req.header('authorization'));
-    if (access.ok) return true;
+    if (access.ok) return access.user;
     if (access.status === 401) res.header('www-authenticate', 'Bearer error="invalid_token"');
     res.send(access.status, { error: { status: access.status, message: access.reason } });
-    return false;
+    return null;
   };
 
-  registerReportRoutes(server, { reports: options.reports, registry, tenant: options.tenant, authorised, ...(options.log ? { log: options.log } : {}) });
+  registerReportRoutes(server, {
+    reports: options.reports,
+    registry,
+    tenant: options.tenant,
+    authorised,
+    ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
 
   const bot = options.bot;
   if (bot) {

@@ -2,7 +2,9 @@ import type { Request, Response, Server } from 'restify';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
+import { FixedWindowRateLimit } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
+import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import type { EncodedReport } from './report-encoding.js';
 
@@ -11,8 +13,10 @@ export interface ReportRoutesOptions {
   registry: ReportRegistry;
   /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
   tenant: { label: string; demo: boolean };
-  /** Checks the caller's SSO token; on refusal it has answered already. */
-  authorised: (req: Request, res: Response) => Promise<boolean>;
+  /** Checks the caller's SSO token: the user, or null when it has answered the refusal already. */
+  authorised: (req: Request, res: Response) => Promise<TabUser | null>;
+  /** Explicit refreshes one user may ask for a minute (6 by default); more are answered from the cache. */
+  refreshesPerMinute?: number;
   log?: (line: string) => void;
 }
 
@@ -20,11 +24,27 @@ export interface ReportRoutesOptions {
  * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
  * the JSON contract or as CSV, and a load's progress, every route behind the SSO token.
  */
+/** Set, to the seconds to wait, on an answer whose refresh was over the user's limit and came from the cache. */
+export const REFRESH_LIMITED_HEADER = 'x-refresh-limited';
+
 /** Set on a report served from the cache while a newer load of it runs. */
 export const REFRESHING_HEADER = 'x-report-refreshing';
 
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, registry } = options;
+  const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000);
+  /**
+   * Whether to load again for `?refresh=true`: a refresh joins a load under way anyway, and one user
+   * may start only a few a minute, so a held-down refresh button cannot make the tenant's Graph
+   * throttle everyone. Over the limit, the answer says so and comes from the cache.
+   */
+  const refreshAllowed = (req: Request, res: Response, user: TabUser): boolean => {
+    if ((req.query as Record<string, unknown> | undefined)?.refresh !== 'true') return false;
+    const retryAfter = refreshes.take(user.objectId);
+    if (retryAfter === 0) return true;
+    res.header(REFRESH_LIMITED_HEADER, String(retryAfter));
+    return false;
+  };
   server.get('/api/reports', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     res.send(200, registry.catalogue());
@@ -47,20 +67,21 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
 
   // One report in a few numbers, for the overview's tile: loaded as the report is (the same cache), sent without its rows.
   server.get('/api/reports/:id/summary', async (req: Request, res: Response) => {
-    if (!(await authorised(req, res))) return;
+    const user = await authorised(req, res);
+    if (!user) return;
     const id = String(req.params.id ?? '');
     if (!registry.has(id)) {
       res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
       return;
     }
-    const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
-    const opened = await options.reports.open(id, { refresh });
+    const opened = await options.reports.open(id, { refresh: refreshAllowed(req, res, user) });
     if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
     res.send(200, summarizeReport(opened.result));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
-    if (!(await authorised(req, res))) return;
+    const user = await authorised(req, res);
+    if (!user) return;
     const name = String(req.params.name ?? '');
     const csv = name.endsWith('.csv');
     const id = csv ? name.slice(0, -'.csv'.length) : name;
@@ -68,7 +89,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
       return;
     }
-    const refresh = (req.query as Record<string, unknown> | undefined)?.refresh === 'true';
+    const refresh = refreshAllowed(req, res, user);
     if (!csv) {
       const opened = await options.reports.open(id, { refresh });
       const report = opened.result;

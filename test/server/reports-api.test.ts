@@ -200,6 +200,24 @@ describe('the tab API: reports', () => {
     expect(loads - before).toBe(2);
   });
 
+  it('lets one user start a few refreshes a minute; past that, answers from the cache and says so, while others can still refresh', async () => {
+    const oid = '7d1c9e3a-0000-4000-8000-00000000f5f5';
+    const token = await userToken({ claims: { oid } });
+    const refresh = async (bearer: string) => {
+      const response = await request(`${base}/api/reports/admin-approval?refresh=true`, { headers: { authorization: `Bearer ${bearer}` } });
+      await response.body.text();
+      return response.headers['x-refresh-limited'];
+    };
+    const before = loads;
+    for (let attempt = 0; attempt < 6; attempt += 1) expect(await refresh(token)).toBeUndefined();
+    expect(loads - before).toBe(6);
+    const limited = await refresh(token);
+    expect(Number(limited)).toBeGreaterThan(0);
+    expect(loads - before).toBe(6); // answered from the cache, no seventh load
+    expect(await refresh(await userToken())).toBeUndefined(); // someone else's refresh still loads
+    expect(loads - before).toBe(7);
+  });
+
   it('answers a report that cannot load with its error, and as CSV with 502; the failure is not kept', async () => {
     const token = await userToken();
     harness.sim.faults.add({ path: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', status: 403, times: 2 });
