@@ -58,7 +58,15 @@ export interface AssembledApp {
 export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const { connection } = options;
   const registry = options.registry ?? REPORTS;
-  const reports = new ReportCache(options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress })), options.cacheMaxAgeMs);
+  const load = options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress }));
+  const reports = new ReportCache(async (id, onProgress) => {
+    // One line per upstream load, so an operator (and the viewers bench) can count them.
+    const started = Date.now();
+    options.log(`report ${id}: loading from Microsoft Graph`);
+    const result = await load(id, onProgress);
+    options.log(`report ${id}: loaded (${result.state}) in ${Date.now() - started} ms`);
+    return result;
+  }, options.cacheMaxAgeMs);
   const botOptions = options.bot;
   const bot = botOptions
     ? new TeamsBot({

@@ -48,8 +48,10 @@ async function main(argv: string[]): Promise<void> {
     console.error(`Microsoft Graph check failed: ${error.summary()}`);
   }
 
-  const tabDirectory = fileURLToPath(new URL('../tab/', import.meta.url));
-  if (!existsSync(tabDirectory)) console.warn(`The tab is not built (${tabDirectory} is missing): run npm run build.`);
+  const builtTab = fileURLToPath(new URL('../tab/', import.meta.url));
+  // Without the built tab the API still serves, and /tab answers 404.
+  const tabDirectory = existsSync(builtTab) ? builtTab : undefined;
+  if (!tabDirectory) console.warn(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
   const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
   const { bot: botConfig } = config;
@@ -60,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
       thresholds: config.thresholds,
       onUnexpectedError: (report, error) => console.error(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     },
-    tabDirectory,
+    ...(tabDirectory ? { tabDirectory } : {}),
     serveSourceMaps: process.env.NODE_ENV === 'development',
     ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
     bot: {
