@@ -76,7 +76,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     }
     const opened = await options.reports.open(id, { refresh: refreshAllowed(req, res, user) });
     if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
-    res.send(200, summarizeReport(opened.result));
+    res.send(200, summarizeReport(opened.result, options.reports.changes(id)));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {

@@ -388,3 +388,26 @@ describe('opening a report that has aged', () => {
     expect(await page.locator('[role=table]').count()).toBeGreaterThan(0);
   });
 });
+
+describe('the overview after a change in the tenant', () => {
+  it('says on the tile how many findings are new and how many resolved since the previous load', async () => {
+    const server = await startTabServer(harness.sim, harness.client(), { cacheMaxAgeMs: 500 });
+    servers.push(server);
+    const page = await openPage();
+    await page.goto(`${server.base}/tab/`);
+    const escrow = page.locator('[data-report-tile=escrow-gaps][data-state=loaded]');
+    await escrow.waitFor();
+    expect(await escrow.locator('[data-changes]').count()).toBe(0); // one load: nothing to compare with
+
+    // Two devices lose their escrowed LAPS password between the loads.
+    const kept = tenant.collections.deviceLocalCredentials;
+    tenant.collections.deviceLocalCredentials = kept.slice(2);
+    try {
+      await page.waitForTimeout(600); // the result ages: the next visit loads again behind it
+      await page.reload();
+      await expect.poll(() => escrow.locator('[data-changes]').textContent(), { timeout: 20_000 }).toMatch(/^2 new, 0 resolved since the load /);
+    } finally {
+      tenant.collections.deviceLocalCredentials = kept;
+    }
+  });
+});

@@ -176,6 +176,11 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
           </MessageBarBody>
         </MessageBar>
       ) : null}
+      {summary.changes ? (
+        <Caption1 data-changes>
+          {number.format(summary.changes.fresh)} new, {number.format(summary.changes.resolved)} resolved since the load {relativeTime(Date.parse(summary.changes.since), format)}
+        </Caption1>
+      ) : null}
       {asOf}
     </>
   );
