@@ -1,6 +1,8 @@
 import type { Request, Response, Server } from 'restify';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
+import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
+import type { ReportResult } from '../core/reports/report-model.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import { FixedWindowRateLimit } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
@@ -24,12 +26,6 @@ export interface ReportRoutesOptions {
  * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
  * the JSON contract or as CSV, and a load's progress, every route behind the SSO token.
  */
-/** Set, to the seconds to wait, on an answer whose refresh was over the user's limit and came from the cache. */
-export const REFRESH_LIMITED_HEADER = 'x-refresh-limited';
-
-/** Set on a report served from the cache while a newer load of it runs. */
-export const REFRESHING_HEADER = 'x-report-refreshing';
-
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, registry } = options;
   const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000);
@@ -45,6 +41,22 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     res.header(REFRESH_LIMITED_HEADER, String(retryAfter));
     return false;
   };
+  const isUnknown = (res: Response, id: string): boolean => {
+    if (registry.has(id)) return false;
+    res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
+    return true;
+  };
+  /**
+   * A report as a viewer opens it (report-cache.ts, `open`), logged; when it is the last good result
+   * while a newer load runs, the answer says so: the tab shows the result's age and fetches again
+   * once that load is done.
+   */
+  const openFor = async (req: Request, res: Response, user: TabUser, id: string): Promise<ReportResult> => {
+    const opened = await options.reports.open(id, { refresh: refreshAllowed(req, res, user) });
+    options.log?.(`report ${id}: ${describeState(opened.result)}${opened.refreshing ? ', stale while a newer load runs' : ''}`);
+    if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
+    return opened.result;
+  };
   server.get('/api/reports', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     res.send(200, registry.catalogue());
@@ -58,10 +70,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     const id = String(req.params.id ?? '');
-    if (!registry.has(id)) {
-      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
-      return;
-    }
+    if (isUnknown(res, id)) return;
     res.send(200, options.reports.progress(id));
   });
 
@@ -70,13 +79,8 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const user = await authorised(req, res);
     if (!user) return;
     const id = String(req.params.id ?? '');
-    if (!registry.has(id)) {
-      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
-      return;
-    }
-    const opened = await options.reports.open(id, { refresh: refreshAllowed(req, res, user) });
-    if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
-    res.send(200, summarizeReport(opened.result, options.reports.changes(id)));
+    if (isUnknown(res, id)) return;
+    res.send(200, summarizeReport(await openFor(req, res, user, id), options.reports.changes(id)));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -85,24 +89,14 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const name = String(req.params.name ?? '');
     const csv = name.endsWith('.csv');
     const id = csv ? name.slice(0, -'.csv'.length) : name;
-    if (!registry.has(id)) {
-      res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
-      return;
-    }
-    const refresh = refreshAllowed(req, res, user);
+    if (isUnknown(res, id)) return;
     if (!csv) {
-      const opened = await options.reports.open(id, { refresh });
-      const report = opened.result;
-      options.log?.(
-        `report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}${opened.refreshing ? ', stale while a newer load runs' : ''}`,
-      );
-      // The tab shows the result's age (generatedAt) and fetches again once the newer load is done.
-      if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
-      await sendEncoded(req, res, options.reports.encoded(report));
+      await sendEncoded(req, res, options.reports.encoded(await openFor(req, res, user, id)));
       return;
     }
-    const report = await options.reports.get(id, { refresh });
-    options.log?.(`report ${id}: ${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`);
+    // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
+    const report = await options.reports.get(id, { refresh: refreshAllowed(req, res, user) });
+    options.log?.(`report ${id}: ${describeState(report)} (CSV)`);
     if (report.state === 'load-error') {
       res.send(502, { error: report.error });
       return;
@@ -132,4 +126,8 @@ async function sendEncoded(req: Request, res: Response, encoded: EncodedReport):
     ...(encoding ? { 'content-encoding': encoding } : {}),
   });
   res.end(body);
+}
+
+function describeState(report: ReportResult): string {
+  return `${report.state}${report.error ? ` (${report.error.status ?? report.error.code})` : ''}`;
 }

@@ -264,6 +264,20 @@ describe('the states of the specification', () => {
     expect(await findingCounts(page)).toEqual(declaredCounts('admin-approval'));
   });
 
+  it('a page served without its list of reports: a clear error, not an empty tab', async () => {
+    const page = await openPage();
+    await page.route(/\/tab\/$/, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/<script type="application\/json" id="report-catalogue">[\s\S]*?<\/script>/, '');
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto(`${demo.base}/tab/`);
+    const error = page.locator('[data-state=startup-error]');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('The page came without its list of reports');
+    expect(await page.locator('[role=tab]').count()).toBe(0);
+  });
+
   it("a user without the IT staff role: the server's 403 is shown, not an empty report", async () => {
     const page = await openPage();
     await page.route('**/api/demo/token', async (route) =>

@@ -153,6 +153,12 @@ export const INITIALIZING_TEXT = 'Initializing data';
 export const LOADING_TEXT = 'Loading...';
 export type PendingText = typeof INITIALIZING_TEXT | typeof LOADING_TEXT;
 
+/** Set on a report served from the server's cache while a newer load of it runs (docs/contract.md, "The server's endpoints"). */
+export const REFRESHING_HEADER = 'x-report-refreshing';
+
+/** Set, to the seconds to wait, on an answer whose refresh was over the user's limit and came from the cache. */
+export const REFRESH_LIMITED_HEADER = 'x-refresh-limited';
+
 /** The id of the element in which the tab's page carries the report catalogue (`ReportPresentation[]`). */
 export const CATALOGUE_ELEMENT_ID = 'report-catalogue';
 

@@ -1,3 +1,4 @@
+import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 
@@ -25,9 +26,6 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
-
-/** Set by the server on a report it served from its cache while a newer load of it runs. */
-const REFRESHING_HEADER = 'x-report-refreshing';
 
 /** An answer, and whether the server is loading a newer one. */
 export interface Served<T> {

@@ -1,9 +1,9 @@
-import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBarBody, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
-import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
+import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBarBody, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { ReportApi } from '../api/report-api.js';
-import { describeProgress } from '../reports/PendingStatus.js';
+import { PendingStatus } from '../reports/PendingStatus.js';
+import { SEVERITY_BADGE } from '../reports/severity.js';
 import { useReportLoad } from '../reports/use-report.js';
 import type { ReportFetch } from '../reports/use-report.js';
 import { relativeTime } from '../table/cell-format.js';
@@ -22,12 +22,6 @@ const useStyles = makeStyles({
   // Graph's paths and request ids are long unbroken words.
   message: { overflowWrap: 'anywhere' },
 });
-
-const SEVERITY: Record<FindingSeverity, { color: 'danger' | 'warning' | 'informative'; label: string }> = {
-  high: { color: 'danger', label: 'High' },
-  medium: { color: 'warning', label: 'Medium' },
-  low: { color: 'informative', label: 'Low' },
-};
 
 /** Kinds a tile lists before "and N more". */
 const LISTED_KINDS = 4;
@@ -91,18 +85,7 @@ function ReportTile({ presentation, api, format, onOpen }: { presentation: Repor
 
 function TileBody({ presentation, state, format }: { presentation: ReportPresentation; state: ReturnType<typeof useReportLoad<ReportSummary>>['state']; format: FormatContext }) {
   const styles = useStyles();
-  if (state.phase === 'loading') {
-    const detail = state.progress && state.progress.sources.length > 0 ? describeProgress(state.progress) : null;
-    return (
-      <div role="status" aria-live="polite">
-        <div className={styles.line}>
-          <Spinner size="tiny" aria-hidden />
-          <Text>{presentation.pending.fetching}</Text>
-        </div>
-        {detail ? <Caption1 className={styles.muted}>Reading {detail}</Caption1> : null}
-      </div>
-    );
-  }
+  if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} compact />;
   if (state.phase === 'failed') {
     return (
       <MessageBar intent="error" layout="multiline">
@@ -143,8 +126,8 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
     <>
       {summary.worst ? (
         <div className={styles.line}>
-          <Badge appearance="filled" color={SEVERITY[summary.worst].color}>
-            Worst: {SEVERITY[summary.worst].label}
+          <Badge appearance="filled" color={SEVERITY_BADGE[summary.worst].color}>
+            Worst: {SEVERITY_BADGE[summary.worst].label}
           </Badge>
           <Text>
             {number.format(summary.findings)} {summary.findings === 1 ? 'finding' : 'findings'} in {number.format(summary.rows)} rows
@@ -163,7 +146,7 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
                 {number.format(count.count)}
               </Text>
               <Text>{count.label}</Text>
-              <Caption1 className={styles.muted}>{SEVERITY[count.severity].label}</Caption1>
+              <Caption1 className={styles.muted}>{SEVERITY_BADGE[count.severity].label}</Caption1>
             </li>
           ))}
           {more > 0 ? <li className={styles.muted}>and {more} more kinds</li> : null}

@@ -1,15 +1,14 @@
 import { Badge, Body1, Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, Link, OverlayDrawer, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { findingKind } from '../../core/findings/finding-kinds.js';
-import type { FindingKindTable, FindingSeverity } from '../../core/findings/finding-kinds.js';
+import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { Finding } from '../../core/reports/report-model.js';
+import { SEVERITY_BADGE } from './severity.js';
 
 const useStyles = makeStyles({
   finding: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalL },
   heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
-
-const SEVERITY_COLOUR: Record<FindingSeverity, 'danger' | 'warning' | 'informative'> = { high: 'danger', medium: 'warning', low: 'informative' };
 
 export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
@@ -46,8 +45,8 @@ export function FindingDetails({ subject, kinds, onClose }: FindingDetailsProps)
             <section key={finding.fingerprint} className={styles.finding} aria-label={kind.label} data-finding-details={finding.kind}>
               <div className={styles.heading}>
                 <Subtitle2 as="h3">{kind.label}</Subtitle2>
-                <Badge appearance="tint" color={SEVERITY_COLOUR[kind.severity]}>
-                  {kind.severity === 'high' ? 'High' : kind.severity === 'medium' ? 'Medium' : 'Low'}
+                <Badge appearance="tint" color={SEVERITY_BADGE[kind.severity].color}>
+                  {SEVERITY_BADGE[kind.severity].label}
                 </Badge>
               </div>
               <Body1>{finding.detail}</Body1>

@@ -1,5 +1,6 @@
 import { Badge, Caption1, CounterBadge, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import type { FindingCount, FindingSeverity } from '../../core/findings/finding-kinds.js';
+import type { FindingCount } from '../../core/findings/finding-kinds.js';
+import { SEVERITY_BADGE } from './severity.js';
 
 const useStyles = makeStyles({
   summary: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center', listStyleType: 'none', margin: 0, padding: 0 },
@@ -16,12 +17,6 @@ const useStyles = makeStyles({
   visuallyHidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
   clear: { color: tokens.colorPaletteGreenForeground1 },
 });
-
-const SEVERITY_BADGE: Record<FindingSeverity, { color: 'danger' | 'warning' | 'informative'; label: string }> = {
-  high: { color: 'danger', label: 'High' },
-  medium: { color: 'warning', label: 'Medium' },
-  low: { color: 'informative', label: 'Low' },
-};
 
 export interface FindingsSummaryProps {
   counts: FindingCount[];

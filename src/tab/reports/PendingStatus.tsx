@@ -17,8 +17,11 @@ export function describeProgress(progress: LoadProgressSnapshot): string {
   return [...sources, ...(seconds >= 1 ? [`${seconds} s`] : [])].join(' · ');
 }
 
-/** The specification's words while a report is not yet on screen, with how far the server has got. */
-export function PendingStatus({ text, progress }: { text: string; progress: LoadProgressSnapshot | null }) {
+/**
+ * The specification's words while a report is not yet on screen, with how far the server has got;
+ * `compact` (an overview tile) leaves out the placeholder rows.
+ */
+export function PendingStatus({ text, progress, compact = false }: { text: string; progress: LoadProgressSnapshot | null; compact?: boolean }) {
   const styles = useStyles();
   const detail = progress && progress.sources.length > 0 ? describeProgress(progress) : null;
   return (
@@ -28,7 +31,7 @@ export function PendingStatus({ text, progress }: { text: string; progress: Load
         <Text weight="semibold">{text}</Text>
       </div>
       {detail ? <Caption1 data-progress>Reading {detail}</Caption1> : null}
-      {text === LOADING_TEXT ? (
+      {text === LOADING_TEXT && !compact ? (
         <Skeleton className={styles.skeleton} aria-hidden>
           <SkeletonItem size={16} />
           <SkeletonItem size={16} />

@@ -40,12 +40,24 @@ export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: 
     const showProgress = (progress: LoadProgressSnapshot) => setState((previous) => (previous.phase === 'failed' ? previous : { ...previous, progress }));
     if (current.current.phase === 'failed') setState({ phase: 'loading', progress: null });
 
-    const poll = setInterval(() => {
-      api.progress(id, signal).then(
-        (progress) => !signal.aborted && progress.loading && showProgress(progress),
-        () => undefined, // progress is a courtesy; the report request reports real failures
-      );
-    }, PROGRESS_POLL_MS);
+    /** Asks the server how far the load has got and shows it; `onDone` runs once no load is under way. */
+    const watchProgress = (onDone?: () => void) => {
+      const watching = setInterval(() => {
+        api.progress(id, signal).then(
+          (progress) => {
+            if (signal.aborted) return;
+            if (progress.loading) return showProgress(progress);
+            if (!onDone) return;
+            clearInterval(watching);
+            onDone();
+          },
+          () => undefined, // progress is a courtesy; the report request reports real failures
+        );
+      }, PROGRESS_POLL_MS);
+      return watching;
+    };
+
+    const poll = watchProgress();
 
     let revalidating: ReturnType<typeof setInterval> | undefined;
     fetchOne(api, id, { refresh: request.refresh, signal })
@@ -56,17 +68,7 @@ export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: 
           if (!refreshing) return;
           // The server sent its last good result while a newer one loads: show how far that load
           // has got, and fetch again once it is done, so the new result replaces the old.
-          revalidating = setInterval(() => {
-            api.progress(id, signal).then(
-              (progress) => {
-                if (signal.aborted) return;
-                if (progress.loading) return showProgress(progress);
-                clearInterval(revalidating);
-                setRequest((previous) => ({ refresh: false, generation: previous.generation + 1 }));
-              },
-              () => undefined,
-            );
-          }, PROGRESS_POLL_MS);
+          revalidating = watchProgress(() => setRequest((previous) => ({ refresh: false, generation: previous.generation + 1 })));
         },
         (error: unknown) => {
           if (signal.aborted) return;
