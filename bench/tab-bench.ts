@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { createAppServer } from '../src/server/app-server.js';
+import { FileStateStore } from '../src/core/store/file-state-store.js';
+import { HistoryRecords } from '../src/core/history/history-records.js';
+import { TriageRecords } from '../src/core/triage/triage-records.js';
 import { ReportCache } from '../src/server/report-cache.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from '../src/server/tab-access.js';
 import { GraphClient } from '../src/core/graph/graph-client.js';
@@ -47,8 +50,12 @@ const graph = new GraphClient({
   }),
 });
 const reports = new ReportCache((id, onProgress) => loadReport(id, graph, { onProgress }));
+const stateDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bench-state-'));
+const store = await FileStateStore.open(stateDirectory);
 const server = createAppServer({
   reports,
+  history: new HistoryRecords(store),
+  triage: new TriageRecords(store),
   tenant: { label: sim.tenant.displayName, demo: true },
   tabDirectory,
   checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport }),
@@ -105,6 +112,7 @@ for (let run = 0; run < runs; run += 1) {
 }
 await browser.close();
 rmSync(profile, { recursive: true, force: true });
+rmSync(stateDirectory, { recursive: true, force: true });
 await new Promise<void>((resolve) => server.close(() => resolve()));
 await transport.close();
 await sim.close();

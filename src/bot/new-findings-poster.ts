@@ -2,6 +2,7 @@ import { digestNewFindings } from '../core/ledger/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { StateStoreError } from '../core/store/state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore } from '../core/store/state-store.js';
+import type { TriageRecords } from '../core/triage/triage-records.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { newFindingsCard } from './cards/new-findings-card.js';
 import type { TabLinks } from './tab-links.js';
@@ -35,6 +36,8 @@ export interface PostOutcome {
 
 export interface NewFindingsPosterOptions {
   store: StateStore;
+  /** Accepted and snoozed findings: a post leaves them out, and they are not resolved by being left out. */
+  triage?: TriageRecords;
   /** The reports as loaded now (fresh, not an old cached copy: a post speaks of the present). */
   loadReports: (reports: readonly ReportId[]) => Promise<ReportResult[]>;
   tenantLabel: string;
@@ -69,7 +72,7 @@ export class NewFindingsPoster {
     const base = { channel: target.channel, name: target.name, loadErrors };
     let locked: LockOutcome<PostOutcome>;
     try {
-      locked = await this.options.store.withChannelLock(target.channel, () => this.postUnderLock(target, results, base, options.alwaysAnswer ?? false), {
+      locked = await this.options.store.withLock(target.channel, () => this.postUnderLock(target, results, base, options.alwaysAnswer ?? false), {
         waitMs: this.options.lockWaitMs ?? 60_000,
       });
     } catch (error) {
@@ -88,7 +91,8 @@ export class NewFindingsPoster {
   ): Promise<PostOutcome> {
     const { store } = this.options;
     const ledger = await store.readLedger(target.channel);
-    const digest = digestNewFindings(ledger, results, this.now());
+    const triaged = new Set(this.options.triage ? (await this.options.triage.inForce()).keys() : []);
+    const digest = digestNewFindings(ledger, results, this.now(), triaged);
     const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
     if (digest.freshCount === 0 && !alwaysAnswer) {
       // What an interrupted post held has resolved since: nothing is left that it may repeat.

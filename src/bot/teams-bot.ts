@@ -16,6 +16,7 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { isLoopback } from '../core/net/loopback.js';
 import type { StateStore } from '../core/store/state-store.js';
+import type { TriageRecords } from '../core/triage/triage-records.js';
 import { COMMAND_PATTERNS, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { helpCard } from './cards/help-card.js';
@@ -46,6 +47,8 @@ export interface TeamsBotOptions {
   /** The reports the bot offers; the six by default. */
   registry?: ReportRegistry;
   store: StateStore;
+  /** Accepted and snoozed findings, which posts leave out. */
+  triage?: TriageRecords;
   identity: BotIdentity;
   /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
   allowedTenantId: string | null;
@@ -101,6 +104,7 @@ export class TeamsBot {
     this.adapter.use(normaliseCommandText);
     this.poster = new NewFindingsPoster({
       store: options.store,
+      ...(options.triage ? { triage: options.triage } : {}),
       loadReports: (ids) => this.loadFresh(ids),
       tenantLabel: options.tenantLabel,
       tabLinks: options.tabLinks,

@@ -9,7 +9,9 @@ import { createAppServer } from './app-server.js';
 import type { GraphConnection } from './graph-connection.js';
 import { ReportCache } from './report-cache.js';
 import type { ReportLoader } from './report-cache.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from './tab-access.js';
+import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from './tab-access.js';
+import { HistoryRecords } from '../core/history/history-records.js';
+import { TriageRecords } from '../core/triage/triage-records.js';
 
 export interface AppAssemblyOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
@@ -25,9 +27,10 @@ export interface AppAssemblyOptions {
   serveSourceMaps?: boolean;
   /** The audience the tab's tokens carry besides the client id, once the tab has its own domain. */
   applicationIdUri?: string;
-  /** The Teams bot and where it keeps its state; without it, the server has no bot. */
+  /** Where the app keeps its state: the bot's installations and ledgers, triage decisions, report history. */
+  store: StateStore;
+  /** The Teams bot; without it, the server has no bot. */
   bot?: {
-    store: StateStore;
     identity: BotIdentity;
     /** The tab as people open it, for the cards' links. */
     tabUrl: string;
@@ -47,6 +50,8 @@ export interface AppAssemblyOptions {
 export interface AssembledApp {
   server: Server;
   reports: ReportCache;
+  history: HistoryRecords;
+  triage: TriageRecords;
   bot: TeamsBot | undefined;
 }
 
@@ -59,12 +64,19 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const { connection } = options;
   const registry = options.registry ?? REPORTS;
   const load = options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress }));
+  const history = new HistoryRecords(options.store);
+  const triage = new TriageRecords(options.store);
   const reports = new ReportCache(async (id, onProgress) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
     const started = Date.now();
     options.log(`report ${id}: loading from Microsoft Graph`);
     const result = await load(id, onProgress);
     options.log(`report ${id}: loaded (${result.state}) in ${Date.now() - started} ms`);
+    // A history that cannot be written costs a point of the trend, never the report.
+    await history.record(result).then(
+      (recorded) => recorded || options.log(`report ${id}: its history was busy; this load adds no point`),
+      (error: unknown) => options.log(`report ${id}: could not add this load to its history: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return result;
   }, options.cacheMaxAgeMs);
   const botOptions = options.bot;
@@ -72,7 +84,8 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ? new TeamsBot({
         reports,
         registry,
-        store: botOptions.store,
+        store: options.store,
+        triage,
         identity: botOptions.identity,
         allowedTenantId: botOptions.allowedTenantId !== undefined ? botOptions.allowedTenantId : connection.demo ? null : connection.identity.tenantId,
         tenantLabel: connection.tenantLabel,
@@ -85,6 +98,8 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const sim = connection.simulator;
   const server = createAppServer({
     reports,
+    history,
+    triage,
     registry,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
     ...(options.tabDirectory ? { tabDirectory: options.tabDirectory, serveSourceMaps: options.serveSourceMaps ?? false } : {}),
@@ -96,7 +111,8 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(sim
       ? {
           demoToken: async () => ({
-            token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 }),
+            // The demo user may try everything, triage included.
+            token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE, TRIAGER_ROLE], lifetimeSeconds: 3600 }),
             expiresIn: 3600,
           }),
         }
@@ -108,5 +124,5 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     log: options.log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  return { server, reports, bot };
+  return { server, reports, history, triage, bot };
 }

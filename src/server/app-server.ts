@@ -6,6 +6,9 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import { registerNotify } from './notify-route.js';
 import type { ReportCache } from './report-cache.js';
 import { registerReportRoutes } from './report-routes.js';
+import { registerTriageRoutes } from './triage-routes.js';
+import type { HistoryRecords } from '../core/history/history-records.js';
+import type { TriageRecords } from '../core/triage/triage-records.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
@@ -14,6 +17,9 @@ import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
   reports: ReportCache;
+  /** The reports' history and the triage decisions, in the state store. */
+  history: HistoryRecords;
+  triage: TriageRecords;
   /** The reports offered: the API's list and ids, and the tab's navigation. The six by default. */
   registry?: ReportRegistry;
   /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
@@ -44,7 +50,8 @@ export interface AppServerOptions {
 const MAX_ACTIVITY_BYTES = 256 * 1024;
 
 /**
- * The server's HTTP surface: the report API behind the tab's SSO token (report-routes.ts), the bot
+ * The server's HTTP surface: the report API behind the tab's SSO token (report-routes.ts) with
+ * its triage (triage-routes.ts), the bot
  * at /api/messages and its notify route (notify-route.ts), the demo sign-in on loopback, and the
  * tab's files. Answers are never cached by a browser or proxy.
  */
@@ -72,12 +79,16 @@ export function createAppServer(options: AppServerOptions): Server {
 
   registerReportRoutes(server, {
     reports: options.reports,
+    history: options.history,
+    triage: options.triage,
     registry,
     tenant: options.tenant,
     authorised,
     ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+
+  registerTriageRoutes(server, { triage: options.triage, reports: options.reports, registry, authorised, ...(options.log ? { log: options.log } : {}) });
 
   const bot = options.bot;
   if (bot) {

@@ -65,8 +65,8 @@ async function main(argv: string[]): Promise<void> {
     ...(tabDirectory ? { tabDirectory } : {}),
     serveSourceMaps: process.env.NODE_ENV === 'development',
     ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
+    store,
     bot: {
-      store,
       identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
       tabUrl,
       teamsAppId: botConfig.teamsAppId,

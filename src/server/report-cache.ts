@@ -1,6 +1,4 @@
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
-import { changesBetween } from '../core/reports/report-summary.js';
-import type { ReportChanges } from '../core/reports/report-summary.js';
 import { EncodedReport } from './report-encoding.js';
 
 /** How far a load under way has got: records read so far from each upstream source. */
@@ -33,9 +31,6 @@ export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
   private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
   private readonly encodings = new WeakMap<ReportResult, EncodedReport>();
-  /** Each report's last successful result, kept apart from the cache so that a failed load compares with nothing. */
-  private readonly lastGood = new Map<ReportId, ReportResult>();
-  private readonly changed = new Map<ReportId, ReportChanges>();
   private serialized = 0;
 
   constructor(
@@ -75,9 +70,6 @@ export class ReportCache {
           this.loaded.delete(id);
         } else {
           this.loaded.set(id, { result: loadedResult, at: this.now() });
-          const previous = this.lastGood.get(id);
-          if (previous) this.changed.set(id, changesBetween(previous, loadedResult));
-          this.lastGood.set(id, loadedResult);
         }
         return loadedResult;
       },
@@ -99,11 +91,6 @@ export class ReportCache {
       this.encodings.set(result, encoded);
     }
     return encoded;
-  }
-
-  /** What changed between this server's last two successful loads of a report, if it made two. */
-  changes(id: ReportId): ReportChanges | null {
-    return this.changed.get(id) ?? null;
   }
 
   /** How many results were turned into bytes: one per load, however many viewers read it. */

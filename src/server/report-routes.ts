@@ -4,6 +4,9 @@ import { reportToCsv } from '../core/reports/report-csv.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
+import { latestChange } from '../core/history/report-history.js';
+import type { HistoryRecords } from '../core/history/history-records.js';
+import type { TriageRecords } from '../core/triage/triage-records.js';
 import { FixedWindowRateLimit } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
 import type { TabUser } from './tab-access.js';
@@ -12,6 +15,9 @@ import type { EncodedReport } from './report-encoding.js';
 
 export interface ReportRoutesOptions {
   reports: ReportCache;
+  /** The reports' history and the triage decisions, which the summary counts with. */
+  history: HistoryRecords;
+  triage: TriageRecords;
   registry: ReportRegistry;
   /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
   tenant: { label: string; demo: boolean };
@@ -40,6 +46,10 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (retryAfter === 0) return true;
     res.header(REFRESH_LIMITED_HEADER, String(retryAfter));
     return false;
+  };
+  const skipped = (what: string, error: unknown): null => {
+    options.log?.(`could not read ${what} from the state store: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
   };
   const isUnknown = (res: Response, id: string): boolean => {
     if (registry.has(id)) return false;
@@ -80,7 +90,21 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (isUnknown(res, id)) return;
-    res.send(200, summarizeReport(await openFor(req, res, user, id), options.reports.changes(id)));
+    const result = await openFor(req, res, user, id);
+    // The history and the decisions only add to a summary: one that cannot be read is left out, and logged.
+    const [history, inForce] = await Promise.all([
+      options.history.read(id).catch((error: unknown) => skipped(`the history of report ${id}`, error)),
+      options.triage.inForce().catch((error: unknown) => skipped('the triage decisions', error)),
+    ]);
+    res.send(
+      200,
+      summarizeReport(result, {
+        changes: history ? latestChange(history) : null,
+        trend: history ? history.points.map((point) => ({ at: point.at, findings: point.findings })) : [],
+        inForce,
+        now: new Date(),
+      }),
+    );
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {

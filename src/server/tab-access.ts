@@ -5,10 +5,18 @@ import type { HttpTransport } from '../core/graph/http-transport.js';
 /** The app role that marks IT staff: only users assigned it may read the reports (README, Entra manifest). */
 export const IT_STAFF_ROLE = 'DeviceHealth.Reader';
 
+/**
+ * The app role of those who may also accept and snooze findings (aad.manifest.json). It lets its
+ * holder read the reports too: a triager must see what they decide about.
+ */
+export const TRIAGER_ROLE = 'DeviceHealth.Triager';
+
 export interface TabUser {
   objectId: string;
   name: string;
   username: string;
+  /** May accept, snooze and reopen findings (holds `DeviceHealth.Triager`). */
+  canTriage: boolean;
 }
 
 export type TabAccess = { ok: true; user: TabUser } | { ok: false; status: 401 | 403; reason: string };
@@ -26,6 +34,7 @@ export interface TabAccessOptions {
   applicationIdUri?: string;
   /** Fetches the signing keys, with the trust the rest of the app uses. */
   transport: HttpTransport;
+  /** The role that lets a user read (DeviceHealth.Reader); the triager role does too. */
   requiredRole?: string;
 }
 
@@ -55,7 +64,8 @@ const REQUIRED_CLAIMS = ['aud', 'iss', 'iat', 'nbf', 'exp', 'oid', 'sub', 'tid',
  * that it is a user's access token for this app (the audience is exactly the client id or the
  * application ID URI; the `access_as_user` scope, which neither an ID token nor an app-only token
  * carries), from this tenant, and that the user holds the IT-staff app role, an exact member of a
- * `roles` array. Anything wrong is 401; a good token without the role is 403.
+ * `roles` array (or the triager role, which includes reading). Anything wrong is 401; a good token
+ * without either role is 403.
  */
 export function createTabAccessCheck(options: TabAccessOptions): (authorization: string | undefined) => Promise<TabAccess> {
   const authority = new URL(options.authorityHost).origin;
@@ -92,10 +102,12 @@ export function createTabAccessCheck(options: TabAccessOptions): (authorization:
     if (claims.tid !== options.tenantId) return { ok: false, status: 401, reason: 'The token was issued for another tenant.' };
     const scopes = typeof claims.scp === 'string' ? claims.scp.split(' ') : [];
     if (!scopes.includes(TAB_SCOPE) || claims.idtyp === 'app') return { ok: false, status: 401, reason: "The token is not a user's access token for this app." };
-    if (!Array.isArray(claims.roles) || !claims.roles.includes(role)) return { ok: false, status: 403, reason: `The signed-in user does not hold the ${role} app role.` };
+    const roles: unknown[] = Array.isArray(claims.roles) ? claims.roles : [];
+    const canTriage = roles.includes(TRIAGER_ROLE);
+    if (!roles.includes(role) && !canTriage) return { ok: false, status: 403, reason: `The signed-in user does not hold the ${role} app role.` };
     return {
       ok: true,
-      user: { objectId: text(claims.oid), name: text(claims.name), username: text(claims.preferred_username) || text(claims.upn) },
+      user: { objectId: text(claims.oid), name: text(claims.name), username: text(claims.preferred_username) || text(claims.upn), canTriage },
     };
   };
 }

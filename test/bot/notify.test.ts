@@ -7,6 +7,8 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostOutcome } from '../../src/bot/new-findings-poster.js';
 import { loadReport } from '../../src/core/reports/registry.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { openStateStore } from '../../src/core/store/open-state-store.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
@@ -177,6 +179,36 @@ describe.each(Object.keys(stores))('notify with the %s', (storeName) => {
     expect(statuses).toEqual(['nothing-new', 'posted']);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(postsInTeam()).toHaveLength(before + 1);
+  });
+
+  it('leaves accepted and snoozed findings out of its posts, and posts a finding once it is reopened', async () => {
+    const accepted = addDeviceWithoutRecoveryKey();
+    const snoozed = addDeviceWithoutRecoveryKey();
+    const triager = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [TRIAGER_ROLE] });
+    const triage = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${server.base}/api/reports/escrow-gaps/triage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${triager}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+    };
+    const report = (await (await fetch(`${server.base}/api/reports/escrow-gaps?refresh=true`, { headers: { authorization: `Bearer ${triager}` } })).json()) as ReportResult;
+    const fingerprintOf = (deviceName: string) => report.findings.find((finding) => finding.subjectName === deviceName)!.fingerprint;
+    await triage({ action: 'accept', fingerprint: fingerprintOf(accepted), reason: 'Lab device, wiped nightly' });
+    await triage({ action: 'snooze', fingerprint: fingerprintOf(snoozed), until: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
+
+    const before = postsInTeam().length;
+    expect((await notify(server, { reports: ['escrow-gaps'] })).body.targets).toEqual([expect.objectContaining({ status: 'nothing-new', fresh: 0, resolved: 0 })]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postsInTeam()).toHaveLength(before);
+
+    await triage({ action: 'reopen', fingerprint: fingerprintOf(snoozed) });
+    expect((await notify(server, { reports: ['escrow-gaps'] })).body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1, resolved: 0 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    const card = JSON.stringify(postsInTeam().at(-1)!.cards);
+    expect(card).toContain(snoozed);
+    expect(card).not.toContain(accepted);
   });
 
   it('records nothing when the post fails, so the next trigger posts it again', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
+import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { GRAPH_APPLICATION_PERMISSIONS } from '../../src/core/graph/graph-permissions.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 
@@ -31,7 +31,10 @@ describe('the Entra app manifest', () => {
   });
 
   it('defines the IT staff app role the tab API requires, for users, and issues v2.0 tokens', () => {
-    expect(manifest.appRoles).toEqual([expect.objectContaining({ value: IT_STAFF_ROLE, allowedMemberTypes: ['User'], isEnabled: true })]);
+    expect(manifest.appRoles).toEqual([
+      expect.objectContaining({ value: IT_STAFF_ROLE, allowedMemberTypes: ['User'], isEnabled: true }),
+      expect.objectContaining({ value: TRIAGER_ROLE, allowedMemberTypes: ['User'], isEnabled: true }),
+    ]);
     expect(manifest.accessTokenAcceptedVersion).toBe(2);
   });
 });

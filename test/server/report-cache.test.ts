@@ -64,21 +64,4 @@ describe('the report cache', () => {
     loader.finish(1, result('second'));
     expect(await refreshed).toEqual({ result: result('second'), refreshing: false });
   });
-
-  it('says what changed between its last two successful loads; a failed load changes nothing, and an unchecked kind resolves nothing', async () => {
-    const loader = manualLoader();
-    const cache = new ReportCache(loader.load, 60_000, () => 0);
-    const loadWith = async (index: number, value: ReportResult) => {
-      const loading = cache.get('escrow-gaps', { refresh: true });
-      loader.finish(index, value);
-      await loading;
-    };
-    await loadWith(0, result('t1', ['missing-recovery-key:a', 'missing-recovery-key:b', 'missing-laps-password:c']));
-    expect(cache.changes('escrow-gaps')).toBeNull();
-    await loadWith(1, result('t2', [], { state: 'load-error' }));
-    expect(cache.changes('escrow-gaps')).toBeNull();
-    // b is fixed, d is new; c's kind could not be checked this time (its source was n/a), so it is not resolved.
-    await loadWith(2, result('t3', ['missing-recovery-key:a', 'missing-recovery-key:d'], { unchecked: ['missing-laps-password'] }));
-    expect(cache.changes('escrow-gaps')).toEqual({ since: 't1', fresh: 1, resolved: 1 });
-  });
 });

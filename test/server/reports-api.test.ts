@@ -1,4 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { HistoryRecords } from '../../src/core/history/history-records.js';
+import { TriageRecords } from '../../src/core/triage/triage-records.js';
 import { SignJWT, generateKeyPair } from 'jose';
 import type { Server } from 'restify';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -20,6 +26,8 @@ let base: string;
 let loads = 0;
 let reports: ReportCache;
 let keysTransport: ReturnType<typeof createHttpTransport>;
+let stateDirectory: string;
+let store: FileStateStore;
 
 beforeAll(async () => {
   const sim = harness.sim;
@@ -29,8 +37,12 @@ beforeAll(async () => {
     loads += 1;
     return loadReport(id, graph, { onProgress });
   });
+  stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-api-state-'));
+  store = await FileStateStore.open(stateDirectory);
   server = createAppServer({
     reports,
+    history: new HistoryRecords(store),
+    triage: new TriageRecords(store),
     tenant: { label: 'Contoso (demo)', demo: true },
     checkAccess: createTabAccessCheck({
       authorityHost: sim.authorityHost,
@@ -49,6 +61,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await store.close();
+  await rm(stateDirectory, { recursive: true, force: true });
   await keysTransport.close();
 });
 

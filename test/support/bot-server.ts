@@ -43,8 +43,8 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     connection,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
+    store: options.store,
     bot: {
-      store: options.store,
       identity: options.identity ?? {},
       allowedTenantId: options.allowedTenantId ?? null,
       tabUrl: 'http://127.0.0.1:3978/tab/',

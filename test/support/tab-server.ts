@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
 import type { ReportLoader } from '../../src/server/report-cache.js';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
@@ -22,11 +27,15 @@ export interface TabServer {
 export async function startTabServer(
   sim: Simulator,
   graph: GraphClient,
-  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number } = {},
+  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number; store?: StateStore } = {},
 ): Promise<TabServer> {
   const connection = simulatorConnection(sim, graph);
+  // A store of its own unless the test shares one between servers (a restart, a second instance).
+  const ownDirectory = options.store ? null : await mkdtemp(join(tmpdir(), 'dmhealth-tab-state-'));
+  const store = options.store ?? (await FileStateStore.open(ownDirectory!));
   const { server } = assembleApp({
     connection,
+    store,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
@@ -41,6 +50,10 @@ export async function startTabServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await connection.transport.close();
+      if (ownDirectory) {
+        await store.close();
+        await rm(ownDirectory, { recursive: true, force: true });
+      }
     },
   };
 }

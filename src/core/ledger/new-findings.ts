@@ -21,6 +21,8 @@ export interface ReportNews {
   resolved: number;
   /** Findings posted earlier and still present: not posted again. */
   continuing: number;
+  /** Findings accepted or snoozed (docs/contract.md, "Triage"): never posted, and not resolved while present. */
+  triaged: number;
   /** Finding kinds this load could not check (an n/a source): nothing of theirs is resolved. */
   unchecked: string[];
   /** The report's finding kinds, to name and rank them. */
@@ -49,9 +51,11 @@ export const RESOLVED_RETENTION_DAYS = 90;
  * "The server's endpoints"): `new` and `reopened` findings are posted, `continuing` ones stay silent, and a finding
  * absent from a *successful* load is `resolved`. A report that failed to load resolves nothing, nor
  * does a source shown as n/a: "could not check" is never "clear". Entries of reports not loaded
- * this time are kept as they are.
+ * this time are kept as they are. An accepted or snoozed finding (`triaged`, by fingerprint) is
+ * neither posted nor resolved; once its snooze ends it is posted as any finding the channel has not
+ * heard of.
  */
-export function digestNewFindings(ledger: ChannelLedger, results: readonly ReportResult[], at: Date): NewFindingsDigest {
+export function digestNewFindings(ledger: ChannelLedger, results: readonly ReportResult[], at: Date, triaged: ReadonlySet<string> = new Set()): NewFindingsDigest {
   const changedAt = at.toISOString();
   const byFingerprint = new Map(ledger.entries.map((entry) => [entry.fingerprint, entry]));
   const next = new Map(byFingerprint);
@@ -66,6 +70,7 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
       fresh: [],
       resolved: 0,
       continuing: 0,
+      triaged: 0,
       unchecked: result.unchecked,
       findingKinds: result.findingKinds,
     };
@@ -75,6 +80,10 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
     const present = new Set<string>();
     for (const finding of result.findings) {
       present.add(finding.fingerprint);
+      if (triaged.has(finding.fingerprint)) {
+        news.triaged += 1;
+        continue;
+      }
       const known = byFingerprint.get(finding.fingerprint);
       if (known?.status === 'open') {
         news.continuing += 1;

@@ -1,6 +1,8 @@
 import { countFindingsByKind } from '../findings/finding-kinds.js';
 import type { FindingCount, FindingSeverity } from '../findings/finding-kinds.js';
 import type { ReportId, ReportLoadError, ReportResult } from './report-model.js';
+import { splitByTriage } from '../triage/triage-book.js';
+import type { TriageDecision } from '../triage/triage-book.js';
 
 /**
  * One report in a few numbers (docs/contract.md, "The overview"): what the overview's tile and the
@@ -12,10 +14,13 @@ export interface ReportSummary {
   state: ReportResult['state'];
   error: ReportLoadError | null;
   notice: string | null;
-  /** Findings counted by kind, worst first. */
+  /** Open findings (neither accepted nor snoozed) counted by kind, worst first. */
   counts: FindingCount[];
+  /** Open findings. */
   findings: number;
-  /** The worst severity among the findings; null without findings. */
+  /** Findings accepted or snoozed now, shown apart; null when the triage decisions could not be read. */
+  triaged: { accepted: number; snoozed: number } | null;
+  /** The worst severity among the open findings; null without any. */
   worst: FindingSeverity | null;
   /** Columns shown as n/a (a permission not granted), by label. */
   unavailable: string[];
@@ -23,36 +28,43 @@ export interface ReportSummary {
   unchecked: string[];
   rows: number;
   generatedAt: string;
-  /** What changed since the previous successful load this server made, if it made one. */
+  /** What changed between the last two successful loads, if there were two. */
   changes: ReportChanges | null;
+  /** Findings per successful load, oldest first (the history, up to 90 days). */
+  trend: TrendPoint[];
 }
 
 /**
- * Findings that appeared and went away between two successful loads. A failed load is not one of
- * them (it proves nothing), and a finding of a kind the newer load could not check (an n/a source)
- * has not gone away.
+ * Findings that appeared and went away between the last two successful loads (the history's latest
+ * point). A failed load is not one of them (it proves nothing), and a finding of a kind the newer
+ * load could not check (an n/a source) has not gone away.
  */
 export interface ReportChanges {
-  /** When the previous successful load was made. */
+  /** When the load before the latest was made. */
   since: string;
   fresh: number;
   resolved: number;
 }
 
-/** The changes from one successful load to the next, by fingerprint. */
-export function changesBetween(previous: Pick<ReportResult, 'findings' | 'generatedAt'>, current: Pick<ReportResult, 'findings' | 'unchecked'>): ReportChanges {
-  const before = new Map(previous.findings.map((finding) => [finding.fingerprint, finding.kind]));
-  const now = new Set(current.findings.map((finding) => finding.fingerprint));
-  const unchecked = new Set(current.unchecked);
-  let resolved = 0;
-  for (const [fingerprint, kind] of before) if (!now.has(fingerprint) && !unchecked.has(kind)) resolved += 1;
-  let fresh = 0;
-  for (const fingerprint of now) if (!before.has(fingerprint)) fresh += 1;
-  return { since: previous.generatedAt, fresh, resolved };
+/** One point of the overview's trend line: when, and how many findings that load showed. */
+export interface TrendPoint {
+  at: string;
+  findings: number;
 }
 
-export function summarizeReport(result: ReportResult, changes: ReportChanges | null = null): ReportSummary {
-  const counts = countFindingsByKind(result.findings, result.findingKinds);
+/** What the summary knows beside the result: the history, and the triage decisions in force. */
+export interface SummaryContext {
+  changes: ReportChanges | null;
+  /** The history's points, oldest first; empty when none is kept (or it could not be read). */
+  trend: TrendPoint[];
+  /** Decisions in force by fingerprint; null when they could not be read (every finding then counts as open). */
+  inForce: ReadonlyMap<string, TriageDecision> | null;
+  now: Date;
+}
+
+export function summarizeReport(result: ReportResult, context: SummaryContext): ReportSummary {
+  const split = splitByTriage(result.findings, context.inForce ?? new Map(), context.now);
+  const counts = countFindingsByKind(split.open, result.findingKinds);
   return {
     report: result.report,
     title: result.title,
@@ -60,12 +72,14 @@ export function summarizeReport(result: ReportResult, changes: ReportChanges | n
     error: result.error,
     notice: result.notice,
     counts,
-    findings: result.findings.length,
+    findings: split.open.length,
+    triaged: context.inForce ? { accepted: split.accepted.length, snoozed: split.snoozed.length } : null,
     worst: counts[0]?.severity ?? null,
     unavailable: result.columns.filter((column) => !column.available).map((column) => column.label),
     unchecked: result.unchecked.map((kind) => (Object.hasOwn(result.findingKinds, kind) ? result.findingKinds[kind]!.label : kind)),
     rows: result.rows.length,
     generatedAt: result.generatedAt,
-    changes,
+    changes: context.changes,
+    trend: context.trend,
   };
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
-import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
+import { channelLockLoop, checkDocumentName, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
   /** The container holding the state, created when missing (`dmhealth-state`). */
@@ -23,7 +23,7 @@ const LIST_CONCURRENCY = 8;
 /**
  * The scale-out state store: Azure Blob Storage, shared by every instance of the app.
  * `installations/<sha256(key)>.json` and `ledgers/<sha256(channel)>.json` are block blobs, which an
- * upload replaces whole; the posting lock is a lease on the empty blob `locks/<sha256(channel)>`,
+ * upload replaces whole, as are the app's documents (`documents/<name>.json`); a lock is a lease on the empty blob `locks/<sha256(name)>`,
  * which lapses by itself when its holder dies.
  */
 export class AzureBlobStateStore implements StateStore {
@@ -93,7 +93,18 @@ export class AzureBlobStateStore implements StateStore {
     await this.blob('ledgers', ledger.channel, '.json').upload(body, Buffer.byteLength(body), { blobHTTPHeaders: { blobContentType: 'application/json' } });
   }
 
-  withChannelLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+  async readDocument(name: DocumentName): Promise<string | null> {
+    checkDocumentName(name);
+    return this.download(this.container.getBlockBlobClient(`documents/${name}.json`));
+  }
+
+  async writeDocument(name: DocumentName, text: string): Promise<void> {
+    checkDocumentName(name);
+    const body = Buffer.from(text, 'utf8');
+    await this.container.getBlockBlobClient(`documents/${name}.json`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/json' } });
+  }
+
+  withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
     const lockBlob = this.blob('locks', channel, '');
     // A lease client of its own proposes a fresh lease id: acquiring again with the id that holds
     // the lease would succeed, so two callers in this process must not share one.

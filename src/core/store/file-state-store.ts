@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { channelLockLoop, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
-import type { ChannelLedger, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
+import { channelLockLoop, checkDocumentName, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface FileStateStoreOptions {
   /** A lock file untouched this long belongs to a holder that died, and may be taken over (30 s); a live holder touches it every third of that. */
@@ -17,7 +17,8 @@ const BUSY = { ok: false, reason: 'busy' } as const;
 
 /**
  * The embedded state store: one JSON file per installation and per channel ledger under a
- * directory (`.data` by default), named by the SHA-256 of the key or channel. Every write goes to a
+ * directory (`.data` by default), named by the SHA-256 of the key or channel, and the app's
+ * documents by their names (`documents/triage.json`). Every write goes to a
  * temporary file in the same folder that is flushed to disk and then renamed over the target, so a
  * reader, another process or a restart after a crash sees the old file or the new one, never a torn
  * one. Different installations and channels never share a file, so they never race.
@@ -38,7 +39,7 @@ export class FileStateStore implements StateStore {
   }
 
   static async open(directory: string, options: FileStateStoreOptions = {}): Promise<FileStateStore> {
-    for (const folder of ['installations', 'ledgers', 'locks']) await mkdir(join(directory, folder), { recursive: true });
+    for (const folder of ['installations', 'ledgers', 'locks', 'documents']) await mkdir(join(directory, folder), { recursive: true });
     return new FileStateStore(directory, options);
   }
 
@@ -103,7 +104,17 @@ export class FileStateStore implements StateStore {
     await this.replace(this.path('ledgers', ledger.channel, '.json'), JSON.stringify(ledger));
   }
 
-  withChannelLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+  async readDocument(name: DocumentName): Promise<string | null> {
+    checkDocumentName(name);
+    return readFile(join(this.directory, 'documents', `${name}.json`), 'utf8').catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : Promise.reject(error)));
+  }
+
+  async writeDocument(name: DocumentName, text: string): Promise<void> {
+    checkDocumentName(name);
+    await this.replace(join(this.directory, 'documents', `${name}.json`), text);
+  }
+
+  withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
     const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
     const previous = this.queues.get(channel) ?? Promise.resolve();
     let turn: 'queued' | 'started' | 'gave-up' = 'queued';

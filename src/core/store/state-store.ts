@@ -1,9 +1,10 @@
 import type { ReportId } from '../reports/report-model.js';
 
 /**
- * The bot's small state (docs/architecture.md): where the app is installed, and what it has already
- * posted in each channel. One interface, two homes: files under `.data/` (the embedded default)
- * and Azure Blob Storage for a deployment with several instances.
+ * The app's small state (docs/architecture.md): where the bot is installed, what it has already
+ * posted in each channel, and the app's own documents (triage decisions, report history). One
+ * interface, two homes: files under `.data/` (the embedded default) and Azure Blob Storage for a
+ * deployment with several instances.
  */
 export interface StateStore {
   /** `file` or `azure-blob`, for logs and the README. */
@@ -24,18 +25,32 @@ export interface StateStore {
   /** Replaces a channel's ledger as a whole: a reader sees the old or the new one, never a mix. */
   writeLedger(ledger: ChannelLedger): Promise<void>;
 
+  /** One of the app's documents by name (`triage`, `history-escrow-gaps`): its text, or null when it was never written. */
+  readDocument(name: DocumentName): Promise<string | null>;
+  /** Replaces a document as a whole: a reader sees the old or the new text, never a mix. */
+  writeDocument(name: DocumentName, text: string): Promise<void>;
+
   /**
-   * Runs `work` while holding the channel's posting lock, across processes and instances that
-   * share the store, so that two triggers at once post once. Waits for a lock held elsewhere up to
-   * `waitMs`, then answers `busy` without running `work`. A lock whose holder died is taken over
-   * after its lease lapses.
+   * Runs `work` while holding the lock of that name (a channel's posting lock, or a document's
+   * writing lock such as `document:triage`), across processes and instances that share the store,
+   * so that two triggers at once post once and two writers never lose each other's change. Waits
+   * for a lock held elsewhere up to `waitMs`, then answers `busy` without running `work`. A lock
+   * whose holder died is taken over after its lease lapses.
    */
-  withChannelLock<T>(channel: string, work: () => Promise<T>, options?: { waitMs?: number }): Promise<LockOutcome<T>>;
+  withLock<T>(name: string, work: () => Promise<T>, options?: { waitMs?: number }): Promise<LockOutcome<T>>;
 
   close(): Promise<void>;
 }
 
 export type StateStoreKind = 'file' | 'azure-blob';
+
+/** A document's name: lower-case words and digits joined by hyphens, which both stores use as a file or blob name as it is. */
+export type DocumentName = string;
+
+export function checkDocumentName(name: DocumentName): void {
+  // Names are ours, never a user's: a wrong one is a bug.
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) throw new Error(`Not a document name: ${name}`);
+}
 
 export type LockOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'busy' };
 

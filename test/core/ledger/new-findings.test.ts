@@ -53,6 +53,20 @@ describe('digestNewFindings', () => {
     expect(second.nextLedger.entries.find((entry) => entry.subjectId === 'a')?.status).toBe('resolved');
   });
 
+  it('neither posts nor resolves an accepted or snoozed finding, and posts it once its decision ends', () => {
+    const a = finding('a');
+    const b = finding('b');
+    const first = digestNewFindings(emptyLedger('c'), [escrow([a])], t0);
+    // a was posted, then accepted; b appears already snoozed.
+    const triaged = new Set([a.fingerprint, b.fingerprint]);
+    const second = digestNewFindings(first.nextLedger, [escrow([a, b])], new Date(t0.getTime() + DAY), triaged);
+    expect(second.reports[0]).toMatchObject({ fresh: [], resolved: 0, continuing: 0, triaged: 2 });
+    // The snooze of b ends: b is news now; a stays open in the ledger, so it is not news again.
+    const third = digestNewFindings(second.nextLedger, [escrow([a, b])], new Date(t0.getTime() + 2 * DAY), new Set([a.fingerprint]));
+    expect(third.reports[0]!.fresh.map((item) => item.subjectId)).toEqual(['b']);
+    expect(third.reports[0]!.resolved).toBe(0);
+  });
+
   it('posts a finding that comes back after it resolved as reopened', () => {
     const first = digestNewFindings(emptyLedger('c'), [escrow([finding('a')])], t0);
     const resolved = digestNewFindings(first.nextLedger, [escrow([])], new Date(t0.getTime() + DAY));

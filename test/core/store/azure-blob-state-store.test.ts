@@ -35,7 +35,7 @@ describe('the Azure Blob store', () => {
   it('keeps one blob per installation and channel, named by the SHA-256 of the key', async () => {
     await store.putInstallation('_t_layout', { conversation: { id: 'layout' } }, { overwrite: false });
     await store.writeLedger(ledger('19:layout', 1));
-    await store.withChannelLock('19:layout', async () => undefined);
+    await store.withLock('19:layout', async () => undefined);
     const names: string[] = [];
     for await (const item of container.listBlobsFlat()) names.push(item.name);
     expect(names.sort()).toEqual([`installations/${sha256('_t_layout')}.json`, `ledgers/${sha256('19:layout')}.json`, `locks/${sha256('19:layout')}`].sort());
@@ -46,15 +46,15 @@ describe('the Azure Blob store', () => {
   });
 
   it('answers busy while another client holds the lease, and runs once it is released', async () => {
-    await store.withChannelLock('19:leased', async () => undefined);
+    await store.withLock('19:leased', async () => undefined);
     const lease = container.getBlockBlobClient(`locks/${sha256('19:leased')}`).getBlobLeaseClient();
     await lease.acquireLease(15);
     try {
-      expect(await store.withChannelLock('19:leased', async () => 'ran', { waitMs: 300 })).toEqual({ ok: false, reason: 'busy' });
+      expect(await store.withLock('19:leased', async () => 'ran', { waitMs: 300 })).toEqual({ ok: false, reason: 'busy' });
     } finally {
       await lease.releaseLease();
     }
-    expect(await store.withChannelLock('19:leased', async () => 'ran', { waitMs: 1_000 })).toEqual({ ok: true, value: 'ran' });
+    expect(await store.withLock('19:leased', async () => 'ran', { waitMs: 1_000 })).toEqual({ ok: true, value: 'ran' });
   });
 
   it('refuses a torn ledger with a typed error, and skips an unreadable installation with a warning', async () => {

@@ -36,7 +36,7 @@ it('puts back a fresh lock that a slower breaker of the stale one moved aside', 
   const quick = await FileStateStore.open(directory, { leaseMs: 1_000, warn: (line) => warnings.push(`quick: ${line}`) });
   // A lock its holder left a minute ago.
   let lockFile = '';
-  await quick.withChannelLock('19:race', async () => {
+  await quick.withLock('19:race', async () => {
     lockFile = join(directory, 'locks', readdirSync(join(directory, 'locks'))[0]!);
   });
   writeFileSync(lockFile, JSON.stringify({ holder: 'dead', pid: 1, at: '2026-01-01T00:00:00Z' }));
@@ -47,10 +47,10 @@ it('puts back a fresh lock that a slower breaker of the stale one moved aside', 
   const lateIsMoving = new Promise<void>((resolve) => (renameAside.held = resolve));
   const events: string[] = [];
   // `late` finds the stale lock and stops just before moving it aside.
-  const lateTurn = late.withChannelLock('19:race', async () => void events.push('late holds'), { waitMs: 5_000 });
+  const lateTurn = late.withLock('19:race', async () => void events.push('late holds'), { waitMs: 5_000 });
   await lateIsMoving;
   // `quick` breaks the stale lock and takes it; while it holds it, `late` moves the lock aside.
-  const quickTurn = quick.withChannelLock(
+  const quickTurn = quick.withLock(
     '19:race',
     async () => {
       events.push('quick holds');

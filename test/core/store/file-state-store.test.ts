@@ -103,7 +103,7 @@ describe('the file store', () => {
   async function abandonLock(directory: string, channel: string, ageMs: number): Promise<string> {
     const store = await FileStateStore.open(directory);
     let lockFile = '';
-    await store.withChannelLock(channel, async () => {
+    await store.withLock(channel, async () => {
       lockFile = join(directory, 'locks', readdirSync(join(directory, 'locks'))[0]!);
     });
     writeFileSync(lockFile, JSON.stringify({ holder: 'dead', pid: 1, at: '2026-01-01T00:00:00Z' }));
@@ -116,7 +116,7 @@ describe('the file store', () => {
     const lockFile = await abandonLock(directory, '19:stale', 60_000);
     const warnings: string[] = [];
     const store = await FileStateStore.open(directory, { leaseMs: 1_000, warn: (line) => warnings.push(line) });
-    expect(await store.withChannelLock('19:stale', async () => 'taken over', { waitMs: 5_000 })).toEqual({ ok: true, value: 'taken over' });
+    expect(await store.withLock('19:stale', async () => 'taken over', { waitMs: 5_000 })).toEqual({ ok: true, value: 'taken over' });
     expect(warnings).toEqual([`state store: took over a channel lock whose holder stopped renewing it (${lockFile})`]);
     expect(readdirSync(join(directory, 'locks'))).toEqual([]);
   });
@@ -128,7 +128,7 @@ describe('the file store', () => {
     writeFileSync(lockFile, JSON.stringify({ holder: 'crashed', host: hostname(), pid: ended, at: new Date().toISOString() }));
     const warnings: string[] = [];
     const store = await FileStateStore.open(directory, { leaseMs: 60_000, warn: (line) => warnings.push(line) });
-    expect(await store.withChannelLock('19:crashed', async () => 'taken over', { waitMs: 2_000 })).toEqual({ ok: true, value: 'taken over' });
+    expect(await store.withLock('19:crashed', async () => 'taken over', { waitMs: 2_000 })).toEqual({ ok: true, value: 'taken over' });
     expect(warnings).toEqual([`state store: took over a channel lock whose holder is no longer running (${lockFile})`]);
 
     // A holder that still runs, or one on another host, keeps its lock until the lease lapses.
@@ -140,7 +140,7 @@ describe('the file store', () => {
       ]) {
         const held = await abandonLock(directory, '19:held', 0);
         writeFileSync(held, JSON.stringify({ holder: 'elsewhere', ...lock, at: new Date().toISOString() }));
-        expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 500 })).toEqual({ ok: false, reason: 'busy' });
+        expect(await store.withLock('19:held', async () => 'ran', { waitMs: 500 })).toEqual({ ok: false, reason: 'busy' });
         rmSync(held);
       }
     } finally {
@@ -157,7 +157,7 @@ describe('the file store', () => {
       let mostAtOnce = 0;
       const outcomes = await Promise.all(
         stores.map((store) =>
-          store.withChannelLock(
+          store.withLock(
             '19:contested',
             async () => {
               mostAtOnce = Math.max(mostAtOnce, ++holding);
@@ -181,13 +181,13 @@ describe('the file store', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const isHeld = new Promise<void>((resolve) => (started = resolve));
-    const held = holder.withChannelLock('19:alive', async () => {
+    const held = holder.withLock('19:alive', async () => {
       started();
       await released;
     });
     await isHeld;
     // Two and a half leases: a lock nobody renewed would have been taken over twice over.
-    expect(await contender.withChannelLock('19:alive', async () => 'ran', { waitMs: 2_500 })).toEqual({ ok: false, reason: 'busy' });
+    expect(await contender.withLock('19:alive', async () => 'ran', { waitMs: 2_500 })).toEqual({ ok: false, reason: 'busy' });
     release();
     await held;
   });
@@ -221,7 +221,7 @@ describe('openStateStore', () => {
     const directory = freshDirectory();
     const store = await openStateStore(`file:${directory}`);
     expect(store.kind).toBe('file');
-    expect(readdirSync(directory).sort()).toEqual(['installations', 'ledgers', 'locks']);
+    expect(readdirSync(directory).sort()).toEqual(['documents', 'installations', 'ledgers', 'locks']);
   });
 
   it('refuses anything else with a ConfigError naming the accepted forms, never echoing a key', async () => {

@@ -20,7 +20,7 @@ await new Promise((resolve) => createInterface({ input: process.stdin }).once('l
 // start 10 ms apart (each takes a few), so that they overlap each other and the other process's.
 const increments = Array.from({ length: count }, async (_, index) => {
   await sleep(index * 10);
-  return store.withChannelLock(
+  return store.withLock(
     '19:counter',
     async () => {
       const ledger = await store.readLedger('19:counter');

@@ -87,10 +87,26 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       expect(await store.readLedger('19:posted@thread.tacv2')).toEqual(ledger('19:posted@thread.tacv2', 1));
     });
 
+    it('reads null for a document never written, and the whole text written, from another instance too', async () => {
+      expect(await store.readDocument('never-written')).toBeNull();
+      const text = JSON.stringify({ decisions: Array.from({ length: 2_000 }, (_, index) => ({ fingerprint: index.toString(16).padStart(32, '0') })) });
+      await store.writeDocument('triage', text);
+      await store.writeDocument('triage', `${text} `);
+      const other = await backing.open();
+      try {
+        expect(await other.readDocument('triage')).toBe(`${text} `);
+      } finally {
+        await other.close();
+      }
+      await expect(store.writeDocument('../outside', '{}')).rejects.toThrow('Not a document name');
+    });
+
     it('keeps what it holds when closed and opened again', async () => {
       await store.writeLedger(ledger('19:kept', 2));
+      await store.writeDocument('history-escrow-gaps', '{"points":[]}');
       await store.close();
       store = await backing.open();
+      expect(await store.readDocument('history-escrow-gaps')).toBe('{"points":[]}');
       expect(await store.readLedger('19:kept')).toEqual(ledger('19:kept', 2));
       expect((await store.listInstallations()).map((installation) => installation.key)).toContain('_t1_19:general');
     });
@@ -109,7 +125,7 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
             events.push(`${label} end`);
             return label;
           };
-          const outcomes = await Promise.all([first.withChannelLock('19:busy', hold('a')), second.withChannelLock('19:busy', hold('b'))]);
+          const outcomes = await Promise.all([first.withLock('19:busy', hold('a')), second.withLock('19:busy', hold('b'))]);
           expect(outcomes).toEqual([
             { ok: true, value: 'a' },
             { ok: true, value: 'b' },
@@ -129,7 +145,7 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       const posts: string[] = [];
       // What a poster does under the lock: read the ledger, post what it lacks, write it back.
       const postIfNew = (instance: StateStore, label: string) =>
-        instance.withChannelLock('19:once', async () => {
+        instance.withLock('19:once', async () => {
           const current = await instance.readLedger('19:once');
           if (current.entries.length > 0) return;
           await new Promise((resolve) => setTimeout(resolve, 50)); // the post itself
@@ -147,8 +163,8 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
 
     it('does not make one channel wait for another', async () => {
       const held = gate();
-      const first = store.withChannelLock('19:one', () => held.opened);
-      const second = await store.withChannelLock('19:two', async () => 'done', { waitMs: 2_000 });
+      const first = store.withLock('19:one', () => held.opened);
+      const second = await store.withLock('19:two', async () => 'done', { waitMs: 2_000 });
       expect(second).toEqual({ ok: true, value: 'done' });
       held.open();
       await first;
@@ -160,20 +176,20 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
         for (const holderStore of [store, other]) {
           const held = gate();
           const started = gate();
-          const holder = holderStore.withChannelLock('19:held', async () => {
+          const holder = holderStore.withLock('19:held', async () => {
             started.open();
             await held.opened;
           });
           await started.opened;
           let ran = false;
           const waitedFrom = Date.now();
-          const outcome = await store.withChannelLock('19:held', async () => (ran = true), { waitMs: 300 });
+          const outcome = await store.withLock('19:held', async () => (ran = true), { waitMs: 300 });
           expect(outcome).toEqual({ ok: false, reason: 'busy' });
           expect(ran).toBe(false);
           expect(Date.now() - waitedFrom).toBeLessThan(3_000);
           held.open();
           await holder;
-          expect(await store.withChannelLock('19:held', async () => 'ran', { waitMs: 2_000 })).toEqual({ ok: true, value: 'ran' });
+          expect(await store.withLock('19:held', async () => 'ran', { waitMs: 2_000 })).toEqual({ ok: true, value: 'ran' });
         }
       } finally {
         await other.close();
@@ -181,8 +197,8 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
     });
 
     it('releases the lock when the work fails', async () => {
-      await expect(store.withChannelLock('19:failing', async () => Promise.reject(new Error('post failed')))).rejects.toThrow('post failed');
-      expect(await store.withChannelLock('19:failing', async () => 'next', { waitMs: 1_000 })).toEqual({ ok: true, value: 'next' });
+      await expect(store.withLock('19:failing', async () => Promise.reject(new Error('post failed')))).rejects.toThrow('post failed');
+      expect(await store.withLock('19:failing', async () => 'next', { waitMs: 1_000 })).toEqual({ ok: true, value: 'next' });
     });
   });
 }

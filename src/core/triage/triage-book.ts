@@ -1,0 +1,216 @@
+import type { Finding, ReportId } from '../reports/report-model.js';
+
+/**
+ * What people decided about findings (docs/contract.md, "Triage"): a finding *accepted* (an intended
+ * exclusion, a kiosk group) or *snoozed* until a date is shown apart, not counted as open and not
+ * posted by the bot. Decisions are kept by fingerprint, so a finding whose fingerprint changes (its
+ * rule detail changed) is a new finding again. Browser-safe: the tab reads the book as the server does.
+ */
+export type TriageState = 'accepted' | 'snoozed';
+
+/** Who did something, as the SSO token names them. */
+export interface TriageActor {
+  objectId: string;
+  name: string;
+  username: string;
+}
+
+export interface TriageDecision {
+  fingerprint: string;
+  report: ReportId;
+  kind: string;
+  subjectId: string;
+  subjectName: string;
+  state: TriageState;
+  /** Why it was accepted or snoozed, in the user's words. */
+  reason: string;
+  /** A snooze's last day (`YYYY-MM-DD`, UTC): the finding is open again from the next day on. */
+  until: string | null;
+  by: TriageActor;
+  at: string;
+}
+
+export type TriageAction = 'accept' | 'snooze' | 'reopen';
+
+/** One line of the audit list: who did what to which finding, and when. */
+export interface TriageAuditEntry {
+  at: string;
+  by: TriageActor;
+  action: TriageAction;
+  fingerprint: string;
+  report: ReportId;
+  kind: string;
+  subjectName: string;
+  reason: string;
+  until: string | null;
+}
+
+/** Every decision in force, and the audit list, newest last. */
+export interface TriageBook {
+  decisions: TriageDecision[];
+  audit: TriageAuditEntry[];
+  updatedAt: string | null;
+}
+
+/** What the tab reads of the book for one report (docs/contract.md, "Triage"). */
+export interface TriageView {
+  /** Whether the signed-in user may change decisions (holds DeviceHealth.Triager). */
+  canTriage: boolean;
+  /** Decisions in force for the report. */
+  decisions: TriageDecision[];
+  /** The report's audit list, newest first (the latest 200). */
+  audit: TriageAuditEntry[];
+}
+
+/** A request to change a finding's triage, as the API receives it. */
+export interface TriageRequest {
+  action: TriageAction;
+  fingerprint: string;
+  reason?: string;
+  until?: string;
+}
+
+/** The audit list keeps this many entries: years of a busy team's decisions, in a few hundred kilobytes. */
+export const AUDIT_LIMIT = 2_000;
+/** Decisions kept at most: far more than any tenant's findings would need accepting. */
+export const DECISION_LIMIT = 20_000;
+/** A snooze lasts a year at most: "not now" is not "never", which is what accepting is for. */
+export const MAX_SNOOZE_DAYS = 366;
+export const MAX_REASON_LENGTH = 500;
+
+export function emptyTriageBook(): TriageBook {
+  return { decisions: [], audit: [], updatedAt: null };
+}
+
+/** The UTC day (`YYYY-MM-DD`) of an instant. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * A decision's effect now: accepted for good, snoozed through its last day, or nothing once the
+ * snooze has ended (the finding is open again, and the bot posts it as new).
+ */
+export function triageStateAt(decision: TriageDecision, now: Date): TriageState | null {
+  if (decision.state === 'accepted') return 'accepted';
+  return decision.until !== null && decision.until >= utcDay(now) ? 'snoozed' : null;
+}
+
+/** The decisions in force now, by fingerprint. */
+export function decisionsInForce(book: Pick<TriageBook, 'decisions'>, now: Date): Map<string, TriageDecision> {
+  const inForce = new Map<string, TriageDecision>();
+  for (const decision of book.decisions) if (triageStateAt(decision, now)) inForce.set(decision.fingerprint, decision);
+  return inForce;
+}
+
+/** Findings split into those still open and those accepted or snoozed now. */
+export function splitByTriage<T extends Pick<Finding, 'fingerprint'>>(
+  findings: readonly T[],
+  inForce: ReadonlyMap<string, TriageDecision>,
+  now: Date,
+): { open: T[]; accepted: T[]; snoozed: T[] } {
+  const split = { open: [] as T[], accepted: [] as T[], snoozed: [] as T[] };
+  for (const finding of findings) {
+    const decision = inForce.get(finding.fingerprint);
+    const state = decision ? triageStateAt(decision, now) : null;
+    split[state ?? 'open'].push(finding);
+  }
+  return split;
+}
+
+export type TriageOutcome = { ok: true; book: TriageBook; decision: TriageDecision | null } | { ok: false; status: 400 | 404 | 409; message: string };
+
+/**
+ * Applies one request to the book: accept (a reason is required), snooze until a day after today and
+ * within a year (a reason is optional), or reopen a finding that is accepted or snoozed. `finding` is
+ * the finding as the latest load shows it; reopening needs none, as the finding may have gone. Every
+ * change adds an audit entry; the book stays within its limits by dropping the oldest audit entries
+ * and decisions that no longer have an effect.
+ */
+export function applyTriage(book: TriageBook, request: TriageRequest, context: { finding: (Finding & { report: ReportId }) | null; by: TriageActor; now: Date }): TriageOutcome {
+  const { finding, by, now } = context;
+  const at = now.toISOString();
+  const reason = (request.reason ?? '').trim();
+  if (reason.length > MAX_REASON_LENGTH) return { ok: false, status: 400, message: `A reason is at most ${MAX_REASON_LENGTH} characters.` };
+  const existing = book.decisions.find((decision) => decision.fingerprint === request.fingerprint);
+  const others = book.decisions.filter((decision) => decision.fingerprint !== request.fingerprint);
+
+  if (request.action === 'reopen') {
+    if (!existing || !triageStateAt(existing, now)) return { ok: false, status: 409, message: 'This finding is not accepted or snoozed.' };
+    const entry = auditEntry('reopen', existing, by, at, reason, null);
+    return { ok: true, book: bounded({ decisions: others, audit: [...book.audit, entry], updatedAt: at }, now), decision: null };
+  }
+
+  if (!finding) return { ok: false, status: 404, message: 'The latest load of the report has no finding with this fingerprint; refresh the report.' };
+  let until: string | null = null;
+  if (request.action === 'accept') {
+    if (!reason) return { ok: false, status: 400, message: 'Accepting a finding needs a reason, for whoever reads it next.' };
+  } else {
+    const today = utcDay(now);
+    const latest = utcDay(new Date(now.getTime() + MAX_SNOOZE_DAYS * 86_400_000));
+    if (!isDay(request.until)) return { ok: false, status: 400, message: 'A snooze needs the day it ends, as YYYY-MM-DD.' };
+    if (request.until < today) return { ok: false, status: 400, message: 'A snooze must end today or later.' };
+    if (request.until > latest)
+      return { ok: false, status: 400, message: `A snooze ends within ${MAX_SNOOZE_DAYS} days; accept the finding to keep it out of the open list for longer.` };
+    until = request.until;
+  }
+  const decision: TriageDecision = {
+    fingerprint: finding.fingerprint,
+    report: finding.report,
+    kind: finding.kind,
+    subjectId: finding.subjectId,
+    subjectName: finding.subjectName,
+    state: request.action === 'accept' ? 'accepted' : 'snoozed',
+    reason,
+    until,
+    by,
+    at,
+  };
+  const entry = auditEntry(request.action, decision, by, at, reason, until);
+  return { ok: true, book: bounded({ decisions: [...others, decision], audit: [...book.audit, entry], updatedAt: at }, now), decision };
+}
+
+function auditEntry(action: TriageAction, about: TriageDecision, by: TriageActor, at: string, reason: string, until: string | null): TriageAuditEntry {
+  return { at, by, action, fingerprint: about.fingerprint, report: about.report, kind: about.kind, subjectName: about.subjectName, reason, until };
+}
+
+/** Ended snoozes are dropped (the audit list keeps them); past the limits, the oldest go first. */
+function bounded(book: TriageBook, now: Date): TriageBook {
+  const decisions = book.decisions.filter((decision) => triageStateAt(decision, now) !== null);
+  return {
+    decisions: decisions.length > DECISION_LIMIT ? decisions.slice(decisions.length - DECISION_LIMIT) : decisions,
+    audit: book.audit.length > AUDIT_LIMIT ? book.audit.slice(book.audit.length - AUDIT_LIMIT) : book.audit,
+    updatedAt: book.updatedAt,
+  };
+}
+
+function isDay(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && utcDay(parsed) === value;
+}
+
+/** A request body as the API receives it, checked; a message when it is not one. */
+export function readTriageRequest(body: unknown): { ok: true; request: TriageRequest } | { ok: false; message: string } {
+  const candidate = body as Partial<Record<keyof TriageRequest, unknown>> | null;
+  if (typeof candidate !== 'object' || candidate === null) return { ok: false, message: 'The body must be a JSON object.' };
+  const { action, fingerprint, reason, until } = candidate;
+  if (action !== 'accept' && action !== 'snooze' && action !== 'reopen') return { ok: false, message: 'action must be accept, snooze or reopen.' };
+  if (typeof fingerprint !== 'string' || !/^[0-9a-f]{32}$/.test(fingerprint)) return { ok: false, message: "fingerprint must be a finding's fingerprint (32 hex digits)." };
+  if (reason !== undefined && typeof reason !== 'string') return { ok: false, message: 'reason must be text.' };
+  if (until !== undefined && typeof until !== 'string') return { ok: false, message: 'until must be a day, YYYY-MM-DD.' };
+  return { ok: true, request: { action, fingerprint, ...(reason !== undefined ? { reason } : {}), ...(until !== undefined ? { until } : {}) } };
+}
+
+/** Whether stored text is a triage book: a wrong one is an error, never an empty book that would reopen everything. */
+export function isTriageBook(value: unknown): value is TriageBook {
+  const book = value as Partial<TriageBook> | null;
+  return (
+    typeof book === 'object' &&
+    book !== null &&
+    Array.isArray(book.decisions) &&
+    Array.isArray(book.audit) &&
+    (book.updatedAt === null || typeof book.updatedAt === 'string') &&
+    book.decisions.every((decision) => typeof decision?.fingerprint === 'string' && (decision.state === 'accepted' || decision.state === 'snoozed'))
+  );
+}

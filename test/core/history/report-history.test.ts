@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HistoryRecords } from '../../../src/core/history/history-records.js';
+import { emptyHistory, latestChange, recordLoad, thinned } from '../../../src/core/history/report-history.js';
+import type { HistoryPoint, LastFindings, ReportHistory } from '../../../src/core/history/report-history.js';
+import type { ReportResult } from '../../../src/core/reports/report-model.js';
+import { FileStateStore } from '../../../src/core/store/file-state-store.js';
+
+function result(generatedAt: string, fingerprints: string[] = [], options: { state?: ReportResult['state']; unchecked?: string[] } = {}): ReportResult {
+  return {
+    report: 'escrow-gaps',
+    title: 'Escrow',
+    state: options.state ?? 'loaded',
+    error: null,
+    notice: null,
+    columns: [],
+    rows: [],
+    findings: fingerprints.map((fingerprint) => ({ kind: fingerprint.split(':')[0]!, subjectId: fingerprint, subjectName: fingerprint, detail: '', fingerprint })),
+    findingKinds: {},
+    unchecked: options.unchecked ?? [],
+    generatedAt,
+  };
+}
+
+function point(at: string, fresh: number | null = 0, resolved: number | null = 0): HistoryPoint {
+  return { at, findings: 1, counts: { a: 1 }, fresh, resolved };
+}
+
+describe('a report history', () => {
+  it('counts what changed between successful loads; a failed load adds no point, and an unchecked kind resolves nothing', () => {
+    let history: ReportHistory = emptyHistory('escrow-gaps');
+    let last: LastFindings | null = null;
+    const load = (value: ReportResult) => {
+      const recorded = recordLoad(history, last, value);
+      if (recorded) ({ history, last } = recorded);
+      return recorded;
+    };
+    load(result('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b', 'missing-laps-password:c']));
+    expect(latestChange(history)).toBeNull();
+    expect(history.points).toEqual([
+      { at: '2026-11-20T09:00:00.000Z', findings: 3, counts: { 'missing-recovery-key': 2, 'missing-laps-password': 1 }, fresh: null, resolved: null },
+    ]);
+    expect(load(result('2026-11-20T10:00:00.000Z', [], { state: 'load-error' }))).toBeNull();
+    // b is fixed, d is new; c's kind could not be checked this time (its source was n/a), so it is not resolved.
+    load(result('2026-11-21T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:d'], { unchecked: ['missing-laps-password'] }));
+    expect(history.points).toHaveLength(2);
+    expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
+  });
+
+  it('keeps 90 days, thinned as points age, and carries a dropped point’s changes into the one kept after it', () => {
+    const now = new Date('2026-11-23T12:00:00.000Z');
+    const points = [
+      point('2026-08-01T00:00:00.000Z'), // older than 90 days: dropped
+      point('2026-09-01T08:00:00.000Z', 2, 1), // same day as the next: carried into it
+      point('2026-09-01T20:00:00.000Z', 1, 0),
+      point('2026-11-20T10:05:00.000Z', 4, 0), // same hour as the next, within two weeks: carried
+      point('2026-11-20T10:55:00.000Z', 0, 3),
+      point('2026-11-23T11:00:00.000Z', 1, 1), // the last day: every point kept
+      point('2026-11-23T11:05:00.000Z', 0, 0),
+    ];
+    expect(thinned(points, now)).toEqual([
+      point('2026-09-01T20:00:00.000Z', 3, 1),
+      point('2026-11-20T10:55:00.000Z', 4, 3),
+      point('2026-11-23T11:00:00.000Z', 1, 1),
+      point('2026-11-23T11:05:00.000Z', 0, 0),
+    ]);
+  });
+
+  it('stays within a few hundred points however often the report loads', () => {
+    let history: ReportHistory = emptyHistory('escrow-gaps');
+    let last: LastFindings | null = null;
+    const start = Date.parse('2026-08-01T00:00:00.000Z');
+    // A load every twenty minutes for 100 days.
+    for (let index = 0; index < 100 * 72; index += 1) {
+      const recorded: { history: ReportHistory; last: LastFindings } = recordLoad(history, last, result(new Date(start + index * 1_200_000).toISOString(), [`k:${index % 7}`]))!;
+      ({ history, last } = recorded);
+    }
+    expect(history.points.length).toBeLessThanOrEqual(72 + 24 * 14 + 77);
+    expect(Date.parse(history.points[0]!.at)).toBeGreaterThanOrEqual(Date.parse(history.points.at(-1)!.at) - 90 * 86_400_000);
+  });
+
+  it('is kept in the state store, read back by another instance, and survives a restart', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'dmhealth-history-'));
+    try {
+      const store = await FileStateStore.open(directory);
+      const records = new HistoryRecords(store);
+      expect(await records.record(result('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).toBe(true);
+      expect(await records.record(result('2026-11-20T09:30:00.000Z', [], { state: 'load-error' }))).toBe(true);
+      expect(await records.record(result('2026-11-21T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(true);
+      await store.close();
+      const reopened = new HistoryRecords(await FileStateStore.open(directory));
+      const history = await reopened.read('escrow-gaps');
+      expect(history.points.map((kept) => kept.at)).toEqual(['2026-11-20T09:00:00.000Z', '2026-11-21T09:00:00.000Z']);
+      expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportSummary } from '../../src/core/reports/report-summary.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { openStateStore } from '../../src/core/store/open-state-store.js';
+import type { StateStore } from '../../src/core/store/state-store.js';
+import type { TriageView } from '../../src/core/triage/triage-book.js';
+import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { startAzurite } from '../support/azurite.js';
+import type { Azurite } from '../support/azurite.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+import { startTabServer } from '../support/tab-server.js';
+import type { TabServer } from '../support/tab-server.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+const REPORT = 'escrow-gaps';
+
+const token = (roles: string[], username = 'alex.wilber@contoso.example') =>
+  harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles, username, name: 'Alex Wilber' });
+
+async function call<T>(server: TabServer, method: 'GET' | 'POST', path: string, bearer: string, body?: unknown) {
+  const response = await request(`${server.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, json: JSON.parse(text) as T };
+}
+
+/** The same checks on each store: decisions are the store's, so a restart or another instance keeps them. */
+function describeTriageOn(name: string, openStore: () => Promise<{ store: () => Promise<StateStore>; dispose: () => Promise<void> }>) {
+  describe(`accept, snooze and reopen, kept in the ${name}`, () => {
+    let backing: Awaited<ReturnType<typeof openStore>>;
+    let store: StateStore;
+    let server: TabServer;
+    let report: ReportResult;
+
+    beforeAll(async () => {
+      backing = await openStore();
+      store = await backing.store();
+      server = await startTabServer(harness.sim, harness.client(), { store });
+      report = (await call<ReportResult>(server, 'GET', `/api/reports/${REPORT}`, await token([IT_STAFF_ROLE]))).json;
+      expect(report.findings.length).toBeGreaterThan(2);
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await store?.close();
+      await backing?.dispose();
+    });
+
+    it('lets a reader read the decisions but answers 403 to a change without the Triager role', async () => {
+      const reader = await token([IT_STAFF_ROLE]);
+      const view = await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, reader);
+      expect(view).toEqual({ status: 200, json: { canTriage: false, decisions: [], audit: [] } });
+      const refused = await call<{ error: { message: string } }>(server, 'POST', `/api/reports/${REPORT}/triage`, reader, {
+        action: 'accept',
+        fingerprint: report.findings[0]!.fingerprint,
+        reason: 'Kiosk',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toContain(TRIAGER_ROLE);
+      expect((await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, reader)).json.decisions).toEqual([]);
+    });
+
+    it('accepts and snoozes with who and when from the token, counts them apart, survives a restart, and reopens', async () => {
+      const triager = await token([TRIAGER_ROLE]);
+      const [first, second] = report.findings;
+      const accepted = await call<TriageView>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, {
+        action: 'accept',
+        fingerprint: first!.fingerprint,
+        reason: 'Kiosk device: BitLocker is off by design',
+      });
+      expect(accepted.status).toBe(200);
+      expect(accepted.json.canTriage).toBe(true);
+      expect(accepted.json.decisions).toEqual([
+        expect.objectContaining({
+          fingerprint: first!.fingerprint,
+          state: 'accepted',
+          subjectName: first!.subjectName,
+          by: expect.objectContaining({ username: 'alex.wilber@contoso.example', name: 'Alex Wilber' }),
+        }),
+      ]);
+      const until = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      const snoozed = await call<TriageView>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, { action: 'snooze', fingerprint: second!.fingerprint, until });
+      expect(snoozed.json.decisions.map((decision) => [decision.state, decision.until])).toEqual([
+        ['accepted', null],
+        ['snoozed', until],
+      ]);
+
+      const summary = (await call<ReportSummary>(server, 'GET', `/api/reports/${REPORT}/summary`, triager)).json;
+      expect(summary.triaged).toEqual({ accepted: 1, snoozed: 1 });
+      expect(summary.findings).toBe(report.findings.length - 2);
+
+      // Another server over the same store: a restart, or a second instance.
+      await server.close();
+      await store.close();
+      store = await backing.store();
+      server = await startTabServer(harness.sim, harness.client(), { store });
+      const afterRestart = await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, triager);
+      expect(afterRestart.json.decisions.map((decision) => decision.fingerprint)).toEqual([first!.fingerprint, second!.fingerprint]);
+
+      const reopened = await call<TriageView>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, { action: 'reopen', fingerprint: first!.fingerprint });
+      expect(reopened.json.decisions.map((decision) => decision.fingerprint)).toEqual([second!.fingerprint]);
+      expect(reopened.json.audit.map((entry) => [entry.action, entry.by.username])).toEqual([
+        ['reopen', 'alex.wilber@contoso.example'],
+        ['snooze', 'alex.wilber@contoso.example'],
+        ['accept', 'alex.wilber@contoso.example'],
+      ]);
+    });
+
+    it('refuses a request it cannot keep, saying why, and changes nothing', async () => {
+      const triager = await token([TRIAGER_ROLE]);
+      const before = (await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, triager)).json;
+      const post = (body: unknown, report = REPORT) => call<{ error: { message: string } }>(server, 'POST', `/api/reports/${report}/triage`, triager, body);
+      expect((await post({ action: 'accept', fingerprint: report.findings[2]!.fingerprint })).json.error.message).toContain('needs a reason');
+      expect((await post({ action: 'snooze', fingerprint: report.findings[2]!.fingerprint, until: 'next week' })).status).toBe(400);
+      expect((await post({ action: 'accept', fingerprint: 'f'.repeat(32), reason: 'gone' })).status).toBe(404);
+      expect((await post({ action: 'reopen', fingerprint: report.findings[2]!.fingerprint })).status).toBe(409);
+      expect((await post({ action: 'erase', fingerprint: report.findings[2]!.fingerprint })).status).toBe(400);
+      expect((await post({ action: 'accept', fingerprint: report.findings[2]!.fingerprint, reason: 'x' }, 'no-such-report')).status).toBe(404);
+      expect((await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, triager)).json).toEqual(before);
+    });
+  });
+}
+
+describeTriageOn('file store', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'dmhealth-triage-'));
+  return { store: () => FileStateStore.open(directory), dispose: () => rm(directory, { recursive: true, force: true }) };
+});
+
+describeTriageOn('Azure Blob store (Azurite)', async () => {
+  const azurite: Azurite = await startAzurite();
+  return { store: () => openStateStore(azurite.connectionString), dispose: () => azurite.stop() };
+});
