@@ -27,6 +27,7 @@ describe('layers that lint keeps', () => {
     ['src/core/findings/new-kind.ts', "import { TeamsBot } from '../../bot/teams-bot.js';"],
     ['src/tab/app/NewView.tsx', "import { GraphClient } from '../../core/graph/graph-client.js';"],
     ['src/tab/app/NewView.tsx', "import { loadReport } from '../../core/reports/registry.js';"],
+    ['src/tab/app/NewView.tsx', "import { TriageRecords } from '../../core/triage/triage-records.js';"],
     ['src/tab/app/NewView.tsx', "import { createAppServer } from '../../server/app-server.js';"],
   ])('refuses, in %s: %s', async (filePath, source) => {
     expect(await restrictedImports(filePath, source)).toHaveLength(1);
@@ -37,6 +38,7 @@ describe('layers that lint keeps', () => {
     ['src/tab/app/NewView.tsx', "import { reportToCsv } from '../../core/reports/report-csv.js';"],
     ['src/tab/app/NewView.tsx', "import type { ReportSummary } from '../../core/reports/report-summary.js';"],
     ['src/tab/app/NewView.tsx', "import { findingKind } from '../../core/findings/finding-kinds.js';"],
+    ['src/tab/app/NewView.tsx', "import { splitByTriage } from '../../core/triage/triage-book.js';"],
     ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
     ['src/bot/new-command.ts', "import { loadReport } from '../core/reports/registry.js';"],
     ['src/core/reports/new-report.ts', "import type { GraphReader } from '../graph/graph-reader.js';"],

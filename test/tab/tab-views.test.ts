@@ -404,7 +404,7 @@ describe('opening a report that has aged', () => {
 });
 
 describe('the overview after a change in the tenant', () => {
-  it('says on the tile how many findings are new and how many resolved since the previous load', async () => {
+  it('says on the tile and in the report how many findings are new and how many resolved since the previous load, with the trend', async () => {
     const server = await startTabServer(harness.sim, harness.client(), { cacheMaxAgeMs: 500 });
     servers.push(server);
     const page = await openPage();
@@ -420,6 +420,15 @@ describe('the overview after a change in the tenant', () => {
       await page.waitForTimeout(600); // the result ages: the next visit loads again behind it
       await page.reload();
       await expect.poll(() => escrow.locator('[data-changes]').textContent(), { timeout: 20_000 }).toMatch(/^2 new, 0 resolved since the load /);
+      // The trend: one point per successful load, drawn from the second on.
+      const trend = /^Findings per load, 2 loads from .*: from (\d+) to (\d+)$/.exec((await escrow.locator('svg[data-trend-points="2"]').getAttribute('aria-label')) ?? '');
+      expect(Number(trend?.[2]) - Number(trend?.[1])).toBe(2);
+      await saveScreenshot(page, 'overview-trend');
+      // The report says it above its table too (opening it, aged, may load it a third time: no change since the second).
+      await escrow.getByRole('button', { name: /^Open / }).click();
+      await page.locator('[role=table]').first().waitFor();
+      await expect.poll(() => page.locator('[aria-label=Findings] [data-changes]').textContent(), { timeout: 20_000 }).toMatch(/^(2|0) new, 0 resolved since the load /);
+      expect(await page.locator('[aria-label=Findings] svg[data-trend-points]').count()).toBe(1);
     } finally {
       tenant.collections.deviceLocalCredentials = kept;
     }

@@ -1,6 +1,7 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
+import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
 
 export interface TenantInfo {
   label: string;
@@ -54,16 +55,37 @@ export class ReportApi {
     return (await this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal)).value;
   }
 
-  private async getJson<T>(path: string, signal?: AbortSignal): Promise<Served<T>> {
+  /** The report's accepted and snoozed findings, their audit list, and whether this user may change them. */
+  async triage(id: ReportId, signal?: AbortSignal): Promise<TriageView> {
+    return (await this.getJson<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, signal)).value;
+  }
+
+  /** Accepts, snoozes or reopens a finding; the report's triage as it is afterwards. */
+  async changeTriage(id: ReportId, request: TriageRequest): Promise<TriageView> {
+    return (await this.send<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, { method: 'POST', body: JSON.stringify(request) })).value;
+  }
+
+  private getJson<T>(path: string, signal?: AbortSignal): Promise<Served<T>> {
+    return this.send<T>(path, { method: 'GET', ...(signal ? { signal } : {}) });
+  }
+
+  private async send<T>(path: string, init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal }): Promise<Served<T>> {
     const token = await this.getToken();
     let response: Response;
     try {
-      response = await fetch(path, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, cache: 'no-store', signal });
+      response = await fetch(path, {
+        method: init.method,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        cache: 'no-store',
+        signal: init.signal ?? null,
+      });
     } catch (error) {
+      const { signal } = init;
       if (signal?.aborted) throw error;
       throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
     }
-    if (!response.ok) throw new ApiError(response.status, await failureMessage(response));
+    if (!response.ok) throw new ApiError(response.status, await failureMessage(response, init.method));
     try {
       return { value: (await response.json()) as T, refreshing: response.headers.get(REFRESHING_HEADER) === 'true' };
     } catch {
@@ -72,7 +94,7 @@ export class ReportApi {
   }
 }
 
-async function failureMessage(response: Response): Promise<string> {
+async function failureMessage(response: Response, method: 'GET' | 'POST'): Promise<string> {
   const reason = await response
     .json()
     .then((body: { error?: { message?: string } }) => body.error?.message)
@@ -81,6 +103,8 @@ async function failureMessage(response: Response): Promise<string> {
     case 401:
       return `You are not signed in to Device Management Health (HTTP 401)${reason ? `: ${reason}` : ''}.`;
     case 403:
+      // A change refused: the server names the role it needs (DeviceHealth.Triager).
+      if (method === 'POST') return `Not allowed (HTTP 403)${reason ? `: ${reason}` : '.'}`;
       return `You are signed in but not allowed to read these reports (HTTP 403). Ask an administrator to assign you the DeviceHealth.Reader role of the Device Management Health app.`;
     default:
       return `The server answered HTTP ${response.status}${reason ? `: ${reason}` : ''}.`;

@@ -2,6 +2,7 @@ import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBa
 import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { ReportApi } from '../api/report-api.js';
+import { HistoryLine } from '../reports/HistoryLine.js';
 import { PendingStatus } from '../reports/PendingStatus.js';
 import { SEVERITY_BADGE } from '../reports/severity.js';
 import { useReportLoad } from '../reports/use-report.js';
@@ -130,12 +131,12 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
             Worst: {SEVERITY_BADGE[summary.worst].label}
           </Badge>
           <Text>
-            {number.format(summary.findings)} {summary.findings === 1 ? 'finding' : 'findings'} in {number.format(summary.rows)} rows
+            {number.format(summary.findings)} open {summary.findings === 1 ? 'finding' : 'findings'} in {number.format(summary.rows)} rows
           </Text>
         </div>
       ) : (
         <Text className={styles.clear} weight="semibold">
-          No findings in {number.format(summary.rows)} rows
+          No open findings in {number.format(summary.rows)} rows
         </Text>
       )}
       {listed.length > 0 ? (
@@ -159,11 +160,13 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      {summary.changes ? (
-        <Caption1 data-changes>
-          {number.format(summary.changes.fresh)} new, {number.format(summary.changes.resolved)} resolved since the load {relativeTime(Date.parse(summary.changes.since), format)}
+      {summary.triaged && summary.triaged.accepted + summary.triaged.snoozed > 0 ? (
+        <Caption1 data-triaged={summary.triaged.accepted + summary.triaged.snoozed}>
+          Not counted: {number.format(summary.triaged.accepted)} accepted, {number.format(summary.triaged.snoozed)} snoozed
         </Caption1>
       ) : null}
+      {summary.triaged === null ? <Caption1 className={styles.muted}>Accepted and snoozed findings could not be read; every finding is counted.</Caption1> : null}
+      <HistoryLine summary={summary} format={format} />
       {asOf}
     </>
   );

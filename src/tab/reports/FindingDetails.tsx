@@ -1,8 +1,12 @@
-import { Badge, Body1, Button, DrawerBody, DrawerHeader, DrawerHeaderTitle, Link, OverlayDrawer, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, DrawerBody, DrawerHeader, DrawerHeaderTitle, Link, OverlayDrawer, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { findingKind } from '../../core/findings/finding-kinds.js';
 import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { Finding } from '../../core/reports/report-model.js';
+import type { TriageDecision, TriageRequest } from '../../core/triage/triage-book.js';
+import type { ApiError } from '../api/report-api.js';
+import type { FormatContext } from '../table/cell-format.js';
 import { SEVERITY_BADGE } from './severity.js';
+import { TriageControls } from './TriageControls.js';
 
 const useStyles = makeStyles({
   finding: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalL },
@@ -14,15 +18,19 @@ export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
   subject: { name: string; link: string | null; findings: readonly Finding[] } | null;
   kinds: FindingKindTable;
+  /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
+  triage: { decisions: ReadonlyMap<string, TriageDecision>; canTriage: boolean; onChange: (request: TriageRequest) => Promise<ApiError | null> } | { unavailable: string };
+  format: FormatContext;
   onClose: () => void;
 }
 
 /**
  * A row's findings in a side pane, opened from the row's Findings button (keyboard and touch alike,
- * never on hover): what was found, why it matters, how to fix it step by step with the Microsoft
- * Learn pages behind the steps, and the object's page in the Intune admin center.
+ * never on hover): what was found, whether it is accepted or snoozed (and, for a triager, the buttons
+ * to change that), why it matters, how to fix it step by step with the Microsoft Learn pages behind
+ * the steps, and the object's page in the Intune admin center.
  */
-export function FindingDetails({ subject, kinds, onClose }: FindingDetailsProps) {
+export function FindingDetails({ subject, kinds, triage, format, onClose }: FindingDetailsProps) {
   const styles = useStyles();
   return (
     <OverlayDrawer position="end" size="medium" open={subject !== null} onOpenChange={(_, data) => !data.open && onClose()} aria-label="Finding details">
@@ -50,6 +58,11 @@ export function FindingDetails({ subject, kinds, onClose }: FindingDetailsProps)
                 </Badge>
               </div>
               <Body1>{finding.detail}</Body1>
+              {'unavailable' in triage ? (
+                <Caption1>{triage.unavailable}</Caption1>
+              ) : (
+                <TriageControls finding={finding} decision={triage.decisions.get(finding.fingerprint)} canTriage={triage.canTriage} onChange={triage.onChange} format={format} />
+              )}
               {remediation ? (
                 <>
                   <Text weight="semibold">Why it matters</Text>

@@ -1,5 +1,6 @@
 import { Badge, Caption1, CounterBadge, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { FindingCount } from '../../core/findings/finding-kinds.js';
+import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
 
 const useStyles = makeStyles({
@@ -18,50 +19,87 @@ const useStyles = makeStyles({
   clear: { color: tokens.colorPaletteGreenForeground1 },
 });
 
+/** What the table is narrowed to: the rows with an open finding of a kind, or with an accepted or snoozed one. */
+export type FindingFilter = { kind: string } | { triage: TriageState } | null;
+
 export interface FindingsSummaryProps {
+  /** Open findings counted by kind, worst first. */
   counts: FindingCount[];
-  /** The kind the table is narrowed to, if any. */
-  selected: string | null;
-  /** Narrows the table to a kind, or (the selected kind again) shows every row. */
-  onSelect: (kind: string | null) => void;
+  /** Accepted and snoozed findings, counted apart. */
+  triaged: Record<TriageState, number>;
+  selected: FindingFilter;
+  /** Narrows the table, or (the selected toggle again) shows every row. */
+  onSelect: (filter: FindingFilter) => void;
 }
 
+const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snoozed: 'Snoozed' };
+
 /**
- * The report's findings counted by kind, worst first; the first thing an admin reads. Each kind is
- * a toggle: pressed, the table shows only the rows with a finding of that kind.
+ * The report's open findings counted by kind, worst first; the first thing an admin reads. Each kind
+ * is a toggle: pressed, the table shows only the rows with a finding of that kind. Accepted and
+ * snoozed findings follow, counted apart, with toggles of their own: never hidden, never counted as open.
  */
-export function FindingsSummary({ counts, selected, onSelect }: FindingsSummaryProps) {
+export function FindingsSummary({ counts, triaged, selected, onSelect }: FindingsSummaryProps) {
   const styles = useStyles();
+  const selectedKind = selected && 'kind' in selected ? selected.kind : null;
+  const selectedTriage = selected && 'triage' in selected ? selected.triage : null;
+  const apart = (['accepted', 'snoozed'] as const).filter((state) => triaged[state] > 0);
+  const triagedList =
+    apart.length > 0 ? (
+      <ul className={styles.summary} aria-label="Accepted and snoozed findings, shown apart">
+        {apart.map((state) => (
+          <li key={state} data-triaged={state} data-finding-count={triaged[state]}>
+            <ToggleButton
+              className={mergeClasses(styles.item, selectedTriage === state && styles.selected)}
+              appearance="subtle"
+              checked={selectedTriage === state}
+              onClick={() => onSelect(selectedTriage === state ? null : { triage: state })}
+              title={selectedTriage === state ? 'Show every row again' : `Show only the rows with a finding ${state}`}
+            >
+              <CounterBadge count={triaged[state]} overflowCount={999_999} color="informative" appearance="ghost" aria-hidden />
+              <span className={styles.visuallyHidden}>{triaged[state]}</span>
+              <Text>{TRIAGED_LABEL[state]}</Text>
+            </ToggleButton>
+          </li>
+        ))}
+      </ul>
+    ) : null;
   if (counts.length === 0) {
     return (
-      <Text className={styles.clear} weight="semibold" role="status">
-        No findings: nothing here needs attention.
-      </Text>
+      <>
+        <Text className={styles.clear} weight="semibold" role="status">
+          {apart.length > 0 ? 'No open findings: the others are accepted or snoozed.' : 'No findings: nothing here needs attention.'}
+        </Text>
+        {triagedList}
+      </>
     );
   }
   return (
-    <ul className={styles.summary} aria-label="Findings by kind, worst first">
-      {counts.map(({ kind, label, severity, count }) => (
-        <li key={kind} data-finding-kind={kind} data-finding-count={count}>
-          <ToggleButton
-            className={mergeClasses(styles.item, selected === kind && styles.selected)}
-            appearance="subtle"
-            checked={selected === kind}
-            onClick={() => onSelect(selected === kind ? null : kind)}
-            title={selected === kind ? 'Show every row again' : 'Show only the rows with this finding'}
-          >
-            <CounterBadge count={count} overflowCount={999_999} color={severity === 'high' ? 'danger' : 'informative'} aria-hidden />
-            <span className={styles.visuallyHidden}>{count}</span>
-            <Text>{label}</Text>
-            <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
-              <Caption1>
-                {SEVERITY_BADGE[severity].label}
-                <span className={styles.visuallyHidden}> severity</span>
-              </Caption1>
-            </Badge>
-          </ToggleButton>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className={styles.summary} aria-label="Open findings by kind, worst first">
+        {counts.map(({ kind, label, severity, count }) => (
+          <li key={kind} data-finding-kind={kind} data-finding-count={count}>
+            <ToggleButton
+              className={mergeClasses(styles.item, selectedKind === kind && styles.selected)}
+              appearance="subtle"
+              checked={selectedKind === kind}
+              onClick={() => onSelect(selectedKind === kind ? null : { kind })}
+              title={selectedKind === kind ? 'Show every row again' : 'Show only the rows with this finding'}
+            >
+              <CounterBadge count={count} overflowCount={999_999} color={severity === 'high' ? 'danger' : 'informative'} aria-hidden />
+              <span className={styles.visuallyHidden}>{count}</span>
+              <Text>{label}</Text>
+              <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
+                <Caption1>
+                  {SEVERITY_BADGE[severity].label}
+                  <span className={styles.visuallyHidden}> severity</span>
+                </Caption1>
+              </Badge>
+            </ToggleButton>
+          </li>
+        ))}
+      </ul>
+      {triagedList}
+    </>
   );
 }

@@ -21,6 +21,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import type { Finding, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import { splitByTriage } from '../../core/triage/triage-book.js';
+import type { TriageDecision } from '../../core/triage/triage-book.js';
 import type { ReportApi } from '../api/report-api.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
@@ -29,6 +31,10 @@ import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { FindingDetails } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
+import type { FindingFilter } from './FindingsSummary.js';
+import { HistoryLine, useHistory } from './HistoryLine.js';
+import { TriageLog } from './TriageLog.js';
+import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
@@ -149,21 +155,28 @@ function ReportBody({
       </MessageBar>
     );
   }
-  return <LoadedReport presentation={presentation} report={report} format={format} />;
+  return <LoadedReport presentation={presentation} report={report} api={api} format={format} />;
 }
 
-function LoadedReport({ presentation, report, format }: { presentation: ReportPresentation; report: ReportResult; format: FormatContext }) {
+const NO_DECISIONS: ReadonlyMap<string, TriageDecision> = new Map();
+
+function LoadedReport({ presentation, report, api, format }: { presentation: ReportPresentation; report: ReportResult; api: ReportApi; format: FormatContext }) {
   const styles = useStyles();
   const [query, setQuery] = useState('');
   const [onlyFindings, setOnlyFindings] = useState(false);
-  const [kindFilter, setKindFilter] = useState<string | null>(null);
+  const [filter, setFilter] = useState<FindingFilter>(null);
   const [sorts, setSorts] = useState<Record<string, SortState>>({});
-  const counts = useMemo(() => countFindingsByKind(report.findings, report.findingKinds), [report]);
-  const subjects = useMemo(
-    () => new Set(report.findings.filter((finding) => kindFilter === null || finding.kind === kindFilter).map((finding) => finding.subjectId)),
-    [report, kindFilter],
-  );
-  const narrowed = onlyFindings || kindFilter !== null;
+  const { triage, change } = useTriage(api, report.report, report.generatedAt);
+  const history = useHistory(api, report.report, report.generatedAt);
+  const decisions = triage.phase === 'loaded' ? triage.decisions : NO_DECISIONS;
+  // Accepted and snoozed findings are shown apart: counted by their state, never as open.
+  const split = useMemo(() => splitByTriage(report.findings, decisions, new Date()), [report, decisions]);
+  const counts = useMemo(() => countFindingsByKind(split.open, report.findingKinds), [split, report]);
+  const subjects = useMemo(() => {
+    const matching = filter === null ? split.open : 'kind' in filter ? split.open.filter((finding) => finding.kind === filter.kind) : split[filter.triage];
+    return new Set(matching.map((finding) => finding.subjectId));
+  }, [split, filter]);
+  const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
   const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[] } | null>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
@@ -209,13 +222,23 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
         </MessageBar>
       ) : null}
       <section className={styles.section} aria-label="Findings">
-        <Subtitle1 as="h3">Findings</Subtitle1>
-        <FindingsSummary counts={counts} selected={kindFilter} onSelect={setKindFilter} />
+        <div className={styles.toolbar}>
+          <Subtitle1 as="h3">Findings</Subtitle1>
+          <span className={styles.grow} />
+          {history ? <HistoryLine summary={history} format={format} /> : null}
+          {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
+        </div>
+        {triage.phase === 'failed' ? (
+          <MessageBar intent="warning" layout="multiline" data-state="triage-error">
+            <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
+          </MessageBar>
+        ) : null}
+        <FindingsSummary counts={counts} triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }} selected={filter} onSelect={setFilter} />
       </section>
       {presentation.charts.includes('slowest-models') ? <StartupCharts rows={report.rows} /> : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
-        <Switch label="Only rows with findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={report.findings.length === 0} />
+        <Switch label="Only rows with open findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0} />
         <span className={styles.grow} />
         <Caption1 aria-live="polite" data-shown-count={shownCount}>
           Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
@@ -250,7 +273,19 @@ function LoadedReport({ presentation, report, format }: { presentation: ReportPr
           )}
         </section>
       ))}
-      <FindingDetails subject={details} kinds={report.findingKinds} onClose={() => setDetails(null)} />
+      <FindingDetails
+        subject={details}
+        kinds={report.findingKinds}
+        triage={
+          triage.phase === 'loaded'
+            ? { decisions, canTriage: triage.view.canTriage, onChange: change }
+            : {
+                unavailable: triage.phase === 'loading' ? 'Reading whether this finding is accepted or snoozed…' : 'Whether this finding is accepted or snoozed could not be read.',
+              }
+        }
+        format={format}
+        onClose={() => setDetails(null)}
+      />
     </>
   );
 }

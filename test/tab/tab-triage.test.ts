@@ -1,0 +1,146 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
+import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
+import type { TestBrowser } from '../support/browser.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+import { startTabServer } from '../support/tab-server.js';
+import type { TabServer } from '../support/tab-server.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+let browser: TestBrowser;
+let server: TabServer;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+  server = await startTabServer(harness.sim, harness.client());
+});
+
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((page) => page.close()));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await browser?.close();
+});
+
+async function openEscrow(): Promise<Page> {
+  const page = await browser.newPage();
+  pages.push(page);
+  await page.goto(`${server.base}/tab/#/escrow-gaps`);
+  await page.locator('[role=table]').first().waitFor();
+  return page;
+}
+
+const chipCount = async (chip: Locator) => Number(await chip.getAttribute('data-finding-count'));
+const openChip = (page: Page) => page.locator('[data-finding-kind=missing-recovery-key]');
+
+/** Narrows the table to rows with a missing recovery key and opens the first row's pane, by keyboard. */
+async function openFirstPane(page: Page): Promise<{ pane: Locator; device: string }> {
+  await openChip(page).getByRole('button').click();
+  const button = page.getByRole('button', { name: /findings? for .*: details and how to fix$/ }).first();
+  const device = /for (.*): details/.exec((await button.getAttribute('aria-label')) ?? '')?.[1] ?? '';
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const pane = page.getByRole('dialog');
+  await pane.waitFor();
+  return { pane, device };
+}
+
+/** Opens the pane of the one row the table shows, and reopens its accepted or snoozed finding. */
+async function reopenShownRow(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe('1');
+  await page
+    .getByRole('button', { name: /details and how to fix$/ })
+    .first()
+    .click();
+  const pane = page.getByRole('dialog');
+  await pane.getByRole('button', { name: 'Reopen' }).click();
+  await pane.locator('[data-finding-details=missing-recovery-key] [data-triage=open]').waitFor();
+  await page.keyboard.press('Escape');
+  await pane.waitFor({ state: 'detached' });
+}
+
+describe('accepting and snoozing in the tab', () => {
+  it('accepts a finding with a reason by keyboard: counted apart, shown apart, in the audit list, kept after a reload, and reopened', async () => {
+    const page = await openEscrow();
+    const before = await chipCount(openChip(page));
+    const { pane, device } = await openFirstPane(page);
+    const section = pane.locator('[data-finding-details=missing-recovery-key]');
+    await section.getByRole('button', { name: 'Accept…' }).focus();
+    await page.keyboard.press('Enter');
+    // A reason is required: the form will not send without one.
+    expect(await section.getByRole('button', { name: 'Accept finding' }).isDisabled()).toBe(true);
+    await section.getByRole('textbox').fill('Kiosk: BitLocker off by design');
+    await section.getByRole('button', { name: 'Accept finding' }).focus();
+    await page.keyboard.press('Enter');
+    await section.locator('[data-triage=accepted]').waitFor();
+    expect(await section.textContent()).toContain('Kiosk: BitLocker off by design');
+    await saveScreenshot(page, 'triage-accepted-pane');
+    await page.keyboard.press('Escape');
+    await pane.waitFor({ state: 'detached' });
+
+    await expect.poll(() => chipCount(openChip(page))).toBe(before - 1);
+    const accepted = page.locator('[data-triaged=accepted]');
+    expect(await chipCount(accepted)).toBe(1);
+    await accepted.getByRole('button').click();
+    await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe('1');
+    expect(await page.getByRole('table').first().textContent()).toContain(device);
+    await page.getByRole('button', { name: /^Triage log \(1\)$/ }).click();
+    const log = page.getByRole('dialog');
+    expect(await log.textContent()).toMatch(new RegExp(`accepted “[^”]+” on ${device}: Kiosk: BitLocker off by design`));
+    await saveScreenshot(page, 'triage-log');
+    await page.keyboard.press('Escape');
+
+    // Decisions are the server's: a reload shows them again, and the finding can be reopened.
+    await page.reload();
+    await page.locator('[data-triaged=accepted]').getByRole('button').click();
+    await reopenShownRow(page);
+    await expect.poll(() => chipCount(openChip(page))).toBe(before);
+    expect(await page.locator('[data-triaged]').count()).toBe(0);
+  });
+
+  it('snoozes a finding until a day, and the overview counts it apart', async () => {
+    const page = await openEscrow();
+    const { pane } = await openFirstPane(page);
+    const section = pane.locator('[data-finding-details=missing-recovery-key]');
+    await section.getByRole('button', { name: 'Snooze…' }).click();
+    const until = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    await section.locator('input[type=date]').fill(until);
+    await section.getByRole('button', { name: 'Snooze finding' }).click();
+    await section.locator('[data-triage=snoozed]').waitFor();
+    expect(await section.textContent()).toContain('Snoozed until');
+    await page.keyboard.press('Escape');
+    await pane.waitFor({ state: 'detached' });
+    expect(await chipCount(page.locator('[data-triaged=snoozed]'))).toBe(1);
+
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    const tile = page.locator('[data-report-tile=escrow-gaps][data-state=loaded]');
+    await tile.waitFor();
+    expect(await tile.locator('[data-triaged]').textContent()).toBe('Not counted: 0 accepted, 1 snoozed');
+    await saveScreenshot(page, 'triage-overview');
+
+    // Undo, so that the other tests see the report as it is.
+    await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
+    await page.locator('[data-triaged=snoozed]').getByRole('button').click();
+    await reopenShownRow(page);
+    expect(await page.locator('[data-triaged]').count()).toBe(0);
+  });
+
+  it('shows a reader without the Triager role whether a finding is accepted or snoozed, and no buttons to change it', async () => {
+    const page = await browser.newPage();
+    pages.push(page);
+    const readerToken = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
+    await page.route('**/api/demo/token', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ token: readerToken, expiresIn: 3600 }) }));
+    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table]').first().waitFor();
+    const { pane } = await openFirstPane(page);
+    const section = pane.locator('[data-finding-details=missing-recovery-key]');
+    await section.locator('[data-triage=open]').waitFor();
+    expect(await section.textContent()).toContain('Read only: accepting or snoozing a finding needs the DeviceHealth.Triager role.');
+    expect(await section.getByRole('button', { name: 'Accept…' }).count()).toBe(0);
+  });
+});
