@@ -12,6 +12,9 @@ const useStyles = makeStyles({
     padding: tokens.spacingHorizontalM,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
+    // Forced colours repaint text but not an SVG's fill: the chart library's axis labels keep the
+    // theme's colour, which a light system palette shows white on white. The system's text colour instead.
+    '@media (forced-colors: active)': { '& svg text': { fill: 'CanvasText' }, '& svg line, & svg path.domain': { stroke: 'CanvasText' } },
   },
 });
 
