@@ -197,13 +197,14 @@ export class TeamsBot {
           if (command.kind !== 'show') return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim()));
           await context.sendActivity({ type: ActivityTypes.Typing });
           const definition = this.registry.definition(command.report);
-          const toCard = (result: ReportResult) => cardMessage(reportCard(result, definition, { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks }));
+          const toCard = async (result: ReportResult) =>
+            cardMessage(reportCard(result, definition, { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks, triaged: await this.triagedFingerprints() }));
           const loading = this.options.reports.get(command.report);
           const result = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
-          if (result) return toCard(result);
+          if (result) return await toCard(result);
           const reference = TurnContext.getConversationReference(context.activity);
           void loading
-            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(toCard(late)))))
+            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toCard(late)))))
             .catch((error: unknown) => this.log(`show ${command.report}: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
           return `Reading ${definition.title} from ${this.options.tenantLabel} takes a while; the report follows here when it is ready.`;
         },
@@ -226,6 +227,20 @@ export class TeamsBot {
         },
       },
     ];
+  }
+
+  /**
+   * Findings accepted or snoozed now, which a report card counts apart; null when they cannot be read
+   * (the card then lists every finding and says so).
+   */
+  private async triagedFingerprints(): Promise<ReadonlySet<string> | null> {
+    if (!this.options.triage) return new Set();
+    try {
+      return new Set((await this.options.triage.inForce()).keys());
+    } catch (error) {
+      this.log(`could not read the triage decisions: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   }
 
   private helpCard(unknown?: string): AdaptiveCardJson {

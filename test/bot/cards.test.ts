@@ -150,6 +150,23 @@ describe('report cards', () => {
     expect((clean.actions as Array<{ type: string }>).some((action) => action.type === 'Action.ShowCard')).toBe(false);
   });
 
+  it('counts accepted and snoozed findings apart and does not list them; says so when the decisions could not be read', () => {
+    const result = demoResults.find((report) => report.report === 'escrow-gaps')!;
+    const first = result.findings.find((finding) => finding.kind === 'missing-recovery-key')!;
+    const card = reportCard(result, { beta: false }, { ...options, triaged: new Set([first.fingerprint]) });
+    expect(cardProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    expect(text).toContain(`${(result.findings.length - 1).toLocaleString('en-US')} open findings, worst first`);
+    expect(text).toContain('1 accepted or snoozed finding is not listed; the tab shows it.');
+    const mentions = (rendered: string) => rendered.split(first.subjectName).length - 1;
+    expect(mentions(text)).toBe(mentions(renderedText(reportCard(result, { beta: false }, options))) - 1);
+    const allTriaged = reportCard(result, { beta: false }, { ...options, triaged: new Set(result.findings.map((finding) => finding.fingerprint)) });
+    expect(renderedText(allTriaged)).toContain('No open findings: the others are accepted or snoozed.');
+    expect(renderedText(reportCard(result, { beta: false }, { ...options, triaged: null }))).toContain(
+      'Accepted and snoozed findings could not be read, so every finding is listed.',
+    );
+  });
+
   it('shows the load error with the upstream status, and no counts', () => {
     const failed: ReportResult = {
       ...demoResults[0]!,

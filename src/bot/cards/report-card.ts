@@ -20,8 +20,9 @@ const REPORT_CARD_TEMPLATE = {
       ],
     },
     { type: 'TextBlock', $when: "${state == 'empty'}", text: '${notice}', wrap: true },
-    { type: 'TextBlock', $when: "${state == 'loaded' && findingCount == 0}", text: 'No findings: nothing here needs attention.', color: 'Good', wrap: true },
+    { type: 'TextBlock', $when: "${state == 'loaded' && findingCount == 0}", text: '${clearText}', color: 'Good', wrap: true },
     { type: 'TextBlock', $when: '${findingCount > 0}', text: '${findingSummary}', weight: 'Bolder', wrap: true, spacing: 'Medium' },
+    { type: 'TextBlock', $when: "${triagedNote != ''}", text: '${triagedNote}', isSubtle: true, size: 'Small', wrap: true, spacing: 'Small' },
     KIND_COUNTS_TEMPLATE,
     FINDING_ITEMS_TEMPLATE,
     { type: 'TextBlock', $when: "${state == 'loaded' && caveat != ''}", text: '${caveat}', isSubtle: true, size: 'Small', wrap: true, spacing: 'Medium' },
@@ -59,8 +60,8 @@ const EXPLAINED_KINDS = 3;
  * How to fix the worst kinds, as card text: the steps as a Markdown numbered list and the Microsoft
  * Learn pages as links (the texts are ours, docs/finding-rules.md, "Remediation guidance").
  */
-function fixesFor(result: ReportResult): Array<{ label: string; why: string; steps: string; learn: string }> {
-  return countFindingsByKind(result.findings, result.findingKinds)
+function fixesFor(result: ReportResult, findings: ReportResult['findings']): Array<{ label: string; why: string; steps: string; learn: string }> {
+  return countFindingsByKind(findings, result.findingKinds)
     .slice(0, EXPLAINED_KINDS)
     .flatMap(({ label, remediation }) =>
       remediation
@@ -77,11 +78,20 @@ function fixesFor(result: ReportResult): Array<{ label: string; why: string; ste
 }
 
 /**
- * A report as a card: counts by kind worst first, the worst few findings by name, a button to the
- * tab at that report; or the load error naming the upstream status, or the empty notice.
+ * A report as a card: its open findings counted by kind worst first, the worst few by name, a button
+ * to the tab at that report; or the load error naming the upstream status, or the empty notice.
+ * Accepted and snoozed findings (`triaged`, by fingerprint) are counted apart, not listed; with
+ * `triaged` null (the decisions could not be read) every finding is listed, and the card says so.
  */
-export function reportCard(result: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta'>, options: { tenantLabel: string; tabLinks: TabLinks }): AdaptiveCardJson {
-  const findings = findingsWorstFirst(result.findings, result.findingKinds);
+export function reportCard(
+  result: ReportResult,
+  definition: Pick<ReportDefinition<unknown>, 'beta'>,
+  options: { tenantLabel: string; tabLinks: TabLinks; triaged?: ReadonlySet<string> | null },
+): AdaptiveCardJson {
+  const triaged = options.triaged === undefined ? new Set<string>() : options.triaged;
+  const open = triaged ? result.findings.filter((finding) => !triaged.has(finding.fingerprint)) : result.findings;
+  const apart = result.findings.length - open.length;
+  const findings = findingsWorstFirst(open, result.findingKinds);
   const error = result.error;
   return expandCard(REPORT_CARD_TEMPLATE, {
     title: `${result.title}${definition.beta ? ' (beta)' : ''}`,
@@ -92,11 +102,18 @@ export function reportCard(result: ReportResult, definition: Pick<ReportDefiniti
     notice: result.notice ?? '',
     caveat: result.state === 'loaded' ? (result.notice ?? '') : '',
     findingCount: findings.length,
-    findingSummary: `${findings.length.toLocaleString('en-US')} ${findings.length === 1 ? 'finding' : 'findings'}, worst first`,
+    findingSummary: `${findings.length.toLocaleString('en-US')} ${apart > 0 ? 'open ' : ''}${findings.length === 1 ? 'finding' : 'findings'}, worst first`,
+    clearText: apart > 0 ? 'No open findings: the others are accepted or snoozed.' : 'No findings: nothing here needs attention.',
+    triagedNote:
+      triaged === null
+        ? 'Accepted and snoozed findings could not be read, so every finding is listed.'
+        : apart > 0
+          ? `${apart.toLocaleString('en-US')} accepted or snoozed ${apart === 1 ? 'finding is' : 'findings are'} not listed; the tab shows ${apart === 1 ? 'it' : 'them'}.`
+          : '',
     counts: kindCounts(findings, result.findingKinds),
     ...findingList(findings, result.rows, result.findingKinds),
     tabUrl: options.tabLinks(result.report),
-    fixes: result.state === 'loaded' ? fixesFor(result) : [],
+    fixes: result.state === 'loaded' ? fixesFor(result, findings) : [],
   });
 }
 
