@@ -18,6 +18,11 @@ export type TenantConnection =
 export interface AppConfig {
   connection: TenantConnection;
   port: number;
+  /**
+   * `HOST`: the address to listen on. Unset, the demo tenant listens on 127.0.0.1 (this machine only)
+   * and a configured tenant on 0.0.0.0; a deployment behind a proxy on the same host may narrow it.
+   */
+  host: string | undefined;
   stateStore: string;
   thresholds: ReportThresholds;
   /**
@@ -72,6 +77,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       config: {
         connection: readConnection(env),
         port: readPort(env),
+        host: readHost(env),
         stateStore: env.STATE_STORE?.trim() || 'file:.data',
         thresholds: readThresholds(env),
         betaCoverage: readSwitch(env, 'GRAPH_BETA_COVERAGE'),
@@ -154,6 +160,13 @@ function readSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
   if (!raw || raw === 'false') return false;
   if (raw === 'true') return true;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+function readHost(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.HOST?.trim();
+  if (!raw) return undefined;
+  if (isIP(raw) === 0) throw new ConfigError(`HOST must be an IP address to listen on (e.g. 127.0.0.1 or 0.0.0.0), got "${raw}".`);
+  return raw;
 }
 
 function readPort(env: NodeJS.ProcessEnv): number {

@@ -7,7 +7,8 @@ import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry
 import type { StateStore } from '../core/store/state-store.js';
 import { createAppServer } from './app-server.js';
 import type { GraphConnection } from './graph-connection.js';
-import { ReportCache } from './report-cache.js';
+import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
+import { sharedLoader } from './shared-loads.js';
 import type { ReportLoader } from './report-cache.js';
 import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from './tab-access.js';
 import { HistoryRecords } from '../core/history/history-records.js';
@@ -66,7 +67,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const load = options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress }));
   const history = new HistoryRecords(options.store);
   const triage = new TriageRecords(options.store);
-  const reports = new ReportCache(async (id, onProgress) => {
+  const upstream: ReportLoader = async (id, onProgress) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
     const started = Date.now();
     options.log(`report ${id}: loading from Microsoft Graph`);
@@ -78,7 +79,13 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
       (error: unknown) => options.log(`report ${id}: could not add this load to its history: ${error instanceof Error ? error.message : String(error)}`),
     );
     return result;
-  }, options.cacheMaxAgeMs);
+  };
+  const cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
+  // Instances that share Azure Storage share loads too: one loads a report, the others serve its result.
+  const reports = new ReportCache(
+    options.store.kind === 'azure-blob' ? sharedLoader(upstream, options.store, { maxAgeMs: cacheMaxAgeMs, log: options.log }) : upstream,
+    cacheMaxAgeMs,
+  );
   const botOptions = options.bot;
   const bot = botOptions
     ? new TeamsBot({

@@ -79,8 +79,8 @@ async function main(argv: string[]): Promise<void> {
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
       `/api/notify ${botConfig.notifyApiKey ? 'on' : 'off (no NOTIFY_API_KEY)'}.`,
   );
-  // The demo tenant is for this machine only; a configured deployment listens on all interfaces.
-  const host = connection.demo ? '127.0.0.1' : '0.0.0.0';
+  // The demo tenant is for this machine only; a configured deployment listens on all interfaces unless HOST narrows it.
+  const host = config.host ?? (connection.demo ? '127.0.0.1' : '0.0.0.0');
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
   console.log(`Listening on http://${host}:${config.port}`);
   console.log(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);

@@ -10,7 +10,11 @@ export interface ReportLoadProgress {
   sources: Array<{ source: string; records: number }>;
 }
 
-export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) => void) => Promise<ReportResult>;
+/** Loads a report; `request.refresh` says someone asked for a fresh load (shared-loads.ts takes only a newer result then). */
+export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) => void, request?: { refresh: boolean }) => Promise<ReportResult>;
+
+/** How long a loaded report counts as fresh: five minutes, then it is served while a newer one loads. */
+export const DEFAULT_CACHE_MAX_AGE_MS = 5 * 60_000;
 
 /** A report as a viewer opens it: the last good result at once while a newer one loads, or the result. */
 export interface OpenedReport {
@@ -35,7 +39,7 @@ export class ReportCache {
 
   constructor(
     private readonly load: ReportLoader,
-    private readonly maxAgeMs = 5 * 60_000,
+    private readonly maxAgeMs = DEFAULT_CACHE_MAX_AGE_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -45,7 +49,7 @@ export class ReportCache {
     if (inFlight) return inFlight.result;
     const kept = this.loaded.get(id);
     if (kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
-    return this.startLoad(id);
+    return this.startLoad(id, options.refresh ?? false);
   }
 
   /**
@@ -61,9 +65,9 @@ export class ReportCache {
     return { result: kept.result, refreshing: true };
   }
 
-  private startLoad(id: ReportId): Promise<ReportResult> {
+  private startLoad(id: ReportId, refresh = false): Promise<ReportResult> {
     const sources = new Map<string, number>();
-    const result = this.load(id, (progress) => sources.set(progress.source, progress.records)).then(
+    const result = this.load(id, (progress) => sources.set(progress.source, progress.records), { refresh }).then(
       (loadedResult) => {
         this.loading.delete(id);
         if (loadedResult.state === 'load-error') {

@@ -8,7 +8,7 @@ describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
     expect(readConfig({})).toEqual({
       ok: true,
-      config: { connection: { mode: 'demo' }, port: 3978, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT },
+      config: { connection: { mode: 'demo' }, port: 3978, host: undefined, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT },
     });
   });
 
@@ -37,6 +37,7 @@ describe('readConfig', () => {
           graphBaseUrl: 'https://graph.microsoft.com',
         },
         port: 4000,
+        host: undefined,
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
         betaCoverage: false,
@@ -77,10 +78,15 @@ describe('readConfig', () => {
     ['GRAPH_BASE_URL', 'https://graph.microsoft.com/v1.0', /without a path/],
     ['M365_AUTHORITY_HOST', 'not a url', /not a URL/],
     ['PORT', 'eighty', /PORT/],
+    ['HOST', 'localhost', /HOST must be an IP address/],
   ])('refuses %s=%s', (name, value, message) => {
     const result = readConfig({ M365_TENANT_ID: 't', M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's', [name]: value });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(message);
+  });
+
+  it('reads HOST as the address to listen on', () => {
+    expect(readConfig({ HOST: ' 127.0.0.1 ' })).toMatchObject({ ok: true, config: { host: '127.0.0.1' } });
   });
 
   it('refuses two credentials at once', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { channelLockLoop, checkDocumentName, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import { channelLockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
@@ -104,6 +104,18 @@ export class AzureBlobStateStore implements StateStore {
     await this.container.getBlockBlobClient(`documents/${name}.json`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/json' } });
   }
 
+  async readCompressed(name: DocumentName): Promise<string | null> {
+    checkDocumentName(name);
+    const bytes = await this.downloadBytes(this.container.getBlockBlobClient(`documents/${name}.json.gz`));
+    return bytes === null ? null : decompressText(bytes, name);
+  }
+
+  async writeCompressed(name: DocumentName, text: string): Promise<void> {
+    checkDocumentName(name);
+    const body = await compressText(text);
+    await this.container.getBlockBlobClient(`documents/${name}.json.gz`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/gzip' } });
+  }
+
   withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
     const lockBlob = this.blob('locks', channel, '');
     // A lease client of its own proposes a fresh lease id: acquiring again with the id that holds
@@ -145,8 +157,12 @@ export class AzureBlobStateStore implements StateStore {
   }
 
   private async download(blob: BlockBlobClient): Promise<string | null> {
+    return (await this.downloadBytes(blob))?.toString('utf8') ?? null;
+  }
+
+  private async downloadBytes(blob: BlockBlobClient): Promise<Buffer | null> {
     try {
-      return (await blob.downloadToBuffer()).toString('utf8');
+      return await blob.downloadToBuffer();
     } catch (error) {
       if (isStatus(error, 404)) return null;
       throw error;

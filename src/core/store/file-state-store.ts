@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { channelLockLoop, checkDocumentName, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import { channelLockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface FileStateStoreOptions {
@@ -114,6 +114,17 @@ export class FileStateStore implements StateStore {
     await this.replace(join(this.directory, 'documents', `${name}.json`), text);
   }
 
+  async readCompressed(name: DocumentName): Promise<string | null> {
+    checkDocumentName(name);
+    const bytes = await readFile(join(this.directory, 'documents', `${name}.json.gz`)).catch((error: unknown) => (errorCode(error) === 'ENOENT' ? null : Promise.reject(error)));
+    return bytes === null ? null : decompressText(bytes, name);
+  }
+
+  async writeCompressed(name: DocumentName, text: string): Promise<void> {
+    checkDocumentName(name);
+    await this.replace(join(this.directory, 'documents', `${name}.json.gz`), await compressText(text));
+  }
+
   withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
     const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
     const previous = this.queues.get(channel) ?? Promise.resolve();
@@ -222,7 +233,7 @@ export class FileStateStore implements StateStore {
     return join(this.directory, folder, `${createHash('sha256').update(key, 'utf8').digest('hex')}${extension}`);
   }
 
-  private async replace(target: string, body: string): Promise<void> {
+  private async replace(target: string, body: string | Buffer): Promise<void> {
     const temporary = await this.writeTemporary(target, body);
     try {
       await rename(temporary, target);
@@ -233,11 +244,11 @@ export class FileStateStore implements StateStore {
   }
 
   /** A whole, flushed copy of `body` beside `target` (the same folder, so a rename is atomic). */
-  private async writeTemporary(target: string, body: string): Promise<string> {
+  private async writeTemporary(target: string, body: string | Buffer): Promise<string> {
     const temporary = `${target}.${process.pid}.${randomUUID()}.tmp`;
     const handle = await open(temporary, 'wx');
     try {
-      await handle.writeFile(body, 'utf8');
+      await handle.writeFile(body);
       await handle.sync();
     } catch (error) {
       await handle.close();

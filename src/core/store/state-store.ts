@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import type { ReportId } from '../reports/report-model.js';
 
 /**
@@ -29,6 +31,9 @@ export interface StateStore {
   readDocument(name: DocumentName): Promise<string | null>;
   /** Replaces a document as a whole: a reader sees the old or the new text, never a mix. */
   writeDocument(name: DocumentName, text: string): Promise<void>;
+  /** A large document kept gzip-compressed (`documents/<name>.json.gz`), such as a shared report result; null when never written. */
+  readCompressed(name: DocumentName): Promise<string | null>;
+  writeCompressed(name: DocumentName, text: string): Promise<void>;
 
   /**
    * Runs `work` while holding the lock of that name (a channel's posting lock, or a document's
@@ -46,6 +51,22 @@ export type StateStoreKind = 'file' | 'azure-blob';
 
 /** A document's name: lower-case words and digits joined by hyphens, which both stores use as a file or blob name as it is. */
 export type DocumentName = string;
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** Compresses off the event loop (zlib's thread pool): a shared report result is tens of megabytes. */
+export function compressText(text: string): Promise<Buffer> {
+  return gzipAsync(Buffer.from(text, 'utf8'));
+}
+
+export async function decompressText(bytes: Buffer, name: DocumentName): Promise<string> {
+  try {
+    return (await gunzipAsync(bytes)).toString('utf8');
+  } catch {
+    throw new StateStoreError(`The compressed document ${name} in the state store is damaged; it is written again by the next load.`);
+  }
+}
 
 export function checkDocumentName(name: DocumentName): void {
   // Names are ours, never a user's: a wrong one is a bug.

@@ -101,6 +101,18 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       await expect(store.writeDocument('../outside', '{}')).rejects.toThrow('Not a document name');
     });
 
+    it('keeps a large document compressed and gives back its text whole', async () => {
+      expect(await store.readCompressed('result-escrow-gaps')).toBeNull();
+      const text = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, index) => ({ id: `device-${index}`, name: `DESKTOP-${index}` })) });
+      await store.writeCompressed('result-escrow-gaps', text);
+      const other = await backing.open();
+      try {
+        expect(await other.readCompressed('result-escrow-gaps')).toBe(text);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('keeps what it holds when closed and opened again', async () => {
       await store.writeLedger(ledger('19:kept', 2));
       await store.writeDocument('history-escrow-gaps', '{"points":[]}');
