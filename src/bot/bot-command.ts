@@ -1,15 +1,18 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
+import { understand } from './phrasing.js';
 
 /** What a message asks the bot for. */
 export type BotCommand =
   | { kind: 'help' }
   | { kind: 'show'; report: ReportId }
+  | { kind: 'overview' }
   | { kind: 'post-new-findings' }
-  /** `show` with a name that matches no report. */
-  | { kind: 'unknown-report'; name: string }
-  | { kind: 'unknown'; text: string };
+  /** `show` with a name that matches no report; the command it comes closest to, if any. */
+  | { kind: 'unknown-report'; name: string; suggestion: string | null }
+  /** Not a command: the text as the user wrote it, without mention markup, and the closest command, if any. */
+  | { kind: 'unknown'; text: string; suggestion: string | null };
 
 /**
  * Every name a report answers to: its own names (the module's `botNames`; "dead connectors" is
@@ -57,21 +60,66 @@ export function commandWords(text: string | undefined | null): string {
 /** The commands' shapes, on `commandWords` of a message; TeamsFx's command handlers match these. */
 export const COMMAND_PATTERNS = {
   help: /^(?:help|hi|hello|commands|what can you do)?$/,
+  overview: /^(?:show |open )?(?:me )?(?:the )?(?:overview|summary)$/,
   postNewFindings: /^post (?:the )?new findings(?: here)?$/,
   show: /^(?:show|open|list|report)(?: me)?(?: the)?(?: report)? (.+?)(?: report)?$/,
 } as const;
 
+/**
+ * A message as the bot reads it: an exact command first (`show 4`, `post new findings`), then what
+ * the words mean (phrasing.ts: "which devices have no bitlocker key" shows report 4), and otherwise
+ * the closest command to suggest.
+ */
 export function parseCommand(text: string | undefined | null, registry: ReportRegistry = REPORTS): BotCommand {
   const raw = text ?? '';
   const words = commandWords(raw);
-  if (raw.length > LONGEST_COMMAND * 4 || words.length > LONGEST_COMMAND) return { kind: 'unknown', text: raw.slice(0, LONGEST_COMMAND) };
+  if (raw.length > LONGEST_COMMAND * 4 || words.length > LONGEST_COMMAND)
+    return { kind: 'unknown', text: plainText(raw.slice(0, LONGEST_COMMAND * 4)).slice(0, LONGEST_COMMAND), suggestion: null };
   if (COMMAND_PATTERNS.help.test(words)) return { kind: 'help' };
   if (COMMAND_PATTERNS.postNewFindings.test(words)) return { kind: 'post-new-findings' };
+  if (COMMAND_PATTERNS.overview.test(words)) return { kind: 'overview' };
   const show = COMMAND_PATTERNS.show.exec(words);
   if (show) {
     const name = show[1]!;
     const report = reportsByName(registry).get(name);
-    return report ? { kind: 'show', report } : { kind: 'unknown-report', name };
+    if (report) return { kind: 'show', report };
+    const meant = understand(name, registry);
+    if (meant.kind === 'report') return { kind: 'show', report: meant.report };
+    if (meant.kind === 'overview') return { kind: 'overview' };
+    const near = meant.kind === 'suggest' ? meant.command : understood(understand(words, registry));
+    return { kind: 'unknown-report', name, suggestion: near };
   }
-  return { kind: 'unknown', text: raw.trim() };
+  const meant = understand(words, registry);
+  if (meant.kind === 'report') return { kind: 'show', report: meant.report };
+  if (meant.kind === 'overview') return { kind: 'overview' };
+  return { kind: 'unknown', text: plainText(raw), suggestion: understood(meant) };
+}
+
+function understood(meant: ReturnType<typeof understand>): string | null {
+  return meant.kind === 'suggest' ? meant.command : null;
+}
+
+/** The canonical words of a command, which the bot's command handlers match: `show escrow gaps`, `show overview`. */
+export function canonicalText(command: BotCommand, registry: ReportRegistry = REPORTS): string | null {
+  if (command.kind === 'show') return `show ${registry.definition(command.report).botNames[0]}`;
+  if (command.kind === 'overview') return 'show overview';
+  return null;
+}
+
+/**
+ * A message's text as its author wrote it, for quoting back: without the `<at>…</at>` mention and
+ * other markup Teams wraps around it, entities decoded, spaces collapsed. Never echo markup.
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(/<at\b[^>]*>[\s\S]*?<\/at>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&quot;/gi, '"')
+    .replace(/&#39;|&apos;/gi, "'")
+    .replace(/&amp;/gi, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -17,9 +17,12 @@ import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { isLoopback } from '../core/net/loopback.js';
 import type { StateStore } from '../core/store/state-store.js';
 import type { TriageRecords } from '../core/triage/triage-records.js';
-import { COMMAND_PATTERNS, commandWords, parseCommand } from './bot-command.js';
+import type { TriageDecision } from '../core/triage/triage-book.js';
+import { summarizeReport } from '../core/reports/report-summary.js';
+import { COMMAND_PATTERNS, canonicalText, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { helpCard } from './cards/help-card.js';
+import { overviewCard } from './cards/overview-card.js';
 import { reportCard } from './cards/report-card.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
 import type { PostOutcome, PostTarget } from './new-findings-poster.js';
@@ -101,7 +104,7 @@ export class TeamsBot {
       this.log(`bot turn failed (${context.activity.type}): ${error instanceof Error ? error.message : String(error)}`);
       if (context.activity.type === ActivityTypes.Message) await context.sendActivity('Sorry, something went wrong answering that. Please try again in a moment.');
     };
-    this.adapter.use(normaliseCommandText);
+    this.adapter.use(normaliseCommandText(this.registry));
     this.poster = new NewFindingsPoster({
       store: options.store,
       ...(options.triage ? { triage: options.triage } : {}),
@@ -190,15 +193,43 @@ export class TeamsBot {
         },
       },
       {
+        triggerPatterns: COMMAND_PATTERNS.overview,
+        handleCommandReceived: async (context) => {
+          handled(context);
+          await context.sendActivity({ type: ActivityTypes.Typing });
+          const ids = this.registry.definitions.map((definition) => definition.id);
+          const loading = Promise.all(ids.map((id) => this.options.reports.get(id)));
+          const toCard = async (results: ReportResult[]) => {
+            const inForce = await this.decisionsInForce();
+            const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce, now: new Date() }));
+            return cardMessage(overviewCard(summaries, { tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, tabLinks: this.options.tabLinks }));
+          };
+          const results = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
+          if (results) return await toCard(results);
+          const reference = TurnContext.getConversationReference(context.activity);
+          void loading
+            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toCard(late)))))
+            .catch((error: unknown) => this.log(`show overview: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
+          return `Reading the ${ids.length} reports from ${this.options.tenantLabel} takes a while; the overview follows here when it is ready.`;
+        },
+      },
+      {
         triggerPatterns: COMMAND_PATTERNS.show,
         handleCommandReceived: async (context, message: CommandMessage) => {
           handled(context);
           const command = parseCommand(message.text, this.registry);
-          if (command.kind !== 'show') return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim()));
+          if (command.kind !== 'show')
+            return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim(), command.kind === 'unknown-report' ? command.suggestion : null));
           await context.sendActivity({ type: ActivityTypes.Typing });
           const definition = this.registry.definition(command.report);
           const toCard = async (result: ReportResult) =>
-            cardMessage(reportCard(result, definition, { tenantLabel: this.options.tenantLabel, tabLinks: this.options.tabLinks, triaged: await this.triagedFingerprints() }));
+            cardMessage(
+              reportCard(result, definition, {
+                tenantLabel: this.options.tenantLabel,
+                tabLinks: this.options.tabLinks,
+                triaged: await this.decisionsInForce().then((inForce) => (inForce ? new Set(inForce.keys()) : null)),
+              }),
+            );
           const loading = this.options.reports.get(command.report);
           const result = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
           if (result) return await toCard(result);
@@ -230,21 +261,27 @@ export class TeamsBot {
   }
 
   /**
-   * Findings accepted or snoozed now, which a report card counts apart; null when they cannot be read
-   * (the card then lists every finding and says so).
+   * Findings accepted or snoozed now, by fingerprint, which the cards count apart; null when they
+   * cannot be read (a card then counts every finding and says so).
    */
-  private async triagedFingerprints(): Promise<ReadonlySet<string> | null> {
-    if (!this.options.triage) return new Set();
+  private async decisionsInForce(): Promise<ReadonlyMap<string, TriageDecision> | null> {
+    if (!this.options.triage) return new Map();
     try {
-      return new Set((await this.options.triage.inForce()).keys());
+      return await this.options.triage.inForce();
     } catch (error) {
       this.log(`could not read the triage decisions: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }
   }
 
-  private helpCard(unknown?: string): AdaptiveCardJson {
-    return helpCard({ tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, registry: this.registry, ...(unknown !== undefined ? { unknown } : {}) });
+  private helpCard(unknown?: string, suggestion?: string | null): AdaptiveCardJson {
+    return helpCard({
+      tenantLabel: this.options.tenantLabel,
+      tabUrl: this.options.tabUrl,
+      registry: this.registry,
+      ...(unknown !== undefined ? { unknown } : {}),
+      ...(suggestion ? { suggestion } : {}),
+    });
   }
 
   /** A message that no command took gets the help card; other activities need no answer. */
@@ -253,7 +290,8 @@ export class TeamsBot {
     const original = String(context.turnState.get(ORIGINAL_TEXT) ?? '');
     const command = parseCommand(original, this.registry);
     const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? `show ${command.name}` : undefined;
-    await context.sendActivity(cardMessage(this.helpCard(unknown)));
+    const suggestion = command.kind === 'unknown' || command.kind === 'unknown-report' ? command.suggestion : null;
+    await context.sendActivity(cardMessage(this.helpCard(unknown, suggestion)));
   }
 }
 
@@ -262,18 +300,21 @@ export class TeamsBot {
  * case and punctuation do not matter. The text as sent is kept for the help card's quote. Card
  * submits and other messages without text pass untouched.
  */
-const normaliseCommandText: Middleware = {
-  async onTurn(context, next) {
-    const activity = context.activity;
-    if (activity.type === ActivityTypes.Message) {
-      context.turnState.set(ORIGINAL_TEXT, activity.text ?? '');
-      activity.text = commandWords(activity.text);
-      // The mention is gone from the text: stop TeamsFx removing it again from what is left.
-      activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
-    }
-    await next();
-  },
-};
+function normaliseCommandText(registry: ReportRegistry): Middleware {
+  return {
+    async onTurn(context, next) {
+      const activity = context.activity;
+      if (activity.type === ActivityTypes.Message) {
+        context.turnState.set(ORIGINAL_TEXT, activity.text ?? '');
+        // What the words mean, as the command they mean ("are my connectors ok" reads "show dead connectors").
+        activity.text = canonicalText(parseCommand(activity.text, registry), registry) ?? commandWords(activity.text);
+        // The mention is gone from the text: stop TeamsFx removing it again from what is left.
+        activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
+      }
+      await next();
+    },
+  };
+}
 
 /** The value if the promise settles within `ms`, else null (it goes on settling). */
 async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | null> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { commandWords, parseCommand } from '../../src/bot/bot-command.js';
+import { canonicalText, commandWords, parseCommand, plainText } from '../../src/bot/bot-command.js';
 import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
+import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
 
 describe('command words', () => {
   it('drops the mention Teams adds, case, punctuation and markup', () => {
@@ -26,9 +27,11 @@ describe('parseCommand', () => {
     ['Show me the startup report.', { kind: 'show', report: 'startup-reliability' }],
     ['show 4', { kind: 'show', report: 'escrow-gaps' }],
     ['post new findings', { kind: 'post-new-findings' }],
-    ['Post new findings here, please', { kind: 'unknown', text: 'Post new findings here, please' }],
-    ['show weather', { kind: 'unknown-report', name: 'weather' }],
-    ['make coffee', { kind: 'unknown', text: 'make coffee' }],
+    ['Post new findings here, please', { kind: 'unknown', text: 'Post new findings here, please', suggestion: 'post new findings' }],
+    ['show weather', { kind: 'unknown-report', name: 'weather', suggestion: null }],
+    ['make coffee', { kind: 'unknown', text: 'make coffee', suggestion: null }],
+    ['show overview', { kind: 'overview' }],
+    ['<at>Test Bot</at> make me a sandwich', { kind: 'unknown', text: 'make me a sandwich', suggestion: null }],
   ] as const)('%j', (text, command) => {
     expect(parseCommand(text)).toEqual(command);
   });
@@ -53,5 +56,35 @@ describe('parseCommand', () => {
     const command = parseCommand(`show escrow gaps ${'x'.repeat(10_000)}`);
     expect(command.kind).toBe('unknown');
     expect(command.kind === 'unknown' && command.text.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('phrasings in the words admins use', () => {
+  it.each(Object.entries(PHRASINGS).flatMap(([report, phrasings]) => phrasings.map((phrasing) => [phrasing, report] as const)))('%j asks for %s', (phrasing, report) => {
+    expect(parseCommand(phrasing)).toEqual({ kind: 'show', report });
+    expect(canonicalText(parseCommand(phrasing))).toMatch(/^show /);
+  });
+
+  it.each(['give me the overview', 'summary', "what's broken?", 'how is my tenant doing'])('%j asks for the overview', (phrasing) => {
+    expect(parseCommand(phrasing)).toEqual({ kind: 'overview' });
+  });
+
+  it.each(NEAR_MISSES)('%j is a near miss: it suggests %j rather than guessing', (text, suggestion) => {
+    const command = parseCommand(text);
+    expect(command.kind).toMatch(/^unknown/);
+    expect(command).toMatchObject({ suggestion });
+  });
+
+  it('suggests one of two reports a message names equally, never both at once', () => {
+    const command = parseCommand('firewall or bitlocker');
+    expect(command.kind).toBe('unknown');
+    expect(command.kind === 'unknown' && ['show security posture', 'show escrow gaps']).toContain(command.kind === 'unknown' ? command.suggestion : null);
+  });
+});
+
+describe('quoting a message back', () => {
+  it('never echoes mention markup or HTML, and decodes what Teams encodes', () => {
+    expect(plainText('<at>Test Bot</at> make me a sandwich')).toBe('make me a sandwich');
+    expect(plainText('<p>fish &amp; chips&nbsp;please</p>')).toBe('fish & chips please');
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
 import { openStateStore } from '../../src/core/store/open-state-store.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
@@ -97,6 +99,14 @@ describe('commands through the Agents Playground', () => {
     expect(card).toContain('show escrow gaps');
   });
 
+  it('never quotes the mention back: a channel message it does not know is quoted without its markup', async () => {
+    const team = playground.config.teams[0]!;
+    const reply = await ask('make me a sandwich', team.id, true);
+    const card = cardText(reply);
+    expect(card).toContain(`\\"make me a sandwich\\"`);
+    expect(card).not.toMatch(/<\/?at>|&lt;at/);
+  });
+
   it('answers an empty message with the help card', async () => {
     const reply = await ask('');
     expect(cardText(reply)).toContain('post new findings');
@@ -139,5 +149,33 @@ describe('a report slower than Teams waits for an answer', () => {
       await slowPlayground.close();
       await slowServer.close();
     }
+  });
+});
+
+describe('the words admins use, through the Agents Playground', () => {
+  it.each(Object.entries(PHRASINGS).flatMap(([report, phrasings]) => phrasings.map((phrasing) => [phrasing, report] as const)))(
+    '%j answers with the %s card',
+    async (phrasing, report) => {
+      const card = cardText(await ask(phrasing));
+      expect(card).toContain(reportDefinition(report).title);
+      expect(card).toContain(`#/${report}`);
+    },
+  );
+
+  it.each(NEAR_MISSES)('%j gets the help card, suggesting %j', async (text, suggestion) => {
+    const card = cardText(await ask(text));
+    // The suggestion itself, not the same words in the card's list of commands.
+    expect(card).toContain(`"text":"Did you mean "},{"type":"TextRun","text":"${suggestion}"`);
+  });
+
+  it('show overview answers with one card holding every report and its state', async () => {
+    const reply = await ask('show overview');
+    expect(reply.cards).toHaveLength(1);
+    const card = cardText(reply);
+    for (const id of REPORT_IDS) {
+      expect(card).toContain(reportDefinition(id).title);
+      expect(card).toContain(`#/${id}`);
+    }
+    expect(card).toMatch(/\d+ open findings?, worst (High|Medium|Low)/);
   });
 });

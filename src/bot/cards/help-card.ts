@@ -12,6 +12,7 @@ export interface BotCommandLine {
 export function botCommands(registry: ReportRegistry): BotCommandLine[] {
   return [
     ...registry.definitions.map(({ botNames, botDescription }) => ({ command: `show ${botNames[0]}`, description: botDescription })),
+    { command: 'show overview', description: 'Every report in one card: its state and its open findings' },
     { command: 'post new findings', description: 'Post what is new since the last post here' },
     { command: 'help', description: 'This list' },
   ];
@@ -30,6 +31,9 @@ const HELP_CARD_TEMPLATE = {
         { type: 'TextRun', text: "I don't know " },
         { type: 'TextRun', text: '${unknown}', weight: 'Bolder' },
         { type: 'TextRun', text: '. ' },
+        { type: 'TextRun', $when: "${suggestion != ''}", text: 'Did you mean ' },
+        { type: 'TextRun', $when: "${suggestion != ''}", text: '${suggestion}', weight: 'Bolder', fontType: 'Monospace' },
+        { type: 'TextRun', $when: "${suggestion != ''}", text: '?' },
       ],
     },
     { type: 'TextBlock', text: 'Device Management Health', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
@@ -43,7 +47,13 @@ const HELP_CARD_TEMPLATE = {
         { type: 'Column', width: 'stretch', items: [{ type: 'TextBlock', text: '${description}', wrap: true, isSubtle: true }] },
       ],
     },
-    { type: 'TextBlock', text: 'A report also answers to its id or number, e.g. `show 4` or `show escrow-gaps`.', isSubtle: true, size: 'Small', wrap: true },
+    {
+      type: 'TextBlock',
+      text: 'A report also answers to its id or number (`show 4`, `show escrow-gaps`) and to a question in your own words, such as "which devices have no BitLocker key?".',
+      isSubtle: true,
+      size: 'Small',
+      wrap: true,
+    },
   ],
   actions: [{ type: 'Action.OpenUrl', title: 'Open the reports', url: '${tabUrl}' }],
 } as const;
@@ -52,9 +62,10 @@ const HELP_CARD_TEMPLATE = {
  * The short help card: the commands, and, for a message that was not one, what was not understood
  * (quoted in a TextRun, so nothing in it is read as Markdown).
  */
-export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string; registry?: ReportRegistry }): AdaptiveCardJson {
+export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string; suggestion?: string; registry?: ReportRegistry }): AdaptiveCardJson {
   return expandCard(HELP_CARD_TEMPLATE, {
     unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
+    suggestion: options.suggestion ?? '',
     tenant: cardText(options.tenantLabel, 80),
     commands: options.registry ? botCommands(options.registry) : BOT_COMMANDS,
     tabUrl: options.tabUrl,

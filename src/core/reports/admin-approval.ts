@@ -339,6 +339,7 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   beta: true,
   navigationLabel: 'Multi admin approval',
   botNames: ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
+  botTopics: ['approval', 'approve', 'approver', 'approvers', 'multi admin', 'multiple admin', 'maa', 'wipe', 'wipes', 'second admin', 'two admins'],
   botDescription: 'Multi admin approval coverage of high-impact areas',
   tables: { [SECTION_COVERAGE]: 'Coverage of high-impact areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
   pending: { starting: INITIALIZING_TEXT, fetching: LOADING_TEXT },

@@ -188,6 +188,11 @@ export interface ReportPresentation<Kind extends string = string> {
    * with spaces for hyphens, and the report's number, work too.
    */
   botNames: readonly [string, ...string[]];
+  /**
+   * The subjects people name when they ask about the report in their own words ("which devices have
+   * no bitlocker key"): lower-case words and phrases; a message naming one report's subjects asks for it.
+   */
+  botTopics: readonly string[];
   /** The help card's line for the report: what `show <name>` brings. */
   botDescription: string;
   /** Table titles: `''` for a report with one table, else by the section key its rows carry. */

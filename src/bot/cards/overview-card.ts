@@ -1,0 +1,73 @@
+import type { ReportSummary } from '../../core/reports/report-summary.js';
+import type { TabLinks } from '../tab-links.js';
+import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
+import type { AdaptiveCardJson } from './adaptive-card.js';
+
+const SEVERITY_WORD = { high: 'High', medium: 'Medium', low: 'Low' } as const;
+/** Kinds a report's line names before "and N more": the card stays short and well inside Teams' size limit. */
+const NAMED_KINDS = 2;
+
+const OVERVIEW_CARD_TEMPLATE = {
+  ...CARD_SCHEMA,
+  body: [
+    { type: 'TextBlock', text: 'Overview', size: 'Medium', weight: 'Bolder', wrap: true, style: 'heading' },
+    { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
+    {
+      type: 'Container',
+      $data: '${reports}',
+      spacing: 'Medium',
+      separator: true,
+      selectAction: { type: 'Action.OpenUrl', url: '${link}', title: 'Open ${title}' },
+      items: [
+        { type: 'TextBlock', text: '${title}', weight: 'Bolder', wrap: true },
+        { type: 'TextBlock', text: '${status}', color: '${color}', wrap: true, spacing: 'None' },
+        { type: 'TextBlock', $when: "${detail != ''}", text: '${detail}', isSubtle: true, size: 'Small', wrap: true, spacing: 'None' },
+      ],
+    },
+  ],
+  actions: [{ type: 'Action.OpenUrl', title: 'Open the overview', url: '${tabUrl}' }],
+} as const;
+
+/**
+ * Every report in one card (`show overview`): each one's state in a line (its open findings and the
+ * worst severity, the load error with the upstream status, or the empty notice), the kinds it
+ * found, what is accepted or snoozed, and a link to the report in the tab.
+ */
+export function overviewCard(summaries: readonly ReportSummary[], options: { tenantLabel: string; tabUrl: string; tabLinks: TabLinks }): AdaptiveCardJson {
+  const number = (value: number) => value.toLocaleString('en-US');
+  return expandCard(OVERVIEW_CARD_TEMPLATE, {
+    subtitle: cardText(options.tenantLabel, 80),
+    tabUrl: options.tabUrl,
+    reports: summaries.map((summary) => {
+      const base = { title: summary.title, link: options.tabLinks(summary.report) };
+      if (summary.state === 'load-error') {
+        const status = summary.error?.status;
+        return {
+          ...base,
+          status: status ? `Could not load: Microsoft Graph answered ${status}` : 'Could not load: Microsoft Graph could not be reached',
+          color: 'Attention',
+          detail: cardText(summary.error?.message ?? '', 200),
+        };
+      }
+      if (summary.state === 'empty') return { ...base, status: 'Nothing to show', color: 'Default', detail: cardText(summary.notice ?? '', 200) };
+      const named = summary.counts.slice(0, NAMED_KINDS).map((count) => `${number(count.count)} ${count.label.toLowerCase()}`);
+      const more = summary.counts.length - named.length;
+      const apart = summary.triaged ? summary.triaged.accepted + summary.triaged.snoozed : 0;
+      const detail = [
+        named.join(', ') + (more > 0 ? `, and ${more} more ${more === 1 ? 'kind' : 'kinds'}` : ''),
+        apart > 0 ? `${number(apart)} accepted or snoozed, not counted` : '',
+        summary.triaged === null ? 'accepted and snoozed findings could not be read, so every finding is counted' : '',
+        summary.unavailable.length > 0 ? `n/a: ${summary.unavailable.join(', ')}` : '',
+      ]
+        .filter((part) => part !== '')
+        .join(' · ');
+      if (!summary.worst) return { ...base, status: `No open findings in ${number(summary.rows)} rows`, color: 'Good', detail };
+      return {
+        ...base,
+        status: `${number(summary.findings)} open ${summary.findings === 1 ? 'finding' : 'findings'}, worst ${SEVERITY_WORD[summary.worst]}`,
+        color: summary.worst === 'high' ? 'Attention' : 'Warning',
+        detail,
+      };
+    }),
+  });
+}
