@@ -15,26 +15,6 @@ export type BotCommand =
   | { kind: 'unknown'; text: string; suggestion: string | null };
 
 /**
- * Every name a report answers to: its own names (the module's `botNames`; "dead connectors" is
- * the name admins use), its id with spaces for hyphens, and its number in the registry.
- */
-function reportsByName(registry: ReportRegistry): ReadonlyMap<string, ReportId> {
-  let names = NAMES_BY_REGISTRY.get(registry);
-  if (!names) {
-    names = new Map(
-      registry.definitions.flatMap(({ id, botNames }, index) => [
-        [id.replace(/-/g, ' '), id] as const,
-        [String(index + 1), id] as const,
-        ...botNames.map((name) => [name, id] as const),
-      ]),
-    );
-    NAMES_BY_REGISTRY.set(registry, names);
-  }
-  return names;
-}
-const NAMES_BY_REGISTRY = new WeakMap<ReportRegistry, ReadonlyMap<string, ReportId>>();
-
-/**
  * A command is a few words: anything longer than this is not one, and is not worth normalising in
  * full (a 10,000-character paste gets the help card, quickly).
  */
@@ -81,7 +61,7 @@ export function parseCommand(text: string | undefined | null, registry: ReportRe
   const show = COMMAND_PATTERNS.show.exec(words);
   if (show) {
     const name = show[1]!;
-    const report = reportsByName(registry).get(name);
+    const report = registry.find(name);
     if (report) return { kind: 'show', report };
     const meant = understand(name, registry);
     if (meant.kind === 'report') return { kind: 'show', report: meant.report };

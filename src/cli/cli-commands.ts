@@ -9,27 +9,47 @@ import type { GraphConnection } from '../server/graph-connection.js';
 import { startSimulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
-import { reportToText } from './report-text.js';
+import { overviewToText, reportToText } from './report-text.js';
+import { MIN_WIDTH, outputWidth } from './text-layout.js';
+import { summarizeReport } from '../core/reports/report-summary.js';
+
+/** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
+function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'sim' | 'help', string> {
+  return {
+    reports: `reports [--format table|json]
+    List the reports: id, title, required application permissions, prerequisites.`,
+    report: `report <report> [--format table|json|csv] [--width N]
+    Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
+    M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
+    for another endpoint), or from the demo tenant when none is configured.
+    <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}.
+    The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then
+    the table without the columns that do not fit, then every finding and how to fix it.`,
+    overview: `overview [--format table|json] [--width N]
+    Load every report and print each one's state and its findings counted by kind.`,
+    sim: `sim [--tenant demo|large] [--devices N] [--port N] [--latency MS] [--no-throttling]
+    Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
+    what a client needs to reach it: Graph URL, authority, tenant id, client id and
+    secret, and the CA file to trust through NODE_EXTRA_CA_CERTS.`,
+    help: `help
+    Show this text. Every command also takes --help.`,
+  };
+}
 
 function usage(registry: ReportRegistry): string {
   return `Usage: dmhealth <command>
 
 Commands:
-  reports [--format table|json]
-      List the reports: id, title, required application permissions, prerequisites.
-  report <id> [--format table|json|csv]
-      Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
-      M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
-      for another endpoint), or from the demo tenant when none is configured.
-      Report ids: ${registry.ids.join(', ')}.
-  sim [--tenant demo|large] [--devices N] [--port N] [--latency MS] [--no-throttling]
-      Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
-      what a client needs to reach it: Graph URL, authority, tenant id, client id and
-      secret, and the CA file to trust through NODE_EXTRA_CA_CERTS.
-  help
-      Show this text.
+${Object.values(commandHelp(registry))
+  .map((text) => `  ${text.replace(/\n/g, '\n  ')}`)
+  .join('\n')}
 
 Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
+}
+
+/** `dmhealth <command> --help`: that command's help on stdout, exit 0. */
+function wantsHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
 }
 
 /** Exit statuses (docs/contract.md, "The command line"). */
@@ -43,9 +63,15 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
     console.log(usage(registry));
     return command === undefined ? EXIT_USAGE : 0;
   }
+  const help = commandHelp(registry);
+  if (Object.hasOwn(help, command) && command !== 'help' && wantsHelp(rest)) {
+    console.log(`Usage: dmhealth ${help[command as keyof typeof help]}`);
+    return 0;
+  }
   if (command === 'sim') return runSimulator(rest);
   if (command === 'reports') return listReports(rest, registry);
   if (command === 'report') return runReport(rest, registry);
+  if (command === 'overview') return runOverview(rest, registry);
   console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
   return EXIT_USAGE;
 }
@@ -75,21 +101,28 @@ function listReports(args: string[], registry: ReportRegistry): number {
 }
 
 async function runReport(args: string[], registry: ReportRegistry): Promise<number> {
-  let values: { format?: string };
+  let values: { format?: string; width?: string };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, allowPositionals: true, strict: true }));
   } catch (error) {
     console.error(`dmhealth report: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
-  const [id, ...extra] = positionals;
-  if (id === undefined || extra.length > 0) {
+  if (positionals.length === 0) {
     console.error(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
     return EXIT_USAGE;
   }
-  if (!registry.has(id)) {
-    console.error(`dmhealth report: unknown report "${id}". Reports: ${registry.ids.join(', ')}`);
+  // "dmhealth report escrow gaps" names one report in two words, as the bot would take it.
+  const name = positionals.join(' ');
+  const id = registry.find(name);
+  if (!id) {
+    console.error(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
+    return EXIT_USAGE;
+  }
+  const width = readWidth(values.width);
+  if (width === 'invalid') {
+    console.error(`dmhealth report: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
@@ -123,12 +156,60 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     if (progress) process.stderr.write('\r\u001b[K');
     if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
-    else process.stdout.write(reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true }));
+    else process.stdout.write(reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env) }));
     if (report.state === 'load-error') {
       if (format !== 'table') console.error(`dmhealth report: ${report.title} could not load: ${report.error?.message}`);
       return EXIT_LOAD_ERROR;
     }
     return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+function readWidth(value: string | undefined): number | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  const width = Number(value);
+  return Number.isInteger(width) && width >= MIN_WIDTH && width <= 1000 ? width : 'invalid';
+}
+
+/** `dmhealth overview`: every report loaded side by side, each one's state and counts. */
+async function runOverview(args: string[], registry: ReportRegistry): Promise<number> {
+  let values: { format?: string; width?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, strict: true }));
+  } catch (error) {
+    console.error(`dmhealth overview: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const format = values.format ?? 'table';
+  const width = readWidth(values.width);
+  if ((format !== 'table' && format !== 'json') || width === 'invalid') {
+    console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
+    return EXIT_USAGE;
+  }
+  const config = readConfig(process.env);
+  if (!config.ok) {
+    console.error(`dmhealth overview: ${config.error.message}`);
+    return EXIT_USAGE;
+  }
+  let connection: GraphConnection;
+  try {
+    connection = await openGraphConnection(config.config.connection, { betaCoverage: config.config.betaCoverage });
+  } catch (error) {
+    console.error(`dmhealth overview: cannot connect to the tenant: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  try {
+    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.config.thresholds })));
+    const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce: new Map(), now: new Date() }));
+    if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+    else
+      process.stdout.write(
+        overviewToText(summaries, { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), tenantLabel: connection.tenantLabel }),
+      );
+    return results.some((result) => result.state === 'load-error') ? EXIT_LOAD_ERROR : 0;
   } finally {
     await connection.close();
   }

@@ -1,67 +1,145 @@
-import { countFindingsByKind } from '../core/findings/finding-kinds.js';
+import { countFindingsByKind, findingKind, findingsWorstFirst } from '../core/findings/finding-kinds.js';
+import type { FindingSeverity } from '../core/findings/finding-kinds.js';
 import { singleLine } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
+import type { ReportSummary } from '../core/reports/report-summary.js';
+import { layoutTable, wrap } from './text-layout.js';
+import type { TextColumn } from './text-layout.js';
 
 const MAX_CELL = 60;
+const SEVERITY: Record<FindingSeverity, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
-/** A report as plain text tables for a terminal: notice or error first, then each table, then findings. */
-export function reportToText(report: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta' | 'prerequisites' | 'tables'>, options: { color: boolean }): string {
+export interface TextOptions {
+  color: boolean;
+  /** Characters a line may hold; null: no limit (the output is not a terminal). */
+  width: number | null;
+}
+
+/**
+ * A report as text for a terminal (docs/contract.md, "The command line"): the notice or error, then
+ * what was found, counted by kind worst first, then the table fitted to the width, then every
+ * finding worst first, and how to fix each kind.
+ */
+export function reportToText(report: ReportResult, definition: Pick<ReportDefinition<unknown>, 'beta' | 'prerequisites' | 'tables'>, options: TextOptions): string {
+  const { width } = options;
   const red = (text: string) => (options.color ? `\u001b[31m${text}\u001b[39m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
-  const lines: string[] = [bold(`${report.title}${definition.beta ? ' (beta)' : ''}`), `Generated ${report.generatedAt}`, ''];
+  const lines: string[] = [...wrap(`${report.title}${definition.beta ? ' (beta)' : ''}`, width).map(bold), `Generated ${displayDate(report.generatedAt)}`, ''];
 
   if (report.state === 'load-error' && report.error) {
-    lines.push(red(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${singleLine(report.error.message)}`));
-    lines.push('', `Prerequisites: ${definition.prerequisites.join(' ')}`);
+    lines.push(...wrap(`Load error${report.error.status === null ? '' : ` (HTTP ${report.error.status})`}: ${singleLine(report.error.message)}`, width).map(red));
+    lines.push('', ...wrap(`Prerequisites: ${definition.prerequisites.join(' ')}`, width));
     return `${lines.join('\n')}\n`;
   }
-  if (report.notice) lines.push(singleLine(report.notice), '');
+  if (report.notice) lines.push(...wrap(singleLine(report.notice), width), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
+
+  const counts = countFindingsByKind(report.findings, report.findingKinds);
+  if (counts.length === 0) lines.push('No findings.', '');
+  else {
+    lines.push(bold(`${report.findings.length.toLocaleString('en-US')} finding${report.findings.length === 1 ? '' : 's'}, worst first:`));
+    const countWidth = Math.max(...counts.map(({ count }) => count.toLocaleString('en-US').length));
+    for (const { count, label, severity } of counts) {
+      const head = `  ${SEVERITY[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
+      lines.push(...wrap(label, width, ' '.repeat(head.length), head));
+    }
+    lines.push('');
+  }
 
   const sections = [...new Set(report.columns.map((column) => column.section))];
   for (const section of sections) {
     const columns = report.columns.filter((column) => column.section === section);
     const rows = report.rows.filter((row) => section === undefined || row.section === section);
-    if (section !== undefined) lines.push(bold(definition.tables[section] ?? section));
-    lines.push(...table(columns, rows), '');
+    if (section !== undefined) lines.push(...wrap(definition.tables[section] ?? section, width).map(bold));
+    const table = layoutTable(
+      columns.map((column, index) => ({ label: column.label, priority: columnPriority(column, index) }) satisfies TextColumn),
+      rows.map((row) => columns.map((column) => (column.available ? display(row[column.key] ?? null, column) : 'n/a'))),
+      width,
+    );
+    lines.push(...table.lines);
+    if (table.left.length > 0) lines.push(...wrap(`Left out to fit ${width} columns: ${table.left.join(', ')}. --format csv has every column.`, width));
+    lines.push('');
   }
 
-  if (report.findings.length === 0) {
-    lines.push('No findings.');
-  } else {
-    lines.push(bold(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:`));
-    for (const finding of report.findings) lines.push(`  ${finding.kind}  ${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`);
+  if (counts.length > 0) {
+    lines.push(bold('Findings, worst first:'));
+    let kind: string | null = null;
+    for (const finding of findingsWorstFirst(report.findings, report.findingKinds)) {
+      if (finding.kind !== kind) {
+        kind = finding.kind;
+        const { label, severity } = findingKind(report.findingKinds, kind);
+        lines.push(...wrap(`${SEVERITY[severity]}: ${label} (${kind})`, width, '    ', '  '));
+      }
+      lines.push(...wrap(`${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`, width, '      ', '    '));
+    }
     lines.push('', bold('How to fix them, worst first:'));
-    for (const { kind, count, label, severity, remediation } of countFindingsByKind(report.findings, report.findingKinds)) {
-      lines.push(`  ${label} (${kind}: ${count}, ${severity})`);
+    for (const { kind: name, count, label, severity, remediation } of counts) {
+      lines.push(...wrap(`${label} (${name}: ${count.toLocaleString('en-US')}, ${SEVERITY[severity]})`, width, '    ', '  '));
       if (!remediation) continue;
-      lines.push(`    Why it matters: ${singleLine(remediation.why)}`);
-      remediation.steps.forEach((step, index) => lines.push(`    ${index + 1}. ${singleLine(step)}`));
-      for (const source of remediation.sources) lines.push(`    Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`);
+      lines.push(...wrap(`Why it matters: ${singleLine(remediation.why)}`, width, '      ', '    '));
+      remediation.steps.forEach((step, index) => lines.push(...wrap(`${index + 1}. ${singleLine(step)}`, width, '       ', '    ')));
+      for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`, width, '      ', '    '));
     }
   }
   const unavailable = report.columns.filter((column) => !column.available);
   if (unavailable.length > 0) {
-    lines.push('', `n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`);
+    lines.push('', ...wrap(`n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`, width));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function table(columns: ReportColumn[], rows: Array<Record<string, CellValue>>): string[] {
-  const cells = rows.map((row) => columns.map((column) => (column.available ? display(row[column.key] ?? null) : 'n/a')));
-  const widths = columns.map((column, index) => Math.max(column.label.length, ...cells.map((row) => row[index]!.length)));
-  const format = (values: string[]) =>
-    values
-      .map((value, index) => value.padEnd(widths[index]!))
-      .join('  ')
-      .trimEnd();
-  return [format(columns.map((column) => column.label)), format(widths.map((width) => '-'.repeat(width))), ...cells.map(format)];
+/**
+ * Which columns a narrow terminal keeps: the first (what the row is) always, then verdicts (a
+ * status or a toned cell, what the report is about), then dates and figures, then other text.
+ */
+function columnPriority(column: ReportColumn, index: number): number {
+  if (index === 0) return 100;
+  const verdict = column.format === 'status' || column.toneKey !== undefined || column.tones !== undefined;
+  const base = verdict ? 60 : column.format === 'text' ? 20 : 40;
+  // Among equals, the report's own order: earlier columns matter more.
+  return base - index / 100;
 }
 
-function display(value: CellValue): string {
+/** The six reports as the overview shows them: one block each, its state and what it found. */
+export function overviewToText(summaries: readonly ReportSummary[], options: TextOptions & { tenantLabel: string }): string {
+  const { width } = options;
+  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const lines: string[] = [...wrap(`Overview of ${singleLine(options.tenantLabel)}`, width).map(bold), ''];
+  for (const summary of summaries) {
+    lines.push(...wrap(summary.title, width).map(bold));
+    if (summary.state === 'load-error') {
+      const status = summary.error?.status;
+      lines.push(...wrap(`Could not load${status ? `: Microsoft Graph answered HTTP ${status}` : ''}. ${singleLine(summary.error?.message ?? '')}`, width, '    ', '  '));
+    } else if (summary.state === 'empty') {
+      lines.push(...wrap(singleLine(summary.notice ?? 'Nothing to show.'), width, '    ', '  '));
+    } else if (summary.counts.length === 0) {
+      lines.push(...wrap(`No findings in ${summary.rows.toLocaleString('en-US')} rows.`, width, '    ', '  '));
+    } else {
+      lines.push(
+        ...wrap(`${summary.findings.toLocaleString('en-US')} findings in ${summary.rows.toLocaleString('en-US')} rows, worst ${SEVERITY[summary.worst!]}:`, width, '    ', '  '),
+      );
+      const countWidth = Math.max(...summary.counts.map(({ count }) => count.toLocaleString('en-US').length));
+      for (const { count, label, severity } of summary.counts) {
+        const head = `    ${SEVERITY[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
+        lines.push(...wrap(label, width, ' '.repeat(head.length), head));
+      }
+    }
+    if (summary.unavailable.length > 0) lines.push(...wrap(`n/a (permission not granted): ${summary.unavailable.join(', ')}`, width, '    ', '  '));
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function displayDate(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? `${value.slice(0, 16).replace('T', ' ')} UTC` : value;
+}
+
+/** A cell as the table shows it; a date column shows the day (the time is in --format csv and json), which a narrow terminal keeps whole. */
+function display(value: CellValue, column: Pick<ReportColumn, 'format'>): string {
   if (value === null) return '—';
-  const text = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? `${value.slice(0, 16).replace('T', ' ')} UTC` : String(value);
+  const day = column.format === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value);
+  const text = day ? value.slice(0, 10) : typeof value === 'string' ? displayDate(value) : typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
   const flat = singleLine(text).replace(/\s+/g, ' ');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
 
 const run = promisify(execFile);
@@ -105,15 +106,58 @@ describe('dmhealth', () => {
       const table = await dmhealth(['report', 'escrow-gaps'], tenantEnv());
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).not.toMatch(/[\r\u202A-\u202E\u2066-\u2069]/);
-      const findingLines = table.stdout.split('\n').filter((line) => line.startsWith('  missing-recovery-key  '));
+      const findingLines = table.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('    ') && line.endsWith(': No BitLocker recovery key is escrowed in Entra ID for this device.'));
       expect(findingLines).toHaveLength(3);
-      expect(findingLines[0]).toBe('  missing-recovery-key  PC-7   missing-recovery-key  FORGED-PC: No key.: No BitLocker recovery key is escrowed in Entra ID for this device.');
+      expect(findingLines[0]).toBe('    PC-7   missing-recovery-key  FORGED-PC: No key.: No BitLocker recovery key is escrowed in Entra ID for this device.');
       const csv = await dmhealth(['report', 'escrow-gaps', '--format', 'csv'], tenantEnv());
       expect(csv.stdout.split('\r\n').filter(Boolean)).toHaveLength(1 + 3);
       expect(csv.stdout).toContain('invoicefdp.exe');
     } finally {
       collections.managedDevices = before;
     }
+  });
+
+  it.each(REPORT_IDS.flatMap((id) => [[id, 80] as const, [id, 120] as const]))('fits %s into %i columns, what it found before the table', async (id, width) => {
+    const { code, stdout, stderr } = await dmhealth(['report', id], cleanEnv({ COLUMNS: String(width) }));
+    expect(code, stderr).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines.filter((line) => line.length > width)).toEqual([]);
+    const summary = lines.findIndex((line) => /^(\d[\d,]* findings?, worst first:|No findings\.)$/.test(line));
+    const tableHeader = lines.findIndex((line, index) => index > 0 && /^-+( +-+)*$/.test(lines[index + 1] ?? ''));
+    expect(summary).toBeGreaterThan(0);
+    if (tableHeader >= 0) expect(summary).toBeLessThan(tableHeader);
+  });
+
+  it('counts findings worst first with their severity, and says which columns it left out', async () => {
+    const { stdout } = await dmhealth(['report', 'escrow-gaps'], cleanEnv({ COLUMNS: '80' }));
+    const lines = stdout.split('\n');
+    const start = lines.indexOf(lines.find((line) => / findings, worst first:$/.test(line))!);
+    expect(lines[start + 1]).toMatch(/^ {2}High +\d+ {2}Devices without an escrowed BitLocker key$/);
+    expect(lines[start + 2]).toMatch(/^ {2}Medium +\d+ {2}Devices without an escrowed LAPS password$/);
+    expect(stdout).toMatch(/Left out to fit 80 columns: [^\n]+\. --format csv has every column\./);
+    expect(lines.find((line) => line.startsWith('Device'))).toMatch(/Recovery key/);
+  });
+
+  it.each([['4'], ['escrow', 'gaps'], ['LAPS', '&', 'BitLocker'], ['Escrow-Gaps']])('takes a report by number or name, as the bot does: %j', async (...name) => {
+    const { code, stdout, stderr } = await dmhealth(['report', ...name, '--format', 'json']);
+    expect(code, stderr).toBe(0);
+    expect((JSON.parse(stdout) as ReportResult).report).toBe('escrow-gaps');
+  });
+
+  it.each(['reports', 'report', 'overview', 'sim'])('%s --help prints its usage and exits 0', async (command) => {
+    const { code, stdout } = await dmhealth([command, '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^Usage: dmhealth ${command}\\b`));
+  });
+
+  it('overview prints every report, its state and counts, within the width', async () => {
+    const { code, stdout, stderr } = await dmhealth(['overview'], cleanEnv({ COLUMNS: '80' }));
+    expect(code, stderr).toBe(0);
+    expect(stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    for (const id of REPORT_IDS) expect(stdout).toContain(reportDefinition(id).title);
+    expect(stdout).toMatch(/\d+ findings in \d+ rows, worst (High|Medium|Low):/);
   });
 
   it('lists the six reports', async () => {

@@ -11,6 +11,14 @@ import { startupReliabilityReport } from './startup-reliability.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
 
+function nameWords(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
 /**
  * The reports a server, the bot and the CLI offer, in the order they show them. Each report module
  * says all there is to know of it (report-model.ts, `ReportDefinition`); the registry derives the
@@ -19,11 +27,23 @@ import type { ReportThresholds } from './thresholds.js';
 export class ReportRegistry {
   readonly ids: readonly ReportId[];
   private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
+  private readonly byName: ReadonlyMap<string, ReportId>;
 
   constructor(readonly definitions: readonly ReportDefinition<unknown>[]) {
     this.ids = definitions.map((definition) => definition.id);
     this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
     if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
+    this.byName = new Map(
+      definitions.flatMap(({ id, botNames }, index) => [[nameWords(id), id] as const, [String(index + 1), id] as const, ...botNames.map((name) => [nameWords(name), id] as const)]),
+    );
+  }
+
+  /**
+   * The report a person names, as the bot and the CLI take it: its id (`escrow-gaps`, or with spaces),
+   * its number in this list (`4`), or one of its names (`dead connectors`); case and punctuation aside.
+   */
+  find(name: string): ReportId | null {
+    return this.byName.get(nameWords(name)) ?? null;
   }
 
   has(id: string): boolean {

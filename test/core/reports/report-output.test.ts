@@ -73,19 +73,19 @@ describe('CSV export', () => {
 
 describe('terminal table', () => {
   it('never passes control characters from tenant data to the terminal, and marks n/a columns', () => {
-    const text = reportToText(report, { beta: false, prerequisites: [], tables: {} }, { color: false });
+    const text = reportToText(report, { beta: false, prerequisites: [], tables: {} }, { color: false, width: null });
     const controls = [...text].filter((char) => char !== '\n' && (char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) <= 0x9f)));
     expect(controls).toEqual([]);
     expect(text).toContain('2026-11-01 10:00 UTC');
     expect(text).toContain('n/a: LAPS password');
-    expect(text).toContain('missing-recovery-key  PC[2J: No key.');
+    expect(text).toContain('    PC[2J: No key.');
   });
 
   it('says how to fix each kind of finding, worst first, with its Microsoft Learn sources', () => {
-    const text = reportToText(report, { beta: false, prerequisites: [], tables: {} }, { color: false });
+    const text = reportToText(report, { beta: false, prerequisites: [], tables: {} }, { color: false, width: null });
     const guidance = escrowGapsReport.findingKinds['missing-recovery-key'].remediation;
     expect(text).toContain('How to fix them, worst first:');
-    expect(text).toContain('  Devices without an escrowed BitLocker key (missing-recovery-key: 1, high)');
+    expect(text).toContain('  Devices without an escrowed BitLocker key (missing-recovery-key: 1, High)');
     expect(text).toContain(`    Why it matters: ${guidance.why}`);
     expect(text).toContain(`    1. ${guidance.steps[0]}`);
     expect(text).toContain(`    Learn: ${guidance.sources[0]!.title} <${guidance.sources[0]!.url}>`);
@@ -115,11 +115,11 @@ describe('tenant text that tries to forge or reorder a line', () => {
   };
 
   it('in the terminal: one line per finding and per row, no carriage return, no bidirectional formatting', () => {
-    const text = reportToText(hostile, { beta: false, prerequisites: [], tables: {} }, { color: false });
+    const text = reportToText(hostile, { beta: false, prerequisites: [], tables: {} }, { color: false, width: null });
     expect(text).not.toContain('\r');
     expect(text).not.toMatch(BIDI);
     expect(text.split('\n').filter((line) => line.trimStart().startsWith('missing-laps-password'))).toEqual([]);
-    expect(text).toContain('  missing-recovery-key  PC-1   missing-laps-password  FORGED: No key.   missing-laps-password  FORGED AGAIN');
+    expect(text).toContain('\n    PC-1   missing-laps-password  FORGED: No key.   missing-laps-password  FORGED AGAIN\n');
     expect(text).toContain('invoicefdp.exe');
   });
 
