@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { readConfig } from '../core/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { openStateStore } from '../core/store/open-state-store.js';
+import { REPORTS } from '../core/reports/registry.js';
+import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import { applyFaults, readDemoSwitches, withDenied } from './demo-switches.js';
+import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from './graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 
@@ -22,18 +26,23 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const { config } = result;
-  if (options.tenant === 'large' && config.connection.mode !== 'demo') {
+  const demoOnly = options.tenant === 'large' || options.switches.deny.length > 0 || options.switches.faults.length > 0;
+  if (demoOnly && config.connection.mode !== 'demo') {
     console.error(
-      'Device Management Health cannot start: --tenant large is a simulated tenant, and a tenant is configured (M365_TENANT_ID). Unset it to look at the large tenant.',
+      'Device Management Health cannot start: --tenant large, --deny and --fault change the simulated tenant, and a tenant is configured (M365_TENANT_ID). Unset it to use them.',
     );
     process.exitCode = 2;
     return;
   }
   if (options.tenant === 'large') console.log(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
+  const { deny, faults } = options.switches;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
-    ...(options.tenant === 'large' ? { demoTenant: () => buildLargeTenant({ devices: options.devices }) } : {}),
+    demoTenant: () => withDenied(options.tenant === 'large' ? buildLargeTenant({ devices: options.devices }) : buildDemoTenant(), deny),
   });
+  if (connection.simulator) applyFaults(connection.simulator, faults);
+  if (deny.length > 0) console.log(`Demo switch: the app is not granted ${deny.join(', ')}.`);
+  for (const fault of faults) console.log(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
   if (connection.demo) {
     console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
     console.log(`  Simulated Graph: ${connection.simulator?.graphUrl}  (CA: ${connection.simulator?.caPath})`);
@@ -94,26 +103,36 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', () => void stop());
 }
 
-type StartOptions = { ok: true; tenant: 'demo' | 'large'; devices: number } | { ok: false; message: string };
+type StartOptions = { ok: true; tenant: 'demo' | 'large'; devices: number; switches: DemoSwitches } | { ok: false; message: string };
 
 /**
  * `npm start -- --tenant large [--devices N]`: demo mode on the large simulated tenant (100,000
- * devices by default), so anyone can see the app at scale without a tenant of their own.
+ * devices by default), so anyone can see the app at scale without a tenant of their own; `--deny`
+ * and `--fault` (demo-switches.ts) show the states a real tenant can be in.
  */
 function readStartOptions(argv: string[]): StartOptions {
-  let values: { tenant?: string | undefined; devices?: string | undefined };
+  let values: { tenant?: string | undefined; devices?: string | undefined; deny?: string[] | undefined; fault?: string[] | undefined };
   try {
-    ({ values } = parseArgs({ args: argv, options: { tenant: { type: 'string' }, devices: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { tenant: { type: 'string' }, devices: { type: 'string' }, deny: { type: 'string', multiple: true }, fault: { type: 'string', multiple: true } },
+      strict: true,
+    }));
   } catch (error) {
-    return { ok: false, message: `${(error as Error).message}. Options: --tenant demo|large, --devices N (with --tenant large).` };
+    return {
+      ok: false,
+      message: `${(error as Error).message}. Options: --tenant demo|large, --devices N (with --tenant large), --deny <permission>, --fault <report>:<status>.`,
+    };
   }
+  const switches = readDemoSwitches(values.deny ?? [], values.fault ?? [], REPORTS);
+  if (!switches.ok) return { ok: false, message: switches.message };
   const tenant = values.tenant ?? 'demo';
   if (tenant !== 'demo' && tenant !== 'large') return { ok: false, message: `--tenant must be demo or large, got "${tenant}".` };
   const devices = values.devices === undefined ? 100_000 : Number(values.devices);
   if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenant !== 'large')) {
     return { ok: false, message: '--devices takes a whole number from 1 to 1,000,000, with --tenant large.' };
   }
-  return { ok: true, tenant, devices };
+  return { ok: true, tenant, devices, switches: switches.switches };
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

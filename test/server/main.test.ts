@@ -53,10 +53,40 @@ describe('npm start', () => {
     }
   });
 
+  it('--deny and --fault show the states a real tenant can be in: n/a for a permission not granted, a load error with its status', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [MAIN, '--deny', 'BitlockerKey.ReadBasic.All', '--fault', 'startup-reliability:403'], {
+      env: demoEnv(port),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    try {
+      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
+      expect(output).toContain('Demo switch: the app is not granted BitlockerKey.ReadBasic.All.');
+      expect(output).toContain('Demo switch: report startup-reliability reads a source that answers HTTP 403.');
+      const base = `http://127.0.0.1:${port}`;
+      const { token } = (await (await fetch(`${base}/api/demo/token`)).json()) as { token: string };
+      const summary = async (id: string) => (await (await fetch(`${base}/api/reports/${id}/summary`, { headers: { authorization: `Bearer ${token}` } })).json()) as ReportSummary;
+      const escrow = await summary('escrow-gaps');
+      expect(escrow.state).toBe('loaded');
+      expect(escrow.unavailable).toEqual(['Recovery key']);
+      const startup = await summary('startup-reliability');
+      expect(startup.state).toBe('load-error');
+      expect(startup.error?.status).toBe(403);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+
   it.each([
     [['--tenant', 'huge'], '--tenant must be demo or large, got "huge".'],
     [['--devices', '10'], '--devices takes a whole number from 1 to 1,000,000, with --tenant large.'],
     [['--colour'], "Unknown option '--colour'"],
+    [['--deny', 'BitLockerKey.ReadBasic.All'], '--deny takes one of the app'],
+    [['--fault', 'escrow-gaps'], '--fault takes <report>:<status>'],
   ])('refuses %j in one line, exit status 2', async (args, message) => {
     const port = await freePort();
     const failed = await run(process.execPath, [MAIN, ...args], { env: demoEnv(port), timeout: 20_000 }).then(
