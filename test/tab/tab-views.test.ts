@@ -169,6 +169,58 @@ describe('each report on the demo tenant', () => {
   });
 });
 
+describe('the tab as the window and the clock move', () => {
+  it('an unknown link says so over the overview, rather than showing another report', async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/no-such-report`);
+    const warning = page.locator('[data-state=unknown-link]');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('There is no report “no-such-report”');
+    await page.locator('#overview-title').waitFor();
+    expect(await page.locator('[role=table]').count()).toBe(0);
+    await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
+    await page.locator('[role=table]').waitFor();
+    expect(await warning.count()).toBe(0);
+  });
+
+  it('the navigation turns from a column to a row when the window narrows, and back', async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(`${demo.base}/tab/`);
+    const tabs = page.getByRole('tablist');
+    await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('vertical');
+    await page.setViewportSize({ width: 420, height: 800 });
+    await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('horizontal');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('vertical');
+  });
+
+  it('counts findings with thousands separators, as it counts rows', async () => {
+    const page = await openPage();
+    await page.route('**/api/reports/escrow-gaps', async (route) => {
+      const report = (await (await route.fetch()).json()) as { findings: Array<Record<string, unknown>> };
+      const first = report.findings.find((finding) => finding.kind === 'missing-recovery-key')!;
+      report.findings = Array.from({ length: 8_235 }, (_, index) => ({ ...first, fingerprint: index.toString(16).padStart(32, '0') }));
+      await route.fulfill({ json: report });
+    });
+    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    const chip = page.locator('[data-finding-kind=missing-recovery-key]');
+    await chip.waitFor();
+    expect(await chip.textContent()).toContain('8,235');
+  });
+
+  it('keeps its freshness label true: "Read" moves on as time passes, and never speaks of the future', async () => {
+    const page = await openPage();
+    await page.clock.install();
+    await page.goto(`${demo.base}/tab/#/connector-health`);
+    const label = page.locator('[data-generated-at]');
+    await label.waitFor();
+    expect(await label.textContent()).toMatch(/^Read (now|\d+ seconds? ago)$/);
+    await page.clock.fastForward('03:00');
+    await expect.poll(() => label.textContent()).toBe('Read 3 minutes ago');
+  });
+});
+
 describe('the states of the specification', () => {
   it('a missing permission: a red error naming 403, and no table', async () => {
     const server = await serverWithRoles(['DeviceManagementServiceConfig.Read.All']); // connector-health also needs DeviceManagementConfiguration.Read.All

@@ -76,6 +76,39 @@ export function App() {
   );
 }
 
+/** The navigation stands beside the report from this width, and above it below (phones, narrow windows). */
+const WIDE_LAYOUT = '(min-width: 721px)';
+const FRESHNESS_TICK_MS = 30_000;
+
+/** Whether a media query matches, following it as the window changes. */
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const follow = () => setMatches(list.matches);
+    follow();
+    list.addEventListener('change', follow);
+    return () => list.removeEventListener('change', follow);
+  }, [query]);
+  return matches;
+}
+
+/** The time, moving on every `tickMs`. */
+function useNow(tickMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), tickMs);
+    return () => clearInterval(timer);
+  }, [tickMs]);
+  return now;
+}
+
+/** The name a hash gives when it names no view (a stale or mistyped link); null when it names one, or nothing. */
+function unknownView(hash: string, catalogue: readonly ReportPresentation[]): string | null {
+  if (viewFromHash(hash, catalogue) !== null) return null;
+  return hash.replace(/^#\/?/, '').slice(0, 80);
+}
+
 function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] }) {
   const styles = useStyles();
   const [host, setHost] = useState<TabHost | null>(null);
@@ -83,6 +116,10 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   const [session, setSession] = useState<Session | null>(null);
   const [startupError, setStartupError] = useState<string | null>(null);
   const [selected, setSelected] = useState<TabView>(() => viewFromHash(window.location.hash, catalogue) ?? OVERVIEW);
+  // A link to a report this server does not have says so, over the overview, rather than showing another report.
+  const [unknownLink, setUnknownLink] = useState<string | null>(() => unknownView(window.location.hash, catalogue));
+  const wide = useMediaQuery(WIDE_LAYOUT);
+  const now = useNow(FRESHNESS_TICK_MS);
 
   useEffect(() => {
     let stopThemeUpdates: (() => void) | undefined;
@@ -112,7 +149,8 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   useEffect(() => {
     const followHash = () => {
       const report = viewFromHash(window.location.hash, catalogue);
-      if (report) setSelected(report);
+      setUnknownLink(unknownView(window.location.hash, catalogue));
+      setSelected(report ?? OVERVIEW);
     };
     window.addEventListener('hashchange', followHash);
     return () => window.removeEventListener('hashchange', followHash);
@@ -120,10 +158,12 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
 
   const select = (view: TabView) => {
     setSelected(view);
+    setUnknownLink(null);
     if (window.location.hash !== hashFor(view)) history.replaceState(null, '', hashFor(view));
   };
 
-  const format = useMemo(() => ({ now: Date.now(), locale: host?.locale ?? usableLocale(navigator.language) }), [host, session, selected]);
+  // `now` moves on every tick, so "Read 2 minutes ago" stays true while the tab is open.
+  const format = useMemo(() => ({ now, locale: host?.locale ?? usableLocale(navigator.language) }), [host, now]);
   const presentation = catalogue.find((report) => report.id === selected);
 
   return (
@@ -142,7 +182,7 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
         </header>
         <div className={styles.body}>
           <nav className={styles.nav} aria-label="Reports">
-            <TabList className={styles.tabs} vertical={window.innerWidth > 720} selectedValue={selected} onTabSelect={(_, data) => select(data.value as TabView)}>
+            <TabList className={styles.tabs} vertical={wide} selectedValue={selected} onTabSelect={(_, data) => select(data.value as TabView)}>
               <Tab value={OVERVIEW} id={`tab-${OVERVIEW}`} className={styles.tab}>
                 Overview
               </Tab>
@@ -163,6 +203,14 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
               </MessageBar>
             ) : (
               <FaultBoundary key={selected}>
+                {unknownLink !== null ? (
+                  <MessageBar intent="warning" layout="multiline" data-state="unknown-link">
+                    <MessageBarBody>
+                      <MessageBarTitle>There is no report “{unknownLink}”</MessageBarTitle>
+                      The link may be old or mistyped. Here is the overview of every report.
+                    </MessageBarBody>
+                  </MessageBar>
+                ) : null}
                 {presentation ? (
                   <ReportView presentation={presentation} api={session?.api ?? null} format={format} />
                 ) : (

@@ -1,4 +1,4 @@
-import { Badge, Caption1, CounterBadge, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Badge, Caption1, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { FindingCount } from '../../core/findings/finding-kinds.js';
 import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
@@ -30,6 +30,7 @@ export interface FindingsSummaryProps {
   selected: FindingFilter;
   /** Narrows the table, or (the selected toggle again) shows every row. */
   onSelect: (filter: FindingFilter) => void;
+  locale: string;
 }
 
 const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snoozed: 'Snoozed' };
@@ -39,8 +40,9 @@ const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snooz
  * is a toggle: pressed, the table shows only the rows with a finding of that kind. Accepted and
  * snoozed findings follow, counted apart, with toggles of their own: never hidden, never counted as open.
  */
-export function FindingsSummary({ counts, triaged, selected, onSelect }: FindingsSummaryProps) {
+export function FindingsSummary({ counts, triaged, selected, onSelect, locale }: FindingsSummaryProps) {
   const styles = useStyles();
+  const number = new Intl.NumberFormat(locale);
   const selectedKind = selected && 'kind' in selected ? selected.kind : null;
   const selectedTriage = selected && 'triage' in selected ? selected.triage : null;
   const apart = (['accepted', 'snoozed'] as const).filter((state) => triaged[state] > 0);
@@ -56,8 +58,10 @@ export function FindingsSummary({ counts, triaged, selected, onSelect }: Finding
               onClick={() => onSelect(selectedTriage === state ? null : { triage: state })}
               title={selectedTriage === state ? 'Show every row again' : `Show only the rows with a finding ${state}`}
             >
-              <CounterBadge count={triaged[state]} overflowCount={999_999} color="informative" appearance="ghost" aria-hidden />
-              <span className={styles.visuallyHidden}>{triaged[state]}</span>
+              <Badge shape="circular" appearance="ghost" color="informative" aria-hidden>
+                {number.format(triaged[state])}
+              </Badge>
+              <span className={styles.visuallyHidden}>{number.format(triaged[state])}</span>
               <Text>{TRIAGED_LABEL[state]}</Text>
             </ToggleButton>
           </li>
@@ -86,8 +90,11 @@ export function FindingsSummary({ counts, triaged, selected, onSelect }: Finding
               onClick={() => onSelect(selectedKind === kind ? null : { kind })}
               title={selectedKind === kind ? 'Show every row again' : 'Show only the rows with this finding'}
             >
-              <CounterBadge count={count} overflowCount={999_999} color={severity === 'high' ? 'danger' : 'informative'} aria-hidden />
-              <span className={styles.visuallyHidden}>{count}</span>
+              {/* A count as the rest of the tab writes it: 8,235, not 8235. */}
+              <Badge shape="circular" appearance="filled" color={severity === 'high' ? 'danger' : 'informative'} aria-hidden>
+                {number.format(count)}
+              </Badge>
+              <span className={styles.visuallyHidden}>{number.format(count)}</span>
               <Text>{label}</Text>
               <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
                 <Caption1>

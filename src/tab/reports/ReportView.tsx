@@ -233,7 +233,13 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
           </MessageBar>
         ) : null}
-        <FindingsSummary counts={counts} triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }} selected={filter} onSelect={setFilter} />
+        <FindingsSummary
+          counts={counts}
+          triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }}
+          selected={filter}
+          onSelect={setFilter}
+          locale={format.locale}
+        />
       </section>
       {presentation.charts.includes('slowest-models') ? <StartupCharts rows={report.rows} /> : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
