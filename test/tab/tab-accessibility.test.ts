@@ -238,3 +238,44 @@ describe('keyboard', () => {
     await page.locator('[role=table]').first().waitFor();
   });
 });
+
+describe('every screen, from a phone to a desktop', () => {
+  const viewports = [
+    [1366, 768],
+    [768, 1024],
+    [390, 844],
+  ] as const;
+  it.each(viewports.flatMap(([width, height]) => (['light', 'dark', 'contrast'] as const).map((theme) => [width, height, theme] as const)))(
+    '%ix%i in %s: no sideways page, the device column in view after a sideways scroll, the demo badge whole, axe clean',
+    async (width, height, theme) => {
+      const page = await browser.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
+      pages.push(page);
+      await page.setViewportSize({ width, height });
+      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      await page.locator(`[data-theme=${theme}]`).waitFor();
+      await page.locator('[role=table]').first().waitFor();
+      const fits = await page.evaluate(() => {
+        const { document } = globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): { scrollWidth: number; clientWidth: number } | null };
+        };
+        const badge = document.querySelector('[data-demo-tenant]');
+        return { page: document.documentElement.scrollWidth <= document.documentElement.clientWidth, badge: !badge || badge.scrollWidth <= badge.clientWidth };
+      });
+      expect(fits).toEqual({ page: true, badge: true });
+
+      // Sideways, as far as the table goes: the first cell of a row still shows its device.
+      const region = page.getByRole('region', { name: /rows$/ }).first();
+      await region.evaluate((element) => {
+        (element as unknown as { scrollLeft: number; scrollWidth: number }).scrollLeft = (element as unknown as { scrollWidth: number }).scrollWidth;
+      });
+      const regionBox = (await region.boundingBox())!;
+      const pinned = page.locator('[role=row][aria-rowindex="2"] [data-pinned]');
+      const pinnedBox = (await pinned.boundingBox())!;
+      expect(pinnedBox.x).toBeGreaterThanOrEqual(regionBox.x - 1);
+      expect(pinnedBox.x + pinnedBox.width).toBeLessThanOrEqual(regionBox.x + regionBox.width + 1);
+      expect(await pinned.textContent()).toMatch(/^CONTOSO-\d{4}$/);
+      await saveScreenshot(page, `escrow-gaps-${width}x${height}-${theme}`);
+      expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
+    },
+  );
+});

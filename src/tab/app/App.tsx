@@ -35,6 +35,7 @@ const useStyles = makeStyles({
   shell: { display: 'flex', flexDirection: 'column', minHeight: '100vh', backgroundColor: tokens.colorNeutralBackground1, color: tokens.colorNeutralForeground1 },
   banner: {
     display: 'flex',
+    flexWrap: 'wrap',
     alignItems: 'center',
     gap: tokens.spacingHorizontalM,
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalL}`,
@@ -46,8 +47,16 @@ const useStyles = makeStyles({
     width: '240px',
     padding: tokens.spacingVerticalM,
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    '@media (max-width: 720px)': { width: 'auto', borderRight: 'none', overflowX: 'auto' },
+    '@media (max-width: 720px)': {
+      width: 'auto',
+      borderRight: 'none',
+      borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+      overflowX: 'auto',
+      padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    },
   },
+  // A pill's text may wrap on a narrow screen rather than spill out of it.
+  demoBadge: { height: 'auto', minHeight: '20px', whiteSpace: 'normal', textAlign: 'center' },
   tabs: { alignItems: 'stretch' },
   tab: { justifyContent: 'flex-start' },
   main: { flexGrow: 1, minWidth: 0, padding: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -156,6 +165,11 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
     return () => window.removeEventListener('hashchange', followHash);
   }, [catalogue]);
 
+  // In the narrow row of reports, the one shown is scrolled into sight.
+  useEffect(() => {
+    if (!wide) document.getElementById(`tab-${selected}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [selected, wide]);
+
   const select = (view: TabView) => {
     setSelected(view);
     setUnknownLink(null);
@@ -175,7 +189,7 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
           </Text>
           {session?.tenant ? <Caption1>{session.tenant.label}</Caption1> : null}
           {session?.tenant?.demo ? (
-            <Badge appearance="filled" color="important" data-demo-tenant>
+            <Badge appearance="filled" color="important" className={styles.demoBadge} data-demo-tenant>
               Demo tenant: simulated data
             </Badge>
           ) : null}

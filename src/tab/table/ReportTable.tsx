@@ -19,7 +19,9 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
-  table: { minWidth: '720px' },
+  // As wide as its columns' least widths, never narrower: the rows (placed absolutely) span the
+  // whole table, so a pinned first cell can travel the whole way across.
+  table: { width: '100%', minWidth: 'max-content' },
   header: {
     position: 'sticky',
     top: 0,
@@ -31,6 +33,15 @@ const useStyles = makeStyles({
   cell: { minWidth: '110px', flexGrow: 1, flexBasis: 0 },
   wide: { flexGrow: 2 },
   linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
+  // The first column says what the row is: it stays in view when the table scrolls sideways (a
+  // narrow window), so "missing missing" never shows without its device.
+  pinned: {
+    position: 'sticky',
+    left: 0,
+    zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   stacked: { display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: tokens.lineHeightBase200 },
   secondary: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
@@ -82,10 +93,11 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
       <Table noNativeElements aria-label={label} aria-rowcount={rows.length + 1} className={styles.table} size="small">
         <TableHeader className={styles.header}>
           <TableRow aria-rowindex={1}>
-            {columns.map((column) => (
+            {columns.map((column, index) => (
               <TableHeaderCell
                 key={column.key}
-                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide)}
+                data-pinned={index === 0 || undefined}
+                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, index === 0 && styles.pinned)}
                 sortable
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
                 onClick={() => onSort(column.key)}
@@ -104,10 +116,11 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
             const link = typeof row.link === 'string' ? row.link : null;
             return (
               <TableRow key={item.key} aria-rowindex={item.index + 2} className={styles.row} style={{ transform: `translateY(${item.start}px)` }}>
-                {columns.map((column) => {
+                {columns.map((column, index) => {
+                  const pinned = index === 0 && styles.pinned;
                   if (!column.available) {
                     return (
-                      <TableCell key={column.key} className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, styles.unavailable)}>
+                      <TableCell key={column.key} className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, styles.unavailable, pinned)}>
                         n/a
                       </TableCell>
                     );
@@ -119,11 +132,13 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
                     <TableCell
                       key={column.key}
                       data-tone={tone ?? undefined}
+                      data-pinned={index === 0 || undefined}
                       className={mergeClasses(
                         styles.cell,
                         WIDE_COLUMNS.has(column.key) && styles.wide,
                         isNumeric(column) && styles.numeric,
                         toneStyle ? styles[toneStyle] : undefined,
+                        pinned,
                       )}
                     >
                       {column.format === 'date' && cell.detail ? (
