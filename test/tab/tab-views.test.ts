@@ -221,6 +221,34 @@ describe('the tab as the window and the clock move', () => {
   });
 });
 
+describe('full text without hover', () => {
+  it("a row's first cell opens, by keyboard, a pane with every field in full, however the table cut it", async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene');
+    await page.goto(`${demo.base}/tab/#/assignment-hygiene`);
+    const report = (await (await answer).json()) as { columns: Array<{ key: string; label: string; format: string }>; rows: Array<Record<string, unknown>> };
+    await page.locator('[role=table]').first().waitFor();
+    const opener = page.locator('[role=row][aria-rowindex="2"] [data-open-row]').first();
+    const name = (await opener.textContent())!;
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const pane = page.getByRole('dialog');
+    await pane.locator('[data-row-fields]').waitFor();
+    const row = report.rows.find((candidate) => Object.values(candidate).includes(name))!;
+    const textColumns = report.columns.filter((column) => column.format === 'text' || column.format === 'status');
+    expect(textColumns.length).toBeGreaterThan(1);
+    const fields = (await pane.locator('[data-row-fields]').textContent())!;
+    for (const column of textColumns) {
+      expect(fields).toContain(column.label);
+      if (typeof row[column.key] === 'string') expect(fields).toContain(row[column.key]);
+    }
+    await saveScreenshot(page, 'row-fields');
+    await page.keyboard.press('Escape');
+    await pane.waitFor({ state: 'detached' });
+  });
+});
+
 describe('the states of the specification', () => {
   it('a missing permission: a red error naming 403, and no table', async () => {
     const server = await serverWithRoles(['DeviceManagementServiceConfig.Read.All']); // connector-health also needs DeviceManagementConfiguration.Read.All

@@ -11,12 +11,16 @@ import { TriageControls } from './TriageControls.js';
 const useStyles = makeStyles({
   finding: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalL },
   heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  fields: { margin: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  field: { display: 'grid', gridTemplateColumns: 'minmax(8em, 1fr) 2fr', gap: tokens.spacingHorizontalS },
+  // Long names and Graph paths are unbroken words: they wrap anywhere rather than leave the pane.
+  value: { margin: 0, overflowWrap: 'anywhere' },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
 
 export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
-  subject: { name: string; link: string | null; findings: readonly Finding[] } | null;
+  subject: { name: string; link: string | null; findings: readonly Finding[]; fields?: ReadonlyArray<{ label: string; text: string }> } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
   triage: { decisions: ReadonlyMap<string, TriageDecision>; canTriage: boolean; onChange: (request: TriageRequest) => Promise<ApiError | null> } | { unavailable: string };
@@ -90,6 +94,23 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
             </section>
           );
         })}
+        {subject?.fields && subject.fields.length > 0 ? (
+          <section className={styles.finding} aria-label="Every field" data-row-fields>
+            <Subtitle2 as="h3">Every field</Subtitle2>
+            <dl className={styles.fields}>
+              {subject.fields.map((field) => (
+                <div key={field.label} className={styles.field}>
+                  <dt>
+                    <Text weight="semibold">{field.label}</Text>
+                  </dt>
+                  <dd className={styles.value}>
+                    <Body1>{field.text}</Body1>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ) : null}
         {subject?.link ? (
           <Link href={subject.link} target="_blank" rel="noopener noreferrer">
             Open {subject.name} in the Intune admin center

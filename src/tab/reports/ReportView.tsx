@@ -20,11 +20,11 @@ import {
 import { useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
-import type { Finding, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { Finding, ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { splitByTriage } from '../../core/triage/triage-book.js';
 import type { TriageDecision } from '../../core/triage/triage-book.js';
 import type { ReportApi } from '../api/report-api.js';
-import { relativeTime } from '../table/cell-format.js';
+import { formatCell, relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
 import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
@@ -178,7 +178,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   }, [split, filter]);
   const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
-  const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[] } | null>(null);
+  const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[]; fields: Array<{ label: string; text: string }> } | null>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
@@ -273,6 +273,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                   name: String(row[section.nameKey] ?? row.id),
                   link: typeof row.link === 'string' ? row.link : null,
                   findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
+                  fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
                 })
               }
             />
@@ -294,4 +295,11 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       />
     </>
   );
+}
+
+/** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */
+function fullText(row: ReportRow, column: ReportColumn, format: FormatContext): string {
+  if (!column.available) return 'n/a (the permission for this source is not granted)';
+  const cell = formatCell(row[column.key], column, format);
+  return cell.detail && cell.detail !== cell.text ? `${cell.text} (${cell.detail})` : cell.text;
 }

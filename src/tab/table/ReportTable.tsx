@@ -1,6 +1,6 @@
 import { Button, Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
 import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
@@ -61,10 +61,11 @@ export interface ReportTableProps {
   sort: SortState | null;
   onSort: (columnKey: string) => void;
   format: FormatContext;
-  /** Which cell names the row, for the link's accessible name. */
+  /** Which cell names the row: shown first and pinned, it opens the row's pane, and names the row's links. */
   nameKey: string;
   /** How many findings a row shows; a row with any gets a button that opens them. */
   findingCount: (row: ReportRow) => number;
+  /** Opens the row's pane: every field in full, and its findings. */
   onOpenFindings: (row: ReportRow) => void;
 }
 
@@ -76,7 +77,11 @@ const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutr
  * exist in the DOM, each absolutely placed in a body as tall as all rows together. The table keeps
  * its ARIA row count and each row its index, so a screen reader knows where it is.
  */
-export function ReportTable({ label, columns, rows, sort, onSort, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
+export function ReportTable({ label, columns: given, rows, sort, onSort, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
+  // The column that names the row comes first, pinned: it says what each row is.
+  const columns = useMemo(() => [...given.filter((column) => column.key === nameKey), ...given.filter((column) => column.key !== nameKey)], [given, nameKey]);
+  // The first cell opens the row's pane, where every cell's full text is, for keyboard and touch
+  // alike: a cell cut short with "…" is never readable only on hover.
   const styles = useStyles();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -141,7 +146,17 @@ export function ReportTable({ label, columns, rows, sort, onSort, format, nameKe
                         pinned,
                       )}
                     >
-                      {column.format === 'date' && cell.detail ? (
+                      {index === 0 ? (
+                        <Link
+                          as="button"
+                          className={styles.text}
+                          onClick={() => onOpenFindings(row)}
+                          aria-label={`${cell.text}: every field${findingCount(row) > 0 ? ' and its findings' : ''}`}
+                          data-open-row
+                        >
+                          {cell.text}
+                        </Link>
+                      ) : column.format === 'date' && cell.detail ? (
                         <span className={styles.stacked}>
                           <span className={styles.text}>{cell.text}</span>
                           <span className={mergeClasses(styles.text, styles.secondary)}>{cell.detail}</span>
