@@ -5,7 +5,7 @@ import { splitByTriage } from '../triage/triage-book.js';
 import type { TriageDecision } from '../triage/triage-book.js';
 
 /**
- * One report in a few numbers (docs/contract.md, "The overview"): what the overview's tile and the
+ * One report in a few numbers (docs/contract.md, "The server's endpoints", `GET /api/reports/:id/summary`): what the overview's tile and the
  * bot's overview card show, without the rows. Browser-safe, like the report model.
  */
 export interface ReportSummary {
