@@ -1,7 +1,7 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
-import { understand } from './phrasing.js';
+import { showCommand, understand } from './phrasing.js';
 
 /** What a message asks the bot for. */
 export type BotCommand =
@@ -81,7 +81,7 @@ function understood(meant: ReturnType<typeof understand>): string | null {
 
 /** The canonical words of a command, which the bot's command handlers match: `show escrow gaps`, `show overview`. */
 export function canonicalText(command: BotCommand, registry: ReportRegistry = REPORTS): string | null {
-  if (command.kind === 'show') return `show ${registry.definition(command.report).botNames[0]}`;
+  if (command.kind === 'show') return showCommand(registry.definition(command.report));
   if (command.kind === 'overview') return 'show overview';
   return null;
 }

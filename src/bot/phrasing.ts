@@ -55,7 +55,12 @@ export function understand(words: string, registry: ReportRegistry): Understood 
 }
 
 function commandFor(registry: ReportRegistry, id: ReportId): string {
-  return `show ${registry.definition(id).botNames[0]}`;
+  return showCommand(registry.definition(id));
+}
+
+/** The command that shows a report, as the help card names it and as a message is rewritten to: `show` and its first name. */
+export function showCommand(report: { botNames: readonly [string, ...string[]] }): string {
+  return `show ${report.botNames[0]}`;
 }
 
 /**
@@ -88,7 +93,7 @@ function nearestCommand(words: string, registry: ReportRegistry): string | null 
 }
 
 /** Levenshtein distance, bounded by the short inputs a command is (`commandWords` caps them). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > 8) return Math.abs(a.length - b.length);
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);

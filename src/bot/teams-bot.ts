@@ -204,13 +204,10 @@ export class TeamsBot {
             const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce, now: new Date() }));
             return cardMessage(overviewCard(summaries, { tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, tabLinks: this.options.tabLinks }));
           };
-          const results = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
-          if (results) return await toCard(results);
-          const reference = TurnContext.getConversationReference(context.activity);
-          void loading
-            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toCard(late)))))
-            .catch((error: unknown) => this.log(`show overview: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
-          return `Reading the ${ids.length} reports from ${this.options.tenantLabel} takes a while; the overview follows here when it is ready.`;
+          return this.answerWhenReady(context, loading, toCard, {
+            what: 'show overview',
+            meanwhile: `Reading the ${ids.length} reports from ${this.options.tenantLabel} takes a while; the overview follows here when it is ready.`,
+          });
         },
       },
       {
@@ -231,13 +228,10 @@ export class TeamsBot {
               }),
             );
           const loading = this.options.reports.get(command.report);
-          const result = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
-          if (result) return await toCard(result);
-          const reference = TurnContext.getConversationReference(context.activity);
-          void loading
-            .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toCard(late)))))
-            .catch((error: unknown) => this.log(`show ${command.report}: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
-          return `Reading ${definition.title} from ${this.options.tenantLabel} takes a while; the report follows here when it is ready.`;
+          return this.answerWhenReady(context, loading, toCard, {
+            what: `show ${command.report}`,
+            meanwhile: `Reading ${definition.title} from ${this.options.tenantLabel} takes a while; the report follows here when it is ready.`,
+          });
         },
       },
       {
@@ -261,17 +255,31 @@ export class TeamsBot {
   }
 
   /**
+   * The answer to a message, once `loading` has settled: at once if it settles within the time
+   * Teams gives a bot to answer (`followUpAfterMs`), else a "reading…" line now and the answer
+   * posted to the conversation when it is ready.
+   */
+  private async answerWhenReady<T>(
+    context: TurnContext,
+    loading: Promise<T>,
+    toAnswer: (value: T) => Promise<Partial<Activity>>,
+    options: { what: string; meanwhile: string },
+  ): Promise<Partial<Activity> | string> {
+    const settled = await settledWithin(loading, this.options.followUpAfterMs ?? 8_000);
+    if (settled) return toAnswer(settled);
+    const reference = TurnContext.getConversationReference(context.activity);
+    void loading
+      .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toAnswer(late)))))
+      .catch((error: unknown) => this.log(`${options.what}: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
+    return options.meanwhile;
+  }
+
+  /**
    * Findings accepted or snoozed now, by fingerprint, which the cards count apart; null when they
    * cannot be read (a card then counts every finding and says so).
    */
   private async decisionsInForce(): Promise<ReadonlyMap<string, TriageDecision> | null> {
-    if (!this.options.triage) return new Map();
-    try {
-      return await this.options.triage.inForce();
-    } catch (error) {
-      this.log(`could not read the triage decisions: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    }
+    return this.options.triage ? this.options.triage.inForceOrNull((line) => this.log(line)) : new Map();
   }
 
   private helpCard(unknown?: string, suggestion?: string | null): AdaptiveCardJson {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '../core/config.js';
+import type { AppConfig } from '../core/config.js';
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { LoadProgress } from '../core/reports/report-model.js';
@@ -130,26 +131,11 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
     return EXIT_USAGE;
   }
-  const config = readConfig(process.env);
-  if (!config.ok) {
-    console.error(`dmhealth report: ${config.error.message}`);
-    return EXIT_USAGE;
-  }
-
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
-  let connection: GraphConnection;
-  try {
-    connection = await openGraphConnection(config.config.connection, { betaCoverage: config.config.betaCoverage });
-  } catch (error) {
-    // An unreadable certificate file or the like: configuration, said in one line.
-    console.error(`dmhealth report: cannot connect to the tenant: ${(error as Error).message}`);
-    return EXIT_USAGE;
-  }
-  try {
-    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+  return withTenant('report', async (connection, config) => {
     const progress = process.stderr.isTTY ? showProgress : undefined;
     const report = await registry.load(id, connection.graph, {
-      thresholds: config.config.thresholds,
+      thresholds: config.thresholds,
       ...(progress ? { onProgress: progress } : {}),
       onUnexpectedError: (_report, error) => console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
@@ -162,6 +148,30 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
       return EXIT_LOAD_ERROR;
     }
     return 0;
+  });
+}
+
+/**
+ * Runs `work` over the configured tenant (or the demo tenant, said on stderr), closing the
+ * connection after; a configuration that cannot be read or used is a usage error in one line.
+ */
+async function withTenant(command: string, work: (connection: GraphConnection, config: AppConfig) => Promise<number>): Promise<number> {
+  const read = readConfig(process.env);
+  if (!read.ok) {
+    console.error(`dmhealth ${command}: ${read.error.message}`);
+    return EXIT_USAGE;
+  }
+  let connection: GraphConnection;
+  try {
+    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage });
+  } catch (error) {
+    // An unreadable certificate file or the like: configuration, said in one line.
+    console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  try {
+    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    return await work(connection, read.config);
   } finally {
     await connection.close();
   }
@@ -188,21 +198,8 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
     console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
     return EXIT_USAGE;
   }
-  const config = readConfig(process.env);
-  if (!config.ok) {
-    console.error(`dmhealth overview: ${config.error.message}`);
-    return EXIT_USAGE;
-  }
-  let connection: GraphConnection;
-  try {
-    connection = await openGraphConnection(config.config.connection, { betaCoverage: config.config.betaCoverage });
-  } catch (error) {
-    console.error(`dmhealth overview: cannot connect to the tenant: ${(error as Error).message}`);
-    return EXIT_USAGE;
-  }
-  try {
-    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
-    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.config.thresholds })));
+  return withTenant('overview', async (connection, config) => {
+    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.thresholds })));
     const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce: new Map(), now: new Date() }));
     if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     else
@@ -210,9 +207,7 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
         overviewToText(summaries, { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), tenantLabel: connection.tenantLabel }),
       );
     return results.some((result) => result.state === 'load-error') ? EXIT_LOAD_ERROR : 0;
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 function showProgress(progress: LoadProgress): void {

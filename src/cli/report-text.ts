@@ -1,5 +1,5 @@
-import { countFindingsByKind, findingKind, findingsWorstFirst } from '../core/findings/finding-kinds.js';
-import type { FindingSeverity } from '../core/findings/finding-kinds.js';
+import { SEVERITY_LABEL, countFindingsByKind, findingKind, findingsWorstFirst } from '../core/findings/finding-kinds.js';
+import type { FindingCount } from '../core/findings/finding-kinds.js';
 import { singleLine } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
@@ -8,7 +8,6 @@ import { layoutTable, wrap } from './text-layout.js';
 import type { TextColumn } from './text-layout.js';
 
 const MAX_CELL = 60;
-const SEVERITY: Record<FindingSeverity, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
 export interface TextOptions {
   color: boolean;
@@ -39,12 +38,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   if (counts.length === 0) lines.push('No findings.', '');
   else {
     lines.push(bold(`${report.findings.length.toLocaleString('en-US')} finding${report.findings.length === 1 ? '' : 's'}, worst first:`));
-    const countWidth = Math.max(...counts.map(({ count }) => count.toLocaleString('en-US').length));
-    for (const { count, label, severity } of counts) {
-      const head = `  ${SEVERITY[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
-      lines.push(...wrap(label, width, ' '.repeat(head.length), head));
-    }
-    lines.push('');
+    lines.push(...kindCountLines(counts, width, '  '), '');
   }
 
   const sections = [...new Set(report.columns.map((column) => column.section))];
@@ -69,13 +63,13 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
       if (finding.kind !== kind) {
         kind = finding.kind;
         const { label, severity } = findingKind(report.findingKinds, kind);
-        lines.push(...wrap(`${SEVERITY[severity]}: ${label} (${kind})`, width, '    ', '  '));
+        lines.push(...wrap(`${SEVERITY_LABEL[severity]}: ${label} (${kind})`, width, '    ', '  '));
       }
       lines.push(...wrap(`${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`, width, '      ', '    '));
     }
     lines.push('', bold('How to fix them, worst first:'));
     for (const { kind: name, count, label, severity, remediation } of counts) {
-      lines.push(...wrap(`${label} (${name}: ${count.toLocaleString('en-US')}, ${SEVERITY[severity]})`, width, '    ', '  '));
+      lines.push(...wrap(`${label} (${name}: ${count.toLocaleString('en-US')}, ${SEVERITY_LABEL[severity]})`, width, '    ', '  '));
       if (!remediation) continue;
       lines.push(...wrap(`Why it matters: ${singleLine(remediation.why)}`, width, '      ', '    '));
       remediation.steps.forEach((step, index) => lines.push(...wrap(`${index + 1}. ${singleLine(step)}`, width, '       ', '    ')));
@@ -117,18 +111,28 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
       lines.push(...wrap(`No findings in ${summary.rows.toLocaleString('en-US')} rows.`, width, '    ', '  '));
     } else {
       lines.push(
-        ...wrap(`${summary.findings.toLocaleString('en-US')} findings in ${summary.rows.toLocaleString('en-US')} rows, worst ${SEVERITY[summary.worst!]}:`, width, '    ', '  '),
+        ...wrap(
+          `${summary.findings.toLocaleString('en-US')} findings in ${summary.rows.toLocaleString('en-US')} rows, worst ${SEVERITY_LABEL[summary.worst!]}:`,
+          width,
+          '    ',
+          '  ',
+        ),
       );
-      const countWidth = Math.max(...summary.counts.map(({ count }) => count.toLocaleString('en-US').length));
-      for (const { count, label, severity } of summary.counts) {
-        const head = `    ${SEVERITY[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
-        lines.push(...wrap(label, width, ' '.repeat(head.length), head));
-      }
+      lines.push(...kindCountLines(summary.counts, width, '    '));
     }
     if (summary.unavailable.length > 0) lines.push(...wrap(`n/a (permission not granted): ${summary.unavailable.join(', ')}`, width, '    ', '  '));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Findings counted by kind, one line each: severity, count (aligned) and the kind's label, wrapped under itself. */
+function kindCountLines(counts: readonly FindingCount[], width: number | null, indent: string): string[] {
+  const countWidth = Math.max(...counts.map(({ count }) => count.toLocaleString('en-US').length));
+  return counts.flatMap(({ count, label, severity }) => {
+    const head = `${indent}${SEVERITY_LABEL[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
+    return wrap(label, width, ' '.repeat(head.length), head);
+  });
 }
 
 function displayDate(value: string): string {

@@ -73,7 +73,9 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     options.log(`report ${id}: loading from Microsoft Graph`);
     const result = await load(id, onProgress);
     options.log(`report ${id}: loaded (${result.state}) in ${Date.now() - started} ms`);
-    // A history that cannot be written costs a point of the trend, never the report.
+    // Recorded before the result is handed out, so the summary that follows shows this load; the
+    // history's lock is waited for briefly (history-records.ts), and a history that cannot be
+    // written costs a point of the trend, never the report.
     await history.record(result).then(
       (recorded) => recorded || options.log(`report ${id}: its history was busy; this load adds no point`),
       (error: unknown) => options.log(`report ${id}: could not add this load to its history: ${error instanceof Error ? error.message : String(error)}`),

@@ -5,7 +5,7 @@ import type { Simulator } from '../sim/simulator.js';
 import type { SimTenant } from '../sim/tenants/sim-tenant.js';
 
 /**
- * `npm start -- --deny <permission>` and `--fault <report>:<status>` (README, "Trying every state"):
+ * `npm start -- --deny <permission>` and `--fault <report>:<status>` (README, "Quick start"):
  * the demo tenant with a permission not granted, or a report's Graph source answering an error, so
  * that anyone can see each state of the specification (403, n/a, a load error) without a harness.
  */

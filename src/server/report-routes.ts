@@ -47,10 +47,6 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     res.header(REFRESH_LIMITED_HEADER, String(retryAfter));
     return false;
   };
-  const skipped = (what: string, error: unknown): null => {
-    options.log?.(`could not read ${what} from the state store: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
-  };
   const isUnknown = (res: Response, id: string): boolean => {
     if (registry.has(id)) return false;
     res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
@@ -93,8 +89,11 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const result = await openFor(req, res, user, id);
     // The history and the decisions only add to a summary: one that cannot be read is left out, and logged.
     const [history, inForce] = await Promise.all([
-      options.history.read(id).catch((error: unknown) => skipped(`the history of report ${id}`, error)),
-      options.triage.inForce().catch((error: unknown) => skipped('the triage decisions', error)),
+      options.history.read(id).catch((error: unknown) => {
+        options.log?.(`could not read the history of report ${id} from the state store: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      }),
+      options.triage.inForceOrNull((line) => options.log?.(line)),
     ]);
     res.send(
       200,

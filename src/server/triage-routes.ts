@@ -30,7 +30,7 @@ export interface TriageRoutesOptions {
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { triage, authorised, registry } = options;
   const now = options.now ?? (() => new Date());
-  const reportOf = (req: Request, res: Response, value: unknown): string | null => {
+  const reportOf = (res: Response, value: unknown): string | null => {
     const id = typeof value === 'string' ? value : '';
     if (registry.has(id)) return id;
     res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
@@ -44,7 +44,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
   server.get('/api/reports/:id/triage', async (req: Request, res: Response) => {
     const user = await authorised(req, res);
     if (!user) return;
-    const id = reportOf(req, res, req.params.id);
+    const id = reportOf(res, req.params.id);
     if (!id) return;
     try {
       res.send(200, viewFor(await triage.read(), id, user, now()));
@@ -59,7 +59,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     async (req: Request, res: Response) => {
       const user = await authorised(req, res);
       if (!user) return;
-      const id = reportOf(req, res, req.params.id);
+      const id = reportOf(res, req.params.id);
       if (!id) return;
       if (!user.canTriage) {
         res.send(403, { error: { status: 403, message: `Accepting and snoozing findings needs the ${TRIAGER_ROLE} app role.` } });

@@ -29,17 +29,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** `npm start` with `args`, as its own process, once it listens: its address, what it printed, and a way to stop it. */
+async function startServer(args: string[]): Promise<{ base: string; output: () => string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const server = spawn(process.execPath, [MAIN, ...args], { env: demoEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const stop = async () => {
+    if (server.exitCode !== null) return;
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
+  try {
+    await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base: `http://127.0.0.1:${port}`, output: () => output, stop };
+}
+
 describe('npm start', () => {
   it('--tenant large serves the large simulated tenant, labelled as the demo it is', async () => {
-    const port = await freePort();
-    const server = spawn(process.execPath, [MAIN, '--tenant', 'large', '--devices', '400'], { env: demoEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const server = await startServer(['--tenant', 'large', '--devices', '400']);
     try {
-      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
-      expect(output).toContain('Building the large simulated tenant (400 devices)');
-      const base = `http://127.0.0.1:${port}`;
+      expect(server.output()).toContain('Building the large simulated tenant (400 devices)');
+      const base = server.base;
       const { token } = (await (await fetch(`${base}/api/demo/token`)).json()) as { token: string };
       const headers = { authorization: `Bearer ${token}` };
       expect(await (await fetch(`${base}/api/tenant`, { headers })).json()).toEqual({ label: 'Northwind (large)', demo: true });
@@ -48,25 +64,16 @@ describe('npm start', () => {
       expect(summary.rows).toBeGreaterThan(0);
       expect(summary.rows).toBeLessThanOrEqual(400);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
+      await server.stop();
     }
   });
 
   it('--deny and --fault show the states a real tenant can be in: n/a for a permission not granted, a load error with its status', async () => {
-    const port = await freePort();
-    const server = spawn(process.execPath, [MAIN, '--deny', 'BitlockerKey.ReadBasic.All', '--fault', 'startup-reliability:403'], {
-      env: demoEnv(port),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const server = await startServer(['--deny', 'BitlockerKey.ReadBasic.All', '--fault', 'startup-reliability:403']);
     try {
-      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
-      expect(output).toContain('Demo switch: the app is not granted BitlockerKey.ReadBasic.All.');
-      expect(output).toContain('Demo switch: report startup-reliability reads a source that answers HTTP 403.');
-      const base = `http://127.0.0.1:${port}`;
+      expect(server.output()).toContain('Demo switch: the app is not granted BitlockerKey.ReadBasic.All.');
+      expect(server.output()).toContain('Demo switch: report startup-reliability reads a source that answers HTTP 403.');
+      const base = server.base;
       const { token } = (await (await fetch(`${base}/api/demo/token`)).json()) as { token: string };
       const summary = async (id: string) => (await (await fetch(`${base}/api/reports/${id}/summary`, { headers: { authorization: `Bearer ${token}` } })).json()) as ReportSummary;
       const escrow = await summary('escrow-gaps');
@@ -76,8 +83,7 @@ describe('npm start', () => {
       expect(startup.state).toBe('load-error');
       expect(startup.error?.status).toBe(403);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
+      await server.stop();
     }
   });
 

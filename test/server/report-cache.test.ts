@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { ReportCache } from '../../src/server/report-cache.js';
-
-function result(generatedAt: string, fingerprints: string[] = [], options: { state?: ReportResult['state']; unchecked?: string[] } = {}): ReportResult {
-  return {
-    report: 'escrow-gaps',
-    title: 'Escrow',
-    state: options.state ?? 'loaded',
-    error: null,
-    notice: null,
-    columns: [],
-    rows: [],
-    findings: fingerprints.map((fingerprint) => ({ kind: fingerprint.split(':')[0]!, subjectId: fingerprint, subjectName: fingerprint, detail: '', fingerprint })),
-    findingKinds: {},
-    unchecked: options.unchecked ?? [],
-    generatedAt,
-  };
-}
+import { reportResult } from '../fixtures/report-result.js';
 
 /** A loader whose loads the test finishes by hand, counting them. */
 function manualLoader() {
@@ -35,8 +20,8 @@ describe('the report cache', () => {
     const cache = new ReportCache(loader.load, 60_000, () => clock);
 
     const first = cache.open('escrow-gaps');
-    loader.finish(0, result('first'));
-    expect(await first).toEqual({ result: result('first'), refreshing: false });
+    loader.finish(0, reportResult('first'));
+    expect(await first).toEqual({ result: reportResult('first'), refreshing: false });
 
     clock = 61_000; // aged
     const [a, b] = await Promise.all([cache.open('escrow-gaps'), cache.open('escrow-gaps')]);
@@ -44,9 +29,9 @@ describe('the report cache', () => {
     expect(loader.loads()).toBe(2); // one newer load for both viewers
     expect(cache.progress('escrow-gaps').loading).toBe(true);
 
-    loader.finish(1, result('second'));
+    loader.finish(1, reportResult('second'));
     await cache.get('escrow-gaps');
-    expect(await cache.open('escrow-gaps')).toEqual({ result: result('second'), refreshing: false });
+    expect(await cache.open('escrow-gaps')).toEqual({ result: reportResult('second'), refreshing: false });
     expect(loader.loads()).toBe(2);
   });
 
@@ -55,13 +40,13 @@ describe('the report cache', () => {
     const loader = manualLoader();
     const cache = new ReportCache(loader.load, 60_000, () => clock);
     const first = cache.open('escrow-gaps');
-    loader.finish(0, result('first'));
+    loader.finish(0, reportResult('first'));
     await first;
     clock = 61_000;
     await cache.open('escrow-gaps'); // starts the newer load
     const refreshed = cache.open('escrow-gaps', { refresh: true });
     expect(loader.loads()).toBe(2);
-    loader.finish(1, result('second'));
-    expect(await refreshed).toEqual({ result: result('second'), refreshing: false });
+    loader.finish(1, reportResult('second'));
+    expect(await refreshed).toEqual({ result: reportResult('second'), refreshing: false });
   });
 });

@@ -16,6 +16,7 @@ import type { Azurite } from '../support/azurite.js';
 import { freePort } from '../support/local-service.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { recordCredential } from '../support/suite-log.js';
+import { reportResult } from '../fixtures/report-result.js';
 
 const MAIN = 'dist/server/main.js';
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -101,19 +102,7 @@ describe('several instances sharing Azure Storage', () => {
 });
 
 describe('a shared load, one instance at a time', () => {
-  const result = (generatedAt: string, state: ReportResult['state'] = 'loaded'): ReportResult => ({
-    report: 'escrow-gaps',
-    title: 'Escrow',
-    state,
-    error: state === 'load-error' ? { status: 503, code: 'ServiceUnavailable', message: 'down' } : null,
-    notice: null,
-    columns: [],
-    rows: [],
-    findings: [],
-    findingKinds: {},
-    unchecked: [],
-    generatedAt,
-  });
+  const result = (generatedAt: string, state: ReportResult['state'] = 'loaded') => reportResult(generatedAt, [], { state });
 
   it('stores no load error, takes only a newer result on refresh, and loads for itself when the store fails', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'dmhealth-shared-'));

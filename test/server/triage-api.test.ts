@@ -139,3 +139,33 @@ describeTriageOn('Azure Blob store (Azurite)', async () => {
   const azurite: Azurite = await startAzurite();
   return { store: () => openStateStore(azurite.connectionString), dispose: () => azurite.stop() };
 });
+
+describe('triage decisions that cannot be read', () => {
+  it('answer 503 with the reason, and the summary counts every finding as open rather than guessing', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'dmhealth-triage-torn-'));
+    const store = await FileStateStore.open(directory);
+    const server = await startTabServer(harness.sim, harness.client(), { store });
+    try {
+      await store.writeDocument('triage', '{"decisions": [{"fingerp');
+      const triager = await token([TRIAGER_ROLE]);
+      const read = await call<{ error: { message: string } }>(server, 'GET', `/api/reports/${REPORT}/triage`, triager);
+      expect(read.status).toBe(503);
+      expect(read.json.error.message).toContain('documents/triage.json');
+      const report = (await call<ReportResult>(server, 'GET', `/api/reports/${REPORT}`, triager)).json;
+      const change = await call<{ error: { message: string } }>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, {
+        action: 'accept',
+        fingerprint: report.findings[0]!.fingerprint,
+        reason: 'Kiosk',
+      });
+      expect(change.status).toBe(503);
+      expect(await store.readDocument('triage')).toBe('{"decisions": [{"fingerp');
+      const summary = (await call<ReportSummary>(server, 'GET', `/api/reports/${REPORT}/summary`, triager)).json;
+      expect(summary.triaged).toBeNull();
+      expect(summary.findings).toBe(report.findings.length);
+    } finally {
+      await server.close();
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { REPORTS } from '../../core/reports/registry.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
+import { showCommand } from '../phrasing.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 
@@ -11,7 +12,7 @@ export interface BotCommandLine {
 /** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
 export function botCommands(registry: ReportRegistry): BotCommandLine[] {
   return [
-    ...registry.definitions.map(({ botNames, botDescription }) => ({ command: `show ${botNames[0]}`, description: botDescription })),
+    ...registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
     { command: 'show overview', description: 'Every report in one card: its state and its open findings' },
     { command: 'post new findings', description: 'Post what is new since the last post here' },
     { command: 'help', description: 'This list' },

@@ -1,9 +1,9 @@
+import { SEVERITY_LABEL } from '../../core/findings/finding-kinds.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 
-const SEVERITY_WORD = { high: 'High', medium: 'Medium', low: 'Low' } as const;
 /** Kinds a report's line names before "and N more": the card stays short and well inside Teams' size limit. */
 const NAMED_KINDS = 2;
 
@@ -64,7 +64,7 @@ export function overviewCard(summaries: readonly ReportSummary[], options: { ten
       if (!summary.worst) return { ...base, status: `No open findings in ${number(summary.rows)} rows`, color: 'Good', detail };
       return {
         ...base,
-        status: `${number(summary.findings)} open ${summary.findings === 1 ? 'finding' : 'findings'}, worst ${SEVERITY_WORD[summary.worst]}`,
+        status: `${number(summary.findings)} open ${summary.findings === 1 ? 'finding' : 'findings'}, worst ${SEVERITY_LABEL[summary.worst]}`,
         color: summary.worst === 'high' ? 'Attention' : 'Warning',
         detail,
       };

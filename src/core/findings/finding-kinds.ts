@@ -34,6 +34,9 @@ export type FindingKindTable<Kind extends string = string> = Readonly<Record<Kin
 
 const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
 
+/** A severity as people read it, the same word in the tab, the bot's cards and the CLI. */
+export const SEVERITY_LABEL: Readonly<Record<FindingSeverity, string>> = { high: 'High', medium: 'Medium', low: 'Low' };
+
 /**
  * A kind as a reader looks it up by name. A kind its table lacks has no guidance, and neither has one
  * from a table sent by a server older than remediation guidance: `remediation` is null for both.

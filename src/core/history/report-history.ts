@@ -34,7 +34,7 @@ export interface LastFindings {
   byKind: Record<string, string[]>;
 }
 
-export const HISTORY_DAYS = 90;
+const HISTORY_DAYS = 90;
 
 export function emptyHistory(report: ReportId): ReportHistory {
   return { report, points: [] };
@@ -57,9 +57,12 @@ export function recordLoad(
     counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
     (byKind[finding.kind] ??= []).push(finding.fingerprint);
   }
+  // A load older than the last one recorded (two instances finishing out of order) counts its
+  // findings in its place, but changes nothing: the next point was measured across it already.
+  const late = last !== null && result.generatedAt < last.at;
   let fresh: number | null = null;
   let resolved: number | null = null;
-  if (last) {
+  if (last && !late) {
     const before = new Set(Object.values(last.byKind).flat());
     const now = new Set(result.findings.map((finding) => finding.fingerprint));
     const unchecked = new Set(result.unchecked);
@@ -71,12 +74,13 @@ export function recordLoad(
     }
   }
   const point: HistoryPoint = { at: result.generatedAt, findings: result.findings.length, counts, fresh, resolved };
-  // A load older than the newest point (two instances finishing out of order) still counts, in its place.
   const newest = history.points.at(-1);
   const points = !newest || newest.at <= point.at ? [...history.points, point] : [...history.points, point].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  // Points age from the newest load, and the next load compares with the newest fingerprints.
+  const latest = late ? last : { report: result.report, at: result.generatedAt, byKind };
   return {
-    history: { report: history.report, points: thinned(points, new Date(result.generatedAt)) },
-    last: { report: result.report, at: result.generatedAt, byKind },
+    history: { report: history.report, points: thinned(points, new Date(latest.at)) },
+    last: latest,
   };
 }
 

@@ -73,7 +73,7 @@ export interface TriageRequest {
 /** The audit list keeps this many entries: years of a busy team's decisions, in a few hundred kilobytes. */
 export const AUDIT_LIMIT = 2_000;
 /** Decisions kept at most: far more than any tenant's findings would need accepting. */
-export const DECISION_LIMIT = 20_000;
+const DECISION_LIMIT = 20_000;
 /** A snooze lasts a year at most: "not now" is not "never", which is what accepting is for. */
 export const MAX_SNOOZE_DAYS = 366;
 export const MAX_REASON_LENGTH = 500;
@@ -85,6 +85,11 @@ export function emptyTriageBook(): TriageBook {
 /** The UTC day (`YYYY-MM-DD`) of an instant. */
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
+}
+
+/** The last day a snooze made now may run to. */
+export function latestSnoozeDay(now: Date): string {
+  return utcDay(new Date(now.getTime() + MAX_SNOOZE_DAYS * 86_400_000));
 }
 
 /**
@@ -147,7 +152,7 @@ export function applyTriage(book: TriageBook, request: TriageRequest, context: {
     if (!reason) return { ok: false, status: 400, message: 'Accepting a finding needs a reason, for whoever reads it next.' };
   } else {
     const today = utcDay(now);
-    const latest = utcDay(new Date(now.getTime() + MAX_SNOOZE_DAYS * 86_400_000));
+    const latest = latestSnoozeDay(now);
     if (!isDay(request.until)) return { ok: false, status: 400, message: 'A snooze needs the day it ends, as YYYY-MM-DD.' };
     if (request.until < today) return { ok: false, status: 400, message: 'A snooze must end today or later.' };
     if (request.until > latest)

@@ -38,6 +38,20 @@ export class TriageRecords {
     return decisionsInForce(await this.read(), this.now());
   }
 
+  /**
+   * Decisions in force, or null when they cannot be read (a torn book, a store out of reach): for
+   * what only counts with them (a summary, a card), which then counts every finding as open and
+   * says so. The reason goes to `log`.
+   */
+  async inForceOrNull(log: (line: string) => void): Promise<Map<string, TriageDecision> | null> {
+    try {
+      return await this.inForce();
+    } catch (error) {
+      log(`could not read the triage decisions: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
+  }
+
   /** Applies a request under the book's lock; `busy` when another change held the lock too long. */
   async change(request: TriageRequest, context: Omit<Parameters<typeof applyTriage>[2], 'now'>): Promise<TriageOutcome | { ok: false; status: 503; message: string }> {
     const locked = await this.store.withLock(

@@ -1,7 +1,7 @@
 import { Badge, Body1, Button, Caption1, Field, Input, MessageBar, MessageBarBody, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import type { Finding } from '../../core/reports/report-model.js';
-import { MAX_REASON_LENGTH, MAX_SNOOZE_DAYS, utcDay } from '../../core/triage/triage-book.js';
+import { MAX_REASON_LENGTH, latestSnoozeDay, utcDay } from '../../core/triage/triage-book.js';
 import type { TriageDecision, TriageRequest } from '../../core/triage/triage-book.js';
 import type { ApiError } from '../api/report-api.js';
 import { relativeTime } from '../table/cell-format.js';
@@ -100,7 +100,7 @@ export function TriageControls({ finding, decision, canTriage, onChange, format 
         >
           {form === 'snooze' ? (
             <Field label="Snooze until (the finding is open again the day after)" required>
-              <Input type="date" value={until} min={today} max={utcDay(new Date(Date.now() + MAX_SNOOZE_DAYS * 86_400_000))} onChange={(_, data) => setUntil(data.value)} />
+              <Input type="date" value={until} min={today} max={latestSnoozeDay(new Date())} onChange={(_, data) => setUntil(data.value)} />
             </Field>
           ) : null}
           <Field label={form === 'accept' ? 'Why is this accepted? (kept with your name in the audit list)' : 'Why (optional)'} required={form === 'accept'}>

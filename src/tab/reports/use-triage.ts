@@ -4,15 +4,15 @@ import type { TriageDecision, TriageRequest, TriageView } from '../../core/triag
 import { ApiError } from '../api/report-api.js';
 import type { ReportApi } from '../api/report-api.js';
 
-export type TriageState = { phase: 'loading' } | { phase: 'loaded'; view: TriageView; decisions: ReadonlyMap<string, TriageDecision> } | { phase: 'failed'; error: ApiError };
+export type TriageLoad = { phase: 'loading' } | { phase: 'loaded'; view: TriageView; decisions: ReadonlyMap<string, TriageDecision> } | { phase: 'failed'; error: ApiError };
 
 /**
  * A report's triage: the decisions in force by fingerprint, the audit list and whether this user may
  * change them. `change` sends one request and takes the server's answer as the new state; a refused
  * change comes back as its error, for the place that asked.
  */
-export function useTriage(api: ReportApi | null, id: ReportId, generation: string): { triage: TriageState; change: (request: TriageRequest) => Promise<ApiError | null> } {
-  const [triage, setTriage] = useState<TriageState>({ phase: 'loading' });
+export function useTriage(api: ReportApi | null, id: ReportId, generation: string): { triage: TriageLoad; change: (request: TriageRequest) => Promise<ApiError | null> } {
+  const [triage, setTriage] = useState<TriageLoad>({ phase: 'loading' });
 
   useEffect(() => {
     if (!api) return;
@@ -43,6 +43,6 @@ export function useTriage(api: ReportApi | null, id: ReportId, generation: strin
   return { triage, change };
 }
 
-function loaded(view: TriageView): TriageState {
+function loaded(view: TriageView): TriageLoad {
   return { phase: 'loaded', view, decisions: new Map(view.decisions.map((decision) => [decision.fingerprint, decision])) };
 }

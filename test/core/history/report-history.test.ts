@@ -7,22 +7,7 @@ import { emptyHistory, latestChange, recordLoad, thinned } from '../../../src/co
 import type { HistoryPoint, LastFindings, ReportHistory } from '../../../src/core/history/report-history.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../../src/core/store/file-state-store.js';
-
-function result(generatedAt: string, fingerprints: string[] = [], options: { state?: ReportResult['state']; unchecked?: string[] } = {}): ReportResult {
-  return {
-    report: 'escrow-gaps',
-    title: 'Escrow',
-    state: options.state ?? 'loaded',
-    error: null,
-    notice: null,
-    columns: [],
-    rows: [],
-    findings: fingerprints.map((fingerprint) => ({ kind: fingerprint.split(':')[0]!, subjectId: fingerprint, subjectName: fingerprint, detail: '', fingerprint })),
-    findingKinds: {},
-    unchecked: options.unchecked ?? [],
-    generatedAt,
-  };
-}
+import { reportResult } from '../../fixtures/report-result.js';
 
 function point(at: string, fresh: number | null = 0, resolved: number | null = 0): HistoryPoint {
   return { at, findings: 1, counts: { a: 1 }, fresh, resolved };
@@ -37,16 +22,34 @@ describe('a report history', () => {
       if (recorded) ({ history, last } = recorded);
       return recorded;
     };
-    load(result('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b', 'missing-laps-password:c']));
+    load(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b', 'missing-laps-password:c']));
     expect(latestChange(history)).toBeNull();
     expect(history.points).toEqual([
       { at: '2026-11-20T09:00:00.000Z', findings: 3, counts: { 'missing-recovery-key': 2, 'missing-laps-password': 1 }, fresh: null, resolved: null },
     ]);
-    expect(load(result('2026-11-20T10:00:00.000Z', [], { state: 'load-error' }))).toBeNull();
+    expect(load(reportResult('2026-11-20T10:00:00.000Z', [], { state: 'load-error' }))).toBeNull();
     // b is fixed, d is new; c's kind could not be checked this time (its source was n/a), so it is not resolved.
-    load(result('2026-11-21T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:d'], { unchecked: ['missing-laps-password'] }));
+    load(reportResult('2026-11-21T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:d'], { unchecked: ['missing-laps-password'] }));
     expect(history.points).toHaveLength(2);
     expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
+  });
+
+  it('counts a late, older load in its place without changing what the next load compares with', () => {
+    let history: ReportHistory = emptyHistory('escrow-gaps');
+    let last: LastFindings | null = null;
+    const load = (value: ReportResult) => ({ history, last } = recordLoad(history, last, value)!);
+    load(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']));
+    load(reportResult('2026-11-20T11:00:00.000Z', ['missing-recovery-key:c']));
+    // Another instance's load from 10:00 lands last.
+    load(reportResult('2026-11-20T10:00:00.000Z', ['missing-recovery-key:b']));
+    expect(history.points.map((point) => [point.at, point.fresh, point.resolved])).toEqual([
+      ['2026-11-20T09:00:00.000Z', null, null],
+      ['2026-11-20T10:00:00.000Z', null, null],
+      ['2026-11-20T11:00:00.000Z', 1, 1],
+    ]);
+    expect(last!.at).toBe('2026-11-20T11:00:00.000Z');
+    load(reportResult('2026-11-20T12:00:00.000Z', ['missing-recovery-key:c']));
+    expect(latestChange(history)).toEqual({ since: '2026-11-20T11:00:00.000Z', fresh: 0, resolved: 0 });
   });
 
   it('keeps 90 days, thinned as points age, and carries a dropped point’s changes into the one kept after it', () => {
@@ -74,7 +77,11 @@ describe('a report history', () => {
     const start = Date.parse('2026-08-01T00:00:00.000Z');
     // A load every twenty minutes for 100 days.
     for (let index = 0; index < 100 * 72; index += 1) {
-      const recorded: { history: ReportHistory; last: LastFindings } = recordLoad(history, last, result(new Date(start + index * 1_200_000).toISOString(), [`k:${index % 7}`]))!;
+      const recorded: { history: ReportHistory; last: LastFindings } = recordLoad(
+        history,
+        last,
+        reportResult(new Date(start + index * 1_200_000).toISOString(), [`k:${index % 7}`]),
+      )!;
       ({ history, last } = recorded);
     }
     expect(history.points.length).toBeLessThanOrEqual(72 + 24 * 14 + 77);
@@ -86,9 +93,9 @@ describe('a report history', () => {
     try {
       const store = await FileStateStore.open(directory);
       const records = new HistoryRecords(store);
-      expect(await records.record(result('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).toBe(true);
-      expect(await records.record(result('2026-11-20T09:30:00.000Z', [], { state: 'load-error' }))).toBe(true);
-      expect(await records.record(result('2026-11-21T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(true);
+      expect(await records.record(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).toBe(true);
+      expect(await records.record(reportResult('2026-11-20T09:30:00.000Z', [], { state: 'load-error' }))).toBe(true);
+      expect(await records.record(reportResult('2026-11-21T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(true);
       await store.close();
       const reopened = new HistoryRecords(await FileStateStore.open(directory));
       const history = await reopened.read('escrow-gaps');
