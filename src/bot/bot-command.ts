@@ -1,6 +1,8 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
+import { SCHEDULE_PATTERN, readScheduleRequest } from '../core/schedule/post-schedule.js';
+import type { ScheduleRequest } from '../core/schedule/post-schedule.js';
 import { showCommand, understand } from './phrasing.js';
 
 /** What a message asks the bot for. */
@@ -9,6 +11,11 @@ export type BotCommand =
   | { kind: 'show'; report: ReportId }
   | { kind: 'overview' }
   | { kind: 'post-new-findings' }
+  /** `post new findings daily at 9:00`: post here on a schedule; or why the schedule was not understood. */
+  | { kind: 'schedule-posts'; request: ScheduleRequest }
+  | { kind: 'schedule-not-understood'; message: string }
+  | { kind: 'stop-posting' }
+  | { kind: 'show-schedule' }
   /** `show` with a name that matches no report; the command it comes closest to, if any. */
   | { kind: 'unknown-report'; name: string; suggestion: string | null }
   /** Not a command: the text as the user wrote it, without mention markup, and the closest command, if any. */
@@ -42,6 +49,9 @@ export const COMMAND_PATTERNS = {
   help: /^(?:help|hi|hello|commands|what can you do)?$/,
   overview: /^(?:show |open )?(?:me )?(?:the )?(?:overview|summary)$/,
   postNewFindings: /^post (?:the )?new findings(?: here)?$/,
+  schedulePosts: SCHEDULE_PATTERN,
+  stopPosting: /^(?:stop|cancel|end|pause|turn off) (?:the )?(?:scheduled )?(?:posting|posts|schedule)(?: new findings)?(?: here)?$/,
+  showSchedule: /^(?:show |what is |whats |what s )?(?:the |my |our )?(?:posting |post )?schedule$|^when do you post$/,
   show: /^(?:show|open|list|report)(?: me)?(?: the)?(?: report)? (.+?)(?: report)?$/,
 } as const;
 
@@ -57,6 +67,13 @@ export function parseCommand(text: string | undefined | null, registry: ReportRe
     return { kind: 'unknown', text: plainText(raw.slice(0, LONGEST_COMMAND * 4)).slice(0, LONGEST_COMMAND), suggestion: null };
   if (COMMAND_PATTERNS.help.test(words)) return { kind: 'help' };
   if (COMMAND_PATTERNS.postNewFindings.test(words)) return { kind: 'post-new-findings' };
+  const schedule = COMMAND_PATTERNS.schedulePosts.exec(words);
+  if (schedule) {
+    const reading = readScheduleRequest(schedule[1]!);
+    return reading.ok ? { kind: 'schedule-posts', request: reading.request } : { kind: 'schedule-not-understood', message: reading.message };
+  }
+  if (COMMAND_PATTERNS.stopPosting.test(words)) return { kind: 'stop-posting' };
+  if (COMMAND_PATTERNS.showSchedule.test(words)) return { kind: 'show-schedule' };
   if (COMMAND_PATTERNS.overview.test(words)) return { kind: 'overview' };
   const show = COMMAND_PATTERNS.show.exec(words);
   if (show) {

@@ -25,7 +25,7 @@ const OVERVIEW_TOPICS = [
 ];
 
 /** The commands a near miss may be steered to besides `show <report>`. */
-const OTHER_COMMANDS = ['show overview', 'post new findings', 'help'];
+const OTHER_COMMANDS = ['show overview', 'post new findings', 'post new findings daily at 9:00', 'stop posting', 'show schedule', 'help'];
 
 /** A message is read in words; these carry no subject ("which devices have no…"). */
 const FILLER = new Set(

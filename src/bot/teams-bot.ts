@@ -19,9 +19,12 @@ import type { StateStore } from '../core/store/state-store.js';
 import type { TriageRecords } from '../core/triage/triage-records.js';
 import type { TriageDecision } from '../core/triage/triage-book.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
+import { describeCadence, describeSlot, nextSlotAfter, removeSchedule, setSchedule } from '../core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleRequest } from '../core/schedule/post-schedule.js';
+import type { ScheduleRecords } from '../core/schedule/schedule-records.js';
 import { COMMAND_PATTERNS, canonicalText, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
-import { helpCard } from './cards/help-card.js';
+import { helpCard, scheduleSentence } from './cards/help-card.js';
 import { overviewCard } from './cards/overview-card.js';
 import { reportCard } from './cards/report-card.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
@@ -65,6 +68,10 @@ export interface TeamsBotOptions {
    * longer than that to read.
    */
   followUpAfterMs?: number;
+  /** The channels' posting schedules; without them, `post new findings daily …` is refused. */
+  schedules?: ScheduleRecords;
+  /** The time, for schedules (a test runs the server on a clock it sets). */
+  now?: () => Date;
   log?: (line: string) => void;
 }
 
@@ -87,9 +94,11 @@ export class TeamsBot {
   private readonly poster: NewFindingsPoster;
   private readonly log: (line: string) => void;
   private readonly registry: ReportRegistry;
+  private readonly now: () => Date;
 
   constructor(private readonly options: TeamsBotOptions) {
     this.log = options.log ?? (() => undefined);
+    this.now = options.now ?? (() => new Date());
     this.registry = options.registry ?? REPORTS;
     const { identity } = options;
     const credentials = new ConfigurationServiceClientCredentialFactory({
@@ -111,6 +120,7 @@ export class TeamsBot {
       loadReports: (ids) => this.loadFresh(ids),
       tenantLabel: options.tenantLabel,
       tabLinks: options.tabLinks,
+      now: this.now,
     });
     this.conversation = new ConversationBot({
       adapter: this.adapter,
@@ -155,6 +165,31 @@ export class TeamsBot {
     return { ok: true, outcomes };
   }
 
+  /**
+   * A scheduled post (post-scheduler.ts): the new findings, or a short "nothing new", so the
+   * channel sees that its schedule ran, sent to the conversation the schedule was set in.
+   */
+  async postOnSchedule(schedule: PostSchedule): Promise<PostOutcome> {
+    const reference = schedule.reference as Partial<ConversationReference>;
+    const target: PostTarget = {
+      channel: schedule.channel,
+      name: schedule.name,
+      send: async (card) => {
+        let failure: unknown;
+        // A failure inside the proactive turn would go to the adapter's error handler and be lost.
+        await this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (context) => {
+          try {
+            await context.sendActivity(cardMessage(card));
+          } catch (error) {
+            failure = error;
+          }
+        });
+        if (failure) throw failure;
+      },
+    };
+    return this.poster.post(target, schedule.reports, { alwaysAnswer: true });
+  }
+
   private loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
     return Promise.all(ids.map((id) => this.options.reports.get(id, { refresh: true })));
   }
@@ -189,7 +224,31 @@ export class TeamsBot {
         triggerPatterns: COMMAND_PATTERNS.help,
         handleCommandReceived: async (context) => {
           handled(context);
-          return cardMessage(this.helpCard());
+          return cardMessage(await this.helpCard(context));
+        },
+      },
+      {
+        triggerPatterns: COMMAND_PATTERNS.schedulePosts,
+        handleCommandReceived: async (context, message: CommandMessage) => {
+          handled(context);
+          const command = parseCommand(message.text, this.registry);
+          if (command.kind === 'schedule-posts') return this.setSchedule(context, command.request);
+          const why = command.kind === 'schedule-not-understood' ? command.message : 'That schedule was not understood.';
+          return `${why} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`;
+        },
+      },
+      {
+        triggerPatterns: COMMAND_PATTERNS.stopPosting,
+        handleCommandReceived: async (context) => {
+          handled(context);
+          return this.stopSchedule(context);
+        },
+      },
+      {
+        triggerPatterns: COMMAND_PATTERNS.showSchedule,
+        handleCommandReceived: async (context) => {
+          handled(context);
+          return scheduleSentence(await this.scheduleOf(conversationChannel(context.activity)), this.now());
         },
       },
       {
@@ -216,7 +275,7 @@ export class TeamsBot {
           handled(context);
           const command = parseCommand(message.text, this.registry);
           if (command.kind !== 'show')
-            return cardMessage(this.helpCard(`show ${message.matches?.[1] ?? ''}`.trim(), command.kind === 'unknown-report' ? command.suggestion : null));
+            return cardMessage(await this.helpCard(context, `show ${message.matches?.[1] ?? ''}`.trim(), command.kind === 'unknown-report' ? command.suggestion : null));
           await context.sendActivity({ type: ActivityTypes.Typing });
           const definition = this.registry.definition(command.report);
           const toCard = async (result: ReportResult) =>
@@ -282,14 +341,88 @@ export class TeamsBot {
     return this.options.triage ? this.options.triage.inForceOrNull((line) => this.log(line)) : new Map();
   }
 
-  private helpCard(unknown?: string, suggestion?: string | null): AdaptiveCardJson {
+  private async helpCard(context: TurnContext, unknown?: string, suggestion?: string | null): Promise<AdaptiveCardJson> {
+    const schedule = this.options.schedules ? await this.scheduleOf(conversationChannel(context.activity)) : undefined;
     return helpCard({
       tenantLabel: this.options.tenantLabel,
       tabUrl: this.options.tabUrl,
       registry: this.registry,
       ...(unknown !== undefined ? { unknown } : {}),
       ...(suggestion ? { suggestion } : {}),
+      ...(schedule !== undefined ? { schedule: scheduleSentence(schedule, this.now()) } : {}),
     });
+  }
+
+  /** The conversation's schedule, null for none, `unreadable` when the schedules cannot be read (the reason is logged). */
+  private async scheduleOf(channel: string): Promise<PostSchedule | null | 'unreadable'> {
+    if (!this.options.schedules) return null;
+    try {
+      return (await this.options.schedules.read()).schedules.find((schedule) => schedule.channel === channel) ?? null;
+    } catch (error) {
+      this.log(`could not read the posting schedules: ${error instanceof Error ? error.message : String(error)}`);
+      return 'unreadable';
+    }
+  }
+
+  /**
+   * `post new findings daily at 9:00`: this conversation's schedule, set or replaced, in the time
+   * zone the message names, else the sender's (Teams sends it with each message as
+   * `localTimezone`, an IANA name), else UTC. Scheduled posts go to the channel, not the thread.
+   */
+  private async setSchedule(context: TurnContext, request: ScheduleRequest): Promise<string> {
+    const records = this.options.schedules;
+    if (!records) return 'This server does not post on a schedule.';
+    const activity = context.activity;
+    const channel = conversationChannel(activity);
+    const reference = TurnContext.getConversationReference(activity);
+    const now = this.now();
+    const changed = await records
+      .change((book) => {
+        const change = setSchedule(book, request, {
+          channel,
+          name: activity.conversation.name ?? 'this conversation',
+          reference: { ...reference, conversation: { ...reference.conversation, id: channel } } as Record<string, unknown>,
+          reports: [...DEFAULT_NOTIFY_REPORTS],
+          setBy: activity.from?.name ?? 'someone',
+          senderTimeZone: activity.localTimezone ?? null,
+          now,
+        });
+        return { book: change.ok ? change.book : null, value: change };
+      })
+      .catch((error: unknown) => {
+        this.log(`could not set a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
+        return { ok: false as const, reason: 'unreadable' as const };
+      });
+    if (!changed.ok) return 'The posting schedules could not be changed just now; try again in a moment.';
+    const change = changed.value;
+    if (!change.ok) return change.message;
+    const { schedule } = change;
+    this.log(`posting schedule for ${channel}: ${describeCadence(schedule)}, set by ${schedule.setBy}`);
+    const zoneNote =
+      request.timeZone || activity.localTimezone ? '' : ' Teams did not say your time zone, so the time is UTC; add one to the command ("… at 9:00 Europe/Berlin") to change it.';
+    return (
+      `From now on I post new findings here ${describeCadence(schedule)}, starting ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}` +
+      `${change.replaced ? ` (instead of ${describeCadence(change.replaced)})` : ''}. A post missed while the server is down follows once when it is back.${zoneNote} Send "stop posting" to end it.`
+    );
+  }
+
+  private async stopSchedule(context: TurnContext): Promise<string> {
+    const records = this.options.schedules;
+    if (!records) return 'This server does not post on a schedule.';
+    const channel = conversationChannel(context.activity);
+    const changed = await records
+      .change((book) => {
+        const { book: next, removed } = removeSchedule(book, channel);
+        return { book: removed ? next : null, value: removed };
+      })
+      .catch((error: unknown) => {
+        this.log(`could not stop a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
+        return { ok: false as const, reason: 'unreadable' as const };
+      });
+    if (!changed.ok) return 'The posting schedules could not be changed just now; try again in a moment.';
+    if (!changed.value) return 'Nothing is posted here on a schedule, so there is nothing to stop.';
+    this.log(`posting schedule for ${channel}: stopped`);
+    return `Stopped: new findings are no longer posted here ${describeCadence(changed.value)}. "post new findings" still posts them when you ask.`;
   }
 
   /** A message that no command took gets the help card; other activities need no answer. */
@@ -299,7 +432,7 @@ export class TeamsBot {
     const command = parseCommand(original, this.registry);
     const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? `show ${command.name}` : undefined;
     const suggestion = command.kind === 'unknown' || command.kind === 'unknown-report' ? command.suggestion : null;
-    await context.sendActivity(cardMessage(this.helpCard(unknown, suggestion)));
+    await context.sendActivity(cardMessage(await this.helpCard(context, unknown, suggestion)));
   }
 }
 

@@ -13,6 +13,8 @@ import type { ReportLoader } from './report-cache.js';
 import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from './tab-access.js';
 import { HistoryRecords } from '../core/history/history-records.js';
 import { TriageRecords } from '../core/triage/triage-records.js';
+import { ScheduleRecords } from '../core/schedule/schedule-records.js';
+import { PostScheduler } from '../bot/post-scheduler.js';
 
 export interface AppAssemblyOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
@@ -42,6 +44,8 @@ export interface AppAssemblyOptions {
     notifyApiKey?: string | undefined;
     notifyRateLimit?: number;
     trustedProxy?: string | undefined;
+    /** The time as scheduled posts see it. */
+    now?: () => Date;
     log?: (line: string) => void;
   };
   log: (line: string) => void;
@@ -54,6 +58,8 @@ export interface AssembledApp {
   history: HistoryRecords;
   triage: TriageRecords;
   bot: TeamsBot | undefined;
+  /** Runs the channels' posting schedules once started (`start(tickMs)`); there is none without the bot. */
+  scheduler: PostScheduler | undefined;
 }
 
 /**
@@ -89,6 +95,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     cacheMaxAgeMs,
   );
   const botOptions = options.bot;
+  const schedules = new ScheduleRecords(options.store);
   const bot = botOptions
     ? new TeamsBot({
         reports,
@@ -101,9 +108,21 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
         tabLinks: createTabLinks({ teamsAppId: botOptions.teamsAppId, tabUrl: botOptions.tabUrl }),
         tabUrl: botOptions.tabUrl,
         ...(botOptions.followUpAfterMs !== undefined ? { followUpAfterMs: botOptions.followUpAfterMs } : {}),
+        schedules,
+        ...(botOptions.now ? { now: botOptions.now } : {}),
         log: botOptions.log ?? options.log,
       })
     : undefined;
+  const scheduler =
+    bot && botOptions
+      ? new PostScheduler({
+          store: options.store,
+          records: schedules,
+          post: (schedule) => bot.postOnSchedule(schedule),
+          now: botOptions.now ?? (() => new Date()),
+          log: botOptions.log ?? options.log,
+        })
+      : undefined;
   const sim = connection.simulator;
   const server = createAppServer({
     reports,
@@ -133,5 +152,5 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     log: options.log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  return { server, reports, history, triage, bot };
+  return { server, reports, history, triage, bot, scheduler };
 }

@@ -11,6 +11,7 @@ import { applyFaults, readDemoSwitches, withDenied } from './demo-switches.js';
 import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from './graph-connection.js';
 import { assembleApp } from './app-assembly.js';
+import { schedulerClock } from './scheduler-clock.js';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -65,7 +66,7 @@ async function main(argv: string[]): Promise<void> {
   const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
-  const { server } = assembleApp({
+  const { server, scheduler } = assembleApp({
     connection,
     loadOptions: {
       thresholds: config.thresholds,
@@ -81,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
       teamsAppId: botConfig.teamsAppId,
       notifyApiKey: botConfig.notifyApiKey,
       trustedProxy: botConfig.trustedProxy,
+      now: () => schedulerClock.now(),
     },
     log: (line) => console.log(line),
   });
@@ -93,8 +95,11 @@ async function main(argv: string[]): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
   console.log(`Listening on http://${host}:${config.port}`);
   console.log(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
+  // Every instance runs the schedules; a lease in the state store makes each slot one post.
+  scheduler?.start(schedulerClock.tickMs);
 
   const stop = async () => {
+    await scheduler?.stop();
     server.close();
     await store.close();
     await connection.close();

@@ -32,6 +32,18 @@ describe('parseCommand', () => {
     ['make coffee', { kind: 'unknown', text: 'make coffee', suggestion: null }],
     ['show overview', { kind: 'overview' }],
     ['<at>Test Bot</at> make me a sandwich', { kind: 'unknown', text: 'make me a sandwich', suggestion: null }],
+    ['<at>Bot</at> Post new findings daily at 9:00', { kind: 'schedule-posts', request: { cadence: { every: 'day' }, time: { hour: 9, minute: 0 }, timeZone: null } }],
+    ['post new findings weekly on Monday', { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'monday' }, time: { hour: 9, minute: 0 }, timeZone: null } }],
+    [
+      'post new findings every Friday at 4:30 p.m. Europe/Berlin',
+      { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'friday' }, time: { hour: 16, minute: 30 }, timeZone: 'Europe/Berlin' } },
+    ],
+    ['post new findings daily at 9:75', { kind: 'schedule-not-understood', message: '9:75 is not a time of day.' }],
+    ['Stop posting', { kind: 'stop-posting' }],
+    ['stop the scheduled posts here', { kind: 'stop-posting' }],
+    ['show schedule', { kind: 'show-schedule' }],
+    ["What's the posting schedule?", { kind: 'show-schedule' }],
+    ['stop postng', { kind: 'unknown', text: 'stop postng', suggestion: 'stop posting' }],
   ] as const)('%j', (text, command) => {
     expect(parseCommand(text)).toEqual(command);
   });

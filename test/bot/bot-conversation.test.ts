@@ -20,11 +20,13 @@ let dataDirectory: string;
 let store: StateStore;
 let server: BotServer;
 let playground: Playground;
+/** The time as scheduled posts see it; a test moves it. */
+let now = new Date();
 
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bot-'));
   store = await openStateStore(`file:${dataDirectory}`);
-  server = await startBotServer(harness.sim, harness.client(), { store });
+  server = await startBotServer(harness.sim, harness.client(), { store, now: () => now });
   playground = await startPlayground(`${server.base}/api/messages`);
 });
 
@@ -129,6 +131,55 @@ describe('post new findings, typed in a channel', () => {
     const second = await ask('post new findings', channel.id, true);
     expect(cardText(second)).toContain('Nothing new in Contoso (demo)');
     expect(cardText(second)).toContain(`${declared('escrow-gaps')} already posted`);
+  });
+});
+
+describe('posting on a schedule, set in a channel', () => {
+  const text = (message: PlaygroundMessage) => `${message.text} ${cardText(message)}`;
+
+  it('is set, listed in help, changed, posted by the server at its time, and stopped', async () => {
+    const team = playground.config.teams[0]!;
+    // Not the channel the test above posts in: this one has heard of nothing yet.
+    const channel = team.channels.find((candidate) => candidate.name === 'General') ?? team.channels[0]!;
+    now = new Date('2026-11-23T10:00:00Z'); // a Monday
+
+    const set = await ask('post new findings daily at 9:00 UTC', channel.id, true);
+    expect(set.text).toContain('From now on I post new findings here daily at 09:00 (UTC), starting Tue 24 Nov, 09:00.');
+    expect(text(await ask('show schedule', channel.id, true))).toContain('New findings are posted here daily at 09:00 (UTC); next on Tue 24 Nov, 09:00.');
+    const help = cardText(await ask('help', channel.id, true));
+    expect(help).toContain('Scheduled posts');
+    expect(help).toContain('daily at 09:00 (UTC)');
+    // Another conversation has no schedule of its own.
+    expect(cardText(await ask('help'))).toContain('Nothing is posted here on a schedule.');
+
+    const changed = await ask('post new findings weekly on friday at 4 pm utc', channel.id, true);
+    expect(changed.text).toContain('weekly on Friday at 16:00 (UTC), starting Fri 27 Nov, 16:00 (instead of daily at 09:00 (UTC))');
+
+    // Not yet: nothing is due before Friday 16:00.
+    now = new Date('2026-11-27T15:59:00Z');
+    expect(await server.scheduler.tick()).toEqual([]);
+    now = new Date('2026-11-27T16:00:30Z');
+    const from = playground.messages.length;
+    const [run] = await server.scheduler.tick();
+    expect(run?.outcome.status).toBe('posted');
+    const [post] = await playground.waitForMessages(from, 1);
+    // A post of its own in the channel, not a reply in the thread the schedule was set in.
+    expect(post!.conversationId).toBe(channel.id);
+    expect(cardText(post!)).toContain(`${declared('escrow-gaps') + declared('connector-health')} new findings in Contoso (demo)`);
+    expect(await server.scheduler.tick()).toEqual([]);
+    expect(text(await ask('show schedule', channel.id, true))).toContain('The last run (Fri 27 Nov, 16:00) posted new findings.');
+
+    const stopped = await ask('stop posting', channel.id, true);
+    expect(stopped.text).toContain('Stopped: new findings are no longer posted here weekly on Friday at 16:00 (UTC).');
+    expect((await ask('stop posting', channel.id, true)).text).toContain('nothing to stop');
+    now = new Date('2026-12-04T16:00:30Z');
+    expect(await server.scheduler.tick()).toEqual([]);
+  });
+
+  it('says what it did not understand in a schedule, with examples', async () => {
+    const reply = await ask('post new findings daily at 25:00');
+    expect(reply.text).toContain('25:00 is not a time of day.');
+    expect(reply.text).toContain('post new findings weekly on monday at 14:30');
   });
 });
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import type { ReportLoader } from '../../src/server/report-cache.js';
 import type { BotIdentity, TeamsBot } from '../../src/bot/teams-bot.js';
+import type { PostScheduler } from '../../src/bot/post-scheduler.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { StateStore } from '../../src/core/store/state-store.js';
@@ -13,6 +14,8 @@ export interface BotServer {
   /** e.g. http://127.0.0.1:41234 */
   base: string;
   bot: TeamsBot;
+  /** Not started: a test ticks it. */
+  scheduler: PostScheduler;
   /** Lines the server logged. */
   log: string[];
   close(): Promise<void>;
@@ -30,6 +33,8 @@ export interface BotServerOptions {
   followUpAfterMs?: number;
   load?: ReportLoader;
   registry?: ReportRegistry;
+  /** The time as scheduled posts see it. */
+  now?: () => Date;
 }
 
 /** The app's server with the bot, assembled as `npm start` assembles it, reading Graph through `graph`. */
@@ -39,7 +44,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   const connection = options.authorityHost ? { ...base, identity: { ...base.identity, authorityHost: options.authorityHost } } : base;
   const log: string[] = [];
   if (options.notifyApiKey) recordCredential(options.notifyApiKey);
-  const { server, bot } = assembleApp({
+  const { server, bot, scheduler } = assembleApp({
     connection,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
@@ -52,6 +57,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
       ...(options.notifyApiKey ? { notifyApiKey: options.notifyApiKey } : {}),
       ...(options.notifyRateLimit ? { notifyRateLimit: options.notifyRateLimit } : {}),
       ...(options.trustedProxy ? { trustedProxy: options.trustedProxy } : {}),
+      ...(options.now ? { now: options.now } : {}),
       log: (line) => {
         log.push(line);
         recordServerLog('bot', line);
@@ -68,6 +74,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bot: bot!,
+    scheduler: scheduler!,
     log,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,7 @@
 import { REPORTS } from '../../core/reports/registry.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
+import { describeCadence, describeSlot, nextSlotAfter } from '../../core/schedule/post-schedule.js';
+import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import { showCommand } from '../phrasing.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
@@ -14,7 +16,7 @@ export function botCommands(registry: ReportRegistry): BotCommandLine[] {
   return [
     ...registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
     { command: 'show overview', description: 'Every report in one card: its state and its open findings' },
-    { command: 'post new findings', description: 'Post what is new since the last post here' },
+    { command: 'post new findings', description: 'Post what is new since the last post here; add "daily at 9:00" or "weekly on monday" to post on a schedule' },
     { command: 'help', description: 'This list' },
   ];
 }
@@ -48,6 +50,8 @@ const HELP_CARD_TEMPLATE = {
         { type: 'Column', width: 'stretch', items: [{ type: 'TextBlock', text: '${description}', wrap: true, isSubtle: true }] },
       ],
     },
+    { type: 'TextBlock', text: 'Scheduled posts', weight: 'Bolder', spacing: 'Medium', wrap: true },
+    { type: 'TextBlock', text: '${schedule}', wrap: true, spacing: 'None' },
     {
       type: 'TextBlock',
       text: 'A report also answers to its id or number (`show 4`, `show escrow-gaps`) and to a question in your own words, such as "which devices have no BitLocker key?".',
@@ -63,12 +67,47 @@ const HELP_CARD_TEMPLATE = {
  * The short help card: the commands, and, for a message that was not one, what was not understood
  * (quoted in a TextRun, so nothing in it is read as Markdown).
  */
-export function helpCard(options: { tenantLabel: string; tabUrl: string; unknown?: string; suggestion?: string; registry?: ReportRegistry }): AdaptiveCardJson {
+export function helpCard(options: {
+  tenantLabel: string;
+  tabUrl: string;
+  unknown?: string;
+  suggestion?: string;
+  registry?: ReportRegistry;
+  /** This conversation's posting schedule in a sentence (scheduleSentence); by default, how to set one. */
+  schedule?: string;
+}): AdaptiveCardJson {
   return expandCard(HELP_CARD_TEMPLATE, {
     unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
     suggestion: options.suggestion ?? '',
     tenant: cardText(options.tenantLabel, 80),
     commands: options.registry ? botCommands(options.registry) : BOT_COMMANDS,
     tabUrl: options.tabUrl,
+    schedule: cardText(options.schedule ?? NO_SCHEDULE, 400),
   });
 }
+
+const NO_SCHEDULE = 'Nothing is posted here on a schedule. Send "post new findings daily at 9:00" or "post new findings weekly on monday" to start; times are in your time zone.';
+
+/**
+ * A conversation's schedule as the help card and the schedule's own answers say it: when it posts,
+ * when next, how the last run went, and how to stop it. Null for no schedule; `unreadable` when
+ * the schedules could not be read.
+ */
+export function scheduleSentence(schedule: PostSchedule | null | 'unreadable', now: Date): string {
+  if (schedule === 'unreadable') return 'The posting schedule could not be read just now; try again in a moment.';
+  if (!schedule) return NO_SCHEDULE;
+  const last = schedule.lastRun
+    ? ` The last run (${describeSlot(new Date(schedule.lastRun.at), schedule.timeZone)}) ${LAST_RUN_WORDS[schedule.lastRun.status] ?? schedule.lastRun.status}.`
+    : '';
+  return (
+    `New findings are posted here ${describeCadence(schedule)}; next on ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}.${last} ` +
+    `Set by ${schedule.setBy}. Send "stop posting" to end it.`
+  );
+}
+
+const LAST_RUN_WORDS: Record<string, string> = {
+  posted: 'posted new findings',
+  'nothing-new': 'found nothing new',
+  failed: 'failed and is tried again',
+  busy: 'found another post under way and is tried again',
+};

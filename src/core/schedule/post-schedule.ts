@@ -1,0 +1,408 @@
+import type { ReportId } from '../reports/report-model.js';
+import type { StoredReference } from '../store/state-store.js';
+
+/**
+ * Scheduled posts of new findings (docs/contract.md, "Scheduled posts"): a channel asks for them
+ * once (`post new findings daily at 9:00`), the server posts at each slot in the channel's time
+ * zone, and a slot missed while no server ran is posted once when one runs again, not once per
+ * missed slot. Everything here is pure: the book of schedules in, the book or a decision out.
+ */
+
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export type Cadence = { every: 'day' } | { every: 'week'; on: Weekday };
+
+/** A wall-clock time in the schedule's time zone. */
+export interface ClockTime {
+  hour: number;
+  minute: number;
+}
+
+/** What someone asked for, before it is a schedule. */
+export interface ScheduleRequest {
+  cadence: Cadence;
+  time: ClockTime;
+  /** Named in the message ("… at 9:00 Europe/Berlin"); otherwise the sender's. */
+  timeZone: string | null;
+}
+
+export interface PostSchedule {
+  /** The ledger key of the channel (or chat) posted to, and the schedule's key: one per channel. */
+  channel: string;
+  /** For people: "My Team › General". */
+  name: string;
+  cadence: Cadence;
+  time: ClockTime;
+  /** An IANA time zone name (`Europe/Berlin`, `UTC`). */
+  timeZone: string;
+  reports: ReportId[];
+  /** How the server reaches the channel without being spoken to (a Bot Framework conversation reference). */
+  reference: StoredReference;
+  setBy: string;
+  /** When the schedule was set; no slot at or before it is posted. */
+  setAt: string;
+  /** The latest slot that ran (posted, or found nothing to post): earlier slots never run again. */
+  lastSlot: string | null;
+  /** The last run's outcome, for `show schedule`. */
+  lastRun: { at: string; status: string; message?: string } | null;
+  /** After a run that failed: not tried again before this time. */
+  retryAt?: string;
+}
+
+export interface ScheduleBook {
+  version: 1;
+  schedules: PostSchedule[];
+}
+
+/** One schedule per channel; a store with thousands of channels posting on schedules is not what this app is for. */
+export const SCHEDULE_LIMIT = 1_000;
+/** A run that failed (Teams refused, the store was busy) is tried again after this long, until the next slot. */
+export const RETRY_AFTER_MS = 10 * 60_000;
+/** The time of day when a message names none. */
+export const DEFAULT_TIME: ClockTime = { hour: 9, minute: 0 };
+
+export function emptyScheduleBook(): ScheduleBook {
+  return { version: 1, schedules: [] };
+}
+
+export function isScheduleBook(value: unknown): value is ScheduleBook {
+  const book = value as Partial<ScheduleBook> | null | undefined;
+  return (
+    typeof book === 'object' &&
+    book !== null &&
+    book.version === 1 &&
+    Array.isArray(book.schedules) &&
+    book.schedules.every(
+      (schedule) =>
+        typeof schedule?.channel === 'string' &&
+        typeof schedule.timeZone === 'string' &&
+        isTimeZone(schedule.timeZone) &&
+        isCadence(schedule.cadence) &&
+        isClockTime(schedule.time) &&
+        Array.isArray(schedule.reports) &&
+        typeof schedule.reference === 'object' &&
+        schedule.reference !== null &&
+        typeof schedule.setAt === 'string' &&
+        (schedule.lastSlot === null || typeof schedule.lastSlot === 'string'),
+    )
+  );
+}
+
+function isCadence(value: unknown): value is Cadence {
+  const cadence = value as Partial<{ every: string; on: string }> | null | undefined;
+  return cadence?.every === 'day' || (cadence?.every === 'week' && (WEEKDAYS as readonly string[]).includes(cadence.on ?? ''));
+}
+
+function isClockTime(value: unknown): value is ClockTime {
+  const time = value as Partial<ClockTime> | null | undefined;
+  return Number.isInteger(time?.hour) && Number.isInteger(time?.minute) && time!.hour! >= 0 && time!.hour! < 24 && time!.minute! >= 0 && time!.minute! < 60;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a request from a message's words (bot-command.ts has already lower-cased them and
+// turned punctuation into spaces: "9:30 a.m. Europe/Berlin" arrives as "9 30 a m europe berlin").
+
+/** `post new findings <when>`: the words after "post new findings" that say when. */
+export const SCHEDULE_PATTERN =
+  /^post (?:the )?new findings (?:here )?((?:daily|every|each|weekly|on|at|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b.*)$/;
+
+export type ScheduleRequestReading = { ok: true; request: ScheduleRequest } | { ok: false; message: string };
+
+/**
+ * "daily at 9 00", "every day at 14 30", "weekly on monday", "every friday at 4 pm", "daily at 9
+ * europe berlin": a cadence, then optionally a time, then optionally a time zone.
+ */
+export function readScheduleRequest(when: string): ScheduleRequestReading {
+  const words = when.trim().split(/\s+/);
+  let index = 0;
+  const next = () => words[index];
+  let cadence: Cadence | null = null;
+  if (next() === 'daily') {
+    cadence = { every: 'day' };
+    index += 1;
+  } else if ((next() === 'every' || next() === 'each') && (words[index + 1] === 'day' || words[index + 1] === 'morning')) {
+    cadence = { every: 'day' };
+    index += 2;
+  } else if (next() === 'weekly' || ((next() === 'every' || next() === 'each') && words[index + 1] === 'week')) {
+    index += next() === 'weekly' ? 1 : 2;
+    const day = weekdayAt(words, index) ?? (next() === 'on' ? weekdayAt(words, index + 1) : null);
+    if (day) index += next() === 'on' ? 2 : 1;
+    else if (next() === 'on') return { ok: false, message: `"${words[index + 1] ?? ''}" is not a day of the week.` };
+    cadence = { every: 'week', on: day ?? 'monday' };
+  } else {
+    // "every monday", "on mondays", "mondays"
+    const skip = next() === 'every' || next() === 'each' || next() === 'on' ? 1 : 0;
+    const day = weekdayAt(words, index + skip);
+    if (day) {
+      cadence = { every: 'week', on: day };
+      index += skip + 1;
+    }
+  }
+  if (!cadence) return { ok: false, message: 'Say how often: daily, or weekly on a day ("weekly on monday").' };
+
+  let time = DEFAULT_TIME;
+  if (next() === 'at') {
+    const read = readClockTime(words, index + 1);
+    if (!read.ok) return read;
+    time = read.time;
+    index = read.next;
+  }
+  const rest = words.slice(index).join(' ');
+  let timeZone: string | null = null;
+  if (rest !== '') {
+    timeZone = timeZoneByWords(rest.replace(/^in /, ''));
+    if (!timeZone) return { ok: false, message: `"${rest}" is not a time zone I know; name one as Teams does, such as Europe/Berlin or America/New_York, or UTC.` };
+  }
+  return { ok: true, request: { cadence, time, timeZone } };
+}
+
+function weekdayAt(words: string[], index: number): Weekday | null {
+  const word = words[index]?.replace(/s$/, '');
+  return (WEEKDAYS as readonly string[]).includes(word ?? '') ? (word as Weekday) : null;
+}
+
+function readClockTime(words: string[], start: number): { ok: true; time: ClockTime; next: number } | { ok: false; message: string } {
+  let index = start;
+  const hourWord = words[index];
+  if (hourWord === 'noon' || hourWord === 'midday') return { ok: true, time: { hour: 12, minute: 0 }, next: index + 1 };
+  // "9", "9 30", "0930", "14 30", then "am"/"pm" (or "a m"), then "o clock" forgiven.
+  let hour: number;
+  let minute = 0;
+  if (/^\d{3,4}$/.test(hourWord ?? '')) {
+    hour = Number(hourWord!.slice(0, -2));
+    minute = Number(hourWord!.slice(-2));
+    index += 1;
+  } else if (/^\d{1,2}$/.test(hourWord ?? '')) {
+    hour = Number(hourWord);
+    index += 1;
+    if (/^\d{2}$/.test(words[index] ?? '')) {
+      minute = Number(words[index]);
+      index += 1;
+    }
+  } else {
+    return { ok: false, message: `"${hourWord ?? ''}" is not a time; say it as 9:00, 14:30 or 4 pm.` };
+  }
+  let meridiem: 'am' | 'pm' | null = null;
+  if (words[index] === 'am' || words[index] === 'pm') {
+    meridiem = words[index] as 'am' | 'pm';
+    index += 1;
+  } else if ((words[index] === 'a' || words[index] === 'p') && words[index + 1] === 'm') {
+    meridiem = words[index] === 'a' ? 'am' : 'pm';
+    index += 2;
+  }
+  if (words[index] === 'o' && words[index + 1] === 'clock') index += 2;
+  if (meridiem) {
+    if (hour < 1 || hour > 12) return { ok: false, message: `${hour} ${meridiem} is not a time.` };
+    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  }
+  if (hour > 23 || minute > 59) return { ok: false, message: `${hour}:${String(minute).padStart(2, '0')} is not a time of day.` };
+  return { ok: true, time: { hour, minute }, next: index };
+}
+
+/** The IANA zone whose name, lower-cased with punctuation as spaces, is these words ("europe berlin", "america new york"). */
+function timeZoneByWords(words: string): string | null {
+  if (words === 'utc' || words === 'gmt') return 'UTC';
+  return (
+    supportedTimeZones().find(
+      (zone) =>
+        zone
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, ' ')
+          .trim() === words,
+    ) ?? null
+  );
+}
+
+let zones: string[] | null = null;
+function supportedTimeZones(): string[] {
+  zones ??= Intl.supportedValuesOf('timeZone');
+  return zones;
+}
+
+/** Whether the runtime knows this IANA zone (Teams sends `localTimezone` in that form). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return name.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changing the book.
+
+export type ScheduleChange = { ok: true; book: ScheduleBook; schedule: PostSchedule; replaced: PostSchedule | null } | { ok: false; message: string };
+
+/** Sets (or replaces) a channel's schedule. */
+export function setSchedule(
+  book: ScheduleBook,
+  request: ScheduleRequest,
+  context: { channel: string; name: string; reference: StoredReference; reports: ReportId[]; setBy: string; senderTimeZone: string | null; now: Date },
+): ScheduleChange {
+  const replaced = book.schedules.find((schedule) => schedule.channel === context.channel) ?? null;
+  if (!replaced && book.schedules.length >= SCHEDULE_LIMIT) return { ok: false, message: `This app already posts on ${SCHEDULE_LIMIT} schedules; stop one first.` };
+  const sender = context.senderTimeZone && isTimeZone(context.senderTimeZone) ? context.senderTimeZone : null;
+  const schedule: PostSchedule = {
+    channel: context.channel,
+    name: context.name,
+    cadence: request.cadence,
+    time: request.time,
+    timeZone: request.timeZone ?? sender ?? 'UTC',
+    reports: context.reports,
+    reference: context.reference,
+    setBy: context.setBy,
+    setAt: context.now.toISOString(),
+    lastSlot: null,
+    lastRun: null,
+  };
+  return { ok: true, book: { version: 1, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, schedule, replaced };
+}
+
+export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {
+  const removed = book.schedules.find((schedule) => schedule.channel === channel) ?? null;
+  return { book: { version: 1, schedules: book.schedules.filter((schedule) => schedule !== removed) }, removed };
+}
+
+/**
+ * Records a run of the schedule set at `setAt` (a schedule replaced or stopped since is left as
+ * it is). A run that posted, or found nothing new, closes its slot and every one before it; a run
+ * that failed keeps the slot open and is tried again after RETRY_AFTER_MS.
+ */
+export function recordRun(book: ScheduleBook, run: { channel: string; setAt: string; slot: Date; status: string; message?: string; succeeded: boolean; now: Date }): ScheduleBook {
+  return {
+    version: 1,
+    schedules: book.schedules.map((schedule) => {
+      if (schedule.channel !== run.channel || schedule.setAt !== run.setAt) return schedule;
+      const lastRun = { at: run.now.toISOString(), status: run.status, ...(run.message ? { message: run.message } : {}) };
+      if (run.succeeded) {
+        const { retryAt: _cleared, ...rest } = schedule;
+        return { ...rest, lastSlot: run.slot.toISOString(), lastRun };
+      }
+      return { ...schedule, lastRun, retryAt: new Date(run.now.getTime() + RETRY_AFTER_MS).toISOString() };
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slots in a time zone.
+
+/**
+ * The slot a schedule owes a post for at `now`, or null: its latest slot at or before `now`, if
+ * that is later than both the slot that last ran and the moment it was set. Only the latest: slots
+ * missed while no server ran are one post, not one each.
+ */
+export function dueSlot(schedule: PostSchedule, now: Date): Date | null {
+  if (schedule.retryAt && Date.parse(schedule.retryAt) > now.getTime()) return null;
+  const slot = latestSlotAtOrBefore(schedule, now);
+  const floor = Math.max(Date.parse(schedule.setAt), schedule.lastSlot ? Date.parse(schedule.lastSlot) : -Infinity);
+  return slot.getTime() > floor ? slot : null;
+}
+
+/** The schedule's latest slot at or before `at`. */
+export function latestSlotAtOrBefore(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>, at: Date): Date {
+  let day = localDate(at, schedule.timeZone);
+  // Bounded: a weekly slot is at most 7 local days back, plus one for a time later today.
+  for (let step = 0; step < 9; step++) {
+    if (matchesCadence(schedule.cadence, day)) {
+      const slot = zonedInstant(day, schedule.time, schedule.timeZone);
+      if (slot.getTime() <= at.getTime()) return slot;
+    }
+    day = addDays(day, -1);
+  }
+  throw new Error('no slot within 9 days before the time asked: a cadence the slot search does not know');
+}
+
+/** The schedule's first slot after `at`. */
+export function nextSlotAfter(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>, at: Date): Date {
+  let day = localDate(at, schedule.timeZone);
+  for (let step = 0; step < 9; step++) {
+    if (matchesCadence(schedule.cadence, day)) {
+      const slot = zonedInstant(day, schedule.time, schedule.timeZone);
+      if (slot.getTime() > at.getTime()) return slot;
+    }
+    day = addDays(day, 1);
+  }
+  throw new Error('no slot within 9 days after the time asked: a cadence the slot search does not know');
+}
+
+/** "daily at 09:00", "weekly on Monday at 14:30", in words for a card. */
+export function describeCadence(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>): string {
+  const time = `${String(schedule.time.hour).padStart(2, '0')}:${String(schedule.time.minute).padStart(2, '0')}`;
+  const when = schedule.cadence.every === 'day' ? 'daily' : `weekly on ${capitalise(schedule.cadence.on)}`;
+  return `${when} at ${time} (${schedule.timeZone})`;
+}
+
+/** A slot as the channel reads it: "Tue 24 Nov, 09:00" in the schedule's time zone. */
+export function describeSlot(slot: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(slot);
+}
+
+interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+function matchesCadence(cadence: Cadence, day: LocalDate): boolean {
+  return cadence.every === 'day' || WEEKDAYS[new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay()] === cadence.on;
+}
+
+function addDays(day: LocalDate, days: number): LocalDate {
+  const moved = new Date(Date.UTC(day.year, day.month - 1, day.day + days));
+  return { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
+}
+
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+function wallClock(at: Date, timeZone: string): LocalDate & ClockTime & { second: number } {
+  let format = partsFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    partsFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
+  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+}
+
+function localDate(at: Date, timeZone: string): LocalDate {
+  const { year, month, day } = wallClock(at, timeZone);
+  return { year, month, day };
+}
+
+/** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
+function offsetAt(instant: number, timeZone: string): number {
+  const wall = wallClock(new Date(instant), timeZone);
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant a wall-clock time happens in a zone. Across a clock change: a time that happens
+ * twice (autumn) is its first, and a time the clock skips (spring) is taken with the offset from
+ * before the change, so it falls just after the skip (02:30 on a night that jumps 02:00→03:00
+ * posts at 03:30).
+ */
+function zonedInstant(day: LocalDate, time: ClockTime, timeZone: string): Date {
+  const wall = Date.UTC(day.year, day.month - 1, day.day, time.hour, time.minute);
+  const before = offsetAt(wall - 36 * 3_600_000, timeZone);
+  const after = offsetAt(wall + 36 * 3_600_000, timeZone);
+  // The larger offset first: of a time that happens twice, it gives the first.
+  for (const offset of [Math.max(before, after), Math.min(before, after)]) {
+    const candidate = wall - offset;
+    if (offsetAt(candidate, timeZone) === offset) return new Date(candidate);
+  }
+  return new Date(wall - before);
+}
+
+function capitalise(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,41 @@
+import { StateStoreError, parseJsonOrUndefined } from '../store/state-store.js';
+import type { StateStore } from '../store/state-store.js';
+import { emptyScheduleBook, isScheduleBook } from './post-schedule.js';
+import type { ScheduleBook } from './post-schedule.js';
+
+const DOCUMENT = 'schedules';
+
+/**
+ * The channels' posting schedules in the state store (docs/architecture.md, "Scheduled posts"),
+ * shared by every instance: read fresh each time (a tick reads it once a minute at most), changed
+ * under the store's lock so that a schedule set on one instance and a run recorded on another
+ * both count.
+ */
+export class ScheduleRecords {
+  constructor(private readonly store: StateStore) {}
+
+  /** The book; a torn or foreign one is a `StateStoreError`, never an empty book that would drop every schedule. */
+  async read(): Promise<ScheduleBook> {
+    const text = await this.store.readDocument(DOCUMENT);
+    if (text === null) return emptyScheduleBook();
+    const parsed = parseJsonOrUndefined(text);
+    if (!isScheduleBook(parsed)) throw new StateStoreError('The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.');
+    return parsed;
+  }
+
+  /**
+   * Changes the book under its lock: `change` gets the book as stored and answers the new one (or
+   * null to leave it) and a value for the caller; `busy` when another change held the lock too long.
+   */
+  async change<T>(change: (book: ScheduleBook) => { book: ScheduleBook | null; value: T }): Promise<{ ok: true; value: T } | { ok: false; reason: 'busy' }> {
+    return this.store.withLock(
+      `document:${DOCUMENT}`,
+      async () => {
+        const { book, value } = change(await this.read());
+        if (book) await this.store.writeDocument(DOCUMENT, JSON.stringify(book));
+        return value;
+      },
+      { waitMs: 10_000 },
+    );
+  }
+}

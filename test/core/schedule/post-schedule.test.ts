@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import {
+  RETRY_AFTER_MS,
+  describeCadence,
+  dueSlot,
+  emptyScheduleBook,
+  isScheduleBook,
+  latestSlotAtOrBefore,
+  nextSlotAfter,
+  readScheduleRequest,
+  recordRun,
+  removeSchedule,
+  setSchedule,
+} from '../../../src/core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../../src/core/schedule/post-schedule.js';
+
+const at = (iso: string) => new Date(iso);
+
+function scheduled(request: ScheduleRequest, setAt: string, senderTimeZone: string | null = 'UTC'): { book: ScheduleBook; schedule: PostSchedule } {
+  const change = setSchedule(emptyScheduleBook(), request, {
+    channel: '19:general@thread.tacv2',
+    name: 'IT › General',
+    reference: { conversation: { id: '19:general@thread.tacv2' } },
+    reports: ['escrow-gaps'],
+    setBy: 'Megan',
+    senderTimeZone,
+    now: at(setAt),
+  });
+  if (!change.ok) throw new Error(change.message);
+  return { book: change.book, schedule: change.schedule };
+}
+
+const request = (when: string): ScheduleRequest => {
+  const reading = readScheduleRequest(when);
+  if (!reading.ok) throw new Error(reading.message);
+  return reading.request;
+};
+
+describe('reading when to post', () => {
+  it.each([
+    ['daily at 9 00', { cadence: { every: 'day' }, time: { hour: 9, minute: 0 }, timeZone: null }],
+    ['daily', { cadence: { every: 'day' }, time: { hour: 9, minute: 0 }, timeZone: null }],
+    ['every day at 14 30', { cadence: { every: 'day' }, time: { hour: 14, minute: 30 }, timeZone: null }],
+    ['weekly on monday', { cadence: { every: 'week', on: 'monday' }, time: { hour: 9, minute: 0 }, timeZone: null }],
+    ['weekly', { cadence: { every: 'week', on: 'monday' }, time: { hour: 9, minute: 0 }, timeZone: null }],
+    ['every friday at 4 pm', { cadence: { every: 'week', on: 'friday' }, time: { hour: 16, minute: 0 }, timeZone: null }],
+    ['on mondays at 12 am', { cadence: { every: 'week', on: 'monday' }, time: { hour: 0, minute: 0 }, timeZone: null }],
+    ['daily at 8 30 a m europe berlin', { cadence: { every: 'day' }, time: { hour: 8, minute: 30 }, timeZone: 'Europe/Berlin' }],
+    ['daily at 0730 in utc', { cadence: { every: 'day' }, time: { hour: 7, minute: 30 }, timeZone: 'UTC' }],
+    ['weekly on tuesday at noon america new york', { cadence: { every: 'week', on: 'tuesday' }, time: { hour: 12, minute: 0 }, timeZone: 'America/New_York' }],
+  ])('reads "%s"', (when, expected) => {
+    expect(readScheduleRequest(when)).toEqual({ ok: true, request: expected });
+  });
+
+  it.each([
+    ['daily at 25 00', '25:00 is not a time of day.'],
+    ['daily at 13 pm', '13 pm is not a time.'],
+    ['daily at nine', '"nine" is not a time'],
+    ['weekly on someday', '"someday" is not a day of the week.'],
+    ['daily at 9 mars olympus', '"mars olympus" is not a time zone I know'],
+    ['at 9', 'Say how often'],
+  ])('says why "%s" is not a schedule', (when, why) => {
+    const reading = readScheduleRequest(when);
+    expect(reading.ok).toBe(false);
+    expect(!reading.ok && reading.message).toContain(why);
+  });
+});
+
+describe('which slot is due', () => {
+  it('posts a daily slot once, from the first one after the schedule was set', () => {
+    // Set on Monday 23 Nov at 10:00 UTC: Monday's 9:00 had passed already.
+    let { book } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const schedule = () => book.schedules[0]!;
+    expect(dueSlot(schedule(), at('2026-11-23T23:59:00Z'))).toBeNull();
+    expect(dueSlot(schedule(), at('2026-11-24T08:59:59Z'))).toBeNull();
+    expect(dueSlot(schedule(), at('2026-11-24T09:00:00Z'))).toEqual(at('2026-11-24T09:00:00Z'));
+    book = recordRun(book, {
+      channel: schedule().channel,
+      setAt: schedule().setAt,
+      slot: at('2026-11-24T09:00:00Z'),
+      status: 'posted',
+      succeeded: true,
+      now: at('2026-11-24T09:00:20Z'),
+    });
+    expect(dueSlot(schedule(), at('2026-11-24T09:00:40Z'))).toBeNull();
+    expect(dueSlot(schedule(), at('2026-11-24T23:00:00Z'))).toBeNull();
+    expect(dueSlot(schedule(), at('2026-11-25T09:00:05Z'))).toEqual(at('2026-11-25T09:00:00Z'));
+  });
+
+  it('owes one post, not one per slot, after days without a server', () => {
+    let { book } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const schedule = () => book.schedules[0]!;
+    book = recordRun(book, {
+      channel: schedule().channel,
+      setAt: schedule().setAt,
+      slot: at('2026-11-24T09:00:00Z'),
+      status: 'posted',
+      succeeded: true,
+      now: at('2026-11-24T09:00:20Z'),
+    });
+    // Down from Tuesday evening to Friday 15:00: Wednesday's, Thursday's and Friday's slots were missed.
+    const back = at('2026-11-27T15:00:00Z');
+    expect(dueSlot(schedule(), back)).toEqual(at('2026-11-27T09:00:00Z'));
+    book = recordRun(book, { channel: schedule().channel, setAt: schedule().setAt, slot: at('2026-11-27T09:00:00Z'), status: 'nothing-new', succeeded: true, now: back });
+    expect(dueSlot(schedule(), at('2026-11-27T15:00:30Z'))).toBeNull();
+    expect(dueSlot(schedule(), at('2026-11-28T09:00:00Z'))).toEqual(at('2026-11-28T09:00:00Z'));
+  });
+
+  it('tries a failed run again after a pause, and the next slot replaces it', () => {
+    let { book } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const schedule = () => book.schedules[0]!;
+    const failedAt = at('2026-11-24T09:00:10Z');
+    book = recordRun(book, {
+      channel: schedule().channel,
+      setAt: schedule().setAt,
+      slot: at('2026-11-24T09:00:00Z'),
+      status: 'failed',
+      message: 'Teams said 502',
+      succeeded: false,
+      now: failedAt,
+    });
+    expect(schedule().lastRun).toEqual({ at: failedAt.toISOString(), status: 'failed', message: 'Teams said 502' });
+    expect(dueSlot(schedule(), new Date(failedAt.getTime() + RETRY_AFTER_MS - 1))).toBeNull();
+    expect(dueSlot(schedule(), new Date(failedAt.getTime() + RETRY_AFTER_MS))).toEqual(at('2026-11-24T09:00:00Z'));
+    book = recordRun(book, {
+      channel: schedule().channel,
+      setAt: schedule().setAt,
+      slot: at('2026-11-24T09:00:00Z'),
+      status: 'posted',
+      succeeded: true,
+      now: at('2026-11-24T09:11:00Z'),
+    });
+    expect(schedule().retryAt).toBeUndefined();
+    expect(schedule().lastSlot).toBe('2026-11-24T09:00:00.000Z');
+  });
+
+  it('records nothing on a schedule replaced since its run began', () => {
+    const { book, schedule } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const after = recordRun(book, {
+      channel: schedule.channel,
+      setAt: '2026-11-20T10:00:00.000Z',
+      slot: at('2026-11-24T09:00:00Z'),
+      status: 'posted',
+      succeeded: true,
+      now: at('2026-11-24T09:00:20Z'),
+    });
+    expect(after).toEqual(book);
+  });
+
+  it('keeps a weekly slot to its day', () => {
+    const { schedule } = scheduled(request('weekly on monday at 14 30'), '2026-11-18T10:00:00Z');
+    expect(latestSlotAtOrBefore(schedule, at('2026-11-26T12:00:00Z'))).toEqual(at('2026-11-23T14:30:00Z'));
+    expect(nextSlotAfter(schedule, at('2026-11-23T14:30:00Z'))).toEqual(at('2026-11-30T14:30:00Z'));
+    expect(dueSlot(schedule, at('2026-11-23T14:29:00Z'))).toBeNull();
+    expect(dueSlot(schedule, at('2026-11-23T14:30:00Z'))).toEqual(at('2026-11-23T14:30:00Z'));
+    expect(describeCadence(schedule)).toBe('weekly on Monday at 14:30 (UTC)');
+  });
+});
+
+describe('time zones', () => {
+  it("keeps 9:00 at 9:00 on the sender's wall clock across a clock change", () => {
+    // Europe/Berlin moves from UTC+1 to UTC+2 on 29 March 2026.
+    const { schedule } = scheduled(request('daily at 9 00'), '2026-03-20T00:00:00Z', 'Europe/Berlin');
+    expect(schedule.timeZone).toBe('Europe/Berlin');
+    expect(nextSlotAfter(schedule, at('2026-03-28T00:00:00Z'))).toEqual(at('2026-03-28T08:00:00Z'));
+    expect(nextSlotAfter(schedule, at('2026-03-29T00:00:00Z'))).toEqual(at('2026-03-29T07:00:00Z'));
+    expect(latestSlotAtOrBefore(schedule, at('2026-03-30T12:00:00Z'))).toEqual(at('2026-03-30T07:00:00Z'));
+  });
+
+  it('posts a skipped time just after the skip, and a doubled time at its first', () => {
+    const skipped = scheduled(request('daily at 2 30'), '2026-03-20T00:00:00Z', 'Europe/Berlin').schedule;
+    // 02:30 does not happen on 29 March in Berlin (02:00 becomes 03:00): 03:30 CEST.
+    expect(nextSlotAfter(skipped, at('2026-03-28T12:00:00Z'))).toEqual(at('2026-03-29T01:30:00Z'));
+    // 02:30 happens twice on 25 October (03:00 CEST becomes 02:00 CET): the first, in CEST.
+    expect(nextSlotAfter(skipped, at('2026-10-24T12:00:00Z'))).toEqual(at('2026-10-25T00:30:00Z'));
+    expect(nextSlotAfter(skipped, at('2026-10-25T00:30:00Z'))).toEqual(at('2026-10-26T01:30:00Z'));
+  });
+
+  it('uses the zone the message names over the sender’s, and UTC when neither is known', () => {
+    expect(scheduled(request('daily at 9 00 america new york'), '2026-11-23T10:00:00Z', 'Europe/Berlin').schedule.timeZone).toBe('America/New_York');
+    expect(scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z', null).schedule.timeZone).toBe('UTC');
+    expect(scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z', 'Not/AZone').schedule.timeZone).toBe('UTC');
+  });
+});
+
+describe('the book of schedules', () => {
+  it('holds one schedule per channel, replaced by a new one and removed by stop', () => {
+    const first = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const again = setSchedule(first.book, request('weekly on friday'), {
+      channel: first.schedule.channel,
+      name: 'IT › General',
+      reference: {},
+      reports: ['escrow-gaps'],
+      setBy: 'Alex',
+      senderTimeZone: 'UTC',
+      now: at('2026-11-23T11:00:00Z'),
+    });
+    expect(again.ok && again.book.schedules).toHaveLength(1);
+    expect(again.ok && again.replaced).toEqual(first.schedule);
+    const { book, removed } = removeSchedule(again.ok ? again.book : first.book, first.schedule.channel);
+    expect(removed?.setBy).toBe('Alex');
+    expect(book.schedules).toEqual([]);
+    expect(removeSchedule(book, first.schedule.channel).removed).toBeNull();
+  });
+
+  it('knows a stored book from a torn or foreign one', () => {
+    expect(isScheduleBook(scheduled(request('daily'), '2026-11-23T10:00:00Z').book)).toBe(true);
+    expect(isScheduleBook(JSON.parse(JSON.stringify(scheduled(request('daily'), '2026-11-23T10:00:00Z').book)))).toBe(true);
+    expect(isScheduleBook({ version: 1, schedules: [{ channel: 'x' }] })).toBe(false);
+    expect(isScheduleBook({ version: 2, schedules: [] })).toBe(false);
+    expect(isScheduleBook(null)).toBe(false);
+  });
+});
