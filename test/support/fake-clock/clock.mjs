@@ -2,6 +2,7 @@
 // test rewrites to move every process using it at once; the server looks for due slots every
 // FAKE_CLOCK_TICK_MS.
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 
 const file = process.env.FAKE_CLOCK_FILE;
 if (!file) throw new Error('FAKE_CLOCK_FILE is not set');

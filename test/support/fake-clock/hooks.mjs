@@ -1,5 +1,7 @@
 // Module resolution hooks (https://nodejs.org/api/module.html#customization-hooks): the built
 // scheduler clock resolves to the fake one beside this file; everything else as Node resolves it.
+import { URL } from 'node:url';
+
 const FAKE_CLOCK = new URL('./clock.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
