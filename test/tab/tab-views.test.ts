@@ -189,6 +189,18 @@ describe('the tab as the window and the clock move', () => {
     await page.goto(`${demo.base}/tab/`);
     const tabs = page.getByRole('tablist');
     await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('vertical');
+    // In the column, the labels start at one indent, the selected (bold) one too.
+    await page.getByRole('tab', { name: 'Connectors & integrations' }).click();
+    // Where each label's text starts (a range over its text, not the box around it).
+    const labelStarts = await page.locator('[role=tab] .fui-Tab__content').evaluateAll((labels) =>
+      labels.map((label) => {
+        const text = document.createRange();
+        text.selectNodeContents(label);
+        return Math.round(text.getBoundingClientRect().left);
+      }),
+    );
+    expect(labelStarts).toHaveLength(7);
+    expect(new Set(labelStarts).size).toBe(1);
     await page.setViewportSize({ width: 420, height: 800 });
     await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('horizontal');
     await page.setViewportSize({ width: 1366, height: 768 });
