@@ -11,12 +11,11 @@ export default defineConfig({
     outDir: '../../dist/tab',
     emptyOutDir: true,
     sourcemap: true,
-    // Fluent UI and its charts are most of the bundle; one chunk per library family keeps the
+    // Fluent UI is most of the bundle; one chunk per library family keeps the
     // first report's script small enough and cacheable across releases.
     rollupOptions: {
       output: {
         manualChunks: (id) => {
-          if (id.includes('node_modules/@fluentui/react-charts') || id.includes('node_modules/d3-')) return 'charts';
           if (id.includes('node_modules/@fluentui') || id.includes('node_modules/@griffel')) return 'fluent';
           if (id.includes('node_modules/')) return 'vendor';
           return undefined;

@@ -61,6 +61,10 @@ export interface PageElement {
 }
 
 export interface PageGlobals {
-  document: { activeElement: PageElement | null; querySelector(selector: string): PageElement | null };
+  document: {
+    activeElement: PageElement | null;
+    querySelector(selector: string): PageElement | null;
+    createRange(): { selectNodeContents(node: unknown): void; getBoundingClientRect(): { left: number } };
+  };
   axe: { run(context: unknown, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> };
 }

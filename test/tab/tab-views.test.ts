@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
@@ -7,7 +7,7 @@ import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/star
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-model.js';
 import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
-import type { TestBrowser } from '../support/browser.js';
+import type { PageGlobals, TestBrowser } from '../support/browser.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
 import { startTabServer } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
@@ -194,7 +194,7 @@ describe('the tab as the window and the clock move', () => {
     // Where each label's text starts (a range over its text, not the box around it).
     const labelStarts = await page.locator('[role=tab] .fui-Tab__content').evaluateAll((labels) =>
       labels.map((label) => {
-        const text = document.createRange();
+        const text = (globalThis as unknown as PageGlobals).document.createRange();
         text.selectNodeContents(label);
         return Math.round(text.getBoundingClientRect().left);
       }),
@@ -287,6 +287,34 @@ describe('the states of the specification', () => {
     expect(counts['missing-recovery-key']).toBeUndefined();
     expect(counts['missing-laps-password']).toBe(declaredCounts('escrow-gaps')['missing-laps-password']);
     await saveScreenshot(page, 'state-escrow-column-na');
+  });
+
+  it("report 6's chart draws the slow-start threshold on the bars' own scale, with every figure whole", async () => {
+    const page = await openPage();
+    await page.goto(`${demo.base}/tab/#/startup-reliability`);
+    const chart = page.getByRole('figure', { name: 'Slowest models: mean power-on to desktop' });
+    const line = chart.locator('[data-threshold]');
+    await line.waitFor();
+    expect(await line.getAttribute('data-threshold')).toBe('120');
+    expect(await chart.textContent()).toContain('Slow: 120 s');
+    const box = async (element: Locator) => (await element.boundingBox())!;
+    const bars = await Promise.all((await chart.locator('[data-bar]').all()).map(async (bar) => ({ value: Number(await bar.getAttribute('data-bar')), ...(await box(bar)) })));
+    const thresholdBox = await box(line);
+    const figureBox = await box(chart);
+    const geometry = {
+      bars: bars.map((bar) => ({ value: bar.value, left: bar.x, right: bar.x + bar.width })),
+      threshold: thresholdBox.x + thresholdBox.width / 2,
+      figure: figureBox.x + figureBox.width,
+      figures: await Promise.all((await chart.locator('[data-bar] + span').all()).map(async (value) => box(value).then((b) => b.x + b.width))),
+    };
+    expect(geometry.bars.length).toBeGreaterThan(1);
+    // The bars and the line share one scale: pixels per second are the same for each.
+    const origin = geometry.bars[0]!.left;
+    const perSecond = (geometry.bars[0]!.right - origin) / geometry.bars[0]!.value;
+    for (const bar of geometry.bars) expect(bar.right - origin).toBeCloseTo(bar.value * perSecond, 0);
+    expect(Math.abs(geometry.threshold - origin - 120 * perSecond)).toBeLessThan(3);
+    // No figure printed past the chart's edge.
+    for (const right of geometry.figures) expect(right).toBeLessThanOrEqual(geometry.figure);
   });
 
   it("endpoint analytics returned nothing: report 6's notice, and no table", async () => {

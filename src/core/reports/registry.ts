@@ -122,7 +122,8 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
     const onProgress = options.onProgress;
     const records = await definition.load({ graph, ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}) });
     const generatedAt = now();
-    const derived = definition.derive(records, { now: generatedAt, thresholds: options.thresholds ?? DEFAULT_THRESHOLDS });
+    const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+    const derived = definition.derive(records, { now: generatedAt, thresholds });
     return {
       report: id,
       title: definition.title,
@@ -134,6 +135,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
       findingKinds: definition.findingKinds,
       unchecked: uncheckedKinds(definition, derived.columns),
+      thresholds,
       generatedAt: generatedAt.toISOString(),
     };
   } catch (error) {

@@ -126,6 +126,8 @@ export interface ReportResult {
   findingKinds: FindingKindTable;
   /** Finding kinds the report could not check because a source was not granted (an n/a column). */
   unchecked: string[];
+  /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
+  thresholds?: ReportThresholds;
   generatedAt: string;
 }
 

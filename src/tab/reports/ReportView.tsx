@@ -241,7 +241,9 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           locale={format.locale}
         />
       </section>
-      {presentation.charts.includes('slowest-models') ? <StartupCharts rows={report.rows} /> : null}
+      {presentation.charts.includes('slowest-models') ? (
+        <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
+      ) : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
         <Switch label="Only rows with open findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0} />
