@@ -52,7 +52,20 @@ describe('dmhealth', () => {
     const { code, stdout, stderr } = await dmhealth(['report', 'escrow-gaps', '--format', 'json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as ReportResult;
-    expect(Object.keys(report).sort()).toEqual(['columns', 'error', 'findingKinds', 'findings', 'generatedAt', 'notice', 'report', 'rows', 'state', 'title', 'unchecked']);
+    expect(Object.keys(report).sort()).toEqual([
+      'columns',
+      'error',
+      'findingKinds',
+      'findings',
+      'generatedAt',
+      'notice',
+      'report',
+      'rows',
+      'state',
+      'thresholds',
+      'title',
+      'unchecked',
+    ]);
     expect(report).toMatchObject({ report: 'escrow-gaps', title: 'Windows LAPS & BitLocker Escrow Gaps', state: 'loaded', error: null });
     expect(Number.isNaN(Date.parse(report.generatedAt))).toBe(false);
     expect(report.columns.filter((column) => ['recoveryKey', 'lapsPassword'].includes(column.key))).toEqual([

@@ -58,10 +58,9 @@ const useStyles = makeStyles({
   // A pill's text may wrap on a narrow screen rather than spill out of it.
   demoBadge: { height: 'auto', minHeight: '20px', whiteSpace: 'normal', textAlign: 'center' },
   tabs: { alignItems: 'stretch' },
-  tab: { justifyContent: 'flex-start' },
   // Fluent centres a tab's label in the width its bold (selected) form needs, so labels of unequal
   // length sit at unequal indents in a vertical list; at the start, they line up.
-  tabLabel: { justifyContent: 'flex-start', justifySelf: 'start' },
+  tab: { justifyContent: 'flex-start', '& > *': { justifySelf: 'start' } },
   main: { flexGrow: 1, minWidth: 0, padding: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
@@ -200,11 +199,11 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
         <div className={styles.body}>
           <nav className={styles.nav} aria-label="Reports">
             <TabList className={styles.tabs} vertical={wide} selectedValue={selected} onTabSelect={(_, data) => select(data.value as TabView)}>
-              <Tab value={OVERVIEW} id={`tab-${OVERVIEW}`} className={styles.tab} content={{ className: styles.tabLabel }}>
+              <Tab value={OVERVIEW} id={`tab-${OVERVIEW}`} className={styles.tab}>
                 Overview
               </Tab>
               {catalogue.map(({ id, navigationLabel }) => (
-                <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab} content={{ className: styles.tabLabel }}>
+                <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab}>
                   {navigationLabel}
                 </Tab>
               ))}
