@@ -207,6 +207,41 @@ describe('the tab as the window and the clock move', () => {
     await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('vertical');
   });
 
+  it.each([
+    [1366, 768],
+    [768, 1024],
+    [390, 844],
+  ])('at %ix%i, every report shows its first rows on the first screen', async (width, height) => {
+    const page = await openPage();
+    await page.setViewportSize({ width, height });
+    for (const id of REPORT_IDS) {
+      await page.goto(`${demo.base}/tab/#/${id}`);
+      const firstRow = page.locator('[role=table] [role=row]').nth(1);
+      await firstRow.waitFor();
+      const box = (await firstRow.boundingBox())!;
+      expect(box.y + box.height, id).toBeLessThanOrEqual(height);
+    }
+  });
+
+  it('cuts a long notice to two lines on a phone, and shows it whole on request', async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${demo.base}/tab/#/assignment-hygiene`);
+    const notice = page.locator('[data-state=notice]');
+    const text = notice.locator('[data-clamped]');
+    await expect.poll(() => text.getAttribute('data-clamped')).toBe('true');
+    const cut = (await text.boundingBox())!.height;
+    const more = notice.getByRole('button', { name: 'Show all' });
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const less = notice.getByRole('button', { name: 'Show less' });
+    expect(await less.getAttribute('aria-expanded')).toBe('true');
+    expect((await text.boundingBox())!.height).toBeGreaterThan(cut * 3);
+    // Cut or whole, the text is all in the page.
+    expect(await text.textContent()).toContain('GRAPH_BETA_COVERAGE=true');
+  });
+
   it('counts findings with thousands separators, as it counts rows', async () => {
     const page = await openPage();
     await page.route('**/api/reports/escrow-gaps', async (route) => {
@@ -343,7 +378,7 @@ describe('the states of the specification', () => {
       await page.goto(`${server.base}/tab/#/escrow-gaps`);
       await page.locator('[role=table]').waitFor();
       // Read on /v1.0, the report also says that hybrid-joined devices cannot be told apart.
-      expect(await page.locator('[data-state=notice]').textContent()).toBe(`${LAPS_PREREQUISITE_NOTICE} ${HYBRID_JOIN_NOTICE}`);
+      expect(await page.locator('[data-state=notice] [data-clamped]').textContent()).toBe(`${LAPS_PREREQUISITE_NOTICE} ${HYBRID_JOIN_NOTICE}`);
       const lapsCells = await page.$$eval('[role=table] [role=row]', (rows) => rows.slice(1).map((row) => row.querySelectorAll('[role=cell]')[4]?.textContent));
       expect(new Set(lapsCells)).toEqual(new Set(['missing']));
       await saveScreenshot(page, 'state-laps-off');

@@ -61,7 +61,15 @@ const useStyles = makeStyles({
   // Fluent centres a tab's label in the width its bold (selected) form needs, so labels of unequal
   // length sit at unequal indents in a vertical list; at the start, they line up.
   tab: { justifyContent: 'flex-start', '& > *': { justifySelf: 'start' } },
-  main: { flexGrow: 1, minWidth: 0, padding: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  main: {
+    flexGrow: 1,
+    minWidth: 0,
+    padding: tokens.spacingHorizontalXL,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalM,
+    '@media (max-width: 599px)': { padding: tokens.spacingHorizontalM },
+  },
 });
 
 interface Session {

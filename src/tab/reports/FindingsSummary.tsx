@@ -4,7 +4,18 @@ import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
 
 const useStyles = makeStyles({
-  summary: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center', listStyleType: 'none', margin: 0, padding: 0 },
+  summary: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+    // On a phone the kinds are one row that scrolls sideways, rather than a stack above the table;
+    // positioned, so that the counts hidden for screen readers scroll with it, not with the page.
+    '@media (max-width: 599px)': { flexWrap: 'nowrap', overflowX: 'auto', paddingBottom: tokens.spacingVerticalXS, position: 'relative' },
+  },
   item: {
     display: 'flex',
     alignItems: 'center',
@@ -13,6 +24,7 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     backgroundColor: tokens.colorNeutralBackground2,
+    '@media (max-width: 599px)': { flexShrink: 0, whiteSpace: 'nowrap' },
   },
   selected: { border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
   visuallyHidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
@@ -95,7 +107,7 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale }:
                 {number.format(count)}
               </Badge>
               <span className={styles.visuallyHidden}>{number.format(count)}</span>
-              <Text>{label}</Text>
+              <Text wrap={false}>{label}</Text>
               <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
                 <Caption1>
                   {SEVERITY_BADGE[severity].label}

@@ -15,9 +15,10 @@ import {
   Switch,
   Title2,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { useCallback, useMemo, useState } from 'react';
+import { Fragment, useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import type { Finding, ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
@@ -29,6 +30,7 @@ import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
 import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
+import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
@@ -42,13 +44,25 @@ import { StartupCharts } from './StartupCharts.js';
 import { useReport } from './use-report.js';
 
 const useStyles = makeStyles({
-  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
+  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0, '@media (max-width: 599px)': { gap: tokens.spacingVerticalS } },
   heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   grow: { flexGrow: 1 },
+  // The section's gap spaces it from the tools above; a heading's own margin would double that.
+  sectionTitle: { margin: 0 },
+  // On a phone the table's tools take two rows: the filter beside Export, the switch beside the count.
+  search: { '@media (max-width: 599px)': { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
+  exportButton: { '@media (max-width: 599px)': { order: 1 } },
+  afterExport: { '@media (max-width: 599px)': { order: 2 } },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
+  // A phone's first screen is for the first rows: a smaller title there.
+  title: { '@media (max-width: 599px)': { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500 } },
 });
+
+/** Lines of a report's description and notices shown before "Show all" on a wide screen (a phone shows two). */
+const SUMMARY_LINES = 3;
+const NOTICE_LINES = 2;
 
 export interface ReportViewProps {
   /** What the report says of itself (the page's catalogue). */
@@ -67,7 +81,7 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
   return (
     <article className={styles.view} aria-labelledby={`report-title-${id}`}>
       <header className={styles.heading}>
-        <Title2 as="h2" id={`report-title-${id}`}>
+        <Title2 as="h2" id={`report-title-${id}`} className={styles.title}>
           {title}
         </Title2>
         {presentation.beta ? (
@@ -87,7 +101,9 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
           </>
         ) : null}
       </header>
-      <Body1>{presentation.summary}</Body1>
+      <Body1>
+        <ClampedText text={presentation.summary} lines={SUMMARY_LINES} />
+      </Body1>
       {presentation.prerequisites.length > 0 ? <Prerequisites items={presentation.prerequisites} permissions={presentation.permissions} /> : null}
       {state.phase === 'loaded' && state.refreshing && state.progress ? <PendingStatus text="Refreshing" progress={state.progress} /> : null}
       <ReportBody presentation={presentation} api={api} state={state} format={format} />
@@ -218,7 +234,9 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
     <>
       {report.notice ? (
         <MessageBar intent="info" layout="multiline" data-state="notice">
-          <MessageBarBody>{report.notice}</MessageBarBody>
+          <MessageBarBody>
+            <ClampedText text={report.notice} lines={NOTICE_LINES} />
+          </MessageBarBody>
         </MessageBar>
       ) : null}
       <section className={styles.section} aria-label="Findings">
@@ -241,46 +259,60 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           locale={format.locale}
         />
       </section>
-      {presentation.charts.includes('slowest-models') ? (
-        <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
-      ) : null}
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
-        <SearchBox placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
-        <Switch label="Only rows with open findings" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0} />
-        <span className={styles.grow} />
-        <Caption1 aria-live="polite" data-shown-count={shownCount}>
+        <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
+        <Switch
+          className={styles.afterExport}
+          label="Open findings only"
+          checked={onlyFindings}
+          onChange={(_, data) => setOnlyFindings(data.checked)}
+          disabled={split.open.length === 0}
+        />
+        <span className={mergeClasses(styles.grow, styles.afterExport)} />
+        <Caption1 className={styles.afterExport} aria-live="polite" data-shown-count={shownCount}>
           Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
         </Caption1>
-        <Button onClick={exportCsv} disabled={shownCount === 0}>
+        <Button className={styles.exportButton} onClick={exportCsv} disabled={shownCount === 0}>
           Export CSV
         </Button>
       </div>
-      {shown.map((section) => (
-        <section key={section.key ?? 'rows'} className={styles.section} aria-label={section.title}>
-          {shown.length > 1 ? <Subtitle1 as="h3">{section.title}</Subtitle1> : null}
-          {section.rows.length === 0 ? (
-            <Body1 className={styles.muted}>{query || narrowed ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
-          ) : (
-            <ReportTable
-              label={`${report.title}: ${section.title}`}
-              columns={section.columns}
-              rows={section.rows as ReportRow[]}
-              sort={sorts[section.key ?? ''] ?? null}
-              onSort={(columnKey) => toggleSort(section, columnKey)}
-              format={format}
-              nameKey={section.nameKey}
-              findingCount={findingCount}
-              onOpenFindings={(row) =>
-                setDetails({
-                  name: String(row[section.nameKey] ?? row.id),
-                  link: typeof row.link === 'string' ? row.link : null,
-                  findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
-                  fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-                })
-              }
-            />
-          )}
-        </section>
+      {shown.map((section, index) => (
+        <Fragment key={section.key ?? 'rows'}>
+          {/* The charts sum up the sections after the first (report 6's models and apps), so they come
+              between: the first rows stay on the first screen, and the charts stand before what they chart. */}
+          {index === 1 && presentation.charts.includes('slowest-models') ? (
+            <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
+          ) : null}
+          <section className={styles.section} aria-label={section.title}>
+            {shown.length > 1 ? (
+              <Subtitle1 as="h3" className={styles.sectionTitle}>
+                {section.title}
+              </Subtitle1>
+            ) : null}
+            {section.rows.length === 0 ? (
+              <Body1 className={styles.muted}>{query || narrowed ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
+            ) : (
+              <ReportTable
+                label={`${report.title}: ${section.title}`}
+                columns={section.columns}
+                rows={section.rows as ReportRow[]}
+                sort={sorts[section.key ?? ''] ?? null}
+                onSort={(columnKey) => toggleSort(section, columnKey)}
+                format={format}
+                nameKey={section.nameKey}
+                findingCount={findingCount}
+                onOpenFindings={(row) =>
+                  setDetails({
+                    name: String(row[section.nameKey] ?? row.id),
+                    link: typeof row.link === 'string' ? row.link : null,
+                    findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
+                    fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
+                  })
+                }
+              />
+            )}
+          </section>
+        </Fragment>
       ))}
       <FindingDetails
         subject={details}
