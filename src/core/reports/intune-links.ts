@@ -25,5 +25,11 @@ export const intuneLinks = {
   tenantStatus: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminMenu/~/tenantStatus`,
   multiAdminApproval: () => `${PORTAL}Microsoft_Intune_DeviceSettings/TenantAdminMenu/~/multiAdminApproval`,
   attackSurfaceReduction: () => `${PORTAL}Microsoft_Intune_Workflows/SecurityManagementMenu/~/asr`,
+  /**
+   * The security baselines list (Endpoint security > Security baselines), for an intent-era
+   * baseline, which has no sourced page of its own; the Australian Signals Directorate's Blueprint
+   * for Secure Cloud names this blade for its Intune baseline pages.
+   */
+  securityBaselines: () => `${PORTAL}Microsoft_Intune_Workflows/SecurityManagementMenu/~/securityBaselines`,
   endpointAnalytics: () => `${PORTAL}Microsoft_Intune_Enrollment/UXAnalyticsMenu/~/overview`,
 } as const;

@@ -449,7 +449,8 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       value: verdict.current,
       status: status + migrating,
       statusTone: verdict.outdated ? OUTDATED_TONE : 'unchecked' in verdict ? 'neutral' : 'ok',
-      link: null,
+      // An intent-era baseline has no sourced page of its own: the list it is in.
+      link: intuneLinks.securityBaselines(),
       order: verdict.outdated ? 1 : 4,
     });
     if (verdict.outdated)

@@ -448,7 +448,11 @@ describe('deriveSecurityPosture', () => {
     expect(report.findings[1]?.detail).toBe('Baseline on November 2021; December 2023 is available.');
     expect(report.rows.map((row) => row.id)).not.toContain('i-av');
     const old = report.rows.find((row) => row.id === 'i-old');
-    expect(old).toMatchObject({ status: 'Outdated: on November 2021; December 2023 is available (being migrated to the settings catalog)', link: null, value: 'November 2021' });
+    expect(old).toMatchObject({
+      status: 'Outdated: on November 2021; December 2023 is available (being migrated to the settings catalog)',
+      link: 'https://intune.microsoft.com/#view/Microsoft_Intune_Workflows/SecurityManagementMenu/~/securityBaselines',
+      value: 'November 2021',
+    });
     expect(report.rows.find((row) => row.id === 'i-new')).toMatchObject({ status: 'Current', value: 'December 2023' });
     expect(report.rows.find((row) => row.id === 'i-gone')).toMatchObject({
       setting: 'Security baseline',
