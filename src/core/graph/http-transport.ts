@@ -41,12 +41,66 @@ const GZIP_PREFIX_BYTES = 1024;
  */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Bytes being inflated and held as text at once, across every request of a transport: six
+ * reports loading together must not each hold their largest pages at the same moment. Twice the
+ * largest page, so two of those still inflate side by side.
+ */
+export const INFLATE_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
+
+/**
+ * What a gzip body will inflate to, to reserve before inflating it: the size its trailer states
+ * (ISIZE, RFC 1952 section 2.3.1), which inflating is then held to. JSON always inflates to more
+ * than its compressed size, so a trailer stating less is a lie (or a body of several members), and
+ * the whole cap is reserved for it.
+ */
+function inflatedSize(raw: Buffer): number {
+  const stated = raw.length >= 18 ? raw.readUInt32LE(raw.length - 4) : 0;
+  return stated >= raw.length ? stated : MAX_BODY_BYTES;
+}
+
 /** Inflating on libuv's thread pool keeps this thread free for the pages of other reports. */
-function inflateBody(raw: Buffer): Promise<Buffer> {
+function inflateBody(raw: Buffer, maxOutputLength: number): Promise<Buffer> {
   // Output chunks near the expected size: the default 16 KB means a callback on this thread per
   // 16 KB inflated, and a fixed 1 MB would be wasted on small answers.
   const chunkSize = Math.min(1024 * 1024, Math.max(64 * 1024, raw.length * 16));
-  return inflate(raw, { maxOutputLength: MAX_BODY_BYTES, chunkSize });
+  return inflate(raw, { maxOutputLength, chunkSize });
+}
+
+/** A count of bytes in use that waits, first come first served, for room under its limit. */
+class ByteBudget {
+  private inUse = 0;
+  private highest = 0;
+  private readonly waiting: Array<{ bytes: number; admit: (release: () => void) => void }> = [];
+
+  constructor(private readonly limit: number) {}
+
+  get usage(): { inUse: number; peak: number } {
+    return { inUse: this.inUse, peak: this.highest };
+  }
+
+  /** Room for `bytes` (at most the limit); call the answer to give it back. */
+  take(bytes: number): Promise<() => void> {
+    return new Promise((admit) => {
+      this.waiting.push({ bytes: Math.min(bytes, this.limit), admit });
+      this.admitWaiting();
+    });
+  }
+
+  private admitWaiting(): void {
+    while (this.waiting.length > 0 && this.inUse + this.waiting[0]!.bytes <= this.limit) {
+      const { bytes, admit } = this.waiting.shift()!;
+      this.inUse += bytes;
+      this.highest = Math.max(this.highest, this.inUse);
+      let released = false;
+      admit(() => {
+        if (released) return;
+        released = true;
+        this.inUse -= bytes;
+        this.admitWaiting();
+      });
+    }
+  }
 }
 
 /**
@@ -76,6 +130,11 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
+/** The network transport, which also tells how much of its inflating budget is in use, and was at most. */
+export interface NetworkTransport extends HttpTransport {
+  readonly inflating: { inUse: number; peak: number };
+}
+
 export interface HttpTransportOptions {
   /**
    * Extra trust anchors (PEM) in addition to the system's, e.g. the embedded simulator's CA in demo
@@ -84,6 +143,8 @@ export interface HttpTransportOptions {
   extraCaPem?: string;
   /** Sockets kept per origin; requests beyond it queue in the agent. */
   connectionsPerOrigin?: number;
+  /** Bytes inflated and held as text at once across requests (INFLATE_BUDGET_BYTES). */
+  inflateBudgetBytes?: number;
 }
 
 /** Why a request produced no usable HTTP answer. */
@@ -98,7 +159,8 @@ export class TransportError extends Error {
   }
 }
 
-export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
+export function createHttpTransport(options: HttpTransportOptions = {}): NetworkTransport {
+  const budget = new ByteBudget(options.inflateBudgetBytes ?? INFLATE_BUDGET_BYTES);
   const agent = new Agent({
     connections: options.connectionsPerOrigin ?? 16,
     keepAliveTimeout: 30_000,
@@ -106,6 +168,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   });
 
   return {
+    get inflating() {
+      return budget.usage;
+    },
     async send(req) {
       try {
         const response = await request(req.url, {
@@ -141,8 +206,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         if (prefixOffered) await new Promise<void>((resolve) => setImmediate(resolve));
         const raw = Buffer.concat(chunks, size);
         let body: string;
+        const willInflateTo = gzipped && raw.length > 0 ? inflatedSize(raw) : 0;
+        if (willInflateTo > MAX_BODY_BYTES && success) {
+          throw new TransportError('malformed-response', `the answer would inflate to more than ${MAX_BODY_BYTES / (1024 * 1024)} MiB, which no Graph page is`);
+        }
+        // Held from before inflating until the text is made: what several large pages at once may weigh.
+        const release = willInflateTo > 0 ? await budget.take(willInflateTo) : () => undefined;
         try {
-          body = (gzipped && raw.length > 0 ? await inflateBody(raw) : raw).toString('utf8');
+          body = (willInflateTo > 0 ? await inflateBody(raw, Math.min(willInflateTo, MAX_BODY_BYTES)) : raw).toString('utf8');
         } catch (error) {
           // An error answer whose body does not inflate is still that error: its status decides.
           if (!success) body = '';
@@ -152,6 +223,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
               `${req.method} ${req.url.origin}${req.url.pathname} sent a gzip body that does not inflate: ${(error as Error).message}`,
               { cause: error },
             );
+        } finally {
+          release();
         }
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {

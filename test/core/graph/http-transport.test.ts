@@ -1,0 +1,82 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES, createHttpTransport } from '../../../src/core/graph/http-transport.js';
+
+/** A loopback server answering each path with the gzip bytes registered for it. */
+const bodies = new Map<string, Buffer>();
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) return void res.writeHead(404).end();
+    // A little later each, so that the requests are all in flight together.
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body), 20);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A page of about `megabytes` MB of JSON, gzip-compressed. */
+function page(megabytes: number): Buffer {
+  const record = JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', deviceName: 'PC-0001', notes: 'x'.repeat(200) });
+  const count = Math.ceil((megabytes * 1024 * 1024) / (record.length + 1));
+  return gzipSync(`{"value":[${Array.from({ length: count }, () => record).join(',')}]}`);
+}
+
+/** The same gzip body with another size in its trailer (the last four bytes, RFC 1952). */
+function withStatedSize(gzipped: Buffer, size: number): Buffer {
+  const copy = Buffer.from(gzipped);
+  copy.writeUInt32LE(size, copy.length - 4);
+  return copy;
+}
+
+const get = (path: string) => ({ method: 'GET' as const, url: new URL(`${base}${path}`), headers: {}, timeoutMs: 10_000 });
+
+describe('inflating answers', () => {
+  it('holds inflated bytes across requests to its budget, and every answer still arrives whole', async () => {
+    const transport = createHttpTransport({ inflateBudgetBytes: 2.5 * 1024 * 1024 });
+    try {
+      for (let index = 0; index < 6; index++) bodies.set(`/page-${index}`, page(1));
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => transport.send(get(`/page-${index}`))));
+      for (const answer of answers) expect((JSON.parse(answer.body) as { value: unknown[] }).value.length).toBeGreaterThan(1000);
+      // Two 1 MB pages at a time fit in 2.5 MB; a third waits.
+      expect(transport.inflating.peak).toBeGreaterThan(1024 * 1024);
+      expect(transport.inflating.peak).toBeLessThanOrEqual(2.5 * 1024 * 1024);
+      expect(transport.inflating.inUse).toBe(0);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('refuses, before inflating it, an answer whose gzip trailer says it is larger than any Graph page', async () => {
+    const transport = createHttpTransport();
+    try {
+      bodies.set('/bomb', withStatedSize(page(0.01), MAX_BODY_BYTES + 1));
+      await expect(transport.send(get('/bomb'))).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('would inflate to more than') });
+      expect(transport.inflating.peak).toBe(0);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('refuses an answer that inflates past the size its trailer stated, rather than holding more than it reserved', async () => {
+    const transport = createHttpTransport();
+    try {
+      const honest = page(1);
+      bodies.set('/liar', withStatedSize(honest, honest.length + 10));
+      await expect(transport.send(get('/liar'))).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('does not inflate') });
+      expect(transport.inflating.inUse).toBe(0);
+    } finally {
+      await transport.close();
+    }
+  });
+});
