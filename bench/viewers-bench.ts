@@ -1,18 +1,26 @@
 /**
- * `npm run bench`, viewers: the server in demo mode on the large simulated tenant (`npm start --
- * --tenant large`, as its own process), report 4 (one row per Windows device) loaded once, then N
- * viewers (default 50) reading it over and over for 30 s, as a whole IT department would, with one
- * more client reading `/api/tenant` beside them. Prints requests per second, p50 and p99 latency,
- * the server's peak RSS and the upstream loads it made.
+ * `npm run bench`, viewers: the large simulated tenant (standing in for Microsoft Graph and Entra
+ * ID, a process of its own: simulator-process.ts), and the server reading it as a configured
+ * tenant, as a deployment runs (`npm start`, a process of its own, signing viewers in against the
+ * simulator's Entra). Report 4 (one row per Windows
+ * device) is loaded once, then N viewers (default 50) read it over and over for 30 s, as a whole IT
+ * department would, with one more client reading `/api/tenant` beside them. Twice: against one
+ * server with its state in files, then against two instances sharing Azure Storage (Azurite), the
+ * viewers split between them. Prints requests per second, p50 and p99 latency, each server's peak
+ * RSS (the simulator's memory is not the app's, so it is not in the server's process) and the
+ * upstream loads made.
  *
  * Options: --viewers N (50), --seconds S (30), --devices N (100000).
  */
 import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 
@@ -25,84 +33,162 @@ const seconds = Number(values.seconds);
 const devices = Number(values.devices);
 if (![viewers, seconds, devices].every((value) => Number.isInteger(value) && value > 0)) throw new Error('--viewers, --seconds and --devices take whole numbers');
 
-const probe = createServer();
-await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-const port = (probe.address() as AddressInfo).port;
-await new Promise<void>((resolve) => probe.close(() => resolve()));
+/** Azurite's published development account key: the emulator accepts nothing else. */
+const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const AZURITE_BLOB = join(createRequire(import.meta.url).resolve('azurite/package.json'), '..', 'dist', 'src', 'blob', 'main.js');
+const MAIN = new URL('../src/server/main.js', import.meta.url).pathname;
+const SIMULATOR = new URL('./simulator-process.js', import.meta.url).pathname;
 
-const dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-'));
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), STATE_STORE: `file:${dataDirectory}` };
-for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_)/.test(name)) delete env[name];
-const main = new URL('../src/server/main.js', import.meta.url).pathname;
-const server = spawn(process.execPath, [main, '--tenant', 'large', '--devices', String(devices)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-let output = '';
-server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-
-/** The server's resident memory now, in MB (Linux). */
-function serverRssMb(): number {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-  return kb / 1024;
+interface Started {
+  process: ChildProcessByStdio<null, Readable, Readable>;
+  output: () => string;
 }
 
-const base = `http://127.0.0.1:${port}`;
-const agent = new Agent({ connections: viewers + 2, pipelining: 1 });
-try {
-  const ready = Date.now() + 120_000;
-  while (!output.includes('Listening on')) {
-    if (Date.now() > ready || server.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
+const started: Started[] = [];
+const folders: string[] = [];
+
+/** A process of its own, its output kept, waited for until `ready` shows in it (bounded). */
+async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, cwd?: string): Promise<Started> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const entry = { process: child, output: () => output };
+  started.push(entry);
+  const deadline = Date.now() + 180_000;
+  while (!ready.test(output)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const { token } = (await (await request(`${base}/api/demo/token`, { dispatcher: agent })).body.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' };
-  const read = async (path: string): Promise<number> => {
-    const started = performance.now();
-    const response = await request(`${base}${path}`, { headers, dispatcher: agent });
-    await response.body.arrayBuffer();
-    if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
-    return performance.now() - started;
-  };
+  return entry;
+}
 
-  const cold = await read('/api/reports/escrow-gaps');
-  const loadsBefore = (output.match(/loading from Microsoft Graph/g) ?? []).length;
-  let peakRss = serverRssMb();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, serverRssMb())), 200);
-  const deadline = Date.now() + seconds * 1000;
-  const latencies: number[] = [];
-  const tenantLatencies: number[] = [];
-  const viewer = async () => {
-    while (Date.now() < deadline) latencies.push(await read('/api/reports/escrow-gaps'));
-  };
-  const tenantReader = async () => {
-    while (Date.now() < deadline) {
-      tenantLatencies.push(await read('/api/tenant'));
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
-  const started = performance.now();
-  await Promise.all([...Array.from({ length: viewers }, viewer), tenantReader()]);
-  const elapsed = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  const loads = (output.match(/loading from Microsoft Graph/g) ?? []).length - loadsBefore;
+async function stop({ process: child }: Started): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
 
-  const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
-  const ms = (value: number) => Math.round(value).toLocaleString('en-US');
-  console.log(
-    `\nViewers: ${viewers} clients reading report 4 (escrow-gaps, ${devices.toLocaleString('en-US')} devices) for ${seconds} s, warm cache, one server, Node ${process.version}`,
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** A process's resident memory now, in MB (Linux). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0;
+const ms = (value: number) => Math.round(value).toLocaleString('en-US');
+const loadsIn = (instance: Started) => (instance.output().match(/loading from Microsoft Graph/g) ?? []).length;
+
+interface Run {
+  cold: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  tenantP99: number;
+  peakRss: number[];
+  loads: number;
+}
+
+/** N viewers of report 4 split across `servers`, after one cold read from the first, all signed in as `token`. */
+async function measure(servers: Array<{ base: string; instance: Started }>, token: string): Promise<Run> {
+  const agent = new Agent({ connections: viewers + 2, pipelining: 1 });
+  try {
+    const read = async (index: number, path: string): Promise<number> => {
+      const begun = performance.now();
+      const response = await request(`${servers[index]!.base}${path}`, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' }, dispatcher: agent });
+      await response.body.arrayBuffer();
+      if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
+      return performance.now() - begun;
+    };
+    const cold = await read(0, '/api/reports/escrow-gaps');
+    const peakRss = servers.map(({ instance }) => rssMb(instance.process.pid!));
+    const sampler = setInterval(() => servers.forEach(({ instance }, index) => (peakRss[index] = Math.max(peakRss[index]!, rssMb(instance.process.pid!)))), 200);
+    const deadline = Date.now() + seconds * 1000;
+    const latencies: number[] = [];
+    const tenantLatencies: number[] = [];
+    const viewer = async (index: number) => {
+      while (Date.now() < deadline) latencies.push(await read(index % servers.length, '/api/reports/escrow-gaps'));
+    };
+    const tenantReader = async () => {
+      while (Date.now() < deadline) {
+        tenantLatencies.push(await read(0, '/api/tenant'));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    const begun = performance.now();
+    await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
+    const elapsed = (performance.now() - begun) / 1000;
+    clearInterval(sampler);
+    return {
+      cold,
+      rps: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      tenantP99: percentile(tenantLatencies, 99),
+      peakRss,
+      // Every load the servers made, the cold one included: one is the aim, however many instances.
+      loads: servers.reduce((total, { instance }) => total + loadsIn(instance), 0),
+    };
+  } finally {
+    await agent.close();
+  }
+}
+
+async function startServer(simulator: Record<string, string>, stateStore: string): Promise<{ base: string; instance: Started }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_|STATE_STORE|HOST)/.test(name)) delete env[name];
+  Object.assign(env, simulator, { PORT: String(port), HOST: '127.0.0.1', STATE_STORE: stateStore });
+  const instance = await start([MAIN], env, /Listening on/);
+  return { base: `http://127.0.0.1:${port}`, instance };
+}
+
+try {
+  console.error(`Starting the large simulated tenant (${devices.toLocaleString('en-US')} devices) in a process of its own...`);
+  const sim = await start([SIMULATOR, '--devices', String(devices)], { ...process.env }, /^\{.*\}$/m);
+  const { env: simulator, token } = JSON.parse(/^\{.*\}$/m.exec(sim.output())![0]) as { env: Record<string, string>; token: string };
+
+  const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-'));
+  folders.push(files);
+  const one = await startServer(simulator, `file:${files}`);
+  const single = await measure([one], token);
+  await stop(one.instance);
+
+  const azuriteFolder = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-azurite-'));
+  folders.push(azuriteFolder);
+  const azuritePort = await freePort();
+  await start(
+    [AZURITE_BLOB, '--blobHost', '127.0.0.1', '--blobPort', String(azuritePort), '--inMemoryPersistence', '--disableTelemetry', '--silent'],
+    { ...process.env },
+    /successfully listens/i,
+    azuriteFolder,
   );
-  console.log('| measure | value |');
-  console.log('|---|---:|');
-  console.log(`| first (cold) load, ms | ${ms(cold)} |`);
-  console.log(`| requests per second | ${(latencies.length / elapsed).toFixed(1)} |`);
-  console.log(`| p50 latency, ms | ${ms(percentile(latencies, 50))} |`);
-  console.log(`| p99 latency, ms | ${ms(percentile(latencies, 99))} |`);
-  console.log(`| GET /api/tenant p99 beside them, ms | ${ms(percentile(tenantLatencies, 99))} |`);
-  console.log(`| server peak RSS, MB | ${ms(peakRss)} |`);
-  console.log(`| upstream loads during the run | ${loads} |`);
+  const azurite = `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${AZURITE_KEY};BlobEndpoint=http://127.0.0.1:${azuritePort}/devstoreaccount1;`;
+  const pair = await Promise.all([startServer(simulator, azurite), startServer(simulator, azurite)]);
+  const shared = await measure(pair, token);
+
+  console.log(
+    `\nViewers: ${viewers} clients reading report 4 (escrow-gaps, ${devices.toLocaleString('en-US')} devices) for ${seconds} s each run, warm cache, the simulator in its own process, Node ${process.version}`,
+  );
+  console.log('| measure | one server | two instances on Azurite |');
+  console.log('|---|---:|---:|');
+  console.log(`| first (cold) load, ms | ${ms(single.cold)} | ${ms(shared.cold)} |`);
+  console.log(`| requests per second | ${single.rps.toFixed(1)} | ${shared.rps.toFixed(1)} |`);
+  console.log(`| p50 latency, ms | ${ms(single.p50)} | ${ms(shared.p50)} |`);
+  console.log(`| p99 latency, ms | ${ms(single.p99)} | ${ms(shared.p99)} |`);
+  console.log(`| GET /api/tenant p99 beside them, ms | ${ms(single.tenantP99)} | ${ms(shared.tenantP99)} |`);
+  console.log(`| peak RSS per server, MB | ${single.peakRss.map(ms).join(' ')} | ${shared.peakRss.map(ms).join(' and ')} |`);
+  console.log(`| upstream loads of report 4 | ${single.loads} | ${shared.loads} |`);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  await agent.close();
-  rmSync(dataDirectory, { recursive: true, force: true });
+  for (const entry of started.reverse()) await stop(entry);
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }

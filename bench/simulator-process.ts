@@ -1,0 +1,31 @@
+/**
+ * The large simulated tenant in a process of its own, for the viewers bench: its heap (100,000
+ * devices) must weigh on neither the server measured nor the clients measuring. Prints one JSON
+ * line, the settings a server needs to read it as a configured tenant and a viewer's token (the
+ * IT staff role, as the tab's sign-in gives), then serves until SIGTERM.
+ *
+ * Options: --devices N (100000).
+ */
+import { parseArgs } from 'node:util';
+import { IT_STAFF_ROLE } from '../src/server/tab-access.js';
+import { startSimulator } from '../src/sim/simulator.js';
+import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
+
+const { values } = parseArgs({ options: { devices: { type: 'string', default: '100000' } }, strict: true });
+const sim = await startSimulator({ tenant: buildLargeTenant({ devices: Number(values.devices) }) });
+const token = await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 });
+console.log(
+  JSON.stringify({
+    env: {
+      GRAPH_BASE_URL: sim.graphUrl,
+      M365_AUTHORITY_HOST: sim.authorityHost,
+      M365_TENANT_ID: sim.tenantId,
+      M365_CLIENT_ID: sim.clientId,
+      M365_CLIENT_SECRET: sim.clientSecret,
+      NODE_EXTRA_CA_CERTS: sim.caPath,
+    },
+    token,
+  }),
+);
+await new Promise((resolve) => process.once('SIGTERM', resolve));
+await sim.close();
