@@ -30,6 +30,17 @@ function scheduled(request: ScheduleRequest, setAt: string, senderTimeZone: stri
   return { book: change.book, schedule: change.schedule };
 }
 
+/** The book after a run of its one schedule for `slot`, at `now`. */
+function afterRun(
+  book: ScheduleBook,
+  slot: string,
+  now: Date,
+  outcome: { status: string; succeeded: boolean; message?: string } = { status: 'posted', succeeded: true },
+): ScheduleBook {
+  const [schedule] = book.schedules;
+  return recordRun(book, { channel: schedule!.channel, setAt: schedule!.setAt, slot: at(slot), now, ...outcome });
+}
+
 const request = (when: string): ScheduleRequest => {
   const reading = readScheduleRequest(when);
   if (!reading.ok) throw new Error(reading.message);
@@ -74,14 +85,7 @@ describe('which slot is due', () => {
     expect(dueSlot(schedule(), at('2026-11-23T23:59:00Z'))).toBeNull();
     expect(dueSlot(schedule(), at('2026-11-24T08:59:59Z'))).toBeNull();
     expect(dueSlot(schedule(), at('2026-11-24T09:00:00Z'))).toEqual(at('2026-11-24T09:00:00Z'));
-    book = recordRun(book, {
-      channel: schedule().channel,
-      setAt: schedule().setAt,
-      slot: at('2026-11-24T09:00:00Z'),
-      status: 'posted',
-      succeeded: true,
-      now: at('2026-11-24T09:00:20Z'),
-    });
+    book = afterRun(book, '2026-11-24T09:00:00Z', at('2026-11-24T09:00:20Z'));
     expect(dueSlot(schedule(), at('2026-11-24T09:00:40Z'))).toBeNull();
     expect(dueSlot(schedule(), at('2026-11-24T23:00:00Z'))).toBeNull();
     expect(dueSlot(schedule(), at('2026-11-25T09:00:05Z'))).toEqual(at('2026-11-25T09:00:00Z'));
@@ -90,18 +94,11 @@ describe('which slot is due', () => {
   it('owes one post, not one per slot, after days without a server', () => {
     let { book } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
     const schedule = () => book.schedules[0]!;
-    book = recordRun(book, {
-      channel: schedule().channel,
-      setAt: schedule().setAt,
-      slot: at('2026-11-24T09:00:00Z'),
-      status: 'posted',
-      succeeded: true,
-      now: at('2026-11-24T09:00:20Z'),
-    });
+    book = afterRun(book, '2026-11-24T09:00:00Z', at('2026-11-24T09:00:20Z'));
     // Down from Tuesday evening to Friday 15:00: Wednesday's, Thursday's and Friday's slots were missed.
     const back = at('2026-11-27T15:00:00Z');
     expect(dueSlot(schedule(), back)).toEqual(at('2026-11-27T09:00:00Z'));
-    book = recordRun(book, { channel: schedule().channel, setAt: schedule().setAt, slot: at('2026-11-27T09:00:00Z'), status: 'nothing-new', succeeded: true, now: back });
+    book = afterRun(book, '2026-11-27T09:00:00Z', back, { status: 'nothing-new', succeeded: true });
     expect(dueSlot(schedule(), at('2026-11-27T15:00:30Z'))).toBeNull();
     expect(dueSlot(schedule(), at('2026-11-28T09:00:00Z'))).toEqual(at('2026-11-28T09:00:00Z'));
   });
@@ -110,26 +107,11 @@ describe('which slot is due', () => {
     let { book } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
     const schedule = () => book.schedules[0]!;
     const failedAt = at('2026-11-24T09:00:10Z');
-    book = recordRun(book, {
-      channel: schedule().channel,
-      setAt: schedule().setAt,
-      slot: at('2026-11-24T09:00:00Z'),
-      status: 'failed',
-      message: 'Teams said 502',
-      succeeded: false,
-      now: failedAt,
-    });
+    book = afterRun(book, '2026-11-24T09:00:00Z', failedAt, { status: 'failed', succeeded: false, message: 'Teams said 502' });
     expect(schedule().lastRun).toEqual({ at: failedAt.toISOString(), status: 'failed', message: 'Teams said 502' });
     expect(dueSlot(schedule(), new Date(failedAt.getTime() + RETRY_AFTER_MS - 1))).toBeNull();
     expect(dueSlot(schedule(), new Date(failedAt.getTime() + RETRY_AFTER_MS))).toEqual(at('2026-11-24T09:00:00Z'));
-    book = recordRun(book, {
-      channel: schedule().channel,
-      setAt: schedule().setAt,
-      slot: at('2026-11-24T09:00:00Z'),
-      status: 'posted',
-      succeeded: true,
-      now: at('2026-11-24T09:11:00Z'),
-    });
+    book = afterRun(book, '2026-11-24T09:00:00Z', at('2026-11-24T09:11:00Z'));
     expect(schedule().retryAt).toBeUndefined();
     expect(schedule().lastSlot).toBe('2026-11-24T09:00:00.000Z');
   });
