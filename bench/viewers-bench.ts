@@ -187,7 +187,7 @@ try {
   console.log(`| p99 latency, ms | ${ms(single.p99)} | ${ms(shared.p99)} |`);
   console.log(`| GET /api/tenant p99 beside them, ms | ${ms(single.tenantP99)} | ${ms(shared.tenantP99)} |`);
   console.log(`| peak RSS per server, MB | ${single.peakRss.map(ms).join(' ')} | ${shared.peakRss.map(ms).join(' and ')} |`);
-  console.log(`| upstream loads of report 4 | ${single.loads} | ${shared.loads} |`);
+  console.log(`| upstream loads (all instances) | ${single.loads} | ${shared.loads} |`);
 } finally {
   for (const entry of started.reverse()) await stop(entry);
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });

@@ -50,7 +50,7 @@ export const COMMAND_PATTERNS = {
   overview: /^(?:show |open )?(?:me )?(?:the )?(?:overview|summary)$/,
   postNewFindings: /^post (?:the )?new findings(?: here)?$/,
   schedulePosts: SCHEDULE_PATTERN,
-  stopPosting: /^(?:stop|cancel|end|pause|turn off) (?:the )?(?:scheduled )?(?:posting|posts|schedule)(?: new findings)?(?: here)?$/,
+  stopPosting: /^(?:stop|cancel|end|turn off) (?:the )?(?:scheduled )?(?:posting|posts|schedule)(?: new findings)?(?: here)?$/,
   showSchedule: /^(?:show |what is |whats |what s )?(?:the |my |our )?(?:posting |post )?schedule$|^when do you post$/,
   show: /^(?:show|open|list|report)(?: me)?(?: the)?(?: report)? (.+?)(?: report)?$/,
 } as const;

@@ -29,6 +29,7 @@ import { overviewCard } from './cards/overview-card.js';
 import { reportCard } from './cards/report-card.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
 import type { PostOutcome, PostTarget } from './new-findings-poster.js';
+import type { ScheduledOutcome } from './post-scheduler.js';
 import type { TabLinks } from './tab-links.js';
 
 const { ConversationBot } = BotBuilderCloudAdapter;
@@ -168,26 +169,29 @@ export class TeamsBot {
   /**
    * A scheduled post (post-scheduler.ts): the new findings, or a short "nothing new", so the
    * channel sees that its schedule ran, sent to the conversation the schedule was set in.
+   * `botRemoved` when Teams answers that the bot is not in that conversation any more (403 or 404).
    */
-  async postOnSchedule(schedule: PostSchedule): Promise<PostOutcome> {
+  async postOnSchedule(schedule: PostSchedule, results: ReportResult[]): Promise<ScheduledOutcome> {
     const reference = schedule.reference as Partial<ConversationReference>;
+    let botRemoved = false;
     const target: PostTarget = {
       channel: schedule.channel,
       name: schedule.name,
-      send: async (card) => {
-        let failure: unknown;
-        // A failure inside the proactive turn would go to the adapter's error handler and be lost.
-        await this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (context) => {
-          try {
-            await context.sendActivity(cardMessage(card));
-          } catch (error) {
-            failure = error;
-          }
-        });
-        if (failure) throw failure;
-      },
+      send: (card) =>
+        sendCard((onError) =>
+          this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (context) => {
+            try {
+              await context.sendActivity(cardMessage(card));
+            } catch (error) {
+              const status = (error as { statusCode?: unknown }).statusCode;
+              botRemoved = status === 403 || status === 404;
+              await onError(context, error as Error);
+            }
+          }),
+        ),
     };
-    return this.poster.post(target, schedule.reports, { alwaysAnswer: true });
+    const outcome = await this.poster.post(target, schedule.reports, { results, alwaysAnswer: true });
+    return botRemoved ? { ...outcome, botRemoved } : outcome;
   }
 
   private loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {

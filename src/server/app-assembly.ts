@@ -118,7 +118,9 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
       ? new PostScheduler({
           store: options.store,
           records: schedules,
-          post: (schedule) => bot.postOnSchedule(schedule),
+          // Fresh, as a post speaks of the present.
+          loadReports: (ids) => Promise.all(ids.map((id) => reports.get(id, { refresh: true }))),
+          post: (schedule, results) => bot.postOnSchedule(schedule, results),
           now: botOptions.now ?? (() => new Date()),
           log: botOptions.log ?? options.log,
         })

@@ -99,8 +99,9 @@ async function main(argv: string[]): Promise<void> {
   scheduler?.start(schedulerClock.tickMs);
 
   const stop = async () => {
-    await scheduler?.stop();
+    // No new requests first; then the scheduled run under way (if any) finishes before the store closes.
     server.close();
+    await scheduler?.stop();
     await store.close();
     await connection.close();
   };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,11 @@ import { recordServerLog } from '../support/suite-log.js';
  */
 const workspace = mkdtempSync(join(tmpdir(), 'dmhealth-schedule-'));
 const clockFile = join(workspace, 'now.txt');
-const setClock = (iso: string) => writeFileSync(clockFile, iso);
+/** Written aside and renamed over, so a server never reads the file half-written. */
+const setClock = (iso: string) => {
+  writeFileSync(`${clockFile}.next`, iso);
+  renameSync(`${clockFile}.next`, clockFile);
+};
 let azurite: Azurite;
 let playground: Playground;
 const ports: number[] = [];

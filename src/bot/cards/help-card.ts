@@ -86,7 +86,8 @@ export function helpCard(options: {
   });
 }
 
-const NO_SCHEDULE = 'Nothing is posted here on a schedule. Send "post new findings daily at 9:00" or "post new findings weekly on monday" to start; times are in your time zone.';
+const NO_SCHEDULE =
+  'Nothing is posted here on a schedule. Send "post new findings daily at 9:00" or "post new findings weekly on monday" to start; times are in your time zone as Teams gives it (UTC if it does not), or in one you name.';
 
 /**
  * A conversation's schedule as the help card and the schedule's own answers say it: when it posts,

@@ -50,13 +50,14 @@ export const INFLATE_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
 
 /**
  * What a gzip body will inflate to, to reserve before inflating it: the size its trailer states
- * (ISIZE, RFC 1952 section 2.3.1), which inflating is then held to. JSON always inflates to more
- * than its compressed size, so a trailer stating less is a lie (or a body of several members), and
- * the whole cap is reserved for it.
+ * (ISIZE, RFC 1952 section 2.3.1), which inflating is then held to. A trailer stating less than
+ * the compressed size is either a tiny body (gzip adds 18 bytes) or a lie (or a body of several
+ * members, whose trailer speaks for the last): the most deflate can expand that many bytes (about
+ * 1032 to 1) is reserved for it, within the cap.
  */
 function inflatedSize(raw: Buffer): number {
   const stated = raw.length >= 18 ? raw.readUInt32LE(raw.length - 4) : 0;
-  return stated >= raw.length ? stated : MAX_BODY_BYTES;
+  return stated >= raw.length ? stated : Math.min(MAX_BODY_BYTES, raw.length * 1032);
 }
 
 /** Inflating on libuv's thread pool keeps this thread free for the pages of other reports. */
@@ -207,8 +208,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
         const raw = Buffer.concat(chunks, size);
         let body: string;
         const willInflateTo = gzipped && raw.length > 0 ? inflatedSize(raw) : 0;
-        if (willInflateTo > MAX_BODY_BYTES && success) {
-          throw new TransportError('malformed-response', `the answer would inflate to more than ${MAX_BODY_BYTES / (1024 * 1024)} MiB, which no Graph page is`);
+        if (willInflateTo > MAX_BODY_BYTES) {
+          if (success) throw new TransportError('malformed-response', `the answer would inflate to more than ${MAX_BODY_BYTES / (1024 * 1024)} MiB, which no Graph page is`);
+          // An error answer that large is still that error: its status decides, and its body is not read.
+          return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), body: '' };
         }
         // Held from before inflating until the text is made: what several large pages at once may weigh.
         const release = willInflateTo > 0 ? await budget.take(willInflateTo) : () => undefined;
@@ -226,11 +229,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
         } finally {
           release();
         }
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        return { status: response.statusCode, headers, body };
+        return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), body };
       } catch (error) {
         if (req.signal?.aborted) throw req.signal.reason;
         throw error instanceof TransportError ? error : toTransportError(error, req);
@@ -238,6 +237,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
     },
     close: () => agent.close(),
   };
+}
+
+function lowerCaseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 function toTransportError(error: unknown, req: HttpRequest): TransportError {

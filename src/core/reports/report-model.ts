@@ -71,7 +71,11 @@ export function severityTone(severity: FindingSeverity): CellTone {
   return severity === 'high' ? 'danger' : 'warning';
 }
 
-/** A table row: cells keyed by column key, plus `id` and `link` (the Intune admin center page, or null). */
+/**
+ * A table row: cells keyed by column key, plus `id`, `link` (the Intune admin center page, or null)
+ * and, where that page is a list rather than the row's own page, `linkLabel` naming it ("the
+ * security baselines list"), for the link's words.
+ */
 export type ReportRow = Record<string, CellValue>;
 
 /** A finding as `derive` states it; the registry adds the fingerprint. */

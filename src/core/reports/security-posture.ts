@@ -451,6 +451,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       statusTone: verdict.outdated ? OUTDATED_TONE : 'unchecked' in verdict ? 'neutral' : 'ok',
       // An intent-era baseline has no sourced page of its own: the list it is in.
       link: intuneLinks.securityBaselines(),
+      linkLabel: 'the security baselines list',
       order: verdict.outdated ? 1 : 4,
     });
     if (verdict.outdated)

@@ -200,24 +200,21 @@ function readClockTime(words: string[], start: number): { ok: true; time: ClockT
   return { ok: true, time: { hour, minute }, next: index };
 }
 
-/** The IANA zone whose name, lower-cased with punctuation as spaces, is these words ("europe berlin", "america new york"). */
+/**
+ * The IANA zone these words name, lower-cased with its punctuation as spaces ("europe berlin",
+ * "america argentina buenos aires", "asia ho chi minh"): each way of joining them with `/` or `_`
+ * is asked of the runtime (zone names match regardless of case), and the runtime's own spelling
+ * kept. Bounded: a zone name has at most five words here, so at most sixteen joinings.
+ */
 function timeZoneByWords(words: string): string | null {
   if (words === 'utc' || words === 'gmt') return 'UTC';
-  return (
-    supportedTimeZones().find(
-      (zone) =>
-        zone
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, ' ')
-          .trim() === words,
-    ) ?? null
-  );
-}
-
-let zones: string[] | null = null;
-function supportedTimeZones(): string[] {
-  zones ??= Intl.supportedValuesOf('timeZone');
-  return zones;
+  const parts = words.split(' ');
+  if (parts.length < 2 || parts.length > 5 || parts.some((part) => !/^[a-z0-9+-]+$/.test(part))) return null;
+  for (let joins = 0; joins < 2 ** (parts.length - 1); joins++) {
+    const name = parts.reduce((joined, part, index) => (index === 0 ? part : `${joined}${joins & (1 << (index - 1)) ? '_' : '/'}${part}`), '');
+    if (isTimeZone(name)) return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  }
+  return null;
 }
 
 /** Whether the runtime knows this IANA zone (Teams sends `localTimezone` in that form). */

@@ -7,7 +7,8 @@ const DOCUMENT = 'schedules';
 
 /**
  * The channels' posting schedules in the state store (docs/architecture.md, "Scheduled posts"),
- * shared by every instance: read fresh each time (a tick reads it once a minute at most), changed
+ * shared by every instance: read fresh each time (a small document, read at each tick and for each
+ * due schedule again under its lock), changed
  * under the store's lock so that a schedule set on one instance and a run recorded on another
  * both count.
  */

@@ -20,7 +20,13 @@ const useStyles = makeStyles({
 
 export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
-  subject: { name: string; link: string | null; findings: readonly Finding[]; fields?: ReadonlyArray<{ label: string; text: string }> } | null;
+  subject: {
+    name: string;
+    link: string | null;
+    /** What the link opens, when not the subject's own page. */ linkLabel?: string;
+    findings: readonly Finding[];
+    fields?: ReadonlyArray<{ label: string; text: string }>;
+  } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
   triage: { decisions: ReadonlyMap<string, TriageDecision>; canTriage: boolean; onChange: (request: TriageRequest) => Promise<ApiError | null> } | { unavailable: string };
@@ -113,7 +119,7 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
         ) : null}
         {subject?.link ? (
           <Link href={subject.link} target="_blank" rel="noopener noreferrer">
-            Open {subject.name} in the Intune admin center
+            Open {subject.linkLabel ?? subject.name} in the Intune admin center
           </Link>
         ) : null}
       </DrawerBody>

@@ -26,6 +26,8 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground2,
     '@media (max-width: 599px)': { flexShrink: 0, whiteSpace: 'nowrap' },
   },
+  // One line each on a phone, where the kinds scroll sideways; wrapped where they wrap.
+  label: { '@media (max-width: 599px)': { whiteSpace: 'nowrap' } },
   selected: { border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
   visuallyHidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
   clear: { color: tokens.colorPaletteGreenForeground1 },
@@ -107,7 +109,7 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale }:
                 {number.format(count)}
               </Badge>
               <span className={styles.visuallyHidden}>{number.format(count)}</span>
-              <Text wrap={false}>{label}</Text>
+              <Text className={styles.label}>{label}</Text>
               <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
                 <Caption1>
                   {SEVERITY_BADGE[severity].label}

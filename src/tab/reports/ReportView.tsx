@@ -15,7 +15,6 @@ import {
   Switch,
   Title2,
   makeStyles,
-  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { Fragment, useCallback, useMemo, useState } from 'react';
@@ -52,8 +51,6 @@ const useStyles = makeStyles({
   sectionTitle: { margin: 0 },
   // On a phone the table's tools take two rows: the filter beside Export, the switch beside the count.
   search: { '@media (max-width: 599px)': { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
-  exportButton: { '@media (max-width: 599px)': { order: 1 } },
-  afterExport: { '@media (max-width: 599px)': { order: 2 } },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
   // A phone's first screen is for the first rows: a smaller title there.
@@ -194,7 +191,13 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   }, [split, filter]);
   const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
-  const [details, setDetails] = useState<{ name: string; link: string | null; findings: readonly Finding[]; fields: Array<{ label: string; text: string }> } | null>(null);
+  const [details, setDetails] = useState<{
+    name: string;
+    link: string | null;
+    linkLabel?: string;
+    findings: readonly Finding[];
+    fields: Array<{ label: string; text: string }>;
+  } | null>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
@@ -219,6 +222,10 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       return { ...previous, [section.key ?? '']: { columnKey, direction } };
     });
   }, []);
+
+  const charts = presentation.charts.includes('slowest-models') ? (
+    <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
+  ) : null;
 
   const exportCsv = () => {
     const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
@@ -261,28 +268,21 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       </section>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
-        <Switch
-          className={styles.afterExport}
-          label="Open findings only"
-          checked={onlyFindings}
-          onChange={(_, data) => setOnlyFindings(data.checked)}
-          disabled={split.open.length === 0}
-        />
-        <span className={mergeClasses(styles.grow, styles.afterExport)} />
-        <Caption1 className={styles.afterExport} aria-live="polite" data-shown-count={shownCount}>
-          Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
-        </Caption1>
-        <Button className={styles.exportButton} onClick={exportCsv} disabled={shownCount === 0}>
+        {/* Beside the filter on every screen, so the keys move through the tools in the order they are drawn. */}
+        <Button onClick={exportCsv} disabled={shownCount === 0}>
           Export CSV
         </Button>
+        <Switch label="Open findings only" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0} />
+        <span className={styles.grow} />
+        <Caption1 aria-live="polite" data-shown-count={shownCount}>
+          Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
+        </Caption1>
       </div>
       {shown.map((section, index) => (
         <Fragment key={section.key ?? 'rows'}>
           {/* The charts sum up the sections after the first (report 6's models and apps), so they come
               between: the first rows stay on the first screen, and the charts stand before what they chart. */}
-          {index === 1 && presentation.charts.includes('slowest-models') ? (
-            <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
-          ) : null}
+          {index === 1 ? charts : null}
           <section className={styles.section} aria-label={section.title}>
             {shown.length > 1 ? (
               <Subtitle1 as="h3" className={styles.sectionTitle}>
@@ -305,6 +305,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                   setDetails({
                     name: String(row[section.nameKey] ?? row.id),
                     link: typeof row.link === 'string' ? row.link : null,
+                    ...(typeof row.linkLabel === 'string' ? { linkLabel: row.linkLabel } : {}),
                     findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
                     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
                   })
@@ -314,6 +315,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           </section>
         </Fragment>
       ))}
+      {shown.length < 2 ? charts : null}
       <FindingDetails
         subject={details}
         kinds={report.findingKinds}

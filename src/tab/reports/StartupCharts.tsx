@@ -119,7 +119,8 @@ function BarChart({ title, bars, unit, color, threshold, locale }: { title: stri
       ) : (
         <div className={styles.plot} aria-hidden="true" data-chart-end={end}>
           {bars.map((bar, index) => (
-            <div key={bar.label} style={{ display: 'contents' }}>
+            // By position: two manufacturers may name a model alike.
+            <div key={index} style={{ display: 'contents' }}>
               <span className={styles.label} style={{ gridRow: index + 1 }}>
                 {bar.label}
               </span>
@@ -159,8 +160,8 @@ function BarChart({ title, bars, unit, color, threshold, locale }: { title: stri
       {/* The same figures as text, for screen readers and for anyone who would rather read them. */}
       <figcaption>
         <ol aria-label={`${title}, as a list`} className={styles.srOnly}>
-          {bars.map((bar) => (
-            <li key={bar.label}>{`${bar.label}: ${bar.value} ${unit}${threshold && bar.value > threshold.value ? ` (over the ${threshold.value} ${unit} threshold)` : ''}`}</li>
+          {bars.map((bar, index) => (
+            <li key={index}>{`${bar.label}: ${bar.value} ${unit}${threshold && bar.value > threshold.value ? ` (over the ${threshold.value} ${unit} threshold)` : ''}`}</li>
           ))}
           {threshold ? <li>{`${threshold.label}: the threshold, ${threshold.value} ${unit}`}</li> : null}
         </ol>

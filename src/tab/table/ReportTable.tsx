@@ -174,7 +174,12 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, format,
                 </TableCell>
                 <TableCell className={styles.linkCell}>
                   {link ? (
-                    <Link href={link} target="_blank" rel="noopener noreferrer" aria-label={`Open ${String(row[nameKey] ?? 'this item')} in the Intune admin center`}>
+                    <Link
+                      href={link}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={`Open ${typeof row.linkLabel === 'string' ? row.linkLabel : String(row[nameKey] ?? 'this item')} in the Intune admin center`}
+                    >
                       Open
                     </Link>
                   ) : null}

@@ -57,6 +57,18 @@ describe('inflating answers', () => {
     }
   });
 
+  it('reserves for a tiny answer what it can inflate to, not the whole cap', async () => {
+    const transport = createHttpTransport();
+    try {
+      // gzip adds 18 bytes: an empty page is larger compressed than plain, and its trailer says so.
+      bodies.set('/empty', gzipSync('{"value":[]}'));
+      expect((await transport.send(get('/empty'))).body).toBe('{"value":[]}');
+      expect(transport.inflating.peak).toBeLessThan(64 * 1024);
+    } finally {
+      await transport.close();
+    }
+  });
+
   it('refuses, before inflating it, an answer whose gzip trailer says it is larger than any Graph page', async () => {
     const transport = createHttpTransport();
     try {

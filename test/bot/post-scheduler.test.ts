@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PostScheduler } from '../../src/bot/post-scheduler.js';
+import type { ScheduledOutcome } from '../../src/bot/post-scheduler.js';
+import type { ReportId, ReportResult } from '../../src/core/reports/report-model.js';
+import { readScheduleRequest, setSchedule } from '../../src/core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleBook } from '../../src/core/schedule/post-schedule.js';
+import { ScheduleRecords } from '../../src/core/schedule/schedule-records.js';
+import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { reportResult } from '../fixtures/report-result.js';
+
+let directory: string;
+let store: FileStateStore;
+let records: ScheduleRecords;
+let now: Date;
+const lines: string[] = [];
+
+beforeEach(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'dmhealth-scheduler-'));
+  store = await FileStateStore.open(directory);
+  records = new ScheduleRecords(store);
+  now = new Date('2026-11-23T08:00:00Z');
+  lines.length = 0;
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** Daily at 9:00 UTC in each of these channels, set at `now`. */
+async function schedule(...channels: string[]): Promise<void> {
+  const reading = readScheduleRequest('daily at 9 00 utc');
+  if (!reading.ok) throw new Error(reading.message);
+  await records.change((book) => {
+    let next: ScheduleBook = book;
+    for (const channel of channels) {
+      const change = setSchedule(next, reading.request, { channel, name: channel, reference: {}, reports: ['escrow-gaps'], setBy: 'Megan', senderTimeZone: null, now });
+      if (!change.ok) throw new Error(change.message);
+      next = change.book;
+    }
+    return { book: next, value: null };
+  });
+}
+
+const outcome = (schedule: PostSchedule, status: ScheduledOutcome['status']): ScheduledOutcome => ({
+  channel: schedule.channel,
+  name: schedule.name,
+  status,
+  fresh: 0,
+  resolved: 0,
+  loadErrors: [],
+});
+
+function scheduler(post: (schedule: PostSchedule, results: ReportResult[]) => Promise<ScheduledOutcome>, loads: ReportId[][] = []): PostScheduler {
+  return new PostScheduler({
+    store,
+    records,
+    loadReports: async (reports) => {
+      loads.push([...reports]);
+      return reports.map((id) => ({ ...reportResult(now.toISOString()), report: id }));
+    },
+    post,
+    now: () => now,
+    log: (line) => lines.push(line),
+  });
+}
+
+describe('the post scheduler', () => {
+  it('loads the reports once for every channel due at the same slot', async () => {
+    await schedule('channel-a', 'channel-b', 'channel-c');
+    const loads: ReportId[][] = [];
+    const posted: string[] = [];
+    const runs = scheduler(async (due, results) => {
+      expect(results.map((result) => result.report)).toEqual(['escrow-gaps']);
+      posted.push(due.channel);
+      return outcome(due, 'posted');
+    }, loads);
+    now = new Date('2026-11-23T09:00:10Z');
+    expect(await runs.tick()).toHaveLength(3);
+    expect(posted.sort()).toEqual(['channel-a', 'channel-b', 'channel-c']);
+    expect(loads).toEqual([['escrow-gaps']]);
+  });
+
+  it('goes on to the other channels when one run throws, and tries that one again after the pause', async () => {
+    await schedule('broken', 'fine');
+    const posted: string[] = [];
+    const runs = scheduler(async (due) => {
+      if (due.channel === 'broken') throw new Error('the card could not be built');
+      posted.push(due.channel);
+      return outcome(due, 'posted');
+    });
+    now = new Date('2026-11-23T09:00:10Z');
+    await runs.tick();
+    expect(posted).toEqual(['fine']);
+    const broken = (await records.read()).schedules.find((candidate) => candidate.channel === 'broken')!;
+    expect(broken.lastRun).toMatchObject({ status: 'failed', message: 'the card could not be built' });
+    expect(broken.retryAt).toBe('2026-11-23T09:10:10.000Z');
+    expect(lines.join('\n')).toContain('scheduled post to broken: the card could not be built');
+  });
+
+  it('ends a schedule whose conversation the bot was removed from', async () => {
+    await schedule('gone', 'kept');
+    const runs = scheduler(async (due) => (due.channel === 'gone' ? { ...outcome(due, 'failed'), botRemoved: true } : outcome(due, 'posted')));
+    now = new Date('2026-11-23T09:00:10Z');
+    await runs.tick();
+    expect((await records.read()).schedules.map((candidate) => candidate.channel)).toEqual(['kept']);
+  });
+
+  it('stops ticking when stopped, and a new start runs one loop, not two', async () => {
+    await schedule('channel-a');
+    let posts = 0;
+    const runs = scheduler(async (due) => {
+      posts += 1;
+      return outcome(due, 'posted');
+    });
+    now = new Date('2026-11-23T09:00:10Z');
+    runs.start(10);
+    runs.start(10);
+    await expect.poll(() => posts).toBe(1);
+    await runs.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(posts).toBe(1);
+  });
+});
