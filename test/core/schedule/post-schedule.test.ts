@@ -64,6 +64,16 @@ describe('reading when to post', () => {
   });
 
   it.each([
+    ['asia kolkata', ['Asia/Kolkata', 'Asia/Calcutta']],
+    ['europe kyiv', ['Europe/Kyiv', 'Europe/Kiev']],
+    ['america argentina buenos aires', ['America/Argentina/Buenos_Aires', 'America/Buenos_Aires']],
+    ['asia ho chi minh', ['Asia/Ho_Chi_Minh', 'Asia/Saigon']],
+  ])('finds the zone "%s" by asking the runtime, in its own spelling', (words, spellings) => {
+    const reading = readScheduleRequest(`daily at 9 ${words}`);
+    expect(reading.ok && spellings.includes(reading.request.timeZone ?? '')).toBe(true);
+  });
+
+  it.each([
     ['daily at 25 00', '25:00 is not a time of day.'],
     ['daily at 13 pm', '13 pm is not a time.'],
     ['daily at nine', '"nine" is not a time'],
