@@ -69,10 +69,10 @@ function inflateBody(raw: Buffer, maxOutputLength: number): Promise<Buffer> {
 }
 
 /** A count of bytes in use that waits, first come first served, for room under its limit. */
-class ByteBudget {
+export class ByteBudget {
   private inUse = 0;
   private highest = 0;
-  private readonly waiting: Array<{ bytes: number; admit: (release: () => void) => void }> = [];
+  private readonly waiting: Array<{ bytes: number; admit: (release: () => void) => void; signal: AbortSignal | undefined; onAbort: () => void }> = [];
 
   constructor(private readonly limit: number) {}
 
@@ -80,17 +80,36 @@ class ByteBudget {
     return { inUse: this.inUse, peak: this.highest };
   }
 
-  /** Room for `bytes` (at most the limit); call the answer to give it back. */
-  take(bytes: number): Promise<() => void> {
-    return new Promise((admit) => {
-      this.waiting.push({ bytes: Math.min(bytes, this.limit), admit });
+  /**
+   * Room for `bytes` (at most the limit); call the answer to give it back. A request cancelled or
+   * timed out while it waits leaves the queue at once, with the signal's reason.
+   */
+  take(bytes: number, signal?: AbortSignal): Promise<() => void> {
+    return new Promise((admit, refuse) => {
+      if (signal?.aborted) return refuse(signal.reason);
+      const waiter = {
+        bytes: Math.min(bytes, this.limit),
+        admit,
+        signal,
+        onAbort: () => {
+          const index = this.waiting.indexOf(waiter);
+          if (index === -1) return;
+          this.waiting.splice(index, 1);
+          refuse(signal!.reason);
+          // The one that left may have been first in line: those behind it may fit now.
+          this.admitWaiting();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiting.push(waiter);
       this.admitWaiting();
     });
   }
 
   private admitWaiting(): void {
     while (this.waiting.length > 0 && this.inUse + this.waiting[0]!.bytes <= this.limit) {
-      const { bytes, admit } = this.waiting.shift()!;
+      const { bytes, admit, signal, onAbort } = this.waiting.shift()!;
+      signal?.removeEventListener('abort', onAbort);
       this.inUse += bytes;
       this.highest = Math.max(this.highest, this.inUse);
       let released = false;
@@ -173,6 +192,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
       return budget.usage;
     },
     async send(req) {
+      // One deadline for the whole exchange: the answer, and any wait for room to inflate it.
+      const signal = req.signal ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), req.signal]) : AbortSignal.timeout(req.timeoutMs);
       try {
         const response = await request(req.url, {
           dispatcher: agent,
@@ -183,7 +204,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
           body: req.body,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
-          signal: req.signal ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), req.signal]) : AbortSignal.timeout(req.timeoutMs),
+          signal,
         });
         const gzipped = String(response.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
         const chunks: Buffer[] = [];
@@ -214,7 +235,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
           return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), body: '' };
         }
         // Held from before inflating until the text is made: what several large pages at once may weigh.
-        const release = willInflateTo > 0 ? await budget.take(willInflateTo) : () => undefined;
+        const release = willInflateTo > 0 ? await budget.take(willInflateTo, signal) : () => undefined;
         try {
           body = (willInflateTo > 0 ? await inflateBody(raw, Math.min(willInflateTo, MAX_BODY_BYTES)) : raw).toString('utf8');
         } catch (error) {

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, createHttpTransport } from '../../../src/core/graph/http-transport.js';
+import { ByteBudget, MAX_BODY_BYTES, createHttpTransport } from '../../../src/core/graph/http-transport.js';
 
 /** A loopback server answering each path with the gzip bytes registered for it. */
 const bodies = new Map<string, Buffer>();
@@ -90,5 +90,29 @@ describe('inflating answers', () => {
     } finally {
       await transport.close();
     }
+  });
+});
+
+describe('the inflating budget', () => {
+  it('admits in turn, and lets a cancelled waiter leave the line at once, so those behind it go on', async () => {
+    const budget = new ByteBudget(1000);
+    const first = await budget.take(600);
+    const cancel = new AbortController();
+    const second = budget.take(600, cancel.signal);
+    let thirdAdmitted = false;
+    // It would fit, but waits its turn behind the second.
+    const third = budget.take(300).then((release) => {
+      thirdAdmitted = true;
+      return release;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thirdAdmitted).toBe(false);
+    cancel.abort(new Error('the load was cancelled'));
+    await expect(second).rejects.toThrow('the load was cancelled');
+    (await third)();
+    expect(thirdAdmitted).toBe(true);
+    first();
+    expect(budget.usage).toEqual({ inUse: 0, peak: 900 });
+    await expect(budget.take(10, AbortSignal.abort(new Error('already cancelled')))).rejects.toThrow('already cancelled');
   });
 });
