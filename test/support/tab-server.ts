@@ -9,8 +9,12 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import { TAB_DIRECTORY } from './browser.js';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { TAB_DIRECTORY, launchTestBrowser } from './browser.js';
+import type { TestBrowser } from './browser.js';
 import { simulatorConnection } from './simulated-tenant.js';
+import type { SimulatorHarness } from './simulated-tenant.js';
 import { recordServerLog, serverLogStream } from './suite-log.js';
 
 export interface TabServer {
@@ -54,6 +58,44 @@ export async function startTabServer(
         await store.close();
         await rm(ownDirectory, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+export interface TabPages {
+  /** The server started for the file (valid inside tests). */
+  readonly server: TabServer;
+  /** A page of the file's browser, closed after the test that opened it. */
+  newPage(options?: Parameters<TestBrowser['newPage']>[0]): Promise<Page>;
+}
+
+/**
+ * One headless browser and one tab server on the harness's tenant for a test file: started before
+ * its tests, closed after them, and every page a test opens closed when that test ends.
+ */
+export function useTabPages(harness: SimulatorHarness, options: Parameters<typeof startTabServer>[2] = {}): TabPages {
+  let browser: TestBrowser | undefined;
+  let server: TabServer | undefined;
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+    server = await startTabServer(harness.sim, harness.client(), options);
+  });
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((page) => page.close()));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    async newPage(pageOptions) {
+      const page = await browser!.newPage(pageOptions);
+      pages.push(page);
+      return page;
     },
   };
 }

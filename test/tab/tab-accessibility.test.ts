@@ -1,37 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { AXE_SCRIPT_PATH, launchTestBrowser, saveScreenshot } from '../support/browser.js';
-import type { PageGlobals, TestBrowser } from '../support/browser.js';
+import { AXE_SCRIPT_PATH, saveScreenshot } from '../support/browser.js';
+import type { PageGlobals } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { startTabServer } from '../support/tab-server.js';
-import type { TabServer } from '../support/tab-server.js';
+import { useTabPages } from '../support/tab-server.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-let browser: TestBrowser;
-let server: TabServer;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-  server = await startTabServer(harness.sim, harness.client());
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-});
-
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const tab = useTabPages(harness);
 
 async function openReport(id: string, theme: 'light' | 'dark' | 'contrast' = 'light'): Promise<Page> {
-  const page = await browser.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
-  pages.push(page);
-  await page.goto(`${server.base}/tab/#/${id}`);
+  const page = await tab.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
+  await page.goto(`${tab.server.base}/tab/#/${id}`);
   await page.locator(`[data-theme=${theme}]`).waitFor();
   await page.locator('[role=table]').first().waitFor();
   return page;
@@ -141,15 +123,14 @@ describe('accessibility', () => {
   );
 
   it.each(['light', 'dark', 'contrast'] as const)("the overview and a finding's details pane in %s theme: no serious or critical axe violation", async (theme) => {
-    const page = await browser.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
-    pages.push(page);
-    await page.goto(`${server.base}/tab/`);
+    const page = await tab.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
+    await page.goto(`${tab.server.base}/tab/`);
     await page.locator(`[data-theme=${theme}]`).waitFor();
     await page.locator('[data-report-tile]').first().waitFor();
     await expect.poll(() => page.locator('[data-report-tile][data-state=loading]').count(), { timeout: 20_000 }).toBe(0);
     expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
 
-    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page
       .getByRole('button', { name: /details and how to fix$/ })
       .first()
@@ -166,10 +147,9 @@ describe('accessibility', () => {
   });
 
   it('the error and fault states have no serious or critical axe violation either', async () => {
-    const page = await browser.newPage();
-    pages.push(page);
+    const page = await tab.newPage();
     await page.route('**/api/reports/escrow-gaps', (route) => route.fulfill({ contentType: 'application/json', body: '{"report":"escrow-gaps","state":"loaded","columns":null}' }));
-    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[data-state=fault]').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -225,12 +205,11 @@ describe('keyboard', () => {
   });
 
   it('Reload is reachable and works from the keyboard', async () => {
-    const page = await browser.newPage();
-    pages.push(page);
+    const page = await tab.newPage();
     await page.route('**/api/reports/startup-reliability', (route) =>
       route.fulfill({ contentType: 'application/json', body: '{"report":"startup-reliability","state":"loaded","columns":null}' }),
     );
-    await page.goto(`${server.base}/tab/#/startup-reliability`);
+    await page.goto(`${tab.server.base}/tab/#/startup-reliability`);
     await page.locator('[data-state=fault]').waitFor();
     await page.unroute('**/api/reports/startup-reliability');
     await tabUntil(page, 'button', 'Reload');
@@ -248,10 +227,9 @@ describe('every screen, from a phone to a desktop', () => {
   it.each(viewports.flatMap(([width, height]) => (['light', 'dark', 'contrast'] as const).map((theme) => [width, height, theme] as const)))(
     '%ix%i in %s: no sideways page, the device column in view after a sideways scroll, the demo badge whole, axe clean',
     async (width, height, theme) => {
-      const page = await browser.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
-      pages.push(page);
+      const page = await tab.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
       await page.setViewportSize({ width, height });
-      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
       await page.locator(`[data-theme=${theme}]`).waitFor();
       await page.locator('[role=table]').first().waitFor();
       const fits = await page.evaluate(() => {

@@ -1,40 +1,23 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
-import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
-import type { TestBrowser } from '../support/browser.js';
+import { saveScreenshot } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { startTabServer } from '../support/tab-server.js';
-import type { TabServer } from '../support/tab-server.js';
+import { useTabPages } from '../support/tab-server.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-let browser: TestBrowser;
-let server: TabServer;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-  server = await startTabServer(harness.sim, harness.client());
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-});
-
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const tab = useTabPages(harness);
 
 async function openEscrow(): Promise<Page> {
-  const page = await browser.newPage();
-  pages.push(page);
-  await page.goto(`${server.base}/tab/#/escrow-gaps`);
+  const page = await tab.newPage();
+  await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
   await page.locator('[role=table]').first().waitFor();
   return page;
 }
 
+const declaredCount = (kind: string) => declaredFindingsFor(harness.sim.tenant).filter((finding) => finding.kind === kind).length;
 const chipCount = async (chip: Locator) => Number(await chip.getAttribute('data-finding-count'));
 const openChip = (page: Page) => page.locator('[data-finding-kind=missing-recovery-key]');
 
@@ -130,12 +113,51 @@ describe('accepting and snoozing in the tab', () => {
     expect(await page.locator('[data-triaged]').count()).toBe(0);
   });
 
+  it('says so when the decisions cannot be read, and counts every finding as open rather than showing none', async () => {
+    const page = await tab.newPage();
+    await page.route('**/api/reports/escrow-gaps/triage', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { status: 503, message: 'The state store is out of reach.' } }) }),
+    );
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const bar = page.locator('[data-state=triage-error]');
+    await bar.waitFor();
+    expect(await bar.textContent()).toContain('Accepted and snoozed findings could not be read, so every finding is counted as open.');
+    expect(await bar.textContent()).toContain('The state store is out of reach.');
+    const missingKeys = declaredCount('missing-recovery-key');
+    expect(await chipCount(openChip(page))).toBe(missingKeys);
+    const { pane } = await openFirstPane(page);
+    expect(await pane.textContent()).toContain('Whether this finding is accepted or snoozed could not be read.');
+    expect(await pane.getByRole('button', { name: 'Accept…' }).count()).toBe(0);
+  });
+
+  it('shows why a change was refused, and changes nothing', async () => {
+    const page = await openEscrow();
+    const before = await chipCount(openChip(page));
+    await page.route('**/api/reports/escrow-gaps/triage', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 403,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { status: 403, message: 'Accepting or snoozing needs the DeviceHealth.Triager role.' } }),
+          })
+        : route.continue(),
+    );
+    const { pane } = await openFirstPane(page);
+    const section = pane.locator('[data-finding-details=missing-recovery-key]');
+    await section.getByRole('button', { name: 'Accept…' }).click();
+    await section.getByRole('textbox').fill('Kiosk');
+    await section.getByRole('button', { name: 'Accept finding' }).click();
+    await expect.poll(() => section.textContent()).toContain('Not allowed (HTTP 403): Accepting or snoozing needs the DeviceHealth.Triager role.');
+    expect(await section.locator('[data-triage=open]').count()).toBe(1);
+    // The count behind the pane is as it was.
+    expect(await chipCount(openChip(page))).toBe(before);
+  });
+
   it('shows a reader without the Triager role whether a finding is accepted or snoozed, and no buttons to change it', async () => {
-    const page = await browser.newPage();
-    pages.push(page);
+    const page = await tab.newPage();
     const readerToken = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
     await page.route('**/api/demo/token', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ token: readerToken, expiresIn: 3600 }) }));
-    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').first().waitFor();
     const { pane } = await openFirstPane(page);
     const section = pane.locator('[data-finding-details=missing-recovery-key]');

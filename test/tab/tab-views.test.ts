@@ -1,15 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-model.js';
-import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
-import type { PageGlobals, TestBrowser } from '../support/browser.js';
+import { saveScreenshot } from '../support/browser.js';
+import type { PageGlobals } from '../support/browser.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
-import { startTabServer } from '../support/tab-server.js';
+import { startTabServer, useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
@@ -17,29 +17,16 @@ const now = new Date();
 const tenant = buildDemoTenant({ now });
 // Small pages, so that a load takes several round trips and has progress worth showing.
 const harness = useTestSimulator({ tenant, pageSizes: { managedDevices: 25, bitlockerRecoveryKeys: 25, deviceLocalCredentials: 25 } });
-let browser: TestBrowser;
-let demo: TabServer;
+const tab = useTabPages(harness, { now: () => now });
+/** Servers a scenario starts besides the file's own. */
 const servers: TabServer[] = [];
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-  demo = await startTabServer(harness.sim, harness.client(), { now: () => now });
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-});
 
 afterAll(async () => {
-  await Promise.all([demo, ...servers].map((server) => server?.close()));
-  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
 });
 
-async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const page = await browser.newPage({ colorScheme });
-  pages.push(page);
-  return page;
+function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  return tab.newPage({ colorScheme });
 }
 
 /** A server reading Graph as an app registration holding exactly `roles`, with its own cache. */
@@ -86,7 +73,7 @@ describe('each report on the demo tenant', () => {
     const page = await openPage('light');
     const releaseSignIn = await hold(page, '**/api/demo/token');
     const releaseReport = await hold(page, `**/api/reports/${id}`);
-    await page.goto(`${demo.base}/tab/#/${id}`);
+    await page.goto(`${tab.server.base}/tab/#/${id}`);
 
     await pendingLine(page, reportDefinition(id).pending.starting).waitFor();
     releaseSignIn();
@@ -133,9 +120,8 @@ describe('each report on the demo tenant', () => {
   });
 
   it('takes the high-contrast theme when the system forces colours, and a screenshot of it', async () => {
-    const page = await browser.newPage({ forcedColors: 'active' });
-    pages.push(page);
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    const page = await tab.newPage({ forcedColors: 'active' });
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').waitFor();
     await page.locator('[data-theme=contrast]').waitFor();
     await saveScreenshot(page, 'escrow-gaps-high-contrast');
@@ -143,7 +129,7 @@ describe('each report on the demo tenant', () => {
 
   it('moves between reports with the navigation and follows a deep link', async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/security-posture`);
+    await page.goto(`${tab.server.base}/tab/#/security-posture`);
     await page.locator('h2', { hasText: 'Endpoint Security Policy Posture' }).waitFor();
     await page.getByRole('tab', { name: 'Multi admin approval' }).click();
     await page.locator('h2', { hasText: 'Multi Admin Approval Coverage' }).waitFor();
@@ -153,14 +139,14 @@ describe('each report on the demo tenant', () => {
 
   it('shows cells as their columns say: verdicts in the tone the report gives them, dates as dates in every row', async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/security-posture`);
+    await page.goto(`${tab.server.base}/tab/#/security-posture`);
     const firewallOff = page.locator('[role=cell]', { hasText: 'Firewall switched off by policy' }).first();
     await firewallOff.waitFor();
     expect(await firewallOff.getAttribute('data-tone')).toBe('danger');
     expect(await page.locator('[role=cell]', { hasText: 'Audit only: not enforced' }).first().getAttribute('data-tone')).toBe('warning');
 
     // Report 4's key column starts with "missing" rows; the escrowed dates below still read as dates.
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').waitFor();
     const keyCells = await page.locator('[role=row] [role=cell]:nth-child(4)').allInnerTexts();
     expect(keyCells.some((text) => text.startsWith('missing'))).toBe(true);
@@ -172,7 +158,7 @@ describe('each report on the demo tenant', () => {
 describe('the tab as the window and the clock move', () => {
   it('an unknown link says so over the overview, rather than showing another report', async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/no-such-report`);
+    await page.goto(`${tab.server.base}/tab/#/no-such-report`);
     const warning = page.locator('[data-state=unknown-link]');
     await warning.waitFor();
     expect(await warning.textContent()).toContain('There is no report “no-such-report”');
@@ -186,7 +172,7 @@ describe('the tab as the window and the clock move', () => {
   it('the navigation turns from a column to a row when the window narrows, and back', async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 1366, height: 768 });
-    await page.goto(`${demo.base}/tab/`);
+    await page.goto(`${tab.server.base}/tab/`);
     const tabs = page.getByRole('tablist');
     await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('vertical');
     // In the column, the labels start at one indent, the selected (bold) one too.
@@ -215,7 +201,7 @@ describe('the tab as the window and the clock move', () => {
     const page = await openPage();
     await page.setViewportSize({ width, height });
     for (const id of REPORT_IDS) {
-      await page.goto(`${demo.base}/tab/#/${id}`);
+      await page.goto(`${tab.server.base}/tab/#/${id}`);
       const firstRow = page.locator('[role=table] [role=row]').nth(1);
       await firstRow.waitFor();
       const box = (await firstRow.boundingBox())!;
@@ -226,7 +212,7 @@ describe('the tab as the window and the clock move', () => {
   it('cuts a long notice to two lines on a phone, and shows it whole on request', async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${demo.base}/tab/#/assignment-hygiene`);
+    await page.goto(`${tab.server.base}/tab/#/assignment-hygiene`);
     const notice = page.locator('[data-state=notice]');
     const text = notice.locator('[data-clamped]');
     await expect.poll(() => text.getAttribute('data-clamped')).toBe('true');
@@ -250,7 +236,7 @@ describe('the tab as the window and the clock move', () => {
       report.findings = Array.from({ length: 8_235 }, (_, index) => ({ ...first, fingerprint: index.toString(16).padStart(32, '0') }));
       await route.fulfill({ json: report });
     });
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const chip = page.locator('[data-finding-kind=missing-recovery-key]');
     await chip.waitFor();
     expect(await chip.textContent()).toContain('8,235');
@@ -259,7 +245,7 @@ describe('the tab as the window and the clock move', () => {
   it('keeps its freshness label true: "Read" moves on as time passes, and never speaks of the future', async () => {
     const page = await openPage();
     await page.clock.install();
-    await page.goto(`${demo.base}/tab/#/connector-health`);
+    await page.goto(`${tab.server.base}/tab/#/connector-health`);
     const label = page.locator('[data-generated-at]');
     await label.waitFor();
     expect(await label.textContent()).toMatch(/^Read (now|\d+ seconds? ago)$/);
@@ -273,7 +259,7 @@ describe('full text without hover', () => {
     const page = await openPage();
     await page.setViewportSize({ width: 1024, height: 768 });
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene');
-    await page.goto(`${demo.base}/tab/#/assignment-hygiene`);
+    await page.goto(`${tab.server.base}/tab/#/assignment-hygiene`);
     const report = (await (await answer).json()) as { columns: Array<{ key: string; label: string; format: string }>; rows: Array<Record<string, unknown>> };
     await page.locator('[role=table]').first().waitFor();
     const opener = page.locator('[role=row][aria-rowindex="2"] [data-open-row]').first();
@@ -326,7 +312,7 @@ describe('the states of the specification', () => {
 
   it("report 6's chart draws the slow-start threshold on the bars' own scale, with every figure whole", async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/startup-reliability`);
+    await page.goto(`${tab.server.base}/tab/#/startup-reliability`);
     const chart = page.getByRole('figure', { name: 'Slowest models: mean power-on to desktop' });
     const line = chart.locator('[data-threshold]');
     await line.waitFor();
@@ -406,7 +392,7 @@ describe('the states of the specification', () => {
         }),
       }),
     );
-    await page.goto(`${demo.base}/tab/#/admin-approval`);
+    await page.goto(`${tab.server.base}/tab/#/admin-approval`);
     const banner = page.locator('[data-state=fault]');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('The application may stop responding until it is reloaded.');
@@ -426,7 +412,7 @@ describe('the states of the specification', () => {
       const html = (await response.text()).replace(/<script type="application\/json" id="report-catalogue">[\s\S]*?<\/script>/, '');
       await route.fulfill({ response, body: html });
     });
-    await page.goto(`${demo.base}/tab/`);
+    await page.goto(`${tab.server.base}/tab/`);
     const error = page.locator('[data-state=startup-error]');
     await error.waitFor();
     expect(await error.textContent()).toContain('The page came without its list of reports');
@@ -441,7 +427,7 @@ describe('the states of the specification', () => {
         body: JSON.stringify({ token: await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [] }), expiresIn: 3600 }),
       }),
     );
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const error = page.locator('[data-state=startup-error]');
     await error.waitFor();
     expect(await error.textContent()).toContain('HTTP 403');
@@ -497,7 +483,7 @@ describe('the overview', () => {
 describe('findings to act on', () => {
   it('a finding chip narrows the table to that kind, and back', async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').waitFor();
     const shown = async () => Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'));
     const all = await shown();
@@ -517,7 +503,7 @@ describe('findings to act on', () => {
 
   it("a row's findings open in a pane by keyboard: what, why, how to fix with Microsoft Learn sources, and the Intune link", async () => {
     const page = await openPage();
-    await page.goto(`${demo.base}/tab/#/escrow-gaps`);
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const button = page.getByRole('button', { name: /findings? for .*: details and how to fix$/ }).first();
     await button.focus();
     await page.keyboard.press('Enter');

@@ -23,7 +23,8 @@ export interface FindingDetailsProps {
   subject: {
     name: string;
     link: string | null;
-    /** What the link opens, when not the subject's own page. */ linkLabel?: string;
+    /** What the link opens, when not the subject's own page. */
+    linkLabel?: string;
     findings: readonly Finding[];
     fields?: ReadonlyArray<{ label: string; text: string }>;
   } | null;

@@ -2,6 +2,7 @@ import { Badge, Caption1, Text, ToggleButton, makeStyles, mergeClasses, tokens }
 import type { FindingCount } from '../../core/findings/finding-kinds.js';
 import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
+import { VISUALLY_HIDDEN } from './visually-hidden.js';
 
 const useStyles = makeStyles({
   summary: {
@@ -29,7 +30,7 @@ const useStyles = makeStyles({
   // One line each on a phone, where the kinds scroll sideways; wrapped where they wrap.
   label: { '@media (max-width: 599px)': { whiteSpace: 'nowrap' } },
   selected: { border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
-  visuallyHidden: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  visuallyHidden: VISUALLY_HIDDEN,
   clear: { color: tokens.colorPaletteGreenForeground1 },
 });
 

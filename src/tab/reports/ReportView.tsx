@@ -31,6 +31,7 @@ import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
+import type { FindingDetailsProps } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
 import { HistoryLine, useHistory } from './HistoryLine.js';
@@ -191,13 +192,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   }, [split, filter]);
   const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
-  const [details, setDetails] = useState<{
-    name: string;
-    link: string | null;
-    linkLabel?: string;
-    findings: readonly Finding[];
-    fields: Array<{ label: string; text: string }>;
-  } | null>(null);
+  const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);

@@ -1,6 +1,7 @@
 import { Caption1, Subtitle2, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { ReportRow } from '../../core/reports/report-model.js';
 import { chartAxis } from './chart-axis.js';
+import { VISUALLY_HIDDEN } from './visually-hidden.js';
 
 const CHART_ITEMS = 8;
 
@@ -73,7 +74,7 @@ const useStyles = makeStyles({
   axis: { gridColumn: '2', position: 'relative', height: '1.5em', borderTopWidth: tokens.strokeWidthThin, borderTopStyle: 'solid', borderTopColor: tokens.colorNeutralStroke1 },
   tick: { ...textStyle(), position: 'absolute', top: '2px', transform: 'translateX(-50%)', color: tokens.colorNeutralForeground2 },
   unit: { gridColumn: '2', textAlign: 'center', color: tokens.colorNeutralForeground2 },
-  srOnly: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  srOnly: VISUALLY_HIDDEN,
 });
 
 function textStyle() {
