@@ -20,7 +20,7 @@ import type { TriageRecords } from '../core/triage/triage-records.js';
 import type { TriageDecision } from '../core/triage/triage-book.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import { describeCadence, describeSlot, nextSlotAfter, removeSchedule, setSchedule } from '../core/schedule/post-schedule.js';
-import type { PostSchedule, ScheduleRequest } from '../core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../core/schedule/post-schedule.js';
 import type { ScheduleRecords } from '../core/schedule/schedule-records.js';
 import { COMMAND_PATTERNS, canonicalText, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
@@ -236,16 +236,17 @@ export class TeamsBot {
         handleCommandReceived: async (context, message: CommandMessage) => {
           handled(context);
           const command = parseCommand(message.text, this.registry);
-          if (command.kind === 'schedule-posts') return this.setSchedule(context, command.request);
-          const why = command.kind === 'schedule-not-understood' ? command.message : 'That schedule was not understood.';
-          return `${why} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`;
+          if (command.kind === 'schedule-posts') return this.replySetSchedule(context, command.request);
+          // This handler's pattern is the one parseCommand reads schedules by: anything else is a bug.
+          if (command.kind !== 'schedule-not-understood') throw new Error(`a schedule command read as ${command.kind}`);
+          return `${command.message} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`;
         },
       },
       {
         triggerPatterns: COMMAND_PATTERNS.stopPosting,
         handleCommandReceived: async (context) => {
           handled(context);
-          return this.stopSchedule(context);
+          return this.replyStopSchedule(context);
         },
       },
       {
@@ -260,11 +261,11 @@ export class TeamsBot {
         handleCommandReceived: async (context) => {
           handled(context);
           await context.sendActivity({ type: ActivityTypes.Typing });
-          const ids = this.registry.definitions.map((definition) => definition.id);
+          const ids = this.registry.ids;
           const loading = Promise.all(ids.map((id) => this.options.reports.get(id)));
           const toCard = async (results: ReportResult[]) => {
             const inForce = await this.decisionsInForce();
-            const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce, now: new Date() }));
+            const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce, now: this.now() }));
             return cardMessage(overviewCard(summaries, { tenantLabel: this.options.tenantLabel, tabUrl: this.options.tabUrl, tabLinks: this.options.tabLinks }));
           };
           return this.answerWhenReady(context, loading, toCard, {
@@ -346,14 +347,14 @@ export class TeamsBot {
   }
 
   private async helpCard(context: TurnContext, unknown?: string, suggestion?: string | null): Promise<AdaptiveCardJson> {
-    const schedule = this.options.schedules ? await this.scheduleOf(conversationChannel(context.activity)) : undefined;
+    const schedule = await this.scheduleOf(conversationChannel(context.activity));
     return helpCard({
       tenantLabel: this.options.tenantLabel,
       tabUrl: this.options.tabUrl,
       registry: this.registry,
       ...(unknown !== undefined ? { unknown } : {}),
       ...(suggestion ? { suggestion } : {}),
-      ...(schedule !== undefined ? { schedule: scheduleSentence(schedule, this.now()) } : {}),
+      schedule: scheduleSentence(schedule, this.now()),
     });
   }
 
@@ -373,31 +374,24 @@ export class TeamsBot {
    * zone the message names, else the sender's (Teams sends it with each message as
    * `localTimezone`, an IANA name), else UTC. Scheduled posts go to the channel, not the thread.
    */
-  private async setSchedule(context: TurnContext, request: ScheduleRequest): Promise<string> {
-    const records = this.options.schedules;
-    if (!records) return 'This server does not post on a schedule.';
+  private async replySetSchedule(context: TurnContext, request: ScheduleRequest): Promise<string> {
     const activity = context.activity;
     const channel = conversationChannel(activity);
     const reference = TurnContext.getConversationReference(activity);
     const now = this.now();
-    const changed = await records
-      .change((book) => {
-        const change = setSchedule(book, request, {
-          channel,
-          name: activity.conversation.name ?? 'this conversation',
-          reference: { ...reference, conversation: { ...reference.conversation, id: channel } } as Record<string, unknown>,
-          reports: [...DEFAULT_NOTIFY_REPORTS],
-          setBy: activity.from?.name ?? 'someone',
-          senderTimeZone: activity.localTimezone ?? null,
-          now,
-        });
-        return { book: change.ok ? change.book : null, value: change };
-      })
-      .catch((error: unknown) => {
-        this.log(`could not set a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
-        return { ok: false as const, reason: 'unreadable' as const };
+    const changed = await this.changeSchedules('set', (book) => {
+      const change = setSchedule(book, request, {
+        channel,
+        name: activity.conversation.name ?? 'this conversation',
+        reference: { ...reference, conversation: { ...reference.conversation, id: channel } } as Record<string, unknown>,
+        reports: [...DEFAULT_NOTIFY_REPORTS],
+        setBy: activity.from?.name ?? 'someone',
+        senderTimeZone: activity.localTimezone ?? null,
+        now,
       });
-    if (!changed.ok) return 'The posting schedules could not be changed just now; try again in a moment.';
+      return { book: change.ok ? change.book : null, value: change };
+    });
+    if (!changed.ok) return changed.reply;
     const change = changed.value;
     if (!change.ok) return change.message;
     const { schedule } = change;
@@ -410,23 +404,33 @@ export class TeamsBot {
     );
   }
 
-  private async stopSchedule(context: TurnContext): Promise<string> {
-    const records = this.options.schedules;
-    if (!records) return 'This server does not post on a schedule.';
+  private async replyStopSchedule(context: TurnContext): Promise<string> {
     const channel = conversationChannel(context.activity);
-    const changed = await records
-      .change((book) => {
-        const { book: next, removed } = removeSchedule(book, channel);
-        return { book: removed ? next : null, value: removed };
-      })
-      .catch((error: unknown) => {
-        this.log(`could not stop a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
-        return { ok: false as const, reason: 'unreadable' as const };
-      });
-    if (!changed.ok) return 'The posting schedules could not be changed just now; try again in a moment.';
+    const changed = await this.changeSchedules('stop', (book) => {
+      const { book: next, removed } = removeSchedule(book, channel);
+      return { book: removed ? next : null, value: removed };
+    });
+    if (!changed.ok) return changed.reply;
     if (!changed.value) return 'Nothing is posted here on a schedule, so there is nothing to stop.';
     this.log(`posting schedule for ${channel}: stopped`);
     return `Stopped: new findings are no longer posted here ${describeCadence(changed.value)}. "post new findings" still posts them when you ask.`;
+  }
+
+  /**
+   * A change to the schedules under their lock, or the reply for a server without schedules or for
+   * a change that could not be made (the schedules busy or unreadable, the reason logged).
+   */
+  private async changeSchedules<T>(
+    what: string,
+    change: (book: ScheduleBook) => { book: ScheduleBook | null; value: T },
+  ): Promise<{ ok: true; value: T } | { ok: false; reply: string }> {
+    const records = this.options.schedules;
+    if (!records) return { ok: false, reply: 'This server does not post on a schedule.' };
+    const changed = await records.change(change).catch((error: unknown) => {
+      this.log(`could not ${what} a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    return changed?.ok ? { ok: true, value: changed.value } : { ok: false, reply: 'The posting schedules could not be changed just now; try again in a moment.' };
   }
 
   /** A message that no command took gets the help card; other activities need no answer. */

@@ -137,7 +137,7 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     const report = await registry.load(id, connection.graph, {
       thresholds: config.thresholds,
       ...(progress ? { onProgress: progress } : {}),
-      onUnexpectedError: (_report, error) => console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      onUnexpectedError: printBuildFailure,
     });
     if (progress) process.stderr.write('\r\u001b[K');
     if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -155,6 +155,11 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
  * Runs `work` over the configured tenant (or the demo tenant, said on stderr), closing the
  * connection after; a configuration that cannot be read or used is a usage error in one line.
  */
+/** Why a report could not be built, on stderr: the command line has no server log for its card to point to. */
+function printBuildFailure(_report: string, error: unknown): void {
+  console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}
+
 async function withTenant(command: string, work: (connection: GraphConnection, config: AppConfig) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {
@@ -199,7 +204,7 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
     return EXIT_USAGE;
   }
   return withTenant('overview', async (connection, config) => {
-    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.thresholds })));
+    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.thresholds, onUnexpectedError: printBuildFailure })));
     const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce: new Map(), now: new Date() }));
     if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     else

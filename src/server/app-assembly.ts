@@ -55,8 +55,6 @@ export interface AppAssemblyOptions {
 export interface AssembledApp {
   server: Server;
   reports: ReportCache;
-  history: HistoryRecords;
-  triage: TriageRecords;
   bot: TeamsBot | undefined;
   /** Runs the channels' posting schedules once started (`start(tickMs)`); there is none without the bot. */
   scheduler: PostScheduler | undefined;
@@ -154,5 +152,5 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     log: options.log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  return { server, reports, history, triage, bot, scheduler };
+  return { server, reports, bot, scheduler };
 }

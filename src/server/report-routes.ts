@@ -1,4 +1,5 @@
 import type { Request, Response, Server } from 'restify';
+import { refuseUnknownReport } from './server-errors.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
@@ -47,11 +48,6 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     res.header(REFRESH_LIMITED_HEADER, String(retryAfter));
     return false;
   };
-  const isUnknown = (res: Response, id: string): boolean => {
-    if (registry.has(id)) return false;
-    res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
-    return true;
-  };
   /**
    * A report as a viewer opens it (report-cache.ts, `open`), logged; when it is the last good result
    * while a newer load runs, the answer says so: the tab shows the result's age and fetches again
@@ -76,7 +72,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     const id = String(req.params.id ?? '');
-    if (isUnknown(res, id)) return;
+    if (refuseUnknownReport(res, registry, id)) return;
     res.send(200, options.reports.progress(id));
   });
 
@@ -85,7 +81,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const user = await authorised(req, res);
     if (!user) return;
     const id = String(req.params.id ?? '');
-    if (isUnknown(res, id)) return;
+    if (refuseUnknownReport(res, registry, id)) return;
     const result = await openFor(req, res, user, id);
     // The history and the decisions only add to a summary: one that cannot be read is left out, and logged.
     const [history, inForce] = await Promise.all([
@@ -112,7 +108,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const name = String(req.params.name ?? '');
     const csv = name.endsWith('.csv');
     const id = csv ? name.slice(0, -'.csv'.length) : name;
-    if (isUnknown(res, id)) return;
+    if (refuseUnknownReport(res, registry, id)) return;
     if (!csv) {
       await sendEncoded(req, res, options.reports.encoded(await openFor(req, res, user, id)));
       return;

@@ -1,5 +1,6 @@
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
+import { refuseUnknownReport } from './server-errors.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { StateStoreError } from '../core/store/state-store.js';
 import { decisionsInForce, readTriageRequest } from '../core/triage/triage-book.js';
@@ -32,9 +33,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
   const now = options.now ?? (() => new Date());
   const reportOf = (res: Response, value: unknown): string | null => {
     const id = typeof value === 'string' ? value : '';
-    if (registry.has(id)) return id;
-    res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
-    return null;
+    return refuseUnknownReport(res, registry, id) ? null : id;
   };
   const unreadable = (res: Response, error: unknown): void => {
     if (!(error instanceof StateStoreError)) throw error;

@@ -237,7 +237,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Network
         // Held from before inflating until the text is made: what several large pages at once may weigh.
         const release = willInflateTo > 0 ? await budget.take(willInflateTo, signal) : () => undefined;
         try {
-          body = (willInflateTo > 0 ? await inflateBody(raw, Math.min(willInflateTo, MAX_BODY_BYTES)) : raw).toString('utf8');
+          body = (willInflateTo > 0 ? await inflateBody(raw, willInflateTo) : raw).toString('utf8');
         } catch (error) {
           // An error answer whose body does not inflate is still that error: its status decides.
           if (!success) body = '';

@@ -299,29 +299,28 @@ export function dueSlot(schedule: PostSchedule, now: Date): Date | null {
 
 /** The schedule's latest slot at or before `at`. */
 export function latestSlotAtOrBefore(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>, at: Date): Date {
-  let day = localDate(at, schedule.timeZone);
-  // Bounded: a weekly slot is at most 7 local days back, plus one for a time later today.
-  for (let step = 0; step < 9; step++) {
-    if (matchesCadence(schedule.cadence, day)) {
-      const slot = zonedInstant(day, schedule.time, schedule.timeZone);
-      if (slot.getTime() <= at.getTime()) return slot;
-    }
-    day = addDays(day, -1);
-  }
-  throw new Error('no slot within 9 days before the time asked: a cadence the slot search does not know');
+  return searchSlot(schedule, at, -1, (slot) => slot.getTime() <= at.getTime());
 }
 
 /** The schedule's first slot after `at`. */
 export function nextSlotAfter(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>, at: Date): Date {
+  return searchSlot(schedule, at, 1, (slot) => slot.getTime() > at.getTime());
+}
+
+/**
+ * The first slot `accept`s, day by local day from `at`'s, backwards (-1) or forwards (1). Bounded:
+ * a weekly slot is at most 7 local days away, plus one for a time on the other side of `at` today.
+ */
+function searchSlot(schedule: Pick<PostSchedule, 'cadence' | 'time' | 'timeZone'>, at: Date, step: -1 | 1, accept: (slot: Date) => boolean): Date {
   let day = localDate(at, schedule.timeZone);
-  for (let step = 0; step < 9; step++) {
+  for (let days = 0; days < 9; days++) {
     if (matchesCadence(schedule.cadence, day)) {
       const slot = zonedInstant(day, schedule.time, schedule.timeZone);
-      if (slot.getTime() > at.getTime()) return slot;
+      if (accept(slot)) return slot;
     }
-    day = addDays(day, 1);
+    day = addDays(day, step);
   }
-  throw new Error('no slot within 9 days after the time asked: a cadence the slot search does not know');
+  throw new Error('no slot within 9 days of the time asked: a cadence the slot search does not know');
 }
 
 /** "daily at 09:00", "weekly on Monday at 14:30", in words for a card. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { channelLockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import { lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
@@ -116,8 +116,8 @@ export class AzureBlobStateStore implements StateStore {
     await this.container.getBlockBlobClient(`documents/${name}.json.gz`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/gzip' } });
   }
 
-  withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
-    const lockBlob = this.blob('locks', channel, '');
+  withLock<T>(name: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+    const lockBlob = this.blob('locks', name, '');
     // A lease client of its own proposes a fresh lease id: acquiring again with the id that holds
     // the lease would succeed, so two callers in this process must not share one.
     const lease = lockBlob.getBlobLeaseClient();
@@ -131,7 +131,7 @@ export class AzureBlobStateStore implements StateStore {
         throw error;
       }
     };
-    return channelLockLoop({
+    return lockLoop({
       waitMs: options.waitMs ?? DEFAULT_WAIT_MS,
       tryAcquire: async () => {
         const acquired = await acquire();

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { channelLockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import { lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface FileStateStoreOptions {
@@ -27,7 +27,7 @@ export class FileStateStore implements StateStore {
   readonly kind = 'file' as const;
   private readonly leaseMs: number;
   private readonly warn: (line: string) => void;
-  /** Callers in this process queue per channel rather than poll the lock file. */
+  /** Callers in this process queue per lock name rather than poll the lock file. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
   private constructor(
@@ -125,22 +125,22 @@ export class FileStateStore implements StateStore {
     await this.replace(join(this.directory, 'documents', `${name}.json.gz`), await compressText(text));
   }
 
-  withLock<T>(channel: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
+  withLock<T>(name: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
     const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
-    const previous = this.queues.get(channel) ?? Promise.resolve();
+    const previous = this.queues.get(name) ?? Promise.resolve();
     let turn: 'queued' | 'started' | 'gave-up' = 'queued';
     const outcome = previous.then(() => {
       if (turn === 'gave-up') return BUSY;
       turn = 'started';
-      return this.holdLockFile(channel, work, deadline - Date.now());
+      return this.holdLockFile(name, work, deadline - Date.now());
     });
     const settled = outcome.then(
       () => undefined,
       () => undefined,
     );
-    this.queues.set(channel, settled);
+    this.queues.set(name, settled);
     void settled.then(() => {
-      if (this.queues.get(channel) === settled) this.queues.delete(channel);
+      if (this.queues.get(name) === settled) this.queues.delete(name);
     });
     // Waiting behind work in this process counts against waitMs too: a caller still queued at its
     // deadline is busy, as it would be waiting on another process.
@@ -162,10 +162,10 @@ export class FileStateStore implements StateStore {
     await Promise.all([...this.queues.values()]);
   }
 
-  private async holdLockFile<T>(channel: string, work: () => Promise<T>, waitMs: number): Promise<LockOutcome<T>> {
-    const lockPath = this.path('locks', channel, '.lock');
+  private async holdLockFile<T>(name: string, work: () => Promise<T>, waitMs: number): Promise<LockOutcome<T>> {
+    const lockPath = this.path('locks', name, '.lock');
     const holder = randomUUID();
-    return channelLockLoop({
+    return lockLoop({
       waitMs,
       tryAcquire: () => this.tryCreateLock(lockPath, holder),
       // Touching the file is the lease's heartbeat; a holder that died stops touching it.

@@ -155,11 +155,11 @@ export function isStoredInstallation(value: unknown): value is StoredInstallatio
 }
 
 /**
- * The waiting, renewing and releasing around a channel lock that both stores share: try to take
+ * The waiting, renewing and releasing around a lock (a channel's, a document's, a load's) that both stores share: try to take
  * the lock with a growing pause up to `waitMs`, keep the lease alive while `work` runs, release it
  * afterwards whatever happened.
  */
-export async function channelLockLoop<T>(steps: {
+export async function lockLoop<T>(steps: {
   waitMs: number;
   tryAcquire: () => Promise<boolean>;
   renewEveryMs: number;

@@ -20,7 +20,7 @@ import {
 import { Fragment, useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
-import type { Finding, ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { splitByTriage } from '../../core/triage/triage-book.js';
 import type { TriageDecision } from '../../core/triage/triage-book.js';
 import type { ReportApi } from '../api/report-api.js';
