@@ -124,4 +124,19 @@ describe('the post scheduler', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(posts).toBe(1);
   });
+
+  it('posts nothing and says why when the schedules are torn, and leaves them for someone to move aside', async () => {
+    await store.writeDocument('schedules', '{"version":1,"schedules":[{"channel":');
+    let posts = 0;
+    const runs = scheduler(async (due) => {
+      posts += 1;
+      return outcome(due, 'posted');
+    });
+    now = new Date('2026-11-23T09:00:10Z');
+    expect(await runs.tick()).toEqual([]);
+    expect(posts).toBe(0);
+    expect(lines).toContain('scheduled posts: The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.');
+    await expect(records.change((book) => ({ book, value: null }))).rejects.toThrow('not readable');
+    expect(await store.readDocument('schedules')).toBe('{"version":1,"schedules":[{"channel":');
+  });
 });

@@ -105,4 +105,37 @@ describe('a report history', () => {
       await rm(directory, { recursive: true, force: true });
     }
   });
+
+  it('refuses a torn history rather than start it afresh, drops a torn copy of the last findings, and gives up its point when the lock is held too long', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'dmhealth-history-'));
+    try {
+      const store = await FileStateStore.open(directory);
+      const records = new HistoryRecords(store);
+      await store.writeDocument('history-escrow-gaps', '{"torn":');
+      await expect(records.read('escrow-gaps')).rejects.toThrow(
+        'The history of report escrow-gaps in the state store is not readable; move documents/history-escrow-gaps.json aside.',
+      );
+      await expect(records.record(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).rejects.toThrow('not readable');
+      expect(await store.readDocument('history-escrow-gaps')).toBe('{"torn":');
+
+      // The last findings only feed the counts: torn, the next point is kept and counts no changes.
+      await store.writeDocument('history-escrow-gaps', JSON.stringify(emptyHistory('escrow-gaps')));
+      expect(await records.record(reportResult('2026-11-21T09:00:00.000Z', ['missing-recovery-key:a']))).toBe(true);
+      await store.writeDocument('history-escrow-gaps-findings', 'not json');
+      expect(await records.record(reportResult('2026-11-21T10:00:00.000Z', ['missing-recovery-key:b']))).toBe(true);
+      const history = await new HistoryRecords(store).read('escrow-gaps');
+      expect(history.points).toHaveLength(2);
+      expect(history.points.at(-1)).toMatchObject({ fresh: null, resolved: null });
+
+      // Another instance holding the history's lock: this load adds no point, and says so.
+      let release!: () => void;
+      const held = store.withLock('document:history-escrow-gaps', () => new Promise<void>((resolve) => (release = resolve)));
+      expect(await records.record(reportResult('2026-11-22T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(false);
+      release();
+      await held;
+      await store.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 });
