@@ -1,5 +1,5 @@
 import type { ReportId, ReportResult } from '../reports/report-model.js';
-import { StateStoreError, parseJsonOrUndefined } from '../store/state-store.js';
+import { parseJsonOrUndefined, readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { emptyHistory, isLastFindings, isReportHistory, recordLoad } from './report-history.js';
 import type { LastFindings, ReportHistory } from './report-history.js';
@@ -53,13 +53,14 @@ export class HistoryRecords {
     return locked.ok;
   }
 
-  private async readHistory(report: ReportId): Promise<ReportHistory> {
-    const text = await this.store.readDocument(`history-${report}`);
-    if (text === null) return emptyHistory(report);
-    const parsed = parseJsonOrUndefined(text);
-    if (!isReportHistory(parsed, report))
-      throw new StateStoreError(`The history of report ${report} in the state store is not readable; move documents/history-${report}.json aside.`);
-    return parsed;
+  private readHistory(report: ReportId): Promise<ReportHistory> {
+    return readDocumentAs(
+      this.store,
+      `history-${report}`,
+      (value): value is ReportHistory => isReportHistory(value, report),
+      () => emptyHistory(report),
+      `The history of report ${report} in the state store is not readable; move documents/history-${report}.json aside.`,
+    );
   }
 
   /** The last load's fingerprints; an unreadable copy is dropped (the next point then counts no changes), as it only feeds counts. */

@@ -1,4 +1,4 @@
-import { StateStoreError, parseJsonOrUndefined } from '../store/state-store.js';
+import { readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { emptyScheduleBook, isScheduleBook } from './post-schedule.js';
 import type { ScheduleBook } from './post-schedule.js';
@@ -16,12 +16,14 @@ export class ScheduleRecords {
   constructor(private readonly store: StateStore) {}
 
   /** The book; a torn or foreign one is a `StateStoreError`, never an empty book that would drop every schedule. */
-  async read(): Promise<ScheduleBook> {
-    const text = await this.store.readDocument(DOCUMENT);
-    if (text === null) return emptyScheduleBook();
-    const parsed = parseJsonOrUndefined(text);
-    if (!isScheduleBook(parsed)) throw new StateStoreError('The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.');
-    return parsed;
+  read(): Promise<ScheduleBook> {
+    return readDocumentAs(
+      this.store,
+      DOCUMENT,
+      isScheduleBook,
+      emptyScheduleBook,
+      'The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.',
+    );
   }
 
   /**

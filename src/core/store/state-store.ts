@@ -140,6 +140,19 @@ export function parseLedger(text: string, channel: string): ChannelLedger {
   return ledger as ChannelLedger;
 }
 
+/**
+ * One of the app's documents read as what it must be: `empty` when it was never written, and a
+ * `StateStoreError` saying `unreadable` when its text is not that (torn, foreign), never an empty
+ * value that the next write would put over what was there.
+ */
+export async function readDocumentAs<T>(store: StateStore, name: DocumentName, is: (value: unknown) => value is T, empty: () => T, unreadable: string): Promise<T> {
+  const text = await store.readDocument(name);
+  if (text === null) return empty();
+  const parsed = parseJsonOrUndefined(text);
+  if (!is(parsed)) throw new StateStoreError(unreadable);
+  return parsed;
+}
+
 /** JSON or, for text that is not, undefined. */
 export function parseJsonOrUndefined(text: string): unknown {
   try {

@@ -1,4 +1,4 @@
-import { StateStoreError, parseJsonOrUndefined } from '../store/state-store.js';
+import { readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { applyTriage, decisionsInForce, emptyTriageBook, isTriageBook } from './triage-book.js';
 import type { TriageBook, TriageDecision, TriageOutcome, TriageRequest } from './triage-book.js';
@@ -69,11 +69,13 @@ export class TriageRecords {
     return locked.ok ? locked.value : { ok: false, status: 503, message: 'Another change to the triage decisions is under way; try again.' };
   }
 
-  private async readStored(): Promise<TriageBook> {
-    const text = await this.store.readDocument(DOCUMENT);
-    if (text === null) return emptyTriageBook();
-    const parsed = parseJsonOrUndefined(text);
-    if (!isTriageBook(parsed)) throw new StateStoreError('The triage decisions in the state store are not readable; move documents/triage.json aside to start afresh.');
-    return parsed;
+  private readStored(): Promise<TriageBook> {
+    return readDocumentAs(
+      this.store,
+      DOCUMENT,
+      isTriageBook,
+      emptyTriageBook,
+      'The triage decisions in the state store are not readable; move documents/triage.json aside to start afresh.',
+    );
   }
 }
