@@ -16,13 +16,12 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { freePort } from '../test/support/local-service.js';
 
 const { values } = parseArgs({
   options: { viewers: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, devices: { type: 'string', default: '100000' } },
@@ -68,14 +67,6 @@ async function stop({ process: child }: Started): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /** A process's resident memory now, in MB (Linux). */

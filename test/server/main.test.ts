@@ -1,12 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
+import { freePort } from '../support/local-service.js';
 
 const run = promisify(execFile);
 const MAIN = 'dist/server/main.js';
@@ -19,14 +18,6 @@ function demoEnv(port: number): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_)/.test(name)) delete env[name];
   return { ...env, PORT: String(port), STATE_STORE: `file:${dataDirectory}` };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /** `npm start` with `args`, as its own process, once it listens: its address, what it printed, and a way to stop it. */
