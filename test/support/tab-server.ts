@@ -67,6 +67,8 @@ export interface TabPages {
   readonly server: TabServer;
   /** A page of the file's browser, closed after the test that opened it. */
   newPage(options?: Parameters<TestBrowser['newPage']>[0]): Promise<Page>;
+  /** Another server for a scenario (its own cache, another app registration), closed with the file's. */
+  startServer(graph: GraphClient, options?: Parameters<typeof startTabServer>[2]): Promise<TabServer>;
 }
 
 /**
@@ -76,6 +78,7 @@ export interface TabPages {
 export function useTabPages(harness: SimulatorHarness, options: Parameters<typeof startTabServer>[2] = {}): TabPages {
   let browser: TestBrowser | undefined;
   let server: TabServer | undefined;
+  const others: TabServer[] = [];
   const pages: Page[] = [];
   beforeAll(async () => {
     browser = await launchTestBrowser();
@@ -85,12 +88,18 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
     await Promise.all(pages.splice(0).map((page) => page.close()));
   });
   afterAll(async () => {
-    await server?.close();
+    // The browser first: a server closes once its connections have, and the browser keeps them alive.
     await browser?.close();
+    await Promise.all([server, ...others].map((started) => started?.close()));
   });
   return {
     get server() {
       return server!;
+    },
+    async startServer(graph, serverOptions = {}) {
+      const started = await startTabServer(harness.sim, graph, serverOptions);
+      others.push(started);
+      return started;
     },
     async newPage(pageOptions) {
       const page = await browser!.newPage(pageOptions);

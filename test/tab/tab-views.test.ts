@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
@@ -9,7 +9,7 @@ import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-m
 import { saveScreenshot } from '../support/browser.js';
 import type { PageGlobals } from '../support/browser.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
-import { startTabServer, useTabPages } from '../support/tab-server.js';
+import { useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
@@ -18,29 +18,19 @@ const tenant = buildDemoTenant({ now });
 // Small pages, so that a load takes several round trips and has progress worth showing.
 const harness = useTestSimulator({ tenant, pageSizes: { managedDevices: 25, bitlockerRecoveryKeys: 25, deviceLocalCredentials: 25 } });
 const tab = useTabPages(harness, { now: () => now });
-/** Servers a scenario starts besides the file's own. */
-const servers: TabServer[] = [];
-
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
 
 function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   return tab.newPage({ colorScheme });
 }
 
 /** A server reading Graph as an app registration holding exactly `roles`, with its own cache. */
-async function serverWithRoles(roles: readonly string[]): Promise<TabServer> {
+function serverWithRoles(roles: readonly string[]): Promise<TabServer> {
   const app = harness.sim.addApplication({ roles });
-  const server = await startTabServer(harness.sim, harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } }));
-  servers.push(server);
-  return server;
+  return tab.startServer(harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } }));
 }
 
-async function freshServer(): Promise<TabServer> {
-  const server = await startTabServer(harness.sim, harness.client());
-  servers.push(server);
-  return server;
+function freshServer(): Promise<TabServer> {
+  return tab.startServer(harness.client());
 }
 
 /** Holds every request matching `url` until the returned release is called. */
@@ -522,8 +512,7 @@ describe('findings to act on', () => {
 
 describe('opening a report that has aged', () => {
   it('shows the last good result at once, says it is refreshing, and swaps in the newer one when it lands', async () => {
-    const server = await startTabServer(harness.sim, harness.client(), { cacheMaxAgeMs: 1_000 });
-    servers.push(server);
+    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 1_000 });
     const page = await openPage();
     await page.goto(`${server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').waitFor();
@@ -546,8 +535,7 @@ describe('opening a report that has aged', () => {
 
 describe('the overview after a change in the tenant', () => {
   it('says on the tile and in the report how many findings are new and how many resolved since the previous load, with the trend', async () => {
-    const server = await startTabServer(harness.sim, harness.client(), { cacheMaxAgeMs: 500 });
-    servers.push(server);
+    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 500 });
     const page = await openPage();
     await page.goto(`${server.base}/tab/`);
     const escrow = page.locator('[data-report-tile=escrow-gaps][data-state=loaded]');
