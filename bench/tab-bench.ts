@@ -1,9 +1,11 @@
 /**
  * `npm run bench` (second part): the tab's first render of report 4 with 100,000 rows, and a sort
  * of it, in headless Chromium. The report is loaded once on the server first, so the figures are
- * the browser's alone: from the moment the report's response has arrived to the table's first row
- * on screen, and from a click on a column header to the re-sorted rows painted. Targets (issue):
- * visible under 1.5 s after the data arrives, sort under 200 ms.
+ * the browser's and the server's answer, not the upstream load: from a click on the report in the
+ * navigation (the tab already open on another) to the table's first row on screen; from the moment
+ * the whole report's response has arrived to its first row on screen; and from a click on a column
+ * header to the re-sorted rows painted. Targets (issue): first rows under 300 ms after the click,
+ * visible under 1.5 s after the whole report arrives, sort under 200 ms.
  *
  * Options: --devices N (135000: three in four are Windows, so about 100,000 rows), --runs N (3).
  */
@@ -65,15 +67,17 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const report = await reports.get('escrow-gaps');
+await reports.get('connector-health');
 const rows = report.rows.length;
 const profile = mkdtempSync(join(tmpdir(), 'dmhealth-bench-chromium-'));
 const browser = await launchHeadlessChromium(profile, { viewport: { width: 1400, height: 900 } });
 // Browser-side probes, as source text: they run in the page, where the DOM is, and the bench is
-// compiled for Node. The first marks when the first data row is in the DOM, then painted.
+// compiled for Node. The first marks when the whole report's first row is in the DOM (not a
+// preview's: the row count no longer says "the first"), then painted.
 await browser.addInitScript({
   content: `
     const observer = new MutationObserver(() => {
-      if (!document.querySelector('[role=table] [role=row][aria-rowindex="2"]')) return;
+      if (!document.querySelector('[role=table] [role=row][aria-rowindex="2"]') || !document.querySelector('[data-shown-count]:not([data-partial])')) return;
       observer.disconnect();
       requestAnimationFrame(() => setTimeout(() => { window.benchFirstRowPainted = performance.now(); }));
     });
@@ -89,6 +93,27 @@ async function firstRender(page: Page): Promise<number> {
       performance.getEntriesByType('resource').find((entry) => /\\/api\\/reports\\/escrow-gaps$/.test(entry.name)).responseEnd`);
 }
 
+/**
+ * The tab open on report 1 (loaded on the server too, so nothing else loads meanwhile), then a click
+ * on report 4 in the navigation: to report 4's own first row painted.
+ */
+async function openFromNavigation(page: Page): Promise<number> {
+  await page.goto(`${base}/tab/#/connector-health`);
+  await page.locator('[data-generated-at]').waitFor({ timeout: 60_000 });
+  return page.evaluate<number>(`new Promise((resolve) => {
+    const firstRow = '[aria-labelledby="report-title-escrow-gaps"] [role=table] [role=row][aria-rowindex="2"]';
+    let started = 0;
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(firstRow)) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+    });
+    observer.observe(document, { childList: true, subtree: true });
+    started = performance.now();
+    document.getElementById('tab-escrow-gaps').click();
+  })`);
+}
+
 /** A click on a column header, to the re-sorted rows painted (React applies a click's update before returning). */
 async function sortBy(page: Page, label: string): Promise<number> {
   return page.evaluate<number>(`(async () => {
@@ -100,14 +125,17 @@ async function sortBy(page: Page, label: string): Promise<number> {
   })()`);
 }
 
-const figures: Array<{ render: number; sortDevice: number; sortDate: number; sortReverse: number }> = [];
+const figures: Array<{ open: number; render: number; sortDevice: number; sortDate: number; sortReverse: number }> = [];
 for (let run = 0; run < runs; run += 1) {
+  const opening = await browser.newPage();
+  const open = await openFromNavigation(opening);
+  await opening.close();
   const page = await browser.newPage();
   const render = await firstRender(page);
   const sortDevice = await sortBy(page, 'Device');
   const sortDate = await sortBy(page, 'Last check-in');
   const sortReverse = await sortBy(page, 'Last check-in');
-  figures.push({ render, sortDevice, sortDate, sortReverse });
+  figures.push({ open, render, sortDevice, sortDate, sortReverse });
   await page.close();
 }
 await browser.close();
@@ -122,7 +150,8 @@ const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')}`;
 console.log(`\nTab: report 4 (escrow-gaps) with ${rows.toLocaleString('en-US')} rows in headless Chromium, median of ${runs} runs`);
 console.log('| measure | median (ms) | all runs (ms) | target (ms) |');
 console.log('|---|---:|---|---:|');
-console.log(`| response arrived → first row painted | ${ms(median(figures.map((f) => f.render)))} | ${figures.map((f) => ms(f.render)).join(', ')} | 1,500 |`);
+console.log(`| opened from the navigation → first row painted | ${ms(median(figures.map((f) => f.open)))} | ${figures.map((f) => ms(f.open)).join(', ')} | 300 |`);
+console.log(`| whole response arrived → first row painted | ${ms(median(figures.map((f) => f.render)))} | ${figures.map((f) => ms(f.render)).join(', ')} | 1,500 |`);
 console.log(`| sort by device name (text) | ${ms(median(figures.map((f) => f.sortDevice)))} | ${figures.map((f) => ms(f.sortDevice)).join(', ')} | 200 |`);
 console.log(`| sort by last check-in (date) | ${ms(median(figures.map((f) => f.sortDate)))} | ${figures.map((f) => ms(f.sortDate)).join(', ')} | 200 |`);
 console.log(`| reverse that sort | ${ms(median(figures.map((f) => f.sortReverse)))} | ${figures.map((f) => ms(f.sortReverse)).join(', ')} | 200 |`);

@@ -1,4 +1,5 @@
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+import { previewReport } from '../core/reports/report-preview.js';
 import { EncodedReport } from './report-encoding.js';
 
 /** How far a load under way has got: records read so far from each upstream source. */
@@ -35,6 +36,7 @@ export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
   private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
   private readonly encodings = new WeakMap<ReportResult, EncodedReport>();
+  private readonly previewEncodings = new WeakMap<ReportResult, EncodedReport>();
   private serialized = 0;
 
   constructor(
@@ -88,16 +90,25 @@ export class ReportCache {
 
   /** A result as bytes: serialized once, on first request, and kept as long as the result is. */
   encoded(result: ReportResult): EncodedReport {
-    let encoded = this.encodings.get(result);
+    return this.encodeOnce(this.encodings, result, () => result);
+  }
+
+  /** A result's preview (report-preview.ts) as bytes: made once, as the whole result's bytes are. */
+  encodedPreview(result: ReportResult): EncodedReport {
+    return this.encodeOnce(this.previewEncodings, result, () => previewReport(result));
+  }
+
+  private encodeOnce(made: WeakMap<ReportResult, EncodedReport>, result: ReportResult, representation: () => ReportResult): EncodedReport {
+    let encoded = made.get(result);
     if (!encoded) {
-      encoded = new EncodedReport(result);
+      encoded = new EncodedReport(representation());
       this.serialized += 1;
-      this.encodings.set(result, encoded);
+      made.set(result, encoded);
     }
     return encoded;
   }
 
-  /** How many results were turned into bytes: one per load, however many viewers read it. */
+  /** How many representations were turned into bytes: one of each per load, however many viewers read it. */
   get serializations(): number {
     return this.serialized;
   }

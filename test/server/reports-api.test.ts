@@ -16,6 +16,8 @@ import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access
 import { createHttpTransport } from '../../src/core/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { isPartialReport } from '../../src/core/reports/report-preview.js';
+import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
@@ -199,6 +201,22 @@ describe('the tab API: reports', () => {
     const serializationsBeforeRefresh = reports.serializations;
     await get('/api/reports/security-posture?refresh=true', token);
     expect(reports.serializations).toBe(serializationsBeforeRefresh + 1);
+  });
+
+  it('previews a report as the tab opens it: a small one whole, with its size, its bytes made once for every viewer', async () => {
+    const token = await userToken();
+    const whole = (await get('/api/reports/connector-health', token)).json() as ReportResult;
+    const first = await get('/api/reports/connector-health/preview', token);
+    const before = reports.serializations;
+    const second = await get('/api/reports/connector-health/preview', token);
+    expect(reports.serializations - before).toBe(0);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers.etag).not.toBe((await get('/api/reports/connector-health', token)).headers.etag);
+    const preview = first.json() as ReportPreview;
+    expect(preview).toEqual({ ...whole, whole: { rows: whole.rows.length, findings: whole.findings.length } });
+    expect(isPartialReport(preview)).toBe(false);
+    expect((await get('/api/reports/no-such-report/preview', token)).status).toBe(404);
+    expect((await get('/api/reports/connector-health/preview')).status).toBe(401);
   });
 
   it('loads a report once for viewers who open it together, and again on refresh', async () => {

@@ -148,7 +148,9 @@ describe('accessibility', () => {
 
   it('the error and fault states have no serious or critical axe violation either', async () => {
     const page = await tab.newPage();
-    await page.route('**/api/reports/escrow-gaps', (route) => route.fulfill({ contentType: 'application/json', body: '{"report":"escrow-gaps","state":"loaded","columns":null}' }));
+    await page.route('**/api/reports/escrow-gaps/preview', (route) =>
+      route.fulfill({ contentType: 'application/json', body: '{"report":"escrow-gaps","state":"loaded","columns":null}' }),
+    );
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[data-state=fault]').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -206,12 +208,12 @@ describe('keyboard', () => {
 
   it('Reload is reachable and works from the keyboard', async () => {
     const page = await tab.newPage();
-    await page.route('**/api/reports/startup-reliability', (route) =>
+    await page.route('**/api/reports/startup-reliability/preview', (route) =>
       route.fulfill({ contentType: 'application/json', body: '{"report":"startup-reliability","state":"loaded","columns":null}' }),
     );
     await page.goto(`${tab.server.base}/tab/#/startup-reliability`);
     await page.locator('[data-state=fault]').waitFor();
-    await page.unroute('**/api/reports/startup-reliability');
+    await page.unroute('**/api/reports/startup-reliability/preview');
     await tabUntil(page, 'button', 'Reload');
     await page.keyboard.press('Enter');
     await page.locator('[role=table]').first().waitFor();

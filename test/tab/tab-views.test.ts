@@ -62,7 +62,7 @@ describe('each report on the demo tenant', () => {
   it.each(REPORT_IDS)("%s: the start and loading states, then the table with the scenario's findings, in light and dark", async (id) => {
     const page = await openPage('light');
     const releaseSignIn = await hold(page, '**/api/demo/token');
-    const releaseReport = await hold(page, `**/api/reports/${id}`);
+    const releaseReport = await hold(page, `**/api/reports/${id}/preview`);
     await page.goto(`${tab.server.base}/tab/#/${id}`);
 
     await pendingLine(page, reportDefinition(id).pending.starting).waitFor();
@@ -220,7 +220,7 @@ describe('the tab as the window and the clock move', () => {
 
   it('counts findings with thousands separators, as it counts rows', async () => {
     const page = await openPage();
-    await page.route('**/api/reports/escrow-gaps', async (route) => {
+    await page.route('**/api/reports/escrow-gaps/preview', async (route) => {
       const report = (await (await route.fetch()).json()) as { findings: Array<Record<string, unknown>> };
       const first = report.findings.find((finding) => finding.kind === 'missing-recovery-key')!;
       report.findings = Array.from({ length: 8_235 }, (_, index) => ({ ...first, fingerprint: index.toString(16).padStart(32, '0') }));
@@ -248,7 +248,7 @@ describe('full text without hover', () => {
   it("a row's first cell opens, by keyboard, a pane with every field in full, however the table cut it", async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 1024, height: 768 });
-    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene');
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene/preview');
     await page.goto(`${tab.server.base}/tab/#/assignment-hygiene`);
     const report = (await (await answer).json()) as { columns: Array<{ key: string; label: string; format: string }>; rows: Array<Record<string, unknown>> };
     await page.locator('[role=table]').first().waitFor();
@@ -366,7 +366,7 @@ describe('the states of the specification', () => {
   it('a fault in a report view: the banner with Reload, and Reload recovers', async () => {
     const page = await openPage();
     // The API answers with a report the view cannot draw: rows that are not rows.
-    await page.route('**/api/reports/admin-approval', (route) =>
+    await page.route('**/api/reports/admin-approval/preview', (route) =>
       route.fulfill({
         contentType: 'application/json',
         body: JSON.stringify({
@@ -388,7 +388,7 @@ describe('the states of the specification', () => {
     expect(await banner.textContent()).toContain('The application may stop responding until it is reloaded.');
     await saveScreenshot(page, 'state-application-fault');
 
-    await page.unroute('**/api/reports/admin-approval');
+    await page.unroute('**/api/reports/admin-approval/preview');
     await page.getByRole('button', { name: 'Reload' }).click();
     await page.locator('[role=table]').first().waitFor();
     expect(await banner.count()).toBe(0);

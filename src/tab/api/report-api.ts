@@ -1,5 +1,6 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
+import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
 
@@ -45,6 +46,11 @@ export class ReportApi {
   /** One report; `refreshing` when the server sent its last good result while a newer one loads. */
   report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportResult>> {
     return this.getJson<ReportResult>(`/api/reports/${encodeURIComponent(id)}${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  }
+
+  /** The report as the tab opens it: whole when small, else its first rows (`isPartialReport` says which). */
+  reportPreview(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportPreview>> {
+    return this.getJson<ReportPreview>(`/api/reports/${encodeURIComponent(id)}/preview${options.refresh ? '?refresh=true' : ''}`, options.signal);
   }
 
   summary(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportSummary>> {

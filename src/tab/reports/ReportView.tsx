@@ -11,6 +11,7 @@ import {
   MessageBarBody,
   MessageBarTitle,
   SearchBox,
+  Spinner,
   Subtitle1,
   Switch,
   Title2,
@@ -20,6 +21,8 @@ import {
 import { Fragment, useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
+import { isPartialReport } from '../../core/reports/report-preview.js';
+import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { splitByTriage } from '../../core/triage/triage-book.js';
 import type { TriageDecision } from '../../core/triage/triage-book.js';
@@ -54,6 +57,7 @@ const useStyles = makeStyles({
   search: { '@media (max-width: 599px)': { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
+  counting: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, color: tokens.colorNeutralForeground3 },
   // A phone's first screen is for the first rows: a smaller title there.
   title: { '@media (max-width: 599px)': { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500 } },
 });
@@ -194,6 +198,9 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
   const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
+  // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
+  // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
+  const whole = isPartialReport(report) ? (report as ReportPreview).whole : null;
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
@@ -218,9 +225,10 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
     });
   }, []);
 
-  const charts = presentation.charts.includes('slowest-models') ? (
-    <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
-  ) : null;
+  const charts =
+    presentation.charts.includes('slowest-models') && !whole ? (
+      <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
+    ) : null;
 
   const exportCsv = () => {
     const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
@@ -253,25 +261,45 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
           </MessageBar>
         ) : null}
-        <FindingsSummary
-          counts={counts}
-          triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }}
-          selected={filter}
-          onSelect={setFilter}
-          locale={format.locale}
-        />
+        {whole ? (
+          <Caption1 className={styles.counting} data-state="counting">
+            <Spinner size="tiny" aria-hidden />
+            Counting the findings of all {whole.rows.toLocaleString(format.locale)} rows…
+          </Caption1>
+        ) : (
+          <FindingsSummary
+            counts={counts}
+            triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }}
+            selected={filter}
+            onSelect={setFilter}
+            locale={format.locale}
+          />
+        )}
       </section>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
-        <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
+        <SearchBox
+          className={styles.search}
+          placeholder="Filter rows"
+          aria-label="Filter rows"
+          value={query}
+          onChange={(_, data) => setQuery(data.value)}
+          disabled={whole !== null}
+        />
         {/* Beside the filter on every screen, so the keys move through the tools in the order they are drawn. */}
-        <Button onClick={exportCsv} disabled={shownCount === 0}>
+        <Button onClick={exportCsv} disabled={shownCount === 0 || whole !== null}>
           Export CSV
         </Button>
-        <Switch label="Open findings only" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0} />
+        <Switch label="Open findings only" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0 || whole !== null} />
         <span className={styles.grow} />
-        <Caption1 aria-live="polite" data-shown-count={shownCount}>
-          Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
-        </Caption1>
+        {whole ? (
+          <Caption1 aria-live="polite" data-shown-count={shownCount} data-partial>
+            Showing the first {shownCount.toLocaleString(format.locale)} of {whole.rows.toLocaleString(format.locale)} rows; loading the rest…
+          </Caption1>
+        ) : (
+          <Caption1 aria-live="polite" data-shown-count={shownCount}>
+            Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
+          </Caption1>
+        )}
       </div>
       {shown.map((section, index) => (
         <Fragment key={section.key ?? 'rows'}>
@@ -292,7 +320,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                 columns={section.columns}
                 rows={section.rows as ReportRow[]}
                 sort={sorts[section.key ?? ''] ?? null}
-                onSort={(columnKey) => toggleSort(section, columnKey)}
+                onSort={whole ? null : (columnKey) => toggleSort(section, columnKey)}
                 format={format}
                 nameKey={section.nameKey}
                 findingCount={findingCount}

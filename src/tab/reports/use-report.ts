@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
+import { isPartialReport } from '../../core/reports/report-preview.js';
 import { ApiError } from '../api/report-api.js';
 import type { LoadProgressSnapshot, ReportApi, Served } from '../api/report-api.js';
 
@@ -10,10 +11,34 @@ export type LoadState<T> =
 
 export type ReportViewState = LoadState<ReportResult>;
 
-/** What one report is read as: the whole report, or its summary for the overview. */
-export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: { refresh?: boolean; signal?: AbortSignal }) => Promise<Served<T>>;
+export interface ReportFetchOptions<T> {
+  refresh?: boolean;
+  signal?: AbortSignal;
+  /** Set when nothing is on screen yet: shows a first part of the answer, resolved once it is painted. */
+  showFirst?: (served: Served<T>) => Promise<void>;
+}
 
-const wholeReport: ReportFetch<ReportResult> = (api, id, options) => api.report(id, options);
+/** What one report is read as: the whole report, or its summary for the overview. */
+export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: ReportFetchOptions<T>) => Promise<Served<T>>;
+
+/**
+ * The whole report. Opened afresh, its preview comes first: a small report is whole in it, and a
+ * large one's first rows are painted before the rest is asked for, so the rest's parsing cannot
+ * hold up the first screen. A refresh with a table on screen asks for the whole report at once.
+ */
+const wholeReport: ReportFetch<ReportResult> = async (api, id, { showFirst, ...options }) => {
+  if (!showFirst) return api.report(id, options);
+  const preview = await api.reportPreview(id, options);
+  if (!isPartialReport(preview.value)) return preview;
+  await showFirst(preview);
+  // The preview's request started any load it asked for; the whole report is that load's result.
+  return api.report(id, options.signal ? { signal: options.signal } : {});
+};
+
+/** Resolves once the browser has painted what was rendered before it was called. */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 
 /** How often a pending load asks the server how far it has got. */
 const PROGRESS_POLL_MS = 500;
@@ -60,7 +85,12 @@ export function useReportLoad<T>(api: ReportApi | null, id: ReportId, fetchOne: 
     const poll = watchProgress();
 
     let revalidating: ReturnType<typeof setInterval> | undefined;
-    fetchOne(api, id, { refresh: request.refresh, signal })
+    const showFirst = (served: Served<T>) => {
+      if (signal.aborted) return Promise.resolve();
+      setState({ phase: 'loaded', report: served.value, refreshing: served.refreshing, progress: null });
+      return afterNextPaint();
+    };
+    fetchOne(api, id, { refresh: request.refresh, signal, ...(current.current.phase === 'loaded' ? {} : { showFirst }) })
       .then(
         ({ value: report, refreshing }) => {
           if (signal.aborted) return;

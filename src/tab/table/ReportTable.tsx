@@ -59,7 +59,8 @@ export interface ReportTableProps {
   rows: ReportRow[];
   /** The column and direction the rows are in, if the user chose one. */
   sort: SortState | null;
-  onSort: (columnKey: string) => void;
+  /** Null while the rows are only the report's first (a preview): sorting them would misstate the order. */
+  onSort: ((columnKey: string) => void) | null;
   format: FormatContext;
   /** Which cell names the row: shown first and pinned, it opens the row's pane, and names the row's links. */
   nameKey: string;
@@ -103,9 +104,9 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, format,
                 key={column.key}
                 data-pinned={index === 0 || undefined}
                 className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, index === 0 && styles.pinned)}
-                sortable
+                sortable={onSort !== null}
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
-                onClick={() => onSort(column.key)}
+                {...(onSort ? { onClick: () => onSort(column.key) } : {})}
               >
                 {column.label}
                 {column.available ? null : ' (n/a)'}

@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { ReportPreview } from '../../src/core/reports/report-preview.js';
+import { PREVIEW_ROWS_PER_TABLE } from '../../src/core/reports/report-preview.js';
+import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTabPages } from '../support/tab-server.js';
+
+// 2,000 devices: report 4 has about 1,500 rows, more than a preview holds whole.
+const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000 }) });
+const tab = useTabPages(harness);
+
+/** The whole report's request (not its preview, progress or triage), held until the returned release is called. */
+async function holdWholeReport(page: Page, id: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/reports/${id}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Paths of the report API a page asks for, in order. */
+function reportRequests(page: Page, id: string): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === `/api/reports/${id}` || path === `/api/reports/${id}/preview`) paths.push(path);
+  });
+  return paths;
+}
+
+async function findingTotal(page: Page): Promise<number> {
+  const counts = await page.$$eval('[data-finding-kind]', (items) => items.map((item) => Number(item.getAttribute('data-finding-count'))));
+  return counts.reduce((total, count) => total + count, 0);
+}
+
+describe('opening a report', () => {
+  it('draws a large report from its first rows at once, with nothing that would need the rest, then the whole of it', async () => {
+    const page = await tab.newPage();
+    const requests = reportRequests(page, 'escrow-gaps');
+    const releaseWhole = await holdWholeReport(page, 'escrow-gaps');
+    const previewAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const { whole } = (await (await previewAnswer).json()) as ReportPreview;
+    expect(whole.rows).toBeGreaterThan(1_000);
+
+    const partial = page.locator('[data-shown-count][data-partial]');
+    await partial.waitFor();
+    expect(await partial.getAttribute('data-shown-count')).toBe(String(PREVIEW_ROWS_PER_TABLE));
+    expect(await partial.textContent()).toBe(`Showing the first ${PREVIEW_ROWS_PER_TABLE} of ${whole.rows.toLocaleString('en-US')} rows; loading the rest…`);
+    await page.locator('[role=table] [role=row][aria-rowindex="2"]').waitFor();
+    // No counts, filter, export or sort that only the first rows would answer.
+    expect(await page.locator('[data-state=counting]').textContent()).toBe(`Counting the findings of all ${whole.rows.toLocaleString('en-US')} rows…`);
+    expect(await page.locator('[data-finding-kind]').count()).toBe(0);
+    expect(await page.getByRole('searchbox', { name: 'Filter rows' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(true);
+    const deviceHeader = page.getByRole('columnheader', { name: 'Device' });
+    expect(await deviceHeader.getByRole('button').count()).toBe(0);
+
+    releaseWhole();
+    const complete = page.locator('[data-shown-count]:not([data-partial])');
+    await complete.waitFor();
+    expect(await complete.getAttribute('data-shown-count')).toBe(String(whole.rows));
+    expect(await findingTotal(page)).toBe(whole.findings);
+    await deviceHeader.getByRole('button').click();
+    expect(await deviceHeader.getAttribute('aria-sort')).toBe('ascending');
+    expect(await page.getByRole('searchbox', { name: 'Filter rows' }).isDisabled()).toBe(false);
+    expect(requests).toEqual(['/api/reports/escrow-gaps/preview', '/api/reports/escrow-gaps']);
+  });
+
+  it('reads a small report in one request: its preview is the whole of it', async () => {
+    const page = await tab.newPage();
+    const requests = reportRequests(page, 'connector-health');
+    await page.goto(`${tab.server.base}/tab/#/connector-health`);
+    await page.locator('[data-shown-count]:not([data-partial])').waitFor();
+    expect(await page.locator('[data-state=counting]').count()).toBe(0);
+    expect(requests).toEqual(['/api/reports/connector-health/preview']);
+  });
+
+  it('says so when the rest of a report cannot be read after its first rows, rather than leave them as if they were all', async () => {
+    const page = await tab.newPage();
+    await page.route('**/api/reports/escrow-gaps', (route) =>
+      route.fulfill({ status: 503, json: { error: { code: 'StateStoreUnavailable', message: 'the state store did not answer' } } }),
+    );
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const failure = page.locator('[data-state=api-error]');
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain('The server answered HTTP 503: the state store did not answer.');
+    expect(await page.locator('[role=table]').count()).toBe(0);
+  });
+});
