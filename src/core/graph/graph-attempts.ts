@@ -114,6 +114,11 @@ export class GraphAttempts {
     }
   }
 
+  /** A collection is being paged until the returned close is called (concurrency-limit.ts keeps a slot for its pages). */
+  openChain(): () => void {
+    return this.limit.openChain();
+  }
+
   /** The waits of one retry loop (a request's attempts, a `$batch` sub-request's rounds), from nothing waited yet. */
   retryWaits(signal: AbortSignal | undefined): RetryWaits {
     return new RetryWaits(this.retry, this.sleep, this.random, this.now, signal);

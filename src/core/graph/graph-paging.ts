@@ -27,7 +27,7 @@ export interface PagingOptions {
  * page's successor is requested as soon as its link is known, from the first kilobytes of the body
  * when the link comes ahead of `value` (as in Graph's responses), and at most one page runs ahead
  * of the reader. Pages are a collection's critical path, so they go ahead of `$batch` calls waiting
- * for a slot.
+ * for a slot, and while the collection is paged one slot is kept free of those calls.
  */
 export async function* readPages<T>(attempts: GraphAttempts, first: URL, options: PagingOptions = {}): AsyncGenerator<GraphPage<T>> {
   const { headers, signal } = options;
@@ -39,39 +39,44 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
   // Links already requested: a nextLink that repeats one would page for ever.
   const requested = new Set([first.href]);
   let next: PageFetch | undefined = new PageFetch(source, first);
-  for (let index = 0; next; index += 1) {
-    const current: PageFetch = next;
-    current.arm();
-    const answer = await current.answer;
-    signal?.throwIfAborted();
-    // A page too small for its prefix to be seen on the way arrives whole: read its link now.
-    current.offerLink(peekNextLink(answer.text), answer.requestPath);
-    if (current.refusal) throw current.refusal;
-    const page = parseJsonAnswer(answer) as { value?: unknown };
-    answer.text = ''; // the parsed page is what the reader holds from here on
-    if (!Array.isArray(page?.value)) {
-      throw new GraphError({
-        kind: 'malformed-response',
-        message: 'the collection response has no "value" array',
-        method: 'GET',
-        path: answer.requestPath,
-        ...(answer.requestId ? { requestId: answer.requestId } : {}),
-        clientRequestId: answer.clientRequestId,
-        attempts: answer.attempts,
-      });
+  const closeChain = attempts.openChain();
+  try {
+    for (let index = 0; next; index += 1) {
+      const current: PageFetch = next;
+      current.arm();
+      const answer = await current.answer;
+      signal?.throwIfAborted();
+      // A page too small for its prefix to be seen on the way arrives whole: read its link now.
+      current.offerLink(peekNextLink(answer.text), answer.requestPath);
+      if (current.refusal) throw current.refusal;
+      const page = parseJsonAnswer(answer) as { value?: unknown };
+      answer.text = ''; // the parsed page is what the reader holds from here on
+      if (!Array.isArray(page?.value)) {
+        throw new GraphError({
+          kind: 'malformed-response',
+          message: 'the collection response has no "value" array',
+          method: 'GET',
+          path: answer.requestPath,
+          ...(answer.requestId ? { requestId: answer.requestId } : {}),
+          clientRequestId: answer.clientRequestId,
+          attempts: answer.attempts,
+        });
+      }
+      if (page.value.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))) {
+        throw malformedPage(answer, 'a record of the collection is not an object');
+      }
+      const link = nextLinkOf(page);
+      if (link !== undefined) {
+        const href = new URL(link, first).href;
+        if (requested.has(href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
+        if (index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
+        requested.add(href);
+      }
+      next = current.successorFor(link, answer.requestPath);
+      yield { items: page.value as T[], index };
     }
-    if (page.value.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))) {
-      throw malformedPage(answer, 'a record of the collection is not an object');
-    }
-    const link = nextLinkOf(page);
-    if (link !== undefined) {
-      const href = new URL(link, first).href;
-      if (requested.has(href)) throw malformedPage(answer, 'its @odata.nextLink repeats a page already read, so paging would never end');
-      if (index + 1 >= MAX_PAGES) throw malformedPage(answer, `the collection runs past ${MAX_PAGES.toLocaleString('en-US')} pages`);
-      requested.add(href);
-    }
-    next = current.successorFor(link, answer.requestPath);
-    yield { items: page.value as T[], index };
+  } finally {
+    closeChain();
   }
 }
 
