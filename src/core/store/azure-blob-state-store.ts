@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
+import { StateStoreError, lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
@@ -160,9 +160,19 @@ export class AzureBlobStateStore implements StateStore {
     return (await this.downloadBytes(blob))?.toString('utf8') ?? null;
   }
 
+  /**
+   * The blob's bytes from one GET. Not `downloadToBuffer`: it asks for the size first and then for
+   * that many bytes, without tying the second request to the first's ETag, so a blob replaced in
+   * between reads torn (part of the new text, or a stream cut short). One GET is one version of the
+   * blob; the SDK resumes a broken body only with `If-Match` on that version's ETag.
+   */
   private async downloadBytes(blob: BlockBlobClient): Promise<Buffer | null> {
     try {
-      return await blob.downloadToBuffer();
+      const body = (await blob.download()).readableStreamBody;
+      if (!body) throw new StateStoreError(`The blob ${blob.name} came back without a body.`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of body as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      return Buffer.concat(chunks);
     } catch (error) {
       if (isStatus(error, 404)) return null;
       throw error;

@@ -101,6 +101,28 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       await expect(store.writeDocument('../outside', '{}')).rejects.toThrow('Not a document name');
     });
 
+    it('gives a reader the old text or the new, never a mix, while another instance replaces a document', async () => {
+      // A short and a long text, so that a read which took its size from one and its bytes from the other shows.
+      const short = JSON.stringify({ schedules: [{ channel: 'short' }] });
+      const long = JSON.stringify({ schedules: Array.from({ length: 400 }, (_, index) => ({ channel: `long-${index}` })) });
+      await store.writeDocument('schedules', short);
+      const writer = await backing.open();
+      const read: string[] = [];
+      try {
+        await Promise.all([
+          (async () => {
+            for (let round = 0; round < 60; round += 1) await writer.writeDocument('schedules', round % 2 === 0 ? long : short);
+          })(),
+          (async () => {
+            for (let round = 0; round < 120; round += 1) read.push((await store.readDocument('schedules'))!);
+          })(),
+        ]);
+      } finally {
+        await writer.close();
+      }
+      expect(read.filter((text) => text !== short && text !== long).map((text) => text.length)).toEqual([]);
+    });
+
     it('keeps a large document compressed and gives back its text whole', async () => {
       expect(await store.readCompressed('result-escrow-gaps')).toBeNull();
       const text = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, index) => ({ id: `device-${index}`, name: `DESKTOP-${index}` })) });
