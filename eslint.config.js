@@ -96,7 +96,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/core/(?!reports/report-model\\.js$|reports/report-csv\\.js$|reports/report-summary\\.js$|reports/report-preview\\.js$|findings/finding-kinds\\.js$|triage/triage-book\\.js$)',
+              regex:
+                '/core/(?!reports/report-model\\.js$|reports/report-csv\\.js$|reports/report-summary\\.js$|reports/report-preview\\.js$|findings/finding-kinds\\.js$|triage/triage-book\\.js$)',
               message: 'The tab takes from the core only its browser-safe contract: report-model, report-summary, report-preview, report-csv, finding-kinds and triage-book.',
             },
             { group: ['**/server/**', '**/bot/**', '**/cli/**', '**/sim/**'], message: 'The tab talks to the server over its API only.' },

@@ -51,8 +51,10 @@ describe('opening a report', () => {
     expect(await partial.getAttribute('data-shown-count')).toBe(String(PREVIEW_ROWS_PER_TABLE));
     expect(await partial.textContent()).toBe(`Showing the first ${PREVIEW_ROWS_PER_TABLE} of ${whole.rows.toLocaleString('en-US')} rows; loading the rest…`);
     await page.locator('[role=table] [role=row][aria-rowindex="2"]').waitFor();
+    // Assistive technology is told the table's length is not known yet (aria-rowcount -1), not that it is 100.
+    expect(await page.getByRole('table').getAttribute('aria-rowcount')).toBe('-1');
     // No counts, filter, export or sort that only the first rows would answer.
-    expect(await page.locator('[data-state=counting]').textContent()).toBe(`Counting the findings of all ${whole.rows.toLocaleString('en-US')} rows…`);
+    expect(await page.locator('[data-state=counting]').textContent()).toBe(`Reading all ${whole.rows.toLocaleString('en-US')} rows to count their findings…`);
     expect(await page.locator('[data-finding-kind]').count()).toBe(0);
     expect(await page.getByRole('searchbox', { name: 'Filter rows' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(true);
@@ -63,6 +65,7 @@ describe('opening a report', () => {
     const complete = page.locator('[data-shown-count]:not([data-partial])');
     await complete.waitFor();
     expect(await complete.getAttribute('data-shown-count')).toBe(String(whole.rows));
+    expect(await page.getByRole('table').getAttribute('aria-rowcount')).toBe(String(whole.rows + 1));
     expect(await findingTotal(page)).toBe(whole.findings);
     await deviceHeader.getByRole('button').click();
     expect(await deviceHeader.getAttribute('aria-sort')).toBe('ascending');
@@ -81,10 +84,15 @@ describe('opening a report', () => {
 
   it('says so when the rest of a report cannot be read after its first rows, rather than leave them as if they were all', async () => {
     const page = await tab.newPage();
-    await page.route('**/api/reports/escrow-gaps', (route) =>
-      route.fulfill({ status: 503, json: { error: { code: 'StateStoreUnavailable', message: 'the state store did not answer' } } }),
-    );
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/reports/escrow-gaps', async (route) => {
+      await released;
+      await route.fulfill({ status: 503, json: { error: { code: 'StateStoreUnavailable', message: 'the state store did not answer' } } });
+    });
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    await page.locator('[data-shown-count][data-partial]').waitFor();
+    release();
     const failure = page.locator('[data-state=api-error]');
     await failure.waitFor();
     expect(await failure.textContent()).toContain('The server answered HTTP 503: the state store did not answer.');

@@ -29,12 +29,14 @@ export function previewReport(result: ReportResult): ReportPreview {
     keptPerTable.set(row.section, kept + 1);
     return true;
   });
+  // No table was long enough to cut: the result is whole, whatever findings name no row.
+  if (rows.length === result.rows.length) return { ...result, whole };
   const subjects = new Set(rows.map((row) => row.id));
   return { ...result, rows, findings: result.findings.filter((finding) => subjects.has(finding.subjectId)), whole };
 }
 
 /** Whether a report holds fewer rows or findings than its whole result: a preview of a larger one. */
-export function isPartialReport(report: ReportResult): boolean {
+export function isPartialReport(report: ReportResult): report is ReportPreview {
   const { whole } = report as Partial<ReportPreview>;
   return whole !== undefined && (report.rows.length < whole.rows || report.findings.length < whole.findings);
 }

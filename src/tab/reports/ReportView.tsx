@@ -22,7 +22,6 @@ import { Fragment, useCallback, useMemo, useState } from 'react';
 import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
-import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { splitByTriage } from '../../core/triage/triage-book.js';
 import type { TriageDecision } from '../../core/triage/triage-book.js';
@@ -200,7 +199,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
   // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
-  const whole = isPartialReport(report) ? (report as ReportPreview).whole : null;
+  const whole = isPartialReport(report) ? report.whole : null;
   const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
@@ -264,7 +263,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         {whole ? (
           <Caption1 className={styles.counting} data-state="counting">
             <Spinner size="tiny" aria-hidden />
-            Counting the findings of all {whole.rows.toLocaleString(format.locale)} rows…
+            Reading all {whole.rows.toLocaleString(format.locale)} rows to count their findings…
           </Caption1>
         ) : (
           <FindingsSummary
@@ -291,15 +290,12 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         </Button>
         <Switch label="Open findings only" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0 || whole !== null} />
         <span className={styles.grow} />
-        {whole ? (
-          <Caption1 aria-live="polite" data-shown-count={shownCount} data-partial>
-            Showing the first {shownCount.toLocaleString(format.locale)} of {whole.rows.toLocaleString(format.locale)} rows; loading the rest…
-          </Caption1>
-        ) : (
-          <Caption1 aria-live="polite" data-shown-count={shownCount}>
-            Showing {shownCount.toLocaleString(format.locale)} of {report.rows.length.toLocaleString(format.locale)} rows
-          </Caption1>
-        )}
+        {/* One live region, its text changed in place, so the swap to the whole report is announced. */}
+        <Caption1 aria-live="polite" data-shown-count={shownCount} data-partial={whole ? '' : undefined}>
+          {whole
+            ? `Showing the first ${shownCount.toLocaleString(format.locale)} of ${whole.rows.toLocaleString(format.locale)} rows; loading the rest…`
+            : `Showing ${shownCount.toLocaleString(format.locale)} of ${report.rows.length.toLocaleString(format.locale)} rows`}
+        </Caption1>
       </div>
       {shown.map((section, index) => (
         <Fragment key={section.key ?? 'rows'}>
@@ -321,6 +317,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                 rows={section.rows as ReportRow[]}
                 sort={sorts[section.key ?? ''] ?? null}
                 onSort={whole ? null : (columnKey) => toggleSort(section, columnKey)}
+                partial={whole !== null}
                 format={format}
                 nameKey={section.nameKey}
                 findingCount={findingCount}

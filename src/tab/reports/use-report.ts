@@ -35,9 +35,21 @@ const wholeReport: ReportFetch<ReportResult> = async (api, id, { showFirst, ...o
   return api.report(id, options.signal ? { signal: options.signal } : {});
 };
 
-/** Resolves once the browser has painted what was rendered before it was called. */
+/**
+ * Resolves once the browser has painted what was rendered before it was called, or after 100 ms:
+ * a hidden page (a background tab, Teams behind another app) paints no frames, and must not wait
+ * for the whole report until it is shown.
+ */
 function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
 }
 
 /** How often a pending load asks the server how far it has got. */

@@ -61,6 +61,8 @@ export interface ReportTableProps {
   sort: SortState | null;
   /** Null while the rows are only the report's first (a preview): sorting them would misstate the order. */
   onSort: ((columnKey: string) => void) | null;
+  /** The rows are only the table's first: how many it has in all is not known yet. */
+  partial?: boolean;
   format: FormatContext;
   /** Which cell names the row: shown first and pinned, it opens the row's pane, and names the row's links. */
   nameKey: string;
@@ -78,7 +80,7 @@ const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutr
  * exist in the DOM, each absolutely placed in a body as tall as all rows together. The table keeps
  * its ARIA row count and each row its index, so a screen reader knows where it is.
  */
-export function ReportTable({ label, columns: given, rows, sort, onSort, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
+export function ReportTable({ label, columns: given, rows, sort, onSort, partial = false, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
   // The column that names the row comes first, pinned: it says what each row is.
   const columns = useMemo(() => [...given.filter((column) => column.key === nameKey), ...given.filter((column) => column.key !== nameKey)], [given, nameKey]);
   // The first cell opens the row's pane, where every cell's full text is, for keyboard and touch
@@ -95,8 +97,9 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, format,
   });
 
   return (
-    <div ref={scroller} className={styles.scroller} tabIndex={0} role="region" aria-label={`${label}, ${rows.length} rows`}>
-      <Table noNativeElements aria-label={label} aria-rowcount={rows.length + 1} className={styles.table} size="small">
+    <div ref={scroller} className={styles.scroller} tabIndex={0} role="region" aria-label={`${label}, ${partial ? `the first ${rows.length}` : rows.length} rows`}>
+      {/* -1: the number of rows is not known yet (WAI-ARIA 1.2, aria-rowcount). */}
+      <Table noNativeElements aria-label={label} aria-rowcount={partial ? -1 : rows.length + 1} className={styles.table} size="small">
         <TableHeader className={styles.header}>
           <TableRow aria-rowindex={1}>
             {columns.map((column, index) => (

@@ -215,6 +215,25 @@ describe('concurrency', () => {
       sim.latencyMs = 0;
     }
   });
+
+  it('gives back the slot it keeps for a collection being paged once its reader stops early', async () => {
+    sim.latencyMs = 30;
+    try {
+      const { graph } = client({ maxConcurrency: 3 });
+      let pagesRead = 0;
+      for await (const page of graph.pages(`${DEVICES}?$top=5`)) {
+        pagesRead += page.items.length > 0 ? 1 : 0;
+        break;
+      }
+      expect(pagesRead).toBe(1);
+      sim.graph.clearLog();
+      // No collection is being paged now, so single reads may hold every slot again.
+      await Promise.all(Array.from({ length: 12 }, (_, index) => graph.get(`${DEVICES}?$top=${index + 1}`)));
+      expect(sim.graph.peakInFlight).toBe(3);
+    } finally {
+      sim.latencyMs = 0;
+    }
+  });
 });
 
 describe('permissions', () => {

@@ -44,6 +44,17 @@ describe('the preview of a report (the first screen of the tab)', () => {
     expect(isPartialReport(preview)).toBe(true);
   });
 
+  it('is whole when no table is longer than a preview keeps, however many rows there are in all', () => {
+    const tables = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'];
+    const rows = tables.flatMap((section) => Array.from({ length: PREVIEW_ROWS_PER_TABLE }, (_, index): ReportRow => ({ id: `${section}-${index}`, section })));
+    // A finding that names no row (a tenant-wide one) stays too: nothing was cut.
+    const result = { ...reportResult(GENERATED_AT), rows, findings: [findingOn('tenant-wide', 'tenant')] };
+    expect(rows.length).toBeGreaterThan(PREVIEW_WHOLE_UP_TO_ROWS);
+    const preview = previewReport(result);
+    expect(preview).toEqual({ ...result, whole: { rows: rows.length, findings: 1 } });
+    expect(isPartialReport(preview)).toBe(false);
+  });
+
   it('is a load error whole: there are no rows to cut', () => {
     const failed = reportResult(GENERATED_AT, [], { state: 'load-error' });
     expect(previewReport(failed)).toEqual({ ...failed, whole: { rows: 0, findings: 0 } });
