@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { PREVIEW_ROWS_PER_TABLE } from '../../src/core/reports/report-preview.js';
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
+import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
 
@@ -60,6 +61,7 @@ describe('opening a report', () => {
     expect(await page.getByRole('button', { name: 'Export CSV' }).isDisabled()).toBe(true);
     const deviceHeader = page.getByRole('columnheader', { name: 'Device' });
     expect(await deviceHeader.getByRole('button').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     releaseWhole();
     const complete = page.locator('[data-shown-count]:not([data-partial])');
