@@ -188,6 +188,10 @@ describe('dmhealth', () => {
     [['report', 'escrow-gaps', '--format', 'xml'], '--format must be'],
     [['report', 'escrow-gaps', '--colour'], 'Unknown option'],
     [['frobnicate'], 'unknown command'],
+    [['report', 'escrow-gaps', '--width', '39'], '--width must be a whole number from 40 to 1000, got "39"'],
+    [['report', 'escrow-gaps', '--width', '1001'], '--width must be a whole number from 40 to 1000, got "1001"'],
+    [['report', 'escrow-gaps', '--width', '80.5'], '--width must be a whole number from 40 to 1000, got "80.5"'],
+    [['overview', '--width', '12'], '--width a whole number from 40 to 1000'],
   ])('exits 2 on a usage error: %j', async (args, message) => {
     const { code, stderr } = await dmhealth(args);
     expect(code).toBe(2);
