@@ -35,8 +35,8 @@ export interface OpenedReport {
 export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
   private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
-  private readonly encodings = new WeakMap<ReportResult, EncodedReport>();
-  private readonly previewEncodings = new WeakMap<ReportResult, EncodedReport>();
+  private readonly encodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
+  private readonly previewEncodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
   private serialized = 0;
 
   constructor(
@@ -88,20 +88,20 @@ export class ReportCache {
     return result;
   }
 
-  /** A result as bytes: serialized once, on first request, and kept as long as the result is. */
-  encoded(result: ReportResult): EncodedReport {
+  /** A result as bytes: serialized once, on first request (viewers asking meanwhile wait for the same), and kept as long as the result is. */
+  encoded(result: ReportResult): Promise<EncodedReport> {
     return this.encodeOnce(this.encodings, result, () => result);
   }
 
   /** A result's preview (report-preview.ts) as bytes: made once, as the whole result's bytes are. */
-  encodedPreview(result: ReportResult): EncodedReport {
+  encodedPreview(result: ReportResult): Promise<EncodedReport> {
     return this.encodeOnce(this.previewEncodings, result, () => previewReport(result));
   }
 
-  private encodeOnce(made: WeakMap<ReportResult, EncodedReport>, result: ReportResult, representation: () => ReportResult): EncodedReport {
+  private encodeOnce(made: WeakMap<ReportResult, Promise<EncodedReport>>, result: ReportResult, representation: () => ReportResult): Promise<EncodedReport> {
     let encoded = made.get(result);
     if (!encoded) {
-      encoded = new EncodedReport(representation());
+      encoded = EncodedReport.of(representation());
       this.serialized += 1;
       made.set(result, encoded);
     }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { ReportResult } from '../core/reports/report-model.js';
@@ -8,6 +9,9 @@ const brotliAsync = promisify(brotliCompress);
 
 export type ContentEncoding = 'br' | 'gzip';
 
+/** Rows or findings serialized in one turn of the event loop: a few milliseconds of work. */
+const ITEMS_PER_SLICE = 2_000;
+
 /**
  * A report as bytes, made once however many viewers read it: the JSON, its ETag, and each
  * compression a client accepts, made on first use in zlib's thread pool (off the event loop).
@@ -15,14 +19,47 @@ export type ContentEncoding = 'br' | 'gzip';
  * second; the highest qualities cost many seconds for a few per cent more.
  */
 export class EncodedReport {
-  readonly json: Buffer;
-  /** A strong validator of these bytes (RFC 9110, section 8.8.3). */
-  readonly etag: string;
   private readonly compressed = new Map<ContentEncoding, Promise<Buffer>>();
 
-  constructor(result: ReportResult) {
-    this.json = Buffer.from(JSON.stringify(result), 'utf8');
-    this.etag = `"${createHash('sha256').update(this.json).digest('base64url').slice(0, 32)}"`;
+  private constructor(
+    readonly json: Buffer,
+    /** A strong validator of these bytes (RFC 9110, section 8.8.3). */
+    readonly etag: string,
+  ) {}
+
+  /**
+   * Serializes a result a slice of rows or findings at a time, yielding to the event loop between
+   * slices: in one `JSON.stringify`, report 4 of a 100,000-device tenant (about 48 MB) held every
+   * other request for a third of a second or more. The JSON is the same object; its long lists
+   * come last.
+   */
+  static async of(result: ReportResult): Promise<EncodedReport> {
+    const parts: Buffer[] = [];
+    const hash = createHash('sha256');
+    const write = (text: string) => {
+      const bytes = Buffer.from(text, 'utf8');
+      parts.push(bytes);
+      hash.update(bytes);
+    };
+    const writeList = async (items: readonly unknown[]) => {
+      write('[');
+      for (let start = 0; start < items.length; start += ITEMS_PER_SLICE) {
+        if (start > 0) {
+          await nextTurn();
+          write(',');
+        }
+        write(JSON.stringify(items.slice(start, start + ITEMS_PER_SLICE)).slice(1, -1));
+      }
+      write(']');
+    };
+    const { rows, findings, ...rest } = result;
+    const head = JSON.stringify(rest);
+    write(`${head.slice(0, -1)}${head === '{}' ? '' : ','}"rows":`);
+    await writeList(rows);
+    write(',"findings":');
+    await writeList(findings);
+    write('}');
+    return new EncodedReport(Buffer.concat(parts), `"${hash.digest('base64url').slice(0, 32)}"`);
   }
 
   body(encoding: ContentEncoding | null): Promise<Buffer> {

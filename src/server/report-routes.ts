@@ -108,7 +108,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    await sendEncoded(req, res, options.reports.encodedPreview(await openFor(req, res, user, id)));
+    await sendEncoded(req, res, await options.reports.encodedPreview(await openFor(req, res, user, id)));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -119,7 +119,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const id = csv ? name.slice(0, -'.csv'.length) : name;
     if (refuseUnknownReport(res, registry, id)) return;
     if (!csv) {
-      await sendEncoded(req, res, options.reports.encoded(await openFor(req, res, user, id)));
+      await sendEncoded(req, res, await options.reports.encoded(await openFor(req, res, user, id)));
       return;
     }
     // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
