@@ -103,8 +103,8 @@ describe('a daily schedule across two instances on Azurite', () => {
     const posts = () => playground.messages.filter((message) => message.conversationId === channel.id && message.cards.length > 0);
     /** Every tick of both instances for a while after a post: 20 ticks each at 100 ms. */
     const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
-    const nextPost = async (): Promise<PlaygroundMessage> => {
-      const before = posts().length;
+    /** The one post after `before` posts were counted: counted before the clock moves, as a post may arrive at once. */
+    const nextPost = async (before: number): Promise<PlaygroundMessage> => {
       await expect.poll(() => posts().length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(before);
       await settle();
       expect(posts()).toHaveLength(before + 1);
@@ -122,23 +122,24 @@ describe('a daily schedule across two instances on Azurite', () => {
     expect(posts()).toHaveLength(0);
 
     setClock('2026-11-23T09:00:10Z');
-    expect(JSON.stringify((await nextPost()).cards)).toMatch(/\d+ new findings in Contoso \(demo\)/);
+    expect(JSON.stringify((await nextPost(0)).cards)).toMatch(/\d+ new findings in Contoso \(demo\)/);
     // Later the same day: still one.
     setClock('2026-11-23T17:00:00Z');
     await settle();
     expect(posts()).toHaveLength(1);
 
     setClock('2026-11-24T09:00:05Z');
-    expect(JSON.stringify((await nextPost()).cards)).toContain('Nothing new in Contoso (demo)');
+    expect(JSON.stringify((await nextPost(1)).cards)).toContain('Nothing new in Contoso (demo)');
 
     // Both down from Tuesday to Friday afternoon: Wednesday's, Thursday's and Friday's slots pass.
     await stopBoth();
     setClock('2026-11-27T15:00:00Z');
+    // The first instance up may post before the second is: nextPost counts from before the start.
     await startBoth();
-    await nextPost();
+    await nextPost(2);
 
     setClock('2026-11-28T09:00:01Z');
-    await nextPost();
+    await nextPost(3);
     expect(posts()).toHaveLength(4);
     // One run per slot across both processes; the missed slots are one run, for the latest of them.
     expect(Object.fromEntries(runsBySlot())).toEqual({
