@@ -6,6 +6,7 @@ import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../src/core/store/file-state-store.js';
 import { sharedLoader } from '../../src/server/shared-loads.js';
 import { reportResult } from '../fixtures/report-result.js';
+import { holdLock } from '../support/gate.js';
 
 /**
  * The ways sharing a load can fail short of the state store failing outright (which
@@ -58,16 +59,8 @@ describe('a shared load when sharing goes wrong', () => {
 
   it("loads for itself when another instance holds the report's lock past the wait, and tells the log", async () => {
     const other = await FileStateStore.open(directory);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const otherLoad = other.withLock('load:escrow-gaps', async () => {
-      holding();
-      await released;
-    });
+    const release = await holdLock(other, 'load:escrow-gaps');
     try {
-      await held;
       const result = await loader({ waitMs: 300 })('escrow-gaps', () => undefined);
       expect(result.state).toBe('loaded');
       expect(loads).toBe(1);
@@ -75,8 +68,7 @@ describe('a shared load when sharing goes wrong', () => {
       // Loaded without the lock, it is not stored as if shared.
       expect(await store.readCompressed('result-escrow-gaps')).toBeNull();
     } finally {
-      release();
-      await otherLoad;
+      await release();
       await other.close();
     }
   });

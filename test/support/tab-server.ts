@@ -9,9 +9,10 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import type { GraphClient } from '../../src/core/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { TAB_DIRECTORY, launchTestBrowser } from './browser.js';
+import { gate } from './gate.js';
 import type { TestBrowser } from './browser.js';
 import { simulatorConnection } from './simulated-tenant.js';
 import type { SimulatorHarness } from './simulated-tenant.js';
@@ -107,4 +108,17 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
       return page;
     },
   };
+}
+
+/**
+ * Holds every request of `page` matching `url` until the returned release is called, then lets it
+ * go on to the server, or answers it with `answer` instead.
+ */
+export async function holdRequests(page: Page, url: string | RegExp, answer: (route: Route) => Promise<void> = (route) => route.continue()): Promise<() => void> {
+  const released = gate();
+  await page.route(url, async (route) => {
+    await released.opened;
+    await answer(route);
+  });
+  return released.open;
 }

@@ -5,22 +5,11 @@ import { PREVIEW_ROWS_PER_TABLE } from '../../src/core/reports/report-preview.js
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { useTabPages } from '../support/tab-server.js';
+import { holdRequests, useTabPages } from '../support/tab-server.js';
 
 // 2,000 devices: report 4 has about 1,500 rows, more than a preview holds whole.
 const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000 }) });
 const tab = useTabPages(harness);
-
-/** The whole report's request (not its preview, progress or triage), held until the returned release is called. */
-async function holdWholeReport(page: Page, id: string): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/api/reports/${id}`, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 /** Paths of the report API a page asks for, in order. */
 function reportRequests(page: Page, id: string): string[] {
@@ -41,7 +30,8 @@ describe('opening a report', () => {
   it('draws a large report from its first rows at once, with nothing that would need the rest, then the whole of it', async () => {
     const page = await tab.newPage();
     const requests = reportRequests(page, 'escrow-gaps');
-    const releaseWhole = await holdWholeReport(page, 'escrow-gaps');
+    // The whole report's request alone (not its preview, progress or triage).
+    const releaseWhole = await holdRequests(page, '**/api/reports/escrow-gaps');
     const previewAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const { whole } = (await (await previewAnswer).json()) as ReportPreview;
@@ -86,12 +76,9 @@ describe('opening a report', () => {
 
   it('says so when the rest of a report cannot be read after its first rows, rather than leave them as if they were all', async () => {
     const page = await tab.newPage();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/reports/escrow-gaps', async (route) => {
-      await released;
-      await route.fulfill({ status: 503, json: { error: { code: 'StateStoreUnavailable', message: 'the state store did not answer' } } });
-    });
+    const release = await holdRequests(page, '**/api/reports/escrow-gaps', (route) =>
+      route.fulfill({ status: 503, json: { error: { code: 'StateStoreUnavailable', message: 'the state store did not answer' } } }),
+    );
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     await page.locator('[data-shown-count][data-partial]').waitFor();
     release();

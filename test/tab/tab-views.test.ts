@@ -9,7 +9,7 @@ import { INITIALIZING_TEXT, LOADING_TEXT } from '../../src/core/reports/report-m
 import { saveScreenshot } from '../support/browser.js';
 import type { PageGlobals } from '../support/browser.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
-import { useTabPages } from '../support/tab-server.js';
+import { holdRequests, useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
@@ -33,17 +33,6 @@ function freshServer(): Promise<TabServer> {
   return tab.startServer(harness.client());
 }
 
-/** Holds every request matching `url` until the returned release is called. */
-async function hold(page: Page, url: string | RegExp): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 const pendingLine = (page: Page, text: string) => page.locator('[role=status][data-pending]', { hasText: text });
 
 async function findingCounts(page: Page): Promise<Record<string, number>> {
@@ -61,8 +50,8 @@ function declaredCounts(id: ReportId): Record<string, number> {
 describe('each report on the demo tenant', () => {
   it.each(REPORT_IDS)("%s: the start and loading states, then the table with the scenario's findings, in light and dark", async (id) => {
     const page = await openPage('light');
-    const releaseSignIn = await hold(page, '**/api/demo/token');
-    const releaseReport = await hold(page, `**/api/reports/${id}/preview`);
+    const releaseSignIn = await holdRequests(page, '**/api/demo/token');
+    const releaseReport = await holdRequests(page, `**/api/reports/${id}/preview`);
     await page.goto(`${tab.server.base}/tab/#/${id}`);
 
     await pendingLine(page, reportDefinition(id).pending.starting).waitFor();
@@ -438,7 +427,7 @@ describe('the overview', () => {
     try {
       const server = await serverWithRoles(roles);
       const page = await openPage();
-      const releasePosture = await hold(page, '**/api/reports/security-posture/summary');
+      const releasePosture = await holdRequests(page, '**/api/reports/security-posture/summary');
       await page.goto(`${server.base}/tab/`);
       const tile = (id: ReportId) => page.locator(`[data-report-tile=${id}]`);
       const tileIn = (id: ReportId, state: string) => page.locator(`[data-report-tile=${id}][data-state=${state}]`);

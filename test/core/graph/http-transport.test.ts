@@ -41,10 +41,19 @@ function withStatedSize(gzipped: Buffer, size: number): Buffer {
 
 const get = (path: string) => ({ method: 'GET' as const, url: new URL(`${base}${path}`), headers: {}, timeoutMs: 10_000 });
 
+/** A transport for one test, closed after it whatever happened. */
+async function withTransport(options: Parameters<typeof createHttpTransport>[0], use: (transport: ReturnType<typeof createHttpTransport>) => Promise<void>): Promise<void> {
+  const transport = createHttpTransport(options);
+  try {
+    await use(transport);
+  } finally {
+    await transport.close();
+  }
+}
+
 describe('inflating answers', () => {
   it('holds inflated bytes across requests to its budget, and every answer still arrives whole', async () => {
-    const transport = createHttpTransport({ inflateBudgetBytes: 2.5 * 1024 * 1024 });
-    try {
+    await withTransport({ inflateBudgetBytes: 2.5 * 1024 * 1024 }, async (transport) => {
       for (let index = 0; index < 6; index++) bodies.set(`/page-${index}`, page(1));
       const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => transport.send(get(`/page-${index}`))));
       for (const answer of answers) expect((JSON.parse(answer.body) as { value: unknown[] }).value.length).toBeGreaterThan(1000);
@@ -52,44 +61,33 @@ describe('inflating answers', () => {
       expect(transport.inflating.peak).toBeGreaterThan(1024 * 1024);
       expect(transport.inflating.peak).toBeLessThanOrEqual(2.5 * 1024 * 1024);
       expect(transport.inflating.inUse).toBe(0);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it('reserves for a tiny answer what it can inflate to, not the whole cap', async () => {
-    const transport = createHttpTransport();
-    try {
+    await withTransport({}, async (transport) => {
       // gzip adds 18 bytes: an empty page is larger compressed than plain, and its trailer says so.
       bodies.set('/empty', gzipSync('{"value":[]}'));
       expect((await transport.send(get('/empty'))).body).toBe('{"value":[]}');
       expect(transport.inflating.peak).toBeLessThan(64 * 1024);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it('refuses, before inflating it, an answer whose gzip trailer says it is larger than any Graph page', async () => {
-    const transport = createHttpTransport();
-    try {
+    await withTransport({}, async (transport) => {
       bodies.set('/bomb', withStatedSize(page(0.01), MAX_BODY_BYTES + 1));
       await expect(transport.send(get('/bomb'))).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('would inflate to more than') });
       expect(transport.inflating.peak).toBe(0);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it('refuses an answer that inflates past the size its trailer stated, rather than holding more than it reserved', async () => {
-    const transport = createHttpTransport();
-    try {
+    await withTransport({}, async (transport) => {
       const honest = page(1);
       bodies.set('/liar', withStatedSize(honest, honest.length + 10));
       await expect(transport.send(get('/liar'))).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('does not inflate') });
       expect(transport.inflating.inUse).toBe(0);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 });
 

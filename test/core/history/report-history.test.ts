@@ -8,6 +8,7 @@ import type { HistoryPoint, LastFindings, ReportHistory } from '../../../src/cor
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../../src/core/store/file-state-store.js';
 import { reportResult } from '../../fixtures/report-result.js';
+import { holdLock } from '../../support/gate.js';
 
 function point(at: string, fresh: number | null = 0, resolved: number | null = 0): HistoryPoint {
   return { at, findings: 1, counts: { a: 1 }, fresh, resolved };
@@ -128,11 +129,9 @@ describe('a report history', () => {
       expect(history.points.at(-1)).toMatchObject({ fresh: null, resolved: null });
 
       // Another instance holding the history's lock: this load adds no point, and says so.
-      let release!: () => void;
-      const held = store.withLock('document:history-escrow-gaps', () => new Promise<void>((resolve) => (release = resolve)));
+      const release = await holdLock(store, 'document:history-escrow-gaps');
       expect(await records.record(reportResult('2026-11-22T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(false);
-      release();
-      await held;
+      await release();
       await store.close();
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { FileStateStore } from '../../../src/core/store/file-state-store.js';
 import { openStateStore } from '../../../src/core/store/open-state-store.js';
 import { StateStoreError } from '../../../src/core/store/state-store.js';
 import { REPO_ROOT } from '../../support/browser.js';
+import { holdLock } from '../../support/gate.js';
 import { describeStateStoreContract, ledger } from './state-store-contract.js';
 
 const directories: string[] = [];
@@ -177,19 +178,10 @@ describe('the file store', () => {
     const directory = freshDirectory();
     const holder = await FileStateStore.open(directory, { leaseMs: 1_000 });
     const contender = await FileStateStore.open(directory, { leaseMs: 1_000 });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const isHeld = new Promise<void>((resolve) => (started = resolve));
-    const held = holder.withLock('19:alive', async () => {
-      started();
-      await released;
-    });
-    await isHeld;
+    const release = await holdLock(holder, '19:alive');
     // Two and a half leases: a lock nobody renewed would have been taken over twice over.
     expect(await contender.withLock('19:alive', async () => 'ran', { waitMs: 2_500 })).toEqual({ ok: false, reason: 'busy' });
-    release();
-    await held;
+    await release();
   });
 
   it('refuses a torn ledger with a typed error rather than reading it as empty', async () => {

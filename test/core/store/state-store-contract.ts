@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyLedger } from '../../../src/core/store/state-store.js';
 import type { ChannelLedger, StateStore } from '../../../src/core/store/state-store.js';
+import { holdLock } from '../../support/gate.js';
 
 export interface StoreFixture {
   /** A new store over the same backing as every other store this fixture opens (another app instance). */
@@ -22,13 +23,6 @@ export function ledger(channel: string, count: number): ChannelLedger {
       changedAt: '2026-11-23T09:00:00.000Z',
     })),
   };
-}
-
-/** A promise and the function that settles it, to hold a lock until a test lets go. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
 }
 
 /** What every state store promises, whatever its backing. */
@@ -196,33 +190,24 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
     });
 
     it('does not make one channel wait for another', async () => {
-      const held = gate();
-      const first = store.withLock('19:one', () => held.opened);
+      const release = await holdLock(store, '19:one');
       const second = await store.withLock('19:two', async () => 'done', { waitMs: 2_000 });
       expect(second).toEqual({ ok: true, value: 'done' });
-      held.open();
-      await first;
+      await release();
     });
 
     it('answers busy, without running the work, when a lock stays held past the wait, here or elsewhere', async () => {
       const other = await backing.open();
       try {
         for (const holderStore of [store, other]) {
-          const held = gate();
-          const started = gate();
-          const holder = holderStore.withLock('19:held', async () => {
-            started.open();
-            await held.opened;
-          });
-          await started.opened;
+          const release = await holdLock(holderStore, '19:held');
           let ran = false;
           const waitedFrom = Date.now();
           const outcome = await store.withLock('19:held', async () => (ran = true), { waitMs: 300 });
           expect(outcome).toEqual({ ok: false, reason: 'busy' });
           expect(ran).toBe(false);
           expect(Date.now() - waitedFrom).toBeLessThan(3_000);
-          held.open();
-          await holder;
+          await release();
           expect(await store.withLock('19:held', async () => 'ran', { waitMs: 2_000 })).toEqual({ ok: true, value: 'ran' });
         }
       } finally {
