@@ -119,9 +119,12 @@ export class PostScheduler {
     log(`scheduled post to ${schedule.name} for ${slot.toISOString()}: ${outcome.status}, ${outcome.fresh} new${outcome.message ? ` (${outcome.message})` : ''}`);
     if (outcome.botRemoved) {
       // Nobody there can send "stop posting" any more, and every retry would load the reports again.
-      await records.change((book) => ({ book: removeSchedule(book, schedule.channel).book, value: true }));
-      log(`scheduled posts to ${schedule.name}: stopped, as the bot is no longer in that conversation`);
-      return { channel: schedule.channel, slot, outcome };
+      const removed = await records.change((book) => ({ book: removeSchedule(book, schedule.channel).book, value: true }));
+      if (removed.ok) {
+        log(`scheduled posts to ${schedule.name}: stopped, as the bot is no longer in that conversation`);
+        return { channel: schedule.channel, slot, outcome };
+      }
+      // The schedules were busy: the run is recorded as failed below, and the next try removes it.
     }
     const succeeded = outcome.status === 'posted' || outcome.status === 'nothing-new';
     const recorded = await this.record(schedule, slot, { status: outcome.status, ...(outcome.message ? { message: outcome.message } : {}), succeeded }).catch((error: unknown) => {

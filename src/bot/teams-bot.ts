@@ -194,7 +194,8 @@ export class TeamsBot {
     return botRemoved ? { ...outcome, botRemoved } : outcome;
   }
 
-  private loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
+  /** The reports loaded afresh, as a post speaks of the present. */
+  loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
     return Promise.all(ids.map((id) => this.options.reports.get(id, { refresh: true })));
   }
 

@@ -116,8 +116,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
       ? new PostScheduler({
           store: options.store,
           records: schedules,
-          // Fresh, as a post speaks of the present.
-          loadReports: (ids) => Promise.all(ids.map((id) => reports.get(id, { refresh: true }))),
+          loadReports: (ids) => bot.loadFresh(ids),
           post: (schedule, results) => bot.postOnSchedule(schedule, results),
           now: botOptions.now ?? (() => new Date()),
           log: botOptions.log ?? options.log,

@@ -212,19 +212,15 @@ function timeZoneByWords(words: string): string | null {
   if (parts.length < 2 || parts.length > 5 || parts.some((part) => !/^[a-z0-9+-]+$/.test(part))) return null;
   for (let joins = 0; joins < 2 ** (parts.length - 1); joins++) {
     const name = parts.reduce((joined, part, index) => (index === 0 ? part : `${joined}${joins & (1 << (index - 1)) ? '_' : '/'}${part}`), '');
-    if (isTimeZone(name)) return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    const format = name ? zoneFormat(name) : null;
+    if (format) return format.resolvedOptions().timeZone;
   }
   return null;
 }
 
 /** Whether the runtime knows this IANA zone (Teams sends `localTimezone` in that form). */
 export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return name.length > 0;
-  } catch {
-    return false;
-  }
+  return name.length > 0 && zoneFormat(name) !== null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,22 +346,40 @@ function addDays(day: LocalDate, days: number): LocalDate {
   return { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
 }
 
-const partsFormats = new Map<string, Intl.DateTimeFormat>();
-function wallClock(at: Date, timeZone: string): LocalDate & ClockTime & { second: number } {
-  let format = partsFormats.get(timeZone);
+/**
+ * The wall-clock format of a zone the runtime knows, made once per zone (a schedule book is checked
+ * at every read, and building a format is the costly part); null for a zone it does not know.
+ * Kept under the runtime's own spelling only: names in other spellings or unknown come from
+ * messages, and a sender must not be able to grow the cache.
+ */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneFormat(timeZone: string): Intl.DateTimeFormat | null {
+  let format = zoneFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    partsFormats.set(timeZone, format);
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      return null;
+    }
+    const canonical = format.resolvedOptions().timeZone;
+    if (canonical === timeZone) zoneFormats.set(timeZone, format);
   }
+  return format;
+}
+
+function wallClock(at: Date, timeZone: string): LocalDate & ClockTime & { second: number } {
+  const format = zoneFormat(timeZone);
+  // Schedules are checked for a known zone when read and when set; an unknown one here is a bug.
+  if (!format) throw new RangeError(`unknown time zone ${timeZone}`);
   const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
 }
