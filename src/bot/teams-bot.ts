@@ -69,8 +69,8 @@ export interface TeamsBotOptions {
    * longer than that to read.
    */
   followUpAfterMs?: number;
-  /** The channels' posting schedules; without them, `post new findings daily …` is refused. */
-  schedules?: ScheduleRecords;
+  /** The channels' posting schedules. */
+  schedules: ScheduleRecords;
   /** The time, for schedules (a test runs the server on a clock it sets). */
   now?: () => Date;
   log?: (line: string) => void;
@@ -361,7 +361,6 @@ export class TeamsBot {
 
   /** The conversation's schedule, null for none, `unreadable` when the schedules cannot be read (the reason is logged). */
   private async scheduleOf(channel: string): Promise<PostSchedule | null | 'unreadable'> {
-    if (!this.options.schedules) return null;
     try {
       return (await this.options.schedules.read()).schedules.find((schedule) => schedule.channel === channel) ?? null;
     } catch (error) {
@@ -418,16 +417,14 @@ export class TeamsBot {
   }
 
   /**
-   * A change to the schedules under their lock, or the reply for a server without schedules or for
-   * a change that could not be made (the schedules busy or unreadable, the reason logged).
+   * A change to the schedules under their lock, or the reply for a change that could not be made
+   * (the schedules busy or unreadable, the reason logged).
    */
   private async changeSchedules<T>(
     what: string,
     change: (book: ScheduleBook) => { book: ScheduleBook | null; value: T },
   ): Promise<{ ok: true; value: T } | { ok: false; reply: string }> {
-    const records = this.options.schedules;
-    if (!records) return { ok: false, reply: 'This server does not post on a schedule.' };
-    const changed = await records.change(change).catch((error: unknown) => {
+    const changed = await this.options.schedules.change(change).catch((error: unknown) => {
       this.log(`could not ${what} a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });

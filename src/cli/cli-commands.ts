@@ -151,15 +151,15 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
   });
 }
 
-/**
- * Runs `work` over the configured tenant (or the demo tenant, said on stderr), closing the
- * connection after; a configuration that cannot be read or used is a usage error in one line.
- */
 /** Why a report could not be built, on stderr: the command line has no server log for its card to point to. */
 function printBuildFailure(_report: string, error: unknown): void {
   console.error(`The report could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 }
 
+/**
+ * Runs `work` over the configured tenant (or the demo tenant, said on stderr), closing the
+ * connection after; a configuration that cannot be read or used is a usage error in one line.
+ */
 async function withTenant(command: string, work: (connection: GraphConnection, config: AppConfig) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {

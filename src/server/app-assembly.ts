@@ -63,7 +63,7 @@ export interface AssembledApp {
 /**
  * The server's parts wired together once, for `npm start` and for the tests: the shared report
  * cache over the registry, the SSO check against the connection's identity, the demo sign-in when
- * the tenant is the simulator, and the bot.
+ * the tenant is the simulator, and the bot with its scheduled posts.
  */
 export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const { connection } = options;
@@ -92,36 +92,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     options.store.kind === 'azure-blob' ? sharedLoader(upstream, options.store, { maxAgeMs: cacheMaxAgeMs, log: options.log }) : upstream,
     cacheMaxAgeMs,
   );
-  const botOptions = options.bot;
-  const schedules = new ScheduleRecords(options.store);
-  const bot = botOptions
-    ? new TeamsBot({
-        reports,
-        registry,
-        store: options.store,
-        triage,
-        identity: botOptions.identity,
-        allowedTenantId: botOptions.allowedTenantId !== undefined ? botOptions.allowedTenantId : connection.demo ? null : connection.identity.tenantId,
-        tenantLabel: connection.tenantLabel,
-        tabLinks: createTabLinks({ teamsAppId: botOptions.teamsAppId, tabUrl: botOptions.tabUrl }),
-        tabUrl: botOptions.tabUrl,
-        ...(botOptions.followUpAfterMs !== undefined ? { followUpAfterMs: botOptions.followUpAfterMs } : {}),
-        schedules,
-        ...(botOptions.now ? { now: botOptions.now } : {}),
-        log: botOptions.log ?? options.log,
-      })
-    : undefined;
-  const scheduler =
-    bot && botOptions
-      ? new PostScheduler({
-          store: options.store,
-          records: schedules,
-          loadReports: (ids) => bot.loadFresh(ids),
-          post: (schedule, results) => bot.postOnSchedule(schedule, results),
-          now: botOptions.now ?? (() => new Date()),
-          log: botOptions.log ?? options.log,
-        })
-      : undefined;
+  const { bot, scheduler } = options.bot ? assembleBot(options, options.bot, { reports, registry, triage }) : { bot: undefined, scheduler: undefined };
   const sim = connection.simulator;
   const server = createAppServer({
     reports,
@@ -145,11 +116,45 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
         }
       : {}),
     ...(bot ? { bot } : {}),
-    ...(botOptions?.notifyApiKey ? { notifyApiKey: botOptions.notifyApiKey } : {}),
-    ...(botOptions?.notifyRateLimit ? { notifyRateLimit: botOptions.notifyRateLimit } : {}),
-    ...(botOptions?.trustedProxy ? { trustedProxy: botOptions.trustedProxy } : {}),
+    ...(options.bot?.notifyApiKey ? { notifyApiKey: options.bot.notifyApiKey } : {}),
+    ...(options.bot?.notifyRateLimit ? { notifyRateLimit: options.bot.notifyRateLimit } : {}),
+    ...(options.bot?.trustedProxy ? { trustedProxy: options.bot.trustedProxy } : {}),
     log: options.log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   return { server, reports, bot, scheduler };
+}
+
+/** The bot and its scheduled posts, on the app's cache and state store, with one log and one clock. */
+function assembleBot(
+  options: AppAssemblyOptions,
+  botOptions: NonNullable<AppAssemblyOptions['bot']>,
+  parts: { reports: ReportCache; registry: ReportRegistry; triage: TriageRecords },
+): { bot: TeamsBot; scheduler: PostScheduler } {
+  const { connection } = options;
+  const log = botOptions.log ?? options.log;
+  const now = botOptions.now ?? (() => new Date());
+  const schedules = new ScheduleRecords(options.store);
+  const bot = new TeamsBot({
+    ...parts,
+    store: options.store,
+    identity: botOptions.identity,
+    allowedTenantId: botOptions.allowedTenantId !== undefined ? botOptions.allowedTenantId : connection.demo ? null : connection.identity.tenantId,
+    tenantLabel: connection.tenantLabel,
+    tabLinks: createTabLinks({ teamsAppId: botOptions.teamsAppId, tabUrl: botOptions.tabUrl }),
+    tabUrl: botOptions.tabUrl,
+    ...(botOptions.followUpAfterMs !== undefined ? { followUpAfterMs: botOptions.followUpAfterMs } : {}),
+    schedules,
+    now,
+    log,
+  });
+  const scheduler = new PostScheduler({
+    store: options.store,
+    records: schedules,
+    loadReports: (ids) => bot.loadFresh(ids),
+    post: (schedule, results) => bot.postOnSchedule(schedule, results),
+    now,
+    log,
+  });
+  return { bot, scheduler };
 }

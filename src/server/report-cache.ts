@@ -104,6 +104,8 @@ export class ReportCache {
       encoded = EncodedReport.of(representation());
       this.serialized += 1;
       made.set(result, encoded);
+      // A serialization that failed (a bug) is not kept: the next viewer tries again.
+      encoded.catch(() => made.delete(result));
     }
     return encoded;
   }

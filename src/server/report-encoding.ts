@@ -54,7 +54,8 @@ export class EncodedReport {
     };
     const { rows, findings, ...rest } = result;
     const head = JSON.stringify(rest);
-    write(`${head.slice(0, -1)}${head === '{}' ? '' : ','}"rows":`);
+    // A result always has fields besides its lists (`report`, `state`, …): the head ends with one.
+    write(`${head.slice(0, -1)},"rows":`);
     await writeList(rows);
     write(',"findings":');
     await writeList(findings);

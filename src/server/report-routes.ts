@@ -31,7 +31,8 @@ export interface ReportRoutesOptions {
 
 /**
  * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
- * the JSON contract or as CSV, and a load's progress, every route behind the SSO token.
+ * the JSON contract or as CSV, its preview, its summary, and a load's progress, every route behind
+ * the SSO token.
  */
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, registry } = options;

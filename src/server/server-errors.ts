@@ -1,14 +1,14 @@
 import type { Request, Response, Server } from 'restify';
 
 /** What a caller is told when something failed on our side: never the internal detail. */
+export const INTERNAL_ERROR_MESSAGE = 'The server could not answer this request; the reason is in its log.';
+
 /** Answers 404 for a report id the registry does not hold (a route's `:id`); true when it did. */
 export function refuseUnknownReport(res: Response, registry: { has(id: string): boolean }, id: string): boolean {
   if (registry.has(id)) return false;
   res.send(404, { error: { status: 404, message: `There is no report "${id}".` } });
   return true;
 }
-
-export const INTERNAL_ERROR_MESSAGE = 'The server could not answer this request; the reason is in its log.';
 
 /** Text with anything that looks like a credential (a header echoed, a JWT, a key in a URL or connection string) replaced by a marker, for a log line. */
 export function redactCredentials(text: string): string {

@@ -46,7 +46,7 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * reports loading together must not each hold their largest pages at the same moment. Twice the
  * largest page, so two of those still inflate side by side.
  */
-export const INFLATE_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
+const INFLATE_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
 
 /**
  * What a gzip body will inflate to, to reserve before inflating it: the size its trailer states

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { StateStoreError, lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
@@ -132,6 +133,7 @@ export class AzureBlobStateStore implements StateStore {
       }
     };
     return lockLoop({
+      name,
       waitMs: options.waitMs ?? DEFAULT_WAIT_MS,
       tryAcquire: async () => {
         const acquired = await acquire();
@@ -170,9 +172,7 @@ export class AzureBlobStateStore implements StateStore {
     try {
       const body = (await blob.download()).readableStreamBody;
       if (!body) throw new StateStoreError(`The blob ${blob.name} came back without a body.`);
-      const chunks: Buffer[] = [];
-      for await (const chunk of body as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-      return Buffer.concat(chunks);
+      return await buffer(body);
     } catch (error) {
       if (isStatus(error, 404)) return null;
       throw error;

@@ -166,6 +166,7 @@ export class FileStateStore implements StateStore {
     const lockPath = this.path('locks', name, '.lock');
     const holder = randomUUID();
     return lockLoop({
+      name,
       waitMs,
       tryAcquire: () => this.tryCreateLock(lockPath, holder),
       // Touching the file is the lease's heartbeat; a holder that died stops touching it.

@@ -36,8 +36,9 @@ export interface StateStore {
   writeCompressed(name: DocumentName, text: string): Promise<void>;
 
   /**
-   * Runs `work` while holding the lock of that name (a channel's posting lock, or a document's
-   * writing lock such as `document:triage`), across processes and instances that share the store,
+   * Runs `work` while holding the lock of that name (a channel's posting lock, a document's writing
+   * lock such as `document:triage`, a shared load's `load:<id>`, a schedule's run
+   * `schedule:<channel>`), across processes and instances that share the store,
    * so that two triggers at once post once and two writers never lose each other's change. Waits
    * for a lock held elsewhere up to `waitMs`, then answers `busy` without running `work`. A lock
    * whose holder died is taken over after its lease lapses.
@@ -168,11 +169,13 @@ export function isStoredInstallation(value: unknown): value is StoredInstallatio
 }
 
 /**
- * The waiting, renewing and releasing around a lock (a channel's, a document's, a load's) that both stores share: try to take
- * the lock with a growing pause up to `waitMs`, keep the lease alive while `work` runs, release it
- * afterwards whatever happened.
+ * The waiting, renewing and releasing around a lock (a channel's posting, a document's, a shared
+ * load's, a schedule's run) that both stores share: try to take the lock with a growing pause up to
+ * `waitMs`, keep the lease alive while `work` runs, release it afterwards whatever happened.
  */
 export async function lockLoop<T>(steps: {
+  /** The lock's name, for the log. */
+  name: string;
   waitMs: number;
   tryAcquire: () => Promise<boolean>;
   renewEveryMs: number;
@@ -190,12 +193,12 @@ export async function lockLoop<T>(steps: {
     pause = Math.min(pause * 2, 500);
   }
   const renewal = setInterval(() => {
-    steps.renew().catch((error: unknown) => steps.warn(`state store: could not renew a channel lock: ${error instanceof Error ? error.message : String(error)}`));
+    steps.renew().catch((error: unknown) => steps.warn(`state store: could not renew the lock ${steps.name}: ${error instanceof Error ? error.message : String(error)}`));
   }, steps.renewEveryMs);
   try {
     return { ok: true, value: await steps.work() };
   } finally {
     clearInterval(renewal);
-    await steps.release().catch((error: unknown) => steps.warn(`state store: could not release a channel lock: ${error instanceof Error ? error.message : String(error)}`));
+    await steps.release().catch((error: unknown) => steps.warn(`state store: could not release the lock ${steps.name}: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyLimit } from '../../../src/core/graph/concurrency-limit.js';
 import type { SlotPriority } from '../../../src/core/graph/concurrency-limit.js';
+import { gate } from '../../support/gate.js';
 
 /** Tasks that hold their slot until the test ends them, and the order they started in. */
 function heldTasks(limit: ConcurrencyLimit) {
   const started: string[] = [];
-  const enders = new Map<string, () => void>();
+  const gates = new Map<string, ReturnType<typeof gate>>();
   const start = (name: string, priority: SlotPriority) =>
     limit.run(() => {
       started.push(name);
-      return new Promise<void>((resolve) => enders.set(name, resolve));
+      const held = gate();
+      gates.set(name, held);
+      return held.opened;
     }, priority);
   const end = async (name: string) => {
-    enders.get(name)!();
+    gates.get(name)!.open();
     await settle();
   };
   return { started, start, end };
@@ -22,6 +25,22 @@ function heldTasks(limit: ConcurrencyLimit) {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the concurrency limit', () => {
+  it('serves waiting pages before other requests, each in arrival order', async () => {
+    const limit = new ConcurrencyLimit(1);
+    const order: string[] = [];
+    const held = gate();
+    const holder = limit.run(() => held.opened);
+    const queued = [
+      limit.run(async () => void order.push('batch 1')),
+      limit.run(async () => void order.push('batch 2')),
+      limit.run(async () => void order.push('page 1'), 'paging'),
+      limit.run(async () => void order.push('page 2'), 'paging'),
+    ];
+    held.open();
+    await Promise.all([holder, ...queued]);
+    expect(order).toEqual(['page 1', 'page 2', 'batch 1', 'batch 2']);
+  });
+
   it('gives every slot to $batch calls and single reads when no collection is being paged', async () => {
     const tasks = heldTasks(new ConcurrencyLimit(3));
     for (const name of ['a', 'b', 'c', 'd']) void tasks.start(name, 'other');

@@ -1,6 +1,5 @@
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from '../../../src/core/graph/concurrency-limit.js';
 import { peekNextLink } from '../../../src/core/graph/graph-client.js';
 import { blankTenant, managedDevice, requestAppToken, useTestSimulator } from '../../support/simulated-tenant.js';
 
@@ -89,23 +88,5 @@ describe('compression', () => {
     } finally {
       await dispatcher.close();
     }
-  });
-});
-
-describe('ConcurrencyLimit', () => {
-  it('serves waiting pages before other requests, each in arrival order', async () => {
-    const limit = new ConcurrencyLimit(1);
-    const order: string[] = [];
-    let release!: () => void;
-    const holder = limit.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const queued = [
-      limit.run(async () => void order.push('batch 1')),
-      limit.run(async () => void order.push('batch 2')),
-      limit.run(async () => void order.push('page 1'), 'paging'),
-      limit.run(async () => void order.push('page 2'), 'paging'),
-    ];
-    release();
-    await Promise.all([holder, ...queued]);
-    expect(order).toEqual(['page 1', 'page 2', 'batch 1', 'batch 2']);
   });
 });
