@@ -44,10 +44,17 @@ const FORCED_CONTRAST_FAILURES = `(() => {
   return [...new Set(failures)].slice(0, 10);
 })()`;
 
+let axeSource: string | undefined;
+/** axe-core's build, read from disk once per test file rather than once per check. */
+function axeScript(): string {
+  axeSource ??= readFileSync(AXE_SCRIPT_PATH, 'utf8');
+  return axeSource;
+}
+
 /** axe's serious and critical violations on the page as it is now, and in forced colours the contrast failures of what is painted. */
 export async function seriousViolations(page: Page, options: { forcedColors?: boolean } = {}): Promise<string[]> {
   // Evaluated over the DevTools protocol: the tab's Content-Security-Policy rightly refuses a script tag.
-  await page.evaluate(readFileSync(AXE_SCRIPT_PATH, 'utf8'));
+  await page.evaluate(axeScript());
   const forced = options.forcedColors ?? false;
   const violations = await page.evaluate(async (forcedColors) => {
     const { axe, document } = globalThis as unknown as PageGlobals;

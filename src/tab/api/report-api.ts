@@ -29,6 +29,12 @@ export class ApiError extends Error {
   }
 }
 
+/** How a report is asked for: again from Graph (`refresh`), and cancelled with `signal`. */
+interface OpenOptions {
+  refresh?: boolean;
+  signal?: AbortSignal;
+}
+
 /** An answer, and whether the server is loading a newer one. */
 export interface Served<T> {
   value: T;
@@ -44,17 +50,22 @@ export class ReportApi {
   }
 
   /** One report; `refreshing` when the server sent its last good result while a newer one loads. */
-  report(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportResult>> {
-    return this.getJson<ReportResult>(`/api/reports/${encodeURIComponent(id)}${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  report(id: ReportId, options: OpenOptions = {}): Promise<Served<ReportResult>> {
+    return this.openReport<ReportResult>(id, '', options);
   }
 
   /** The report as the tab opens it: whole when small, else its first rows (`isPartialReport` says which). */
-  reportPreview(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportPreview>> {
-    return this.getJson<ReportPreview>(`/api/reports/${encodeURIComponent(id)}/preview${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  reportPreview(id: ReportId, options: OpenOptions = {}): Promise<Served<ReportPreview>> {
+    return this.openReport<ReportPreview>(id, '/preview', options);
   }
 
-  summary(id: ReportId, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Served<ReportSummary>> {
-    return this.getJson<ReportSummary>(`/api/reports/${encodeURIComponent(id)}/summary${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  summary(id: ReportId, options: OpenOptions = {}): Promise<Served<ReportSummary>> {
+    return this.openReport<ReportSummary>(id, '/summary', options);
+  }
+
+  /** One of the report's representations, opened as the server opens a report (`?refresh=true` to load it again). */
+  private openReport<T>(id: ReportId, representation: '' | '/preview' | '/summary', options: OpenOptions): Promise<Served<T>> {
+    return this.getJson<T>(`/api/reports/${encodeURIComponent(id)}${representation}${options.refresh ? '?refresh=true' : ''}`, options.signal);
   }
 
   async progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {

@@ -26,6 +26,7 @@ import { FaultBoundary } from './FaultBoundary.js';
 import { OVERVIEW, hashFor, readCatalogue, viewFromHash } from './report-navigation.js';
 import type { TabView } from './report-navigation.js';
 import { Overview } from '../overview/Overview.js';
+import { NARROW, PHONE, WIDE_LAYOUT } from './breakpoints.js';
 
 const THEMES = { light: teamsLightTheme, dark: teamsDarkTheme, contrast: teamsHighContrastTheme } as const;
 
@@ -41,13 +42,13 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalL}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  body: { display: 'flex', flexGrow: 1, minWidth: 0, '@media (max-width: 720px)': { flexDirection: 'column' } },
+  body: { display: 'flex', flexGrow: 1, minWidth: 0, [NARROW]: { flexDirection: 'column' } },
   nav: {
     flexShrink: 0,
     width: '240px',
     padding: tokens.spacingVerticalM,
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    '@media (max-width: 720px)': {
+    [NARROW]: {
       width: 'auto',
       borderRight: 'none',
       borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
@@ -68,7 +69,7 @@ const useStyles = makeStyles({
     display: 'flex',
     flexDirection: 'column',
     gap: tokens.spacingVerticalM,
-    '@media (max-width: 599px)': { padding: tokens.spacingHorizontalM },
+    [PHONE]: { padding: tokens.spacingHorizontalM },
   },
 });
 
@@ -95,8 +96,6 @@ export function App() {
   );
 }
 
-/** The navigation stands beside the report from this width, and above it below (phones, narrow windows). */
-const WIDE_LAYOUT = '(min-width: 721px)';
 const FRESHNESS_TICK_MS = 30_000;
 
 /** Whether a media query matches, following it as the window changes. */

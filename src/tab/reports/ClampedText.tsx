@@ -1,8 +1,9 @@
 import { Link, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
-  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', overflow: 'hidden', '@media (max-width: 599px)': { WebkitLineClamp: 2 } },
+  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', overflow: 'hidden', [PHONE]: { WebkitLineClamp: 2 } },
   two: { WebkitLineClamp: 2 },
   three: { WebkitLineClamp: 3 },
   more: { marginLeft: tokens.spacingHorizontalXS, whiteSpace: 'nowrap' },

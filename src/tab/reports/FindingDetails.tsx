@@ -7,6 +7,7 @@ import type { ApiError } from '../api/report-api.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { TriageControls } from './TriageControls.js';
+import type { RowLink } from '../table/row-link.js';
 
 const useStyles = makeStyles({
   finding: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalL },
@@ -22,9 +23,7 @@ export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
   subject: {
     name: string;
-    link: string | null;
-    /** What the link opens, when not the subject's own page. */
-    linkLabel?: string;
+    link: RowLink | null;
     findings: readonly Finding[];
     fields?: ReadonlyArray<{ label: string; text: string }>;
   } | null;
@@ -119,8 +118,8 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
           </section>
         ) : null}
         {subject?.link ? (
-          <Link href={subject.link} target="_blank" rel="noopener noreferrer">
-            Open {subject.linkLabel ?? subject.name} in the Intune admin center
+          <Link href={subject.link.href} target="_blank" rel="noopener noreferrer">
+            Open {subject.link.label} in the Intune admin center
           </Link>
         ) : null}
       </DrawerBody>

@@ -3,6 +3,7 @@ import type { FindingCount } from '../../core/findings/finding-kinds.js';
 import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { VISUALLY_HIDDEN } from './visually-hidden.js';
+import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
   summary: {
@@ -15,7 +16,7 @@ const useStyles = makeStyles({
     padding: 0,
     // On a phone the kinds are one row that scrolls sideways, rather than a stack above the table;
     // positioned, so that the counts hidden for screen readers scroll with it, not with the page.
-    '@media (max-width: 599px)': { flexWrap: 'nowrap', overflowX: 'auto', paddingBottom: tokens.spacingVerticalXS, position: 'relative' },
+    [PHONE]: { flexWrap: 'nowrap', overflowX: 'auto', paddingBottom: tokens.spacingVerticalXS, position: 'relative' },
   },
   item: {
     display: 'flex',
@@ -25,10 +26,10 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     backgroundColor: tokens.colorNeutralBackground2,
-    '@media (max-width: 599px)': { flexShrink: 0, whiteSpace: 'nowrap' },
+    [PHONE]: { flexShrink: 0, whiteSpace: 'nowrap' },
   },
   // One line each on a phone, where the kinds scroll sideways; wrapped where they wrap.
-  label: { '@media (max-width: 599px)': { whiteSpace: 'nowrap' } },
+  label: { [PHONE]: { whiteSpace: 'nowrap' } },
   selected: { border: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
   visuallyHidden: VISUALLY_HIDDEN,
   clear: { color: tokens.colorPaletteGreenForeground1 },

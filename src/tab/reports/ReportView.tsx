@@ -29,6 +29,7 @@ import type { ReportApi } from '../api/report-api.js';
 import { formatCell, relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
+import { rowLink } from '../table/row-link.js';
 import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
@@ -44,21 +45,22 @@ import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { StartupCharts } from './StartupCharts.js';
 import { useReport } from './use-report.js';
+import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
-  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0, '@media (max-width: 599px)': { gap: tokens.spacingVerticalS } },
+  view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0, [PHONE]: { gap: tokens.spacingVerticalS } },
   heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   grow: { flexGrow: 1 },
   // The section's gap spaces it from the tools above; a heading's own margin would double that.
   sectionTitle: { margin: 0 },
   // On a phone the table's tools take two rows: the filter beside Export, the switch beside the count.
-  search: { '@media (max-width: 599px)': { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
+  search: { [PHONE]: { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
   counting: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, color: tokens.colorNeutralForeground3 },
   // A phone's first screen is for the first rows: a smaller title there.
-  title: { '@media (max-width: 599px)': { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500 } },
+  title: { [PHONE]: { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500 } },
 });
 
 /** Lines of a report's description and notices shown before "Show all" on a wide screen (a phone shows two). */
@@ -316,7 +318,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                 columns={section.columns}
                 rows={section.rows as ReportRow[]}
                 sort={sorts[section.key ?? ''] ?? null}
-                onSort={whole ? null : (columnKey) => toggleSort(section, columnKey)}
+                onSort={(columnKey) => toggleSort(section, columnKey)}
                 partial={whole !== null}
                 format={format}
                 nameKey={section.nameKey}
@@ -324,8 +326,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                 onOpenFindings={(row) =>
                   setDetails({
                     name: String(row[section.nameKey] ?? row.id),
-                    link: typeof row.link === 'string' ? row.link : null,
-                    ...(typeof row.linkLabel === 'string' ? { linkLabel: row.linkLabel } : {}),
+                    link: rowLink(row, String(row[section.nameKey] ?? row.id)),
                     findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
                     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
                   })

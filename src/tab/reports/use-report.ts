@@ -31,6 +31,7 @@ const wholeReport: ReportFetch<ReportResult> = async (api, id, { showFirst, ...o
   const preview = await api.reportPreview(id, options);
   if (!isPartialReport(preview.value)) return preview;
   await showFirst(preview);
+  if (options.signal?.aborted) return preview; // left or refreshed meanwhile: the caller drops the answer
   // The preview's request started any load it asked for; the whole report is that load's result.
   return api.report(id, options.signal ? { signal: options.signal } : {});
 };

@@ -4,6 +4,7 @@ import { useMemo, useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
 import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
+import { rowLink } from './row-link.js';
 import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
 
@@ -59,9 +60,8 @@ export interface ReportTableProps {
   rows: ReportRow[];
   /** The column and direction the rows are in, if the user chose one. */
   sort: SortState | null;
-  /** Null while the rows are only the report's first (a preview): sorting them would misstate the order. */
-  onSort: ((columnKey: string) => void) | null;
-  /** The rows are only the table's first: how many it has in all is not known yet. */
+  onSort: (columnKey: string) => void;
+  /** The rows are only the table's first (a preview): how many it has in all is not known yet, and sorting them would misstate the order. */
   partial?: boolean;
   format: FormatContext;
   /** Which cell names the row: shown first and pinned, it opens the row's pane, and names the row's links. */
@@ -107,9 +107,9 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                 key={column.key}
                 data-pinned={index === 0 || undefined}
                 className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, index === 0 && styles.pinned)}
-                sortable={onSort !== null}
+                sortable={!partial}
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
-                {...(onSort ? { onClick: () => onSort(column.key) } : {})}
+                {...(partial ? {} : { onClick: () => onSort(column.key) })}
               >
                 {column.label}
                 {column.available ? null : ' (n/a)'}
@@ -122,7 +122,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
         <TableBody className={styles.body} style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index] as ReportRow;
-            const link = typeof row.link === 'string' ? row.link : null;
+            const link = rowLink(row, String(row[nameKey] ?? 'this item'));
             return (
               <TableRow key={item.key} aria-rowindex={item.index + 2} className={styles.row} style={{ transform: `translateY(${item.start}px)` }}>
                 {columns.map((column, index) => {
@@ -178,12 +178,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                 </TableCell>
                 <TableCell className={styles.linkCell}>
                   {link ? (
-                    <Link
-                      href={link}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      aria-label={`Open ${typeof row.linkLabel === 'string' ? row.linkLabel : String(row[nameKey] ?? 'this item')} in the Intune admin center`}
-                    >
+                    <Link href={link.href} target="_blank" rel="noopener noreferrer" aria-label={`Open ${link.label} in the Intune admin center`}>
                       Open
                     </Link>
                   ) : null}
