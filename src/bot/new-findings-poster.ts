@@ -6,6 +6,7 @@ import type { TriageRecords } from '../core/triage/triage-records.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { newFindingsCard } from './cards/new-findings-card.js';
 import type { TabLinks } from './tab-links.js';
+import { errorText } from '../core/error-text.js';
 
 /** Escrow gaps and dead connectors: what the issue names as the default subject of a post. */
 export const DEFAULT_NOTIFY_REPORTS: readonly ReportId[] = ['escrow-gaps', 'connector-health'];
@@ -115,7 +116,7 @@ export class NewFindingsPoster {
     } catch (error) {
       // Teams answered, and refused: nothing arrived, so the ledger is as it was.
       if (records) await store.writeLedger(ledger);
-      return { ...base, ...counts, status: 'failed', message: error instanceof Error ? error.message : String(error) };
+      return { ...base, ...counts, status: 'failed', message: errorText(error) };
     }
     if (records) await store.writeLedger(digest.nextLedger);
     return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };

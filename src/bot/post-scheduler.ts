@@ -5,6 +5,7 @@ import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import type { ScheduleRecords } from '../core/schedule/schedule-records.js';
 import type { PostOutcome } from './new-findings-poster.js';
+import { errorText } from '../core/error-text.js';
 
 export interface ScheduledRun {
   channel: string;
@@ -147,8 +148,4 @@ export class PostScheduler {
     }));
     return recorded.ok;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -31,6 +31,7 @@ import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster
 import type { PostOutcome, PostTarget } from './new-findings-poster.js';
 import type { ScheduledOutcome } from './post-scheduler.js';
 import type { TabLinks } from './tab-links.js';
+import { errorText } from '../core/error-text.js';
 
 const { ConversationBot } = BotBuilderCloudAdapter;
 type ConversationBot = BotBuilderCloudAdapter.ConversationBot;
@@ -111,7 +112,7 @@ export class TeamsBot {
     this.adapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication({}, credentials));
     this.adapter.onTurnError = async (context, error) => {
       // The message only: an error from the connector can carry request details, never a secret we add.
-      this.log(`bot turn failed (${context.activity.type}): ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`bot turn failed (${context.activity.type}): ${errorText(error)}`);
       if (context.activity.type === ActivityTypes.Message) await context.sendActivity('Sorry, something went wrong answering that. Please try again in a moment.');
     };
     this.adapter.use(normaliseCommandText(this.registry));
@@ -335,7 +336,7 @@ export class TeamsBot {
     const reference = TurnContext.getConversationReference(context.activity);
     void loading
       .then((late) => this.adapter.continueConversationAsync(this.options.identity.id ?? '', reference, async (later) => void (await later.sendActivity(await toAnswer(late)))))
-      .catch((error: unknown) => this.log(`${options.what}: the follow-up failed: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => this.log(`${options.what}: the follow-up failed: ${errorText(error)}`));
     return options.meanwhile;
   }
 
@@ -364,7 +365,7 @@ export class TeamsBot {
     try {
       return (await this.options.schedules.read()).schedules.find((schedule) => schedule.channel === channel) ?? null;
     } catch (error) {
-      this.log(`could not read the posting schedules: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`could not read the posting schedules: ${errorText(error)}`);
       return 'unreadable';
     }
   }
@@ -396,8 +397,7 @@ export class TeamsBot {
     if (!change.ok) return change.message;
     const { schedule } = change;
     this.log(`posting schedule for ${channel}: ${describeCadence(schedule)}, set by ${schedule.setBy}`);
-    const zoneNote =
-      request.timeZone || activity.localTimezone ? '' : ' Teams did not say your time zone, so the time is UTC; add one to the command ("… at 9:00 Europe/Berlin") to change it.';
+    const zoneNote = change.zoneFrom === 'default' ? ' Teams did not say your time zone, so the time is UTC; add one to the command ("… at 9:00 Europe/Berlin") to change it.' : '';
     return (
       `From now on I post new findings here ${describeCadence(schedule)}, starting ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}` +
       `${change.replaced ? ` (instead of ${describeCadence(change.replaced)})` : ''}. A post missed while the server is down follows once when it is back.${zoneNote} Send "stop posting" to end it.`
@@ -425,7 +425,7 @@ export class TeamsBot {
     change: (book: ScheduleBook) => { book: ScheduleBook | null; value: T },
   ): Promise<{ ok: true; value: T } | { ok: false; reply: string }> {
     const changed = await this.options.schedules.change(change).catch((error: unknown) => {
-      this.log(`could not ${what} a posting schedule: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`could not ${what} a posting schedule: ${errorText(error)}`);
       return null;
     });
     return changed?.ok ? { ok: true, value: changed.value } : { ok: false, reply: 'The posting schedules could not be changed just now; try again in a moment.' };

@@ -15,6 +15,7 @@ import { HistoryRecords } from '../core/history/history-records.js';
 import { TriageRecords } from '../core/triage/triage-records.js';
 import { ScheduleRecords } from '../core/schedule/schedule-records.js';
 import { PostScheduler } from '../bot/post-scheduler.js';
+import { errorText } from '../core/error-text.js';
 
 export interface AppAssemblyOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
@@ -82,7 +83,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     // written costs a point of the trend, never the report.
     await history.record(result).then(
       (recorded) => recorded || options.log(`report ${id}: its history was busy; this load adds no point`),
-      (error: unknown) => options.log(`report ${id}: could not add this load to its history: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => options.log(`report ${id}: could not add this load to its history: ${errorText(error)}`),
     );
     return result;
   };

@@ -13,6 +13,7 @@ import type { ReportCache } from './report-cache.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import type { EncodedReport } from './report-encoding.js';
+import { errorText } from '../core/error-text.js';
 
 export interface ReportRoutesOptions {
   reports: ReportCache;
@@ -87,7 +88,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     // The history and the decisions only add to a summary: one that cannot be read is left out, and logged.
     const [history, inForce] = await Promise.all([
       options.history.read(id).catch((error: unknown) => {
-        options.log?.(`could not read the history of report ${id} from the state store: ${error instanceof Error ? error.message : String(error)}`);
+        options.log?.(`could not read the history of report ${id} from the state store: ${errorText(error)}`);
         return null;
       }),
       options.triage.inForceOrNull((line) => options.log?.(line)),

@@ -1,6 +1,7 @@
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { StateStore } from '../core/store/state-store.js';
 import type { ReportLoader } from './report-cache.js';
+import { errorText } from '../core/error-text.js';
 
 export interface SharedLoadOptions {
   /** How long a stored result counts as fresh: the cache's period, so that one load serves every instance for it. */
@@ -46,7 +47,7 @@ export function sharedLoader(load: ReportLoader, store: StateStore, options: Sha
           if (result.state !== 'load-error') {
             await store
               .writeCompressed(resultDocument(id), JSON.stringify(result))
-              .catch((error: unknown) => options.log(`report ${id}: could not share this load: ${describe(error)}`));
+              .catch((error: unknown) => options.log(`report ${id}: could not share this load: ${errorText(error)}`));
           }
           return result;
         },
@@ -54,7 +55,7 @@ export function sharedLoader(load: ReportLoader, store: StateStore, options: Sha
       );
     } catch (error) {
       if (loading) throw error; // the load's own failure, not the store's: loading again would not help
-      options.log(`report ${id}: the state store failed (${describe(error)}); loading without sharing`);
+      options.log(`report ${id}: the state store failed (${errorText(error)}); loading without sharing`);
       return load(id, onProgress, request);
     }
     if (locked.ok) return locked.value;
@@ -76,11 +77,7 @@ async function readStored(store: StateStore, id: ReportId, log: (line: string) =
     if (result?.report === id && typeof result.generatedAt === 'string' && Array.isArray(result.rows) && Array.isArray(result.findings)) return result as ReportResult;
     log(`report ${id}: the shared result is not a report; loading it again`);
   } catch (error) {
-    log(`report ${id}: the shared result could not be read (${describe(error)}); loading it again`);
+    log(`report ${id}: the shared result could not be read (${errorText(error)}); loading it again`);
   }
   return null;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

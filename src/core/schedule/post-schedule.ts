@@ -226,7 +226,9 @@ export function isTimeZone(name: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Changing the book.
 
-export type ScheduleChange = { ok: true; book: ScheduleBook; schedule: PostSchedule; replaced: PostSchedule | null } | { ok: false; message: string };
+/** A schedule set, and where its time zone came from: the message, the sender's Teams client, or neither (UTC). */
+export type ScheduleChange =
+  { ok: true; book: ScheduleBook; schedule: PostSchedule; replaced: PostSchedule | null; zoneFrom: 'message' | 'sender' | 'default' } | { ok: false; message: string };
 
 /** Sets (or replaces) a channel's schedule. */
 export function setSchedule(
@@ -250,7 +252,8 @@ export function setSchedule(
     lastSlot: null,
     lastRun: null,
   };
-  return { ok: true, book: { version: 1, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, schedule, replaced };
+  const zoneFrom = request.timeZone ? 'message' : sender ? 'sender' : 'default';
+  return { ok: true, book: { version: 1, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, schedule, replaced, zoneFrom };
 }
 
 export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {

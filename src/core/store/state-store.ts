@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { ReportId } from '../reports/report-model.js';
+import { errorText } from '../error-text.js';
 
 /**
  * The app's small state (docs/architecture.md): where the bot is installed, what it has already
@@ -193,12 +194,12 @@ export async function lockLoop<T>(steps: {
     pause = Math.min(pause * 2, 500);
   }
   const renewal = setInterval(() => {
-    steps.renew().catch((error: unknown) => steps.warn(`state store: could not renew the lock ${steps.name}: ${error instanceof Error ? error.message : String(error)}`));
+    steps.renew().catch((error: unknown) => steps.warn(`state store: could not renew the lock ${steps.name}: ${errorText(error)}`));
   }, steps.renewEveryMs);
   try {
     return { ok: true, value: await steps.work() };
   } finally {
     clearInterval(renewal);
-    await steps.release().catch((error: unknown) => steps.warn(`state store: could not release the lock ${steps.name}: ${error instanceof Error ? error.message : String(error)}`));
+    await steps.release().catch((error: unknown) => steps.warn(`state store: could not release the lock ${steps.name}: ${errorText(error)}`));
   }
 }

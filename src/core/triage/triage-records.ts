@@ -2,6 +2,7 @@ import { readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { applyTriage, decisionsInForce, emptyTriageBook, isTriageBook } from './triage-book.js';
 import type { TriageBook, TriageDecision, TriageOutcome, TriageRequest } from './triage-book.js';
+import { errorText } from '../error-text.js';
 
 const DOCUMENT = 'triage';
 /** Other instances' decisions show within this long; this instance's own at once. */
@@ -47,7 +48,7 @@ export class TriageRecords {
     try {
       return await this.inForce();
     } catch (error) {
-      log(`could not read the triage decisions: ${error instanceof Error ? error.message : String(error)}`);
+      log(`could not read the triage decisions: ${errorText(error)}`);
       return null;
     }
   }

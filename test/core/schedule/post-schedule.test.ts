@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   RETRY_AFTER_MS,
+  SCHEDULE_LIMIT,
   describeCadence,
   dueSlot,
   emptyScheduleBook,
@@ -193,6 +194,34 @@ describe('the book of schedules', () => {
     expect(removed?.setBy).toBe('Alex');
     expect(book.schedules).toEqual([]);
     expect(removeSchedule(book, first.schedule.channel).removed).toBeNull();
+  });
+
+  it('refuses a new channel past the limit of schedules, but lets a channel that has one replace it', () => {
+    const { book, schedule } = scheduled(request('daily at 9 00'), '2026-11-23T10:00:00Z');
+    const full: ScheduleBook = {
+      version: 1,
+      schedules: Array.from({ length: SCHEDULE_LIMIT }, (_, index) => ({ ...schedule, channel: index === 0 ? schedule.channel : `19:channel-${index}` })),
+    };
+    expect(book.schedules).toHaveLength(1);
+    const context = { name: 'IT › Other', reference: {}, reports: ['escrow-gaps' as const], setBy: 'Alex', senderTimeZone: 'UTC', now: at('2026-11-23T11:00:00Z') };
+    expect(setSchedule(full, request('daily'), { ...context, channel: '19:new' })).toEqual({
+      ok: false,
+      message: `This app already posts on ${SCHEDULE_LIMIT} schedules; stop one first.`,
+    });
+    expect(setSchedule(full, request('weekly on friday'), { ...context, channel: schedule.channel }).ok).toBe(true);
+  });
+
+  it('says where the time zone came from: the message, the sender, or neither (UTC)', () => {
+    const context = { channel: '19:general', name: 'IT › General', reference: {}, reports: ['escrow-gaps' as const], setBy: 'Megan', now: at('2026-11-23T10:00:00Z') };
+    const zoneOf = (words: string, senderTimeZone: string | null) => {
+      const change = setSchedule(emptyScheduleBook(), request(words), { ...context, senderTimeZone });
+      return change.ok ? [change.schedule.timeZone, change.zoneFrom] : null;
+    };
+    expect(zoneOf('daily at 9 00 europe berlin', 'Asia/Tokyo')).toEqual(['Europe/Berlin', 'message']);
+    expect(zoneOf('daily at 9 00', 'Asia/Tokyo')).toEqual(['Asia/Tokyo', 'sender']);
+    // A zone Teams sends that the runtime does not know is no zone at all.
+    expect(zoneOf('daily at 9 00', 'Mars/Olympus_Mons')).toEqual(['UTC', 'default']);
+    expect(zoneOf('daily at 9 00', null)).toEqual(['UTC', 'default']);
   });
 
   it('knows a stored book from a torn or foreign one', () => {
