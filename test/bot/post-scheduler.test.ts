@@ -54,10 +54,14 @@ const outcome = (schedule: PostSchedule, status: ScheduledOutcome['status']): Sc
   loadErrors: [],
 });
 
-function scheduler(post: (schedule: PostSchedule, results: ReportResult[]) => Promise<ScheduledOutcome>, loads: ReportId[][] = []): PostScheduler {
+function scheduler(
+  post: (schedule: PostSchedule, results: ReportResult[]) => Promise<ScheduledOutcome>,
+  loads: ReportId[][] = [],
+  schedules: ScheduleRecords = records,
+): PostScheduler {
   return new PostScheduler({
     store,
-    records,
+    records: schedules,
     loadReports: async (reports) => {
       loads.push([...reports]);
       return reports.map((id) => ({ ...reportResult(now.toISOString()), report: id }));
@@ -66,6 +70,16 @@ function scheduler(post: (schedule: PostSchedule, results: ReportResult[]) => Pr
     now: () => now,
     log: (line) => lines.push(line),
   });
+}
+
+/** The schedules as stored, except that the next change once `busy` is set finds them busy, as under another instance's long hold. */
+class BusyOnce extends ScheduleRecords {
+  busy = false;
+  override change<T>(change: (book: ScheduleBook) => { book: ScheduleBook | null; value: T }) {
+    if (!this.busy) return super.change(change);
+    this.busy = false;
+    return Promise.resolve({ ok: false as const, reason: 'busy' as const });
+  }
 }
 
 describe('the post scheduler', () => {
@@ -107,6 +121,47 @@ describe('the post scheduler', () => {
     now = new Date('2026-11-23T09:00:10Z');
     await runs.tick();
     expect((await records.read()).schedules.map((candidate) => candidate.channel)).toEqual(['kept']);
+  });
+
+  it('records later, rather than posting again, a run whose record found the schedules busy', async () => {
+    await schedule('channel-a');
+    const schedules = new BusyOnce(store);
+    let posts = 0;
+    const runs = scheduler(
+      async (due) => {
+        posts += 1;
+        schedules.busy = true;
+        return outcome(due, 'posted');
+      },
+      [],
+      schedules,
+    );
+    now = new Date('2026-11-23T09:00:10Z');
+    await runs.tick();
+    expect((await records.read()).schedules[0]!.lastSlot).toBeNull();
+    expect(lines.join('\n')).toContain('scheduled post to channel-a: the schedules could not be written, so this run is recorded later');
+    now = new Date('2026-11-23T09:00:40Z');
+    await runs.tick();
+    expect(posts).toBe(1);
+    expect((await records.read()).schedules[0]!.lastSlot).toBe('2026-11-23T09:00:00.000Z');
+  });
+
+  it('keeps, and tries again, a schedule whose conversation the bot left when its removal found the schedules busy', async () => {
+    await schedule('gone');
+    const schedules = new BusyOnce(store);
+    const runs = scheduler(
+      async (due) => {
+        schedules.busy = true;
+        return { ...outcome(due, 'failed'), botRemoved: true };
+      },
+      [],
+      schedules,
+    );
+    now = new Date('2026-11-23T09:00:10Z');
+    await runs.tick();
+    const [kept] = (await records.read()).schedules;
+    expect(kept).toMatchObject({ channel: 'gone', lastRun: { status: 'failed' }, retryAt: '2026-11-23T09:10:10.000Z' });
+    expect(lines.join('\n')).not.toContain('stopped, as the bot is no longer in that conversation');
   });
 
   it('stops ticking when stopped, and a new start runs one loop, not two', async () => {
