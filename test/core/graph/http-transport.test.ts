@@ -5,8 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ByteBudget, MAX_BODY_BYTES, createHttpTransport } from '../../../src/core/graph/http-transport.js';
 
-/** A loopback server answering each path with the gzip bytes registered for it. */
+/** A loopback server answering each path with the gzip bytes registered for it, with 200 or the status registered for it. */
 const bodies = new Map<string, Buffer>();
+const statuses = new Map<string, number>();
 let server: Server;
 let base: string;
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
     const body = bodies.get(req.url ?? '');
     if (!body) return void res.writeHead(404).end();
     // A little later each, so that the requests are all in flight together.
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body), 20);
+    setTimeout(() => res.writeHead(statuses.get(req.url ?? '') ?? 200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body), 20);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -77,6 +78,15 @@ describe('inflating answers', () => {
     await withTransport({}, async (transport) => {
       bodies.set('/bomb', withStatedSize(page(0.01), MAX_BODY_BYTES + 1));
       await expect(transport.send(get('/bomb'))).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('would inflate to more than') });
+      expect(transport.inflating.peak).toBe(0);
+    });
+  });
+
+  it('keeps the status of an error answer whose trailer states more than any Graph page, and inflates none of it', async () => {
+    await withTransport({}, async (transport) => {
+      bodies.set('/failing-bomb', withStatedSize(page(0.01), MAX_BODY_BYTES + 1));
+      statuses.set('/failing-bomb', 503);
+      expect(await transport.send(get('/failing-bomb'))).toMatchObject({ status: 503, body: '' });
       expect(transport.inflating.peak).toBe(0);
     });
   });
