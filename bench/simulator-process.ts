@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { IT_STAFF_ROLE } from '../src/server/tab-access.js';
-import { startSimulator } from '../src/sim/simulator.js';
+import { simulatorEnvironment, startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
 
 const { values } = parseArgs({ options: { devices: { type: 'string', default: '100000' } }, strict: true });
@@ -16,14 +16,7 @@ const sim = await startSimulator({ tenant: buildLargeTenant({ devices: Number(va
 const token = await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE], lifetimeSeconds: 3600 });
 console.log(
   JSON.stringify({
-    env: {
-      GRAPH_BASE_URL: sim.graphUrl,
-      M365_AUTHORITY_HOST: sim.authorityHost,
-      M365_TENANT_ID: sim.tenantId,
-      M365_CLIENT_ID: sim.clientId,
-      M365_CLIENT_SECRET: sim.clientSecret,
-      NODE_EXTRA_CA_CERTS: sim.caPath,
-    },
+    env: simulatorEnvironment(sim),
     token,
   }),
 );

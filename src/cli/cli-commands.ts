@@ -7,7 +7,7 @@ import type { LoadProgress } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { openGraphConnection } from '../server/graph-connection.js';
 import type { GraphConnection } from '../server/graph-connection.js';
-import { startSimulator } from '../sim/simulator.js';
+import { simulatorEnvironment, startSimulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
@@ -251,14 +251,10 @@ async function runSimulator(args: string[]): Promise<number> {
   if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
   const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
   const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
+  const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
   console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
 
-  GRAPH_BASE_URL=${sim.graphUrl}
-  M365_AUTHORITY_HOST=${sim.authorityHost}
-  M365_TENANT_ID=${sim.tenantId}
-  M365_CLIENT_ID=${sim.clientId}
-  M365_CLIENT_SECRET=${sim.clientSecret}
-  NODE_EXTRA_CA_CERTS=${sim.caPath}
+${environment.join('\n')}
 
 The secret is made anew at every start and is good for this simulator only. Press Ctrl+C to stop.`);
 

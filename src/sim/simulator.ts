@@ -57,6 +57,21 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/**
+ * What a client needs to read the simulator as a configured tenant (docs/contract.md,
+ * "Configuration"): the environment `dmhealth sim` prints and a test or a bench hands a process.
+ */
+export function simulatorEnvironment(sim: Pick<Simulator, 'graphUrl' | 'authorityHost' | 'tenantId' | 'clientId' | 'clientSecret' | 'caPath'>): Record<string, string> {
+  return {
+    GRAPH_BASE_URL: sim.graphUrl,
+    M365_AUTHORITY_HOST: sim.authorityHost,
+    M365_TENANT_ID: sim.tenantId,
+    M365_CLIENT_ID: sim.clientId,
+    M365_CLIENT_SECRET: sim.clientSecret,
+    NODE_EXTRA_CA_CERTS: sim.caPath,
+  };
+}
+
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
   const pki = await createSimulatorPki();

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
+import { simulatorEnvironment } from '../../src/sim/simulator.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -33,15 +34,7 @@ const harness = useTestSimulator({
     grantedRoles: ['DeviceManagementManagedDevices.Read.All', 'BitlockerKey.ReadBasic.All'],
   }),
 });
-const tenantEnv = () =>
-  cleanEnv({
-    GRAPH_BASE_URL: harness.sim.graphUrl,
-    M365_AUTHORITY_HOST: harness.sim.authorityHost,
-    M365_TENANT_ID: harness.sim.tenantId,
-    M365_CLIENT_ID: harness.sim.clientId,
-    M365_CLIENT_SECRET: harness.sim.clientSecret,
-    NODE_EXTRA_CA_CERTS: harness.sim.caPath,
-  });
+const tenantEnv = () => cleanEnv(simulatorEnvironment(harness.sim));
 
 describe('dmhealth', () => {
   beforeAll(() => {

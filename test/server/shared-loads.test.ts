@@ -17,6 +17,7 @@ import { freePort } from '../support/local-service.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { recordCredential } from '../support/suite-log.js';
 import { reportResult } from '../fixtures/report-result.js';
+import { simulatorEnvironment } from '../../src/sim/simulator.js';
 
 const MAIN = 'dist/server/main.js';
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -40,12 +41,7 @@ async function startInstance(): Promise<Instance> {
     PORT: String(port),
     HOST: '127.0.0.1',
     STATE_STORE: azurite.connectionString,
-    M365_TENANT_ID: sim.tenantId,
-    M365_CLIENT_ID: sim.clientId,
-    M365_CLIENT_SECRET: sim.clientSecret,
-    M365_AUTHORITY_HOST: sim.authorityHost,
-    GRAPH_BASE_URL: sim.graphUrl,
-    NODE_EXTRA_CA_CERTS: sim.caPath,
+    ...simulatorEnvironment(sim),
   });
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
