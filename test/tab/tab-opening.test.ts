@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { PREVIEW_ROWS_PER_TABLE } from '../../src/core/reports/report-preview.js';
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
@@ -63,6 +64,21 @@ describe('opening a report', () => {
     expect(await deviceHeader.getAttribute('aria-sort')).toBe('ascending');
     expect(await page.getByRole('searchbox', { name: 'Filter rows' }).isDisabled()).toBe(false);
     expect(requests).toEqual(['/api/reports/escrow-gaps/preview', '/api/reports/escrow-gaps']);
+  });
+
+  it('once the whole report is in, its tools answer for every row: "Open findings only" keeps the rows with an open finding', async () => {
+    const page = await tab.newPage();
+    const wholeAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps');
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const report = (await (await wholeAnswer).json()) as ReportResult;
+    await page.locator('[data-shown-count]:not([data-partial])').waitFor();
+    // No decisions are stored on this server, so every finding is open.
+    const subjects = new Set(report.findings.map((finding) => finding.subjectId));
+    const withFindings = report.rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id)).length;
+    expect(withFindings).toBeGreaterThan(PREVIEW_ROWS_PER_TABLE);
+    expect(withFindings).toBeLessThan(report.rows.length);
+    await page.getByRole('switch', { name: 'Open findings only' }).check();
+    await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe(String(withFindings));
   });
 
   it('reads a small report in one request: its preview is the whole of it', async () => {
