@@ -234,6 +234,17 @@ describe('the tab as the window and the clock move', () => {
 });
 
 describe('full text without hover', () => {
+  it("names what a link opens when it is not the row's own page: an intent-era baseline opens the security baselines list", async () => {
+    const page = await openPage();
+    await page.goto(`${tab.server.base}/tab/#/security-posture`);
+    const listLink = page.getByRole('link', { name: 'Open the security baselines list in the Intune admin center' }).first();
+    await listLink.waitFor();
+    expect(await listLink.getAttribute('href')).toMatch(/^https:\/\/intune\.microsoft\.com\//);
+    await page.getByRole('button', { name: /^Windows baseline \(2020\): every field/ }).click();
+    const pane = page.getByRole('dialog');
+    expect(await pane.getByRole('link').filter({ hasText: 'in the Intune admin center' }).textContent()).toBe('Open the security baselines list in the Intune admin center');
+  });
+
   it("a row's first cell opens, by keyboard, a pane with every field in full, however the table cut it", async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 1024, height: 768 });
