@@ -3,11 +3,11 @@
  * from the environment (as the CLI does), takes a token first so the timer covers Graph only, loads
  * the reports named on the command line side by side, and prints one JSON line of figures.
  */
-import { readConfig } from '../src/core/config.js';
-import { GraphClient } from '../src/core/graph/graph-client.js';
-import type { GraphExchange } from '../src/core/graph/graph-client.js';
-import { createHttpTransport } from '../src/core/graph/http-transport.js';
-import { createMsalTokenSource } from '../src/core/graph/token-source.js';
+import { readConfig } from '../src/app/config.js';
+import { GraphClient } from '../src/graph/graph-client.js';
+import type { GraphExchange } from '../src/graph/graph-client.js';
+import { createHttpTransport } from '../src/graph/http-transport.js';
+import { createMsalTokenSource } from '../src/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
 import { REPORTS } from '../src/core/reports/registry.js';
 

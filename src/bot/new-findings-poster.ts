@@ -1,8 +1,8 @@
 import { digestNewFindings } from '../core/ledger/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import { StateStoreError } from '../core/store/state-store.js';
-import type { ChannelLedger, LockOutcome, StateStore } from '../core/store/state-store.js';
-import type { TriageRecords } from '../core/triage/triage-records.js';
+import { StateStoreError } from '../store/state-store.js';
+import type { ChannelLedger, LockOutcome, StateStore } from '../store/state-store.js';
+import type { TriageRecords } from '../app/triage-records.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import { newFindingsCard } from './cards/new-findings-card.js';
 import type { TabLinks } from './tab-links.js';

@@ -1,9 +1,9 @@
-import { StateStoreError } from '../core/store/state-store.js';
-import type { StateStore } from '../core/store/state-store.js';
+import { StateStoreError } from '../store/state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import { RETRY_AFTER_MS, dueSlot, recordRun, removeSchedule } from '../core/schedule/post-schedule.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
-import type { ScheduleRecords } from '../core/schedule/schedule-records.js';
+import type { ScheduleRecords } from '../app/schedule-records.js';
 import type { PostOutcome } from './new-findings-poster.js';
 import { errorText } from '../core/error-text.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { readConfig } from '../core/config.js';
-import type { AppConfig } from '../core/config.js';
+import { readConfig } from '../app/config.js';
+import type { AppConfig } from '../app/config.js';
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { LoadProgress } from '../core/reports/report-model.js';

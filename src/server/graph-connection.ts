@@ -1,10 +1,10 @@
-import type { TenantConnection } from '../core/config.js';
-import { GraphClient } from '../core/graph/graph-client.js';
-import type { GraphClientOptions, GraphExchange } from '../core/graph/graph-client.js';
-import { createHttpTransport } from '../core/graph/http-transport.js';
-import type { HttpTransport } from '../core/graph/http-transport.js';
-import { createMsalTokenSource } from '../core/graph/token-source.js';
-import type { ClientCredential } from '../core/graph/token-source.js';
+import type { TenantConnection } from '../app/config.js';
+import { GraphClient } from '../graph/graph-client.js';
+import type { GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
+import { createHttpTransport } from '../graph/http-transport.js';
+import type { HttpTransport } from '../graph/http-transport.js';
+import { createMsalTokenSource } from '../graph/token-source.js';
+import type { ClientCredential } from '../graph/token-source.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';

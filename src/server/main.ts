@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { readConfig } from '../core/config.js';
+import { readConfig } from '../app/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
-import { openStateStore } from '../core/store/open-state-store.js';
+import { openStateStore } from '../app/open-state-store.js';
 import { REPORTS } from '../core/reports/registry.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';

@@ -6,8 +6,8 @@ import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/repor
 import type { ReportResult } from '../core/reports/report-model.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import { latestChange } from '../core/history/report-history.js';
-import type { HistoryRecords } from '../core/history/history-records.js';
-import type { TriageRecords } from '../core/triage/triage-records.js';
+import type { HistoryRecords } from '../app/history-records.js';
+import type { TriageRecords } from '../app/triage-records.js';
 import { FixedWindowRateLimit } from './notify-access.js';
 import type { ReportCache } from './report-cache.js';
 import type { TabUser } from './tab-access.js';

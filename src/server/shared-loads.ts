@@ -1,5 +1,5 @@
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import type { StateStore } from '../core/store/state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import type { ReportLoader } from './report-cache.js';
 import { errorText } from '../core/error-text.js';
 

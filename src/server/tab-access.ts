@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
-import type { HttpTransport } from '../core/graph/http-transport.js';
+import type { HttpTransport } from '../graph/http-transport.js';
 
 /** The app role that marks IT staff: only users assigned it may read the reports (README, Entra manifest). */
 export const IT_STAFF_ROLE = 'DeviceHealth.Reader';

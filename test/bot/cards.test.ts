@@ -4,7 +4,7 @@ import { digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
 import { escrowGapsReport } from '../../src/core/reports/escrow-gaps.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
-import { emptyLedger } from '../../src/core/store/state-store.js';
+import { emptyLedger } from '../../src/store/state-store.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
 import { LISTED_FINDINGS } from '../../src/bot/cards/finding-list.js';

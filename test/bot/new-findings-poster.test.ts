@@ -9,7 +9,7 @@ import type { PostTarget } from '../../src/bot/new-findings-poster.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
-import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
 import { startPlayground } from '../support/agents-playground.js';
 import type { Playground } from '../support/agents-playground.js';
 import { REPO_ROOT } from '../support/browser.js';

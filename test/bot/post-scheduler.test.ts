@@ -7,8 +7,8 @@ import type { ScheduledOutcome } from '../../src/bot/post-scheduler.js';
 import type { ReportId, ReportResult } from '../../src/core/reports/report-model.js';
 import { readScheduleRequest, setSchedule } from '../../src/core/schedule/post-schedule.js';
 import type { PostSchedule, ScheduleBook } from '../../src/core/schedule/post-schedule.js';
-import { ScheduleRecords } from '../../src/core/schedule/schedule-records.js';
-import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { ScheduleRecords } from '../../src/app/schedule-records.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
 import { reportResult } from '../fixtures/report-result.js';
 
 let directory: string;

@@ -6,7 +6,7 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
-import { FileStateStore } from '../../src/core/store/file-state-store.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
 import type { ReportLoader } from '../../src/server/report-cache.js';
 import { sharedLoader } from '../../src/server/shared-loads.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphClient } from '../../src/core/graph/graph-client.js';
+import type { GraphClient } from '../../src/graph/graph-client.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import * as records from '../../src/sim/tenants/records.js';

@@ -1,4 +1,4 @@
-import type { StateStore } from '../../src/core/store/state-store.js';
+import type { StateStore } from '../../src/store/state-store.js';
 
 /** A promise and the function that settles it: to hold a lock, a request or a step until a test lets go. */
 export function gate(): { opened: Promise<void>; open: () => void } {

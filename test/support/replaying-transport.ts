@@ -1,6 +1,6 @@
-import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/core/graph/http-transport.js';
-import { TransportError } from '../../src/core/graph/http-transport.js';
-import type { AccessTokenSource } from '../../src/core/graph/token-source.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/graph/http-transport.js';
+import { TransportError } from '../../src/graph/http-transport.js';
+import type { AccessTokenSource } from '../../src/graph/token-source.js';
 
 /**
  * One canned answer. A request takes the first unused answer whose `path` matches it (an answer

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { GraphClient, GraphClientOptions } from '../../src/core/graph/graph-client.js';
-import type { ClientCredential } from '../../src/core/graph/token-source.js';
+import type { GraphClient, GraphClientOptions } from '../../src/graph/graph-client.js';
+import type { ClientCredential } from '../../src/graph/token-source.js';
 import { connectToSimulator } from '../../src/server/graph-connection.js';
 import type { GraphConnection } from '../../src/server/graph-connection.js';
 import { startSimulator } from '../../src/sim/simulator.js';

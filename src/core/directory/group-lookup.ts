@@ -1,6 +1,6 @@
 import type { Group } from '@microsoft/microsoft-graph-types';
-import { MAX_BATCH_SIZE } from '../graph/graph-batch.js';
-import type { BatchOutcome } from '../graph/graph-batch.js';
+import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
+import type { BatchOutcome } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 

@@ -1,5 +1,32 @@
-import type { BatchOutcome, BatchSubRequest } from './graph-batch.js';
-import type { GraphPage } from './graph-paging.js';
+import type { GraphError } from './graph-error.js';
+
+/**
+ * The Graph port: what the core needs of Microsoft Graph, declared here so that report loads and
+ * group look-ups know nothing of how the requests are sent (`src/graph` is the client behind it).
+ */
+
+/** How this service names itself upstream: User-Agent here, `ocp-client-name` / `-version` where asked. */
+export const CLIENT_NAME = 'Device Management Health';
+export const CLIENT_VERSION = '0.1';
+
+export interface GraphPage<T> {
+  items: T[];
+  /** 0 for the first page. */
+  index: number;
+}
+
+export interface BatchSubRequest {
+  /** Unique within one `batchGet` call. */
+  id: string;
+  /** Relative to the version segment, as `$batch` wants it: `/groups/{id}?$select=id`. */
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: GraphError };
+
+/** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
+export const MAX_BATCH_SIZE = 20;
 
 export type QueryOptions = Record<string, string>;
 

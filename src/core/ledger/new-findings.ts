@@ -1,5 +1,5 @@
 import type { Finding, ReportId, ReportLoadError, ReportResult } from '../reports/report-model.js';
-import type { ChannelLedger, LedgerEntry } from '../store/state-store.js';
+import type { ChannelLedger, LedgerEntry } from './channel-ledger.js';
 import { findingsWorstFirst } from '../findings/finding-kinds.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
 

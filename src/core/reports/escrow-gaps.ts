@@ -1,6 +1,6 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { CLIENT_NAME, CLIENT_VERSION } from '../graph/graph-client.js';
+import { CLIENT_NAME, CLIENT_VERSION } from '../graph/graph-reader.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { asString, compareText, entraDeviceId, timestampText } from './graph-values.js';

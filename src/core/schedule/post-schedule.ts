@@ -1,5 +1,5 @@
 import type { ReportId } from '../reports/report-model.js';
-import type { StoredReference } from '../store/state-store.js';
+import type { StoredReference } from '../conversation-reference.js';
 
 /**
  * Scheduled posts of new findings (docs/contract.md, "Scheduled posts"): a channel asks for them

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HistoryRecords } from '../../../src/core/history/history-records.js';
+import { HistoryRecords } from '../../../src/app/history-records.js';
 import { emptyHistory, latestChange, recordLoad, thinned } from '../../../src/core/history/report-history.js';
 import type { HistoryPoint, LastFindings, ReportHistory } from '../../../src/core/history/report-history.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
-import { FileStateStore } from '../../../src/core/store/file-state-store.js';
+import { FileStateStore } from '../../../src/store/file-state-store.js';
 import { reportResult } from '../../fixtures/report-result.js';
 import { holdLock } from '../../support/gate.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphExchange } from '../../../src/core/graph/graph-client.js';
+import type { GraphExchange } from '../../../src/graph/graph-client.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
 import * as records from '../../../src/sim/tenants/records.js';
 import { recordCredential } from '../../support/suite-log.js';

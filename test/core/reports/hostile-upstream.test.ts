@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../../src/core/graph/http-transport.js';
+import { MAX_BODY_BYTES } from '../../../src/graph/http-transport.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../../support/simulated-tenant.js';
 

@@ -5,7 +5,7 @@ import { loadReport } from '../../../src/core/reports/registry.js';
 import { EMPTY_NOTICE as NO_PERFORMANCE_DATA } from '../../../src/core/reports/startup-reliability.js';
 import * as records from '../../../src/sim/tenants/records.js';
 import { blankTenant, managedDevice, requestAppToken, useTestSimulator } from '../../support/simulated-tenant.js';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/graph/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../../src/graph/retry-policy.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const approvers = '5d1c9a20-7c1e-4b8e-9f3a-2b6c1d0e4f11';

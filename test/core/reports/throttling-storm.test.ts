@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadReport } from '../../../src/core/reports/registry.js';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/graph/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../../src/graph/retry-policy.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../../support/simulated-tenant.js';
 
 // Issue 11, point 7. Intune counts an app's requests in 20-second windows, and its 429 may come

@@ -1,0 +1,196 @@
+import { isIP } from 'node:net';
+import type { ClientCredential } from '../graph/token-source.js';
+import { DEFAULT_THRESHOLDS } from '../core/reports/thresholds.js';
+import type { ReportThresholds } from '../core/reports/thresholds.js';
+
+/** Where report data comes from: the embedded demo tenant, or a real (or look-alike) tenant. */
+export type TenantConnection =
+  | { mode: 'demo' }
+  | {
+      mode: 'tenant';
+      tenantId: string;
+      clientId: string;
+      credential: ClientCredential;
+      authorityHost: string;
+      graphBaseUrl: string;
+    };
+
+export interface AppConfig {
+  connection: TenantConnection;
+  port: number;
+  /**
+   * `HOST`: the address to listen on. Unset, the demo tenant listens on 127.0.0.1 (this machine only)
+   * and a configured tenant on 0.0.0.0; a deployment behind a proxy on the same host may narrow it.
+   */
+  host: string | undefined;
+  stateStore: string;
+  thresholds: ReportThresholds;
+  /**
+   * `GRAPH_BETA_COVERAGE=true`: read deviceConfigurations, deviceCompliancePolicies, mobileApps and
+   * managedDevices on `/beta`, where `/v1.0` leaves out types and the join type (README, "What /v1.0
+   * cannot show"). Off by default, as the specification puts these calls on `/v1.0`.
+   */
+  betaCoverage: boolean;
+  bot: BotConfig;
+}
+
+/** The bot's side of the configuration (docs/contract.md, "Configuration"). */
+export interface BotConfig {
+  /** Bot Framework identity; without it the bot answers this machine only. */
+  id: string | undefined;
+  password: string | undefined;
+  tenantId: string | undefined;
+  /** The bearer key `POST /api/notify` requires; without it the endpoint is off. */
+  notifyApiKey: string | undefined;
+  /** The Teams app id (the manifest's `id`), for deep links from cards to the tab. */
+  teamsAppId: string | undefined;
+  /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
+  tabDomain: string | undefined;
+  /**
+   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address): for requests from it, the
+   * client address it appends to X-Forwarded-For is the caller's, for /api/notify's rate limits.
+   */
+  trustedProxy: string | undefined;
+}
+
+/** A notify key shorter than this is guessable; 32 random characters is what the README suggests. */
+const MIN_NOTIFY_KEY_LENGTH = 16;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; error: ConfigError };
+
+const DEFAULT_AUTHORITY_HOST = 'https://login.microsoftonline.com';
+const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com';
+
+/**
+ * Reads the variables of docs/contract.md, "Configuration". With none of the tenant variables set the app runs in
+ * demo mode; with some but not all it refuses and names what is missing, never falling back to
+ * the demo tenant silently.
+ */
+export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  try {
+    return {
+      ok: true,
+      config: {
+        connection: readConnection(env),
+        port: readPort(env),
+        host: readHost(env),
+        stateStore: env.STATE_STORE?.trim() || 'file:.data',
+        thresholds: readThresholds(env),
+        betaCoverage: readSwitch(env, 'GRAPH_BETA_COVERAGE'),
+        bot: readBot(env),
+      },
+    };
+  } catch (error) {
+    if (error instanceof ConfigError) return { ok: false, error };
+    throw error;
+  }
+}
+
+function readConnection(env: NodeJS.ProcessEnv): TenantConnection {
+  const tenantId = env.M365_TENANT_ID?.trim();
+  const clientId = env.M365_CLIENT_ID?.trim();
+  const secret = env.M365_CLIENT_SECRET;
+  const certificate = env.M365_CLIENT_CERTIFICATE?.trim();
+  const authorityHost = env.M365_AUTHORITY_HOST?.trim();
+  const graphBaseUrl = env.GRAPH_BASE_URL?.trim();
+
+  const anySet = [tenantId, clientId, secret, certificate, authorityHost, graphBaseUrl].some((value) => value);
+  if (!anySet) return { mode: 'demo' };
+
+  const missing: string[] = [];
+  if (!tenantId) missing.push('M365_TENANT_ID');
+  if (!clientId) missing.push('M365_CLIENT_ID');
+  if (!secret && !certificate) missing.push('M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE');
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Tenant configuration is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set. ` +
+        'Set all of M365_TENANT_ID, M365_CLIENT_ID and a credential to read a tenant, or none of them for the demo tenant.',
+    );
+  }
+  if (secret && certificate) {
+    throw new ConfigError('Both M365_CLIENT_SECRET and M365_CLIENT_CERTIFICATE are set: set exactly one credential.');
+  }
+  return {
+    mode: 'tenant',
+    tenantId: tenantId!,
+    clientId: clientId!,
+    credential: certificate ? { kind: 'certificate', pemPath: certificate } : { kind: 'secret', secret: secret! },
+    authorityHost: readOrigin('M365_AUTHORITY_HOST', authorityHost || DEFAULT_AUTHORITY_HOST),
+    graphBaseUrl: readOrigin('GRAPH_BASE_URL', graphBaseUrl || DEFAULT_GRAPH_BASE_URL),
+  };
+}
+
+/** Both hosts must be bare HTTPS origins: MSAL requires HTTPS, and paths are built on the origin. */
+function readOrigin(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: "${value}".`);
+  }
+  if (url.protocol !== 'https:') throw new ConfigError(`${name} must be an https:// URL, got "${value}".`);
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an origin without a path, e.g. https://graph.microsoft.com; got "${value}".`);
+  }
+  return url.origin;
+}
+
+function readBot(env: NodeJS.ProcessEnv): BotConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const id = value('BOT_ID');
+  const password = env.BOT_PASSWORD || undefined;
+  if (password && !id) throw new ConfigError('BOT_PASSWORD is set without BOT_ID: set both for Bot Framework authentication, or neither to answer this machine only.');
+  const notifyApiKey = env.NOTIFY_API_KEY || undefined;
+  if (notifyApiKey !== undefined && notifyApiKey.length < MIN_NOTIFY_KEY_LENGTH) {
+    throw new ConfigError(`NOTIFY_API_KEY must be at least ${MIN_NOTIFY_KEY_LENGTH} characters long (a random one, e.g. openssl rand -hex 32).`);
+  }
+  const tabDomain = value('TAB_DOMAIN');
+  if (tabDomain && !/^[a-z0-9.-]+(?::\d+)?$/i.test(tabDomain)) throw new ConfigError(`TAB_DOMAIN must be a host name (and port), got "${tabDomain}".`);
+  const trustedProxy = value('TRUSTED_PROXY');
+  if (trustedProxy && isIP(trustedProxy) === 0) throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address, got "${trustedProxy}".`);
+  return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain, trustedProxy };
+}
+
+function readSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+function readHost(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.HOST?.trim();
+  if (!raw) return undefined;
+  if (isIP(raw) === 0) throw new ConfigError(`HOST must be an IP address to listen on (e.g. 127.0.0.1 or 0.0.0.0), got "${raw}".`);
+  return raw;
+}
+
+function readPort(env: NodeJS.ProcessEnv): number {
+  const raw = env.PORT?.trim();
+  if (!raw) return 3978;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${raw}".`);
+  return port;
+}
+
+/**
+ * Connector staleness bands default to the Intune admin center's (warning after 1 day, unhealthy at
+ * 3); a team that wants earlier warnings sets CONNECTOR_WARNING_DAYS / CONNECTOR_UNHEALTHY_DAYS.
+ */
+function readThresholds(env: NodeJS.ProcessEnv): ReportThresholds {
+  const days = (name: string, fallback: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of days, got "${raw}".`);
+    return value;
+  };
+  const warning = days('CONNECTOR_WARNING_DAYS', DEFAULT_THRESHOLDS.connectorWarningAfterDays);
+  const unhealthy = days('CONNECTOR_UNHEALTHY_DAYS', DEFAULT_THRESHOLDS.connectorUnhealthyAfterDays);
+  if (warning >= unhealthy) throw new ConfigError(`CONNECTOR_WARNING_DAYS (${warning}) must be less than CONNECTOR_UNHEALTHY_DAYS (${unhealthy}).`);
+  return { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: warning, connectorUnhealthyAfterDays: unhealthy };
+}

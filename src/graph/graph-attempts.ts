@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { ConcurrencyLimit } from './concurrency-limit.js';
+import type { SlotPriority } from './concurrency-limit.js';
+import { GraphError, graphErrorForAnswer } from '../core/graph/graph-error.js';
+import type { HttpResponse, HttpTransport } from './http-transport.js';
+import { TransportError } from './http-transport.js';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { AccessTokenSource } from './token-source.js';
+import { assertAllowedRequest } from './upstream-allow-list.js';
+
+/** What the client reports about each HTTP exchange: for logs, progress and benchmarks. Never a token. */
+export interface GraphExchange {
+  method: 'GET' | 'POST';
+  path: string;
+  status: number | undefined;
+  attempt: number;
+  durationMs: number;
+  requestId: string | undefined;
+}
+
+export interface GraphAttemptsOptions {
+  tokens: AccessTokenSource;
+  transport: HttpTransport;
+  /** Sent on every request: how this service names itself upstream. */
+  userAgent: string;
+  /** Requests in flight at once across every caller; 8 when not given. */
+  maxConcurrency?: number;
+  retry?: RetryPolicy;
+  requestTimeoutMs?: number;
+  /** Lets the allow-list take the beta twins of the collections `/v1.0` cuts short. */
+  betaCoverage?: boolean;
+  onExchange?: (exchange: GraphExchange) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface AttemptRequest {
+  body?: string;
+  headers?: Record<string, string>;
+  /** Sees the first kilobytes of a 2xx body while the rest arrives: see `HttpRequest.onBodyPrefix`. */
+  onBodyPrefix?: (prefix: string) => void;
+  priority?: SlotPriority;
+  signal?: AbortSignal;
+}
+
+/** A 2xx answer before its JSON is parsed. */
+export interface RawAnswer {
+  text: string;
+  status: number;
+  method: 'GET' | 'POST';
+  requestPath: string;
+  requestId: string | undefined;
+  clientRequestId: string;
+  attempts: number;
+}
+
+type AttemptOutcome = { answer: RawAnswer } | { failure: GraphError; response: HttpResponse | undefined };
+
+/**
+ * Every request to Graph goes through here, a single GET, a page or a `$batch` call alike: the
+ * allow-list before anything is sent, then per attempt a token, a slot under the one concurrency
+ * limit, the transport with its time-out, an `onExchange` report, and the answer mapped to a
+ * `GraphError`; retries honour `Retry-After`, and a 401 renews the token once.
+ */
+export class GraphAttempts {
+  private readonly limit: ConcurrencyLimit;
+  private readonly retry: RetryPolicy;
+  private readonly requestTimeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: GraphAttemptsOptions) {
+    this.limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */
+  async sendForJson(method: 'GET' | 'POST', url: URL, request: AttemptRequest = {}): Promise<{ body: unknown; requestPath: string }> {
+    const answer = await this.send(method, url, request);
+    return { body: parseJsonAnswer(answer), requestPath: answer.requestPath };
+  }
+
+  /**
+   * One request with its retries. Resolves with the text of a 2xx answer. An aborted `signal` ends
+   * it at once, between attempts or during one, with the signal's reason.
+   */
+  async send(method: 'GET' | 'POST', url: URL, request: AttemptRequest = {}): Promise<RawAnswer> {
+    assertAllowedRequest(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true });
+    const clientRequestId = randomUUID();
+    const waits = this.retryWaits(request.signal);
+    let renewedToken = false;
+
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.attemptOnce(method, url, request, clientRequestId, attempt);
+      if ('answer' in outcome) return outcome.answer;
+      const { failure, response } = outcome;
+      // An expired or revoked token: get a fresh one once, then let a second 401 stand.
+      if (response?.status === 401 && !renewedToken) {
+        renewedToken = true;
+        this.options.tokens.invalidate();
+        continue;
+      }
+      // A body that cannot be decoded would decode no better a second time.
+      if (failure.kind === 'malformed-response' || (response && !isRetryableStatus(response.status))) throw failure;
+      if (!(await waits.beforeRetry(attempt, [response?.headers['retry-after']], response?.status === 429))) throw failure;
+    }
+  }
+
+  /** A collection is being paged until the returned close is called (concurrency-limit.ts keeps a slot for its pages). */
+  openChain(): () => void {
+    return this.limit.openChain();
+  }
+
+  /** The waits of one retry loop (a request's attempts, a `$batch` sub-request's rounds), from nothing waited yet. */
+  retryWaits(signal: AbortSignal | undefined): RetryWaits {
+    return new RetryWaits(this.retry, this.sleep, this.random, this.now, signal);
+  }
+
+  private async attemptOnce(method: 'GET' | 'POST', url: URL, request: AttemptRequest, clientRequestId: string, attempt: number): Promise<AttemptOutcome> {
+    const { body, headers = {}, onBodyPrefix, priority = 'other', signal } = request;
+    const requestPath = `${url.pathname}${url.search}`;
+    signal?.throwIfAborted();
+    const token = await this.options.tokens.getToken();
+    const started = this.now();
+    let response: HttpResponse;
+    try {
+      response = await this.limit.run(() => {
+        signal?.throwIfAborted();
+        return this.options.transport.send({
+          method,
+          url,
+          headers: {
+            ...headers,
+            authorization: `Bearer ${token}`,
+            accept: 'application/json',
+            'user-agent': this.options.userAgent,
+            'client-request-id': clientRequestId,
+          },
+          ...(body === undefined ? {} : { body }),
+          ...(onBodyPrefix ? { onBodyPrefix } : {}),
+          ...(signal ? { signal } : {}),
+          timeoutMs: this.requestTimeoutMs,
+        });
+      }, priority);
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      this.options.onExchange?.({ method, path: requestPath, status: undefined, attempt, durationMs: this.now() - started, requestId: undefined });
+      const failure = new GraphError({ kind: error.kind, message: error.message, method, path: requestPath, clientRequestId, attempts: attempt }, { cause: error });
+      return { failure, response: undefined };
+    }
+    const requestId = response.headers['request-id'];
+    this.options.onExchange?.({ method, path: requestPath, status: response.status, attempt, durationMs: this.now() - started, requestId });
+    if (response.status >= 200 && response.status < 300) {
+      return { answer: { text: response.body, status: response.status, method, requestPath, requestId, clientRequestId, attempts: attempt } };
+    }
+    return { failure: graphErrorForAnswer(response, { method, path: requestPath, clientRequestId, attempts: attempt }), response };
+  }
+}
+
+/**
+ * The waits between the attempts of one retry loop: each as long as `Retry-After` says, or the
+ * back-off when the answer names none, all within the policy's bounds on attempts and on total
+ * waiting. An aborted signal cuts a wait short with its reason.
+ */
+export class RetryWaits {
+  private waitedMs = 0;
+
+  constructor(
+    private readonly policy: RetryPolicy,
+    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly random: () => number,
+    private readonly now: () => number,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /**
+   * Waits before the attempt after `attempt` (counted from 1) and resolves true, or resolves false
+   * at once when the loop must give up. `retryAfter`: the `Retry-After` values the failed answers
+   * named, of which the longest counts; `throttled`: one of them was a 429.
+   */
+  async beforeRetry(attempt: number, retryAfter: ReadonlyArray<string | undefined>, throttled: boolean): Promise<boolean> {
+    const nowMs = this.now();
+    const retryAfterMs = retryAfter.reduce<number | undefined>((longest, value) => {
+      const ms = parseRetryAfterMs(value, nowMs);
+      return ms === undefined ? longest : Math.max(longest ?? 0, ms);
+    }, undefined);
+    const delayMs = nextRetryDelayMs(this.policy, attempt, this.waitedMs, retryAfterMs, this.random, throttled);
+    if (delayMs === undefined) return false;
+    await this.pause(delayMs);
+    this.waitedMs += delayMs;
+    return true;
+  }
+
+  private async pause(ms: number): Promise<void> {
+    const signal = this.signal;
+    if (!signal) return this.sleep(ms);
+    signal.throwIfAborted();
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        this.sleep(ms),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+export function parseJsonAnswer(answer: RawAnswer): unknown {
+  try {
+    return JSON.parse(answer.text);
+  } catch (error) {
+    throw new GraphError(
+      {
+        kind: 'malformed-response',
+        status: answer.status,
+        message: `Graph answered ${answer.status} with a body that is not valid JSON`,
+        ...(answer.requestId ? { requestId: answer.requestId } : {}),
+        method: answer.method,
+        path: answer.requestPath,
+        clientRequestId: answer.clientRequestId,
+        attempts: answer.attempts,
+      },
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,143 @@
+import { GraphAttempts } from './graph-attempts.js';
+import type { GraphExchange } from './graph-attempts.js';
+import { getThroughBatch } from './graph-batch.js';
+import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
+import { readPages } from './graph-paging.js';
+import { CLIENT_VERSION, MAX_BATCH_SIZE } from '../core/graph/graph-reader.js';
+import type { BatchOutcome, BatchSubRequest, GraphPage, GraphReader, QueryOptions, RequestOptions } from '../core/graph/graph-reader.js';
+import type { HttpTransport } from './http-transport.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { AccessTokenSource } from './token-source.js';
+import { BATCH_PATH, coveragePath } from './upstream-allow-list.js';
+
+// The client's vocabulary, importable from here as before the client was split into its parts.
+export type { GraphExchange } from './graph-attempts.js';
+export { CLIENT_NAME, CLIENT_VERSION, MAX_BATCH_SIZE } from '../core/graph/graph-reader.js';
+export type { BatchOutcome, BatchSubRequest } from '../core/graph/graph-reader.js';
+export { MAX_PAGES, peekNextLink } from './graph-paging.js';
+export type { GraphPage } from '../core/graph/graph-reader.js';
+export type { QueryOptions, RequestOptions } from '../core/graph/graph-reader.js';
+
+export interface GraphClientOptions {
+  /** Graph origin, e.g. `https://graph.microsoft.com` (the spec's `{api_base_url}`). */
+  baseUrl: string;
+  tokens: AccessTokenSource;
+  transport: HttpTransport;
+  /** Requests in flight at once across every caller of this client. */
+  maxConcurrency?: number;
+  /** Sub-requests per `$batch` call; Graph allows at most 20. */
+  batchSize?: number;
+  retry?: RetryPolicy;
+  requestTimeoutMs?: number;
+  userAgent?: string;
+  onExchange?: (exchange: GraphExchange) => void;
+  /**
+   * Read the Intune collections that `/v1.0` cuts short on `/beta` instead (`GRAPH_BETA_COVERAGE`):
+   * the allow-list then takes exactly their beta twins, and the reports read those.
+   */
+  betaCoverage?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+const USER_AGENT = `DeviceManagementHealth/${CLIENT_VERSION}`;
+
+/**
+ * A read-only Microsoft Graph client: GET to the specification's paths, paging that stays on the
+ * configured origin, `$batch` with per-sub-request retry, and retries that honour `Retry-After`,
+ * all under one concurrency limit shared by every report that uses this client. It builds the URLs
+ * and hands them to its parts: `GraphAttempts` sends every request, `readPages` pages a collection
+ * and `getThroughBatch` runs `$batch` calls.
+ */
+export class GraphClient implements GraphReader {
+  private readonly origin: string;
+  private readonly attempts: GraphAttempts;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: GraphClientOptions) {
+    this.origin = new URL(options.baseUrl).origin;
+    this.attempts = new GraphAttempts({
+      tokens: options.tokens,
+      transport: options.transport,
+      userAgent: options.userAgent ?? USER_AGENT,
+      maxConcurrency: options.maxConcurrency,
+      retry: options.retry,
+      requestTimeoutMs: options.requestTimeoutMs,
+      betaCoverage: options.betaCoverage,
+      onExchange: options.onExchange,
+      sleep: options.sleep,
+      random: options.random,
+      now: options.now,
+    });
+    this.batchSize = options.batchSize ?? MAX_BATCH_SIZE;
+    if (this.batchSize < 1 || this.batchSize > MAX_BATCH_SIZE) throw new RangeError(`batchSize must be 1..${MAX_BATCH_SIZE}`);
+  }
+
+  /** Whether this client reads the beta twins of the collections `/v1.0` cuts short. */
+  get betaCoverage(): boolean {
+    return this.options.betaCoverage === true;
+  }
+
+  /** The path this client reads for a specification path: its beta twin under complete coverage. */
+  coveragePath(path: string): string {
+    return coveragePath(path, { betaCoverage: this.betaCoverage });
+  }
+
+  /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
+  async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const url = this.resolve(path, options.query);
+    const { body } = await this.attempts.sendForJson('GET', url, {
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return body as T;
+  }
+
+  /**
+   * The pages of a collection, one request per page, in order, at most one page read ahead (see
+   * `readPages`). An aborted `signal` stops the paging with its reason.
+   */
+  async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
+    options.signal?.throwIfAborted();
+    yield* readPages<T>(this.attempts, this.resolve(path, options.query), options);
+  }
+
+  /**
+   * Every item of a collection. `project` runs on each item as its page arrives, so only the fields
+   * a report uses are kept in memory on large tenants.
+   */
+  async getAll<T, R = T>(path: string, options: RequestOptions = {}, project?: (item: T) => R): Promise<R[]> {
+    const all: R[] = [];
+    for await (const page of this.pages<T>(path, options)) {
+      for (const item of page.items) all.push(project ? project(item) : (item as unknown as R));
+    }
+    return all;
+  }
+
+  /**
+   * GET sub-requests through `POST /v1.0/$batch`, at most 20 to a call and several calls in flight.
+   * Sub-requests answered 429/503/504 are sent again by themselves after the delay they name; each
+   * sub-request ends as its own outcome, so one failure never hides the others' answers.
+   */
+  async batchGet(requests: readonly BatchSubRequest[], options: { signal?: AbortSignal } = {}): Promise<Map<string, BatchOutcome>> {
+    return getThroughBatch(this.attempts, requests, { url: this.resolve(BATCH_PATH), batchSize: this.batchSize, ...(options.signal ? { signal: options.signal } : {}) });
+  }
+
+  private resolve(path: string, query?: QueryOptions): URL {
+    if (!path.startsWith('/')) throw new GraphRequestRefusedError(`Refused "${path}": Graph paths start with the version segment.`);
+    const url = new URL(path, this.origin);
+    if (url.origin !== this.origin) throw new GraphRequestRefusedError(`Refused "${path}": it leaves ${this.origin}.`);
+    if (query && Object.keys(query).length > 0) {
+      url.search = Object.entries(query)
+        .map(([name, value]) => `${name}=${encodeQueryValue(value)}`)
+        .join('&');
+    }
+    return url;
+  }
+}
+
+// OData system options read best with `$`, `,` and `=` left as they are; everything else is escaped.
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%3D/gi, '=');
+}

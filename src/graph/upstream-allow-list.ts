@@ -1,0 +1,106 @@
+import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
+
+/**
+ * The only Graph paths this service may read: the table in docs/contract.md ("Upstream reads"), each on its version
+ * segment, plus the `/beta` twin of `androidManagedStoreAccountEnterpriseSettings`, which Microsoft
+ * documents on beta only (docs/finding-rules.md, report 1: the `/v1.0` path is tried first, then beta).
+ * `{id}` stands for one GUID.
+ */
+export const UPSTREAM_PATHS: readonly string[] = [
+  '/beta/deviceManagement/ndesConnectors',
+  '/v1.0/deviceManagement/mobileThreatDefenseConnectors',
+  '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  '/v1.0/deviceManagement/deviceManagementPartners',
+  '/beta/deviceManagement/windowsAutopilotSettings',
+  '/v1.0/deviceManagement/deviceConfigurations',
+  '/v1.0/deviceManagement/deviceCompliancePolicies',
+  '/beta/deviceManagement/configurationPolicies',
+  '/v1.0/deviceAppManagement/mobileApps',
+  '/beta/deviceManagement/deviceManagementScripts',
+  '/beta/deviceManagement/deviceHealthScripts',
+  '/v1.0/groups/{id}',
+  '/beta/deviceManagement/intents',
+  '/beta/deviceManagement/templates',
+  '/v1.0/directory/deviceLocalCredentials',
+  '/v1.0/informationProtection/bitlocker/recoveryKeys',
+  '/v1.0/deviceManagement/managedDevices',
+  '/beta/deviceManagement/operationApprovalPolicies',
+  '/beta/deviceManagement/operationApprovalRequests',
+  '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+  '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+];
+
+/**
+ * The `/v1.0` paths whose `/beta` twin is read instead when complete coverage is asked for
+ * (`GRAPH_BETA_COVERAGE`, README "What /v1.0 cannot show"): `/v1.0` silently leaves out policy,
+ * profile and app types that only the beta schema declares, and a device's join type. The same
+ * permissions read them; nothing else is added.
+ */
+const CUT_SHORT_ON_V1: ReadonlySet<string> = new Set([
+  '/v1.0/deviceManagement/deviceConfigurations',
+  '/v1.0/deviceManagement/deviceCompliancePolicies',
+  '/v1.0/deviceAppManagement/mobileApps',
+  '/v1.0/deviceManagement/managedDevices',
+]);
+
+/** The beta twins the allow-list takes with complete coverage on. */
+export const BETA_COVERAGE_PATHS: readonly string[] = [...CUT_SHORT_ON_V1].map(betaTwin);
+
+function betaTwin(path: string): string {
+  return path.replace(/^\/v1\.0\//, '/beta/');
+}
+
+/** The path to read for a specification path: its beta twin when complete coverage is on and it has one. */
+export function coveragePath(path: string, options: AllowListOptions = {}): string {
+  return options.betaCoverage === true && CUT_SHORT_ON_V1.has(path) ? betaTwin(path) : path;
+}
+
+/** The JSON batching endpoint: the one POST the service makes, and only with GET sub-requests inside. */
+export const BATCH_PATH = '/v1.0/$batch';
+
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+const toPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', GUID)}$`);
+const specPatterns: readonly RegExp[] = UPSTREAM_PATHS.map(toPattern);
+const betaCoveragePatterns: readonly RegExp[] = BETA_COVERAGE_PATHS.map(toPattern);
+
+/** Which paths a client may read: the specification's, plus the beta twins when coverage asks for them. */
+export interface AllowListOptions {
+  betaCoverage?: boolean;
+}
+
+export function isAllowedUpstreamPath(pathname: string, options: AllowListOptions = {}): boolean {
+  return specPatterns.some((pattern) => pattern.test(pathname)) || (options.betaCoverage === true && betaCoveragePatterns.some((pattern) => pattern.test(pathname)));
+}
+
+/** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
+export function assertAllowedRequest(method: string, pathname: string, url?: URL, options: AllowListOptions = {}): void {
+  if (url && selectsSecretFields(url)) {
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
+  }
+  if (method === 'POST' && pathname === BATCH_PATH) return;
+  if (method !== 'GET') {
+    throw new GraphRequestRefusedError(`Refused ${method} ${pathname}: this service only reads (GET) from Microsoft Graph.`);
+  }
+  if (!isAllowedUpstreamPath(pathname, options)) {
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: the path is not one this service is allowed to read.`);
+  }
+}
+
+const ESCROW_PATHS = new Set(['/v1.0/directory/deviceLocalCredentials', '/v1.0/informationProtection/bitlocker/recoveryKeys']);
+const SECRET_FIELDS = new Set(['key', 'credentials']);
+
+/**
+ * Whether a URL asks an escrow list for its secret fields. BitLocker's `key` and LAPS's
+ * `credentials` come back only when selected (learn.microsoft.com/graph/api/resources/bitlockerrecoverykey,
+ * .../devicelocalcredentialinfo); this service never selects them, whoever wrote the URL.
+ */
+export function selectsSecretFields(url: URL): boolean {
+  if (!ESCROW_PATHS.has(url.pathname)) return false;
+  for (const [name, value] of url.searchParams) {
+    if (!/^\$?(select|expand)$/i.test(name)) continue;
+    if (value.split(/[,()]/).some((field) => SECRET_FIELDS.has(field.trim().toLowerCase()))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
+import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
+
+describe('upstream allow-list', () => {
+  it("holds the specification's 21 paths and the beta twin of the managed Google Play settings", () => {
+    expect(UPSTREAM_PATHS).toHaveLength(22);
+  });
+
+  it('allows a group by GUID only', () => {
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
+  });
+
+  it('keeps each path on its version segment', () => {
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/managedDevices')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/managedDevices')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/ndesConnectors')).toBe(false);
+  });
+
+  it('takes exactly the four beta twins, and only when complete coverage is asked for (GRAPH_BETA_COVERAGE)', () => {
+    expect(BETA_COVERAGE_PATHS).toEqual([
+      '/beta/deviceManagement/deviceConfigurations',
+      '/beta/deviceManagement/deviceCompliancePolicies',
+      '/beta/deviceAppManagement/mobileApps',
+      '/beta/deviceManagement/managedDevices',
+    ]);
+    for (const path of BETA_COVERAGE_PATHS) {
+      expect(isAllowedUpstreamPath(path)).toBe(false);
+      expect(isAllowedUpstreamPath(path, { betaCoverage: true })).toBe(true);
+      expect(UPSTREAM_PATHS).toContain(path.replace('/beta/', '/v1.0/'));
+    }
+    expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
+    expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).not.toThrow();
+    // Nothing else comes with it.
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe(false);
+    expect(coveragePath('/v1.0/deviceManagement/managedDevices', { betaCoverage: true })).toBe('/beta/deviceManagement/managedDevices');
+    expect(coveragePath('/v1.0/deviceManagement/managedDevices')).toBe('/v1.0/deviceManagement/managedDevices');
+    expect(coveragePath('/v1.0/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe('/v1.0/deviceManagement/mobileThreatDefenseConnectors');
+    expect(() => assertAllowedRequest('POST', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).toThrow(GraphRequestRefusedError);
+  });
+
+  it.each(['POST', 'PATCH', 'PUT', 'DELETE'])('refuses %s before sending', (method) => {
+    expect(() => assertAllowedRequest(method, '/v1.0/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
+  });
+
+  it('allows the batch POST and nothing else by POST', () => {
+    expect(() => assertAllowedRequest('POST', '/v1.0/$batch')).not.toThrow();
+    expect(() => assertAllowedRequest('POST', '/beta/$batch')).toThrow(GraphRequestRefusedError);
+  });
+});
+
+describe('secret fields of the escrow lists', () => {
+  it('are never selected, by our code or by a nextLink', () => {
+    const url = (path: string) => new URL(path, 'https://graph.microsoft.com');
+    expect(selectsSecretFields(url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=id,key'))).toBe(true);
+    expect(selectsSecretFields(url('/v1.0/directory/deviceLocalCredentials?%24select=Credentials'))).toBe(true);
+    expect(selectsSecretFields(url('/v1.0/directory/deviceLocalCredentials?$skiptoken=abc'))).toBe(false);
+    expect(selectsSecretFields(url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=id,deviceId,volumeType'))).toBe(false);
+    expect(selectsSecretFields(url('/v1.0/deviceManagement/managedDevices?$select=key'))).toBe(false);
+    expect(() => assertAllowedRequest('GET', '/v1.0/informationProtection/bitlocker/recoveryKeys', url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=key'))).toThrow(
+      GraphRequestRefusedError,
+    );
+  });
+});
