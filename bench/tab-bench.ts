@@ -17,9 +17,7 @@ import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { createAppServer } from '../src/server/app-server.js';
 import { FileStateStore } from '../src/store/file-state-store.js';
-import { HistoryRecords } from '../src/app/history-records.js';
-import { TriageRecords } from '../src/app/triage-records.js';
-import { ReportCache } from '../src/server/report-cache.js';
+import { createServices } from '../src/app/create-services.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from '../src/server/tab-access.js';
 import { GraphClient } from '../src/graph/graph-client.js';
 import { createHttpTransport } from '../src/graph/http-transport.js';
@@ -51,14 +49,17 @@ const graph = new GraphClient({
     transport,
   }),
 });
-const reports = new ReportCache((id, onProgress) => loadReport(id, graph, { onProgress }));
 const stateDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bench-state-'));
 const store = await FileStateStore.open(stateDirectory);
+const services = createServices({
+  connection: { graph, tenantLabel: sim.tenant.displayName, demo: true },
+  load: (id, onProgress) => loadReport(id, graph, { onProgress }),
+  store,
+  log: () => undefined,
+});
+const reports = services.reports;
 const server = createAppServer({
-  reports,
-  history: new HistoryRecords(store),
-  triage: new TriageRecords(store),
-  tenant: { label: sim.tenant.displayName, demo: true },
+  services,
   tabDirectory,
   checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport }),
   demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),

@@ -1,18 +1,17 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '../app/config.js';
-import type { AppConfig } from '../app/config.js';
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { LoadProgress } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
-import { openGraphConnection } from '../server/graph-connection.js';
-import type { GraphConnection } from '../server/graph-connection.js';
-import { simulatorEnvironment, startSimulator } from '../sim/simulator.js';
-import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
-import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import { createServices } from '../app/create-services.js';
+import type { AppServices } from '../app/create-services.js';
+import { openGraphConnection } from '../app/graph-connection.js';
+import type { GraphConnection } from '../app/graph-connection.js';
+import { EXIT_LOAD_ERROR, EXIT_USAGE } from './exit-status.js';
+import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth } from './text-layout.js';
-import { summarizeReport } from '../core/reports/report-summary.js';
 
 /** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
 function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'sim' | 'help', string> {
@@ -52,10 +51,6 @@ Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or c
 function wantsHelp(args: readonly string[]): boolean {
   return args.includes('--help') || args.includes('-h');
 }
-
-/** Exit statuses (docs/contract.md, "The command line"). */
-const EXIT_USAGE = 2;
-const EXIT_LOAD_ERROR = 3;
 
 /** Runs one `dmhealth` command over the registry's reports; resolves to the exit status. */
 export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS): Promise<number> {
@@ -132,13 +127,9 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     return EXIT_USAGE;
   }
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
-  return withTenant('report', async (connection, config) => {
+  return withServices('report', registry, async (services) => {
     const progress = process.stderr.isTTY ? showProgress : undefined;
-    const report = await registry.load(id, connection.graph, {
-      thresholds: config.thresholds,
-      ...(progress ? { onProgress: progress } : {}),
-      onUnexpectedError: printBuildFailure,
-    });
+    const report = await services.reports.get(id, progress ? { onProgress: progress } : {});
     if (progress) process.stderr.write('\r\u001b[K');
     if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
@@ -157,10 +148,11 @@ function printBuildFailure(_report: string, error: unknown): void {
 }
 
 /**
- * Runs `work` over the configured tenant (or the demo tenant, said on stderr), closing the
- * connection after; a configuration that cannot be read or used is a usage error in one line.
+ * Runs `work` over the application's services on the configured tenant (or the demo tenant, said
+ * on stderr), closing the connection after; a configuration that cannot be read or used is a usage
+ * error in one line. The command line keeps no state: no history, triage or schedule.
  */
-async function withTenant(command: string, work: (connection: GraphConnection, config: AppConfig) => Promise<number>): Promise<number> {
+async function withServices(command: string, registry: ReportRegistry, work: (services: AppServices) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {
     console.error(`dmhealth ${command}: ${read.error.message}`);
@@ -168,7 +160,7 @@ async function withTenant(command: string, work: (connection: GraphConnection, c
   }
   let connection: GraphConnection;
   try {
-    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage });
+    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage, startDemoTenant });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
     console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
@@ -176,7 +168,14 @@ async function withTenant(command: string, work: (connection: GraphConnection, c
   }
   try {
     if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
-    return await work(connection, read.config);
+    const services = createServices({
+      connection,
+      registry,
+      loadOptions: { thresholds: read.config.thresholds, onUnexpectedError: printBuildFailure },
+      // Its loads are the command's whole work, shown as progress; there is no server log to count them in.
+      log: () => undefined,
+    });
+    return await work(services);
   } finally {
     await connection.close();
   }
@@ -203,13 +202,14 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
     console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
     return EXIT_USAGE;
   }
-  return withTenant('overview', async (connection, config) => {
-    const results = await Promise.all(registry.ids.map((id) => registry.load(id, connection.graph, { thresholds: config.thresholds, onUnexpectedError: printBuildFailure })));
-    const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce: new Map(), now: new Date() }));
+  return withServices('overview', registry, async (services) => {
+    const results = await Promise.all(registry.ids.map((id) => services.reports.get(id)));
+    const now = new Date();
+    const summaries = await Promise.all(results.map((result) => services.reports.summarize(result, now)));
     if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     else
       process.stdout.write(
-        overviewToText(summaries, { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), tenantLabel: connection.tenantLabel }),
+        overviewToText(summaries, { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), tenantLabel: services.tenant.label }),
       );
     return results.some((result) => result.state === 'load-error') ? EXIT_LOAD_ERROR : 0;
   });
@@ -217,51 +217,4 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
 
 function showProgress(progress: LoadProgress): void {
   process.stderr.write(`\r\u001b[KLoading ${progress.report}: ${progress.source} ${progress.records.toLocaleString('en')}…`);
-}
-
-async function runSimulator(args: string[]): Promise<number> {
-  let values: { tenant?: string; devices?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { tenant: { type: 'string' }, devices: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
-      strict: true,
-    }));
-  } catch (error) {
-    console.error(`dmhealth sim: ${(error as Error).message}`);
-    return EXIT_USAGE;
-  }
-  const tenantName = values.tenant ?? 'demo';
-  if (tenantName !== 'demo' && tenantName !== 'large') {
-    console.error(`dmhealth sim: --tenant must be demo or large, got "${tenantName}"`);
-    return EXIT_USAGE;
-  }
-  const port = values.port === undefined ? 0 : Number(values.port);
-  const latencyMs = values.latency === undefined ? 0 : Number(values.latency);
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || !Number.isFinite(latencyMs) || latencyMs < 0) {
-    console.error('dmhealth sim: --port must be a port number and --latency a number of milliseconds');
-    return EXIT_USAGE;
-  }
-
-  const devices = values.devices === undefined ? 100_000 : Number(values.devices);
-  if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenantName !== 'large')) {
-    console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
-    return EXIT_USAGE;
-  }
-  if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
-  const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
-  const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
-  const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
-  console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
-
-${environment.join('\n')}
-
-The secret is made anew at every start and is good for this simulator only. Press Ctrl+C to stop.`);
-
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await sim.close();
-  return 0;
 }

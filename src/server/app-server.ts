@@ -1,14 +1,11 @@
 import { pino } from 'pino';
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
-import { REPORTS } from '../core/reports/registry.js';
-import type { ReportRegistry } from '../core/reports/registry.js';
+import type { AppServices } from '../app/create-services.js';
 import { registerNotify } from './notify-route.js';
-import type { ReportCache } from './report-cache.js';
+import { EncodedReports } from './report-encoding.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
-import type { HistoryRecords } from '../app/history-records.js';
-import type { TriageRecords } from '../app/triage-records.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
@@ -16,14 +13,10 @@ import { isLoopback } from '../core/net/loopback.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
-  reports: ReportCache;
-  /** The reports' history and the triage decisions, in the state store. */
-  history: HistoryRecords;
-  triage: TriageRecords;
-  /** The reports offered: the API's list and ids, and the tab's navigation. The six by default. */
-  registry?: ReportRegistry;
-  /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
-  tenant: { label: string; demo: boolean };
+  /** The application floor (create-services.ts): its registry is the API's list and ids and the tab's navigation. */
+  services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
+  /** The reports' bytes, made once per result for all viewers; the server's own unless a test reads its count. */
+  encodings?: EncodedReports;
   /** The built tab (Vite's output); without it, /tab answers 404. */
   tabDirectory?: string;
   /** Serve the tab's source maps too (development only: they reveal its source). */
@@ -57,7 +50,8 @@ const MAX_ACTIVITY_BYTES = 256 * 1024;
  */
 export function createAppServer(options: AppServerOptions): Server {
   const log = options.log ?? ((line: string) => console.error(line));
-  const registry = options.registry ?? REPORTS;
+  const { services } = options;
+  const { registry } = services;
   // restify 9+ logs with pino; @types/restify still names bunyan's Logger.
   const restifyLog = restifyLogger(options.logStream ?? process.stderr) as unknown as restify.ServerOptions['log'];
   const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
@@ -78,17 +72,14 @@ export function createAppServer(options: AppServerOptions): Server {
   };
 
   registerReportRoutes(server, {
-    reports: options.reports,
-    history: options.history,
-    triage: options.triage,
-    registry,
-    tenant: options.tenant,
+    services,
+    encodings: options.encodings ?? new EncodedReports(),
     authorised,
     ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
 
-  registerTriageRoutes(server, { triage: options.triage, reports: options.reports, registry, authorised, ...(options.log ? { log: options.log } : {}) });
+  registerTriageRoutes(server, { services, authorised, ...(options.log ? { log: options.log } : {}) });
 
   const bot = options.bot;
   if (bot) {

@@ -1,8 +1,14 @@
 import { GRAPH_APPLICATION_PERMISSIONS } from '../core/graph/graph-permissions.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
+import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
+import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { SimTenant } from '../sim/tenants/sim-tenant.js';
+
+// The one file of the server that knows the simulator (docs/architecture.md, "The parts"): the
+// demo tenant `npm start` reads when no tenant is configured, and the switches that change it.
 
 /**
  * `npm start -- --deny <permission>` and `--fault <report>:<status>` (README, "Quick start"):
@@ -60,4 +66,15 @@ export function withDenied(tenant: SimTenant, deny: readonly string[]): SimTenan
 /** Makes each faulted report's essential source answer its status, for as long as the server runs. */
 export function applyFaults(simulator: Simulator, faults: DemoSwitches['faults']): void {
   for (const { report, status } of faults) simulator.faults.add({ path: REPORT_FAULT_PATHS[report]!, status });
+}
+
+/**
+ * The simulated tenant demo mode reads: the demo tenant, or the large one of `devices` devices,
+ * with the switches applied. Closed with the connection that reads it.
+ */
+export async function startDemoTenant(options: { tenant: 'demo' | 'large'; devices: number; switches: DemoSwitches }): Promise<Simulator> {
+  const tenant = options.tenant === 'large' ? buildLargeTenant({ devices: options.devices }) : buildDemoTenant();
+  const simulator = await startSimulator({ tenant: withDenied(tenant, options.switches.deny) });
+  applyFaults(simulator, options.switches.faults);
+  return simulator;
 }

@@ -5,11 +5,9 @@ import { readConfig } from '../app/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import { openStateStore } from '../app/open-state-store.js';
 import { REPORTS } from '../core/reports/registry.js';
-import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
-import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
-import { applyFaults, readDemoSwitches, withDenied } from './demo-switches.js';
+import { readDemoSwitches, startDemoTenant } from './demo-switches.js';
 import type { DemoSwitches } from './demo-switches.js';
-import { openGraphConnection } from './graph-connection.js';
+import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 import { schedulerClock } from './scheduler-clock.js';
 
@@ -37,16 +35,16 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.tenant === 'large') console.log(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
+  let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
-    demoTenant: () => withDenied(options.tenant === 'large' ? buildLargeTenant({ devices: options.devices }) : buildDemoTenant(), deny),
+    startDemoTenant: async () => (simulator = await startDemoTenant(options)),
   });
-  if (connection.simulator) applyFaults(connection.simulator, faults);
   if (deny.length > 0) console.log(`Demo switch: the app is not granted ${deny.join(', ')}.`);
   for (const fault of faults) console.log(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
   if (connection.demo) {
     console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
-    console.log(`  Simulated Graph: ${connection.simulator?.graphUrl}  (CA: ${connection.simulator?.caPath})`);
+    console.log(`  Simulated Graph: ${simulator?.graphUrl}  (CA: ${simulator?.caPath})`);
   }
 
   try {

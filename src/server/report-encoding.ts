@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { ReportResult } from '../core/reports/report-model.js';
+import { previewReport } from '../core/reports/report-preview.js';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -100,4 +101,41 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
     const tag = candidate.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag;
   });
+}
+
+/**
+ * Each result a viewer reads, and its preview (report-preview.ts), as bytes: serialized once, on
+ * first request (viewers asking meanwhile wait for the same), and kept as long as the result is.
+ */
+export class EncodedReports {
+  private readonly encodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
+  private readonly previewEncodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
+  private serialized = 0;
+
+  /** The whole result as bytes. */
+  encoded(result: ReportResult): Promise<EncodedReport> {
+    return this.encodeOnce(this.encodings, result, () => result);
+  }
+
+  /** A result's preview (report-preview.ts) as bytes: made once, as the whole result's bytes are. */
+  encodedPreview(result: ReportResult): Promise<EncodedReport> {
+    return this.encodeOnce(this.previewEncodings, result, () => previewReport(result));
+  }
+
+  private encodeOnce(made: WeakMap<ReportResult, Promise<EncodedReport>>, result: ReportResult, representation: () => ReportResult): Promise<EncodedReport> {
+    let encoded = made.get(result);
+    if (!encoded) {
+      encoded = EncodedReport.of(representation());
+      this.serialized += 1;
+      made.set(result, encoded);
+      // A serialization that failed (a bug) is not kept: the next viewer tries again.
+      encoded.catch(() => made.delete(result));
+    }
+    return encoded;
+  }
+
+  /** How many representations were turned into bytes: one of each per load, however many viewers read it. */
+  get serializations(): number {
+    return this.serialized;
+  }
 }

@@ -1,28 +1,18 @@
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
-import type { ReportRegistry } from '../core/reports/registry.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
-import { summarizeReport } from '../core/reports/report-summary.js';
-import { latestChange } from '../core/history/report-history.js';
-import type { HistoryRecords } from '../app/history-records.js';
-import type { TriageRecords } from '../app/triage-records.js';
+import type { AppServices } from '../app/create-services.js';
 import { FixedWindowRateLimit } from './notify-access.js';
-import type { ReportCache } from './report-cache.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
-import type { EncodedReport } from './report-encoding.js';
-import { errorText } from '../core/error-text.js';
+import type { EncodedReport, EncodedReports } from './report-encoding.js';
 
 export interface ReportRoutesOptions {
-  reports: ReportCache;
-  /** The reports' history and the triage decisions, which the summary counts with. */
-  history: HistoryRecords;
-  triage: TriageRecords;
-  registry: ReportRegistry;
-  /** Whose data this is: shown by the tab, so a demo tenant is never mistaken for a real one. */
-  tenant: { label: string; demo: boolean };
+  /** The reports, their summaries and whose data this is (shown by the tab, so a demo tenant is never mistaken for a real one). */
+  services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
+  encodings: EncodedReports;
   /** Checks the caller's SSO token: the user, or null when it has answered the refusal already. */
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   /** Explicit refreshes one user may ask for a minute (6 by default); more are answered from the cache. */
@@ -36,7 +26,8 @@ export interface ReportRoutesOptions {
  * the SSO token.
  */
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
-  const { authorised, registry } = options;
+  const { authorised, services, encodings } = options;
+  const { registry, reports } = services;
   const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000);
   /**
    * Whether to load again for `?refresh=true`: a refresh joins a load under way anyway, and one user
@@ -51,12 +42,12 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     return false;
   };
   /**
-   * A report as a viewer opens it (report-cache.ts, `open`), logged; when it is the last good result
+   * A report as a viewer opens it (src/app/report-cache.ts, `open`), logged; when it is the last good result
    * while a newer load runs, the answer says so: the tab shows the result's age and fetches again
    * once that load is done.
    */
   const openFor = async (req: Request, res: Response, user: TabUser, id: string): Promise<ReportResult> => {
-    const opened = await options.reports.open(id, { refresh: refreshAllowed(req, res, user) });
+    const opened = await reports.open(id, { refresh: refreshAllowed(req, res, user) });
     options.log?.(`report ${id}: ${describeState(opened.result)}${opened.refreshing ? ', stale while a newer load runs' : ''}`);
     if (opened.refreshing) res.header(REFRESHING_HEADER, 'true');
     return opened.result;
@@ -68,14 +59,14 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
 
   server.get('/api/tenant', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
-    res.send(200, options.tenant);
+    res.send(200, services.tenant);
   });
 
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    res.send(200, options.reports.progress(id));
+    res.send(200, reports.progress(id));
   });
 
   // One report in a few numbers, for the overview's tile: loaded as the report is (the same cache), sent without its rows.
@@ -84,24 +75,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    const result = await openFor(req, res, user, id);
-    // The history and the decisions only add to a summary: one that cannot be read is left out, and logged.
-    const [history, inForce] = await Promise.all([
-      options.history.read(id).catch((error: unknown) => {
-        options.log?.(`could not read the history of report ${id} from the state store: ${errorText(error)}`);
-        return null;
-      }),
-      options.triage.inForceOrNull((line) => options.log?.(line)),
-    ]);
-    res.send(
-      200,
-      summarizeReport(result, {
-        changes: history ? latestChange(history) : null,
-        trend: history ? history.points.map((point) => ({ at: point.at, findings: point.findings })) : [],
-        inForce,
-        now: new Date(),
-      }),
-    );
+    res.send(200, await reports.summarize(await openFor(req, res, user, id), new Date()));
   });
 
   // The report as the tab opens it: the whole result when small, else its first rows (report-preview.ts), so the first screen does not wait for the rest.
@@ -110,7 +84,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    await sendEncoded(req, res, await options.reports.encodedPreview(await openFor(req, res, user, id)));
+    await sendEncoded(req, res, await encodings.encodedPreview(await openFor(req, res, user, id)));
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -121,11 +95,11 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const id = csv ? name.slice(0, -'.csv'.length) : name;
     if (refuseUnknownReport(res, registry, id)) return;
     if (!csv) {
-      await sendEncoded(req, res, await options.reports.encoded(await openFor(req, res, user, id)));
+      await sendEncoded(req, res, await encodings.encoded(await openFor(req, res, user, id)));
       return;
     }
     // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
-    const report = await options.reports.get(id, { refresh: refreshAllowed(req, res, user) });
+    const report = await reports.get(id, { refresh: refreshAllowed(req, res, user) });
     options.log?.(`report ${id}: ${describeState(report)} (CSV)`);
     if (report.state === 'load-error') {
       res.send(502, { error: report.error });

@@ -1,23 +1,17 @@
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
-import type { ReportRegistry } from '../core/reports/registry.js';
 import { StateStoreError } from '../store/state-store.js';
-import { decisionsInForce, readTriageRequest } from '../core/triage/triage-book.js';
-import type { TriageBook, TriageView } from '../core/triage/triage-book.js';
-import type { TriageRecords } from '../app/triage-records.js';
-import type { ReportCache } from './report-cache.js';
+import { readTriageRequest } from '../core/triage/triage-book.js';
+import type { AppServices } from '../app/create-services.js';
 import type { TabUser } from './tab-access.js';
 import { TRIAGER_ROLE } from './tab-access.js';
 
-const AUDIT_SHOWN = 200;
 /** A request is a fingerprint, an action and a reason of 500 characters at most. */
 const MAX_BODY_BYTES = 4 * 1024;
 
 export interface TriageRoutesOptions {
-  triage: TriageRecords;
-  reports: ReportCache;
-  registry: ReportRegistry;
+  services: Pick<AppServices, 'registry' | 'reports'>;
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   now?: () => Date;
   log?: (line: string) => void;
@@ -29,7 +23,8 @@ export interface TriageRoutesOptions {
  * and only for a finding the latest load of its report shows.
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
-  const { triage, authorised, registry } = options;
+  const { authorised } = options;
+  const { registry, reports } = options.services;
   const now = options.now ?? (() => new Date());
   const reportOf = (res: Response, value: unknown): string | null => {
     const id = typeof value === 'string' ? value : '';
@@ -46,7 +41,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     const id = reportOf(res, req.params.id);
     if (!id) return;
     try {
-      res.send(200, viewFor(await triage.read(), id, user, now()));
+      res.send(200, await reports.triageView(id, user, now()));
     } catch (error) {
       unreadable(res, error);
     }
@@ -70,34 +65,17 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
         return;
       }
       const { request } = read;
-      // The finding as the report's latest result shows it, so the audit names what was decided about.
-      const result = request.action === 'reopen' ? null : (await options.reports.open(id)).result;
-      const found = result?.findings.find((finding) => finding.fingerprint === request.fingerprint);
       try {
-        const outcome = await triage.change(request, {
-          finding: found ? { ...found, report: id } : null,
-          by: { objectId: user.objectId, name: user.name, username: user.username },
-        });
+        const outcome = await reports.decide(id, request, user, now());
         if (!outcome.ok) {
           res.send(outcome.status, { error: { status: outcome.status, message: outcome.message } });
           return;
         }
         options.log?.(`triage: ${user.username || user.objectId} did ${request.action} on a finding of report ${id}`);
-        res.send(200, viewFor(outcome.book, id, user, now()));
+        res.send(200, outcome.view);
       } catch (error) {
         unreadable(res, error);
       }
     },
   );
-}
-
-function viewFor(book: TriageBook, report: string, user: TabUser, now: Date): TriageView {
-  return {
-    canTriage: user.canTriage,
-    decisions: [...decisionsInForce(book, now).values()].filter((decision) => decision.report === report),
-    audit: book.audit
-      .filter((entry) => entry.report === report)
-      .slice(-AUDIT_SHOWN)
-      .reverse(),
-  };
 }

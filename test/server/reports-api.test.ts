@@ -3,15 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileStateStore } from '../../src/store/file-state-store.js';
-import { HistoryRecords } from '../../src/app/history-records.js';
-import { TriageRecords } from '../../src/app/triage-records.js';
+import { createServices } from '../../src/app/create-services.js';
 import { SignJWT, generateKeyPair } from 'jose';
 import type { Server } from 'restify';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '../../src/server/app-server.js';
-import { ReportCache } from '../../src/server/report-cache.js';
+import { EncodedReports } from '../../src/server/report-encoding.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
 import { createHttpTransport } from '../../src/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
@@ -26,7 +25,7 @@ const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let server: Server;
 let base: string;
 let loads = 0;
-let reports: ReportCache;
+const encodings = new EncodedReports();
 let keysTransport: ReturnType<typeof createHttpTransport>;
 let stateDirectory: string;
 let store: FileStateStore;
@@ -35,17 +34,20 @@ beforeAll(async () => {
   const sim = harness.sim;
   const graph = harness.client();
   keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
-  reports = new ReportCache((id, onProgress) => {
-    loads += 1;
-    return loadReport(id, graph, { onProgress });
-  });
   stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-api-state-'));
   store = await FileStateStore.open(stateDirectory);
+  const services = createServices({
+    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true },
+    load: (id, onProgress) => {
+      loads += 1;
+      return loadReport(id, graph, { onProgress });
+    },
+    store,
+    log: (line) => recordServerLog('reports API', line),
+  });
   server = createAppServer({
-    reports,
-    history: new HistoryRecords(store),
-    triage: new TriageRecords(store),
-    tenant: { label: 'Contoso (demo)', demo: true },
+    services,
+    encodings,
     checkAccess: createTabAccessCheck({
       authorityHost: sim.authorityHost,
       tenantId: sim.tenantId,
@@ -180,13 +182,13 @@ describe('the tab API: reports', () => {
         body: Buffer.from(await response.body.arrayBuffer()),
       }));
     const plain = await fetchReport({});
-    const before = reports.serializations;
+    const before = encodings.serializations;
     const [brotli, gzipped, again] = await Promise.all([
       fetchReport({ 'accept-encoding': 'gzip, br' }),
       fetchReport({ 'accept-encoding': 'gzip' }),
       fetchReport({ 'accept-encoding': 'br;q=0, gzip' }),
     ]);
-    expect(reports.serializations - before).toBe(0); // the first viewer's bytes serve every later one
+    expect(encodings.serializations - before).toBe(0); // the first viewer's bytes serve every later one
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect([brotli.headers['content-encoding'], gzipped.headers['content-encoding'], again.headers['content-encoding']]).toEqual(['br', 'gzip', 'gzip']);
     expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
@@ -198,18 +200,18 @@ describe('the tab API: reports', () => {
     expect(unchanged.status).toBe(304);
     expect(unchanged.body.length).toBe(0);
     // A refresh makes a new result, and so new bytes.
-    const serializationsBeforeRefresh = reports.serializations;
+    const serializationsBeforeRefresh = encodings.serializations;
     await get('/api/reports/security-posture?refresh=true', token);
-    expect(reports.serializations).toBe(serializationsBeforeRefresh + 1);
+    expect(encodings.serializations).toBe(serializationsBeforeRefresh + 1);
   });
 
   it('previews a report as the tab opens it: a small one whole, with its size, its bytes made once for every viewer', async () => {
     const token = await userToken();
     const whole = (await get('/api/reports/connector-health', token)).json() as ReportResult;
     const first = await get('/api/reports/connector-health/preview', token);
-    const before = reports.serializations;
+    const before = encodings.serializations;
     const second = await get('/api/reports/connector-health/preview', token);
-    expect(reports.serializations - before).toBe(0);
+    expect(encodings.serializations - before).toBe(0);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.headers.etag).not.toBe((await get('/api/reports/connector-health', token)).headers.etag);
     const preview = first.json() as ReportPreview;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { assembleApp } from '../../src/server/app-assembly.js';
-import type { ReportLoader } from '../../src/server/report-cache.js';
+import type { ReportLoader } from '../../src/app/report-cache.js';
 import type { BotIdentity, TeamsBot } from '../../src/bot/teams-bot.js';
 import type { PostScheduler } from '../../src/bot/post-scheduler.js';
 import type { GraphClient } from '../../src/graph/graph-client.js';

@@ -2,8 +2,8 @@ import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { GraphClient, GraphClientOptions } from '../../src/graph/graph-client.js';
 import type { ClientCredential } from '../../src/graph/token-source.js';
-import { connectToSimulator } from '../../src/server/graph-connection.js';
-import type { GraphConnection } from '../../src/server/graph-connection.js';
+import { connectToDemoTenant } from '../../src/app/graph-connection.js';
+import type { GraphConnection } from '../../src/app/graph-connection.js';
 import { startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
 import { DEMO_GRANTED_ROLES } from '../../src/sim/tenants/demo-tenant.js';
@@ -42,7 +42,7 @@ export type GraphClientForOptions = Partial<GraphClientOptions> & { clientId?: s
 
 export function graphClientFor(sim: Simulator, options: GraphClientForOptions = {}): { graph: GraphClient; close: () => Promise<void> } {
   const { clientId, credential, tokenClock, ...clientOptions } = options;
-  const connection = connectToSimulator(sim, { ...(clientId ? { clientId } : {}), ...(credential ? { credential } : {}), ...(tokenClock ? { tokenClock } : {}), clientOptions });
+  const connection = connectToDemoTenant(sim, { ...(clientId ? { clientId } : {}), ...(credential ? { credential } : {}), ...(tokenClock ? { tokenClock } : {}), clientOptions });
   return { graph: connection.graph, close: connection.close };
 }
 
@@ -51,7 +51,7 @@ export function graphClientFor(sim: Simulator, options: GraphClientForOptions = 
  * (a client of the test's choosing, e.g. one holding other roles).
  */
 export function simulatorConnection(sim: Simulator, graph: GraphClient): GraphConnection {
-  return { ...connectToSimulator(sim), graph };
+  return { ...connectToDemoTenant(sim), graph };
 }
 
 export function managedDevice(index: number): { id: string } & Record<string, unknown> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
-import type { ReportLoader } from '../../src/server/report-cache.js';
+import type { ReportLoader } from '../../src/app/report-cache.js';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import type { GraphClient } from '../../src/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';

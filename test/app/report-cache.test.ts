@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
-import { ReportCache } from '../../src/server/report-cache.js';
+import { ReportCache } from '../../src/app/report-cache.js';
 import { reportResult } from '../fixtures/report-result.js';
 
 /** A loader whose loads the test finishes by hand, counting them. */

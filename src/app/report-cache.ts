@@ -1,6 +1,4 @@
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
-import { previewReport } from '../core/reports/report-preview.js';
-import { EncodedReport } from './report-encoding.js';
 
 /** How far a load under way has got: records read so far from each upstream source. */
 export interface ReportLoadProgress {
@@ -34,10 +32,10 @@ export interface OpenedReport {
  */
 export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
-  private readonly loading = new Map<ReportId, { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number> }>();
-  private readonly encodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
-  private readonly previewEncodings = new WeakMap<ReportResult, Promise<EncodedReport>>();
-  private serialized = 0;
+  private readonly loading = new Map<
+    ReportId,
+    { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number>; listeners: Set<(progress: LoadProgress) => void> }
+  >();
 
   constructor(
     private readonly load: ReportLoader,
@@ -45,13 +43,23 @@ export class ReportCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(id: ReportId, options: { refresh?: boolean } = {}): Promise<ReportResult> {
+  /**
+   * A report no older than the cache period, or a fresh load with `refresh`; `onProgress` hears the
+   * progress of the load it waits for, whether it started that load or joined it.
+   */
+  get(id: ReportId, options: { refresh?: boolean; onProgress?: (progress: LoadProgress) => void } = {}): Promise<ReportResult> {
     // A load already under way is as fresh as a refresh could be.
-    const inFlight = this.loading.get(id);
-    if (inFlight) return inFlight.result;
+    const inFlight = this.loading.get(id) ?? null;
     const kept = this.loaded.get(id);
-    if (kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
-    return this.startLoad(id, options.refresh ?? false);
+    if (!inFlight && kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
+    const result = inFlight ? inFlight.result : this.startLoad(id, options.refresh ?? false);
+    const { onProgress } = options;
+    if (onProgress) {
+      const listeners = this.loading.get(id)?.listeners;
+      listeners?.add(onProgress);
+      void result.finally(() => listeners?.delete(onProgress)).catch(() => undefined);
+    }
+    return result;
   }
 
   /**
@@ -69,7 +77,12 @@ export class ReportCache {
 
   private startLoad(id: ReportId, refresh = false): Promise<ReportResult> {
     const sources = new Map<string, number>();
-    const result = this.load(id, (progress) => sources.set(progress.source, progress.records), { refresh }).then(
+    const listeners = new Set<(progress: LoadProgress) => void>();
+    const onProgress = (progress: LoadProgress) => {
+      sources.set(progress.source, progress.records);
+      for (const listener of listeners) listener(progress);
+    };
+    const result = this.load(id, onProgress, { refresh }).then(
       (loadedResult) => {
         this.loading.delete(id);
         if (loadedResult.state === 'load-error') {
@@ -84,35 +97,8 @@ export class ReportCache {
         throw error;
       },
     );
-    this.loading.set(id, { result, startedAt: this.now(), sources });
+    this.loading.set(id, { result, startedAt: this.now(), sources, listeners });
     return result;
-  }
-
-  /** A result as bytes: serialized once, on first request (viewers asking meanwhile wait for the same), and kept as long as the result is. */
-  encoded(result: ReportResult): Promise<EncodedReport> {
-    return this.encodeOnce(this.encodings, result, () => result);
-  }
-
-  /** A result's preview (report-preview.ts) as bytes: made once, as the whole result's bytes are. */
-  encodedPreview(result: ReportResult): Promise<EncodedReport> {
-    return this.encodeOnce(this.previewEncodings, result, () => previewReport(result));
-  }
-
-  private encodeOnce(made: WeakMap<ReportResult, Promise<EncodedReport>>, result: ReportResult, representation: () => ReportResult): Promise<EncodedReport> {
-    let encoded = made.get(result);
-    if (!encoded) {
-      encoded = EncodedReport.of(representation());
-      this.serialized += 1;
-      made.set(result, encoded);
-      // A serialization that failed (a bug) is not kept: the next viewer tries again.
-      encoded.catch(() => made.delete(result));
-    }
-    return encoded;
-  }
-
-  /** How many representations were turned into bytes: one of each per load, however many viewers read it. */
-  get serializations(): number {
-    return this.serialized;
   }
 
   progress(id: ReportId): ReportLoadProgress {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
-import { sharedLoader } from '../../src/server/shared-loads.js';
+import { sharedLoader } from '../../src/app/shared-loads.js';
 import { reportResult } from '../fixtures/report-result.js';
 import { holdLock } from '../support/gate.js';
 

@@ -1,14 +1,30 @@
-import type { TenantConnection } from '../app/config.js';
+import type { TenantConnection } from './config.js';
 import { GraphClient } from '../graph/graph-client.js';
 import type { GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
 import { createHttpTransport } from '../graph/http-transport.js';
 import type { HttpTransport } from '../graph/http-transport.js';
 import { createMsalTokenSource } from '../graph/token-source.js';
 import type { ClientCredential } from '../graph/token-source.js';
-import { startSimulator } from '../sim/simulator.js';
-import type { Simulator } from '../sim/simulator.js';
-import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
-import type { SimTenant } from '../sim/tenants/sim-tenant.js';
+
+/**
+ * A simulated tenant read as a tenant, as demo mode needs it: the running simulator (`src/sim`)
+ * has this shape, and the composition roots that start one hand it over, so that nothing here
+ * imports the simulator.
+ */
+export interface DemoTenant {
+  readonly graphUrl: string;
+  readonly authorityHost: string;
+  readonly tenantId: string;
+  /** Its app registration, granted the demo's roles, and that registration's secret. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The CA that signed its TLS certificate, trusted besides the system roots. */
+  readonly caPem: string;
+  readonly tenant: { readonly displayName: string };
+  /** Signs a tab user's SSO token: the demo sign-in, outside Teams. */
+  readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number }): Promise<string> };
+  close(): Promise<void>;
+}
 
 export interface GraphConnection {
   graph: GraphClient;
@@ -17,20 +33,14 @@ export interface GraphConnection {
   /** "Contoso (demo)" in demo mode; the tenant id otherwise. */
   tenantLabel: string;
   demo: boolean;
-  /** The embedded simulator behind a demo connection. */
-  simulator: Simulator | undefined;
+  /** The simulated tenant behind a demo connection. */
+  demoTenant: DemoTenant | undefined;
   /** The Entra tenant and app the tab's SSO tokens come from (the simulator's in demo mode). */
   identity: { authorityHost: string; tenantId: string; clientId: string };
   close(): Promise<void>;
 }
 
-/**
- * The composition root shared by the server and the CLI: the one place that turns configuration
- * into a Graph client and the identity the tab's tokens are checked against, for the configured
- * tenant or, in demo mode, the embedded simulator, trusted through its own CA (never by switching
- * verification off).
- */
-export interface SimulatorConnectionOptions {
+export interface DemoConnectionOptions {
   /** Another app registration of the simulator's (with other roles); the default one otherwise. */
   clientId?: string;
   credential?: ClientCredential;
@@ -41,9 +51,10 @@ export interface SimulatorConnectionOptions {
 
 /**
  * A connection to a running simulated tenant, wired as to a real one: msal-node against its
- * authority, its CA trusted besides the system roots. Closing it leaves the simulator running.
+ * authority, its CA trusted besides the system roots (never by switching verification off).
+ * Closing it leaves the simulated tenant running.
  */
-export function connectToSimulator(simulator: Simulator, options: SimulatorConnectionOptions = {}): GraphConnection {
+export function connectToDemoTenant(simulator: DemoTenant, options: DemoConnectionOptions = {}): GraphConnection {
   const transport = createHttpTransport({ extraCaPem: simulator.caPem });
   const tokens = createMsalTokenSource({
     tenantId: simulator.tenantId,
@@ -59,25 +70,31 @@ export function connectToSimulator(simulator: Simulator, options: SimulatorConne
     transport,
     tenantLabel: simulator.tenant.displayName,
     demo: true,
-    simulator,
+    demoTenant: simulator,
     identity: { authorityHost: simulator.authorityHost, tenantId: simulator.tenantId, clientId: simulator.clientId },
     close: () => transport.close(),
   };
 }
 
+/**
+ * The one place that turns configuration into a Graph client and the identity the tab's tokens are
+ * checked against: the configured tenant or, in demo mode, the simulated tenant that
+ * `startDemoTenant` starts (the composition root's, which alone knows the simulator).
+ */
 export async function openGraphConnection(
   connection: TenantConnection,
   options: {
     onExchange?: (exchange: GraphExchange) => void;
     betaCoverage?: boolean;
-    /** The simulated tenant demo mode serves: the demo tenant unless another is given (the large one). */
-    demoTenant?: () => SimTenant;
+    /** Starts the simulated tenant demo mode reads; closed with the connection. */
+    startDemoTenant?: () => Promise<DemoTenant>;
   } = {},
 ): Promise<GraphConnection> {
   const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
   if (connection.mode === 'demo') {
-    const simulator = await startSimulator({ tenant: (options.demoTenant ?? buildDemoTenant)() });
-    const connected = connectToSimulator(simulator, { clientOptions });
+    if (!options.startDemoTenant) throw new Error('Demo mode needs the simulated tenant: the composition root passes startDemoTenant.');
+    const simulator = await options.startDemoTenant();
+    const connected = connectToDemoTenant(simulator, { clientOptions });
     return {
       ...connected,
       async close() {
@@ -93,7 +110,7 @@ export async function openGraphConnection(
     transport,
     tenantLabel: connection.tenantId,
     demo: false,
-    simulator: undefined,
+    demoTenant: undefined,
     identity: { authorityHost: connection.authorityHost, tenantId: connection.tenantId, clientId: connection.clientId },
     close: () => transport.close(),
   };

@@ -1,0 +1,85 @@
+import { REPORTS } from '../core/reports/registry.js';
+import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
+import { errorText } from '../core/error-text.js';
+import type { StateStore } from '../store/state-store.js';
+import type { GraphConnection } from './graph-connection.js';
+import { HistoryRecords } from './history-records.js';
+import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
+import type { ReportLoader } from './report-cache.js';
+import { ReportService } from './report-service.js';
+import { ScheduleRecords } from './schedule-records.js';
+import { sharedLoader } from './shared-loads.js';
+import { TriageRecords } from './triage-records.js';
+
+export interface ServicesOptions {
+  /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
+  connection: Pick<GraphConnection, 'graph' | 'tenantLabel' | 'demo'>;
+  /** The reports offered; the six by default. */
+  registry?: ReportRegistry;
+  /** How a report is loaded: by default through the registry and the connection's Graph client. */
+  load?: ReportLoader;
+  /** How long a loaded report counts as fresh (five minutes by default); older ones are served while a newer one loads. */
+  cacheMaxAgeMs?: number;
+  loadOptions?: Pick<LoadReportOptions, 'thresholds' | 'now' | 'onUnexpectedError'>;
+  /**
+   * Where the app keeps its state: the reports' history, triage decisions, the bot's installations,
+   * ledgers and schedules. Without one (the CLI) there is no history, no triage and no schedule.
+   */
+  store?: StateStore;
+  log: (line: string) => void;
+}
+
+/** The application floor as one process has it: every front end (tab API, bot, CLI) works through these. */
+export interface AppServices {
+  registry: ReportRegistry;
+  /** Whose data this is, so a demo tenant is never mistaken for a real one. */
+  tenant: { label: string; demo: boolean };
+  reports: ReportService;
+  /** The state store and what is kept in it; absent for a caller that keeps no state. */
+  store: StateStore | undefined;
+  /** The triage decisions, which posts leave out. */
+  triage: TriageRecords | undefined;
+  schedules: ScheduleRecords | undefined;
+  log: (line: string) => void;
+}
+
+/**
+ * The one composition root of the application floor, for `npm start`, the bot, the CLI and the
+ * tests alike: one report cache over the registry (its loads shared with other instances when the
+ * store is Azure Blob), each successful load added to the report's history, and the triage
+ * decisions and schedules over the store.
+ */
+export function createServices(options: ServicesOptions): AppServices {
+  const { connection, store, log } = options;
+  const registry = options.registry ?? REPORTS;
+  const load = options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress }));
+  const history = store ? new HistoryRecords(store) : undefined;
+  const upstream: ReportLoader = async (id, onProgress, request) => {
+    // One line per upstream load, so an operator (and the viewers bench) can count them.
+    const started = Date.now();
+    log(`report ${id}: loading from Microsoft Graph`);
+    const result = await load(id, onProgress, request);
+    log(`report ${id}: loaded (${result.state}) in ${Date.now() - started} ms`);
+    // Recorded before the result is handed out, so the summary that follows shows this load; the
+    // history's lock is waited for briefly (history-records.ts), and a history that cannot be
+    // written costs a point of the trend, never the report.
+    await history?.record(result).then(
+      (recorded) => recorded || log(`report ${id}: its history was busy; this load adds no point`),
+      (error: unknown) => log(`report ${id}: could not add this load to its history: ${errorText(error)}`),
+    );
+    return result;
+  };
+  const cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
+  // Instances that share Azure Storage share loads too: one loads a report, the others serve its result.
+  const cache = new ReportCache(store?.kind === 'azure-blob' ? sharedLoader(upstream, store, { maxAgeMs: cacheMaxAgeMs, log }) : upstream, cacheMaxAgeMs);
+  const triage = store ? new TriageRecords(store) : undefined;
+  return {
+    registry,
+    tenant: { label: connection.tenantLabel, demo: connection.demo },
+    reports: new ReportService({ registry, cache, ...(history ? { history } : {}), ...(triage ? { triage } : {}), log }),
+    store,
+    triage,
+    schedules: store ? new ScheduleRecords(store) : undefined,
+    log,
+  };
+}

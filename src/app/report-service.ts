@@ -1,0 +1,139 @@
+import type { ReportRegistry } from '../core/reports/registry.js';
+import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+import { summarizeReport } from '../core/reports/report-summary.js';
+import type { ReportSummary } from '../core/reports/report-summary.js';
+import { latestChange } from '../core/history/report-history.js';
+import type { ReportHistory } from '../core/history/report-history.js';
+import { decisionsInForce } from '../core/triage/triage-book.js';
+import type { TriageActor, TriageBook, TriageDecision, TriageOutcome, TriageRequest, TriageView } from '../core/triage/triage-book.js';
+import { errorText } from '../core/error-text.js';
+import type { HistoryRecords } from './history-records.js';
+import type { OpenedReport, ReportCache, ReportLoadProgress } from './report-cache.js';
+import type { TriageRecords } from './triage-records.js';
+
+/** Audit entries a triage view carries: the latest of the report's, newest first. */
+const AUDIT_SHOWN = 200;
+
+export interface ReportServiceOptions {
+  registry: ReportRegistry;
+  cache: ReportCache;
+  /** The reports' history and the triage decisions, kept in the state store; a caller without a store (the CLI) has neither. */
+  history?: HistoryRecords;
+  triage?: TriageRecords;
+  log: (line: string) => void;
+}
+
+/**
+ * What every front end asks of the reports (docs/architecture.md, "The application floor"): a
+ * report opened or loaded through the one cache, a load's progress, a report's summary (composed
+ * here, once, for the tab's overview, the bot's cards and the CLI's overview), the triage view and
+ * decisions, and the history. The server, the bot and the CLI adapt it to HTTP, Teams and the
+ * terminal; none of them composes a summary or decides a triage request itself.
+ */
+export class ReportService {
+  readonly registry: ReportRegistry;
+  private readonly cache: ReportCache;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: ReportServiceOptions) {
+    this.registry = options.registry;
+    this.cache = options.cache;
+    this.log = options.log;
+  }
+
+  /** A report as a viewer opens it: at once when kept, even aged, while a newer one loads (report-cache.ts). */
+  open(id: ReportId, options: { refresh?: boolean } = {}): Promise<OpenedReport> {
+    return this.cache.open(id, options);
+  }
+
+  /** A report no older than the cache keeps results fresh, or a fresh load with `refresh`: for what speaks of the present (an export, a post). */
+  get(id: ReportId, options: { refresh?: boolean; onProgress?: (progress: LoadProgress) => void } = {}): Promise<ReportResult> {
+    return this.cache.get(id, options);
+  }
+
+  /** The reports loaded afresh, side by side, as a post speaks of the present. */
+  loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
+    return Promise.all(ids.map((id) => this.cache.get(id, { refresh: true })));
+  }
+
+  progress(id: ReportId): ReportLoadProgress {
+    return this.cache.progress(id);
+  }
+
+  /** The report's history: a point per successful load. Without a store, there is none. */
+  history(id: ReportId): Promise<ReportHistory | null> {
+    return this.options.history ? this.options.history.read(id) : Promise.resolve(null);
+  }
+
+  /**
+   * A result in a few numbers (report-summary.ts), with what changed since the load before and the
+   * trend from the history, and the findings accepted or snoozed counted apart. The history and the
+   * decisions only add to a summary: one that cannot be read is left out, and logged.
+   */
+  async summarize(result: ReportResult, now: Date): Promise<ReportSummary> {
+    const [history, inForce] = await Promise.all([
+      this.history(result.report).catch((error: unknown) => {
+        this.log(`could not read the history of report ${result.report} from the state store: ${errorText(error)}`);
+        return null;
+      }),
+      this.decisionsInForce(),
+    ]);
+    return summarizeReport(result, {
+      changes: history ? latestChange(history) : null,
+      trend: history ? history.points.map((point) => ({ at: point.at, findings: point.findings })) : [],
+      inForce,
+      now,
+    });
+  }
+
+  /**
+   * Findings accepted or snoozed now, by fingerprint; null when they cannot be read (what counts with
+   * them then counts every finding as open and says so). Without a store, no decision is in force.
+   */
+  decisionsInForce(): Promise<ReadonlyMap<string, TriageDecision> | null> {
+    return this.options.triage ? this.options.triage.inForceOrNull(this.log) : Promise.resolve(new Map());
+  }
+
+  /** One report's decisions in force and its audit list, for a user who may or may not change them. A torn book is a `StateStoreError`. */
+  async triageView(id: ReportId, user: { canTriage: boolean }, now: Date): Promise<TriageView> {
+    return triageViewOf(await this.triageRecords().read(), id, user, now);
+  }
+
+  /**
+   * Accepts, snoozes or reopens a finding of a report (docs/contract.md, "Triage"): only a finding
+   * the latest load of that report shows can be accepted or snoozed, and the audit names it as that
+   * load shows it. The answer is the report's triage view after the change.
+   */
+  async decide(
+    id: ReportId,
+    request: TriageRequest,
+    user: TriageActor & { canTriage: boolean },
+    now: Date,
+  ): Promise<{ ok: true; view: TriageView } | Extract<TriageOutcome, { ok: false }> | { ok: false; status: 503; message: string }> {
+    const result = request.action === 'reopen' ? null : (await this.cache.open(id)).result;
+    const found = result?.findings.find((finding) => finding.fingerprint === request.fingerprint);
+    const outcome = await this.triageRecords().change(request, {
+      finding: found ? { ...found, report: id } : null,
+      by: { objectId: user.objectId, name: user.name, username: user.username },
+    });
+    if (!outcome.ok) return outcome;
+    return { ok: true, view: triageViewOf(outcome.book, id, user, now) };
+  }
+
+  private triageRecords(): TriageRecords {
+    // The server, the only caller of triage, always has a store; a call without one is a bug.
+    if (!this.options.triage) throw new Error('Triage needs the state store, and this report service has none.');
+    return this.options.triage;
+  }
+}
+
+function triageViewOf(book: TriageBook, report: ReportId, user: { canTriage: boolean }, now: Date): TriageView {
+  return {
+    canTriage: user.canTriage,
+    decisions: [...decisionsInForce(book, now).values()].filter((decision) => decision.report === report),
+    audit: book.audit
+      .filter((entry) => entry.report === report)
+      .slice(-AUDIT_SHOWN)
+      .reverse(),
+  };
+}

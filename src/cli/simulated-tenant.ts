@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { simulatorEnvironment, startSimulator } from '../sim/simulator.js';
+import type { Simulator } from '../sim/simulator.js';
+import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import { EXIT_USAGE } from './exit-status.js';
+
+// The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
+
+/** The demo tenant `dmhealth report` and `overview` read when no tenant is configured. */
+export function startDemoTenant(): Promise<Simulator> {
+  return startSimulator({ tenant: buildDemoTenant() });
+}
+
+/**
+ * `dmhealth sim`: the simulated tenant on its own, for another process to read as a configured
+ * tenant, until Ctrl+C.
+ */
+export async function runSimulator(args: string[]): Promise<number> {
+  let values: { tenant?: string; devices?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { tenant: { type: 'string' }, devices: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`dmhealth sim: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const tenantName = values.tenant ?? 'demo';
+  if (tenantName !== 'demo' && tenantName !== 'large') {
+    console.error(`dmhealth sim: --tenant must be demo or large, got "${tenantName}"`);
+    return EXIT_USAGE;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  const latencyMs = values.latency === undefined ? 0 : Number(values.latency);
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || !Number.isFinite(latencyMs) || latencyMs < 0) {
+    console.error('dmhealth sim: --port must be a port number and --latency a number of milliseconds');
+    return EXIT_USAGE;
+  }
+
+  const devices = values.devices === undefined ? 100_000 : Number(values.devices);
+  if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenantName !== 'large')) {
+    console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
+    return EXIT_USAGE;
+  }
+  if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
+  const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
+  const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
+  const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
+  console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
+
+${environment.join('\n')}
+
+The secret is made anew at every start and is good for this simulator only. Press Ctrl+C to stop.`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sim.close();
+  return 0;
+}
