@@ -1,14 +1,82 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { folderLayers } from './eslint/folder-layers.js';
 
-/** What no file of src/core may import (a later block for a sub-folder repeats these: rule options replace, not merge). */
-const CORE_PATTERNS = [
-  { group: ['**/server/**', '**/bot/**', '**/tab/**', '**/cli/**', '**/sim/**'], message: 'src/core imports nothing from the parts built on it.' },
-  {
-    group: ['react', 'react-dom', 'react/*', '@fluentui/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', '@microsoft/teams-js', 'restify'],
-    message: 'src/core stays free of UI, bot and HTTP-server libraries.',
+/** Packages of the server, the bot and the page: the floors below them know none of them. */
+const FRONT_END_PACKAGES = ['react', 'react-dom', '@fluentui/*', '@microsoft/teams-js', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', 'restify'];
+
+/**
+ * The house by floor (docs/architecture.md, "The parts"): each row is a folder of src/ (or one file
+ * that a folder's rule makes an exception of), the folders it may import (`may`, its own included),
+ * and packages it must not (`notPackages`). A file takes the row of the folder that holds it most
+ * closely. An import the row does not allow fails `npm run lint` with the row's `why`.
+ */
+const FOLDERS = {
+  'src/core': {
+    may: ['src/core'],
+    notPackages: ['node:*', 'undici', '@azure/*', ...FRONT_END_PACKAGES],
+    why: 'the core is pure and browser-safe: records in, findings out, with no Node built-in and no network, storage, UI, bot or server package.',
   },
-];
+  'src/core/findings': {
+    may: ['src/core/findings'],
+    notPackages: ['node:*', 'undici', '@azure/*', ...FRONT_END_PACKAGES],
+    why: 'findings are the bottom of the core: kinds, severities and fingerprints know nothing of reports.',
+  },
+  'src/core/graph': {
+    may: ['src/core/graph'],
+    notPackages: ['node:*', 'undici', '@azure/*', ...FRONT_END_PACKAGES],
+    why: "the core's Graph port declares what reports read Graph through, and knows nothing of them.",
+  },
+  'src/graph': {
+    may: ['src/graph', 'src/core/graph'],
+    notPackages: FRONT_END_PACKAGES,
+    why: 'the Graph client reads Graph for whoever asks, through the port the core declares; it knows nothing of reports.',
+  },
+  'src/store': { may: ['src/store', 'src/core'], notPackages: FRONT_END_PACKAGES, why: 'the state stores keep what the core defines, for the floors above.' },
+  'src/app': {
+    may: ['src/app', 'src/core', 'src/graph', 'src/store'],
+    notPackages: FRONT_END_PACKAGES,
+    why: 'the application floor composes the core, the Graph client and the store; the server, the bot, the CLI and the simulator are built on it or beside it.',
+  },
+  'src/bot': {
+    may: ['src/bot', 'src/app', 'src/core', 'src/store'],
+    notPackages: ['react', 'react-dom', '@fluentui/*', '@microsoft/teams-js'],
+    why: 'the bot works through the application floor; the server mounts it, and the simulator is for the composition roots.',
+  },
+  'src/server': {
+    may: ['src/server', 'src/app', 'src/bot', 'src/core', 'src/graph', 'src/store'],
+    notPackages: ['react', 'react-dom', '@fluentui/*', '@microsoft/teams-js'],
+    why: 'the server adapts the application floor to HTTP; only demo-switches.ts starts the simulated tenant.',
+  },
+  'src/server/demo-switches.ts': {
+    may: ['src/server', 'src/app', 'src/core', 'src/sim'],
+    why: "the server's one door to the simulated tenant.",
+  },
+  'src/cli': {
+    may: ['src/cli', 'src/app', 'src/core'],
+    notPackages: FRONT_END_PACKAGES,
+    why: 'the command line works through the application floor, never the server; only simulated-tenant.ts starts the simulated tenant.',
+  },
+  'src/cli/simulated-tenant.ts': { may: ['src/cli', 'src/sim'], why: "the command line's one door to the simulated tenant." },
+  'src/tab': {
+    may: [
+      'src/tab',
+      'src/core/reports/report-model.ts',
+      'src/core/reports/report-summary.ts',
+      'src/core/reports/report-preview.ts',
+      'src/core/reports/report-csv.ts',
+      'src/core/findings/finding-kinds.ts',
+      'src/core/triage/triage-book.ts',
+    ],
+    notPackages: ['node:*', 'undici', '@azure/*', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', 'restify'],
+    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, finding-kinds, triage-book) and talks to the server over its API.",
+  },
+  'src/sim': {
+    may: ['src/sim', 'src/core'],
+    notPackages: FRONT_END_PACKAGES,
+    why: 'the simulated tenant serves the records the core defines, and knows nothing of the app that reads it.',
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'appPackage/build/**', '.data/**'] },
@@ -22,89 +90,10 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
-  // Layers (README, "Project layout"): the core knows nothing of the parts built on it; the bot is
-  // composed by the server and never reaches into it; the tab, a browser bundle, takes from the core
-  // only its browser-safe contract (the report model, finding kinds, CSV).
   {
-    files: ['src/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: CORE_PATTERNS,
-        },
-      ],
-    },
-  },
-  {
-    // Findings are what reports make: kinds, severities and fingerprints know nothing of reports.
-    files: ['src/core/findings/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...CORE_PATTERNS,
-            {
-              group: ['**/reports/**', '**/ledger/**', '**/store/**', '**/graph/**'],
-              message: 'src/core/findings is the bottom of the core: reports import it, never the other way.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The Graph client reads Graph for whoever asks; it knows nothing of what they make of it.
-    files: ['src/core/graph/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...CORE_PATTERNS,
-            {
-              group: ['**/reports/**', '**/directory/**', '**/ledger/**', '**/store/**', '**/findings/**'],
-              message: 'src/core/graph imports nothing else of the app: reports and look-ups are built on it.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/bot/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'],
-              message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/tab/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex:
-                '/core/(?!reports/report-model\\.js$|reports/report-csv\\.js$|reports/report-summary\\.js$|reports/report-preview\\.js$|findings/finding-kinds\\.js$|triage/triage-book\\.js$)',
-              message: 'The tab takes from the core only its browser-safe contract: report-model, report-summary, report-preview, report-csv, finding-kinds and triage-book.',
-            },
-            { group: ['**/server/**', '**/bot/**', '**/cli/**', '**/sim/**'], message: 'The tab talks to the server over its API only.' },
-          ],
-        },
-      ],
-    },
+    files: ['src/**'],
+    plugins: { layers: { rules: { 'folder-imports': folderLayers } } },
+    rules: { 'layers/folder-imports': ['error', { root: import.meta.dirname, table: FOLDERS }] },
   },
   {
     files: ['src/cli/**', 'src/server/main.ts', 'bench/**', 'scripts/**'],

@@ -5,32 +5,58 @@ import { describe, expect, it } from 'vitest';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The layer rules of eslint.config.js, run on one import as if it were in the file at `filePath`. */
-async function restrictedImports(filePath: string, source: string): Promise<string[]> {
+/** The folder table of eslint.config.js, run on one import as if it were in the file at `filePath`. */
+async function refusedImports(filePath: string, source: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: REPO_ROOT });
   const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: `${REPO_ROOT}/${filePath}` });
-  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'layers/folder-imports').map((message) => message.message);
 }
 
-describe('layers that lint keeps', () => {
+describe('the folder table that lint keeps', () => {
   it.each([
+    // The core: pure and browser-safe.
     ['src/core/reports/new-report.ts', "import { createAppServer } from '../../server/app-server.js';"],
     ['src/core/reports/new-report.ts', "import { TeamsBot } from '../../bot/teams-bot.js';"],
     ['src/core/reports/new-report.ts', "import { startSimulator } from '../../sim/simulator.js';"],
+    ['src/core/reports/new-report.ts', "import { createServices } from '../../app/create-services.js';"],
+    ['src/core/reports/new-report.ts', "import { GraphClient } from '../../graph/graph-client.js';"],
+    ['src/core/reports/new-report.ts', "import { FileStateStore } from '../../store/file-state-store.js';"],
     ['src/core/reports/new-report.ts', "import React from 'react';"],
-    ['src/core/graph/new-client.ts', "import restify from 'restify';"],
-    ['src/core/graph/new-client.ts', "import { CloudAdapter } from 'botbuilder';"],
-    ['src/core/graph/new-client.ts', "import { loadReport } from '../reports/registry.js';"],
-    ['src/core/graph/new-client.ts', "import { GroupResolver } from '../directory/group-lookup.js';"],
-    ['src/bot/new-command.ts', "import { ReportCache } from '../server/report-cache.js';"],
+    ['src/core/reports/new-report.ts', "import { readFileSync } from 'node:fs';"],
+    ['src/core/reports/new-report.ts', "import { createHash } from 'crypto';"],
+    ['src/core/reports/new-report.ts', "import { request } from 'undici';"],
+    ['src/core/reports/new-report.ts', "import { ConfidentialClientApplication } from '@azure/msal-node';"],
+    ['src/core/reports/new-report.ts', "import { BlobServiceClient } from '@azure/storage-blob';"],
+    ['src/core/reports/new-report.ts', "import { CloudAdapter } from 'botbuilder';"],
+    ['src/core/reports/new-report.ts', "import restify from 'restify';"],
+    ['src/core/graph/new-port.ts', "import { loadReport } from '../reports/registry.js';"],
+    ['src/core/graph/new-port.ts', "import { GroupResolver } from '../directory/group-lookup.js';"],
     ['src/core/findings/new-kind.ts', "import type { ReportResult } from '../reports/report-model.js';"],
     ['src/core/findings/new-kind.ts', "import { TeamsBot } from '../../bot/teams-bot.js';"],
-    ['src/tab/app/NewView.tsx', "import { GraphClient } from '../../core/graph/graph-client.js';"],
+    // The Graph client and the stores, below the application floor.
+    ['src/graph/new-client.ts', "import restify from 'restify';"],
+    ['src/graph/new-client.ts', "import { loadReport } from '../core/reports/registry.js';"],
+    ['src/graph/new-client.ts', "import { createServices } from '../app/create-services.js';"],
+    ['src/store/new-store.ts', "import { GraphClient } from '../graph/graph-client.js';"],
+    ['src/app/new-service.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/app/new-service.ts', "import { createAppServer } from '../server/app-server.js';"],
+    ['src/app/new-service.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
+    // The front ends: through the application floor, never into each other or the simulator.
+    ['src/bot/new-command.ts', "import { EncodedReports } from '../server/report-encoding.js';"],
+    ['src/bot/new-command.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/cli/new-command.ts', "import { assembleApp } from '../server/app-assembly.js';"],
+    ['src/cli/new-command.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/cli/new-command.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
+    ['src/server/new-route.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/sim/new-resource.ts', "import { createServices } from '../app/create-services.js';"],
+    // The tab: a browser bundle.
+    ['src/tab/app/NewView.tsx', "import { GraphClient } from '../../graph/graph-client.js';"],
     ['src/tab/app/NewView.tsx', "import { loadReport } from '../../core/reports/registry.js';"],
-    ['src/tab/app/NewView.tsx', "import { TriageRecords } from '../../core/triage/triage-records.js';"],
+    ['src/tab/app/NewView.tsx', "import { TriageRecords } from '../../app/triage-records.js';"],
     ['src/tab/app/NewView.tsx', "import { createAppServer } from '../../server/app-server.js';"],
+    ['src/tab/app/NewView.tsx', "import { readFileSync } from 'node:fs';"],
   ])('refuses, in %s: %s', async (filePath, source) => {
-    expect(await restrictedImports(filePath, source)).toHaveLength(1);
+    expect(await refusedImports(filePath, source)).toHaveLength(1);
   });
 
   it.each([
@@ -40,11 +66,26 @@ describe('layers that lint keeps', () => {
     ['src/tab/app/NewView.tsx', "import { findingKind } from '../../core/findings/finding-kinds.js';"],
     ['src/tab/app/NewView.tsx', "import { splitByTriage } from '../../core/triage/triage-book.js';"],
     ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
-    ['src/bot/new-command.ts', "import { loadReport } from '../core/reports/registry.js';"],
+    ['src/server/new-route.ts', "import { createServices } from '../app/create-services.js';"],
+    ['src/server/demo-switches.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/cli/simulated-tenant.ts', "import { startSimulator } from '../sim/simulator.js';"],
+    ['src/cli/new-command.ts', "import { createServices } from '../app/create-services.js';"],
+    ['src/bot/new-command.ts', "import type { ReportService } from '../app/report-service.js';"],
+    ['src/bot/new-command.ts', "import { findingKind } from '../core/findings/finding-kinds.js';"],
+    ['src/app/new-service.ts', "import { GraphClient } from '../graph/graph-client.js';"],
+    ['src/app/new-service.ts', "import { readFileSync } from 'node:fs';"],
+    ['src/graph/new-client.ts', "import { GraphError } from '../core/graph/graph-error.js';"],
     ['src/core/reports/new-report.ts', "import type { GraphReader } from '../graph/graph-reader.js';"],
-    ['src/core/graph/new-client.ts', "import { GraphError } from './graph-error.js';"],
     ['src/core/reports/new-report.ts', "import { findingKind } from '../findings/finding-kinds.js';"],
+    ['src/core/graph/new-port.ts', "import { GraphError } from './graph-error.js';"],
+    ['src/sim/new-resource.ts', "import type { ReportId } from '../core/reports/report-model.js';"],
   ])('allows, in %s: %s', async (filePath, source) => {
-    expect(await restrictedImports(filePath, source)).toEqual([]);
+    expect(await refusedImports(filePath, source)).toEqual([]);
+  });
+
+  it('names the row and why it refuses', async () => {
+    expect(await refusedImports('src/cli/new-command.ts', "import { assembleApp } from '../server/app-assembly.js';")).toEqual([
+      expect.stringMatching(/^src\/cli may not import src\/server\/app-assembly\.js: the command line works through the application floor/),
+    ]);
   });
 });
