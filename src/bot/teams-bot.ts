@@ -24,7 +24,8 @@ import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../core/schedu
 import type { ScheduleRecords } from '../app/schedule-records.js';
 import { COMMAND_PATTERNS, canonicalText, commandWords, parseCommand } from './bot-command.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
-import { helpCard, scheduleSentence } from './cards/help-card.js';
+import { helpCard } from './cards/help-card.js';
+import { scheduleSentence } from './cards/schedule-sentence.js';
 import { overviewCard } from './cards/overview-card.js';
 import { reportCard } from './cards/report-card.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
