@@ -1,27 +1,12 @@
-import { REPORTS } from '../../core/reports/registry.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
-import { showCommand } from '../phrasing.js';
+import { BOT_COMMANDS, botCommands } from '../commands/index.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 import { NO_SCHEDULE } from './schedule-sentence.js';
 
-export interface BotCommandLine {
-  command: string;
-  description: string;
-}
-
-/** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
-export function botCommands(registry: ReportRegistry): BotCommandLine[] {
-  return [
-    ...registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
-    { command: 'show overview', description: 'Every report in one card: its state and its open findings' },
-    { command: 'post new findings', description: 'Post what is new since the last post here; add "daily at 9:00" or "weekly on monday" to post on a schedule' },
-    { command: 'help', description: 'This list' },
-  ];
-}
-
-/** The six reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
-export const BOT_COMMANDS: readonly BotCommandLine[] = botCommands(REPORTS);
+export type { BotCommandLine } from '../commands/command.js';
+// Each command's help line is kept with the command; the card lists them in the order of src/bot/commands/index.ts.
+export { BOT_COMMANDS, botCommands };
 
 const HELP_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
