@@ -10,6 +10,20 @@ const CORE_PATTERNS = [
   },
 ];
 
+/** What no file of src/bot may import, the adapter included. */
+const BOT_PATTERNS = [
+  {
+    group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'],
+    message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.',
+  },
+];
+
+/** The Bot Framework SDK and TeamsFx, which only src/bot/adapter imports. */
+const BOT_SDK_PATTERN = {
+  group: ['botbuilder', 'botbuilder/*', 'botbuilder-*', 'botframework-*', '@microsoft/teamsfx', '@microsoft/teamsfx/*'],
+  message: 'Only src/bot/adapter speaks Bot Framework: commands and cards take plain requests and return plain replies.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'appPackage/build/**', '.data/**'] },
   js.configs.recommended,
@@ -78,10 +92,37 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          patterns: BOT_PATTERNS,
+        },
+      ],
+    },
+  },
+  {
+    // The Bot Framework SDK and TeamsFx stay in src/bot/adapter, so a move to another Teams SDK is that folder's change.
+    files: ['src/bot/**'],
+    ignores: ['src/bot/adapter/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [...BOT_PATTERNS, BOT_SDK_PATTERN],
+        },
+      ],
+    },
+  },
+  {
+    // Commands and cards work on plain values: they know nothing of the adapter that carries them, nor of the bot it makes.
+    files: ['src/bot/commands/**', 'src/bot/cards/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
+            ...BOT_PATTERNS,
+            BOT_SDK_PATTERN,
             {
-              group: ['**/server/**', '**/tab/**', '**/cli/**', '**/sim/**'],
-              message: 'The server composes the bot; the bot does not reach into the server, the tab, the CLI or the simulator.',
+              group: ['**/adapter/**', '**/teams-bot.js'],
+              message: 'Commands and cards take plain requests and return plain replies; the adapter and TeamsBot are built on them.',
             },
           ],
         },
