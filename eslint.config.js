@@ -5,10 +5,13 @@ import { folderLayers } from './eslint/folder-layers.js';
 /** Packages of the server, the bot and the page: the floors below them know none of them. */
 const FRONT_END_PACKAGES = ['react', 'react-dom', '@fluentui/*', '@microsoft/teams-js', 'botbuilder', 'botbuilder-*', '@microsoft/teamsfx', 'restify'];
 
+/** The Bot Framework SDK and TeamsFx, which only src/bot/adapter imports. */
+const BOT_SDK_PACKAGES = ['botbuilder', 'botbuilder-*', 'botframework-*', '@microsoft/teamsfx'];
+
 /**
  * The house by floor (docs/architecture.md, "The parts"): each row is a folder of src/ (or one file
  * that a folder's rule makes an exception of), the folders it may import (`may`, its own included),
- * and packages it must not (`notPackages`). A file takes the row of the folder that holds it most
+ * folders inside those it must not (`mayNot`), and packages it must not (`notPackages`). A file takes the row of the folder that holds it most
  * closely. An import the row does not allow fails `npm run lint` with the row's `why`.
  */
 const FOLDERS = {
@@ -40,8 +43,25 @@ const FOLDERS = {
   },
   'src/bot': {
     may: ['src/bot', 'src/app', 'src/core', 'src/store'],
+    notPackages: [...BOT_SDK_PACKAGES, 'react', 'react-dom', '@fluentui/*', '@microsoft/teams-js'],
+    why: "the bot works through the application floor, and only src/bot/adapter speaks Bot Framework, so a move to another Teams SDK is that folder's change; the server mounts the bot, and the simulator is for the composition roots.",
+  },
+  'src/bot/adapter': {
+    may: ['src/bot', 'src/app', 'src/core', 'src/store'],
     notPackages: ['react', 'react-dom', '@fluentui/*', '@microsoft/teams-js'],
-    why: 'the bot works through the application floor; the server mounts it, and the simulator is for the composition roots.',
+    why: 'the adapter carries Teams activities to the commands and their replies back, through the application floor.',
+  },
+  'src/bot/commands': {
+    may: ['src/bot', 'src/app', 'src/core', 'src/store'],
+    mayNot: ['src/bot/adapter', 'src/bot/teams-bot.ts'],
+    notPackages: [...BOT_SDK_PACKAGES, ...FRONT_END_PACKAGES],
+    why: 'commands take plain requests and return plain replies; the adapter and TeamsBot are built on them.',
+  },
+  'src/bot/cards': {
+    may: ['src/bot', 'src/app', 'src/core', 'src/store'],
+    mayNot: ['src/bot/adapter', 'src/bot/teams-bot.ts'],
+    notPackages: [...BOT_SDK_PACKAGES, ...FRONT_END_PACKAGES],
+    why: 'cards are Adaptive Card JSON made from plain values; the adapter and TeamsBot are built on them.',
   },
   'src/server': {
     may: ['src/server', 'src/app', 'src/bot', 'src/core', 'src/graph', 'src/store'],

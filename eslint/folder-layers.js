@@ -53,9 +53,8 @@ export const folderLayers = {
           .join('/');
         // Imports that stay in the importing row, or leave src/ (a test helper), are not the table's business.
         if (!target.startsWith('src/')) return;
-        const allowed = row.may.some(
-          (path) => target === path || target.startsWith(`${path}/`) || target.replace(/\.js$/, '.ts') === path || target.replace(/\.js$/, '.tsx') === path,
-        );
+        const within = (path) => [target, target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx')].some((name) => name === path || name.startsWith(`${path}/`));
+        const allowed = row.may.some(within) && !(row.mayNot ?? []).some(within);
         if (!allowed) context.report({ node, message: `${rowName} may not import ${target}: ${row.why}` });
         return;
       }

@@ -1,28 +1,12 @@
-import { REPORTS } from '../../core/reports/registry.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
-import { describeCadence, describeSlot, nextSlotAfter } from '../../core/schedule/post-schedule.js';
-import type { PostSchedule } from '../../core/schedule/post-schedule.js';
-import { showCommand } from '../phrasing.js';
+import { BOT_COMMANDS, botCommands } from '../commands/index.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
+import { NO_SCHEDULE } from './schedule-sentence.js';
 
-export interface BotCommandLine {
-  command: string;
-  description: string;
-}
-
-/** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
-export function botCommands(registry: ReportRegistry): BotCommandLine[] {
-  return [
-    ...registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
-    { command: 'show overview', description: 'Every report in one card: its state and its open findings' },
-    { command: 'post new findings', description: 'Post what is new since the last post here; add "daily at 9:00" or "weekly on monday" to post on a schedule' },
-    { command: 'help', description: 'This list' },
-  ];
-}
-
-/** The six reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
-export const BOT_COMMANDS: readonly BotCommandLine[] = botCommands(REPORTS);
+export type { BotCommandLine } from '../commands/command.js';
+// Each command's help line is kept with the command; the card lists them in the order of src/bot/commands/index.ts.
+export { BOT_COMMANDS, botCommands };
 
 const HELP_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
@@ -85,30 +69,3 @@ export function helpCard(options: {
     schedule: cardText(options.schedule ?? NO_SCHEDULE, 400),
   });
 }
-
-const NO_SCHEDULE =
-  'Nothing is posted here on a schedule. Send "post new findings daily at 9:00" or "post new findings weekly on monday" to start; times are in your time zone as Teams gives it (UTC if it does not), or in one you name.';
-
-/**
- * A conversation's schedule as the help card and the schedule's own answers say it: when it posts,
- * when next, how the last run went, and how to stop it. Null for no schedule; `unreadable` when
- * the schedules could not be read.
- */
-export function scheduleSentence(schedule: PostSchedule | null | 'unreadable', now: Date): string {
-  if (schedule === 'unreadable') return 'The posting schedule could not be read just now; try again in a moment.';
-  if (!schedule) return NO_SCHEDULE;
-  const last = schedule.lastRun
-    ? ` The last run (${describeSlot(new Date(schedule.lastRun.at), schedule.timeZone)}) ${LAST_RUN_WORDS[schedule.lastRun.status] ?? schedule.lastRun.status}.`
-    : '';
-  return (
-    `New findings are posted here ${describeCadence(schedule)}; next on ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}.${last} ` +
-    `Set by ${schedule.setBy}. Send "stop posting" to end it.`
-  );
-}
-
-const LAST_RUN_WORDS: Record<string, string> = {
-  posted: 'posted new findings',
-  'nothing-new': 'found nothing new',
-  failed: 'failed and is tried again',
-  busy: 'found another post under way and is tried again',
-};

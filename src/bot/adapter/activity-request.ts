@@ -1,0 +1,32 @@
+import { TurnContext } from 'botbuilder';
+import type { Activity } from 'botbuilder';
+import type { BotRequest } from '../commands/command.js';
+
+/**
+ * A message activity as the plain request the commands take. `text` is the message as the
+ * triggers matched it, `sentText` as it was sent (kept before the text was rewritten).
+ */
+export function requestFrom(activity: Activity, message: { text: string; matches?: RegExpMatchArray | undefined }, sentText: string): BotRequest {
+  const channel = conversationChannel(activity);
+  const reference = TurnContext.getConversationReference(activity);
+  return {
+    text: message.text,
+    matches: message.matches ? [...message.matches] : [],
+    sentText,
+    conversation: {
+      id: activity.conversation.id,
+      kind: activity.conversation.conversationType,
+      name: activity.conversation.name,
+      channel,
+      // Scheduled posts go to the channel, not the thread the schedule was set in.
+      channelReference: { ...reference, conversation: { ...reference.conversation, id: channel } } as Record<string, unknown>,
+    },
+    sender: { id: activity.from?.id, name: activity.from?.name, timeZone: activity.localTimezone ?? null },
+  };
+}
+
+/** The ledger key of where a message was typed: the channel, not the reply thread; or the chat. */
+function conversationChannel(activity: Activity): string {
+  const channelData = activity.channelData as { channel?: { id?: string } } | undefined;
+  return channelData?.channel?.id ?? activity.conversation.id.split(';')[0]!;
+}

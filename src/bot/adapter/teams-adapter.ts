@@ -1,0 +1,167 @@
+import { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
+import type { TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
+import { ActivityTypes, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory } from 'botbuilder';
+import type { ConversationReference, Middleware, TurnContext } from 'botbuilder';
+import type { Request, Response } from 'restify';
+import { isLoopback } from '../../core/net/loopback.js';
+import { errorText } from '../../core/error-text.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { DispatchedCommand, MessageDispatch } from '../message-dispatch.js';
+import type { PostTarget } from '../new-findings-poster.js';
+import { requestFrom } from './activity-request.js';
+import { activityTenantId } from './activity-tenant.js';
+import { installationStore, postTargets, sendCard } from './installations.js';
+import { cardMessage, replyActivity, turnConversation } from './turn-conversation.js';
+
+export type { CloudAdapter } from 'botbuilder';
+
+const { ConversationBot } = BotBuilderCloudAdapter;
+type ConversationBot = BotBuilderCloudAdapter.ConversationBot;
+
+/** The bot's identity for Bot Framework authentication; without an id the bot answers this machine only. */
+export interface BotIdentity {
+  id?: string | undefined;
+  password?: string | undefined;
+  /** Set for a single-tenant bot registration. */
+  tenantId?: string | undefined;
+}
+
+export interface TeamsAdapterOptions {
+  identity: BotIdentity;
+  /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
+  allowedTenantId: string | null;
+  /** Keeps the notification targets: captured on install, removed on uninstall. */
+  store: StateStore;
+  /** What the bot answers to a message. */
+  dispatch: MessageDispatch;
+  log: (line: string) => void;
+}
+
+/** Words of the message as sent, kept before the command middleware rewrites them. */
+const SENT_TEXT = Symbol('sentText');
+/** Set when a command took the message, so the turn's fallback knows it was one. */
+const HANDLED = Symbol('handled');
+
+/**
+ * The one place that speaks Bot Framework: TeamsFx's ConversationBot on botbuilder's CloudAdapter,
+ * running the commands of `dispatch` on plain requests and keeping notification targets in the
+ * state store. Incoming activities are authenticated by the adapter whenever a bot id is set, and
+ * must come from the configured tenant.
+ */
+export class TeamsAdapter {
+  readonly cloudAdapter: CloudAdapter;
+  private readonly conversation: ConversationBot;
+  private readonly botAppId: string;
+
+  constructor(private readonly options: TeamsAdapterOptions) {
+    const { identity, log, dispatch } = options;
+    this.botAppId = identity.id ?? '';
+    const credentials = new ConfigurationServiceClientCredentialFactory({
+      MicrosoftAppId: identity.id ?? '',
+      MicrosoftAppPassword: identity.password ?? '',
+      MicrosoftAppType: identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
+      MicrosoftAppTenantId: identity.tenantId ?? '',
+    });
+    this.cloudAdapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication({}, credentials));
+    this.cloudAdapter.onTurnError = async (context, error) => {
+      // The message only: an error from the connector can carry request details, never a secret we add.
+      log(`bot turn failed (${context.activity.type}): ${errorText(error)}`);
+      if (context.activity.type === ActivityTypes.Message) await context.sendActivity('Sorry, something went wrong answering that. Please try again in a moment.');
+    };
+    this.cloudAdapter.use(commandTextMiddleware(dispatch));
+    this.conversation = new ConversationBot({
+      adapter: this.cloudAdapter,
+      command: { enabled: true, commands: dispatch.commands.map((command) => this.commandHandler(command)) },
+      notification: { enabled: true, store: installationStore(options.store), botAppId: this.botAppId },
+    });
+  }
+
+  /** `POST /api/messages`. */
+  async handle(req: Request, res: Response): Promise<void> {
+    if (!this.options.identity.id && !isLoopback(req.socket.remoteAddress)) {
+      res.send(403, { error: { status: 403, message: 'Without BOT_ID the bot answers this machine only.' } });
+      return;
+    }
+    const tenant = activityTenantId(req.body);
+    const allowed = this.options.allowedTenantId;
+    if (allowed && tenant?.toLowerCase() !== allowed.toLowerCase()) {
+      this.options.log(`bot: refused an activity from tenant ${tenant ?? '(none)'}`);
+      res.send(403, { error: { status: 403, message: 'This bot serves one tenant only.' } });
+      return;
+    }
+    await this.conversation.requestHandler(req, res, (context) => this.notUnderstood(context));
+  }
+
+  /** Where /api/notify posts (installations.ts, `postTargets`). */
+  postTargets(wanted: string | undefined): Promise<PostTarget[]> {
+    return postTargets(this.conversation.notification!, wanted);
+  }
+
+  /**
+   * A post to the conversation a stored reference names (a schedule's). `botRemoved` says, once it
+   * was sent, whether Teams answered that the bot is not in that conversation any more (403 or 404).
+   */
+  referenceTarget(reference: Record<string, unknown>, place: { channel: string; name: string }): { target: PostTarget; botRemoved: () => boolean } {
+    let botRemoved = false;
+    const target: PostTarget = {
+      ...place,
+      send: (card) =>
+        sendCard((onError) =>
+          this.cloudAdapter.continueConversationAsync(this.botAppId, reference as Partial<ConversationReference>, async (context) => {
+            try {
+              await context.sendActivity(cardMessage(card));
+            } catch (error) {
+              const status = (error as { statusCode?: unknown }).statusCode;
+              botRemoved = status === 403 || status === 404;
+              await onError(context, error as Error);
+            }
+          }),
+        ),
+    };
+    return { target, botRemoved: () => botRemoved };
+  }
+
+  private commandHandler(command: DispatchedCommand): TeamsFxBotCommandHandler {
+    return {
+      triggerPatterns: [...command.triggers],
+      handleCommandReceived: async (context, message) => {
+        context.turnState.set(HANDLED, true);
+        const request = requestFrom(context.activity, message, sentText(context));
+        const reply = await command.answer(request, turnConversation(context, this.cloudAdapter, this.botAppId));
+        return reply ? replyActivity(reply) : undefined;
+      },
+    };
+  }
+
+  /** A message that no command took gets the help card; other activities need no answer. */
+  private async notUnderstood(context: TurnContext): Promise<void> {
+    if (context.activity.type !== ActivityTypes.Message || context.turnState.get(HANDLED)) return;
+    const request = requestFrom(context.activity, { text: context.activity.text ?? '' }, sentText(context));
+    const reply = await this.options.dispatch.notUnderstood(request, turnConversation(context, this.cloudAdapter, this.botAppId));
+    await context.sendActivity(replyActivity(reply));
+  }
+}
+
+function sentText(context: TurnContext): string {
+  return String(context.turnState.get(SENT_TEXT) ?? '');
+}
+
+/**
+ * Commands are matched on `dispatch.commandText`: the mention Teams adds in channels, case and
+ * punctuation do not matter. The text as sent is kept for the help card's quote. Card submits and
+ * other messages without text pass untouched.
+ */
+function commandTextMiddleware(dispatch: MessageDispatch): Middleware {
+  return {
+    async onTurn(context, next) {
+      const activity = context.activity;
+      if (activity.type === ActivityTypes.Message) {
+        context.turnState.set(SENT_TEXT, activity.text ?? '');
+        activity.text = dispatch.commandText(activity.text);
+        // The mention is gone from the text: stop TeamsFx removing it again from what is left.
+        activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
+      }
+      await next();
+    },
+  };
+}

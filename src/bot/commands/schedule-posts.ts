@@ -1,0 +1,58 @@
+import { describeCadence, describeSlot, nextSlotAfter, setSchedule } from '../../core/schedule/post-schedule.js';
+import type { ScheduleRequest } from '../../core/schedule/post-schedule.js';
+import { COMMAND_PATTERNS, parseCommand } from '../bot-command.js';
+import { DEFAULT_NOTIFY_REPORTS } from '../new-findings-poster.js';
+import type { BotRequest, Command, CommandContext } from './command.js';
+import { changeSchedules } from './posting-schedules.js';
+
+/**
+ * `post new findings daily at 9:00`: this conversation's schedule, set or replaced; or what was not
+ * understood in it. The help card tells of it on the line of `post new findings` and in its own
+ * section, so it has no line of its own.
+ */
+export const schedulePosts: Command = {
+  name: 'post new findings <when>',
+  triggers: [COMMAND_PATTERNS.schedulePosts],
+  helpLines: () => [],
+  async handle(request, context) {
+    const command = parseCommand(request.text, context.registry);
+    if (command.kind === 'schedule-posts') return { text: await replySetSchedule(request, command.request, context) };
+    // This command's pattern is the one parseCommand reads schedules by: anything else is a bug.
+    if (command.kind !== 'schedule-not-understood') throw new Error(`a schedule command read as ${command.kind}`);
+    return {
+      text: `${command.message} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`,
+    };
+  },
+};
+
+/**
+ * The schedule set, in the time zone the message names, else the sender's (Teams sends it with
+ * each message as `localTimezone`, an IANA name), else UTC. Scheduled posts go to the channel,
+ * not the thread.
+ */
+async function replySetSchedule(request: BotRequest, scheduleRequest: ScheduleRequest, context: CommandContext): Promise<string> {
+  const { channel } = request.conversation;
+  const now = context.now();
+  const changed = await changeSchedules(context, 'set', (book) => {
+    const change = setSchedule(book, scheduleRequest, {
+      channel,
+      name: request.conversation.name ?? 'this conversation',
+      reference: request.conversation.channelReference,
+      reports: [...DEFAULT_NOTIFY_REPORTS],
+      setBy: request.sender.name ?? 'someone',
+      senderTimeZone: request.sender.timeZone,
+      now,
+    });
+    return { book: change.ok ? change.book : null, value: change };
+  });
+  if (!changed.ok) return changed.reply;
+  const change = changed.value;
+  if (!change.ok) return change.message;
+  const { schedule } = change;
+  context.log(`posting schedule for ${channel}: ${describeCadence(schedule)}, set by ${schedule.setBy}`);
+  const zoneNote = change.zoneFrom === 'default' ? ' Teams did not say your time zone, so the time is UTC; add one to the command ("… at 9:00 Europe/Berlin") to change it.' : '';
+  return (
+    `From now on I post new findings here ${describeCadence(schedule)}, starting ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}` +
+    `${change.replaced ? ` (instead of ${describeCadence(change.replaced)})` : ''}. A post missed while the server is down follows once when it is back.${zoneNote} Send "stop posting" to end it.`
+  );
+}

@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import { COMMANDS } from '../../src/bot/commands/index.js';
+import { messageDispatch } from '../../src/bot/message-dispatch.js';
+import type { MessageDispatch } from '../../src/bot/message-dispatch.js';
+import { NewFindingsPoster } from '../../src/bot/new-findings-poster.js';
+import { createTabLinks } from '../../src/bot/tab-links.js';
+import { ScheduleRecords } from '../../src/app/schedule-records.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import type { ReportId, ReportResult } from '../../src/core/reports/report-model.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
+import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
+import { reportResult } from '../fixtures/report-result.js';
+
+let directory: string;
+let store: FileStateStore;
+let records: ScheduleRecords;
+/** What the reports answer with; a test may hold one back. */
+let loadReport: (id: ReportId) => Promise<ReportResult>;
+let dispatch: MessageDispatch;
+
+beforeEach(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'dmhealth-commands-'));
+  store = await FileStateStore.open(directory);
+  records = new ScheduleRecords(store);
+  loadReport = async () => reportResult('2026-11-23T08:00:00Z', ['missing-bitlocker-key:device-1']);
+  const tabLinks = createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' });
+  const reports = { get: (id: ReportId) => loadReport(id) };
+  dispatch = messageDispatch({
+    reports,
+    registry: REPORTS,
+    triage: undefined,
+    schedules: records,
+    poster: new NewFindingsPoster({ store, loadReports: (ids) => Promise.all(ids.map((id) => reports.get(id))), tenantLabel: 'Contoso (demo)', tabLinks }),
+    tenantLabel: 'Contoso (demo)',
+    tabLinks,
+    tabUrl: 'http://127.0.0.1:3978/tab/',
+    followUpAfterMs: 100,
+    now: () => new Date('2026-11-23T10:00:00Z'),
+    log: () => undefined,
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** A message as the adapter hands it over: matched on its command text, to the first command that takes it, else not understood. */
+async function ask(text: string, conversation = recordingConversation()): Promise<{ command: string | null; reply: BotReply | null }> {
+  const words = dispatch.commandText(text);
+  for (const command of dispatch.commands) {
+    const matches = command.triggers.map((trigger) => trigger.exec(words)).find((match) => match !== null);
+    if (matches) return { command: command.name, reply: await command.answer(request(words, text, [...matches]), conversation) };
+  }
+  return { command: null, reply: await dispatch.notUnderstood(request(words, text, []), conversation) };
+}
+
+function request(words: string, sentText: string, matches: string[]): BotRequest {
+  return {
+    text: words,
+    matches,
+    sentText,
+    conversation: {
+      id: '19:general@thread.tacv2;messageid=1',
+      kind: 'channel',
+      name: 'General',
+      channel: '19:general@thread.tacv2',
+      channelReference: { conversation: { id: '19:general@thread.tacv2' } },
+    },
+    sender: { id: 'user-1', name: 'Megan', timeZone: 'Europe/Berlin' },
+  };
+}
+
+function recordingConversation(): Conversation & { sent: string[]; followUps: BotReply[] } {
+  const sent: string[] = [];
+  const followUps: BotReply[] = [];
+  return {
+    sent,
+    followUps,
+    typing: async () => void sent.push('typing'),
+    send: async (reply) => void sent.push(JSON.stringify(reply)),
+    followUp: async (reply) => void followUps.push(await reply()),
+  };
+}
+
+const shown = (reply: BotReply | null) => JSON.stringify(reply);
+
+describe('the list of commands', () => {
+  it('gives the help card a show line per report, in the registry order, then the overview, posting and help', () => {
+    expect(BOT_COMMANDS.map(({ command }) => command)).toEqual([
+      ...REPORTS.definitions.map((definition) => `show ${definition.botNames[0]}`),
+      'show overview',
+      'post new findings',
+      'help',
+    ]);
+  });
+
+  it('takes each message with at most one fixed phrase, and by `show <report>` only when no fixed phrase takes it', () => {
+    const messages = [
+      ...BOT_COMMANDS.map(({ command }) => command),
+      ...Object.values(PHRASINGS).flat(),
+      ...NEAR_MISSES.map(([text]) => text),
+      ...['', 'hi', 'show the summary', 'open overview', 'show schedule', "What's the posting schedule?", 'when do you post', 'stop the scheduled posts here'],
+      ...['post new findings daily at 9:00', 'post new findings daily at 25:00', 'post new findings here', 'show weather', 'show report schedule'],
+    ];
+    for (const message of messages) {
+      const words = dispatch.commandText(message);
+      const fixed = COMMANDS.filter((command) => !command.takesAnyWords && command.triggers.some((trigger) => trigger.test(words)));
+      expect(fixed.length, message).toBeLessThanOrEqual(1);
+      const first = dispatch.commands.find((command) => command.triggers.some((trigger) => trigger.test(words)));
+      if (fixed[0]) expect(first?.name, message).toBe(fixed[0].name);
+    }
+  });
+
+  it('reads "show overview" and "show schedule" as their own commands, not as reports of those names', async () => {
+    expect((await ask('show overview')).command).toBe('show overview');
+    expect((await ask('Show the schedule')).command).toBe('show schedule');
+    expect((await ask('show escrow gaps')).command).toBe('show <report>');
+  });
+});
+
+describe('commands on plain requests', () => {
+  it('set, show and stop this channel’s schedule, keeping the reference they were given and the sender’s time zone', async () => {
+    const set = await ask('post new findings daily at 9:00');
+    expect(set.reply).toEqual({ text: expect.stringContaining('From now on I post new findings here daily at 09:00 (Europe/Berlin)') });
+    const [schedule] = (await records.read()).schedules;
+    expect(schedule).toMatchObject({ channel: '19:general@thread.tacv2', name: 'General', setBy: 'Megan', reference: { conversation: { id: '19:general@thread.tacv2' } } });
+    expect(shown((await ask('show schedule')).reply)).toContain('New findings are posted here daily at 09:00 (Europe/Berlin)');
+    expect(shown((await ask('stop posting')).reply)).toContain('Stopped: new findings are no longer posted here daily at 09:00 (Europe/Berlin).');
+    expect((await records.read()).schedules).toEqual([]);
+  });
+
+  it('answers "reading…" for a report slower than the wait, and follows up with its card', async () => {
+    let release: (result: ReportResult) => void = () => undefined;
+    loadReport = () => new Promise((resolve) => (release = resolve));
+    const conversation = recordingConversation();
+    const { reply } = await ask('show escrow gaps', conversation);
+    expect(reply).toEqual({ text: `Reading ${REPORTS.definition('escrow-gaps').title} from Contoso (demo) takes a while; the report follows here when it is ready.` });
+    expect(conversation.sent).toEqual(['typing']);
+    release(reportResult('2026-11-23T08:00:00Z', ['missing-bitlocker-key:device-1']));
+    await expect.poll(() => conversation.followUps.length).toBe(1);
+    expect(shown(conversation.followUps[0]!)).toContain('1 finding, worst first');
+  });
+
+  it('posts new findings to this channel in a card of its own, and has nothing more to say', async () => {
+    const conversation = recordingConversation();
+    expect((await ask('post new findings', conversation)).reply).toBeNull();
+    expect(conversation.sent[0]).toBe('typing');
+    expect(conversation.sent[1]).toContain('new finding');
+    expect((await store.readLedger('19:general@thread.tacv2')).entries).toHaveLength(1);
+  });
+
+  it('quotes a message that is no command on the help card, made plain, with the command it comes closest to', async () => {
+    const { command, reply } = await ask('<at>Bot</at> show escro gaps');
+    expect(command).toBe('show <report>');
+    expect(shown(reply)).toContain('\\"show escro gaps\\"');
+    expect(shown(reply)).toContain('"text":"Did you mean "},{"type":"TextRun","text":"show escrow gaps"');
+    const sandwich = await ask('<at>Bot</at> make me a sandwich');
+    expect(sandwich.command).toBeNull();
+    expect(shown(sandwich.reply)).toContain('\\"make me a sandwich\\"');
+    expect(shown(sandwich.reply)).not.toContain('<at>');
+  });
+});
