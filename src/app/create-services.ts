@@ -2,6 +2,7 @@ import { REPORTS } from '../core/reports/registry.js';
 import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
 import { errorText } from '../core/error-text.js';
 import type { StateStore } from '../store/state-store.js';
+import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { GraphConnection } from './graph-connection.js';
 import { HistoryRecords } from './history-records.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
@@ -12,11 +13,11 @@ import { sharedLoader } from './shared-loads.js';
 import { TriageRecords } from './triage-records.js';
 
 export interface ServicesOptions {
-  /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
-  connection: Pick<GraphConnection, 'graph' | 'tenantLabel' | 'demo'>;
+  /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
+  connection: Pick<GraphConnection, 'tenantLabel' | 'demo'> & { graph?: GraphReader };
   /** The reports offered; the six by default. */
   registry?: ReportRegistry;
-  /** How a report is loaded: by default through the registry and the connection's Graph client. */
+  /** How a report is loaded: by default through the registry and the connection's Graph client, which it then needs. */
   load?: ReportLoader;
   /** How long a loaded report counts as fresh (five minutes by default); older ones are served while a newer one loads. */
   cacheMaxAgeMs?: number;
@@ -52,7 +53,9 @@ export interface AppServices {
 export function createServices(options: ServicesOptions): AppServices {
   const { connection, store, log } = options;
   const registry = options.registry ?? REPORTS;
-  const load = options.load ?? ((id, onProgress) => registry.load(id, connection.graph, { ...options.loadOptions, onProgress }));
+  const { graph } = connection;
+  if (!options.load && !graph) throw new Error("createServices loads reports through the connection's Graph client, or through `load`: it was given neither.");
+  const load = options.load ?? ((id, onProgress) => registry.load(id, graph!, { ...options.loadOptions, onProgress }));
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.

@@ -71,18 +71,27 @@ export class ReportService {
    * decisions only add to a summary: one that cannot be read is left out, and logged.
    */
   async summarize(result: ReportResult, now: Date): Promise<ReportSummary> {
-    const [history, inForce] = await Promise.all([
-      this.history(result.report).catch((error: unknown) => {
-        this.log(`could not read the history of report ${result.report} from the state store: ${errorText(error)}`);
-        return null;
-      }),
-      this.decisionsInForce(),
-    ]);
-    return summarizeReport(result, {
-      changes: history ? latestChange(history) : null,
-      trend: history ? history.points.map((point) => ({ at: point.at, findings: point.findings })) : [],
-      inForce,
-      now,
+    return (await this.summarizeAll([result], now))[0]!;
+  }
+
+  /** Several results summarized side by side (an overview), the decisions read once for all. */
+  async summarizeAll(results: readonly ReportResult[], now: Date): Promise<ReportSummary[]> {
+    const [histories, inForce] = await Promise.all([Promise.all(results.map((result) => this.historyOrNull(result.report))), this.decisionsInForce()]);
+    return results.map((result, index) => {
+      const history = histories[index] ?? null;
+      return summarizeReport(result, {
+        changes: history ? latestChange(history) : null,
+        trend: history ? history.points.map((point) => ({ at: point.at, findings: point.findings })) : [],
+        inForce,
+        now,
+      });
+    });
+  }
+
+  private historyOrNull(id: ReportId): Promise<ReportHistory | null> {
+    return this.history(id).catch((error: unknown) => {
+      this.log(`could not read the history of report ${id} from the state store: ${errorText(error)}`);
+      return null;
     });
   }
 

@@ -1,21 +1,20 @@
 import type { ReportRegistry } from '../core/reports/registry.js';
-import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import type { TriageRecords } from '../app/triage-records.js';
+import type { ReportService } from '../app/report-service.js';
 import type { ScheduleRecords } from '../app/schedule-records.js';
 import type { NewFindingsPoster } from './new-findings-poster.js';
 import type { TabLinks } from './tab-links.js';
 
-/** Where the bot gets reports: the server's shared cache, which loads a report once for every caller. */
-export interface ReportSource {
-  get(id: ReportId, options?: { refresh?: boolean }): Promise<ReportResult>;
-}
+/**
+ * What the bot asks of the reports (the application floor's ReportService): a report through the
+ * shared cache, which loads it once for every caller, reports loaded afresh for a post, summaries
+ * for the overview, and the findings accepted or snoozed now.
+ */
+export type ReportSource = Pick<ReportService, 'get' | 'loadFresh' | 'summarizeAll' | 'decisionsInForce'>;
 
-/** The app's parts the bot's commands work with, as TeamsBot was given them; nothing of Teams' SDK. */
+/** The app's parts the bot's commands work with, from the application floor; nothing of Teams' SDK. */
 export interface BotServices {
   reports: ReportSource;
   registry: ReportRegistry;
-  /** Accepted and snoozed findings, which cards count apart and posts leave out. */
-  triage: TriageRecords | undefined;
   /** The channels' posting schedules. */
   schedules: ScheduleRecords;
   /** Posts new findings, on request, from /api/notify and on a schedule. */

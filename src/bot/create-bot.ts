@@ -22,28 +22,24 @@ export interface BotOptions {
  * needs the state store (installations, ledgers, schedules): services without one have no bot.
  */
 export function createBot(services: AppServices, options: BotOptions): { bot: TeamsBot; scheduler: PostScheduler } {
-  const { store, schedules, log } = { ...services, log: options.log };
+  const { store, schedules } = services;
   if (!store || !schedules) throw new Error('The bot keeps its installations, ledgers and schedules in the state store, and these services have none.');
+  const { log } = options;
   const now = options.now ?? (() => new Date());
   const bot = new TeamsBot({
-    reports: services.reports,
-    registry: services.registry,
-    store,
-    ...(services.triage ? { triage: services.triage } : {}),
+    services,
     identity: options.identity,
     allowedTenantId: options.allowedTenantId,
-    tenantLabel: services.tenant.label,
     tabLinks: createTabLinks({ teamsAppId: options.teamsAppId, tabUrl: options.tabUrl }),
     tabUrl: options.tabUrl,
     ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
-    schedules,
     now,
     log,
   });
   const scheduler = new PostScheduler({
     store,
     records: schedules,
-    loadReports: (ids) => bot.loadFresh(ids),
+    loadReports: (ids) => services.reports.loadFresh(ids),
     post: (schedule, results) => bot.postOnSchedule(schedule, results),
     now,
     log,

@@ -1,14 +1,9 @@
 import type { Request, Response } from 'restify';
-import { REPORTS } from '../core/reports/registry.js';
-import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import type { StateStore } from '../store/state-store.js';
-import type { TriageRecords } from '../app/triage-records.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
-import type { ScheduleRecords } from '../app/schedule-records.js';
+import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
 import type { BotIdentity, CloudAdapter } from './adapter/teams-adapter.js';
-import type { ReportSource } from './bot-services.js';
 import { messageDispatch } from './message-dispatch.js';
 import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
 import type { PostOutcome } from './new-findings-poster.js';
@@ -17,19 +12,16 @@ import type { TabLinks } from './tab-links.js';
 
 export type { BotIdentity } from './adapter/teams-adapter.js';
 export { activityTenantId } from './adapter/activity-tenant.js';
-export type { ReportSource } from './bot-services.js';
 
 export interface TeamsBotOptions {
-  reports: ReportSource;
-  /** The reports the bot offers; the six by default. */
-  registry?: ReportRegistry;
-  store: StateStore;
-  /** Accepted and snoozed findings, which posts leave out. */
-  triage?: TriageRecords;
+  /**
+   * The application floor: the reports it offers and their loads, the triage decisions (which posts
+   * leave out), and the state store, in which the bot keeps its installations, ledgers and schedules.
+   */
+  services: AppServices;
   identity: BotIdentity;
   /** Activities from any other tenant are refused; null (the demo) accepts any, on loopback only. */
   allowedTenantId: string | null;
-  tenantLabel: string;
   tabLinks: TabLinks;
   /** The tab itself, for the help card's button. */
   tabUrl: string;
@@ -39,8 +31,6 @@ export interface TeamsBotOptions {
    * longer than that to read.
    */
   followUpAfterMs?: number;
-  /** The channels' posting schedules. */
-  schedules: ScheduleRecords;
   /** The time, for schedules (a test runs the server on a clock it sets). */
   now?: () => Date;
   log?: (line: string) => void;
@@ -64,28 +54,31 @@ export class TeamsBot {
   constructor(private readonly options: TeamsBotOptions) {
     this.log = options.log ?? (() => undefined);
     const now = options.now ?? (() => new Date());
+    const { services } = options;
+    const { store, schedules } = services;
+    // A bug, not a state: the composition root gives the bot a store (createServices with one).
+    if (!store || !schedules) throw new Error('The bot keeps its installations, ledgers and schedules in the state store, and its services have none.');
     this.poster = new NewFindingsPoster({
-      store: options.store,
-      ...(options.triage ? { triage: options.triage } : {}),
+      store,
+      ...(services.triage ? { triage: services.triage } : {}),
       loadReports: (ids) => this.loadFresh(ids),
-      tenantLabel: options.tenantLabel,
+      tenantLabel: services.tenant.label,
       tabLinks: options.tabLinks,
       now,
     });
     const dispatch = messageDispatch({
-      reports: options.reports,
-      registry: options.registry ?? REPORTS,
-      triage: options.triage,
-      schedules: options.schedules,
+      reports: services.reports,
+      registry: services.registry,
+      schedules,
       poster: this.poster,
-      tenantLabel: options.tenantLabel,
+      tenantLabel: services.tenant.label,
       tabLinks: options.tabLinks,
       tabUrl: options.tabUrl,
       followUpAfterMs: options.followUpAfterMs ?? 8_000,
       now,
       log: this.log,
     });
-    this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store: options.store, dispatch, log: this.log });
+    this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store, dispatch, log: this.log });
     this.adapter = this.teams.cloudAdapter;
   }
 
@@ -127,6 +120,6 @@ export class TeamsBot {
 
   /** The reports loaded afresh, as a post speaks of the present. */
   loadFresh(ids: readonly ReportId[]): Promise<ReportResult[]> {
-    return Promise.all(ids.map((id) => this.options.reports.get(id, { refresh: true })));
+    return this.options.services.reports.loadFresh(ids);
   }
 }

@@ -204,8 +204,7 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
   }
   return withServices('overview', registry, async (services) => {
     const results = await Promise.all(registry.ids.map((id) => services.reports.get(id)));
-    const now = new Date();
-    const summaries = await Promise.all(results.map((result) => services.reports.summarize(result, now)));
+    const summaries = await services.reports.summarizeAll(results, new Date());
     if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     else
       process.stdout.write(

@@ -9,6 +9,7 @@ import { messageDispatch } from '../../src/bot/message-dispatch.js';
 import type { MessageDispatch } from '../../src/bot/message-dispatch.js';
 import { NewFindingsPoster } from '../../src/bot/new-findings-poster.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
+import { createServices } from '../../src/app/create-services.js';
 import { ScheduleRecords } from '../../src/app/schedule-records.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 import type { ReportId, ReportResult } from '../../src/core/reports/report-model.js';
@@ -29,13 +30,13 @@ beforeEach(async () => {
   records = new ScheduleRecords(store);
   loadReport = async () => reportResult('2026-11-23T08:00:00Z', ['missing-bitlocker-key:device-1']);
   const tabLinks = createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' });
-  const reports = { get: (id: ReportId) => loadReport(id) };
+  // The application floor over a stand-in load: each command asks it as the bot does.
+  const { reports } = createServices({ connection: { tenantLabel: 'Contoso (demo)', demo: true }, load: (id) => loadReport(id), store, log: () => undefined });
   dispatch = messageDispatch({
     reports,
     registry: REPORTS,
-    triage: undefined,
     schedules: records,
-    poster: new NewFindingsPoster({ store, loadReports: (ids) => Promise.all(ids.map((id) => reports.get(id))), tenantLabel: 'Contoso (demo)', tabLinks }),
+    poster: new NewFindingsPoster({ store, loadReports: (ids) => reports.loadFresh(ids), tenantLabel: 'Contoso (demo)', tabLinks }),
     tenantLabel: 'Contoso (demo)',
     tabLinks,
     tabUrl: 'http://127.0.0.1:3978/tab/',

@@ -1,10 +1,8 @@
 import type { ReportResult } from '../../core/reports/report-model.js';
-import { summarizeReport } from '../../core/reports/report-summary.js';
 import { COMMAND_PATTERNS } from '../bot-command.js';
 import { overviewCard } from '../cards/overview-card.js';
 import { answerWhenReady } from './answer-when-ready.js';
 import type { BotReply, Command } from './command.js';
-import { decisionsInForce } from './decisions-in-force.js';
 
 /** `show overview`: every report in one card, each with its state and its open findings. */
 export const showOverview: Command = {
@@ -16,8 +14,7 @@ export const showOverview: Command = {
     const ids = context.registry.ids;
     const loading = Promise.all(ids.map((id) => context.reports.get(id)));
     const toCard = async (results: ReportResult[]): Promise<BotReply> => {
-      const inForce = await decisionsInForce(context);
-      const summaries = results.map((result) => summarizeReport(result, { changes: null, trend: [], inForce, now: context.now() }));
+      const summaries = await context.reports.summarizeAll(results, context.now());
       return { card: overviewCard(summaries, { tenantLabel: context.tenantLabel, tabUrl: context.tabUrl, tabLinks: context.tabLinks }) };
     };
     return answerWhenReady(context, loading, toCard, {

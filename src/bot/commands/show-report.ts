@@ -4,7 +4,6 @@ import { reportCard } from '../cards/report-card.js';
 import { showCommand } from '../phrasing.js';
 import { answerWhenReady } from './answer-when-ready.js';
 import type { BotReply, Command } from './command.js';
-import { decisionsInForce } from './decisions-in-force.js';
 
 /**
  * `show <report>`: the report's card, by any of its names, its id or its number; a name that is
@@ -27,7 +26,7 @@ export const showReport: Command = {
       card: reportCard(result, definition, {
         tenantLabel: context.tenantLabel,
         tabLinks: context.tabLinks,
-        triaged: await decisionsInForce(context).then((inForce) => (inForce ? new Set(inForce.keys()) : null)),
+        triaged: await context.reports.decisionsInForce().then((inForce) => (inForce ? new Set(inForce.keys()) : null)),
       }),
     });
     const loading = context.reports.get(command.report);
