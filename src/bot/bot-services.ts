@@ -1,8 +1,15 @@
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportService } from '../app/report-service.js';
 import type { ScheduleRecords } from '../app/schedule-records.js';
-import type { NewFindingsPoster } from './new-findings-poster.js';
+import type { NewFindingsPoster, PostTarget } from '../app/new-findings-poster.js';
+import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import type { TabLinks } from './tab-links.js';
+
+/** A channel, chat or conversation the bot posts cards to. */
+export type CardTarget = PostTarget<AdaptiveCardJson>;
+
+/** The posting service (src/app/new-findings-poster.ts), posting Adaptive Cards. */
+export type CardPoster = NewFindingsPoster<AdaptiveCardJson>;
 
 /**
  * What the bot asks of the reports (the application floor's ReportService): a report through the
@@ -18,7 +25,7 @@ export interface BotServices {
   /** The channels' posting schedules. */
   schedules: ScheduleRecords;
   /** Posts new findings, on request, from /api/notify and on a schedule. */
-  poster: NewFindingsPoster;
+  poster: CardPoster;
   tenantLabel: string;
   tabLinks: TabLinks;
   /** The tab itself, for the help card's button. */

@@ -1,5 +1,5 @@
 import type { AppServices } from '../app/create-services.js';
-import { PostScheduler } from './post-scheduler.js';
+import { PostScheduler } from '../app/post-scheduler.js';
 import { createTabLinks } from './tab-links.js';
 import { TeamsBot } from './teams-bot.js';
 import type { BotIdentity } from './teams-bot.js';

@@ -4,10 +4,12 @@ import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
 import type { BotIdentity, CloudAdapter } from './adapter/teams-adapter.js';
+import type { CardPoster } from './bot-services.js';
+import { newFindingsCardFor } from './cards/new-findings-card.js';
 import { messageDispatch } from './message-dispatch.js';
-import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from './new-findings-poster.js';
-import type { PostOutcome } from './new-findings-poster.js';
-import type { ScheduledOutcome } from './post-scheduler.js';
+import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from '../app/new-findings-poster.js';
+import type { PostOutcome } from '../app/new-findings-poster.js';
+import type { ScheduledOutcome } from '../app/post-scheduler.js';
 import type { TabLinks } from './tab-links.js';
 
 export type { BotIdentity } from './adapter/teams-adapter.js';
@@ -48,7 +50,7 @@ export type NotifyResult = { ok: true; outcomes: PostOutcome[] } | { ok: false; 
 export class TeamsBot {
   readonly adapter: CloudAdapter;
   private readonly teams: TeamsAdapter;
-  private readonly poster: NewFindingsPoster;
+  private readonly poster: CardPoster;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: TeamsBotOptions) {
@@ -62,8 +64,7 @@ export class TeamsBot {
       store,
       ...(services.triage ? { triage: services.triage } : {}),
       loadReports: (ids) => this.loadFresh(ids),
-      tenantLabel: services.tenant.label,
-      tabLinks: options.tabLinks,
+      render: newFindingsCardFor({ tenantLabel: services.tenant.label, tabLinks: options.tabLinks }),
       now,
     });
     const dispatch = messageDispatch({

@@ -4,7 +4,7 @@ import type { AppServices, ServicesOptions } from '../app/create-services.js';
 import type { GraphConnection } from '../app/graph-connection.js';
 import { createBot } from '../bot/create-bot.js';
 import type { BotOptions } from '../bot/create-bot.js';
-import type { PostScheduler } from '../bot/post-scheduler.js';
+import type { PostScheduler } from '../app/post-scheduler.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 import type { StateStore } from '../store/state-store.js';
 import { createAppServer } from './app-server.js';

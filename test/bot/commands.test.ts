@@ -7,7 +7,8 @@ import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
 import type { MessageDispatch } from '../../src/bot/message-dispatch.js';
-import { NewFindingsPoster } from '../../src/bot/new-findings-poster.js';
+import { NewFindingsPoster } from '../../src/app/new-findings-poster.js';
+import { newFindingsCardFor } from '../../src/bot/cards/new-findings-card.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { createServices } from '../../src/app/create-services.js';
 import { ScheduleRecords } from '../../src/app/schedule-records.js';
@@ -36,7 +37,7 @@ beforeEach(async () => {
     reports,
     registry: REPORTS,
     schedules: records,
-    poster: new NewFindingsPoster({ store, loadReports: (ids) => reports.loadFresh(ids), tenantLabel: 'Contoso (demo)', tabLinks }),
+    poster: new NewFindingsPoster({ store, loadReports: (ids) => reports.loadFresh(ids), render: newFindingsCardFor({ tenantLabel: 'Contoso (demo)', tabLinks }) }),
     tenantLabel: 'Contoso (demo)',
     tabLinks,
     tabUrl: 'http://127.0.0.1:3978/tab/',

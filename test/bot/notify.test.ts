@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostOutcome } from '../../src/bot/new-findings-poster.js';
+import type { PostOutcome } from '../../src/app/new-findings-poster.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { TRIAGER_ROLE } from '../../src/server/tab-access.js';

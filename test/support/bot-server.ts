@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import type { ReportLoader } from '../../src/app/report-cache.js';
 import type { BotIdentity, TeamsBot } from '../../src/bot/teams-bot.js';
-import type { PostScheduler } from '../../src/bot/post-scheduler.js';
+import type { PostScheduler } from '../../src/app/post-scheduler.js';
 import type { GraphClient } from '../../src/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { StateStore } from '../../src/store/state-store.js';

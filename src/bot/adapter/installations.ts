@@ -2,7 +2,7 @@ import type { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
 import type { ConversationReferenceStore } from '@microsoft/teamsfx';
 import type { ConversationReference, TurnContext } from 'botbuilder';
 import type { StateStore } from '../../store/state-store.js';
-import type { PostTarget } from '../new-findings-poster.js';
+import type { CardTarget } from '../bot-services.js';
 
 type NotificationBot = BotBuilderCloudAdapter.NotificationBot;
 type Installation = BotBuilderCloudAdapter.TeamsBotInstallation;
@@ -29,7 +29,7 @@ export function installationStore(store: StateStore): ConversationReferenceStore
  * to the team's General channel), or the one named target: an installation's conversation id, or a
  * channel of an installed team. None when the app is not installed where `wanted` points.
  */
-export async function postTargets(notification: NotificationBot, wanted: string | undefined): Promise<PostTarget[]> {
+export async function postTargets(notification: NotificationBot, wanted: string | undefined): Promise<CardTarget[]> {
   const installations: Installation[] = [];
   let continuationToken: string | undefined;
   // Bounded: a store holds at most a few thousand installations, 100 a page.
@@ -51,7 +51,7 @@ export async function postTargets(notification: NotificationBot, wanted: string 
   return [];
 }
 
-function installationTarget(installation: Installation): PostTarget {
+function installationTarget(installation: Installation): CardTarget {
   const conversation = installation.conversationReference.conversation;
   const channel = conversation?.id ?? '';
   return { channel, name: conversation?.name ?? channel, send: (card) => sendCard((onError) => installation.sendAdaptiveCard(card, onError)) };

@@ -7,7 +7,7 @@ import { isLoopback } from '../../core/net/loopback.js';
 import { errorText } from '../../core/error-text.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { DispatchedCommand, MessageDispatch } from '../message-dispatch.js';
-import type { PostTarget } from '../new-findings-poster.js';
+import type { CardTarget } from '../bot-services.js';
 import { requestFrom } from './activity-request.js';
 import { activityTenantId } from './activity-tenant.js';
 import { installationStore, postTargets, sendCard } from './installations.js';
@@ -93,7 +93,7 @@ export class TeamsAdapter {
   }
 
   /** Where /api/notify posts (installations.ts, `postTargets`). */
-  postTargets(wanted: string | undefined): Promise<PostTarget[]> {
+  postTargets(wanted: string | undefined): Promise<CardTarget[]> {
     return postTargets(this.conversation.notification!, wanted);
   }
 
@@ -101,9 +101,9 @@ export class TeamsAdapter {
    * A post to the conversation a stored reference names (a schedule's). `botRemoved` says, once it
    * was sent, whether Teams answered that the bot is not in that conversation any more (403 or 404).
    */
-  referenceTarget(reference: Record<string, unknown>, place: { channel: string; name: string }): { target: PostTarget; botRemoved: () => boolean } {
+  referenceTarget(reference: Record<string, unknown>, place: { channel: string; name: string }): { target: CardTarget; botRemoved: () => boolean } {
     let botRemoved = false;
-    const target: PostTarget = {
+    const target: CardTarget = {
       ...place,
       send: (card) =>
         sendCard((onError) =>

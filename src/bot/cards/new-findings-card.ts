@@ -1,3 +1,4 @@
+import type { NewFindingsPost } from '../../app/new-findings-poster.js';
 import { findingKind } from '../../core/findings/finding-kinds.js';
 import type { NewFindingsDigest } from '../../core/ledger/new-findings.js';
 import type { ReportResult } from '../../core/reports/report-model.js';
@@ -77,4 +78,14 @@ export function newFindingsCard(
       };
     }),
   });
+}
+
+/** A post of the posting service (src/app/new-findings-poster.ts) drawn as this card. */
+export function newFindingsCardFor(options: { tenantLabel: string; tabLinks: TabLinks }): (post: NewFindingsPost) => AdaptiveCardJson {
+  return (post) =>
+    newFindingsCard(post.digest, {
+      ...options,
+      rowsByReport: post.rowsByReport,
+      ...(post.interruptedPostAt !== undefined ? { interruptedPostAt: post.interruptedPostAt } : {}),
+    });
 }

@@ -1,6 +1,6 @@
 import { COMMAND_PATTERNS } from '../bot-command.js';
-import { DEFAULT_NOTIFY_REPORTS } from '../new-findings-poster.js';
-import type { PostTarget } from '../new-findings-poster.js';
+import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
+import type { CardTarget } from '../bot-services.js';
 import type { Command } from './command.js';
 
 /**
@@ -13,7 +13,7 @@ export const postNewFindings: Command = {
   helpLines: () => [{ command: 'post new findings', description: 'Post what is new since the last post here; add "daily at 9:00" or "weekly on monday" to post on a schedule' }],
   async handle(request, context) {
     await context.conversation.typing();
-    const target: PostTarget = {
+    const target: CardTarget = {
       channel: request.conversation.channel,
       name: request.conversation.name ?? 'this conversation',
       send: (card) => context.conversation.send({ card }),

@@ -1,7 +1,7 @@
 import { describeCadence, describeSlot, nextSlotAfter, setSchedule } from '../../core/schedule/post-schedule.js';
 import type { ScheduleRequest } from '../../core/schedule/post-schedule.js';
 import { COMMAND_PATTERNS, parseCommand } from '../bot-command.js';
-import { DEFAULT_NOTIFY_REPORTS } from '../new-findings-poster.js';
+import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
-import { NewFindingsPoster } from '../../src/bot/new-findings-poster.js';
-import type { PostTarget } from '../../src/bot/new-findings-poster.js';
+import { NewFindingsPoster } from '../../src/app/new-findings-poster.js';
+import type { PostTarget } from '../../src/app/new-findings-poster.js';
+import { newFindingsCardFor } from '../../src/bot/cards/new-findings-card.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
@@ -27,7 +28,7 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-function recordingTarget(channel: string): PostTarget & { cards: AdaptiveCardJson[] } {
+function recordingTarget(channel: string): PostTarget<AdaptiveCardJson> & { cards: AdaptiveCardJson[] } {
   const cards: AdaptiveCardJson[] = [];
   return { channel, name: channel, cards, send: async (card) => void cards.push(card) };
 }
@@ -37,8 +38,7 @@ describe('posting new findings to several channels', () => {
     const poster = new NewFindingsPoster({
       store,
       loadReports: async () => results,
-      tenantLabel: 'Contoso (demo)',
-      tabLinks: createTabLinks({ teamsAppId: undefined, tabUrl: 'http://127.0.0.1:3978/tab/' }),
+      render: newFindingsCardFor({ tenantLabel: 'Contoso (demo)', tabLinks: createTabLinks({ teamsAppId: undefined, tabUrl: 'http://127.0.0.1:3978/tab/' }) }),
     });
     const torn = recordingTarget('19:torn@thread.tacv2');
     const whole = recordingTarget('19:whole@thread.tacv2');
@@ -61,8 +61,7 @@ describe('posting new findings to several channels', () => {
       new NewFindingsPoster({
         store: over,
         loadReports: async () => results,
-        tenantLabel: 'Contoso (demo)',
-        tabLinks: createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' }),
+        render: newFindingsCardFor({ tenantLabel: 'Contoso (demo)', tabLinks: createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' }) }),
         now: () => new Date('2026-11-23T10:00:00Z'),
       });
     const refused = { ...recordingTarget('19:refused@thread.tacv2'), send: async () => Promise.reject(new Error('403 from the connector')) };

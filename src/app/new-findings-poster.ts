@@ -1,23 +1,30 @@
 import { digestNewFindings } from '../core/ledger/new-findings.js';
+import type { NewFindingsDigest } from '../core/ledger/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import { StateStoreError } from '../store/state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore } from '../store/state-store.js';
-import type { TriageRecords } from '../app/triage-records.js';
-import type { AdaptiveCardJson } from './cards/adaptive-card.js';
-import { newFindingsCard } from './cards/new-findings-card.js';
-import type { TabLinks } from './tab-links.js';
+import type { TriageRecords } from './triage-records.js';
 import { errorText } from '../core/error-text.js';
 
 /** Escrow gaps and dead connectors: what the issue names as the default subject of a post. */
 export const DEFAULT_NOTIFY_REPORTS: readonly ReportId[] = ['escrow-gaps', 'connector-health'];
 
+/** What a post says, before it is drawn for its channel (the bot draws it as an Adaptive Card). */
+export interface NewFindingsPost {
+  digest: NewFindingsDigest;
+  /** Each report's rows, which the post's findings name their subjects from. */
+  rowsByReport: ReadonlyMap<string, ReportResult['rows']>;
+  /** When a post to this channel was cut off before its ledger recorded it: this post may repeat what that one said. */
+  interruptedPostAt?: string;
+}
+
 /** Somewhere a post can go: a team channel, a group chat, a personal chat. */
-export interface PostTarget {
+export interface PostTarget<Message> {
   /** The ledger's key: the channel (or chat) id, never a thread's. */
   channel: string;
   /** For people reading the outcome: "My Team › General". */
   name: string;
-  send(card: AdaptiveCardJson): Promise<void>;
+  send(message: Message): Promise<void>;
 }
 
 export type PostStatus = 'posted' | 'nothing-new' | 'busy' | 'failed';
@@ -35,14 +42,14 @@ export interface PostOutcome {
   message?: string;
 }
 
-export interface NewFindingsPosterOptions {
+export interface NewFindingsPosterOptions<Message> {
   store: StateStore;
   /** Accepted and snoozed findings: a post leaves them out, and they are not resolved by being left out. */
   triage?: TriageRecords;
   /** The reports as loaded now (fresh, not an old cached copy: a post speaks of the present). */
   loadReports: (reports: readonly ReportId[]) => Promise<ReportResult[]>;
-  tenantLabel: string;
-  tabLinks: TabLinks;
+  /** Draws a post for its channel. */
+  render: (post: NewFindingsPost) => Message;
   now?: () => Date;
   /** How long a trigger waits for another one posting to the same channel. */
   lockWaitMs?: number;
@@ -55,10 +62,10 @@ export interface NewFindingsPosterOptions {
  * triggers at once post once (the second finds nothing new); a post that fails records nothing, so
  * the next trigger posts it again.
  */
-export class NewFindingsPoster {
+export class NewFindingsPoster<Message> {
   private readonly now: () => Date;
 
-  constructor(private readonly options: NewFindingsPosterOptions) {
+  constructor(private readonly options: NewFindingsPosterOptions<Message>) {
     this.now = options.now ?? (() => new Date());
   }
 
@@ -67,7 +74,7 @@ export class NewFindingsPoster {
    * target). With `alwaysAnswer`, a "nothing new" card is sent too (someone asked in the channel);
    * it records nothing.
    */
-  async post(target: PostTarget, reports: readonly ReportId[], options: { results?: ReportResult[]; alwaysAnswer?: boolean } = {}): Promise<PostOutcome> {
+  async post(target: PostTarget<Message>, reports: readonly ReportId[], options: { results?: ReportResult[]; alwaysAnswer?: boolean } = {}): Promise<PostOutcome> {
     const results = options.results ?? (await this.options.loadReports(reports));
     const loadErrors = results.filter((result) => result.state === 'load-error').map((result) => ({ report: result.report, status: result.error?.status ?? null }));
     const base = { channel: target.channel, name: target.name, loadErrors };
@@ -85,7 +92,7 @@ export class NewFindingsPoster {
   }
 
   private async postUnderLock(
-    target: PostTarget,
+    target: PostTarget<Message>,
     results: ReportResult[],
     base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>,
     alwaysAnswer: boolean,
@@ -100,9 +107,8 @@ export class NewFindingsPoster {
       if (ledger.postStartedAt !== undefined) await store.writeLedger(withoutPostMarker(ledger));
       return { ...base, ...counts, status: 'nothing-new' };
     }
-    const card = newFindingsCard(digest, {
-      tenantLabel: this.options.tenantLabel,
-      tabLinks: this.options.tabLinks,
+    const message = this.options.render({
+      digest,
       rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
       ...(ledger.postStartedAt !== undefined ? { interruptedPostAt: ledger.postStartedAt } : {}),
     });
@@ -112,7 +118,7 @@ export class NewFindingsPoster {
     // posts the card again on the next trigger. The marker lets that card say so.
     if (records) await store.writeLedger({ ...ledger, postStartedAt: this.now().toISOString() });
     try {
-      await target.send(card);
+      await target.send(message);
     } catch (error) {
       // Teams answered, and refused: nothing arrived, so the ledger is as it was.
       if (records) await store.writeLedger(ledger);

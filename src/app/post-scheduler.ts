@@ -3,7 +3,7 @@ import type { StateStore } from '../store/state-store.js';
 import { RETRY_AFTER_MS, dueSlot, recordRun, removeSchedule } from '../core/schedule/post-schedule.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
-import type { ScheduleRecords } from '../app/schedule-records.js';
+import type { ScheduleRecords } from './schedule-records.js';
 import type { PostOutcome } from './new-findings-poster.js';
 import { errorText } from '../core/error-text.js';
 
