@@ -1,13 +1,13 @@
 import { findingFingerprint } from '../findings/fingerprint.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
-import { adminApprovalReport } from './admin-approval.js';
-import { assignmentHygieneReport } from './assignment-hygiene.js';
-import { connectorHealthReport } from './connector-health.js';
-import { escrowGapsReport } from './escrow-gaps.js';
+import { adminApprovalReport } from './admin-approval/definition.js';
+import { assignmentHygieneReport } from './assignment-hygiene/definition.js';
+import { connectorHealthReport } from './connector-health/definition.js';
+import { escrowGapsReport } from './escrow-gaps/definition.js';
 import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult } from './report-model.js';
-import { securityPostureReport } from './security-posture.js';
-import { startupReliabilityReport } from './startup-reliability.js';
+import { securityPostureReport } from './security-posture/definition.js';
+import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
 

@@ -149,9 +149,10 @@ export interface LoadContext {
   onProgress?: (source: string, records: number) => void;
 }
 
-export interface DeriveContext {
+/** What `derive` is given besides the records; a report may ask only for its own thresholds (`DeriveContext<ConnectorThresholds>`). */
+export interface DeriveContext<Thresholds = ReportThresholds> {
   now: Date;
-  thresholds: ReportThresholds;
+  thresholds: Thresholds;
 }
 
 /** The words a report shows before its data is on screen (docs/contract.md, "Report states"). */

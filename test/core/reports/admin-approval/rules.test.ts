@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupLookup } from '../../../src/core/directory/group-lookup.js';
-import { GraphError } from '../../../src/core/graph/graph-error.js';
-import { AREA_RULES, HEURISTIC_NOTICE, areasCovered, deriveAdminApproval } from '../../../src/core/reports/admin-approval.js';
-import type { ApprovalPolicy, ApprovalRecords, ApprovalRequest } from '../../../src/core/reports/admin-approval.js';
-import { intuneLinks } from '../../../src/core/reports/intune-links.js';
-import type { DeriveContext, ReportRow } from '../../../src/core/reports/report-model.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
+import { GraphError } from '../../../../src/core/graph/graph-error.js';
+import { AREA_RULES, HEURISTIC_NOTICE, areasCovered, deriveAdminApproval } from '../../../../src/core/reports/admin-approval/derive.js';
+import type { ApprovalPolicy, ApprovalRecords, ApprovalRequest } from '../../../../src/core/reports/admin-approval/load.js';
+import { intuneLinks } from '../../../../src/core/reports/intune-links.js';
+import type { DeriveContext, ReportRow } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };

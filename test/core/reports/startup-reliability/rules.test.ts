@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { intuneLinks } from '../../../src/core/reports/intune-links.js';
-import type { DeriveContext, DerivedReport, ReportRow } from '../../../src/core/reports/report-model.js';
-import { EMPTY_NOTICE, FRESHNESS_NOTICE, deriveStartupReliability, timeToDesktopMs } from '../../../src/core/reports/startup-reliability.js';
-import type { AppReliability, DeviceStartup, StartupRecords } from '../../../src/core/reports/startup-reliability.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+import { intuneLinks } from '../../../../src/core/reports/intune-links.js';
+import type { DeriveContext, DerivedReport, ReportRow } from '../../../../src/core/reports/report-model.js';
+import { EMPTY_NOTICE, FRESHNESS_NOTICE, deriveStartupReliability } from '../../../../src/core/reports/startup-reliability/derive.js';
+import { timeToDesktopMs } from '../../../../src/core/reports/startup-reliability/load.js';
+import type { AppReliability, DeviceStartup, StartupRecords } from '../../../../src/core/reports/startup-reliability/load.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };

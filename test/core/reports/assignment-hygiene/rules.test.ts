@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { V1_COVERAGE_NOTICE, classifyAssignments, deriveAssignmentHygiene, readTarget } from '../../../src/core/reports/assignment-hygiene.js';
-import type { AssignableObject, AssignmentTarget } from '../../../src/core/reports/assignment-hygiene.js';
-import type { GroupLookup } from '../../../src/core/directory/group-lookup.js';
-import type { DeriveContext } from '../../../src/core/reports/report-model.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+import { V1_COVERAGE_NOTICE, classifyAssignments, deriveAssignmentHygiene } from '../../../../src/core/reports/assignment-hygiene/derive.js';
+import { readTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };

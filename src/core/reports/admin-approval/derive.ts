@@ -1,62 +1,15 @@
-import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { describeGroup, lookUpGroups, throwIfGroupsForbidden } from '../directory/group-lookup.js';
-import type { GroupLookup } from '../directory/group-lookup.js';
-import { DAY_MS, asString, compareText, isoOrNull } from './graph-values.js';
-import { intuneLinks } from './intune-links.js';
-import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportColumn, ReportDefinition, ReportRow } from './report-model.js';
-import { INITIALIZING_TEXT, LOADING_TEXT, sectionColumns, severityTone } from './report-model.js';
-import { readCollection } from './read-collection.js';
-import { loadSideBySide } from './side-by-side.js';
+/** Report 5's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
-const APPROVAL_FINDING_KINDS = {
-  'area-unprotected': {
-    label: 'High-impact areas without approval',
-    severity: 'high',
-    remediation: {
-      why: 'With no access policy for the area, one administrator account, or one stolen account, can wipe, retire or delete devices, push a script to every Windows device, or change who administers Intune, with nobody else involved.',
-      steps: [
-        'Pick at least two approvers other than the admins who usually make these changes (the tenant needs at least two admin accounts), put them in a Microsoft Entra security group, and add that group as a member group of an Intune role assignment.',
-        'In the Intune admin center, Tenant administration > Multi Admin Approval > Access policies, select Create and choose the policy type for the area the finding names: Device actions for wiping, Scripts for pushing scripts, Role-based access control for changing who administers Intune.',
-        'Select the approver group and save; then protect the access policies themselves with a policy of type Access policies, so that one admin cannot remove the protection alone.',
-        'Tell administrators the new flow: the requester gives a business justification, another admin approves, and the requester completes the request; a request not processed within 30 days expires.',
-      ],
-      sources: [
-        { title: 'Use access policies to require multiple administrative approvals', url: 'https://learn.microsoft.com/en-us/mem/intune/fundamentals/multi-admin-approval' },
-      ],
-    },
-  },
-} as const satisfies FindingKindTable;
-type ApprovalFindingKind = keyof typeof APPROVAL_FINDING_KINDS;
-
-export interface ApprovalPolicy {
-  id: string;
-  displayName: string;
-  /** A string, not the truncated typed union: Graph documents about thirty members (docs/finding-rules.md, report 5). */
-  policyType: string;
-  /** `policySet.policyType`: what a generic `deviceAction` policy guards (wipe, retire, delete…). */
-  policySetType: string | null;
-  policyPlatform: string | null;
-  approverGroupIds: string[];
-}
-
-export interface ApprovalRequest {
-  id: string;
-  requestDateTime: string | null;
-  lastModifiedDateTime: string | null;
-  status: string;
-  requestor: string | null;
-  approver: string | null;
-  policyTypes: string[];
-  justification: string | null;
-}
-
-export interface ApprovalRecords {
-  policies: ApprovalPolicy[];
-  requests: ApprovalRequest[];
-  approverGroups: Map<string, GroupLookup>;
-}
+import { describeGroup } from '../../directory/group-lookup.js';
+import type { GroupLookup } from '../../directory/group-lookup.js';
+import { DAY_MS, compareText } from '../graph-values.js';
+import { intuneLinks } from '../intune-links.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow } from '../report-model.js';
+import { sectionColumns, severityTone } from '../report-model.js';
+import { APPROVAL_FINDING_KINDS } from './finding-kinds.js';
+import type { ApprovalFindingKind } from './finding-kinds.js';
+import type { ApprovalPolicy, ApprovalRecords, ApprovalRequest } from './load.js';
+import type { ApprovalThresholds } from './thresholds.js';
 
 export type ProtectedArea = 'device-wipe' | 'scripts' | 'rbac';
 
@@ -143,63 +96,6 @@ function describePolicyType(policy: ApprovalPolicy): string {
   return policy.policyPlatform && policy.policyPlatform !== 'notApplicable' ? `${type} (${policy.policyPlatform} only)` : type;
 }
 
-/**
- * Multi admin approval's `policyType` is an evolvable enum: members after `unknownFutureValue`
- * (operationApprovalPolicy, …) come back as `unknownFutureValue` unless the caller asks for them
- * (learn.microsoft.com/graph/best-practices-concept#handling-future-members-in-evolvable-enumerations).
- */
-const EVOLVABLE_ENUMS = { Prefer: 'include-unknown-enum-members' };
-
-function identityName(identitySet: unknown): string | null {
-  const set = identitySet as Beta.IdentitySet | null | undefined;
-  const identity = set?.user ?? set?.application ?? set?.device;
-  return asString(identity?.displayName) ?? asString(identity?.id) ?? null;
-}
-
-async function loadApprovals(context: LoadContext): Promise<ApprovalRecords> {
-  const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
-    (signal) =>
-      readCollection<Beta.OperationApprovalPolicy, ApprovalPolicy>(
-        context,
-        'operationApprovalPolicies',
-        '/beta/deviceManagement/operationApprovalPolicies',
-        { headers: EVOLVABLE_ENUMS, signal },
-        (policy) => ({
-          id: String(policy.id),
-          displayName: policy.displayName ?? String(policy.id),
-          policyType: asString(policy.policyType) ?? 'unknown',
-          policySetType: asString(policy.policySet?.policyType),
-          policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
-          approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
-        }),
-      ),
-    (signal) =>
-      readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(
-        context,
-        'operationApprovalRequests',
-        '/beta/deviceManagement/operationApprovalRequests',
-        { headers: EVOLVABLE_ENUMS, signal },
-        (request) => ({
-          id: String(request.id),
-          requestDateTime: isoOrNull(request.requestDateTime),
-          lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
-          status: asString(request.status) ?? 'unknown',
-          requestor: identityName(request.requestor),
-          approver: identityName(request.approver),
-          policyTypes: (request.requiredOperationApprovalPolicyTypes ?? []).map(String),
-          justification: asString(request.requestJustification),
-        }),
-      ),
-  ]);
-  const approverGroups = await lookUpGroups(
-    context.graph,
-    policies.flatMap((policy) => policy.approverGroupIds),
-  );
-  context.onProgress?.('groups', approverGroups.size);
-  throwIfGroupsForbidden(approverGroups);
-  return { policies, requests, approverGroups };
-}
-
 function approverLabel(group: GroupLookup | undefined, id: string): string {
   if (!group || group.state === 'unknown') return `${id} (could not be read)`;
   if (group.state === 'deleted') return `deleted group ${id}`;
@@ -214,14 +110,14 @@ function canBeApproved(policy: ApprovalPolicy, groups: ReadonlyMap<string, Group
   return lookups.length === 0 ? false : null;
 }
 
-const SECTION_COVERAGE = 'coverage';
-const SECTION_POLICIES = 'policies';
-const SECTION_REQUESTS = 'requests';
+export const SECTION_COVERAGE = 'coverage';
+export const SECTION_POLICIES = 'policies';
+export const SECTION_REQUESTS = 'requests';
 
 export const HEURISTIC_NOTICE =
   'Built on beta interfaces. Coverage is matched on each access policy’s type and name, so edge cases can be misjudged: confirm them in the Intune admin center.';
 
-export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext): DerivedReport<ApprovalFindingKind> {
+export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext<ApprovalThresholds>): DerivedReport<ApprovalFindingKind> {
   const columns: ReportColumn[] = [
     ...sectionColumns(SECTION_COVERAGE, [
       { key: 'area', label: 'Area', format: 'text' },
@@ -328,24 +224,3 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
   }
   return { state: 'loaded', notice: HEURISTIC_NOTICE, columns, rows, findings };
 }
-
-export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
-  id: 'admin-approval',
-  title: 'Multi Admin Approval Coverage',
-  summary:
-    'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
-  permissions: ['DeviceManagementRBAC.Read.All', 'Group.Read.All'],
-  prerequisites: ['An Intune licence for the tenant.'],
-  beta: true,
-  navigationLabel: 'Multi admin approval',
-  botNames: ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
-  botTopics: ['approval', 'approve', 'approver', 'approvers', 'multi admin', 'multiple admin', 'maa', 'wipe', 'wipes', 'second admin', 'two admins'],
-  botDescription: 'Multi admin approval coverage of high-impact areas',
-  tables: { [SECTION_COVERAGE]: 'Coverage of high-impact areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
-  pending: { starting: INITIALIZING_TEXT, fetching: LOADING_TEXT },
-  charts: [],
-  findingKinds: APPROVAL_FINDING_KINDS,
-  optionalSources: [],
-  load: loadApprovals,
-  derive: deriveAdminApproval,
-};

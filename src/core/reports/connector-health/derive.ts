@@ -1,83 +1,11 @@
-import type * as Graph from '@microsoft/microsoft-graph-types';
-import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import type { GraphReader } from '../graph/graph-reader.js';
-import { GraphError } from '../graph/graph-error.js';
-import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural, unwrapSingleton } from './graph-values.js';
-import { intuneLinks } from './intune-links.js';
-import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
-import { LOADING_TEXT } from './report-model.js';
-import { readCollection } from './read-collection.js';
-import { loadSideBySide } from './side-by-side.js';
-import type { ReportThresholds } from './thresholds.js';
+/** Report 1's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
-const CONNECTOR_FINDING_KINDS = {
-  'connector-unhealthy': {
-    label: 'Connectors not working',
-    severity: 'high',
-    remediation: {
-      why: "A connector that has stopped working fails quietly: certificate profiles stop issuing and renewing Wi-Fi, VPN and email certificates, Mobile Threat Defense risk stops reaching compliance, managed Google Play apps stop syncing, a partner's devices stop reporting compliance, and newly registered Autopilot devices don't arrive. Users find out when a certificate expires or a new device can't finish setup.",
-      steps: [
-        'In the Intune admin center, open Tenant administration > Connectors and tokens and find the connector the finding names; its detail says which check failed (state, last contact, version or sync status).',
-        "Certificate connector: on the connector server, check that the connector's services are running and that the server reaches Intune through any proxy, then run the connector's configuration again to repair or update it. Versions below 6.2406.0.1001 are out of support.",
-        "Mobile Threat Defense: in Connectors and tokens > Mobile Threat Defense, check the connector's status and last heartbeat, then restore the connection from the partner's console. Past the connector's unresponsiveness threshold Intune stops using the partner's data, and platforms set to block on missing partner data turn noncompliant.",
-        'Managed Google Play: in Connectors and tokens > Managed Google Play, select Sync. If the binding shows as unbinding or sync keeps failing, check Tenant administration > Audit logs for who changed it before reconnecting under Devices > Enrollment > Android > Managed Google Play.',
-        "Partner device management: check the integration in the partner's console (for Jamf Pro, its Microsoft Intune integration settings) and in Connectors and tokens > Partner device management. A terminated, rejected or unresponsive partner stops reporting its devices' compliance.",
-        'Windows Autopilot: in Devices > Enrollment > Windows > Windows Autopilot > Devices, select Sync and wait for it to finish; Intune refuses a new sync within 10 minutes of the last. Devices registered by your OEM or reseller appear only after a successful sync.',
-      ],
-      sources: [
-        {
-          title: 'Certificate Connector for Microsoft Intune: lifecycle',
-          url: 'https://learn.microsoft.com/en-us/intune/intune-service/protect/certificate-connector-overview#lifecycle',
-        },
-        {
-          title: 'mobileThreatDefenseConnector resource type (partner state, heartbeat, unresponsiveness threshold)',
-          url: 'https://learn.microsoft.com/en-us/graph/api/resources/intune-onboarding-mobilethreatdefenseconnector',
-        },
-        {
-          title: 'Connect your Intune account to your managed Google Play account',
-          url: 'https://learn.microsoft.com/intune/intune-service/enrollment/connect-intune-android-enterprise',
-        },
-        {
-          title: 'deviceManagementPartner resource type (partner state and deadlines)',
-          url: 'https://learn.microsoft.com/en-us/graph/api/resources/intune-onboarding-devicemanagementpartner?view=graph-rest-beta',
-        },
-        { title: 'Windows Autopilot registration overview', url: 'https://learn.microsoft.com/en-us/mem/autopilot/registration-overview' },
-        {
-          title: 'windowsAutopilotSettings resource type (sync)',
-          url: 'https://learn.microsoft.com/graph/api/resources/intune-enrollment-windowsautopilotsettings?view=graph-rest-beta',
-        },
-      ],
-    },
-  },
-} as const satisfies FindingKindTable;
-type ConnectorFindingKind = keyof typeof CONNECTOR_FINDING_KINDS;
-
-type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
-type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'partnerState' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'>;
-type PartnerIntegration = Pick<
-  Graph.DeviceManagementPartner,
-  | 'id'
-  | 'displayName'
-  | 'isConfigured'
-  | 'partnerState'
-  | 'lastHeartbeatDateTime'
-  | 'whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime'
-  | 'whenPartnerDevicesWillBeRemovedDateTime'
->;
-type ManagedGooglePlay = Pick<Beta.AndroidManagedStoreAccountEnterpriseSettings, 'id' | 'bindStatus' | 'lastAppSyncStatus' | 'lastAppSyncDateTime' | 'ownerOrganizationName'>;
-type AutopilotSettings = Pick<Beta.WindowsAutopilotSettings, 'id' | 'syncStatus' | 'lastSyncDateTime'>;
-
-export interface ConnectorRecords {
-  ndesConnectors: NdesConnector[];
-  mobileThreatDefenseConnectors: MtdConnector[];
-  deviceManagementPartners: PartnerIntegration[];
-  /** null: the tenant never bound managed Google Play (the singleton answered 404). */
-  managedGooglePlay: ManagedGooglePlay | null;
-  /** null: Autopilot settings were never created (404). */
-  autopilot: AutopilotSettings | null;
-}
+import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural } from '../graph-values.js';
+import { intuneLinks } from '../intune-links.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } from '../report-model.js';
+import type { ConnectorFindingKind } from './finding-kinds.js';
+import type { AutopilotSettings, ConnectorRecords, ManagedGooglePlay, MtdConnector, NdesConnector, PartnerIntegration } from './load.js';
+import type { ConnectorThresholds } from './thresholds.js';
 
 export type ConnectorHealth = 'healthy' | 'warning' | 'unhealthy' | 'not configured';
 
@@ -106,106 +34,13 @@ const MTD_PARTNERS: Record<string, string> = {
 };
 const DEFENDER_CONNECTOR_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
 
-const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
-/**
- * The fields report 1 reads of the managed Google Play settings. The singleton also carries the
- * tenant's enrolment tokens and their QR codes (`companyCodes[].enrollmentToken`, `qrCodeContent`,
- * `qrCodeImage`; learn.microsoft.com/graph/api/resources/intune-androidforwork-androidmanagedstoreaccountenterprisesettings):
- * anyone holding one can enrol a device. `$select` keeps them off the wire, and the projection in
- * `loadConnectors` keeps nothing else should Graph send them anyway.
- */
-const MANAGED_STORE_SELECT = 'id,bindStatus,lastAppSyncStatus,lastAppSyncDateTime,ownerOrganizationName';
-
-async function loadConnectors(context: LoadContext): Promise<ConnectorRecords> {
-  const { graph } = context;
-  const list =
-    <T>(path: string, source: string, project: (item: T) => T) =>
-    (signal: AbortSignal) =>
-      readCollection(context, source, path, { signal }, project);
-  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await loadSideBySide<
-    [NdesConnector[], MtdConnector[], PartnerIntegration[], ManagedGooglePlay | null, AutopilotSettings | null]
-  >([
-    list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', (c) => ({
-      id: c.id,
-      displayName: c.displayName,
-      machineName: c.machineName,
-      state: c.state,
-      lastConnectionDateTime: c.lastConnectionDateTime,
-      connectorVersion: c.connectorVersion,
-    })),
-    list<MtdConnector>('/v1.0/deviceManagement/mobileThreatDefenseConnectors', 'mobileThreatDefenseConnectors', (c) => ({
-      id: c.id,
-      partnerState: c.partnerState,
-      lastHeartbeatDateTime: c.lastHeartbeatDateTime,
-      partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
-    })),
-    list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', (p) => ({
-      id: p.id,
-      displayName: p.displayName,
-      isConfigured: p.isConfigured,
-      partnerState: p.partnerState,
-      lastHeartbeatDateTime: p.lastHeartbeatDateTime,
-      whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
-      whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
-    })),
-    () => told(context, 'androidManagedStoreAccountEnterpriseSettings', loadManagedGooglePlay(graph)),
-    () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings')),
-  ]);
-  return {
-    ndesConnectors,
-    mobileThreatDefenseConnectors,
-    deviceManagementPartners,
-    managedGooglePlay: managedGooglePlay && {
-      id: managedGooglePlay.id,
-      bindStatus: managedGooglePlay.bindStatus,
-      lastAppSyncStatus: managedGooglePlay.lastAppSyncStatus,
-      lastAppSyncDateTime: managedGooglePlay.lastAppSyncDateTime,
-      ownerOrganizationName: managedGooglePlay.ownerOrganizationName,
-    },
-    autopilot: autopilot && { id: autopilot.id, syncStatus: autopilot.syncStatus, lastSyncDateTime: autopilot.lastSyncDateTime },
-  };
-}
-
-/** A singleton is one page: its progress is told once it is read (none, when the tenant never set it up). */
-async function told<T>({ onProgress }: LoadContext, source: string, reading: Promise<T | null>): Promise<T | null> {
-  onProgress?.(source, 0);
-  const singleton = await reading;
-  onProgress?.(source, singleton === null ? 0 : 1);
-  return singleton;
-}
-
-/**
- * The specification names the `/v1.0` path, but Graph documents this singleton on beta only and
- * answers 400 ("Resource not found for the segment") on v1.0 (docs/finding-rules.md, report 1). Ask v1.0 first,
- * as the contract says, and fall back to beta on 400 or 404.
- */
-async function loadManagedGooglePlay(graph: GraphReader): Promise<ManagedGooglePlay | null> {
-  const query = { $select: MANAGED_STORE_SELECT };
-  try {
-    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`, { query }));
-  } catch (error) {
-    if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
-  }
-  return getSingleton<ManagedGooglePlay>(graph, `/beta/${MANAGED_STORE_PATH}`, query);
-}
-
-/** A singleton, or null when the tenant never set it up (404). */
-async function getSingleton<T>(graph: GraphReader, path: string, query?: Record<string, string>): Promise<T | null> {
-  try {
-    return unwrapSingleton<T>(await graph.get<unknown>(path, query ? { query } : {}));
-  } catch (error) {
-    if (error instanceof GraphError && error.status === 404) return null;
-    throw error;
-  }
-}
-
 interface Verdict {
   health: ConnectorHealth;
   reasons: string[];
 }
 
 /** Applies the tenant-status bands to a last-contact time. */
-function freshness(last: Date | null, now: Date, thresholds: ReportThresholds, what: string): Verdict {
+function freshness(last: Date | null, now: Date, thresholds: ConnectorThresholds, what: string): Verdict {
   if (!last) return { health: 'warning', reasons: [`never ${what}`] };
   const days = ageInDays(last, now);
   if (days >= thresholds.connectorUnhealthyAfterDays) {
@@ -233,7 +68,7 @@ function versionBelow(version: string, minimum: number[]): boolean {
   return false;
 }
 
-export function certificateConnectorVerdict(connector: NdesConnector, now: Date, thresholds: ReportThresholds): Verdict {
+export function certificateConnectorVerdict(connector: NdesConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
   const state = asString(connector.state);
   const stateVerdict: Verdict =
     state === 'inactive'
@@ -257,7 +92,7 @@ export function certificateConnectorVerdict(connector: NdesConnector, now: Date,
  */
 const STATE_HIDDEN_BY_V1 = 'unknownFutureValue';
 
-export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, thresholds: ReportThresholds): Verdict {
+export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
   const state = asString(connector.partnerState) ?? 'unknown';
   const stateVerdict: Verdict =
     state === 'enabled'
@@ -286,7 +121,7 @@ export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, t
   return (state === 'available' || state === 'notSetUp') && verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
 }
 
-export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now: Date, thresholds: ReportThresholds): Verdict {
+export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now: Date, thresholds: ConnectorThresholds): Verdict {
   const bind = asString(settings?.bindStatus);
   if (!settings || !bind || bind === 'notBound') return { health: 'not configured', reasons: ['managed Google Play is not bound'] };
   if (bind === 'unbinding') return { health: 'unhealthy', reasons: ['the binding is being removed'] };
@@ -304,7 +139,7 @@ export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now
   return worst(bindVerdict, syncVerdict, freshness(graphTimestamp(settings.lastAppSyncDateTime), now, thresholds, 'app sync'));
 }
 
-export function partnerVerdict(partner: PartnerIntegration, now: Date, thresholds: ReportThresholds): Verdict {
+export function partnerVerdict(partner: PartnerIntegration, now: Date, thresholds: ConnectorThresholds): Verdict {
   if (partner.isConfigured !== true) return { health: 'not configured', reasons: ['not connected to Intune'] };
   const state = asString(partner.partnerState) ?? 'unknown';
   const stateVerdict: Verdict =
@@ -326,7 +161,7 @@ export function partnerVerdict(partner: PartnerIntegration, now: Date, threshold
   return worst(stateVerdict, freshness(graphTimestamp(partner.lastHeartbeatDateTime), now, thresholds, 'heartbeat'), ...deadlines);
 }
 
-export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, thresholds: ReportThresholds): Verdict {
+export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, thresholds: ConnectorThresholds): Verdict {
   const status = asString(settings?.syncStatus) ?? 'unknown';
   const last = graphTimestamp(settings?.lastSyncDateTime);
   if (!settings || (!last && status === 'unknown')) return { health: 'not configured', reasons: ['Autopilot has never synchronised'] };
@@ -342,7 +177,7 @@ export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, 
 /** An unhealthy integration is the report's finding; a warning band is worth a look; one never set up is no verdict. */
 const HEALTH_TONES: Record<ConnectorHealth, CellTone> = { healthy: 'ok', warning: 'warning', unhealthy: 'danger', 'not configured': 'neutral' };
 
-export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext): DerivedReport<ConnectorFindingKind> {
+export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext<ConnectorThresholds>): DerivedReport<ConnectorFindingKind> {
   const rows: ReportRow[] = [];
   const findings: FindingDraft<ConnectorFindingKind>[] = [];
   const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string) => {
@@ -436,43 +271,3 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     });
   }
 }
-
-export const connectorHealthReport: ReportDefinition<ConnectorRecords, ConnectorFindingKind> = {
-  id: 'connector-health',
-  title: 'Connector & Integration Health',
-  summary:
-    'Integrations that stop working without an alert: the certificate connector, Mobile Threat Defense, managed Google Play, partner MDM and the Autopilot sync, in the Intune admin center’s own health bands.',
-  permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
-  prerequisites: ['An Intune licence for the tenant.'],
-  beta: false,
-  navigationLabel: 'Connectors & integrations',
-  botNames: ['dead connectors', 'connectors', 'connector health', 'connectors and integrations', 'integrations', 'integration health'],
-  botTopics: [
-    'connector',
-    'ndes',
-    'certificate connector',
-    'pki',
-    'scep',
-    'mobile threat defense',
-    'mtd',
-    'threat defense',
-    'google play',
-    'managed google play',
-    'android enterprise',
-    'partner',
-    'partner mdm',
-    'jamf',
-    'autopilot',
-    'integration',
-    'vpp',
-    'apple token',
-  ],
-  botDescription: 'Connectors and integrations that stopped working',
-  tables: { '': 'Connectors and integrations' },
-  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
-  charts: [],
-  findingKinds: CONNECTOR_FINDING_KINDS,
-  optionalSources: [],
-  load: loadConnectors,
-  derive: deriveConnectorHealth,
-};

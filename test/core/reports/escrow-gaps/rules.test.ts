@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { GraphError } from '../../../src/core/graph/graph-error.js';
-import {
-  EMPTY_NOTICE,
-  HYBRID_JOIN_NOTICE,
-  LAPS_PREREQUISITE_NOTICE,
-  deriveEscrowGaps,
-  isCloudPc,
-  isOperatingSystemVolume,
-  isWindows,
-} from '../../../src/core/reports/escrow-gaps.js';
-import type { EscrowRecords, EscrowSource, RecoveryKeyEscrow, WindowsDevice } from '../../../src/core/reports/escrow-gaps.js';
-import { entraDeviceId, graphTimestamp, unwrapSingleton } from '../../../src/core/reports/graph-values.js';
-import { intuneLinks } from '../../../src/core/reports/intune-links.js';
-import type { DeriveContext } from '../../../src/core/reports/report-model.js';
-import { cellTone } from '../../../src/core/reports/report-model.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+import { GraphError } from '../../../../src/core/graph/graph-error.js';
+import { EMPTY_NOTICE, HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE, deriveEscrowGaps } from '../../../../src/core/reports/escrow-gaps/derive.js';
+import { isCloudPc, isOperatingSystemVolume, isWindows } from '../../../../src/core/reports/escrow-gaps/load.js';
+import type { EscrowRecords, EscrowSource, RecoveryKeyEscrow, WindowsDevice } from '../../../../src/core/reports/escrow-gaps/load.js';
+import { entraDeviceId, graphTimestamp, unwrapSingleton } from '../../../../src/core/reports/graph-values.js';
+import { intuneLinks } from '../../../../src/core/reports/intune-links.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { cellTone } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };

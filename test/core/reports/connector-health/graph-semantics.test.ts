@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphExchange } from '../../../src/graph/graph-client.js';
-import { loadReport } from '../../../src/core/reports/registry.js';
-import * as records from '../../../src/sim/tenants/records.js';
-import { recordCredential } from '../../support/suite-log.js';
-import { blankTenant, useTestSimulator } from '../../support/simulated-tenant.js';
+import type { GraphExchange } from '../../../../src/graph/graph-client.js';
+import { loadReport } from '../../../../src/core/reports/registry.js';
+import * as records from '../../../../src/sim/tenants/records.js';
+import { recordCredential } from '../../../support/suite-log.js';
+import { blankTenant, useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
  * Report 1 against what Graph really sends (issue 11, point 5): Mobile Threat Defense states that

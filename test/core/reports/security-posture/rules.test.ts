@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ASR_RULES_SETTING,
-  asrRules,
-  deriveSecurityPosture,
-  firewallProfiles,
-  intentBaselineVerdict,
-  relevantChoices,
-  settingsCatalogBaselineVerdicts,
-} from '../../../src/core/reports/security-posture.js';
-import type { ChoiceValue, SecurityPolicy, SecurityPostureRecords } from '../../../src/core/reports/security-posture.js';
-import type { DeriveContext } from '../../../src/core/reports/report-model.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+import { asrRules, deriveSecurityPosture, firewallProfiles, intentBaselineVerdict, settingsCatalogBaselineVerdicts } from '../../../../src/core/reports/security-posture/derive.js';
+import { ASR_RULES_SETTING, relevantChoices } from '../../../../src/core/reports/security-posture/load.js';
+import type { ChoiceValue, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/load.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 type Intent = SecurityPostureRecords['intents'][number];
 type Template = SecurityPostureRecords['templates'][number];

@@ -1,112 +1,15 @@
-import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { asString, capitalise, compareText, graphTimestamp } from './graph-values.js';
-import { intuneLinks } from './intune-links.js';
-import type { FindingKindTable } from '../findings/finding-kinds.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, LoadContext, ReportDefinition, ReportRow } from './report-model.js';
-import { LOADING_TEXT, severityTone } from './report-model.js';
-import { readCollection } from './read-collection.js';
-import { loadSideBySide } from './side-by-side.js';
+/** Report 3's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-/** The finding kinds this report states (docs/contract.md, "Finding kinds"). */
-const POSTURE_FINDING_KINDS = {
-  'firewall-profile-off': {
-    label: 'Policies switching a firewall profile off',
-    severity: 'high',
-    remediation: {
-      why: "The policy turns Microsoft Defender Firewall off for a network profile (domain, private or public) on every device it reaches. Whenever that profile is active, for the public profile on any hotel or café Wi-Fi, the device's listening services are open to everyone on the network.",
-      steps: [
-        "Open the policy from the finding's link (Endpoint security > Firewall, or Devices > Configuration for a settings catalog profile); the finding's detail names the profile that is off.",
-        'Set Enable Domain Network Firewall, Enable Private Network Firewall or Enable Public Network Firewall, whichever the detail names, to True, and save.',
-        'If an application needed the firewall off, give it a specific inbound rule instead, in a Windows Firewall Rules profile under Endpoint security > Firewall.',
-        "Check the policy's device status afterwards: if another policy sets the same setting to a different value, the setting reports a conflict and doesn't apply, so remove it from one of them.",
-      ],
-      sources: [
-        { title: 'Firewall policy for endpoint security in Intune', url: 'https://learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy' },
-        { title: 'Firewall CSP (MdmStore profile EnableFirewall)', url: 'https://learn.microsoft.com/en-us/windows/client-management/mdm/firewall-csp' },
-        {
-          title: 'Manage device security with endpoint security policies in Microsoft Intune',
-          url: 'https://learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-policy',
-        },
-      ],
-    },
-  },
-  'asr-rule-audit': {
-    label: 'Policies with ASR rules in audit',
-    severity: 'medium',
-    remediation: {
-      why: 'In audit mode an attack surface reduction rule only logs what it would have stopped: Office launching child processes, credential theft from LSASS, obfuscated scripts and the rest still run. Audit is the test phase before Block or Warn, not a protection.',
-      steps: [
-        'Review what each rule named in the finding would have blocked, over at least a few weeks: the attack surface reduction rules report in the Microsoft Defender portal, or advanced hunting on DeviceEvents for ActionType values ending in Audited.',
-        'For legitimate line-of-business software that a rule would block, add an exclusion for that file or folder rather than leave the rule in audit.',
-        'In Endpoint security > Attack surface reduction, open the policy and set each rule to Block, or to Warn where the rule supports it and users need a way past it. The rules run only where Microsoft Defender Antivirus is the primary antivirus.',
-        'Roll the change out in rings: assign it to a pilot group first, watch block events and helpdesk calls, then widen the assignment.',
-      ],
-      sources: [
-        {
-          title: 'Attack surface reduction rules reference (rule modes, GUIDs, advanced hunting action types)',
-          url: 'https://learn.microsoft.com/en-us/microsoft-365/security/defender-endpoint/attack-surface-reduction-rules-reference?view=o365-worldwide',
-        },
-      ],
-    },
-  },
-  'baseline-outdated': {
-    label: 'Outdated security baselines',
-    severity: 'medium',
-    remediation: {
-      why: 'Microsoft revises security baselines as Windows, Defender and Edge change. A profile on an older version keeps the older recommendations, misses the settings added since, and stops being supported once its template is retired.',
-      steps: [
-        "In Endpoint security > Security baselines, open the baseline type and the profile the finding names; the finding's detail gives its version and the latest one.",
-        "Create a profile from the latest version (or change the existing profile's version where the admin center offers it), compare the settings that changed, and carry your own customizations over.",
-        'Assign the new profile to a pilot group, check its device status and per-setting conflicts, then move the production assignments to it.',
-        'Unassign and delete the old profile: two baseline versions on one device configure the same settings, and conflicting values apply on neither.',
-      ],
-      sources: [
-        { title: 'Manage endpoint security in Microsoft Intune (security baselines)', url: 'https://learn.microsoft.com/en-us/mem/intune/protect/endpoint-security' },
-        {
-          title: 'Manage device security with endpoint security policies in Microsoft Intune (conflicts between baselines and policies)',
-          url: 'https://learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-policy',
-        },
-      ],
-    },
-  },
-} as const satisfies FindingKindTable;
-type PostureFindingKind = keyof typeof POSTURE_FINDING_KINDS;
+import { capitalise, compareText, graphTimestamp } from '../graph-values.js';
+import { intuneLinks } from '../intune-links.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } from '../report-model.js';
+import { severityTone } from '../report-model.js';
+import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
+import type { PostureFindingKind } from './finding-kinds.js';
+import { ASR_RULES_SETTING, FIREWALL_SETTING } from './load.js';
+import type { Intent, SecurityPolicy, SecurityPostureRecords, Template } from './load.js';
+
 const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].severity);
-
-/** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
-export interface ChoiceValue {
-  settingDefinitionId: string;
-  value: string;
-}
-
-export interface SecurityPolicy {
-  id: string;
-  name: string;
-  templateFamily: string;
-  templateId: string;
-  templateDisplayName: string | null;
-  templateDisplayVersion: string | null;
-  isAssigned: boolean;
-  technologies: string;
-  platforms: string;
-  /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
-  choices: ChoiceValue[];
-}
-
-type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy'>;
-type Template = Pick<
-  Beta.DeviceManagementTemplate,
-  'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
->;
-
-export interface SecurityPostureRecords {
-  policies: SecurityPolicy[];
-  intents: Intent[];
-  templates: Template[];
-}
-
-export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
-const FIREWALL_SETTING = /^vendor_msft_firewall_mdmstore_(domain|private|public)profile_enablefirewall$/;
 
 /**
  * The ASR rules by their Intune setting suffix, with Microsoft's names and GUIDs
@@ -163,81 +66,6 @@ const BASELINE_TEMPLATE_TYPES = new Set([
   'microsoftOffice365ProPlusSecurityBaseline',
   'cloudPC',
 ]);
-
-/** Every choice value in a settings tree that an ASR or firewall rule reads, however deep. */
-export function relevantChoices(settings: unknown): ChoiceValue[] {
-  const found: ChoiceValue[] = [];
-  const visit = (node: unknown, depth: number) => {
-    if (depth > 32 || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child, depth + 1);
-      return;
-    }
-    const record = node as Record<string, unknown>;
-    const id = asString(record.settingDefinitionId);
-    const choice = record.choiceSettingValue as { value?: unknown } | undefined;
-    const value = asString(choice?.value);
-    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) found.push({ settingDefinitionId: id, value });
-    for (const [key, child] of Object.entries(record)) {
-      if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
-        visit(child, depth + 1);
-    }
-  };
-  visit(settings, 0);
-  return found;
-}
-
-async function loadSecurityPosture(context: LoadContext): Promise<SecurityPostureRecords> {
-  const { graph } = context;
-  const progress = (source: string, records: number) => context.onProgress?.(source, records);
-  const [policies, intents, templates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[]]>([
-    async (signal) => {
-      const policies: SecurityPolicy[] = [];
-      const pages = graph.pages<Beta.DeviceManagementConfigurationPolicy & { settings?: unknown }>('/beta/deviceManagement/configurationPolicies', {
-        query: { $expand: 'settings,assignments' },
-        signal,
-      });
-      for await (const page of pages) {
-        for (const policy of page.items) {
-          const template = policy.templateReference ?? {};
-          policies.push({
-            id: String(policy.id),
-            name: policy.name ?? String(policy.id),
-            templateFamily: asString(template.templateFamily) ?? 'none',
-            templateId: asString(template.templateId) ?? '',
-            templateDisplayName: asString(template.templateDisplayName),
-            templateDisplayVersion: asString(template.templateDisplayVersion),
-            isAssigned: policy.isAssigned === true || (Array.isArray(policy.assignments) && policy.assignments.length > 0),
-            technologies: asString(policy.technologies) ?? '',
-            platforms: asString(policy.platforms) ?? '',
-            choices: relevantChoices(policy.settings),
-          });
-        }
-        progress('configurationPolicies', policies.length);
-      }
-      return policies;
-    },
-    (signal) =>
-      readCollection<Intent, Intent>(context, 'intents', '/beta/deviceManagement/intents', { signal }, (intent) => ({
-        id: intent.id,
-        displayName: intent.displayName,
-        templateId: intent.templateId,
-        isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
-      })),
-    (signal) =>
-      readCollection<Template, Template>(context, 'templates', '/beta/deviceManagement/templates', { signal }, (template) => ({
-        id: template.id,
-        displayName: template.displayName,
-        templateType: template.templateType,
-        templateSubtype: template.templateSubtype,
-        platformType: template.platformType,
-        versionInfo: template.versionInfo,
-        publishedDateTime: template.publishedDateTime,
-        isDeprecated: template.isDeprecated,
-      })),
-  ]);
-  return { policies, intents, templates };
-}
 
 export interface AsrRuleSetting {
   rule: string;
@@ -476,39 +304,3 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     findings,
   };
 }
-
-export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
-  id: 'security-posture',
-  title: 'Endpoint Security Policy Posture',
-  summary: 'What security policies enforce: attack surface reduction rules left in audit mode, firewall profiles switched off by policy, and outdated security baselines.',
-  permissions: ['DeviceManagementConfiguration.Read.All'],
-  prerequisites: [
-    'An Intune licence for the tenant.',
-    'Attack surface reduction rules give full value only where Microsoft Defender for Endpoint and Windows Enterprise E3 or higher are licensed.',
-  ],
-  beta: false,
-  navigationLabel: 'Security policy posture',
-  botNames: ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
-  botTopics: [
-    'firewall',
-    'asr',
-    'attack surface',
-    'attack surface reduction',
-    'baseline',
-    'baselines',
-    'antivirus',
-    'audit mode',
-    'security policy',
-    'security policies',
-    'endpoint protection',
-    'defender antivirus',
-  ],
-  botDescription: 'ASR rules in audit, firewall profiles off, outdated baselines',
-  tables: { '': 'Security settings' },
-  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
-  charts: [],
-  findingKinds: POSTURE_FINDING_KINDS,
-  optionalSources: [],
-  load: loadSecurityPosture,
-  derive: deriveSecurityPosture,
-};

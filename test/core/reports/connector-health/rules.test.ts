@@ -6,10 +6,10 @@ import {
   managedGooglePlayVerdict,
   mobileThreatDefenseVerdict,
   partnerVerdict,
-} from '../../../src/core/reports/connector-health.js';
-import type { ConnectorRecords } from '../../../src/core/reports/connector-health.js';
-import type { DeriveContext } from '../../../src/core/reports/report-model.js';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/reports/thresholds.js';
+} from '../../../../src/core/reports/connector-health/derive.js';
+import type { ConnectorRecords } from '../../../../src/core/reports/connector-health/load.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 type Ndes = ConnectorRecords['ndesConnectors'][number];
 type Mtd = ConnectorRecords['mobileThreatDefenseConnectors'][number];
