@@ -221,6 +221,12 @@ export interface ReportPresentation<Kind extends string = string> {
  * thrown by `load` becomes the report's load error.
  */
 export interface ReportDefinition<Records, Kind extends string = string> extends ReportPresentation<Kind> {
+  /**
+   * The upstream path the report cannot do without, as `load` reads it: `npm start -- --fault
+   * <report>:<status>` makes it answer that status, so the whole report is a load error. (An
+   * optional source failing shows as n/a instead, which `--deny` shows.)
+   */
+  faultSource: string;
   load(context: LoadContext): Promise<Records>;
   derive(records: Records, context: DeriveContext): DerivedReport<Kind>;
 }

@@ -25,6 +25,7 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   charts: [],
   findingKinds: APPROVAL_FINDING_KINDS,
   optionalSources: [],
+  faultSource: '/beta/deviceManagement/operationApprovalPolicies',
   load: loadApprovals,
   derive: deriveAdminApproval,
 };

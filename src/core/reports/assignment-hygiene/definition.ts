@@ -43,6 +43,7 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   charts: [],
   findingKinds: ASSIGNMENT_FINDING_KINDS,
   optionalSources: [],
+  faultSource: '/v1.0/deviceManagement/deviceConfigurations',
   load: loadAssignments,
   derive: deriveAssignmentHygiene,
 };

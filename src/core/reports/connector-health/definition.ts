@@ -44,6 +44,7 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   charts: [],
   findingKinds: CONNECTOR_FINDING_KINDS,
   optionalSources: [],
+  faultSource: '/beta/deviceManagement/ndesConnectors',
   load: loadConnectors,
   derive: deriveConnectorHealth,
 };

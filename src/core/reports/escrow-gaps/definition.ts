@@ -44,6 +44,7 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
     { column: 'recoveryKey', findingKinds: [MISSING_KEY_KIND, HYBRID_KEY_KIND] },
     { column: 'lapsPassword', findingKinds: [MISSING_LAPS_KIND] },
   ],
+  faultSource: '/v1.0/deviceManagement/managedDevices',
   load: loadEscrow,
   derive: deriveEscrowGaps,
 };

@@ -40,6 +40,7 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   charts: [],
   findingKinds: POSTURE_FINDING_KINDS,
   optionalSources: [],
+  faultSource: '/beta/deviceManagement/intents',
   load: loadSecurityPosture,
   derive: deriveSecurityPosture,
 };

@@ -43,6 +43,7 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   charts: ['slowest-models'],
   findingKinds: STARTUP_FINDING_KINDS,
   optionalSources: [],
+  faultSource: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
   load: loadStartup,
   derive: deriveStartupReliability,
 };
