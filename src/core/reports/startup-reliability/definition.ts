@@ -40,7 +40,19 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   tables: { [SECTION_DEVICES]: 'Devices', [SECTION_APPS]: 'Applications', [SECTION_MODELS]: 'Device models' },
   // The specification names no placeholder of its own for report 6's fetch: its status line stays.
   pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
-  charts: ['slowest-models'],
+  charts: [
+    {
+      id: 'slowest-models',
+      title: 'Slowest models: mean power-on to desktop',
+      section: SECTION_MODELS,
+      labelKey: 'modelName',
+      valueKey: 'meanTimeToDesktopSeconds',
+      unit: 'seconds',
+      tone: 'warning',
+      threshold: { key: 'slowStartupSeconds', label: 'Slow: {value} s' },
+    },
+    { id: 'crashing-apps', title: 'Applications that crash most', section: SECTION_APPS, labelKey: 'app', valueKey: 'crashes', unit: 'crashes', tone: 'danger' },
+  ],
   findingKinds: STARTUP_FINDING_KINDS,
   optionalSources: [],
   faultSource: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',

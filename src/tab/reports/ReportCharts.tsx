@@ -1,6 +1,6 @@
 import { Caption1, Subtitle2, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
-import type { ReportRow } from '../../core/reports/report-model.js';
+import type { ReportChart, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { chartAxis } from './chart-axis.js';
 import { VISUALLY_HIDDEN } from './visually-hidden.js';
 
@@ -93,10 +93,10 @@ interface Threshold {
   label: string;
 }
 
-/** The largest values of one numeric cell among rows of one section, biggest first. */
-export function topBars(rows: readonly ReportRow[], section: string, labelKey: string, valueKey: string, count = CHART_ITEMS): Bar[] {
+/** The largest values of one numeric cell among rows of one section (any row, for a report with one table), biggest first. */
+export function topBars(rows: readonly ReportRow[], section: string | undefined, labelKey: string, valueKey: string, count = CHART_ITEMS): Bar[] {
   return rows
-    .filter((row) => row.section === section && typeof row[valueKey] === 'number' && (row[valueKey] as number) > 0)
+    .filter((row) => (section === undefined || row.section === section) && typeof row[valueKey] === 'number' && (row[valueKey] as number) > 0)
     .map((row) => ({ label: String(row[labelKey] ?? '—'), value: row[valueKey] as number }))
     .sort((a, b) => b.value - a.value)
     .slice(0, count);
@@ -172,23 +172,50 @@ function BarChart({ title, bars, unit, color, threshold, locale }: { title: stri
   );
 }
 
-/** Report 6 at a glance: where a person would rather look than read. */
-export function StartupCharts({ rows, slowStartupSeconds, locale }: { rows: readonly ReportRow[]; slowStartupSeconds: number | null; locale: string }) {
+/** Bars as loud as the verdict the chart stands for; forced colours draw them in the text colour. */
+const TONE_COLOURS: Record<ReportChart['tone'], string> = {
+  warning: tokens.colorPaletteDarkOrangeBorderActive,
+  danger: tokens.colorPaletteRedBorderActive,
+};
+
+/** A chart's threshold, when the result carries its value. */
+function chartThreshold(chart: ReportChart, thresholds: ReportResult['thresholds']): Threshold | undefined {
+  if (!chart.threshold) return undefined;
+  const value: unknown = thresholds?.[chart.threshold.key];
+  return typeof value === 'number' ? { value, label: chart.threshold.label.replace('{value}', String(value)) } : undefined;
+}
+
+/**
+ * A report at a glance, where a person would rather look than read: the charts its catalogue entry
+ * names (report 6: the slowest models against the slow-start threshold, the apps that crash most).
+ */
+export function ReportCharts({
+  charts,
+  rows,
+  thresholds,
+  locale,
+}: {
+  charts: readonly ReportChart[];
+  rows: readonly ReportRow[];
+  thresholds: ReportResult['thresholds'];
+  locale: string;
+}) {
   const styles = useStyles();
   // The rows hold every device too: scanned once per report, not on every keystroke in the filter.
-  const models = useMemo(() => topBars(rows, 'models', 'modelName', 'meanTimeToDesktopSeconds'), [rows]);
-  const apps = useMemo(() => topBars(rows, 'apps', 'app', 'crashes'), [rows]);
+  const bars = useMemo(() => charts.map((chart) => topBars(rows, chart.section, chart.labelKey, chart.valueKey)), [charts, rows]);
   return (
     <div className={styles.charts}>
-      <BarChart
-        title="Slowest models: mean power-on to desktop"
-        bars={models}
-        unit="seconds"
-        locale={locale}
-        color={tokens.colorPaletteDarkOrangeBorderActive}
-        threshold={slowStartupSeconds === null ? undefined : { value: slowStartupSeconds, label: `Slow: ${slowStartupSeconds} s` }}
-      />
-      <BarChart title="Applications that crash most" bars={apps} unit="crashes" locale={locale} color={tokens.colorPaletteRedBorderActive} />
+      {charts.map((chart, index) => (
+        <BarChart
+          key={chart.id}
+          title={chart.title}
+          bars={bars[index] ?? []}
+          unit={chart.unit}
+          locale={locale}
+          color={TONE_COLOURS[chart.tone]}
+          threshold={chartThreshold(chart, thresholds)}
+        />
+      ))}
     </div>
   );
 }
