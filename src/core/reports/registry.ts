@@ -58,7 +58,7 @@ export class ReportRegistry {
 
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
-    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, ...presentation }) => presentation);
+    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, ...presentation }) => presentation);
   }
 
   /** Loads one report through the one data path, `loadReport`. */

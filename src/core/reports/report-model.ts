@@ -2,6 +2,7 @@ import type { GraphReader } from '../graph/graph-reader.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
+import type { DemoStep } from './report-demo.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -251,6 +252,8 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    * optional source failing shows as n/a instead, which `--deny` shows.)
    */
   faultSource: string;
+  /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
+  demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;
   derive(records: Records, context: DeriveContext): DerivedReport<Kind>;
 }

@@ -1,4 +1,4 @@
-/** Report 5 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 5 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { INITIALIZING_TEXT, LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { APPROVAL_FINDING_KINDS } from './finding-kinds.js';
 import type { ApprovalFindingKind } from './finding-kinds.js';
 import { loadApprovals } from './load.js';
 import type { ApprovalRecords } from './load.js';
+import { adminApprovalDemo } from './demo.js';
 
 export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
   id: 'admin-approval',
@@ -25,6 +26,7 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   charts: [],
   findingKinds: APPROVAL_FINDING_KINDS,
   optionalSources: [],
+  demo: adminApprovalDemo,
   faultSource: '/beta/deviceManagement/operationApprovalPolicies',
   load: loadApprovals,
   derive: deriveAdminApproval,

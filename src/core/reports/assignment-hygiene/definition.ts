@@ -1,4 +1,4 @@
-/** Report 2 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 2 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import { loadAssignments } from './load.js';
 import type { AssignmentRecords } from './load.js';
+import { assignmentHygieneDemo } from './demo.js';
 
 export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
   id: 'assignment-hygiene',
@@ -43,6 +44,7 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   charts: [],
   findingKinds: ASSIGNMENT_FINDING_KINDS,
   optionalSources: [],
+  demo: assignmentHygieneDemo,
   faultSource: '/v1.0/deviceManagement/deviceConfigurations',
   load: loadAssignments,
   derive: deriveAssignmentHygiene,

@@ -1,4 +1,4 @@
-/** Report 1 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 1 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { CONNECTOR_FINDING_KINDS } from './finding-kinds.js';
 import type { ConnectorFindingKind } from './finding-kinds.js';
 import { loadConnectors } from './load.js';
 import type { ConnectorRecords } from './load.js';
+import { connectorHealthDemo } from './demo.js';
 
 export const connectorHealthReport: ReportDefinition<ConnectorRecords, ConnectorFindingKind> = {
   id: 'connector-health',
@@ -44,6 +45,7 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   charts: [],
   findingKinds: CONNECTOR_FINDING_KINDS,
   optionalSources: [],
+  demo: connectorHealthDemo,
   faultSource: '/beta/deviceManagement/ndesConnectors',
   load: loadConnectors,
   derive: deriveConnectorHealth,

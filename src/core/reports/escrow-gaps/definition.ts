@@ -1,4 +1,4 @@
-/** Report 4 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 4 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { INITIALIZING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_K
 import type { EscrowFindingKind } from './finding-kinds.js';
 import { loadEscrow } from './load.js';
 import type { EscrowRecords } from './load.js';
+import { escrowGapsDemo } from './demo.js';
 
 export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind> = {
   id: 'escrow-gaps',
@@ -44,6 +45,7 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
     { column: 'recoveryKey', findingKinds: [MISSING_KEY_KIND, HYBRID_KEY_KIND] },
     { column: 'lapsPassword', findingKinds: [MISSING_LAPS_KIND] },
   ],
+  demo: escrowGapsDemo,
   faultSource: '/v1.0/deviceManagement/managedDevices',
   load: loadEscrow,
   derive: deriveEscrowGaps,

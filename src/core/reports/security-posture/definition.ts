@@ -1,4 +1,4 @@
-/** Report 3 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 3 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import { loadSecurityPosture } from './load.js';
 import type { SecurityPostureRecords } from './load.js';
+import { securityPostureDemo } from './demo.js';
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',
@@ -40,6 +41,7 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   charts: [],
   findingKinds: POSTURE_FINDING_KINDS,
   optionalSources: [],
+  demo: securityPostureDemo,
   faultSource: '/beta/deviceManagement/intents',
   load: loadSecurityPosture,
   derive: deriveSecurityPosture,

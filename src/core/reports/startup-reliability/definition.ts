@@ -1,4 +1,4 @@
-/** Report 6 as the registry holds it: what it says of itself, and its load and derive. */
+/** Report 6 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
 
 import { INITIALIZING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
@@ -7,6 +7,7 @@ import { STARTUP_FINDING_KINDS } from './finding-kinds.js';
 import type { StartupFindingKind } from './finding-kinds.js';
 import { loadStartup } from './load.js';
 import type { StartupRecords } from './load.js';
+import { startupReliabilityDemo } from './demo.js';
 
 export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupFindingKind> = {
   id: 'startup-reliability',
@@ -55,6 +56,7 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   ],
   findingKinds: STARTUP_FINDING_KINDS,
   optionalSources: [],
+  demo: startupReliabilityDemo,
   faultSource: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
   load: loadStartup,
   derive: deriveStartupReliability,

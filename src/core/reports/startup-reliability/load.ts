@@ -38,7 +38,7 @@ export interface StartupRecords {
 }
 
 /** "No failures" in endpoint analytics' mean time to failure (learn.microsoft.com/mem/analytics known issues, CSV mapping). */
-const NO_FAILURES = 2147483647;
+export const NO_FAILURES = 2147483647;
 
 /**
  * Power-on to usable desktop: boot (core + group policy) plus sign-in (core + group policy) plus

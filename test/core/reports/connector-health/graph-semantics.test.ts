@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphExchange } from '../../../../src/graph/graph-client.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
-import * as records from '../../../../src/sim/tenants/records.js';
+import * as records from '../../../../src/core/reports/connector-health/demo-records.js';
 import { recordCredential } from '../../../support/suite-log.js';
 import { blankTenant, useTestSimulator } from '../../../support/simulated-tenant.js';
 
