@@ -20,7 +20,7 @@ function nameWords(name: string): string {
 }
 
 /**
- * The reports a server, the bot and the CLI offer, in the order they show them. Each report module
+ * The reports a server, the bot and the CLI offer, in the order they show them. Each report's folder
  * says all there is to know of it (report-model.ts, `ReportDefinition`); the registry derives the
  * rest: the API's list, the ids the routes accept, the bot's names, the tab's navigation.
  */
@@ -67,7 +67,7 @@ export class ReportRegistry {
   }
 }
 
-/** The six reports in the specification's order: adding a report is its module and one line here. */
+/** The six reports in the specification's order: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,
