@@ -1,4 +1,5 @@
 import { GRAPH_APPLICATION_PERMISSIONS } from '../core/graph/graph-permissions.js';
+import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { startSimulator } from '../sim/simulator.js';
@@ -20,19 +21,6 @@ export interface DemoSwitches {
   faults: Array<{ report: ReportId; status: number }>;
 }
 
-/**
- * The source whose failure fails each report as a whole: the collection it cannot do without (an
- * optional source failing shows as n/a instead, which `--deny` shows). A test holds each one to it.
- */
-export const REPORT_FAULT_PATHS: Readonly<Record<string, string>> = {
-  'connector-health': '/beta/deviceManagement/ndesConnectors',
-  'assignment-hygiene': '/v1.0/deviceManagement/deviceConfigurations',
-  'security-posture': '/beta/deviceManagement/intents',
-  'escrow-gaps': '/v1.0/deviceManagement/managedDevices',
-  'admin-approval': '/beta/deviceManagement/operationApprovalPolicies',
-  'startup-reliability': '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
-};
-
 /** The switches as given, checked: a message naming what is accepted when one is wrong. */
 export function readDemoSwitches(
   deny: readonly string[],
@@ -50,7 +38,7 @@ export function readDemoSwitches(
     const match = /^(.+):(\d{3})$/.exec(fault);
     const report = match ? registry.find(match[1]!) : null;
     const status = match ? Number(match[2]) : 0;
-    if (!report || !Object.hasOwn(REPORT_FAULT_PATHS, report) || status < 400 || status > 599) {
+    if (!report || status < 400 || status > 599) {
       return { ok: false, message: `--fault takes <report>:<status>, a report id or number and an HTTP error status (400 to 599), e.g. startup-reliability:503; got "${fault}".` };
     }
     parsed.push({ report, status });
@@ -63,9 +51,12 @@ export function withDenied(tenant: SimTenant, deny: readonly string[]): SimTenan
   return deny.length === 0 ? tenant : { ...tenant, grantedRoles: tenant.grantedRoles.filter((role) => !deny.includes(role)) };
 }
 
-/** Makes each faulted report's essential source answer its status, for as long as the server runs. */
-export function applyFaults(simulator: Simulator, faults: DemoSwitches['faults']): void {
-  for (const { report, status } of faults) simulator.faults.add({ path: REPORT_FAULT_PATHS[report]!, status });
+/**
+ * Makes each faulted report's essential source (its definition's `faultSource`: the collection it
+ * cannot do without) answer its status, for as long as the server runs.
+ */
+export function applyFaults(simulator: Simulator, faults: DemoSwitches['faults'], registry: ReportRegistry = REPORTS): void {
+  for (const { report, status } of faults) simulator.faults.add({ path: registry.definition(report).faultSource, status });
 }
 
 /**

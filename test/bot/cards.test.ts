@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
-import { escrowGapsReport } from '../../src/core/reports/escrow-gaps.js';
+import { escrowGapsReport } from '../../src/core/reports/escrow-gaps/definition.js';
 import type { Finding, ReportResult } from '../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../src/store/state-store.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';

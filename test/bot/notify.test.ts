@@ -12,7 +12,7 @@ import { TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { openStateStore } from '../../src/app/open-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { deviceLocalCredentialInfo, managedDevice } from '../../src/sim/tenants/records.js';
+import { deviceLocalCredentialInfo, managedDevice } from '../../src/core/reports/escrow-gaps/demo-records.js';
 import { startPlayground } from '../support/agents-playground.js';
 import type { Playground } from '../support/agents-playground.js';
 import { startAzurite } from '../support/azurite.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
-import { REPORT_FAULT_PATHS, applyFaults, readDemoSwitches, withDenied } from '../../src/server/demo-switches.js';
+import { applyFaults, readDemoSwitches, withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
@@ -14,7 +14,8 @@ describe('the demo switches', () => {
     const result = await loadReport(id, harness.client());
     expect(result.state).toBe('load-error');
     expect(result.error?.status).toBe(403);
-    expect(Object.keys(REPORT_FAULT_PATHS)).toContain(id);
+    // The source that failed is the one the report's definition names.
+    expect(result.error?.message).toContain(`GET ${REPORTS.definition(id).faultSource}:`);
   });
 
   it('--deny takes away a permission of the demo tenant, and only that one', () => {

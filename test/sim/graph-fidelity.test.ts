@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphClient } from '../../src/graph/graph-client.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import * as records from '../../src/sim/tenants/records.js';
+import * as records from '../../src/core/reports/demo-records.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }), throttling: true });

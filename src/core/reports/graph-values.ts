@@ -43,7 +43,8 @@ export function asNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+/** The id Intune gives a device that is not registered in Entra ID. */
+export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
 
 /** A lower-case Entra id, or null when the device is not registered (absent, empty or all zeros). */
 export function entraDeviceId(value: unknown): string | null {

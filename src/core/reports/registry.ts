@@ -1,13 +1,13 @@
 import { findingFingerprint } from '../findings/fingerprint.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
-import { adminApprovalReport } from './admin-approval.js';
-import { assignmentHygieneReport } from './assignment-hygiene.js';
-import { connectorHealthReport } from './connector-health.js';
-import { escrowGapsReport } from './escrow-gaps.js';
+import { adminApprovalReport } from './admin-approval/definition.js';
+import { assignmentHygieneReport } from './assignment-hygiene/definition.js';
+import { connectorHealthReport } from './connector-health/definition.js';
+import { escrowGapsReport } from './escrow-gaps/definition.js';
 import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult } from './report-model.js';
-import { securityPostureReport } from './security-posture.js';
-import { startupReliabilityReport } from './startup-reliability.js';
+import { securityPostureReport } from './security-posture/definition.js';
+import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
 
@@ -20,7 +20,7 @@ function nameWords(name: string): string {
 }
 
 /**
- * The reports a server, the bot and the CLI offer, in the order they show them. Each report module
+ * The reports a server, the bot and the CLI offer, in the order they show them. Each report's folder
  * says all there is to know of it (report-model.ts, `ReportDefinition`); the registry derives the
  * rest: the API's list, the ids the routes accept, the bot's names, the tab's navigation.
  */
@@ -58,7 +58,7 @@ export class ReportRegistry {
 
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
-    return this.definitions.map(({ load: _load, derive: _derive, ...presentation }) => presentation);
+    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, ...presentation }) => presentation);
   }
 
   /** Loads one report through the one data path, `loadReport`. */
@@ -67,7 +67,7 @@ export class ReportRegistry {
   }
 }
 
-/** The six reports in the specification's order: adding a report is its module and one line here. */
+/** The six reports in the specification's order: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,

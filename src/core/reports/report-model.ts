@@ -2,6 +2,7 @@ import type { GraphReader } from '../graph/graph-reader.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
+import type { DemoStep } from './report-demo.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -149,9 +150,10 @@ export interface LoadContext {
   onProgress?: (source: string, records: number) => void;
 }
 
-export interface DeriveContext {
+/** What `derive` is given besides the records; a report may ask only for its own thresholds (`DeriveContext<ConnectorThresholds>`). */
+export interface DeriveContext<Thresholds = ReportThresholds> {
   now: Date;
-  thresholds: ReportThresholds;
+  thresholds: Thresholds;
 }
 
 /** The words a report shows before its data is on screen (docs/contract.md, "Report states"). */
@@ -168,8 +170,31 @@ export const REFRESH_LIMITED_HEADER = 'x-refresh-limited';
 /** The id of the element in which the tab's page carries the report catalogue (`ReportPresentation[]`). */
 export const CATALOGUE_ELEMENT_ID = 'report-catalogue';
 
-/** Charts the tab knows how to draw from a report's rows. */
-export type ReportChart = 'slowest-models';
+/**
+ * A bar chart the tab draws from a report's rows: the largest values of one numeric cell among the
+ * rows of one table, biggest first, each bar named by another cell. A report says which charts it
+ * has; the tab knows only how to draw one.
+ */
+export interface ReportChart {
+  /** Names the chart, as a column key names a column. */
+  id: string;
+  title: string;
+  /** The table whose rows it charts: the section key its rows carry; absent for a report with one table. */
+  section?: string;
+  /** The cell that names each bar. */
+  labelKey: string;
+  /** The cell each bar measures; rows without a positive number in it are left out. */
+  valueKey: string;
+  /** What the values count, after each figure and under the axis: `seconds`, `crashes`. */
+  unit: string;
+  /** How loud the bars are: a verdict's tone. */
+  tone: 'warning' | 'danger';
+  /**
+   * A threshold the bars are measured against, drawn across the chart: the key of its value in the
+   * result's `thresholds`, and its label, in which `{value}` stands for it (`Slow: {value} s`).
+   */
+  threshold?: { key: keyof ReportThresholds; label: string };
+}
 
 /**
  * What a report says of itself, besides loading and deriving: enough for the API's list, the tab's
@@ -205,6 +230,7 @@ export interface ReportPresentation<Kind extends string = string> {
   tables: Readonly<Record<string, string>>;
   /** The status line while the application starts, and while the data is fetched. */
   pending: { starting: PendingText; fetching: PendingText };
+  /** The charts the tab draws from the rows, in order. */
   charts: readonly ReportChart[];
   findingKinds: FindingKindTable<Kind>;
   /**
@@ -220,6 +246,14 @@ export interface ReportPresentation<Kind extends string = string> {
  * thrown by `load` becomes the report's load error.
  */
 export interface ReportDefinition<Records, Kind extends string = string> extends ReportPresentation<Kind> {
+  /**
+   * The upstream path the report cannot do without, as `load` reads it: `npm start -- --fault
+   * <report>:<status>` makes it answer that status, so the whole report is a load error. (An
+   * optional source failing shows as n/a instead, which `--deny` shows.)
+   */
+  faultSource: string;
+  /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
+  demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;
   derive(records: Records, context: DeriveContext): DerivedReport<Kind>;
 }

@@ -1,27 +1,19 @@
+import { APPROVAL_THRESHOLDS } from './admin-approval/thresholds.js';
+import type { ApprovalThresholds } from './admin-approval/thresholds.js';
+import { CONNECTOR_THRESHOLDS } from './connector-health/thresholds.js';
+import type { ConnectorThresholds } from './connector-health/thresholds.js';
+import { STARTUP_THRESHOLDS } from './startup-reliability/thresholds.js';
+import type { StartupThresholds } from './startup-reliability/thresholds.js';
+
 /**
- * Every threshold a finding rule uses, in one place; reports state the threshold they applied in
- * the finding's detail.
+ * Every threshold a finding rule uses: each report keeps its own in its folder, and these put them
+ * together for what reads them all (the configuration, a result's `thresholds`). Reports state the
+ * threshold they applied in the finding's detail.
  */
-export interface ReportThresholds {
-  /**
-   * Connector bands of the Intune admin center's tenant status page
-   * (learn.microsoft.com/mem/intune/fundamentals/tenant-status): last sync "more than one day ago"
-   * is a warning, "three or more days ago" unhealthy.
-   */
-  connectorWarningAfterDays: number;
-  connectorUnhealthyAfterDays: number;
-  /** Report 6: power-on to usable desktop slower than this is `slow-startup`. */
-  slowStartupSeconds: number;
-  /** Report 6: an app failing on average within this much use is `unreliable-app` (one day). */
-  unreliableAppMttfMinutes: number;
-  /** Report 5: requests this recent are listed (Intune expires an unprocessed request after 30 days). */
-  approvalRequestWindowDays: number;
-}
+export type ReportThresholds = ConnectorThresholds & StartupThresholds & ApprovalThresholds;
 
 export const DEFAULT_THRESHOLDS: ReportThresholds = {
-  connectorWarningAfterDays: 1,
-  connectorUnhealthyAfterDays: 3,
-  slowStartupSeconds: 120,
-  unreliableAppMttfMinutes: 1440,
-  approvalRequestWindowDays: 30,
+  ...CONNECTOR_THRESHOLDS,
+  ...STARTUP_THRESHOLDS,
+  ...APPROVAL_THRESHOLDS,
 };

@@ -1,7 +1,13 @@
 import { DEMO_GRANTED_ROLES } from './demo-tenant.js';
-import * as records from './records.js';
-import { ZERO_GUID, daysAgo, daysFromNow, hoursAgo } from './records.js';
-import type { Target } from './records.js';
+import { configurationPolicy, daysAgo, daysFromNow, hoursAgo } from '../../core/reports/demo-records.js';
+import type { Target } from '../../core/reports/demo-records.js';
+import { ZERO_GUID } from '../../core/reports/graph-values.js';
+import { operationApprovalPolicy } from '../../core/reports/admin-approval/demo-records.js';
+import { deviceCompliancePolicy, deviceConfiguration, deviceHealthScript, deviceManagementScript, mobileApp } from '../../core/reports/assignment-hygiene/demo-records.js';
+import { deviceManagementPartner, mobileThreatDefenseConnector, ndesConnector, windowsAutopilotSettings } from '../../core/reports/connector-health/demo-records.js';
+import { bitlockerRecoveryKey, deviceLocalCredentialInfo, managedDevice } from '../../core/reports/escrow-gaps/demo-records.js';
+import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagementTemplate } from '../../core/reports/security-posture/demo-records.js';
+import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
 import { emptyCollections } from './sim-tenant.js';
 import type { SimGroup, SimTenant } from './sim-tenant.js';
@@ -52,22 +58,22 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   };
 
   for (let index = 0; index < count(600); index += 1)
-    collections.deviceConfigurations.push(records.deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
+    collections.deviceConfigurations.push(deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
   for (let index = 0; index < count(200); index += 1)
-    collections.deviceCompliancePolicies.push(records.deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
+    collections.deviceCompliancePolicies.push(deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;
   for (let index = 0; index < count(800); index += 1) {
     const family = pick(random, ['none', 'none', 'endpointSecurityAttackSurfaceReduction', 'endpointSecurityFirewall', 'baseline'] as const);
     const settings =
       family === 'endpointSecurityAttackSurfaceReduction'
-        ? [records.asrRulesSetting({ blockpersistencethroughwmieventsubscription: pick(random, modes), blockexecutionofpotentiallyobfuscatedscripts: pick(random, modes) })]
+        ? [asrRulesSetting({ blockpersistencethroughwmieventsubscription: pick(random, modes), blockexecutionofpotentiallyobfuscatedscripts: pick(random, modes) })]
         : family === 'endpointSecurityFirewall'
           ? (['domain', 'private', 'public'] as const).map((profile) =>
-              records.choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, random() < 0.1 ? 'false' : 'true'),
+              choiceSetting(`vendor_msft_firewall_mdmstore_${profile}profile_enablefirewall`, random() < 0.1 ? 'false' : 'true'),
             )
           : [];
     collections.configurationPolicies.push(
-      records.configurationPolicy({
+      configurationPolicy({
         id: guid(),
         name: `Policy ${index}`,
         templateFamily: family,
@@ -81,12 +87,12 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     );
   }
   for (let index = 0; index < count(200); index += 1)
-    collections.deviceManagementScripts.push(records.deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
+    collections.deviceManagementScripts.push(deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
   for (let index = 0; index < count(200); index += 1)
-    collections.deviceHealthScripts.push(records.deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
+    collections.deviceHealthScripts.push(deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
   for (let index = 0; index < count(1000); index += 1) {
     collections.mobileApps.push(
-      records.mobileApp({
+      mobileApp({
         id: guid(),
         displayName: `App ${index}`,
         publisher: 'Northwind',
@@ -96,7 +102,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     );
   }
 
-  const baselineTemplate = records.deviceManagementTemplate({
+  const baselineTemplate = deviceManagementTemplate({
     id: guid(),
     displayName: 'MDM Security Baseline',
     templateType: 'securityBaseline',
@@ -106,13 +112,13 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   });
   collections.templates.push(baselineTemplate);
   for (let index = 0; index < count(40); index += 1)
-    collections.intents.push(records.deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
+    collections.intents.push(deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
 
   collections.ndesConnectors = [
-    records.ndesConnector({ id: guid(), displayName: 'NDES-01', machineName: 'ndes-01.northwind.local', state: 'active', lastConnectionDateTime: hoursAgo(now, 1), now }),
+    ndesConnector({ id: guid(), displayName: 'NDES-01', machineName: 'ndes-01.northwind.local', state: 'active', lastConnectionDateTime: hoursAgo(now, 1), now }),
   ];
   collections.mobileThreatDefenseConnectors = [
-    records.mobileThreatDefenseConnector({
+    mobileThreatDefenseConnector({
       id: 'fc780465-2017-40d4-a0c5-307022471b92',
       partnerState: 'enabled',
       lastHeartbeatDateTime: hoursAgo(now, 2),
@@ -121,7 +127,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     }),
   ];
   collections.deviceManagementPartners = [
-    records.deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) }),
+    deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) }),
   ];
 
   const models = [
@@ -137,7 +143,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     const windows = random() < 0.75;
     const [model, manufacturer] = windows ? pick(random, models) : (['iPhone 15', 'Apple'] as const);
     const entraDeviceId = windows && random() < 0.01 ? ZERO_GUID : guid();
-    const device = records.managedDevice({
+    const device = managedDevice({
       id: guid(),
       deviceName: windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`,
       operatingSystem: windows ? 'Windows' : 'iOS',
@@ -153,13 +159,13 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     if (!windows || entraDeviceId === ZERO_GUID) continue;
     if (random() > 0.1)
       collections.bitlockerRecoveryKeys.push(
-        records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }),
+        bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }),
       );
     if (random() < 0.1)
-      collections.bitlockerRecoveryKeys.push(records.bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
+      collections.bitlockerRecoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
     if (random() > 0.2) {
       collections.deviceLocalCredentials.push(
-        records.deviceLocalCredentialInfo({
+        deviceLocalCredentialInfo({
           entraDeviceId,
           deviceName: String(device.deviceName),
           lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)),
@@ -172,7 +178,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
       const slow = random() < 0.08;
       const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
       collections.userExperienceAnalyticsDevicePerformance.push(
-        records.devicePerformance({
+        devicePerformance({
           id: guid(),
           deviceName: String(device.deviceName),
           model,
@@ -196,7 +202,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     const crashes = random() < 0.3 ? Math.floor(random() * 50) : 0;
     const hangs = random() < 0.3 ? Math.floor(random() * 20) : 0;
     collections.userExperienceAnalyticsAppHealthApplicationPerformance.push(
-      records.appHealthPerformance({
+      appHealthPerformance({
         id: guid(),
         appName: `app${index}.exe`,
         appDisplayName: `App ${index}`,
@@ -204,14 +210,14 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
         appCrashCount: crashes,
         appHangCount: hangs,
         activeDeviceCount: 1 + Math.floor(random() * 5000),
-        meanTimeToFailureInMinutes: crashes + hangs === 0 ? records.NO_FAILURES_MTTF : Math.floor(100 + random() * 10_000),
+        meanTimeToFailureInMinutes: crashes + hangs === 0 ? NO_FAILURES_MTTF : Math.floor(100 + random() * 10_000),
         appHealthScore: Math.floor(random() * 100),
       }),
     );
   }
   for (const policyType of ['deviceWipe', 'script']) {
     collections.operationApprovalPolicies.push(
-      records.operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }),
+      operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }),
     );
   }
 
@@ -221,7 +227,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     domain: 'northwind-large.onmicrosoft.com',
     collections,
     singletons: {
-      windowsAutopilotSettings: records.windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
+      windowsAutopilotSettings: windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
     },
     groups,
     grantedRoles: [...DEMO_GRANTED_ROLES],

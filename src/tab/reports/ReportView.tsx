@@ -43,7 +43,7 @@ import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
-import { StartupCharts } from './StartupCharts.js';
+import { ReportCharts } from './ReportCharts.js';
 import { useReport } from './use-report.js';
 import { PHONE } from '../app/breakpoints.js';
 
@@ -227,9 +227,8 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   }, []);
 
   const charts =
-    presentation.charts.includes('slowest-models') && !whole ? (
-      <StartupCharts rows={report.rows} slowStartupSeconds={report.thresholds?.slowStartupSeconds ?? null} locale={format.locale} />
-    ) : null;
+    presentation.charts.length > 0 && !whole ? <ReportCharts charts={presentation.charts} rows={report.rows} thresholds={report.thresholds} locale={format.locale} /> : null;
+  const chartsAt = chartsPlace(shown, presentation.charts);
 
   const exportCsv = () => {
     const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
@@ -301,9 +300,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       </div>
       {shown.map((section, index) => (
         <Fragment key={section.key ?? 'rows'}>
-          {/* The charts sum up the sections after the first (report 6's models and apps), so they come
-              between: the first rows stay on the first screen, and the charts stand before what they chart. */}
-          {index === 1 ? charts : null}
+          {index === chartsAt ? charts : null}
           <section className={styles.section} aria-label={section.title}>
             {shown.length > 1 ? (
               <Subtitle1 as="h3" className={styles.sectionTitle}>
@@ -336,7 +333,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           </section>
         </Fragment>
       ))}
-      {shown.length < 2 ? charts : null}
+      {chartsAt >= shown.length ? charts : null}
       <FindingDetails
         subject={details}
         kinds={report.findingKinds}
@@ -352,6 +349,16 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       />
     </>
   );
+}
+
+/**
+ * Where the charts stand among a report's tables: before the first table they chart, so they stand
+ * before what they chart (report 6's models and apps), but never above the report's first table,
+ * whose first rows stay on the first screen; after it when that is the one they chart.
+ */
+function chartsPlace(sections: ReadonlyArray<Pick<ReportSection, 'key'>>, charts: ReportPresentation['charts']): number {
+  const first = sections.findIndex((section) => charts.some((chart) => (chart.section ?? null) === section.key));
+  return first === -1 ? sections.length : Math.max(1, first);
 }
 
 /** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */

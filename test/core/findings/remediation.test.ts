@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FindingKind } from '../../../src/core/findings/finding-kinds.js';
 import { REPORTS } from '../../../src/core/reports/registry.js';
-import { staleDevicesReport } from '../../fixtures/stale-devices-report.js';
+import { staleDevicesReport } from '../../fixtures/stale-devices/definition.js';
 
 /** Every kind every report states, with the fixture's seventh report beside the six. */
 const KINDS = [...REPORTS.definitions, staleDevicesReport].flatMap((report) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RESOLVED_RETENTION_DAYS, digestNewFindings } from '../../../src/core/ledger/new-findings.js';
 import type { Finding, ReportResult } from '../../../src/core/reports/report-model.js';
 import { emptyLedger } from '../../../src/store/state-store.js';
-import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps.js';
+import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps/definition.js';
 
 const DAY = 86_400_000;
 const t0 = new Date('2026-11-01T09:00:00Z');

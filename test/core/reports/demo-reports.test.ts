@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_IDS } from '../../../src/core/reports/registry.js';
+import { REPORT_IDS, reportDefinition } from '../../../src/core/reports/registry.js';
 import type { ReportId } from '../../../src/core/reports/report-model.js';
 import { cellTone } from '../../../src/core/reports/report-model.js';
-import { V1_COVERAGE_NOTICE } from '../../../src/core/reports/assignment-hygiene.js';
-import { HYBRID_JOIN_NOTICE } from '../../../src/core/reports/escrow-gaps.js';
+import { V1_COVERAGE_NOTICE } from '../../../src/core/reports/assignment-hygiene/derive.js';
+import { HYBRID_JOIN_NOTICE } from '../../../src/core/reports/escrow-gaps/derive.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
@@ -80,6 +80,24 @@ describe('the six reports on the demo tenant', () => {
       if (toned.length > 0) expect(result.findings.filter((finding) => !loud.has(finding.subjectId)).map((finding) => finding.kind)).toEqual([]);
     },
   );
+});
+
+describe("the reports' charts on the demo tenant", () => {
+  it.each(REPORT_IDS)('%s charts only cells of its own tables, and thresholds its result carries, and has something to draw', async (id) => {
+    const result = await loadReport(id, harness.client(), { now: () => now });
+    harness.sim.graph.clearLog();
+    for (const chart of reportDefinition(id).charts) {
+      const columns = result.columns.filter((column) => column.section === chart.section);
+      expect(
+        columns.map((column) => column.key),
+        chart.id,
+      ).toEqual(expect.arrayContaining([chart.labelKey, chart.valueKey]));
+      expect(['count', 'duration', 'number'], chart.id).toContain(columns.find((column) => column.key === chart.valueKey)?.format);
+      if (chart.threshold) expect(typeof result.thresholds?.[chart.threshold.key], chart.id).toBe('number');
+      const bars = result.rows.filter((row) => (row.section ?? undefined) === chart.section && Number(row[chart.valueKey]) > 0);
+      expect(bars.length, chart.id).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("report 2 when Graph leaves out an object's assignments", () => {

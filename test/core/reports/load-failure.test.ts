@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadReport } from '../../../src/core/reports/registry.js';
-import * as records from '../../../src/sim/tenants/records.js';
+import * as records from '../../../src/core/reports/assignment-hygiene/demo-records.js';
 import { blankTenant, useTestSimulator } from '../../support/simulated-tenant.js';
 
 const now = new Date('2026-11-22T09:00:00Z');

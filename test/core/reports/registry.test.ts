@@ -6,11 +6,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../../../src/bot/bot-command.js';
 import { runCli } from '../../../src/cli/cli-commands.js';
 import { REPORTS, ReportRegistry } from '../../../src/core/reports/registry.js';
+import type { ReportSummary } from '../../../src/core/reports/report-summary.js';
+import { CATALOGUE_ELEMENT_ID } from '../../../src/core/reports/report-model.js';
 import type { FindingDraft, ReportDefinition, ReportPresentation, ReportResult } from '../../../src/core/reports/report-model.js';
 import { openStateStore } from '../../../src/app/open-state-store.js';
+import { applyFaults, readDemoSwitches } from '../../../src/server/demo-switches.js';
 import type { StateStore } from '../../../src/store/state-store.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
-import { STALE_AFTER_DAYS, staleDevicesReport } from '../../fixtures/stale-devices-report.js';
+import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
+import { STALE_AFTER_DAYS, staleDevicesReport } from '../../fixtures/stale-devices/definition.js';
 import { startPlayground } from '../../support/agents-playground.js';
 import type { Playground } from '../../support/agents-playground.js';
 import { launchTestBrowser } from '../../support/browser.js';
@@ -21,14 +25,50 @@ import { useTestSimulator } from '../../support/simulated-tenant.js';
 import { startTabServer } from '../../support/tab-server.js';
 import type { TabServer } from '../../support/tab-server.js';
 
-// Adding a report is its module and one line in the registry: here the six and one more.
+// Adding a report is its folder and one line in the registry: here the six and one more
+// (test/fixtures/stale-devices/), taken up by the demo tenant, the API, the tab, the CLI, the bot,
+// the overview and the fault switches with nothing else changed.
 const registry = new ReportRegistry([...REPORTS.definitions, staleDevicesReport as ReportDefinition<unknown>]);
 
-const harness = useTestSimulator({ tenant: buildDemoTenant() });
+const harness = useTestSimulator({ tenant: buildDemoTenant({ registry }) });
 const devices = () => harness.sim.tenant.collections.managedDevices;
 const staleCount = () => devices().filter((device) => Date.now() - Date.parse(String(device.lastSyncDateTime)) > STALE_AFTER_DAYS * 86_400_000).length;
+const declared = () =>
+  declaredFindingsFor(harness.sim.tenant)
+    .filter((finding) => finding.report === 'stale-devices')
+    .map(({ kind, subjectId }) => ({ kind, subjectId }));
 
-describe('a report added with its module and one registry line', () => {
+/** Lines the CLI printed, with console and stdout caught while `work` runs. */
+async function printedBy(work: () => Promise<number>): Promise<{ code: number; printed: string }> {
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
+  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const code = await work();
+    return { code, printed: printed.join('\n') };
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe('the demo tenant, with the added report', () => {
+  it("plants the report's records and declares what they must make, and moves none of the six reports' records", () => {
+    const now = new Date('2026-11-22T09:00:00Z');
+    const six = buildDemoTenant({ now });
+    const seven = buildDemoTenant({ now, registry });
+    const added = seven.collections.managedDevices.slice(six.collections.managedDevices.length);
+    expect(added.map((device) => device.deviceName)).toEqual(['LOBBY-KIOSK-01', 'LOBBY-KIOSK-02']);
+    expect({ ...seven.collections, managedDevices: seven.collections.managedDevices.slice(0, -added.length) }).toEqual(six.collections);
+    expect(seven.singletons).toEqual(six.singletons);
+    expect(seven.groups).toEqual(six.groups);
+    expect(seven.declaredFindings).toEqual([...six.declaredFindings, { report: 'stale-devices', kind: 'stale-device', subjectId: added[0]!.id }]);
+  });
+});
+
+describe('a report added with its folder and one registry line', () => {
   let server: TabServer;
   let browser: TestBrowser;
   let page: Page | undefined;
@@ -49,7 +89,7 @@ describe('a report added with its module and one registry line', () => {
     return fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
   };
 
-  it("is in the API's list, and loads through the API with its own finding kinds", async () => {
+  it("is in the API's list, and loads through the API with its own finding kinds, finding what its demo records declare", async () => {
     const catalogue = (await (await get('/api/reports')).json()) as ReportPresentation[];
     expect(catalogue.map((report) => report.id)).toEqual([...REPORTS.ids, 'stale-devices']);
     expect(catalogue.at(-1)).toMatchObject({ title: 'Stale Devices', navigationLabel: 'Stale devices', permissions: ['DeviceManagementManagedDevices.Read.All'] });
@@ -58,41 +98,75 @@ describe('a report added with its module and one registry line', () => {
     expect(report.state).toBe('loaded');
     expect(report.rows).toHaveLength(devices().length);
     expect(report.findings).toHaveLength(staleCount());
-    expect(report.findingKinds).toMatchObject({ 'stale-device': { label: 'Devices not seen for a week', severity: 'low' } });
+    expect(report.findings.map(({ kind, subjectId }) => ({ kind, subjectId }))).toEqual(declared());
+    expect(report.findingKinds).toMatchObject({ 'stale-device': { label: 'Devices not seen for a month', severity: 'low' } });
     expect((await get('/api/reports/stale-devices/progress')).status).toBe(200);
   });
 
-  it("is in the tab's navigation, and the tab shows it", async () => {
+  it('is in the overview: its summary counts what it found', async () => {
+    const summary = (await (await get('/api/reports/stale-devices/summary')).json()) as ReportSummary;
+    expect(summary).toMatchObject({ report: 'stale-devices', title: 'Stale Devices', state: 'loaded', findings: declared().length, worst: 'low', rows: devices().length });
+    expect(summary.counts).toMatchObject([{ kind: 'stale-device', count: declared().length }]);
+  });
+
+  it("is in the catalogue the server writes into the tab's page, charts and all", async () => {
+    const html = await (await fetch(`${server.base}/tab/`)).text();
+    const script = new RegExp(`<script type="application/json" id="${CATALOGUE_ELEMENT_ID}">(.*?)</script>`, 's').exec(html);
+    const catalogue = JSON.parse(script![1]!) as ReportPresentation[];
+    expect(catalogue.map((report) => report.id)).toEqual(registry.ids);
+    expect(catalogue.at(-1)?.charts).toEqual(staleDevicesReport.charts);
+  });
+
+  it("is in the tab's navigation and overview, and the tab shows it with its chart", async () => {
     page = await browser.newPage();
+    await page.goto(`${server.base}/tab/`);
+    await page.locator('[data-report-tile=stale-devices][data-state=loaded]').waitFor();
+    expect(await page.locator('[data-report-tile]').evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('data-report-tile')))).toEqual(registry.ids);
+
     await page.goto(`${server.base}/tab/#/stale-devices`);
     await page.locator('[role=table]').waitFor();
     expect(await page.locator('[role=tab]').evaluateAll((tabs) => tabs.map((tab) => tab.id))).toEqual(['tab-overview', ...registry.ids.map((id) => `tab-${id}`)]);
     expect(await page.getByRole('tab', { name: 'Stale devices' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('h2').textContent()).toBe('Stale Devices');
     expect(Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'))).toBe(devices().length);
+    const chart = page.getByRole('figure', { name: 'Longest without a check-in' });
+    // The longest silent first: the lost kiosk, 42 days.
+    expect(await chart.locator('[data-bar]').first().getAttribute('data-bar')).toBe('42');
+    expect(await chart.textContent()).toContain('LOBBY-KIOSK-01');
   });
 
-  it("is in the CLI's list, and the CLI loads it", async () => {
-    const printed: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
-    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      expect(await runCli(['reports'], registry)).toBe(0);
-      expect(printed.join('\n')).toMatch(/^stale-devices +Stale Devices$/m);
-      printed.length = 0;
-      expect(await runCli(['report', 'stale-devices', '--format', 'json'], registry)).toBe(0);
-      const report = JSON.parse(printed.join('')) as ReportResult;
-      expect(report).toMatchObject({ report: 'stale-devices', state: 'loaded' });
-      expect(report.rows.length).toBeGreaterThan(0);
-      printed.length = 0;
-      expect(await runCli(['help'], registry)).toBe(0);
-      expect(printed.join('\n')).toContain('stale-devices');
-    } finally {
-      log.mockRestore();
-      write.mockRestore();
-      error.mockRestore();
-    }
+  it("is in the CLI's list and overview, and the CLI loads it", async () => {
+    let run = await printedBy(() => runCli(['reports'], registry));
+    expect(run.code).toBe(0);
+    expect(run.printed).toMatch(/^stale-devices +Stale Devices$/m);
+
+    // The CLI reads its own demo tenant, the six reports' records: the report loads from it all the same.
+    run = await printedBy(() => runCli(['report', 'stale-devices', '--format', 'json'], registry));
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.printed) as ReportResult;
+    expect(report).toMatchObject({ report: 'stale-devices', state: 'loaded' });
+    expect(report.rows.length).toBeGreaterThan(0);
+
+    run = await printedBy(() => runCli(['overview', '--format', 'json'], registry));
+    expect(run.code).toBe(0);
+    const summaries = JSON.parse(run.printed) as ReportSummary[];
+    expect(summaries.map((summary) => summary.report)).toEqual(registry.ids);
+
+    run = await printedBy(() => runCli(['help'], registry));
+    expect(run.code).toBe(0);
+    expect(run.printed).toContain('stale-devices');
+  });
+
+  it('fails as a whole under --fault through the source its definition names, by its id or its number', async () => {
+    expect(readDemoSwitches([], ['stale-devices:403'], REPORTS)).toMatchObject({ ok: false });
+    expect(readDemoSwitches([], ['7:403'], registry)).toEqual({ ok: true, switches: { deny: [], faults: [{ report: 'stale-devices', status: 403 }] } });
+    const switches = readDemoSwitches([], ['stale-devices:403'], registry);
+    if (!switches.ok) throw new Error(switches.message);
+    applyFaults(harness.sim, switches.switches.faults, registry);
+    const report = (await (await get('/api/reports/stale-devices?refresh=true')).json()) as ReportResult;
+    expect(report.state).toBe('load-error');
+    expect(report.error?.status).toBe(403);
+    expect(report.error?.message).toContain(`GET ${staleDevicesReport.faultSource}:`);
   });
 });
 
@@ -135,13 +209,19 @@ describe('the bot, with the added report', () => {
     expect(parseCommand('show stale devices')).toMatchObject({ kind: 'unknown-report', name: 'stale devices' });
   });
 
-  it('lists it in its help and answers its command with its card', async () => {
+  it('lists it in its help and its overview, and answers its command with its card', async () => {
     const chat = playground.config.personalChat.id;
     let from = playground.messages.length;
     await playground.send(chat, 'help');
     const [help] = await playground.waitForMessages(from, 1);
     expect(JSON.stringify(help!.cards)).toContain('show stale devices');
     expect(JSON.stringify(help!.cards)).toContain('Devices that stopped checking in');
+
+    from = playground.messages.length;
+    await playground.send(chat, 'show overview');
+    const [overview] = await playground.waitForMessages(from, 1);
+    expect(JSON.stringify(overview!.cards)).toContain('Stale Devices');
+    expect(JSON.stringify(overview!.cards)).toContain('#/stale-devices');
 
     from = playground.messages.length;
     await playground.send(chat, 'show stale devices');

@@ -1,9 +1,9 @@
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_NOTICE as NO_WINDOWS_DEVICES } from '../../../src/core/reports/escrow-gaps.js';
+import { EMPTY_NOTICE as NO_WINDOWS_DEVICES } from '../../../src/core/reports/escrow-gaps/derive.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
-import { EMPTY_NOTICE as NO_PERFORMANCE_DATA } from '../../../src/core/reports/startup-reliability.js';
-import * as records from '../../../src/sim/tenants/records.js';
+import { EMPTY_NOTICE as NO_PERFORMANCE_DATA } from '../../../src/core/reports/startup-reliability/derive.js';
+import * as records from '../../../src/core/reports/admin-approval/demo-records.js';
 import { blankTenant, managedDevice, requestAppToken, useTestSimulator } from '../../support/simulated-tenant.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/graph/retry-policy.js';
 

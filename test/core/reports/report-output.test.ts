@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reportToText } from '../../../src/cli/report-text.js';
 import { csvField, reportToCsv } from '../../../src/core/reports/report-csv.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
-import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps.js';
+import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps/definition.js';
 
 const report: ReportResult = {
   report: 'escrow-gaps',

@@ -1,0 +1,33 @@
+/** Report 5 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { INITIALIZING_TEXT, LOADING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import { SECTION_COVERAGE, SECTION_POLICIES, SECTION_REQUESTS, deriveAdminApproval } from './derive.js';
+import { APPROVAL_FINDING_KINDS } from './finding-kinds.js';
+import type { ApprovalFindingKind } from './finding-kinds.js';
+import { loadApprovals } from './load.js';
+import type { ApprovalRecords } from './load.js';
+import { adminApprovalDemo } from './demo.js';
+
+export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFindingKind> = {
+  id: 'admin-approval',
+  title: 'Multi Admin Approval Coverage',
+  summary:
+    'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
+  permissions: ['DeviceManagementRBAC.Read.All', 'Group.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: true,
+  navigationLabel: 'Multi admin approval',
+  botNames: ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
+  botTopics: ['approval', 'approve', 'approver', 'approvers', 'multi admin', 'multiple admin', 'maa', 'wipe', 'wipes', 'second admin', 'two admins'],
+  botDescription: 'Multi admin approval coverage of high-impact areas',
+  tables: { [SECTION_COVERAGE]: 'Coverage of high-impact areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
+  pending: { starting: INITIALIZING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: APPROVAL_FINDING_KINDS,
+  optionalSources: [],
+  demo: adminApprovalDemo,
+  faultSource: '/beta/deviceManagement/operationApprovalPolicies',
+  load: loadApprovals,
+  derive: deriveAdminApproval,
+};

@@ -1,0 +1,51 @@
+/** Report 2 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { LOADING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import { deriveAssignmentHygiene } from './derive.js';
+import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
+import type { AssignmentFindingKind } from './finding-kinds.js';
+import { loadAssignments } from './load.js';
+import type { AssignmentRecords } from './load.js';
+import { assignmentHygieneDemo } from './demo.js';
+
+export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
+  id: 'assignment-hygiene',
+  title: 'Assignment Hygiene',
+  summary:
+    'Configuration profiles, compliance policies, settings catalog policies, apps and scripts that apply to nobody (never assigned, exclusions only, only deleted or empty groups), and objects assigned to both All users and All devices.',
+  // The current Graph pages require DeviceManagementScripts.Read.All for both script lists (docs/finding-rules.md, report 2).
+  permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: false,
+  navigationLabel: 'Assignment hygiene',
+  botNames: ['assignment hygiene', 'assignments', 'hygiene', 'unassigned'],
+  botTopics: [
+    'assignment',
+    'assigned',
+    'not assigned',
+    'unassigned',
+    'exclusion',
+    'exclusions',
+    'excluded',
+    'empty group',
+    'empty groups',
+    'deleted group',
+    'deleted groups',
+    'all users',
+    'all devices',
+    'orphaned',
+    'orphan',
+    'targeted',
+  ],
+  botDescription: 'Policies, apps and scripts that apply to nobody',
+  tables: { '': 'Policies, apps and scripts' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: ASSIGNMENT_FINDING_KINDS,
+  optionalSources: [],
+  demo: assignmentHygieneDemo,
+  faultSource: '/v1.0/deviceManagement/deviceConfigurations',
+  load: loadAssignments,
+  derive: deriveAssignmentHygiene,
+};

@@ -1,0 +1,52 @@
+/** Report 1 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { LOADING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import { deriveConnectorHealth } from './derive.js';
+import { CONNECTOR_FINDING_KINDS } from './finding-kinds.js';
+import type { ConnectorFindingKind } from './finding-kinds.js';
+import { loadConnectors } from './load.js';
+import type { ConnectorRecords } from './load.js';
+import { connectorHealthDemo } from './demo.js';
+
+export const connectorHealthReport: ReportDefinition<ConnectorRecords, ConnectorFindingKind> = {
+  id: 'connector-health',
+  title: 'Connector & Integration Health',
+  summary:
+    'Integrations that stop working without an alert: the certificate connector, Mobile Threat Defense, managed Google Play, partner MDM and the Autopilot sync, in the Intune admin center’s own health bands.',
+  permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: false,
+  navigationLabel: 'Connectors & integrations',
+  botNames: ['dead connectors', 'connectors', 'connector health', 'connectors and integrations', 'integrations', 'integration health'],
+  botTopics: [
+    'connector',
+    'ndes',
+    'certificate connector',
+    'pki',
+    'scep',
+    'mobile threat defense',
+    'mtd',
+    'threat defense',
+    'google play',
+    'managed google play',
+    'android enterprise',
+    'partner',
+    'partner mdm',
+    'jamf',
+    'autopilot',
+    'integration',
+    'vpp',
+    'apple token',
+  ],
+  botDescription: 'Connectors and integrations that stopped working',
+  tables: { '': 'Connectors and integrations' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: CONNECTOR_FINDING_KINDS,
+  optionalSources: [],
+  demo: connectorHealthDemo,
+  faultSource: '/beta/deviceManagement/ndesConnectors',
+  load: loadConnectors,
+  derive: deriveConnectorHealth,
+};

@@ -1,0 +1,163 @@
+/** Report 4's Graph reads (the managed devices beside the BitLocker recovery key and LAPS password lists, metadata only), kept to the fields `derive` reads. */
+
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { CLIENT_NAME, CLIENT_VERSION } from '../../graph/graph-reader.js';
+import type { GraphReader } from '../../graph/graph-reader.js';
+import { GraphError } from '../../graph/graph-error.js';
+import { asString, entraDeviceId, timestampText } from '../graph-values.js';
+import type { LoadContext } from '../report-model.js';
+import { loadSideBySide } from '../side-by-side.js';
+
+export interface WindowsDevice {
+  id: string;
+  deviceName: string;
+  userPrincipalName: string | null;
+  lastSyncDateTime: string | null;
+  /** Lower-case Entra device id; null when the device is not registered in Entra ID. */
+  entraDeviceId: string | null;
+  /** `managedDevice.joinType`; null where Graph did not say (it is a beta property, absent on /v1.0). */
+  joinType: string | null;
+  /** A Windows 365 Cloud PC, which has no BitLocker to escrow a key for. */
+  cloudPc: boolean;
+}
+
+/** What is escrowed for one Entra device id: dates only, never a key or a password. */
+export interface RecoveryKeyEscrow {
+  hasOsVolumeKey: boolean;
+  /** When the newest operating-system-volume key was escrowed, if Graph said. */
+  osVolumeKeyCreated: string | null;
+  dataVolumeKeys: number;
+}
+
+/** An escrow source: its records, or "not granted" (the specification's n/a column). */
+export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { available: false; error: GraphError };
+
+export interface EscrowRecords {
+  devices: WindowsDevice[];
+  /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
+  joinTypeKnown: boolean;
+  recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
+  /** Last backup time of the local administrator password, by Entra device id. */
+  lapsPasswords: EscrowSource<string | null>;
+}
+
+/**
+ * The LAPS and BitLocker list pages document `User-Agent` as required and ask callers to name
+ * themselves in `ocp-client-name` / `ocp-client-version`
+ * (learn.microsoft.com/graph/api/directory-list-devicelocalcredentials,
+ * learn.microsoft.com/graph/api/bitlockerrecoverykey-list). The client always sends a User-Agent.
+ */
+const ESCROW_HEADERS = { 'ocp-client-name': CLIENT_NAME, 'ocp-client-version': CLIENT_VERSION };
+
+/** Windows in any case, as Intune's free-text `operatingSystem` may spell it (docs/finding-rules.md, report 4). */
+export function isWindows(operatingSystem: unknown): boolean {
+  return typeof operatingSystem === 'string' && operatingSystem.trim().toLowerCase() === 'windows';
+}
+
+/**
+ * Windows 365 gives its Cloud PCs the model "Cloud PC <edition> <size>" (e.g. "Cloud PC Enterprise
+ * 2vCPU/8GB/128GB"), which Windows 365 assignment filters match with `device.model -startsWith
+ * "Cloud PC"`. BitLocker is not supported on Cloud PCs; the service encrypts their disks at rest
+ * (learn.microsoft.com/windows-365/enterprise/encryption), so there is no recovery key to escrow.
+ */
+export function isCloudPc(model: unknown): boolean {
+  return typeof model === 'string' && /^cloud pc\b/i.test(model.trim());
+}
+
+/** `joinType` as Graph's beta `managedDevice` gives it (learn.microsoft.com/graph/api/resources/intune-devices-jointype). */
+export function isHybridJoined(joinType: string | null): boolean {
+  return joinType === 'hybridAzureADJoined';
+}
+
+/**
+ * `volumeType` arrives as the member name or its number (1 is the operating-system volume). A key
+ * without one counts as the operating-system volume's (docs/finding-rules.md, report 4): when in doubt, no finding.
+ */
+export function isOperatingSystemVolume(volumeType: unknown): boolean {
+  return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
+}
+
+export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
+  const progress = (source: string, records: number) => onProgress?.(source, records);
+  // The join type is a beta property: read there only when complete coverage is asked for.
+  const devicesPath = graph.coveragePath('/v1.0/deviceManagement/managedDevices');
+  const readDevices = async (signal: AbortSignal) => {
+    const devices: WindowsDevice[] = [];
+    let seen = 0;
+    for await (const page of graph.pages<Graph.ManagedDevice & Pick<Beta.ManagedDevice, 'joinType'>>(devicesPath, { signal })) {
+      seen += page.items.length;
+      for (const device of page.items) {
+        if (!isWindows(device.operatingSystem)) continue;
+        devices.push({
+          id: String(device.id),
+          deviceName: device.deviceName ?? String(device.id),
+          userPrincipalName: asString(device.userPrincipalName) || null,
+          lastSyncDateTime: timestampText(device.lastSyncDateTime),
+          entraDeviceId: entraDeviceId(device.azureADDeviceId),
+          joinType: asString(device.joinType) || null,
+          cloudPc: isCloudPc(device.model),
+        });
+      }
+      progress('managedDevices', seen);
+    }
+    return devices;
+  };
+  const foldRecoveryKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => {
+    const deviceId = entraDeviceId(key.deviceId);
+    if (!deviceId) return;
+    const entry = byDevice.get(deviceId) ?? { hasOsVolumeKey: false, osVolumeKeyCreated: null, dataVolumeKeys: 0 };
+    if (isOperatingSystemVolume(key.volumeType)) {
+      entry.hasOsVolumeKey = true;
+      const created = timestampText(key.createdDateTime);
+      if (created && (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated)) entry.osVolumeKeyCreated = created;
+    } else {
+      entry.dataVolumeKeys += 1;
+    }
+    byDevice.set(deviceId, entry);
+  };
+  const foldLapsPassword = (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
+    const deviceId = entraDeviceId(info.id);
+    if (deviceId) byDevice.set(deviceId, timestampText(info.lastBackupDateTime));
+  };
+
+  // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
+  const [devices, recoveryKeys, lapsPasswords] = await loadSideBySide<[WindowsDevice[], EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
+    readDevices,
+    (signal) => escrowSource(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
+    (signal) => escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', foldLapsPassword, (count) => progress('deviceLocalCredentials', count), signal),
+  ]);
+  if (!recoveryKeys.available && !lapsPasswords.available) {
+    // Neither source granted: there is nothing to report, and the load error names the 403.
+    throw recoveryKeys.error;
+  }
+  return { devices, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
+}
+
+/**
+ * Reads one escrow list page by page, folding each record into a per-device map as it arrives and
+ * keeping only metadata: the list never carries `key` or `credentials` without `$select`, and
+ * nothing here would keep them if it did.
+ */
+async function escrowSource<Item, Value>(
+  graph: GraphReader,
+  path: string,
+  fold: (byDevice: Map<string, Value>, item: Item) => void,
+  progress: (count: number) => void,
+  signal: AbortSignal,
+): Promise<EscrowSource<Value>> {
+  const byDevice = new Map<string, Value>();
+  let count = 0;
+  try {
+    for await (const page of graph.pages<Item>(path, { headers: ESCROW_HEADERS, signal })) {
+      for (const item of page.items) fold(byDevice, item);
+      count += page.items.length;
+      progress(count);
+    }
+  } catch (error) {
+    // Only this source's own 403 is "not granted"; a failure elsewhere that stopped it is not.
+    if (error instanceof GraphError && error.status === 403 && !signal.aborted) return { available: false, error };
+    throw error;
+  }
+  return { available: true, byDevice };
+}

@@ -1,0 +1,48 @@
+/** Report 3 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { LOADING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import { deriveSecurityPosture } from './derive.js';
+import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
+import type { PostureFindingKind } from './finding-kinds.js';
+import { loadSecurityPosture } from './load.js';
+import type { SecurityPostureRecords } from './load.js';
+import { securityPostureDemo } from './demo.js';
+
+export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
+  id: 'security-posture',
+  title: 'Endpoint Security Policy Posture',
+  summary: 'What security policies enforce: attack surface reduction rules left in audit mode, firewall profiles switched off by policy, and outdated security baselines.',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  prerequisites: [
+    'An Intune licence for the tenant.',
+    'Attack surface reduction rules give full value only where Microsoft Defender for Endpoint and Windows Enterprise E3 or higher are licensed.',
+  ],
+  beta: false,
+  navigationLabel: 'Security policy posture',
+  botNames: ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
+  botTopics: [
+    'firewall',
+    'asr',
+    'attack surface',
+    'attack surface reduction',
+    'baseline',
+    'baselines',
+    'antivirus',
+    'audit mode',
+    'security policy',
+    'security policies',
+    'endpoint protection',
+    'defender antivirus',
+  ],
+  botDescription: 'ASR rules in audit, firewall profiles off, outdated baselines',
+  tables: { '': 'Security settings' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: POSTURE_FINDING_KINDS,
+  optionalSources: [],
+  demo: securityPostureDemo,
+  faultSource: '/beta/deviceManagement/intents',
+  load: loadSecurityPosture,
+  derive: deriveSecurityPosture,
+};

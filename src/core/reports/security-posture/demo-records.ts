@@ -1,0 +1,61 @@
+/** Report 3's records in the demo tenant (settings catalog policies: ../demo-records.ts), typed against the Graph type packages. */
+
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { asDemoRecord, daysAgo } from '../demo-records.js';
+import type { SettingInstance } from '../demo-records.js';
+import type { DemoRecord } from '../report-demo.js';
+import { ASR_RULES_SETTING } from './load.js';
+
+export function choiceSetting(settingDefinitionId: string, valueSuffix: string, children: SettingInstance[] = []): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+    settingDefinitionId,
+    choiceSettingValue: { value: `${settingDefinitionId}_${valueSuffix}`, children },
+  } as SettingInstance;
+}
+
+/** The ASR rules group setting: one child choice per rule, valued `<rule setting>_<block|audit|warn|off>`. */
+export function asrRulesSetting(rules: Record<string, 'block' | 'audit' | 'warn' | 'off'>): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+    settingDefinitionId: ASR_RULES_SETTING,
+    groupSettingCollectionValue: [{ children: Object.entries(rules).map(([rule, mode]) => choiceSetting(`${ASR_RULES_SETTING}_${rule}`, mode)) }],
+  } as SettingInstance;
+}
+
+export function deviceManagementTemplate(value: {
+  id: string;
+  displayName: string;
+  templateType: Beta.DeviceManagementTemplateType;
+  templateSubtype?: Beta.DeviceManagementTemplateSubtype;
+  versionInfo: string;
+  publishedDateTime: string;
+  isDeprecated: boolean;
+}): DemoRecord {
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.securityBaselineTemplate',
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    versionInfo: value.versionInfo,
+    isDeprecated: value.isDeprecated,
+    intentCount: 1,
+    templateType: value.templateType,
+    platformType: 'windows10AndLater',
+    templateSubtype: value.templateSubtype ?? 'none',
+    publishedDateTime: value.publishedDateTime,
+  } satisfies Beta.DeviceManagementTemplate & { '@odata.type': string });
+}
+
+export function deviceManagementIntent(value: { id: string; displayName: string; templateId: string; now: Date }): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    isAssigned: true,
+    isMigratingToConfigurationPolicy: false,
+    lastModifiedDateTime: daysAgo(value.now, 60),
+    templateId: value.templateId,
+    roleScopeTagIds: ['0'],
+  } satisfies Beta.DeviceManagementIntent);
+}

@@ -1,0 +1,63 @@
+/** Report 6 as the registry holds it: what it says of itself, its charts, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { INITIALIZING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import { SECTION_APPS, SECTION_DEVICES, SECTION_MODELS, deriveStartupReliability } from './derive.js';
+import { STARTUP_FINDING_KINDS } from './finding-kinds.js';
+import type { StartupFindingKind } from './finding-kinds.js';
+import { loadStartup } from './load.js';
+import type { StartupRecords } from './load.js';
+import { startupReliabilityDemo } from './demo.js';
+
+export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupFindingKind> = {
+  id: 'startup-reliability',
+  title: 'Startup Performance & App Reliability',
+  summary: 'Devices slowest from power-on to a usable desktop, devices with blue screens, and the applications that crash or hang most, with a breakdown by device model.',
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
+  prerequisites: ['An Intune licence for the tenant.', 'Endpoint analytics enabled for the tenant. Its figures refresh about once a day.'],
+  beta: false,
+  navigationLabel: 'Startup & app reliability',
+  botNames: ['startup', 'startup performance', 'app reliability', 'reliability', 'startup reliability', 'startup and app reliability', 'startup performance and app reliability'],
+  botTopics: [
+    'start up',
+    'boot',
+    'boots',
+    'boot time',
+    'slow',
+    'slowest',
+    'crash',
+    'crashes',
+    'crashing',
+    'blue screen',
+    'blue screens',
+    'bsod',
+    'performance',
+    'hang',
+    'hangs',
+    'freezes',
+    'apps crash',
+  ],
+  botDescription: 'Slow startups, blue screens and unreliable apps',
+  tables: { [SECTION_DEVICES]: 'Devices', [SECTION_APPS]: 'Applications', [SECTION_MODELS]: 'Device models' },
+  // The specification names no placeholder of its own for report 6's fetch: its status line stays.
+  pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
+  charts: [
+    {
+      id: 'slowest-models',
+      title: 'Slowest models: mean power-on to desktop',
+      section: SECTION_MODELS,
+      labelKey: 'modelName',
+      valueKey: 'meanTimeToDesktopSeconds',
+      unit: 'seconds',
+      tone: 'warning',
+      threshold: { key: 'slowStartupSeconds', label: 'Slow: {value} s' },
+    },
+    { id: 'crashing-apps', title: 'Applications that crash most', section: SECTION_APPS, labelKey: 'app', valueKey: 'crashes', unit: 'crashes', tone: 'danger' },
+  ],
+  findingKinds: STARTUP_FINDING_KINDS,
+  optionalSources: [],
+  demo: startupReliabilityDemo,
+  faultSource: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+  load: loadStartup,
+  derive: deriveStartupReliability,
+};

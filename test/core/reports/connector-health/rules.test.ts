@@ -1,0 +1,579 @@
+import { describe, expect, it } from 'vitest';
+import {
+  autopilotVerdict,
+  certificateConnectorVerdict,
+  deriveConnectorHealth,
+  managedGooglePlayVerdict,
+  mobileThreatDefenseVerdict,
+  partnerVerdict,
+} from '../../../../src/core/reports/connector-health/derive.js';
+import type { ConnectorRecords } from '../../../../src/core/reports/connector-health/load.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
+
+type Ndes = ConnectorRecords['ndesConnectors'][number];
+type Mtd = ConnectorRecords['mobileThreatDefenseConnectors'][number];
+type Partner = ConnectorRecords['deviceManagementPartners'][number];
+type GooglePlay = NonNullable<ConnectorRecords['managedGooglePlay']>;
+type Autopilot = NonNullable<ConnectorRecords['autopilot']>;
+
+const now = new Date('2026-11-22T09:00:00Z');
+const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };
+const NEVER = '0001-01-01T00:00:00Z';
+const DEFENDER_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
+const LOOKOUT_ID = '2c7790de-8b02-4814-85cf-e0c59380dee8';
+
+/** An ISO timestamp `days` before `now`. */
+const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+const daysAhead = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
+
+const ndes = (overrides: Partial<Ndes> = {}): Ndes => ({
+  id: 'ndes-1',
+  displayName: 'PKI-CONNECTOR-01',
+  machineName: 'pki01.contoso.local',
+  state: 'active',
+  lastConnectionDateTime: daysAgo(0.5),
+  connectorVersion: '6.2406.0.1001',
+  ...overrides,
+});
+
+const mtd = (overrides: Partial<Mtd> = {}): Mtd => ({
+  id: DEFENDER_ID,
+  partnerState: 'enabled',
+  lastHeartbeatDateTime: daysAgo(0.5),
+  partnerUnresponsivenessThresholdInDays: 7,
+  ...overrides,
+});
+
+const partner = (overrides: Partial<Partner> = {}): Partner => ({
+  id: 'partner-1',
+  displayName: 'Jamf Pro',
+  isConfigured: true,
+  partnerState: 'enabled',
+  lastHeartbeatDateTime: daysAgo(0.5),
+  whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: null,
+  whenPartnerDevicesWillBeRemovedDateTime: null,
+  ...overrides,
+});
+
+const googlePlay = (overrides: Partial<GooglePlay> = {}): GooglePlay => ({
+  id: 'mgp-1',
+  bindStatus: 'boundAndValidated',
+  lastAppSyncStatus: 'success',
+  lastAppSyncDateTime: daysAgo(0.5),
+  ownerOrganizationName: 'Contoso Ltd',
+  ...overrides,
+});
+
+const autopilot = (overrides: Partial<Autopilot> = {}): Autopilot => ({
+  id: 'autopilot-1',
+  syncStatus: 'completed',
+  lastSyncDateTime: daysAgo(0.5),
+  ...overrides,
+});
+
+/** A tenant where every integration reports normally. */
+const healthyRecords = (overrides: Partial<ConnectorRecords> = {}): ConnectorRecords => ({
+  ndesConnectors: [ndes()],
+  mobileThreatDefenseConnectors: [mtd()],
+  deviceManagementPartners: [partner()],
+  managedGooglePlay: googlePlay(),
+  autopilot: autopilot(),
+  ...overrides,
+});
+
+describe('certificateConnectorVerdict: tenant-status bands on the last connection', () => {
+  it.each([
+    [0.5, 'healthy', []],
+    [1, 'healthy', []],
+    [1.5, 'warning', ['last connected 1 day ago (warning after 1 day)']],
+    [2.99, 'warning', ['last connected 2 days ago (warning after 1 day)']],
+    [3, 'unhealthy', ['last connected 3 days ago (unhealthy at 3 days)']],
+    [3.5, 'unhealthy', ['last connected 3 days ago (unhealthy at 3 days)']],
+  ] as const)('last connection %s days ago is %s', (days, health, reasons) => {
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(days) }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+  });
+
+  it('exactly one day is not a warning (more than one day is)', () => {
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(1) }), now, DEFAULT_THRESHOLDS).health).toBe('healthy');
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 86_400_000 - 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe(
+      'warning',
+    );
+  });
+
+  it('exactly three days is unhealthy, just under is a warning', () => {
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(3) }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: new Date(now.getTime() - 3 * 86_400_000 + 60_000).toISOString() }), now, DEFAULT_THRESHOLDS).health).toBe(
+      'warning',
+    );
+  });
+
+  it('uses the configured thresholds, not constants', () => {
+    const thresholds = { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: 2, connectorUnhealthyAfterDays: 5 };
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(1.5) }), now, thresholds).health).toBe('healthy');
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(4) }), now, thresholds)).toEqual({
+      health: 'warning',
+      reasons: ['last connected 4 days ago (warning after 2 days)'],
+    });
+    expect(certificateConnectorVerdict(ndes({ lastConnectionDateTime: daysAgo(5) }), now, thresholds)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last connected 5 days ago (unhealthy at 5 days)'],
+    });
+  });
+
+  it('an inactive connector is unhealthy however recent its last connection', () => {
+    expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(0.1) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing'],
+    });
+  });
+
+  it('an active, recent, supported connector is healthy with no reason', () => {
+    expect(certificateConnectorVerdict(ndes(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  });
+
+  it('a state other than active or inactive is a warning', () => {
+    expect(certificateConnectorVerdict(ndes({ state: 'none' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['connector state is "none"'] });
+  });
+
+  it('a version below the supported floor is a warning; the floor itself and later are not', () => {
+    expect(certificateConnectorVerdict(ndes({ connectorVersion: '6.2301.1.10' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['version 6.2301.1.10 is older than the supported 6.2406.0.1001'],
+    });
+    expect(certificateConnectorVerdict(ndes({ connectorVersion: '6.2406.0.1001' }), now, DEFAULT_THRESHOLDS).health).toBe('healthy');
+    expect(certificateConnectorVerdict(ndes({ connectorVersion: '6.2409.1.5' }), now, DEFAULT_THRESHOLDS).health).toBe('healthy');
+  });
+
+  it('reads 0001-01-01T00:00:00Z as "never connected"', () => {
+    const verdict = certificateConnectorVerdict(ndes({ lastConnectionDateTime: NEVER }), now, DEFAULT_THRESHOLDS);
+    expect(verdict.reasons).toEqual(['never connected']);
+    expect(verdict.health).not.toBe('healthy');
+  });
+
+  it('keeps every reason and the worst health when several rules apply', () => {
+    expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(1.5), connectorVersion: '6.2301.0.1' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: [
+        'connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing',
+        'last connected 1 day ago (warning after 1 day)',
+        'version 6.2301.0.1 is older than the supported 6.2406.0.1001',
+      ],
+    });
+  });
+});
+
+describe('mobileThreatDefenseVerdict', () => {
+  it('an enabled partner with a recent heartbeat is healthy', () => {
+    expect(mobileThreatDefenseVerdict(mtd(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  });
+
+  it.each(['unresponsive', 'unavailable', 'error'])('partner state "%s" is unhealthy', (state) => {
+    expect(mobileThreatDefenseVerdict(mtd({ partnerState: state as Mtd['partnerState'] }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: [`partner state is "${state}": threat-based compliance goes stale`],
+    });
+  });
+
+  it('an available connector stays a warning however stale its heartbeat: Intune does not use it yet', () => {
+    const verdict = mobileThreatDefenseVerdict(mtd({ partnerState: 'available', lastHeartbeatDateTime: daysAgo(10) }), now, DEFAULT_THRESHOLDS);
+    expect(verdict.health).toBe('warning');
+    expect(verdict.reasons[0]).toBe('set up at the partner but not enabled in Intune');
+  });
+
+  it('partner state "available" is a warning only', () => {
+    expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'available' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['set up at the partner but not enabled in Intune'],
+    });
+  });
+
+  it('a connector never set up is a warning, and its missing heartbeat is not held against it', () => {
+    expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'notSetUp' as Mtd['partnerState'], lastHeartbeatDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['connector not set up: no heartbeat received'],
+    });
+  });
+
+  describe("a state /v1.0 sends as unknownFutureValue (beta's notSetUp or error): judged by its heartbeat (issue 11, point 5)", () => {
+    const hidden = (lastHeartbeatDateTime: string) => mtd({ partnerState: 'unknownFutureValue', lastHeartbeatDateTime });
+    const SAYS = 'Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat';
+
+    it('a recent heartbeat: healthy, saying why the state is not used', () => {
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2)), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [SAYS] });
+    });
+
+    it('no heartbeat ever: a warning, never a finding', () => {
+      expect(mobileThreatDefenseVerdict(hidden(NEVER), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [SAYS, 'never heartbeat'] });
+    });
+
+    it('a heartbeat past the unhealthy band: unhealthy, as any connector would be', () => {
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(4)), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    });
+  });
+
+  it("a heartbeat older than the partner's own threshold is unhealthy even inside the tenant-status warning band", () => {
+    const verdict = mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(1.5), partnerUnresponsivenessThresholdInDays: 1 }), now, DEFAULT_THRESHOLDS);
+    expect(verdict.health).toBe('unhealthy');
+    expect(verdict.reasons).toEqual([
+      "no heartbeat for more than the partner's 1-day threshold: Intune ignores its data in compliance",
+      'last heartbeat 1 day ago (warning after 1 day)',
+    ]);
+  });
+
+  it("a heartbeat within the partner's own threshold follows the tenant-status bands only", () => {
+    expect(mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(1.5), partnerUnresponsivenessThresholdInDays: 7 }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['last heartbeat 1 day ago (warning after 1 day)'],
+    });
+  });
+
+  it('a heartbeat three days or more old is unhealthy even when the partner threshold is longer', () => {
+    expect(mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(3.5), partnerUnresponsivenessThresholdInDays: 7 }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last heartbeat 3 days ago (unhealthy at 3 days)'],
+    });
+  });
+
+  it('an enabled partner that never sent a heartbeat (0001-01-01) is not healthy', () => {
+    const verdict = mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: NEVER }), now, DEFAULT_THRESHOLDS);
+    expect(verdict.reasons).toEqual(['never heartbeat']);
+    expect(verdict.health).toBe('warning');
+  });
+});
+
+describe('managedGooglePlayVerdict', () => {
+  it('null (never bound, 404) is not configured', () => {
+    expect(managedGooglePlayVerdict(null, now, DEFAULT_THRESHOLDS)).toEqual({ health: 'not configured', reasons: ['managed Google Play is not bound'] });
+  });
+
+  it('notBound is not configured, whatever the sync fields say', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'notBound', lastAppSyncStatus: 'credentialsNotValid', lastAppSyncDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual(
+      {
+        health: 'not configured',
+        reasons: ['managed Google Play is not bound'],
+      },
+    );
+  });
+
+  it('bound and validated with a recent successful sync is healthy', () => {
+    expect(managedGooglePlayVerdict(googlePlay(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  });
+
+  it('a credentialsNotValid last sync is unhealthy', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'credentialsNotValid' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last app sync failed: the binding credentials are no longer valid (bind again)'],
+    });
+  });
+
+  it('any other sync status than success is unhealthy and named', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'androidForWorkApiError' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last app sync status is "androidForWorkApiError"'],
+    });
+  });
+
+  it('unbinding is unhealthy', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'unbinding' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'unhealthy', reasons: ['the binding is being removed'] });
+  });
+
+  it('bound but not validated is a warning', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'bound' }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['bind status is "bound", not validated'],
+    });
+  });
+
+  it('a last app sync three or more days ago is unhealthy', () => {
+    expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncDateTime: daysAgo(3) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last app sync 3 days ago (unhealthy at 3 days)'],
+    });
+  });
+});
+
+describe('partnerVerdict', () => {
+  it('isConfigured false is not configured', () => {
+    expect(partnerVerdict(partner({ isConfigured: false, partnerState: 'unresponsive', lastHeartbeatDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'not configured',
+      reasons: ['not connected to Intune'],
+    });
+  });
+
+  it('a configured, enabled partner with a recent heartbeat is healthy', () => {
+    expect(partnerVerdict(partner(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  });
+
+  it.each(['terminated', 'rejected', 'unresponsive'] as const)('partner state "%s" is unhealthy', (state) => {
+    expect(partnerVerdict(partner({ partnerState: state }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'unhealthy', reasons: [`partner state is "${state}"`] });
+  });
+
+  it('partner state "unavailable" is a warning', () => {
+    expect(partnerVerdict(partner({ partnerState: 'unavailable' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['partner state is "unavailable"'] });
+  });
+
+  it('a heartbeat three or more days old is unhealthy', () => {
+    expect(partnerVerdict(partner({ lastHeartbeatDateTime: daysAgo(3.5) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last heartbeat 3 days ago (unhealthy at 3 days)'],
+    });
+  });
+
+  it('mentions a future non-compliance date and a future removal date in the reasons', () => {
+    const verdict = partnerVerdict(
+      partner({ whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: '2026-12-01T00:00:00Z', whenPartnerDevicesWillBeRemovedDateTime: '2027-01-15T00:00:00Z' }),
+      now,
+      DEFAULT_THRESHOLDS,
+    );
+    expect(verdict).toEqual({
+      health: 'warning',
+      reasons: ['partner devices will be marked non-compliant on 2026-12-01', 'partner devices will be removed on 2027-01-15'],
+    });
+  });
+
+  it('does not mention a deadline in the past or a "never" one', () => {
+    expect(
+      partnerVerdict(partner({ whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: daysAgo(10), whenPartnerDevicesWillBeRemovedDateTime: NEVER }), now, DEFAULT_THRESHOLDS),
+    ).toEqual({ health: 'healthy', reasons: [] });
+  });
+});
+
+describe('autopilotVerdict', () => {
+  it('null (settings never created) is not configured', () => {
+    expect(autopilotVerdict(null, now, DEFAULT_THRESHOLDS)).toEqual({ health: 'not configured', reasons: ['Autopilot has never synchronised'] });
+  });
+
+  it('an unknown status that never synchronised (0001-01-01) is not configured', () => {
+    expect(autopilotVerdict(autopilot({ syncStatus: 'unknown', lastSyncDateTime: NEVER }), now, DEFAULT_THRESHOLDS).health).toBe('not configured');
+  });
+
+  it('a failed last sync is unhealthy, however recent', () => {
+    expect(autopilotVerdict(autopilot({ syncStatus: 'failed', lastSyncDateTime: daysAgo(0.2) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['the last Autopilot sync failed'],
+    });
+  });
+
+  it.each(['completed', 'inProgress'] as const)('a recent "%s" sync is healthy', (syncStatus) => {
+    expect(autopilotVerdict(autopilot({ syncStatus }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  });
+
+  it('a completed sync three or more days ago is unhealthy', () => {
+    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'unhealthy',
+      reasons: ['last sync 4 days ago (unhealthy at 3 days)'],
+    });
+  });
+
+  it('a completed sync 1.5 days ago is a warning', () => {
+    expect(autopilotVerdict(autopilot({ lastSyncDateTime: daysAgo(1.5) }), now, DEFAULT_THRESHOLDS)).toEqual({
+      health: 'warning',
+      reasons: ['last sync 1 day ago (warning after 1 day)'],
+    });
+  });
+});
+
+describe('deriveConnectorHealth', () => {
+  it('gives one healthy row per integration and no finding when everything reports normally', () => {
+    const report = deriveConnectorHealth(healthyRecords(), context);
+    expect(report.state).toBe('loaded');
+    expect(report.notice).toBeNull();
+    expect(report.columns.map((column) => column.key)).toEqual(['kind', 'name', 'health', 'lastContact', 'reason']);
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => [row.kind, row.name, row.health, row.reason])).toEqual([
+      ['Certificate connector', 'PKI-CONNECTOR-01', 'healthy', 'Reporting normally'],
+      ['Mobile Threat Defense', 'Microsoft Defender for Endpoint', 'healthy', 'Reporting normally'],
+      ['Managed Google Play', 'Contoso Ltd', 'healthy', 'Reporting normally'],
+      ['Partner MDM', 'Jamf Pro', 'healthy', 'Reporting normally'],
+      ['Windows Autopilot', 'Autopilot device sync', 'healthy', 'Reporting normally'],
+    ]);
+    expect(report.rows[0]).toMatchObject({ id: 'ndes-1', lastContact: daysAgo(0.5) });
+    expect(report.rows[1]?.link).toContain('windowsDefenderATP');
+  });
+
+  it.each([
+    [0.5, 'healthy'],
+    [1, 'healthy'],
+    [1.5, 'warning'],
+    [3, 'unhealthy'],
+    [3.5, 'unhealthy'],
+  ] as const)('a certificate connector last seen %s days ago gets the row health %s, and a finding only when unhealthy', (days, health) => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ lastConnectionDateTime: daysAgo(days) })] }), context);
+    expect(report.rows.find((row) => row.id === 'ndes-1')?.health).toBe(health);
+    expect(report.findings.map((finding) => finding.subjectId)).toEqual(health === 'unhealthy' ? ['ndes-1'] : []);
+  });
+
+  it('raises connector-unhealthy for an inactive certificate connector, with the reason as detail', () => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ state: 'inactive' })] }), context);
+    expect(report.findings).toEqual([
+      {
+        kind: 'connector-unhealthy',
+        subjectId: 'ndes-1',
+        subjectName: 'Certificate connector: PKI-CONNECTOR-01',
+        detail: 'Connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing',
+      },
+    ]);
+  });
+
+  it('falls back to the machine name, then the id, for a certificate connector without a display name', () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ ndesConnectors: [ndes({ id: 'a', displayName: null }), ndes({ id: 'b', displayName: null, machineName: null })] }),
+      context,
+    );
+    expect(report.rows.filter((row) => row.kind === 'Certificate connector').map((row) => row.name)).toEqual(['pki01.contoso.local', 'b']);
+  });
+
+  it('names Mobile Threat Defense partners by connector id (any case) and shows an unknown id raw', () => {
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ id: LOOKOUT_ID.toUpperCase() }), mtd({ id: 'not-a-known-partner' })] }), context);
+    expect(report.rows.filter((row) => row.kind === 'Mobile Threat Defense').map((row) => row.name)).toEqual(['Lookout for Work', 'not-a-known-partner']);
+  });
+
+  it.each(['unresponsive', 'unavailable', 'error'])('an MTD connector in state "%s" is an unhealthy row with a finding', (state) => {
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState: state as Mtd['partnerState'] })] }), context);
+    expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'unhealthy', reason: `Partner state is "${state}": threat-based compliance goes stale` });
+    expect(report.findings).toEqual([
+      {
+        kind: 'connector-unhealthy',
+        subjectId: DEFENDER_ID,
+        subjectName: 'Mobile Threat Defense: Microsoft Defender for Endpoint',
+        detail: `Partner state is "${state}": threat-based compliance goes stale`,
+      },
+    ]);
+  });
+
+  it('an MTD connector in state "available" is a warning row, not a finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState: 'available' })] }), context);
+    expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'warning', reason: 'Set up at the partner but not enabled in Intune' });
+    expect(report.findings).toEqual([]);
+  });
+
+  it("an MTD heartbeat older than the connector's own threshold is a finding", () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ mobileThreatDefenseConnectors: [mtd({ lastHeartbeatDateTime: daysAgo(2.5), partnerUnresponsivenessThresholdInDays: 2 })] }),
+      context,
+    );
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['connector-unhealthy', DEFENDER_ID]]);
+    expect(report.findings[0]?.detail).toContain("more than the partner's 2-day threshold");
+  });
+
+  it('managed Google Play notBound is a "not configured" row and no finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ bindStatus: 'notBound' }) }), context);
+    expect(report.rows.find((row) => row.kind === 'Managed Google Play')).toMatchObject({ health: 'not configured', reason: 'Managed Google Play is not bound' });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('managed Google Play null is a "not configured" row with a fixed id and name, and no finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: null }), context);
+    expect(report.rows.find((row) => row.kind === 'Managed Google Play')).toMatchObject({
+      id: 'androidManagedStoreAccountEnterpriseSettings',
+      name: 'Managed Google Play',
+      health: 'not configured',
+      lastContact: null,
+    });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('managed Google Play with credentialsNotValid sync is an unhealthy finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ lastAppSyncStatus: 'credentialsNotValid' }) }), context);
+    expect(report.findings).toEqual([
+      {
+        kind: 'connector-unhealthy',
+        subjectId: 'mgp-1',
+        subjectName: 'Managed Google Play: Contoso Ltd',
+        detail: 'Last app sync failed: the binding credentials are no longer valid (bind again)',
+      },
+    ]);
+  });
+
+  it('managed Google Play unbinding is an unhealthy finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ bindStatus: 'unbinding' }) }), context);
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId, finding.detail])).toEqual([['connector-unhealthy', 'mgp-1', 'The binding is being removed']]);
+  });
+
+  it('a partner with isConfigured false is "not configured" and no finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ deviceManagementPartners: [partner({ isConfigured: false })] }), context);
+    expect(report.rows.find((row) => row.kind === 'Partner MDM')).toMatchObject({ id: 'partner-1', health: 'not configured', reason: 'Not connected to Intune' });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a terminated partner is an unhealthy finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ deviceManagementPartners: [partner({ partnerState: 'terminated' })] }), context);
+    expect(report.findings).toEqual([{ kind: 'connector-unhealthy', subjectId: 'partner-1', subjectName: 'Partner MDM: Jamf Pro', detail: 'Partner state is "terminated"' }]);
+  });
+
+  it("a future non-compliance date is in the partner row's reason", () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ deviceManagementPartners: [partner({ whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: '2026-11-29T00:00:00Z' })] }),
+      context,
+    );
+    const row = report.rows.find((candidate) => candidate.kind === 'Partner MDM');
+    expect(row?.health).toBe('warning');
+    expect(row?.reason).toBe('Partner devices will be marked non-compliant on 2026-11-29');
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a terminated partner with a future non-compliance date mentions both in the finding detail', () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({ deviceManagementPartners: [partner({ partnerState: 'terminated', whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: daysAhead(5) })] }),
+      context,
+    );
+    expect(report.findings[0]?.detail).toBe(`Partner state is "terminated"; partner devices will be marked non-compliant on ${daysAhead(5).slice(0, 10)}`);
+  });
+
+  it('a failed Autopilot sync is an unhealthy finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ autopilot: autopilot({ syncStatus: 'failed' }) }), context);
+    expect(report.findings).toEqual([
+      { kind: 'connector-unhealthy', subjectId: 'autopilot-1', subjectName: 'Windows Autopilot: Autopilot device sync', detail: 'The last Autopilot sync failed' },
+    ]);
+  });
+
+  it('Autopilot null is a "not configured" row with a fixed id, and no finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ autopilot: null }), context);
+    expect(report.rows.find((row) => row.kind === 'Windows Autopilot')).toMatchObject({ id: 'windowsAutopilotSettings', health: 'not configured', lastContact: null });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('shows a 0001-01-01 timestamp as no last contact, with "never" in the reason', () => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ lastConnectionDateTime: NEVER })] }), context);
+    expect(report.rows.find((row) => row.id === 'ndes-1')).toMatchObject({ lastContact: null, reason: 'Never connected' });
+  });
+
+  it('adds a "not configured" placeholder row for an empty connector collection', () => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [], mobileThreatDefenseConnectors: [], deviceManagementPartners: [] }), context);
+    const placeholders = report.rows.filter((row) => row.health === 'not configured');
+    expect(placeholders.map((row) => [row.id, row.kind, row.name, row.reason])).toEqual([
+      ['certificate-connector-none', 'Certificate connector', '—', 'No certificate connector is installed'],
+      ['mobile-threat-defense-none', 'Mobile Threat Defense', '—', 'No Mobile Threat Defense connector is set up'],
+      ['partner-mdm-none', 'Partner MDM', '—', 'No partner MDM integration is set up'],
+    ]);
+    expect(report.findings).toEqual([]);
+  });
+
+  it('raises connector-unhealthy only for unhealthy rows and orders rows unhealthy, warning, healthy, not configured', () => {
+    const report = deriveConnectorHealth(
+      {
+        ndesConnectors: [ndes({ id: 'ndes-warn', displayName: 'WARN', lastConnectionDateTime: daysAgo(1.5) }), ndes({ id: 'ndes-bad', displayName: 'BAD', state: 'inactive' })],
+        mobileThreatDefenseConnectors: [mtd({ partnerState: 'available' }), mtd({ id: LOOKOUT_ID, partnerState: 'unresponsive' })],
+        deviceManagementPartners: [partner({ isConfigured: false })],
+        managedGooglePlay: googlePlay(),
+        autopilot: autopilot({ syncStatus: 'failed' }),
+      },
+      context,
+    );
+    expect(report.rows.map((row) => [row.id, row.health])).toEqual([
+      ['ndes-bad', 'unhealthy'],
+      [LOOKOUT_ID, 'unhealthy'],
+      ['autopilot-1', 'unhealthy'],
+      ['ndes-warn', 'warning'],
+      [DEFENDER_ID, 'warning'],
+      ['mgp-1', 'healthy'],
+      ['partner-1', 'not configured'],
+    ]);
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([
+      ['connector-unhealthy', 'ndes-bad'],
+      ['connector-unhealthy', LOOKOUT_ID],
+      ['connector-unhealthy', 'autopilot-1'],
+    ]);
+  });
+});

@@ -1,0 +1,491 @@
+import { describe, expect, it } from 'vitest';
+import { asrRules, deriveSecurityPosture, firewallProfiles, intentBaselineVerdict, settingsCatalogBaselineVerdicts } from '../../../../src/core/reports/security-posture/derive.js';
+import { ASR_RULES_SETTING, relevantChoices } from '../../../../src/core/reports/security-posture/load.js';
+import type { ChoiceValue, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/load.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
+
+type Intent = SecurityPostureRecords['intents'][number];
+type Template = SecurityPostureRecords['templates'][number];
+
+const now = new Date('2026-11-22T09:00:00Z');
+const context: DeriveContext = { now, thresholds: DEFAULT_THRESHOLDS };
+
+const ADOBE = `${ASR_RULES_SETTING}_blockadobereaderfromcreatingchildprocesses`;
+const LSASS = `${ASR_RULES_SETTING}_blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem`;
+const PSEXEC = `${ASR_RULES_SETTING}_blockprocesscreationsfrompsexecandwmicommands`;
+const USB = `${ASR_RULES_SETTING}_blockuntrustedunsignedprocessesthatrunfromusb`;
+const ADOBE_GUID = '7674ba52-37eb-4a4f-a9a1-f0f9a1619a2c';
+const LSASS_GUID = '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2';
+const DOMAIN = 'vendor_msft_firewall_mdmstore_domainprofile_enablefirewall';
+const PRIVATE = 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall';
+const PUBLIC = 'vendor_msft_firewall_mdmstore_publicprofile_enablefirewall';
+const BASELINE_GUID = '66df8dce-0166-4b82-92f7-1f74e3ca17a3';
+
+const choice = (settingDefinitionId: string, suffix: string): ChoiceValue => ({ settingDefinitionId, value: `${settingDefinitionId}_${suffix}` });
+
+const policy = (overrides: Partial<SecurityPolicy> = {}): SecurityPolicy => ({
+  id: 'pol-1',
+  name: 'Policy',
+  templateFamily: 'none',
+  templateId: '',
+  templateDisplayName: null,
+  templateDisplayVersion: null,
+  isAssigned: true,
+  technologies: 'mdm,microsoftSense',
+  platforms: 'windows10',
+  choices: [],
+  ...overrides,
+});
+
+const asrPolicy = (id: string, name: string, choices: ChoiceValue[]) =>
+  policy({ id, name, templateFamily: 'endpointSecurityAttackSurfaceReduction', templateId: 'e8c053d6-9f95-42b1-a7f1-ebfd71c67a4b_1', choices });
+const firewallPolicy = (id: string, name: string, choices: ChoiceValue[]) =>
+  policy({ id, name, templateFamily: 'endpointSecurityFirewall', templateId: '6078910e-d808-4a9f-a51d-1b8a7bacb7c0_1', choices });
+const baselinePolicy = (id: string, name: string, version: number, displayVersion: string | null, guid = BASELINE_GUID) =>
+  policy({
+    id,
+    name,
+    templateFamily: 'baseline',
+    templateId: `${guid}_${version}`,
+    templateDisplayName: 'Security Baseline for Windows 10 and later',
+    templateDisplayVersion: displayVersion,
+    choices: [],
+  });
+
+const template = (overrides: Partial<Template> = {}): Template => ({
+  id: 'tpl-old',
+  displayName: 'Security Baseline for Windows 10 and later',
+  templateType: 'securityBaseline',
+  templateSubtype: 'none',
+  platformType: 'windows10AndLater',
+  versionInfo: 'November 2021',
+  publishedDateTime: '2021-11-01T00:00:00Z',
+  isDeprecated: false,
+  ...overrides,
+});
+
+const TEMPLATES: Template[] = [
+  template(),
+  template({ id: 'tpl-new', versionInfo: 'December 2023', publishedDateTime: '2023-12-01T00:00:00Z' }),
+  template({ id: 'tpl-deprecated', versionInfo: 'MDM Security Baseline for May 2019', publishedDateTime: '2019-05-01T00:00:00Z', isDeprecated: true }),
+  // Later, but of another type, another subtype, or deprecated: none of these supersede tpl-new.
+  template({
+    id: 'tpl-edge',
+    displayName: 'Microsoft Edge baseline',
+    templateType: 'microsoftEdgeSecurityBaseline',
+    versionInfo: 'September 2025',
+    publishedDateTime: '2025-09-01T00:00:00Z',
+  }),
+  template({ id: 'tpl-firewall-sub', templateSubtype: 'firewall', versionInfo: 'October 2025', publishedDateTime: '2025-10-01T00:00:00Z' }),
+  template({ id: 'tpl-future-deprecated', versionInfo: 'Preview 2026', publishedDateTime: '2026-01-01T00:00:00Z', isDeprecated: true }),
+  template({
+    id: 'tpl-endpoint',
+    displayName: 'Antivirus',
+    templateType: 'securityTemplate',
+    templateSubtype: 'antivirus',
+    versionInfo: null,
+    publishedDateTime: '2020-01-01T00:00:00Z',
+  }),
+];
+
+const intent = (overrides: Partial<Intent> = {}): Intent => ({
+  id: 'intent-1',
+  displayName: 'Windows baseline',
+  templateId: 'tpl-new',
+  isMigratingToConfigurationPolicy: false,
+  ...overrides,
+});
+
+describe('relevantChoices', () => {
+  it('finds ASR rule choices nested in groupSettingCollectionValue / children, skipping per-rule exclusions and unrelated settings', () => {
+    const settings = [
+      {
+        id: '0',
+        settingInstance: {
+          '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+          settingDefinitionId: ASR_RULES_SETTING,
+          groupSettingCollectionValue: [
+            {
+              children: [
+                {
+                  '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+                  settingDefinitionId: ADOBE,
+                  choiceSettingValue: { value: `${ADOBE}_audit`, children: [] },
+                },
+                {
+                  '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingCollectionInstance',
+                  settingDefinitionId: `${ADOBE}_perruleexclusions`,
+                  simpleSettingCollectionValue: [{ '@odata.type': '#microsoft.graph.deviceManagementConfigurationStringSettingValue', value: 'C:\\tools\\reader.exe' }],
+                },
+                {
+                  '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+                  settingDefinitionId: LSASS,
+                  choiceSettingValue: { value: `${LSASS}_block`, children: [] },
+                },
+              ],
+            },
+          ],
+        },
+      },
+      {
+        id: '1',
+        settingInstance: {
+          '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+          settingDefinitionId: 'device_vendor_msft_policy_config_defender_allowrealtimemonitoring',
+          choiceSettingValue: { value: 'device_vendor_msft_policy_config_defender_allowrealtimemonitoring_1', children: [] },
+        },
+      },
+    ];
+    expect(relevantChoices(settings)).toEqual([
+      { settingDefinitionId: ADOBE, value: `${ADOBE}_audit` },
+      { settingDefinitionId: LSASS, value: `${LSASS}_block` },
+    ]);
+  });
+
+  it("finds firewall choices at the top and nested under a choice value's children", () => {
+    const settings = [
+      {
+        settingInstance: {
+          settingDefinitionId: DOMAIN,
+          choiceSettingValue: {
+            value: `${DOMAIN}_false`,
+            children: [
+              {
+                settingDefinitionId: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction',
+                choiceSettingValue: { value: 'vendor_msft_firewall_mdmstore_domainprofile_defaultinboundaction_1', children: [] },
+              },
+            ],
+          },
+        },
+      },
+      {
+        settingInstance: {
+          settingDefinitionId: 'vendor_msft_firewall_mdmstore_global_disablestatefulftp',
+          choiceSettingValue: {
+            value: 'vendor_msft_firewall_mdmstore_global_disablestatefulftp_true',
+            children: [{ settingDefinitionId: PUBLIC, choiceSettingValue: { value: `${PUBLIC}_true`, children: [] } }],
+          },
+        },
+      },
+      { settingInstance: { settingDefinitionId: 'x', groupSettingValue: { children: [{ settingDefinitionId: PRIVATE, choiceSettingValue: { value: `${PRIVATE}_false` } }] } } },
+    ];
+    expect(relevantChoices(settings)).toEqual([
+      { settingDefinitionId: DOMAIN, value: `${DOMAIN}_false` },
+      { settingDefinitionId: PUBLIC, value: `${PUBLIC}_true` },
+      { settingDefinitionId: PRIVATE, value: `${PRIVATE}_false` },
+    ]);
+  });
+
+  it('returns nothing for missing or non-object settings, and ignores the ASR group setting itself', () => {
+    expect(relevantChoices(undefined)).toEqual([]);
+    expect(relevantChoices(null)).toEqual([]);
+    expect(relevantChoices('settings')).toEqual([]);
+    expect(relevantChoices([{ settingInstance: { settingDefinitionId: ASR_RULES_SETTING, choiceSettingValue: { value: `${ASR_RULES_SETTING}_audit` } } }])).toEqual([]);
+  });
+});
+
+describe('asrRules', () => {
+  it("reads each rule's mode with Microsoft's name", () => {
+    expect(asrRules(asrPolicy('p', 'ASR', [choice(ADOBE, 'audit'), choice(LSASS, 'block'), choice(PSEXEC, 'warn'), choice(USB, 'off')]))).toEqual([
+      { rule: 'blockadobereaderfromcreatingchildprocesses', name: 'Block Adobe Reader from creating child processes', mode: 'audit' },
+      {
+        rule: 'blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem',
+        name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
+        mode: 'block',
+      },
+      { rule: 'blockprocesscreationsfrompsexecandwmicommands', name: 'Block process creations originating from PSExec and WMI commands', mode: 'warn' },
+      { rule: 'blockuntrustedunsignedprocessesthatrunfromusb', name: 'Block untrusted and unsigned processes that run from USB', mode: 'off' },
+    ]);
+  });
+
+  it('ignores per-rule exclusion children, unknown values and non-ASR settings', () => {
+    expect(
+      asrRules(
+        asrPolicy('p', 'ASR', [
+          { settingDefinitionId: `${ADOBE}_perruleexclusions`, value: 'C:\\tools\\reader.exe' },
+          { settingDefinitionId: ADOBE, value: 'something-else' },
+          choice(DOMAIN, 'false'),
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('shows a rule Microsoft added later by its raw suffix', () => {
+    expect(asrRules(asrPolicy('p', 'ASR', [choice(`${ASR_RULES_SETTING}_blocksomethingnew`, 'audit')]))).toEqual([
+      { rule: 'blocksomethingnew', name: 'blocksomethingnew', mode: 'audit' },
+    ]);
+  });
+});
+
+describe('firewallProfiles', () => {
+  it('reads _false as off and _true as on', () => {
+    expect(firewallProfiles(firewallPolicy('f', 'FW', [choice(DOMAIN, 'false'), choice(PRIVATE, 'true'), choice(PUBLIC, 'false')]))).toEqual([
+      { profile: 'domain', enabled: false },
+      { profile: 'private', enabled: true },
+      { profile: 'public', enabled: false },
+    ]);
+  });
+
+  it('leaves out a profile the policy does not configure, and ignores other values', () => {
+    expect(firewallProfiles(firewallPolicy('f', 'FW', [choice(PUBLIC, 'true')]))).toEqual([{ profile: 'public', enabled: true }]);
+    expect(firewallProfiles(firewallPolicy('f', 'FW', [{ settingDefinitionId: DOMAIN, value: 'notconfigured' }, choice(ADOBE, 'audit')]))).toEqual([]);
+  });
+});
+
+describe('settingsCatalogBaselineVerdicts', () => {
+  it('a baseline on version 3 is outdated when another policy uses version 4; the one on 4 is current', () => {
+    const verdicts = settingsCatalogBaselineVerdicts([baselinePolicy('old', 'Baseline 23H2', 3, '23H2'), baselinePolicy('new', 'Baseline 24H2', 4, '24H2')]);
+    expect(verdicts.get('old')).toEqual({ outdated: true, current: '23H2', reason: 'on 23H2; 24H2 is in use in "Baseline 24H2"' });
+    expect(verdicts.get('new')).toEqual({ outdated: false, current: '24H2' });
+  });
+
+  it('a lone baseline is current, whatever its version', () => {
+    expect(settingsCatalogBaselineVerdicts([baselinePolicy('only', 'Baseline', 3, '23H2')])).toEqual(new Map([['only', { outdated: false, current: '23H2' }]]));
+  });
+
+  it('compares versions numerically and template ids case-insensitively', () => {
+    const verdicts = settingsCatalogBaselineVerdicts([baselinePolicy('v9', 'Nine', 9, null, BASELINE_GUID.toUpperCase()), baselinePolicy('v10', 'Ten', 10, null)]);
+    expect(verdicts.get('v9')).toEqual({
+      outdated: true,
+      current: `${BASELINE_GUID.toUpperCase()}_9`,
+      reason: `on ${BASELINE_GUID.toUpperCase()}_9; version 10 is in use in "Ten"`,
+    });
+    expect(verdicts.get('v10')?.outdated).toBe(false);
+  });
+
+  it('does not compare different baselines, nor a policy that is not a baseline', () => {
+    const verdicts = settingsCatalogBaselineVerdicts([
+      baselinePolicy('win', 'Windows', 3, '23H2'),
+      baselinePolicy('edge', 'Edge', 7, 'v128', 'c66347b7-8325-4954-a235-3bf2233dfbfd'),
+      policy({ id: 'sc', name: 'Not a baseline', templateFamily: 'none', templateId: `${BASELINE_GUID}_5` }),
+    ]);
+    expect([...verdicts.entries()]).toEqual([
+      ['win', { outdated: false, current: '23H2' }],
+      ['edge', { outdated: false, current: 'v128' }],
+    ]);
+  });
+});
+
+describe('intentBaselineVerdict', () => {
+  it('an intent whose template is deprecated is outdated', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-deprecated' }), TEMPLATES)).toEqual({
+      outdated: true,
+      current: 'MDM Security Baseline for May 2019',
+      reason: 'on MDM Security Baseline for May 2019, a deprecated version',
+      template: TEMPLATES[2],
+    });
+  });
+
+  it('an intent on an older template, when a later one of the same type, subtype and platform exists, is outdated', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-old' }), TEMPLATES)).toEqual({
+      outdated: true,
+      current: 'November 2021',
+      reason: 'on November 2021; December 2023 is available',
+      template: TEMPLATES[0],
+    });
+  });
+
+  it('an intent on the newest template of its type is current, despite later templates of other types or subtypes, or deprecated ones', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-new' }), TEMPLATES)).toEqual({ outdated: false, current: 'December 2023', template: TEMPLATES[1] });
+  });
+
+  it('matches the template id case-insensitively', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'TPL-NEW' }), TEMPLATES)?.outdated).toBe(false);
+  });
+
+  it('an intent whose template is missing from /templates cannot be judged, so it is not outdated', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-gone' }), TEMPLATES)).toEqual({
+      outdated: false,
+      current: 'unknown template',
+      unchecked: 'its template tpl-gone is not among the templates Graph returned',
+      template: undefined,
+    });
+  });
+
+  it('a non-baseline template type (securityTemplate) gives no verdict', () => {
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-endpoint' }), TEMPLATES)).toBeUndefined();
+  });
+});
+
+describe('deriveSecurityPosture', () => {
+  it('an ASR rule in audit is asr-rule-audit, one finding per policy listing every audited rule', () => {
+    const report = deriveSecurityPosture(
+      { policies: [asrPolicy('asr-1', 'ASR pilot', [choice(LSASS, 'audit'), choice(ADOBE, 'audit'), choice(PSEXEC, 'block')])], intents: [], templates: [] },
+      context,
+    );
+    expect(report.findings).toEqual([
+      {
+        kind: 'asr-rule-audit',
+        subjectId: 'asr-1',
+        subjectName: 'ASR pilot',
+        detail:
+          '2 attack surface reduction rules are in audit mode, so they only log: Block credential stealing from the Windows local security authority subsystem (lsass.exe); Block Adobe Reader from creating child processes.',
+        ruleKey: [ADOBE_GUID, LSASS_GUID].sort().join(','),
+      },
+    ]);
+    expect(report.rows.map((row) => [row.area, row.policy, row.setting, row.value, row.status])).toEqual([
+      ['Attack surface reduction', 'ASR pilot', 'Block Adobe Reader from creating child processes', 'Audit', 'Audit only: not enforced'],
+      ['Attack surface reduction', 'ASR pilot', 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)', 'Audit', 'Audit only: not enforced'],
+      ['Attack surface reduction', 'ASR pilot', 'Block process creations originating from PSExec and WMI commands', 'Block', 'Enforced'],
+    ]);
+  });
+
+  it('a single audited rule reads "rule is"', () => {
+    const report = deriveSecurityPosture({ policies: [asrPolicy('asr-1', 'ASR', [choice(ADOBE, 'audit')])], intents: [], templates: [] }, context);
+    expect(report.findings[0]?.detail).toMatch(/^1 attack surface reduction rule is in audit mode\b/);
+    expect(report.findings[0]?.detail).toContain(': Block Adobe Reader from creating child processes.');
+    expect(report.findings[0]?.ruleKey).toBe(ADOBE_GUID);
+  });
+
+  it('an ASR rule in warn is shown but is not a finding; off is not a finding either', () => {
+    const report = deriveSecurityPosture({ policies: [asrPolicy('asr-2', 'ASR warn', [choice(ADOBE, 'warn'), choice(LSASS, 'off')])], intents: [], templates: [] }, context);
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => [row.setting, row.value, row.status])).toEqual([
+      ['Block Adobe Reader from creating child processes', 'Warn', 'Enforced'],
+      ['Block credential stealing from the Windows local security authority subsystem (lsass.exe)', 'Off', 'Disabled by policy'],
+    ]);
+  });
+
+  it('per-rule exclusion children make neither rows nor findings', () => {
+    const report = deriveSecurityPosture(
+      {
+        policies: [asrPolicy('asr-3', 'ASR', [choice(ADOBE, 'block'), { settingDefinitionId: `${ADOBE}_perruleexclusions`, value: `${ADOBE}_perruleexclusions_audit_path` }])],
+        intents: [],
+        templates: [],
+      },
+      context,
+    );
+    expect(report.rows.map((row) => row.setting)).toEqual(['Block Adobe Reader from creating child processes']);
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a firewall profile set to _false is firewall-profile-off, naming the profiles', () => {
+    const report = deriveSecurityPosture(
+      { policies: [firewallPolicy('fw-1', 'Firewall', [choice(PUBLIC, 'false'), choice(DOMAIN, 'false'), choice(PRIVATE, 'true')])], intents: [], templates: [] },
+      context,
+    );
+    expect(report.findings).toEqual([
+      {
+        kind: 'firewall-profile-off',
+        subjectId: 'fw-1',
+        subjectName: 'Firewall',
+        detail: 'The policy switches Windows Firewall off for the public, domain profiles.',
+        ruleKey: 'domain,public',
+      },
+    ]);
+    expect(report.rows.map((row) => [row.area, row.setting, row.value, row.status])).toEqual([
+      ['Firewall', 'Domain profile', 'Off', 'Firewall switched off by policy'],
+      ['Firewall', 'Public profile', 'Off', 'Firewall switched off by policy'],
+      ['Firewall', 'Private profile', 'On', 'Enforced'],
+    ]);
+  });
+
+  it('one profile off reads "profile"', () => {
+    const report = deriveSecurityPosture({ policies: [firewallPolicy('fw-2', 'Firewall', [choice(PRIVATE, 'false')])], intents: [], templates: [] }, context);
+    expect(report.findings.map((finding) => [finding.kind, finding.detail, finding.ruleKey])).toEqual([
+      ['firewall-profile-off', 'The policy switches Windows Firewall off for the private profile.', 'private'],
+    ]);
+  });
+
+  it('a firewall policy that leaves profiles unconfigured is not "off"', () => {
+    const report = deriveSecurityPosture(
+      { policies: [firewallPolicy('fw-3', 'Public only', [choice(PUBLIC, 'true')]), firewallPolicy('fw-4', 'Nothing', [])], intents: [], templates: [] },
+      context,
+    );
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => [row.id, row.setting, row.value])).toEqual([['fw-3', 'Public profile', 'On']]);
+  });
+
+  it('an outdated settings-catalog baseline is baseline-outdated; the one on the newest version is current', () => {
+    const report = deriveSecurityPosture(
+      { policies: [baselinePolicy('bl-new', 'Windows baseline 24H2', 4, '24H2'), baselinePolicy('bl-old', 'Windows baseline 23H2', 3, '23H2')], intents: [], templates: [] },
+      context,
+    );
+    expect(report.findings).toEqual([
+      {
+        kind: 'baseline-outdated',
+        subjectId: 'bl-old',
+        subjectName: 'Windows baseline 23H2',
+        detail: 'Baseline on 23H2; 24H2 is in use in "Windows baseline 24H2".',
+        ruleKey: `${BASELINE_GUID}_3`,
+      },
+    ]);
+    expect(report.rows.map((row) => [row.id, row.area, row.setting, row.value, row.status])).toEqual([
+      ['bl-old', 'Security baseline', 'Security Baseline for Windows 10 and later', '23H2', 'Outdated: on 23H2; 24H2 is in use in "Windows baseline 24H2"'],
+      ['bl-new', 'Security baseline', 'Security Baseline for Windows 10 and later', '24H2', 'Current'],
+    ]);
+    expect(report.rows[0]?.link).toContain(`/policyId/bl-old/`);
+  });
+
+  it('intent baselines: deprecated and superseded templates are outdated; the newest is current; a missing template is not checked; an endpoint security intent has no row', () => {
+    const report = deriveSecurityPosture(
+      {
+        policies: [],
+        intents: [
+          intent({ id: 'i-dep', displayName: 'Old MDM baseline', templateId: 'tpl-deprecated' }),
+          intent({ id: 'i-old', displayName: 'Baseline 2021', templateId: 'tpl-old', isMigratingToConfigurationPolicy: true }),
+          intent({ id: 'i-new', displayName: 'Baseline 2023', templateId: 'tpl-new' }),
+          intent({ id: 'i-gone', displayName: 'Orphan', templateId: 'tpl-gone' }),
+          intent({ id: 'i-av', displayName: 'Antivirus', templateId: 'tpl-endpoint' }),
+        ],
+        templates: TEMPLATES,
+      },
+      context,
+    );
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId, finding.ruleKey])).toEqual([
+      ['baseline-outdated', 'i-dep', 'tpl-deprecated'],
+      ['baseline-outdated', 'i-old', 'tpl-old'],
+    ]);
+    expect(report.findings[0]?.detail).toBe('Baseline on MDM Security Baseline for May 2019, a deprecated version.');
+    expect(report.findings[1]?.detail).toBe('Baseline on November 2021; December 2023 is available.');
+    expect(report.rows.map((row) => row.id)).not.toContain('i-av');
+    const old = report.rows.find((row) => row.id === 'i-old');
+    expect(old).toMatchObject({
+      status: 'Outdated: on November 2021; December 2023 is available (being migrated to the settings catalog)',
+      link: 'https://intune.microsoft.com/#view/Microsoft_Intune_Workflows/SecurityManagementMenu/~/securityBaselines',
+      value: 'November 2021',
+    });
+    expect(report.rows.find((row) => row.id === 'i-new')).toMatchObject({ status: 'Current', value: 'December 2023' });
+    expect(report.rows.find((row) => row.id === 'i-gone')).toMatchObject({
+      setting: 'Security baseline',
+      value: 'unknown template',
+      status: 'Could not check: its template tpl-gone is not among the templates Graph returned',
+    });
+  });
+
+  it('orders rows: not enforced first, then outdated baselines, then enforced settings, then current baselines', () => {
+    const report = deriveSecurityPosture(
+      {
+        policies: [
+          asrPolicy('asr', 'ASR', [choice(ADOBE, 'block'), choice(LSASS, 'audit')]),
+          firewallPolicy('fw', 'FW', [choice(DOMAIN, 'true'), choice(PUBLIC, 'false')]),
+          baselinePolicy('bl-old', 'BL old', 3, '23H2'),
+          baselinePolicy('bl-new', 'BL new', 4, '24H2'),
+        ],
+        intents: [],
+        templates: [],
+      },
+      context,
+    );
+    expect(report.rows.map((row) => `${row.id}:${row.setting}`)).toEqual([
+      'asr:Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
+      'fw:Public profile',
+      'bl-old:Security Baseline for Windows 10 and later',
+      'asr:Block Adobe Reader from creating child processes',
+      'fw:Domain profile',
+      'bl-new:Security Baseline for Windows 10 and later',
+    ]);
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([
+      ['asr-rule-audit', 'asr'],
+      ['firewall-profile-off', 'fw'],
+      ['baseline-outdated', 'bl-old'],
+    ]);
+    expect(report.state).toBe('loaded');
+    expect(report.columns.map((column) => column.key)).toEqual(['area', 'policy', 'setting', 'value', 'status']);
+  });
+
+  it('a tenant without ASR, firewall or baseline settings has no rows and no findings', () => {
+    expect(deriveSecurityPosture({ policies: [policy({ id: 'plain', name: 'Wi-Fi' })], intents: [], templates: TEMPLATES }, context)).toMatchObject({ rows: [], findings: [] });
+  });
+});
