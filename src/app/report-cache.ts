@@ -101,6 +101,15 @@ export class ReportCache {
     return result;
   }
 
+  /**
+   * Resolves once no load is under way, those that start meanwhile included: for closing the store
+   * after the last load has written its history into it. A load ends within the Graph client's
+   * bounded budget; a cache that keeps starting loads is given up on after a hundred rounds.
+   */
+  async settled(): Promise<void> {
+    for (let round = 0; round < 100 && this.loading.size > 0; round += 1) await Promise.allSettled([...this.loading.values()].map((load) => load.result));
+  }
+
   progress(id: ReportId): ReportLoadProgress {
     const inFlight = this.loading.get(id);
     if (!inFlight) return { report: id, loading: false, elapsedMs: 0, sources: [] };

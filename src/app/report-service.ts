@@ -56,6 +56,11 @@ export class ReportService {
     return Promise.all(ids.map((id) => this.cache.get(id, { refresh: true })));
   }
 
+  /** Resolves once no load is under way (report-cache.ts): before the store a load writes into is closed. */
+  settled(): Promise<void> {
+    return this.cache.settled();
+  }
+
   progress(id: ReportId): ReportLoadProgress {
     return this.cache.progress(id);
   }

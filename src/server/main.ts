@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
   const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
-  const { server, scheduler } = assembleApp({
+  const { server, services, scheduler } = assembleApp({
     connection,
     loadOptions: {
       thresholds: config.thresholds,
@@ -97,9 +97,11 @@ async function main(argv: string[]): Promise<void> {
   scheduler?.start(schedulerClock.tickMs);
 
   const stop = async () => {
-    // No new requests first; then the scheduled run under way (if any) finishes before the store closes.
+    // No new requests first; then the scheduled run and the loads under way (if any) finish before the store closes.
     server.close();
     await scheduler?.stop();
+    // A load under way adds its point to the history as it ends: it ends before the store closes.
+    await services.reports.settled();
     await store.close();
     await connection.close();
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReportResult } from '../../src/core/reports/report-model.js';
+import type { LoadProgress, ReportResult } from '../../src/core/reports/report-model.js';
 import { ReportCache } from '../../src/app/report-cache.js';
 import { reportResult } from '../fixtures/report-result.js';
 
@@ -48,5 +48,30 @@ describe('the report cache', () => {
     expect(loader.loads()).toBe(2);
     loader.finish(1, reportResult('second'));
     expect(await refreshed).toEqual({ result: reportResult('second'), refreshing: false });
+  });
+
+  it('tells progress to whoever waits for a load, a caller that joins it included, and settles once every load under way has ended', async () => {
+    const loaded: ReportResult[] = [];
+    const progressed: string[] = [];
+    const held: Array<{ onProgress: (progress: LoadProgress) => void; finish: (value: ReportResult) => void }> = [];
+    const cache = new ReportCache((_id, onProgress) => new Promise<ReportResult>((resolve) => held.push({ onProgress, finish: resolve })));
+    const first = cache.get('escrow-gaps', { onProgress: (progress) => progressed.push(`first ${progress.records}`) });
+    const joined = cache.get('escrow-gaps', { onProgress: (progress) => progressed.push(`joined ${progress.records}`) });
+    held[0]!.onProgress({ report: 'escrow-gaps', source: 'managedDevices', records: 100 });
+    expect(progressed).toEqual(['first 100', 'joined 100']);
+
+    let settled = false;
+    const settling = cache.settled().then(() => (settled = true));
+    // A load that starts while the first is under way is waited for too.
+    const other = cache.get('connector-health');
+    held[0]!.finish(reportResult('first'));
+    loaded.push(await first, await joined);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    held[1]!.finish(reportResult('other'));
+    await Promise.all([other, settling]);
+    expect(settled).toBe(true);
+    expect(loaded.map((result) => result.generatedAt)).toEqual(['first', 'first']);
+    expect(held).toHaveLength(2);
   });
 });

@@ -44,7 +44,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
   const connection = options.authorityHost ? { ...base, identity: { ...base.identity, authorityHost: options.authorityHost } } : base;
   const log: string[] = [];
   if (options.notifyApiKey) recordCredential(options.notifyApiKey);
-  const { server, bot, scheduler } = assembleApp({
+  const { server, services, bot, scheduler } = assembleApp({
     connection,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
@@ -78,6 +78,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     log,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.reports.settled();
       await connection.transport.close();
     },
   };

@@ -38,7 +38,7 @@ export async function startTabServer(
   // A store of its own unless the test shares one between servers (a restart, a second instance).
   const ownDirectory = options.store ? null : await mkdtemp(join(tmpdir(), 'dmhealth-tab-state-'));
   const store = options.store ?? (await FileStateStore.open(ownDirectory!));
-  const { server } = assembleApp({
+  const { server, services } = assembleApp({
     connection,
     store,
     ...(options.registry ? { registry: options.registry } : {}),
@@ -54,6 +54,8 @@ export async function startTabServer(
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A load a page started (a tile of the overview, a revalidation) writes its history into the store when it ends.
+      await services.reports.settled();
       await connection.transport.close();
       if (ownDirectory) {
         await store.close();
