@@ -42,29 +42,43 @@ export const folderLayers = {
     const filename = relative(root, context.physicalFilename ?? context.filename)
       .split(sep)
       .join('/');
+    if (!filename.startsWith('src/')) return {};
     const rowName = rowFor(table, filename);
-    if (!rowName) return {};
+    if (!rowName) {
+      // A new folder is a new floor or part of one: the table must say what it may import.
+      return { Program: (node) => context.report({ node, message: `${filename} is in no row of the folder table (eslint.config.js, FOLDERS): give its folder a row.` }) };
+    }
     const row = table[rowName];
     const check = (node, source) => {
       if (typeof source !== 'string') return;
-      if (source.startsWith('.')) {
+      if (source.startsWith('.') || source.startsWith('/')) {
         const target = relative(root, resolve(dirname(resolve(root, filename)), source))
           .split(sep)
           .join('/');
-        // Imports that stay in the importing row, or leave src/ (a test helper), are not the table's business.
-        if (!target.startsWith('src/')) return;
+        // Within src/ the row says which folders; out of it (node_modules by path, the tests) nothing is allowed.
         const within = (path) => [target, target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx')].some((name) => name === path || name.startsWith(`${path}/`));
-        const allowed = row.may.some(within) && !(row.mayNot ?? []).some(within);
+        const allowed = target.startsWith('src/') && row.may.some(within) && !(row.mayNot ?? []).some(within);
         if (!allowed) context.report({ node, message: `${rowName} may not import ${target}: ${row.why}` });
         return;
       }
-      if (row.notPackages && matchesPackage(source, row.notPackages)) context.report({ node, message: `${rowName} may not import the package ${source}: ${row.why}` });
+      const refused = (row.notPackages && matchesPackage(source, row.notPackages)) || (row.packages && !matchesPackage(source, row.packages));
+      if (refused) context.report({ node, message: `${rowName} may not import the package ${source}: ${row.why}` });
+    };
+    /** A module name written as a string, or as a template with nothing in it. */
+    const written = (node) => {
+      if (node?.type === 'Literal') return node.value;
+      if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked;
+      return undefined;
     };
     return {
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
       ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+      ImportExpression: (node) => check(node, written(node.source)),
+      // `type T = import('../server/x.js').T`
+      TSImportType: (node) => check(node, written(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument)),
+      // `import x = require('../server/x.js')`
+      TSImportEqualsDeclaration: (node) => node.moduleReference.type === 'TSExternalModuleReference' && check(node, written(node.moduleReference.expression)),
     };
   },
 };

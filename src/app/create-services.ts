@@ -41,7 +41,6 @@ export interface AppServices {
   /** The triage decisions, which posts leave out. */
   triage: TriageRecords | undefined;
   schedules: ScheduleRecords | undefined;
-  log: (line: string) => void;
 }
 
 /**
@@ -77,11 +76,10 @@ export function createServices(options: ServicesOptions): AppServices {
   return {
     registry,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
-    reports: new ReportService({ registry, cache, ...(history ? { history } : {}), ...(triage ? { triage } : {}), log }),
+    reports: new ReportService({ cache, ...(history ? { history } : {}), ...(triage ? { triage } : {}), log }),
     store,
     triage,
     schedules: store ? new ScheduleRecords(store) : undefined,
-    log,
   };
 }
 

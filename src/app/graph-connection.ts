@@ -8,7 +8,7 @@ import type { ClientCredential } from '../graph/token-source.js';
 
 /**
  * A simulated tenant read as a tenant, as demo mode needs it: the running simulator (`src/sim`)
- * has this shape, and the composition roots that start one hand it over, so that nothing here
+ * has this shape, and the entry points that start one (`npm start`, `dmhealth`) hand it over, so that nothing here
  * imports the simulator.
  */
 export interface DemoTenant {
@@ -79,7 +79,7 @@ export function connectToDemoTenant(simulator: DemoTenant, options: DemoConnecti
 /**
  * The one place that turns configuration into a Graph client and the identity the tab's tokens are
  * checked against: the configured tenant or, in demo mode, the simulated tenant that
- * `startDemoTenant` starts (the composition root's, which alone knows the simulator).
+ * `startDemoTenant` starts (the entry point's, which alone knows the simulator).
  */
 export async function openGraphConnection(
   connection: TenantConnection,
@@ -92,7 +92,7 @@ export async function openGraphConnection(
 ): Promise<GraphConnection> {
   const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
   if (connection.mode === 'demo') {
-    if (!options.startDemoTenant) throw new Error('Demo mode needs the simulated tenant: the composition root passes startDemoTenant.');
+    if (!options.startDemoTenant) throw new Error('Demo mode needs the simulated tenant: the entry point passes startDemoTenant.');
     const simulator = await options.startDemoTenant();
     const connected = connectToDemoTenant(simulator, { clientOptions });
     return {

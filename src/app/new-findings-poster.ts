@@ -57,8 +57,9 @@ export interface NewFindingsPosterOptions<Message> {
 
 /**
  * Posts what is new in a channel since its last post (docs/contract.md, "The server's endpoints"). Under the channel's lock:
- * read the ledger, compare it with the reports as loaded now, post one card with only the new and
- * reopened findings and how many were resolved, and only once the post went out, record them. Two
+ * read the ledger, compare it with the reports as loaded now, post one message (drawn by `render`:
+ * the bot's card) with only the new and reopened findings and how many were resolved, and only
+ * once the post went out, record them. Two
  * triggers at once post once (the second finds nothing new); a post that fails records nothing, so
  * the next trigger posts it again.
  */

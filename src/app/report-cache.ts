@@ -52,14 +52,14 @@ export class ReportCache {
     const inFlight = this.loading.get(id) ?? null;
     const kept = this.loaded.get(id);
     if (!inFlight && kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return Promise.resolve(kept.result);
-    const result = inFlight ? inFlight.result : this.startLoad(id, options.refresh ?? false);
     const { onProgress } = options;
+    if (!inFlight) return this.startLoad(id, options.refresh ?? false, onProgress);
     if (onProgress) {
-      const listeners = this.loading.get(id)?.listeners;
-      listeners?.add(onProgress);
-      void result.finally(() => listeners?.delete(onProgress)).catch(() => undefined);
+      // Joining late, it hears what each source has read so far, then what follows.
+      for (const [source, records] of inFlight.sources) onProgress({ report: id, source, records });
+      inFlight.listeners.add(onProgress);
     }
-    return result;
+    return inFlight.result;
   }
 
   /**
@@ -75,16 +75,25 @@ export class ReportCache {
     return { result: kept.result, refreshing: true };
   }
 
-  private startLoad(id: ReportId, refresh = false): Promise<ReportResult> {
+  /** Starts a load; `listener` hears its progress from the first event (a load may tell one before it first waits). */
+  private startLoad(id: ReportId, refresh = false, listener?: (progress: LoadProgress) => void): Promise<ReportResult> {
     const sources = new Map<string, number>();
-    const listeners = new Set<(progress: LoadProgress) => void>();
+    const listeners = new Set<(progress: LoadProgress) => void>(listener ? [listener] : []);
     const onProgress = (progress: LoadProgress) => {
       sources.set(progress.source, progress.records);
-      for (const listener of listeners) listener(progress);
+      for (const heard of listeners) {
+        // A listener is one caller's (a terminal's progress line): its failure is not the load's, which others share.
+        try {
+          heard(progress);
+        } catch {
+          listeners.delete(heard);
+        }
+      }
     };
     const result = this.load(id, onProgress, { refresh }).then(
       (loadedResult) => {
         this.loading.delete(id);
+        listeners.clear();
         if (loadedResult.state === 'load-error') {
           this.loaded.delete(id);
         } else {
@@ -94,6 +103,7 @@ export class ReportCache {
       },
       (error: unknown) => {
         this.loading.delete(id);
+        listeners.clear();
         throw error;
       },
     );
@@ -103,8 +113,8 @@ export class ReportCache {
 
   /**
    * Resolves once no load is under way, those that start meanwhile included: for closing the store
-   * after the last load has written its history into it. A load ends within the Graph client's
-   * bounded budget; a cache that keeps starting loads is given up on after a hundred rounds.
+   * after the last load has written its history into it. A cache that keeps starting loads is given
+   * up on after a hundred rounds; a caller that cannot wait for a long load bounds the wait itself.
    */
   async settled(): Promise<void> {
     for (let round = 0; round < 100 && this.loading.size > 0; round += 1) await Promise.allSettled([...this.loading.values()].map((load) => load.result));

@@ -1,4 +1,3 @@
-import type { ReportRegistry } from '../core/reports/registry.js';
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import type { ReportSummary } from '../core/reports/report-summary.js';
@@ -15,7 +14,6 @@ import type { TriageRecords } from './triage-records.js';
 const AUDIT_SHOWN = 200;
 
 export interface ReportServiceOptions {
-  registry: ReportRegistry;
   cache: ReportCache;
   /** The reports' history and the triage decisions, kept in the state store; a caller without a store (the CLI) has neither. */
   history?: HistoryRecords;
@@ -31,12 +29,10 @@ export interface ReportServiceOptions {
  * terminal; none of them composes a summary or decides a triage request itself.
  */
 export class ReportService {
-  readonly registry: ReportRegistry;
   private readonly cache: ReportCache;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: ReportServiceOptions) {
-    this.registry = options.registry;
     this.cache = options.cache;
     this.log = options.log;
   }
@@ -79,9 +75,14 @@ export class ReportService {
     return (await this.summarizeAll([result], now))[0]!;
   }
 
-  /** Several results summarized side by side (an overview), the decisions read once for all. */
-  async summarizeAll(results: readonly ReportResult[], now: Date): Promise<ReportSummary[]> {
-    const [histories, inForce] = await Promise.all([Promise.all(results.map((result) => this.historyOrNull(result.report))), this.decisionsInForce()]);
+  /**
+   * Several results summarized side by side (an overview), the decisions read once for all. With
+   * `history: false` the summaries carry no changes and no trend, and no history is read: for a
+   * card that shows neither.
+   */
+  async summarizeAll(results: readonly ReportResult[], now: Date, options: { history?: boolean } = {}): Promise<ReportSummary[]> {
+    const withHistory = options.history ?? true;
+    const [histories, inForce] = await Promise.all([Promise.all(results.map((result) => (withHistory ? this.historyOrNull(result.report) : null))), this.decisionsInForce()]);
     return results.map((result, index) => {
       const history = histories[index] ?? null;
       return summarizeReport(result, {

@@ -3,7 +3,7 @@ import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
-import type { BotIdentity, CloudAdapter } from './adapter/teams-adapter.js';
+import type { BotIdentity } from './adapter/teams-adapter.js';
 import type { CardPoster } from './bot-services.js';
 import { newFindingsCardFor } from './cards/new-findings-card.js';
 import { messageDispatch } from './message-dispatch.js';
@@ -13,7 +13,6 @@ import type { ScheduledOutcome } from '../app/post-scheduler.js';
 import type { TabLinks } from './tab-links.js';
 
 export type { BotIdentity } from './adapter/teams-adapter.js';
-export { activityTenantId } from './adapter/activity-tenant.js';
 
 export interface TeamsBotOptions {
   /**
@@ -48,7 +47,6 @@ export type NotifyResult = { ok: true; outcomes: PostOutcome[] } | { ok: false; 
  * through one NewFindingsPoster.
  */
 export class TeamsBot {
-  readonly adapter: CloudAdapter;
   private readonly teams: TeamsAdapter;
   private readonly poster: CardPoster;
   private readonly log: (line: string) => void;
@@ -80,7 +78,6 @@ export class TeamsBot {
       log: this.log,
     });
     this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store, dispatch, log: this.log });
-    this.adapter = this.teams.cloudAdapter;
   }
 
   /** `POST /api/messages`. */

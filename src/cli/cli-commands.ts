@@ -160,7 +160,7 @@ async function withServices(command: string, registry: ReportRegistry, work: (se
   }
   let connection: GraphConnection;
   try {
-    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage, startDemoTenant });
+    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage, startDemoTenant: () => startDemoTenant(registry) });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
     console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);

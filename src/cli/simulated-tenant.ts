@@ -3,13 +3,14 @@ import { simulatorEnvironment, startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
+import type { ReportRegistry } from '../core/reports/registry.js';
 import { EXIT_USAGE } from './exit-status.js';
 
 // The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
 
-/** The demo tenant `dmhealth report` and `overview` read when no tenant is configured. */
-export function startDemoTenant(): Promise<Simulator> {
-  return startSimulator({ tenant: buildDemoTenant() });
+/** The demo tenant `dmhealth report` and `overview` read when no tenant is configured: the records of the registry's reports. */
+export function startDemoTenant(registry: ReportRegistry): Promise<Simulator> {
+  return startSimulator({ tenant: buildDemoTenant({ registry }) });
 }
 
 /**

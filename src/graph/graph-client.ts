@@ -10,13 +10,10 @@ import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
 import { BATCH_PATH, coveragePath } from './upstream-allow-list.js';
 
-// The client's vocabulary, importable from here as before the client was split into its parts.
+// What callers of the client see of its parts: each exchange (for a log or a bench), and how a
+// page's next link is read. The reading vocabulary is the core's Graph port (graph-reader.ts).
 export type { GraphExchange } from './graph-attempts.js';
-export { CLIENT_NAME, CLIENT_VERSION, MAX_BATCH_SIZE } from '../core/graph/graph-reader.js';
-export type { BatchOutcome, BatchSubRequest } from '../core/graph/graph-reader.js';
-export { MAX_PAGES, peekNextLink } from './graph-paging.js';
-export type { GraphPage } from '../core/graph/graph-reader.js';
-export type { QueryOptions, RequestOptions } from '../core/graph/graph-reader.js';
+export { peekNextLink } from './graph-paging.js';
 
 export interface GraphClientOptions {
   /** Graph origin, e.g. `https://graph.microsoft.com` (the spec's `{api_base_url}`). */

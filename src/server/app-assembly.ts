@@ -49,8 +49,16 @@ export interface AssembledApp {
  * simulated.
  */
 export function assembleApp(options: AppAssemblyOptions): AssembledApp {
-  const { connection, bot: botOptions, ...serviceOptions } = options;
-  const services = createServices({ ...serviceOptions, connection });
+  const { connection, bot: botOptions } = options;
+  const services = createServices({
+    connection,
+    store: options.store,
+    log: options.log,
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.load ? { load: options.load } : {}),
+    ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
+    ...(options.loadOptions ? { loadOptions: options.loadOptions } : {}),
+  });
   const { bot, scheduler } = botOptions
     ? createBot(services, {
         ...botOptions,

@@ -60,12 +60,12 @@ export function applyFaults(simulator: Simulator, faults: DemoSwitches['faults']
 }
 
 /**
- * The simulated tenant demo mode reads: the demo tenant, or the large one of `devices` devices,
- * with the switches applied. Closed with the connection that reads it.
+ * The simulated tenant demo mode reads: the demo tenant of the registry's reports, or the large one
+ * of `devices` devices, with the switches applied. Closed with the connection that reads it.
  */
-export async function startDemoTenant(options: { tenant: 'demo' | 'large'; devices: number; switches: DemoSwitches }): Promise<Simulator> {
-  const tenant = options.tenant === 'large' ? buildLargeTenant({ devices: options.devices }) : buildDemoTenant();
+export async function startDemoTenant(options: { tenant: 'demo' | 'large'; devices: number; switches: DemoSwitches }, registry: ReportRegistry = REPORTS): Promise<Simulator> {
+  const tenant = options.tenant === 'large' ? buildLargeTenant({ devices: options.devices }) : buildDemoTenant({ registry });
   const simulator = await startSimulator({ tenant: withDenied(tenant, options.switches.deny) });
-  applyFaults(simulator, options.switches.faults);
+  applyFaults(simulator, options.switches.faults, registry);
   return simulator;
 }

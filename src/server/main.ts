@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../app/config.js';
@@ -10,6 +11,9 @@ import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 import { schedulerClock } from './scheduler-clock.js';
+
+/** How long a stopping server waits for the loads under way before it closes the store. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -38,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
-    startDemoTenant: async () => (simulator = await startDemoTenant(options)),
+    startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });
   if (deny.length > 0) console.log(`Demo switch: the app is not granted ${deny.join(', ')}.`);
   for (const fault of faults) console.log(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
@@ -100,8 +104,10 @@ async function main(argv: string[]): Promise<void> {
     // No new requests first; then the scheduled run and the loads under way (if any) finish before the store closes.
     server.close();
     await scheduler?.stop();
-    // A load under way adds its point to the history as it ends: it ends before the store closes.
-    await services.reports.settled();
+    // A load under way adds its point to the history as it ends, so it is given a while to end
+    // before the store closes; a platform that stops the app waits only so long, and a large
+    // tenant's load can take minutes.
+    await Promise.race([services.reports.settled(), sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false })]);
     await store.close();
     await connection.close();
   };

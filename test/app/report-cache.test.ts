@@ -50,6 +50,31 @@ describe('the report cache', () => {
     expect(await refreshed).toEqual({ result: reportResult('second'), refreshing: false });
   });
 
+  it('tells progress to whoever waits for a load, from its first event, and to a caller that joins it what was read so far', async () => {
+    const heard: string[] = [];
+    let finish!: (value: ReportResult) => void;
+    let tell!: (progress: LoadProgress) => void;
+    const cache = new ReportCache((_id, onProgress) => {
+      // Told before the load first waits, as a report's first source does.
+      onProgress({ report: 'escrow-gaps', source: 'managedDevices', records: 0 });
+      tell = onProgress;
+      return new Promise<ReportResult>((resolve) => (finish = resolve));
+    });
+    const first = cache.get('escrow-gaps', {
+      onProgress: (progress) => {
+        heard.push(`first ${progress.records}`);
+        if (progress.records === 50) throw new Error('a broken progress line');
+      },
+    });
+    tell({ report: 'escrow-gaps', source: 'managedDevices', records: 50 });
+    const joined = cache.get('escrow-gaps', { onProgress: (progress) => heard.push(`joined ${progress.records}`) });
+    tell({ report: 'escrow-gaps', source: 'managedDevices', records: 80 });
+    finish(reportResult('done'));
+    expect([(await first).generatedAt, (await joined).generatedAt]).toEqual(['done', 'done']);
+    // The first caller's listener failed at 50 and heard no more; the load went on for both.
+    expect(heard).toEqual(['first 0', 'first 50', 'joined 50', 'joined 80']);
+  });
+
   it('tells progress to whoever waits for a load, a caller that joins it included, and settles once every load under way has ended', async () => {
     const loaded: ReportResult[] = [];
     const progressed: string[] = [];

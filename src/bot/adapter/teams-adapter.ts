@@ -13,8 +13,6 @@ import { activityTenantId } from './activity-tenant.js';
 import { installationStore, postTargets, sendCard } from './installations.js';
 import { cardMessage, replyActivity, turnConversation } from './turn-conversation.js';
 
-export type { CloudAdapter } from 'botbuilder';
-
 const { ConversationBot } = BotBuilderCloudAdapter;
 type ConversationBot = BotBuilderCloudAdapter.ConversationBot;
 
@@ -49,7 +47,7 @@ const HANDLED = Symbol('handled');
  * must come from the configured tenant.
  */
 export class TeamsAdapter {
-  readonly cloudAdapter: CloudAdapter;
+  private readonly cloudAdapter: CloudAdapter;
   private readonly conversation: ConversationBot;
   private readonly botAppId: string;
 

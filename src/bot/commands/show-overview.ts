@@ -14,7 +14,8 @@ export const showOverview: Command = {
     const ids = context.registry.ids;
     const loading = Promise.all(ids.map((id) => context.reports.get(id)));
     const toCard = async (results: ReportResult[]): Promise<BotReply> => {
-      const summaries = await context.reports.summarizeAll(results, context.now());
+      // The card shows no trend, so no history is read for it.
+      const summaries = await context.reports.summarizeAll(results, context.now(), { history: false });
       return { card: overviewCard(summaries, { tenantLabel: context.tenantLabel, tabUrl: context.tabUrl, tabLinks: context.tabLinks }) };
     };
     return answerWhenReady(context, loading, toCard, {
