@@ -4,7 +4,7 @@ import { helpCard } from './cards/help-card.js';
 import { scheduleSentence } from './cards/schedule-sentence.js';
 import type { BotReply, BotRequest, Command, CommandContext, Conversation } from './commands/command.js';
 import { notUnderstood } from './commands/help.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
 
 /** A command as the adapter runs it: the shapes of its messages, and its answer to one. */
@@ -41,7 +41,7 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
       return helpCard({
         tenantLabel: services.tenantLabel,
         tabUrl: services.tabUrl,
-        registry,
+        commands: botCommands(registry, commands),
         ...(notUnderstood.unknown !== undefined ? { unknown: notUnderstood.unknown } : {}),
         ...(notUnderstood.suggestion ? { suggestion: notUnderstood.suggestion } : {}),
         schedule: scheduleSentence(schedule, services.now()),

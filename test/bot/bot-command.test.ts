@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalText, commandWords, parseCommand, plainText } from '../../src/bot/bot-command.js';
-import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
 

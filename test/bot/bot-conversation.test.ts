@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
 import { openStateStore } from '../../src/app/open-state-store.js';

@@ -8,7 +8,8 @@ import { emptyLedger } from '../../src/store/state-store.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
 import { LISTED_FINDINGS } from '../../src/bot/cards/finding-list.js';
-import { BOT_COMMANDS, helpCard } from '../../src/bot/cards/help-card.js';
+import { helpCard } from '../../src/bot/cards/help-card.js';
+import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import { newFindingsCard } from '../../src/bot/cards/new-findings-card.js';
 import { reportCard } from '../../src/bot/cards/report-card.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
@@ -256,7 +257,7 @@ describe('the new-findings card', () => {
 
 describe('the help card', () => {
   it('names every command, and quotes what was not understood', () => {
-    const card = helpCard({ tenantLabel: 'Contoso (demo)', tabUrl: 'http://127.0.0.1:3978/tab/', unknown: 'make coffee' });
+    const card = helpCard({ tenantLabel: 'Contoso (demo)', tabUrl: 'http://127.0.0.1:3978/tab/', unknown: 'make coffee', commands: BOT_COMMANDS });
     expect(cardProblems(card)).toEqual([]);
     const text = renderedText(card);
     for (const { command } of BOT_COMMANDS) expect(text).toContain(command);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';

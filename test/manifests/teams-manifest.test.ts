@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOT_COMMANDS } from '../../src/bot/cards/help-card.js';
+import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import { TAB_ENTITY_ID } from '../../src/bot/tab-links.js';
 import { PackageError, buildAppPackage, parseEnvFile, substitutePlaceholders, validateManifest } from '../../src/cli/teams-package.js';
 import { REPO_ROOT } from '../support/browser.js';

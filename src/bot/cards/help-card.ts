@@ -1,12 +1,7 @@
-import type { ReportRegistry } from '../../core/reports/registry.js';
-import { BOT_COMMANDS, botCommands } from '../commands/index.js';
+import type { BotCommandLine } from '../commands/command.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 import { NO_SCHEDULE } from './schedule-sentence.js';
-
-export type { BotCommandLine } from '../commands/command.js';
-// Each command's help line is kept with the command; the card lists them in the order of src/bot/commands/index.ts.
-export { BOT_COMMANDS, botCommands };
 
 const HELP_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
@@ -56,7 +51,8 @@ export function helpCard(options: {
   tabUrl: string;
   unknown?: string;
   suggestion?: string;
-  registry?: ReportRegistry;
+  /** The lines to list: each command's own, in the order of src/bot/commands/index.ts (`botCommands`). */
+  commands: readonly BotCommandLine[];
   /** This conversation's posting schedule in a sentence (scheduleSentence); by default, how to set one. */
   schedule?: string;
 }): AdaptiveCardJson {
@@ -64,7 +60,7 @@ export function helpCard(options: {
     unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
     suggestion: options.suggestion ?? '',
     tenant: cardText(options.tenantLabel, 80),
-    commands: options.registry ? botCommands(options.registry) : BOT_COMMANDS,
+    commands: options.commands,
     tabUrl: options.tabUrl,
     schedule: cardText(options.schedule ?? NO_SCHEDULE, 400),
   });

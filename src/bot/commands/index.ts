@@ -17,8 +17,8 @@ import { stopPosting } from './stop-posting.js';
 export const COMMANDS: readonly Command[] = [showReport, showOverview, postNewFindings, schedulePosts, stopPosting, showSchedule, help];
 
 /** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
-export function botCommands(registry: ReportRegistry): BotCommandLine[] {
-  return COMMANDS.flatMap((command) => command.helpLines(registry));
+export function botCommands(registry: ReportRegistry, commands: readonly Command[] = COMMANDS): BotCommandLine[] {
+  return commands.flatMap((command) => command.helpLines(registry));
 }
 
 /** The six reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
