@@ -21,6 +21,8 @@ export interface ServicesOptions {
   load?: ReportLoader;
   /** How long a loaded report counts as fresh (five minutes by default); older ones are served while a newer one loads. */
   cacheMaxAgeMs?: number;
+  /** The time, in milliseconds, the cache judges a result's age by: `Date.now` unless a test moves it. */
+  cacheClock?: () => number;
   loadOptions?: Pick<LoadReportOptions, 'thresholds' | 'now' | 'onUnexpectedError'>;
   /**
    * Where the app keeps its state: the reports' history, triage decisions, the bot's installations,
@@ -71,7 +73,7 @@ export function createServices(options: ServicesOptions): AppServices {
   };
   const cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
   // Instances that share Azure Storage share loads too: one loads a report, the others serve its result.
-  const cache = new ReportCache(store?.kind === 'azure-blob' ? sharedLoader(upstream, store, { maxAgeMs: cacheMaxAgeMs, log }) : upstream, cacheMaxAgeMs);
+  const cache = new ReportCache(store?.kind === 'azure-blob' ? sharedLoader(upstream, store, { maxAgeMs: cacheMaxAgeMs, log }) : upstream, cacheMaxAgeMs, options.cacheClock);
   const triage = store ? new TriageRecords(store) : undefined;
   return {
     registry,

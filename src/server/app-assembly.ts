@@ -57,6 +57,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
+    ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.loadOptions ? { loadOptions: options.loadOptions } : {}),
   });
   const { bot, scheduler } = botOptions

@@ -32,7 +32,7 @@ export interface TabServer {
 export async function startTabServer(
   sim: Simulator,
   graph: GraphClient,
-  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number; store?: StateStore } = {},
+  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number; cacheClock?: () => number; store?: StateStore } = {},
 ): Promise<TabServer> {
   const connection = simulatorConnection(sim, graph);
   // A store of its own unless the test shares one between servers (a restart, a second instance).
@@ -44,6 +44,7 @@ export async function startTabServer(
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
+    ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.now ? { loadOptions: { now: options.now } } : {}),
     tabDirectory: TAB_DIRECTORY,
     log: (line) => recordServerLog('tab server', line),

@@ -504,13 +504,15 @@ describe('findings to act on', () => {
 
 describe('opening a report that has aged', () => {
   it('shows the last good result at once, says it is refreshing, and swaps in the newer one when it lands', async () => {
-    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 1_000 });
+    // The cache's clock is the test's: the result ages when the test says, however busy the machine.
+    let cacheTime = Date.now();
+    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 1_000, cacheClock: () => cacheTime });
     const page = await openPage();
     await page.goto(`${server.base}/tab/#/escrow-gaps`);
     await page.locator('[role=table]').waitFor();
     const firstRead = await page.locator('[data-generated-at]').getAttribute('data-generated-at');
 
-    await page.waitForTimeout(1_200); // the result ages past the cache's freshness
+    cacheTime += 1_200; // the result ages past the cache's freshness
     harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', latencyMs: 1_500, times: 1 });
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
@@ -527,7 +529,8 @@ describe('opening a report that has aged', () => {
 
 describe('the overview after a change in the tenant', () => {
   it('says on the tile and in the report how many findings are new and how many resolved since the previous load, with the trend', async () => {
-    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 500 });
+    let cacheTime = Date.now();
+    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 500, cacheClock: () => cacheTime });
     const page = await openPage();
     await page.goto(`${server.base}/tab/`);
     const escrow = page.locator('[data-report-tile=escrow-gaps][data-state=loaded]');
@@ -538,7 +541,7 @@ describe('the overview after a change in the tenant', () => {
     const kept = tenant.collections.deviceLocalCredentials;
     tenant.collections.deviceLocalCredentials = kept.slice(2);
     try {
-      await page.waitForTimeout(600); // the result ages: the next visit loads again behind it
+      cacheTime += 600; // the result ages: the next visit loads again behind it
       await page.reload();
       await expect.poll(() => escrow.locator('[data-changes]').textContent(), { timeout: 20_000 }).toMatch(/^2 new, 0 resolved since the load /);
       // The trend: one point per successful load, drawn from the second on.
