@@ -26,13 +26,18 @@ afterAll(async () => {
   rmSync(fakeBin, { recursive: true, force: true });
 });
 
-async function browserOpenedByPlayground(env: Record<string, string>): Promise<string | null> {
+/**
+ * What the Playground opened as a browser: waited for when it is `expected` to open one; otherwise
+ * looked for a second after its start (no wait can prove it never opens one; it opens one, when it
+ * does, as it starts listening).
+ */
+async function browserOpenedByPlayground(env: Record<string, string>, expected: boolean): Promise<string | null> {
   rmSync(openedLog, { force: true });
   const playground = await startPlayground(botEndpoint, { env: { PATH: PATH_WITH_FAKE_OPENER, ...env } });
   try {
     await playground.install(playground.config.personalChat.id);
-    // It opens its browser right after it starts listening; give it time to do so.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (expected) await expect.poll(() => existsSync(openedLog), { timeout: 20_000, interval: 50 }).toBe(true);
+    else await new Promise((resolve) => setTimeout(resolve, 1_000));
   } finally {
     // Fails if the Playground tried to reach beyond loopback (telemetry, for one).
     await playground.close();
@@ -42,11 +47,11 @@ async function browserOpenedByPlayground(env: Record<string, string>): Promise<s
 
 describe('the Agents Playground as the tests start it', () => {
   it('opens no browser and reaches nothing beyond loopback', async () => {
-    expect(await browserOpenedByPlayground({})).toBeNull();
+    expect(await browserOpenedByPlayground({}, false)).toBeNull();
   });
 
   it('would open one if not told otherwise: the probe above sees a browser being opened', async () => {
-    expect(await browserOpenedByPlayground({ TEAMSAPPTESTER_BROWSER: '' })).toMatch(/^http:\/\/localhost:\d+/);
+    expect(await browserOpenedByPlayground({ TEAMSAPPTESTER_BROWSER: '' }, true)).toMatch(/^http:\/\/localhost:\d+/);
   });
 
   it('is told what PLAYGROUND_QUIET_ENV says', () => {
@@ -61,7 +66,8 @@ describe('a local service that stops right after saying it is ready', () => {
     const program = `console.log('Listening on ${port}'); setTimeout(() => { console.error('Error: spawn xdg-open ENOENT'); process.exit(1); }, 100);`;
     const service = await startLocalService('The stand-in', ['--eval', program], /Listening on \d+/);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Until it has died, as the Playground had by the time a test reached it.
+      await expect.poll(() => service.child.exitCode, { timeout: 20_000, interval: 20 }).not.toBeNull();
       await expect(service.whileRunning(fetch(`http://127.0.0.1:${port}/`))).rejects.toThrow(/^The stand-in exited \(1\):\nListening on \d+\nError: spawn xdg-open ENOENT/);
     } finally {
       await service.stop();
