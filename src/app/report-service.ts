@@ -128,7 +128,8 @@ export class ReportService {
     const result = request.action === 'reopen' ? null : (await this.cache.open(id)).result;
     const found = result?.findings.find((finding) => finding.fingerprint === request.fingerprint);
     const outcome = await this.triageRecords().change(request, {
-      finding: found ? { ...found, report: id } : null,
+      report: id,
+      finding: found ?? null,
       by: { objectId: user.objectId, name: user.name, username: user.username },
     });
     if (!outcome.ok) return outcome;

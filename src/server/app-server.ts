@@ -9,7 +9,7 @@ import { registerTriageRoutes } from './triage-routes.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
-import { isLoopback } from '../core/net/loopback.js';
+import { isLoopback, isLoopbackHost } from '../core/net/loopback.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
@@ -34,6 +34,8 @@ export interface AppServerOptions {
   trustedProxy?: string;
   /** Explicit refreshes (`?refresh=true`) one user may ask for a minute; 6 by default. */
   refreshesPerMinute?: number;
+  /** The clock the per-minute limits of triage changes count by, in milliseconds: `Date.now` unless a test holds it. */
+  limitClock?: () => number;
   log?: (line: string) => void;
   /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
   logStream?: NodeJS.WritableStream;
@@ -57,6 +59,14 @@ export function createAppServer(options: AppServerOptions): Server {
   const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
   handleServerErrors(server, log);
   server.use(restify.plugins.queryParser({ mapParams: false }));
+  // restify builds each request's URL from its Host header, and a Host no URL can hold (a space,
+  // an address such as 127.0.0.256) throws outside any handler, which would end the process: such
+  // a request is answered 400 before anything reads its URL.
+  server.pre((req, res, next) => {
+    if (hostCanBeRead(req.headers.host)) return next();
+    res.send(400, { error: { status: 400, message: 'The Host header does not name a host.' } });
+    return next(false);
+  });
   server.pre((_req, res, next) => {
     res.header('cache-control', 'no-store');
     res.header('x-content-type-options', 'nosniff');
@@ -79,7 +89,7 @@ export function createAppServer(options: AppServerOptions): Server {
     ...(options.log ? { log: options.log } : {}),
   });
 
-  registerTriageRoutes(server, { services, authorised, ...(options.log ? { log: options.log } : {}) });
+  registerTriageRoutes(server, { services, authorised, ...(options.limitClock ? { limitClock: options.limitClock } : {}), ...(options.log ? { log: options.log } : {}) });
 
   const bot = options.bot;
   if (bot) {
@@ -93,8 +103,9 @@ export function createAppServer(options: AppServerOptions): Server {
   const demoToken = options.demoToken;
   if (demoToken) {
     server.get('/api/demo/token', async (req: Request, res: Response) => {
-      // The demo tenant's sign-in stands in for Teams SSO, for this machine only.
-      if (!isLoopback(req.socket.remoteAddress)) {
+      // The demo tenant's sign-in stands in for Teams SSO, for this machine only, and for pages
+      // served under this machine's own name (loopback.ts, isLoopbackHost).
+      if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHost(req.header('host'))) {
         res.send(403, { error: { status: 403, message: 'The demo sign-in answers this machine only.' } });
         return;
       }
@@ -103,6 +114,16 @@ export function createAppServer(options: AppServerOptions): Server {
   }
   if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false, catalogue: registry.catalogue() });
   return server;
+}
+
+/** Whether restify can make a URL of this Host header (restify's Request.getUrl, which falls back to localhost without one). */
+function hostCanBeRead(host: string | undefined): boolean {
+  try {
+    new URL(`http://${host || 'localhost'}/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
-import restify from 'restify';
-import type { Next, Request, RequestHandler, Response, Server } from 'restify';
+import type { Request, Response, Server } from 'restify';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
-import { FixedWindowRateLimit, createNotifyKeyCheck } from './notify-access.js';
+import { createNotifyKeyCheck } from './notify-access.js';
+import { FixedWindowRateLimit } from './rate-limit.js';
+import { jsonBodyParser, readJsonBody } from './json-body.js';
 
 /**
  * `POST /api/notify` with `{ "reports": ["escrow-gaps"], "target": "<channel id>" }` (both optional;
@@ -22,7 +23,7 @@ export function registerNotify(
   const wrongKeysPerCaller = new FixedWindowRateLimit(options.perMinute, 60_000);
   const wrongKeysOverall = new FixedWindowRateLimit(options.perMinute * 10, 60_000);
   const rightKey = new FixedWindowRateLimit(options.perMinute, 60_000);
-  const parseBody = restify.plugins.bodyParser({ maxBodySize: 16 * 1024, mapParams: false, rejectUnknown: true });
+  const parseBody = jsonBodyParser(16 * 1024);
   const tooMany = (res: Response, retryAfter: number) => {
     res.header('retry-after', String(retryAfter));
     res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
@@ -38,7 +39,8 @@ export function registerNotify(
     }
     const retryAfter = rightKey.take('the key');
     if (retryAfter > 0) return tooMany(res, retryAfter);
-    const body = await readBody(req, res, parseBody);
+    // Parsed once the key has been checked.
+    const body = await readJsonBody(req, res, parseBody);
     if (!body.ok) return;
     const request = readNotifyRequest(body.value, options.registry);
     if (!request.ok) {
@@ -53,21 +55,6 @@ export function registerNotify(
     options.log?.(`notify: ${result.outcomes.length} target(s), ${result.outcomes.filter((outcome) => outcome.status === 'posted').length} posted`);
     res.send(200, { targets: result.outcomes });
   });
-}
-
-/** The body, parsed as JSON once the key has been checked; a request without one has `undefined`. */
-async function readBody(req: Request, res: Response, parse: RequestHandler[]): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  const hasBody = Number(req.header('content-length') || 0) > 0 || req.header('transfer-encoding') !== undefined;
-  if (!hasBody) return { ok: true, value: undefined };
-  for (const handler of parse) {
-    const error = await new Promise<unknown>((resolve) => handler(req, res, resolve as Next));
-    if (error) {
-      const status = (error as { statusCode?: number }).statusCode ?? 400;
-      res.send(status, { error: { status, message: status === 415 ? 'The body must be JSON (Content-Type: application/json).' : 'The body could not be read as JSON.' } });
-      return { ok: false };
-    }
-  }
-  return { ok: true, value: req.body };
 }
 
 /**

@@ -4,7 +4,7 @@ import { reportToCsv } from '../core/reports/report-csv.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { AppServices } from '../app/create-services.js';
-import { FixedWindowRateLimit } from './notify-access.js';
+import { FixedWindowRateLimit } from './rate-limit.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';

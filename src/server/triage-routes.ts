@@ -1,6 +1,7 @@
-import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
+import { jsonBodyParser, readJsonBody } from './json-body.js';
+import { FixedWindowRateLimit } from './rate-limit.js';
 import { StateStoreError } from '../store/state-store.js';
 import { readTriageRequest } from '../core/triage/triage-book.js';
 import type { AppServices } from '../app/create-services.js';
@@ -9,23 +10,33 @@ import { TRIAGER_ROLE } from './tab-access.js';
 
 /** A request is a fingerprint, an action and a reason of 500 characters at most. */
 const MAX_BODY_BYTES = 4 * 1024;
+/**
+ * Changes one person may make a minute: more than anyone deciding by hand makes, and few enough
+ * that no script run under someone's sign-in floods the decisions (docs/contract.md, "Triage").
+ */
+export const TRIAGE_CHANGES_PER_MINUTE = 30;
 
 export interface TriageRoutesOptions {
   services: Pick<AppServices, 'registry' | 'reports'>;
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   now?: () => Date;
+  /** The rate limit's clock, in milliseconds: `Date.now` unless a test moves it. */
+  limitClock?: () => number;
   log?: (line: string) => void;
 }
 
 /**
  * Accept, snooze and reopen (docs/contract.md, "Triage"): anyone who may read the reports reads the
  * decisions and their audit list; only a holder of DeviceHealth.Triager changes them (403 otherwise),
- * and only for a finding the latest load of its report shows.
+ * with a JSON body (415 otherwise), a few dozen changes a minute at most (429), and only for a
+ * finding of the report the route names (404 otherwise).
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { authorised } = options;
   const { registry, reports } = options.services;
   const now = options.now ?? (() => new Date());
+  const changes = new FixedWindowRateLimit(TRIAGE_CHANGES_PER_MINUTE, 60_000, options.limitClock);
+  const parseBody = jsonBodyParser(MAX_BODY_BYTES);
   const reportOf = (res: Response, value: unknown): string | null => {
     const id = typeof value === 'string' ? value : '';
     return refuseUnknownReport(res, registry, id) ? null : id;
@@ -47,35 +58,39 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     }
   });
 
-  server.post(
-    '/api/reports/:id/triage',
-    restify.plugins.bodyParser({ maxBodySize: MAX_BODY_BYTES, mapParams: false, rejectUnknown: true }),
-    async (req: Request, res: Response) => {
-      const user = await authorised(req, res);
-      if (!user) return;
-      const id = reportOf(res, req.params.id);
-      if (!id) return;
-      if (!user.canTriage) {
-        res.send(403, { error: { status: 403, message: `Accepting and snoozing findings needs the ${TRIAGER_ROLE} app role.` } });
+  server.post('/api/reports/:id/triage', async (req: Request, res: Response) => {
+    const user = await authorised(req, res);
+    if (!user) return;
+    const id = reportOf(res, req.params.id);
+    if (!id) return;
+    if (!user.canTriage) {
+      res.send(403, { error: { status: 403, message: `Accepting and snoozing findings needs the ${TRIAGER_ROLE} app role.` } });
+      return;
+    }
+    const retryAfter = changes.take(user.objectId);
+    if (retryAfter > 0) {
+      res.header('retry-after', String(retryAfter));
+      res.send(429, { error: { status: 429, message: `More than ${TRIAGE_CHANGES_PER_MINUTE} changes in a minute; try again in ${retryAfter} s.` } });
+      return;
+    }
+    const body = await readJsonBody(req, res, parseBody);
+    if (!body.ok) return;
+    const read = readTriageRequest(body.value);
+    if (!read.ok) {
+      res.send(400, { error: { status: 400, message: read.message } });
+      return;
+    }
+    const { request } = read;
+    try {
+      const outcome = await reports.decide(id, request, user, now());
+      if (!outcome.ok) {
+        res.send(outcome.status, { error: { status: outcome.status, message: outcome.message } });
         return;
       }
-      const read = readTriageRequest(req.body);
-      if (!read.ok) {
-        res.send(400, { error: { status: 400, message: read.message } });
-        return;
-      }
-      const { request } = read;
-      try {
-        const outcome = await reports.decide(id, request, user, now());
-        if (!outcome.ok) {
-          res.send(outcome.status, { error: { status: outcome.status, message: outcome.message } });
-          return;
-        }
-        options.log?.(`triage: ${user.username || user.objectId} did ${request.action} on a finding of report ${id}`);
-        res.send(200, outcome.view);
-      } catch (error) {
-        unreadable(res, error);
-      }
-    },
-  );
+      options.log?.(`triage: ${user.username || user.objectId} did ${request.action} on a finding of report ${id}`);
+      res.send(200, outcome.view);
+    } catch (error) {
+      unreadable(res, error);
+    }
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FixedWindowRateLimit, createNotifyKeyCheck } from '../../src/server/notify-access.js';
+import { createNotifyKeyCheck } from '../../src/server/notify-access.js';
+import { FixedWindowRateLimit } from '../../src/server/rate-limit.js';
 
 describe('the notify key check', () => {
   const matches = createNotifyKeyCheck('0123456789abcdef0123456789abcdef');

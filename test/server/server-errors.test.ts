@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,23 @@ describe('what a caller learns when something fails on our side', () => {
     expect([400, 403, 500]).toContain(response.status);
     expect(text).not.toMatch(INTERNALS);
     if (response.status === 500) expect(JSON.parse(text)).toEqual({ error: { status: 500, message: INTERNAL_ERROR_MESSAGE } });
+  });
+
+  it.each([['127.0.0.256'], ['a b'], ['[::1']])('a Host header no URL can hold (%s): 400, and the server answers the next request', async (host) => {
+    const port = new URL(server.base).port;
+    const answered = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port, path: '/api/reports?x=1', headers: { host }, setHost: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+    expect(answered.status).toBe(400);
+    expect(answered.text).not.toMatch(INTERNALS);
+    expect((await fetch(`${server.base}/api/reports`)).status).toBe(401);
   });
 
   it('an unreachable key endpoint: 500 with the generic message to the caller, the reason in the log', async () => {

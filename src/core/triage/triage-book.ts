@@ -70,8 +70,12 @@ export interface TriageRequest {
   until?: string;
 }
 
-/** The audit list keeps this many entries: years of a busy team's decisions, in a few hundred kilobytes. */
-export const AUDIT_LIMIT = 2_000;
+/**
+ * The audit list keeps this many entries of each person's, their newest: years of one person's
+ * decisions. A count per person, not for the list as a whole, so that no one can push anyone
+ * else's decisions out of it by deciding often (docs/contract.md, "Triage").
+ */
+export const AUDIT_PER_PERSON = 1_000;
 /** Decisions kept at most: far more than any tenant's findings would need accepting. */
 const DECISION_LIMIT = 20_000;
 /** A snooze lasts a year at most: "not now" is not "never", which is what accepting is for. */
@@ -126,14 +130,15 @@ export function splitByTriage<T extends Pick<Finding, 'fingerprint'>>(
 export type TriageOutcome = { ok: true; book: TriageBook; decision: TriageDecision | null } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
- * Applies one request to the book: accept (a reason is required), snooze until a day after today and
- * within a year (a reason is optional), or reopen a finding that is accepted or snoozed. `finding` is
- * the finding as the latest load shows it; reopening needs none, as the finding may have gone. Every
- * change adds an audit entry; the book stays within its limits by dropping the oldest audit entries
- * and decisions that no longer have an effect.
+ * Applies one request to a report's findings in the book: accept (a reason is required), snooze
+ * until a day after today and within a year (a reason is optional), or reopen a finding of that
+ * report that is accepted or snoozed. `finding` is the finding as the report's latest load shows it;
+ * reopening needs none, as the finding may have gone. Every change adds an audit entry; the book
+ * stays within its limits by dropping each person's oldest audit entries past their share and
+ * decisions that no longer have an effect.
  */
-export function applyTriage(book: TriageBook, request: TriageRequest, context: { finding: (Finding & { report: ReportId }) | null; by: TriageActor; now: Date }): TriageOutcome {
-  const { finding, by, now } = context;
+export function applyTriage(book: TriageBook, request: TriageRequest, context: { report: ReportId; finding: Finding | null; by: TriageActor; now: Date }): TriageOutcome {
+  const { report, finding, by, now } = context;
   const at = now.toISOString();
   const reason = (request.reason ?? '').trim();
   if (reason.length > MAX_REASON_LENGTH) return { ok: false, status: 400, message: `A reason is at most ${MAX_REASON_LENGTH} characters.` };
@@ -141,6 +146,8 @@ export function applyTriage(book: TriageBook, request: TriageRequest, context: {
   const others = book.decisions.filter((decision) => decision.fingerprint !== request.fingerprint);
 
   if (request.action === 'reopen') {
+    // Another report's decision is not this report's to reopen.
+    if (existing && existing.report !== report) return { ok: false, status: 404, message: 'This report has no decision on a finding with this fingerprint.' };
     if (!existing || !triageStateAt(existing, now)) return { ok: false, status: 409, message: 'This finding is not accepted or snoozed.' };
     const entry = auditEntry('reopen', existing, by, at, reason, null);
     return { ok: true, book: bounded({ decisions: others, audit: [...book.audit, entry], updatedAt: at }, now), decision: null };
@@ -161,7 +168,7 @@ export function applyTriage(book: TriageBook, request: TriageRequest, context: {
   }
   const decision: TriageDecision = {
     fingerprint: finding.fingerprint,
-    report: finding.report,
+    report,
     kind: finding.kind,
     subjectId: finding.subjectId,
     subjectName: finding.subjectName,
@@ -184,9 +191,23 @@ function bounded(book: TriageBook, now: Date): TriageBook {
   const decisions = book.decisions.filter((decision) => triageStateAt(decision, now) !== null);
   return {
     decisions: decisions.length > DECISION_LIMIT ? decisions.slice(decisions.length - DECISION_LIMIT) : decisions,
-    audit: book.audit.length > AUDIT_LIMIT ? book.audit.slice(book.audit.length - AUDIT_LIMIT) : book.audit,
+    audit: withinEachPersonsShare(book.audit),
     updatedAt: book.updatedAt,
   };
+}
+
+/** The audit list with, of each person's entries, the newest `AUDIT_PER_PERSON`; the order is kept. */
+function withinEachPersonsShare(audit: readonly TriageAuditEntry[]): TriageAuditEntry[] {
+  const kept = new Map<string, number>();
+  const newestFirst: TriageAuditEntry[] = [];
+  for (let index = audit.length - 1; index >= 0; index -= 1) {
+    const entry = audit[index]!;
+    const count = kept.get(entry.by.objectId) ?? 0;
+    if (count >= AUDIT_PER_PERSON) continue;
+    kept.set(entry.by.objectId, count + 1);
+    newestFirst.push(entry);
+  }
+  return newestFirst.reverse();
 }
 
 function isDay(value: unknown): value is string {
@@ -207,7 +228,11 @@ export function readTriageRequest(body: unknown): { ok: true; request: TriageReq
   return { ok: true, request: { action, fingerprint, ...(reason !== undefined ? { reason } : {}), ...(until !== undefined ? { until } : {}) } };
 }
 
-/** Whether stored text is a triage book: a wrong one is an error, never an empty book that would reopen everything. */
+/**
+ * Whether stored text is a triage book, every decision and audit entry of it checked: a wrong one
+ * is an error, never an empty book that would reopen everything, and never a book that a change is
+ * written into and then cannot be shown (which would answer an error for a change made).
+ */
 export function isTriageBook(value: unknown): value is TriageBook {
   const book = value as Partial<TriageBook> | null;
   return (
@@ -216,6 +241,39 @@ export function isTriageBook(value: unknown): value is TriageBook {
     Array.isArray(book.decisions) &&
     Array.isArray(book.audit) &&
     (book.updatedAt === null || typeof book.updatedAt === 'string') &&
-    book.decisions.every((decision) => typeof decision?.fingerprint === 'string' && (decision.state === 'accepted' || decision.state === 'snoozed'))
+    book.decisions.every(isTriageDecision) &&
+    book.audit.every(isTriageAuditEntry)
   );
+}
+
+function isTriageDecision(value: unknown): value is TriageDecision {
+  const decision = value as Partial<TriageDecision> | null;
+  return (
+    typeof decision === 'object' &&
+    decision !== null &&
+    (decision.state === 'accepted' || decision.state === 'snoozed') &&
+    (decision.until === null || typeof decision.until === 'string') &&
+    areStrings(decision, ['fingerprint', 'report', 'kind', 'subjectId', 'subjectName', 'reason', 'at']) &&
+    isTriageActor(decision.by)
+  );
+}
+
+function isTriageAuditEntry(value: unknown): value is TriageAuditEntry {
+  const entry = value as Partial<TriageAuditEntry> | null;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    (entry.action === 'accept' || entry.action === 'snooze' || entry.action === 'reopen') &&
+    (entry.until === null || typeof entry.until === 'string') &&
+    areStrings(entry, ['at', 'fingerprint', 'report', 'kind', 'subjectName', 'reason']) &&
+    isTriageActor(entry.by)
+  );
+}
+
+function isTriageActor(value: unknown): value is TriageActor {
+  return typeof value === 'object' && value !== null && areStrings(value, ['objectId', 'name', 'username']);
+}
+
+function areStrings(value: object, keys: readonly string[]): boolean {
+  return keys.every((key) => typeof (value as Record<string, unknown>)[key] === 'string');
 }
