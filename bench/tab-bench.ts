@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { createAppServer } from '../src/server/app-server.js';
 import { FileStateStore } from '../src/store/file-state-store.js';
+import { tenantKeyOf } from '../src/app/graph-connection.js';
 import { createServices } from '../src/app/create-services.js';
 import { IT_STAFF_ROLE, createTabAccessCheck } from '../src/server/tab-access.js';
 import { GraphClient } from '../src/graph/graph-client.js';
@@ -50,9 +51,10 @@ const graph = new GraphClient({
   }),
 });
 const stateDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bench-state-'));
-const store = await FileStateStore.open(stateDirectory);
+// The bench's own store, for the simulated tenant it reads.
+const store = await FileStateStore.open(stateDirectory, { tenant: tenantKeyOf({ demo: true, tenantId: sim.tenantId }) });
 const services = createServices({
-  connection: { graph, tenantLabel: sim.tenant.displayName, demo: true },
+  connection: { graph, tenantLabel: sim.tenant.displayName, demo: true, tenantKey: store.tenant },
   load: (id, onProgress) => loadReport(id, graph, { onProgress }),
   store,
   log: () => undefined,

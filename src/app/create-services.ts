@@ -14,7 +14,7 @@ import { TriageRecords } from './triage-records.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
-  connection: Pick<GraphConnection, 'tenantLabel' | 'demo'> & { graph?: GraphReader };
+  connection: Pick<GraphConnection, 'tenantLabel' | 'demo' | 'tenantKey'> & { graph?: GraphReader };
   /** The reports offered; the six by default. */
   registry?: ReportRegistry;
   /** How a report is loaded: by default through the registry and the connection's Graph client, which it then needs. */
@@ -26,7 +26,8 @@ export interface ServicesOptions {
   loadOptions?: Pick<LoadReportOptions, 'thresholds' | 'now' | 'onUnexpectedError'>;
   /**
    * Where the app keeps its state: the reports' history, triage decisions, the bot's installations,
-   * ledgers and schedules. Without one (the CLI) there is no history, no triage and no schedule.
+   * ledgers and schedules, opened for the connection's tenant. Without one (the CLI) there is no
+   * history, no triage and no schedule.
    */
   store?: StateStore;
   log: (line: string) => void;
@@ -53,6 +54,8 @@ export interface AppServices {
  */
 export function createServices(options: ServicesOptions): AppServices {
   const { connection, store, log } = options;
+  // A bug, not a state: one tenant's reports must never be recorded in, or shown with, another's state.
+  if (store && store.tenant !== connection.tenantKey) throw new Error(`The state store is opened for tenant ${store.tenant}, and the connection reads ${connection.tenantKey}.`);
   const registry = options.registry ?? REPORTS;
   const load = options.load ?? loadThrough(registry, connection.graph, options.loadOptions);
   const history = store ? new HistoryRecords(store) : undefined;

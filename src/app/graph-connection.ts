@@ -5,6 +5,7 @@ import { createHttpTransport } from '../graph/http-transport.js';
 import type { HttpTransport } from '../graph/http-transport.js';
 import { createMsalTokenSource } from '../graph/token-source.js';
 import type { ClientCredential } from '../graph/token-source.js';
+import type { TenantKey } from '../store/state-store.js';
 
 /**
  * A simulated tenant read as a tenant, as demo mode needs it: the running simulator (`src/sim`)
@@ -33,6 +34,8 @@ export interface GraphConnection {
   /** "Contoso (demo)" in demo mode; the tenant id otherwise. */
   tenantLabel: string;
   demo: boolean;
+  /** Whose state the store keeps for this connection (`tenantKeyOf`). */
+  tenantKey: TenantKey;
   /** The simulated tenant behind a demo connection. */
   demoTenant: DemoTenant | undefined;
   /** The Entra tenant and app the tab's SSO tokens come from (the simulator's in demo mode). */
@@ -70,6 +73,7 @@ export function connectToDemoTenant(simulator: DemoTenant, options: DemoConnecti
     transport,
     tenantLabel: simulator.tenant.displayName,
     demo: true,
+    tenantKey: tenantKeyOf({ demo: true, tenantId: simulator.tenantId }),
     demoTenant: simulator,
     identity: { authorityHost: simulator.authorityHost, tenantId: simulator.tenantId, clientId: simulator.clientId },
     close: () => transport.close(),
@@ -110,8 +114,20 @@ export async function openGraphConnection(
     transport,
     tenantLabel: connection.tenantId,
     demo: false,
+    tenantKey: tenantKeyOf({ demo: false, tenantId: connection.tenantId }),
     demoTenant: undefined,
     identity: { authorityHost: connection.authorityHost, tenantId: connection.tenantId, clientId: connection.clientId },
     close: () => transport.close(),
   };
+}
+
+/**
+ * The key a tenant's state is kept under in the state store: its id in lower case, and for a
+ * simulated tenant `demo-<id>`, so that trying the demo first leaves nothing in a real tenant's
+ * history or triage. A tenant configured by its domain name rather than its id is keyed by that
+ * name: configure it one way (docs/contract.md, "State").
+ */
+export function tenantKeyOf(tenant: { demo: boolean; tenantId: string }): TenantKey {
+  const id = tenant.tenantId.trim().toLowerCase();
+  return tenant.demo ? `demo-${id}` : id;
 }

@@ -1,5 +1,5 @@
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import { parseJsonOrUndefined, readDocumentAs } from '../store/state-store.js';
+import { documentPath, parseJsonOrUndefined, readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { emptyHistory, isLastFindings, isReportHistory, recordLoad } from '../core/history/report-history.js';
 import type { LastFindings, ReportHistory } from '../core/history/report-history.js';
@@ -59,7 +59,7 @@ export class HistoryRecords {
       `history-${report}`,
       (value): value is ReportHistory => isReportHistory(value, report),
       () => emptyHistory(report),
-      `The history of report ${report} in the state store is not readable; move documents/history-${report}.json aside.`,
+      `The history of report ${report} in the state store is not readable; move ${documentPath(this.store, `history-${report}`)} aside.`,
     );
   }
 

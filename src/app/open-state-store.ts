@@ -3,16 +3,17 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { ConfigError } from './config.js';
 import { AzureBlobStateStore } from '../store/azure-blob-state-store.js';
 import { FileStateStore } from '../store/file-state-store.js';
-import type { StateStore } from '../store/state-store.js';
+import type { StateStore, TenantKey } from '../store/state-store.js';
 
 const ACCEPTED =
   'STATE_STORE must be file:<directory> (e.g. file:.data) or an Azure Storage connection string (AccountName=…;AccountKey=…, BlobEndpoint=…, or UseDevelopmentStorage=true)';
 
 /**
- * Opens the store `STATE_STORE` names: `file:<directory>` (relative to the working directory), or an
- * Azure Storage connection string. No error repeats the value, which may hold an account key.
+ * Opens the store `STATE_STORE` names, for one tenant's state (`tenantKeyOf`): `file:<directory>`
+ * (relative to the working directory), or an Azure Storage connection string. No error repeats the
+ * value, which may hold an account key.
  */
-export async function openStateStore(spec: string, options: { warn?: (line: string) => void } = {}): Promise<StateStore> {
+export async function openStateStore(spec: string, options: { tenant: TenantKey; warn?: (line: string) => void }): Promise<StateStore> {
   const value = spec.trim();
   if (value.startsWith('file:')) {
     const directory = value.slice('file:'.length);

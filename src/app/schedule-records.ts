@@ -1,4 +1,4 @@
-import { readDocumentAs } from '../store/state-store.js';
+import { documentPath, readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { emptyScheduleBook, isScheduleBook } from '../core/schedule/post-schedule.js';
 import type { ScheduleBook } from '../core/schedule/post-schedule.js';
@@ -22,7 +22,7 @@ export class ScheduleRecords {
       DOCUMENT,
       isScheduleBook,
       emptyScheduleBook,
-      'The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.',
+      `The posting schedules in the state store are not readable; move ${documentPath(this.store, DOCUMENT)} aside to start afresh.`,
     );
   }
 

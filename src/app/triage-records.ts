@@ -1,4 +1,4 @@
-import { readDocumentAs } from '../store/state-store.js';
+import { documentPath, readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { applyTriage, decisionsInForce, emptyTriageBook, isTriageBook } from '../core/triage/triage-book.js';
 import type { TriageBook, TriageDecision, TriageOutcome, TriageRequest } from '../core/triage/triage-book.js';
@@ -76,7 +76,7 @@ export class TriageRecords {
       DOCUMENT,
       isTriageBook,
       emptyTriageBook,
-      'The triage decisions in the state store are not readable; move documents/triage.json aside to start afresh.',
+      `The triage decisions in the state store are not readable; move ${documentPath(this.store, DOCUMENT)} aside to start afresh.`,
     );
   }
 }

@@ -13,7 +13,7 @@ import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from './tab-access.
 
 export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' | 'store'> {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it. */
-  connection: Pick<GraphConnection, 'graph' | 'transport' | 'tenantLabel' | 'demo' | 'demoTenant' | 'identity'>;
+  connection: Pick<GraphConnection, 'graph' | 'transport' | 'tenantLabel' | 'demo' | 'tenantKey' | 'demoTenant' | 'identity'>;
   /** Where the app keeps its state: the bot's installations and ledgers, triage decisions, report history. */
   store: StateStore;
   tabDirectory?: string;

@@ -65,7 +65,8 @@ async function main(argv: string[]): Promise<void> {
   const tabDirectory = existsSync(builtTab) ? builtTab : undefined;
   if (!tabDirectory) console.warn(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
-  const store = await openStateStore(config.stateStore, { warn: (line) => console.warn(line) });
+  // The tenant's own state: a demo's history and triage never show in a real tenant's, nor one tenant's in another's.
+  const store = await openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => console.warn(line) });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({

@@ -2,10 +2,26 @@ import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { StateStoreError, lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
-import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
+import {
+  StateStoreError,
+  TENANTS_FOLDER,
+  UNSCOPED_FOLDERS,
+  checkDocumentName,
+  checkTenantKey,
+  compressText,
+  decompressText,
+  emptyLedger,
+  isStoredInstallation,
+  lockLoop,
+  parseJsonOrUndefined,
+  parseLedger,
+  unscopedStateWarning,
+} from './state-store.js';
+import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference, TenantKey } from './state-store.js';
 
 export interface AzureBlobStateStoreOptions {
+  /** Whose state this is: kept under the prefix `tenants/<tenant>/`. */
+  tenant: TenantKey;
   /** The container holding the state, created when missing (`dmhealth-state`). */
   container?: string;
   /**
@@ -22,7 +38,8 @@ const DEFAULT_WAIT_MS = 60_000;
 const LIST_CONCURRENCY = 8;
 
 /**
- * The scale-out state store: Azure Blob Storage, shared by every instance of the app.
+ * The scale-out state store: Azure Blob Storage, shared by every instance of the app. Each
+ * tenant's state is under the prefix `tenants/<tenant>/`, and below it
  * `installations/<sha256(key)>.json` and `ledgers/<sha256(channel)>.json` are block blobs, which an
  * upload replaces whole, as are the app's documents (`documents/<name>.json`); a lock is a lease on the empty blob `locks/<sha256(name)>`,
  * which lapses by itself when its holder dies.
@@ -32,18 +49,26 @@ export class AzureBlobStateStore implements StateStore {
   private readonly leaseSeconds: number;
   private readonly warn: (line: string) => void;
 
+  /** `tenants/<tenant>/`: every blob this store reads and writes starts with it. */
+  private readonly prefix: string;
+
   private constructor(
     private readonly container: ContainerClient,
+    readonly tenant: TenantKey,
     options: AzureBlobStateStoreOptions,
   ) {
+    this.prefix = `${TENANTS_FOLDER}/${tenant}/`;
     this.leaseSeconds = options.leaseSeconds ?? 30;
     this.warn = options.warn ?? (() => undefined);
   }
 
-  static async open(service: BlobServiceClient, options: AzureBlobStateStoreOptions = {}): Promise<AzureBlobStateStore> {
+  static async open(service: BlobServiceClient, options: AzureBlobStateStoreOptions): Promise<AzureBlobStateStore> {
+    checkTenantKey(options.tenant);
     const container = service.getContainerClient(options.container ?? 'dmhealth-state');
     await container.createIfNotExists();
-    return new AzureBlobStateStore(container, options);
+    const store = new AzureBlobStateStore(container, options.tenant, options);
+    if (await holdsUnscopedState(container)) store.warn(unscopedStateWarning(`the container ${container.containerName}`));
+    return store;
   }
 
   async putInstallation(key: string, reference: StoredReference, options: { overwrite: boolean }): Promise<boolean> {
@@ -68,7 +93,7 @@ export class AzureBlobStateStore implements StateStore {
 
   async listInstallations(): Promise<StoredInstallation[]> {
     const names: string[] = [];
-    for await (const item of this.container.listBlobsFlat({ prefix: 'installations/' })) names.push(item.name);
+    for await (const item of this.container.listBlobsFlat({ prefix: `${this.prefix}installations/` })) names.push(item.name);
     const installations: StoredInstallation[] = [];
     for (let index = 0; index < names.length; index += LIST_CONCURRENCY) {
       const batch = names.slice(index, index + LIST_CONCURRENCY);
@@ -96,25 +121,25 @@ export class AzureBlobStateStore implements StateStore {
 
   async readDocument(name: DocumentName): Promise<string | null> {
     checkDocumentName(name);
-    return this.download(this.container.getBlockBlobClient(`documents/${name}.json`));
+    return this.download(this.container.getBlockBlobClient(`${this.prefix}documents/${name}.json`));
   }
 
   async writeDocument(name: DocumentName, text: string): Promise<void> {
     checkDocumentName(name);
     const body = Buffer.from(text, 'utf8');
-    await this.container.getBlockBlobClient(`documents/${name}.json`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/json' } });
+    await this.container.getBlockBlobClient(`${this.prefix}documents/${name}.json`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/json' } });
   }
 
   async readCompressed(name: DocumentName): Promise<string | null> {
     checkDocumentName(name);
-    const bytes = await this.downloadBytes(this.container.getBlockBlobClient(`documents/${name}.json.gz`));
+    const bytes = await this.downloadBytes(this.container.getBlockBlobClient(`${this.prefix}documents/${name}.json.gz`));
     return bytes === null ? null : decompressText(bytes, name);
   }
 
   async writeCompressed(name: DocumentName, text: string): Promise<void> {
     checkDocumentName(name);
     const body = await compressText(text);
-    await this.container.getBlockBlobClient(`documents/${name}.json.gz`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/gzip' } });
+    await this.container.getBlockBlobClient(`${this.prefix}documents/${name}.json.gz`).upload(body, body.length, { blobHTTPHeaders: { blobContentType: 'application/gzip' } });
   }
 
   withLock<T>(name: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<LockOutcome<T>> {
@@ -155,7 +180,7 @@ export class AzureBlobStateStore implements StateStore {
   async close(): Promise<void> {}
 
   private blob(folder: string, key: string, extension: string): BlockBlobClient {
-    return this.container.getBlockBlobClient(`${folder}/${createHash('sha256').update(key, 'utf8').digest('hex')}${extension}`);
+    return this.container.getBlockBlobClient(`${this.prefix}${folder}/${createHash('sha256').update(key, 'utf8').digest('hex')}${extension}`);
   }
 
   private async download(blob: BlockBlobClient): Promise<string | null> {
@@ -178,6 +203,18 @@ export class AzureBlobStateStore implements StateStore {
       throw error;
     }
   }
+}
+
+/** Whether blobs of the layout before state was kept per tenant are in the container (one listed is enough). */
+async function holdsUnscopedState(container: ContainerClient): Promise<boolean> {
+  for (const folder of UNSCOPED_FOLDERS) {
+    const page = await container
+      .listBlobsFlat({ prefix: `${folder}/` })
+      .byPage({ maxPageSize: 1 })
+      .next();
+    if (!page.done && page.value.segment.blobItems.length > 0) return true;
+  }
+  return false;
 }
 
 function isStatus(error: unknown, ...statuses: number[]): boolean {

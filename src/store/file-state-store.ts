@@ -2,10 +2,25 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { lockLoop, checkDocumentName, compressText, decompressText, emptyLedger, isStoredInstallation, parseJsonOrUndefined, parseLedger } from './state-store.js';
-import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference } from './state-store.js';
+import {
+  TENANTS_FOLDER,
+  UNSCOPED_FOLDERS,
+  checkDocumentName,
+  checkTenantKey,
+  compressText,
+  decompressText,
+  emptyLedger,
+  isStoredInstallation,
+  lockLoop,
+  parseJsonOrUndefined,
+  parseLedger,
+  unscopedStateWarning,
+} from './state-store.js';
+import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference, TenantKey } from './state-store.js';
 
 export interface FileStateStoreOptions {
+  /** Whose state this is: kept in `<directory>/tenants/<tenant>/`. */
+  tenant: TenantKey;
   /** A lock file untouched this long belongs to a holder that died, and may be taken over (30 s); a live holder touches it every third of that. */
   leaseMs?: number;
   warn?: (line: string) => void;
@@ -16,9 +31,9 @@ const DEFAULT_WAIT_MS = 60_000;
 const BUSY = { ok: false, reason: 'busy' } as const;
 
 /**
- * The embedded state store: one JSON file per installation and per channel ledger under a
- * directory (`.data` by default), named by the SHA-256 of the key or channel, and the app's
- * documents by their names (`documents/triage.json`). Every write goes to a
+ * The embedded state store: under a directory (`.data` by default), a folder per tenant
+ * (`tenants/<tenant>/`) holding one JSON file per installation and per channel ledger, named by the
+ * SHA-256 of the key or channel, and the app's documents by their names (`documents/triage.json`). Every write goes to a
  * temporary file in the same folder that is flushed to disk and then renamed over the target, so a
  * reader, another process or a restart after a crash sees the old file or the new one, never a torn
  * one. Different installations and channels never share a file, so they never race.
@@ -31,16 +46,29 @@ export class FileStateStore implements StateStore {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   private constructor(
+    /** The tenant's own folder: everything this store reads and writes is in it. */
     private readonly directory: string,
+    readonly tenant: TenantKey,
     options: FileStateStoreOptions,
   ) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.warn = options.warn ?? (() => undefined);
   }
 
-  static async open(directory: string, options: FileStateStoreOptions = {}): Promise<FileStateStore> {
-    for (const folder of ['installations', 'ledgers', 'locks', 'documents']) await mkdir(join(directory, folder), { recursive: true });
-    return new FileStateStore(directory, options);
+  /**
+   * Opens the tenant's folder under `directory`, creating it, and removes what writes interrupted
+   * by a crash or `kill -9` left behind: a temporary file whose writer is no longer running, a lock
+   * file moved aside whose lease has lapsed.
+   */
+  static async open(directory: string, options: FileStateStoreOptions): Promise<FileStateStore> {
+    checkTenantKey(options.tenant);
+    const tenantDirectory = join(directory, TENANTS_FOLDER, options.tenant);
+    for (const folder of FOLDERS) await mkdir(join(tenantDirectory, folder), { recursive: true });
+    const store = new FileStateStore(tenantDirectory, options.tenant, options);
+    const removed = await store.removeInterruptedWrites();
+    if (removed > 0) store.warn(`state store: removed ${removed} temporary file${removed === 1 ? '' : 's'} left by writes that were interrupted`);
+    if (await holdsUnscopedState(directory)) store.warn(unscopedStateWarning(`the folder ${directory}`));
+    return store;
   }
 
   async putInstallation(key: string, reference: StoredReference, options: { overwrite: boolean }): Promise<boolean> {
@@ -230,6 +258,30 @@ export class FileStateStore implements StateStore {
     return broken;
   }
 
+  /** Removes the leftovers of writes that were interrupted (`open`); answers how many it removed. */
+  private async removeInterruptedWrites(): Promise<number> {
+    let removed = 0;
+    for (const folder of FOLDERS) {
+      const names = await readdir(join(this.directory, folder));
+      for (const name of names) {
+        const path = join(this.directory, folder, name);
+        const writer = TEMPORARY_FILE.exec(name);
+        const leftover = writer
+          ? processIsGone(Number(writer[1]))
+          : STALE_LOCK_FILE.test(name) && Date.now() - ((await stat(path).catch(() => null))?.mtimeMs ?? Date.now()) > this.leaseMs;
+        if (
+          leftover &&
+          (await unlink(path).then(
+            () => true,
+            () => false,
+          ))
+        )
+          removed += 1;
+      }
+    }
+    return removed;
+  }
+
   private path(folder: string, key: string, extension: string): string {
     return join(this.directory, folder, `${createHash('sha256').update(key, 'utf8').digest('hex')}${extension}`);
   }
@@ -244,7 +296,10 @@ export class FileStateStore implements StateStore {
     }
   }
 
-  /** A whole, flushed copy of `body` beside `target` (the same folder, so a rename is atomic). */
+  /**
+   * A whole, flushed copy of `body` beside `target` (the same folder, so a rename is atomic), named
+   * with the writing process's id, by which a later start knows whether its writer is gone.
+   */
   private async writeTemporary(target: string, body: string | Buffer): Promise<string> {
     const temporary = `${target}.${process.pid}.${randomUUID()}.tmp`;
     const handle = await open(temporary, 'wx');
@@ -261,6 +316,37 @@ export class FileStateStore implements StateStore {
   }
 }
 
+const FOLDERS = ['installations', 'ledgers', 'locks', 'documents'] as const;
+/** `writeTemporary`'s names: `<target>.<pid>.<uuid>.tmp`. */
+const TEMPORARY_FILE = /\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
+/** `breakIfStale`'s names for a lock it moved aside: `<lock>.<uuid>.stale`. */
+const STALE_LOCK_FILE = /\.[0-9a-f-]{36}\.stale$/;
+
+/** Whether files of the layout before state was kept per tenant are in `directory`. */
+async function holdsUnscopedState(directory: string): Promise<boolean> {
+  for (const folder of UNSCOPED_FOLDERS) {
+    const names = await readdir(join(directory, folder)).catch(() => [] as string[]);
+    if (names.some((name) => name.endsWith('.json') || name.endsWith('.json.gz'))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a process of this host has ended (signal 0 asks without touching it). A process of
+ * another user answers EPERM: it runs. A reused process id only keeps a leftover until its new
+ * owner ends.
+ */
+function processIsGone(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return errorCode(error) === 'ESRCH';
+  }
+}
+
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -272,11 +358,5 @@ function errorCode(error: unknown): string | undefined {
  */
 async function lockHolderIsGone(lockPath: string): Promise<boolean> {
   const lock = parseJsonOrUndefined(await readFile(lockPath, 'utf8').catch(() => '')) as { host?: unknown; pid?: unknown } | undefined;
-  if (lock?.host !== hostname() || typeof lock.pid !== 'number' || !Number.isInteger(lock.pid) || lock.pid <= 0 || lock.pid === process.pid) return false;
-  try {
-    process.kill(lock.pid, 0);
-    return false;
-  } catch (error) {
-    return errorCode(error) === 'ESRCH';
-  }
+  return lock?.host === hostname() && typeof lock.pid === 'number' && processIsGone(lock.pid);
 }

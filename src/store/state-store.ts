@@ -13,6 +13,12 @@ import { errorText } from '../core/error-text.js';
 export interface StateStore {
   /** `file` or `azure-blob`, for logs and the README. */
   readonly kind: StateStoreKind;
+  /**
+   * The tenant whose state this is (`tenantKeyOf`): everything below is kept under it, apart from
+   * every other tenant's, so no tenant's history, triage, ledgers, schedules or installations are
+   * ever read as another's (docs/contract.md, "State").
+   */
+  readonly tenant: TenantKey;
 
   /**
    * Records where the bot is installed (a Bot Framework conversation reference, kept as JSON).
@@ -51,6 +57,36 @@ export interface StateStore {
 }
 
 export type StateStoreKind = 'file' | 'azure-blob';
+
+/**
+ * Whose state a store keeps: a tenant id in lower case, or `demo-<tenant id>` for a simulated tenant,
+ * so that a demo never shares state with a real tenant. Both stores use it as a folder name.
+ */
+export type TenantKey = string;
+
+/** The folder (file store) or blob prefix (Azure Blob) under which each tenant's state is kept. */
+export const TENANTS_FOLDER = 'tenants';
+
+/** The folders of the layout before state was kept per tenant: what is found in them is left alone and never read. */
+export const UNSCOPED_FOLDERS = ['installations', 'ledgers', 'documents'] as const;
+
+export function checkTenantKey(tenant: TenantKey): void {
+  // Keys are made by tenantKeyOf from a configured tenant id; a wrong one is a bug or a bad id, checked before it names a folder.
+  if (!/^[a-z0-9]+([.-][a-z0-9]+)*$/.test(tenant)) throw new Error(`Not a tenant key: ${JSON.stringify(tenant)}`);
+}
+
+/** Where a document is kept, for a message that tells an operator to move it aside: the same path in a folder or a container. */
+export function documentPath(store: Pick<StateStore, 'tenant'>, name: DocumentName): string {
+  return `${TENANTS_FOLDER}/${store.tenant}/documents/${name}.json`;
+}
+
+/** What a store says once at opening when it holds state written before it was kept per tenant. */
+export function unscopedStateWarning(where: string): string {
+  return (
+    `state store: ${where} holds state written before it was kept per tenant (history, triage, ledgers, installations); ` +
+    'it is not shown for any tenant and can be deleted (docs/contract.md, "State").'
+  );
+}
 
 /** A document's name: lower-case words and digits joined by hyphens, which both stores use as a file or blob name as it is. */
 export type DocumentName = string;

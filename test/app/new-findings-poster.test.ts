@@ -12,7 +12,7 @@ import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const directory = mkdtempSync(join(tmpdir(), 'dmhealth-poster-'));
@@ -20,7 +20,7 @@ let store: FileStateStore;
 let results: ReportResult[];
 
 beforeAll(async () => {
-  store = await FileStateStore.open(directory);
+  store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
   results = [await loadReport('escrow-gaps', harness.client())];
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ describe('posting new findings to several channels', () => {
     const torn = recordingTarget('19:torn@thread.tacv2');
     const whole = recordingTarget('19:whole@thread.tacv2');
     await store.writeLedger({ channel: torn.channel, updatedAt: new Date().toISOString(), entries: [] });
-    writeFileSync(join(directory, 'ledgers', `${createHash('sha256').update(torn.channel).digest('hex')}.json`), '{"channel": "19:torn@thr');
+    writeFileSync(join(directory, 'tenants', store.tenant, 'ledgers', `${createHash('sha256').update(torn.channel).digest('hex')}.json`), '{"channel": "19:torn@thr');
 
     const outcomes = [];
     for (const target of [torn, whole]) outcomes.push(await poster.post(target, ['escrow-gaps'], { results }));

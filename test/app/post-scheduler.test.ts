@@ -19,7 +19,7 @@ const lines: string[] = [];
 
 beforeEach(async () => {
   directory = mkdtempSync(join(tmpdir(), 'dmhealth-scheduler-'));
-  store = await FileStateStore.open(directory);
+  store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
   records = new ScheduleRecords(store);
   now = new Date('2026-11-23T08:00:00Z');
   lines.length = 0;
@@ -190,7 +190,7 @@ describe('the post scheduler', () => {
     now = new Date('2026-11-23T09:00:10Z');
     expect(await runs.tick()).toEqual([]);
     expect(posts).toBe(0);
-    expect(lines).toContain('scheduled posts: The posting schedules in the state store are not readable; move documents/schedules.json aside to start afresh.');
+    expect(lines).toContain('scheduled posts: The posting schedules in the state store are not readable; move tenants/test-tenant/documents/schedules.json aside to start afresh.');
     await expect(records.change((book) => ({ book, value: null }))).rejects.toThrow('not readable');
     expect(await store.readDocument('schedules')).toBe('{"version":1,"schedules":[{"channel":');
   });

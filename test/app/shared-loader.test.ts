@@ -30,7 +30,7 @@ function loader(options: { waitMs?: number } = {}) {
 
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), 'dmhealth-shared-loader-'));
-  store = await FileStateStore.open(directory);
+  store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
   log = [];
   loads = 0;
 });
@@ -50,7 +50,7 @@ describe('a shared load when sharing goes wrong', () => {
   });
 
   it('loads again, and overwrites, a stored result whose bytes are damaged', async () => {
-    await writeFile(join(directory, 'documents', 'result-escrow-gaps.json.gz'), Buffer.from('not gzip at all'));
+    await writeFile(join(directory, 'tenants', store.tenant, 'documents', 'result-escrow-gaps.json.gz'), Buffer.from('not gzip at all'));
     const result = await loader()('escrow-gaps', () => undefined);
     expect(loads).toBe(1);
     expect(log.some((line) => line.startsWith('report escrow-gaps: the shared result could not be read ('))).toBe(true);
@@ -58,7 +58,7 @@ describe('a shared load when sharing goes wrong', () => {
   });
 
   it("loads for itself when another instance holds the report's lock past the wait, and tells the log", async () => {
-    const other = await FileStateStore.open(directory);
+    const other = await FileStateStore.open(directory, { tenant: 'test-tenant' });
     const release = await holdLock(other, 'load:escrow-gaps');
     try {
       const result = await loader({ waitMs: 300 })('escrow-gaps', () => undefined);

@@ -14,7 +14,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { startAzurite } from '../support/azurite.js';
 import type { Azurite } from '../support/azurite.js';
 import { freePort } from '../support/local-service.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { recordCredential } from '../support/suite-log.js';
 import { reportResult } from '../fixtures/report-result.js';
 import { simulatorEnvironment } from '../../src/sim/simulator.js';
@@ -102,7 +102,7 @@ describe('a shared load, one instance at a time', () => {
 
   it('stores no load error, takes only a newer result on refresh, and loads for itself when the store fails', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'dmhealth-shared-'));
-    const store = await FileStateStore.open(directory);
+    const store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
     try {
       let clock = Date.parse('2026-11-23T10:00:00.000Z');
       const loaded: string[] = [];

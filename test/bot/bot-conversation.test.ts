@@ -12,7 +12,7 @@ import { startPlayground } from '../support/agents-playground.js';
 import type { Playground, PlaygroundMessage } from '../support/agents-playground.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -25,7 +25,7 @@ let now = new Date();
 
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bot-'));
-  store = await openStateStore(`file:${dataDirectory}`);
+  store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
   server = await startBotServer(harness.sim, harness.client(), { store, now: () => now });
   playground = await startPlayground(`${server.base}/api/messages`);
 });

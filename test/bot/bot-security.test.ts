@@ -9,7 +9,7 @@ import { startPlayground } from '../support/agents-playground.js';
 import type { Playground } from '../support/agents-playground.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const OUR_TENANT = '6b1a4d52-9b8e-4c1f-a7e3-2f0d5c8e9a11';
@@ -18,7 +18,7 @@ let store: StateStore;
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'dmhealth-bot-security-'));
-  store = await openStateStore(`file:${directory}`);
+  store = await openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) });
 });
 
 afterAll(async () => {

@@ -27,12 +27,17 @@ let dispatch: MessageDispatch;
 
 beforeEach(async () => {
   directory = mkdtempSync(join(tmpdir(), 'dmhealth-commands-'));
-  store = await FileStateStore.open(directory);
+  store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
   records = new ScheduleRecords(store);
   loadReport = async () => reportResult('2026-11-23T08:00:00Z', ['missing-bitlocker-key:device-1']);
   const tabLinks = createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' });
   // The application floor over a stand-in load: each command asks it as the bot does.
-  const { reports } = createServices({ connection: { tenantLabel: 'Contoso (demo)', demo: true }, load: (id) => loadReport(id), store, log: () => undefined });
+  const { reports } = createServices({
+    connection: { tenantLabel: 'Contoso (demo)', demo: true, tenantKey: 'test-tenant' },
+    load: (id) => loadReport(id),
+    store,
+    log: () => undefined,
+  });
   dispatch = messageDispatch({
     reports,
     registry: REPORTS,

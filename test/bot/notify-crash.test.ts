@@ -79,7 +79,7 @@ beforeAll(async () => {
   playground = await startPlayground(`http://127.0.0.1:${port}/api/messages`);
   const team = playground.config.teams[0]!;
   await playground.install(team.id);
-  store = await FileStateStore.open(directory);
+  store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
   for (let attempt = 0; attempt < 100 && (await store.listInstallations()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
   const [installation] = await store.listInstallations();
   const serviceUrl = new URL(String(installation!.reference.serviceUrl));

@@ -18,7 +18,7 @@ import type { Playground } from '../support/agents-playground.js';
 import { startAzurite } from '../support/azurite.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 
 const NOTIFY_KEY = 'test-notify-key-0123456789abcdef';
 const now = new Date();
@@ -84,9 +84,9 @@ const stores: Record<string, () => Promise<StoreUnderTest>> = {
   'file store': async () => {
     const directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-'));
     return {
-      open: () => openStateStore(`file:${directory}`),
+      open: () => openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) }),
       async tearLedger(channel) {
-        const path = join(directory, 'ledgers', `${sha256(channel)}.json`);
+        const path = join(directory, 'tenants', simulatorTenantKey(harness.sim), 'ledgers', `${sha256(channel)}.json`);
         const whole = readFileSync(path);
         writeFileSync(path, TORN);
         return async () => writeFileSync(path, whole);
@@ -98,9 +98,9 @@ const stores: Record<string, () => Promise<StoreUnderTest>> = {
     const azurite = await startAzurite();
     const container = BlobServiceClient.fromConnectionString(azurite.connectionString).getContainerClient('dmhealth-state');
     return {
-      open: () => openStateStore(azurite.connectionString),
+      open: () => openStateStore(azurite.connectionString, { tenant: simulatorTenantKey(harness.sim) }),
       async tearLedger(channel) {
-        const blob = container.getBlockBlobClient(`ledgers/${sha256(channel)}.json`);
+        const blob = container.getBlockBlobClient(`tenants/${simulatorTenantKey(harness.sim)}/ledgers/${sha256(channel)}.json`);
         const whole = await blob.downloadToBuffer();
         await blob.upload(TORN, TORN.length);
         return async () => void (await blob.upload(whole, whole.length));
@@ -254,7 +254,7 @@ describe('the notify endpoint', () => {
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'dmhealth-notify-'));
-    store = await openStateStore(`file:${directory}`);
+    store = await openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) });
     server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 5 });
   });
 
@@ -314,7 +314,7 @@ describe('the notify endpoint under guessing', () => {
   }
 
   it('limits wrong keys across all callers, and still lets the right key through', async () => {
-    store = await openStateStore(`file:${directory}`);
+    store = await openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) });
     const server = await startBotServer(harness.sim, harness.client(), { store, notifyApiKey: NOTIFY_KEY, notifyRateLimit: 5 });
     try {
       const statuses: number[] = [];

@@ -11,7 +11,7 @@ import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
 import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
 import type { TestBrowser } from '../support/browser.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -23,7 +23,7 @@ let browser: TestBrowser;
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'dmhealth-playground-'));
-  store = await openStateStore(`file:${directory}`);
+  store = await openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) });
   server = await startBotServer(harness.sim, harness.client(), { store });
   playground = await startPlayground(`${server.base}/api/messages`);
   browser = await launchTestBrowser();

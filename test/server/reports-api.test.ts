@@ -19,7 +19,7 @@ import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { isPartialReport } from '../../src/core/reports/report-preview.js';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -36,9 +36,9 @@ beforeAll(async () => {
   const graph = harness.client();
   keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
   stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-api-state-'));
-  store = await FileStateStore.open(stateDirectory);
+  store = await FileStateStore.open(stateDirectory, { tenant: simulatorTenantKey(harness.sim) });
   const services = createServices({
-    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true },
+    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true, tenantKey: simulatorTenantKey(harness.sim) },
     load: (id, onProgress) => {
       loads += 1;
       return loadReport(id, graph, { onProgress });

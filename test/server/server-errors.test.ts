@@ -11,7 +11,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
 import { freePort } from '../support/local-service.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const directory = mkdtempSync(join(tmpdir(), 'dmhealth-server-errors-'));
@@ -19,7 +19,7 @@ let store: StateStore;
 let server: BotServer;
 
 beforeAll(async () => {
-  store = await openStateStore(`file:${directory}`);
+  store = await openStateStore(`file:${directory}`, { tenant: simulatorTenantKey(harness.sim) });
   server = await startBotServer(harness.sim, harness.client(), { store });
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { startAzurite } from '../support/azurite.js';
 import type { Azurite } from '../support/azurite.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { startTabServer } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 
@@ -132,25 +132,25 @@ function describeTriageOn(name: string, openStore: () => Promise<{ store: () => 
 
 describeTriageOn('file store', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'dmhealth-triage-'));
-  return { store: () => FileStateStore.open(directory), dispose: () => rm(directory, { recursive: true, force: true }) };
+  return { store: () => FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) }), dispose: () => rm(directory, { recursive: true, force: true }) };
 });
 
 describeTriageOn('Azure Blob store (Azurite)', async () => {
   const azurite: Azurite = await startAzurite();
-  return { store: () => openStateStore(azurite.connectionString), dispose: () => azurite.stop() };
+  return { store: () => openStateStore(azurite.connectionString, { tenant: simulatorTenantKey(harness.sim) }), dispose: () => azurite.stop() };
 });
 
 describe('triage decisions that cannot be read', () => {
   it('answer 503 with the reason, and the summary counts every finding as open rather than guessing', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'dmhealth-triage-torn-'));
-    const store = await FileStateStore.open(directory);
+    const store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
     const server = await startTabServer(harness.sim, harness.client(), { store });
     try {
       await store.writeDocument('triage', '{"decisions": [{"fingerp');
       const triager = await token([TRIAGER_ROLE]);
       const read = await call<{ error: { message: string } }>(server, 'GET', `/api/reports/${REPORT}/triage`, triager);
       expect(read.status).toBe(503);
-      expect(read.json.error.message).toContain('documents/triage.json');
+      expect(read.json.error.message).toContain(`tenants/${simulatorTenantKey(harness.sim)}/documents/triage.json`);
       const report = (await call<ReportResult>(server, 'GET', `/api/reports/${REPORT}`, triager)).json;
       const change = await call<{ error: { message: string } }>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, {
         action: 'accept',

@@ -32,12 +32,12 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 it('puts back a fresh lock that a slower breaker of the stale one moved aside', async () => {
   const warnings: string[] = [];
-  const late = await FileStateStore.open(directory, { leaseMs: 1_000, warn: (line) => warnings.push(`late: ${line}`) });
-  const quick = await FileStateStore.open(directory, { leaseMs: 1_000, warn: (line) => warnings.push(`quick: ${line}`) });
+  const late = await FileStateStore.open(directory, { tenant: 'test-tenant', leaseMs: 1_000, warn: (line) => warnings.push(`late: ${line}`) });
+  const quick = await FileStateStore.open(directory, { tenant: 'test-tenant', leaseMs: 1_000, warn: (line) => warnings.push(`quick: ${line}`) });
   // A lock its holder left a minute ago.
   let lockFile = '';
   await quick.withLock('19:race', async () => {
-    lockFile = join(directory, 'locks', readdirSync(join(directory, 'locks'))[0]!);
+    lockFile = join(directory, 'tenants', 'test-tenant', 'locks', readdirSync(join(directory, 'tenants', 'test-tenant', 'locks'))[0]!);
   });
   writeFileSync(lockFile, JSON.stringify({ holder: 'dead', pid: 1, at: '2026-01-01T00:00:00Z' }));
   utimesSync(lockFile, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const [storeUrl, directory, times] = process.argv.slice(2);
 const { FileStateStore } = await import(storeUrl);
-const store = await FileStateStore.open(directory);
+const store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
 const count = Number(times);
 const writer = String(process.pid);
 

@@ -4,8 +4,8 @@ import type { ChannelLedger, StateStore } from '../../src/store/state-store.js';
 import { holdLock } from '../support/gate.js';
 
 export interface StoreFixture {
-  /** A new store over the same backing as every other store this fixture opens (another app instance). */
-  open(): Promise<StateStore>;
+  /** A new store over the same backing as every other store this fixture opens (another app instance), for the tenant `test-tenant` unless another is named. */
+  open(tenant?: string): Promise<StateStore>;
   dispose(): Promise<void>;
 }
 
@@ -125,6 +125,28 @@ export function describeStateStoreContract(name: string, fixture: () => Promise<
       try {
         expect(await other.readCompressed('result-escrow-gaps')).toBe(text);
       } finally {
+        await other.close();
+      }
+    });
+
+    it("keeps each tenant's state apart: a store for another tenant over the same backing sees none of it, and keeps its own", async () => {
+      await store.writeDocument('history-connector-health', '{"points":["test-tenant"]}');
+      await store.writeLedger(ledger('19:apart', 2));
+      await store.putInstallation('_t_apart', { conversation: { id: 'apart' } }, { overwrite: true });
+      const other = await backing.open('demo-8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64');
+      try {
+        expect(other.tenant).toBe('demo-8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64');
+        expect(await other.readDocument('history-connector-health')).toBeNull();
+        expect(await other.readLedger('19:apart')).toEqual(emptyLedger('19:apart'));
+        expect(await other.listInstallations()).toEqual([]);
+        await other.writeDocument('history-connector-health', '{"points":["demo"]}');
+        expect(await store.readDocument('history-connector-health')).toBe('{"points":["test-tenant"]}');
+        // A lock of one tenant's does not hold up another's.
+        const release = await holdLock(store, 'document:history-connector-health');
+        expect(await other.withLock('document:history-connector-health', async () => 'ran', { waitMs: 1_000 })).toEqual({ ok: true, value: 'ran' });
+        await release();
+      } finally {
+        await store.removeInstallation('_t_apart');
         await other.close();
       }
     });

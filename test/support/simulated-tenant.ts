@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { GraphClient, GraphClientOptions } from '../../src/graph/graph-client.js';
 import type { ClientCredential } from '../../src/graph/token-source.js';
-import { connectToDemoTenant } from '../../src/app/graph-connection.js';
+import { connectToDemoTenant, tenantKeyOf } from '../../src/app/graph-connection.js';
 import type { GraphConnection } from '../../src/app/graph-connection.js';
 import { startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
@@ -50,6 +50,11 @@ export function graphClientFor(sim: Simulator, options: GraphClientForOptions = 
  * The connection the app's composition root makes to a simulator, reading Graph through `graph`
  * (a client of the test's choosing, e.g. one holding other roles).
  */
+/** The key a simulated tenant's state is kept under, as `npm start` opens the store for it: for a store a test shares with the app's server. */
+export function simulatorTenantKey(sim: Pick<Simulator, 'tenantId'>): string {
+  return tenantKeyOf({ demo: true, tenantId: sim.tenantId });
+}
+
 export function simulatorConnection(sim: Simulator, graph: GraphClient): GraphConnection {
   return { ...connectToDemoTenant(sim), graph };
 }

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { TAB_DIRECTORY, launchTestBrowser } from './browser.js';
 import { gate } from './gate.js';
 import type { TestBrowser } from './browser.js';
-import { simulatorConnection } from './simulated-tenant.js';
+import { simulatorConnection, simulatorTenantKey } from './simulated-tenant.js';
 import type { SimulatorHarness } from './simulated-tenant.js';
 import { recordServerLog, serverLogStream } from './suite-log.js';
 
@@ -37,7 +37,7 @@ export async function startTabServer(
   const connection = simulatorConnection(sim, graph);
   // A store of its own unless the test shares one between servers (a restart, a second instance).
   const ownDirectory = options.store ? null : await mkdtemp(join(tmpdir(), 'dmhealth-tab-state-'));
-  const store = options.store ?? (await FileStateStore.open(ownDirectory!));
+  const store = options.store ?? (await FileStateStore.open(ownDirectory!, { tenant: connection.tenantKey }));
   const { server, services } = assembleApp({
     connection,
     store,

@@ -92,13 +92,13 @@ describe('a report history', () => {
   it('is kept in the state store, read back by another instance, and survives a restart', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'dmhealth-history-'));
     try {
-      const store = await FileStateStore.open(directory);
+      const store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
       const records = new HistoryRecords(store);
       expect(await records.record(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).toBe(true);
       expect(await records.record(reportResult('2026-11-20T09:30:00.000Z', [], { state: 'load-error' }))).toBe(true);
       expect(await records.record(reportResult('2026-11-21T09:00:00.000Z', ['missing-recovery-key:b']))).toBe(true);
       await store.close();
-      const reopened = new HistoryRecords(await FileStateStore.open(directory));
+      const reopened = new HistoryRecords(await FileStateStore.open(directory, { tenant: 'test-tenant' }));
       const history = await reopened.read('escrow-gaps');
       expect(history.points.map((kept) => kept.at)).toEqual(['2026-11-20T09:00:00.000Z', '2026-11-21T09:00:00.000Z']);
       expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
@@ -110,11 +110,11 @@ describe('a report history', () => {
   it('refuses a torn history rather than start it afresh, drops a torn copy of the last findings, and gives up its point when the lock is held too long', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'dmhealth-history-'));
     try {
-      const store = await FileStateStore.open(directory);
+      const store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
       const records = new HistoryRecords(store);
       await store.writeDocument('history-escrow-gaps', '{"torn":');
       await expect(records.read('escrow-gaps')).rejects.toThrow(
-        'The history of report escrow-gaps in the state store is not readable; move documents/history-escrow-gaps.json aside.',
+        'The history of report escrow-gaps in the state store is not readable; move tenants/test-tenant/documents/history-escrow-gaps.json aside.',
       );
       await expect(records.record(reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a']))).rejects.toThrow('not readable');
       expect(await store.readDocument('history-escrow-gaps')).toBe('{"torn":');

@@ -21,7 +21,7 @@ import { launchTestBrowser } from '../../support/browser.js';
 import type { TestBrowser } from '../../support/browser.js';
 import { startBotServer } from '../../support/bot-server.js';
 import type { BotServer } from '../../support/bot-server.js';
-import { useTestSimulator } from '../../support/simulated-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../../support/simulated-tenant.js';
 import { startTabServer } from '../../support/tab-server.js';
 import type { TabServer } from '../../support/tab-server.js';
 
@@ -191,7 +191,7 @@ describe('the bot, with the added report', () => {
 
   beforeAll(async () => {
     dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-registry-'));
-    store = await openStateStore(`file:${dataDirectory}`);
+    store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
     server = await startBotServer(harness.sim, harness.client(), { store, registry });
     playground = await startPlayground(`${server.base}/api/messages`);
   });
