@@ -2,6 +2,7 @@ import type { Server } from 'restify';
 import { createServices } from '../app/create-services.js';
 import type { AppServices, ServicesOptions } from '../app/create-services.js';
 import type { GraphConnection } from '../app/graph-connection.js';
+import { inertLog } from '../app/log-line.js';
 import { createBot } from '../bot/create-bot.js';
 import type { BotOptions } from '../bot/create-bot.js';
 import type { PostScheduler } from '../app/post-scheduler.js';
@@ -50,10 +51,14 @@ export interface AssembledApp {
  */
 export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const { connection, bot: botOptions } = options;
+  // Every part logs through these, once made inert here: a Teams display name, a token's user name
+  // or a tenant id from a request then cannot start a forged line of its own (src/app/log-line.ts).
+  const log = inertLog(options.log);
+  const botLog = botOptions?.log ? inertLog(botOptions.log) : log;
   const services = createServices({
     connection,
     store: options.store,
-    log: options.log,
+    log,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
@@ -64,7 +69,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ? createBot(services, {
         ...botOptions,
         allowedTenantId: botOptions.allowedTenantId !== undefined ? botOptions.allowedTenantId : connection.demo ? null : connection.identity.tenantId,
-        log: botOptions.log ?? options.log,
+        log: botLog,
       })
     : { bot: undefined, scheduler: undefined };
   const demoTenant = connection.demoTenant;
@@ -90,7 +95,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(botOptions?.notifyApiKey ? { notifyApiKey: botOptions.notifyApiKey } : {}),
     ...(botOptions?.notifyRateLimit ? { notifyRateLimit: botOptions.notifyRateLimit } : {}),
     ...(botOptions?.trustedProxy ? { trustedProxy: botOptions.trustedProxy } : {}),
-    log: options.log,
+    log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   return { server, services, bot, scheduler };

@@ -12,9 +12,14 @@ import { helpCard } from '../../src/bot/cards/help-card.js';
 import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
 import { newFindingsCard } from '../../src/bot/cards/new-findings-card.js';
 import { reportCard } from '../../src/bot/cards/report-card.js';
+import { overviewCard } from '../../src/bot/cards/overview-card.js';
+import { scheduleSentence } from '../../src/bot/cards/schedule-sentence.js';
+import { summarizeReport } from '../../src/core/reports/report-summary.js';
+import type { PostSchedule } from '../../src/core/schedule/post-schedule.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { cardTexts } from '../support/card-texts.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 /** The little of the adaptivecards package this file uses (its published types are its TypeScript sources). */
@@ -262,5 +267,78 @@ describe('the help card', () => {
     const text = renderedText(card);
     for (const { command } of BOT_COMMANDS) expect(text).toContain(command);
     expect(text).toContain('"make coffee"');
+  });
+});
+
+describe('tenant and user text in every card', () => {
+  /** What a tenant's name, a device's, a person's or an upstream error message could say. */
+  const HOSTILE = '[Click to re-authenticate](https://evil.example) **URGENT**';
+  const hostile = { tenantLabel: `Contoso ${HOSTILE}`, tabLinks };
+  /** Shows the hostile text, and only in text runs, never where Teams reads Markdown. */
+  const expectInert = (card: AdaptiveCardJson) => {
+    expect(cardProblems(card)).toEqual([]);
+    const { blocks, runs } = cardTexts(card);
+    expect(blocks.filter((text) => text.includes('evil.example'))).toEqual([]);
+    expect(runs.some((text) => text.includes(HOSTILE))).toBe(true);
+  };
+  const withHostileNames = (result: ReportResult): ReportResult => ({
+    ...result,
+    findings: result.findings.map((finding) => ({ ...finding, subjectName: `${finding.subjectName} ${HOSTILE}` })),
+  });
+  const failed = (result: ReportResult): ReportResult => ({
+    ...result,
+    state: 'load-error',
+    error: { status: 400, code: 'BadRequest', message: `Graph answered 400 for GET /v1.0/x: ${HOSTILE}` },
+    rows: [],
+    findings: [],
+  });
+
+  it('the help card: the tenant, the quoted message and who set the schedule', () => {
+    const schedule: PostSchedule = {
+      channel: '19:channel',
+      name: 'General',
+      cadence: { every: 'day' },
+      time: { hour: 9, minute: 0 },
+      timeZone: 'UTC',
+      reports: ['escrow-gaps'],
+      reference: {},
+      setBy: `${HOSTILE}\nsecond line`,
+      setAt: '2026-11-23T08:00:00.000Z',
+      lastSlot: null,
+      lastRun: null,
+    };
+    const card = helpCard({
+      ...hostile,
+      tabUrl: 'http://127.0.0.1:3978/tab/',
+      unknown: HOSTILE,
+      commands: BOT_COMMANDS,
+      schedule: scheduleSentence(schedule, new Date('2026-11-23T10:00:00Z')),
+    });
+    expectInert(card);
+    expect(cardTexts(card).runs).toContain(`Contoso ${HOSTILE}`);
+    expect(cardTexts(card).runs.some((text) => text.includes(`Set by ${HOSTILE} second line.`))).toBe(true);
+  });
+
+  it('a report card: the tenant, the names of what was found, and the load error', () => {
+    const result = withHostileNames(demoResults.find((report) => report.report === 'escrow-gaps')!);
+    expectInert(reportCard(result, { beta: false }, hostile));
+    expectInert(reportCard(failed(result), { beta: false }, hostile));
+  });
+
+  it('the overview card: the tenant and a load error', () => {
+    const now = new Date('2026-11-23T10:00:00Z');
+    const summaries = demoResults.map((result, index) => summarizeReport(index === 0 ? failed(result) : result, { changes: null, trend: [], inForce: new Map(), now }));
+    const card = overviewCard(summaries, { ...hostile, tabUrl: 'http://127.0.0.1:3978/tab/' });
+    expectInert(card);
+    expect(cardTexts(card).runs.filter((text) => text.includes(HOSTILE))).toHaveLength(2);
+  });
+
+  it('the new-findings card: the tenant and the names of what is new', () => {
+    const escrow = withHostileNames(demoResults.find((report) => report.report === 'escrow-gaps')!);
+    const digest = digestNewFindings(emptyLedger('19:channel'), [escrow], new Date('2026-11-23T09:00:00Z'));
+    const card = newFindingsCard(digest, { ...hostile, rowsByReport: new Map([['escrow-gaps', escrow.rows]]) });
+    expectInert(card);
+    // The headline names the tenant, clipped to 60 characters.
+    expect(cardTexts(card).runs.some((text) => text.includes('new findings in Contoso [Click to re-authenticate](https://evil.example)'))).toBe(true);
   });
 });

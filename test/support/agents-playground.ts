@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export interface PlaygroundConfig {
 export interface PlaygroundMessage {
   conversationId: string;
   text: string;
+  /** How the text is to be read: `plain`, `markdown` (what the Playground takes a text without one for) or `xml`; none without text. */
+  textFormat: string | undefined;
   /** Adaptive Card contents among the attachments. */
   cards: Array<Record<string, unknown>>;
 }
@@ -52,14 +55,49 @@ const CLI = createRequire(import.meta.url).resolve('@microsoft/m365agentsplaygro
 export const PLAYGROUND_QUIET_ENV = { TEAMSAPPTESTER_BROWSER: 'none', APPLICATION_INSIGHTS_NO_STATSBEAT: 'true' } as const;
 
 /**
+ * The Playground's own default tenant (its built-in `.m365agentsplayground.yml`, version 0.1.1),
+ * with the current user named `currentUserName`: the file replaces the built-in one whole, and JSON is YAML.
+ */
+function playgroundConfigFile(currentUserName: string): string {
+  const user = (index: number, name: string, login: string) => ({
+    id: `user-id-${index}`,
+    name,
+    userPrincipleName: `${login}@example.com`,
+    aadObjectId: `00000000-0000-0000-0000-00000000000${20 + index}`,
+    givenName: name.split(' ')[0],
+    surname: name.split(' ')[1],
+    email: `${login}@example.com`,
+  });
+  return JSON.stringify({
+    version: '0.1.1',
+    tenantId: '00000000-0000-0000-0000-0000000000001',
+    bot: { id: '00000000-0000-0000-0000-00000000000011', name: 'Test Bot' },
+    currentUser: { ...user(0, 'Alex Wilber', 'alexw'), name: currentUserName },
+    users: [
+      user(1, 'Megan Bowen', 'meganb'),
+      user(2, 'Adele Vance', 'adelev'),
+      user(3, 'Isaiah Langer', 'isaiahl'),
+      user(4, 'Patti Fernandez', 'pattif'),
+      user(5, 'Lynne Robbins', 'lynner'),
+    ],
+    personalChat: { id: randomUUID() },
+    groupChat: { id: randomUUID(), name: 'Group Chat' },
+    team: { id: 'team-id', name: 'My Team', aadGroupId: '00000000-0000-0000-0000-000000000031', channels: [{ id: 'channel-announcements-id', name: 'Announcements' }] },
+  });
+}
+
+/**
  * Starts the Microsoft 365 Agents Playground, a Teams-like client that works offline, against a
  * bot endpoint on this machine, and follows what the bot sends through the playground's
  * conversation stream. It runs in a folder of its own, where it writes its log. `env` is for the
- * test of what happens when it stops; anything else leaves it alone.
+ * test of what happens when it stops; `currentUserName` names the person who sends the messages
+ * (Teams sends their display name with each); anything else leaves it alone.
  */
-export async function startPlayground(botEndpoint: string, options: { env?: Record<string, string> } = {}): Promise<Playground> {
+export async function startPlayground(botEndpoint: string, options: { env?: Record<string, string>; currentUserName?: string } = {}): Promise<Playground> {
   const port = await freePort();
   const workspace = mkdtempSync(join(tmpdir(), 'dmhealth-playground-'));
+  // The Playground reads its tenant from this file in the folder it runs in, if there is one.
+  if (options.currentUserName !== undefined) writeFileSync(join(workspace, '.m365agentsplayground.yml'), playgroundConfigFile(options.currentUserName));
   let service: LocalService;
   try {
     service = await startLocalService('The Agents Playground', [CLI, '-e', botEndpoint, '-c', 'msteams', '--dt', '-p', String(port)], /Listening on \d+/, {
@@ -104,12 +142,13 @@ export async function startPlayground(botEndpoint: string, options: { env?: Reco
     const update = JSON.parse(String(event.data)) as {
       action?: string;
       actionConversationId?: string;
-      message?: { text?: string; attachments?: Array<{ contentType?: string; content?: Record<string, unknown> }> };
+      message?: { text?: string; textFormat?: string; attachments?: Array<{ contentType?: string; content?: Record<string, unknown> }> };
     };
     if (update.action !== 'createMessage' || !update.message) return;
     messages.push({
       conversationId: update.actionConversationId ?? '',
       text: update.message.text ?? '',
+      textFormat: update.message.textFormat,
       cards: (update.message.attachments ?? [])
         .filter((attachment) => attachment.contentType === 'application/vnd.microsoft.card.adaptive')
         .map((attachment) => attachment.content ?? {}),

@@ -32,7 +32,16 @@ export interface TabServer {
 export async function startTabServer(
   sim: Simulator,
   graph: GraphClient,
-  options: { now?: () => Date; load?: ReportLoader; registry?: ReportRegistry; cacheMaxAgeMs?: number; cacheClock?: () => number; store?: StateStore } = {},
+  options: {
+    now?: () => Date;
+    load?: ReportLoader;
+    registry?: ReportRegistry;
+    cacheMaxAgeMs?: number;
+    cacheClock?: () => number;
+    store?: StateStore;
+    /** Also hears every line the server logs, as the server wrote it. */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<TabServer> {
   const connection = simulatorConnection(sim, graph);
   // A store of its own unless the test shares one between servers (a restart, a second instance).
@@ -47,7 +56,10 @@ export async function startTabServer(
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.now ? { loadOptions: { now: options.now } } : {}),
     tabDirectory: TAB_DIRECTORY,
-    log: (line) => recordServerLog('tab server', line),
+    log: (line) => {
+      recordServerLog('tab server', line);
+      options.log?.(line);
+    },
     logStream: serverLogStream('tab server (restify)'),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -11,7 +11,7 @@ import type { CardTarget } from '../bot-services.js';
 import { requestFrom } from './activity-request.js';
 import { activityTenantId } from './activity-tenant.js';
 import { installationStore, postTargets, sendCard } from './installations.js';
-import { cardMessage, replyActivity, turnConversation } from './turn-conversation.js';
+import { cardMessage, replyActivity, textMessage, turnConversation } from './turn-conversation.js';
 
 const { ConversationBot } = BotBuilderCloudAdapter;
 type ConversationBot = BotBuilderCloudAdapter.ConversationBot;
@@ -64,7 +64,7 @@ export class TeamsAdapter {
     this.cloudAdapter.onTurnError = async (context, error) => {
       // The message only: an error from the connector can carry request details, never a secret we add.
       log(`bot turn failed (${context.activity.type}): ${errorText(error)}`);
-      if (context.activity.type === ActivityTypes.Message) await context.sendActivity('Sorry, something went wrong answering that. Please try again in a moment.');
+      if (context.activity.type === ActivityTypes.Message) await context.sendActivity(textMessage('Sorry, something went wrong answering that. Please try again in a moment.'));
     };
     this.cloudAdapter.use(commandTextMiddleware(dispatch));
     this.conversation = new ConversationBot({

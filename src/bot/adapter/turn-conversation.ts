@@ -1,4 +1,4 @@
-import { ActivityTypes, CardFactory, MessageFactory, TurnContext } from 'botbuilder';
+import { ActivityTypes, CardFactory, MessageFactory, TextFormatTypes, TurnContext } from 'botbuilder';
 import type { Activity, CloudAdapter } from 'botbuilder';
 import type { AdaptiveCardJson } from '../cards/adaptive-card.js';
 import type { BotReply, Conversation } from '../commands/command.js';
@@ -14,9 +14,21 @@ export function turnConversation(context: TurnContext, adapter: CloudAdapter, bo
   };
 }
 
-/** A reply as botbuilder sends it: text as it is, a card as an attachment. */
-export function replyActivity(reply: BotReply): string | Partial<Activity> {
-  return 'card' in reply ? cardMessage(reply.card) : reply.text;
+/** A reply as botbuilder sends it: text as plain text (`textMessage`), a card as an attachment. */
+export function replyActivity(reply: BotReply): Partial<Activity> {
+  return 'card' in reply ? cardMessage(reply.card) : textMessage(reply.text);
+}
+
+/**
+ * A text message that Teams shows as written. A message that names no `textFormat` is read as
+ * Markdown (the Bot Framework connector's default, and what the Agents Playground does), so a
+ * sender's display name such as "[Click to re-authenticate](https://evil.example)" quoted in a reply
+ * would become a link; `plain` text is "treated as raw text with no formatting applied"
+ * (learn.microsoft.com/microsoftteams/platform/bots/how-to/format-your-bot-messages, "Format text
+ * content"). Every text the bot sends is made here, so no command can forget it.
+ */
+export function textMessage(text: string): Partial<Activity> {
+  return { ...MessageFactory.text(text), textFormat: TextFormatTypes.Plain };
 }
 
 export function cardMessage(card: AdaptiveCardJson): Partial<Activity> {

@@ -24,8 +24,13 @@ export const CARD_SCHEMA = { $schema: 'http://adaptivecards.io/schemas/adaptive-
 
 /**
  * Binds a template to its data with the Adaptive Cards templating engine. Tenant text travels only
- * as data (a device named "${…}" is not evaluated again) and is shown in TextRuns, which Teams does
- * not read as Markdown, so a policy name cannot turn into a link.
+ * as data (a device named "${…}" is not evaluated again) and is shown in TextRuns, never in a
+ * TextBlock: Teams reads a TextBlock's text as Markdown
+ * (learn.microsoft.com/microsoftteams/platform/task-modules-and-cards/cards/cards-format, "Format
+ * cards with Markdown"), and a RichTextBlock's TextRuns as they are
+ * (learn.microsoft.com/adaptive-cards/create/textfeatures, "Markdown (Commonmark subset)"), so a
+ * policy name, a tenant's name or a person's cannot turn into a link. Escaping the Markdown instead
+ * would not do: Teams' clients do not read backslash escapes alike (microsoft/AdaptiveCards#5590).
  */
 export function expandCard(template: object, data: object): AdaptiveCardJson {
   const card = new Template(template).expand({ $root: data }) as AdaptiveCardJson;

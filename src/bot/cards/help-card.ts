@@ -19,7 +19,15 @@ const HELP_CARD_TEMPLATE = {
       ],
     },
     { type: 'TextBlock', text: 'Device Management Health', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
-    { type: 'TextBlock', text: 'What is quietly broken in ${tenant}. Send me one of these:', wrap: true, spacing: 'None' },
+    {
+      type: 'RichTextBlock',
+      spacing: 'None',
+      inlines: [
+        { type: 'TextRun', text: 'What is quietly broken in ' },
+        { type: 'TextRun', text: '${tenant}' },
+        { type: 'TextRun', text: '. Send me one of these:' },
+      ],
+    },
     {
       type: 'ColumnSet',
       $data: '${commands}',
@@ -30,7 +38,8 @@ const HELP_CARD_TEMPLATE = {
       ],
     },
     { type: 'TextBlock', text: 'Scheduled posts', weight: 'Bolder', spacing: 'Medium', wrap: true },
-    { type: 'TextBlock', text: '${schedule}', wrap: true, spacing: 'None' },
+    // The sentence names who set the schedule, as Teams gave their name.
+    { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${schedule}' }] },
     {
       type: 'TextBlock',
       text: 'A report also answers to its id or number (`show 4`, `show escrow-gaps`) and to a question in your own words, such as "which devices have no BitLocker key?".',
@@ -43,8 +52,9 @@ const HELP_CARD_TEMPLATE = {
 } as const;
 
 /**
- * The short help card: the commands, and, for a message that was not one, what was not understood
- * (quoted in a TextRun, so nothing in it is read as Markdown).
+ * The short help card: the commands, and, for a message that was not one, what was not understood.
+ * What others wrote (the quote, the tenant's name, the name of whoever set the schedule) is in
+ * TextRuns, so nothing in it is read as Markdown (adaptive-card.ts, `expandCard`).
  */
 export function helpCard(options: {
   tenantLabel: string;

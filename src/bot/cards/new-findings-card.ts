@@ -11,7 +11,8 @@ import { readAt } from './report-card.js';
 const NEW_FINDINGS_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
   body: [
-    { type: 'TextBlock', text: '${headline}', size: 'Medium', weight: 'Bolder', style: 'heading', wrap: true },
+    // The headline names the tenant, so it is a TextRun (expandCard), though a RichTextBlock has no heading style.
+    { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: '${headline}', size: 'Medium', weight: 'Bolder' }] },
     { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
     { type: 'TextBlock', $when: "${interrupted != ''}", text: '${interrupted}', color: 'Warning', size: 'Small', wrap: true },
     {

@@ -11,7 +11,7 @@ const OVERVIEW_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
   body: [
     { type: 'TextBlock', text: 'Overview', size: 'Medium', weight: 'Bolder', wrap: true, style: 'heading' },
-    { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
+    { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${subtitle}', isSubtle: true, size: 'Small' }] },
     {
       type: 'Container',
       $data: '${reports}',
@@ -21,7 +21,8 @@ const OVERVIEW_CARD_TEMPLATE = {
       items: [
         { type: 'TextBlock', text: '${title}', weight: 'Bolder', wrap: true },
         { type: 'TextBlock', text: '${status}', color: '${color}', wrap: true, spacing: 'None' },
-        { type: 'TextBlock', $when: "${detail != ''}", text: '${detail}', isSubtle: true, size: 'Small', wrap: true, spacing: 'None' },
+        // The detail may quote Microsoft Graph's error message.
+        { type: 'RichTextBlock', $when: "${detail != ''}", spacing: 'None', inlines: [{ type: 'TextRun', text: '${detail}', isSubtle: true, size: 'Small' }] },
       ],
     },
   ],

@@ -9,7 +9,7 @@ const REPORT_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
   body: [
     { type: 'TextBlock', text: '${title}', size: 'Medium', weight: 'Bolder', wrap: true, style: 'heading' },
-    { type: 'TextBlock', text: '${subtitle}', isSubtle: true, size: 'Small', spacing: 'None', wrap: true },
+    { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${subtitle}', isSubtle: true, size: 'Small' }] },
     {
       type: 'Container',
       $when: "${state == 'load-error'}",

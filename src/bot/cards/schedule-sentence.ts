@@ -1,5 +1,6 @@
 import { describeCadence, describeSlot, nextSlotAfter } from '../../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
+import { cardText } from './adaptive-card.js';
 
 /** What the help card says of a conversation without a schedule: how to set one. */
 export const NO_SCHEDULE =
@@ -18,7 +19,8 @@ export function scheduleSentence(schedule: PostSchedule | null | 'unreadable', n
     : '';
   return (
     `New findings are posted here ${describeCadence(schedule)}; next on ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}.${last} ` +
-    `Set by ${schedule.setBy}. Send "stop posting" to end it.`
+    // The name as Teams gave it, on one line: a line break in it must not start a line of the answer's own.
+    `Set by ${cardText(schedule.setBy, 100)}. Send "stop posting" to end it.`
   );
 }
 
