@@ -9,6 +9,7 @@ import type { AppServices } from '../app/create-services.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import type { GraphConnection } from '../app/graph-connection.js';
 import { EXIT_LOAD_ERROR, EXIT_USAGE } from './exit-status.js';
+import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth } from './text-layout.js';
@@ -135,7 +136,8 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
     else process.stdout.write(reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env) }));
     if (report.state === 'load-error') {
-      if (format !== 'table') console.error(`dmhealth report: ${report.title} could not load: ${report.error?.message}`);
+      // Graph's message is upstream text: written inert, as every log line (log-line.ts).
+      if (format !== 'table') console.error(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
       return EXIT_LOAD_ERROR;
     }
     return 0;

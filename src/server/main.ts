@@ -11,6 +11,13 @@ import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 import { schedulerClock } from './scheduler-clock.js';
+import { inertLog } from '../app/log-line.js';
+
+// Every line the server writes is inert (log-line.ts): the tenant's name, Graph's messages and
+// stack traces quote text the tenant wrote.
+const say = inertLog((line: string) => console.log(line));
+const sayError = inertLog((line: string) => console.error(line));
+const sayWarning = inertLog((line: string) => console.warn(line));
 
 /** How long a stopping server waits for the loads under way before it closes the store. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -24,56 +31,56 @@ async function main(argv: string[]): Promise<void> {
   const result = readConfig(process.env);
   const options = readStartOptions(argv);
   if (!result.ok || !options.ok) {
-    console.error(`Device Management Health cannot start: ${result.ok ? (options as { message: string }).message : result.error.message}`);
+    sayError(`Device Management Health cannot start: ${result.ok ? (options as { message: string }).message : result.error.message}`);
     process.exitCode = 2;
     return;
   }
   const { config } = result;
   const demoOnly = options.tenant === 'large' || options.switches.deny.length > 0 || options.switches.faults.length > 0;
   if (demoOnly && config.connection.mode !== 'demo') {
-    console.error(
+    sayError(
       'Device Management Health cannot start: --tenant large, --deny and --fault change the simulated tenant, and a tenant is configured (M365_TENANT_ID). Unset it to use them.',
     );
     process.exitCode = 2;
     return;
   }
-  if (options.tenant === 'large') console.log(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
+  if (options.tenant === 'large') say(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
     startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });
-  if (deny.length > 0) console.log(`Demo switch: the app is not granted ${deny.join(', ')}.`);
-  for (const fault of faults) console.log(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
+  if (deny.length > 0) say(`Demo switch: the app is not granted ${deny.join(', ')}.`);
+  for (const fault of faults) say(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
   if (connection.demo) {
-    console.log(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
-    console.log(`  Simulated Graph: ${simulator?.graphUrl}  (CA: ${simulator?.caPath})`);
+    say(`DEMO MODE: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    say(`  Simulated Graph: ${simulator?.graphUrl}  (CA: ${simulator?.caPath})`);
   }
 
   try {
     const page = await connection.graph.get<{ value: unknown[] }>('/v1.0/deviceManagement/managedDevices');
-    console.log(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
+    say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     // Keep serving: a missing permission is shown per report, not as a dead app.
-    console.error(`Microsoft Graph check failed: ${error.summary()}`);
+    sayError(`Microsoft Graph check failed: ${error.summary()}`);
   }
 
   const builtTab = fileURLToPath(new URL('../tab/', import.meta.url));
   // Without the built tab the API still serves, and /tab answers 404.
   const tabDirectory = existsSync(builtTab) ? builtTab : undefined;
-  if (!tabDirectory) console.warn(`The tab is not built (${builtTab} is missing): run npm run build.`);
+  if (!tabDirectory) sayWarning(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
   // The tenant's own state: a demo's history and triage never show in a real tenant's, nor one tenant's in another's.
-  const store = await openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => console.warn(line) });
+  const store = await openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => sayWarning(line) });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({
     connection,
     loadOptions: {
       thresholds: config.thresholds,
-      onUnexpectedError: (report, error) => console.error(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      onUnexpectedError: (report, error) => sayError(`report ${report} could not be built: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     },
     ...(tabDirectory ? { tabDirectory } : {}),
     serveSourceMaps: process.env.NODE_ENV === 'development',
@@ -87,17 +94,17 @@ async function main(argv: string[]): Promise<void> {
       trustedProxy: botConfig.trustedProxy,
       now: () => schedulerClock.now(),
     },
-    log: (line) => console.log(line),
+    log: say,
   });
-  console.log(
+  say(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
       `/api/notify ${botConfig.notifyApiKey ? 'on' : 'off (no NOTIFY_API_KEY)'}.`,
   );
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces unless HOST narrows it.
   const host = config.host ?? (connection.demo ? '127.0.0.1' : '0.0.0.0');
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
-  console.log(`Listening on http://${host}:${config.port}`);
-  console.log(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
+  say(`Listening on http://${host}:${config.port}`);
+  say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
   // Every instance runs the schedules; a lease in the state store makes each slot one post.
   scheduler?.start(schedulerClock.tickMs);
 

@@ -9,7 +9,7 @@ import { startPlayground } from '../support/agents-playground.js';
 import type { Playground, PlaygroundMessage } from '../support/agents-playground.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { simulatorTenantKey, useTestSimulator } from '../support/simulated-tenant.js';
 import { cardTexts } from '../support/card-texts.js';
 
 /**
@@ -27,7 +27,7 @@ let playground: Playground;
 
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-bot-inert-'));
-  store = await openStateStore(`file:${dataDirectory}`);
+  store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
   server = await startBotServer(harness.sim, harness.client(), { store, now: () => new Date('2026-11-23T10:00:00Z') });
   playground = await startPlayground(`${server.base}/api/messages`, { currentUserName: SENDER_NAME });
 });

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { TAB_DIRECTORY, launchTestBrowser } from './browser.js';
 import { gate } from './gate.js';
 import type { TestBrowser } from './browser.js';
-import { simulatorConnection, simulatorTenantKey } from './simulated-tenant.js';
+import { simulatorConnection } from './simulated-tenant.js';
 import type { SimulatorHarness } from './simulated-tenant.js';
 import { recordServerLog, serverLogStream } from './suite-log.js';
 
