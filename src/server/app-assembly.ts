@@ -30,6 +30,8 @@ export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' |
     trustedProxy?: string | undefined;
     log?: (line: string) => void;
   };
+  /** The clock per-minute limits count by (app-server.ts, `limitClock`), when a test holds it. */
+  limitClock?: () => number;
   /** The reports' bytes for viewers, when a test counts how often they are made. */
   encodings?: AppServerOptions['encodings'];
   logStream?: NodeJS.WritableStream;
@@ -76,6 +78,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
   const server = createAppServer({
     services,
     ...(options.encodings ? { encodings: options.encodings } : {}),
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.tabDirectory ? { tabDirectory: options.tabDirectory, serveSourceMaps: options.serveSourceMaps ?? false } : {}),
     checkAccess: createTabAccessCheck({
       ...connection.identity,

@@ -10,6 +10,7 @@ import { openStateStore } from '../../src/app/open-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import type { TriageView } from '../../src/core/triage/triage-book.js';
 import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
+import { TRIAGE_CHANGES_PER_MINUTE } from '../../src/server/triage-routes.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { startAzurite } from '../support/azurite.js';
 import type { Azurite } from '../support/azurite.js';
@@ -167,5 +168,108 @@ describe('triage decisions that cannot be read', () => {
       await store.close();
       await rm(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('triage probes that must keep failing', () => {
+  let directory: string;
+  let store: StateStore;
+  let server: TabServer;
+  let report: ReportResult;
+  let limitNow = 0;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'dmhealth-triage-probes-'));
+    store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
+    server = await startTabServer(harness.sim, harness.client(), { store, limitClock: () => limitNow, log: (line) => lines.push(line) });
+    report = (await call<ReportResult>(server, 'GET', `/api/reports/${REPORT}`, await token([IT_STAFF_ROLE]))).json;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('refuses a change sent as a form (what a page on another site can post without asking): 415, nothing written', async () => {
+    const triager = await token([TRIAGER_ROLE]);
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', `action=accept&fingerprint=${report.findings[0]!.fingerprint}&reason=Kiosk`],
+      ['text/plain', JSON.stringify({ action: 'accept', fingerprint: report.findings[0]!.fingerprint, reason: 'Kiosk' })],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="action"\r\n\r\naccept\r\n--x--'],
+    ]) {
+      const response = await request(`${server.base}/api/reports/${REPORT}/triage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${triager}`, 'content-type': type! },
+        body,
+      });
+      expect(response.statusCode, type).toBe(415);
+      await response.body.text();
+    }
+    expect(await store.readDocument('triage')).toBeNull();
+  });
+
+  it("reopens a decision only through its own report's route: 404 through another's, and the decision stands", async () => {
+    const triager = await token([TRIAGER_ROLE]);
+    const fingerprint = report.findings[1]!.fingerprint;
+    expect((await call(server, 'POST', `/api/reports/${REPORT}/triage`, triager, { action: 'accept', fingerprint, reason: 'Kiosk' })).status).toBe(200);
+    lines.length = 0;
+    const elsewhere = await call<{ error: { message: string } }>(server, 'POST', '/api/reports/connector-health/triage', triager, { action: 'reopen', fingerprint });
+    expect(elsewhere.status).toBe(404);
+    expect(lines.filter((line) => line.startsWith('triage:'))).toEqual([]);
+    expect((await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, triager)).json.decisions.map((decision) => decision.fingerprint)).toEqual([fingerprint]);
+    expect((await call(server, 'POST', `/api/reports/${REPORT}/triage`, triager, { action: 'reopen', fingerprint })).status).toBe(200);
+    expect(lines.filter((line) => line.startsWith('triage:'))).toEqual([`triage: alex.wilber@contoso.example did reopen on a finding of report ${REPORT}`]);
+  });
+
+  it('limits one person to a few dozen changes a minute (429 with Retry-After), while others still change', async () => {
+    const alex = await token([TRIAGER_ROLE]);
+    const megan = await harness.sim.entra.issueUserToken({
+      audience: harness.sim.clientId,
+      roles: [TRIAGER_ROLE],
+      username: 'megan@contoso.example',
+      name: 'Megan',
+      claims: { oid: '33333333-3333-4333-8333-333333333333' },
+    });
+    limitNow = 120_000;
+    const fingerprint = report.findings[2]!.fingerprint;
+    const statuses: number[] = [];
+    for (let index = 0; index < TRIAGE_CHANGES_PER_MINUTE; index += 1) {
+      statuses.push(
+        (await call(server, 'POST', `/api/reports/${REPORT}/triage`, alex, { action: index % 2 === 0 ? 'accept' : 'reopen', fingerprint, reason: `round ${index}` })).status,
+      );
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    limitNow += 20_000;
+    const refused = await request(`${server.base}/api/reports/${REPORT}/triage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alex}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'accept', fingerprint, reason: 'one more' }),
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('40');
+    await refused.body.text();
+    expect((await call(server, 'POST', `/api/reports/${REPORT}/triage`, megan, { action: 'accept', fingerprint: report.findings[3]!.fingerprint, reason: 'Lab' })).status).toBe(
+      200,
+    );
+    limitNow += 40_000;
+    expect((await call(server, 'POST', `/api/reports/${REPORT}/triage`, alex, { action: 'accept', fingerprint, reason: 'after the minute' })).status).toBe(200);
+  });
+
+  it('answers 503 to a change over a stored book of a hostile shape, and writes nothing (a retry cannot write it twice)', async () => {
+    const hostile = JSON.stringify({ decisions: [], audit: [null, { at: 1 }], updatedAt: null });
+    await store.writeDocument('triage', hostile);
+    const triager = await token([TRIAGER_ROLE]);
+    limitNow += 60_000;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const change = await call<{ error: { message: string } }>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, {
+        action: 'accept',
+        fingerprint: report.findings[4]!.fingerprint,
+        reason: 'Kiosk',
+      });
+      expect(change.status).toBe(503);
+    }
+    expect(await store.readDocument('triage')).toBe(hostile);
   });
 });

@@ -38,6 +38,8 @@ export async function startTabServer(
     registry?: ReportRegistry;
     cacheMaxAgeMs?: number;
     cacheClock?: () => number;
+    /** The clock the per-minute limits count by. */
+    limitClock?: () => number;
     store?: StateStore;
     /** Also hears every line the server logs, as the server wrote it. */
     log?: (line: string) => void;
@@ -54,6 +56,7 @@ export async function startTabServer(
     ...(options.load ? { load: options.load } : {}),
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.now ? { loadOptions: { now: options.now } } : {}),
     tabDirectory: TAB_DIRECTORY,
     log: (line) => {
