@@ -269,14 +269,7 @@ export class FileStateStore implements StateStore {
         const leftover = writer
           ? processIsGone(Number(writer[1]))
           : STALE_LOCK_FILE.test(name) && Date.now() - ((await stat(path).catch(() => null))?.mtimeMs ?? Date.now()) > this.leaseMs;
-        if (
-          leftover &&
-          (await unlink(path).then(
-            () => true,
-            () => false,
-          ))
-        )
-          removed += 1;
+        if (leftover && (await removeIfThere(path))) removed += 1;
       }
     }
     return removed;
@@ -321,6 +314,14 @@ const FOLDERS = ['installations', 'ledgers', 'locks', 'documents'] as const;
 const TEMPORARY_FILE = /\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
 /** `breakIfStale`'s names for a lock it moved aside: `<lock>.<uuid>.stale`. */
 const STALE_LOCK_FILE = /\.[0-9a-f-]{36}\.stale$/;
+
+/** Removes a file; false when it was gone already (another process cleaning up at the same start). */
+function removeIfThere(path: string): Promise<boolean> {
+  return unlink(path).then(
+    () => true,
+    () => false,
+  );
+}
 
 /** Whether files of the layout before state was kept per tenant are in `directory`. */
 async function holdsUnscopedState(directory: string): Promise<boolean> {
