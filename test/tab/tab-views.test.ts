@@ -1,12 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps/derive.js';
-import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { REPORT_IDS, loadReport, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability/derive.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { saveScreenshot } from '../support/browser.js';
 import type { PageGlobals } from '../support/browser.js';
+import { gate } from '../support/gate.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
 import { holdRequests, useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
@@ -72,19 +73,28 @@ describe('each report on the demo tenant', () => {
   });
 
   it('shows what a long load has read so far, source by source', async () => {
-    const server = await freshServer();
+    // The load, once it has read its sources, is held until the page has shown how far it got: the
+    // page sees it under way however fast or slow either side runs.
+    const graph = harness.client();
+    const held = gate();
+    const server = await tab.startServer(graph, {
+      load: async (id, onProgress) => {
+        const result = await loadReport(id, graph, { onProgress, now: () => now });
+        await held.opened;
+        return result;
+      },
+    });
     const page = await openPage();
-    harness.sim.latencyMs = 150;
     try {
       await page.goto(`${server.base}/tab/#/escrow-gaps`);
       const progress = page.locator('[data-progress]');
-      await progress.waitFor({ timeout: 20_000 });
+      await progress.waitFor();
       expect(await progress.textContent()).toMatch(/Reading .*(managedDevices|recoveryKeys|deviceLocalCredentials): [\d,]+ records?/);
-      await page.locator('[role=table]').waitFor({ timeout: 30_000 });
-      expect(await page.locator('[data-progress]').count()).toBe(0);
     } finally {
-      harness.sim.latencyMs = 0;
+      held.open();
     }
+    await page.locator('[role=table]').waitFor();
+    expect(await page.locator('[data-progress]').count()).toBe(0);
   });
 
   it('takes the high-contrast theme when the system forces colours, and a screenshot of it', async () => {
