@@ -520,22 +520,38 @@ describe('opening a report that has aged', () => {
   it('shows the last good result at once, says it is refreshing, and swaps in the newer one when it lands', async () => {
     // The cache's clock is the test's: the result ages when the test says, however busy the machine.
     let cacheTime = Date.now();
-    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 1_000, cacheClock: () => cacheTime });
+    // So are the times the report is read at, and the newer load ends only when the test lets it.
+    const later = new Date(now.getTime() + 60_000);
+    const graph = harness.client();
+    const newer = gate();
+    let escrowLoads = 0;
+    const server = await tab.startServer(graph, {
+      cacheMaxAgeMs: 1_000,
+      cacheClock: () => cacheTime,
+      load: async (id, onProgress) => {
+        const newerLoad = id === 'escrow-gaps' && escrowLoads++ > 0;
+        if (newerLoad) await newer.opened;
+        return loadReport(id, graph, { onProgress, now: () => (newerLoad ? later : now) });
+      },
+    });
     const page = await openPage();
-    await page.goto(`${server.base}/tab/#/escrow-gaps`);
-    await page.locator('[role=table]').waitFor();
-    const firstRead = await page.locator('[data-generated-at]').getAttribute('data-generated-at');
+    try {
+      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      await page.locator('[role=table]').waitFor();
+      expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
 
-    cacheTime += 1_200; // the result ages past the cache's freshness
-    harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', latencyMs: 1_500, times: 1 });
-    await page.getByRole('tab', { name: 'Overview' }).click();
-    await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
-    // The table is back at once, from the last good result, while the newer load runs.
-    await page.locator('[role=table]').waitFor({ timeout: 1_000 });
-    await page.locator('[role=status][data-pending=Refreshing]').waitFor();
-    expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(firstRead);
+      cacheTime += 1_200; // the result ages past the cache's freshness
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
+      // The table is back, from the last good result, while the newer load cannot have ended.
+      await page.locator('[role=status][data-pending=Refreshing]').waitFor();
+      await page.locator('[role=table]').waitFor();
+      expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
+    } finally {
+      newer.open();
+    }
     // Then the newer result replaces it.
-    await expect.poll(() => page.locator('[data-generated-at]').getAttribute('data-generated-at'), { timeout: 20_000 }).not.toBe(firstRead);
+    await page.locator(`[data-generated-at="${later.toISOString()}"]`).waitFor();
     await page.locator('[role=status][data-pending=Refreshing]').waitFor({ state: 'detached' });
     expect(await page.locator('[role=table]').count()).toBeGreaterThan(0);
   });
