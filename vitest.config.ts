@@ -11,5 +11,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for work under way (a page drawing what a click changed, a load ending), which
+    // a busy machine may not finish within the default second: the test's own timeout bounds it.
+    expect: { poll: { timeout: 20_000 } },
   },
 });

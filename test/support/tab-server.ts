@@ -86,6 +86,11 @@ export interface TabPages {
   readonly server: TabServer;
   /** A page of the file's browser, closed after the test that opened it. */
   newPage(options?: Parameters<TestBrowser['newPage']>[0]): Promise<Page>;
+  /**
+   * A page in a browser of its own, closed after the test that opened it: for a test that sets the
+   * page's clock (`page.clock`), which is its browser's and would hold for every page opened after.
+   */
+  newPageOnOwnClock(options?: Parameters<TestBrowser['newPage']>[0]): Promise<Page>;
   /** Another server for a scenario (its own cache, another app registration), closed with the file's. */
   startServer(graph: GraphClient, options?: Parameters<typeof startTabServer>[2]): Promise<TabServer>;
 }
@@ -99,12 +104,14 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
   let server: TabServer | undefined;
   const others: TabServer[] = [];
   const pages: Page[] = [];
+  const ownBrowsers: TestBrowser[] = [];
   beforeAll(async () => {
     browser = await launchTestBrowser();
     server = await startTabServer(harness.sim, harness.client(), options);
   });
   afterEach(async () => {
     await Promise.all(pages.splice(0).map((page) => page.close()));
+    await Promise.all(ownBrowsers.splice(0).map((own) => own.close()));
   });
   afterAll(async () => {
     // The browser first: a server closes once its connections have, and the browser keeps them alive.
@@ -124,6 +131,11 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
       const page = await browser!.newPage(pageOptions);
       pages.push(page);
       return page;
+    },
+    async newPageOnOwnClock(pageOptions) {
+      const own = await launchTestBrowser();
+      ownBrowsers.push(own);
+      return own.newPage(pageOptions);
     },
   };
 }

@@ -1,12 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps/derive.js';
-import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { REPORT_IDS, loadReport, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability/derive.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { saveScreenshot } from '../support/browser.js';
 import type { PageGlobals } from '../support/browser.js';
+import { gate } from '../support/gate.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
 import { holdRequests, useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
@@ -72,19 +73,28 @@ describe('each report on the demo tenant', () => {
   });
 
   it('shows what a long load has read so far, source by source', async () => {
-    const server = await freshServer();
+    // The load, once it has read its sources, is held until the page has shown how far it got: the
+    // page sees it under way however fast or slow either side runs.
+    const graph = harness.client();
+    const held = gate();
+    const server = await tab.startServer(graph, {
+      load: async (id, onProgress) => {
+        const result = await loadReport(id, graph, { onProgress, now: () => now });
+        await held.opened;
+        return result;
+      },
+    });
     const page = await openPage();
-    harness.sim.latencyMs = 150;
     try {
       await page.goto(`${server.base}/tab/#/escrow-gaps`);
       const progress = page.locator('[data-progress]');
-      await progress.waitFor({ timeout: 20_000 });
+      await progress.waitFor();
       expect(await progress.textContent()).toMatch(/Reading .*(managedDevices|recoveryKeys|deviceLocalCredentials): [\d,]+ records?/);
-      await page.locator('[role=table]').waitFor({ timeout: 30_000 });
-      expect(await page.locator('[data-progress]').count()).toBe(0);
     } finally {
-      harness.sim.latencyMs = 0;
+      held.open();
     }
+    await page.locator('[role=table]').waitFor();
+    expect(await page.locator('[data-progress]').count()).toBe(0);
   });
 
   it('takes the high-contrast theme when the system forces colours, and a screenshot of it', async () => {
@@ -211,17 +221,21 @@ describe('the tab as the window and the clock move', () => {
   });
 
   it('keeps its freshness label true: "Read" moves on as time passes, and never speaks of the future', async () => {
-    // A server of its own, so the report is read as the page opens: the file's server may hold a
-    // result read long enough ago, in a busy run, that three minutes on it reads "4 minutes ago".
-    const server = await freshServer();
-    const page = await openPage();
-    await page.clock.install();
+    // Both clocks are the test's: the server reads the report at `now`, and the page's time stands
+    // where the test sets it (its timers still run), so the label is the same however busy the machine.
+    const server = await tab.startServer(harness.client(), { now: () => now });
+    const page = await tab.newPageOnOwnClock();
+    // The page's clock two seconds behind the server's, as when it took its time before the report arrived.
+    await page.clock.setFixedTime(now.getTime() - 2_000);
     await page.goto(`${server.base}/tab/#/connector-health`);
     const label = page.locator('[data-generated-at]');
     await label.waitFor();
-    expect(await label.textContent()).toMatch(/^Read (now|\d+ seconds? ago)$/);
-    await page.clock.fastForward('03:00');
-    await expect.poll(() => label.textContent()).toBe('Read 3 minutes ago');
+    expect(await label.getAttribute('data-generated-at')).toBe(now.toISOString());
+    expect(await label.textContent()).toBe('Read now');
+    // Three minutes on, the label follows at the tab's next tick (every 30 s, src/tab/app/App.tsx).
+    await page.clock.setFixedTime(now.getTime() + 3 * 60_000);
+    await page.clock.fastForward('00:30');
+    await page.locator('[data-generated-at]', { hasText: /^Read 3 minutes ago$/ }).waitFor();
   });
 });
 
@@ -506,22 +520,38 @@ describe('opening a report that has aged', () => {
   it('shows the last good result at once, says it is refreshing, and swaps in the newer one when it lands', async () => {
     // The cache's clock is the test's: the result ages when the test says, however busy the machine.
     let cacheTime = Date.now();
-    const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 1_000, cacheClock: () => cacheTime });
+    // So are the times the report is read at, and the newer load ends only when the test lets it.
+    const later = new Date(now.getTime() + 60_000);
+    const graph = harness.client();
+    const newer = gate();
+    let escrowLoads = 0;
+    const server = await tab.startServer(graph, {
+      cacheMaxAgeMs: 1_000,
+      cacheClock: () => cacheTime,
+      load: async (id, onProgress) => {
+        const newerLoad = id === 'escrow-gaps' && escrowLoads++ > 0;
+        if (newerLoad) await newer.opened;
+        return loadReport(id, graph, { onProgress, now: () => (newerLoad ? later : now) });
+      },
+    });
     const page = await openPage();
-    await page.goto(`${server.base}/tab/#/escrow-gaps`);
-    await page.locator('[role=table]').waitFor();
-    const firstRead = await page.locator('[data-generated-at]').getAttribute('data-generated-at');
+    try {
+      await page.goto(`${server.base}/tab/#/escrow-gaps`);
+      await page.locator('[role=table]').waitFor();
+      expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
 
-    cacheTime += 1_200; // the result ages past the cache's freshness
-    harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', latencyMs: 1_500, times: 1 });
-    await page.getByRole('tab', { name: 'Overview' }).click();
-    await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
-    // The table is back at once, from the last good result, while the newer load runs.
-    await page.locator('[role=table]').waitFor({ timeout: 1_000 });
-    await page.locator('[role=status][data-pending=Refreshing]').waitFor();
-    expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(firstRead);
+      cacheTime += 1_200; // the result ages past the cache's freshness
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
+      // The table is back, from the last good result, while the newer load cannot have ended.
+      await page.locator('[role=status][data-pending=Refreshing]').waitFor();
+      await page.locator('[role=table]').waitFor();
+      expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
+    } finally {
+      newer.open();
+    }
     // Then the newer result replaces it.
-    await expect.poll(() => page.locator('[data-generated-at]').getAttribute('data-generated-at'), { timeout: 20_000 }).not.toBe(firstRead);
+    await page.locator(`[data-generated-at="${later.toISOString()}"]`).waitFor();
     await page.locator('[role=status][data-pending=Refreshing]').waitFor({ state: 'detached' });
     expect(await page.locator('[role=table]').count()).toBeGreaterThan(0);
   });
