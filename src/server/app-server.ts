@@ -34,7 +34,7 @@ export interface AppServerOptions {
   trustedProxy?: string;
   /** Explicit refreshes (`?refresh=true`) one user may ask for a minute; 6 by default. */
   refreshesPerMinute?: number;
-  /** The clock the per-minute limits of triage changes count by, in milliseconds: `Date.now` unless a test holds it. */
+  /** The clock the per-minute limits (refreshes, triage changes) count by, in milliseconds: `Date.now` unless a test holds it. */
   limitClock?: () => number;
   log?: (line: string) => void;
   /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
@@ -86,6 +86,7 @@ export function createAppServer(options: AppServerOptions): Server {
     encodings: options.encodings ?? new EncodedReports(),
     authorised,
     ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
 

@@ -17,6 +17,8 @@ export interface ReportRoutesOptions {
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   /** Explicit refreshes one user may ask for a minute (6 by default); more are answered from the cache. */
   refreshesPerMinute?: number;
+  /** The clock the refresh limit counts minutes by, in milliseconds: `Date.now` unless a test holds it. */
+  limitClock?: () => number;
   log?: (line: string) => void;
 }
 
@@ -28,7 +30,7 @@ export interface ReportRoutesOptions {
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, services, encodings } = options;
   const { registry, reports } = services;
-  const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000);
+  const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000, options.limitClock);
   /**
    * Whether to load again for `?refresh=true`: a refresh joins a load under way anyway, and one user
    * may start only a few a minute, so a held-down refresh button cannot make the tenant's Graph

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStateStore } from '../../src/store/file-state-store.js';
+import { tenantKeyOf } from '../../src/app/graph-connection.js';
+import { DEMO_TENANT_ID } from '../../src/sim/tenants/demo-tenant.js';
 import { startPlayground } from '../support/agents-playground.js';
 import type { Playground } from '../support/agents-playground.js';
 import { REPO_ROOT } from '../support/browser.js';
@@ -79,7 +81,8 @@ beforeAll(async () => {
   playground = await startPlayground(`http://127.0.0.1:${port}/api/messages`);
   const team = playground.config.teams[0]!;
   await playground.install(team.id);
-  store = await FileStateStore.open(directory, { tenant: 'test-tenant' });
+  // The store of the server, which reads the embedded demo tenant.
+  store = await FileStateStore.open(directory, { tenant: tenantKeyOf({ demo: true, tenantId: DEMO_TENANT_ID }) });
   for (let attempt = 0; attempt < 100 && (await store.listInstallations()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
   const [installation] = await store.listInstallations();
   const serviceUrl = new URL(String(installation!.reference.serviceUrl));

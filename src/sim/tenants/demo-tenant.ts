@@ -29,6 +29,9 @@ export interface DemoTenantOptions {
   registry?: ReportRegistry;
 }
 
+/** The demo tenant's id: fixed, so its state is kept under the same key (`demo-<id>`) at every start. */
+export const DEMO_TENANT_ID = '8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64';
+
 /**
  * "Contoso (demo)": a few hundred devices in which every finding of every report occurs, next to
  * look-alikes that must not be findings (a warn-mode ASR rule, an unconfigured firewall profile,
@@ -87,7 +90,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   for (const { step, tenant } of steps.sort((a, b) => a.step.step - b.step.step)) step.plant(tenant);
 
   return {
-    tenantId: '8a4f0c52-6d2e-4e91-b7a3-5c1d9e0f2b64',
+    tenantId: DEMO_TENANT_ID,
     displayName: 'Contoso (demo)',
     domain: 'contoso-demo.onmicrosoft.com',
     collections,
