@@ -3,7 +3,7 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 import { createNotifyKeyCheck } from './notify-access.js';
-import { FixedWindowRateLimit } from './rate-limit.js';
+import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import { jsonBodyParser, readJsonBody } from './json-body.js';
 
 /**
@@ -24,10 +24,7 @@ export function registerNotify(
   const wrongKeysOverall = new FixedWindowRateLimit(options.perMinute * 10, 60_000);
   const rightKey = new FixedWindowRateLimit(options.perMinute, 60_000);
   const parseBody = jsonBodyParser(16 * 1024);
-  const tooMany = (res: Response, retryAfter: number) => {
-    res.header('retry-after', String(retryAfter));
-    res.send(429, { error: { status: 429, message: `Too many notify requests; try again in ${retryAfter} s.` } });
-  };
+  const tooMany = (res: Response, retryAfter: number) => refuseTooMany(res, retryAfter, `Too many notify requests; try again in ${retryAfter} s.`);
   server.post('/api/notify', async (req: Request, res: Response) => {
     if (!keyMatches(req.header('authorization'))) {
       const caller = callerAddress(req, options.trustedProxy);

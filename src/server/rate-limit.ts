@@ -1,3 +1,5 @@
+import type { Response } from 'restify';
+
 /**
  * A fixed window per caller: at most `limit` requests in `windowMs`. For what people and schedulers
  * do rarely (a notify trigger, a refresh, a triage change), so a small limit costs nothing and
@@ -22,4 +24,10 @@ export class FixedWindowRateLimit {
     this.windows.set(caller, window);
     return window.count > this.limit ? Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000)) : 0;
   }
+}
+
+/** The answer past a limit: 429, with `Retry-After` saying when to try again and the message saying why. */
+export function refuseTooMany(res: Response, retryAfterSeconds: number, message: string): void {
+  res.header('retry-after', String(retryAfterSeconds));
+  res.send(429, { error: { status: 429, message } });
 }

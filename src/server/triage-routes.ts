@@ -1,7 +1,7 @@
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
 import { jsonBodyParser, readJsonBody } from './json-body.js';
-import { FixedWindowRateLimit } from './rate-limit.js';
+import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import { StateStoreError } from '../store/state-store.js';
 import { readTriageRequest } from '../core/triage/triage-book.js';
 import type { AppServices } from '../app/create-services.js';
@@ -69,8 +69,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     }
     const retryAfter = changes.take(user.objectId);
     if (retryAfter > 0) {
-      res.header('retry-after', String(retryAfter));
-      res.send(429, { error: { status: 429, message: `More than ${TRIAGE_CHANGES_PER_MINUTE} changes in a minute; try again in ${retryAfter} s.` } });
+      refuseTooMany(res, retryAfter, `More than ${TRIAGE_CHANGES_PER_MINUTE} changes in a minute; try again in ${retryAfter} s.`);
       return;
     }
     const body = await readJsonBody(req, res, parseBody);

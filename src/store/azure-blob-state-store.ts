@@ -4,7 +4,6 @@ import { RestError } from '@azure/storage-blob';
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import {
   StateStoreError,
-  TENANTS_FOLDER,
   UNSCOPED_FOLDERS,
   checkDocumentName,
   checkTenantKey,
@@ -15,6 +14,7 @@ import {
   lockLoop,
   parseJsonOrUndefined,
   parseLedger,
+  tenantFolder,
   unscopedStateWarning,
 } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference, TenantKey } from './state-store.js';
@@ -57,7 +57,7 @@ export class AzureBlobStateStore implements StateStore {
     readonly tenant: TenantKey,
     options: AzureBlobStateStoreOptions,
   ) {
-    this.prefix = `${TENANTS_FOLDER}/${tenant}/`;
+    this.prefix = `${tenantFolder(tenant)}/`;
     this.leaseSeconds = options.leaseSeconds ?? 30;
     this.warn = options.warn ?? (() => undefined);
   }

@@ -3,7 +3,6 @@ import { link, mkdir, open, readFile, readdir, rename, stat, unlink, utimes } fr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
-  TENANTS_FOLDER,
   UNSCOPED_FOLDERS,
   checkDocumentName,
   checkTenantKey,
@@ -14,6 +13,7 @@ import {
   lockLoop,
   parseJsonOrUndefined,
   parseLedger,
+  tenantFolder,
   unscopedStateWarning,
 } from './state-store.js';
 import type { ChannelLedger, DocumentName, LockOutcome, StateStore, StoredInstallation, StoredReference, TenantKey } from './state-store.js';
@@ -62,7 +62,7 @@ export class FileStateStore implements StateStore {
    */
   static async open(directory: string, options: FileStateStoreOptions): Promise<FileStateStore> {
     checkTenantKey(options.tenant);
-    const tenantDirectory = join(directory, TENANTS_FOLDER, options.tenant);
+    const tenantDirectory = join(directory, tenantFolder(options.tenant));
     for (const folder of FOLDERS) await mkdir(join(tenantDirectory, folder), { recursive: true });
     const store = new FileStateStore(tenantDirectory, options.tenant, options);
     const removed = await store.removeInterruptedWrites();

@@ -65,7 +65,12 @@ export type StateStoreKind = 'file' | 'azure-blob';
 export type TenantKey = string;
 
 /** The folder (file store) or blob prefix (Azure Blob) under which each tenant's state is kept. */
-export const TENANTS_FOLDER = 'tenants';
+const TENANTS_FOLDER = 'tenants';
+
+/** A tenant's own folder or blob prefix, `tenants/<tenant>`: everything a store opened for it reads and writes is below it. */
+export function tenantFolder(tenant: TenantKey): string {
+  return `${TENANTS_FOLDER}/${tenant}`;
+}
 
 /** The folders of the layout before state was kept per tenant: what is found in them is left alone and never read. */
 export const UNSCOPED_FOLDERS = ['installations', 'ledgers', 'documents'] as const;
@@ -77,7 +82,7 @@ export function checkTenantKey(tenant: TenantKey): void {
 
 /** Where a document is kept, for a message that tells an operator to move it aside: the same path in a folder or a container. */
 export function documentPath(store: Pick<StateStore, 'tenant'>, name: DocumentName): string {
-  return `${TENANTS_FOLDER}/${store.tenant}/documents/${name}.json`;
+  return `${tenantFolder(store.tenant)}/documents/${name}.json`;
 }
 
 /** What a store says once at opening when it holds state written before it was kept per tenant. */

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { isPartialReport } from '../../src/core/reports/report-preview.js';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { getWithHost } from '../support/host-header.js';
 import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
 
@@ -77,20 +77,6 @@ async function get(path: string, token?: string) {
   const response = await request(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
-}
-
-/** A GET with the `Host` header given, as a browser sends it for whatever name it resolved (undici checks it, node:http does not). */
-function getUnder(host: string, path: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port: new URL(base).port, path, headers: { host }, setHost: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
 }
 
 const userToken = (options: Partial<Parameters<typeof harness.sim.entra.issueUserToken>[0]> = {}) =>
@@ -284,13 +270,13 @@ describe('the tab API: reports', () => {
     const { token } = (await get('/api/demo/token')).json() as { token: string };
     expect((await get('/api/reports', token)).status).toBe(200);
     for (const host of ['localhost', `localhost:${new URL(base).port}`, '127.0.0.1', '[::1]:3978']) {
-      expect((await getUnder(host, '/api/demo/token')).status, host).toBe(200);
+      expect((await getWithHost(base, host, '/api/demo/token')).status, host).toBe(200);
     }
   });
 
   it("refuses the demo sign-in to a page under another site's name that resolves to this machine (DNS rebinding)", async () => {
     for (const host of ['attacker.example', 'attacker.example:3978', '127.0.0.1.attacker.example', 'localhost.attacker.example', '']) {
-      const response = await getUnder(host, '/api/demo/token');
+      const response = await getWithHost(base, host, '/api/demo/token');
       expect(response.status, host).toBe(403);
       expect(response.text).not.toContain('token"');
     }

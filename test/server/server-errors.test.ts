@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { startBotServer } from '../support/bot-server.js';
 import type { BotServer } from '../support/bot-server.js';
 import { freePort } from '../support/local-service.js';
+import { getWithHost } from '../support/host-header.js';
 import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -46,17 +46,7 @@ describe('what a caller learns when something fails on our side', () => {
   });
 
   it.each([['127.0.0.256'], ['a b'], ['[::1']])('a Host header no URL can hold (%s): 400, and the server answers the next request', async (host) => {
-    const port = new URL(server.base).port;
-    const answered = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const outgoing = httpRequest({ host: '127.0.0.1', port, path: '/api/reports?x=1', headers: { host }, setHost: false }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    const answered = await getWithHost(server.base, host, '/api/reports?x=1');
     expect(answered.status).toBe(400);
     expect(answered.text).not.toMatch(INTERNALS);
     expect((await fetch(`${server.base}/api/reports`)).status).toBe(401);

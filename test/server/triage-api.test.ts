@@ -192,7 +192,7 @@ describe('triage probes that must keep failing', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('refuses a change sent as a form (what a page on another site can post without asking): 415, nothing written', async () => {
+  it('refuses a change sent as a form (what a page on another site can post without asking): 415, and one too large: 413; nothing written', async () => {
     const triager = await token([TRIAGER_ROLE]);
     for (const [type, body] of [
       ['application/x-www-form-urlencoded', `action=accept&fingerprint=${report.findings[0]!.fingerprint}&reason=Kiosk`],
@@ -207,6 +207,13 @@ describe('triage probes that must keep failing', () => {
       expect(response.statusCode, type).toBe(415);
       await response.body.text();
     }
+    // JSON, but past the 4 KB a request needs: 413, read no further.
+    const tooLarge = await call<{ error: { message: string } }>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, {
+      action: 'accept',
+      fingerprint: report.findings[0]!.fingerprint,
+      reason: 'x'.repeat(5_000),
+    });
+    expect(tooLarge).toEqual({ status: 413, json: { error: { status: 413, message: 'The body is too large.' } } });
     expect(await store.readDocument('triage')).toBeNull();
   });
 
