@@ -3,12 +3,15 @@ import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
 /**
  * The only Graph paths this service may read: the table in docs/contract.md ("Upstream reads"), each on its version
  * segment, plus the `/beta` twin of `androidManagedStoreAccountEnterpriseSettings`, which Microsoft
- * documents on beta only (docs/finding-rules.md, report 1: the `/v1.0` path is tried first, then beta).
+ * documents on beta only (docs/finding-rules.md, report 1: the `/v1.0` path is tried first, then beta),
+ * and the `/beta` twin of the Mobile Threat Defense connectors, read when `/v1.0` does not name a
+ * connector's state (report 1, "Mobile Threat Defense on /v1.0").
  * `{id}` stands for one GUID.
  */
 export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/ndesConnectors',
   '/v1.0/deviceManagement/mobileThreatDefenseConnectors',
+  '/beta/deviceManagement/mobileThreatDefenseConnectors',
   '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
   '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
   '/v1.0/deviceManagement/deviceManagementPartners',

@@ -3,8 +3,8 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it("holds the specification's 21 paths and the beta twin of the managed Google Play settings", () => {
-    expect(UPSTREAM_PATHS).toHaveLength(22);
+  it("holds the specification's 21 paths, the beta twin of the managed Google Play settings and report 1's beta re-read of Mobile Threat Defense connectors", () => {
+    expect(UPSTREAM_PATHS).toHaveLength(23);
   });
 
   it('allows a group by GUID only', () => {
@@ -34,7 +34,7 @@ describe('upstream allow-list', () => {
     expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
     expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).not.toThrow();
     // Nothing else comes with it.
-    expect(isAllowedUpstreamPath('/beta/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe(false);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/deviceManagementPartners', { betaCoverage: true })).toBe(false);
     expect(coveragePath('/v1.0/deviceManagement/managedDevices', { betaCoverage: true })).toBe('/beta/deviceManagement/managedDevices');
     expect(coveragePath('/v1.0/deviceManagement/managedDevices')).toBe('/v1.0/deviceManagement/managedDevices');
     expect(coveragePath('/v1.0/deviceManagement/mobileThreatDefenseConnectors', { betaCoverage: true })).toBe('/v1.0/deviceManagement/mobileThreatDefenseConnectors');

@@ -68,109 +68,196 @@ function versionBelow(version: string, minimum: number[]): boolean {
   return false;
 }
 
+const HEALTHY: Verdict = { health: 'healthy', reasons: [] };
+
+/** At most a warning: for a state Microsoft does not document as a failure, however stale its last contact. */
+function atMostWarning(verdict: Verdict): Verdict {
+  return verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
+}
+
+/** A state value the enum's page does not list: shown as Graph sent it, a warning and never a finding. */
+function undocumentedState(what: string, state: string | null): Verdict {
+  return { health: 'warning', reasons: [state ? `${what} is "${state}", a value Microsoft does not document` : `Intune reported no ${what}`] };
+}
+
+/**
+ * `ndesConnectorState` (learn.microsoft.com/graph/api/resources/intune-deviceconfig-ndesconnectorstate?view=graph-rest-beta):
+ * `none` "State not available yet for this connector", `active` "connected recently", `inactive`
+ * "No recent activity". None is documented as a failure: whether the connector stopped working is
+ * told by its last connection, in the tenant status bands (docs/finding-rules.md, report 1).
+ */
+const CERTIFICATE_CONNECTOR_STATES: Readonly<Record<string, Verdict>> = {
+  active: HEALTHY,
+  inactive: { health: 'warning', reasons: ['no recent activity from this connector'] },
+  none: { health: 'warning', reasons: ['Intune has not reported a state for this connector yet'] },
+};
+
 export function certificateConnectorVerdict(connector: NdesConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
   const state = asString(connector.state);
-  const stateVerdict: Verdict =
-    state === 'inactive'
-      ? { health: 'unhealthy', reasons: ['connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing'] }
-      : state === 'active'
-        ? { health: 'healthy', reasons: [] }
-        : { health: 'warning', reasons: [`connector state is "${state ?? 'unknown'}"`] };
+  const stateVerdict = (state && CERTIFICATE_CONNECTOR_STATES[state]) || undocumentedState('connector state', state);
   const version = asString(connector.connectorVersion);
   const versionVerdict: Verdict =
     version && versionBelow(version, MINIMUM_CERTIFICATE_CONNECTOR_VERSION)
       ? { health: 'warning', reasons: [`version ${version} is older than the supported ${MINIMUM_CERTIFICATE_CONNECTOR_VERSION.join('.')}`] }
-      : { health: 'healthy', reasons: [] };
+      : HEALTHY;
   return worst(stateVerdict, freshness(graphTimestamp(connector.lastConnectionDateTime), now, thresholds, 'connected'), versionVerdict);
 }
 
 /**
- * `notSetUp` and `error` are beta members of `mobileThreatPartnerTenantState`; `/v1.0`, where the
- * specification reads the connectors, ends the enum at `unknownFutureValue` and sends both as that
- * (intune-onboarding-mobilethreatpartnertenantstate, v1.0 and beta pages). Which of the two it was
- * cannot be told from the state, so such a connector is judged by its heartbeat alone.
+ * How a `mobileThreatPartnerTenantState` member is judged
+ * (learn.microsoft.com/graph/api/resources/intune-onboarding-mobilethreatpartnertenantstate?view=graph-rest-beta):
+ * - `heartbeat`: the heartbeat and the connector's own threshold apply (Intune uses the partner's data);
+ * - `capped`: the heartbeat is shown but the row is a warning at most (Intune does not use the partner yet).
  */
-const STATE_HIDDEN_BY_V1 = 'unknownFutureValue';
+interface MtdStateRule {
+  verdict: Verdict;
+  heartbeat: 'judged' | 'capped' | 'not read';
+}
+
+const MTD_STATES: Readonly<Record<string, MtdStateRule>> = {
+  // "Partner is enabled."
+  enabled: { verdict: HEALTHY, heartbeat: 'judged' },
+  // "Partner is available.": set up at the partner, not turned on in Intune.
+  available: { verdict: { health: 'warning', reasons: ['available at the partner but not enabled in Intune'] }, heartbeat: 'capped' },
+  // "Partner is unavailable."; the Defender page creates the connection when the status is Unavailable
+  // (learn.microsoft.com/intune/intune-service/protect/advanced-threat-protection-configure).
+  unavailable: { verdict: { health: 'warning', reasons: ['not connected: the partner side of the connection is not set up'] }, heartbeat: 'capped' },
+  // Beta: "not provisioned and Intune has not received a heartbeat".
+  notSetUp: { verdict: { health: 'not configured', reasons: ['not set up: Intune has not received a heartbeat from this partner'] }, heartbeat: 'not read' },
+  // "Intune ignores compliance state for unresponsive MTD partners"
+  // (learn.microsoft.com/intune/intune-service/protect/mtd-connector-enable).
+  unresponsive: { verdict: { health: 'unhealthy', reasons: ["unresponsive: Intune ignores this partner's threat data in compliance"] }, heartbeat: 'judged' },
+  // Beta: "the partner connector is in an error state".
+  error: { verdict: { health: 'unhealthy', reasons: ['Intune reports an error for this connector'] }, heartbeat: 'judged' },
+};
+
+/** Why a connector `/v1.0` called `unknownFutureValue` still has no state (`stateOnBeta`, see load.ts). */
+const STATE_NOT_NAMED: Readonly<Record<string, string>> = {
+  failed: "Graph /v1.0 does not name this connector's state (not set up, or error), and reading it on beta failed",
+  'not named': "Graph does not name this connector's state (not set up, or error): /v1.0 sends it as unknownFutureValue, and beta did not name it either",
+};
 
 export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
-  const state = asString(connector.partnerState) ?? 'unknown';
-  const stateVerdict: Verdict =
-    state === 'enabled'
-      ? { health: 'healthy', reasons: [] }
-      : state === 'unavailable' || state === 'unresponsive' || state === 'error'
-        ? { health: 'unhealthy', reasons: [`partner state is "${state}": threat-based compliance goes stale`] }
-        : state === 'available'
-          ? { health: 'warning', reasons: ['set up at the partner but not enabled in Intune'] }
-          : state === 'notSetUp'
-            ? { health: 'warning', reasons: ['connector not set up: no heartbeat received'] }
-            : state === STATE_HIDDEN_BY_V1
-              ? { health: 'healthy', reasons: ['Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat'] }
-              : { health: 'warning', reasons: [`partner state "${state}" is not recognised`] };
+  const state = asString(connector.partnerState);
+  const rule: MtdStateRule =
+    (state && MTD_STATES[state]) ||
+    (state === 'unknownFutureValue'
+      ? { verdict: { health: 'warning', reasons: [STATE_NOT_NAMED[connector.stateOnBeta ?? 'not named'] ?? STATE_NOT_NAMED['not named']!] }, heartbeat: 'capped' }
+      : { verdict: undocumentedState('partner state', state), heartbeat: 'capped' });
+  if (rule.heartbeat === 'not read') return rule.verdict;
   const last = graphTimestamp(connector.lastHeartbeatDateTime);
   const threshold = asNumber(connector.partnerUnresponsivenessThresholdInDays);
-  // Past its own threshold Intune ignores the partner's data in compliance: unhealthy however
+  // Past its own threshold Intune ignores the partner's data in compliance ("ignore the data from
+  // this … Partner for next compliance calculation", the property's description): unhealthy however
   // recent the tenant-status bands would call it.
   const thresholdVerdict: Verdict =
     last && threshold !== null && threshold > 0 && ageInDays(last, now) > threshold
       ? { health: 'unhealthy', reasons: [`no heartbeat for more than the partner's ${threshold}-day threshold: Intune ignores its data in compliance`] }
-      : { health: 'healthy', reasons: [] };
-  // A connector never set up has no heartbeat to age.
-  const heartbeat = state === 'notSetUp' && !last ? { health: 'healthy' as const, reasons: [] } : freshness(last, now, thresholds, 'heartbeat');
-  const verdict = worst(stateVerdict, thresholdVerdict, heartbeat);
-  // Available or not set up means not in use by Intune yet: a warning at most (docs/finding-rules.md, report 1).
-  return (state === 'available' || state === 'notSetUp') && verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
+      : HEALTHY;
+  const verdict = worst(rule.verdict, thresholdVerdict, freshness(last, now, thresholds, 'heartbeat'));
+  return rule.heartbeat === 'capped' ? atMostWarning(verdict) : verdict;
 }
+
+/**
+ * `androidManagedStoreAccountBindStatus` and `…AppSyncStatus`
+ * (learn.microsoft.com/graph/api/resources/intune-androidforwork-androidmanagedstoreaccountbindstatus?view=graph-rest-beta,
+ * …-androidmanagedstoreaccountappsyncstatus?view=graph-rest-beta): Microsoft describes neither
+ * member by member, so each is read by its name. Only a sync result whose name says it failed is a
+ * failure.
+ */
+const GOOGLE_PLAY_BIND_STATES: Readonly<Record<string, Verdict>> = {
+  boundAndValidated: HEALTHY,
+  bound: { health: 'warning', reasons: ['bound, not yet validated'] },
+};
+
+const GOOGLE_PLAY_SYNC_RESULTS: Readonly<Record<string, Verdict>> = {
+  success: HEALTHY,
+  none: { health: 'healthy', reasons: ['no app sync result recorded'] },
+  credentialsNotValid: { health: 'unhealthy', reasons: ['last app sync failed: the binding credentials are no longer valid (bind again)'] },
+  androidForWorkApiError: { health: 'unhealthy', reasons: ["last app sync failed: Google's managed Google Play service returned an error"] },
+  managementServiceError: { health: 'unhealthy', reasons: ['last app sync failed: the Intune service reported an error'] },
+  unknownError: { health: 'unhealthy', reasons: ['last app sync failed with an unknown error'] },
+};
 
 export function managedGooglePlayVerdict(settings: ManagedGooglePlay | null, now: Date, thresholds: ConnectorThresholds): Verdict {
   const bind = asString(settings?.bindStatus);
   if (!settings || !bind || bind === 'notBound') return { health: 'not configured', reasons: ['managed Google Play is not bound'] };
-  if (bind === 'unbinding') return { health: 'unhealthy', reasons: ['the binding is being removed'] };
-  const syncStatus = asString(settings.lastAppSyncStatus) ?? 'unknown';
-  const syncVerdict: Verdict =
-    syncStatus === 'success'
-      ? { health: 'healthy', reasons: [] }
-      : {
-          health: 'unhealthy',
-          reasons: [
-            syncStatus === 'credentialsNotValid' ? 'last app sync failed: the binding credentials are no longer valid (bind again)' : `last app sync status is "${syncStatus}"`,
-          ],
-        };
-  const bindVerdict: Verdict = bind === 'boundAndValidated' ? { health: 'healthy', reasons: [] } : { health: 'warning', reasons: [`bind status is "${bind}", not validated`] };
-  return worst(bindVerdict, syncVerdict, freshness(graphTimestamp(settings.lastAppSyncDateTime), now, thresholds, 'app sync'));
+  // Unbinding follows an administrator's `unbind` action; no failure is documented, and the sync of
+  // a binding being removed says nothing.
+  if (bind === 'unbinding') return { health: 'warning', reasons: ['the binding with managed Google Play is being removed'] };
+  const bindVerdict = GOOGLE_PLAY_BIND_STATES[bind] ?? undocumentedState('bind status', bind);
+  const syncStatus = asString(settings.lastAppSyncStatus);
+  const syncVerdict = (syncStatus && GOOGLE_PLAY_SYNC_RESULTS[syncStatus]) || undocumentedState('app sync status', syncStatus);
+  const age = freshness(graphTimestamp(settings.lastAppSyncDateTime), now, thresholds, 'app sync');
+  // With no sync result recorded, the age of the last sync proves no failure either.
+  return worst(bindVerdict, syncVerdict, syncStatus === 'none' ? atMostWarning(age) : age);
+}
+
+/**
+ * `deviceManagementPartnerTenantState` (learn.microsoft.com/graph/api/resources/intune-onboarding-devicemanagementpartner;
+ * the same members on v1.0 and beta, no `unknownFutureValue`). `terminated` is what an
+ * administrator's disconnection leaves: "verify that the status is now Terminated … devices will be
+ * removed" (learn.microsoft.com/intune/intune-service/protect/conditional-access-integrate-jamf).
+ * `rejected` ("Partner messages are rejected") and `unresponsive` are failures by judgement: the
+ * text says Intune refuses or no longer gets the partner's data (docs/finding-rules.md, report 1).
+ */
+const PARTNER_STATES: Readonly<Record<string, Verdict>> = {
+  enabled: HEALTHY,
+  unknown: { health: 'warning', reasons: ["Intune reports the partner's state as unknown"] },
+  unavailable: { health: 'warning', reasons: ['Intune reports the partner as unavailable'] },
+  rejected: { health: 'unhealthy', reasons: ["Intune is rejecting this partner's messages"] },
+  unresponsive: { health: 'unhealthy', reasons: ['the partner has stopped responding to Intune'] },
+};
+
+const DEADLINES = [
+  ['whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime', 'marked non-compliant'],
+  ['whenPartnerDevicesWillBeRemovedDateTime', 'removed'],
+] as const;
+
+function futureDate(value: unknown, now: Date): string | null {
+  const when = graphTimestamp(value);
+  return when && when.getTime() > now.getTime() ? when.toISOString().slice(0, 10) : null;
+}
+
+function terminatedVerdict(partner: PartnerIntegration, now: Date): Verdict {
+  const removal = futureDate(partner.whenPartnerDevicesWillBeRemovedDateTime, now);
+  return { health: 'warning', reasons: [removal ? `integration was disconnected; partner devices will be removed on ${removal}` : 'integration was disconnected'] };
 }
 
 export function partnerVerdict(partner: PartnerIntegration, now: Date, thresholds: ConnectorThresholds): Verdict {
-  if (partner.isConfigured !== true) return { health: 'not configured', reasons: ['not connected to Intune'] };
-  const state = asString(partner.partnerState) ?? 'unknown';
-  const stateVerdict: Verdict =
-    state === 'enabled'
-      ? { health: 'healthy', reasons: [] }
-      : state === 'terminated' || state === 'rejected' || state === 'unresponsive'
-        ? { health: 'unhealthy', reasons: [`partner state is "${state}"`] }
-        : { health: 'warning', reasons: [`partner state is "${state}"`] };
+  const state = asString(partner.partnerState);
+  if (partner.isConfigured !== true) {
+    return { health: 'not configured', reasons: state === 'terminated' ? terminatedVerdict(partner, now).reasons : ['not connected to Intune'] };
+  }
   const deadlines: Verdict[] = [];
-  for (const [field, consequence] of [
-    ['whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime', 'marked non-compliant'],
-    ['whenPartnerDevicesWillBeRemovedDateTime', 'removed'],
-  ] as const) {
-    const when = graphTimestamp(partner[field]);
-    if (when && when.getTime() > now.getTime()) {
-      deadlines.push({ health: 'warning', reasons: [`partner devices will be ${consequence} on ${when.toISOString().slice(0, 10)}`] });
+  for (const [field, consequence] of DEADLINES) {
+    const when = futureDate(partner[field], now);
+    if (when && !(state === 'terminated' && field === 'whenPartnerDevicesWillBeRemovedDateTime')) {
+      deadlines.push({ health: 'warning', reasons: [`partner devices will be ${consequence} on ${when}`] });
     }
   }
+  // A disconnected integration sends no heartbeat: its age is no failure.
+  if (state === 'terminated') return worst(terminatedVerdict(partner, now), ...deadlines);
+  const stateVerdict = (state && PARTNER_STATES[state]) || undocumentedState('partner state', state);
   return worst(stateVerdict, freshness(graphTimestamp(partner.lastHeartbeatDateTime), now, thresholds, 'heartbeat'), ...deadlines);
 }
+
+/**
+ * `windowsAutopilotSyncStatus` (learn.microsoft.com/graph/api/resources/intune-enrollment-windowsautopilotsyncstatus?view=graph-rest-beta):
+ * `unknown`, `inProgress`, `completed`, and `failed` ("Sync failed."), the one failure.
+ */
+const AUTOPILOT_SYNC_STATES: Readonly<Record<string, Verdict>> = {
+  completed: HEALTHY,
+  inProgress: HEALTHY,
+  failed: { health: 'unhealthy', reasons: ['the last Autopilot sync failed'] },
+  unknown: { health: 'warning', reasons: ['Intune reports the Autopilot sync status as unknown'] },
+};
 
 export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, thresholds: ConnectorThresholds): Verdict {
   const status = asString(settings?.syncStatus) ?? 'unknown';
   const last = graphTimestamp(settings?.lastSyncDateTime);
   if (!settings || (!last && status === 'unknown')) return { health: 'not configured', reasons: ['Autopilot has never synchronised'] };
-  const statusVerdict: Verdict =
-    status === 'failed'
-      ? { health: 'unhealthy', reasons: ['the last Autopilot sync failed'] }
-      : status === 'completed' || status === 'inProgress'
-        ? { health: 'healthy', reasons: [] }
-        : { health: 'warning', reasons: [`sync status is "${status}"`] };
+  const statusVerdict = AUTOPILOT_SYNC_STATES[status] ?? undocumentedState('sync status', status);
   return worst(statusVerdict, freshness(last, now, thresholds, 'sync'));
 }
 

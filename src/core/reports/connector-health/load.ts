@@ -10,7 +10,15 @@ import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
 
 export type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
-export type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'partnerState' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'>;
+export type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'> & {
+  /** Beta's members: `/v1.0` sends beta's `notSetUp` and `error` as `unknownFutureValue`, and the load reads those connectors again on beta. */
+  partnerState?: Beta.MobileThreatPartnerTenantState | null;
+  /**
+   * Set only for a connector `/v1.0` called `unknownFutureValue`: whether the beta list then named
+   * its state (`partnerState` is beta's), did not name it, or could not be read.
+   */
+  stateOnBeta?: 'named' | 'not named' | 'failed';
+};
 export type PartnerIntegration = Pick<
   Graph.DeviceManagementPartner,
   | 'id'
@@ -64,12 +72,7 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
       lastConnectionDateTime: c.lastConnectionDateTime,
       connectorVersion: c.connectorVersion,
     })),
-    list<MtdConnector>('/v1.0/deviceManagement/mobileThreatDefenseConnectors', 'mobileThreatDefenseConnectors', (c) => ({
-      id: c.id,
-      partnerState: c.partnerState,
-      lastHeartbeatDateTime: c.lastHeartbeatDateTime,
-      partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
-    })),
+    (signal) => loadMobileThreatDefenseConnectors(context, signal),
     list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', (p) => ({
       id: p.id,
       displayName: p.displayName,
@@ -95,6 +98,45 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
     },
     autopilot: autopilot && { id: autopilot.id, syncStatus: autopilot.syncStatus, lastSyncDateTime: autopilot.lastSyncDateTime },
   };
+}
+
+const MTD_PATH = 'deviceManagement/mobileThreatDefenseConnectors';
+/** What `/v1.0` sends for beta's `notSetUp` and `error` (docs/finding-rules.md, report 1, "Mobile Threat Defense on /v1.0"). */
+const STATE_HIDDEN_BY_V1 = 'unknownFutureValue';
+
+const projectMtd = (c: MtdConnector): MtdConnector => ({
+  id: c.id,
+  partnerState: c.partnerState,
+  lastHeartbeatDateTime: c.lastHeartbeatDateTime,
+  partnerUnresponsivenessThresholdInDays: c.partnerUnresponsivenessThresholdInDays,
+});
+
+/**
+ * The connectors as the specification reads them, on `/v1.0`. That schema's
+ * `mobileThreatPartnerTenantState` ends at `unknownFutureValue`, so a connector beta calls
+ * `notSetUp` or `error` comes back as that
+ * (learn.microsoft.com/graph/api/resources/intune-onboarding-mobilethreatpartnertenantstate?view=graph-rest-beta;
+ * the v1.0 metadata has neither member). An `error` connector with a recent heartbeat would then
+ * look healthy, so when any record says `unknownFutureValue` the list is read again on beta (same
+ * permission) and each such connector takes its beta state. A beta read that fails leaves the
+ * state unnamed, which `derive` shows as a warning: never healthy, never a finding.
+ */
+async function loadMobileThreatDefenseConnectors(context: LoadContext, signal: AbortSignal): Promise<MtdConnector[]> {
+  const connectors = await readCollection<MtdConnector, MtdConnector>(context, 'mobileThreatDefenseConnectors', `/v1.0/${MTD_PATH}`, { signal }, projectMtd);
+  if (!connectors.some((connector) => connector.partnerState === STATE_HIDDEN_BY_V1)) return connectors;
+  let onBeta: Map<string, MtdConnector['partnerState']>;
+  try {
+    const betaConnectors = await context.graph.getAll<MtdConnector, MtdConnector>(`/beta/${MTD_PATH}`, { signal }, projectMtd);
+    onBeta = new Map(betaConnectors.map((connector) => [String(connector.id).toLowerCase(), connector.partnerState]));
+  } catch (error) {
+    if (signal.aborted || !(error instanceof GraphError)) throw error;
+    return connectors.map((connector) => (connector.partnerState === STATE_HIDDEN_BY_V1 ? { ...connector, stateOnBeta: 'failed' as const } : connector));
+  }
+  return connectors.map((connector) => {
+    if (connector.partnerState !== STATE_HIDDEN_BY_V1) return connector;
+    const state = onBeta.get(String(connector.id).toLowerCase());
+    return state && state !== STATE_HIDDEN_BY_V1 ? { ...connector, partnerState: state, stateOnBeta: 'named' as const } : { ...connector, stateOnBeta: 'not named' as const };
+  });
 }
 
 /** A singleton is one page: its progress is told once it is read (none, when the tenant never set it up). */

@@ -17,7 +17,7 @@ const STORE_PATH = '/beta/deviceManagement/androidManagedStoreAccountEnterpriseS
 
 const tenant = blankTenant();
 tenant.collections.mobileThreatDefenseConnectors = [
-  // Beta calls these `error` and `notSetUp`; /v1.0, where report 1 reads them, says unknownFutureValue.
+  // Beta calls these `error` and `notSetUp`; /v1.0, where report 1 reads them first, says unknownFutureValue.
   records.mobileThreatDefenseConnector({ id: IN_ERROR, partnerState: 'error', lastHeartbeatDateTime: hoursAgo(24 * 5), partnerUnresponsivenessThresholdInDays: 7, now }),
   records.mobileThreatDefenseConnector({ id: NOT_SET_UP, partnerState: 'notSetUp', lastHeartbeatDateTime: '0001-01-01T00:00:00Z', partnerUnresponsivenessThresholdInDays: 7, now }),
 ];
@@ -33,11 +33,11 @@ const harness = useTestSimulator({ tenant });
 recordCredential(records.MANAGED_GOOGLE_PLAY_ENROLMENT_TOKEN);
 
 describe('report 1 and the Mobile Threat Defense states /v1.0 does not name', () => {
-  it('judges a connector Graph calls unknownFutureValue by its heartbeat: a stale one is a finding, a never-set-up one a warning', async () => {
+  it('reads them again on beta: the connector in error is a finding, the one never set up is not configured', async () => {
     const report = await loadReport('connector-health', harness.client(), { now: () => now });
     const row = (id: string) => report.rows.find((candidate) => candidate.id === id);
-    expect(row(IN_ERROR)).toMatchObject({ health: 'unhealthy', reason: expect.stringContaining('judged by its heartbeat') });
-    expect(row(NOT_SET_UP)).toMatchObject({ health: 'warning', reason: expect.stringContaining('never heartbeat') });
+    expect(row(IN_ERROR)).toMatchObject({ health: 'unhealthy', reason: 'Intune reports an error for this connector; last heartbeat 5 days ago (unhealthy at 3 days)' });
+    expect(row(NOT_SET_UP)).toMatchObject({ health: 'not configured' });
     expect(report.findings.map((finding) => finding.subjectId)).toEqual([IN_ERROR]);
   });
 });

@@ -121,19 +121,38 @@ describe('certificateConnectorVerdict: tenant-status bands on the last connectio
     });
   });
 
-  it('an inactive connector is unhealthy however recent its last connection', () => {
-    expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(0.1) }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'unhealthy',
-      reasons: ['connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing'],
+  describe('each ndesConnectorState member as Microsoft documents it (intune-deviceconfig-ndesconnectorstate, beta)', () => {
+    it.each([
+      ['active', 'healthy', []],
+      ['inactive', 'warning', ['no recent activity from this connector']],
+      ['none', 'warning', ['Intune has not reported a state for this connector yet']],
+    ] as const)('"%s" with a recent connection is %s', (state, health, reasons) => {
+      expect(certificateConnectorVerdict(ndes({ state, lastConnectionDateTime: daysAgo(0.1) }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+    });
+
+    it('an inactive connector is unhealthy only through its last connection: two hours ago a warning, five days ago unhealthy', () => {
+      expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(2 / 24) }), now, DEFAULT_THRESHOLDS).health).toBe('warning');
+      expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(5) }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'unhealthy',
+        reasons: ['no recent activity from this connector', 'last connected 5 days ago (unhealthy at 3 days)'],
+      });
+    });
+
+    it('"none" with a stale connection is unhealthy through the bands, as any connector', () => {
+      expect(certificateConnectorVerdict(ndes({ state: 'none', lastConnectionDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    });
+
+    it('a value Microsoft does not list, or none at all, is a warning that shows it', () => {
+      expect(certificateConnectorVerdict(ndes({ state: 'paused' as Ndes['state'] }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['connector state is "paused", a value Microsoft does not document'],
+      });
+      expect(certificateConnectorVerdict(ndes({ state: undefined }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['Intune reported no connector state'] });
     });
   });
 
   it('an active, recent, supported connector is healthy with no reason', () => {
     expect(certificateConnectorVerdict(ndes(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
-  });
-
-  it('a state other than active or inactive is a warning', () => {
-    expect(certificateConnectorVerdict(ndes({ state: 'none' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['connector state is "none"'] });
   });
 
   it('a version below the supported floor is a warning; the floor itself and later are not', () => {
@@ -152,13 +171,9 @@ describe('certificateConnectorVerdict: tenant-status bands on the last connectio
   });
 
   it('keeps every reason and the worst health when several rules apply', () => {
-    expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(1.5), connectorVersion: '6.2301.0.1' }), now, DEFAULT_THRESHOLDS)).toEqual({
+    expect(certificateConnectorVerdict(ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(3.5), connectorVersion: '6.2301.0.1' }), now, DEFAULT_THRESHOLDS)).toEqual({
       health: 'unhealthy',
-      reasons: [
-        'connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing',
-        'last connected 1 day ago (warning after 1 day)',
-        'version 6.2301.0.1 is older than the supported 6.2406.0.1001',
-      ],
+      reasons: ['no recent activity from this connector', 'last connected 3 days ago (unhealthy at 3 days)', 'version 6.2301.0.1 is older than the supported 6.2406.0.1001'],
     });
   });
 });
@@ -168,47 +183,61 @@ describe('mobileThreatDefenseVerdict', () => {
     expect(mobileThreatDefenseVerdict(mtd(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
   });
 
-  it.each(['unresponsive', 'unavailable', 'error'])('partner state "%s" is unhealthy', (state) => {
-    expect(mobileThreatDefenseVerdict(mtd({ partnerState: state as Mtd['partnerState'] }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'unhealthy',
-      reasons: [`partner state is "${state}": threat-based compliance goes stale`],
+  describe('each mobileThreatPartnerTenantState member as Microsoft documents it (intune-onboarding-mobilethreatpartnertenantstate, beta)', () => {
+    it.each([
+      ['enabled', 'healthy', []],
+      ['available', 'warning', ['available at the partner but not enabled in Intune']],
+      ['unavailable', 'warning', ['not connected: the partner side of the connection is not set up']],
+      ['notSetUp', 'not configured', ['not set up: Intune has not received a heartbeat from this partner']],
+      ['unresponsive', 'unhealthy', ["unresponsive: Intune ignores this partner's threat data in compliance"]],
+      ['error', 'unhealthy', ['Intune reports an error for this connector']],
+    ] as const)('"%s" with a recent heartbeat is %s', (partnerState, health, reasons) => {
+      expect(mobileThreatDefenseVerdict(mtd({ partnerState }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+    });
+
+    it.each(['available', 'unavailable'] as const)('"%s" stays a warning however stale its heartbeat: Intune does not use the partner yet', (partnerState) => {
+      const verdict = mobileThreatDefenseVerdict(mtd({ partnerState, lastHeartbeatDateTime: daysAgo(10) }), now, DEFAULT_THRESHOLDS);
+      expect(verdict.health).toBe('warning');
+      expect(verdict.reasons).toContain('last heartbeat 10 days ago (unhealthy at 3 days)');
+    });
+
+    it('"notSetUp" is not configured, and its missing heartbeat is not held against it', () => {
+      expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'notSetUp', lastHeartbeatDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'not configured',
+        reasons: ['not set up: Intune has not received a heartbeat from this partner'],
+      });
+    });
+
+    it('"enabled" past the bands is unhealthy by its heartbeat', () => {
+      expect(mobileThreatDefenseVerdict(mtd({ lastHeartbeatDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'unhealthy',
+        reasons: ['last heartbeat 4 days ago (unhealthy at 3 days)'],
+      });
+    });
+
+    it('a value Microsoft does not list is a warning that shows it, never a finding', () => {
+      expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'paused' as Mtd['partnerState'], lastHeartbeatDateTime: daysAgo(5) }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['partner state is "paused", a value Microsoft does not document', 'last heartbeat 5 days ago (unhealthy at 3 days)'],
+      });
     });
   });
 
-  it('an available connector stays a warning however stale its heartbeat: Intune does not use it yet', () => {
-    const verdict = mobileThreatDefenseVerdict(mtd({ partnerState: 'available', lastHeartbeatDateTime: daysAgo(10) }), now, DEFAULT_THRESHOLDS);
-    expect(verdict.health).toBe('warning');
-    expect(verdict.reasons[0]).toBe('set up at the partner but not enabled in Intune');
-  });
+  describe("a state /v1.0 sends as unknownFutureValue that the beta read did not name (beta's notSetUp or error)", () => {
+    const FAILED = "Graph /v1.0 does not name this connector's state (not set up, or error), and reading it on beta failed";
+    const NOT_NAMED = "Graph does not name this connector's state (not set up, or error): /v1.0 sends it as unknownFutureValue, and beta did not name it either";
+    const hidden = (lastHeartbeatDateTime: string, stateOnBeta?: Mtd['stateOnBeta']) =>
+      mtd({ partnerState: 'unknownFutureValue', lastHeartbeatDateTime, ...(stateOnBeta ? { stateOnBeta } : {}) });
 
-  it('partner state "available" is a warning only', () => {
-    expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'available' }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'warning',
-      reasons: ['set up at the partner but not enabled in Intune'],
-    });
-  });
-
-  it('a connector never set up is a warning, and its missing heartbeat is not held against it', () => {
-    expect(mobileThreatDefenseVerdict(mtd({ partnerState: 'notSetUp' as Mtd['partnerState'], lastHeartbeatDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'warning',
-      reasons: ['connector not set up: no heartbeat received'],
-    });
-  });
-
-  describe("a state /v1.0 sends as unknownFutureValue (beta's notSetUp or error): judged by its heartbeat (issue 11, point 5)", () => {
-    const hidden = (lastHeartbeatDateTime: string) => mtd({ partnerState: 'unknownFutureValue', lastHeartbeatDateTime });
-    const SAYS = 'Graph /v1.0 does not name this state (not set up, or in error), so it is judged by its heartbeat';
-
-    it('a recent heartbeat: healthy, saying why the state is not used', () => {
-      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2)), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [SAYS] });
+    it('a recent heartbeat: a warning saying why, never healthy', () => {
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2), 'failed'), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [FAILED] });
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2), 'not named'), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [NOT_NAMED] });
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(0.2)), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [NOT_NAMED] });
     });
 
-    it('no heartbeat ever: a warning, never a finding', () => {
-      expect(mobileThreatDefenseVerdict(hidden(NEVER), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [SAYS, 'never heartbeat'] });
-    });
-
-    it('a heartbeat past the unhealthy band: unhealthy, as any connector would be', () => {
-      expect(mobileThreatDefenseVerdict(hidden(daysAgo(4)), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    it('no heartbeat ever, or one past every band: still a warning, since "not set up" proves no failure', () => {
+      expect(mobileThreatDefenseVerdict(hidden(NEVER, 'failed'), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: [FAILED, 'never heartbeat'] });
+      expect(mobileThreatDefenseVerdict(hidden(daysAgo(9), 'failed'), now, DEFAULT_THRESHOLDS).health).toBe('warning');
     });
   });
 
@@ -267,21 +296,58 @@ describe('managedGooglePlayVerdict', () => {
     });
   });
 
-  it('any other sync status than success is unhealthy and named', () => {
-    expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'androidForWorkApiError' }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'unhealthy',
-      reasons: ['last app sync status is "androidForWorkApiError"'],
+  describe('each androidManagedStoreAccountBindStatus member, read by its name (the beta page describes none)', () => {
+    it.each([
+      ['boundAndValidated', 'healthy', []],
+      ['bound', 'warning', ['bound, not yet validated']],
+      ['unbinding', 'warning', ['the binding with managed Google Play is being removed']],
+    ] as const)('"%s" with a recent successful sync is %s', (bindStatus, health, reasons) => {
+      expect(managedGooglePlayVerdict(googlePlay({ bindStatus }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+    });
+
+    it('"unbinding" stays a warning whatever its last sync said: the binding is being removed', () => {
+      expect(
+        managedGooglePlayVerdict(googlePlay({ bindStatus: 'unbinding', lastAppSyncStatus: 'unknownError', lastAppSyncDateTime: daysAgo(9) }), now, DEFAULT_THRESHOLDS).health,
+      ).toBe('warning');
+    });
+
+    it('"bound" with a failed sync is unhealthy by the sync', () => {
+      expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'bound', lastAppSyncStatus: 'managementServiceError' }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
     });
   });
 
-  it('unbinding is unhealthy', () => {
-    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'unbinding' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'unhealthy', reasons: ['the binding is being removed'] });
-  });
+  describe('each androidManagedStoreAccountAppSyncStatus member, read by its name (the beta page describes none)', () => {
+    it.each([
+      ['success', 'healthy', []],
+      ['none', 'healthy', ['no app sync result recorded']],
+      ['credentialsNotValid', 'unhealthy', ['last app sync failed: the binding credentials are no longer valid (bind again)']],
+      ['androidForWorkApiError', 'unhealthy', ["last app sync failed: Google's managed Google Play service returned an error"]],
+      ['managementServiceError', 'unhealthy', ['last app sync failed: the Intune service reported an error']],
+      ['unknownError', 'unhealthy', ['last app sync failed with an unknown error']],
+    ] as const)('"%s" on a validated binding is %s', (lastAppSyncStatus, health, reasons) => {
+      expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+    });
 
-  it('bound but not validated is a warning', () => {
-    expect(managedGooglePlayVerdict(googlePlay({ bindStatus: 'bound' }), now, DEFAULT_THRESHOLDS)).toEqual({
-      health: 'warning',
-      reasons: ['bind status is "bound", not validated'],
+    it('"none" with an old or missing sync date is a warning at most: no sync result proves no failure', () => {
+      expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'none', lastAppSyncDateTime: daysAgo(20) }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['no app sync result recorded', 'last app sync 20 days ago (unhealthy at 3 days)'],
+      });
+      expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'none', lastAppSyncDateTime: NEVER }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['no app sync result recorded', 'never app sync'],
+      });
+    });
+
+    it('a value Microsoft does not list, or none at all, is a warning that shows it', () => {
+      expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: 'throttled' as GooglePlay['lastAppSyncStatus'] }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['app sync status is "throttled", a value Microsoft does not document'],
+      });
+      expect(managedGooglePlayVerdict(googlePlay({ lastAppSyncStatus: undefined }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['Intune reported no app sync status'],
+      });
     });
   });
 
@@ -305,12 +371,44 @@ describe('partnerVerdict', () => {
     expect(partnerVerdict(partner(), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
   });
 
-  it.each(['terminated', 'rejected', 'unresponsive'] as const)('partner state "%s" is unhealthy', (state) => {
-    expect(partnerVerdict(partner({ partnerState: state }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'unhealthy', reasons: [`partner state is "${state}"`] });
-  });
+  describe('each deviceManagementPartnerTenantState member (intune-onboarding-devicemanagementpartner)', () => {
+    it.each([
+      ['enabled', 'healthy', []],
+      ['unknown', 'warning', ["Intune reports the partner's state as unknown"]],
+      ['unavailable', 'warning', ['Intune reports the partner as unavailable']],
+      ['terminated', 'warning', ['integration was disconnected']],
+      ['rejected', 'unhealthy', ["Intune is rejecting this partner's messages"]],
+      ['unresponsive', 'unhealthy', ['the partner has stopped responding to Intune']],
+    ] as const)('"%s" with a recent heartbeat is %s', (partnerState, health, reasons) => {
+      expect(partnerVerdict(partner({ partnerState }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+    });
 
-  it('partner state "unavailable" is a warning', () => {
-    expect(partnerVerdict(partner({ partnerState: 'unavailable' }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'warning', reasons: ['partner state is "unavailable"'] });
+    it('"terminated" names the removal date, and its silent heartbeat is no failure', () => {
+      expect(
+        partnerVerdict(
+          partner({ partnerState: 'terminated', lastHeartbeatDateTime: daysAgo(30), whenPartnerDevicesWillBeRemovedDateTime: '2027-02-20T00:00:00Z' }),
+          now,
+          DEFAULT_THRESHOLDS,
+        ),
+      ).toEqual({ health: 'warning', reasons: ['integration was disconnected; partner devices will be removed on 2027-02-20'] });
+    });
+
+    it('"terminated" on an integration no longer configured still says when its devices go', () => {
+      expect(
+        partnerVerdict(partner({ isConfigured: false, partnerState: 'terminated', whenPartnerDevicesWillBeRemovedDateTime: '2027-02-20T00:00:00Z' }), now, DEFAULT_THRESHOLDS),
+      ).toEqual({ health: 'not configured', reasons: ['integration was disconnected; partner devices will be removed on 2027-02-20'] });
+    });
+
+    it.each(['unknown', 'unavailable'] as const)('a configured partner in "%s" with a heartbeat past the bands is unhealthy by its heartbeat', (partnerState) => {
+      expect(partnerVerdict(partner({ partnerState, lastHeartbeatDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
+    });
+
+    it('a value Microsoft does not list is a warning that shows it', () => {
+      expect(partnerVerdict(partner({ partnerState: 'paused' as Partner['partnerState'] }), now, DEFAULT_THRESHOLDS)).toEqual({
+        health: 'warning',
+        reasons: ['partner state is "paused", a value Microsoft does not document'],
+      });
+    });
   });
 
   it('a heartbeat three or more days old is unhealthy', () => {
@@ -355,8 +453,17 @@ describe('autopilotVerdict', () => {
     });
   });
 
-  it.each(['completed', 'inProgress'] as const)('a recent "%s" sync is healthy', (syncStatus) => {
-    expect(autopilotVerdict(autopilot({ syncStatus }), now, DEFAULT_THRESHOLDS)).toEqual({ health: 'healthy', reasons: [] });
+  it.each([
+    ['completed', 'healthy', []],
+    ['inProgress', 'healthy', []],
+    ['unknown', 'warning', ['Intune reports the Autopilot sync status as unknown']],
+    ['failed', 'unhealthy', ['the last Autopilot sync failed']],
+  ] as const)('each windowsAutopilotSyncStatus member: a recent "%s" sync is %s', (syncStatus, health, reasons) => {
+    expect(autopilotVerdict(autopilot({ syncStatus }), now, DEFAULT_THRESHOLDS)).toEqual({ health, reasons });
+  });
+
+  it('an in-progress sync whose last completion is four days old is unhealthy by the bands', () => {
+    expect(autopilotVerdict(autopilot({ syncStatus: 'inProgress', lastSyncDateTime: daysAgo(4) }), now, DEFAULT_THRESHOLDS).health).toBe('unhealthy');
   });
 
   it('a completed sync three or more days ago is unhealthy', () => {
@@ -404,14 +511,20 @@ describe('deriveConnectorHealth', () => {
     expect(report.findings.map((finding) => finding.subjectId)).toEqual(health === 'unhealthy' ? ['ndes-1'] : []);
   });
 
-  it('raises connector-unhealthy for an inactive certificate connector, with the reason as detail', () => {
-    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ state: 'inactive' })] }), context);
+  it('an inactive certificate connector that connected recently is a warning row, not a finding', () => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(2 / 24) })] }), context);
+    expect(report.rows.find((row) => row.id === 'ndes-1')).toMatchObject({ health: 'warning', reason: 'No recent activity from this connector' });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('raises connector-unhealthy for an inactive certificate connector last seen five days ago, with the reason as detail', () => {
+    const report = deriveConnectorHealth(healthyRecords({ ndesConnectors: [ndes({ state: 'inactive', lastConnectionDateTime: daysAgo(5) })] }), context);
     expect(report.findings).toEqual([
       {
         kind: 'connector-unhealthy',
         subjectId: 'ndes-1',
         subjectName: 'Certificate connector: PKI-CONNECTOR-01',
-        detail: 'Connector is inactive: SCEP and PKCS certificates (Wi-Fi, VPN) stop issuing and renewing',
+        detail: 'No recent activity from this connector; last connected 5 days ago (unhealthy at 3 days)',
       },
     ]);
   });
@@ -429,22 +542,23 @@ describe('deriveConnectorHealth', () => {
     expect(report.rows.filter((row) => row.kind === 'Mobile Threat Defense').map((row) => row.name)).toEqual(['Lookout for Work', 'not-a-known-partner']);
   });
 
-  it.each(['unresponsive', 'unavailable', 'error'])('an MTD connector in state "%s" is an unhealthy row with a finding', (state) => {
-    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState: state as Mtd['partnerState'] })] }), context);
-    expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'unhealthy', reason: `Partner state is "${state}": threat-based compliance goes stale` });
-    expect(report.findings).toEqual([
-      {
-        kind: 'connector-unhealthy',
-        subjectId: DEFENDER_ID,
-        subjectName: 'Mobile Threat Defense: Microsoft Defender for Endpoint',
-        detail: `Partner state is "${state}": threat-based compliance goes stale`,
-      },
-    ]);
+  it.each([
+    ['unresponsive', "Unresponsive: Intune ignores this partner's threat data in compliance"],
+    ['error', 'Intune reports an error for this connector'],
+  ] as const)('an MTD connector in state "%s" is an unhealthy row with a finding', (partnerState, detail) => {
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState })] }), context);
+    expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'unhealthy', reason: detail });
+    expect(report.findings).toEqual([{ kind: 'connector-unhealthy', subjectId: DEFENDER_ID, subjectName: 'Mobile Threat Defense: Microsoft Defender for Endpoint', detail }]);
   });
 
-  it('an MTD connector in state "available" is a warning row, not a finding', () => {
-    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState: 'available' })] }), context);
-    expect(report.rows[0]).toMatchObject({ kind: 'Mobile Threat Defense', health: 'warning', reason: 'Set up at the partner but not enabled in Intune' });
+  it.each([
+    ['available', 'warning', 'Available at the partner but not enabled in Intune'],
+    ['unavailable', 'warning', 'Not connected: the partner side of the connection is not set up'],
+    ['notSetUp', 'not configured', 'Not set up: Intune has not received a heartbeat from this partner'],
+    ['unknownFutureValue', 'warning', "Graph does not name this connector's state (not set up, or error): /v1.0 sends it as unknownFutureValue, and beta did not name it either"],
+  ] as const)('an MTD connector in state "%s" is a %s row, not a finding', (partnerState, health, reason) => {
+    const report = deriveConnectorHealth(healthyRecords({ mobileThreatDefenseConnectors: [mtd({ partnerState })] }), context);
+    expect(report.rows.find((row) => row.kind === 'Mobile Threat Defense')).toMatchObject({ health, reason });
     expect(report.findings).toEqual([]);
   });
 
@@ -486,9 +600,20 @@ describe('deriveConnectorHealth', () => {
     ]);
   });
 
-  it('managed Google Play unbinding is an unhealthy finding', () => {
-    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ bindStatus: 'unbinding' }) }), context);
-    expect(report.findings.map((finding) => [finding.kind, finding.subjectId, finding.detail])).toEqual([['connector-unhealthy', 'mgp-1', 'The binding is being removed']]);
+  it.each([
+    ['unbinding', 'success'],
+    ['bound', 'success'],
+    ['boundAndValidated', 'none'],
+  ] as const)('managed Google Play %s with last sync %s is a row without a finding', (bindStatus, lastAppSyncStatus) => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ bindStatus, lastAppSyncStatus }) }), context);
+    expect(report.rows.find((row) => row.kind === 'Managed Google Play')?.health).not.toBe('unhealthy');
+    expect(report.findings).toEqual([]);
+  });
+
+  it.each(['androidForWorkApiError', 'managementServiceError', 'unknownError'] as const)('managed Google Play whose last sync says %s is a finding', (lastAppSyncStatus) => {
+    const report = deriveConnectorHealth(healthyRecords({ managedGooglePlay: googlePlay({ lastAppSyncStatus }) }), context);
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['connector-unhealthy', 'mgp-1']]);
+    expect(report.findings[0]?.detail).toMatch(/^Last app sync failed/);
   });
 
   it('a partner with isConfigured false is "not configured" and no finding', () => {
@@ -497,9 +622,26 @@ describe('deriveConnectorHealth', () => {
     expect(report.findings).toEqual([]);
   });
 
-  it('a terminated partner is an unhealthy finding', () => {
-    const report = deriveConnectorHealth(healthyRecords({ deviceManagementPartners: [partner({ partnerState: 'terminated' })] }), context);
-    expect(report.findings).toEqual([{ kind: 'connector-unhealthy', subjectId: 'partner-1', subjectName: 'Partner MDM: Jamf Pro', detail: 'Partner state is "terminated"' }]);
+  it('a terminated partner is a warning row naming the removal date, not a finding', () => {
+    const report = deriveConnectorHealth(
+      healthyRecords({
+        deviceManagementPartners: [partner({ partnerState: 'terminated', lastHeartbeatDateTime: daysAgo(10), whenPartnerDevicesWillBeRemovedDateTime: daysAhead(80) })],
+      }),
+      context,
+    );
+    expect(report.rows.find((row) => row.kind === 'Partner MDM')).toMatchObject({
+      health: 'warning',
+      reason: `Integration was disconnected; partner devices will be removed on ${daysAhead(80).slice(0, 10)}`,
+    });
+    expect(report.findings).toEqual([]);
+  });
+
+  it.each([
+    ['rejected', "Intune is rejecting this partner's messages"],
+    ['unresponsive', 'The partner has stopped responding to Intune'],
+  ] as const)('a %s partner is an unhealthy finding', (partnerState, detail) => {
+    const report = deriveConnectorHealth(healthyRecords({ deviceManagementPartners: [partner({ partnerState })] }), context);
+    expect(report.findings).toEqual([{ kind: 'connector-unhealthy', subjectId: 'partner-1', subjectName: 'Partner MDM: Jamf Pro', detail }]);
   });
 
   it("a future non-compliance date is in the partner row's reason", () => {
@@ -513,12 +655,12 @@ describe('deriveConnectorHealth', () => {
     expect(report.findings).toEqual([]);
   });
 
-  it('a terminated partner with a future non-compliance date mentions both in the finding detail', () => {
+  it('a rejected partner with a future non-compliance date mentions both in the finding detail', () => {
     const report = deriveConnectorHealth(
-      healthyRecords({ deviceManagementPartners: [partner({ partnerState: 'terminated', whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: daysAhead(5) })] }),
+      healthyRecords({ deviceManagementPartners: [partner({ partnerState: 'rejected', whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: daysAhead(5) })] }),
       context,
     );
-    expect(report.findings[0]?.detail).toBe(`Partner state is "terminated"; partner devices will be marked non-compliant on ${daysAhead(5).slice(0, 10)}`);
+    expect(report.findings[0]?.detail).toBe(`Intune is rejecting this partner's messages; partner devices will be marked non-compliant on ${daysAhead(5).slice(0, 10)}`);
   });
 
   it('a failed Autopilot sync is an unhealthy finding', () => {
@@ -553,7 +695,10 @@ describe('deriveConnectorHealth', () => {
   it('raises connector-unhealthy only for unhealthy rows and orders rows unhealthy, warning, healthy, not configured', () => {
     const report = deriveConnectorHealth(
       {
-        ndesConnectors: [ndes({ id: 'ndes-warn', displayName: 'WARN', lastConnectionDateTime: daysAgo(1.5) }), ndes({ id: 'ndes-bad', displayName: 'BAD', state: 'inactive' })],
+        ndesConnectors: [
+          ndes({ id: 'ndes-warn', displayName: 'WARN', lastConnectionDateTime: daysAgo(1.5) }),
+          ndes({ id: 'ndes-bad', displayName: 'BAD', state: 'inactive', lastConnectionDateTime: daysAgo(4) }),
+        ],
         mobileThreatDefenseConnectors: [mtd({ partnerState: 'available' }), mtd({ id: LOOKOUT_ID, partnerState: 'unresponsive' })],
         deviceManagementPartners: [partner({ isConfigured: false })],
         managedGooglePlay: googlePlay(),
