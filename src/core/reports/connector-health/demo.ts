@@ -5,9 +5,12 @@ import * as records from './demo-records.js';
 
 /**
  * Report 1 in the demo tenant: one of each integration broken beside working ones (an inactive
- * certificate connector, an unresponsive Mobile Threat Defense partner and partner MDM, managed
- * Google Play whose credentials expired), and look-alikes that are not findings (a connector in the
- * warning band, a partner connector available but not enabled, a partner never configured).
+ * certificate connector silent for five days, an unresponsive Mobile Threat Defense partner and
+ * partner MDM, managed Google Play whose credentials expired), and look-alikes that are not findings
+ * (a connector in the warning band, a partner connector available but not enabled, a partner never
+ * configured). Step 13 adds one record for each other member of the collections' status enums
+ * (docs/finding-rules.md, report 1): managed Google Play and Autopilot hold one value per tenant,
+ * so their other members are tested on tenants of their own.
  */
 export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
   {
@@ -90,6 +93,62 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
       tenant.setSingleton('androidManagedStoreAccountEnterpriseSettings', googlePlay);
       tenant.declare('connector-unhealthy', googlePlay.id);
       tenant.setSingleton('windowsAutopilotSettings', records.windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 6), syncStatus: 'completed', now }));
+    },
+  },
+  {
+    step: 13,
+    plant(tenant) {
+      const { now } = tenant;
+      // ndesConnectorState (learn.microsoft.com/graph/api/resources/intune-deviceconfig-ndesconnectorstate?view=graph-rest-beta):
+      // no member is a failure; a connector is unhealthy only when its last connection is three or
+      // more days old (learn.microsoft.com/intune/intune-service/fundamentals/tenant-status).
+      const ndes = [
+        { name: 'NDES-CONNECTOR-04', state: 'none' as const, last: hoursAgo(now, 1) },
+        { name: 'NDES-CONNECTOR-05', state: 'inactive' as const, last: hoursAgo(now, 2) },
+        { name: 'NDES-CONNECTOR-06', state: 'active' as const, last: daysAgo(now, 4) },
+      ].map((connector) =>
+        records.ndesConnector({
+          id: tenant.guid(),
+          displayName: connector.name,
+          machineName: `${connector.name.toLowerCase()}.contoso.local`,
+          state: connector.state,
+          lastConnectionDateTime: connector.last,
+          now,
+        }),
+      );
+      tenant.add('ndesConnectors', ...ndes);
+      tenant.declare('connector-unhealthy', ndes[2]!.id);
+
+      // mobileThreatPartnerTenantState (learn.microsoft.com/graph/api/resources/intune-onboarding-mobilethreatpartnertenantstate?view=graph-rest-beta).
+      // /v1.0 sends `notSetUp` and `error` as unknownFutureValue (src/sim/v1-schema.ts); the report
+      // reads them again on beta, so the connector in error is a finding on either coverage.
+      const mtd = (id: string, partnerState: Parameters<typeof records.mobileThreatDefenseConnector>[0]['partnerState'], lastHeartbeatDateTime: string) =>
+        records.mobileThreatDefenseConnector({ id, partnerState, lastHeartbeatDateTime, partnerUnresponsivenessThresholdInDays: 7, now });
+      const symantec = mtd('28fd67fd-b179-4629-a8b0-dad420b697c7', 'unavailable', '0001-01-01T00:00:00Z');
+      const checkPoint = mtd('d3ddeae8-441f-4681-b80f-aef644f7195a', 'notSetUp', '0001-01-01T00:00:00Z');
+      const sentinelOne = mtd('bb13fe25-ce1f-45aa-b278-cabbc6b9072e', 'error', hoursAgo(now, 2));
+      const pradeo = mtd('8d0ed095-8191-4bd3-8a41-953b22d51ff7', 'available', daysAgo(now, 6));
+      tenant.add('mobileThreatDefenseConnectors', symantec, checkPoint, sentinelOne, pradeo);
+      tenant.declare('connector-unhealthy', sentinelOne.id);
+
+      // deviceManagementPartnerTenantState (learn.microsoft.com/graph/api/resources/intune-onboarding-devicemanagementpartner):
+      // `terminated` is a disconnection by an administrator, whose devices go on the date shown
+      // (learn.microsoft.com/intune/intune-service/protect/conditional-access-integrate-jamf).
+      const partner = (displayName: string, partnerState: Parameters<typeof records.deviceManagementPartner>[0]['partnerState'], lastHeartbeatDateTime: string, removal?: string) =>
+        records.deviceManagementPartner({
+          id: tenant.guid(),
+          displayName,
+          isConfigured: true,
+          partnerState,
+          lastHeartbeatDateTime,
+          ...(removal ? { whenPartnerDevicesWillBeRemovedDateTime: removal } : {}),
+        });
+      const citrix = partner('Citrix Endpoint Management', 'unknown', hoursAgo(now, 5));
+      const blackBerry = partner('BlackBerry UEM', 'unavailable', hoursAgo(now, 6));
+      const kandji = partner('Kandji', 'terminated', daysAgo(now, 20), daysFromNow(now, 70));
+      const addigy = partner('Addigy', 'rejected', hoursAgo(now, 3));
+      tenant.add('deviceManagementPartners', citrix, blackBerry, kandji, addigy);
+      tenant.declare('connector-unhealthy', addigy.id);
     },
   },
 ];
