@@ -1,8 +1,9 @@
+import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import * as records from '../../../../src/core/reports/connector-health/demo-records.js';
 import type { DemoRecord } from '../../../../src/core/reports/report-demo.js';
-import { blankTenant, useTestSimulator } from '../../../support/simulated-tenant.js';
+import { blankTenant, requestAppToken, useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
  * Report 1 against the simulator, for the status enums as Microsoft documents them (issue 26, item
@@ -41,6 +42,22 @@ const rowOf = (report: Awaited<ReturnType<typeof load>>, id: string) => report.r
 const paths = () => harness.sim.graph.requests.map((request) => `${request.path} ${request.status}`);
 
 describe('report 1 reads again on beta the Mobile Threat Defense states /v1.0 sends as unknownFutureValue', () => {
+  it('is served as Graph documents it: /v1.0 sends error and notSetUp as unknownFutureValue, beta names them', async () => {
+    const token = await requestAppToken(harness.sim);
+    const dispatcher = new Agent({ connect: { ca: harness.sim.caPem } });
+    const states = async (path: string) => {
+      const response = await request(`${harness.sim.graphUrl}${path}`, { headers: { authorization: `Bearer ${token}` }, dispatcher });
+      const body = (await response.body.json()) as { value: Array<{ id: string; partnerState: string }> };
+      return Object.fromEntries(body.value.map((connector) => [connector.id, connector.partnerState]));
+    };
+    try {
+      expect(await states(V1_MTD)).toEqual({ [IN_ERROR]: 'unknownFutureValue', [NOT_SET_UP]: 'unknownFutureValue', [UNRESPONSIVE]: 'unresponsive', [ENABLED]: 'enabled' });
+      expect(await states(BETA_MTD)).toEqual({ [IN_ERROR]: 'error', [NOT_SET_UP]: 'notSetUp', [UNRESPONSIVE]: 'unresponsive', [ENABLED]: 'enabled' });
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
   it('names them from beta: an error connector with a fresh heartbeat is a finding, one not set up is not configured', async () => {
     const report = await load();
     expect(report.state).toBe('loaded');
