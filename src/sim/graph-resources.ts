@@ -60,7 +60,11 @@ export interface V1Omissions {
   enumMembers?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** `operationApprovalPolicyType` members after `unknownFutureValue` (intune-rbac-operationapprovalpolicytype, beta). */
+/**
+ * `operationApprovalPolicyType` members after `unknownFutureValue` (intune-rbac-operationapprovalpolicytype,
+ * beta: values 22 to 31). The device actions (`deviceWipe` 2, `deviceRetire` 3, `deviceDelete` 5) and
+ * the legacy plural spellings come before it and are always sent as they are.
+ */
 const LATE_APPROVAL_POLICY_TYPES = [
   'operationApprovalPolicy',
   'autopilot',

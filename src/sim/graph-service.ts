@@ -8,7 +8,7 @@ import { GROUP_READ_PERMISSIONS, findResource, hasAnyRole } from './graph-resour
 import type { SimResource, VersionSegment, Workload } from './graph-resources.js';
 import { JSON_CONTENT_TYPE, graphErrorBody, sendJsonText } from './http-helpers.js';
 import type { Throttle } from './throttling.js';
-import type { GraphRecord, SimTenant } from './tenants/sim-tenant.js';
+import type { GraphRecord, SimGroup, SimTenant } from './tenants/sim-tenant.js';
 
 /** One request the simulator answered; sub-requests of a `$batch` are logged one by one. */
 export interface SimRequestRecord {
@@ -331,9 +331,8 @@ export class SimGraph {
       '@odata.context': `${this.options.origin}/${version}/$metadata#groups/$entity`,
       id: group.id,
       displayName: group.displayName,
-      securityEnabled: true,
-      mailEnabled: false,
-      groupTypes: group.dynamic ? ['DynamicMembership'] : [],
+      ...GROUP_KIND_FIELDS[group.kind ?? 'security'],
+      groupTypes: [...(group.kind === 'microsoft365' ? ['Unified'] : []), ...(group.dynamic ? ['DynamicMembership'] : [])],
       visibility: group.visibility ?? null,
     };
     if (select.length > 0) {
@@ -512,6 +511,19 @@ function inSchema(records: GraphRecord[], resource: SimResource, version: Versio
   if (!omittedTypes) return records;
   return records.filter((record) => !omittedTypes.has(String(record['@odata.type'] ?? '').replace(/^#?microsoft\.graph\./, '')));
 }
+
+/**
+ * How each kind of group reads in `securityEnabled` and `mailEnabled`, with `groupTypes` holding
+ * `Unified` for a Microsoft 365 group: the table "Group types in Microsoft Entra ID and Microsoft
+ * Graph" (learn.microsoft.com/graph/api/resources/groups-overview). A Microsoft 365 group may be
+ * security-enabled or not; the simulator serves the default, not security-enabled.
+ */
+const GROUP_KIND_FIELDS: Readonly<Record<NonNullable<SimGroup['kind']>, { securityEnabled: boolean; mailEnabled: boolean }>> = {
+  security: { securityEnabled: true, mailEnabled: false },
+  microsoft365: { securityEnabled: false, mailEnabled: true },
+  mailEnabledSecurity: { securityEnabled: true, mailEnabled: true },
+  distribution: { securityEnabled: false, mailEnabled: true },
+};
 
 function prefersUnknownEnumMembers(headers: IncomingHttpHeaders | Record<string, string>): boolean {
   const prefer = headerValue(headers, 'prefer') ?? '';

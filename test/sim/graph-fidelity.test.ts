@@ -88,6 +88,7 @@ describe('the demo tenant as Graph serves it', () => {
         'escrow-gaps/missing-laps-password',
         'escrow-gaps/recovery-key-not-in-entra',
         'admin-approval/area-unprotected',
+        'admin-approval/configuration-area-unprotected',
         'startup-reliability/slow-startup',
         'startup-reliability/blue-screens',
         'startup-reliability/unreliable-app',

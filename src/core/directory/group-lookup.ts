@@ -20,6 +20,12 @@ export type GroupLookup =
       dynamic?: boolean;
       /** Empty only through its nested groups, which it has. */
       emptyNested?: boolean;
+      /**
+       * Set only when the group's own fields prove it is not a plain security group (the table of
+       * group types, learn.microsoft.com/graph/api/resources/groups-overview): `groupTypes` holds
+       * `Unified`, or `mailEnabled` is true, or `securityEnabled` is false. Absent fields prove nothing.
+       */
+      notSecurityGroup?: 'microsoft365' | 'mailEnabledSecurity' | 'distribution' | 'notSecurityEnabled';
     }
   | { state: 'deleted'; id: string }
   | { state: 'unknown'; id: string; error: GraphError | { message: string } };
@@ -28,7 +34,7 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves each distinct group id once, through `$batch`:
- * `GET /groups/{id}?$select=id,displayName,visibility,groupTypes&$expand=members($select=id)`.
+ * `GET /groups/{id}?$select=id,displayName,visibility,groupTypes,securityEnabled,mailEnabled&$expand=members($select=id)`.
  * 404 means deleted. An expanded `members` list is capped by Graph (20 items, no nextLink,
  * learn.microsoft.com/graph/query-parameters#expand-parameter), which is enough to tell empty from
  * not empty. A group with hidden membership lists no members to an app without Member.Read.Hidden
@@ -138,7 +144,10 @@ export class GroupResolver {
   private async resolve(ids: string[]): Promise<void> {
     try {
       const outcomes = await this.graph.batchGet(
-        ids.map((id, index) => ({ id: String(index + 1), url: `/groups/${id}?$select=id,displayName,visibility,groupTypes&$expand=members($select=id)` })),
+        ids.map((id, index) => ({
+          id: String(index + 1),
+          url: `/groups/${id}?$select=id,displayName,visibility,groupTypes,securityEnabled,mailEnabled&$expand=members($select=id)`,
+        })),
         this.signal ? { signal: this.signal } : {},
       );
       ids.forEach((id, index) => {
@@ -171,9 +180,31 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: Gr
     return { lookup: { state: 'unknown', id, error: { message: 'its membership is hidden from this app (Member.Read.Hidden)' } } };
   }
   const dynamic = Array.isArray(group.groupTypes) && group.groupTypes.includes('DynamicMembership');
-  const found: GroupLookup = { state: 'found', id, displayName: group.displayName ?? id, isEmpty: members.length === 0, ...(dynamic ? { dynamic } : {}) };
+  const notSecurityGroup = groupKindIfNotSecurity(group);
+  const found: GroupLookup = {
+    state: 'found',
+    id,
+    displayName: group.displayName ?? id,
+    isEmpty: members.length === 0,
+    ...(dynamic ? { dynamic } : {}),
+    ...(notSecurityGroup ? { notSecurityGroup } : {}),
+  };
   const onlyGroups = members.length > 0 && members.every((member) => member['@odata.type'] === '#microsoft.graph.group' && typeof member.id === 'string');
   return onlyGroups ? { lookup: found, memberGroupIds: members.map((member) => String(member.id).toLowerCase()) } : { lookup: found };
+}
+
+/**
+ * What a group is when its fields prove it is not a plain security group, per the table of group
+ * types (learn.microsoft.com/graph/api/resources/groups-overview): Microsoft 365 groups have
+ * `groupTypes` `["Unified"]` (and `securityEnabled` true or false), mail-enabled security groups
+ * `mailEnabled` and `securityEnabled` both true, distribution groups `mailEnabled` true and
+ * `securityEnabled` false. Fields that did not come back prove nothing: undefined.
+ */
+function groupKindIfNotSecurity(group: Group): Extract<GroupLookup, { state: 'found' }>['notSecurityGroup'] {
+  if (Array.isArray(group.groupTypes) && group.groupTypes.includes('Unified')) return 'microsoft365';
+  if (group.mailEnabled === true) return group.securityEnabled === false ? 'distribution' : 'mailEnabledSecurity';
+  if (group.securityEnabled === false) return 'notSecurityEnabled';
+  return undefined;
 }
 
 /**

@@ -28,6 +28,13 @@ export interface DemoTenantBuilder<Kind extends string = string> {
   /** The directory's user object ids. */
   readonly users: readonly string[];
   readonly groups: Readonly<Record<DemoGroup, string>>;
+  /**
+   * Adds a group to the directory, its members the first `memberCount` users, and returns its id
+   * (drawn from the sequence). `kind` is what Graph's `groupTypes`, `mailEnabled` and
+   * `securityEnabled` make it (learn.microsoft.com/graph/api/resources/groups-overview); a
+   * security group unless said.
+   */
+  addGroup(group: { displayName: string; memberCount: number; kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution' }): string;
   /** Adds records to a collection the simulator serves, by its resource name (`managedDevices`). */
   add(collection: string, ...records: DemoRecord[]): void;
   /** The records a collection holds so far, planted by this report or one before it (report 6 reads report 4's devices). */

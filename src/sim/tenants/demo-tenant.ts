@@ -77,6 +77,11 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     pick: (items) => pick(random, items),
     users,
     groups: directory,
+    addGroup: ({ displayName, memberCount, kind }) => {
+      const id = guid();
+      groups.set(id, { id, displayName, members: users.slice(0, memberCount).map((member) => ({ id: member, type: 'user' })), ...(kind ? { kind } : {}) });
+      return id;
+    },
     add: (collection, ...records) => void collections[collectionName(collection)].push(...records),
     records: (collection) => collections[collectionName(collection)],
     setSingleton: (name, record) => {

@@ -215,7 +215,8 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
       }),
     );
   }
-  for (const policyType of ['deviceWipe', 'script']) {
+  // One access policy per protectable resource but roles (docs/finding-rules.md, report 5): one finding.
+  for (const policyType of ['deviceWipe', 'script', 'deviceRetire', 'deviceDelete', 'app', 'compliancePolicy', 'configurationPolicy', 'tenantConfiguration']) {
     collections.operationApprovalPolicies.push(
       operationApprovalPolicy({ id: guid(), displayName: `${policyType} approval`, policyType, approverGroupIds: [pick(random, groupIds)], now }),
     );

@@ -36,6 +36,8 @@ export interface SimGroup {
   visibility?: 'HiddenMembership' | 'Private' | 'Public';
   /** A dynamic group (`groupTypes` DynamicMembership): its members follow a rule, and may come. */
   dynamic?: boolean;
+  /** What kind of group it is (learn.microsoft.com/graph/api/resources/groups-overview); a security group unless said. */
+  kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution';
 }
 
 export type { ReportId } from '../../core/reports/report-model.js';

@@ -12,30 +12,37 @@ const approvers = '5d1c9a20-7c1e-4b8e-9f3a-2b6c1d0e4f11';
 const tenant = blankTenant();
 tenant.groups.set(approvers, { id: approvers, displayName: 'Intune Admins', members: [{ id: 'u1', type: 'user' }] });
 tenant.collections.operationApprovalPolicies = [
-  // A member declared after unknownFutureValue: Graph only names it to callers that ask.
+  // A member declared after unknownFutureValue: Graph only names it to callers that ask. It protects no role.
   records.operationApprovalPolicy({ id: 'p-rbac', displayName: 'Approval policy changes', policyType: 'operationApprovalPolicy', approverGroupIds: [approvers], now }),
-  // A device action policy (Intune 2508): the family as its type, the action in policySet.
-  records.operationApprovalPolicy({
-    id: 'p-delete',
-    displayName: 'Untitled access policy',
-    policyType: 'deviceAction',
-    policySet: { policyType: 'deviceDelete' },
-    approverGroupIds: [approvers],
-    now,
-  }),
+  // A device action policy as Graph returns it: the action as its type, repeated in policySet.
+  records.operationApprovalPolicy({ id: 'p-delete', displayName: 'Untitled access policy', policyType: 'deviceDelete', approverGroupIds: [approvers], now }),
 ];
 tenant.collections.managedDevices = [{ ...managedDevice(1), operatingSystem: 'iOS' }];
 const harness = useTestSimulator({ tenant });
 
 describe('loading reports from the simulated Graph', () => {
-  it("report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue counts, and reads a device action policy's policySet (issue 11, point 4)", async () => {
+  it('report 5 asks for evolvable enum members, so a policy typed after unknownFutureValue reads as its type, and a delete policy protects deleting only (issues 11 and 26)', async () => {
     const report = await loadReport('admin-approval', harness.client(), { now: () => now });
     expect(report.state).toBe('loaded');
-    expect(report.findings.map((finding) => finding.subjectId).sort()).toEqual(['scripts']);
+    expect(report.findings.map((finding) => finding.subjectId).sort()).toEqual([
+      'apps',
+      'compliance-policies',
+      'configuration-policies',
+      'device-retire',
+      'device-wipe',
+      'rbac',
+      'scripts',
+      'tenant-configuration',
+    ]);
     const policyRows = report.rows.filter((row) => row.section === 'policies');
     expect(policyRows).toEqual([
-      expect.objectContaining({ policy: 'Approval policy changes', policyType: 'operationApprovalPolicy', approvers: 'Intune Admins' }),
-      expect.objectContaining({ policy: 'Untitled access policy', policyType: 'deviceAction: deviceDelete', areas: 'Wiping devices' }),
+      expect.objectContaining({
+        policy: 'Approval policy changes',
+        policyType: 'operationApprovalPolicy',
+        areas: 'Access policies (Intune protects them already)',
+        approvers: 'Intune Admins',
+      }),
+      expect.objectContaining({ policy: 'Untitled access policy', policyType: 'deviceDelete', areas: 'Device delete' }),
     ]);
 
     // Without the Prefer header the same record hides its type, as Graph documents.

@@ -13,7 +13,7 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   id: 'admin-approval',
   title: 'Multi Admin Approval Coverage',
   summary:
-    'Which high-impact areas (wiping devices, pushing scripts, changing who administers the platform) multi admin approval protects, who approves, and the last 30 days of requests.',
+    'Which areas multi admin approval protects, from the high-impact ones (wiping, retiring or deleting devices, pushing scripts, changing who administers the platform) to apps, policies and device categories, who approves, and the last 30 days of requests.',
   permissions: ['DeviceManagementRBAC.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: true,
@@ -21,7 +21,7 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   botNames: ['approval coverage', 'admin approval', 'multi admin approval', 'multi admin approval coverage', 'approvals'],
   botTopics: ['approval', 'approve', 'approver', 'approvers', 'multi admin', 'multiple admin', 'maa', 'wipe', 'wipes', 'second admin', 'two admins'],
   botDescription: 'Multi admin approval coverage of high-impact areas',
-  tables: { [SECTION_COVERAGE]: 'Coverage of high-impact areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
+  tables: { [SECTION_COVERAGE]: 'Coverage of protectable areas', [SECTION_POLICIES]: 'Access policies', [SECTION_REQUESTS]: 'Recent approval requests' },
   pending: { starting: INITIALIZING_TEXT, fetching: LOADING_TEXT },
   charts: [],
   findingKinds: APPROVAL_FINDING_KINDS,

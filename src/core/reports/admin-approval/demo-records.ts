@@ -6,15 +6,23 @@ import type { DemoRecord } from '../report-demo.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * An access policy as Graph returns it: `policySet` repeats the policy's type and platform, the only
+ * shape any source shows (the beta schema's example values and admins' exports), so it does unless a
+ * case says otherwise. `policyPlatform` is `notApplicable`, Graph's default, unless a case says.
+ */
 export function operationApprovalPolicy(value: {
   id: string;
   displayName: string;
   policyType: string;
   approverGroupIds: string[];
   now: Date;
-  /** Device action policies (Intune 2508 on) say which action in `policySet`, their type being `deviceAction`. */
-  policySet?: { policyType: string; policyPlatform?: string };
+  policyPlatform?: string;
+  /** Another policy set than the policy's own type and platform, or `null` for none at all. */
+  policySet?: { policyType: string; policyPlatform?: string } | null;
 }): DemoRecord {
+  const policyPlatform = value.policyPlatform ?? 'notApplicable';
+  const policySet = value.policySet === undefined ? { policyType: value.policyType, policyPlatform } : value.policySet;
   return asDemoRecord({
     id: value.id,
     displayName: value.displayName,
@@ -22,12 +30,12 @@ export function operationApprovalPolicy(value: {
     lastModifiedDateTime: daysAgo(value.now, 45),
     // The typed union is truncated; Graph documents about thirty members (docs/finding-rules.md, report 5).
     policyType: value.policyType as Beta.OperationApprovalPolicyType,
-    policyPlatform: 'notApplicable',
-    ...(value.policySet
+    policyPlatform: policyPlatform as Beta.OperationApprovalPolicyPlatform,
+    ...(policySet
       ? {
           policySet: {
-            policyType: value.policySet.policyType as Beta.OperationApprovalPolicyType,
-            policyPlatform: (value.policySet.policyPlatform ?? 'notApplicable') as Beta.OperationApprovalPolicyPlatform,
+            policyType: policySet.policyType as Beta.OperationApprovalPolicyType,
+            policyPlatform: (policySet.policyPlatform ?? policyPlatform) as Beta.OperationApprovalPolicyPlatform,
           },
         }
       : {}),
@@ -49,7 +57,9 @@ export function operationApprovalRequest(value: {
   return asDemoRecord({
     id: value.id,
     requestDateTime: value.requestDateTime,
-    expirationDateTime: new Date(requested.getTime() + 30 * DAY_MS).toISOString(),
+    // "If a request isn't processed further within 3 days, it becomes Expired"
+    // (learn.microsoft.com/mem/intune/fundamentals/multi-admin-approval).
+    expirationDateTime: new Date(requested.getTime() + 3 * DAY_MS).toISOString(),
     lastModifiedDateTime: value.requestDateTime,
     requestJustification: value.justification,
     approvalJustification: value.approver ? 'Checked with the requester.' : null,

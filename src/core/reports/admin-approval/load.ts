@@ -13,7 +13,7 @@ export interface ApprovalPolicy {
   displayName: string;
   /** A string, not the truncated typed union: Graph documents about thirty members (docs/finding-rules.md, report 5). */
   policyType: string;
-  /** `policySet.policyType`: what a generic `deviceAction` policy guards (wipe, retire, delete…). */
+  /** `policySet.policyType`: Graph repeats the policy's type there; it counts as the type does (docs/finding-rules.md, report 5). */
   policySetType: string | null;
   policyPlatform: string | null;
   approverGroupIds: string[];
@@ -38,7 +38,7 @@ export interface ApprovalRecords {
 
 /**
  * Multi admin approval's `policyType` is an evolvable enum: members after `unknownFutureValue`
- * (operationApprovalPolicy, …) come back as `unknownFutureValue` unless the caller asks for them
+ * (tenantConfiguration, operationApprovalPolicy, …) come back as `unknownFutureValue` unless the caller asks for them
  * (learn.microsoft.com/graph/best-practices-concept#handling-future-members-in-evolvable-enumerations).
  */
 const EVOLVABLE_ENUMS = { Prefer: 'include-unknown-enum-members' };
@@ -49,6 +49,32 @@ function identityName(identitySet: unknown): string | null {
   return asString(identity?.displayName) ?? asString(identity?.id) ?? null;
 }
 
+/** An access policy as Graph returns it (operationApprovalPolicy, beta), kept to what `derive` reads. */
+export function readApprovalPolicy(policy: Beta.OperationApprovalPolicy): ApprovalPolicy {
+  return {
+    id: String(policy.id),
+    displayName: policy.displayName ?? String(policy.id),
+    policyType: asString(policy.policyType) ?? 'unknown',
+    policySetType: asString(policy.policySet?.policyType),
+    policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
+    approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
+  };
+}
+
+/** An approval request as Graph returns it (operationApprovalRequest, beta), kept to what `derive` reads. */
+export function readApprovalRequest(request: Beta.OperationApprovalRequest): ApprovalRequest {
+  return {
+    id: String(request.id),
+    requestDateTime: isoOrNull(request.requestDateTime),
+    lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
+    status: asString(request.status) ?? 'unknown',
+    requestor: identityName(request.requestor),
+    approver: identityName(request.approver),
+    policyTypes: (request.requiredOperationApprovalPolicyTypes ?? []).map(String),
+    justification: asString(request.requestJustification),
+  };
+}
+
 export async function loadApprovals(context: LoadContext): Promise<ApprovalRecords> {
   const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
     (signal) =>
@@ -57,14 +83,7 @@ export async function loadApprovals(context: LoadContext): Promise<ApprovalRecor
         'operationApprovalPolicies',
         '/beta/deviceManagement/operationApprovalPolicies',
         { headers: EVOLVABLE_ENUMS, signal },
-        (policy) => ({
-          id: String(policy.id),
-          displayName: policy.displayName ?? String(policy.id),
-          policyType: asString(policy.policyType) ?? 'unknown',
-          policySetType: asString(policy.policySet?.policyType),
-          policyPlatform: asString(policy.policyPlatform) ?? asString(policy.policySet?.policyPlatform),
-          approverGroupIds: (policy.approverGroupIds ?? []).map((id) => String(id).toLowerCase()),
-        }),
+        readApprovalPolicy,
       ),
     (signal) =>
       readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(
@@ -72,16 +91,7 @@ export async function loadApprovals(context: LoadContext): Promise<ApprovalRecor
         'operationApprovalRequests',
         '/beta/deviceManagement/operationApprovalRequests',
         { headers: EVOLVABLE_ENUMS, signal },
-        (request) => ({
-          id: String(request.id),
-          requestDateTime: isoOrNull(request.requestDateTime),
-          lastModifiedDateTime: isoOrNull(request.lastModifiedDateTime),
-          status: asString(request.status) ?? 'unknown',
-          requestor: identityName(request.requestor),
-          approver: identityName(request.approver),
-          policyTypes: (request.requiredOperationApprovalPolicyTypes ?? []).map(String),
-          justification: asString(request.requestJustification),
-        }),
+        readApprovalRequest,
       ),
   ]);
   const approverGroups = await lookUpGroups(
