@@ -55,6 +55,12 @@ interface ResourceBase {
   evolvableEnums?: Readonly<Record<string, readonly string[]>>;
   /** What the `/v1.0` schema lacks and so leaves out of this resource there (see v1-schema.ts). */
   v1Omits?: V1Omissions;
+  /**
+   * Per expanded navigation property, the most items one record carries; the rest is left behind
+   * an `<property>@odata.nextLink` to the record's own list of them (OData JSON format, "Expanded
+   * Navigation Property": a partial collection carries a next link).
+   */
+  expandedItemCap?: Readonly<Record<string, number>>;
   /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
   filterable?: readonly string[];
 }
@@ -195,6 +201,10 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/configurationPolicies',
     navigation: ['assignments', 'settings'],
     ...CONFIGURATION_POLICY_PAGING,
+    // Graph documents no limit on `$expand=settings`; the strict case is that an expansion holds
+    // no more than one page of `/settings` (25) and points on to the rest, so a policy with more
+    // settings is read whole only by a client that follows `settings@odata.nextLink`.
+    expandedItemCap: { settings: 25 },
   },
   {
     kind: 'collection',

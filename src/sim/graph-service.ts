@@ -329,6 +329,7 @@ export class SimGraph {
       page.map((record) => {
         const shaped = shape(record, resource, context, version);
         if (shaped === record) return this.recordJson(record);
+        capExpanded(shaped, resource, `${this.options.origin}/${version}${list.path}/${record.id}`);
         return onlyV1Omissions ? this.recordJson(record, shaped) : JSON.stringify(shaped);
       });
     const prefer = resource.evolvableEnums && prefersUnknownEnumMembers(context.headers) ? 'prefer' : '';
@@ -507,6 +508,17 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource | SimNe
     if (!resource.navigation.includes(navigation)) return `Could not find a navigation property named '${navigation}' on ${resource.path}.`;
   }
   return undefined;
+}
+
+/** Cuts expanded navigation collections to the resource's cap, linking on to the record's own list of the rest. */
+function capExpanded(shaped: Record<string, unknown>, resource: SimResource | SimNestedResource, recordUrl: string): void {
+  for (const [navigation, cap] of Object.entries(resource.expandedItemCap ?? {})) {
+    const items = shaped[navigation];
+    if (!Array.isArray(items) || items.length <= cap) continue;
+    shaped[navigation] = items.slice(0, cap);
+    const listPath = new URL(`${recordUrl}/${navigation}`).pathname.replace(/^\/(v1\.0|beta)/, '');
+    shaped[`${navigation}@odata.nextLink`] = `${recordUrl}/${navigation}?$skiptoken=${encodeSkipToken(cap, listPath)}`;
+  }
 }
 
 /** `$filter=<property> eq '<value>'`, the one filter form the look-alike answers. */
