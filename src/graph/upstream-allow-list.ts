@@ -19,6 +19,8 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/v1.0/deviceManagement/deviceConfigurations',
   '/v1.0/deviceManagement/deviceCompliancePolicies',
   '/beta/deviceManagement/configurationPolicies',
+  '/beta/deviceManagement/configurationPolicies/{id}/settings',
+  '/beta/deviceManagement/configurationPolicyTemplates',
   '/v1.0/deviceAppManagement/mobileApps',
   '/beta/deviceManagement/deviceManagementScripts',
   '/beta/deviceManagement/deviceHealthScripts',

@@ -18,6 +18,12 @@ export type VersionSegment = 'v1.0' | 'beta';
 
 export type SimResource = (ResourceBase & { kind: 'collection'; source: CollectionName }) | (ResourceBase & { kind: 'singleton'; source: SingletonName });
 
+/**
+ * A navigation collection of one record served as a list of its own, `<parent path>/{id}/<property>`
+ * (a settings catalog policy's `/settings`): the records are the parent's `property` array.
+ */
+export type SimNestedResource = ResourceBase & { kind: 'nested'; source: CollectionName; property: string };
+
 interface ResourceBase {
   /** Path after the version segment. */
   path: string;
@@ -49,6 +55,14 @@ interface ResourceBase {
   evolvableEnums?: Readonly<Record<string, readonly string[]>>;
   /** What the `/v1.0` schema lacks and so leaves out of this resource there (see v1-schema.ts). */
   v1Omits?: V1Omissions;
+  /**
+   * Per expanded navigation property, the most items one record carries; the rest is left behind
+   * an `<property>@odata.nextLink` to the record's own list of them (OData JSON format, "Expanded
+   * Navigation Property": a partial collection carries a next link).
+   */
+  expandedItemCap?: Readonly<Record<string, number>>;
+  /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
+  filterable?: readonly string[];
 }
 
 export interface V1Omissions {
@@ -191,6 +205,10 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/configurationPolicies',
     navigation: ['assignments', 'settings'],
     ...CONFIGURATION_POLICY_PAGING,
+    // Graph documents no limit on `$expand=settings`; the strict case is that an expansion holds
+    // no more than one page of `/settings` (25) and points on to the rest, so a policy with more
+    // settings is read whole only by a client that follows `settings@odata.nextLink`.
+    expandedItemCap: { settings: 25 },
   },
   {
     kind: 'collection',
@@ -332,7 +350,61 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 1000,
   },
+  /**
+   * The settings catalog's templates (deviceManagementConfigurationPolicyTemplate, beta only;
+   * learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list,
+   * DeviceManagementConfiguration.Read.All). Graph documents no `$filter` on the list, but the admin
+   * center and community tools filter it on `templateFamily` and `lifecycleState`; only the first is
+   * accepted here. The page size is not documented: small pages, so a client that stops at the first
+   * misses templates.
+   */
+  {
+    kind: 'collection',
+    path: '/deviceManagement/configurationPolicyTemplates',
+    source: 'configurationPolicyTemplates',
+    versions: BETA,
+    permissions: CONFIGURATION,
+    workload: 'intune',
+    entitySet: 'deviceManagement/configurationPolicyTemplates',
+    navigation: ['settingTemplates'],
+    defaultPageSize: 10,
+    filterable: ['templateFamily'],
+  },
 ];
+
+/**
+ * Navigation collections served on their own path: a settings catalog policy's `/settings`
+ * (intune-deviceconfigv2-devicemanagementconfigurationsetting-list, beta). It pages at 25 whatever
+ * `$top` asks, as admins report (jseerden/IntuneBackupAndRestore#88: "saved only 25 settings"
+ * without the nextLink; Microsoft365DSC/Microsoft365DSC#5921).
+ */
+export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
+  {
+    kind: 'nested',
+    path: '/deviceManagement/configurationPolicies/{id}/settings',
+    source: 'configurationPolicies',
+    property: 'settings',
+    versions: BETA,
+    permissions: CONFIGURATION,
+    workload: 'intune',
+    entitySet: "deviceManagement/configurationPolicies('{id}')/settings",
+    navigation: ['settingDefinitions'],
+    defaultPageSize: 25,
+    maxPageSize: 25,
+  },
+];
+
+/** The nested resource a path names, with the parent's id taken from it. */
+export function findNestedResource(version: VersionSegment, path: string): { resource: SimNestedResource; parentId: string } | undefined {
+  for (const resource of SIM_NESTED_RESOURCES) {
+    if (!resource.versions.includes(version)) continue;
+    const [before, after] = resource.path.split('{id}') as [string, string];
+    if (!path.startsWith(before) || !path.endsWith(after)) continue;
+    const parentId = path.slice(before.length, path.length - after.length);
+    if (parentId && !parentId.includes('/')) return { resource, parentId: decodeURIComponent(parentId) };
+  }
+  return undefined;
+}
 
 /** `GET /groups/{id}`: any of these lets an app read a group and its members. */
 export const GROUP_READ_PERMISSIONS = ['GroupMember.Read.All', 'Group.Read.All', 'Directory.Read.All', 'Group.ReadWrite.All', 'Directory.ReadWrite.All'];

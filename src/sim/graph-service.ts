@@ -4,8 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { SimEntra } from './entra.js';
 import type { FaultEffect, FaultInjector } from './faults.js';
-import { GROUP_READ_PERMISSIONS, findResource, hasAnyRole } from './graph-resources.js';
-import type { SimResource, VersionSegment, Workload } from './graph-resources.js';
+import { GROUP_READ_PERMISSIONS, findNestedResource, findResource, hasAnyRole } from './graph-resources.js';
+import type { SimNestedResource, SimResource, VersionSegment, Workload } from './graph-resources.js';
 import { JSON_CONTENT_TYPE, graphErrorBody, sendJsonText } from './http-helpers.js';
 import type { Throttle } from './throttling.js';
 import type { GraphRecord, SimGroup, SimTenant } from './tenants/sim-tenant.js';
@@ -70,7 +70,7 @@ export interface SimGraphOptions {
 
 const MAX_BATCH_REQUESTS = 20;
 const MAX_EXPANDED_MEMBERS = 20;
-const SUPPORTED_QUERY_OPTIONS = new Set(['$select', '$expand', '$top', '$skiptoken']);
+const SUPPORTED_QUERY_OPTIONS = new Set(['$select', '$expand', '$top', '$skiptoken', '$filter']);
 
 /** The Microsoft Graph look-alike: answers the specification's resources the way Graph does. */
 export class SimGraph {
@@ -243,6 +243,9 @@ export class SimGraph {
     const groupMatch = path.match(/^\/groups\/([^/]+)$/);
     if (groupMatch) return this.answerGroup(context, version, decodeURIComponent(groupMatch[1]!));
 
+    const nested = findNestedResource(version, path);
+    if (nested) return this.answerNested(context, version, nested.resource, nested.parentId);
+
     const resource = findResource(version, path);
     if (!resource) {
       const segment = path.split('/').filter(Boolean).pop() ?? path;
@@ -268,25 +271,54 @@ export class SimGraph {
     return this.answerCollection(context, version, resource);
   }
 
-  private answerCollection(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }): SimAnswer {
-    const records = inSchema(this.options.tenant().collections[resource.source], resource, version);
+  /** A parent record's navigation collection as a list of its own; 404 when the parent is not there, as Graph answers for an unknown id. */
+  private answerNested(context: RequestContext, version: VersionSegment, resource: SimNestedResource, parentId: string): SimAnswer {
+    const throttled = this.admit(context, resource.workload);
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
+    const queryProblem = checkQueryOptions(context.query, resource);
+    if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
+    const parent = this.options.tenant().collections[resource.source].find((record) => record.id.toLowerCase() === parentId.toLowerCase());
+    if (!parent) return this.error(context, 404, 'ResourceNotFound', `No ${resource.source} record with the id '${parentId}'.`);
+    const records = parent[resource.property];
+    const path = resource.path.replace('{id}', parent.id);
+    return this.answerCollection(context, version, resource, {
+      records: Array.isArray(records) ? (records as GraphRecord[]) : [],
+      path,
+      entitySet: resource.entitySet.replace('{id}', parent.id),
+    });
+  }
+
+  private answerCollection(
+    context: RequestContext,
+    version: VersionSegment,
+    resource: (SimResource & { kind: 'collection' }) | SimNestedResource,
+    list: { records: GraphRecord[]; path: string; entitySet: string } = {
+      records: this.options.tenant().collections[resource.source],
+      path: resource.path,
+      entitySet: resource.entitySet,
+    },
+  ): SimAnswer {
+    const stored = list.records;
+    const records = filtered(inSchema(stored, resource, version), context.query.get('$filter'));
     const top = context.query.get('$top');
     const serviceCap = Math.min(
       resource.maxPageSize ?? Number.POSITIVE_INFINITY,
       ...listOption(context.query.get('$expand')).map((navigation) => resource.expandedPageSize?.[navigation] ?? Number.POSITIVE_INFINITY),
     );
     // `$top` may lower the service's page size but not raise it; a test may set its own.
-    const pageSize = top ? Math.min(Number(top), serviceCap) : (this.options.pageSizes[resource.source] ?? Math.min(resource.defaultPageSize, serviceCap));
+    const sizeKey = resource.kind === 'nested' ? `${resource.source}/${resource.property}` : resource.source;
+    const pageSize = top ? Math.min(Number(top), serviceCap) : (this.options.pageSizes[sizeKey] ?? Math.min(resource.defaultPageSize, serviceCap));
     const skipToken = context.query.get('$skiptoken');
-    const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, resource.source);
+    const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, list.path);
     if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');
 
-    const stored = records.slice(offset, offset + pageSize);
-    const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}` };
+    const page = records.slice(offset, offset + pageSize);
+    const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${list.entitySet}` };
     if (offset + pageSize < records.length) {
       const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
-      kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, resource.source)]);
-      body['@odata.nextLink'] = `${this.options.origin}/${version}${resource.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
+      kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, list.path)]);
+      body['@odata.nextLink'] = `${this.options.origin}/${version}${list.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
     }
     // Graph writes the page's metadata ahead of `value`; records served unshaped come from a cache
     // of their JSON, so a 1,000-device page costs a join rather than a serialisation.
@@ -294,13 +326,14 @@ export class SimGraph {
     // page and every request, so its text is kept as the stored record's is.
     const onlyV1Omissions = version === 'v1.0' && !context.query.get('$select') && !context.query.get('$expand') && !resource.evolvableEnums;
     const valueJson = () =>
-      stored.map((record) => {
+      page.map((record) => {
         const shaped = shape(record, resource, context, version);
         if (shaped === record) return this.recordJson(record);
+        capExpanded(shaped, resource, `${this.options.origin}/${version}${list.path}/${record.id}`);
         return onlyV1Omissions ? this.recordJson(record, shaped) : JSON.stringify(shaped);
       });
     const prefer = resource.evolvableEnums && prefersUnknownEnumMembers(context.headers) ? 'prefer' : '';
-    return { status: 200, body, valueJson, pageKey: { collection: records, key: `${context.versionedPath}?${context.query.toString()}|${prefer}` } };
+    return { status: 200, body, valueJson, pageKey: { collection: stored, key: `${context.versionedPath}?${context.query.toString()}|${prefer}` } };
   }
 
   /**
@@ -455,9 +488,14 @@ function redirectNextLink(answer: SimAnswer, fault: FaultEffect): void {
   body!['@odata.nextLink'] = `${fault.nextLinkOrigin ?? url.origin}${fault.nextLinkPath ?? url.pathname}${url.search}`;
 }
 
-function checkQueryOptions(query: URLSearchParams, resource: SimResource): string | undefined {
+function checkQueryOptions(query: URLSearchParams, resource: SimResource | SimNestedResource): string | undefined {
   for (const name of query.keys()) {
     if (name.startsWith('$') && !SUPPORTED_QUERY_OPTIONS.has(name)) return `Query option '${name}' is not supported on ${resource.path} by this look-alike.`;
+  }
+  const filter = query.get('$filter');
+  if (filter !== null) {
+    const equality = FILTER_EQUALS.exec(filter.trim());
+    if (!equality || !resource.filterable?.includes(equality[1]!)) return `Invalid filter clause: '${filter}' is not supported on ${resource.path} by this look-alike.`;
   }
   const top = query.get('$top');
   if (top !== null) {
@@ -471,11 +509,33 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource): strin
   return undefined;
 }
 
+/** Cuts expanded navigation collections to the resource's cap, linking on to the record's own list of the rest. */
+function capExpanded(shaped: Record<string, unknown>, resource: SimResource | SimNestedResource, recordUrl: string): void {
+  for (const [navigation, cap] of Object.entries(resource.expandedItemCap ?? {})) {
+    const items = shaped[navigation];
+    if (!Array.isArray(items) || items.length <= cap) continue;
+    shaped[navigation] = items.slice(0, cap);
+    const listPath = new URL(`${recordUrl}/${navigation}`).pathname.replace(/^\/(v1\.0|beta)/, '');
+    shaped[`${navigation}@odata.nextLink`] = `${recordUrl}/${navigation}?$skiptoken=${encodeSkipToken(cap, listPath)}`;
+  }
+}
+
+/** `$filter=<property> eq '<value>'`, the one filter form the look-alike answers. */
+const FILTER_EQUALS = /^(\w+) eq '((?:[^']|'')*)'$/;
+
+/** The records a checked `$filter` keeps (all of them without one). */
+function filtered(records: GraphRecord[], filter: string | null): GraphRecord[] {
+  if (filter === null) return records;
+  const [, property, quoted] = FILTER_EQUALS.exec(filter.trim())!;
+  const value = quoted!.replace(/''/g, "'");
+  return records.filter((record) => record[property!] === value);
+}
+
 /**
  * The record as Graph returns it: navigation properties only when expanded (and then always as
  * an array), `$select` keeping only what it names.
  */
-function shape(record: GraphRecord, resource: SimResource, context: RequestContext, version: VersionSegment): Record<string, unknown> {
+function shape(record: GraphRecord, resource: SimResource | SimNestedResource, context: RequestContext, version: VersionSegment): Record<string, unknown> {
   const expand = new Set(listOption(context.query.get('$expand')));
   const select = listOption(context.query.get('$select'));
   const masks = resource.evolvableEnums && !prefersUnknownEnumMembers(context.headers) ? resource.evolvableEnums : undefined;
@@ -506,7 +566,7 @@ function shape(record: GraphRecord, resource: SimResource, context: RequestConte
  * beta schema declares (v1-schema.ts). Tenants are small where this applies (policies and apps,
  * not devices), so the filter runs per request rather than being cached against in-place edits.
  */
-function inSchema(records: GraphRecord[], resource: SimResource, version: VersionSegment): GraphRecord[] {
+function inSchema(records: GraphRecord[], resource: SimResource | SimNestedResource, version: VersionSegment): GraphRecord[] {
   const omittedTypes = version === 'v1.0' ? resource.v1Omits?.types : undefined;
   if (!omittedTypes) return records;
   return records.filter((record) => !omittedTypes.has(String(record['@odata.type'] ?? '').replace(/^#?microsoft\.graph\./, '')));

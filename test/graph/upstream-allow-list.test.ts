@@ -3,8 +3,16 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it("holds the specification's 21 paths, the beta twin of the managed Google Play settings and report 1's beta re-read of Mobile Threat Defense connectors", () => {
-    expect(UPSTREAM_PATHS).toHaveLength(23);
+  it("holds the specification's 21 paths, the beta twin of the managed Google Play settings, report 1's beta re-read of Mobile Threat Defense connectors and report 3's two reads of issue 26", () => {
+    expect(UPSTREAM_PATHS).toHaveLength(25);
+  });
+
+  it("allows a settings catalog policy's settings by GUID only, and the baseline templates", () => {
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e/settings')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicies/all/settings')).toBe(false);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e/assignments')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e/settings')).toBe(false);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicyTemplates')).toBe(true);
   });
 
   it('allows a group by GUID only', () => {

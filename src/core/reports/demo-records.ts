@@ -75,6 +75,10 @@ export function configurationPolicy(value: {
   settings: SettingInstance[];
   targets: readonly Target[];
   now: Date;
+  /** What Graph reports as `settingCount`, when it is not the number of settings (report 3's completeness cases). */
+  settingCount?: number;
+  /** Assignments made through a policy set: `source: policySets`, `sourceId` the set's id. */
+  policySetId?: string;
 }): DemoRecord {
   return asDemoRecord({
     id: value.id,
@@ -84,7 +88,7 @@ export function configurationPolicy(value: {
     technologies: (value.technologies ?? 'mdm') as Beta.DeviceManagementConfigurationTechnologies,
     createdDateTime: daysAgo(value.now, 250),
     lastModifiedDateTime: daysAgo(value.now, 12),
-    settingCount: value.settings.length,
+    settingCount: value.settingCount ?? value.settings.length,
     isAssigned: value.targets.length > 0,
     roleScopeTagIds: ['0'],
     templateReference: {
@@ -96,8 +100,8 @@ export function configurationPolicy(value: {
     settings: value.settings.map((settingInstance, index) => ({ id: String(index), settingInstance })),
     assignments: value.targets.map((target, index) => ({
       id: `${value.id}_${index}`,
-      source: 'direct' as const,
-      sourceId: value.id,
+      source: value.policySetId ? ('policySets' as const) : ('direct' as const),
+      sourceId: value.policySetId ?? value.id,
       target: assignmentTarget(target) as Beta.DeviceAndAppManagementAssignmentTarget,
     })),
   } satisfies Beta.DeviceManagementConfigurationPolicy);

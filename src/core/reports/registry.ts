@@ -134,7 +134,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       rows: derived.rows,
       findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
       findingKinds: definition.findingKinds,
-      unchecked: uncheckedKinds(definition, derived.columns),
+      unchecked: [...new Set([...uncheckedKinds(definition, derived.columns), ...(derived.unchecked ?? [])])],
       thresholds,
       generatedAt: generatedAt.toISOString(),
     };

@@ -5,6 +5,8 @@
  * steps through this interface, which it implements (src/sim/tenants/demo-tenant.ts).
  */
 
+import type { ReportId } from './report-model.js';
+
 /** A record as Graph returns it, as the demo tenant serves it: the entity's JSON, navigation properties inline. */
 export type DemoRecord = { id: string } & Record<string, unknown>;
 
@@ -47,6 +49,11 @@ export interface DemoTenantBuilder<Kind extends string = string> {
    * when the report reads `/beta` (an object `/v1.0` leaves out), or only when it reads `/v1.0`.
    */
   declare(kind: Kind, subjectId: string, coverage?: 'v1.0' | 'beta'): void;
+  /**
+   * A finding another report makes of a record this report planted: report 2 judges every settings
+   * catalog policy's assignments, so report 3's policies that reach no one are its findings too.
+   */
+  declareFor(report: ReportId, kind: string, subjectId: string): void;
 }
 
 /**

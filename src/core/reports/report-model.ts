@@ -108,6 +108,12 @@ export interface DerivedReport<Kind extends string = string> {
   columns: ReportColumn[];
   rows: ReportRow[];
   findings: FindingDraft<Kind>[];
+  /**
+   * Finding kinds this load could not check for some subject although every source answered
+   * (report 3: a policy whose settings could not be read in full): like an n/a source's kinds, an
+   * earlier finding of one stays open rather than counting as resolved.
+   */
+  unchecked?: Kind[];
 }
 
 export interface ReportLoadError {
@@ -129,7 +135,7 @@ export interface ReportResult {
   findings: Finding[];
   /** The report's finding kinds with their labels and severities: every kind in `findings` is here. */
   findingKinds: FindingKindTable;
-  /** Finding kinds the report could not check because a source was not granted (an n/a column). */
+  /** Finding kinds the report could not check: a source not granted (an n/a column), or what `derive` could not check (`DerivedReport.unchecked`). */
   unchecked: string[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;

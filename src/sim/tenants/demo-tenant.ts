@@ -89,6 +89,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
       singletons[name as SingletonName] = record;
     },
     declare: (kind, subjectId, coverage) => void declared.push({ report, kind, subjectId, ...(coverage ? { coverage } : {}) }),
+    declareFor: (other, kind, subjectId) => void declared.push({ report: other, kind, subjectId }),
   });
   const steps = (options.registry ?? REPORTS).definitions.flatMap((definition) => definition.demo.map((step: DemoStep) => ({ step, tenant: builder(definition.id) })));
   // A stable sort: steps that share a number keep the registry's order.

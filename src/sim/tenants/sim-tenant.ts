@@ -22,6 +22,7 @@ export const COLLECTION_NAMES = [
   'operationApprovalRequests',
   'userExperienceAnalyticsDevicePerformance',
   'userExperienceAnalyticsAppHealthApplicationPerformance',
+  'configurationPolicyTemplates',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 

@@ -47,12 +47,39 @@ export function deviceManagementTemplate(value: {
   } satisfies Beta.DeviceManagementTemplate & { '@odata.type': string });
 }
 
-export function deviceManagementIntent(value: { id: string; displayName: string; templateId: string; now: Date }): DemoRecord {
+/** A settings catalog template (deviceManagementConfigurationPolicyTemplate): its id is `<baseId>_<version>`, "composed of BaseId and Version". */
+export function configurationPolicyTemplate(value: {
+  baseId: string;
+  version: number;
+  displayName: string;
+  displayVersion: string;
+  lifecycleState: Beta.DeviceManagementTemplateLifecycleState;
+  /** A string: `extensibility` (STIG audit baselines) is newer than the type package's enum. */
+  technologies?: string;
+}): DemoRecord {
+  return asDemoRecord({
+    id: `${value.baseId}_${value.version}`,
+    baseId: value.baseId,
+    version: value.version,
+    displayName: value.displayName,
+    description: '',
+    displayVersion: value.displayVersion,
+    lifecycleState: value.lifecycleState,
+    platforms: 'windows10',
+    technologies: (value.technologies ?? 'mdm') as Beta.DeviceManagementConfigurationTechnologies,
+    templateFamily: 'baseline',
+    settingTemplateCount: 0,
+    allowUnmanagedSettings: false,
+    disableEntraGroupPolicyAssignment: false,
+  } satisfies Beta.DeviceManagementConfigurationPolicyTemplate);
+}
+
+export function deviceManagementIntent(value: { id: string; displayName: string; templateId: string; now: Date; isAssigned?: boolean }): DemoRecord {
   return asDemoRecord({
     id: value.id,
     displayName: value.displayName,
     description: '',
-    isAssigned: true,
+    isAssigned: value.isAssigned ?? true,
     isMigratingToConfigurationPolicy: false,
     lastModifiedDateTime: daysAgo(value.now, 60),
     templateId: value.templateId,

@@ -7,7 +7,7 @@ import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import { ASR_RULES_SETTING, FIREWALL_SETTING } from './load.js';
-import type { Intent, SecurityPolicy, SecurityPostureRecords, Template } from './load.js';
+import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './load.js';
 
 const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].severity);
 
@@ -58,15 +58,6 @@ const ASR_MODES = ['block', 'audit', 'warn', 'off'] as const;
 type AsrMode = (typeof ASR_MODES)[number];
 const ASR_MODE_LABELS: Record<AsrMode, string> = { block: 'Block', audit: 'Audit', warn: 'Warn', off: 'Off' };
 
-/** Intent-era template types that are security baselines (`securityTemplate` is endpoint security, not a baseline). */
-const BASELINE_TEMPLATE_TYPES = new Set([
-  'securityBaseline',
-  'advancedThreatProtectionSecurityBaseline',
-  'microsoftEdgeSecurityBaseline',
-  'microsoftOffice365ProPlusSecurityBaseline',
-  'cloudPC',
-]);
-
 export interface AsrRuleSetting {
   rule: string;
   name: string;
@@ -103,59 +94,160 @@ export function firewallProfiles(policy: SecurityPolicy): Array<{ profile: 'doma
   return profiles;
 }
 
-/** `<baseId>_<version>` of a settings-catalog template id, when it has that shape. */
-function templateVersion(templateId: string): { baseId: string; version: number } | null {
-  const match = /^(.+)_(\d+)$/.exec(templateId);
-  return match ? { baseId: match[1]!.toLowerCase(), version: Number(match[2]) } : null;
-}
-
-export type BaselineVerdict = { outdated: false; current: string } | { outdated: true; current: string; reason: string };
+// ---- deployment (docs/finding-rules.md, report 3, "Deployed or not") ------------------------
 
 /**
- * Settings-catalog baselines: outdated when another baseline policy in the tenant uses a later
- * version of the same template ("When a new version of a baseline becomes available, it replaces
- * the previous version", learn.microsoft.com/mem/intune/protect/security-baselines).
+ * Whether a policy reaches anyone. Assigning is what deploys a policy: "When you assign the
+ * policy, the users and devices receive your policy", and saving "doesn't assign your policy"
+ * (learn.microsoft.com/intune/device-configuration/assign-device-profile). Exclusions only subtract
+ * from an included scope, so a policy assigned to exclusions alone reaches no one. Any other target,
+ * an unrecognised one too, and assignments through a policy set count as deployed: group membership
+ * is report 2's to judge, and a wrong "not deployed" would hide findings.
  */
-export function settingsCatalogBaselineVerdicts(policies: readonly SecurityPolicy[]): Map<string, BaselineVerdict> {
-  const baselines = policies.filter((policy) => policy.templateFamily === 'baseline');
-  const newest = new Map<string, SecurityPolicy>();
-  for (const policy of baselines) {
-    const parsed = templateVersion(policy.templateId);
-    if (!parsed) continue;
-    const best = newest.get(parsed.baseId);
-    if (!best || parsed.version > templateVersion(best.templateId)!.version) newest.set(parsed.baseId, policy);
+export type Deployment = { state: 'deployed'; note: string | null } | { state: 'not-deployed' } | { state: 'unknown' };
+
+export const NOT_DEPLOYED = 'Not deployed (assigned to no one)';
+const DEPLOYMENT_UNKNOWN = 'whether the policy is assigned could not be checked';
+
+export function policyDeployment(policy: Pick<SecurityPolicy, 'assignments' | 'isAssigned'>): Deployment {
+  if (policy.assignments !== null) {
+    if (policy.assignments.some((assignment) => assignment.targetType !== 'exclusionGroupAssignmentTarget')) return { state: 'deployed', note: null };
+    // Graph says assigned but listed none: an expansion can come back empty, so trust `isAssigned`.
+    if (policy.assignments.length === 0 && policy.isAssigned === true) return { state: 'deployed', note: 'Graph reports it assigned without listing the assignments' };
+    return { state: 'not-deployed' };
   }
-  const verdicts = new Map<string, BaselineVerdict>();
-  for (const policy of baselines) {
-    const current = policy.templateDisplayVersion ?? policy.templateId;
-    const parsed = templateVersion(policy.templateId);
-    const best = parsed ? newest.get(parsed.baseId) : undefined;
-    const bestVersion = best ? templateVersion(best.templateId)!.version : undefined;
-    if (parsed && best && bestVersion !== undefined && bestVersion > parsed.version) {
-      verdicts.set(policy.id, { outdated: true, current, reason: `on ${current}; ${best.templateDisplayVersion ?? `version ${bestVersion}`} is in use in "${best.name}"` });
-    } else {
-      verdicts.set(policy.id, { outdated: false, current });
-    }
-  }
-  return verdicts;
+  if (policy.isAssigned === true) return { state: 'deployed', note: null };
+  if (policy.isAssigned === false) return { state: 'not-deployed' };
+  return { state: 'unknown' };
 }
 
-/** An intent's verdict; `unchecked` when its template is not among those Graph returned. */
-export type IntentBaselineVerdict = (BaselineVerdict & { template: Template }) | { outdated: false; current: string; unchecked: string; template: undefined };
+/** An intent's `isAssigned` ("Signifies whether or not the intent is assigned to users", deviceManagementIntent). */
+export function intentDeployment(intent: Pick<Intent, 'isAssigned'>): Deployment {
+  if (intent.isAssigned === true) return { state: 'deployed', note: null };
+  if (intent.isAssigned === false) return { state: 'not-deployed' };
+  return { state: 'unknown' };
+}
+
+// ---- completeness (docs/finding-rules.md, report 3, "Completeness") --------------------------
+
+export type Completeness = { complete: true; note: string | null } | { complete: false; reason: string };
 
 /**
- * Intent-era baselines: outdated when the template is deprecated, or a later, non-deprecated
- * template of the same type, subtype and platform exists. An intent whose template is not listed
- * cannot be judged (it may not even be a baseline): shown as not checked, never a finding.
+ * A policy is judged on all its settings or not at all: the top-level settings read must number
+ * its `settingCount` ("Number of settings"), after every nextLink was followed. Without a
+ * `settingCount`, a read that ran to its last page is taken as whole.
  */
-export function intentBaselineVerdict(intent: Intent, templates: readonly Template[]): IntentBaselineVerdict | undefined {
-  const template = templates.find((candidate) => candidate.id?.toLowerCase() === intent.templateId?.toLowerCase());
+export function settingsCompleteness(policy: Pick<SecurityPolicy, 'settingCount' | 'settingsRead' | 'settingsPaged' | 'settingsError'>): Completeness {
+  const of =
+    policy.settingCount === null ? `${policy.settingsRead} settings read, the setting count not reported` : `${policy.settingsRead} of ${policy.settingCount} settings read`;
+  if (policy.settingsError !== null) return { complete: false, reason: `${policy.settingsError}; ${of}` };
+  if (!policy.settingsPaged) return { complete: false, reason: `${of}, more left unread` };
+  if (policy.settingCount === null) return { complete: true, note: 'setting count not reported' };
+  if (policy.settingsRead !== policy.settingCount) return { complete: false, reason: of };
+  return { complete: true, note: null };
+}
+
+// ---- baselines (docs/finding-rules.md, report 3, "Security baselines") -----------------------
+
+export type BaselineVerdict =
+  { status: 'current'; current: string; note: string | null } | { status: 'outdated'; current: string; reason: string } | { status: 'unchecked'; current: string; reason: string };
+
+/** Template lifecycle states that mean a newer version replaced it (deviceManagementTemplateLifecycleState). */
+const REPLACED_STATES = new Set(['superseded', 'deprecated', 'retired']);
+
+const sameId = (a: string | null | undefined, b: string | null | undefined) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/** A template's version as people read it ("25H2"). */
+const templateLabel = (template: PolicyTemplate) => template.displayVersion ?? template.displayName ?? template.id ?? '';
+
+/** The active templates of one baseline (`baseId`): what "current" is, as Graph says it. */
+function activeVersions(templates: readonly PolicyTemplate[], baseId: string | null | undefined): PolicyTemplate[] {
+  return templates.filter((template) => sameId(template.baseId, baseId) && template.lifecycleState === 'active');
+}
+
+/**
+ * The base of a settings catalog template id: "Key of the template document, composed of BaseId and
+ * Version" (deviceManagementConfigurationPolicyTemplate). Used only to name the current version of
+ * a template Graph did not list, never to compare versions: the version numbers are not
+ * chronological (Windows "November 2021" is `_3`, "23H2" is `_1`).
+ */
+function baseIdOf(templateId: string): string | null {
+  const match = /^(.+)_\d+$/.exec(templateId);
+  return match ? match[1]! : null;
+}
+
+/**
+ * A settings-catalog baseline against the template it was made from: current when that template is
+ * `active`, outdated when it is `superseded`, `deprecated` or `retired` (naming the active version
+ * of the same baseline), a preview when `draft`, and "could not check" when the template is not
+ * listed, `invalid`, in a state Graph did not have when this was written, or the list could not be
+ * read. Version numbers are never compared.
+ */
+export function settingsCatalogBaselineVerdict(policy: SecurityPolicy, policyTemplates: PolicyTemplates): BaselineVerdict {
+  const template = policyTemplates.ok ? policyTemplates.templates.find((candidate) => sameId(candidate.id, policy.templateId)) : undefined;
+  const current = policy.templateDisplayVersion ?? (template ? templateLabel(template) : null) ?? (policy.templateId || 'unknown version');
+  if (!policyTemplates.ok) return { status: 'unchecked', current, reason: policyTemplates.reason };
+  const active = activeVersions(policyTemplates.templates, template?.baseId ?? baseIdOf(policy.templateId));
+  const activeNames = active.map(templateLabel).join(' and ');
+  const state = template?.lifecycleState;
+  if (template && state === 'active') return { status: 'current', current, note: null };
+  if (template && state === 'draft') return { status: 'current', current, note: 'a preview version' };
+  if (template && typeof state === 'string' && REPLACED_STATES.has(state)) {
+    return {
+      status: 'outdated',
+      current,
+      reason: active.length > 0 ? `on ${current}, a ${state} version; ${activeNames} is current` : `on ${current}, a ${state} version`,
+    };
+  }
+  const why = template
+    ? `its template ${policy.templateId} is in the state "${String(state ?? 'none')}"`
+    : `its template ${policy.templateId || '(none)'} is not among the baseline templates Graph returned`;
+  return { status: 'unchecked', current, reason: active.length > 0 ? `${why}; ${activeNames} is current` : why };
+}
+
+/** Intent-era template types that are security baselines (`securityTemplate` is endpoint security, not a baseline). */
+const BASELINE_TEMPLATE_TYPES = new Set([
+  'securityBaseline',
+  'advancedThreatProtectionSecurityBaseline',
+  'microsoftEdgeSecurityBaseline',
+  'microsoftOffice365ProPlusSecurityBaseline',
+  'cloudPC',
+]);
+
+/**
+ * Each intent-era baseline product's settings catalog baseline (`baseId`): Learn lists both
+ * formats' versions as versions of one baseline ("In May 2023, Intune began rollout of a new
+ * security baseline format for each new baseline release or version update",
+ * learn.microsoft.com/intune/device-security/security-baselines/overview), and intent-era baselines
+ * get no new versions. Products, not versions: whether a newer version exists is Graph's answer
+ * (`lifecycleState`). The Microsoft 365 Apps mapping is inferred from the names.
+ */
+export const SETTINGS_CATALOG_BASELINE_OF: Readonly<Record<string, string>> = {
+  securityBaseline: '66df8dce-0166-4b82-92f7-1f74e3ca17a3',
+  advancedThreatProtectionSecurityBaseline: '49b8320f-e179-472e-8e2c-2fde00289ca2',
+  cloudPC: 'b00e1a0f-19dd-41de-8243-e6733ca7b4ae',
+  microsoftEdgeSecurityBaseline: 'c66347b7-8325-4954-a235-3bf2233dfbfd',
+  microsoftOffice365ProPlusSecurityBaseline: '90316f12-246d-44c6-a767-f87692e86083',
+};
+
+/** An intent's verdict with its template; the template is absent when Graph did not list it. */
+export type IntentBaselineVerdict = BaselineVerdict & { template: Template | undefined };
+
+/**
+ * Intent-era baselines: outdated when the template is deprecated, when a later, non-deprecated
+ * template of the same type, subtype and platform exists, or when the product's settings catalog
+ * baseline has an active version (newer versions are made only there). An intent whose template is
+ * not listed cannot be judged (it may not even be a baseline); nor can the last step when the
+ * settings catalog templates could not be read or do not include the product's baseline.
+ */
+export function intentBaselineVerdict(intent: Intent, templates: readonly Template[], policyTemplates: PolicyTemplates): IntentBaselineVerdict | undefined {
+  const template = templates.find((candidate) => sameId(candidate.id, intent.templateId));
   if (!template) {
-    return { outdated: false, current: 'unknown template', unchecked: `its template ${intent.templateId ?? '(none)'} is not among the templates Graph returned`, template };
+    return { status: 'unchecked', current: 'unknown template', reason: `its template ${intent.templateId ?? '(none)'} is not among the templates Graph returned`, template };
   }
   if (!BASELINE_TEMPLATE_TYPES.has(String(template.templateType))) return undefined;
   const current = template.versionInfo ?? template.displayName ?? template.id ?? '';
-  if (template.isDeprecated) return { outdated: true, current, reason: `on ${current}, a deprecated version`, template };
+  if (template.isDeprecated) return { status: 'outdated', current, reason: `on ${current}, a deprecated version`, template };
   const published = graphTimestamp(template.publishedDateTime);
   const newer = templates
     .filter(
@@ -171,48 +263,103 @@ export function intentBaselineVerdict(intent: Intent, templates: readonly Templa
       return date && published && date.getTime() > published.getTime();
     })
     .sort((a, b) => graphTimestamp(b.publishedDateTime)!.getTime() - graphTimestamp(a.publishedDateTime)!.getTime())[0];
-  if (newer) return { outdated: true, current, reason: `on ${current}; ${newer.versionInfo ?? newer.displayName} is available`, template };
-  return { outdated: false, current, template };
+  if (newer) return { status: 'outdated', current, reason: `on ${current}; ${newer.versionInfo ?? newer.displayName} is available`, template };
+  if (!policyTemplates.ok)
+    return { status: 'unchecked', current, reason: `whether a newer version exists in the settings catalog is unknown: ${policyTemplates.reason}`, template };
+  const baseId = SETTINGS_CATALOG_BASELINE_OF[String(template.templateType)];
+  const family = policyTemplates.templates.filter((candidate) => sameId(candidate.baseId, baseId));
+  if (family.length === 0) {
+    return {
+      status: 'unchecked',
+      current,
+      reason: 'whether a newer version exists in the settings catalog is unknown: Graph returned no template of its settings catalog baseline',
+      template,
+    };
+  }
+  const active = family.filter((candidate) => candidate.lifecycleState === 'active');
+  if (active.length > 0) {
+    const names = active.map((candidate) => [candidate.displayName, candidate.displayVersion].filter(Boolean).join(' ')).join('; ');
+    return { status: 'outdated', current, reason: `on ${current}; newer versions exist only in the settings catalog: ${names}`, template };
+  }
+  return { status: 'current', current, note: null, template };
 }
+
+/** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
+const isAuditOnly = (policy: SecurityPolicy) => policy.technologies.split(',').some((technology) => technology.trim() === 'extensibility');
+
+const NEUTRAL: CellTone = 'neutral';
 
 export function deriveSecurityPosture(records: SecurityPostureRecords, _context: DeriveContext): DerivedReport<PostureFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<PostureFindingKind>[] = [];
+  const unchecked = new Set<PostureFindingKind>();
   const policyLink = (policy: SecurityPolicy) =>
     intuneLinks.configurationPolicy({
       id: policy.id,
-      isAssigned: policy.isAssigned,
+      isAssigned: policy.isAssigned ?? (policy.assignments?.length ?? 0) > 0,
       technologies: policy.technologies,
       templateId: policy.templateId,
       platforms: policy.platforms,
     });
+  const unknownSuffix = (deployment: Deployment) => (deployment.state === 'unknown' ? `; ${DEPLOYMENT_UNKNOWN}` : '');
+  const unknownDetail = (deployment: Deployment) => (deployment.state === 'unknown' ? ` Whether the policy is assigned could not be checked.` : '');
 
   // Every policy is scanned, not only the ASR and firewall templates: the same settings are set
   // from the plain settings catalog and from baselines (the Defender for Endpoint baseline sets ASR).
   for (const policy of records.policies) {
+    if (isAuditOnly(policy)) continue;
+    const deployment = policyDeployment(policy);
+    const deployed = deployment.state !== 'not-deployed';
+    const completeness = settingsCompleteness(policy);
+    if (deployed && !completeness.complete) {
+      // Never a clean pass: the settings not read may hold a rule in audit or a profile off.
+      unchecked.add('asr-rule-audit');
+      unchecked.add('firewall-profile-off');
+      rows.push({
+        id: policy.id,
+        area: 'Policy settings',
+        policy: policy.name,
+        setting: 'Attack surface reduction and firewall settings',
+        value: `${policy.settingsRead} of ${policy.settingCount ?? 'an unreported number'}`,
+        status: `Could not check: ${completeness.reason}${unknownSuffix(deployment)}`,
+        statusTone: NEUTRAL,
+        link: policyLink(policy),
+        order: 2,
+      });
+    }
+    const notes = [...(deployment.state === 'deployed' && deployment.note ? [deployment.note] : []), ...(completeness.complete && completeness.note ? [completeness.note] : [])];
+    const noteSuffix = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+
     const rules = asrRules(policy);
     for (const rule of rules) {
-      const status = rule.mode === 'audit' ? 'Audit only: not enforced' : rule.mode === 'off' ? 'Disabled by policy' : 'Enforced';
-      const statusTone: CellTone = rule.mode === 'audit' ? severityTone(POSTURE_FINDING_KINDS['asr-rule-audit'].severity) : rule.mode === 'off' ? 'neutral' : 'ok';
+      const status = !deployed ? NOT_DEPLOYED : rule.mode === 'audit' ? 'Audit only: not enforced' : rule.mode === 'off' ? 'Disabled by policy' : 'Enforced';
+      const statusTone: CellTone = !deployed
+        ? NEUTRAL
+        : rule.mode === 'audit'
+          ? severityTone(POSTURE_FINDING_KINDS['asr-rule-audit'].severity)
+          : rule.mode === 'off'
+            ? NEUTRAL
+            : 'ok';
       rows.push({
         id: policy.id,
         area: 'Attack surface reduction',
         policy: policy.name,
         setting: rule.name,
         value: ASR_MODE_LABELS[rule.mode],
-        status,
+        status: deployed ? status + noteSuffix + unknownSuffix(deployment) : status,
         statusTone,
         link: policyLink(policy),
-        order: rule.mode === 'audit' ? 0 : 3,
+        order: !deployed ? 5 : rule.mode === 'audit' ? 0 : 3,
       });
     }
     const audited = rules.filter((rule) => rule.mode === 'audit');
-    if (audited.length > 0) {
+    // A rule read in audit is in audit whatever the settings not read hold: reported even from an incomplete read.
+    if (deployed && audited.length > 0) {
       findings.push({
         kind: 'asr-rule-audit',
         subjectId: policy.id,
         subjectName: policy.name,
-        detail: `${audited.length === 1 ? '1 attack surface reduction rule is in audit mode, so it only logs' : `${audited.length} attack surface reduction rules are in audit mode, so they only log`}: ${audited.map((rule) => rule.name).join('; ')}.`,
+        detail: `${audited.length === 1 ? '1 attack surface reduction rule is in audit mode, so it only logs' : `${audited.length} attack surface reduction rules are in audit mode, so they only log`}: ${audited.map((rule) => rule.name).join('; ')}.${unknownDetail(deployment)}`,
         ruleKey: audited
           .map((rule) => ASR_RULES[rule.rule]?.guid ?? rule.rule)
           .sort()
@@ -228,62 +375,73 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         policy: policy.name,
         setting: `${capitalise(profile)} profile`,
         value: enabled ? 'On' : 'Off',
-        status: enabled ? 'Enforced' : 'Firewall switched off by policy',
-        statusTone: enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
+        status: !deployed ? NOT_DEPLOYED : (enabled ? 'Enforced' : 'Firewall switched off by policy') + noteSuffix + unknownSuffix(deployment),
+        statusTone: !deployed ? NEUTRAL : enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
         link: policyLink(policy),
-        order: enabled ? 3 : 0,
+        order: !deployed ? 5 : enabled ? 3 : 0,
       });
     }
     const off = profiles.filter((profile) => !profile.enabled).map((profile) => profile.profile);
-    if (off.length > 0) {
+    if (deployed && off.length > 0) {
       findings.push({
         kind: 'firewall-profile-off',
         subjectId: policy.id,
         subjectName: policy.name,
-        detail: `The policy switches Windows Firewall off for the ${off.join(', ')} profile${off.length === 1 ? '' : 's'}.`,
+        detail: `The policy switches Windows Firewall off for the ${off.join(', ')} profile${off.length === 1 ? '' : 's'}.${unknownDetail(deployment)}`,
         ruleKey: [...off].sort().join(','),
       });
     }
   }
 
-  for (const [policyId, verdict] of settingsCatalogBaselineVerdicts(records.policies)) {
-    const policy = records.policies.find((candidate) => candidate.id === policyId)!;
+  for (const policy of records.policies) {
+    if (policy.templateFamily !== 'baseline') continue;
+    const deployment = policyDeployment(policy);
+    const verdict = settingsCatalogBaselineVerdict(policy, records.policyTemplates);
+    const auditOnly = isAuditOnly(policy) ? ' (an audit-only baseline: it configures nothing)' : '';
     rows.push({
+      ...baselineRow(verdict, deployment, auditOnly),
       id: policy.id,
-      area: 'Security baseline',
       policy: policy.name,
       setting: policy.templateDisplayName ?? 'Security baseline',
-      value: verdict.current,
-      status: verdict.outdated ? `Outdated: ${verdict.reason}` : 'Current',
-      statusTone: verdict.outdated ? OUTDATED_TONE : 'ok',
       link: policyLink(policy),
-      order: verdict.outdated ? 1 : 4,
     });
-    if (verdict.outdated)
-      findings.push({ kind: 'baseline-outdated', subjectId: policy.id, subjectName: policy.name, detail: `Baseline ${verdict.reason}.`, ruleKey: policy.templateId });
+    if (deployment.state === 'not-deployed') continue;
+    if (verdict.status === 'unchecked') unchecked.add('baseline-outdated');
+    if (verdict.status === 'outdated')
+      findings.push({
+        kind: 'baseline-outdated',
+        subjectId: policy.id,
+        subjectName: policy.name,
+        detail: `Baseline ${verdict.reason}.${unknownDetail(deployment)}`,
+        ruleKey: policy.templateId,
+      });
   }
 
   for (const intent of records.intents) {
-    const verdict = intentBaselineVerdict(intent, records.templates);
+    const verdict = intentBaselineVerdict(intent, records.templates, records.policyTemplates);
     if (!verdict) continue;
+    const deployment = intentDeployment(intent);
     const name = intent.displayName ?? intent.id ?? '';
     const migrating = intent.isMigratingToConfigurationPolicy ? ' (being migrated to the settings catalog)' : '';
-    const status = verdict.outdated ? `Outdated: ${verdict.reason}` : 'unchecked' in verdict ? `Could not check: ${verdict.unchecked}` : 'Current';
     rows.push({
+      ...baselineRow(verdict, deployment, migrating),
       id: String(intent.id),
-      area: 'Security baseline',
       policy: name,
       setting: verdict.template?.displayName ?? 'Security baseline',
-      value: verdict.current,
-      status: status + migrating,
-      statusTone: verdict.outdated ? OUTDATED_TONE : 'unchecked' in verdict ? 'neutral' : 'ok',
       // An intent-era baseline has no sourced page of its own: the list it is in.
       link: intuneLinks.securityBaselines(),
       linkLabel: 'the security baselines list',
-      order: verdict.outdated ? 1 : 4,
     });
-    if (verdict.outdated)
-      findings.push({ kind: 'baseline-outdated', subjectId: String(intent.id), subjectName: name, detail: `Baseline ${verdict.reason}.`, ruleKey: intent.templateId ?? '' });
+    if (deployment.state === 'not-deployed') continue;
+    if (verdict.status === 'unchecked') unchecked.add('baseline-outdated');
+    if (verdict.status === 'outdated')
+      findings.push({
+        kind: 'baseline-outdated',
+        subjectId: String(intent.id),
+        subjectName: name,
+        detail: `Baseline ${verdict.reason}.${unknownDetail(deployment)}`,
+        ruleKey: intent.templateId ?? '',
+      });
   }
 
   rows.sort(
@@ -302,5 +460,21 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
+    unchecked: [...unchecked].sort(),
   };
+}
+
+/** A baseline's row cells: its version, and its status as the verdict and the deployment make it. */
+function baselineRow(verdict: BaselineVerdict, deployment: Deployment, suffix: string): { area: string; value: string; status: string; statusTone: CellTone; order: number } {
+  const base = { area: 'Security baseline', value: verdict.current };
+  if (deployment.state === 'not-deployed') return { ...base, status: NOT_DEPLOYED + suffix, statusTone: NEUTRAL, order: 5 };
+  const unknown = deployment.state === 'unknown' ? `; ${DEPLOYMENT_UNKNOWN}` : deployment.note ? ` (${deployment.note})` : '';
+  switch (verdict.status) {
+    case 'outdated':
+      return { ...base, status: `Outdated: ${verdict.reason}${suffix}${unknown}`, statusTone: OUTDATED_TONE, order: 1 };
+    case 'unchecked':
+      return { ...base, status: `Could not check: ${verdict.reason}${suffix}${unknown}`, statusTone: NEUTRAL, order: 2 };
+    case 'current':
+      return { ...base, status: `Current${verdict.note ? ` (${verdict.note})` : ''}${suffix}${unknown}`, statusTone: 'ok', order: 4 };
+  }
 }

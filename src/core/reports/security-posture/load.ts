@@ -1,6 +1,11 @@
-/** Report 3's Graph reads (settings catalog policies with their settings, and the intent-era baselines with their templates), kept to the fields `derive` reads. */
+/**
+ * Report 3's Graph reads (settings catalog policies with their settings and assignments, a policy's
+ * `/settings` again where the expansion came short, the baseline templates of the settings catalog,
+ * and the intent-era baselines with their templates), kept to the fields `derive` reads.
+ */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { GraphError } from '../../graph/graph-error.js';
 import { asString } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
@@ -12,6 +17,14 @@ export interface ChoiceValue {
   value: string;
 }
 
+/** One of a policy's assignments, kept to what decides whether it reaches anyone. */
+export interface PolicyAssignment {
+  /** The target's `@odata.type` without the namespace (`groupAssignmentTarget`), or null when Graph sent none. */
+  targetType: string | null;
+  /** `direct` or `policySets` (deviceAndAppManagementAssignmentSource); null when absent. */
+  source: string | null;
+}
+
 export interface SecurityPolicy {
   id: string;
   name: string;
@@ -19,23 +32,44 @@ export interface SecurityPolicy {
   templateId: string;
   templateDisplayName: string | null;
   templateDisplayVersion: string | null;
-  isAssigned: boolean;
+  /** Graph's read-only `isAssigned`, or null when the payload left it out. */
+  isAssigned: boolean | null;
+  /** The expanded `assignments`, or null when the payload left them out. */
+  assignments: PolicyAssignment[] | null;
   technologies: string;
   platforms: string;
   /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
   choices: ChoiceValue[];
+  /** Graph's `settingCount` ("Number of settings"), or null when it is not reported. */
+  settingCount: number | null;
+  /** How many top-level settings were read, from the expansion or from `/settings`. */
+  settingsRead: number;
+  /** Whether the settings read ran to its last page (no `nextLink` left unfollowed). */
+  settingsPaged: boolean;
+  /** Why the policy's `/settings` could not be read again, or null when it was not needed or succeeded. */
+  settingsError: string | null;
 }
 
-export type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy'>;
+export type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned'>;
 export type Template = Pick<
   Beta.DeviceManagementTemplate,
   'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
 >;
 
+/** A settings catalog template of the baseline family (deviceManagementConfigurationPolicyTemplate, beta). */
+export type PolicyTemplate = Pick<
+  Beta.DeviceManagementConfigurationPolicyTemplate,
+  'id' | 'baseId' | 'version' | 'displayName' | 'displayVersion' | 'lifecycleState' | 'templateFamily' | 'technologies'
+>;
+
+/** The baseline templates, or why they could not be read: a failed read is "could not check", never "current". */
+export type PolicyTemplates = { ok: true; templates: PolicyTemplate[] } | { ok: false; reason: string };
+
 export interface SecurityPostureRecords {
   policies: SecurityPolicy[];
   intents: Intent[];
   templates: Template[];
+  policyTemplates: PolicyTemplates;
 }
 
 export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
@@ -64,34 +98,140 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
   return found;
 }
 
+type GraphPolicy = Beta.DeviceManagementConfigurationPolicy & { settings?: unknown; 'settings@odata.nextLink'?: unknown };
+
+/** The namespace-free name of an `@odata.type`, or null. */
+function odataType(value: unknown): string | null {
+  const type = typeof value === 'object' && value !== null ? asString((value as Record<string, unknown>)['@odata.type']) : null;
+  return type ? type.replace(/^#?microsoft\.graph\./, '') : null;
+}
+
+/**
+ * A settings catalog policy as Graph returns it with `$expand=settings,assignments`, kept to what
+ * the rules read. Absent `assignments` or `isAssigned` stay null (not "unassigned"): the rules
+ * decide what an unknown means (docs/finding-rules.md, report 3).
+ */
+export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
+  const template = policy.templateReference ?? {};
+  const settings = Array.isArray(policy.settings) ? policy.settings : [];
+  return {
+    id: String(policy.id),
+    name: policy.name ?? String(policy.id),
+    templateFamily: asString(template.templateFamily) ?? 'none',
+    templateId: asString(template.templateId) ?? '',
+    templateDisplayName: asString(template.templateDisplayName),
+    templateDisplayVersion: asString(template.templateDisplayVersion),
+    isAssigned: typeof policy.isAssigned === 'boolean' ? policy.isAssigned : null,
+    assignments: Array.isArray(policy.assignments)
+      ? policy.assignments.map((assignment) => ({ targetType: odataType(assignment?.target), source: asString(assignment?.source) }))
+      : null,
+    technologies: asString(policy.technologies) ?? '',
+    platforms: asString(policy.platforms) ?? '',
+    choices: relevantChoices(settings),
+    settingCount: typeof policy.settingCount === 'number' ? policy.settingCount : null,
+    settingsRead: settings.length,
+    settingsPaged: typeof policy['settings@odata.nextLink'] !== 'string',
+    settingsError: null,
+  };
+}
+
+/**
+ * Whether the expanded settings must be read again from `/settings`: they carry a nextLink, or
+ * their number differs from `settingCount`. Graph documents neither the page size of an
+ * expansion nor what `settingCount` counts; a full `/settings` read is the one that can be
+ * compared (docs/finding-rules.md, report 3, "Completeness").
+ */
+export function needsSettingsReread(policy: SecurityPolicy): boolean {
+  return !policy.settingsPaged || (policy.settingCount !== null && policy.settingsRead !== policy.settingCount);
+}
+
+/** A failed read in a few words for a row: the status Graph answered, or what went wrong without one. */
+function failure(error: GraphError): string {
+  return error.status === undefined ? `no answer from Graph (${error.kind})` : `Graph answered ${error.status}`;
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Re-reads of `/settings` at a time: a handful, so a tenant of many short policies does not spend the throttling budget at once. */
+const REREAD_CONCURRENCY = 4;
+
+/** Reads a policy's `/settings` to the last page; a Graph failure is the policy's `settingsError`, not the report's. */
+async function rereadSettings(graph: LoadContext['graph'], policy: SecurityPolicy, signal: AbortSignal): Promise<SecurityPolicy> {
+  if (!GUID.test(policy.id)) return { ...policy, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` };
+  const settings: unknown[] = [];
+  try {
+    for await (const page of graph.pages<unknown>(`/beta/deviceManagement/configurationPolicies/${policy.id}/settings`, { signal })) settings.push(...page.items);
+  } catch (error) {
+    if (signal.aborted || !(error instanceof GraphError)) throw error;
+    return { ...policy, settingsError: `reading its settings failed: ${failure(error)}` };
+  }
+  return { ...policy, choices: relevantChoices(settings), settingsRead: settings.length, settingsPaged: true, settingsError: null };
+}
+
+async function rereadAll(graph: LoadContext['graph'], policies: SecurityPolicy[], signal: AbortSignal): Promise<void> {
+  const queue = policies.map((policy, index) => ({ policy, index })).filter(({ policy }) => needsSettingsReread(policy));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) policies[next.index] = await rereadSettings(graph, next.policy, signal);
+  };
+  await Promise.all(Array.from({ length: Math.min(REREAD_CONCURRENCY, queue.length) }, worker));
+}
+
+const BASELINE_TEMPLATES_PATH = '/beta/deviceManagement/configurationPolicyTemplates';
+
+function projectTemplate(template: Beta.DeviceManagementConfigurationPolicyTemplate): PolicyTemplate {
+  return {
+    id: template.id,
+    baseId: template.baseId,
+    version: template.version,
+    displayName: template.displayName,
+    displayVersion: template.displayVersion,
+    lifecycleState: template.lifecycleState,
+    templateFamily: template.templateFamily,
+    technologies: template.technologies,
+  };
+}
+
+/**
+ * The baseline-family templates. Graph does not document `$filter` on this list (community tools
+ * use it): a 400 to the filter reads the list whole and keeps the baselines here. Any other
+ * failure leaves the baselines unchecked rather than failing the report.
+ */
+async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal): Promise<PolicyTemplates> {
+  const read = (query: Record<string, string>) =>
+    readCollection<Beta.DeviceManagementConfigurationPolicyTemplate, PolicyTemplate>(
+      context,
+      'configurationPolicyTemplates',
+      BASELINE_TEMPLATES_PATH,
+      { query, signal },
+      projectTemplate,
+    );
+  try {
+    try {
+      return { ok: true, templates: await read({ $filter: "templateFamily eq 'baseline'" }) };
+    } catch (error) {
+      if (signal.aborted || !(error instanceof GraphError) || error.status !== 400) throw error;
+      return { ok: true, templates: (await read({})).filter((template) => template.templateFamily === 'baseline') };
+    }
+  } catch (error) {
+    if (signal.aborted || !(error instanceof GraphError)) throw error;
+    return { ok: false, reason: `the baseline templates could not be read: ${failure(error)}` };
+  }
+}
+
 export async function loadSecurityPosture(context: LoadContext): Promise<SecurityPostureRecords> {
   const { graph } = context;
   const progress = (source: string, records: number) => context.onProgress?.(source, records);
-  const [policies, intents, templates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[]]>([
+  const [policies, intents, templates, policyTemplates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[], PolicyTemplates]>([
     async (signal) => {
       const policies: SecurityPolicy[] = [];
-      const pages = graph.pages<Beta.DeviceManagementConfigurationPolicy & { settings?: unknown }>('/beta/deviceManagement/configurationPolicies', {
+      const pages = graph.pages<GraphPolicy>('/beta/deviceManagement/configurationPolicies', {
         query: { $expand: 'settings,assignments' },
         signal,
       });
       for await (const page of pages) {
-        for (const policy of page.items) {
-          const template = policy.templateReference ?? {};
-          policies.push({
-            id: String(policy.id),
-            name: policy.name ?? String(policy.id),
-            templateFamily: asString(template.templateFamily) ?? 'none',
-            templateId: asString(template.templateId) ?? '',
-            templateDisplayName: asString(template.templateDisplayName),
-            templateDisplayVersion: asString(template.templateDisplayVersion),
-            isAssigned: policy.isAssigned === true || (Array.isArray(policy.assignments) && policy.assignments.length > 0),
-            technologies: asString(policy.technologies) ?? '',
-            platforms: asString(policy.platforms) ?? '',
-            choices: relevantChoices(policy.settings),
-          });
-        }
+        for (const policy of page.items) policies.push(projectPolicy(policy));
         progress('configurationPolicies', policies.length);
       }
+      await rereadAll(graph, policies, signal);
       return policies;
     },
     (signal) =>
@@ -100,6 +240,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         displayName: intent.displayName,
         templateId: intent.templateId,
         isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
+        isAssigned: intent.isAssigned,
       })),
     (signal) =>
       readCollection<Template, Template>(context, 'templates', '/beta/deviceManagement/templates', { signal }, (template) => ({
@@ -112,6 +253,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         publishedDateTime: template.publishedDateTime,
         isDeprecated: template.isDeprecated,
       })),
+    (signal) => loadBaselineTemplates(context, signal),
   ]);
-  return { policies, intents, templates };
+  return { policies, intents, templates, policyTemplates };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { asrRules, deriveSecurityPosture, firewallProfiles, intentBaselineVerdict, settingsCatalogBaselineVerdicts } from '../../../../src/core/reports/security-posture/derive.js';
+import { asrRules, deriveSecurityPosture, firewallProfiles, intentBaselineVerdict, settingsCatalogBaselineVerdict } from '../../../../src/core/reports/security-posture/derive.js';
 import { ASR_RULES_SETTING, relevantChoices } from '../../../../src/core/reports/security-posture/load.js';
-import type { ChoiceValue, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/load.js';
+import type { ChoiceValue, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/load.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
@@ -32,9 +32,14 @@ const policy = (overrides: Partial<SecurityPolicy> = {}): SecurityPolicy => ({
   templateDisplayName: null,
   templateDisplayVersion: null,
   isAssigned: true,
+  assignments: [{ targetType: 'groupAssignmentTarget', source: 'direct' }],
   technologies: 'mdm,microsoftSense',
   platforms: 'windows10',
   choices: [],
+  settingCount: 1,
+  settingsRead: 1,
+  settingsPaged: true,
+  settingsError: null,
   ...overrides,
 });
 
@@ -94,8 +99,32 @@ const intent = (overrides: Partial<Intent> = {}): Intent => ({
   displayName: 'Windows baseline',
   templateId: 'tpl-new',
   isMigratingToConfigurationPolicy: false,
+  isAssigned: true,
   ...overrides,
 });
+
+/** Settings catalog baseline templates as Graph lists them (deviceManagementConfigurationPolicyTemplate). */
+const policyTemplate = (version: number, displayVersion: string, lifecycleState: PolicyTemplate['lifecycleState'], baseId = BASELINE_GUID): PolicyTemplate => ({
+  id: `${baseId}_${version}`,
+  baseId,
+  version,
+  displayName: 'Security Baseline for Windows 10 and later',
+  displayVersion,
+  lifecycleState,
+  templateFamily: 'baseline',
+  technologies: 'mdm',
+});
+const POLICY_TEMPLATES: PolicyTemplates = {
+  ok: true,
+  templates: [
+    policyTemplate(5, '25H2', 'active'),
+    policyTemplate(4, '24H2', 'superseded'),
+    policyTemplate(1, '23H2', 'superseded'),
+    policyTemplate(3, 'November 2021', 'superseded'),
+  ],
+};
+/** The Windows family with no active version: an intent-era baseline has nothing newer there. */
+const NO_ACTIVE_VERSION: PolicyTemplates = { ok: true, templates: [policyTemplate(3, 'November 2021', 'superseded')] };
 
 describe('relevantChoices', () => {
   it('finds ASR rule choices nested in groupSettingCollectionValue / children, skipping per-rule exclusions and unrelated settings', () => {
@@ -233,44 +262,35 @@ describe('firewallProfiles', () => {
   });
 });
 
-describe('settingsCatalogBaselineVerdicts', () => {
-  it('a baseline on version 3 is outdated when another policy uses version 4; the one on 4 is current', () => {
-    const verdicts = settingsCatalogBaselineVerdicts([baselinePolicy('old', 'Baseline 23H2', 3, '23H2'), baselinePolicy('new', 'Baseline 24H2', 4, '24H2')]);
-    expect(verdicts.get('old')).toEqual({ outdated: true, current: '23H2', reason: 'on 23H2; 24H2 is in use in "Baseline 24H2"' });
-    expect(verdicts.get('new')).toEqual({ outdated: false, current: '24H2' });
-  });
-
-  it('a lone baseline is current, whatever its version', () => {
-    expect(settingsCatalogBaselineVerdicts([baselinePolicy('only', 'Baseline', 3, '23H2')])).toEqual(new Map([['only', { outdated: false, current: '23H2' }]]));
-  });
-
-  it('compares versions numerically and template ids case-insensitively', () => {
-    const verdicts = settingsCatalogBaselineVerdicts([baselinePolicy('v9', 'Nine', 9, null, BASELINE_GUID.toUpperCase()), baselinePolicy('v10', 'Ten', 10, null)]);
-    expect(verdicts.get('v9')).toEqual({
-      outdated: true,
-      current: `${BASELINE_GUID.toUpperCase()}_9`,
-      reason: `on ${BASELINE_GUID.toUpperCase()}_9; version 10 is in use in "Ten"`,
+describe('settingsCatalogBaselineVerdict', () => {
+  it('is current on an active template and outdated on a superseded one, naming the active version: the numbers in the ids are never compared', () => {
+    // 23H2 is `_1` and November 2021 `_3`: a number comparison would call 23H2 the older of the two.
+    expect(settingsCatalogBaselineVerdict(baselinePolicy('a', '23H2', 1, '23H2'), POLICY_TEMPLATES)).toEqual({
+      status: 'outdated',
+      current: '23H2',
+      reason: 'on 23H2, a superseded version; 25H2 is current',
     });
-    expect(verdicts.get('v10')?.outdated).toBe(false);
+    expect(settingsCatalogBaselineVerdict(baselinePolicy('b', 'Nov 2021', 3, 'November 2021'), POLICY_TEMPLATES)).toEqual({
+      status: 'outdated',
+      current: 'November 2021',
+      reason: 'on November 2021, a superseded version; 25H2 is current',
+    });
+    expect(settingsCatalogBaselineVerdict(baselinePolicy('c', '25H2', 5, '25H2'), POLICY_TEMPLATES)).toEqual({ status: 'current', current: '25H2', note: null });
   });
 
-  it('does not compare different baselines, nor a policy that is not a baseline', () => {
-    const verdicts = settingsCatalogBaselineVerdicts([
-      baselinePolicy('win', 'Windows', 3, '23H2'),
-      baselinePolicy('edge', 'Edge', 7, 'v128', 'c66347b7-8325-4954-a235-3bf2233dfbfd'),
-      policy({ id: 'sc', name: 'Not a baseline', templateFamily: 'none', templateId: `${BASELINE_GUID}_5` }),
-    ]);
-    expect([...verdicts.entries()]).toEqual([
-      ['win', { outdated: false, current: '23H2' }],
-      ['edge', { outdated: false, current: 'v128' }],
-    ]);
+  it('matches the template id case-insensitively, and falls back to the template for the version shown', () => {
+    expect(settingsCatalogBaselineVerdict(baselinePolicy('v', 'Upper', 5, null, BASELINE_GUID.toUpperCase()), POLICY_TEMPLATES)).toEqual({
+      status: 'current',
+      current: '25H2',
+      note: null,
+    });
   });
 });
 
 describe('intentBaselineVerdict', () => {
   it('an intent whose template is deprecated is outdated', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'tpl-deprecated' }), TEMPLATES)).toEqual({
-      outdated: true,
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-deprecated' }), TEMPLATES, POLICY_TEMPLATES)).toEqual({
+      status: 'outdated',
       current: 'MDM Security Baseline for May 2019',
       reason: 'on MDM Security Baseline for May 2019, a deprecated version',
       template: TEMPLATES[2],
@@ -278,8 +298,8 @@ describe('intentBaselineVerdict', () => {
   });
 
   it('an intent on an older template, when a later one of the same type, subtype and platform exists, is outdated', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'tpl-old' }), TEMPLATES)).toEqual({
-      outdated: true,
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-old' }), TEMPLATES, POLICY_TEMPLATES)).toEqual({
+      status: 'outdated',
       current: 'November 2021',
       reason: 'on November 2021; December 2023 is available',
       template: TEMPLATES[0],
@@ -287,31 +307,41 @@ describe('intentBaselineVerdict', () => {
   });
 
   it('an intent on the newest template of its type is current, despite later templates of other types or subtypes, or deprecated ones', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'tpl-new' }), TEMPLATES)).toEqual({ outdated: false, current: 'December 2023', template: TEMPLATES[1] });
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-new' }), TEMPLATES, NO_ACTIVE_VERSION)).toEqual({
+      status: 'current',
+      current: 'December 2023',
+      note: null,
+      template: TEMPLATES[1],
+    });
   });
 
   it('matches the template id case-insensitively', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'TPL-NEW' }), TEMPLATES)?.outdated).toBe(false);
+    expect(intentBaselineVerdict(intent({ templateId: 'TPL-NEW' }), TEMPLATES, NO_ACTIVE_VERSION)?.status).toBe('current');
   });
 
   it('an intent whose template is missing from /templates cannot be judged, so it is not outdated', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'tpl-gone' }), TEMPLATES)).toEqual({
-      outdated: false,
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-gone' }), TEMPLATES, POLICY_TEMPLATES)).toEqual({
+      status: 'unchecked',
       current: 'unknown template',
-      unchecked: 'its template tpl-gone is not among the templates Graph returned',
+      reason: 'its template tpl-gone is not among the templates Graph returned',
       template: undefined,
     });
   });
 
   it('a non-baseline template type (securityTemplate) gives no verdict', () => {
-    expect(intentBaselineVerdict(intent({ templateId: 'tpl-endpoint' }), TEMPLATES)).toBeUndefined();
+    expect(intentBaselineVerdict(intent({ templateId: 'tpl-endpoint' }), TEMPLATES, POLICY_TEMPLATES)).toBeUndefined();
   });
 });
 
 describe('deriveSecurityPosture', () => {
   it('an ASR rule in audit is asr-rule-audit, one finding per policy listing every audited rule', () => {
     const report = deriveSecurityPosture(
-      { policies: [asrPolicy('asr-1', 'ASR pilot', [choice(LSASS, 'audit'), choice(ADOBE, 'audit'), choice(PSEXEC, 'block')])], intents: [], templates: [] },
+      {
+        policies: [asrPolicy('asr-1', 'ASR pilot', [choice(LSASS, 'audit'), choice(ADOBE, 'audit'), choice(PSEXEC, 'block')])],
+        intents: [],
+        templates: [],
+        policyTemplates: POLICY_TEMPLATES,
+      },
       context,
     );
     expect(report.findings).toEqual([
@@ -332,14 +362,20 @@ describe('deriveSecurityPosture', () => {
   });
 
   it('a single audited rule reads "rule is"', () => {
-    const report = deriveSecurityPosture({ policies: [asrPolicy('asr-1', 'ASR', [choice(ADOBE, 'audit')])], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [asrPolicy('asr-1', 'ASR', [choice(ADOBE, 'audit')])], intents: [], templates: [], policyTemplates: POLICY_TEMPLATES },
+      context,
+    );
     expect(report.findings[0]?.detail).toMatch(/^1 attack surface reduction rule is in audit mode\b/);
     expect(report.findings[0]?.detail).toContain(': Block Adobe Reader from creating child processes.');
     expect(report.findings[0]?.ruleKey).toBe(ADOBE_GUID);
   });
 
   it('an ASR rule in warn is shown but is not a finding; off is not a finding either', () => {
-    const report = deriveSecurityPosture({ policies: [asrPolicy('asr-2', 'ASR warn', [choice(ADOBE, 'warn'), choice(LSASS, 'off')])], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [asrPolicy('asr-2', 'ASR warn', [choice(ADOBE, 'warn'), choice(LSASS, 'off')])], intents: [], templates: [], policyTemplates: POLICY_TEMPLATES },
+      context,
+    );
     expect(report.findings).toEqual([]);
     expect(report.rows.map((row) => [row.setting, row.value, row.status])).toEqual([
       ['Block Adobe Reader from creating child processes', 'Warn', 'Enforced'],
@@ -353,6 +389,7 @@ describe('deriveSecurityPosture', () => {
         policies: [asrPolicy('asr-3', 'ASR', [choice(ADOBE, 'block'), { settingDefinitionId: `${ADOBE}_perruleexclusions`, value: `${ADOBE}_perruleexclusions_audit_path` }])],
         intents: [],
         templates: [],
+        policyTemplates: POLICY_TEMPLATES,
       },
       context,
     );
@@ -362,7 +399,12 @@ describe('deriveSecurityPosture', () => {
 
   it('a firewall profile set to _false is firewall-profile-off, naming the profiles', () => {
     const report = deriveSecurityPosture(
-      { policies: [firewallPolicy('fw-1', 'Firewall', [choice(PUBLIC, 'false'), choice(DOMAIN, 'false'), choice(PRIVATE, 'true')])], intents: [], templates: [] },
+      {
+        policies: [firewallPolicy('fw-1', 'Firewall', [choice(PUBLIC, 'false'), choice(DOMAIN, 'false'), choice(PRIVATE, 'true')])],
+        intents: [],
+        templates: [],
+        policyTemplates: POLICY_TEMPLATES,
+      },
       context,
     );
     expect(report.findings).toEqual([
@@ -382,7 +424,10 @@ describe('deriveSecurityPosture', () => {
   });
 
   it('one profile off reads "profile"', () => {
-    const report = deriveSecurityPosture({ policies: [firewallPolicy('fw-2', 'Firewall', [choice(PRIVATE, 'false')])], intents: [], templates: [] }, context);
+    const report = deriveSecurityPosture(
+      { policies: [firewallPolicy('fw-2', 'Firewall', [choice(PRIVATE, 'false')])], intents: [], templates: [], policyTemplates: POLICY_TEMPLATES },
+      context,
+    );
     expect(report.findings.map((finding) => [finding.kind, finding.detail, finding.ruleKey])).toEqual([
       ['firewall-profile-off', 'The policy switches Windows Firewall off for the private profile.', 'private'],
     ]);
@@ -390,7 +435,12 @@ describe('deriveSecurityPosture', () => {
 
   it('a firewall policy that leaves profiles unconfigured is not "off"', () => {
     const report = deriveSecurityPosture(
-      { policies: [firewallPolicy('fw-3', 'Public only', [choice(PUBLIC, 'true')]), firewallPolicy('fw-4', 'Nothing', [])], intents: [], templates: [] },
+      {
+        policies: [firewallPolicy('fw-3', 'Public only', [choice(PUBLIC, 'true')]), firewallPolicy('fw-4', 'Nothing', [])],
+        intents: [],
+        templates: [],
+        policyTemplates: POLICY_TEMPLATES,
+      },
       context,
     );
     expect(report.findings).toEqual([]);
@@ -399,21 +449,26 @@ describe('deriveSecurityPosture', () => {
 
   it('an outdated settings-catalog baseline is baseline-outdated; the one on the newest version is current', () => {
     const report = deriveSecurityPosture(
-      { policies: [baselinePolicy('bl-new', 'Windows baseline 24H2', 4, '24H2'), baselinePolicy('bl-old', 'Windows baseline 23H2', 3, '23H2')], intents: [], templates: [] },
+      {
+        policies: [baselinePolicy('bl-new', 'Windows baseline 25H2', 5, '25H2'), baselinePolicy('bl-old', 'Windows baseline 24H2', 4, '24H2')],
+        intents: [],
+        templates: [],
+        policyTemplates: POLICY_TEMPLATES,
+      },
       context,
     );
     expect(report.findings).toEqual([
       {
         kind: 'baseline-outdated',
         subjectId: 'bl-old',
-        subjectName: 'Windows baseline 23H2',
-        detail: 'Baseline on 23H2; 24H2 is in use in "Windows baseline 24H2".',
-        ruleKey: `${BASELINE_GUID}_3`,
+        subjectName: 'Windows baseline 24H2',
+        detail: 'Baseline on 24H2, a superseded version; 25H2 is current.',
+        ruleKey: `${BASELINE_GUID}_4`,
       },
     ]);
     expect(report.rows.map((row) => [row.id, row.area, row.setting, row.value, row.status])).toEqual([
-      ['bl-old', 'Security baseline', 'Security Baseline for Windows 10 and later', '23H2', 'Outdated: on 23H2; 24H2 is in use in "Windows baseline 24H2"'],
-      ['bl-new', 'Security baseline', 'Security Baseline for Windows 10 and later', '24H2', 'Current'],
+      ['bl-old', 'Security baseline', 'Security Baseline for Windows 10 and later', '24H2', 'Outdated: on 24H2, a superseded version; 25H2 is current'],
+      ['bl-new', 'Security baseline', 'Security Baseline for Windows 10 and later', '25H2', 'Current'],
     ]);
     expect(report.rows[0]?.link).toContain(`/policyId/bl-old/`);
   });
@@ -430,6 +485,7 @@ describe('deriveSecurityPosture', () => {
           intent({ id: 'i-av', displayName: 'Antivirus', templateId: 'tpl-endpoint' }),
         ],
         templates: TEMPLATES,
+        policyTemplates: NO_ACTIVE_VERSION,
       },
       context,
     );
@@ -460,11 +516,12 @@ describe('deriveSecurityPosture', () => {
         policies: [
           asrPolicy('asr', 'ASR', [choice(ADOBE, 'block'), choice(LSASS, 'audit')]),
           firewallPolicy('fw', 'FW', [choice(DOMAIN, 'true'), choice(PUBLIC, 'false')]),
-          baselinePolicy('bl-old', 'BL old', 3, '23H2'),
-          baselinePolicy('bl-new', 'BL new', 4, '24H2'),
+          baselinePolicy('bl-old', 'BL old', 4, '24H2'),
+          baselinePolicy('bl-new', 'BL new', 5, '25H2'),
         ],
         intents: [],
         templates: [],
+        policyTemplates: POLICY_TEMPLATES,
       },
       context,
     );
@@ -486,6 +543,8 @@ describe('deriveSecurityPosture', () => {
   });
 
   it('a tenant without ASR, firewall or baseline settings has no rows and no findings', () => {
-    expect(deriveSecurityPosture({ policies: [policy({ id: 'plain', name: 'Wi-Fi' })], intents: [], templates: TEMPLATES }, context)).toMatchObject({ rows: [], findings: [] });
+    expect(
+      deriveSecurityPosture({ policies: [policy({ id: 'plain', name: 'Wi-Fi' })], intents: [], templates: TEMPLATES, policyTemplates: NO_ACTIVE_VERSION }, context),
+    ).toMatchObject({ rows: [], findings: [] });
   });
 });

@@ -1,0 +1,480 @@
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { describe, expect, it } from 'vitest';
+import { GraphError } from '../../../../src/core/graph/graph-error.js';
+import type { GraphPage, GraphReader, RequestOptions } from '../../../../src/core/graph/graph-reader.js';
+import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
+import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
+import {
+  deriveSecurityPosture,
+  intentBaselineVerdict,
+  policyDeployment,
+  settingsCatalogBaselineVerdict,
+  settingsCompleteness,
+} from '../../../../src/core/reports/security-posture/derive.js';
+import { ASR_RULES_SETTING, loadSecurityPosture, projectPolicy } from '../../../../src/core/reports/security-posture/load.js';
+import type { PolicyTemplate, PolicyTemplates, SecurityPostureRecords, Template } from '../../../../src/core/reports/security-posture/load.js';
+
+/**
+ * Issue 26's rules for report 3 on records shaped as Graph documents them: settings catalog
+ * policies with `$expand=settings,assignments` (deviceManagementConfigurationPolicy, beta), the
+ * baseline templates (deviceManagementConfigurationPolicyTemplate), intents and their templates.
+ */
+
+const context: DeriveContext = { now: new Date('2026-11-22T09:00:00Z'), thresholds: DEFAULT_THRESHOLDS };
+const WINDOWS = '66df8dce-0166-4b82-92f7-1f74e3ca17a3';
+const DEFENDER = '49b8320f-e179-472e-8e2c-2fde00289ca2';
+const POLICY_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const AUDIT_RULE = `${ASR_RULES_SETTING}_blockpersistencethroughwmieventsubscription`;
+const PUBLIC = 'vendor_msft_firewall_mdmstore_publicprofile_enablefirewall';
+
+type GraphPolicy = Beta.DeviceManagementConfigurationPolicy & { settings?: unknown[]; 'settings@odata.nextLink'?: string };
+
+const asrSetting = (mode: 'audit' | 'block') => ({
+  id: '0',
+  settingInstance: {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+    settingDefinitionId: ASR_RULES_SETTING,
+    groupSettingCollectionValue: [
+      {
+        children: [
+          {
+            '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+            settingDefinitionId: AUDIT_RULE,
+            choiceSettingValue: { value: `${AUDIT_RULE}_${mode}`, children: [] },
+          },
+        ],
+      },
+    ],
+  },
+});
+const firewallOff = {
+  id: '0',
+  settingInstance: {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingInstance',
+    settingDefinitionId: PUBLIC,
+    choiceSettingValue: { value: `${PUBLIC}_false`, children: [] },
+  },
+};
+const filler = (index: number) => ({
+  id: String(index),
+  settingInstance: {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+    settingDefinitionId: `device_vendor_msft_policy_config_defender_setting${index}`,
+    simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationIntegerSettingValue', value: 1 },
+  },
+});
+
+const group = (source: 'direct' | 'policySets' = 'direct') => ({
+  id: `${POLICY_ID}_g`,
+  source,
+  sourceId: source === 'policySets' ? '7d2c1a4e-3f5b-4a6c-9e8d-1b2c3d4e5f60' : POLICY_ID,
+  target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: 'b1a2c3d4-0000-4000-8000-000000000001', deviceAndAppManagementAssignmentFilterType: 'none' },
+});
+const exclusion = {
+  id: `${POLICY_ID}_x`,
+  source: 'direct',
+  sourceId: POLICY_ID,
+  target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: 'b1a2c3d4-0000-4000-8000-000000000002' },
+};
+
+function graphPolicy(overrides: Partial<GraphPolicy> & Record<string, unknown> = {}): GraphPolicy {
+  return {
+    id: POLICY_ID,
+    name: 'ASR policy',
+    platforms: 'windows10',
+    technologies: 'mdm,microsoftSense',
+    settingCount: 1,
+    isAssigned: true,
+    templateReference: {
+      templateId: 'e8c053d6-9f95-42b1-a7f1-ebfd71c67a4b_1',
+      templateFamily: 'endpointSecurityAttackSurfaceReduction',
+      templateDisplayName: 'Attack Surface Reduction Rules',
+      templateDisplayVersion: 'Version 1',
+    },
+    settings: [asrSetting('audit')],
+    assignments: [group()] as Beta.DeviceManagementConfigurationPolicyAssignment[],
+    ...overrides,
+  } as GraphPolicy;
+}
+
+const baselinePolicy = (templateId: string, displayVersion: string, overrides: Partial<GraphPolicy> = {}) =>
+  graphPolicy({
+    name: `Windows ${displayVersion}`,
+    settings: [],
+    settingCount: 0,
+    templateReference: { templateId, templateFamily: 'baseline', templateDisplayName: 'Security Baseline for Windows 10 and later', templateDisplayVersion: displayVersion },
+    ...overrides,
+  });
+
+const template = (baseId: string, version: number, displayVersion: string, lifecycleState: string): PolicyTemplate => ({
+  id: `${baseId}_${version}`,
+  baseId,
+  version,
+  displayName: baseId === WINDOWS ? 'Security Baseline for Windows 10 and later' : 'Microsoft Defender for Endpoint Security Baseline',
+  displayVersion,
+  lifecycleState: lifecycleState as PolicyTemplate['lifecycleState'],
+  templateFamily: 'baseline',
+  technologies: 'mdm',
+});
+/** As a live tenant lists them: the version numbers are not chronological. */
+const LIVE: PolicyTemplates = {
+  ok: true,
+  templates: [
+    template(WINDOWS, 5, '25H2', 'active'),
+    template(WINDOWS, 4, '24H2', 'superseded'),
+    template(WINDOWS, 1, '23H2', 'superseded'),
+    template(WINDOWS, 3, 'November 2021', 'superseded'),
+    template(WINDOWS, 6, '26H1 preview', 'draft'),
+    template(WINDOWS, 7, 'Old', 'deprecated'),
+    template(WINDOWS, 8, 'Older', 'retired'),
+    template(WINDOWS, 10, 'Broken', 'invalid'),
+    template(WINDOWS, 11, 'Future', 'somethingNew'),
+    template(DEFENDER, 1, '24H1', 'active'),
+    template(DEFENDER, 3, 'Version 6', 'superseded'),
+  ],
+};
+const FAILED: PolicyTemplates = { ok: false, reason: 'the baseline templates could not be read: Graph answered 503' };
+
+const records = (policies: GraphPolicy[], more: Partial<SecurityPostureRecords> = {}): SecurityPostureRecords => ({
+  policies: policies.map(projectPolicy),
+  intents: [],
+  templates: [],
+  policyTemplates: LIVE,
+  ...more,
+});
+
+describe('deployed or not (issue 26, report 3)', () => {
+  it('a policy assigned to no one (assignments [] and isAssigned false) enforces nothing: no finding, shown as not deployed', () => {
+    const report = deriveSecurityPosture(records([graphPolicy({ assignments: [], isAssigned: false })]), context);
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => [row.value, row.status, row.statusTone])).toEqual([['Audit', 'Not deployed (assigned to no one)', 'neutral']]);
+  });
+
+  it('a policy assigned only to exclusion groups reaches no one', () => {
+    const policy = graphPolicy({ name: 'Firewall', settings: [firewallOff], assignments: [exclusion] as Beta.DeviceManagementConfigurationPolicyAssignment[] });
+    const report = deriveSecurityPosture(records([policy]), context);
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => row.status)).toEqual(['Not deployed (assigned to no one)']);
+  });
+
+  it('an assignment made through a policy set deploys the policy', () => {
+    const policy = graphPolicy({
+      name: 'Firewall',
+      settings: [firewallOff],
+      assignments: [group('policySets'), exclusion] as Beta.DeviceManagementConfigurationPolicyAssignment[],
+    });
+    expect(deriveSecurityPosture(records([policy]), context).findings.map((finding) => finding.kind)).toEqual(['firewall-profile-off']);
+  });
+
+  it.each([
+    ['all users', { '@odata.type': '#microsoft.graph.allLicensedUsersAssignmentTarget' }],
+    ['all devices', { '@odata.type': '#microsoft.graph.allDevicesAssignmentTarget' }],
+    ['a Configuration Manager collection', { '@odata.type': '#microsoft.graph.configurationManagerCollectionAssignmentTarget', collectionId: 'SMS00001' }],
+    ['a target type this code does not know', { '@odata.type': '#microsoft.graph.someFutureAssignmentTarget' }],
+    ['a target without a type', {}],
+  ])('an include target of %s deploys the policy', (_name, target) => {
+    const policy = projectPolicy(graphPolicy({ assignments: [{ id: 'a', source: 'direct', target }] as Beta.DeviceManagementConfigurationPolicyAssignment[] }));
+    expect(policyDeployment(policy).state).toBe('deployed');
+  });
+
+  it('isAssigned true with no assignments listed is judged as deployed, and says so', () => {
+    const report = deriveSecurityPosture(records([graphPolicy({ assignments: [], isAssigned: true })]), context);
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
+    expect(report.rows[0]?.status).toBe('Audit only: not enforced (Graph reports it assigned without listing the assignments)');
+  });
+
+  it('without assignments in the payload, isAssigned decides; without either, the policy is judged and the row says deployment could not be checked', () => {
+    const { assignments: _assignments, ...noAssignments } = graphPolicy();
+    expect(policyDeployment(projectPolicy({ ...noAssignments, isAssigned: true })).state).toBe('deployed');
+    expect(policyDeployment(projectPolicy({ ...noAssignments, isAssigned: false })).state).toBe('not-deployed');
+    const { isAssigned: _isAssigned, ...neither } = noAssignments;
+    const report = deriveSecurityPosture(records([neither]), context);
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
+    expect(report.findings[0]?.detail).toMatch(/ Whether the policy is assigned could not be checked\.$/);
+    expect(report.rows[0]?.status).toBe('Audit only: not enforced; whether the policy is assigned could not be checked');
+  });
+
+  it('an unassigned baseline copy (what "update version" leaves) makes no outdated finding, while its assigned original does', () => {
+    const original = baselinePolicy(`${WINDOWS}_4`, '24H2', { id: 'a1b2c3d4-0000-4000-8000-000000000004' });
+    const copy = baselinePolicy(`${WINDOWS}_4`, '24H2', { id: 'a1b2c3d4-0000-4000-8000-000000000005', name: 'Windows 24H2 copy', assignments: [], isAssigned: false });
+    const report = deriveSecurityPosture(records([original, copy]), context);
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['baseline-outdated', original.id]]);
+    expect(report.rows.find((row) => row.id === copy.id)?.status).toBe('Not deployed (assigned to no one)');
+  });
+
+  it('an intent with isAssigned false makes no outdated finding', () => {
+    const templates: Template[] = [
+      {
+        id: 'tpl',
+        displayName: 'MDM Security Baseline',
+        templateType: 'securityBaseline',
+        templateSubtype: 'none',
+        platformType: 'windows10AndLater',
+        versionInfo: 'November 2021',
+        publishedDateTime: '2021-11-15T00:00:00Z',
+        isDeprecated: true,
+      },
+    ];
+    const report = deriveSecurityPosture(
+      records([], { intents: [{ id: 'i', displayName: 'Old baseline', templateId: 'tpl', isMigratingToConfigurationPolicy: false, isAssigned: false }], templates }),
+      context,
+    );
+    expect(report.findings).toEqual([]);
+    expect(report.rows[0]?.status).toBe('Not deployed (assigned to no one)');
+  });
+});
+
+describe('settings catalog baselines by lifecycle state (issue 26, report 3)', () => {
+  const verdict = (templateId: string, policyTemplates: PolicyTemplates = LIVE) =>
+    settingsCatalogBaselineVerdict(projectPolicy(baselinePolicy(templateId, 'shown version')), policyTemplates);
+
+  it.each([
+    ['active', `${WINDOWS}_5`, { status: 'current', current: 'shown version', note: null }],
+    ['superseded', `${WINDOWS}_4`, { status: 'outdated', current: 'shown version', reason: 'on shown version, a superseded version; 25H2 is current' }],
+    ['deprecated', `${WINDOWS}_7`, { status: 'outdated', current: 'shown version', reason: 'on shown version, a deprecated version; 25H2 is current' }],
+    ['retired', `${WINDOWS}_8`, { status: 'outdated', current: 'shown version', reason: 'on shown version, a retired version; 25H2 is current' }],
+    ['draft', `${WINDOWS}_6`, { status: 'current', current: 'shown version', note: 'a preview version' }],
+    ['invalid', `${WINDOWS}_10`, { status: 'unchecked', current: 'shown version', reason: `its template ${WINDOWS}_10 is in the state "invalid"; 25H2 is current` }],
+    [
+      'a state Graph may add',
+      `${WINDOWS}_11`,
+      { status: 'unchecked', current: 'shown version', reason: `its template ${WINDOWS}_11 is in the state "somethingNew"; 25H2 is current` },
+    ],
+    [
+      'not listed',
+      `${WINDOWS}_9`,
+      { status: 'unchecked', current: 'shown version', reason: `its template ${WINDOWS}_9 is not among the baseline templates Graph returned; 25H2 is current` },
+    ],
+  ])('a template %s gives its verdict', (_state, templateId, expected) => {
+    expect(verdict(templateId)).toEqual(expected);
+  });
+
+  it('the numeric trap: 23H2 is _1 and November 2021 _3, and both are outdated; Defender 24H1 (_1) is current beside Version 6 (_3)', () => {
+    const report = deriveSecurityPosture(
+      records([
+        baselinePolicy(`${WINDOWS}_1`, '23H2', { id: 'a1b2c3d4-0000-4000-8000-000000000001' }),
+        baselinePolicy(`${WINDOWS}_3`, 'November 2021', { id: 'a1b2c3d4-0000-4000-8000-000000000003' }),
+        baselinePolicy(`${DEFENDER}_1`, '24H1', { id: 'a1b2c3d4-0000-4000-8000-000000000011' }),
+        baselinePolicy(`${DEFENDER}_3`, 'Version 6', { id: 'a1b2c3d4-0000-4000-8000-000000000013' }),
+      ]),
+      context,
+    );
+    expect(report.findings.map((finding) => [finding.subjectId, finding.detail])).toEqual([
+      ['a1b2c3d4-0000-4000-8000-000000000001', 'Baseline on 23H2, a superseded version; 25H2 is current.'],
+      ['a1b2c3d4-0000-4000-8000-000000000003', 'Baseline on November 2021, a superseded version; 25H2 is current.'],
+      ['a1b2c3d4-0000-4000-8000-000000000013', 'Baseline on Version 6, a superseded version; 24H1 is current.'],
+    ]);
+    expect(report.unchecked).toEqual([]);
+  });
+
+  it('a failed template read is "could not check", never current, and keeps earlier outdated findings open', () => {
+    expect(verdict(`${WINDOWS}_5`, FAILED)).toEqual({ status: 'unchecked', current: 'shown version', reason: FAILED.reason });
+    const report = deriveSecurityPosture(records([baselinePolicy(`${WINDOWS}_4`, '24H2')], { policyTemplates: FAILED }), context);
+    expect(report.findings).toEqual([]);
+    expect(report.rows[0]?.status).toBe(`Could not check: ${FAILED.reason}`);
+    expect(report.unchecked).toEqual(['baseline-outdated']);
+  });
+
+  it('a STIG audit baseline (technologies extensibility) is not scanned for ASR or firewall settings, and is listed as audit-only', () => {
+    const stig = baselinePolicy(`${WINDOWS}_5`, '25H2', {
+      technologies: 'extensibility' as Beta.DeviceManagementConfigurationTechnologies,
+      settings: [firewallOff],
+      settingCount: 1,
+    });
+    const report = deriveSecurityPosture(records([stig]), context);
+    expect(report.findings).toEqual([]);
+    expect(report.rows.map((row) => [row.area, row.status])).toEqual([['Security baseline', 'Current (an audit-only baseline: it configures nothing)']]);
+  });
+});
+
+describe('intent-era baselines and the settings catalog family (issue 26, report 3)', () => {
+  const templates: Template[] = [
+    {
+      id: 'win-2021',
+      displayName: 'MDM Security Baseline for Windows 10 and later for November 2021',
+      templateType: 'securityBaseline',
+      templateSubtype: 'none',
+      platformType: 'windows10AndLater',
+      versionInfo: 'November 2021',
+      publishedDateTime: '2021-11-15T00:00:00Z',
+      isDeprecated: false,
+    },
+    {
+      id: 'edge-2020',
+      displayName: 'Microsoft Edge baseline',
+      templateType: 'microsoftEdgeSecurityBaseline',
+      templateSubtype: 'none',
+      platformType: 'windows10AndLater',
+      versionInfo: 'September 2020',
+      publishedDateTime: '2020-09-15T00:00:00Z',
+      isDeprecated: false,
+    },
+    {
+      id: 'atp-5',
+      displayName: 'Microsoft Defender for Endpoint baseline',
+      templateType: 'advancedThreatProtectionSecurityBaseline',
+      templateSubtype: 'none',
+      platformType: 'windows10AndLater',
+      versionInfo: 'Version 5',
+      publishedDateTime: '2020-09-01T00:00:00Z',
+      isDeprecated: true,
+    },
+  ];
+  const intent = (templateId: string) => ({ id: 'i', displayName: 'Baseline', templateId, isMigratingToConfigurationPolicy: false, isAssigned: true });
+
+  it("is outdated when its product's settings catalog baseline has an active version, naming it", () => {
+    expect(intentBaselineVerdict(intent('win-2021'), templates, LIVE)).toMatchObject({
+      status: 'outdated',
+      reason: 'on November 2021; newer versions exist only in the settings catalog: Security Baseline for Windows 10 and later 25H2',
+    });
+  });
+
+  it("cannot check that step when the product's family is not listed, or the template read failed; it is never current then", () => {
+    expect(intentBaselineVerdict(intent('edge-2020'), templates, LIVE)).toMatchObject({
+      status: 'unchecked',
+      reason: 'whether a newer version exists in the settings catalog is unknown: Graph returned no template of its settings catalog baseline',
+    });
+    expect(intentBaselineVerdict(intent('win-2021'), templates, FAILED)).toMatchObject({
+      status: 'unchecked',
+      reason: `whether a newer version exists in the settings catalog is unknown: ${FAILED.reason}`,
+    });
+  });
+
+  it('a deprecated template is outdated whatever the settings catalog read did', () => {
+    expect(intentBaselineVerdict(intent('atp-5'), templates, FAILED)).toMatchObject({ status: 'outdated', reason: 'on Version 5, a deprecated version' });
+  });
+});
+
+describe('completeness of settings (issue 26, report 3)', () => {
+  const audit35 = [...Array.from({ length: 34 }, (_, index) => filler(index)), asrSetting('audit')];
+
+  it('settings held equal to settingCount: complete; settingCount absent with no nextLink: complete, with a note', () => {
+    expect(settingsCompleteness(projectPolicy(graphPolicy()))).toEqual({ complete: true, note: null });
+    const { settingCount: _count, ...uncounted } = graphPolicy();
+    expect(settingsCompleteness(projectPolicy(uncounted))).toEqual({ complete: true, note: 'setting count not reported' });
+    const report = deriveSecurityPosture(records([uncounted]), context);
+    expect(report.rows[0]?.status).toBe('Audit only: not enforced (setting count not reported)');
+  });
+
+  it('a short read is not checked: no clean pass, "N of M settings read", and the ASR and firewall kinds stay open', () => {
+    const short = graphPolicy({ name: 'Short', settings: [firewallOff, filler(1)], settingCount: 40 });
+    const report = deriveSecurityPosture(records([short]), context);
+    expect(report.rows.find((row) => row.area === 'Policy settings')).toMatchObject({ value: '2 of 40', status: 'Could not check: 2 of 40 settings read', statusTone: 'neutral' });
+    expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+    // What was read is still reported: the profile is off whatever the unread settings hold.
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['firewall-profile-off']);
+  });
+
+  it('an incomplete policy that is not deployed leaves nothing unchecked', () => {
+    const report = deriveSecurityPosture(records([graphPolicy({ settings: [filler(1)], settingCount: 40, assignments: [], isAssigned: false })]), context);
+    expect(report.unchecked).toEqual([]);
+    expect(report.rows).toEqual([]);
+  });
+
+  /** A reader that serves the policy list, then each policy's /settings in pages of 25, or a failure. */
+  function reader(
+    policies: GraphPolicy[],
+    settings: (path: string) => unknown[] | GraphError,
+    policyTemplates: PolicyTemplate[] | GraphError = [],
+  ): GraphReader & { paths: string[] } {
+    const paths: string[] = [];
+    async function* pages<T>(path: string, options?: RequestOptions): AsyncGenerator<GraphPage<T>> {
+      paths.push(`${path}${options?.query ? `?${new URLSearchParams(options.query).toString()}` : ''}`);
+      if (path === '/beta/deviceManagement/configurationPolicies') return yield { items: policies as T[], index: 0 };
+      if (path === '/beta/deviceManagement/configurationPolicyTemplates') {
+        if (policyTemplates instanceof GraphError) throw policyTemplates;
+        return yield { items: policyTemplates as T[], index: 0 };
+      }
+      if (path.endsWith('/settings')) {
+        const items = settings(path);
+        if (items instanceof GraphError) throw items;
+        for (let index = 0; index * 25 < items.length; index += 1) yield { items: items.slice(index * 25, index * 25 + 25) as T[], index };
+        return;
+      }
+      return yield { items: [], index: 0 };
+    }
+    return {
+      paths,
+      betaCoverage: false,
+      coveragePath: (path) => path,
+      get: () => Promise.reject(new Error('not read')),
+      pages,
+      getAll: () => Promise.reject(new Error('not read')),
+      batchGet: () => Promise.reject(new Error('not read')),
+    };
+  }
+  const failure = (status: number, path = '/beta/deviceManagement/configurationPolicies/x/settings') =>
+    new GraphError({ kind: 'http', status, code: 'InternalServerError', message: 'failed', method: 'GET', path, attempts: 1 });
+
+  it('a short expansion is read again from /settings to its last page, and the rule in audit past the first 25 is found', async () => {
+    const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), 'settings@odata.nextLink': 'https://graph.microsoft.com/beta/next', settingCount: 35 })], () => audit35);
+    const loaded = await loadSecurityPosture({ graph });
+    expect(graph.paths).toContain(`/beta/deviceManagement/configurationPolicies/${POLICY_ID}/settings`);
+    expect(loaded.policies[0]).toMatchObject({ settingsRead: 35, settingCount: 35, settingsPaged: true, settingsError: null });
+    const report = deriveSecurityPosture(loaded, context);
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
+    expect(report.unchecked).toEqual([]);
+  });
+
+  it('a re-read that fails leaves the policy not checked, naming the failure', async () => {
+    const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), settingCount: 35 })], (path) => failure(500, path));
+    const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
+    expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe('Could not check: reading its settings failed: Graph answered 500; 25 of 35 settings read');
+    expect(report.findings).toEqual([]);
+    expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+  });
+
+  it('a re-read that never matches the count (fewer or more) is not checked', async () => {
+    for (const served of [audit35.slice(0, 30), [...audit35, filler(99)]]) {
+      const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), settingCount: 35 })], () => served);
+      const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
+      expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe(`Could not check: ${served.length} of 35 settings read`);
+      expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+    }
+  });
+
+  it('without a settingCount, a nextLink on the expansion is followed and a full read is accepted', async () => {
+    const { settingCount: _count, ...uncounted } = graphPolicy({ settings: audit35.slice(0, 25), 'settings@odata.nextLink': 'https://graph.microsoft.com/beta/next' });
+    const graph = reader([uncounted], () => audit35);
+    const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
+    expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
+    expect(report.rows[0]?.status).toBe('Audit only: not enforced (setting count not reported)');
+  });
+
+  it('a complete expansion is not read again', async () => {
+    const graph = reader([graphPolicy()], () => {
+      throw new Error('not expected');
+    });
+    await loadSecurityPosture({ graph });
+    expect(graph.paths.some((path) => path.endsWith('/settings'))).toBe(false);
+  });
+
+  it('asks for the baseline templates with a $filter, and on a 400 reads them all and keeps the baselines itself', async () => {
+    const other = { ...template(WINDOWS, 2, 'not a baseline', 'active'), id: 'x_1', templateFamily: 'endpointSecurityFirewall' as const };
+    let calls = 0;
+    const graph = reader([], () => []);
+    const pages = graph.pages.bind(graph);
+    graph.pages = function <T>(path: string, options?: RequestOptions) {
+      if (path !== '/beta/deviceManagement/configurationPolicyTemplates') return pages<T>(path, options);
+      calls += 1;
+      graph.paths.push(`${path}?${new URLSearchParams(options?.query ?? {}).toString()}`);
+      return (async function* () {
+        if (options?.query?.$filter) throw failure(400, path);
+        yield { items: [...LIVE.templates, other] as T[], index: 0 };
+      })();
+    };
+    const loaded = await loadSecurityPosture({ graph });
+    expect(calls).toBe(2);
+    expect(graph.paths.filter((path) => path.startsWith('/beta/deviceManagement/configurationPolicyTemplates'))).toEqual([
+      '/beta/deviceManagement/configurationPolicyTemplates?%24filter=templateFamily+eq+%27baseline%27',
+      '/beta/deviceManagement/configurationPolicyTemplates?',
+    ]);
+    expect(loaded.policyTemplates).toEqual({ ok: true, templates: LIVE.templates });
+  });
+
+  it('a template read that fails otherwise leaves the baselines unchecked, not the report failed', async () => {
+    const graph = reader([], () => [], failure(503, '/beta/deviceManagement/configurationPolicyTemplates'));
+    const loaded = await loadSecurityPosture({ graph });
+    expect(loaded.policyTemplates).toEqual({ ok: false, reason: 'the baseline templates could not be read: Graph answered 503' });
+  });
+});
