@@ -3,8 +3,11 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it("holds the specification's 21 paths and the beta twin of the managed Google Play settings", () => {
-    expect(UPSTREAM_PATHS).toHaveLength(22);
+  it("holds the specification's 21 paths, the beta twin of the managed Google Play settings, and report 2's two beta reads of issue 26", () => {
+    expect(UPSTREAM_PATHS).toHaveLength(24);
+    expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceAppManagement/mobileAppRelationships')).toBe(false);
   });
 
   it('allows a group by GUID only', () => {

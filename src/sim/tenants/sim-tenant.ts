@@ -22,6 +22,8 @@ export const COLLECTION_NAMES = [
   'operationApprovalRequests',
   'userExperienceAnalyticsDevicePerformance',
   'userExperienceAnalyticsAppHealthApplicationPerformance',
+  'mobileAppRelationships',
+  'assignmentFilters',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 

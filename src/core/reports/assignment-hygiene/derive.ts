@@ -300,7 +300,7 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
       if (allUsers && allDevices && allUsers !== allDevices)
         return `Assigned to both All users and All devices with different intents (All users: ${allUsers}; All devices: ${allDevices}); Intune resolves the intent before any filter, so which one a device gets is hard to predict.${more}`;
       const intents = allUsers || allDevices ? ` (All users: ${allUsers ?? 'n/a'}; All devices: ${allDevices ?? 'n/a'})` : '';
-      return `Assigned to both All users and All devices, with no filter keeping the two apart, so devices get it through both targets${intents}.${more}`;
+      return `Assigned to both All users and All devices, and no filter keeps the two apart, so devices get it through both targets${intents}.${more}`;
     }
     default:
       return '';

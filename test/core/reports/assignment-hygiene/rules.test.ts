@@ -326,7 +326,7 @@ describe('deriveAssignmentHygiene', () => {
         kind: 'all-users-and-all-devices',
         subjectId: 'cfg-3',
         subjectName: 'Settings catalog policy: Defender',
-        detail: 'Assigned to both All users and All devices, with no filter keeping the two apart, so devices get it through both targets.',
+        detail: 'Assigned to both All users and All devices, and no filter keeps the two apart, so devices get it through both targets.',
       },
     ]);
   });
