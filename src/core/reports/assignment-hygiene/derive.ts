@@ -156,6 +156,18 @@ interface AppGraph {
   groups: ReadonlyMap<string, GroupLookup>;
 }
 
+/** One edge per (kind, parent, child): a relationship may be listed from both ends (targetType child and parent). */
+function uniqueEdges(edges: readonly AppRelationship[]): AppRelationship[] {
+  const unique = new Map<string, AppRelationship>();
+  for (const edge of edges) {
+    const key = `${edge.kind} ${edge.parentId} ${edge.childId}`;
+    const known = unique.get(key);
+    // Keep a stated type over one Graph did not state when the two ends disagree.
+    if (!known || (known.type === null && edge.type !== null)) unique.set(key, edge);
+  }
+  return [...unique.values()];
+}
+
 function appName(graph: AppGraph, id: string, fallback: string | null): string {
   return `"${graph.apps.get(id)?.name ?? fallback ?? id}"`;
 }
@@ -318,7 +330,7 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<AssignmentFindingKind>[] = [];
   const apps = new Map(records.objects.filter((object) => object.kind === 'mobileApp').map((object) => [object.id.toLowerCase(), object]));
-  const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: records.relationships.value, groups: records.groups } : null;
+  const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: uniqueEdges(records.relationships.value), groups: records.groups } : null;
   for (const object of records.objects) {
     let verdict = classifyAssignments(object.targets, records.groups, { filters: records.filters, readOnV1: object.readOnV1 === true });
     if (object.kind === 'mobileApp') {

@@ -80,7 +80,7 @@ export interface AssignmentRecords {
   leftOut: { catalogueApps: number; builtInScripts: number };
   /** Every group an assignment references, by lower-case id. */
   groups: Map<string, GroupLookup>;
-  /** `GET /beta/deviceAppManagement/mobileAppRelationships`, as deduplicated edges, or why it could not be read. */
+  /** `GET /beta/deviceAppManagement/mobileAppRelationships`, as edges, or why it could not be read. */
   relationships: OptionalRead<AppRelationship[]>;
   /** `GET /beta/deviceManagement/assignmentFilters`, by lower-case id, or why it could not be read. */
   filters: OptionalRead<Map<string, AssignmentFilterInfo>>;
@@ -180,7 +180,8 @@ function readFilter(target: Beta.DeviceAndAppManagementAssignmentTarget): Target
  * record that cannot be oriented or typed makes the whole read unusable: one unknown edge could be
  * the one that installs an app, so the list is not taken as complete without it.
  */
-export function readRelationship(record: Beta.MobileAppRelationship & { '@odata.type'?: unknown }): AppRelationship | null {
+export function readRelationship(item: Record<string, unknown>): AppRelationship | null {
+  const record = item as Beta.MobileAppRelationship & { '@odata.type'?: unknown };
   const odataType = String(record['@odata.type'] ?? '').replace(/^#?microsoft\.graph\./, '');
   const kind = odataType === 'mobileAppDependency' ? 'dependency' : odataType === 'mobileAppSupersedence' ? 'supersedence' : null;
   const sourceId = asString(record.sourceId);
@@ -201,25 +202,22 @@ function optionalFailure(error: unknown, signal: AbortSignal): string {
   return error.status !== undefined ? `Graph answered ${error.status}` : error.kind === 'malformed-response' ? 'Graph sent a malformed answer' : `the read failed (${error.kind})`;
 }
 
-/** Every Win32 dependency and supersedence in the tenant, one edge each (a record and its reverse are one). */
+/** Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its reverse once). */
 async function readRelationships(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<AppRelationship[]>> {
-  const edges = new Map<string, AppRelationship>();
+  const edges: AppRelationship[] = [];
   try {
-    for await (const page of graph.pages<Beta.MobileAppRelationship>(RELATIONSHIPS_PATH, { signal })) {
+    for await (const page of graph.pages<Record<string, unknown>>(RELATIONSHIPS_PATH, { signal })) {
       for (const item of page.items) {
         const edge = readRelationship(item);
         if (!edge) return { ok: false, reason: 'Graph sent an app relationship this report cannot read' };
-        const key = `${edge.kind} ${edge.parentId} ${edge.childId}`;
-        const known = edges.get(key);
-        // Keep a documented type over a missing one when the two directions disagree.
-        if (!known || (known.type === null && edge.type !== null)) edges.set(key, edge);
+        edges.push(edge);
       }
-      onProgress?.('mobileAppRelationships', edges.size);
+      onProgress?.('mobileAppRelationships', edges.length);
     }
   } catch (error) {
     return { ok: false, reason: optionalFailure(error, signal) };
   }
-  return { ok: true, value: [...edges.values()] };
+  return { ok: true, value: edges };
 }
 
 /** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
