@@ -60,7 +60,7 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       );
       tenant.declare('exclusions-only', configuration(tenant, 'Windows - Kiosk lockdown', [{ kind: 'exclude', groupId: kioskExclusions }]));
       // No filter on either target, but /v1.0 does not show filters and the tenant has some (step
-      // 21): found on /beta only, "could not check" on /v1.0.
+      // 13): found on /beta only, "could not check" on /v1.0.
       tenant.declare(
         'all-users-and-all-devices',
         configuration(
@@ -158,7 +158,7 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
   {
     // Issue 26: Win32 dependencies and supersedence, and assignment filters (docs/finding-rules.md,
     // report 2). A step of its own, after the highest in use, so no earlier id changes.
-    step: 21,
+    step: 13,
     plant(tenant) {
       const { allStaff, pilot, finance } = tenant.groups;
       const win32 = (displayName: string, targets: Array<Target & { intent?: InstallIntent }>) => ({ id: app(tenant, displayName, 'Contoso', targets), displayName });

@@ -6,7 +6,7 @@ import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
  * Report 2's issue 26 cases on the simulated demo tenant (src/core/reports/assignment-hygiene/demo.ts,
- * step 21), read as the report reads them, with and without GRAPH_BETA_COVERAGE, and with the two
+ * step 13), read as the report reads them, with and without GRAPH_BETA_COVERAGE, and with the two
  * beta-only reads failing.
  */
 const now = new Date('2026-11-22T09:00:00Z');
