@@ -77,7 +77,8 @@ function filterState(target: AssignmentTarget, context: FilterContext): FilterSt
   if (!context.filters.ok) return { kind: 'unknown', reason: `filter could not be read (${context.filters.reason})` };
   const known = context.filters.value.get(filter.id);
   if (!known) return { kind: 'unknown', reason: 'filter could not be read (it is not in the list Graph gave this app)' };
-  // Managed-app filters apply to app protection and app configuration policies only (filters.md).
+  // Managed-app filters apply to app protection and app configuration policies only
+  // (learn.microsoft.com/intune/intune-service/fundamentals/filters).
   if (known.managementType !== 'devices') return { kind: 'unknown', reason: `filter "${known.displayName}" is a managed-app filter, which this kind of object does not take` };
   return { kind: 'filtered', mode: filter.mode, id: filter.id, name: known.displayName };
 }
@@ -130,6 +131,10 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
   if (unknown.length > 0) return { kind: 'unknown-groups', groups: unknown };
   return { kind: 'assigned-to-missing-or-empty-groups', groups: included };
 }
+
+// Win32 dependencies and supersedence (docs/finding-rules.md, report 2). The short page names below
+// are learn.microsoft.com/intune/intune-service/apps/apps-win32-add#step-5-dependencies and
+// learn.microsoft.com/intune/intune-service/apps/apps-win32-supersedence.
 
 /** Intents that install: an app assigned only as `uninstall` installs no dependency ("Dependencies aren't applicable for uninstalling a Win32 app", apps-win32-add). */
 const INSTALLING_INTENTS = new Set(['required', 'available']);
