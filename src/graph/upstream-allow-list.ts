@@ -34,6 +34,9 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/operationApprovalRequests',
   '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
   '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+  // Report 2 (issue 26): Win32 dependencies and supersedence, and assignment filters, exist on beta only.
+  '/beta/deviceAppManagement/mobileAppRelationships',
+  '/beta/deviceManagement/assignmentFilters',
 ];
 
 /**

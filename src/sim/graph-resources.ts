@@ -1,8 +1,10 @@
 import type { CollectionName, SingletonName } from './tenants/sim-tenant.js';
 import {
+  BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES,
   BETA_ONLY_COMPLIANCE_POLICY_TYPES,
   BETA_ONLY_DEVICE_CONFIGURATION_TYPES,
   BETA_ONLY_MANAGED_DEVICE_PROPERTIES,
+  BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES,
   BETA_ONLY_MOBILE_APP_TYPES,
   BETA_ONLY_MTD_PARTNER_STATES,
 } from './v1-schema.js';
@@ -72,6 +74,8 @@ export interface V1Omissions {
   properties?: readonly string[];
   /** Per property, enum members `/v1.0` sends as `unknownFutureValue` whatever the request prefers. */
   enumMembers?: Readonly<Record<string, readonly string[]>>;
+  /** Properties `/v1.0` does not return inside a record, by path (`assignments[].target.x`, `[]` for each item of an array). */
+  nested?: readonly string[];
 }
 
 /**
@@ -181,7 +185,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/deviceConfigurations',
     navigation: ['assignments'],
     defaultPageSize: 100,
-    v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES) },
+    v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
   },
   {
     kind: 'collection',
@@ -193,7 +197,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/deviceCompliancePolicies',
     navigation: ['assignments'],
     defaultPageSize: 100,
-    v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES) },
+    v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
   },
   {
     kind: 'collection',
@@ -220,7 +224,44 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceAppManagement/mobileApps',
     navigation: ['assignments'],
     defaultPageSize: 100,
-    v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES) },
+    v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+  },
+  /**
+   * Win32 dependencies and supersedence, tenant-wide (intune-apps-mobileapprelationship-list,
+   * ?view=graph-rest-beta and ?view=graph-rest-1.0: DeviceManagementApps.* or
+   * DeviceManagementConfiguration.*). Both segments answer; `/v1.0` declares no subtype, so it leaves
+   * every typed record out (v1-schema.ts).
+   */
+  {
+    kind: 'collection',
+    path: '/deviceAppManagement/mobileAppRelationships',
+    source: 'mobileAppRelationships',
+    versions: BOTH,
+    permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All', ...CONFIGURATION],
+    workload: 'intune',
+    entitySet: 'deviceAppManagement/mobileAppRelationships',
+    navigation: [],
+    defaultPageSize: 100,
+    v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES) },
+  },
+  /**
+   * Assignment filters: beta only, as v1.0 `deviceManagement` has no `assignmentFilters`
+   * (intune-policyset-deviceandappmanagementassignmentfilter-list, ?view=graph-rest-beta:
+   * DeviceManagementConfiguration.*). `platform` (`devicePlatformType`) has
+   * `windowsMobileApplicationManagement` after `unknownFutureValue`
+   * (resources/intune-policyset-deviceandappmanagementassignmentfilter, ?view=graph-rest-beta).
+   */
+  {
+    kind: 'collection',
+    path: '/deviceManagement/assignmentFilters',
+    source: 'assignmentFilters',
+    versions: BETA,
+    permissions: CONFIGURATION,
+    workload: 'intune',
+    entitySet: 'deviceManagement/assignmentFilters',
+    navigation: [],
+    defaultPageSize: 100,
+    evolvableEnums: { platform: ['windowsMobileApplicationManagement'] },
   },
   // The current pages list DeviceManagementScripts.* for both script collections (docs/finding-rules.md, report 2).
   {

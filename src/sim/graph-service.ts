@@ -558,7 +558,29 @@ function shape(record: GraphRecord, resource: SimResource | SimNestedResource, c
   if (v1Omits?.enumMembers) {
     for (const [property, members] of Object.entries(v1Omits.enumMembers)) maskLateMembers(result, property.split('.'), members);
   }
+  // Nested omissions are inside navigation properties (`assignments`), so the shortcut above never skips them.
+  for (const path of v1Omits?.nested ?? []) omitNested(result, path.split('.'));
   return result;
+}
+
+/** Removes the property at `path` (`a[].b.c`) from `target`, copying each object on the way so the stored record is untouched. */
+function omitNested(target: Record<string, unknown>, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const key = head.endsWith('[]') ? head.slice(0, -2) : head;
+  if (!(key in target)) return;
+  if (rest.length === 0) {
+    delete target[key];
+    return;
+  }
+  const within = (value: unknown) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const copy = { ...(value as Record<string, unknown>) };
+    omitNested(copy, rest);
+    return copy;
+  };
+  const value = target[key];
+  target[key] = head.endsWith('[]') && Array.isArray(value) ? value.map(within) : within(value);
 }
 
 /**

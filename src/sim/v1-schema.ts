@@ -166,3 +166,23 @@ export const BETA_ONLY_MANAGED_DEVICE_PROPERTIES: readonly string[] = ['joinType
  * those as `unknownFutureValue`, and no `Prefer` header brings them back on that segment.
  */
 export const BETA_ONLY_MTD_PARTNER_STATES: readonly string[] = ['notSetUp', 'error'];
+
+/**
+ * Assignment filters on a target: `deviceAndAppManagementAssignmentFilterId` and `…FilterType` are
+ * declared on `deviceAndAppManagementAssignmentTarget` in the beta schema only; in the v1.0 schema the
+ * type is abstract with no properties, and the v1.0 `groupAssignmentTarget` page lists only `groupId`
+ * (learn.microsoft.com/graph/api/resources/intune-shared-groupassignmenttarget?view=graph-rest-1.0 and
+ * ?view=graph-rest-beta). Paths into an expanded record, `[]` marking an array.
+ */
+export const BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES: readonly string[] = [
+  'assignments[].target.deviceAndAppManagementAssignmentFilterId',
+  'assignments[].target.deviceAndAppManagementAssignmentFilterType',
+];
+
+/**
+ * `mobileAppRelationship` is abstract, and the v1.0 schema declares none of its subtypes
+ * (`mobileAppDependency`, `mobileAppSupersedence` are beta only: intune-apps-mobileapprelationship,
+ * ?view=graph-rest-1.0, against ?view=graph-rest-beta). `/v1.0` answers the entity set, and, as for
+ * every type it does not declare, leaves the records out: an empty list, the strict case.
+ */
+export const BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES: readonly string[] = ['mobileAppDependency', 'mobileAppSupersedence'];

@@ -3,8 +3,13 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it("holds the specification's 21 paths, the beta twin of the managed Google Play settings, report 1's beta re-read of Mobile Threat Defense connectors and report 3's two reads of issue 26", () => {
-    expect(UPSTREAM_PATHS).toHaveLength(25);
+  it("holds the specification's 21 paths and the reads issue 26 added beside them", () => {
+    // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
+    // Defense connectors; report 2's relationships and filters; report 3's settings and templates.
+    expect(UPSTREAM_PATHS).toHaveLength(27);
+    expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceAppManagement/mobileAppRelationships')).toBe(false);
   });
 
   it("allows a settings catalog policy's settings by GUID only, and the baseline templates", () => {

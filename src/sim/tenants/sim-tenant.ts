@@ -23,6 +23,8 @@ export const COLLECTION_NAMES = [
   'userExperienceAnalyticsDevicePerformance',
   'userExperienceAnalyticsAppHealthApplicationPerformance',
   'configurationPolicyTemplates',
+  'mobileAppRelationships',
+  'assignmentFilters',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 

@@ -30,7 +30,11 @@ describe('a report whose source fails', () => {
     expect(harness.sim.graph.requests.filter((entry) => entry.path === '/v1.0/$batch')).toEqual([]);
     const settled = harness.sim.graph.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(harness.sim.graph.requests.length).toBe(settled);
+    // A first page asked for before the failure may still reach the simulator late (its connection
+    // opened on a busy machine after the client gave up on it); no later page, and no look-up, may.
+    const late = harness.sim.graph.requests.slice(settled);
+    expect(late.filter((entry) => entry.query.includes('skiptoken') || entry.path === '/v1.0/$batch')).toEqual([]);
+    expect(new Set(harness.sim.graph.requests.map((entry) => entry.path)).size).toBe(harness.sim.graph.requests.length);
   });
 });
 

@@ -2,9 +2,30 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { asDemoRecord, assignmentTarget, assignments, daysAgo } from '../demo-records.js';
-import type { Target } from '../demo-records.js';
+import { asDemoRecord, assignmentTarget as plainTarget, daysAgo } from '../demo-records.js';
+import type { Target as PlainTarget } from '../demo-records.js';
 import type { DemoRecord } from '../report-demo.js';
+
+/** A target with its assignment filter: none unless given. */
+export type Target = PlainTarget & { filter?: { mode: 'include' | 'exclude'; id: string } };
+
+/**
+ * A target as `/beta` returns it: with `deviceAndAppManagementAssignmentFilterId` and `…FilterType`
+ * (`none` when no filter is set), declared on every target type in the beta schema
+ * (learn.microsoft.com/graph/api/resources/intune-shared-groupassignmenttarget?view=graph-rest-beta).
+ * `/v1.0` leaves both out (src/sim/v1-schema.ts).
+ */
+function assignmentTarget(target: Target): Graph.DeviceAndAppManagementAssignmentTarget {
+  const filter: Pick<Beta.DeviceAndAppManagementAssignmentTarget, 'deviceAndAppManagementAssignmentFilterId' | 'deviceAndAppManagementAssignmentFilterType'> = {
+    deviceAndAppManagementAssignmentFilterId: target.filter?.id ?? null,
+    deviceAndAppManagementAssignmentFilterType: target.filter?.mode ?? 'none',
+  };
+  return { ...plainTarget(target), ...filter } as Graph.DeviceAndAppManagementAssignmentTarget;
+}
+
+function assignments(ownerId: string, targets: readonly Target[]): Array<{ id: string; target: Graph.DeviceAndAppManagementAssignmentTarget }> {
+  return targets.map((target, index) => ({ id: `${ownerId}_${index}`, target: assignmentTarget(target) }));
+}
 
 export function deviceConfiguration(value: { id: string; displayName: string; odataType?: string; targets: readonly Target[]; now: Date }): DemoRecord {
   return asDemoRecord({
@@ -105,4 +126,68 @@ export function deviceHealthScript(value: { id: string; displayName: string; tar
       } as Beta.DeviceHealthScriptRunSchedule,
     })),
   } satisfies Beta.DeviceHealthScript);
+}
+
+/** An assignment filter (intune-policyset-deviceandappmanagementassignmentfilter, beta). */
+export function assignmentFilter(value: {
+  id: string;
+  displayName: string;
+  platform: Beta.DevicePlatformType;
+  rule: string;
+  managementType?: Beta.AssignmentFilterManagementType;
+  now: Date;
+}): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    platform: value.platform,
+    rule: value.rule,
+    assignmentFilterManagementType: value.managementType ?? 'devices',
+    createdDateTime: daysAgo(value.now, 180),
+    lastModifiedDateTime: daysAgo(value.now, 30),
+    roleScopeTags: ['0'],
+    payloads: [],
+  } satisfies Beta.DeviceAndAppManagementAssignmentFilter);
+}
+
+type RelatedApp = { id: string; displayName: string };
+
+/**
+ * A Win32 app relationship as `GET /beta/deviceAppManagement/mobileAppRelationships` lists it
+ * (intune-apps-mobileappdependency and intune-apps-mobileappsupersedence, beta): the id is
+ * `<id>_<id>`; with `targetType` `child` the source is the parent (the app that depends, or the
+ * superseding app), with `parent` the target is.
+ */
+export function appRelationship(
+  value:
+    | { kind: 'dependency'; parent: RelatedApp; child: RelatedApp; dependencyType: Beta.MobileAppDependencyType; targetType?: Beta.MobileAppRelationshipType }
+    | { kind: 'supersedence'; parent: RelatedApp; child: RelatedApp; supersedenceType: Beta.MobileAppSupersedenceType; targetType?: Beta.MobileAppRelationshipType },
+): DemoRecord {
+  const targetType = value.targetType ?? 'child';
+  const [source, target] = targetType === 'parent' ? [value.child, value.parent] : [value.parent, value.child];
+  const base = {
+    id: `${source.id}_${target.id}`,
+    sourceId: source.id,
+    sourceDisplayName: source.displayName,
+    sourceDisplayVersion: '1.0',
+    sourcePublisherDisplayName: 'Contoso',
+    targetId: target.id,
+    targetDisplayName: target.displayName,
+    targetDisplayVersion: '1.0',
+    targetPublisher: 'Contoso',
+    targetPublisherDisplayName: 'Contoso',
+    targetType,
+  };
+  if (value.kind === 'dependency')
+    return asDemoRecord({
+      '@odata.type': '#microsoft.graph.mobileAppDependency',
+      ...base,
+      dependencyType: value.dependencyType,
+    } satisfies Beta.MobileAppDependency & { '@odata.type': string });
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.mobileAppSupersedence',
+    ...base,
+    supersedenceType: value.supersedenceType,
+  } satisfies Beta.MobileAppSupersedence & { '@odata.type': string });
 }

@@ -1,9 +1,10 @@
 import type { InstallIntent } from '@microsoft/microsoft-graph-types';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { plantConfigurationPolicy } from '../demo-records.js';
-import type { Target } from '../demo-records.js';
 import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
+import type { Target } from './demo-records.js';
 
 type Tenant = DemoTenantBuilder<AssignmentFindingKind>;
 
@@ -58,6 +59,8 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
         'beta',
       );
       tenant.declare('exclusions-only', configuration(tenant, 'Windows - Kiosk lockdown', [{ kind: 'exclude', groupId: kioskExclusions }]));
+      // No filter on either target, but /v1.0 does not show filters and the tenant has some (step
+      // 13): found on /beta only, "could not check" on /v1.0.
       tenant.declare(
         'all-users-and-all-devices',
         configuration(
@@ -66,6 +69,7 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
           [{ kind: 'allUsers' }, { kind: 'allDevices' }],
           '#microsoft.graph.windows10EndpointProtectionConfiguration',
         ),
+        'beta',
       );
       // One deleted group beside one live group still reaches people: not a finding.
       configuration(tenant, 'Windows - Finance printers', [
@@ -149,6 +153,91 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
         'beta',
       );
       app(tenant, 'Microsoft 365 Apps for enterprise', 'Microsoft Corporation', [{ kind: 'allUsers', intent: 'required' }], '#microsoft.graph.officeSuiteApp');
+    },
+  },
+  {
+    // Issue 26: Win32 dependencies and supersedence, and assignment filters (docs/finding-rules.md,
+    // report 2). A step of its own, after the highest in use, so no earlier id changes.
+    step: 13,
+    plant(tenant) {
+      const { allStaff, pilot, finance } = tenant.groups;
+      const win32 = (displayName: string, targets: Array<Target & { intent?: InstallIntent }>) => ({ id: app(tenant, displayName, 'Contoso', targets), displayName });
+      const relate = (...relationships: Parameters<typeof records.appRelationship>[0][]) =>
+        tenant.add('mobileAppRelationships', ...relationships.map((relationship) => records.appRelationship(relationship)));
+
+      // 1. An automatic-install dependency of an app required by a live group: installed, not a finding.
+      // Listed both ways (targetType child and parent), which the report counts once.
+      const vpn = win32('Contoso VPN Client', [{ kind: 'include', groupId: finance, intent: 'required' }]);
+      const vcRedist = win32('Microsoft Visual C++ 2015-2022 Redistributable', []);
+      relate(
+        { kind: 'dependency', parent: vpn, child: vcRedist, dependencyType: 'autoInstall' },
+        { kind: 'dependency', parent: vpn, child: vcRedist, dependencyType: 'autoInstall', targetType: 'parent' },
+      );
+      // 2. A detection-only dependency of an assigned app: Intune never installs it, not a finding.
+      const cad = win32('Contoso CAD', [{ kind: 'include', groupId: pilot, intent: 'available' }]);
+      relate({ kind: 'dependency', parent: cad, child: win32('Contoso Licence Agent', []), dependencyType: 'detect' });
+      // 3. The only parent is assigned to uninstall, which installs no dependency: still unassigned.
+      const scanner = win32('Legacy Scanner Utility', [{ kind: 'include', groupId: allStaff, intent: 'uninstall' }]);
+      const driver = win32('Legacy Scanner Driver', []);
+      relate({ kind: 'dependency', parent: scanner, child: driver, dependencyType: 'autoInstall' });
+      tenant.declare('unassigned', driver.id);
+      // 4. A chain P -> C1 -> C2, all automatic, only P assigned: no findings.
+      const studio = win32('Contoso Data Studio', [{ kind: 'include', groupId: allStaff, intent: 'required' }]);
+      const runtime = win32('Contoso Data Runtime', []);
+      const drivers = win32('Contoso Data Drivers', []);
+      relate(
+        { kind: 'dependency', parent: studio, child: runtime, dependencyType: 'autoInstall' },
+        { kind: 'dependency', parent: runtime, child: drivers, dependencyType: 'autoInstall' },
+      );
+      // 5. A superseded app, unassigned, whose superseder is assigned: replaced on devices, not a finding.
+      const notepadNew = win32('Notepad++ 8.6', [{ kind: 'include', groupId: allStaff, intent: 'required' }]);
+      relate({ kind: 'supersedence', parent: notepadNew, child: win32('Notepad++ 7.9', []), supersedenceType: 'update' });
+      // 6. A superseding app nobody is assigned, replacing an assigned app: Intune ignores it, a finding.
+      const readerOld = win32('Adobe Acrobat Reader (2020)', [{ kind: 'include', groupId: allStaff, intent: 'required' }]);
+      const readerNew = win32('Adobe Acrobat Reader (2024)', []);
+      relate({ kind: 'supersedence', parent: readerNew, child: readerOld, supersedenceType: 'replace' });
+      tenant.declare('unassigned', readerNew.id);
+      // 7. A dependency whose type Graph sends as unknownFutureValue: taken as installed, not a finding.
+      const field = win32('Contoso Field App', [{ kind: 'include', groupId: finance, intent: 'required' }]);
+      relate({ kind: 'dependency', parent: field, child: win32('Contoso Field Runtime', []), dependencyType: 'unknownFutureValue' });
+
+      // Assignment filters: two device filters, a managed-app filter, and one whose platform is the
+      // member after unknownFutureValue (windowsMobileApplicationManagement).
+      const filter = (displayName: string, platform: Beta.DevicePlatformType, rule: string, managementType?: Beta.AssignmentFilterManagementType) => {
+        const item = records.assignmentFilter({ id: tenant.guid(), displayName, platform, rule, now: tenant.now, ...(managementType ? { managementType } : {}) });
+        tenant.add('assignmentFilters', item);
+        return item.id;
+      };
+      const corporate = filter('Corporate Windows', 'windows10AndLater', '(device.deviceOwnership -eq "Corporate")');
+      const windows11 = filter('Windows 11 only', 'windows10AndLater', '(device.osVersion -startsWith "10.0.22")');
+      filter('Android personal apps', 'androidMobileApplicationManagement', '(app.deviceManagementType -eq "Unmanaged")', 'apps');
+      filter('Windows MAM (Edge)', 'windowsMobileApplicationManagement', '(app.appVersion -ge "120.0")', 'apps');
+      const missingFilter = tenant.guid();
+      const users = (mode: 'include' | 'exclude', id: string): Target => ({ kind: 'allUsers', filter: { mode, id } });
+      const devices = (mode: 'include' | 'exclude', id: string): Target => ({ kind: 'allDevices', filter: { mode, id } });
+
+      // Remediations are read on /beta, where filters show, and take filters (filters-supported-workloads).
+      // 1. The same filter, include on one target and exclude on the other: kept apart, not a finding.
+      remediation(tenant, 'Detect stale VPN profiles', [users('include', corporate), devices('exclude', corporate)]);
+      // 2. The same filter in the same mode on both: they overlap, a finding.
+      tenant.declare('all-users-and-all-devices', remediation(tenant, 'Collect Defender logs', [users('include', corporate), devices('include', corporate)]));
+      // 3. No filter on one side: they overlap, a finding.
+      tenant.declare('all-users-and-all-devices', remediation(tenant, 'Reset Windows Update components', [{ kind: 'allUsers' }, devices('include', corporate)]));
+      // 4. Different filters: could not check, no finding.
+      remediation(tenant, 'Repair OneDrive sync', [users('include', corporate), devices('include', windows11)]);
+      // 5. A filter id the list does not hold: could not check, never "deleted".
+      remediation(tenant, 'Check free disk space', [users('include', missingFilter), devices('exclude', missingFilter)]);
+      // 6. An app with different intents on the two targets: a finding whatever the filters, even on /v1.0.
+      tenant.declare(
+        'all-users-and-all-devices',
+        app(tenant, 'Contoso Travel', 'Contoso', [
+          { ...users('include', corporate), intent: 'required' },
+          { ...devices('exclude', corporate), intent: 'uninstall' },
+        ]),
+      );
+      // 7. Profiles /v1.0 lists without their filters: judged on /beta, "could not check" on /v1.0.
+      tenant.declare('all-users-and-all-devices', configuration(tenant, 'Windows - BitLocker (legacy)', [users('include', corporate), devices('include', corporate)]), 'beta');
+      compliance(tenant, 'Windows - Compliance (corporate split)', [users('include', corporate), devices('exclude', corporate)]);
     },
   },
 ];

@@ -7,7 +7,7 @@ import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } 
 import { severityTone } from '../report-model.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
-import type { AssignableKind, AssignmentRecords, AssignmentTarget } from './load.js';
+import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
 
 const KIND_LABELS: Record<AssignableKind, string> = {
   deviceConfiguration: 'Configuration profile',
@@ -28,28 +28,101 @@ export const V1_COVERAGE_NOTICE =
   'among them Wi-Fi, VPN, certificate (SCEP, PKCS, PFX, trusted root), email and wired-network profiles, Android Enterprise ' +
   'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
   'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
-  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them.';
+  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them. ' +
+  '/v1.0 also shows no assignment filters on profiles, compliance policies and apps, so one of those assigned to both All users and ' +
+  'All devices is shown as not checked unless the tenant has no filter at all (or the two targets have different app intents). ' +
+  'Win32 app dependencies and supersedence are beta only, and this report always reads them on /beta.';
 
 export type HygieneVerdict =
-  | { kind: 'unassigned' }
-  | { kind: 'exclusions-only' }
-  | { kind: 'assigned-to-missing-or-empty-groups'; groups: GroupLookup[] }
-  | { kind: 'all-users-and-all-devices'; intents: { allUsers: string | null; allDevices: string | null } }
+  | { kind: 'unassigned'; detail?: string }
+  | { kind: 'exclusions-only'; detail?: string }
+  | { kind: 'assigned-to-missing-or-empty-groups'; groups: GroupLookup[]; detail?: string }
+  | { kind: 'all-users-and-all-devices'; intents: { allUsers: string | null; allDevices: string | null }; detail?: string }
   | { kind: 'unknown-groups'; groups: GroupLookup[] }
   | { kind: 'unknown-assignments' }
-  | { kind: 'ok' };
+  /** Something the verdict depends on could not be read (a filter, an app relationship): no finding. */
+  | { kind: 'could-not-check'; reason: string }
+  /** `note`: why an object that looks unused is not a finding (a dependency, a superseded app, separating filters). */
+  | { kind: 'ok'; note?: string };
+
+/** What the filter rules need besides the targets: the tenant's filter list, and whether the object was read where filters are invisible. */
+export interface FilterContext {
+  filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>;
+  readOnV1: boolean;
+}
+
+/** A test's or a tenant's without filters: the list was read and is empty. */
+const NO_FILTERS: FilterContext = { filters: { ok: true, value: new Map() }, readOnV1: false };
+
+export const V1_FILTERS_REASON = '/v1.0 does not show assignment filters; set GRAPH_BETA_COVERAGE=true';
+
+type FilterState = { kind: 'none' } | { kind: 'filtered'; mode: 'include' | 'exclude'; id: string; name: string } | { kind: 'unknown'; reason: string };
+
+/**
+ * One target's filter as the rules may use it (docs/finding-rules.md, report 2, "Assignment
+ * filters"). A filter in use cannot be deleted ("To delete a filter, you must remove the filter from
+ * any policy assignments", learn.microsoft.com/intune/intune-service/fundamentals/filters), so an id
+ * the list lacks is unknown, never deleted; and fields Graph did not send are unknown unless the
+ * tenant has no filter at all.
+ */
+function filterState(target: AssignmentTarget, context: FilterContext): FilterState {
+  const filter = target.filter;
+  if (filter === undefined) {
+    if (context.filters.ok && context.filters.value.size === 0) return { kind: 'none' };
+    return { kind: 'unknown', reason: context.readOnV1 ? V1_FILTERS_REASON : 'Graph did not say whether its assignments use a filter' };
+  }
+  if (filter.mode === 'none') return { kind: 'none' };
+  if (filter.mode === 'unrecognised') return { kind: 'unknown', reason: `an assignment filter type this report does not know ("${filter.value}")` };
+  if (!filter.id) return { kind: 'unknown', reason: 'filter could not be read (Graph gave no filter id)' };
+  if (!context.filters.ok) return { kind: 'unknown', reason: `filter could not be read (${context.filters.reason})` };
+  const known = context.filters.value.get(filter.id);
+  if (!known) return { kind: 'unknown', reason: 'filter could not be read (it is not in the list Graph gave this app)' };
+  // Managed-app filters apply to app protection and app configuration policies only
+  // (learn.microsoft.com/intune/intune-service/fundamentals/filters).
+  if (known.managementType !== 'devices') return { kind: 'unknown', reason: `filter "${known.displayName}" is a managed-app filter, which this kind of object does not take` };
+  return { kind: 'filtered', mode: filter.mode, id: filter.id, name: known.displayName };
+}
+
+type PairVerdict = { kind: 'overlap' } | { kind: 'separated'; filter: string } | { kind: 'unknown'; reason: string };
+
+/**
+ * One All users target against one All devices target (docs/finding-rules.md, report 2, table 2.3).
+ * Intune resolves an app's intent before it evaluates filters, so different intents conflict
+ * whatever the filters (learn.microsoft.com/intune/intune-service/apps/apps-deploy, "How conflicts
+ * between app intents are resolved"). Otherwise the same filter in opposite modes splits the devices
+ * in two; no filter on one side, or the same filter in the same mode, leaves an overlap; two
+ * different filters depend on device properties this app does not evaluate.
+ */
+function comparePair(allUsers: AssignmentTarget, allDevices: AssignmentTarget, context: FilterContext): PairVerdict {
+  if (allUsers.intent && allDevices.intent && allUsers.intent !== allDevices.intent) return { kind: 'overlap' };
+  const users = filterState(allUsers, context);
+  const devices = filterState(allDevices, context);
+  if (users.kind === 'unknown') return users;
+  if (devices.kind === 'unknown') return devices;
+  if (users.kind === 'none' || devices.kind === 'none') return { kind: 'overlap' };
+  if (users.id === devices.id) return users.mode === devices.mode ? { kind: 'overlap' } : { kind: 'separated', filter: users.name };
+  return { kind: 'unknown', reason: `All users and All devices use different filters ("${users.name}", "${devices.name}"), whose overlap depends on the devices` };
+}
 
 /** The rules of docs/finding-rules.md, report 2, for one object. */
-export function classifyAssignments(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): HygieneVerdict {
+export function classifyAssignments(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>, context: FilterContext = NO_FILTERS): HygieneVerdict {
   if (targets === null) return { kind: 'unknown-assignments' };
   if (targets.length === 0) return { kind: 'unassigned' };
-  const allUsers = targets.find((target) => target.type === 'allUsers');
-  const allDevices = targets.find((target) => target.type === 'allDevices');
-  if (allUsers && allDevices) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers.intent, allDevices: allDevices.intent } };
+  const allUsers = targets.filter((target) => target.type === 'allUsers');
+  const allDevices = targets.filter((target) => target.type === 'allDevices');
+  let note: string | undefined;
+  if (allUsers.length > 0 && allDevices.length > 0) {
+    const pairs = allUsers.flatMap((users) => allDevices.map((devices) => comparePair(users, devices, context)));
+    if (pairs.some((pair) => pair.kind === 'overlap')) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers[0]!.intent, allDevices: allDevices[0]!.intent } };
+    const unknown = pairs.find((pair) => pair.kind === 'unknown');
+    if (unknown) return { kind: 'could-not-check', reason: `All users and All devices: ${unknown.reason}` };
+    const separated = pairs.find((pair) => pair.kind === 'separated');
+    if (separated) note = `All users and All devices are kept apart by filter "${separated.filter}" (include on one, exclude on the other)`;
+  }
   if (targets.every((target) => target.type === 'exclude')) return { kind: 'exclusions-only' };
   // Any broad or unresolvable include reaches someone (or might): never a finding.
   if (targets.some((target) => target.type === 'allUsers' || target.type === 'allDevices' || target.type === 'configMgrCollection' || target.type === 'other'))
-    return { kind: 'ok' };
+    return note ? { kind: 'ok', note } : { kind: 'ok' };
   const included = targets
     .filter((target) => target.type === 'include')
     .map((target) => groups.get(target.groupId) ?? { state: 'unknown' as const, id: target.groupId, error: { message: 'not looked up' } });
@@ -59,23 +132,150 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
   return { kind: 'assigned-to-missing-or-empty-groups', groups: included };
 }
 
+// Win32 dependencies and supersedence (docs/finding-rules.md, report 2). The short page names below
+// are learn.microsoft.com/intune/intune-service/apps/apps-win32-add#step-5-dependencies and
+// learn.microsoft.com/intune/intune-service/apps/apps-win32-supersedence.
+
+/** Intents that install: an app assigned only as `uninstall` installs no dependency ("Dependencies aren't applicable for uninstalling a Win32 app", apps-win32-add). */
+const INSTALLING_INTENTS = new Set(['required', 'available']);
+
+/** Win32 app types: only these can be a dependency ("Any Win32 app dependency needs to also be a Win32 app", apps-win32-add). */
+const WIN32_APP_TYPES = new Set(['win32LobApp', 'win32CatalogApp']);
+
+type Reach = 'yes' | 'unknown' | 'no';
+
+/** Whether an app's install assignments (required or available) reach anyone; filters narrow an include but are not evaluated here. */
+function installReach(app: AssignableObject, groups: ReadonlyMap<string, GroupLookup>): Reach {
+  if (app.targets === null) return 'unknown';
+  const includes = app.targets.filter((target) => target.type !== 'exclude' && INSTALLING_INTENTS.has(target.intent ?? ''));
+  if (includes.some((target) => target.type !== 'include')) return 'yes';
+  const lookups = includes.map((target) => (target.type === 'include' ? groups.get(target.groupId) : undefined));
+  if (lookups.some((group) => group?.state === 'found' && !group.isEmpty)) return 'yes';
+  if (lookups.some((group) => group === undefined || group.state === 'unknown')) return 'unknown';
+  return 'no';
+}
+
+interface AppGraph {
+  apps: ReadonlyMap<string, AssignableObject>;
+  edges: readonly AppRelationship[];
+  groups: ReadonlyMap<string, GroupLookup>;
+}
+
+/** One edge per (kind, parent, child): a relationship may be listed from both ends (targetType child and parent). */
+function uniqueEdges(edges: readonly AppRelationship[]): AppRelationship[] {
+  const unique = new Map<string, AppRelationship>();
+  for (const edge of edges) {
+    const key = `${edge.kind} ${edge.parentId} ${edge.childId}`;
+    const known = unique.get(key);
+    // Keep a stated type over one Graph did not state when the two ends disagree.
+    if (!known || (known.type === null && edge.type !== null)) unique.set(key, edge);
+  }
+  return [...unique.values()];
+}
+
+function appName(graph: AppGraph, id: string, fallback: string | null): string {
+  return `"${graph.apps.get(id)?.name ?? fallback ?? id}"`;
+}
+
+/**
+ * Whether Intune installs an app as an automatic dependency: some parent through an `autoInstall`
+ * edge (a missing or `unknownFutureValue` type taken as one) installs and reaches someone, itself or
+ * as a dependency in turn ("You do not have to assign dependent apps; Intune automatically targets and
+ * installs them", apps-win32-add).
+ */
+function autoInstalledBy(graph: AppGraph, childId: string, seen: Set<string>): { reach: Reach; parents: string[] } {
+  const parents: string[] = [];
+  let unknown = false;
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'dependency' || edge.childId !== childId || edge.type === 'detect' || seen.has(edge.parentId)) continue;
+    const parent = graph.apps.get(edge.parentId);
+    let reach: Reach = parent ? installReach(parent, graph.groups) : 'unknown';
+    if (reach === 'no') reach = autoInstalledBy(graph, edge.parentId, new Set([...seen, edge.parentId])).reach;
+    if (reach === 'yes') parents.push(appName(graph, edge.parentId, edge.parentName));
+    if (reach === 'unknown') unknown = true;
+  }
+  return { reach: parents.length > 0 ? 'yes' : unknown ? 'unknown' : 'no', parents };
+}
+
+/** Turns an unassigned Win32 app's verdict into what its relationships make of it (docs/finding-rules.md, report 2, table 1.3). */
+function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: HygieneVerdict): HygieneVerdict {
+  const id = app.id.toLowerCase();
+  const asChild = graph.edges.filter((edge) => edge.childId === id);
+  const superseding = graph.edges.filter((edge) => edge.kind === 'supersedence' && edge.parentId === id);
+  // "Superseding apps that aren't targeted are ignored by the agent" (apps-win32-supersedence).
+  const supersedes =
+    superseding.length > 0
+      ? ` It supersedes ${superseding.map((edge) => appName(graph, edge.childId, edge.childName)).join(', ')}, but Intune ignores a superseding app that isn't targeted, so ${superseding.length === 1 ? 'that app is' : 'those apps are'} not updated or replaced.`
+      : '';
+  if (verdict.kind !== 'unassigned') {
+    if (supersedes && (verdict.kind === 'exclusions-only' || verdict.kind === 'assigned-to-missing-or-empty-groups')) return { ...verdict, detail: supersedes.trim() };
+    return verdict;
+  }
+  const installed = autoInstalledBy(graph, id, new Set([id]));
+  const unknownTyped = asChild.some((edge) => edge.kind === 'dependency' && edge.type === null);
+  if (installed.reach === 'yes')
+    return {
+      kind: 'ok',
+      note: `Installed automatically as a dependency of ${installed.parents.join(', ')}${unknownTyped ? ' (dependency type not stated by Graph; taken as automatic install)' : ''}`,
+    };
+  const supersededBy = asChild.filter((edge) => edge.kind === 'supersedence');
+  const supersederReach = supersededBy.map((edge) => {
+    const parent = graph.apps.get(edge.parentId);
+    return { edge, reach: parent ? installReach(parent, graph.groups) : ('unknown' as Reach) };
+  });
+  const reachingSuperseders = supersederReach.filter((entry) => entry.reach === 'yes');
+  // "the supersedence takes place regardless of whether the superseded app has targeting" (apps-win32-supersedence).
+  if (reachingSuperseders.length > 0)
+    return {
+      kind: 'ok',
+      note: `Superseded by ${reachingSuperseders.map(({ edge }) => `${appName(graph, edge.parentId, edge.parentName)}${edge.type ? ` (${edge.type})` : ''}`).join(', ')}`,
+    };
+  const detect = asChild.filter((edge) => edge.kind === 'dependency' && edge.type === 'detect');
+  if (detect.length > 0)
+    return {
+      kind: 'ok',
+      note: `Detection-only dependency of ${detect.map((edge) => appName(graph, edge.parentId, edge.parentName)).join(', ')}: Intune checks for it but never installs it`,
+    };
+  if (installed.reach === 'unknown' || supersederReach.some((entry) => entry.reach === 'unknown'))
+    return { kind: 'could-not-check', reason: 'it may be installed or replaced through an app whose assignments could not be checked' };
+  const dependencyOf = asChild.filter((edge) => edge.kind === 'dependency').map((edge) => appName(graph, edge.parentId, edge.parentName));
+  const named = [
+    dependencyOf.length > 0
+      ? ` It is a dependency of ${dependencyOf.join(', ')}, which reach${dependencyOf.length === 1 ? 'es' : ''} nobody or ${dependencyOf.length === 1 ? 'is' : 'are'} assigned only to uninstall.`
+      : '',
+    supersededBy.length > 0
+      ? ` It is superseded by ${supersededBy.map((edge) => appName(graph, edge.parentId, edge.parentName)).join(', ')}, which reach${supersededBy.length === 1 ? 'es' : ''} nobody.`
+      : '',
+    supersedes,
+  ].join('');
+  return named ? { kind: 'unassigned', detail: named.trim() } : verdict;
+}
+
 function groupLabel(group: GroupLookup | undefined, id: string): string {
   return describeGroup(group ?? { state: 'unknown', id, error: { message: 'not looked up' } });
 }
 
-function describeTargets(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>): string {
+function describeFilter(target: AssignmentTarget, filters: AssignmentRecords['filters']): string {
+  const filter = target.filter;
+  if (!filter || filter.mode === 'none') return '';
+  if (filter.mode === 'unrecognised') return ` (filter type "${filter.value}")`;
+  const known = filter.id && filters.ok ? filters.value.get(filter.id) : undefined;
+  return known ? ` (${filter.mode} filter "${known.displayName}")` : ` (${filter.mode} filter ${filter.id ?? 'without an id'}, could not be read)`;
+}
+
+function describeTargets(targets: readonly AssignmentTarget[] | null, groups: ReadonlyMap<string, GroupLookup>, filters: AssignmentRecords['filters']): string {
   if (targets === null) return 'Not returned by Graph';
   if (targets.length === 0) return 'None';
-  const withIntent = (text: string, intent: string | null) => (intent ? `${text} [${intent}]` : text);
+  const withIntent = (text: string, target: AssignmentTarget) => `${target.intent ? `${text} [${target.intent}]` : text}${describeFilter(target, filters)}`;
   const include: string[] = [];
   const exclude: string[] = [];
   for (const target of targets) {
-    if (target.type === 'allUsers') include.push(withIntent('All users', target.intent));
-    else if (target.type === 'allDevices') include.push(withIntent('All devices', target.intent));
-    else if (target.type === 'include') include.push(withIntent(groupLabel(groups.get(target.groupId), target.groupId), target.intent));
+    if (target.type === 'allUsers') include.push(withIntent('All users', target));
+    else if (target.type === 'allDevices') include.push(withIntent('All devices', target));
+    else if (target.type === 'include') include.push(withIntent(groupLabel(groups.get(target.groupId), target.groupId), target));
     else if (target.type === 'exclude') exclude.push(groupLabel(groups.get(target.groupId), target.groupId));
-    else if (target.type === 'configMgrCollection') include.push(`Configuration Manager collection ${target.collectionId}`);
-    else include.push(target.odataType || 'unrecognised target');
+    else if (target.type === 'configMgrCollection') include.push(`Configuration Manager collection ${target.collectionId}${describeFilter(target, filters)}`);
+    else include.push(`${target.odataType || 'unrecognised target'}${describeFilter(target, filters)}`);
   }
   return [include.length > 0 ? `Include: ${include.join('; ')}` : '', exclude.length > 0 ? `Exclude: ${exclude.join('; ')}` : ''].filter(Boolean).join(' · ');
 }
@@ -87,6 +287,7 @@ const STATUS_LABELS: Record<HygieneVerdict['kind'], string> = {
   'all-users-and-all-devices': 'All users and All devices',
   'unknown-groups': 'Could not check',
   'unknown-assignments': 'Could not check: Graph returned no assignments for it',
+  'could-not-check': 'Could not check',
   ok: 'OK',
 };
 
@@ -97,21 +298,26 @@ const STATUS_ORDER: Record<HygieneVerdict['kind'], number> = {
   unassigned: 3,
   'unknown-groups': 4,
   'unknown-assignments': 4,
+  'could-not-check': 4,
   ok: 5,
 };
 
 function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
+  const more = 'detail' in verdict && verdict.detail ? ` ${verdict.detail}` : '';
   switch (verdict.kind) {
     case 'unassigned':
-      return `${kindLabel} has no assignment, so it applies to nobody.`;
+      return `${kindLabel} has no assignment, so it applies to nobody.${more}`;
     case 'exclusions-only':
-      return `${kindLabel} is assigned only through exclusion groups; an exclusion only subtracts, so it applies to nobody.`;
+      return `${kindLabel} is assigned only through exclusion groups; an exclusion only subtracts, so it applies to nobody.${more}`;
     case 'assigned-to-missing-or-empty-groups':
-      return `Every included group is deleted or empty: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.`;
+      return `Every included group is deleted or empty: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.${more}`;
     case 'all-users-and-all-devices': {
-      const intents =
-        verdict.intents.allUsers || verdict.intents.allDevices ? ` (All users: ${verdict.intents.allUsers ?? 'n/a'}; All devices: ${verdict.intents.allDevices ?? 'n/a'})` : '';
-      return `Assigned to both All users and All devices, so it can apply twice and conflict${intents}.`;
+      const { allUsers, allDevices } = verdict.intents;
+      // Intune resolves an app's intent before its filters (apps-deploy), so different intents conflict.
+      if (allUsers && allDevices && allUsers !== allDevices)
+        return `Assigned to both All users and All devices with different intents (All users: ${allUsers}; All devices: ${allDevices}); Intune resolves the intent before any filter, so which one a device gets is hard to predict.${more}`;
+      const intents = allUsers || allDevices ? ` (All users: ${allUsers ?? 'n/a'}; All devices: ${allDevices ?? 'n/a'})` : '';
+      return `Assigned to both All users and All devices, and no filter keeps the two apart, so devices get it through both targets${intents}.${more}`;
     }
     default:
       return '';
@@ -121,31 +327,44 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
 /** A finding's status is as loud as the finding; an object that could not be checked has no verdict. */
 function statusTone(verdict: HygieneVerdict): CellTone {
   if (verdict.kind === 'ok') return 'ok';
-  if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments') return 'neutral';
+  if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') return 'neutral';
   return severityTone(ASSIGNMENT_FINDING_KINDS[verdict.kind].severity);
 }
 
 export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport<AssignmentFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<AssignmentFindingKind>[] = [];
+  const apps = new Map(records.objects.filter((object) => object.kind === 'mobileApp').map((object) => [object.id.toLowerCase(), object]));
+  const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: uniqueEdges(records.relationships.value), groups: records.groups } : null;
   for (const object of records.objects) {
-    const verdict = classifyAssignments(object.targets, records.groups);
+    let verdict = classifyAssignments(object.targets, records.groups, { filters: records.filters, readOnV1: object.readOnV1 === true });
+    if (object.kind === 'mobileApp') {
+      if (appGraph) verdict = relationshipVerdict(appGraph, object, verdict);
+      // Without the relationships, an unassigned Win32 app may still be installed as a dependency;
+      // any other app cannot be one, so its verdict stands.
+      else if (verdict.kind === 'unassigned' && WIN32_APP_TYPES.has(object.odataType ?? ''))
+        verdict = { kind: 'could-not-check', reason: "the app relationships could not be read; it may be installed as another app's dependency" };
+    }
     const kindLabel = KIND_LABELS[object.kind];
     const status =
       verdict.kind === 'unknown-groups'
         ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read`
-        : STATUS_LABELS[verdict.kind];
+        : verdict.kind === 'could-not-check'
+          ? `Could not check: ${verdict.reason}`
+          : verdict.kind === 'ok' && verdict.note
+            ? verdict.note
+            : STATUS_LABELS[verdict.kind];
     rows.push({
       id: object.id,
       type: kindLabel,
       name: object.name,
-      assignments: describeTargets(object.targets, records.groups),
+      assignments: describeTargets(object.targets, records.groups, records.filters),
       status,
       statusTone: statusTone(verdict),
       link: object.link,
       order: STATUS_ORDER[verdict.kind],
     });
-    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments') {
+    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments' && verdict.kind !== 'could-not-check') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }
   }
@@ -158,6 +377,12 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   const notices = [
     leftOut.length > 0 ? `Left out, as the Intune admin center leaves them out: ${leftOut.join(' and ')} (Microsoft's own, present in every tenant).` : '',
     records.betaCoverage ? '' : V1_COVERAGE_NOTICE,
+    records.relationships.ok
+      ? ''
+      : `Win32 app dependencies and supersedence could not be read (${records.relationships.reason}), so an unassigned Win32 app is shown as not checked: it may be installed as another app's dependency.`,
+    records.filters.ok
+      ? ''
+      : `Assignment filters could not be read (${records.filters.reason}), so an object assigned to both All users and All devices through filters is shown as not checked.`,
   ].filter(Boolean);
   return {
     state: 'loaded',

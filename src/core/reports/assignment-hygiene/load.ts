@@ -1,8 +1,11 @@
 /** Report 2's Graph reads (every assignable kind of object with its assignments, and the groups they name), kept to the fields `derive` reads. */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { GroupResolver, throwIfGroupsForbidden } from '../../directory/group-lookup.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
+import { GraphError } from '../../graph/graph-error.js';
+import type { GraphReader } from '../../graph/graph-reader.js';
 import { asString } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { LoadContext } from '../report-model.js';
@@ -10,14 +13,27 @@ import { loadSideBySide } from '../side-by-side.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 
+/**
+ * An assignment's filter (`deviceAndAppManagementAssignmentFilterId` and `…FilterType`, declared on
+ * `deviceAndAppManagementAssignmentTarget` in the beta schema only; docs/finding-rules.md, report 2).
+ * `none` is no filter whatever the id says; `unrecognised` is a type the schema does not declare.
+ */
+export type TargetFilter = { mode: 'none' } | { mode: 'include' | 'exclude'; id: string | null } | { mode: 'unrecognised'; value: string };
+
+interface TargetCommon {
+  intent: string | null;
+  /** Absent when Graph's answer did not carry the filter fields (every `/v1.0` read): unknown, not "no filter". */
+  filter?: TargetFilter;
+}
+
 /** One assignment target, reduced to what the rules read. */
 export type AssignmentTarget =
-  | { type: 'allUsers'; intent: string | null }
-  | { type: 'allDevices'; intent: string | null }
-  | { type: 'include'; groupId: string; intent: string | null }
-  | { type: 'exclude'; groupId: string; intent: string | null }
-  | { type: 'configMgrCollection'; collectionId: string; intent: string | null }
-  | { type: 'other'; odataType: string; intent: string | null };
+  | ({ type: 'allUsers' } & TargetCommon)
+  | ({ type: 'allDevices' } & TargetCommon)
+  | ({ type: 'include'; groupId: string } & TargetCommon)
+  | ({ type: 'exclude'; groupId: string } & TargetCommon)
+  | ({ type: 'configMgrCollection'; collectionId: string } & TargetCommon)
+  | ({ type: 'other'; odataType: string } & TargetCommon);
 
 export interface AssignableObject {
   kind: AssignableKind;
@@ -27,6 +43,33 @@ export interface AssignableObject {
   targets: AssignmentTarget[] | null;
   /** For the settings catalog deep link. */
   link: string;
+  /** An app's `@odata.type` without the namespace (`win32LobApp`): only Win32 apps can be dependencies. */
+  odataType?: string;
+  /** Read on `/v1.0`, whose schema has no assignment filter fields: their absence there proves nothing. */
+  readOnV1?: boolean;
+}
+
+/** One Win32 app relationship as an edge: for supersedence the parent is the superseding (newer) app. */
+export interface AppRelationship {
+  kind: 'dependency' | 'supersedence';
+  parentId: string;
+  childId: string;
+  /** `dependencyType` (`detect`, `autoInstall`) or `supersedenceType` (`update`, `replace`); null when absent or `unknownFutureValue`. */
+  type: string | null;
+  /** Display names as the record gives them, for an app the lists did not return. */
+  parentName: string | null;
+  childName: string | null;
+}
+
+/** An optional read: what it gave, or why it could not be read (never taken as "none"). */
+export type OptionalRead<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface AssignmentFilterInfo {
+  id: string;
+  displayName: string;
+  /** `assignmentFilterManagementType`: `devices` (the default) or `apps` (managed-app filters). */
+  managementType: string;
+  platform: string | null;
 }
 
 export interface AssignmentRecords {
@@ -37,7 +80,14 @@ export interface AssignmentRecords {
   leftOut: { catalogueApps: number; builtInScripts: number };
   /** Every group an assignment references, by lower-case id. */
   groups: Map<string, GroupLookup>;
+  /** `GET /beta/deviceAppManagement/mobileAppRelationships`, as edges, or why it could not be read. */
+  relationships: OptionalRead<AppRelationship[]>;
+  /** `GET /beta/deviceManagement/assignmentFilters`, by lower-case id, or why it could not be read. */
+  filters: OptionalRead<Map<string, AssignmentFilterInfo>>;
 }
+
+export const RELATIONSHIPS_PATH = '/beta/deviceAppManagement/mobileAppRelationships';
+export const ASSIGNMENT_FILTERS_PATH = '/beta/deviceManagement/assignmentFilters';
 
 interface Source {
   kind: AssignableKind;
@@ -96,20 +146,104 @@ export function readTarget(assignment: { target?: unknown; intent?: unknown }): 
   const target = (assignment.target ?? {}) as Graph.DeviceAndAppManagementAssignmentTarget & { '@odata.type'?: unknown; groupId?: unknown; collectionId?: unknown };
   const odataType = asString(target['@odata.type']) ?? '';
   const intent = asString(assignment.intent);
+  const filter = readFilter(target as Beta.DeviceAndAppManagementAssignmentTarget);
+  const common = filter ? { intent, filter } : { intent };
   switch (odataType.replace(/^#?microsoft\.graph\./, '')) {
     case 'allLicensedUsersAssignmentTarget':
-      return { type: 'allUsers', intent };
+      return { type: 'allUsers', ...common };
     case 'allDevicesAssignmentTarget':
-      return { type: 'allDevices', intent };
+      return { type: 'allDevices', ...common };
     case 'groupAssignmentTarget':
-      return { type: 'include', groupId: String(target.groupId ?? '').toLowerCase(), intent };
+      return { type: 'include', groupId: String(target.groupId ?? '').toLowerCase(), ...common };
     case 'exclusionGroupAssignmentTarget':
-      return { type: 'exclude', groupId: String(target.groupId ?? '').toLowerCase(), intent };
+      return { type: 'exclude', groupId: String(target.groupId ?? '').toLowerCase(), ...common };
     case 'configurationManagerCollectionAssignmentTarget':
-      return { type: 'configMgrCollection', collectionId: String(target.collectionId ?? ''), intent };
+      return { type: 'configMgrCollection', collectionId: String(target.collectionId ?? ''), ...common };
     default:
-      return { type: 'other', odataType, intent };
+      return { type: 'other', odataType, ...common };
   }
+}
+
+/** The target's filter, when Graph sent its type (beta: `none`, `include` or `exclude`, no sentinel). */
+function readFilter(target: Beta.DeviceAndAppManagementAssignmentTarget): TargetFilter | undefined {
+  const type: unknown = target.deviceAndAppManagementAssignmentFilterType;
+  if (type === undefined || type === null) return undefined;
+  if (type === 'none') return { mode: 'none' };
+  const id = asString(target.deviceAndAppManagementAssignmentFilterId);
+  if (type === 'include' || type === 'exclude') return { mode: type, id: id ? id.toLowerCase() : null };
+  return { mode: 'unrecognised', value: String(type) };
+}
+
+/**
+ * A relationship record as an edge (docs/finding-rules.md, report 2). `targetType` `child`: the
+ * source is the parent; `parent`: the target is (intune-apps-mobileapprelationshiptype, beta). A
+ * record that cannot be oriented or typed makes the whole read unusable: one unknown edge could be
+ * the one that installs an app, so the list is not taken as complete without it.
+ */
+export function readRelationship(item: Record<string, unknown>): AppRelationship | null {
+  const record = item as Beta.MobileAppRelationship & { '@odata.type'?: unknown };
+  const odataType = String(record['@odata.type'] ?? '').replace(/^#?microsoft\.graph\./, '');
+  const kind = odataType === 'mobileAppDependency' ? 'dependency' : odataType === 'mobileAppSupersedence' ? 'supersedence' : null;
+  const sourceId = asString(record.sourceId);
+  const targetId = asString(record.targetId);
+  if (!kind || !sourceId || !targetId) return null;
+  const rawType = kind === 'dependency' ? (record as Beta.MobileAppDependency).dependencyType : (record as Beta.MobileAppSupersedence).supersedenceType;
+  const type = typeof rawType === 'string' && rawType !== 'unknownFutureValue' ? rawType : null;
+  const source = { id: sourceId.toLowerCase(), name: asString(record.sourceDisplayName) };
+  const target = { id: targetId.toLowerCase(), name: asString(record.targetDisplayName) };
+  const [parent, child] = record.targetType === 'child' ? [source, target] : record.targetType === 'parent' ? [target, source] : [null, null];
+  if (!parent || !child) return null;
+  return { kind, parentId: parent.id, childId: child.id, type, parentName: parent.name, childName: child.name };
+}
+
+/** Why an optional read failed, in words for the row; a failure elsewhere that stopped it is rethrown. */
+function optionalFailure(error: unknown, signal: AbortSignal): string {
+  if (!(error instanceof GraphError) || signal.aborted) throw error;
+  return error.status !== undefined ? `Graph answered ${error.status}` : error.kind === 'malformed-response' ? 'Graph sent a malformed answer' : `the read failed (${error.kind})`;
+}
+
+/** Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its reverse once). */
+async function readRelationships(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<AppRelationship[]>> {
+  const edges: AppRelationship[] = [];
+  try {
+    for await (const page of graph.pages<Record<string, unknown>>(RELATIONSHIPS_PATH, { signal })) {
+      for (const item of page.items) {
+        const edge = readRelationship(item);
+        if (!edge) return { ok: false, reason: 'Graph sent an app relationship this report cannot read' };
+        edges.push(edge);
+      }
+      onProgress?.('mobileAppRelationships', edges.length);
+    }
+  } catch (error) {
+    return { ok: false, reason: optionalFailure(error, signal) };
+  }
+  return { ok: true, value: edges };
+}
+
+/** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
+async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<Map<string, AssignmentFilterInfo>>> {
+  const filters = new Map<string, AssignmentFilterInfo>();
+  try {
+    for await (const page of graph.pages<Beta.DeviceAndAppManagementAssignmentFilter>(ASSIGNMENT_FILTERS_PATH, {
+      headers: { Prefer: 'include-unknown-enum-members' },
+      signal,
+    })) {
+      for (const item of page.items) {
+        const id = asString(item.id);
+        if (!id) return { ok: false, reason: 'Graph sent a filter without an id' };
+        filters.set(id.toLowerCase(), {
+          id,
+          displayName: asString(item.displayName) ?? id,
+          managementType: asString(item.assignmentFilterManagementType) ?? 'devices',
+          platform: asString(item.platform),
+        });
+      }
+      onProgress?.('assignmentFilters', filters.size);
+    }
+  } catch (error) {
+    return { ok: false, reason: optionalFailure(error, signal) };
+  }
+  return { ok: true, value: filters };
 }
 
 export async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
@@ -120,7 +254,9 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
-    for await (const page of graph.pages<Record<string, unknown>>(graph.coveragePath(source.path), { query: { $expand: 'assignments' }, signal })) {
+    const path = graph.coveragePath(source.path);
+    const readOnV1 = path.startsWith('/v1.0/');
+    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $expand: 'assignments' }, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
         // its remediation scripts (deviceHealthScript.isGlobalScript) are read-only: unassigned by
@@ -136,7 +272,8 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
         const id = String(item.id);
         const name = source.name(item);
         const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
-        objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name) });
+        const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
+        objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name), readOnV1, ...(odataType ? { odataType } : {}) });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
       onProgress?.(source.source, objects.length);
@@ -144,8 +281,22 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
     return objects;
   };
   let perSource: AssignableObject[][];
+  let relationships: OptionalRead<AppRelationship[]> = { ok: false, reason: 'not read' };
+  let filters: OptionalRead<Map<string, AssignmentFilterInfo>> = { ok: false, reason: 'not read' };
+  // Both optional reads are beta only and always made, whatever the coverage setting: /v1.0 has
+  // neither (docs/finding-rules.md, report 2). Each ends as a value; only a failure elsewhere stops it.
+  const optional = [
+    async (signal: AbortSignal) => {
+      relationships = await readRelationships(graph, signal, onProgress);
+      return [];
+    },
+    async (signal: AbortSignal) => {
+      filters = await readFilters(graph, signal, onProgress);
+      return [];
+    },
+  ];
   try {
-    perSource = await loadSideBySide<AssignableObject[][]>(SOURCES.map(readSource), controller);
+    perSource = await loadSideBySide<AssignableObject[][]>([...SOURCES.map(readSource), ...optional], controller);
   } catch (error) {
     // Look-ups already sent are abandoned with the report; wait for them so nothing outlives it.
     await groups.settle().catch(() => undefined);
@@ -154,5 +305,5 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  return { objects: perSource.flat(), betaCoverage: graph.betaCoverage, groups: lookups, leftOut };
+  return { objects: perSource.flat(), betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
 }

@@ -166,10 +166,15 @@ describe('classifyAssignments', () => {
 });
 
 const NOTHING_LEFT_OUT = { catalogueApps: 0, builtInScripts: 0 };
+/** Both beta reads answered, with nothing in them: no app relationship, no assignment filter. */
+const READ_NOTHING_FOUND = { relationships: { ok: true as const, value: [] }, filters: { ok: true as const, value: new Map() } };
 
 describe('deriveAssignmentHygiene', () => {
   it('reports a never-assigned object as unassigned, with "None" as its assignments', () => {
-    const report = deriveAssignmentHygiene({ objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('cfg-1', 'Wi-Fi profile', [])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
+      context,
+    );
     expect(report.rows).toEqual([
       {
         id: 'cfg-1',
@@ -188,7 +193,7 @@ describe('deriveAssignmentHygiene', () => {
 
   it('reports an app assigned only to an exclusion group as exclusions-only', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      { objects: [object('app-1', 'Contoso VPN', [exclude(EXCLUDED, 'required')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
       context,
     );
     expect(report.rows[0]).toMatchObject({ type: 'App', status: 'Exclusions only', assignments: 'Exclude: Kiosks' });
@@ -204,7 +209,13 @@ describe('deriveAssignmentHygiene', () => {
 
   it('reports only deleted or empty included groups, naming each', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('pol-1', 'BitLocker', [include(DELETED), include(EMPTY)], 'compliancePolicy')],
+        groups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+        ...READ_NOTHING_FOUND,
+      },
       context,
     );
     expect(report.rows[0]).toMatchObject({
@@ -224,7 +235,7 @@ describe('deriveAssignmentHygiene', () => {
 
   it('one deleted included group and one non-empty included group is OK, not a finding', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      { objects: [object('cfg-2', 'Edge settings', [include(DELETED), include(FULL)])], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
       context,
     );
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: deleted group ${DELETED}; Sales laptops` });
@@ -233,7 +244,13 @@ describe('deriveAssignmentHygiene', () => {
 
   it('an included group that could not be read makes no finding; the status says it could not check', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('scr-1', 'Rename device', [include(UNREADABLE), include(DELETED)], 'platformScript')],
+        groups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+        ...READ_NOTHING_FOUND,
+      },
       context,
     );
     expect(report.rows[0]).toMatchObject({
@@ -248,7 +265,13 @@ describe('deriveAssignmentHygiene', () => {
     const other = '66666666-6666-6666-6666-666666666666';
     const lookups = new Map(groups).set(other, { state: 'unknown', id: other, error: { message: '503' } });
     const report = deriveAssignmentHygiene(
-      { objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')], groups: lookups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('rem-1', 'Clear temp', [include(UNREADABLE), include(other)], 'remediation')],
+        groups: lookups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+        ...READ_NOTHING_FOUND,
+      },
       context,
     );
     expect(report.rows[0]?.status).toBe('Could not check: 2 groups could not be read');
@@ -257,7 +280,13 @@ describe('deriveAssignmentHygiene', () => {
 
   it('a Configuration Manager collection target never makes a finding', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('app-2', 'Office', [collection('SMS00004'), include(DELETED)], 'mobileApp')],
+        groups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+        ...READ_NOTHING_FOUND,
+      },
       context,
     );
     expect(report.rows[0]).toMatchObject({ status: 'OK', assignments: `Include: Configuration Manager collection SMS00004; deleted group ${DELETED}` });
@@ -266,7 +295,13 @@ describe('deriveAssignmentHygiene', () => {
 
   it('All users + All devices is a finding with the app intents in the detail', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      {
+        objects: [object('app-3', 'Company Portal', [allUsers('required'), allDevices('available')], 'mobileApp')],
+        groups,
+        leftOut: NOTHING_LEFT_OUT,
+        betaCoverage: true,
+        ...READ_NOTHING_FOUND,
+      },
       context,
     );
     expect(report.rows[0]).toMatchObject({ status: 'All users and All devices', assignments: 'Include: All users [required]; All devices [available]' });
@@ -275,14 +310,15 @@ describe('deriveAssignmentHygiene', () => {
         kind: 'all-users-and-all-devices',
         subjectId: 'app-3',
         subjectName: 'App: Company Portal',
-        detail: 'Assigned to both All users and All devices, so it can apply twice and conflict (All users: required; All devices: available).',
+        detail:
+          'Assigned to both All users and All devices with different intents (All users: required; All devices: available); Intune resolves the intent before any filter, so which one a device gets is hard to predict.',
       },
     ]);
   });
 
   it('All users + All devices without intents (a policy) has no intent suffix', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      { objects: [object('cfg-3', 'Defender', [allUsers(), allDevices()], 'settingsCatalogPolicy')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
       context,
     );
     expect(report.findings).toEqual([
@@ -290,7 +326,7 @@ describe('deriveAssignmentHygiene', () => {
         kind: 'all-users-and-all-devices',
         subjectId: 'cfg-3',
         subjectName: 'Settings catalog policy: Defender',
-        detail: 'Assigned to both All users and All devices, so it can apply twice and conflict.',
+        detail: 'Assigned to both All users and All devices, and no filter keeps the two apart, so devices get it through both targets.',
       },
     ]);
   });
@@ -302,6 +338,7 @@ describe('deriveAssignmentHygiene', () => {
         groups,
         leftOut: NOTHING_LEFT_OUT,
         betaCoverage: true,
+        ...READ_NOTHING_FOUND,
       },
       context,
     );
@@ -320,6 +357,7 @@ describe('deriveAssignmentHygiene', () => {
         groups,
         leftOut: NOTHING_LEFT_OUT,
         betaCoverage: true,
+        ...READ_NOTHING_FOUND,
       },
       context,
     );
@@ -347,6 +385,7 @@ describe('deriveAssignmentHygiene', () => {
         groups,
         leftOut: NOTHING_LEFT_OUT,
         betaCoverage: true,
+        ...READ_NOTHING_FOUND,
       },
       context,
     );
@@ -361,7 +400,10 @@ describe('deriveAssignmentHygiene', () => {
       { intent: 'required', target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: DELETED.toUpperCase() } },
       { intent: 'required', target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: EXCLUDED.toUpperCase() } },
     ].map(readTarget);
-    const report = deriveAssignmentHygiene({ objects: [object('app-9', 'Legacy', targets, 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene(
+      { objects: [object('app-9', 'Legacy', targets, 'mobileApp')], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
+      context,
+    );
     expect(report.findings.map((finding) => finding.kind)).toEqual(['assigned-to-missing-or-empty-groups']);
     expect(report.rows[0]?.assignments).toBe(`Include: deleted group ${DELETED} [required] · Exclude: Kiosks`);
   });
@@ -370,7 +412,7 @@ describe('deriveAssignmentHygiene', () => {
 describe('what report 2 must not call unassigned (issue 11, point 2)', () => {
   it('an object whose answer has no assignments property is unknown, not unassigned: no finding, and the row says so', () => {
     const report = deriveAssignmentHygiene(
-      { objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true },
+      { objects: [{ ...object('app-9', 'Contoso Notes', [], 'mobileApp'), targets: null }], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND },
       context,
     );
     expect(report.rows[0]).toMatchObject({ status: 'Could not check: Graph returned no assignments for it', assignments: 'Not returned by Graph' });
@@ -378,17 +420,17 @@ describe('what report 2 must not call unassigned (issue 11, point 2)', () => {
   });
 
   it("says what it left out as the Intune admin center does: Microsoft's catalogue apps and built-in remediation scripts", () => {
-    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 2, builtInScripts: 1 }, betaCoverage: true }, context);
+    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 2, builtInScripts: 1 }, betaCoverage: true, ...READ_NOTHING_FOUND }, context);
     expect(report.notice).toBe(
       "Left out, as the Intune admin center leaves them out: 2 Microsoft catalogue apps and 1 built-in remediation script (Microsoft's own, present in every tenant).",
     );
-    expect(deriveAssignmentHygiene({ objects: [], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true }, context).notice).toBeNull();
+    expect(deriveAssignmentHygiene({ objects: [], groups, leftOut: NOTHING_LEFT_OUT, betaCoverage: true, ...READ_NOTHING_FOUND }, context).notice).toBeNull();
   });
 });
 
 describe('what report 2 cannot show on /v1.0 (issue 11, point 3)', () => {
   it('read on /v1.0, the notice names the kinds of object that segment leaves out and the setting that brings them in', () => {
-    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 1, builtInScripts: 0 }, betaCoverage: false }, context);
+    const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 1, builtInScripts: 0 }, betaCoverage: false, ...READ_NOTHING_FOUND }, context);
     expect(report.notice).toBe(`Left out, as the Intune admin center leaves them out: 1 Microsoft catalogue app (Microsoft's own, present in every tenant). ${V1_COVERAGE_NOTICE}`);
     expect(V1_COVERAGE_NOTICE).toContain('GRAPH_BETA_COVERAGE=true');
     for (const kind of ['Wi-Fi', 'VPN', 'SCEP', 'PKCS', 'email', 'AOSP', 'Microsoft 365 Apps', 'WinGet', 'managed Google Play']) expect(V1_COVERAGE_NOTICE).toContain(kind);

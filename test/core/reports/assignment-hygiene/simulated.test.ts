@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { loadReport } from '../../../../src/core/reports/registry.js';
+import type { ReportResult } from '../../../../src/core/reports/report-model.js';
+import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../../../support/simulated-tenant.js';
+
+/**
+ * Report 2's issue 26 cases on the simulated demo tenant (src/core/reports/assignment-hygiene/demo.ts,
+ * step 13), read as the report reads them, with and without GRAPH_BETA_COVERAGE, and with the two
+ * beta-only reads failing.
+ */
+const now = new Date('2026-11-22T09:00:00Z');
+const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
+
+async function load(betaCoverage: boolean): Promise<ReportResult> {
+  const report = await loadReport('assignment-hygiene', harness.client({ betaCoverage }), { now: () => now });
+  harness.sim.graph.clearLog();
+  expect(report.state).toBe('loaded');
+  return report;
+}
+
+const row = (report: ReportResult, name: string) => {
+  const found = report.rows.find((candidate) => candidate.name === name);
+  expect(found, name).toBeDefined();
+  return found!;
+};
+const kindsOf = (report: ReportResult, name: string) => report.findings.filter((finding) => finding.subjectName.endsWith(`: ${name}`)).map((finding) => finding.kind);
+
+describe.each([false, true])('report 2 on the demo tenant (beta coverage: %s)', (betaCoverage) => {
+  it('reads the app relationships and the filters on /beta whatever the coverage', async () => {
+    await loadReport('assignment-hygiene', harness.client({ betaCoverage }), { now: () => now });
+    const paths = harness.sim.graph.requests.map((request) => request.path);
+    harness.sim.graph.clearLog();
+    expect(paths).toContain('/beta/deviceAppManagement/mobileAppRelationships');
+    expect(paths).toContain('/beta/deviceManagement/assignmentFilters');
+    expect(paths).not.toContain('/v1.0/deviceAppManagement/mobileAppRelationships');
+  });
+
+  it('judges each Win32 dependency and supersedence case by what Intune documents', async () => {
+    const report = await load(betaCoverage);
+    expect(row(report, 'Microsoft Visual C++ 2015-2022 Redistributable').status).toBe('Installed automatically as a dependency of "Contoso VPN Client"');
+    expect(row(report, 'Contoso Licence Agent').status).toBe('Detection-only dependency of "Contoso CAD": Intune checks for it but never installs it');
+    expect(row(report, 'Contoso Data Runtime').status).toBe('Installed automatically as a dependency of "Contoso Data Studio"');
+    expect(row(report, 'Contoso Data Drivers').status).toBe('Installed automatically as a dependency of "Contoso Data Runtime"');
+    expect(row(report, 'Notepad++ 7.9').status).toBe('Superseded by "Notepad++ 8.6" (update)');
+    expect(row(report, 'Contoso Field Runtime').status).toMatch(/^Installed automatically as a dependency of "Contoso Field App"/);
+    for (const name of [
+      'Microsoft Visual C++ 2015-2022 Redistributable',
+      'Contoso Licence Agent',
+      'Contoso Data Runtime',
+      'Contoso Data Drivers',
+      'Notepad++ 7.9',
+      'Contoso Field Runtime',
+    ])
+      expect(kindsOf(report, name), name).toEqual([]);
+    expect(kindsOf(report, 'Legacy Scanner Driver')).toEqual(['unassigned']);
+    expect(report.findings.find((finding) => finding.subjectName === 'App: Legacy Scanner Driver')?.detail).toContain('dependency of "Legacy Scanner Utility"');
+    expect(kindsOf(report, 'Adobe Acrobat Reader (2024)')).toEqual(['unassigned']);
+    expect(report.findings.find((finding) => finding.subjectName === 'App: Adobe Acrobat Reader (2024)')?.detail).toContain(
+      'It supersedes "Adobe Acrobat Reader (2020)", but Intune ignores a superseding app that isn\'t targeted',
+    );
+  });
+
+  it('judges All users + All devices by their filters, and never calls an unknown filter deleted', async () => {
+    const report = await load(betaCoverage);
+    expect(kindsOf(report, 'Detect stale VPN profiles')).toEqual([]);
+    expect(kindsOf(report, 'Collect Defender logs')).toEqual(['all-users-and-all-devices']);
+    expect(kindsOf(report, 'Reset Windows Update components')).toEqual(['all-users-and-all-devices']);
+    expect(kindsOf(report, 'Repair OneDrive sync')).toEqual([]);
+    expect(row(report, 'Repair OneDrive sync').status).toMatch(/^Could not check: .*different filters/);
+    expect(kindsOf(report, 'Check free disk space')).toEqual([]);
+    expect(row(report, 'Check free disk space').status).toMatch(/^Could not check: .*filter could not be read/);
+    expect(JSON.stringify(row(report, 'Check free disk space'))).not.toContain('deleted');
+    expect(kindsOf(report, 'Contoso Travel')).toEqual(['all-users-and-all-devices']);
+    expect(row(report, 'Collect Defender logs').assignments).toBe('Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")');
+  });
+
+  it('judges /v1.0-read profiles by their filters only where they can be seen', async () => {
+    const report = await load(betaCoverage);
+    if (betaCoverage) {
+      expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
+      expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual(['all-users-and-all-devices']);
+      expect(kindsOf(report, 'Windows - Compliance (corporate split)')).toEqual([]);
+      expect(row(report, 'Windows - Compliance (corporate split)').statusTone).toBe('ok');
+      expect(row(report, 'Contoso Travel').assignments).toBe(
+        'Include: All users [required] (include filter "Corporate Windows"); All devices [uninstall] (exclude filter "Corporate Windows")',
+      );
+    } else {
+      for (const name of ['Windows - BitLocker (legacy)', 'Windows - Endpoint protection (legacy)', 'Windows - Compliance (corporate split)']) {
+        expect(kindsOf(report, name), name).toEqual([]);
+        expect(row(report, name).status).toBe('Could not check: All users and All devices: /v1.0 does not show assignment filters; set GRAPH_BETA_COVERAGE=true');
+      }
+      expect(row(report, 'Contoso Travel').assignments).toBe('Include: All users [required]; All devices [uninstall]');
+    }
+  });
+});
+
+describe('report 2 when a beta-only read fails', () => {
+  it.each([403, 500])("the relationships answering %s make unassigned Win32 apps 'could not check', never unused, and other verdicts stand", async (status) => {
+    harness.sim.faults.add({ path: '/beta/deviceAppManagement/mobileAppRelationships', status, times: 1 });
+    const report = await load(false);
+    for (const name of ['Microsoft Visual C++ 2015-2022 Redistributable', 'Legacy Scanner Driver', 'Adobe Acrobat Reader (2024)', 'Legacy PDF Reader']) {
+      expect(kindsOf(report, name), name).toEqual([]);
+      expect(row(report, name).status).toBe("Could not check: the app relationships could not be read; it may be installed as another app's dependency");
+    }
+    expect(report.notice).toContain(`Win32 app dependencies and supersedence could not be read (Graph answered ${status})`);
+    expect(kindsOf(report, 'Contoso Expenses')).toEqual(['exclusions-only']);
+    expect(kindsOf(report, 'macOS - Compliance')).toEqual(['unassigned']);
+  });
+
+  it('a relationship record the report cannot read makes the whole list unusable, not "no relationships"', async () => {
+    harness.sim.faults.add({
+      path: '/beta/deviceAppManagement/mobileAppRelationships',
+      rawBody: () =>
+        JSON.stringify({ value: [{ '@odata.type': '#microsoft.graph.mobileAppDependency', id: 'x_y', sourceId: 'x', targetId: 'y', targetType: 'unknownFutureValue' }] }),
+      times: 1,
+    });
+    const report = await load(true);
+    expect(row(report, 'Microsoft Visual C++ 2015-2022 Redistributable').status).toMatch(/^Could not check/);
+    expect(kindsOf(report, 'Adobe Acrobat Reader (2024)')).toEqual([]);
+  });
+
+  it("the filters failing make filtered All users + All devices pairs 'could not check'; different app intents stay a finding", async () => {
+    harness.sim.faults.add({ path: '/beta/deviceManagement/assignmentFilters', status: 500, times: 1 });
+    const report = await load(true);
+    expect(report.notice).toContain('Assignment filters could not be read (Graph answered 500)');
+    for (const name of ['Detect stale VPN profiles', 'Collect Defender logs', 'Reset Windows Update components']) {
+      expect(kindsOf(report, name), name).toEqual([]);
+      expect(row(report, name).status).toMatch(/^Could not check: All users and All devices: filter could not be read/);
+    }
+    expect(kindsOf(report, 'Contoso Travel')).toEqual(['all-users-and-all-devices']);
+    // No filter on either target, and Graph says so: still a finding.
+    expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual(['all-users-and-all-devices']);
+  });
+});
