@@ -74,7 +74,15 @@ async function readStored(store: StateStore, id: ReportId, log: (line: string) =
     const text = await store.readCompressed(resultDocument(id));
     if (text === null) return null;
     const result = JSON.parse(text) as Partial<ReportResult> | null;
-    if (result?.report === id && typeof result.generatedAt === 'string' && Array.isArray(result.rows) && Array.isArray(result.findings)) return result as ReportResult;
+    if (
+      result?.report === id &&
+      typeof result.generatedAt === 'string' &&
+      Array.isArray(result.rows) &&
+      Array.isArray(result.findings) &&
+      Array.isArray(result.uncheckedSubjects)
+    ) {
+      return result as ReportResult;
+    }
     log(`report ${id}: the shared result is not a report; loading it again`);
   } catch (error) {
     log(`report ${id}: the shared result could not be read (${errorText(error)}); loading it again`);

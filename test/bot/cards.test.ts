@@ -105,6 +105,7 @@ function syntheticResult(findingCount: number): ReportResult {
     findings,
     findingKinds: escrowGapsReport.findingKinds,
     unchecked: [],
+    uncheckedSubjects: [],
     generatedAt: '2026-11-23T09:00:00.000Z',
   };
 }
@@ -255,7 +256,7 @@ describe('the new-findings card', () => {
     const text = renderedText(card);
     expect(text).toContain('Nothing new in Contoso (demo)');
     expect(text).toContain('1 resolved');
-    expect(text).toContain('Not checked (a permission not granted, or data not read in full): devices without an escrowed laps password.');
+    expect(text).toContain('Not checked (permission not granted): devices without an escrowed laps password.');
     expect(text).toContain('Could not check: Graph answered 403');
   });
 });

@@ -72,7 +72,7 @@ export function newFindingsCard(
         ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? [], news.findingKinds),
         unchecked:
           news.unchecked.length > 0
-            ? `Not checked (a permission not granted, or data not read in full): ${news.unchecked.map((kind) => findingKind(news.findingKinds, kind).label.toLowerCase()).join(', ')}.`
+            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => findingKind(news.findingKinds, kind).label.toLowerCase()).join(', ')}.`
             : '',
         fresh: news.fresh.length,
         tabUrl: options.tabLinks(news.report),

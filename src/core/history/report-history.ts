@@ -48,7 +48,7 @@ export function emptyHistory(report: ReportId): ReportHistory {
 export function recordLoad(
   history: ReportHistory,
   last: LastFindings | null,
-  result: Pick<ReportResult, 'report' | 'state' | 'findings' | 'unchecked' | 'generatedAt'>,
+  result: Pick<ReportResult, 'report' | 'state' | 'findings' | 'unchecked' | 'uncheckedSubjects' | 'generatedAt'>,
 ): { history: ReportHistory; last: LastFindings } | null {
   if (result.state === 'load-error') return null;
   const counts: Record<string, number> = {};
@@ -65,7 +65,9 @@ export function recordLoad(
   if (last && !late) {
     const before = new Set(Object.values(last.byKind).flat());
     const now = new Set(result.findings.map((finding) => finding.fingerprint));
-    const unchecked = new Set(result.unchecked);
+    // The last findings are kept by kind only, so a kind left unchecked for one subject (a policy
+    // whose settings were not read in full) counts none of its findings as resolved this time.
+    const unchecked = new Set([...result.unchecked, ...result.uncheckedSubjects.map(({ kind }) => kind)]);
     fresh = [...now].filter((fingerprint) => !before.has(fingerprint)).length;
     resolved = 0;
     for (const [kind, fingerprints] of Object.entries(last.byKind)) {

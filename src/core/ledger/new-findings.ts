@@ -1,3 +1,4 @@
+import { uncheckedSubjectKey } from '../reports/report-model.js';
 import type { Finding, ReportId, ReportLoadError, ReportResult } from '../reports/report-model.js';
 import type { ChannelLedger, LedgerEntry } from './channel-ledger.js';
 import { findingsWorstFirst } from '../findings/finding-kinds.js';
@@ -92,9 +93,12 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
       news.fresh.push({ ...finding, report: result.report, reopened: known !== undefined });
       next.set(finding.fingerprint, entryFor(result.report, finding, 'open', changedAt));
     }
+    // A finding this load could not check (its kind's source n/a, or its subject not read in full) has not gone away.
     const unchecked = new Set(news.unchecked);
+    const uncheckedSubjects = new Set(result.uncheckedSubjects.map(({ kind, subjectId }) => uncheckedSubjectKey(kind, subjectId)));
     for (const entry of byFingerprint.values()) {
-      if (entry.report !== result.report || entry.status !== 'open' || present.has(entry.fingerprint) || unchecked.has(entry.kind)) continue;
+      if (entry.report !== result.report || entry.status !== 'open' || present.has(entry.fingerprint)) continue;
+      if (unchecked.has(entry.kind) || uncheckedSubjects.has(uncheckedSubjectKey(entry.kind, entry.subjectId))) continue;
       news.resolved += 1;
       next.set(entry.fingerprint, { ...entry, status: 'resolved', changedAt });
     }

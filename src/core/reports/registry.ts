@@ -5,7 +5,8 @@ import { adminApprovalReport } from './admin-approval/definition.js';
 import { assignmentHygieneReport } from './assignment-hygiene/definition.js';
 import { connectorHealthReport } from './connector-health/definition.js';
 import { escrowGapsReport } from './escrow-gaps/definition.js';
-import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult } from './report-model.js';
+import { uncheckedSubjectKey } from './report-model.js';
+import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
@@ -116,6 +117,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
     findings: [],
     findingKinds: definition.findingKinds,
     unchecked: [],
+    uncheckedSubjects: [],
     generatedAt: now().toISOString(),
   });
   try {
@@ -134,7 +136,8 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       rows: derived.rows,
       findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
       findingKinds: definition.findingKinds,
-      unchecked: [...new Set([...uncheckedKinds(definition, derived.columns), ...(derived.unchecked ?? [])])],
+      unchecked: uncheckedKinds(definition, derived.columns),
+      uncheckedSubjects: distinctSubjects(derived.uncheckedSubjects ?? []),
       thresholds,
       generatedAt: generatedAt.toISOString(),
     };
@@ -149,6 +152,17 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
 function uncheckedKinds(definition: ReportDefinition<unknown>, columns: readonly ReportColumn[]): string[] {
   const unavailable = new Set(columns.filter((column) => !column.available).map((column) => column.key));
   return definition.optionalSources.filter((source) => unavailable.has(source.column)).flatMap((source) => [...source.findingKinds]);
+}
+
+/** Each (kind, subject) once, ids compared as Graph compares them (without case). */
+function distinctSubjects(subjects: readonly UncheckedSubject[]): UncheckedSubject[] {
+  const seen = new Set<string>();
+  return subjects.filter(({ kind, subjectId }) => {
+    const key = uncheckedSubjectKey(kind, subjectId);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** What a failed load says: the upstream status and, for a 403, which permissions the report needs. */

@@ -109,11 +109,23 @@ export interface DerivedReport<Kind extends string = string> {
   rows: ReportRow[];
   findings: FindingDraft<Kind>[];
   /**
-   * Finding kinds this load could not check for some subject although every source answered
-   * (report 3: a policy whose settings could not be read in full): like an n/a source's kinds, an
-   * earlier finding of one stays open rather than counting as resolved.
+   * What this load could not check for one subject although every source answered (report 3: a
+   * policy whose settings could not be read in full; report 2: an object whose filters or Win32
+   * relationships could not be read): an earlier finding of that kind about that subject stays open
+   * rather than counting as resolved. The row says why.
    */
-  unchecked?: Kind[];
+  uncheckedSubjects?: Array<UncheckedSubject<Kind>>;
+}
+
+/** A finding kind that could not be checked for one subject (a policy, an app, a device), by its id. */
+export interface UncheckedSubject<Kind extends string = string> {
+  kind: Kind;
+  subjectId: string;
+}
+
+/** How an unchecked subject and a finding's kind and subject are matched: ids without case, as Graph compares them. */
+export function uncheckedSubjectKey(kind: string, subjectId: string): string {
+  return `${kind}\u0000${subjectId.toLowerCase()}`;
 }
 
 export interface ReportLoadError {
@@ -135,8 +147,10 @@ export interface ReportResult {
   findings: Finding[];
   /** The report's finding kinds with their labels and severities: every kind in `findings` is here. */
   findingKinds: FindingKindTable;
-  /** Finding kinds the report could not check: a source not granted (an n/a column), or what `derive` could not check (`DerivedReport.unchecked`). */
+  /** Finding kinds the report could not check at all: a source not granted (an n/a column). */
   unchecked: string[];
+  /** Finding kinds it could not check for one subject each (`DerivedReport.uncheckedSubjects`). */
+  uncheckedSubjects: UncheckedSubject[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;
   generatedAt: string;

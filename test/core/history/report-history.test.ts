@@ -35,6 +35,12 @@ describe('a report history', () => {
     expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
   });
 
+  it('resolves nothing of a kind left unchecked for one subject, since the last findings are kept by kind', () => {
+    const first = recordLoad(emptyHistory('escrow-gaps'), null, reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b']))!;
+    const next = recordLoad(first.history, first.last, reportResult('2026-11-21T09:00:00.000Z', [], { uncheckedSubjects: [{ kind: 'missing-recovery-key', subjectId: 'a' }] }))!;
+    expect(latestChange(next.history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 0, resolved: 0 });
+  });
+
   it('counts a late, older load in its place without changing what the next load compares with', () => {
     let history: ReportHistory = emptyHistory('escrow-gaps');
     let last: LastFindings | null = null;

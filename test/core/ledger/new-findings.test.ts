@@ -29,6 +29,7 @@ function escrow(findings: Finding[], options: { laps?: boolean; keys?: boolean }
     unchecked: escrowGapsReport.optionalSources
       .filter(({ column }) => (column === 'recoveryKey' ? options.keys === false : options.laps === false))
       .flatMap(({ findingKinds }) => [...findingKinds]),
+    uncheckedSubjects: [],
     generatedAt: t0.toISOString(),
   };
 }
@@ -86,6 +87,16 @@ describe('digestNewFindings', () => {
     const digest = digestNewFindings(first.nextLedger, [escrow([], { laps: false })], new Date(t0.getTime() + DAY));
     expect(digest.reports[0]).toMatchObject({ resolved: 1, unchecked: ['missing-laps-password'] });
     expect(digest.nextLedger.entries.find((entry) => entry.subjectId === 'a')?.status).toBe('open');
+  });
+
+  it('keeps open a finding whose subject this load could not check, and resolves the same kind for other subjects', () => {
+    const first = digestNewFindings(emptyLedger('c'), [escrow([finding('a'), finding('b')])], t0);
+    const digest = digestNewFindings(first.nextLedger, [{ ...escrow([]), uncheckedSubjects: [{ kind: 'missing-recovery-key', subjectId: 'A' }] }], new Date(t0.getTime() + DAY));
+    expect(digest.reports[0]).toMatchObject({ resolved: 1, unchecked: [] });
+    expect(digest.nextLedger.entries.map(({ subjectId, status }) => [subjectId, status])).toEqual([
+      ['a', 'open'],
+      ['b', 'resolved'],
+    ]);
   });
 
   it('leaves the entries of reports not loaded this time alone', () => {

@@ -22,6 +22,7 @@ const report: ReportResult = {
   findings: [{ kind: 'missing-recovery-key', subjectId: 'd1', subjectName: 'PC\u001b[2J', detail: 'No key.', fingerprint: 'f' }],
   findingKinds: escrowGapsReport.findingKinds,
   unchecked: ['missing-laps-password'],
+  uncheckedSubjects: [],
   generatedAt: '2026-11-22T09:00:00.000Z',
 };
 

@@ -3,11 +3,13 @@
 import { describeGroup } from '../../directory/group-lookup.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import { compareText, plural } from '../graph-values.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } from '../report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
+
+const ASSIGNMENT_KINDS = Object.keys(ASSIGNMENT_FINDING_KINDS) as AssignmentFindingKind[];
 
 const KIND_LABELS: Record<AssignableKind, string> = {
   deviceConfiguration: 'Configuration profile',
@@ -334,6 +336,7 @@ function statusTone(verdict: HygieneVerdict): CellTone {
 export function deriveAssignmentHygiene(records: AssignmentRecords, _context: DeriveContext): DerivedReport<AssignmentFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<AssignmentFindingKind>[] = [];
+  const uncheckedSubjects: Array<UncheckedSubject<AssignmentFindingKind>> = [];
   const apps = new Map(records.objects.filter((object) => object.kind === 'mobileApp').map((object) => [object.id.toLowerCase(), object]));
   const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: uniqueEdges(records.relationships.value), groups: records.groups } : null;
   for (const object of records.objects) {
@@ -364,7 +367,10 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
       link: object.link,
       order: STATUS_ORDER[verdict.kind],
     });
-    if (verdict.kind !== 'ok' && verdict.kind !== 'unknown-groups' && verdict.kind !== 'unknown-assignments' && verdict.kind !== 'could-not-check') {
+    if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') {
+      // Whatever an earlier load found for this object may still hold: it stays open, not resolved.
+      for (const kind of ASSIGNMENT_KINDS) uncheckedSubjects.push({ kind, subjectId: object.id });
+    } else if (verdict.kind !== 'ok') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }
   }
@@ -395,5 +401,6 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
+    uncheckedSubjects,
   };
 }

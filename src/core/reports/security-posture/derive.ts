@@ -2,7 +2,7 @@
 
 import { capitalise, compareText, graphTimestamp } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } from '../report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
@@ -292,7 +292,7 @@ const NEUTRAL: CellTone = 'neutral';
 export function deriveSecurityPosture(records: SecurityPostureRecords, _context: DeriveContext): DerivedReport<PostureFindingKind> {
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: FindingDraft<PostureFindingKind>[] = [];
-  const unchecked = new Set<PostureFindingKind>();
+  const uncheckedSubjects: Array<UncheckedSubject<PostureFindingKind>> = [];
   const policyLink = (policy: SecurityPolicy) =>
     intuneLinks.configurationPolicy({
       id: policy.id,
@@ -313,8 +313,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     const completeness = settingsCompleteness(policy);
     if (deployed && !completeness.complete) {
       // Never a clean pass: the settings not read may hold a rule in audit or a profile off.
-      unchecked.add('asr-rule-audit');
-      unchecked.add('firewall-profile-off');
+      uncheckedSubjects.push({ kind: 'asr-rule-audit', subjectId: policy.id }, { kind: 'firewall-profile-off', subjectId: policy.id });
       rows.push({
         id: policy.id,
         area: 'Policy settings',
@@ -406,7 +405,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       link: policyLink(policy),
     });
     if (deployment.state === 'not-deployed') continue;
-    if (verdict.status === 'unchecked') unchecked.add('baseline-outdated');
+    if (verdict.status === 'unchecked') uncheckedSubjects.push({ kind: 'baseline-outdated', subjectId: policy.id });
     if (verdict.status === 'outdated')
       findings.push({
         kind: 'baseline-outdated',
@@ -433,7 +432,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       linkLabel: 'the security baselines list',
     });
     if (deployment.state === 'not-deployed') continue;
-    if (verdict.status === 'unchecked') unchecked.add('baseline-outdated');
+    if (verdict.status === 'unchecked') uncheckedSubjects.push({ kind: 'baseline-outdated', subjectId: String(intent.id) });
     if (verdict.status === 'outdated')
       findings.push({
         kind: 'baseline-outdated',
@@ -460,7 +459,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
-    unchecked: [...unchecked].sort(),
+    uncheckedSubjects,
   };
 }
 

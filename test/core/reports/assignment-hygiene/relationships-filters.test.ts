@@ -267,6 +267,9 @@ describe('when the relationships could not be read', () => {
     expect(rowOf(report, 'W')?.status).toBe("Could not check: the app relationships could not be read; it may be installed as another app's dependency");
     expect(rowOf(report, 'K')?.status).toMatch(/^Could not check/);
     expect(report.notice).toContain('Win32 app dependencies and supersedence could not be read (Graph answered 503)');
+    // What an earlier load found for the apps not checked stays open in the ledger, not resolved.
+    expect(new Set(report.uncheckedSubjects?.map(({ subjectId }) => subjectId))).toEqual(new Set(['W', 'K']));
+    expect(report.uncheckedSubjects?.filter(({ subjectId }) => subjectId === 'W').map(({ kind }) => kind)).toContain('unassigned');
   });
 });
 

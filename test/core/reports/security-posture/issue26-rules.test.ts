@@ -143,6 +143,10 @@ const records = (policies: GraphPolicy[], more: Partial<SecurityPostureRecords> 
   ...more,
 });
 
+/** The kinds a derived report left unchecked for some subject, each once. */
+function uncheckedKinds(report: { uncheckedSubjects?: Array<{ kind: string }> }): string[] {
+  return [...new Set((report.uncheckedSubjects ?? []).map(({ kind }) => kind))].sort();
+}
 describe('deployed or not (issue 26, report 3)', () => {
   it('a policy assigned to no one (assignments [] and isAssigned false) enforces nothing: no finding, shown as not deployed', () => {
     const report = deriveSecurityPosture(records([graphPolicy({ assignments: [], isAssigned: false })]), context);
@@ -264,7 +268,7 @@ describe('settings catalog baselines by lifecycle state (issue 26, report 3)', (
       ['a1b2c3d4-0000-4000-8000-000000000003', 'Baseline on November 2021, a superseded version; 25H2 is current.'],
       ['a1b2c3d4-0000-4000-8000-000000000013', 'Baseline on Version 6, a superseded version; 24H1 is current.'],
     ]);
-    expect(report.unchecked).toEqual([]);
+    expect(uncheckedKinds(report)).toEqual([]);
   });
 
   it('a failed template read is "could not check", never current, and keeps earlier outdated findings open', () => {
@@ -272,7 +276,7 @@ describe('settings catalog baselines by lifecycle state (issue 26, report 3)', (
     const report = deriveSecurityPosture(records([baselinePolicy(`${WINDOWS}_4`, '24H2')], { policyTemplates: FAILED }), context);
     expect(report.findings).toEqual([]);
     expect(report.rows[0]?.status).toBe(`Could not check: ${FAILED.reason}`);
-    expect(report.unchecked).toEqual(['baseline-outdated']);
+    expect(uncheckedKinds(report)).toEqual(['baseline-outdated']);
   });
 
   it('a STIG audit baseline (technologies extensibility) is not scanned for ASR or firewall settings, and is listed as audit-only', () => {
@@ -360,14 +364,17 @@ describe('completeness of settings (issue 26, report 3)', () => {
     const short = graphPolicy({ name: 'Short', settings: [firewallOff, filler(1)], settingCount: 40 });
     const report = deriveSecurityPosture(records([short]), context);
     expect(report.rows.find((row) => row.area === 'Policy settings')).toMatchObject({ value: '2 of 40', status: 'Could not check: 2 of 40 settings read', statusTone: 'neutral' });
-    expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+    expect(report.uncheckedSubjects).toEqual([
+      { kind: 'asr-rule-audit', subjectId: short.id },
+      { kind: 'firewall-profile-off', subjectId: short.id },
+    ]);
     // What was read is still reported: the profile is off whatever the unread settings hold.
     expect(report.findings.map((finding) => finding.kind)).toEqual(['firewall-profile-off']);
   });
 
   it('an incomplete policy that is not deployed leaves nothing unchecked', () => {
     const report = deriveSecurityPosture(records([graphPolicy({ settings: [filler(1)], settingCount: 40, assignments: [], isAssigned: false })]), context);
-    expect(report.unchecked).toEqual([]);
+    expect(uncheckedKinds(report)).toEqual([]);
     expect(report.rows).toEqual([]);
   });
 
@@ -413,7 +420,7 @@ describe('completeness of settings (issue 26, report 3)', () => {
     expect(loaded.policies[0]).toMatchObject({ settingsRead: 35, settingCount: 35, settingsPaged: true, settingsError: null });
     const report = deriveSecurityPosture(loaded, context);
     expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
-    expect(report.unchecked).toEqual([]);
+    expect(uncheckedKinds(report)).toEqual([]);
   });
 
   it('a re-read that fails leaves the policy not checked, naming the failure', async () => {
@@ -421,7 +428,7 @@ describe('completeness of settings (issue 26, report 3)', () => {
     const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
     expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe('Could not check: reading its settings failed: Graph answered 500; 25 of 35 settings read');
     expect(report.findings).toEqual([]);
-    expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+    expect(uncheckedKinds(report)).toEqual(['asr-rule-audit', 'firewall-profile-off']);
   });
 
   it('a re-read that never matches the count (fewer or more) is not checked', async () => {
@@ -429,7 +436,7 @@ describe('completeness of settings (issue 26, report 3)', () => {
       const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), settingCount: 35 })], () => served);
       const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
       expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe(`Could not check: ${served.length} of 35 settings read`);
-      expect(report.unchecked).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+      expect(uncheckedKinds(report)).toEqual(['asr-rule-audit', 'firewall-profile-off']);
     }
   });
 
