@@ -7,6 +7,7 @@ import { deviceCompliancePolicy, deviceConfiguration, deviceHealthScript, device
 import { deviceManagementPartner, mobileThreatDefenseConnector, ndesConnector, windowsAutopilotSettings } from '../../core/reports/connector-health/demo-records.js';
 import { bitlockerRecoveryKey, deviceLocalCredentialInfo, managedDevice } from '../../core/reports/escrow-gaps/demo-records.js';
 import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagementTemplate } from '../../core/reports/security-posture/demo-records.js';
+import { baselinePolicyTemplates } from '../../core/reports/security-posture/demo.js';
 import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
 import { emptyCollections } from './sim-tenant.js';
@@ -111,6 +112,8 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     isDeprecated: false,
   });
   collections.templates.push(baselineTemplate);
+  // Graph lists the same settings catalog baseline templates for every tenant: what makes a baseline current or outdated.
+  collections.configurationPolicyTemplates.push(...baselinePolicyTemplates());
   for (let index = 0; index < count(40); index += 1)
     collections.intents.push(deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
 

@@ -1,6 +1,6 @@
 import { plantConfigurationPolicy } from '../demo-records.js';
 import type { SettingInstance, Target } from '../demo-records.js';
-import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
+import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
 
@@ -82,6 +82,11 @@ const BASELINE_TEMPLATES: ReadonlyArray<Parameters<typeof records.configurationP
   { ...M365_APPS, version: 1, displayVersion: 'Version 2206', lifecycleState: 'superseded' },
   { ...STIG, version: 1, displayVersion: 'Version 1', lifecycleState: 'active', technologies: 'extensibility' },
 ];
+
+/** The settings catalog's baseline templates as Graph lists them (ids, versions, lifecycle states): every simulated tenant has them. */
+export function baselinePolicyTemplates(): DemoRecord[] {
+  return BASELINE_TEMPLATES.map(records.configurationPolicyTemplate);
+}
 
 function baseline(
   tenant: Tenant,
@@ -201,7 +206,7 @@ export const securityPostureDemo: readonly DemoStep<PostureFindingKind>[] = [
       // 23H2 is `_1`, the 24H2 below `_4`: Graph's lifecycle states, not the numbers, say which is outdated.
       tenant.declare('baseline-outdated', baseline(tenant, 'Security baseline for Windows (23H2)', WINDOWS, 1, '23H2', [{ kind: 'include', groupId: finance }]));
       tenant.declare('baseline-outdated', baseline(tenant, 'Security baseline for Windows (24H2)', WINDOWS, 4, '24H2', [{ kind: 'include', groupId: allStaff }]));
-      tenant.add('configurationPolicyTemplates', ...BASELINE_TEMPLATES.map(records.configurationPolicyTemplate));
+      tenant.add('configurationPolicyTemplates', ...baselinePolicyTemplates());
     },
   },
   {
