@@ -58,6 +58,7 @@ describe('dmhealth', () => {
       'thresholds',
       'title',
       'unchecked',
+      'uncheckedSubjects',
     ]);
     expect(report).toMatchObject({ report: 'escrow-gaps', title: 'Windows LAPS & BitLocker Escrow Gaps', state: 'loaded', error: null });
     expect(Number.isNaN(Date.parse(report.generatedAt))).toBe(false);
