@@ -433,6 +433,28 @@ export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
     defaultPageSize: 25,
     maxPageSize: 25,
   },
+  // One object's assignments, with the filter fields the beta schema declares on their targets:
+  // intune-deviceconfig-deviceconfigurationassignment-list, intune-deviceconfig-devicecompliancepolicyassignment-list
+  // (DeviceManagementConfiguration.Read.All) and intune-apps-mobileappassignment-list (DeviceManagementApps.Read.All),
+  // ?view=graph-rest-beta. Same permissions and workload as the lists; Graph documents no page size, so the list's.
+  ...(
+    [
+      ['/deviceManagement/deviceConfigurations', 'deviceConfigurations', CONFIGURATION],
+      ['/deviceManagement/deviceCompliancePolicies', 'deviceCompliancePolicies', CONFIGURATION],
+      ['/deviceAppManagement/mobileApps', 'mobileApps', ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All']],
+    ] as const
+  ).map(([parent, source, permissions]): SimNestedResource => ({
+    kind: 'nested',
+    path: `${parent}/{id}/assignments`,
+    source,
+    property: 'assignments',
+    versions: BETA,
+    permissions,
+    workload: 'intune',
+    entitySet: `${parent.slice(1)}('{id}')/assignments`,
+    navigation: [],
+    defaultPageSize: 100,
+  })),
 ];
 
 /** The nested resource a path names, with the parent's id taken from it. */
