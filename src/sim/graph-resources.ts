@@ -434,9 +434,10 @@ export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
     maxPageSize: 25,
   },
   // One object's assignments, with the filter fields the beta schema declares on their targets:
-  // intune-deviceconfig-deviceconfigurationassignment-list, intune-deviceconfig-devicecompliancepolicyassignment-list
-  // (DeviceManagementConfiguration.Read.All) and intune-apps-mobileappassignment-list (DeviceManagementApps.Read.All),
-  // ?view=graph-rest-beta. Same permissions and workload as the lists; Graph documents no page size, so the list's.
+  // learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationassignment-list?view=graph-rest-beta and
+  // …/intune-deviceconfig-devicecompliancepolicyassignment-list?view=graph-rest-beta (DeviceManagementConfiguration.*),
+  // …/intune-apps-mobileappassignment-list?view=graph-rest-beta (DeviceManagementApps.*). Same permissions and
+  // workload as the lists; a parent of a type beta does not declare is a 404. Graph documents no page size: the list's.
   ...(
     [
       ['/deviceManagement/deviceConfigurations', 'deviceConfigurations', CONFIGURATION],
