@@ -37,6 +37,11 @@ export const UPSTREAM_PATHS: readonly string[] = [
   // Report 2 (issue 26): Win32 dependencies and supersedence, and assignment filters, exist on beta only.
   '/beta/deviceAppManagement/mobileAppRelationships',
   '/beta/deviceManagement/assignmentFilters',
+  // Report 2 (issue 26): one object's assignments with their filters, for the few objects read on
+  // /v1.0 (which shows no filter) whose All users + All devices verdict depends on them.
+  '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
+  '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
+  '/beta/deviceAppManagement/mobileApps/{id}/assignments',
 ];
 
 /**

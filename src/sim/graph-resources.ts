@@ -433,6 +433,29 @@ export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
     defaultPageSize: 25,
     maxPageSize: 25,
   },
+  // One object's assignments, with the filter fields the beta schema declares on their targets:
+  // learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationassignment-list?view=graph-rest-beta and
+  // …/intune-deviceconfig-devicecompliancepolicyassignment-list?view=graph-rest-beta (DeviceManagementConfiguration.*),
+  // …/intune-apps-mobileappassignment-list?view=graph-rest-beta (DeviceManagementApps.*). Same permissions and
+  // workload as the lists; a parent of a type beta does not declare is a 404. Graph documents no page size: the list's.
+  ...(
+    [
+      ['/deviceManagement/deviceConfigurations', 'deviceConfigurations', CONFIGURATION],
+      ['/deviceManagement/deviceCompliancePolicies', 'deviceCompliancePolicies', CONFIGURATION],
+      ['/deviceAppManagement/mobileApps', 'mobileApps', ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All']],
+    ] as const
+  ).map(([parent, source, permissions]): SimNestedResource => ({
+    kind: 'nested',
+    path: `${parent}/{id}/assignments`,
+    source,
+    property: 'assignments',
+    versions: BETA,
+    permissions,
+    workload: 'intune',
+    entitySet: `${parent.slice(1)}('{id}')/assignments`,
+    navigation: [],
+    defaultPageSize: 100,
+  })),
 ];
 
 /** The nested resource a path names, with the parent's id taken from it. */

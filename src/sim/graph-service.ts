@@ -278,7 +278,10 @@ export class SimGraph {
     if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
     const queryProblem = checkQueryOptions(context.query, resource);
     if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
-    const parent = this.options.tenant().collections[resource.source].find((record) => record.id.toLowerCase() === parentId.toLowerCase());
+    // A parent of a type this version's schema does not declare is not there (graph-resources.ts, v1Omits).
+    const parentList = findResource(version, resource.path.slice(0, resource.path.indexOf('/{id}')));
+    const parents = this.options.tenant().collections[resource.source];
+    const parent = (parentList ? inSchema(parents, parentList, version) : parents).find((record) => record.id.toLowerCase() === parentId.toLowerCase());
     if (!parent) return this.error(context, 404, 'ResourceNotFound', `No ${resource.source} record with the id '${parentId}'.`);
     const records = parent[resource.property];
     const path = resource.path.replace('{id}', parent.id);

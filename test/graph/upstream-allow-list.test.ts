@@ -5,8 +5,9 @@ import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath
 describe('upstream allow-list', () => {
   it("holds the specification's 21 paths and the reads issue 26 added beside them", () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
-    // Defense connectors; report 2's relationships and filters; report 3's settings and templates.
-    expect(UPSTREAM_PATHS).toHaveLength(27);
+    // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
+    // settings and templates.
+    expect(UPSTREAM_PATHS).toHaveLength(30);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceAppManagement/mobileAppRelationships')).toBe(false);
@@ -18,6 +19,17 @@ describe('upstream allow-list', () => {
     expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e/assignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e/settings')).toBe(false);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/configurationPolicyTemplates')).toBe(true);
+  });
+
+  it("allows a profile's, a compliance policy's and an app's beta assignments by GUID only", () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(isAllowedUpstreamPath(`/beta/deviceManagement/deviceConfigurations/${id}/assignments`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/beta/deviceManagement/deviceCompliancePolicies/${id}/assignments`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/beta/deviceAppManagement/mobileApps/${id}/assignments`)).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileApps/all/assignments')).toBe(false);
+    expect(isAllowedUpstreamPath(`/beta/deviceAppManagement/mobileApps/${id}/assignments/${id}`)).toBe(false);
+    expect(isAllowedUpstreamPath(`/v1.0/deviceManagement/deviceConfigurations/${id}/assignments`)).toBe(false);
+    expect(isAllowedUpstreamPath(`/beta/deviceManagement/deviceHealthScripts/${id}/assignments`)).toBe(false);
   });
 
   it('allows a group by GUID only', () => {

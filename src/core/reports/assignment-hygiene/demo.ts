@@ -60,7 +60,7 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       );
       tenant.declare('exclusions-only', configuration(tenant, 'Windows - Kiosk lockdown', [{ kind: 'exclude', groupId: kioskExclusions }]));
       // No filter on either target, but /v1.0 does not show filters and the tenant has some (step
-      // 13): found on /beta only, "could not check" on /v1.0.
+      // 13): on /v1.0 coverage its assignments are read again on /beta, so found on both.
       tenant.declare(
         'all-users-and-all-devices',
         configuration(
@@ -69,7 +69,6 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
           [{ kind: 'allUsers' }, { kind: 'allDevices' }],
           '#microsoft.graph.windows10EndpointProtectionConfiguration',
         ),
-        'beta',
       );
       // One deleted group beside one live group still reaches people: not a finding.
       configuration(tenant, 'Windows - Finance printers', [
@@ -235,8 +234,9 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
           { ...devices('exclude', corporate), intent: 'uninstall' },
         ]),
       );
-      // 7. Profiles /v1.0 lists without their filters: judged on /beta, "could not check" on /v1.0.
-      tenant.declare('all-users-and-all-devices', configuration(tenant, 'Windows - BitLocker (legacy)', [users('include', corporate), devices('include', corporate)]), 'beta');
+      // 7. Profiles /v1.0 lists without their filters: on /v1.0 coverage their assignments are read
+      // again on /beta, so judged alike on both.
+      tenant.declare('all-users-and-all-devices', configuration(tenant, 'Windows - BitLocker (legacy)', [users('include', corporate), devices('include', corporate)]));
       compliance(tenant, 'Windows - Compliance (corporate split)', [users('include', corporate), devices('exclude', corporate)]);
     },
   },

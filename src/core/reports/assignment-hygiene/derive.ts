@@ -31,8 +31,8 @@ export const V1_COVERAGE_NOTICE =
   'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
   'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
   'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them. ' +
-  '/v1.0 also shows no assignment filters on profiles, compliance policies and apps, so one of those assigned to both All users and ' +
-  'All devices is shown as not checked unless the tenant has no filter at all (or the two targets have different app intents). ' +
+  '/v1.0 also shows no assignment filters on profiles, compliance policies and apps, so where one of those is assigned to both ' +
+  'All users and All devices and the tenant has filters, this report reads its assignments again on /beta to see them. ' +
   'Win32 app dependencies and supersedence are beta only, and this report always reads them on /beta.';
 
 export type HygieneVerdict =
@@ -51,6 +51,8 @@ export type HygieneVerdict =
 export interface FilterContext {
   filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>;
   readOnV1: boolean;
+  /** Why the object's assignments could not be read again on `/beta`, where their filters show. */
+  betaAssignmentsFailure?: string | undefined;
 }
 
 /** A test's or a tenant's without filters: the list was read and is empty. */
@@ -71,6 +73,7 @@ function filterState(target: AssignmentTarget, context: FilterContext): FilterSt
   const filter = target.filter;
   if (filter === undefined) {
     if (context.filters.ok && context.filters.value.size === 0) return { kind: 'none' };
+    if (context.betaAssignmentsFailure) return { kind: 'unknown', reason: context.betaAssignmentsFailure };
     return { kind: 'unknown', reason: context.readOnV1 ? V1_FILTERS_REASON : 'Graph did not say whether its assignments use a filter' };
   }
   if (filter.mode === 'none') return { kind: 'none' };
@@ -340,7 +343,11 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   const apps = new Map(records.objects.filter((object) => object.kind === 'mobileApp').map((object) => [object.id.toLowerCase(), object]));
   const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: uniqueEdges(records.relationships.value), groups: records.groups } : null;
   for (const object of records.objects) {
-    let verdict = classifyAssignments(object.targets, records.groups, { filters: records.filters, readOnV1: object.readOnV1 === true });
+    let verdict = classifyAssignments(object.targets, records.groups, {
+      filters: records.filters,
+      readOnV1: object.readOnV1 === true,
+      betaAssignmentsFailure: object.betaAssignmentsFailure,
+    });
     if (object.kind === 'mobileApp') {
       if (appGraph) verdict = relationshipVerdict(appGraph, object, verdict);
       // Without the relationships, an unassigned Win32 app may still be installed as a dependency;

@@ -47,6 +47,8 @@ export interface AssignableObject {
   odataType?: string;
   /** Read on `/v1.0`, whose schema has no assignment filter fields: their absence there proves nothing. */
   readOnV1?: boolean;
+  /** Why its assignments could not be read again on `/beta` to see their filters (see `needsBetaAssignments`). */
+  betaAssignmentsFailure?: string;
 }
 
 /** One Win32 app relationship as an edge: for supersedence the parent is the superseding (newer) app. */
@@ -88,6 +90,23 @@ export interface AssignmentRecords {
 
 export const RELATIONSHIPS_PATH = '/beta/deviceAppManagement/mobileAppRelationships';
 export const ASSIGNMENT_FILTERS_PATH = '/beta/deviceManagement/assignmentFilters';
+
+/**
+ * One object's assignments on beta, where their targets carry the filter fields (List
+ * deviceConfigurationAssignments, deviceCompliancePolicyAssignments and mobileAppAssignments,
+ * learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationassignment-list?view=graph-rest-beta,
+ * …-devicecompliancepolicyassignment-list, intune-apps-mobileappassignment-list): the same permissions
+ * as the lists. Only the kinds read on `/v1.0` need them.
+ */
+export const BETA_ASSIGNMENTS_PATHS: Partial<Record<AssignableKind, string>> = {
+  deviceConfiguration: '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
+  compliancePolicy: '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
+  mobileApp: '/beta/deviceAppManagement/mobileApps/{id}/assignments',
+};
+
+/** Re-reads of one object's assignments at a time: a handful, so many such objects do not spend the throttling budget at once. */
+const REREAD_CONCURRENCY = 4;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Source {
   kind: AssignableKind;
@@ -199,7 +218,9 @@ export function readRelationship(item: Record<string, unknown>): AppRelationship
 /** Why an optional read failed, in words for the row; a failure elsewhere that stopped it is rethrown. */
 function optionalFailure(error: unknown, signal: AbortSignal): string {
   if (!(error instanceof GraphError) || signal.aborted) throw error;
-  return error.status !== undefined ? `Graph answered ${error.status}` : error.kind === 'malformed-response' ? 'Graph sent a malformed answer' : `the read failed (${error.kind})`;
+  // A malformed answer may carry its 200: name what was wrong with it, not its status.
+  if (error.kind === 'malformed-response') return 'Graph sent a malformed answer';
+  return error.status !== undefined ? `Graph answered ${error.status}` : `the read failed (${error.kind})`;
 }
 
 /** Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its reverse once). */
@@ -246,6 +267,56 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
   return { ok: true, value: filters };
 }
 
+/**
+ * Whether an object read on `/v1.0` must have its assignments read again on `/beta`: it has both an
+ * All users and an All devices target, so its verdict depends on their filters (docs/finding-rules.md,
+ * report 2), which `/v1.0` does not show. Not when the filter list was read and is empty (a filter in
+ * use cannot be deleted, so no assignment has one), nor when an app's two targets have different
+ * intents (a finding whatever the filters).
+ */
+export function needsBetaAssignments(object: AssignableObject, filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>): boolean {
+  if (object.readOnV1 !== true || object.targets === null || BETA_ASSIGNMENTS_PATHS[object.kind] === undefined) return false;
+  if (filters.ok && filters.value.size === 0) return false;
+  const allUsers = object.targets.filter((target) => target.type === 'allUsers');
+  const allDevices = object.targets.filter((target) => target.type === 'allDevices');
+  if (allUsers.length === 0 || allDevices.length === 0) return false;
+  return !allUsers.some((users) => allDevices.some((devices) => users.intent && devices.intent && users.intent !== devices.intent));
+}
+
+/**
+ * An object's assignments read again on `/beta`, to the last page, in place of the `/v1.0` ones. A
+ * Graph failure stays with the object ("could not check"), never the report's.
+ */
+async function readBetaAssignments(graph: GraphReader, object: AssignableObject, signal: AbortSignal): Promise<AssignableObject> {
+  const failed = (reason: string): AssignableObject => ({ ...object, betaAssignmentsFailure: reason });
+  if (!GUID.test(object.id)) return failed(`its id "${object.id}" is not one Graph's assignments path takes`);
+  const targets: AssignmentTarget[] = [];
+  try {
+    const path = BETA_ASSIGNMENTS_PATHS[object.kind]!.replace('{id}', object.id);
+    for await (const page of graph.pages<Record<string, unknown>>(path, { signal })) {
+      for (const item of page.items) targets.push(readTarget(item));
+    }
+  } catch (error) {
+    return failed(`its assignments could not be read on /beta to see their filters (${optionalFailure(error, signal)})`);
+  }
+  return { ...object, targets, readOnV1: false };
+}
+
+async function readAllBetaAssignments(
+  graph: GraphReader,
+  objects: AssignableObject[],
+  filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>,
+  signal: AbortSignal,
+): Promise<AssignableObject[]> {
+  const result = [...objects];
+  const queue = objects.map((object, index) => ({ object, index })).filter(({ object }) => needsBetaAssignments(object, filters));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) result[next.index] = await readBetaAssignments(graph, next.object, signal);
+  };
+  await Promise.all(Array.from({ length: Math.min(REREAD_CONCURRENCY, queue.length) }, worker));
+  return result;
+}
+
 export async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
   const controller = new AbortController();
   // Groups are looked up while the pages that name them are still arriving.
@@ -280,7 +351,7 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
     }
     return objects;
   };
-  let perSource: AssignableObject[][];
+  let objects: AssignableObject[];
   let relationships: OptionalRead<AppRelationship[]> = { ok: false, reason: 'not read' };
   let filters: OptionalRead<Map<string, AssignmentFilterInfo>> = { ok: false, reason: 'not read' };
   // Both optional reads are beta only and always made, whatever the coverage setting: /v1.0 has
@@ -296,8 +367,12 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
     },
   ];
   try {
-    perSource = await loadSideBySide<AssignableObject[][]>([...SOURCES.map(readSource), ...optional], controller);
+    const perSource = await loadSideBySide<AssignableObject[][]>([...SOURCES.map(readSource), ...optional], controller);
+    // Needs the filter list, so it follows it: only the few objects whose verdict hangs on filters.
+    objects = await readAllBetaAssignments(graph, perSource.flat(), filters, controller.signal);
+    groups.add(objects.flatMap((object) => (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : []))));
   } catch (error) {
+    if (!controller.signal.aborted) controller.abort(error);
     // Look-ups already sent are abandoned with the report; wait for them so nothing outlives it.
     await groups.settle().catch(() => undefined);
     throw error;
@@ -305,5 +380,5 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  return { objects: perSource.flat(), betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
+  return { objects, betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
 }

@@ -75,23 +75,65 @@ describe.each([false, true])('report 2 on the demo tenant (beta coverage: %s)', 
     expect(row(report, 'Collect Defender logs').assignments).toBe('Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")');
   });
 
-  it('judges /v1.0-read profiles by their filters only where they can be seen', async () => {
+  it('judges /v1.0-read profiles by their filters on either coverage, reading their assignments again on /beta where /v1.0 hides them', async () => {
     const report = await load(betaCoverage);
+    expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
+    expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual(['all-users-and-all-devices']);
+    expect(kindsOf(report, 'Windows - Compliance (corporate split)')).toEqual([]);
+    expect(row(report, 'Windows - Compliance (corporate split)').statusTone).toBe('ok');
+    expect(row(report, 'Windows - Compliance (corporate split)').status).toBe(
+      'All users and All devices are kept apart by filter "Corporate Windows" (include on one, exclude on the other)',
+    );
+    expect(row(report, 'Windows - BitLocker (legacy)').assignments).toBe(
+      'Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")',
+    );
+    // Different app intents are a finding whatever the filters, so /v1.0's answer is kept.
+    expect(row(report, 'Contoso Travel').assignments).toBe(
+      betaCoverage
+        ? 'Include: All users [required] (include filter "Corporate Windows"); All devices [uninstall] (exclude filter "Corporate Windows")'
+        : 'Include: All users [required]; All devices [uninstall]',
+    );
+  });
+
+  it("reads one object's assignments on /beta only on /v1.0 coverage, and only for All users + All devices objects", async () => {
+    await loadReport('assignment-hygiene', harness.client({ betaCoverage }), { now: () => now });
+    const reread = harness.sim.graph.requests.map((request) => request.path).filter((path) => path.endsWith('/assignments'));
+    harness.sim.graph.clearLog();
     if (betaCoverage) {
-      expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
-      expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual(['all-users-and-all-devices']);
-      expect(kindsOf(report, 'Windows - Compliance (corporate split)')).toEqual([]);
-      expect(row(report, 'Windows - Compliance (corporate split)').statusTone).toBe('ok');
-      expect(row(report, 'Contoso Travel').assignments).toBe(
-        'Include: All users [required] (include filter "Corporate Windows"); All devices [uninstall] (exclude filter "Corporate Windows")',
-      );
-    } else {
-      for (const name of ['Windows - BitLocker (legacy)', 'Windows - Endpoint protection (legacy)', 'Windows - Compliance (corporate split)']) {
-        expect(kindsOf(report, name), name).toEqual([]);
-        expect(row(report, name).status).toBe('Could not check: All users and All devices: /v1.0 does not show assignment filters; set GRAPH_BETA_COVERAGE=true');
-      }
-      expect(row(report, 'Contoso Travel').assignments).toBe('Include: All users [required]; All devices [uninstall]');
+      expect(reread).toEqual([]);
+      return;
     }
+    const id = (collection: 'deviceConfigurations' | 'deviceCompliancePolicies', name: string) =>
+      harness.sim.tenant.collections[collection].find((record) => record.displayName === name)!.id;
+    expect(new Set(reread)).toEqual(
+      new Set([
+        `/beta/deviceManagement/deviceConfigurations/${id('deviceConfigurations', 'Windows - Endpoint protection (legacy)')}/assignments`,
+        `/beta/deviceManagement/deviceConfigurations/${id('deviceConfigurations', 'Windows - BitLocker (legacy)')}/assignments`,
+        `/beta/deviceManagement/deviceCompliancePolicies/${id('deviceCompliancePolicies', 'Windows - Compliance (corporate split)')}/assignments`,
+      ]),
+    );
+    expect(reread).toHaveLength(3);
+  });
+});
+
+describe("report 2 when an object's assignments cannot be read again on /beta", () => {
+  const endpointProtection = () => harness.sim.tenant.collections.deviceConfigurations.find((record) => record.displayName === 'Windows - Endpoint protection (legacy)')!.id;
+
+  it.each([
+    ['answers 500', { status: 500 }, 'Graph answered 500'],
+    ['answers 403', { status: 403 }, 'Graph answered 403'],
+    ['sends a malformed answer', { malformed: true }, 'Graph sent a malformed answer'],
+  ] as const)("that object stays 'could not check' when Graph %s; the report loads and the others are judged", async (_label, fault, reason) => {
+    harness.sim.faults.add({ path: `/beta/deviceManagement/deviceConfigurations/${endpointProtection()}/assignments`, ...fault });
+    const report = await load(false);
+    expect(report.error).toBeNull();
+    expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual([]);
+    expect(row(report, 'Windows - Endpoint protection (legacy)').status).toBe(
+      `Could not check: All users and All devices: its assignments could not be read on /beta to see their filters (${reason})`,
+    );
+    expect(row(report, 'Windows - Endpoint protection (legacy)').statusTone).toBe('neutral');
+    expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
+    expect(kindsOf(report, 'Windows - Compliance (corporate split)')).toEqual([]);
   });
 });
 
