@@ -149,21 +149,30 @@ const WIN32_APP_TYPES = new Set(['win32LobApp', 'win32CatalogApp']);
 
 type Reach = 'yes' | 'unknown' | 'no';
 
-/** Whether an app's install assignments (required or available) reach anyone; filters narrow an include but are not evaluated here. */
+/**
+ * Whether an app's install assignments (required or available) reach anyone; filters narrow an
+ * include but are not evaluated here. An include whose intent Graph did not state may install:
+ * unknown, never "no".
+ */
 function installReach(app: AssignableObject, groups: ReadonlyMap<string, GroupLookup>): Reach {
   if (app.targets === null) return 'unknown';
-  const includes = app.targets.filter((target) => target.type !== 'exclude' && INSTALLING_INTENTS.has(target.intent ?? ''));
-  if (includes.some((target) => target.type !== 'include')) return 'yes';
-  const lookups = includes.map((target) => (target.type === 'include' ? groups.get(target.groupId) : undefined));
-  if (lookups.some((group) => group?.state === 'found' && !group.isEmpty)) return 'yes';
-  if (lookups.some((group) => group === undefined || group.state === 'unknown')) return 'unknown';
-  return 'no';
+  const includes = app.targets.filter((target) => target.type !== 'exclude' && (target.intent === null || INSTALLING_INTENTS.has(target.intent)));
+  const reaches = (target: AssignmentTarget): Reach => {
+    if (target.type !== 'include') return 'yes';
+    const group = groups.get(target.groupId);
+    if (group?.state === 'found') return group.isEmpty ? 'no' : 'yes';
+    return group?.state === 'deleted' ? 'no' : 'unknown';
+  };
+  const reach = includes.map((target) => (target.intent === null ? (reaches(target) === 'no' ? 'no' : 'unknown') : reaches(target)));
+  return reach.includes('yes') ? 'yes' : reach.includes('unknown') ? 'unknown' : 'no';
 }
 
 interface AppGraph {
   apps: ReadonlyMap<string, AssignableObject>;
   edges: readonly AppRelationship[];
   groups: ReadonlyMap<string, GroupLookup>;
+  /** Apps Intune installs as an automatic dependency of an app that reaches someone (`yes`), or may (`unknown`): `autoInstallReach`. */
+  autoInstalled: ReadonlyMap<string, Reach>;
 }
 
 /** One edge per (kind, parent, child): a relationship may be listed from both ends (targetType child and parent). */
@@ -183,23 +192,47 @@ function appName(graph: AppGraph, id: string, fallback: string | null): string {
 }
 
 /**
- * Whether Intune installs an app as an automatic dependency: some parent through an `autoInstall`
- * edge (a missing or `unknownFutureValue` type taken as one) installs and reaches someone, itself or
- * as a dependency in turn ("You do not have to assign dependent apps; Intune automatically targets and
- * installs them", apps-win32-add).
+ * Which apps Intune installs as an automatic dependency: those below an app that installs and
+ * reaches someone, through `autoInstall` edges (a missing or `unknownFutureValue` type taken as
+ * one), at any depth ("You do not have to assign dependent apps; Intune automatically targets and
+ * installs them"; "a dependency can have recursive sub-dependencies", apps-win32-add). `unknown`
+ * below an app whose reach is unknown. One walk from each kind of start, each app visited once, so
+ * any graph, cycles included, costs its size.
  */
-function autoInstalledBy(graph: AppGraph, childId: string, seen: Set<string>): { reach: Reach; parents: string[] } {
-  const parents: string[] = [];
-  let unknown = false;
-  for (const edge of graph.edges) {
-    if (edge.kind !== 'dependency' || edge.childId !== childId || edge.type === 'detect' || seen.has(edge.parentId)) continue;
-    const parent = graph.apps.get(edge.parentId);
-    let reach: Reach = parent ? installReach(parent, graph.groups) : 'unknown';
-    if (reach === 'no') reach = autoInstalledBy(graph, edge.parentId, new Set([...seen, edge.parentId])).reach;
-    if (reach === 'yes') parents.push(appName(graph, edge.parentId, edge.parentName));
-    if (reach === 'unknown') unknown = true;
+function autoInstallReach(apps: ReadonlyMap<string, AssignableObject>, edges: readonly AppRelationship[], groups: ReadonlyMap<string, GroupLookup>): Map<string, Reach> {
+  const children = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (edge.kind !== 'dependency' || edge.type === 'detect') continue;
+    const known = children.get(edge.parentId);
+    if (known) known.push(edge.childId);
+    else children.set(edge.parentId, [edge.childId]);
   }
-  return { reach: parents.length > 0 ? 'yes' : unknown ? 'unknown' : 'no', parents };
+  const ownReach = (id: string): Reach => {
+    const app = apps.get(id);
+    return app ? installReach(app, groups) : 'unknown';
+  };
+  const reach = new Map<string, Reach>();
+  const spread = (value: Reach) => {
+    const pending = [...children.keys()].filter((id) => ownReach(id) === value || reach.get(id) === value);
+    while (pending.length > 0) {
+      for (const child of children.get(pending.pop()!) ?? []) {
+        if (reach.has(child)) continue;
+        reach.set(child, value);
+        pending.push(child);
+      }
+    }
+  };
+  spread('yes');
+  spread('unknown');
+  return reach;
+}
+
+/** An app's reach as an installer: its own assignments, or as an automatic dependency of one that reaches. */
+function installerReach(graph: AppGraph, id: string): Reach {
+  const app = graph.apps.get(id);
+  const own = app ? installReach(app, graph.groups) : 'unknown';
+  const auto = graph.autoInstalled.get(id) ?? 'no';
+  return own === 'yes' || auto === 'yes' ? 'yes' : own === 'unknown' || auto === 'unknown' ? 'unknown' : 'no';
 }
 
 /** Turns an unassigned Win32 app's verdict into what its relationships make of it (docs/finding-rules.md, report 2, table 1.3). */
@@ -212,17 +245,22 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
     superseding.length > 0
       ? ` It supersedes ${superseding.map((edge) => appName(graph, edge.childId, edge.childName)).join(', ')}, but Intune ignores a superseding app that isn't targeted, so ${superseding.length === 1 ? 'that app is' : 'those apps are'} not updated or replaced.`
       : '';
+  const installed = graph.autoInstalled.get(id) ?? 'no';
+  const installingParents = asChild
+    .filter((edge) => edge.kind === 'dependency' && edge.type !== 'detect' && installerReach(graph, edge.parentId) === 'yes')
+    .map((edge) => appName(graph, edge.parentId, edge.parentName));
+  const unknownTyped = asChild.some((edge) => edge.kind === 'dependency' && edge.type === null);
+  const installedNote = `Installed automatically as a dependency of ${installingParents.join(', ')}${unknownTyped ? ' (dependency type not stated by Graph; taken as automatic install)' : ''}`;
   if (verdict.kind !== 'unassigned') {
+    // Its own assignments reach no one, but Intune installs it for its parent's devices all the same.
+    if (installed === 'yes' && verdict.kind === 'assigned-to-missing-or-empty-groups') return { kind: 'ok', note: `${installedNote}; its own assignments reach no one` };
+    // Whether an exclusion keeps Intune from installing a dependency there, Microsoft does not say.
+    if (installed !== 'no' && verdict.kind === 'exclusions-only')
+      return { kind: 'could-not-check', reason: `assigned only through exclusions, and a dependency of ${installingParents.join(', ') || 'an app'} that Intune may install` };
     if (supersedes && (verdict.kind === 'exclusions-only' || verdict.kind === 'assigned-to-missing-or-empty-groups')) return { ...verdict, detail: supersedes.trim() };
     return verdict;
   }
-  const installed = autoInstalledBy(graph, id, new Set([id]));
-  const unknownTyped = asChild.some((edge) => edge.kind === 'dependency' && edge.type === null);
-  if (installed.reach === 'yes')
-    return {
-      kind: 'ok',
-      note: `Installed automatically as a dependency of ${installed.parents.join(', ')}${unknownTyped ? ' (dependency type not stated by Graph; taken as automatic install)' : ''}`,
-    };
+  if (installed === 'yes') return { kind: 'ok', note: installedNote };
   const supersededBy = asChild.filter((edge) => edge.kind === 'supersedence');
   const supersederReach = supersededBy.map((edge) => {
     const parent = graph.apps.get(edge.parentId);
@@ -235,13 +273,16 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
       kind: 'ok',
       note: `Superseded by ${reachingSuperseders.map(({ edge }) => `${appName(graph, edge.parentId, edge.parentName)}${edge.type ? ` (${edge.type})` : ''}`).join(', ')}`,
     };
+  // A detection-only dependency is a prerequisite of a parent that installs somewhere; of a parent that reaches no one, it serves nothing.
   const detect = asChild.filter((edge) => edge.kind === 'dependency' && edge.type === 'detect');
-  if (detect.length > 0)
+  const detectReach = detect.map((edge) => ({ edge, reach: installerReach(graph, edge.parentId) }));
+  const reachingDetect = detectReach.filter((entry) => entry.reach === 'yes');
+  if (reachingDetect.length > 0)
     return {
       kind: 'ok',
-      note: `Detection-only dependency of ${detect.map((edge) => appName(graph, edge.parentId, edge.parentName)).join(', ')}: Intune checks for it but never installs it`,
+      note: `Detection-only dependency of ${reachingDetect.map(({ edge }) => appName(graph, edge.parentId, edge.parentName)).join(', ')}: Intune checks for it but never installs it`,
     };
-  if (installed.reach === 'unknown' || supersederReach.some((entry) => entry.reach === 'unknown'))
+  if (installed === 'unknown' || supersederReach.some((entry) => entry.reach === 'unknown') || detectReach.some((entry) => entry.reach === 'unknown'))
     return { kind: 'could-not-check', reason: 'it may be installed or replaced through an app whose assignments could not be checked' };
   const dependencyOf = asChild.filter((edge) => edge.kind === 'dependency').map((edge) => appName(graph, edge.parentId, edge.parentName));
   const named = [
@@ -341,7 +382,8 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
   const findings: FindingDraft<AssignmentFindingKind>[] = [];
   const uncheckedSubjects: Array<UncheckedSubject<AssignmentFindingKind>> = [];
   const apps = new Map(records.objects.filter((object) => object.kind === 'mobileApp').map((object) => [object.id.toLowerCase(), object]));
-  const appGraph: AppGraph | null = records.relationships.ok ? { apps, edges: uniqueEdges(records.relationships.value), groups: records.groups } : null;
+  const edges = records.relationships.ok ? uniqueEdges(records.relationships.value) : null;
+  const appGraph: AppGraph | null = edges ? { apps, edges, groups: records.groups, autoInstalled: autoInstallReach(apps, edges, records.groups) } : null;
   for (const object of records.objects) {
     let verdict = classifyAssignments(object.targets, records.groups, {
       filters: records.filters,

@@ -205,6 +205,46 @@ describe('Win32 dependencies (apps-win32-add: "You do not have to assign depende
     ]);
   });
 
+  it('a detection-only dependency of a parent that reaches nobody serves nothing: it stays unassigned', () => {
+    const report = derive([app('P', 'Legacy Scanner Utility', [group(DELETED, 'required')]), child], { relationships: edges(dependency('P', 'C', 'detect')) });
+    expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([
+      ['assigned-to-missing-or-empty-groups', 'P'],
+      ['unassigned', 'C'],
+    ]);
+  });
+
+  it("a parent's include whose intent Graph did not state may install: the child is 'could not check', not unassigned", () => {
+    const unstated = readTarget({ target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: LIVE } });
+    const report = derive([app('P', 'VPN', [unstated]), child], { relationships: edges(dependency('P', 'C', 'autoInstall')) });
+    expect(report.findings).toEqual([]);
+    expect(rowOf(report, 'C')?.status).toMatch(/^Could not check/);
+  });
+
+  it('an automatic dependency assigned only to a deleted group is installed all the same; one assigned only through exclusions is not checked', () => {
+    const deletedOnly = derive([parent, app('C', 'Visual C++ Redistributable', [group(DELETED, 'required')])], { relationships: edges(dependency('P', 'C', 'autoInstall')) });
+    expect(deletedOnly.findings).toEqual([]);
+    expect(rowOf(deletedOnly, 'C')?.status).toBe('Installed automatically as a dependency of "Contoso VPN Client"; its own assignments reach no one');
+    const excluded = readTarget({ target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: LIVE } });
+    const exclusionsOnly = derive([parent, app('C', 'Visual C++ Redistributable', [excluded])], { relationships: edges(dependency('P', 'C', 'autoInstall')) });
+    expect(exclusionsOnly.findings).toEqual([]);
+    expect(rowOf(exclusionsOnly, 'C')?.status).toBe('Could not check: assigned only through exclusions, and a dependency of "Contoso VPN Client" that Intune may install');
+  });
+
+  it('a wide graph of shared dependencies is walked once per app: forty layers of diamonds, every app installed', () => {
+    const layers = 40;
+    const apps = [app('L0', 'Root', [group(LIVE, 'required')])];
+    const links = [];
+    for (let layer = 1; layer <= layers; layer += 1) {
+      for (const side of ['a', 'b']) {
+        apps.push(app(`L${layer}${side}`, `Layer ${layer}${side}`, []));
+        for (const parentSide of layer === 1 ? [''] : ['a', 'b']) links.push(dependency(`L${layer - 1}${parentSide}`, `L${layer}${side}`, 'autoInstall'));
+      }
+    }
+    const report = derive(apps, { relationships: edges(...links) });
+    expect(report.findings).toEqual([]);
+    expect(rowOf(report, `L${layers}b`)?.status).toBe(`Installed automatically as a dependency of "Layer ${layers - 1}a", "Layer ${layers - 1}b"`);
+  });
+
   it("a parent whose reach is unknown (a group that could not be read, or the parent not among the apps read) makes the child 'could not check'", () => {
     const unreadable = derive([app('P', 'VPN', [group(UNREADABLE, 'required')]), child], { relationships: edges(dependency('P', 'C', 'autoInstall')) });
     expect(unreadable.findings).toEqual([]);
