@@ -2,7 +2,7 @@
 
 import { describeGroup } from '../../directory/group-lookup.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
-import { DAY_MS, compareText } from '../graph-values.js';
+import { DAY_MS, compareText, joinAnd } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow } from '../report-model.js';
 import { sectionColumns, severityTone } from '../report-model.js';
@@ -252,10 +252,6 @@ function approvability(policy: ApprovalPolicy, groups: ReadonlyMap<string, Group
 
 function joinOr(words: readonly string[]): string {
   return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
-}
-
-function joinAnd(words: readonly string[]): string {
-  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 export const SECTION_COVERAGE = 'coverage';

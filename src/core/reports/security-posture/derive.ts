@@ -1,6 +1,6 @@
 /** Report 3's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-import { capitalise, compareText, graphTimestamp } from '../graph-values.js';
+import { capitalise, compareText, graphTimestamp, joinAnd } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
@@ -107,6 +107,8 @@ export function firewallProfiles(policy: SecurityPolicy): Array<{ profile: 'doma
 export type Deployment = { state: 'deployed'; note: string | null } | { state: 'not-deployed' } | { state: 'unknown' };
 
 export const NOT_DEPLOYED = 'Not deployed (assigned to no one)';
+/** Beside the rows of a policy whose settings could not all be read: shown, not judged. */
+const NOT_JUDGED = 'not judged: not all its settings could be read';
 const DEPLOYMENT_UNKNOWN = 'whether the policy is assigned could not be checked';
 
 export function policyDeployment(policy: Pick<SecurityPolicy, 'assignments' | 'isAssigned'>): Deployment {
@@ -139,9 +141,9 @@ export type Completeness = { complete: true; note: string | null } | { complete:
  */
 export function settingsCompleteness(policy: Pick<SecurityPolicy, 'settingCount' | 'settingsRead' | 'settingsPaged' | 'settingsError'>): Completeness {
   const of =
-    policy.settingCount === null ? `${policy.settingsRead} settings read, the setting count not reported` : `${policy.settingsRead} of ${policy.settingCount} settings read`;
+    policy.settingCount === null ? `${policy.settingsRead} settings read (Graph did not report how many it has)` : `${policy.settingsRead} of ${policy.settingCount} settings read`;
   if (policy.settingsError !== null) return { complete: false, reason: `${policy.settingsError}; ${of}` };
-  if (!policy.settingsPaged) return { complete: false, reason: `${of}, more left unread` };
+  if (!policy.settingsPaged) return { complete: false, reason: `${of}; more were not read` };
   if (policy.settingCount === null) return { complete: true, note: 'setting count not reported' };
   if (policy.settingsRead !== policy.settingCount) return { complete: false, reason: of };
   return { complete: true, note: null };
@@ -311,6 +313,10 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     const deployment = policyDeployment(policy);
     const deployed = deployment.state !== 'not-deployed';
     const completeness = settingsCompleteness(policy);
+    // A policy is judged on all its settings or not at all: one read in part makes no finding, and
+    // its rows say so. (A finding from part of the rules would also name another set of rules than
+    // the whole policy's, and so count as new.)
+    const judged = deployed && completeness.complete;
     if (deployed && !completeness.complete) {
       // Never a clean pass: the settings not read may hold a rule in audit or a profile off.
       uncheckedSubjects.push({ kind: 'asr-rule-audit', subjectId: policy.id }, { kind: 'firewall-profile-off', subjectId: policy.id });
@@ -319,20 +325,23 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         area: 'Policy settings',
         policy: policy.name,
         setting: 'Attack surface reduction and firewall settings',
-        value: `${policy.settingsRead} of ${policy.settingCount ?? 'an unreported number'}`,
+        value: policy.settingCount === null ? `${policy.settingsRead} read (count not reported)` : `${policy.settingsRead} of ${policy.settingCount}`,
         status: `Could not check: ${completeness.reason}${unknownSuffix(deployment)}`,
         statusTone: NEUTRAL,
         link: policyLink(policy),
         order: 2,
       });
     }
-    const notes = [...(deployment.state === 'deployed' && deployment.note ? [deployment.note] : []), ...(completeness.complete && completeness.note ? [completeness.note] : [])];
+    const notes = [
+      ...(deployment.state === 'deployed' && deployment.note ? [deployment.note] : []),
+      ...(completeness.complete ? (completeness.note ? [completeness.note] : []) : deployed ? [NOT_JUDGED] : []),
+    ];
     const noteSuffix = notes.length > 0 ? ` (${notes.join('; ')})` : '';
 
     const rules = asrRules(policy);
     for (const rule of rules) {
       const status = !deployed ? NOT_DEPLOYED : rule.mode === 'audit' ? 'Audit only: not enforced' : rule.mode === 'off' ? 'Disabled by policy' : 'Enforced';
-      const statusTone: CellTone = !deployed
+      const statusTone: CellTone = !judged
         ? NEUTRAL
         : rule.mode === 'audit'
           ? severityTone(POSTURE_FINDING_KINDS['asr-rule-audit'].severity)
@@ -352,8 +361,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       });
     }
     const audited = rules.filter((rule) => rule.mode === 'audit');
-    // A rule read in audit is in audit whatever the settings not read hold: reported even from an incomplete read.
-    if (deployed && audited.length > 0) {
+    if (judged && audited.length > 0) {
       findings.push({
         kind: 'asr-rule-audit',
         subjectId: policy.id,
@@ -375,18 +383,18 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         setting: `${capitalise(profile)} profile`,
         value: enabled ? 'On' : 'Off',
         status: !deployed ? NOT_DEPLOYED : (enabled ? 'Enforced' : 'Firewall switched off by policy') + noteSuffix + unknownSuffix(deployment),
-        statusTone: !deployed ? NEUTRAL : enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
+        statusTone: !judged ? NEUTRAL : enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
         link: policyLink(policy),
         order: !deployed ? 5 : enabled ? 3 : 0,
       });
     }
     const off = profiles.filter((profile) => !profile.enabled).map((profile) => profile.profile);
-    if (deployed && off.length > 0) {
+    if (judged && off.length > 0) {
       findings.push({
         kind: 'firewall-profile-off',
         subjectId: policy.id,
         subjectName: policy.name,
-        detail: `The policy switches Windows Firewall off for the ${off.join(', ')} profile${off.length === 1 ? '' : 's'}.${unknownDetail(deployment)}`,
+        detail: `The policy switches Windows Firewall off for the ${joinAnd(off)} profile${off.length === 1 ? '' : 's'}.${unknownDetail(deployment)}`,
         ruleKey: [...off].sort().join(','),
       });
     }

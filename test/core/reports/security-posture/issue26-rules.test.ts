@@ -360,7 +360,7 @@ describe('completeness of settings (issue 26, report 3)', () => {
     expect(report.rows[0]?.status).toBe('Audit only: not enforced (setting count not reported)');
   });
 
-  it('a short read is not checked: no clean pass, "N of M settings read", and the ASR and firewall kinds stay open', () => {
+  it('a short read is not checked: no clean pass and no finding, "N of M settings read", and the ASR and firewall kinds stay open for it', () => {
     const short = graphPolicy({ name: 'Short', settings: [firewallOff, filler(1)], settingCount: 40 });
     const report = deriveSecurityPosture(records([short]), context);
     expect(report.rows.find((row) => row.area === 'Policy settings')).toMatchObject({ value: '2 of 40', status: 'Could not check: 2 of 40 settings read', statusTone: 'neutral' });
@@ -368,8 +368,12 @@ describe('completeness of settings (issue 26, report 3)', () => {
       { kind: 'asr-rule-audit', subjectId: short.id },
       { kind: 'firewall-profile-off', subjectId: short.id },
     ]);
-    // What was read is still reported: the profile is off whatever the unread settings hold.
-    expect(report.findings.map((finding) => finding.kind)).toEqual(['firewall-profile-off']);
+    // Judged on all its settings or not at all: what was read is shown, not judged.
+    expect(report.findings).toEqual([]);
+    expect(report.rows.find((row) => row.area === 'Firewall')).toMatchObject({
+      status: 'Firewall switched off by policy (not judged: not all its settings could be read)',
+      statusTone: 'neutral',
+    });
   });
 
   it('an incomplete policy that is not deployed leaves nothing unchecked', () => {

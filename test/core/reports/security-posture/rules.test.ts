@@ -412,7 +412,7 @@ describe('deriveSecurityPosture', () => {
         kind: 'firewall-profile-off',
         subjectId: 'fw-1',
         subjectName: 'Firewall',
-        detail: 'The policy switches Windows Firewall off for the public, domain profiles.',
+        detail: 'The policy switches Windows Firewall off for the public and domain profiles.',
         ruleKey: 'domain,public',
       },
     ]);
