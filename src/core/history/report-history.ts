@@ -65,14 +65,20 @@ export function recordLoad(
   if (last && !late) {
     const before = new Set(Object.values(last.byKind).flat());
     const now = new Set(result.findings.map((finding) => finding.fingerprint));
-    // The last findings are kept by kind only, so a kind left unchecked for one subject (a policy
-    // whose settings were not read in full) counts none of its findings as resolved this time.
-    const unchecked = new Set([...result.unchecked, ...result.uncheckedSubjects.map(({ kind }) => kind)]);
+    // What this load could not check has not gone away: a kind whose source was n/a, a finding left
+    // unchecked for its subject (by its fingerprint), or, where that fingerprint is not known (a
+    // policy whose rules were not all read), the finding's whole kind. It is carried to the next
+    // comparison rather than resolved, so it is neither resolved now nor new when it shows again.
+    const uncheckedKinds = new Set([...result.unchecked, ...result.uncheckedSubjects.filter(({ fingerprint }) => fingerprint === null).map(({ kind }) => kind)]);
+    const uncheckedFingerprints = new Set(result.uncheckedSubjects.flatMap(({ fingerprint }) => (fingerprint === null ? [] : [fingerprint])));
     fresh = [...now].filter((fingerprint) => !before.has(fingerprint)).length;
     resolved = 0;
     for (const [kind, fingerprints] of Object.entries(last.byKind)) {
-      if (unchecked.has(kind)) continue;
-      for (const fingerprint of fingerprints) if (!now.has(fingerprint)) resolved += 1;
+      for (const fingerprint of fingerprints) {
+        if (now.has(fingerprint)) continue;
+        if (uncheckedKinds.has(kind) || uncheckedFingerprints.has(fingerprint)) (byKind[kind] ??= []).push(fingerprint);
+        else resolved += 1;
+      }
     }
   }
   const point: HistoryPoint = { at: result.generatedAt, findings: result.findings.length, counts, fresh, resolved };

@@ -137,7 +137,11 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
       findingKinds: definition.findingKinds,
       unchecked: uncheckedKinds(definition, derived.columns),
-      uncheckedSubjects: distinctSubjects(derived.uncheckedSubjects ?? []),
+      uncheckedSubjects: distinctSubjects(derived.uncheckedSubjects ?? []).map(({ kind, subjectId, ruleKey }) => ({
+        kind,
+        subjectId,
+        fingerprint: ruleKey === undefined ? null : findingFingerprint(id, kind, subjectId, ruleKey),
+      })),
       thresholds,
       generatedAt: generatedAt.toISOString(),
     };
@@ -157,8 +161,8 @@ function uncheckedKinds(definition: ReportDefinition<unknown>, columns: readonly
 /** Each (kind, subject) once, ids compared as Graph compares them (without case). */
 function distinctSubjects(subjects: readonly UncheckedSubject[]): UncheckedSubject[] {
   const seen = new Set<string>();
-  return subjects.filter(({ kind, subjectId }) => {
-    const key = uncheckedSubjectKey(kind, subjectId);
+  return subjects.filter(({ kind, subjectId, ruleKey }) => {
+    const key = `${uncheckedSubjectKey(kind, subjectId)}\u0000${ruleKey ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

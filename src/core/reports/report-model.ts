@@ -121,6 +121,19 @@ export interface DerivedReport<Kind extends string = string> {
 export interface UncheckedSubject<Kind extends string = string> {
   kind: Kind;
   subjectId: string;
+  /**
+   * The rule key the finding would have (`FindingDraft.ruleKey`, '' for none), when it does not
+   * depend on what could not be read: the finding's fingerprint is then known, and the history
+   * keeps exactly that finding open. Without it, the history keeps the whole kind open.
+   */
+  ruleKey?: string;
+}
+
+/** `UncheckedSubject` in a result: the fingerprint the finding would have, or null when it depends on what could not be read. */
+export interface UncheckedFinding {
+  kind: string;
+  subjectId: string;
+  fingerprint: string | null;
 }
 
 /** How an unchecked subject and a finding's kind and subject are matched: ids without case, as Graph compares them. */
@@ -150,7 +163,7 @@ export interface ReportResult {
   /** Finding kinds the report could not check at all: a source not granted (an n/a column). */
   unchecked: string[];
   /** Finding kinds it could not check for one subject each (`DerivedReport.uncheckedSubjects`). */
-  uncheckedSubjects: UncheckedSubject[];
+  uncheckedSubjects: UncheckedFinding[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;
   generatedAt: string;

@@ -35,10 +35,22 @@ describe('a report history', () => {
     expect(latestChange(history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 1, resolved: 1 });
   });
 
-  it('resolves nothing of a kind left unchecked for one subject, since the last findings are kept by kind', () => {
+  it('keeps open a finding left unchecked for its subject, resolves the others of its kind, and does not call it new when it shows again', () => {
     const first = recordLoad(emptyHistory('escrow-gaps'), null, reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b']))!;
-    const next = recordLoad(first.history, first.last, reportResult('2026-11-21T09:00:00.000Z', [], { uncheckedSubjects: [{ kind: 'missing-recovery-key', subjectId: 'a' }] }))!;
-    expect(latestChange(next.history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 0, resolved: 0 });
+    const unchecked = [{ kind: 'missing-recovery-key', subjectId: 'a', fingerprint: 'missing-recovery-key:a' }];
+    const second = recordLoad(first.history, first.last, reportResult('2026-11-21T09:00:00.000Z', [], { uncheckedSubjects: unchecked }))!;
+    expect(latestChange(second.history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 0, resolved: 1 });
+    const third = recordLoad(second.history, second.last, reportResult('2026-11-22T09:00:00.000Z', ['missing-recovery-key:a']))!;
+    expect(latestChange(third.history)).toEqual({ since: '2026-11-21T09:00:00.000Z', fresh: 0, resolved: 0 });
+  });
+
+  it('keeps the whole kind open when the unchecked finding has no known fingerprint (its rules were not all read)', () => {
+    const first = recordLoad(emptyHistory('escrow-gaps'), null, reportResult('2026-11-20T09:00:00.000Z', ['missing-recovery-key:a', 'missing-recovery-key:b']))!;
+    const unchecked = [{ kind: 'missing-recovery-key', subjectId: 'a', fingerprint: null }];
+    const second = recordLoad(first.history, first.last, reportResult('2026-11-21T09:00:00.000Z', [], { uncheckedSubjects: unchecked }))!;
+    expect(latestChange(second.history)).toEqual({ since: '2026-11-20T09:00:00.000Z', fresh: 0, resolved: 0 });
+    const third = recordLoad(second.history, second.last, reportResult('2026-11-22T09:00:00.000Z', []))!;
+    expect(latestChange(third.history)).toEqual({ since: '2026-11-21T09:00:00.000Z', fresh: 0, resolved: 2 });
   });
 
   it('counts a late, older load in its place without changing what the next load compares with', () => {

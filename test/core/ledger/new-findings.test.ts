@@ -91,7 +91,11 @@ describe('digestNewFindings', () => {
 
   it('keeps open a finding whose subject this load could not check, and resolves the same kind for other subjects', () => {
     const first = digestNewFindings(emptyLedger('c'), [escrow([finding('a'), finding('b')])], t0);
-    const digest = digestNewFindings(first.nextLedger, [{ ...escrow([]), uncheckedSubjects: [{ kind: 'missing-recovery-key', subjectId: 'A' }] }], new Date(t0.getTime() + DAY));
+    const digest = digestNewFindings(
+      first.nextLedger,
+      [{ ...escrow([]), uncheckedSubjects: [{ kind: 'missing-recovery-key', subjectId: 'A', fingerprint: null }] }],
+      new Date(t0.getTime() + DAY),
+    );
     expect(digest.reports[0]).toMatchObject({ resolved: 1, unchecked: [] });
     expect(digest.nextLedger.entries.map(({ subjectId, status }) => [subjectId, status])).toEqual([
       ['a', 'open'],

@@ -43,7 +43,8 @@ export type HygieneVerdict =
   | { kind: 'unknown-groups'; groups: GroupLookup[] }
   | { kind: 'unknown-assignments' }
   /** Something the verdict depends on could not be read (a filter, an app relationship): no finding. */
-  | { kind: 'could-not-check'; reason: string }
+  /** `unchecked`: the finding kind the object may still have, which this load could not decide. */
+  | { kind: 'could-not-check'; reason: string; unchecked: AssignmentFindingKind }
   /** `note`: why an object that looks unused is not a finding (a dependency, a superseded app, separating filters). */
   | { kind: 'ok'; note?: string };
 
@@ -58,7 +59,7 @@ export interface FilterContext {
 /** A test's or a tenant's without filters: the list was read and is empty. */
 const NO_FILTERS: FilterContext = { filters: { ok: true, value: new Map() }, readOnV1: false };
 
-export const V1_FILTERS_REASON = '/v1.0 does not show assignment filters; set GRAPH_BETA_COVERAGE=true';
+export const V1_FILTERS_REASON = '/v1.0 does not show their assignment filters';
 
 type FilterState = { kind: 'none' } | { kind: 'filtered'; mode: 'include' | 'exclude'; id: string; name: string } | { kind: 'unknown'; reason: string };
 
@@ -74,14 +75,14 @@ function filterState(target: AssignmentTarget, context: FilterContext): FilterSt
   if (filter === undefined) {
     if (context.filters.ok && context.filters.value.size === 0) return { kind: 'none' };
     if (context.betaAssignmentsFailure) return { kind: 'unknown', reason: context.betaAssignmentsFailure };
-    return { kind: 'unknown', reason: context.readOnV1 ? V1_FILTERS_REASON : 'Graph did not say whether its assignments use a filter' };
+    return { kind: 'unknown', reason: context.readOnV1 ? V1_FILTERS_REASON : 'Graph did not say whether they use a filter' };
   }
   if (filter.mode === 'none') return { kind: 'none' };
-  if (filter.mode === 'unrecognised') return { kind: 'unknown', reason: `an assignment filter type this report does not know ("${filter.value}")` };
-  if (!filter.id) return { kind: 'unknown', reason: 'filter could not be read (Graph gave no filter id)' };
-  if (!context.filters.ok) return { kind: 'unknown', reason: `filter could not be read (${context.filters.reason})` };
+  if (filter.mode === 'unrecognised') return { kind: 'unknown', reason: `one uses an assignment filter type this report does not know ("${filter.value}")` };
+  if (!filter.id) return { kind: 'unknown', reason: 'a filter could not be read (Graph gave no filter id)' };
+  if (!context.filters.ok) return { kind: 'unknown', reason: `a filter could not be read (${context.filters.reason})` };
   const known = context.filters.value.get(filter.id);
-  if (!known) return { kind: 'unknown', reason: 'filter could not be read (it is not in the list Graph gave this app)' };
+  if (!known) return { kind: 'unknown', reason: "a filter could not be read (it is not in the tenant's filter list as Graph gave it)" };
   // Managed-app filters apply to app protection and app configuration policies only
   // (learn.microsoft.com/intune/intune-service/fundamentals/filters).
   if (known.managementType !== 'devices') return { kind: 'unknown', reason: `filter "${known.displayName}" is a managed-app filter, which this kind of object does not take` };
@@ -106,7 +107,7 @@ function comparePair(allUsers: AssignmentTarget, allDevices: AssignmentTarget, c
   if (devices.kind === 'unknown') return devices;
   if (users.kind === 'none' || devices.kind === 'none') return { kind: 'overlap' };
   if (users.id === devices.id) return users.mode === devices.mode ? { kind: 'overlap' } : { kind: 'separated', filter: users.name };
-  return { kind: 'unknown', reason: `All users and All devices use different filters ("${users.name}", "${devices.name}"), whose overlap depends on the devices` };
+  return { kind: 'unknown', reason: `they use different filters ("${users.name}", "${devices.name}"), whose overlap depends on the devices` };
 }
 
 /** The rules of docs/finding-rules.md, report 2, for one object. */
@@ -120,7 +121,7 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
     const pairs = allUsers.flatMap((users) => allDevices.map((devices) => comparePair(users, devices, context)));
     if (pairs.some((pair) => pair.kind === 'overlap')) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers[0]!.intent, allDevices: allDevices[0]!.intent } };
     const unknown = pairs.find((pair) => pair.kind === 'unknown');
-    if (unknown) return { kind: 'could-not-check', reason: `All users and All devices: ${unknown.reason}` };
+    if (unknown) return { kind: 'could-not-check', reason: `All users and All devices may overlap, but ${unknown.reason}`, unchecked: 'all-users-and-all-devices' };
     const separated = pairs.find((pair) => pair.kind === 'separated');
     if (separated) note = `All users and All devices are kept apart by filter "${separated.filter}" (include on one, exclude on the other)`;
   }
@@ -256,7 +257,11 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
     if (installed === 'yes' && verdict.kind === 'assigned-to-missing-or-empty-groups') return { kind: 'ok', note: `${installedNote}; its own assignments reach no one` };
     // Whether an exclusion keeps Intune from installing a dependency there, Microsoft does not say.
     if (installed !== 'no' && verdict.kind === 'exclusions-only')
-      return { kind: 'could-not-check', reason: `assigned only through exclusions, and a dependency of ${installingParents.join(', ') || 'an app'} that Intune may install` };
+      return {
+        kind: 'could-not-check',
+        reason: `assigned only through exclusions, and a dependency of ${installingParents.join(', ') || 'an app'} that Intune may install`,
+        unchecked: 'exclusions-only',
+      };
     if (supersedes && (verdict.kind === 'exclusions-only' || verdict.kind === 'assigned-to-missing-or-empty-groups')) return { ...verdict, detail: supersedes.trim() };
     return verdict;
   }
@@ -283,7 +288,7 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
       note: `Detection-only dependency of ${reachingDetect.map(({ edge }) => appName(graph, edge.parentId, edge.parentName)).join(', ')}: Intune checks for it but never installs it`,
     };
   if (installed === 'unknown' || supersederReach.some((entry) => entry.reach === 'unknown') || detectReach.some((entry) => entry.reach === 'unknown'))
-    return { kind: 'could-not-check', reason: 'it may be installed or replaced through an app whose assignments could not be checked' };
+    return { kind: 'could-not-check', reason: 'it may be installed or replaced through an app whose assignments could not be checked', unchecked: 'unassigned' };
   const dependencyOf = asChild.filter((edge) => edge.kind === 'dependency').map((edge) => appName(graph, edge.parentId, edge.parentName));
   const named = [
     dependencyOf.length > 0
@@ -395,7 +400,7 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
       // Without the relationships, an unassigned Win32 app may still be installed as a dependency;
       // any other app cannot be one, so its verdict stands.
       else if (verdict.kind === 'unassigned' && WIN32_APP_TYPES.has(object.odataType ?? ''))
-        verdict = { kind: 'could-not-check', reason: "the app relationships could not be read; it may be installed as another app's dependency" };
+        verdict = { kind: 'could-not-check', reason: "the app relationships could not be read; it may be installed as another app's dependency", unchecked: 'unassigned' };
     }
     const kindLabel = KIND_LABELS[object.kind];
     const status =
@@ -417,8 +422,10 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
       order: STATUS_ORDER[verdict.kind],
     });
     if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') {
-      // Whatever an earlier load found for this object may still hold: it stays open, not resolved.
-      for (const kind of ASSIGNMENT_KINDS) uncheckedSubjects.push({ kind, subjectId: object.id });
+      // What an earlier load found for this object and this one could not decide stays open, not
+      // resolved: every kind when Graph gave no assignments, else the one kind left open.
+      const kinds = verdict.kind === 'unknown-assignments' ? ASSIGNMENT_KINDS : [verdict.kind === 'unknown-groups' ? 'assigned-to-missing-or-empty-groups' : verdict.unchecked];
+      for (const kind of kinds) uncheckedSubjects.push({ kind, subjectId: object.id, ruleKey: '' });
     } else if (verdict.kind !== 'ok') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });
     }

@@ -131,7 +131,7 @@ describe('report 2 reads on beta the assignments of a /v1.0 object whose All use
     expect(graph.paths).toEqual(expect.arrayContaining([betaPath(id(1)), betaPath(id(2))]));
     expect(kinds('Unfiltered')).toEqual(['all-users-and-all-devices']);
     expect(kinds('Filtered')).toEqual([]);
-    expect(row('Filtered').status).toBe('Could not check: All users and All devices: filter could not be read (Graph answered 500)');
+    expect(row('Filtered').status).toBe('Could not check: All users and All devices may overlap, but a filter could not be read (Graph answered 500)');
   });
 
   it.each([
@@ -151,7 +151,7 @@ describe('report 2 reads on beta the assignments of a /v1.0 object whose All use
       beta: { ...(answer ? { [id(1)]: answer } : {}), [id(2)]: [both('none', 'none')] },
     });
     expect(kinds('Failing')).toEqual([]);
-    expect(row('Failing').status).toBe(`Could not check: All users and All devices: its assignments could not be read on /beta to see their filters (${reason})`);
+    expect(row('Failing').status).toBe(`Could not check: All users and All devices may overlap, but its assignments could not be read on /beta to see their filters (${reason})`);
     expect(row('Failing').statusTone).toBe('neutral');
     expect(row('Failing').assignments).toBe('Include: All users; All devices');
     expect(kinds('Read')).toEqual(['all-users-and-all-devices']);
@@ -161,7 +161,7 @@ describe('report 2 reads on beta the assignments of a /v1.0 object whose All use
   it('an id that is not a GUID never goes into a path: that object is "could not check"', async () => {
     const { graph, row } = await judge({ profiles: [{ id: 'legacy-1', displayName: 'Odd id', assignments: both() }] });
     expect(graph.paths.filter((path) => path.endsWith('/assignments'))).toEqual([]);
-    expect(row('Odd id').status).toBe('Could not check: All users and All devices: its id "legacy-1" is not one Graph\'s assignments path takes');
+    expect(row('Odd id').status).toBe('Could not check: All users and All devices may overlap, but its id "legacy-1" is not one Graph\'s assignments path takes');
   });
 
   it('reads no assignments again where the verdict does not depend on filters', async () => {

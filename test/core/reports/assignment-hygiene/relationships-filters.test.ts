@@ -344,7 +344,8 @@ describe('assignment filters on All users + All devices (filters-reports-trouble
   it('different filters cannot be compared: could not check', () => {
     expect(classifyAssignments([allUsers({ filter: [CORPORATE, 'include'] }), allDevices({ filter: [WINDOWS11, 'include'] })], groups, fc)).toEqual({
       kind: 'could-not-check',
-      reason: 'All users and All devices: All users and All devices use different filters ("Corporate Windows", "Windows 11 only"), whose overlap depends on the devices',
+      reason: 'All users and All devices may overlap, but they use different filters ("Corporate Windows", "Windows 11 only"), whose overlap depends on the devices',
+      unchecked: 'all-users-and-all-devices',
     });
   });
 
@@ -353,14 +354,14 @@ describe('assignment filters on All users + All devices (filters-reports-trouble
     const report = derive([policy([allUsers({ filter: [missing, 'include'] }), allDevices({ filter: [missing, 'exclude'] })])]);
     expect(report.findings).toEqual([]);
     expect(report.rows[0]).toMatchObject({
-      status: 'Could not check: All users and All devices: filter could not be read (it is not in the list Graph gave this app)',
+      status: "Could not check: All users and All devices may overlap, but a filter could not be read (it is not in the tenant's filter list as Graph gave it)",
       statusTone: 'neutral',
       assignments: `Include: All users (include filter ${missing}, could not be read); All devices (exclude filter ${missing}, could not be read)`,
     });
     expect(JSON.stringify(report.rows[0])).not.toContain('deleted');
     const unreadable = derive([policy([allUsers({ filter: [CORPORATE, 'include'] }), allDevices()])], { filters: { ok: false, reason: 'Graph answered 500' } });
     expect(unreadable.findings).toEqual([]);
-    expect(unreadable.rows[0]?.status).toBe('Could not check: All users and All devices: filter could not be read (Graph answered 500)');
+    expect(unreadable.rows[0]?.status).toBe('Could not check: All users and All devices may overlap, but a filter could not be read (Graph answered 500)');
     expect(unreadable.notice).toContain('Assignment filters could not be read (Graph answered 500)');
   });
 
@@ -395,8 +396,8 @@ describe('assignment filters on All users + All devices (filters-reports-trouble
     expect(targets[0]).toEqual({ type: 'allUsers', intent: null });
     const withFilters = derive([policy(targets, true)], { betaCoverage: false });
     expect(withFilters.findings).toEqual([]);
-    expect(withFilters.rows[0]?.status).toBe(`Could not check: All users and All devices: ${V1_FILTERS_REASON}`);
-    expect(V1_FILTERS_REASON).toBe('/v1.0 does not show assignment filters; set GRAPH_BETA_COVERAGE=true');
+    expect(withFilters.rows[0]?.status).toBe(`Could not check: All users and All devices may overlap, but ${V1_FILTERS_REASON}`);
+    expect(V1_FILTERS_REASON).toBe('/v1.0 does not show their assignment filters');
     expect(withFilters.notice).toContain(V1_COVERAGE_NOTICE);
     expect(V1_COVERAGE_NOTICE).toContain('/v1.0 also shows no assignment filters');
     const noFilters = derive([policy(targets, true)], { betaCoverage: false, filters: { ok: true, value: new Map() } });

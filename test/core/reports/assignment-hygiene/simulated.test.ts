@@ -129,7 +129,7 @@ describe("report 2 when an object's assignments cannot be read again on /beta", 
     expect(report.error).toBeNull();
     expect(kindsOf(report, 'Windows - Endpoint protection (legacy)')).toEqual([]);
     expect(row(report, 'Windows - Endpoint protection (legacy)').status).toBe(
-      `Could not check: All users and All devices: its assignments could not be read on /beta to see their filters (${reason})`,
+      `Could not check: All users and All devices may overlap, but its assignments could not be read on /beta to see their filters (${reason})`,
     );
     expect(row(report, 'Windows - Endpoint protection (legacy)').statusTone).toBe('neutral');
     expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
@@ -168,7 +168,7 @@ describe('report 2 when a beta-only read fails', () => {
     expect(report.notice).toContain('Assignment filters could not be read (Graph answered 500)');
     for (const name of ['Detect stale VPN profiles', 'Collect Defender logs', 'Reset Windows Update components']) {
       expect(kindsOf(report, name), name).toEqual([]);
-      expect(row(report, name).status).toMatch(/^Could not check: All users and All devices: filter could not be read/);
+      expect(row(report, name).status).toMatch(/^Could not check: All users and All devices may overlap, but a filter could not be read/);
     }
     expect(kindsOf(report, 'Contoso Travel')).toEqual(['all-users-and-all-devices']);
     // No filter on either target, and Graph says so: still a finding.
