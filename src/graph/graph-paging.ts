@@ -88,10 +88,23 @@ function followNextLink(nextLink: string, from: string, origin: string): URL {
     throw refuse('not an absolute URL');
   }
   if (url.origin !== origin) throw refuse(`it leads to ${url.origin}, and paging stays on ${origin}`);
-  // The next page of a collection is that collection.
-  if (url.pathname !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
+  // The next page of a collection is that collection, whichever of OData's two spellings of a key
+  // the link uses; it is then sent in the spelling asked for, which the allow-list knows.
+  const path = keyAsSegment(url.pathname);
+  if (path !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
+  url.pathname = path;
   if (selectsSecretFields(url)) throw refuse('it selects secret fields of an escrow list');
   return url;
+}
+
+/**
+ * `configurationPolicies('<id>')/settings` written as `configurationPolicies/<id>/settings`: OData
+ * addresses an entity by its key in parentheses or as a path segment (OData URL conventions,
+ * "Key-as-Segment Convention"), and Intune's own tools and portal write the first; a nextLink of a
+ * policy's settings may come back that way. Only a GUID key is rewritten.
+ */
+function keyAsSegment(pathname: string): string {
+  return pathname.replace(/\/([A-Za-z]+)\((?:'|%27)([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:'|%27)\)/g, '/$1/$2');
 }
 
 interface PageSource {

@@ -28,11 +28,11 @@ function chain(count: number, records = 2): CannedAnswer[] {
   }));
 }
 
-function pagesOver(script: CannedAnswer[], options: PagingOptions = {}) {
+function pagesOver(script: CannedAnswer[], options: PagingOptions = {}, first: URL = FIRST) {
   const transport = new ReplayingTransport(script);
   const sleeps: number[] = [];
   const attempts = new GraphAttempts({ tokens: new CountingTokenSource(), transport, userAgent: 'test', sleep: async (ms) => void sleeps.push(ms), random: () => 0 });
-  return { pages: readPages<{ id: string }>(attempts, FIRST, options), transport, sleeps };
+  return { pages: readPages<{ id: string }>(attempts, first, options), transport, sleeps };
 }
 
 async function readAll(pages: AsyncGenerator<{ items: Array<{ id: string }>; index: number }>): Promise<string[]> {
@@ -144,6 +144,21 @@ describe('nextLinks that are not followed', () => {
     const { pages, transport } = pagesOver([{ path: DEVICES, body: page(['1'], `${ORIGIN}/v1.0/deviceManagement/deviceConfigurations?$skiptoken=x`) }]);
     await expect(readAll(pages)).rejects.toMatchObject({ kind: 'malformed-response', message: expect.stringContaining('another resource') });
     expect(transport.requests).toHaveLength(1);
+  });
+
+  it("follows a policy's settings whose nextLink writes the policy's key in parentheses, sending it as a path segment", async () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const settings = `/beta/deviceManagement/configurationPolicies/${id}/settings`;
+    const { pages, transport } = pagesOver(
+      [
+        { path: settings, body: page(['1'], `${ORIGIN}/beta/deviceManagement/configurationPolicies('${id}')/settings?$skiptoken=page2`) },
+        { path: `${settings}?$skiptoken=page2`, body: page(['2']) },
+      ],
+      {},
+      new URL(settings, ORIGIN),
+    );
+    expect(await readAll(pages)).toEqual(['1', '2']);
+    expect(transport.requests.map((request) => request.path)).toEqual([settings, `${settings}?$skiptoken=page2`]);
   });
 
   it('refuses a nextLink that is not an absolute URL', async () => {
