@@ -72,7 +72,9 @@ const HEALTHY: Verdict = { health: 'healthy', reasons: [] };
 
 /** At most a warning: for a state Microsoft does not document as a failure, however stale its last contact. */
 function atMostWarning(verdict: Verdict): Verdict {
-  return verdict.health === 'unhealthy' ? { ...verdict, health: 'warning' } : verdict;
+  if (verdict.health !== 'unhealthy') return verdict;
+  // The reasons then say what was seen, not the verdict the row does not give.
+  return { health: 'warning', reasons: verdict.reasons.map((reason) => reason.replace(/ \(unhealthy at [^)]*\)$/, '')) };
 }
 
 /** A state value the enum's page does not list: shown as Graph sent it, a warning and never a finding. */
@@ -154,8 +156,9 @@ export function mobileThreatDefenseVerdict(connector: MtdConnector, now: Date, t
     last && threshold !== null && threshold > 0 && ageInDays(last, now) > threshold
       ? { health: 'unhealthy', reasons: [`no heartbeat for more than the partner's ${threshold}-day threshold: Intune ignores its data in compliance`] }
       : HEALTHY;
-  const verdict = worst(rule.verdict, thresholdVerdict, freshness(last, now, thresholds, 'heartbeat'));
-  return rule.heartbeat === 'capped' ? atMostWarning(verdict) : verdict;
+  // A connector not enabled in Intune has no compliance data of its own to ignore: only its age shows, at most a warning.
+  if (rule.heartbeat === 'capped') return atMostWarning(worst(rule.verdict, freshness(last, now, thresholds, 'heartbeat')));
+  return worst(rule.verdict, thresholdVerdict, freshness(last, now, thresholds, 'heartbeat'));
 }
 
 /**
