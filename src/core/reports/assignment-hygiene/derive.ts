@@ -118,8 +118,11 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
   const allDevices = targets.filter((target) => target.type === 'allDevices');
   let note: string | undefined;
   if (allUsers.length > 0 && allDevices.length > 0) {
-    const pairs = allUsers.flatMap((users) => allDevices.map((devices) => comparePair(users, devices, context)));
-    if (pairs.some((pair) => pair.kind === 'overlap')) return { kind: 'all-users-and-all-devices', intents: { allUsers: allUsers[0]!.intent, allDevices: allDevices[0]!.intent } };
+    const compared = allUsers.flatMap((users) => allDevices.map((devices) => ({ users, devices, verdict: comparePair(users, devices, context) })));
+    // The detail names the intents of a pair that overlaps, not merely the first targets.
+    const overlapping = compared.find(({ verdict }) => verdict.kind === 'overlap');
+    if (overlapping) return { kind: 'all-users-and-all-devices', intents: { allUsers: overlapping.users.intent, allDevices: overlapping.devices.intent } };
+    const pairs = compared.map(({ verdict }) => verdict);
     const unknown = pairs.find((pair) => pair.kind === 'unknown');
     if (unknown) return { kind: 'could-not-check', reason: `All users and All devices may overlap, but ${unknown.reason}`, unchecked: 'all-users-and-all-devices' };
     const separated = pairs.find((pair) => pair.kind === 'separated');

@@ -391,6 +391,17 @@ describe('assignment filters on All users + All devices (filters-reports-trouble
     expect(onV1.rows[0]?.assignments).toBe('Include: All users [required]; All devices [uninstall]');
   });
 
+  it('the detail names the intents of the pair that overlaps, not of the first targets listed', () => {
+    const targets = [
+      allUsers({ intent: 'available', filter: [CORPORATE, 'include'] }),
+      allDevices({ intent: 'available', filter: [CORPORATE, 'exclude'] }),
+      allUsers({ intent: 'required' }),
+      allDevices({ intent: 'uninstall' }),
+    ];
+    const report = derive([app('A', 'Contoso Travel', targets)]);
+    expect(report.findings[0]?.detail).toContain('different intents (All users: available; All devices: uninstall)');
+  });
+
   it('read on /v1.0 (no filter fields), the pair is could not check while the tenant has filters, and judged as unfiltered when it has none', () => {
     const targets = [allUsers({ filter: 'v1' }), allDevices({ filter: 'v1' })];
     expect(targets[0]).toEqual({ type: 'allUsers', intent: null });
