@@ -1,12 +1,12 @@
 import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
 
 /**
- * The only Graph paths this service may read: the table in docs/contract.md ("Upstream reads"), each on its version
- * segment, plus the `/beta` twin of `androidManagedStoreAccountEnterpriseSettings`, which Microsoft
- * documents on beta only (docs/finding-rules.md, report 1: the `/v1.0` path is tried first, then beta),
- * and the `/beta` twin of the Mobile Threat Defense connectors, read when `/v1.0` does not name a
- * connector's state (report 1, "Mobile Threat Defense on /v1.0").
- * `{id}` stands for one GUID.
+ * The only Graph paths this service may read: the table in docs/contract.md ("Upstream reads"), each
+ * on its version segment. Beside the specification's 21 paths are reads that Intune's meaning needs
+ * and that the same permissions allow (docs/finding-rules.md gives each its reason): the `/beta`
+ * twins of the managed Google Play settings and of the Mobile Threat Defense connectors (report 1),
+ * Win32 relationships, assignment filters and a few objects' beta assignments (report 2), a policy's
+ * settings and the baseline templates (report 3). `{id}` stands for one GUID.
  */
 export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/ndesConnectors',
@@ -34,10 +34,10 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/operationApprovalRequests',
   '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
   '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
-  // Report 2 (issue 26): Win32 dependencies and supersedence, and assignment filters, exist on beta only.
+  // Report 2: Win32 dependencies and supersedence, and assignment filters, exist on beta only.
   '/beta/deviceAppManagement/mobileAppRelationships',
   '/beta/deviceManagement/assignmentFilters',
-  // Report 2 (issue 26): one object's assignments with their filters, for the few objects read on
+  // Report 2: one object's assignments with their filters, for the few objects read on
   // /v1.0 (which shows no filter) whose All users + All devices verdict depends on them.
   '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
   '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',

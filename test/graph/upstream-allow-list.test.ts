@@ -3,7 +3,7 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import { BETA_COVERAGE_PATHS, UPSTREAM_PATHS, assertAllowedRequest, coveragePath, isAllowedUpstreamPath, selectsSecretFields } from '../../src/graph/upstream-allow-list.js';
 
 describe('upstream allow-list', () => {
-  it("holds the specification's 21 paths and the reads issue 26 added beside them", () => {
+  it("holds the specification's 21 paths and the reads Intune's meaning needs beside them", () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates.

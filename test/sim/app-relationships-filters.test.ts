@@ -5,7 +5,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
 /**
- * What the simulator serves for report 2's issue 26 reads, as Microsoft documents it: Win32 app
+ * What the simulator serves for report 2's relationship and filter reads, as Microsoft documents it: Win32 app
  * relationships (typed on beta; /v1.0 declares no subtype, so its list is empty), assignment filters
  * (beta only, with a `platform` member after `unknownFutureValue`), and assignment targets whose
  * filter fields exist in the beta schema only.

@@ -5,7 +5,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
 /**
- * One object's assignments on beta (issue 26, report 2): a profile's, a compliance policy's and an
+ * One object's assignments on beta (report 2): a profile's, a compliance policy's and an
  * app's `/{id}/assignments`, with the filter fields beta declares on their targets, paged, 404 for
  * an unknown id, under the list's permission and throttling workload.
  */

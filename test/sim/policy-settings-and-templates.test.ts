@@ -4,7 +4,7 @@ import type { Simulator } from '../../src/sim/simulator.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 
-/** Issue 26's simulator resources for report 3: a policy's /settings, and the settings catalog templates. */
+/** The simulator's resources for report 3's completeness and baselines: a policy's /settings, and the settings catalog templates. */
 
 const tenant = buildDemoTenant({ now: new Date('2026-11-22T09:00:00Z') });
 const harness = useTestSimulator({ tenant });

@@ -110,8 +110,8 @@ export interface DerivedReport<Kind extends string = string> {
   findings: FindingDraft<Kind>[];
   /**
    * What this load could not check for one subject although every source answered (report 3: a
-   * policy whose settings could not be read in full; report 2: an object whose filters or Win32
-   * relationships could not be read): an earlier finding of that kind about that subject stays open
+   * policy whose settings could not be read in full; report 2: an object whose groups, assignments,
+   * filters or Win32 relationships could not be read): an earlier finding of that kind about that subject stays open
    * rather than counting as resolved. The row says why.
    */
   uncheckedSubjects?: Array<UncheckedSubject<Kind>>;

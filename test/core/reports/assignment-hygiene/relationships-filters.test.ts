@@ -7,7 +7,7 @@ import type { DeriveContext } from '../../../../src/core/reports/report-model.js
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 /**
- * Report 2's issue 26 rules (docs/finding-rules.md, report 2): Win32 dependencies and supersedence,
+ * Report 2's rules of Intune's own meaning (docs/finding-rules.md, report 2): Win32 dependencies and supersedence,
  * and assignment filters on All users + All devices. Records are shaped as the Graph beta pages
  * document them (intune-apps-mobileappdependency, intune-apps-mobileappsupersedence,
  * intune-policyset-deviceandappmanagementassignmentfilter, intune-shared-groupassignmenttarget).

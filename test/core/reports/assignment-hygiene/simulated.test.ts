@@ -5,7 +5,7 @@ import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
- * Report 2's issue 26 cases on the simulated demo tenant (src/core/reports/assignment-hygiene/demo.ts,
+ * Report 2's dependency, supersedence and filter cases on the simulated demo tenant (src/core/reports/assignment-hygiene/demo.ts,
  * step 13), read as the report reads them, with and without GRAPH_BETA_COVERAGE, and with the two
  * beta-only reads failing.
  */

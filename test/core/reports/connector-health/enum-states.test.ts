@@ -6,8 +6,8 @@ import type { DemoRecord } from '../../../../src/core/reports/report-demo.js';
 import { blankTenant, requestAppToken, useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
- * Report 1 against the simulator, for the status enums as Microsoft documents them (issue 26, item
- * 4; docs/finding-rules.md, report 1): the Mobile Threat Defense states `/v1.0` does not name, read
+ * Report 1 against the simulator, for the status enums as Microsoft documents them
+ * (docs/finding-rules.md, report 1): the Mobile Threat Defense states `/v1.0` does not name, read
  * again on beta, and the managed Google Play and Autopilot singletons, which a tenant holds once,
  * one variant after another.
  */

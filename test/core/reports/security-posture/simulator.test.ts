@@ -23,7 +23,7 @@ async function load(): Promise<ReportResult> {
   return result;
 }
 
-describe('report 3 on the demo tenant (issue 26)', () => {
+describe('report 3 on the demo tenant', () => {
   it('judges only policies that reach someone: unassigned and exclusion-only policies are shown as not deployed, a policy set assignment counts', async () => {
     const result = await load();
     for (const name of [

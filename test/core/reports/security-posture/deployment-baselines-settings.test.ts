@@ -15,7 +15,7 @@ import { ASR_RULES_SETTING, loadSecurityPosture, projectPolicy } from '../../../
 import type { PolicyTemplate, PolicyTemplates, SecurityPostureRecords, Template } from '../../../../src/core/reports/security-posture/load.js';
 
 /**
- * Issue 26's rules for report 3 on records shaped as Graph documents them: settings catalog
+ * Report 3's rules on records shaped as Graph documents them: settings catalog
  * policies with `$expand=settings,assignments` (deviceManagementConfigurationPolicy, beta), the
  * baseline templates (deviceManagementConfigurationPolicyTemplate), intents and their templates.
  */
@@ -147,7 +147,7 @@ const records = (policies: GraphPolicy[], more: Partial<SecurityPostureRecords> 
 function uncheckedKinds(report: { uncheckedSubjects?: Array<{ kind: string }> }): string[] {
   return [...new Set((report.uncheckedSubjects ?? []).map(({ kind }) => kind))].sort();
 }
-describe('deployed or not (issue 26, report 3)', () => {
+describe('deployed or not', () => {
   it('a policy assigned to no one (assignments [] and isAssigned false) enforces nothing: no finding, shown as not deployed', () => {
     const report = deriveSecurityPosture(records([graphPolicy({ assignments: [], isAssigned: false })]), context);
     expect(report.findings).toEqual([]);
@@ -228,7 +228,7 @@ describe('deployed or not (issue 26, report 3)', () => {
   });
 });
 
-describe('settings catalog baselines by lifecycle state (issue 26, report 3)', () => {
+describe('settings catalog baselines by lifecycle state', () => {
   const verdict = (templateId: string, policyTemplates: PolicyTemplates = LIVE) =>
     settingsCatalogBaselineVerdict(projectPolicy(baselinePolicy(templateId, 'shown version')), policyTemplates);
 
@@ -291,7 +291,7 @@ describe('settings catalog baselines by lifecycle state (issue 26, report 3)', (
   });
 });
 
-describe('intent-era baselines and the settings catalog family (issue 26, report 3)', () => {
+describe('intent-era baselines and the settings catalog family', () => {
   const templates: Template[] = [
     {
       id: 'win-2021',
@@ -349,7 +349,7 @@ describe('intent-era baselines and the settings catalog family (issue 26, report
   });
 });
 
-describe('completeness of settings (issue 26, report 3)', () => {
+describe('completeness of settings', () => {
   const audit35 = [...Array.from({ length: 34 }, (_, index) => filler(index)), asrSetting('audit')];
 
   it('settings held equal to settingCount: complete; settingCount absent with no nextLink: complete, with a note', () => {
