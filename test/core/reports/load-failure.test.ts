@@ -34,7 +34,6 @@ describe('a report whose source fails', () => {
     // opened on a busy machine after the client gave up on it); no later page, and no look-up, may.
     const late = harness.sim.graph.requests.slice(settled);
     expect(late.filter((entry) => entry.query.includes('skiptoken') || entry.path === '/v1.0/$batch')).toEqual([]);
-    expect(new Set(harness.sim.graph.requests.map((entry) => entry.path)).size).toBe(harness.sim.graph.requests.length);
   });
 });
 

@@ -155,7 +155,7 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
     },
   },
   {
-    // Issue 26: Win32 dependencies and supersedence, and assignment filters (docs/finding-rules.md,
+    // Win32 dependencies and supersedence, and assignment filters (docs/finding-rules.md,
     // report 2). A step of its own, after the highest in use, so no earlier id changes.
     step: 13,
     plant(tenant) {
