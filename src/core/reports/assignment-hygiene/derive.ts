@@ -23,17 +23,15 @@ const KIND_LABELS: Record<AssignableKind, string> = {
 /**
  * What the specification's `/v1.0` reads cannot show: Graph's v1.0 schema does not declare these
  * types, and its lists leave them out without a word (the full list: src/sim/v1-schema.ts, from
- * Microsoft's published v1.0 and beta metadata).
+ * Microsoft's published v1.0 and beta metadata). Assignment filters and Win32 relationships, which
+ * /v1.0 does not show either, are read on beta whatever the coverage (docs/finding-rules.md, report 2).
  */
 export const V1_COVERAGE_NOTICE =
   "Not shown: Graph's /v1.0 lists leave out every profile, policy and app type that only its beta schema has, " +
   'among them Wi-Fi, VPN, certificate (SCEP, PKCS, PFX, trusted root), email and wired-network profiles, Android Enterprise ' +
   'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
   'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
-  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them. ' +
-  '/v1.0 also shows no assignment filters on profiles, compliance policies and apps, so where one of those is assigned to both ' +
-  'All users and All devices and the tenant has filters, this report reads its assignments again on /beta to see them. ' +
-  'Win32 app dependencies and supersedence are beta only, and this report always reads them on /beta.';
+  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them.';
 
 export type HygieneVerdict =
   | { kind: 'unassigned'; detail?: string }
