@@ -1,8 +1,7 @@
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/sim/simulator.js';
+import { describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
+import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
+import type { WireBody } from '../support/simulated-tenant.js';
 
 /**
  * What the simulator serves for report 2's relationship and filter reads, as Microsoft documents it: Win32 app
@@ -10,24 +9,10 @@ import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.j
  * (beta only, with a `platform` member after `unknownFutureValue`), and assignment targets whose
  * filter fields exist in the beta schema only.
  */
-const harness = useTestSimulator({ tenant: buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }) });
-let sim: Simulator;
-let token: string;
-let dispatcher: Agent;
+const graph = useRawGraph(buildDemoTenant({ now: new Date('2026-11-21T12:00:00Z') }));
 
-beforeAll(async () => {
-  sim = harness.sim;
-  dispatcher = new Agent({ connect: { ca: sim.caPem } });
-  token = await requestAppToken(sim);
-});
-afterAll(() => dispatcher.close());
-
-type Body = Record<string, unknown> & { value?: Array<Record<string, unknown>>; error?: { code: string } };
-
-async function raw(path: string, headers: Record<string, string> = {}, bearer = token) {
-  const response = await request(`${sim.graphUrl}${path}`, { headers: { authorization: `Bearer ${bearer}`, 'user-agent': 'sim-test', ...headers }, dispatcher });
-  return { status: response.statusCode, body: (await response.body.json()) as Body };
-}
+type Body = WireBody;
+const raw = (path: string, headers: Record<string, string> = {}, bearer?: string) => graph.get(path, { headers, ...(bearer ? { bearer } : {}) });
 
 describe('Win32 app relationships', () => {
   it('are served on beta as typed dependency and supersedence records, one of them listed from both ends', async () => {
@@ -62,8 +47,8 @@ describe('assignment filters', () => {
   });
 
   it('need DeviceManagementConfiguration.*, while the relationships are read with DeviceManagementApps.*', async () => {
-    const app = sim.addApplication({ roles: ['DeviceManagementApps.Read.All'] });
-    const appsOnly = await requestAppToken(sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    const app = graph.sim.addApplication({ roles: ['DeviceManagementApps.Read.All'] });
+    const appsOnly = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
     expect((await raw('/beta/deviceAppManagement/mobileAppRelationships', {}, appsOnly)).status).toBe(200);
     expect((await raw('/beta/deviceManagement/assignmentFilters', {}, appsOnly)).status).toBe(403);
   });
@@ -82,7 +67,9 @@ describe("assignment targets' filter fields", () => {
       expect(v1.some((target) => 'deviceAndAppManagementAssignmentFilterType' in target || 'deviceAndAppManagementAssignmentFilterId' in target)).toBe(false);
       expect(v1.every((target) => typeof target['@odata.type'] === 'string')).toBe(true);
     }
-    const stored = sim.tenant.collections.mobileApps.flatMap((item) => (item.assignments as Array<{ target: Record<string, unknown> }>).map((assignment) => assignment.target));
+    const stored = graph.sim.tenant.collections.mobileApps.flatMap((item) =>
+      (item.assignments as Array<{ target: Record<string, unknown> }>).map((assignment) => assignment.target),
+    );
     expect(stored.some((target) => target.deviceAndAppManagementAssignmentFilterType === 'include')).toBe(true);
   });
 });

@@ -1,8 +1,6 @@
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/sim/simulator.js';
+import { describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
+import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
 
 /**
  * One object's assignments on beta (report 2): a profile's, a compliance policy's and an
@@ -10,25 +8,9 @@ import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.j
  * an unknown id, under the list's permission and throttling workload.
  */
 const tenant = buildDemoTenant({ now: new Date('2026-11-22T09:00:00Z') });
-const harness = useTestSimulator({ tenant });
-let sim: Simulator;
-let token: string;
-let dispatcher: Agent;
+const graph = useRawGraph(tenant);
 
-beforeAll(async () => {
-  sim = harness.sim;
-  dispatcher = new Agent({ connect: { ca: sim.caPem } });
-  token = await requestAppToken(sim);
-});
-afterAll(() => dispatcher.close());
-
-type Body = { value?: Array<Record<string, unknown>>; '@odata.nextLink'?: string; '@odata.context'?: string; error?: { code: string; message: string } };
-
-async function raw(pathOrUrl: string, bearer = token): Promise<{ status: number; body: Body }> {
-  const url = pathOrUrl.startsWith('https://') ? pathOrUrl : `${sim.graphUrl}${pathOrUrl}`;
-  const response = await request(url, { headers: { authorization: `Bearer ${bearer}`, 'user-agent': 'sim-test' }, dispatcher });
-  return { status: response.statusCode, body: (await response.body.json()) as Body };
-}
+const raw = (pathOrUrl: string, bearer?: string) => graph.get(pathOrUrl, bearer ? { bearer } : {});
 
 const named = (collection: 'deviceConfigurations' | 'deviceCompliancePolicies' | 'mobileApps', name: string) =>
   tenant.collections[collection].find((record) => record.displayName === name)!;
@@ -69,8 +51,8 @@ describe("an object's assignments on beta", () => {
   });
 
   it("needs the list's permission: DeviceManagementApps.* for an app, DeviceManagementConfiguration.* for a profile", async () => {
-    const app = sim.addApplication({ roles: ['DeviceManagementApps.Read.All'] });
-    const appsOnly = await requestAppToken(sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    const app = graph.sim.addApplication({ roles: ['DeviceManagementApps.Read.All'] });
+    const appsOnly = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
     const [, profile] = CASES[0];
     const [, , [, travel]] = CASES;
     expect((await raw(`/beta/deviceAppManagement/mobileApps/${travel.id}/assignments`, appsOnly)).status).toBe(200);

@@ -1,30 +1,13 @@
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/sim/simulator.js';
+import { describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
+import { useRawGraph } from '../support/simulated-tenant.js';
 
 /** The simulator's resources for report 3's completeness and baselines: a policy's /settings, and the settings catalog templates. */
 
 const tenant = buildDemoTenant({ now: new Date('2026-11-22T09:00:00Z') });
-const harness = useTestSimulator({ tenant });
-let sim: Simulator;
-let token: string;
-let dispatcher: Agent;
+const graph = useRawGraph(tenant);
 
-beforeAll(async () => {
-  sim = harness.sim;
-  dispatcher = new Agent({ connect: { ca: sim.caPem } });
-  token = await requestAppToken(sim);
-});
-afterAll(() => dispatcher.close());
-
-type Page = { value?: Array<Record<string, unknown>>; '@odata.nextLink'?: string; error?: { code: string; message: string } };
-async function raw(pathOrUrl: string): Promise<{ status: number; body: Page }> {
-  const url = pathOrUrl.startsWith('https://') ? pathOrUrl : `${sim.graphUrl}${pathOrUrl}`;
-  const response = await request(url, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'sim-test' }, dispatcher });
-  return { status: response.statusCode, body: (await response.body.json()) as Page };
-}
+const raw = (pathOrUrl: string) => graph.get(pathOrUrl);
 async function all(path: string): Promise<{ items: Array<Record<string, unknown>>; pages: number[] }> {
   const items: Array<Record<string, unknown>> = [];
   const pages: number[] = [];

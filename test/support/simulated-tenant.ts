@@ -135,3 +135,48 @@ export async function requestAppToken(sim: Simulator, options: { clientId?: stri
     await dispatcher.close();
   }
 }
+
+/** A Graph answer as it came over the wire, for tests that read the simulator's own format. */
+export type WireBody = Record<string, unknown> & {
+  value?: Array<Record<string, unknown>>;
+  '@odata.nextLink'?: string;
+  '@odata.context'?: string;
+  error?: { code: string; message: string };
+};
+
+export interface RawGraph {
+  readonly sim: Simulator;
+  /** The simulated app's token, taken once before the file's tests. */
+  readonly token: string;
+  /** A GET of a path under the simulator's Graph (`/beta/…`) or of a whole URL (a nextLink), as it answers. */
+  get(pathOrUrl: string, options?: { headers?: Record<string, string>; bearer?: string }): Promise<{ status: number; body: WireBody }>;
+}
+
+/**
+ * A simulator over `tenant` for the file's tests, read without the client: plain GETs with the
+ * app's token, to look at what the simulator itself serves.
+ */
+export function useRawGraph(tenant: SimTenant): RawGraph {
+  const harness = useTestSimulator({ tenant });
+  let token: string | undefined;
+  let dispatcher: Agent | undefined;
+  beforeAll(async () => {
+    dispatcher = new Agent({ connect: { ca: harness.sim.caPem } });
+    token = await requestAppToken(harness.sim);
+  });
+  afterAll(() => dispatcher?.close());
+  return {
+    get sim() {
+      return harness.sim;
+    },
+    get token() {
+      if (token === undefined) throw new Error('the token is taken in beforeAll');
+      return token;
+    },
+    async get(pathOrUrl, options = {}) {
+      const url = pathOrUrl.startsWith('https://') ? pathOrUrl : `${harness.sim.graphUrl}${pathOrUrl}`;
+      const response = await request(url, { headers: { authorization: `Bearer ${options.bearer ?? this.token}`, 'user-agent': 'sim-test', ...options.headers }, dispatcher });
+      return { status: response.statusCode, body: (await response.body.json()) as WireBody };
+    },
+  };
+}
