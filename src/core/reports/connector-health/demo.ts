@@ -1,5 +1,5 @@
 import { daysAgo, daysFromNow, hoursAgo } from '../demo-records.js';
-import type { DemoStep } from '../report-demo.js';
+import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { ConnectorFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
 
@@ -17,21 +17,11 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
     step: 1,
     plant(tenant) {
       const { now } = tenant;
-      const ndes = [
-        { name: 'NDES-CONNECTOR-01', state: 'active' as const, last: hoursAgo(now, 2) },
-        { name: 'NDES-CONNECTOR-02', state: 'active' as const, last: hoursAgo(now, 36) },
-        { name: 'NDES-CONNECTOR-03', state: 'inactive' as const, last: daysAgo(now, 5) },
-      ].map((connector) =>
-        records.ndesConnector({
-          id: tenant.guid(),
-          displayName: connector.name,
-          machineName: `${connector.name.toLowerCase()}.contoso.local`,
-          state: connector.state,
-          lastConnectionDateTime: connector.last,
-          now,
-        }),
-      );
-      tenant.add('ndesConnectors', ...ndes);
+      const ndes = plantNdesConnectors(tenant, [
+        { name: 'NDES-CONNECTOR-01', state: 'active', last: hoursAgo(now, 2) },
+        { name: 'NDES-CONNECTOR-02', state: 'active', last: hoursAgo(now, 36) },
+        { name: 'NDES-CONNECTOR-03', state: 'inactive', last: daysAgo(now, 5) },
+      ]);
       tenant.declare('connector-unhealthy', ndes[2]!.id);
 
       const defender = records.mobileThreatDefenseConnector({
@@ -102,21 +92,11 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
       // ndesConnectorState (learn.microsoft.com/graph/api/resources/intune-deviceconfig-ndesconnectorstate?view=graph-rest-beta):
       // no member is a failure; a connector is unhealthy only when its last connection is three or
       // more days old (learn.microsoft.com/intune/intune-service/fundamentals/tenant-status).
-      const ndes = [
-        { name: 'NDES-CONNECTOR-04', state: 'none' as const, last: hoursAgo(now, 1) },
-        { name: 'NDES-CONNECTOR-05', state: 'inactive' as const, last: hoursAgo(now, 2) },
-        { name: 'NDES-CONNECTOR-06', state: 'active' as const, last: daysAgo(now, 4) },
-      ].map((connector) =>
-        records.ndesConnector({
-          id: tenant.guid(),
-          displayName: connector.name,
-          machineName: `${connector.name.toLowerCase()}.contoso.local`,
-          state: connector.state,
-          lastConnectionDateTime: connector.last,
-          now,
-        }),
-      );
-      tenant.add('ndesConnectors', ...ndes);
+      const ndes = plantNdesConnectors(tenant, [
+        { name: 'NDES-CONNECTOR-04', state: 'none', last: hoursAgo(now, 1) },
+        { name: 'NDES-CONNECTOR-05', state: 'inactive', last: hoursAgo(now, 2) },
+        { name: 'NDES-CONNECTOR-06', state: 'active', last: daysAgo(now, 4) },
+      ]);
       tenant.declare('connector-unhealthy', ndes[2]!.id);
 
       // mobileThreatPartnerTenantState (learn.microsoft.com/graph/api/resources/intune-onboarding-mobilethreatpartnertenantstate?view=graph-rest-beta).
@@ -152,3 +132,22 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
     },
   },
 ];
+
+/** Certificate connectors on `<name>.contoso.local`, one seeded id each, in order. */
+function plantNdesConnectors(
+  tenant: DemoTenantBuilder<ConnectorFindingKind>,
+  connectors: ReadonlyArray<{ name: string; state: Parameters<typeof records.ndesConnector>[0]['state']; last: string }>,
+): DemoRecord[] {
+  const planted = connectors.map((connector) =>
+    records.ndesConnector({
+      id: tenant.guid(),
+      displayName: connector.name,
+      machineName: `${connector.name.toLowerCase()}.contoso.local`,
+      state: connector.state,
+      lastConnectionDateTime: connector.last,
+      now: tenant.now,
+    }),
+  );
+  tenant.add('ndesConnectors', ...planted);
+  return planted;
+}
