@@ -115,22 +115,9 @@ const rowOf = (report: ReturnType<typeof derive>, id: string) => report.rows.fin
 
 describe('readRelationship', () => {
   it('makes one (parent, child) edge of a child-typed record and of its parent-typed reverse', () => {
-    expect(readRelationship(dependency('P', 'C', 'autoInstall'))).toEqual({
-      kind: 'dependency',
-      parentId: 'p',
-      childId: 'c',
-      type: 'autoInstall',
-      parentName: 'App P',
-      childName: 'App C',
-    });
-    expect(readRelationship(dependency('P', 'C', 'autoInstall', 'parent'))).toEqual({
-      kind: 'dependency',
-      parentId: 'p',
-      childId: 'c',
-      type: 'autoInstall',
-      parentName: 'App P',
-      childName: 'App C',
-    });
+    const edge = { kind: 'dependency', parentId: 'p', childId: 'c', type: 'autoInstall', parentName: 'App P', childName: 'App C' };
+    expect(readRelationship(dependency('P', 'C', 'autoInstall'))).toEqual(edge);
+    expect(readRelationship(dependency('P', 'C', 'autoInstall', 'parent'))).toEqual(edge);
   });
 
   it('reads a supersedence with the superseding app as the parent', () => {
