@@ -360,7 +360,7 @@ export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds 
         policy.approverGroupIds.length === 0
           ? 'Cannot be approved: it names no approver group'
           : entry.approvable === false
-            ? `Cannot be approved: every approver group is ${joinOr(entry.reasons)}`
+            ? `Cannot be approved: each approver group is ${joinOr(entry.reasons)}`
             : entry.approvable === null
               ? 'Approver groups could not be read'
               : 'OK',

@@ -440,7 +440,7 @@ describe('deriveAdminApproval', () => {
       });
       expect(section(report.rows, 'policies')[0]).toMatchObject({
         approvers: `deleted group ${GROUP.deletedGroup}; Script approvers (empty)`,
-        approvable: 'Cannot be approved: every approver group is deleted or empty',
+        approvable: 'Cannot be approved: each approver group is deleted or empty',
         approvableTone: 'warning',
       });
     });
@@ -455,14 +455,14 @@ describe('deriveAdminApproval', () => {
       expect(coverageOf(report.rows, 'rbac')).toMatchObject({ coverage: 'Protected, but cannot be approved', coverageTone: 'warning' });
       expect(section(report.rows, 'policies')[0]).toMatchObject({
         approvers: label,
-        approvable: 'Cannot be approved: every approver group is not a security group',
+        approvable: 'Cannot be approved: each approver group is not a security group',
         approvableTone: 'warning',
       });
     });
 
     it('names every reason when the groups fail in different ways', () => {
       const report = deriveAdminApproval(records([graphPolicy('p', 'Role changes', 'role', [GROUP.microsoft365, GROUP.emptyGroup, GROUP.deletedGroup])]), context);
-      expect(section(report.rows, 'policies')[0]?.approvable).toBe('Cannot be approved: every approver group is deleted, empty or not a security group');
+      expect(section(report.rows, 'policies')[0]?.approvable).toBe('Cannot be approved: each approver group is deleted, empty or not a security group');
     });
 
     it('is approvable when one security group with members stands beside groups that cannot approve', () => {

@@ -91,7 +91,7 @@ describe('report 5 on a tenant of documented shapes', () => {
       policyType: 'tenantConfiguration',
       areas: 'Tenant configuration (device categories)',
       approvers: 'Intune Team (Microsoft 365 group: cannot approve); IT Approvers (mail-enabled security group: cannot approve); IT List (distribution group: cannot approve)',
-      approvable: 'Cannot be approved: every approver group is not a security group',
+      approvable: 'Cannot be approved: each approver group is not a security group',
     });
     expect(policies['p-access']).toMatchObject({ policyType: 'operationApprovalPolicy', areas: 'Access policies (Intune protects them already)' });
     expect(policies['p-apps']).toMatchObject({ policyType: 'unknown (type not readable)', areas: 'Apps (app deployments) (by name)' });
