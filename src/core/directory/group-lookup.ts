@@ -2,6 +2,7 @@ import type { Group } from '@microsoft/microsoft-graph-types';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
+import { isGraphId } from '../graph/graph-id.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 
 /**
@@ -29,8 +30,6 @@ export type GroupLookup =
     }
   | { state: 'deleted'; id: string }
   | { state: 'unknown'; id: string; error: GraphError | { message: string } };
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves each distinct group id once, through `$batch`:
@@ -82,7 +81,7 @@ export class GroupResolver {
       const id = raw.toLowerCase();
       if (this.lookups.has(id) || this.queued.has(id)) continue;
       this.depths.set(id, depth);
-      if (!GUID.test(id)) {
+      if (!isGraphId(id)) {
         // An id that is not a GUID never goes into a URL; the assignment is simply not checkable.
         this.lookups.set(id, { state: 'unknown', id, error: { message: `"${raw}" is not a group id` } });
         continue;

@@ -4,11 +4,13 @@ import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { GroupResolver, throwIfGroupsForbidden } from '../../directory/group-lookup.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
-import { GraphError } from '../../graph/graph-error.js';
 import type { GraphReader } from '../../graph/graph-reader.js';
 import { asString } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { LoadContext } from '../report-model.js';
+import { isGraphId } from '../../graph/graph-id.js';
+import { optionalReadFailure, rereadEach } from '../optional-read.js';
+import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
@@ -64,7 +66,7 @@ export interface AppRelationship {
 }
 
 /** An optional read: what it gave, or why it could not be read (never taken as "none"). */
-export type OptionalRead<T> = { ok: true; value: T } | { ok: false; reason: string };
+export type { OptionalRead } from '../optional-read.js';
 
 export interface AssignmentFilterInfo {
   id: string;
@@ -103,10 +105,6 @@ export const BETA_ASSIGNMENTS_PATHS: Partial<Record<AssignableKind, string>> = {
   compliancePolicy: '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
   mobileApp: '/beta/deviceAppManagement/mobileApps/{id}/assignments',
 };
-
-/** Re-reads of one object's assignments at a time: a handful, so many such objects do not spend the throttling budget at once. */
-const REREAD_CONCURRENCY = 4;
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Source {
   kind: AssignableKind;
@@ -215,14 +213,6 @@ export function readRelationship(item: Record<string, unknown>): AppRelationship
   return { kind, parentId: parent.id, childId: child.id, type, parentName: parent.name, childName: child.name };
 }
 
-/** Why an optional read failed, in words for the row; a failure elsewhere that stopped it is rethrown. */
-function optionalFailure(error: unknown, signal: AbortSignal): string {
-  if (!(error instanceof GraphError) || signal.aborted) throw error;
-  // A malformed answer may carry its 200: name what was wrong with it, not its status.
-  if (error.kind === 'malformed-response') return 'Graph sent a malformed answer';
-  return error.status !== undefined ? `Graph answered ${error.status}` : `the read failed (${error.kind})`;
-}
-
 /** Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its reverse once). */
 async function readRelationships(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<AppRelationship[]>> {
   const edges: AppRelationship[] = [];
@@ -236,7 +226,7 @@ async function readRelationships(graph: GraphReader, signal: AbortSignal, onProg
       onProgress?.('mobileAppRelationships', edges.length);
     }
   } catch (error) {
-    return { ok: false, reason: optionalFailure(error, signal) };
+    return { ok: false, reason: optionalReadFailure(error, signal) };
   }
   return { ok: true, value: edges };
 }
@@ -262,7 +252,7 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
       onProgress?.('assignmentFilters', filters.size);
     }
   } catch (error) {
-    return { ok: false, reason: optionalFailure(error, signal) };
+    return { ok: false, reason: optionalReadFailure(error, signal) };
   }
   return { ok: true, value: filters };
 }
@@ -289,7 +279,7 @@ export function needsBetaAssignments(object: AssignableObject, filters: Optional
  */
 async function readBetaAssignments(graph: GraphReader, object: AssignableObject, signal: AbortSignal): Promise<AssignableObject> {
   const failed = (reason: string): AssignableObject => ({ ...object, betaAssignmentsFailure: reason });
-  if (!GUID.test(object.id)) return failed(`its id "${object.id}" is not one Graph's assignments path takes`);
+  if (!isGraphId(object.id)) return failed(`its id "${object.id}" is not one Graph's assignments path takes`);
   const targets: AssignmentTarget[] = [];
   try {
     const path = BETA_ASSIGNMENTS_PATHS[object.kind]!.replace('{id}', object.id);
@@ -297,7 +287,7 @@ async function readBetaAssignments(graph: GraphReader, object: AssignableObject,
       for (const item of page.items) targets.push(readTarget(item));
     }
   } catch (error) {
-    return failed(`its assignments could not be read on /beta to see their filters (${optionalFailure(error, signal)})`);
+    return failed(`its assignments could not be read on /beta to see their filters (${optionalReadFailure(error, signal)})`);
   }
   return { ...object, targets, readOnV1: false };
 }
@@ -308,12 +298,10 @@ async function readAllBetaAssignments(
   filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>,
   signal: AbortSignal,
 ): Promise<AssignableObject[]> {
+  const indexes = objects.flatMap((object, index) => (needsBetaAssignments(object, filters) ? [index] : []));
+  const reread = await rereadEach(indexes, (index) => readBetaAssignments(graph, objects[index]!, signal));
   const result = [...objects];
-  const queue = objects.map((object, index) => ({ object, index })).filter(({ object }) => needsBetaAssignments(object, filters));
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) result[next.index] = await readBetaAssignments(graph, next.object, signal);
-  };
-  await Promise.all(Array.from({ length: Math.min(REREAD_CONCURRENCY, queue.length) }, worker));
+  indexes.forEach((index, position) => (result[index] = reread[position]!));
   return result;
 }
 

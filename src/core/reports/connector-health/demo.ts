@@ -24,27 +24,9 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
       ]);
       tenant.declare('connector-unhealthy', ndes[2]!.id);
 
-      const defender = records.mobileThreatDefenseConnector({
-        id: 'fc780465-2017-40d4-a0c5-307022471b92',
-        partnerState: 'enabled',
-        lastHeartbeatDateTime: hoursAgo(now, 1),
-        partnerUnresponsivenessThresholdInDays: 7,
-        now,
-      });
-      const lookout = records.mobileThreatDefenseConnector({
-        id: '2c7790de-8b02-4814-85cf-e0c59380dee8',
-        partnerState: 'unresponsive',
-        lastHeartbeatDateTime: daysAgo(now, 8),
-        partnerUnresponsivenessThresholdInDays: 7,
-        now,
-      });
-      const zimperium = records.mobileThreatDefenseConnector({
-        id: '08a8455c-48dd-45ff-ad82-7211355354f3',
-        partnerState: 'available',
-        lastHeartbeatDateTime: hoursAgo(now, 3),
-        partnerUnresponsivenessThresholdInDays: 7,
-        now,
-      });
+      const defender = mtdConnector(now, 'fc780465-2017-40d4-a0c5-307022471b92', 'enabled', hoursAgo(now, 1));
+      const lookout = mtdConnector(now, '2c7790de-8b02-4814-85cf-e0c59380dee8', 'unresponsive', daysAgo(now, 8));
+      const zimperium = mtdConnector(now, '08a8455c-48dd-45ff-ad82-7211355354f3', 'available', hoursAgo(now, 3));
       tenant.add('mobileThreatDefenseConnectors', defender, lookout, zimperium);
       tenant.declare('connector-unhealthy', lookout.id);
 
@@ -102,12 +84,10 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
       // mobileThreatPartnerTenantState (learn.microsoft.com/graph/api/resources/intune-onboarding-mobilethreatpartnertenantstate?view=graph-rest-beta).
       // /v1.0 sends `notSetUp` and `error` as unknownFutureValue (src/sim/v1-schema.ts); the report
       // reads them again on beta, so the connector in error is a finding on either coverage.
-      const mtd = (id: string, partnerState: Parameters<typeof records.mobileThreatDefenseConnector>[0]['partnerState'], lastHeartbeatDateTime: string) =>
-        records.mobileThreatDefenseConnector({ id, partnerState, lastHeartbeatDateTime, partnerUnresponsivenessThresholdInDays: 7, now });
-      const symantec = mtd('28fd67fd-b179-4629-a8b0-dad420b697c7', 'unavailable', '0001-01-01T00:00:00Z');
-      const checkPoint = mtd('d3ddeae8-441f-4681-b80f-aef644f7195a', 'notSetUp', '0001-01-01T00:00:00Z');
-      const sentinelOne = mtd('bb13fe25-ce1f-45aa-b278-cabbc6b9072e', 'error', hoursAgo(now, 2));
-      const pradeo = mtd('8d0ed095-8191-4bd3-8a41-953b22d51ff7', 'available', daysAgo(now, 6));
+      const symantec = mtdConnector(now, '28fd67fd-b179-4629-a8b0-dad420b697c7', 'unavailable', '0001-01-01T00:00:00Z');
+      const checkPoint = mtdConnector(now, 'd3ddeae8-441f-4681-b80f-aef644f7195a', 'notSetUp', '0001-01-01T00:00:00Z');
+      const sentinelOne = mtdConnector(now, 'bb13fe25-ce1f-45aa-b278-cabbc6b9072e', 'error', hoursAgo(now, 2));
+      const pradeo = mtdConnector(now, '8d0ed095-8191-4bd3-8a41-953b22d51ff7', 'available', daysAgo(now, 6));
       tenant.add('mobileThreatDefenseConnectors', symantec, checkPoint, sentinelOne, pradeo);
       tenant.declare('connector-unhealthy', sentinelOne.id);
 
@@ -150,4 +130,9 @@ function plantNdesConnectors(
   );
   tenant.add('ndesConnectors', ...planted);
   return planted;
+}
+
+/** A Mobile Threat Defense connector with the seven-day unresponsiveness threshold every demo partner has. */
+function mtdConnector(now: Date, id: string, partnerState: Parameters<typeof records.mobileThreatDefenseConnector>[0]['partnerState'], lastHeartbeatDateTime: string): DemoRecord {
+  return records.mobileThreatDefenseConnector({ id, partnerState, lastHeartbeatDateTime, partnerUnresponsivenessThresholdInDays: 7, now });
 }

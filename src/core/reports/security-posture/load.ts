@@ -9,6 +9,8 @@ import { GraphError } from '../../graph/graph-error.js';
 import { asString } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
+import { isGraphId } from '../../graph/graph-id.js';
+import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
@@ -145,34 +147,22 @@ export function needsSettingsReread(policy: SecurityPolicy): boolean {
   return !policy.settingsPaged || (policy.settingCount !== null && policy.settingsRead !== policy.settingCount);
 }
 
-/** A failed read in a few words for a row: the status Graph answered, or what went wrong without one. */
-function failure(error: GraphError): string {
-  return error.status === undefined ? `no answer from Graph (${error.kind})` : `Graph answered ${error.status}`;
-}
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Re-reads of `/settings` at a time: a handful, so a tenant of many short policies does not spend the throttling budget at once. */
-const REREAD_CONCURRENCY = 4;
-
 /** Reads a policy's `/settings` to the last page; a Graph failure is the policy's `settingsError`, not the report's. */
 async function rereadSettings(graph: LoadContext['graph'], policy: SecurityPolicy, signal: AbortSignal): Promise<SecurityPolicy> {
-  if (!GUID.test(policy.id)) return { ...policy, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` };
+  if (!isGraphId(policy.id)) return { ...policy, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` };
   const settings: unknown[] = [];
   try {
     for await (const page of graph.pages<unknown>(`/beta/deviceManagement/configurationPolicies/${policy.id}/settings`, { signal })) settings.push(...page.items);
   } catch (error) {
-    if (signal.aborted || !(error instanceof GraphError)) throw error;
-    return { ...policy, settingsError: `reading its settings failed: ${failure(error)}` };
+    return { ...policy, settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}` };
   }
   return { ...policy, choices: relevantChoices(settings), settingsRead: settings.length, settingsPaged: true, settingsError: null };
 }
 
 async function rereadAll(graph: LoadContext['graph'], policies: SecurityPolicy[], signal: AbortSignal): Promise<void> {
-  const queue = policies.map((policy, index) => ({ policy, index })).filter(({ policy }) => needsSettingsReread(policy));
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) policies[next.index] = await rereadSettings(graph, next.policy, signal);
-  };
-  await Promise.all(Array.from({ length: Math.min(REREAD_CONCURRENCY, queue.length) }, worker));
+  const indexes = policies.flatMap((policy, index) => (needsSettingsReread(policy) ? [index] : []));
+  const reread = await rereadEach(indexes, (index) => rereadSettings(graph, policies[index]!, signal));
+  indexes.forEach((index, position) => (policies[index] = reread[position]!));
 }
 
 const BASELINE_TEMPLATES_PATH = '/beta/deviceManagement/configurationPolicyTemplates';
@@ -212,8 +202,7 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
       return { ok: true, templates: (await read({})).filter((template) => template.templateFamily === 'baseline') };
     }
   } catch (error) {
-    if (signal.aborted || !(error instanceof GraphError)) throw error;
-    return { ok: false, reason: `the baseline templates could not be read: ${failure(error)}` };
+    return { ok: false, reason: `the baseline templates could not be read: ${optionalReadFailure(error, signal)}` };
   }
 }
 
