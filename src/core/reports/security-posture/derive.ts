@@ -186,10 +186,10 @@ function baseIdOf(templateId: string): string | null {
  * read. Version numbers are never compared.
  */
 export function settingsCatalogBaselineVerdict(policy: SecurityPolicy, policyTemplates: PolicyTemplates): BaselineVerdict {
-  const template = policyTemplates.ok ? policyTemplates.templates.find((candidate) => sameId(candidate.id, policy.templateId)) : undefined;
+  const template = policyTemplates.ok ? policyTemplates.value.find((candidate) => sameId(candidate.id, policy.templateId)) : undefined;
   const current = policy.templateDisplayVersion ?? (template ? templateLabel(template) : null) ?? (policy.templateId || 'unknown version');
   if (!policyTemplates.ok) return { status: 'unchecked', current, reason: policyTemplates.reason };
-  const active = activeVersions(policyTemplates.templates, template?.baseId ?? baseIdOf(policy.templateId));
+  const active = activeVersions(policyTemplates.value, template?.baseId ?? baseIdOf(policy.templateId));
   const activeNames = active.map(templateLabel).join(' and ');
   const state = template?.lifecycleState;
   if (template && state === 'active') return { status: 'current', current, note: null };
@@ -269,7 +269,7 @@ export function intentBaselineVerdict(intent: Intent, templates: readonly Templa
   if (!policyTemplates.ok)
     return { status: 'unchecked', current, reason: `whether a newer version exists in the settings catalog is unknown: ${policyTemplates.reason}`, template };
   const baseId = SETTINGS_CATALOG_BASELINE_OF[String(template.templateType)];
-  const family = policyTemplates.templates.filter((candidate) => sameId(candidate.baseId, baseId));
+  const family = policyTemplates.value.filter((candidate) => sameId(candidate.baseId, baseId));
   if (family.length === 0) {
     return {
       status: 'unchecked',

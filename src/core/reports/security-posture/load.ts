@@ -11,6 +11,7 @@ import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
+import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
@@ -65,7 +66,8 @@ export type PolicyTemplate = Pick<
 >;
 
 /** The baseline templates, or why they could not be read: a failed read is "could not check", never "current". */
-export type PolicyTemplates = { ok: true; templates: PolicyTemplate[] } | { ok: false; reason: string };
+/** The baseline templates, or why they could not be read. */
+export type PolicyTemplates = OptionalRead<PolicyTemplate[]>;
 
 export interface SecurityPostureRecords {
   policies: SecurityPolicy[];
@@ -196,10 +198,10 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
     );
   try {
     try {
-      return { ok: true, templates: await read({ $filter: "templateFamily eq 'baseline'" }) };
+      return { ok: true, value: await read({ $filter: "templateFamily eq 'baseline'" }) };
     } catch (error) {
       if (signal.aborted || !(error instanceof GraphError) || error.status !== 400) throw error;
-      return { ok: true, templates: (await read({})).filter((template) => template.templateFamily === 'baseline') };
+      return { ok: true, value: (await read({})).filter((template) => template.templateFamily === 'baseline') };
     }
   } catch (error) {
     return { ok: false, reason: `the baseline templates could not be read: ${optionalReadFailure(error, signal)}` };

@@ -119,7 +119,7 @@ const template = (baseId: string, version: number, displayVersion: string, lifec
 /** As a live tenant lists them: the version numbers are not chronological. */
 const LIVE: PolicyTemplates = {
   ok: true,
-  templates: [
+  value: [
     template(WINDOWS, 5, '25H2', 'active'),
     template(WINDOWS, 4, '24H2', 'superseded'),
     template(WINDOWS, 1, '23H2', 'superseded'),
@@ -471,7 +471,7 @@ describe('completeness of settings', () => {
       graph.paths.push(`${path}?${new URLSearchParams(options?.query ?? {}).toString()}`);
       return (async function* () {
         if (options?.query?.$filter) throw failure(400, path);
-        yield { items: [...LIVE.templates, other] as T[], index: 0 };
+        yield { items: [...LIVE.value, other] as T[], index: 0 };
       })();
     };
     const loaded = await loadSecurityPosture({ graph });
@@ -480,7 +480,7 @@ describe('completeness of settings', () => {
       '/beta/deviceManagement/configurationPolicyTemplates?%24filter=templateFamily+eq+%27baseline%27',
       '/beta/deviceManagement/configurationPolicyTemplates?',
     ]);
-    expect(loaded.policyTemplates).toEqual({ ok: true, templates: LIVE.templates });
+    expect(loaded.policyTemplates).toEqual({ ok: true, value: LIVE.value });
   });
 
   it('a template read that fails otherwise leaves the baselines unchecked, not the report failed', async () => {

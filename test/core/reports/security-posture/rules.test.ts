@@ -116,15 +116,10 @@ const policyTemplate = (version: number, displayVersion: string, lifecycleState:
 });
 const POLICY_TEMPLATES: PolicyTemplates = {
   ok: true,
-  templates: [
-    policyTemplate(5, '25H2', 'active'),
-    policyTemplate(4, '24H2', 'superseded'),
-    policyTemplate(1, '23H2', 'superseded'),
-    policyTemplate(3, 'November 2021', 'superseded'),
-  ],
+  value: [policyTemplate(5, '25H2', 'active'), policyTemplate(4, '24H2', 'superseded'), policyTemplate(1, '23H2', 'superseded'), policyTemplate(3, 'November 2021', 'superseded')],
 };
 /** The Windows family with no active version: an intent-era baseline has nothing newer there. */
-const NO_ACTIVE_VERSION: PolicyTemplates = { ok: true, templates: [policyTemplate(3, 'November 2021', 'superseded')] };
+const NO_ACTIVE_VERSION: PolicyTemplates = { ok: true, value: [policyTemplate(3, 'November 2021', 'superseded')] };
 
 describe('relevantChoices', () => {
   it('finds ASR rule choices nested in groupSettingCollectionValue / children, skipping per-rule exclusions and unrelated settings', () => {
