@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
 import { GraphError } from '../../../../src/core/graph/graph-error.js';
 import { ACCESS_POLICIES_AREA, AREA_RULES, HEURISTIC_NOTICE, areasCovered, deriveAdminApproval, readPolicyType } from '../../../../src/core/reports/admin-approval/derive.js';
+import { operationApprovalPolicy } from '../../../../src/core/reports/admin-approval/demo-records.js';
 import { APPROVAL_FINDING_KINDS } from '../../../../src/core/reports/admin-approval/finding-kinds.js';
 import { readApprovalPolicy, readApprovalRequest } from '../../../../src/core/reports/admin-approval/load.js';
 import type { ApprovalRecords } from '../../../../src/core/reports/admin-approval/load.js';
@@ -66,26 +67,7 @@ function graphPolicy(
   approverGroupIds: string[],
   options: { policyPlatform?: string; policySet?: { policyType: string; policyPlatform?: string } | null } = {},
 ): Beta.OperationApprovalPolicy {
-  const policyPlatform = options.policyPlatform ?? 'notApplicable';
-  const policySet = options.policySet === undefined ? { policyType, policyPlatform } : options.policySet;
-  return {
-    id,
-    displayName,
-    description: '',
-    lastModifiedDateTime: '2026-10-01T08:00:00Z',
-    // A string: the typed union stops at five members (docs/finding-rules.md, report 5).
-    policyType: policyType as Beta.OperationApprovalPolicyType,
-    policyPlatform: policyPlatform as Beta.OperationApprovalPolicyPlatform,
-    ...(policySet
-      ? {
-          policySet: {
-            policyType: policySet.policyType as Beta.OperationApprovalPolicyType,
-            policyPlatform: (policySet.policyPlatform ?? policyPlatform) as Beta.OperationApprovalPolicyPlatform,
-          },
-        }
-      : {}),
-    approverGroupIds,
-  };
+  return operationApprovalPolicy({ id, displayName, policyType, approverGroupIds, now, ...options }) as Beta.OperationApprovalPolicy;
 }
 
 /** A request as GET /beta/deviceManagement/operationApprovalRequests returns it (intune-rbac-operationapprovalrequest). */
