@@ -2,6 +2,7 @@ import { REPORTS } from '../core/reports/registry.js';
 import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
 import { errorText } from '../core/error-text.js';
 import type { StateStore } from '../store/state-store.js';
+import type { LoadMemory } from '../core/reports/report-model.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { GraphConnection } from './graph-connection.js';
 import { HistoryRecords } from './history-records.js';
@@ -57,7 +58,8 @@ export function createServices(options: ServicesOptions): AppServices {
   // A bug, not a state: one tenant's reports must never be recorded in, or shown with, another's state.
   if (store && store.tenant !== connection.tenantKey) throw new Error(`The state store is opened for tenant ${store.tenant}, and the connection reads ${connection.tenantKey}.`);
   const registry = options.registry ?? REPORTS;
-  const load = options.load ?? loadThrough(registry, connection.graph, options.loadOptions);
+  const memory = store ? storeMemory(store, log) : undefined;
+  const load = options.load ?? loadThrough(registry, connection.graph, { ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
@@ -89,8 +91,27 @@ export function createServices(options: ServicesOptions): AppServices {
 }
 
 /** Loads through the registry and a Graph client: what a process reading a tenant does. */
-function loadThrough(registry: ReportRegistry, graph: GraphReader | undefined, loadOptions: ServicesOptions['loadOptions']): ReportLoader {
+function loadThrough(registry: ReportRegistry, graph: GraphReader | undefined, loadOptions: LoadReportOptions): ReportLoader {
   // A bug, not a state: a composition root gives either the connection's client or its own `load`.
   if (!graph) throw new Error("createServices loads reports through the connection's Graph client, or through `load`: it was given neither.");
   return (id, onProgress) => registry.load(id, graph, { ...loadOptions, onProgress });
+}
+
+/**
+ * What reports keep between loads, in the tenant's state store as compressed documents
+ * (`reads-<report>-<name>`, docs/contract.md "Kept between loads"). A store that cannot be read or
+ * written costs the saving, never the report: the load reads Graph as if nothing were kept.
+ */
+function storeMemory(store: StateStore, log: (line: string) => void): LoadMemory {
+  return {
+    read: (name) =>
+      store.readCompressed(`reads-${name}`).catch((error: unknown) => {
+        log(`state store: could not read what the last load kept (reads-${name}), so everything is read again: ${errorText(error)}`);
+        return null;
+      }),
+    write: (name, text) =>
+      store.writeCompressed(`reads-${name}`, text).catch((error: unknown) => {
+        log(`state store: could not keep this load's reads (reads-${name}) for the next one: ${errorText(error)}`);
+      }),
+  };
 }

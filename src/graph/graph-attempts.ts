@@ -7,6 +7,8 @@ import type { HttpResponse, HttpTransport } from './http-transport.js';
 import { TransportError } from './http-transport.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
+import { budgetOf, GRAPH_BUDGETS, RequestBudget } from './request-budget.js';
+import type { BudgetCost } from './request-budget.js';
 import type { AccessTokenSource } from './token-source.js';
 import { assertAllowedRequest } from './upstream-allow-list.js';
 
@@ -32,6 +34,11 @@ export interface GraphAttemptsOptions {
   /** Lets the allow-list take the beta twins of the collections `/v1.0` cuts short. */
   betaCoverage?: boolean;
   onExchange?: (exchange: GraphExchange) => void;
+  /**
+   * Paces requests under Graph's per-app limits (request-budget.ts); one is made when not given,
+   * `false` sends without pacing (a test of the retries themselves).
+   */
+  budget?: RequestBudget | false;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -43,6 +50,8 @@ export interface AttemptRequest {
   /** Sees the first kilobytes of a 2xx body while the rest arrives: see `HttpRequest.onBodyPrefix`. */
   onBodyPrefix?: (prefix: string) => void;
   priority?: SlotPriority;
+  /** What the request spends of Graph's limits: one unit of its path's budget unless said (a `$batch` call spends one per sub-request). */
+  cost?: BudgetCost;
   signal?: AbortSignal;
 }
 
@@ -67,6 +76,7 @@ type AttemptOutcome = { answer: RawAnswer } | { failure: GraphError; response: H
  */
 export class GraphAttempts {
   private readonly limit: ConcurrencyLimit;
+  private readonly budget: RequestBudget | undefined;
   private readonly retry: RetryPolicy;
   private readonly requestTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -80,6 +90,8 @@ export class GraphAttempts {
     this.sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    const sleep = options.sleep;
+    this.budget = options.budget === false ? undefined : (options.budget ?? new RequestBudget(GRAPH_BUDGETS, this.now, sleep ? (ms) => sleep(ms) : undefined));
   }
 
   /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */
@@ -129,11 +141,14 @@ export class GraphAttempts {
     const requestPath = `${url.pathname}${url.search}`;
     signal?.throwIfAborted();
     const token = await this.options.tokens.getToken();
+    // Every attempt spends its units, a retry too; they are counted from the moment it is sent.
+    const reservation = await this.budget?.reserve(request.cost ?? { [budgetOf(url.pathname)]: 1 }, signal);
     const started = this.now();
     let response: HttpResponse;
     try {
       response = await this.limit.run(() => {
         signal?.throwIfAborted();
+        reservation?.sent();
         return this.options.transport.send({
           method,
           url,
@@ -155,6 +170,8 @@ export class GraphAttempts {
       this.options.onExchange?.({ method, path: requestPath, status: undefined, attempt, durationMs: this.now() - started, requestId: undefined });
       const failure = new GraphError({ kind: error.kind, message: error.message, method, path: requestPath, clientRequestId, attempts: attempt }, { cause: error });
       return { failure, response: undefined };
+    } finally {
+      reservation?.cancel();
     }
     const requestId = response.headers['request-id'];
     this.options.onExchange?.({ method, path: requestPath, status: response.status, attempt, durationMs: this.now() - started, requestId });

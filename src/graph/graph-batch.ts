@@ -1,11 +1,13 @@
 import type { GraphAttempts } from './graph-attempts.js';
 import { GraphError, GraphRequestRefusedError, graphErrorForAnswer } from '../core/graph/graph-error.js';
 import type { BatchOutcome, BatchSubRequest } from '../core/graph/graph-reader.js';
+import { budgetOf } from './request-budget.js';
+import type { BudgetCost } from './request-budget.js';
 import { isRetryableStatus } from './retry-policy.js';
 import { isAllowedUpstreamPath } from './upstream-allow-list.js';
 
 export interface BatchGetOptions {
-  /** Where the calls go: `POST /v1.0/$batch` on the configured origin. */
+  /** Where the calls go: `POST /v1.0/$batch` or `POST /beta/$batch` on the configured origin; the sub-requests' URLs are relative to its version. */
   url: URL;
   /** Sub-requests per call, 1 to `MAX_BATCH_SIZE`. */
   batchSize: number;
@@ -27,11 +29,12 @@ interface SubAnswer {
  */
 export async function getThroughBatch(attempts: GraphAttempts, requests: readonly BatchSubRequest[], options: BatchGetOptions): Promise<Map<string, BatchOutcome>> {
   const ids = new Set<string>();
+  const version = options.url.pathname.split('/')[1];
   for (const request of requests) {
     if (ids.has(request.id)) throw new GraphRequestRefusedError(`Duplicate $batch sub-request id "${request.id}".`);
     ids.add(request.id);
     const pathname = new URL(request.url, 'https://batch.invalid/').pathname;
-    if (!request.url.startsWith('/') || !isAllowedUpstreamPath(`/v1.0${pathname}`)) {
+    if (!request.url.startsWith('/') || !isAllowedUpstreamPath(`/${version}${pathname}`)) {
       throw new GraphRequestRefusedError(`Refused $batch sub-request GET ${request.url}: not a path this service may read.`);
     }
   }
@@ -45,6 +48,7 @@ export async function getThroughBatch(attempts: GraphAttempts, requests: readonl
 /** One chunk's calls: the first with every sub-request, each later round with those to retry. */
 async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>, options: BatchGetOptions): Promise<void> {
   const { signal } = options;
+  const version = options.url.pathname.split('/')[1];
   const waits = attempts.retryWaits(signal);
   let pending = chunk;
   for (let round = 1; pending.length > 0; round += 1) {
@@ -61,6 +65,7 @@ async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outco
       const { body: batchBody, requestPath } = await attempts.sendForJson('POST', options.url, {
         body,
         headers: { 'content-type': 'application/json' },
+        cost: costOf(pending, version),
         ...(signal ? { signal } : {}),
       });
       answers = readBatchResponses(batchBody, requestPath);
@@ -73,7 +78,7 @@ async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outco
     const again: Array<{ request: BatchSubRequest; error: GraphError; retryAfter: string | undefined }> = [];
     for (const request of pending) {
       const answer = answers.get(request.id.toLowerCase());
-      const path = `/v1.0${request.url}`;
+      const path = `/${version}${request.url}`;
       if (!answer) {
         again.push({
           request,
@@ -105,6 +110,16 @@ async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outco
     }
     pending = again.map((entry) => entry.request);
   }
+}
+
+/** Each sub-request is evaluated against Graph's limits on its own: a call spends one unit per sub-request, in its path's budget. */
+function costOf(requests: readonly BatchSubRequest[], version: string | undefined): BudgetCost {
+  const cost: BudgetCost = {};
+  for (const request of requests) {
+    const budget = budgetOf(`/${version}${new URL(request.url, 'https://batch.invalid/').pathname}`);
+    cost[budget] = (cost[budget] ?? 0) + 1;
+  }
+  return cost;
 }
 
 /** The sub-requests' answers of a `$batch` response, by lower-case id. */

@@ -2,13 +2,14 @@ import { GraphAttempts } from './graph-attempts.js';
 import type { GraphExchange } from './graph-attempts.js';
 import { getThroughBatch } from './graph-batch.js';
 import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
-import { readPages } from './graph-paging.js';
+import { followNextLink, readPages } from './graph-paging.js';
 import { CLIENT_VERSION, MAX_BATCH_SIZE } from '../core/graph/graph-reader.js';
-import type { BatchOutcome, BatchSubRequest, GraphPage, GraphReader, QueryOptions, RequestOptions } from '../core/graph/graph-reader.js';
+import type { BatchOptions, BatchOutcome, BatchSubRequest, GraphPage, GraphReader, PagesOptions, QueryOptions, RequestOptions } from '../core/graph/graph-reader.js';
 import type { HttpTransport } from './http-transport.js';
+import type { RequestBudget } from './request-budget.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATH, coveragePath } from './upstream-allow-list.js';
+import { BATCH_PATHS, coveragePath } from './upstream-allow-list.js';
 
 // What callers of the client see of its parts: each exchange (for a log or a bench), and how a
 // page's next link is read. The reading vocabulary is the core's Graph port (graph-reader.ts).
@@ -28,6 +29,8 @@ export interface GraphClientOptions {
   requestTimeoutMs?: number;
   userAgent?: string;
   onExchange?: (exchange: GraphExchange) => void;
+  /** Pacing under Graph's per-app limits; see `GraphAttemptsOptions.budget`. */
+  budget?: RequestBudget | false;
   /**
    * Read the Intune collections that `/v1.0` cuts short on `/beta` instead (`GRAPH_BETA_COVERAGE`):
    * the allow-list then takes exactly their beta twins, and the reports read those.
@@ -63,6 +66,7 @@ export class GraphClient implements GraphReader {
       requestTimeoutMs: options.requestTimeoutMs,
       betaCoverage: options.betaCoverage,
       onExchange: options.onExchange,
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
       sleep: options.sleep,
       random: options.random,
       now: options.now,
@@ -93,11 +97,14 @@ export class GraphClient implements GraphReader {
 
   /**
    * The pages of a collection, one request per page, in order, at most one page read ahead (see
-   * `readPages`). An aborted `signal` stops the paging with its reason.
+   * `readPages`). With `after`, the pages from that next link of the collection on. An aborted
+   * `signal` stops the paging with its reason.
    */
-  async *pages<T>(path: string, options: RequestOptions = {}): AsyncGenerator<GraphPage<T>> {
+  async *pages<T>(path: string, options: PagesOptions = {}): AsyncGenerator<GraphPage<T>> {
     options.signal?.throwIfAborted();
-    yield* readPages<T>(this.attempts, this.resolve(path, options.query), options);
+    const collection = this.resolve(path, options.query);
+    const first = options.after === undefined ? collection : followNextLink(options.after, collection.pathname, this.origin);
+    yield* readPages<T>(this.attempts, first, options);
   }
 
   /**
@@ -113,12 +120,17 @@ export class GraphClient implements GraphReader {
   }
 
   /**
-   * GET sub-requests through `POST /v1.0/$batch`, at most 20 to a call and several calls in flight.
-   * Sub-requests answered 429/503/504 are sent again by themselves after the delay they name; each
-   * sub-request ends as its own outcome, so one failure never hides the others' answers.
+   * GET sub-requests through `POST /v1.0/$batch` (or `/beta/$batch`), at most 20 to a call and
+   * several calls in flight, each call paced by its sub-requests. Sub-requests answered
+   * 429/503/504 are sent again by themselves after the delay they name; each sub-request ends as
+   * its own outcome, so one failure never hides the others' answers.
    */
-  async batchGet(requests: readonly BatchSubRequest[], options: { signal?: AbortSignal } = {}): Promise<Map<string, BatchOutcome>> {
-    return getThroughBatch(this.attempts, requests, { url: this.resolve(BATCH_PATH), batchSize: this.batchSize, ...(options.signal ? { signal: options.signal } : {}) });
+  async batchGet(requests: readonly BatchSubRequest[], options: BatchOptions = {}): Promise<Map<string, BatchOutcome>> {
+    return getThroughBatch(this.attempts, requests, {
+      url: this.resolve(BATCH_PATHS[options.version ?? 'v1.0']),
+      batchSize: this.batchSize,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   private resolve(path: string, query?: QueryOptions): URL {

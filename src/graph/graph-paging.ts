@@ -76,10 +76,10 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
 }
 
 /**
- * A nextLink is data from upstream: one that leaves `origin` is refused before anything is sent to
- * it, and the page that named it counts as malformed.
+ * A nextLink is data from upstream: one that leaves `origin` or the collection `from` is refused
+ * before anything is sent to it, and the page that named it counts as malformed.
  */
-function followNextLink(nextLink: string, from: string, origin: string): URL {
+export function followNextLink(nextLink: string, from: string, origin: string): URL {
   const refuse = (reason: string) => new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
   let url: URL;
   try {

@@ -69,8 +69,12 @@ export function coveragePath(path: string, options: AllowListOptions = {}): stri
   return options.betaCoverage === true && CUT_SHORT_ON_V1.has(path) ? betaTwin(path) : path;
 }
 
-/** The JSON batching endpoint: the one POST the service makes, and only with GET sub-requests inside. */
-export const BATCH_PATH = '/v1.0/$batch';
+/**
+ * The JSON batching endpoints: the one POST the service makes, and only with GET sub-requests
+ * inside, each of an allowed path on the endpoint's version (a policy's beta `/settings` goes
+ * through `/beta/$batch`, as `$batch` runs its sub-requests on its own version).
+ */
+export const BATCH_PATHS: Readonly<Record<'v1.0' | 'beta', string>> = { 'v1.0': '/v1.0/$batch', beta: '/beta/$batch' };
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
@@ -92,7 +96,7 @@ export function assertAllowedRequest(method: string, pathname: string, url?: URL
   if (url && selectsSecretFields(url)) {
     throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
   }
-  if (method === 'POST' && pathname === BATCH_PATH) return;
+  if (method === 'POST' && (pathname === BATCH_PATHS['v1.0'] || pathname === BATCH_PATHS.beta)) return;
   if (method !== 'GET') {
     throw new GraphRequestRefusedError(`Refused ${method} ${pathname}: this service only reads (GET) from Microsoft Graph.`);
   }

@@ -470,6 +470,19 @@ export function findNestedResource(version: VersionSegment, path: string): { res
   return undefined;
 }
 
+/**
+ * One record of a collection by its id, `<collection path>/{id}`: every Intune collection reads its
+ * entities this way (the "Get" pages beside each "List" page of the Intune Graph reference, e.g.
+ * intune-deviceconfigv2-devicemanagementconfigurationpolicy-get, `$expand=settings` inline).
+ */
+export function findEntity(version: VersionSegment, path: string): { resource: SimResource & { kind: 'collection' }; id: string } | undefined {
+  const slash = path.lastIndexOf('/');
+  const resource = findResource(version, path.slice(0, slash));
+  const id = path.slice(slash + 1);
+  if (!resource || resource.kind !== 'collection' || !id) return undefined;
+  return { resource, id: decodeURIComponent(id) };
+}
+
 /** `GET /groups/{id}`: any of these lets an app read a group and its members. */
 export const GROUP_READ_PERMISSIONS = ['GroupMember.Read.All', 'Group.Read.All', 'Directory.Read.All', 'Group.ReadWrite.All', 'Directory.ReadWrite.All'];
 

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { SimEntra } from './entra.js';
 import type { FaultEffect, FaultInjector } from './faults.js';
-import { GROUP_READ_PERMISSIONS, findNestedResource, findResource, hasAnyRole } from './graph-resources.js';
+import { GROUP_READ_PERMISSIONS, findEntity, findNestedResource, findResource, hasAnyRole } from './graph-resources.js';
 import type { SimNestedResource, SimResource, VersionSegment, Workload } from './graph-resources.js';
 import { JSON_CONTENT_TYPE, graphErrorBody, sendJsonText } from './http-helpers.js';
 import type { Throttle } from './throttling.js';
@@ -245,6 +245,8 @@ export class SimGraph {
 
     const nested = findNestedResource(version, path);
     if (nested) return this.answerNested(context, version, nested.resource, nested.parentId);
+    const entity = findEntity(version, path);
+    if (entity) return this.answerEntity(context, version, entity.resource, entity.id);
 
     const resource = findResource(version, path);
     if (!resource) {
@@ -269,6 +271,23 @@ export class SimGraph {
       };
     }
     return this.answerCollection(context, version, resource);
+  }
+
+  /** One record of a collection by id, shaped as its list shapes it; 404 when it is not there (or not in this version's schema). */
+  private answerEntity(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }, id: string): SimAnswer {
+    const throttled = this.admit(context, resource.workload);
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
+    const problem = checkQueryOptions(context.query, resource);
+    if (problem) return this.error(context, 400, 'BadRequest', problem);
+    if (context.query.has('$top') || context.query.has('$skiptoken') || context.query.has('$filter')) {
+      return this.error(context, 400, 'BadRequest', 'Query options $top, $skiptoken and $filter apply to collections, not to a single entity.');
+    }
+    const record = inSchema(this.options.tenant().collections[resource.source], resource, version).find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+    if (!record) return this.error(context, 404, 'ResourceNotFound', `No ${resource.source} record with the id '${id}'.`);
+    const shaped = { ...shape(record, resource, context, version) };
+    capExpanded(shaped, resource, `${this.options.origin}/${version}${resource.path}/${record.id}`);
+    return { status: 200, body: { '@odata.context': `${this.options.origin}/${version}/$metadata#${resource.entitySet}/$entity`, ...shaped } };
   }
 
   /** A parent record's navigation collection as a list of its own; 404 when the parent is not there, as Graph answers for an unknown id. */
@@ -453,7 +472,8 @@ export class SimGraph {
         this.log(sub, answer.status);
         const headers: Record<string, string> = { 'Content-Type': 'application/json' };
         for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name === 'retry-after' ? 'Retry-After' : name] = value;
-        return { id: request.id, status: answer.status, headers, body: answer.body ?? {} };
+        // A sub-request's body is JSON inside the batch's own, a collection page with its `value` as any other.
+        return { id: request.id, status: answer.status, headers, body: answer.rawBody === undefined ? JSON.parse(serialise(answer)) : answer.rawBody };
       }),
     );
     // "The order of responses is not guaranteed": shuffle so clients never rely on it.

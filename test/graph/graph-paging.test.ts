@@ -31,7 +31,15 @@ function chain(count: number, records = 2): CannedAnswer[] {
 function pagesOver(script: CannedAnswer[], options: PagingOptions = {}, first: URL = FIRST) {
   const transport = new ReplayingTransport(script);
   const sleeps: number[] = [];
-  const attempts = new GraphAttempts({ tokens: new CountingTokenSource(), transport, userAgent: 'test', sleep: async (ms) => void sleeps.push(ms), random: () => 0 });
+  // Paging alone, request by request as the transport sees them: pacing has tests of its own (request-budget.test.ts).
+  const attempts = new GraphAttempts({
+    tokens: new CountingTokenSource(),
+    transport,
+    userAgent: 'test',
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 0,
+    budget: false,
+  });
   return { pages: readPages<{ id: string }>(attempts, first, options), transport, sleeps };
 }
 

@@ -70,9 +70,12 @@ describe('upstream allow-list', () => {
     expect(() => assertAllowedRequest(method, '/v1.0/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
   });
 
-  it('allows the batch POST and nothing else by POST', () => {
+  it('allows the batch POST on either version and nothing else by POST', () => {
     expect(() => assertAllowedRequest('POST', '/v1.0/$batch')).not.toThrow();
-    expect(() => assertAllowedRequest('POST', '/beta/$batch')).toThrow(GraphRequestRefusedError);
+    expect(() => assertAllowedRequest('POST', '/beta/$batch')).not.toThrow();
+    for (const path of ['/v2.0/$batch', '/beta/$batch/x', '/beta/deviceManagement/configurationPolicies']) {
+      expect(() => assertAllowedRequest('POST', path)).toThrow(GraphRequestRefusedError);
+    }
   });
 });
 

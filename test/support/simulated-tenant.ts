@@ -29,8 +29,9 @@ export function blankTenant(overrides: Partial<SimTenant> = {}): SimTenant {
   };
 }
 
+/** A simulator as strict as Graph by default: its page sizes and Intune's throttling limits, unless a test says otherwise. */
 export async function startTestSimulator(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  return startSimulator({ tenant: blankTenant(), throttling: false, ...options });
+  return startSimulator({ tenant: blankTenant(), ...options });
 }
 
 /**

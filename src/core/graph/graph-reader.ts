@@ -38,6 +38,21 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface PagesOptions extends RequestOptions {
+  /**
+   * Start at this `@odata.nextLink` of the collection at `path` rather than at its first page: the
+   * rest of a list whose first page came another way (inside a `$batch` answer). The link is held
+   * to what any next link is: the same origin and the same collection.
+   */
+  after?: string;
+}
+
+export interface BatchOptions {
+  signal?: AbortSignal;
+  /** The version the sub-requests' URLs are relative to: `POST /v1.0/$batch` (the default) or `POST /beta/$batch`. */
+  version?: 'v1.0' | 'beta';
+}
+
 /**
  * What the reports and the group look-ups read Graph through: reads only, with nothing of how the
  * requests are sent, so a caller can be given any reader (the client, or a stand-in in a test).
@@ -50,9 +65,9 @@ export interface GraphReader {
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   /** The pages of a collection, in order; an aborted `signal` stops the paging with its reason. */
-  pages<T>(path: string, options?: RequestOptions): AsyncGenerator<GraphPage<T>>;
+  pages<T>(path: string, options?: PagesOptions): AsyncGenerator<GraphPage<T>>;
   /** Every item of a collection, each passed through `project` as its page arrives. */
   getAll<T, R = T>(path: string, options?: RequestOptions, project?: (item: T) => R): Promise<R[]>;
   /** GET sub-requests through `$batch`; each ends as its own outcome, keyed by its id. */
-  batchGet(requests: readonly BatchSubRequest[], options?: { signal?: AbortSignal }): Promise<Map<string, BatchOutcome>>;
+  batchGet(requests: readonly BatchSubRequest[], options?: BatchOptions): Promise<Map<string, BatchOutcome>>;
 }

@@ -6,7 +6,7 @@ import { assignmentHygieneReport } from './assignment-hygiene/definition.js';
 import { connectorHealthReport } from './connector-health/definition.js';
 import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
-import type { LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
+import type { LoadMemory, LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
@@ -88,6 +88,8 @@ export interface LoadReportOptions {
   now?: () => Date;
   thresholds?: ReportThresholds;
   onProgress?: (progress: LoadProgress) => void;
+  /** Where reports keep what they may reuse at their next load of this tenant; each report's names are its own. */
+  memory?: LoadMemory;
   /** Told of a failure that is not Graph's answer (data no loader expected, a bug), for the log. */
   onUnexpectedError?: (report: ReportId, error: unknown) => void;
 }
@@ -122,7 +124,13 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
   });
   try {
     const onProgress = options.onProgress;
-    const records = await definition.load({ graph, ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}) });
+    const memory = options.memory;
+    const records = await definition.load({
+      graph,
+      now,
+      ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
+      ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
+    });
     const generatedAt = now();
     const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
     const derived = definition.derive(records, { now: generatedAt, thresholds });

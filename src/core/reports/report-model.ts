@@ -181,6 +181,20 @@ export interface LoadContext {
   graph: GraphReader;
   /** Records read from one upstream source so far; the registry adds the report's id. */
   onProgress?: (source: string, records: number) => void;
+  /** What this report kept from its last load of the same tenant; absent where nothing is kept (the CLI). */
+  memory?: LoadMemory;
+  /** The load's clock, for what it keeps in `memory`. */
+  now?: () => Date;
+}
+
+/**
+ * Texts a report keeps from one load for the next, by name, in the state store of the tenant it
+ * read (docs/contract.md, "Kept between loads"). Each is read and written whole; one that cannot be
+ * read answers null, so a load reads Graph again rather than fail.
+ */
+export interface LoadMemory {
+  read(name: string): Promise<string | null>;
+  write(name: string, text: string): Promise<void>;
 }
 
 /** What `derive` is given besides the records; a report may ask only for its own thresholds (`DeriveContext<ConnectorThresholds>`). */

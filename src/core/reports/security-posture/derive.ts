@@ -6,7 +6,7 @@ import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, U
 import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
-import { ASR_RULES_SETTING, FIREWALL_SETTING } from './load.js';
+import { ASR_RULES_SETTING, FIREWALL_SETTING, isAuditOnly } from './load.js';
 import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './load.js';
 
 const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].severity);
@@ -285,9 +285,6 @@ export function intentBaselineVerdict(intent: Intent, templates: readonly Templa
   }
   return { status: 'current', current, note: null, template };
 }
-
-/** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
-const isAuditOnly = (policy: SecurityPolicy) => policy.technologies.split(',').some((technology) => technology.trim() === 'extensibility');
 
 const NEUTRAL: CellTone = 'neutral';
 

@@ -1,13 +1,14 @@
 /**
- * Report 3's Graph reads (settings catalog policies with their settings and assignments, a policy's
- * `/settings` again where the expansion came short, the baseline templates of the settings catalog,
- * and the intent-era baselines with their templates), kept to the fields `derive` reads.
+ * Report 3's Graph reads, kept to the fields `derive` reads: the settings catalog policies with
+ * their assignments, each policy's `/settings` through `$batch` (or from what the last load kept,
+ * when the policy has not changed since), the baseline templates of the settings catalog, and the
+ * intent-era baselines with their templates.
  */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { GraphError } from '../../graph/graph-error.js';
 import { asString } from '../graph-values.js';
-import type { LoadContext } from '../report-model.js';
+import type { LoadContext, LoadMemory } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
@@ -43,6 +44,8 @@ export interface SecurityPolicy {
   platforms: string;
   /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
   choices: ChoiceValue[];
+  /** When the policy last changed (Graph's `lastModifiedDateTime`), or null: what decides whether its kept settings still hold. */
+  lastModifiedDateTime: string | null;
   /** Graph's `settingCount` ("Number of settings"), or null when it is not reported. */
   settingCount: number | null;
   /** How many top-level settings were read, from the expansion or from `/settings`. */
@@ -132,6 +135,7 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
     technologies: asString(policy.technologies) ?? '',
     platforms: asString(policy.platforms) ?? '',
     choices: relevantChoices(settings),
+    lastModifiedDateTime: asString(policy.lastModifiedDateTime),
     settingCount: typeof policy.settingCount === 'number' ? policy.settingCount : null,
     settingsRead: settings.length,
     settingsPaged: typeof policy['settings@odata.nextLink'] !== 'string',
@@ -139,32 +143,181 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
   };
 }
 
+/** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
+export function isAuditOnly(policy: Pick<SecurityPolicy, 'technologies'>): boolean {
+  return policy.technologies.split(',').some((technology) => technology.trim() === 'extensibility');
+}
+
 /**
- * Whether the expanded settings must be read again from `/settings`: they carry a nextLink, or
- * their number differs from `settingCount`. Graph documents neither the page size of an
- * expansion nor what `settingCount` counts; a full `/settings` read is the one that can be
- * compared (docs/finding-rules.md, report 3, "Completeness").
+ * Whether the rules need a policy's settings read: not for an audit-only baseline (nothing of it
+ * is judged on its settings) nor for a policy whose `settingCount` is 0 (there is nothing to read,
+ * and nothing read is the whole of it). Without a count, the settings are read.
  */
-export function needsSettingsReread(policy: SecurityPolicy): boolean {
-  return !policy.settingsPaged || (policy.settingCount !== null && policy.settingsRead !== policy.settingCount);
+export function needsSettings(policy: SecurityPolicy): boolean {
+  return !isAuditOnly(policy) && policy.settingCount !== 0;
 }
 
-/** Reads a policy's `/settings` to the last page; a Graph failure is the policy's `settingsError`, not the report's. */
-async function rereadSettings(graph: LoadContext['graph'], policy: SecurityPolicy, signal: AbortSignal): Promise<SecurityPolicy> {
-  if (!isGraphId(policy.id)) return { ...policy, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` };
-  const settings: unknown[] = [];
-  try {
-    for await (const page of graph.pages<unknown>(`/beta/deviceManagement/configurationPolicies/${policy.id}/settings`, { signal })) settings.push(...page.items);
-  } catch (error) {
-    return { ...policy, settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}` };
+const POLICIES_PATH = '/beta/deviceManagement/configurationPolicies';
+
+/**
+ * The list's fields the rules, rows and links read. Settings are not expanded on the list: Graph
+ * then pages it at one or two policies a page whatever `$top` asks (docs/contract.md, "Upstream
+ * reads"); they are read per policy through `$batch` instead.
+ */
+export const POLICY_LIST_QUERY = {
+  $select: 'id,name,platforms,technologies,templateReference,settingCount,lastModifiedDateTime,isAssigned',
+  $expand: 'assignments',
+} as const;
+
+/** The settings a load read for one policy, or why it could not: what `memory` keeps between loads. */
+interface SettingsRead {
+  choices: ChoiceValue[];
+  settingsRead: number;
+  settingsPaged: boolean;
+  settingsError: string | null;
+}
+
+function withSettings(policy: SecurityPolicy, read: SettingsRead): SecurityPolicy {
+  return { ...policy, ...read };
+}
+
+const settingsPath = (policy: SecurityPolicy) => `/deviceManagement/configurationPolicies/${policy.id}/settings`;
+
+/**
+ * Each policy's `/settings` through `POST /beta/$batch`, 20 to a call (the client runs several calls
+ * at once, paced under Intune's limit), each answer's nextLink followed to the collection's end. A
+ * policy whose read fails carries the failure as its `settingsError`, not the report.
+ */
+async function readSettings(graph: LoadContext['graph'], policies: SecurityPolicy[], signal: AbortSignal): Promise<Map<string, SettingsRead>> {
+  const reads = new Map<string, SettingsRead>();
+  const readable: SecurityPolicy[] = [];
+  for (const policy of policies) {
+    if (isGraphId(policy.id)) readable.push(policy);
+    else reads.set(policy.id, { choices: [], settingsRead: 0, settingsPaged: true, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
   }
-  return { ...policy, choices: relevantChoices(settings), settingsRead: settings.length, settingsPaged: true, settingsError: null };
+  const outcomes = await graph.batchGet(
+    readable.map((policy) => ({ id: policy.id, url: settingsPath(policy) })),
+    { signal, version: 'beta' },
+  );
+  const failed = (error: unknown): SettingsRead => ({
+    choices: [],
+    settingsRead: 0,
+    settingsPaged: true,
+    settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}`,
+  });
+  await rereadEach(readable, async (policy) => {
+    const outcome = outcomes.get(policy.id);
+    if (!outcome) throw new Error(`the $batch read answered nothing for the sub-request ${policy.id}`);
+    if (!outcome.ok) return reads.set(policy.id, failed(outcome.error));
+    const page = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
+    if (!Array.isArray(page?.value)) return reads.set(policy.id, failed(malformedSettings(policy)));
+    const settings: unknown[] = [...page.value];
+    const nextLink = page['@odata.nextLink'];
+    if (typeof nextLink === 'string' && nextLink) {
+      try {
+        for await (const more of graph.pages<unknown>(`/beta${settingsPath(policy)}`, { after: nextLink, signal })) settings.push(...more.items);
+      } catch (error) {
+        // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
+        return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), settingsRead: settings.length });
+      }
+    }
+    return reads.set(policy.id, { choices: relevantChoices(settings), settingsRead: settings.length, settingsPaged: true, settingsError: null });
+  });
+  return reads;
 }
 
-async function rereadAll(graph: LoadContext['graph'], policies: SecurityPolicy[], signal: AbortSignal): Promise<void> {
-  const indexes = policies.flatMap((policy, index) => (needsSettingsReread(policy) ? [index] : []));
-  const reread = await rereadEach(indexes, (index) => rereadSettings(graph, policies[index]!, signal));
-  indexes.forEach((index, position) => (policies[index] = reread[position]!));
+function malformedSettings(policy: SecurityPolicy): GraphError {
+  return new GraphError({ kind: 'malformed-response', message: 'the settings page has no "value" array', method: 'GET', path: `/beta${settingsPath(policy)}`, attempts: 1 });
+}
+
+// ---- settings kept between loads (docs/contract.md, "Kept between loads") ---------------------
+
+/** The name the settings are kept under in the load's memory; its version changes when what is kept does. */
+export const SETTINGS_MEMORY = 'policy-settings';
+const SETTINGS_MEMORY_VERSION = 1;
+/** A policy's kept settings are read again after a day, even when Graph reports no change. */
+export const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * One policy's settings as a load read them, kept only when the read was whole: the choices the
+ * rules read (never a setting's other values) and how many settings there were, against the
+ * `lastModifiedDateTime` and `settingCount` the list showed then.
+ */
+interface KeptSettings {
+  lastModifiedDateTime: string;
+  settingCount: number | null;
+  readAt: string;
+  settingsRead: number;
+  choices: ChoiceValue[];
+}
+
+interface KeptSettingsDocument {
+  version: number;
+  policies: Record<string, KeptSettings>;
+}
+
+async function recallSettings(memory: LoadMemory | undefined): Promise<Record<string, KeptSettings>> {
+  const text = await memory?.read(SETTINGS_MEMORY);
+  if (!text) return {};
+  try {
+    const document = JSON.parse(text) as KeptSettingsDocument;
+    return document?.version === SETTINGS_MEMORY_VERSION && typeof document.policies === 'object' && document.policies !== null ? document.policies : {};
+  } catch {
+    // A torn or foreign text keeps nothing: every policy is read again.
+    return {};
+  }
+}
+
+/** The kept read of a policy if the list shows it unchanged since, and it is less than a day old. */
+function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: Date): SettingsRead | undefined {
+  if (!kept || policy.lastModifiedDateTime === null) return undefined;
+  const age = now.getTime() - Date.parse(kept.readAt);
+  const unchanged = kept.lastModifiedDateTime === policy.lastModifiedDateTime && kept.settingCount === policy.settingCount;
+  if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || typeof kept.settingsRead !== 'number') return undefined;
+  const choices = kept.choices.filter((choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string');
+  return { choices, settingsRead: kept.settingsRead, settingsPaged: true, settingsError: null };
+}
+
+/**
+ * Every policy's settings: those the list shows unchanged from memory, the others from Graph; then
+ * the whole reads of policies still listed are kept for the next load (a policy gone from the list
+ * is forgotten with it).
+ */
+async function settingsOf(context: LoadContext, policies: SecurityPolicy[], signal: AbortSignal): Promise<SecurityPolicy[]> {
+  const now = context.now?.() ?? new Date();
+  const kept = await recallSettings(context.memory);
+  const known = new Map<string, SettingsRead>();
+  const toRead: SecurityPolicy[] = [];
+  for (const policy of policies) {
+    if (!needsSettings(policy)) continue;
+    const remembered = keptRead(kept[policy.id], policy, now);
+    if (remembered) known.set(policy.id, remembered);
+    else toRead.push(policy);
+  }
+  context.onProgress?.('policy settings', known.size);
+  const read = toRead.length > 0 ? await readSettings(context.graph, toRead, signal) : new Map<string, SettingsRead>();
+  context.onProgress?.('policy settings', known.size + read.size);
+
+  if (context.memory) {
+    const keep: Record<string, KeptSettings> = {};
+    for (const policy of policies) {
+      const fresh = read.get(policy.id);
+      const entry = fresh ? { readAt: now.toISOString(), read: fresh } : known.has(policy.id) ? { readAt: kept[policy.id]!.readAt, read: known.get(policy.id)! } : undefined;
+      if (!entry || entry.read.settingsError !== null || policy.lastModifiedDateTime === null) continue;
+      keep[policy.id] = {
+        lastModifiedDateTime: policy.lastModifiedDateTime,
+        settingCount: policy.settingCount,
+        readAt: entry.readAt,
+        settingsRead: entry.read.settingsRead,
+        choices: entry.read.choices,
+      };
+    }
+    await context.memory.write(SETTINGS_MEMORY, JSON.stringify({ version: SETTINGS_MEMORY_VERSION, policies: keep } satisfies KeptSettingsDocument));
+  }
+  return policies.map((policy) => {
+    const settings = read.get(policy.id) ?? known.get(policy.id);
+    return settings ? withSettings(policy, settings) : policy;
+  });
 }
 
 const BASELINE_TEMPLATES_PATH = '/beta/deviceManagement/configurationPolicyTemplates';
@@ -209,21 +362,10 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
 }
 
 export async function loadSecurityPosture(context: LoadContext): Promise<SecurityPostureRecords> {
-  const { graph } = context;
-  const progress = (source: string, records: number) => context.onProgress?.(source, records);
   const [policies, intents, templates, policyTemplates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[], PolicyTemplates]>([
     async (signal) => {
-      const policies: SecurityPolicy[] = [];
-      const pages = graph.pages<GraphPolicy>('/beta/deviceManagement/configurationPolicies', {
-        query: { $expand: 'settings,assignments' },
-        signal,
-      });
-      for await (const page of pages) {
-        for (const policy of page.items) policies.push(projectPolicy(policy));
-        progress('configurationPolicies', policies.length);
-      }
-      await rereadAll(graph, policies, signal);
-      return policies;
+      const policies = await readCollection<GraphPolicy, SecurityPolicy>(context, 'configurationPolicies', POLICIES_PATH, { query: POLICY_LIST_QUERY, signal }, projectPolicy);
+      return settingsOf(context, policies, signal);
     },
     (signal) =>
       readCollection<Intent, Intent>(context, 'intents', '/beta/deviceManagement/intents', { signal }, (intent) => ({

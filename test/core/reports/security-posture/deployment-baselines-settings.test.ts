@@ -1,7 +1,7 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../../../../src/core/graph/graph-error.js';
-import type { GraphPage, GraphReader, RequestOptions } from '../../../../src/core/graph/graph-reader.js';
+import type { BatchOptions, BatchOutcome, BatchSubRequest, GraphPage, GraphReader, PagesOptions, RequestOptions } from '../../../../src/core/graph/graph-reader.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 import {
@@ -11,7 +11,7 @@ import {
   settingsCatalogBaselineVerdict,
   settingsCompleteness,
 } from '../../../../src/core/reports/security-posture/derive.js';
-import { ASR_RULES_SETTING, loadSecurityPosture, projectPolicy } from '../../../../src/core/reports/security-posture/load.js';
+import { ASR_RULES_SETTING, POLICY_LIST_QUERY, SETTINGS_MEMORY, loadSecurityPosture, projectPolicy } from '../../../../src/core/reports/security-posture/load.js';
 import type { PolicyTemplate, PolicyTemplates, SecurityPostureRecords, Template } from '../../../../src/core/reports/security-posture/load.js';
 
 /**
@@ -382,24 +382,30 @@ describe('completeness of settings', () => {
     expect(report.rows).toEqual([]);
   });
 
-  /** A reader that serves the policy list, then each policy's /settings in pages of 25, or a failure. */
+  /**
+   * A reader that serves the policy list as Graph does with `$select` (no settings), then each
+   * policy's `/settings` as `$batch` answers it, a first page of 25 with a nextLink, and the rest
+   * through `pages(…, { after })`; or a failure.
+   */
   function reader(
     policies: GraphPolicy[],
     settings: (path: string) => unknown[] | GraphError,
     policyTemplates: PolicyTemplate[] | GraphError = [],
+    continuation?: GraphError,
   ): GraphReader & { paths: string[] } {
     const paths: string[] = [];
-    async function* pages<T>(path: string, options?: RequestOptions): AsyncGenerator<GraphPage<T>> {
-      paths.push(`${path}${options?.query ? `?${new URLSearchParams(options.query).toString()}` : ''}`);
-      if (path === '/beta/deviceManagement/configurationPolicies') return yield { items: policies as T[], index: 0 };
+    const listed = policies.map(({ settings: _settings, 'settings@odata.nextLink': _link, ...policy }) => policy);
+    async function* pages<T>(path: string, options?: PagesOptions): AsyncGenerator<GraphPage<T>> {
+      paths.push(`${path}${options?.query ? `?${new URLSearchParams(options.query).toString()}` : ''}${options?.after ? ` after ${options.after}` : ''}`);
+      if (path === '/beta/deviceManagement/configurationPolicies') return yield { items: listed as T[], index: 0 };
       if (path === '/beta/deviceManagement/configurationPolicyTemplates') {
         if (policyTemplates instanceof GraphError) throw policyTemplates;
         return yield { items: policyTemplates as T[], index: 0 };
       }
-      if (path.endsWith('/settings')) {
-        const items = settings(path);
-        if (items instanceof GraphError) throw items;
-        for (let index = 0; index * 25 < items.length; index += 1) yield { items: items.slice(index * 25, index * 25 + 25) as T[], index };
+      if (path.endsWith('/settings') && options?.after) {
+        if (continuation) throw continuation;
+        const items = settings(path) as unknown[];
+        for (let index = 1; index * 25 < items.length; index += 1) yield { items: items.slice(index * 25, index * 25 + 25) as T[], index: index - 1 };
         return;
       }
       return yield { items: [], index: 0 };
@@ -411,53 +417,139 @@ describe('completeness of settings', () => {
       get: () => Promise.reject(new Error('not read')),
       pages,
       getAll: () => Promise.reject(new Error('not read')),
-      batchGet: () => Promise.reject(new Error('not read')),
+      async batchGet(requests: readonly BatchSubRequest[], options?: BatchOptions): Promise<Map<string, BatchOutcome>> {
+        paths.push(`POST /${options?.version ?? 'v1.0'}/$batch ${requests.map((request) => request.url).join(' ')}`);
+        const outcomes = new Map<string, BatchOutcome>();
+        for (const request of requests) {
+          const items = settings(`/beta${request.url}`);
+          if (items instanceof GraphError) {
+            outcomes.set(request.id, { ok: false, error: items });
+            continue;
+          }
+          const more = items.length > 25 ? { '@odata.nextLink': `https://graph.microsoft.com/beta${request.url}?$skiptoken=25` } : {};
+          outcomes.set(request.id, { ok: true, status: 200, body: { ...more, value: items.slice(0, 25) } });
+        }
+        return outcomes;
+      },
     };
   }
   const failure = (status: number, path = '/beta/deviceManagement/configurationPolicies/x/settings') =>
     new GraphError({ kind: 'http', status, code: 'InternalServerError', message: 'failed', method: 'GET', path, attempts: 1 });
+  const SETTINGS = `/deviceManagement/configurationPolicies/${POLICY_ID}/settings`;
 
-  it('a short expansion is read again from /settings to its last page, and the rule in audit past the first 25 is found', async () => {
-    const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), 'settings@odata.nextLink': 'https://graph.microsoft.com/beta/next', settingCount: 35 })], () => audit35);
+  it('reads the list with $select and assignments, then the settings through /beta/$batch to their last page, finding the rule in audit past the first 25', async () => {
+    const graph = reader([graphPolicy({ settingCount: 35 })], () => audit35);
     const loaded = await loadSecurityPosture({ graph });
-    expect(graph.paths).toContain(`/beta/deviceManagement/configurationPolicies/${POLICY_ID}/settings`);
+    expect(graph.paths.filter((path) => !path.includes('Templates') && !path.includes('intents') && !path.includes('templates'))).toEqual([
+      `/beta/deviceManagement/configurationPolicies?${new URLSearchParams(POLICY_LIST_QUERY).toString()}`,
+      `POST /beta/$batch ${SETTINGS}`,
+      `/beta${SETTINGS} after https://graph.microsoft.com/beta${SETTINGS}?$skiptoken=25`,
+    ]);
     expect(loaded.policies[0]).toMatchObject({ settingsRead: 35, settingCount: 35, settingsPaged: true, settingsError: null });
     const report = deriveSecurityPosture(loaded, context);
     expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
     expect(uncheckedKinds(report)).toEqual([]);
   });
 
-  it('a re-read that fails leaves the policy not checked, naming the failure', async () => {
-    const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), settingCount: 35 })], (path) => failure(500, path));
+  it('a settings read that fails leaves the policy not checked, naming the failure and what was read', async () => {
+    const graph = reader([graphPolicy({ settingCount: 35 })], (path) => failure(500, path));
     const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
-    expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe('Could not check: reading its settings failed: Graph answered 500; 25 of 35 settings read');
+    expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe('Could not check: reading its settings failed: Graph answered 500; 0 of 35 settings read');
     expect(report.findings).toEqual([]);
     expect(uncheckedKinds(report)).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+
+    const cutShort = reader([graphPolicy({ settingCount: 35 })], () => audit35, [], failure(503));
+    const shortReport = deriveSecurityPosture(await loadSecurityPosture({ graph: cutShort }), context);
+    expect(shortReport.rows.find((row) => row.area === 'Policy settings')?.status).toBe('Could not check: reading its settings failed: Graph answered 503; 25 of 35 settings read');
+    expect(shortReport.findings).toEqual([]);
   });
 
-  it('a re-read that never matches the count (fewer or more) is not checked', async () => {
+  it('a read that never matches the count (fewer or more) is not checked', async () => {
     for (const served of [audit35.slice(0, 30), [...audit35, filler(99)]]) {
-      const graph = reader([graphPolicy({ settings: audit35.slice(0, 25), settingCount: 35 })], () => served);
+      const graph = reader([graphPolicy({ settingCount: 35 })], () => served);
       const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
       expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe(`Could not check: ${served.length} of 35 settings read`);
       expect(uncheckedKinds(report)).toEqual(['asr-rule-audit', 'firewall-profile-off']);
     }
   });
 
-  it('without a settingCount, a nextLink on the expansion is followed and a full read is accepted', async () => {
-    const { settingCount: _count, ...uncounted } = graphPolicy({ settings: audit35.slice(0, 25), 'settings@odata.nextLink': 'https://graph.microsoft.com/beta/next' });
+  it('without a settingCount, the settings are read and a read to the last page is accepted', async () => {
+    const { settingCount: _count, ...uncounted } = graphPolicy();
     const graph = reader([uncounted], () => audit35);
     const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
     expect(report.findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
     expect(report.rows[0]?.status).toBe('Audit only: not enforced (setting count not reported)');
   });
 
-  it('a complete expansion is not read again', async () => {
-    const graph = reader([graphPolicy()], () => {
+  it('reads no settings the rules do not need: none of a policy with a count of 0, nor of an audit-only baseline', async () => {
+    const empty = graphPolicy({ settings: [], settingCount: 0 });
+    const stig = graphPolicy({ id: '1f8fad5b-d9cb-469f-a165-70867728950e', technologies: 'mdm,extensibility' as Beta.DeviceManagementConfigurationTechnologies, settingCount: 12 });
+    const graph = reader([empty, stig], () => {
       throw new Error('not expected');
     });
     await loadSecurityPosture({ graph });
-    expect(graph.paths.some((path) => path.endsWith('/settings'))).toBe(false);
+    expect(graph.paths.some((path) => path.includes('$batch') || path.endsWith('/settings'))).toBe(false);
+  });
+
+  describe('settings kept between loads', () => {
+    const kept = () => {
+      const texts = new Map<string, string>();
+      return { texts, memory: { read: async (name: string) => texts.get(name) ?? null, write: async (name: string, text: string) => void texts.set(name, text) } };
+    };
+    const at = (iso: string) => () => new Date(iso);
+    const changed = '2026-11-21T10:00:00Z';
+    const policy = (lastModifiedDateTime: string) => graphPolicy({ settingCount: 35, lastModifiedDateTime });
+
+    it('a policy the list shows unchanged is not read again, and is judged as before', async () => {
+      const { memory } = kept();
+      await loadSecurityPosture({ graph: reader([policy(changed)], () => audit35), memory, now: at('2026-11-22T09:00:00Z') });
+      const again = reader([policy(changed)], () => {
+        throw new Error('not expected');
+      });
+      const loaded = await loadSecurityPosture({ graph: again, memory, now: at('2026-11-22T12:00:00Z') });
+      expect(again.paths.some((path) => path.includes('$batch') || path.endsWith('/settings'))).toBe(false);
+      expect(deriveSecurityPosture(loaded, context).findings.map((finding) => finding.kind)).toEqual(['asr-rule-audit']);
+    });
+
+    it('a policy changed since, a count that differs, or a read older than a day is read again', async () => {
+      for (const [next, later] of [
+        [policy('2026-11-22T10:30:00Z'), '2026-11-22T12:00:00Z'],
+        [graphPolicy({ settingCount: 36, lastModifiedDateTime: changed }), '2026-11-22T12:00:00Z'],
+        [policy(changed), '2026-11-23T09:00:01Z'],
+      ] as const) {
+        const { memory } = kept();
+        await loadSecurityPosture({ graph: reader([policy(changed)], () => audit35), memory, now: at('2026-11-22T09:00:00Z') });
+        const again = reader([next], () => audit35);
+        await loadSecurityPosture({ graph: again, memory, now: at(later) });
+        expect(again.paths.filter((path) => path.includes('$batch'))).toEqual([`POST /beta/$batch ${SETTINGS}`]);
+      }
+    });
+
+    it('keeps only whole reads, only the choices the rules read, and forgets a policy no longer listed', async () => {
+      const { texts, memory } = kept();
+      const other = { ...policy(changed), id: '2f8fad5b-d9cb-469f-a165-70867728950e', name: 'Other' } as GraphPolicy;
+      await loadSecurityPosture({
+        graph: reader([policy(changed), other], (path) => (path.includes(POLICY_ID) ? audit35 : failure(500, path))),
+        memory,
+        now: at('2026-11-22T09:00:00Z'),
+      });
+      const document = JSON.parse(texts.get(SETTINGS_MEMORY)!) as { policies: Record<string, { choices: unknown[]; settingsRead: number }> };
+      expect(Object.keys(document.policies)).toEqual([POLICY_ID]);
+      expect(document.policies[POLICY_ID]).toMatchObject({ settingsRead: 35, choices: [{ settingDefinitionId: AUDIT_RULE, value: `${AUDIT_RULE}_audit` }] });
+      expect(texts.get(SETTINGS_MEMORY)).not.toContain('setting34');
+
+      await loadSecurityPosture({ graph: reader([other], () => audit35), memory, now: at('2026-11-22T10:00:00Z') });
+      expect(Object.keys((JSON.parse(texts.get(SETTINGS_MEMORY)!) as { policies: object }).policies)).toEqual([other.id]);
+    });
+
+    it('a torn or foreign memory text reads every policy again', async () => {
+      for (const text of ['{"version":1,"policies":', '{"version":99,"policies":{}}', 'null']) {
+        const memory = { read: async () => text, write: async () => undefined };
+        const graph = reader([policy(changed)], () => audit35);
+        await loadSecurityPosture({ graph, memory, now: at('2026-11-22T09:00:00Z') });
+        expect(graph.paths.filter((path) => path.includes('$batch'))).toHaveLength(1);
+      }
+    });
   });
 
   it('asks for the baseline templates with a $filter, and on a 400 reads them all and keeps the baselines itself', async () => {

@@ -31,6 +31,7 @@ const policy = (overrides: Partial<SecurityPolicy> = {}): SecurityPolicy => ({
   templateId: '',
   templateDisplayName: null,
   templateDisplayVersion: null,
+  lastModifiedDateTime: null,
   isAssigned: true,
   assignments: [{ targetType: 'groupAssignmentTarget', source: 'direct' }],
   technologies: 'mdm,microsoftSense',

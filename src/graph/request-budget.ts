@@ -1,0 +1,174 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
+
+/**
+ * Pacing under Microsoft Graph's per-app throttling limits, so that a long read never trips them.
+ *
+ * Microsoft publishes the limits per service (learn.microsoft.com/graph/throttling-limits):
+ * - "Intune device configuration service limits", any request: 1,000 per 20 seconds per app per
+ *   tenant (2,000 per tenant for all apps). The other Intune services' tables are no lower, and
+ *   which service a path belongs to is not written on the path, so every Intune path is paced as
+ *   one budget, the smallest.
+ * - "Identity and access service limits": 3,500 resource units per 10 seconds per app per tenant
+ *   for the smallest tenants (fewer than 50 users); a read of one object by id with `$select`
+ *   costs about one unit.
+ * Every sub-request of a `$batch` counts on its own ("JSON batching": each request in the batch
+ * is evaluated against the limits), so a `$batch` call spends as many units as it carries.
+ *
+ * The budget keeps a margin under each limit (other work of the same app, a clock that is not the
+ * service's) and counts a request from the moment it is sent, in a sliding window: no window of
+ * that length, wherever the service starts it, sees more than the budget. A throttled answer is
+ * still handled where it arrives (retry-policy.ts), since other apps share the tenant's limit.
+ */
+
+export type BudgetName = 'intune' | 'directory';
+
+export interface BudgetLimit {
+  /** Requests (units) allowed in any window of `windowMs`. */
+  requests: number;
+  windowMs: number;
+}
+
+/** Nine tenths of each published limit, over a window one second longer than the service's. */
+export const GRAPH_BUDGETS: Readonly<Record<BudgetName, BudgetLimit>> = {
+  intune: { requests: 900, windowMs: 21_000 },
+  directory: { requests: 3_150, windowMs: 11_000 },
+};
+
+/** Which budget a Graph path spends: Intune's for `deviceManagement` and `deviceAppManagement`, the directory's for the rest. */
+export function budgetOf(pathname: string): BudgetName {
+  return /^\/(v1\.0|beta)\/device(Management|AppManagement)(\/|$)/.test(pathname) ? 'intune' : 'directory';
+}
+
+export type BudgetCost = Partial<Record<BudgetName, number>>;
+
+/** Units reserved for one request: stamped when it is sent, or given back if it never is. */
+export interface BudgetReservation {
+  sent(): void;
+  cancel(): void;
+}
+
+interface Spend {
+  units: number;
+  /** When the request was sent; `Infinity` while it waits for a slot (it counts, and does not age). */
+  at: number;
+}
+
+/**
+ * A sliding window of spent units per budget. Reservations are granted in the order asked, so a
+ * `$batch` call of twenty is not overtaken for ever by single reads. Waiting is bounded: a unit
+ * ages out of its window at the latest `windowMs` after it was sent.
+ */
+export class RequestBudget {
+  private readonly spends: Record<BudgetName, Spend[]> = { intune: [], directory: [] };
+  private queue: Promise<void> = Promise.resolve();
+  private changed: (() => void) | undefined;
+
+  constructor(
+    private readonly limits: Readonly<Record<BudgetName, BudgetLimit>> = GRAPH_BUDGETS,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) => sleepFor(ms, undefined, { signal }),
+  ) {}
+
+  /** Waits until `cost` fits every budget it names, then holds it until `sent` or `cancel`. */
+  reserve(cost: BudgetCost, signal?: AbortSignal): Promise<BudgetReservation> {
+    const turn = this.queue.then(() => this.grant(cost, signal));
+    // The next reservation waits for this one to be granted, not for its request to end.
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  /** Units spent or held in each budget's window now: for tests and logs. */
+  inWindow(budget: BudgetName): number {
+    this.prune(budget);
+    return this.spends[budget].reduce((sum, spend) => sum + spend.units, 0);
+  }
+
+  private async grant(cost: BudgetCost, signal: AbortSignal | undefined): Promise<BudgetReservation> {
+    const wanted = (Object.entries(cost) as Array<[BudgetName, number]>)
+      .filter(([, units]) => units > 0)
+      // A request larger than a whole budget could never fit: it is let through at the full budget.
+      .map(([budget, units]) => [budget, Math.min(units, this.limits[budget].requests)] as const);
+    for (;;) {
+      signal?.throwIfAborted();
+      const waits = wanted.map(([budget, units]) => this.waitFor(budget, units));
+      if (waits.every((wait) => wait === 0)) break;
+      const timed = waits.filter((wait) => Number.isFinite(wait) && wait > 0);
+      // Held units age only once sent: wait for a change, or for the oldest sent unit to leave its window.
+      await this.pause(timed.length > 0 ? Math.min(...timed) : undefined, signal);
+    }
+    const held = wanted.map(([budget, units]) => {
+      const spend: Spend = { units, at: Number.POSITIVE_INFINITY };
+      this.spends[budget].push(spend);
+      return spend;
+    });
+    let settled = false;
+    const settle = (apply: (spend: Spend, budget: BudgetName) => void) => {
+      if (settled) return;
+      settled = true;
+      held.forEach((spend, index) => apply(spend, wanted[index]![0]));
+      this.wake();
+    };
+    return {
+      sent: () => settle((spend) => (spend.at = this.now())),
+      cancel: () =>
+        settle((spend, budget) => {
+          const spends = this.spends[budget];
+          const at = spends.indexOf(spend);
+          if (at >= 0) spends.splice(at, 1);
+        }),
+    };
+  }
+
+  /** Milliseconds until `units` more fit `budget`: 0 now, Infinity until a held request is sent. */
+  private waitFor(budget: BudgetName, units: number): number {
+    this.prune(budget);
+    const { requests, windowMs } = this.limits[budget];
+    let used = this.spends[budget].reduce((sum, spend) => sum + spend.units, 0);
+    if (used + units <= requests) return 0;
+    // Oldest sent spends first: the time at which enough of them have left the window.
+    const sent = this.spends[budget].filter((spend) => Number.isFinite(spend.at)).sort((a, b) => a.at - b.at);
+    for (const spend of sent) {
+      used -= spend.units;
+      if (used + units <= requests) return Math.max(1, spend.at + windowMs - this.now());
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  private prune(budget: BudgetName): void {
+    const cutoff = this.now() - this.limits[budget].windowMs;
+    const spends = this.spends[budget];
+    if (spends.some((spend) => spend.at <= cutoff)) this.spends[budget] = spends.filter((spend) => spend.at > cutoff);
+  }
+
+  private async pause(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+    let onAbort: (() => void) | undefined;
+    // The timer goes with the wait: a wait ended by a change leaves nothing to keep the process up.
+    const timer = new AbortController();
+    try {
+      await Promise.race([
+        new Promise<void>((resolve) => (this.changed = resolve)),
+        ...(ms === undefined ? [] : [this.sleep(ms, timer.signal).catch(() => undefined)]),
+        ...(signal
+          ? [
+              new Promise<never>((_, reject) => {
+                onAbort = () => reject(signal.reason);
+                signal.addEventListener('abort', onAbort, { once: true });
+              }),
+            ]
+          : []),
+      ]);
+    } finally {
+      timer.abort();
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private wake(): void {
+    const changed = this.changed;
+    this.changed = undefined;
+    changed?.();
+  }
+}
