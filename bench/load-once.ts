@@ -8,8 +8,13 @@ import { GraphClient } from '../src/graph/graph-client.js';
 import type { GraphExchange } from '../src/graph/graph-client.js';
 import { createHttpTransport } from '../src/graph/http-transport.js';
 import { createMsalTokenSource } from '../src/graph/token-source.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { loadReport } from '../src/core/reports/registry.js';
 import { REPORTS } from '../src/core/reports/registry.js';
+import type { LoadMemory } from '../src/core/reports/report-model.js';
+import { budgetOf } from '../src/graph/request-budget.js';
+import type { BudgetName } from '../src/graph/request-budget.js';
 
 export interface LoadFigures {
   reports: string[];
@@ -18,6 +23,8 @@ export interface LoadFigures {
   rows: number;
   timeMs: number;
   exchanges: Array<Pick<GraphExchange, 'method' | 'path' | 'status'>>;
+  /** Requests counted against each per-app limit, each `$batch` sub-request on its own (first attempts only). */
+  units: Record<BudgetName, number>;
   peakRssMb: number;
   peakHeapMb: number;
 }
@@ -41,14 +48,34 @@ async function main(): Promise<void> {
     onExchange: ({ method, path, status }) => exchanges.push({ method, path, status }),
   });
   await tokens.getToken();
+  const units: Record<BudgetName, number> = { intune: 0, directory: 0 };
+  const batchGet = graph.batchGet.bind(graph);
+  graph.batchGet = (requests, options) => {
+    for (const request of requests) units[budgetOf(`/${options?.version ?? 'v1.0'}${request.url.split('?')[0]}`)] += 1;
+    return batchGet(requests, options);
+  };
+  // BENCH_MEMORY_DIR: what the loads keep between them, as the server keeps it in its state store.
+  const memoryDir = process.env.BENCH_MEMORY_DIR;
+  const memory: LoadMemory | undefined = memoryDir
+    ? {
+        read: (name) => readFile(join(memoryDir, name), 'utf8').catch(() => null),
+        write: async (name, text) => {
+          await mkdir(memoryDir, { recursive: true });
+          await writeFile(join(memoryDir, name), text);
+        },
+      }
+    : undefined;
 
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
   }, 100);
   const started = performance.now();
-  const results = await Promise.all(ids.map((id) => loadReport(id, graph)));
+  const results = await Promise.all(ids.map((id) => loadReport(id, graph, memory ? { memory } : {})));
   const timeMs = performance.now() - started;
+  for (const exchange of exchanges) {
+    if (exchange.method === 'GET' && ![429, 503, 504].includes(exchange.status ?? 0)) units[budgetOf(exchange.path.split('?')[0]!)] += 1;
+  }
   clearInterval(sampler);
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 
@@ -59,6 +86,7 @@ async function main(): Promise<void> {
     rows: results.reduce((sum, result) => sum + result.rows.length, 0),
     timeMs,
     exchanges,
+    units,
     // maxRSS is in kilobytes: the whole process's peak, Node itself included.
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     peakHeapMb: peakHeap / 1024 / 1024,

@@ -18,11 +18,18 @@ export function startDemoTenant(registry: ReportRegistry): Promise<Simulator> {
  * tenant, until Ctrl+C.
  */
 export async function runSimulator(args: string[]): Promise<number> {
-  let values: { tenant?: string; devices?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
+  let values: { tenant?: string; devices?: string; policies?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { tenant: { type: 'string' }, devices: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'no-throttling': { type: 'boolean' } },
+      options: {
+        tenant: { type: 'string' },
+        devices: { type: 'string' },
+        policies: { type: 'string' },
+        port: { type: 'string' },
+        latency: { type: 'string' },
+        'no-throttling': { type: 'boolean' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -46,8 +53,13 @@ export async function runSimulator(args: string[]): Promise<number> {
     console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
     return EXIT_USAGE;
   }
+  const policies = values.policies === undefined ? undefined : Number(values.policies);
+  if (policies !== undefined && (!Number.isInteger(policies) || policies < 0 || policies > 100_000 || tenantName !== 'large')) {
+    console.error('dmhealth sim: --policies takes a whole number from 0 to 100,000, with --tenant large');
+    return EXIT_USAGE;
+  }
   if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
-  const tenant = tenantName === 'large' ? buildLargeTenant({ devices }) : buildDemoTenant();
+  const tenant = tenantName === 'large' ? buildLargeTenant({ devices, ...(policies === undefined ? {} : { policies }) }) : buildDemoTenant();
   const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
   const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
   console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).

@@ -128,6 +128,9 @@ export class RequestBudget {
     const { requests, windowMs } = this.limits[budget];
     let used = this.spends[budget].reduce((sum, spend) => sum + spend.units, 0);
     if (used + units <= requests) return 0;
+    // Granted requests not yet sent are about to be: their times decide when the window frees, so
+    // wait for them to go first rather than count on times not yet known.
+    if (this.spends[budget].some((spend) => !Number.isFinite(spend.at))) return Number.POSITIVE_INFINITY;
     // Oldest sent spends first: the time at which enough of them have left the window.
     const sent = this.spends[budget].filter((spend) => Number.isFinite(spend.at)).sort((a, b) => a.at - b.at);
     for (const spend of sent) {

@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   pageSizes?: Partial<Record<CollectionName, number>>;
   /** Microsoft's per-app limits by default; `false` turns throttling off. */
   throttling?: boolean | Record<Workload, ThrottleLimit>;
+  /** The clock the throttling windows are counted on (a test gives the same one to the client's pacing). */
+  throttleClock?: () => number;
   tokenLifetimeSeconds?: number;
   /** Seeds the order of `$batch` answers. */
   seed?: number;
@@ -83,7 +85,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const faults = new FaultInjector();
   const random = seededRandom(options.seed ?? 1);
   const throttle =
-    options.throttling === false ? undefined : new Throttle(options.throttling === true || options.throttling === undefined ? DEFAULT_THROTTLE_LIMITS : options.throttling);
+    options.throttling === false
+      ? undefined
+      : new Throttle(options.throttling === true || options.throttling === undefined ? DEFAULT_THROTTLE_LIMITS : options.throttling, options.throttleClock);
 
   const server: Server = createServer({ cert: pki.serverCertificatePem, key: pki.serverPrivateKeyPem });
   await new Promise<void>((resolve, reject) => {

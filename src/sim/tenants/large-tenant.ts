@@ -18,6 +18,8 @@ export interface LargeTenantOptions {
   now?: Date;
   /** Managed devices; the other volumes scale with it. 100,000 by default. */
   devices?: number;
+  /** Settings catalog policies, when not scaled with the devices (800 at 100,000 devices): report 3's volume. */
+  policies?: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   for (let index = 0; index < count(200); index += 1)
     collections.deviceCompliancePolicies.push(deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;
-  for (let index = 0; index < count(800); index += 1) {
+  for (let index = 0; index < (options.policies ?? count(800)); index += 1) {
     const family = pick(random, ['none', 'none', 'endpointSecurityAttackSurfaceReduction', 'endpointSecurityFirewall', 'baseline'] as const);
     const settings =
       family === 'endpointSecurityAttackSurfaceReduction'

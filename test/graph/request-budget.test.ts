@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { budgetOf, RequestBudget } from '../../src/graph/request-budget.js';
+
+/** A clock that moves only when the budget sleeps: every wait is counted, none is real. */
+function fakeClock() {
+  const clock = { now: 0, slept: [] as number[] };
+  return {
+    clock,
+    budget: new RequestBudget(
+      { intune: { requests: 10, windowMs: 1_000 }, directory: { requests: 5, windowMs: 500 } },
+      () => clock.now,
+      async (ms) => {
+        clock.slept.push(ms);
+        clock.now += ms;
+      },
+    ),
+  };
+}
+
+describe('the request budget', () => {
+  it('grants up to the limit at once, then waits until the oldest sent request leaves the window', async () => {
+    const { clock, budget } = fakeClock();
+    for (let index = 0; index < 10; index += 1) {
+      (await budget.reserve({ intune: 1 })).sent();
+      clock.now += 10;
+    }
+    expect(clock.slept).toEqual([]);
+    (await budget.reserve({ intune: 1 })).sent();
+    // The first was sent at 0: the eleventh may go once it is a window old, at 1,000.
+    expect(clock.now).toBe(1_000);
+    expect(budget.inWindow('intune')).toBe(10);
+  });
+
+  it('counts a $batch call as its sub-requests, in each budget they spend', async () => {
+    const { clock, budget } = fakeClock();
+    (await budget.reserve({ intune: 8, directory: 2 })).sent();
+    expect([budget.inWindow('intune'), budget.inWindow('directory')]).toEqual([8, 2]);
+    (await budget.reserve({ intune: 3 })).sent();
+    expect(clock.now).toBe(1_000);
+    // One larger than a whole budget still goes, at the whole budget, rather than wait for ever.
+    (await budget.reserve({ directory: 50 })).sent();
+    expect(budget.inWindow('directory')).toBe(5);
+  });
+
+  it('counts a held reservation until it is sent, and gives back one that never is', async () => {
+    const { clock, budget } = fakeClock();
+    const held = await budget.reserve({ intune: 10 });
+    const next = budget.reserve({ intune: 1 });
+    let granted = false;
+    void next.then(() => (granted = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(granted).toBe(false);
+    held.cancel();
+    (await next).sent();
+    expect(clock.now).toBe(0);
+    expect(budget.inWindow('intune')).toBe(1);
+  });
+
+  it('grants in the order asked, so a large call is not overtaken by small ones', async () => {
+    const { budget } = fakeClock();
+    (await budget.reserve({ intune: 9 })).sent();
+    const order: string[] = [];
+    const large = budget.reserve({ intune: 5 }).then((reservation) => (order.push('large'), reservation.sent()));
+    const small = budget.reserve({ intune: 1 }).then((reservation) => (order.push('small'), reservation.sent()));
+    await Promise.all([large, small]);
+    expect(order).toEqual(['large', 'small']);
+  });
+
+  it('stops waiting with the signal of an aborted load', async () => {
+    const clock = { now: 0 };
+    const budget = new RequestBudget(
+      { intune: { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
+      () => clock.now,
+      () => new Promise<void>(() => undefined),
+    );
+    (await budget.reserve({ intune: 1 })).sent();
+    const controller = new AbortController();
+    const waiting = budget.reserve({ intune: 1 }, controller.signal);
+    controller.abort(new Error('the report failed'));
+    await expect(waiting).rejects.toThrow('the report failed');
+  });
+
+  it("spends Intune's budget for deviceManagement and deviceAppManagement paths, the directory's for the rest", () => {
+    expect(budgetOf('/beta/deviceManagement/configurationPolicies')).toBe('intune');
+    expect(budgetOf('/v1.0/deviceAppManagement/mobileApps')).toBe('intune');
+    expect(budgetOf('/v1.0/deviceManagement/managedDevices')).toBe('intune');
+    expect(budgetOf('/v1.0/groups/b1a2c3d4-0000-4000-8000-000000000001')).toBe('directory');
+    expect(budgetOf('/v1.0/informationProtection/bitlocker/recoveryKeys')).toBe('directory');
+    expect(budgetOf('/v1.0/deviceManagementX')).toBe('directory');
+  });
+});
