@@ -195,8 +195,9 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
     if (isGraphId(policy.id)) readable.push(policy);
     else reads.set(policy.id, { choices: [], settingsRead: 0, settingsPaged: true, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
   }
+  // Sub-requests are named by position: a list that names a policy twice must not make two the same.
   const outcomes = await graph.batchGet(
-    readable.map((policy) => ({ id: policy.id, url: settingsPath(policy) })),
+    readable.map((policy, index) => ({ id: String(index), url: settingsPath(policy) })),
     { signal, version: 'beta' },
   );
   const failed = (error: unknown): SettingsRead => ({
@@ -205,9 +206,9 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
     settingsPaged: true,
     settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}`,
   });
-  await rereadEach(readable, async (policy) => {
-    const outcome = outcomes.get(policy.id);
-    if (!outcome) throw new Error(`the $batch read answered nothing for the sub-request ${policy.id}`);
+  await rereadEach([...readable.entries()], async ([index, policy]) => {
+    const outcome = outcomes.get(String(index));
+    if (!outcome) throw new Error(`the $batch read answered nothing for the settings of ${policy.id}`);
     if (!outcome.ok) return reads.set(policy.id, failed(outcome.error));
     const page = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
     if (!Array.isArray(page?.value)) return reads.set(policy.id, failed(malformedSettings(policy)));
