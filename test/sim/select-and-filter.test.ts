@@ -86,6 +86,25 @@ describe("$filter=operatingSystem eq '…' on managed devices", () => {
     }
   });
 
+  it('keeps the filter and the selection on every page its nextLinks lead to', async () => {
+    let next: string | undefined = "/v1.0/deviceManagement/managedDevices?$select=id,operatingSystem&$filter=operatingSystem eq 'Windows'&$top=50";
+    let pages = 0;
+    const ids: unknown[] = [];
+    while (next) {
+      const { status, body } = await graph.get(next);
+      expect(status).toBe(200);
+      for (const device of body.value!) {
+        expect(Object.keys(device).sort()).toEqual(['id', 'operatingSystem']);
+        expect(device.operatingSystem).toBe('Windows');
+        ids.push(device.id);
+      }
+      pages += 1;
+      next = body['@odata.nextLink'];
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('is a 400 on a property the list does not filter on', async () => {
     expect((await graph.get("/v1.0/deviceManagement/managedDevices?$filter=deviceName eq 'CONTOSO-0001'")).status).toBe(400);
   });
