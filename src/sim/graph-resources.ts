@@ -1,3 +1,5 @@
+import * as entity from './entity-properties.js';
+import type { DeclaredProperties } from './entity-properties.js';
 import type { CollectionName, SingletonName } from './tenants/sim-tenant.js';
 import {
   BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES,
@@ -65,6 +67,11 @@ interface ResourceBase {
   expandedItemCap?: Readonly<Record<string, number>>;
   /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
   filterable?: readonly string[];
+  /**
+   * The properties of the entity type per version, which `$select` may name (entity-properties.ts).
+   * A resource without a declared list takes any `$select` unchecked.
+   */
+  properties?: DeclaredProperties;
 }
 
 export interface V1Omissions {
@@ -186,6 +193,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: ['assignments'],
     defaultPageSize: 100,
     v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+    properties: entity.DEVICE_CONFIGURATION,
   },
   {
     kind: 'collection',
@@ -198,6 +206,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: ['assignments'],
     defaultPageSize: 100,
     v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+    properties: entity.DEVICE_COMPLIANCE_POLICY,
   },
   {
     kind: 'collection',
@@ -213,6 +222,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     // no more than one page of `/settings` (25) and points on to the rest, so a policy with more
     // settings is read whole only by a client that follows `settings@odata.nextLink`.
     expandedItemCap: { settings: 25 },
+    properties: entity.CONFIGURATION_POLICY,
   },
   {
     kind: 'collection',
@@ -225,6 +235,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: ['assignments'],
     defaultPageSize: 100,
     v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+    properties: entity.MOBILE_APP,
   },
   /**
    * Win32 dependencies and supersedence, tenant-wide (intune-apps-mobileapprelationship-list,
@@ -243,6 +254,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 100,
     v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES) },
+    properties: entity.MOBILE_APP_RELATIONSHIP,
   },
   /**
    * Assignment filters: beta only, as v1.0 `deviceManagement` has no `assignmentFilters`
@@ -262,6 +274,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 100,
     evolvableEnums: { platform: ['windowsMobileApplicationManagement'] },
+    properties: entity.ASSIGNMENT_FILTER,
   },
   // The current pages list DeviceManagementScripts.* for both script collections (docs/finding-rules.md, report 2).
   {
@@ -274,6 +287,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/deviceManagementScripts',
     navigation: ['assignments'],
     defaultPageSize: 100,
+    properties: entity.DEVICE_MANAGEMENT_SCRIPT,
   },
   {
     kind: 'collection',
@@ -285,6 +299,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/deviceHealthScripts',
     navigation: ['assignments'],
     defaultPageSize: 100,
+    properties: entity.DEVICE_HEALTH_SCRIPT,
   },
   {
     kind: 'collection',
@@ -319,6 +334,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 1000,
     requiresUserAgent: true,
+    properties: entity.DEVICE_LOCAL_CREDENTIAL_INFO,
   },
   {
     kind: 'collection',
@@ -332,6 +348,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     defaultPageSize: 1000,
     requiresUserAgent: true,
     rejectsTop: true,
+    properties: entity.BITLOCKER_RECOVERY_KEY,
   },
   {
     kind: 'collection',
@@ -344,6 +361,12 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 1000,
     v1Omits: { properties: BETA_ONLY_MANAGED_DEVICE_PROPERTIES },
+    properties: entity.MANAGED_DEVICE,
+    // Graph answers `operatingSystem eq '…'` on both versions (microsoft-graph-explorer-v4#3125: "Filter works
+    // correctly for other properties, such as operatingSystem", v1.0 and beta). How it compares case is not
+    // documented; the look-alike matches exactly, as OData's `eq` does (`tolower` exists for the other case),
+    // so a device whose `operatingSystem` is spelt otherwise is not in the filtered list: the strict case.
+    filterable: ['operatingSystem'],
   },
   {
     kind: 'collection',
@@ -356,6 +379,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 100,
     evolvableEnums: { policyType: LATE_APPROVAL_POLICY_TYPES, 'policySet.policyType': LATE_APPROVAL_POLICY_TYPES },
+    properties: entity.OPERATION_APPROVAL_POLICY,
   },
   {
     kind: 'collection',
@@ -368,6 +392,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     navigation: [],
     defaultPageSize: 100,
     evolvableEnums: { requiredOperationApprovalPolicyTypes: LATE_APPROVAL_POLICY_TYPES },
+    properties: entity.OPERATION_APPROVAL_REQUEST,
   },
   {
     kind: 'collection',
@@ -379,6 +404,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/userExperienceAnalyticsDevicePerformance',
     navigation: [],
     defaultPageSize: 1000,
+    properties: entity.DEVICE_PERFORMANCE,
   },
   {
     kind: 'collection',
@@ -390,6 +416,7 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
     navigation: [],
     defaultPageSize: 1000,
+    properties: entity.APP_HEALTH_APPLICATION_PERFORMANCE,
   },
   /**
    * The settings catalog's templates (deviceManagementConfigurationPolicyTemplate, beta only;
@@ -440,11 +467,11 @@ export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
   // workload as the lists; a parent of a type beta does not declare is a 404. Graph documents no page size: the list's.
   ...(
     [
-      ['/deviceManagement/deviceConfigurations', 'deviceConfigurations', CONFIGURATION],
-      ['/deviceManagement/deviceCompliancePolicies', 'deviceCompliancePolicies', CONFIGURATION],
-      ['/deviceAppManagement/mobileApps', 'mobileApps', ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All']],
+      ['/deviceManagement/deviceConfigurations', 'deviceConfigurations', CONFIGURATION, entity.DEVICE_CONFIGURATION_ASSIGNMENT],
+      ['/deviceManagement/deviceCompliancePolicies', 'deviceCompliancePolicies', CONFIGURATION, entity.DEVICE_COMPLIANCE_POLICY_ASSIGNMENT],
+      ['/deviceAppManagement/mobileApps', 'mobileApps', ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'], entity.MOBILE_APP_ASSIGNMENT],
     ] as const
-  ).map(([parent, source, permissions]): SimNestedResource => ({
+  ).map(([parent, source, permissions, properties]): SimNestedResource => ({
     kind: 'nested',
     path: `${parent}/{id}/assignments`,
     source,
@@ -455,6 +482,7 @@ export const SIM_NESTED_RESOURCES: readonly SimNestedResource[] = [
     entitySet: `${parent.slice(1)}('{id}')/assignments`,
     navigation: [],
     defaultPageSize: 100,
+    properties,
   })),
 ];
 

@@ -259,7 +259,7 @@ export class SimGraph {
     if (resource.requiresUserAgent && !headerValue(context.headers, 'user-agent')) {
       return this.error(context, 400, 'BadRequest', 'The User-Agent header is required for this request.');
     }
-    const queryProblem = checkQueryOptions(context.query, resource);
+    const queryProblem = checkQueryOptions(context.query, resource) ?? unknownSelected(context.query, resource, version);
     if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
 
     if (resource.kind === 'singleton') {
@@ -295,7 +295,7 @@ export class SimGraph {
     const throttled = this.admit(context, resource.workload);
     if (throttled) return throttled;
     if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
-    const queryProblem = checkQueryOptions(context.query, resource);
+    const queryProblem = checkQueryOptions(context.query, resource) ?? unknownSelected(context.query, resource, version);
     if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
     // A parent of a type this version's schema does not declare is not there (graph-resources.ts, v1Omits).
     const parentList = findResource(version, resource.path.slice(0, resource.path.indexOf('/{id}')));
@@ -528,6 +528,24 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource | SimNe
   }
   for (const navigation of listOption(query.get('$expand'))) {
     if (!resource.navigation.includes(navigation)) return `Could not find a navigation property named '${navigation}' on ${resource.path}.`;
+  }
+  return undefined;
+}
+
+/**
+ * Graph's answer to a `$select` naming a property the entity type does not have in this version's
+ * schema (entity-properties.ts), a beta-only property on `/v1.0` among them (v1-schema.ts). A type-cast
+ * item (`microsoft.graph.win32LobApp/displayVersion`) is not modelled, so it is refused as unsupported
+ * rather than answered without the property.
+ */
+function unknownSelected(query: URLSearchParams, resource: SimResource | SimNestedResource, version: VersionSegment): string | undefined {
+  const known = resource.properties?.[version];
+  const betaOnly = version === 'v1.0' ? (resource.v1Omits?.properties ?? []) : [];
+  for (const name of listOption(query.get('$select'))) {
+    if (name.includes('/')) return `Select item '${name}' is not supported on ${resource.path} by this look-alike.`;
+    if ((known && !known.includes(name)) || betaOnly.includes(name)) {
+      return `Parsing OData Select and Expand failed: Could not find a property named '${name}' on type 'microsoft.graph.${resource.properties?.type ?? resource.source}'.`;
+    }
   }
   return undefined;
 }

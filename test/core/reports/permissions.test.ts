@@ -72,10 +72,11 @@ describe('permissions', () => {
     expect(result.error?.status).toBe(403);
   });
 
-  it('report 4 asks for metadata only: no $select, and the ReadBasic roles suffice', async () => {
+  it('report 4 asks for metadata only: no secret selected, and the ReadBasic roles suffice', async () => {
     await loadAs('escrow-gaps', ['DeviceLocalCredential.ReadBasic.All', 'BitlockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All']);
     const escrowRequests = harness.sim.graph.requests.filter((request) => /deviceLocalCredentials|recoveryKeys/.test(request.path));
     expect(escrowRequests.map((request) => request.status)).toEqual([200, 200]);
-    expect(escrowRequests.every((request) => !request.query.includes('select'))).toBe(true);
+    const selects = Object.fromEntries(escrowRequests.map((request) => [request.path, new URLSearchParams(request.query).get('$select')]));
+    expect(selects).toEqual({ '/v1.0/directory/deviceLocalCredentials': 'id,lastBackupDateTime', '/v1.0/informationProtection/bitlocker/recoveryKeys': null });
   });
 });

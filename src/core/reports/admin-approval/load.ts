@@ -49,8 +49,33 @@ function identityName(identitySet: unknown): string | null {
   return asString(identity?.displayName) ?? asString(identity?.id) ?? null;
 }
 
+/**
+ * The fields each read asks for (`$select`) and its projection may read: the projections take records
+ * of types picked from these lists, so a field read but not asked for does not compile.
+ */
+export const POLICY_FIELDS = [
+  'id',
+  'displayName',
+  'policyType',
+  'policySet',
+  'policyPlatform',
+  'approverGroupIds',
+] as const satisfies readonly (keyof Beta.OperationApprovalPolicy)[];
+export const REQUEST_FIELDS = [
+  'id',
+  'requestDateTime',
+  'lastModifiedDateTime',
+  'status',
+  'requestor',
+  'approver',
+  'requiredOperationApprovalPolicyTypes',
+  'requestJustification',
+] as const satisfies readonly (keyof Beta.OperationApprovalRequest)[];
+type SelectedPolicy = Pick<Beta.OperationApprovalPolicy, (typeof POLICY_FIELDS)[number]>;
+type SelectedRequest = Pick<Beta.OperationApprovalRequest, (typeof REQUEST_FIELDS)[number]>;
+
 /** An access policy as Graph returns it (operationApprovalPolicy, beta), kept to what `derive` reads. */
-export function readApprovalPolicy(policy: Beta.OperationApprovalPolicy): ApprovalPolicy {
+export function readApprovalPolicy(policy: SelectedPolicy): ApprovalPolicy {
   return {
     id: String(policy.id),
     displayName: policy.displayName ?? String(policy.id),
@@ -62,7 +87,7 @@ export function readApprovalPolicy(policy: Beta.OperationApprovalPolicy): Approv
 }
 
 /** An approval request as Graph returns it (operationApprovalRequest, beta), kept to what `derive` reads. */
-export function readApprovalRequest(request: Beta.OperationApprovalRequest): ApprovalRequest {
+export function readApprovalRequest(request: SelectedRequest): ApprovalRequest {
   return {
     id: String(request.id),
     requestDateTime: isoOrNull(request.requestDateTime),
@@ -78,19 +103,19 @@ export function readApprovalRequest(request: Beta.OperationApprovalRequest): App
 export async function loadApprovals(context: LoadContext): Promise<ApprovalRecords> {
   const [policies, requests] = await loadSideBySide<[ApprovalPolicy[], ApprovalRequest[]]>([
     (signal) =>
-      readCollection<Beta.OperationApprovalPolicy, ApprovalPolicy>(
+      readCollection<SelectedPolicy, ApprovalPolicy>(
         context,
         'operationApprovalPolicies',
         '/beta/deviceManagement/operationApprovalPolicies',
-        { headers: EVOLVABLE_ENUMS, signal },
+        { query: { $select: POLICY_FIELDS.join(',') }, headers: EVOLVABLE_ENUMS, signal },
         readApprovalPolicy,
       ),
     (signal) =>
-      readCollection<Beta.OperationApprovalRequest, ApprovalRequest>(
+      readCollection<SelectedRequest, ApprovalRequest>(
         context,
         'operationApprovalRequests',
         '/beta/deviceManagement/operationApprovalRequests',
-        { headers: EVOLVABLE_ENUMS, signal },
+        { query: { $select: REQUEST_FIELDS.join(',') }, headers: EVOLVABLE_ENUMS, signal },
         readApprovalRequest,
       ),
   ]);

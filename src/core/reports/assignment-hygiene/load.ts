@@ -110,6 +110,15 @@ interface Source {
   kind: AssignableKind;
   source: string;
   path: string;
+  /**
+   * `$select`: every field `name`, `link` and the load read (`id`, the kind's name, a built-in
+   * script's flag), beside `$expand=assignments`, which `$select` does not drop (OData 4.01
+   * Protocol, "System Query Option $select": expanded navigation properties must be returned even
+   * when not selected). `@odata.type` is control information, sent for an item of a derived type
+   * whatever is selected (OData 4.01 JSON Format, "Control Information: type"). None where the
+   * items need a property of a derived type: `$select` on a base type's list refuses it.
+   */
+  fields?: readonly string[];
   name: (item: Record<string, unknown>) => string;
   link: (item: Record<string, unknown>, id: string, name: string) => string;
 }
@@ -119,6 +128,7 @@ const SOURCES: readonly Source[] = [
     kind: 'deviceConfiguration',
     source: 'deviceConfigurations',
     path: '/v1.0/deviceManagement/deviceConfigurations',
+    fields: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceConfiguration)[],
     name: displayName,
     link: (_, id) => intuneLinks.deviceConfiguration(id),
   },
@@ -126,6 +136,7 @@ const SOURCES: readonly Source[] = [
     kind: 'compliancePolicy',
     source: 'deviceCompliancePolicies',
     path: '/v1.0/deviceManagement/deviceCompliancePolicies',
+    fields: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceCompliancePolicy)[],
     name: displayName,
     link: (_, id, name) => intuneLinks.compliancePolicy(id, name),
   },
@@ -133,6 +144,7 @@ const SOURCES: readonly Source[] = [
     kind: 'settingsCatalogPolicy',
     source: 'configurationPolicies',
     path: '/beta/deviceManagement/configurationPolicies',
+    fields: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
     name: (item) => asString(item.name) ?? asString(item.id) ?? '',
     link: (item, id) =>
       intuneLinks.configurationPolicy({
@@ -143,15 +155,26 @@ const SOURCES: readonly Source[] = [
         platforms: asString(item.platforms) ?? '',
       }),
   },
+  // No `$select`: a catalogue app is told by `appAvailability`, a property of the derived
+  // `managedApp`, which Graph refuses on the `mobileApp` list ("Could not find a property named
+  // 'displayVersion' on type 'microsoft.graph.mobileApp'", msgraph-beta-sdk-dotnet#563).
   { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
   {
     kind: 'platformScript',
     source: 'deviceManagementScripts',
     path: '/beta/deviceManagement/deviceManagementScripts',
+    fields: ['id', 'displayName'] satisfies readonly (keyof Beta.DeviceManagementScript)[],
     name: displayName,
     link: (_, id) => intuneLinks.platformScript(id),
   },
-  { kind: 'remediation', source: 'deviceHealthScripts', path: '/beta/deviceManagement/deviceHealthScripts', name: displayName, link: (_, id) => intuneLinks.remediation(id) },
+  {
+    kind: 'remediation',
+    source: 'deviceHealthScripts',
+    path: '/beta/deviceManagement/deviceHealthScripts',
+    fields: ['id', 'displayName', 'isGlobalScript'] satisfies readonly (keyof Beta.DeviceHealthScript)[],
+    name: displayName,
+    link: (_, id) => intuneLinks.remediation(id),
+  },
 ];
 
 function displayName(item: Record<string, unknown>): string {
@@ -213,7 +236,11 @@ export function readRelationship(item: Record<string, unknown>): AppRelationship
   return { kind, parentId: parent.id, childId: child.id, type, parentName: parent.name, childName: child.name };
 }
 
-/** Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its reverse once). */
+/**
+ * Every Win32 dependency and supersedence in the tenant as edges (`derive` counts a record and its
+ * reverse once). No `$select`: `dependencyType` and `supersedenceType` belong to the derived types,
+ * which a `$select` on the `mobileAppRelationship` list cannot name (see `Source.fields`).
+ */
 async function readRelationships(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<AppRelationship[]>> {
   const edges: AppRelationship[] = [];
   try {
@@ -231,11 +258,15 @@ async function readRelationships(graph: GraphReader, signal: AbortSignal, onProg
   return { ok: true, value: edges };
 }
 
+/** The filter fields read: the `$select` and the record type the projection reads both come from here. */
+export const FILTER_FIELDS = ['id', 'displayName', 'assignmentFilterManagementType', 'platform'] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
+
 /** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
 async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<Map<string, AssignmentFilterInfo>>> {
   const filters = new Map<string, AssignmentFilterInfo>();
   try {
-    for await (const page of graph.pages<Beta.DeviceAndAppManagementAssignmentFilter>(ASSIGNMENT_FILTERS_PATH, {
+    for await (const page of graph.pages<Pick<Beta.DeviceAndAppManagementAssignmentFilter, (typeof FILTER_FIELDS)[number]>>(ASSIGNMENT_FILTERS_PATH, {
+      query: { $select: FILTER_FIELDS.join(',') },
       headers: { Prefer: 'include-unknown-enum-members' },
       signal,
     })) {
@@ -273,6 +304,13 @@ export function needsBetaAssignments(object: AssignableObject, filters: Optional
   return !allUsers.some((users) => allDevices.some((devices) => users.intent && devices.intent && users.intent !== devices.intent));
 }
 
+/** What `readTarget` reads of an assignment read on its own: a compliance policy's assignment has no `intent`. */
+export const BETA_ASSIGNMENT_FIELDS: Partial<Record<AssignableKind, readonly string[]>> = {
+  deviceConfiguration: ['id', 'intent', 'target'] satisfies readonly (keyof Beta.DeviceConfigurationAssignment)[],
+  compliancePolicy: ['id', 'target'] satisfies readonly (keyof Beta.DeviceCompliancePolicyAssignment)[],
+  mobileApp: ['id', 'intent', 'target'] satisfies readonly (keyof Beta.MobileAppAssignment)[],
+};
+
 /**
  * An object's assignments read again on `/beta`, to the last page, in place of the `/v1.0` ones. A
  * Graph failure stays with the object ("could not check"), never the report's.
@@ -283,7 +321,7 @@ async function readBetaAssignments(graph: GraphReader, object: AssignableObject,
   const targets: AssignmentTarget[] = [];
   try {
     const path = BETA_ASSIGNMENTS_PATHS[object.kind]!.replace('{id}', object.id);
-    for await (const page of graph.pages<Record<string, unknown>>(path, { signal })) {
+    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $select: BETA_ASSIGNMENT_FIELDS[object.kind]!.join(',') }, signal })) {
       for (const item of page.items) targets.push(readTarget(item));
     }
   } catch (error) {
@@ -315,7 +353,8 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
     const path = graph.coveragePath(source.path);
     const readOnV1 = path.startsWith('/v1.0/');
-    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $expand: 'assignments' }, signal })) {
+    const query = { $expand: 'assignments', ...(source.fields ? { $select: source.fields.join(',') } : {}) };
+    for await (const page of graph.pages<Record<string, unknown>>(path, { query, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
         // its remediation scripts (deviceHealthScript.isGlobalScript) are read-only: unassigned by

@@ -100,7 +100,9 @@ export const escrowGapsDemo: readonly DemoStep<EscrowFindingKind>[] = [
       laps(tenant, dataOnly, dataOnlyId);
       tenant.declare('missing-recovery-key', dataOnly.id);
       const lowerCaseId = tenant.guid();
-      // Intune's operatingSystem is free text; case must not hide a Windows device.
+      // Intune's operatingSystem is free text. Graph's `eq` filter matches 'Windows' as spelt, so this
+      // device is read only where the filter is refused and the list read whole; the client-side
+      // check then takes it in any case (docs/finding-rules.md, report 4).
       const lowerCase = addDevice(tenant, 244, 'windows', lowerCaseId.toUpperCase(), 'Surface Laptop 5', 'Microsoft Corporation');
       key(tenant, lowerCaseId, 'operatingSystemVolume');
       laps(tenant, lowerCase, lowerCaseId);

@@ -78,14 +78,44 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
   return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
 }
 
+/**
+ * The managed device fields this report reads: the `$select` and the projection's record type both
+ * come from these lists, so the projection cannot read a field the request did not ask for.
+ * `operatingSystem` is read for the client-side Windows check, which stays whatever the filter did.
+ */
+export const DEVICE_FIELDS = [
+  'id',
+  'deviceName',
+  'userPrincipalName',
+  'lastSyncDateTime',
+  'azureADDeviceId',
+  'model',
+  'operatingSystem',
+] as const satisfies readonly (keyof Graph.ManagedDevice)[];
+/** With the join type, which only the beta schema declares: `/v1.0` answers 400 to a `$select` naming it. */
+export const BETA_DEVICE_FIELDS = [...DEVICE_FIELDS, 'joinType'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
+type SelectedDevice = Pick<Graph.ManagedDevice, (typeof DEVICE_FIELDS)[number]> & Pick<Beta.ManagedDevice, 'joinType'>;
+
+/**
+ * Only Windows devices are asked for (docs/finding-rules.md, report 4). Graph answers this filter on
+ * both versions (microsoft-graph-explorer-v4#3125), but a filter is a hint: Intune has ignored
+ * filters it does not support (microsoft-graph-docs-contrib#235) and answered `ne` as `eq`
+ * (microsoft-graph-docs#15693), so `isWindows` still checks every device that comes back.
+ */
+export const WINDOWS_FILTER = "operatingSystem eq 'Windows'";
+
+/** The LAPS fields this report reads; `credentials` is never among them (upstream-allow-list.ts, `selectsSecretFields`). */
+export const LAPS_FIELDS = ['id', 'lastBackupDateTime'] as const satisfies readonly (keyof Graph.DeviceLocalCredentialInfo)[];
+
 export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
   // The join type is a beta property: read there only when complete coverage is asked for.
   const devicesPath = graph.coveragePath('/v1.0/deviceManagement/managedDevices');
-  const readDevices = async (signal: AbortSignal) => {
+  const $select = (devicesPath.startsWith('/beta/') ? BETA_DEVICE_FIELDS : DEVICE_FIELDS).join(',');
+  const readDevicePages = async (query: Record<string, string>, signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;
-    for await (const page of graph.pages<Graph.ManagedDevice & Pick<Beta.ManagedDevice, 'joinType'>>(devicesPath, { signal })) {
+    for await (const page of graph.pages<SelectedDevice>(devicesPath, { query, signal })) {
       seen += page.items.length;
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
@@ -103,6 +133,16 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     }
     return devices;
   };
+  const readDevices = async (signal: AbortSignal) => {
+    try {
+      return await readDevicePages({ $filter: WINDOWS_FILTER, $select }, signal);
+    } catch (error) {
+      // A tenant that refuses the filter is read whole, and filtered here, as report 3 reads its
+      // baseline templates; any other failure is the load's.
+      if (signal.aborted || !(error instanceof GraphError) || error.status !== 400) throw error;
+      return readDevicePages({ $select }, signal);
+    }
+  };
   const foldRecoveryKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => {
     const deviceId = entraDeviceId(key.deviceId);
     if (!deviceId) return;
@@ -116,7 +156,7 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     }
     byDevice.set(deviceId, entry);
   };
-  const foldLapsPassword = (byDevice: Map<string, string | null>, info: Graph.DeviceLocalCredentialInfo) => {
+  const foldLapsPassword = (byDevice: Map<string, string | null>, info: Pick<Graph.DeviceLocalCredentialInfo, (typeof LAPS_FIELDS)[number]>) => {
     const deviceId = entraDeviceId(info.id);
     if (deviceId) byDevice.set(deviceId, timestampText(info.lastBackupDateTime));
   };
@@ -124,8 +164,18 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
   const [devices, recoveryKeys, lapsPasswords] = await loadSideBySide<[WindowsDevice[], EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
     readDevices,
-    (signal) => escrowSource(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
-    (signal) => escrowSource(graph, '/v1.0/directory/deviceLocalCredentials', foldLapsPassword, (count) => progress('deviceLocalCredentials', count), signal),
+    // No `$select` on the key list: the report uses each of its four non-secret properties, and its
+    // page documents `$filter` only (learn.microsoft.com/graph/api/bitlocker-list-recoverykeys).
+    (signal) => escrowSource(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', {}, foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
+    (signal) =>
+      escrowSource(
+        graph,
+        '/v1.0/directory/deviceLocalCredentials',
+        { $select: LAPS_FIELDS.join(',') },
+        foldLapsPassword,
+        (count) => progress('deviceLocalCredentials', count),
+        signal,
+      ),
   ]);
   if (!recoveryKeys.available && !lapsPasswords.available) {
     // Neither source granted: there is nothing to report, and the load error names the 403.
@@ -136,12 +186,13 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
 
 /**
  * Reads one escrow list page by page, folding each record into a per-device map as it arrives and
- * keeping only metadata: the list never carries `key` or `credentials` without `$select`, and
- * nothing here would keep them if it did.
+ * keeping only metadata: the list never carries `key` or `credentials` unless `$select` names them,
+ * which no query here does (and the client refuses), and nothing here would keep them if it did.
  */
 async function escrowSource<Item, Value>(
   graph: GraphReader,
   path: string,
+  query: Record<string, string>,
   fold: (byDevice: Map<string, Value>, item: Item) => void,
   progress: (count: number) => void,
   signal: AbortSignal,
@@ -149,7 +200,7 @@ async function escrowSource<Item, Value>(
   const byDevice = new Map<string, Value>();
   let count = 0;
   try {
-    for await (const page of graph.pages<Item>(path, { headers: ESCROW_HEADERS, signal })) {
+    for await (const page of graph.pages<Item>(path, { query, headers: ESCROW_HEADERS, signal })) {
       for (const item of page.items) fold(byDevice, item);
       count += page.items.length;
       progress(count);

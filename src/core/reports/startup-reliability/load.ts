@@ -56,14 +56,47 @@ export function timeToDesktopMs(
   return (required as number[]).reduce((sum, value) => sum + value, 0) + (responsive !== null && responsive > 0 ? responsive : 0);
 }
 
+/**
+ * The fields each read asks for (`$select`) and the projection may read: its record type is picked
+ * from the same list, so a field the projection reads and the request leaves out does not compile.
+ */
+export const DEVICE_PERFORMANCE_FIELDS = [
+  'id',
+  'deviceName',
+  'model',
+  'manufacturer',
+  'diskType',
+  'coreBootTimeInMs',
+  'groupPolicyBootTimeInMs',
+  'coreLoginTimeInMs',
+  'groupPolicyLoginTimeInMs',
+  'responsiveDesktopTimeInMs',
+  'blueScreenCount',
+  'restartCount',
+  'healthStatus',
+] as const satisfies readonly (keyof Graph.UserExperienceAnalyticsDevicePerformance)[];
+export const APP_PERFORMANCE_FIELDS = [
+  'id',
+  'appDisplayName',
+  'appName',
+  'appPublisher',
+  'appCrashCount',
+  'appHangCount',
+  'activeDeviceCount',
+  'meanTimeToFailureInMinutes',
+  'appHealthScore',
+] as const satisfies readonly (keyof Graph.UserExperienceAnalyticsAppHealthApplicationPerformance)[];
+type DevicePerformance = Pick<Graph.UserExperienceAnalyticsDevicePerformance, (typeof DEVICE_PERFORMANCE_FIELDS)[number]>;
+type AppPerformance = Pick<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, (typeof APP_PERFORMANCE_FIELDS)[number]>;
+
 export async function loadStartup(context: LoadContext): Promise<StartupRecords> {
   const [devices, apps] = await loadSideBySide<[DeviceStartup[], AppReliability[]]>([
     (signal) =>
-      readCollection<Graph.UserExperienceAnalyticsDevicePerformance, DeviceStartup>(
+      readCollection<DevicePerformance, DeviceStartup>(
         context,
         'userExperienceAnalyticsDevicePerformance',
         '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
-        { signal },
+        { query: { $select: DEVICE_PERFORMANCE_FIELDS.join(',') }, signal },
         (record) => ({
           id: String(record.id),
           deviceName: record.deviceName ?? String(record.id),
@@ -77,11 +110,11 @@ export async function loadStartup(context: LoadContext): Promise<StartupRecords>
         }),
       ),
     (signal) =>
-      readCollection<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, AppReliability>(
+      readCollection<AppPerformance, AppReliability>(
         context,
         'userExperienceAnalyticsAppHealthApplicationPerformance',
         '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
-        { signal },
+        { query: { $select: APP_PERFORMANCE_FIELDS.join(',') }, signal },
         (record) => {
           const mttf = asNumber(record.meanTimeToFailureInMinutes);
           const score = asNumber(record.appHealthScore);
