@@ -54,14 +54,16 @@ interface Spend {
 }
 
 /**
- * A sliding window of spent units per budget. Reservations are granted in the order asked, so a
- * `$batch` call of twenty is not overtaken for ever by single reads. Waiting is bounded: a unit
- * ages out of its window at the latest `windowMs` after it was sent.
+ * A sliding window of spent units per budget. Reservations for the same budgets are granted in the
+ * order asked, so a `$batch` call of twenty is not overtaken for ever by single reads; a wait for
+ * one budget holds up no request of another. Waiting is bounded: a unit ages out of its window at
+ * the latest `windowMs` after it was sent.
  */
 export class RequestBudget {
   private readonly spends: Record<BudgetName, Spend[]> = { intune: [], directory: [] };
-  private queue: Promise<void> = Promise.resolve();
-  private changed: (() => void) | undefined;
+  /** One line of reservations per set of budgets asked for, so that a wait for one budget holds up no other. */
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly limits: Readonly<Record<BudgetName, BudgetLimit>> = GRAPH_BUDGETS,
@@ -71,11 +73,18 @@ export class RequestBudget {
 
   /** Waits until `cost` fits every budget it names, then holds it until `sent` or `cancel`. */
   reserve(cost: BudgetCost, signal?: AbortSignal): Promise<BudgetReservation> {
-    const turn = this.queue.then(() => this.grant(cost, signal));
-    // The next reservation waits for this one to be granted, not for its request to end.
-    this.queue = turn.then(
-      () => undefined,
-      () => undefined,
+    const line = (Object.keys(cost) as BudgetName[])
+      .filter((budget) => (cost[budget] ?? 0) > 0)
+      .sort()
+      .join(',');
+    const turn = (this.queues.get(line) ?? Promise.resolve()).then(() => this.grant(cost, signal));
+    // The next reservation in the line waits for this one to be granted, not for its request to end.
+    this.queues.set(
+      line,
+      turn.then(
+        () => undefined,
+        () => undefined,
+      ),
     );
     return turn;
   }
@@ -150,9 +159,13 @@ export class RequestBudget {
     let onAbort: (() => void) | undefined;
     // The timer goes with the wait: a wait ended by a change leaves nothing to keep the process up.
     const timer = new AbortController();
+    let woken: (() => void) | undefined;
     try {
       await Promise.race([
-        new Promise<void>((resolve) => (this.changed = resolve)),
+        new Promise<void>((resolve) => {
+          woken = resolve;
+          this.waiting.add(resolve);
+        }),
         ...(ms === undefined ? [] : [this.sleep(ms, timer.signal).catch(() => undefined)]),
         ...(signal
           ? [
@@ -164,14 +177,15 @@ export class RequestBudget {
           : []),
       ]);
     } finally {
+      if (woken) this.waiting.delete(woken);
       timer.abort();
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 
   private wake(): void {
-    const changed = this.changed;
-    this.changed = undefined;
-    changed?.();
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const resolve of waiting) resolve();
   }
 }

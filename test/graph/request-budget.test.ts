@@ -67,6 +67,22 @@ describe('the request budget', () => {
     expect(order).toEqual(['large', 'small']);
   });
 
+  it("holds up no request of another budget while one waits for Intune's window", async () => {
+    const clock = { now: 0 };
+    const budget = new RequestBudget(
+      { intune: { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
+      () => clock.now,
+      () => new Promise<void>(() => undefined),
+    );
+    (await budget.reserve({ intune: 1 })).sent();
+    const controller = new AbortController();
+    const intune = budget.reserve({ intune: 1 }, controller.signal);
+    (await budget.reserve({ directory: 1 })).sent();
+    expect(budget.inWindow('directory')).toBe(1);
+    controller.abort(new Error('done'));
+    await expect(intune).rejects.toThrow('done');
+  });
+
   it('stops waiting with the signal of an aborted load', async () => {
     const clock = { now: 0 };
     const budget = new RequestBudget(
