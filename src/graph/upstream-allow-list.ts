@@ -42,6 +42,14 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
   '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
   '/beta/deviceAppManagement/mobileApps/{id}/assignments',
+  // Report 1: the Apple MDM push certificate, ADE and VPP tokens, and the Intune Connectors for
+  // Active Directory (the last two lists exist on beta only; docs/finding-rules.md, report 1).
+  '/v1.0/deviceManagement/applePushNotificationCertificate',
+  '/beta/deviceManagement/depOnboardingSettings',
+  '/v1.0/deviceAppManagement/vppTokens',
+  '/beta/deviceManagement/domainJoinConnectors',
+  // Report 2: whether a group the directory no longer has is soft-deleted, and so restorable.
+  '/v1.0/directory/deletedItems/{id}',
 ];
 
 /**
@@ -90,7 +98,7 @@ export function isAllowedUpstreamPath(pathname: string, options: AllowListOption
 /** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
 export function assertAllowedRequest(method: string, pathname: string, url?: URL, options: AllowListOptions = {}): void {
   if (url && selectsSecretFields(url)) {
-    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists and VPP tokens are read for metadata only, never their key, credentials or token.`);
   }
   if (method === 'POST' && pathname === BATCH_PATH) return;
   if (method !== 'GET') {
@@ -110,10 +118,28 @@ const SECRET_FIELDS = new Set(['key', 'credentials']);
  * .../devicelocalcredentialinfo); this service never selects them, whoever wrote the URL.
  */
 export function selectsSecretFields(url: URL): boolean {
+  if (url.pathname === VPP_TOKENS_PATH) return selectsVppToken(url);
   if (!ESCROW_PATHS.has(url.pathname)) return false;
   for (const [name, value] of url.searchParams) {
     if (!/^\$?(select|expand)$/i.test(name)) continue;
     if (value.split(/[,()]/).some((field) => SECRET_FIELDS.has(field.trim().toLowerCase()))) return true;
   }
   return false;
+}
+
+const VPP_TOKENS_PATH = '/v1.0/deviceAppManagement/vppTokens';
+
+/**
+ * A VPP token's `token` is the Apple token itself (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptoken),
+ * and Graph returns it unless `$select` leaves it out: a read of the list without a `$select`, or
+ * one that selects or expands `token`, is refused.
+ */
+function selectsVppToken(url: URL): boolean {
+  let selected = false;
+  for (const [name, value] of url.searchParams) {
+    if (!/^\$?(select|expand)$/i.test(name)) continue;
+    if (/^\$?select$/i.test(name)) selected = true;
+    if (value.split(/[,()]/).some((field) => field.trim().toLowerCase() === 'token')) return true;
+  }
+  return !selected;
 }

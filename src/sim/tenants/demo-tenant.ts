@@ -19,7 +19,7 @@ export const DEMO_GRANTED_ROLES = [
   'DeviceManagementRBAC.Read.All',
 ];
 
-const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings'];
+const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings', 'applePushNotificationCertificate'];
 
 export interface DemoTenantOptions {
   seed?: number;

@@ -72,6 +72,14 @@ const autopilot = (overrides: Partial<Autopilot> = {}): Autopilot => ({
   ...overrides,
 });
 
+/** The sources read beside the specification, none set up: no Apple MDM, no hybrid join (apple-and-ad-rules.test.ts tests them). */
+const NO_APPLE_OR_AD = {
+  applePushCertificate: { ok: true, value: null },
+  adeTokens: { ok: true, value: [] },
+  vppTokens: { ok: true, value: [] },
+  adConnectors: { ok: true, value: [] },
+} as const satisfies Partial<ConnectorRecords>;
+
 /** A tenant where every integration reports normally. */
 const healthyRecords = (overrides: Partial<ConnectorRecords> = {}): ConnectorRecords => ({
   ndesConnectors: [ndes()],
@@ -79,6 +87,7 @@ const healthyRecords = (overrides: Partial<ConnectorRecords> = {}): ConnectorRec
   deviceManagementPartners: [partner()],
   managedGooglePlay: googlePlay(),
   autopilot: autopilot(),
+  ...NO_APPLE_OR_AD,
   ...overrides,
 });
 
@@ -703,6 +712,7 @@ describe('deriveConnectorHealth', () => {
         deviceManagementPartners: [partner({ isConfigured: false })],
         managedGooglePlay: googlePlay(),
         autopilot: autopilot({ syncStatus: 'failed' }),
+        ...NO_APPLE_OR_AD,
       },
       context,
     );
