@@ -248,7 +248,7 @@ describe('deriveConnectorHealth: the Apple and Active Directory rows and their f
       records({ applePushCertificate: { ok: true, value: null }, adeTokens: { ok: true, value: [] }, vppTokens: { ok: true, value: [] }, adConnectors: { ok: true, value: [] } }),
       context,
     );
-    expect(report.rows.filter((row) => row.id.endsWith('-none') && /Apple|Active Directory/.test(String(row.kind))).map((row) => [row.id, row.health, row.healthTone])).toEqual([
+    expect(report.rows.filter((row) => String(row.id).endsWith('-none') && /Apple|Active Directory/.test(String(row.kind))).map((row) => [row.id, row.health, row.healthTone])).toEqual([
       ['apple-mdm-push-certificate-none', 'not configured', 'neutral'],
       ['apple-ade-token-none', 'not configured', 'neutral'],
       ['apple-vpp-token-none', 'not configured', 'neutral'],
