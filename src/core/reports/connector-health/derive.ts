@@ -383,6 +383,16 @@ const AD_CONNECTOR_STATES: Readonly<Record<string, Verdict>> = {
   inactive: { health: 'unhealthy', reasons: ['inactive: no heartbeat from this connector for more than 5 days (Intune removes inactive connectors after 30 days)'] },
 };
 
+/**
+ * `/v1.0` gives a VPP token no name of its own (`displayName` and `locationName` are beta's): the
+ * organisation, and its expiry date to tell one location's token from another's.
+ */
+function vppTokenName(token: VppToken): string {
+  const owner = token.organizationName ?? token.appleId ?? String(token.id);
+  const expires = graphTimestamp(token.expirationDateTime);
+  return expires ? `${owner} (expires ${day(expires)})` : owner;
+}
+
 /** An Intune Connector for Active Directory: its state, its version against the supported floor, and its last contact in the bands. */
 export function adConnectorVerdict(connector: AdConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
   const state = asString(connector.state);
@@ -533,15 +543,10 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
   if (!vpp.ok) couldNotCheck('Apple VPP token', 'the Apple VPP tokens', vpp.reason, intuneLinks.tenantStatus(), ['vpp-token-unhealthy', 'apple-token-expiring']);
   else if (vpp.value.length === 0) notConfigured('Apple VPP token', 'No Apple VPP (Apps and Books) token is set up', intuneLinks.tenantStatus());
   for (const token of vpp.ok ? vpp.value : []) {
-    add(
-      String(token.id),
-      'Apple VPP token',
-      token.organizationName ?? token.appleId ?? String(token.id),
-      vppTokenVerdict(token, now, thresholds),
-      graphTimestamp(token.lastSyncDateTime),
-      intuneLinks.tenantStatus(),
-      { unhealthy: 'vpp-token-unhealthy', expiring: 'apple-token-expiring' },
-    );
+    add(String(token.id), 'Apple VPP token', vppTokenName(token), vppTokenVerdict(token, now, thresholds), graphTimestamp(token.lastSyncDateTime), intuneLinks.tenantStatus(), {
+      unhealthy: 'vpp-token-unhealthy',
+      expiring: 'apple-token-expiring',
+    });
   }
 
   const ad = records.adConnectors;

@@ -191,7 +191,7 @@ describe('deriveConnectorHealth: the Apple and Active Directory rows and their f
     expect(report.rows.map((row) => [row.kind, row.name, row.health])).toEqual([
       ['Apple MDM push certificate', 'mdm@contoso.example', 'healthy'],
       ['Apple ADE token', 'Corporate iPhones', 'healthy'],
-      ['Apple VPP token', 'Contoso', 'healthy'],
+      ['Apple VPP token', 'Contoso (expires 2027-06-10)', 'healthy'],
       ['Connector for Active Directory', 'ODJ-01', 'healthy'],
       ['Certificate connector', '—', 'not configured'],
       ['Mobile Threat Defense', '—', 'not configured'],
@@ -248,7 +248,9 @@ describe('deriveConnectorHealth: the Apple and Active Directory rows and their f
       records({ applePushCertificate: { ok: true, value: null }, adeTokens: { ok: true, value: [] }, vppTokens: { ok: true, value: [] }, adConnectors: { ok: true, value: [] } }),
       context,
     );
-    expect(report.rows.filter((row) => String(row.id).endsWith('-none') && /Apple|Active Directory/.test(String(row.kind))).map((row) => [row.id, row.health, row.healthTone])).toEqual([
+    expect(
+      report.rows.filter((row) => String(row.id).endsWith('-none') && /Apple|Active Directory/.test(String(row.kind))).map((row) => [row.id, row.health, row.healthTone]),
+    ).toEqual([
       ['apple-mdm-push-certificate-none', 'not configured', 'neutral'],
       ['apple-ade-token-none', 'not configured', 'neutral'],
       ['apple-vpp-token-none', 'not configured', 'neutral'],

@@ -44,7 +44,7 @@ describe('report 1 on the demo tenant: Apple certificate and tokens, connectors 
         ['Contoso field iPads', 'warning'],
       ].sort(),
     );
-    // /v1.0 has no displayName or locationName: every token is named by its organisation.
+    // /v1.0 has no displayName or locationName: every token is named by its organisation and expiry.
     expect(rows('Apple VPP token').map(([, health]) => health)).toEqual(['unhealthy', 'unhealthy', 'unhealthy', 'warning', 'warning', 'warning', 'warning', 'healthy']);
     expect(rows('Connector for Active Directory').sort()).toEqual(
       [
@@ -146,7 +146,7 @@ describe('report 1 where the Apple and Active Directory sources do not apply, or
     harness.sim.tenant.collections.vppTokens = [token];
     try {
       const report = await load();
-      expect(report.rows.find((row) => row.id === token.id)).toMatchObject({ name: 'Fabrikam', health });
+      expect(report.rows.find((row) => row.id === token.id)).toMatchObject({ name: `Fabrikam (expires ${expirationDateTime.slice(0, 10)})`, health });
       expect(report.findings.map((finding) => finding.kind)).toEqual(kind ? [kind] : []);
     } finally {
       harness.sim.tenant.collections.vppTokens = [];
