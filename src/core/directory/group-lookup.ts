@@ -97,6 +97,8 @@ export class GroupResolver {
   private readonly depths = new Map<string, number>();
   private readonly queued = new Set<string>();
   private pending: string[] = [];
+  /** Groups found missing, waiting for their deleted-items look-up: sent twenty to a `$batch` call too. */
+  private pendingDeleted: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
 
   /**
@@ -132,8 +134,9 @@ export class GroupResolver {
   async settle(): Promise<Map<string, GroupLookup>> {
     // Nested groups are added while earlier answers arrive: settle once no batch is left.
     // After an abort nothing more is sent, so what is still pending is left out.
-    for (let settled = 0; settled < this.batches.length || (this.pending.length > 0 && !this.signal?.aborted);) {
+    for (let settled = 0; settled < this.batches.length || ((this.pending.length > 0 || this.pendingDeleted.length > 0) && !this.signal?.aborted);) {
       this.flush();
+      this.flushDeleted();
       const waiting = this.batches.slice(settled);
       settled = this.batches.length;
       await Promise.all(waiting);
@@ -196,16 +199,23 @@ export class GroupResolver {
           if (depth < MAX_NESTING) this.add(memberGroupIds, depth + 1);
         }
       });
-      if (deleted.length > 0 && this.options.deletedItems !== false && !this.signal?.aborted) {
-        // Awaited in settle(), which waits for batches added while it waits.
-        const recovery = this.resolveDeleted(deleted);
-        recovery.catch(() => undefined);
-        this.batches.push(recovery);
+      if (this.options.deletedItems !== false) {
+        this.pendingDeleted.push(...deleted);
+        if (this.pendingDeleted.length >= MAX_BATCH_SIZE) this.flushDeleted();
       }
     } catch (error) {
       // Abandoned with the report that failed: these groups stay unread, and say so.
       if (!this.signal?.aborted) throw error;
       for (const id of ids) this.lookups.set(id, { state: 'unknown', id, error: { message: 'not read: the report stopped' } });
+    }
+  }
+
+  /** Sends the missing groups' deleted-items look-ups, twenty to a `$batch` call; awaited in settle(). */
+  private flushDeleted(): void {
+    while (this.pendingDeleted.length > 0 && !this.signal?.aborted) {
+      const recovery = this.resolveDeleted(this.pendingDeleted.splice(0, MAX_BATCH_SIZE));
+      recovery.catch(() => undefined);
+      this.batches.push(recovery);
     }
   }
 

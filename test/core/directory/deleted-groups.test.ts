@@ -66,6 +66,15 @@ describe('group look-ups and deleted items', () => {
     expect(lookups.get(LIVE)).toMatchObject({ state: 'found' });
   });
 
+  it('sends the deleted-items look-ups twenty to a $batch call, as the group look-ups', async () => {
+    const missing = Array.from({ length: 45 }, (_, index) => `77777777-0000-4000-8000-${index.toString(16).padStart(12, '0')}`);
+    const lookups = await resolve(missing);
+    expect([...lookups.values()].every((lookup) => lookup.state === 'deleted' && lookup.recovery?.kind === 'permanent')).toBe(true);
+    const log = harness.sim.graph.requests;
+    expect(log.filter((entry) => !entry.inBatch)).toHaveLength(6);
+    expect(log.filter((entry) => entry.path.startsWith('/v1.0/directory/deletedItems/'))).toHaveLength(45);
+  });
+
   it('asks no deleted items for approver groups (report 5), nor when every group is found', async () => {
     const approvers = await lookUpGroups(client(), [SOFT]);
     expect(approvers.get(SOFT)).toEqual({ state: 'deleted', id: SOFT });
