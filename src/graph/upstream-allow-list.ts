@@ -6,7 +6,8 @@ import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
  * and that the same permissions allow (docs/finding-rules.md gives each its reason): the `/beta`
  * twins of the managed Google Play settings and of the Mobile Threat Defense connectors (report 1),
  * Win32 relationships, assignment filters and a few objects' beta assignments (report 2), a policy's
- * settings and the baseline templates (report 3). `{id}` stands for one GUID.
+ * settings and the baseline templates (report 3); the Apple push certificate, ADE and VPP tokens and
+ * connectors for Active Directory (report 1), and deleted groups (report 2). `{id}` stands for one GUID.
  */
 export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/ndesConnectors',
@@ -42,6 +43,14 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
   '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
   '/beta/deviceAppManagement/mobileApps/{id}/assignments',
+  // Report 1: the Apple MDM push certificate, ADE and VPP tokens, and the Intune Connectors for
+  // Active Directory (the last two lists exist on beta only; docs/finding-rules.md, report 1).
+  '/v1.0/deviceManagement/applePushNotificationCertificate',
+  '/beta/deviceManagement/depOnboardingSettings',
+  '/v1.0/deviceAppManagement/vppTokens',
+  '/beta/deviceManagement/domainJoinConnectors',
+  // Report 2: whether a group the directory no longer has is soft-deleted, and so restorable.
+  '/v1.0/directory/deletedItems/{id}',
 ];
 
 /**
@@ -94,7 +103,7 @@ export function isAllowedUpstreamPath(pathname: string, options: AllowListOption
 /** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */
 export function assertAllowedRequest(method: string, pathname: string, url?: URL, options: AllowListOptions = {}): void {
   if (url && selectsSecretFields(url)) {
-    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists are read for metadata only, never their key or credentials.`);
+    throw new GraphRequestRefusedError(`Refused GET ${pathname}: escrow lists and VPP tokens are read for metadata only, never their key, credentials or token.`);
   }
   if (method === 'POST' && (pathname === BATCH_PATHS['v1.0'] || pathname === BATCH_PATHS.beta)) return;
   if (method !== 'GET') {
@@ -114,10 +123,28 @@ const SECRET_FIELDS = new Set(['key', 'credentials']);
  * .../devicelocalcredentialinfo); this service never selects them, whoever wrote the URL.
  */
 export function selectsSecretFields(url: URL): boolean {
+  if (url.pathname === VPP_TOKENS_PATH) return selectsVppToken(url);
   if (!ESCROW_PATHS.has(url.pathname)) return false;
   for (const [name, value] of url.searchParams) {
     if (!/^\$?(select|expand)$/i.test(name)) continue;
     if (value.split(/[,()]/).some((field) => SECRET_FIELDS.has(field.trim().toLowerCase()))) return true;
   }
   return false;
+}
+
+const VPP_TOKENS_PATH = '/v1.0/deviceAppManagement/vppTokens';
+
+/**
+ * A VPP token's `token` is the Apple token itself (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptoken),
+ * and Graph returns it unless `$select` leaves it out: a read of the list without a `$select`, or
+ * one that selects or expands `token`, is refused.
+ */
+function selectsVppToken(url: URL): boolean {
+  let selected = false;
+  for (const [name, value] of url.searchParams) {
+    if (!/^\$?(select|expand)$/i.test(name)) continue;
+    if (/^\$?select$/i.test(name)) selected = true;
+    if (value.split(/[,()]/).some((field) => field.trim().toLowerCase() === 'token')) return true;
+  }
+  return !selected;
 }

@@ -9,6 +9,7 @@ import {
   BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES,
   BETA_ONLY_MOBILE_APP_TYPES,
   BETA_ONLY_MTD_PARTNER_STATES,
+  BETA_ONLY_VPP_TOKEN_PROPERTIES,
 } from './v1-schema.js';
 
 /**
@@ -438,6 +439,76 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     defaultPageSize: 10,
     filterable: ['templateFamily'],
   },
+  /**
+   * The Apple MDM push certificate, a singleton on both segments. Application permissions from
+   * Microsoft's permission map (microsoftgraph/microsoft-graph-devx-content, permissions.json) and
+   * the beta GET page (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get?view=graph-rest-beta):
+   * DeviceManagementServiceConfig.ReadWrite.All, DeviceManagementConfiguration.Read(Write).All or
+   * DeviceManagementManagedDevices.Read.All; DeviceManagementServiceConfig.Read.All is not among
+   * them. A tenant that never uploaded one answers 404 (absent singleton; admins report
+   * `ResourceNotFound`, ThomasKur/IntuneDocumentation#39).
+   */
+  {
+    kind: 'singleton',
+    path: '/deviceManagement/applePushNotificationCertificate',
+    source: 'applePushNotificationCertificate',
+    versions: BOTH,
+    permissions: ['DeviceManagementServiceConfig.ReadWrite.All', ...CONFIGURATION, 'DeviceManagementManagedDevices.Read.All'],
+    workload: 'intune',
+    entitySet: 'deviceManagement/applePushNotificationCertificate',
+    navigation: [],
+    defaultPageSize: 1,
+  },
+  /**
+   * ADE (DEP) tokens: beta only, as v1.0 `deviceManagement` has no `depOnboardingSettings`
+   * (intune-enrollment-deponboardingsetting-list?view=graph-rest-beta; DeviceManagementServiceConfig.*
+   * in the permission map). A tenant without Apple enrolment has an empty list.
+   */
+  {
+    kind: 'collection',
+    path: '/deviceManagement/depOnboardingSettings',
+    source: 'depOnboardingSettings',
+    versions: BETA,
+    permissions: SERVICE_CONFIG,
+    workload: 'intune',
+    entitySet: 'deviceManagement/depOnboardingSettings',
+    navigation: ['defaultIosEnrollmentProfile', 'defaultMacOsEnrollmentProfile', 'enrollmentProfiles', 'importedAppleDeviceIdentities'],
+    defaultPageSize: 100,
+  },
+  /**
+   * VPP (Apps and Books) tokens on both segments (intune-onboarding-vpptoken-list). The permission
+   * map lists DeviceManagementServiceConfig.* and DeviceManagementConfiguration.*; the Learn page
+   * lists DeviceManagementApps.* instead of the latter. The look-alike takes the map's. `token`,
+   * the Apple token itself, comes back unless `$select` leaves it out.
+   */
+  {
+    kind: 'collection',
+    path: '/deviceAppManagement/vppTokens',
+    source: 'vppTokens',
+    versions: BOTH,
+    permissions: [...SERVICE_CONFIG, ...CONFIGURATION],
+    workload: 'intune',
+    entitySet: 'deviceAppManagement/vppTokens',
+    navigation: [],
+    defaultPageSize: 100,
+    v1Omits: { properties: BETA_ONLY_VPP_TOKEN_PROPERTIES },
+  },
+  /**
+   * Intune Connectors for Active Directory: beta only
+   * (intune-odj-devicemanagementdomainjoinconnector-list?view=graph-rest-beta:
+   * DeviceManagementConfiguration.*). A tenant without hybrid join has none.
+   */
+  {
+    kind: 'collection',
+    path: '/deviceManagement/domainJoinConnectors',
+    source: 'domainJoinConnectors',
+    versions: BETA,
+    permissions: CONFIGURATION,
+    workload: 'intune',
+    entitySet: 'deviceManagement/domainJoinConnectors',
+    navigation: [],
+    defaultPageSize: 100,
+  },
 ];
 
 /**
@@ -513,6 +584,12 @@ export function findEntity(version: VersionSegment, path: string): { resource: S
 
 /** `GET /groups/{id}`: any of these lets an app read a group and its members. */
 export const GROUP_READ_PERMISSIONS = ['GroupMember.Read.All', 'Group.Read.All', 'Directory.Read.All', 'Group.ReadWrite.All', 'Directory.ReadWrite.All'];
+
+/**
+ * `GET /directory/deletedItems/{id}` for a group: the get page's application permissions
+ * (learn.microsoft.com/graph/api/directory-deleteditems-get). GroupMember.Read.All is not among them.
+ */
+export const DELETED_ITEM_READ_PERMISSIONS = ['Group.Read.All', 'Group.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'];
 
 export function findResource(version: VersionSegment, path: string): SimResource | undefined {
   return SIM_RESOURCES.find((resource) => resource.path === path && resource.versions.includes(version));

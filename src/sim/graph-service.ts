@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { SimEntra } from './entra.js';
 import type { FaultEffect, FaultInjector } from './faults.js';
-import { GROUP_READ_PERMISSIONS, findEntity, findNestedResource, findResource, hasAnyRole } from './graph-resources.js';
+import { DELETED_ITEM_READ_PERMISSIONS, GROUP_READ_PERMISSIONS, findEntity, findNestedResource, findResource, hasAnyRole } from './graph-resources.js';
 import type { SimNestedResource, SimResource, VersionSegment, Workload } from './graph-resources.js';
 import { JSON_CONTENT_TYPE, graphErrorBody, sendJsonText } from './http-helpers.js';
 import type { Throttle } from './throttling.js';
@@ -242,6 +242,8 @@ export class SimGraph {
 
     const groupMatch = path.match(/^\/groups\/([^/]+)$/);
     if (groupMatch) return this.answerGroup(context, version, decodeURIComponent(groupMatch[1]!));
+    const deletedMatch = path.match(/^\/directory\/deletedItems\/([^/]+)$/);
+    if (deletedMatch) return this.answerDeletedItem(context, version, decodeURIComponent(deletedMatch[1]!));
 
     const nested = findNestedResource(version, path);
     if (nested) return this.answerNested(context, version, nested.resource, nested.parentId);
@@ -376,7 +378,8 @@ export class SimGraph {
     const throttled = this.admit(context, 'identity');
     if (throttled) return throttled;
     if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS);
-    const group = this.options.tenant().groups.get(id.toLowerCase());
+    // A soft-deleted group is in deleted items, not in /groups (answerDeletedItem).
+    const group = this.options.tenant().deletedGroups?.has(id.toLowerCase()) ? undefined : this.options.tenant().groups.get(id.toLowerCase());
     if (!group) {
       return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
     }
@@ -402,6 +405,37 @@ export class SimGraph {
       // group resource's `visibility`).
       const hidden = group.visibility === 'HiddenMembership' && !hasAnyRole(context.roles, ['Member.Read.Hidden']);
       record.members = hidden ? [] : group.members.slice(0, MAX_EXPANDED_MEMBERS).map((member) => ({ '@odata.type': `#microsoft.graph.${member.type}`, id: member.id }));
+    }
+    return { status: 200, body: record };
+  }
+
+  /**
+   * One deleted directory object (learn.microsoft.com/graph/api/directory-deleteditems-get): a
+   * soft-deleted group with its `deletedDateTime`, restorable for 30 days
+   * (learn.microsoft.com/graph/api/resources/directory). Anything else (a live group, one deleted
+   * for good, an id never seen) is 404: the page documents 200 only, and an object that is not in
+   * the container cannot be returned from it.
+   */
+  private answerDeletedItem(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
+    const throttled = this.admit(context, 'identity');
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, DELETED_ITEM_READ_PERMISSIONS)) return this.forbidden(context, 'identity', DELETED_ITEM_READ_PERMISSIONS);
+    const deleted = this.options.tenant().deletedGroups?.get(id.toLowerCase());
+    if (!deleted) {
+      return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+    }
+    const select = listOption(context.query.get('$select'));
+    const record: Record<string, unknown> = {
+      '@odata.context': `${this.options.origin}/${version}/$metadata#directoryObjects/$entity`,
+      '@odata.type': '#microsoft.graph.group',
+      id: deleted.id,
+      displayName: deleted.displayName,
+      deletedDateTime: deleted.deletedDateTime,
+      ...GROUP_KIND_FIELDS[deleted.kind ?? 'security'],
+      groupTypes: deleted.kind === 'microsoft365' ? ['Unified'] : [],
+    };
+    if (select.length > 0) {
+      for (const key of Object.keys(record)) if (!key.startsWith('@') && key !== 'id' && !select.includes(key)) delete record[key];
     }
     return { status: 200, body: record };
   }

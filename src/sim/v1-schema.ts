@@ -186,3 +186,21 @@ export const BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES: readonly string[] = [
  * every type it does not declare, leaves the records out: an empty list, the strict case.
  */
 export const BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES: readonly string[] = ['mobileAppDependency', 'mobileAppSupersedence'];
+
+/**
+ * `vppToken` properties only the beta schema declares (github.com/microsoftgraph/msgraph-metadata:
+ * the v1.0 CSDL's vppToken has appleId, automaticallyUpdateApps, countryOrRegion,
+ * expirationDateTime, lastModifiedDateTime, lastSyncDateTime, lastSyncStatus, organizationName,
+ * state, token and vppTokenAccountType). Beta's `vppTokenState` member `duplicateLocationId` is not
+ * in the v1.0 enum either; what `/v1.0` sends for it Microsoft does not document, so the look-alike
+ * sends the stored value and the report treats any value it does not know as a warning naming it.
+ */
+export const BETA_ONLY_VPP_TOKEN_PROPERTIES: readonly string[] = [
+  'appleDeviceAppDeliveryProtocolType',
+  'claimTokenManagementFromExternalMdm',
+  'dataSharingConsentGranted',
+  'displayName',
+  'locationName',
+  'roleScopeTagIds',
+  'tokenActionResults',
+];

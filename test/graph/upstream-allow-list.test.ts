@@ -6,8 +6,9 @@ describe('upstream allow-list', () => {
   it("holds the specification's 21 paths and the reads Intune's meaning needs beside them", () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
-    // settings and templates.
-    expect(UPSTREAM_PATHS).toHaveLength(30);
+    // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
+    // for Active Directory; report 2's deleted groups.
+    expect(UPSTREAM_PATHS).toHaveLength(35);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceAppManagement/mobileAppRelationships')).toBe(false);
@@ -90,5 +91,35 @@ describe('secret fields of the escrow lists', () => {
     expect(() => assertAllowedRequest('GET', '/v1.0/informationProtection/bitlocker/recoveryKeys', url('/v1.0/informationProtection/bitlocker/recoveryKeys?$select=key'))).toThrow(
       GraphRequestRefusedError,
     );
+  });
+});
+
+describe("the VPP tokens' own token", () => {
+  const url = (path: string) => new URL(path, 'https://graph.microsoft.com');
+  const VPP = '/v1.0/deviceAppManagement/vppTokens';
+
+  it('is allowed only with a $select that leaves `token` out, by our code or by a nextLink', () => {
+    expect(isAllowedUpstreamPath(VPP)).toBe(true);
+    expect(selectsSecretFields(url(`${VPP}?$select=id,state,expirationDateTime`))).toBe(false);
+    expect(selectsSecretFields(url(`${VPP}?%24select=id,state&$skiptoken=abc`))).toBe(false);
+    // Graph returns `token` unless $select leaves it out.
+    expect(selectsSecretFields(url(VPP))).toBe(true);
+    expect(selectsSecretFields(url(`${VPP}?$skiptoken=abc`))).toBe(true);
+    expect(selectsSecretFields(url(`${VPP}?$select=id,Token`))).toBe(true);
+    expect(selectsSecretFields(url(`${VPP}?$select=id&$expand=token`))).toBe(true);
+    // Only this list: `token` means nothing secret elsewhere.
+    expect(selectsSecretFields(url('/v1.0/deviceManagement/managedDevices?$select=token'))).toBe(false);
+    expect(() => assertAllowedRequest('GET', VPP, url(VPP))).toThrow(GraphRequestRefusedError);
+    expect(() => assertAllowedRequest('GET', VPP, url(`${VPP}?$select=id,token`))).toThrow(GraphRequestRefusedError);
+    expect(() => assertAllowedRequest('GET', VPP, url(`${VPP}?$select=id,state`))).not.toThrow();
+  });
+
+  it("allows report 1's Apple and Active Directory reads on their segments, and a deleted item by GUID only", () => {
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/applePushNotificationCertificate')).toBe(true);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/depOnboardingSettings')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/depOnboardingSettings')).toBe(false);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/domainJoinConnectors')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/directory/deletedItems/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/directory/deletedItems/microsoft.graph.group')).toBe(false);
   });
 });

@@ -77,8 +77,13 @@ describe('the demo tenant as Graph serves it', () => {
     expect([...kinds].sort()).toEqual(
       [
         'connector-health/connector-unhealthy',
+        'connector-health/apple-token-expiring',
+        'connector-health/ade-token-unhealthy',
+        'connector-health/vpp-token-unhealthy',
+        'connector-health/ad-connector-unhealthy',
         'assignment-hygiene/unassigned',
         'assignment-hygiene/assigned-to-missing-or-empty-groups',
+        'assignment-hygiene/assigned-to-restorable-deleted-groups',
         'assignment-hygiene/exclusions-only',
         'assignment-hygiene/all-users-and-all-devices',
         'security-posture/asr-rule-audit',

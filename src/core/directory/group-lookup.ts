@@ -28,8 +28,28 @@ export type GroupLookup =
        */
       notSecurityGroup?: 'microsoft365' | 'mailEnabledSecurity' | 'distribution' | 'notSecurityEnabled';
     }
-  | { state: 'deleted'; id: string }
+  | {
+      state: 'deleted';
+      id: string;
+      /**
+       * What the directory's deleted items say of it, when asked (report 2; docs/finding-rules.md,
+       * report 2, "Soft-deleted groups"): still restorable, gone for good, or not known because that
+       * read failed. Absent when not asked. The 404 of `/groups/{id}` proves the group is gone
+       * either way; only this tells whether it can come back.
+       */
+      recovery?: GroupRecovery;
+    }
   | { state: 'unknown'; id: string; error: GraphError | { message: string } };
+
+export type GroupRecovery =
+  { kind: 'restorable'; displayName: string; deletedDateTime: string; restorableUntil: string } | { kind: 'permanent' } | { kind: 'unknown'; reason: string };
+
+/**
+ * "Deleted items remain available to restore for up to 30 days. After 30 days, the items are
+ * permanently deleted." (learn.microsoft.com/graph/api/resources/directory). Microsoft gives no finer
+ * rule, so the day a soft-deleted group goes for good is its deletion date plus 30 days.
+ */
+export const DELETED_ITEMS_RETENTION_DAYS = 30;
 
 /**
  * Resolves each distinct group id once, through `$batch`:
@@ -44,13 +64,23 @@ export type GroupLookup =
 /** How a group reads in a row: its name, and why it counts as empty when it does. */
 export function describeGroup(group: GroupLookup): string {
   if (group.state === 'unknown') return `group ${group.id} (could not be read)`;
-  if (group.state === 'deleted') return `deleted group ${group.id}`;
+  if (group.state === 'deleted') return describeDeleted(group.id, group.recovery);
   if (!group.isEmpty) return group.displayName;
   return `${group.displayName} (${group.dynamic ? 'empty dynamic group: it may fill' : group.emptyNested ? 'empty: only empty nested groups' : 'empty'})`;
 }
 
+function describeDeleted(id: string, recovery: GroupRecovery | undefined): string {
+  if (!recovery) return `deleted group ${id}`;
+  if (recovery.kind === 'restorable') {
+    return `${recovery.displayName} (deleted on ${recovery.deletedDateTime.slice(0, 10)}, restorable until ${recovery.restorableUntil.slice(0, 10)})`;
+  }
+  if (recovery.kind === 'permanent') return `deleted group ${id} (permanently: not among deleted items)`;
+  return `deleted group ${id} (whether it can still be restored could not be checked: ${recovery.reason})`;
+}
+
+/** Approver groups (report 5) are looked up without asking deleted items. */
 export async function lookUpGroups(graph: GraphReader, groupIds: Iterable<string>): Promise<Map<string, GroupLookup>> {
-  const resolver = new GroupResolver(graph);
+  const resolver = new GroupResolver(graph, undefined, { deletedItems: false });
   resolver.add(groupIds);
   return resolver.settle();
 }
@@ -67,12 +97,20 @@ export class GroupResolver {
   private readonly depths = new Map<string, number>();
   private readonly queued = new Set<string>();
   private pending: string[] = [];
+  /** Groups found missing, waiting for their deleted-items look-up: sent twenty to a `$batch` call too. */
+  private pendingDeleted: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
 
-  /** Once `signal` is aborted (the report failed), no further look-up is sent. */
+  /**
+   * Once `signal` is aborted (the report failed), no further look-up is sent. Unless `deletedItems`
+   * is false, a group `/groups/{id}` answers 404 for is looked up in the directory's deleted items
+   * (`GET /directory/deletedItems/{id}`, Group.Read.All; learn.microsoft.com/graph/api/directory-deleteditems-get),
+   * through `$batch` as the look-ups are.
+   */
   constructor(
     private readonly graph: GraphReader,
     private readonly signal?: AbortSignal,
+    private readonly options: { deletedItems?: boolean } = {},
   ) {}
 
   add(groupIds: Iterable<string>, depth = 0): void {
@@ -96,8 +134,9 @@ export class GroupResolver {
   async settle(): Promise<Map<string, GroupLookup>> {
     // Nested groups are added while earlier answers arrive: settle once no batch is left.
     // After an abort nothing more is sent, so what is still pending is left out.
-    for (let settled = 0; settled < this.batches.length || (this.pending.length > 0 && !this.signal?.aborted);) {
+    for (let settled = 0; settled < this.batches.length || ((this.pending.length > 0 || this.pendingDeleted.length > 0) && !this.signal?.aborted);) {
       this.flush();
+      this.flushDeleted();
       const waiting = this.batches.slice(settled);
       settled = this.batches.length;
       await Promise.all(waiting);
@@ -149,21 +188,83 @@ export class GroupResolver {
         })),
         this.signal ? { signal: this.signal } : {},
       );
+      const deleted: string[] = [];
       ids.forEach((id, index) => {
         const { lookup, memberGroupIds } = readLookup(id, outcomes.get(String(index + 1)));
         this.lookups.set(id, lookup);
+        if (lookup.state === 'deleted') deleted.push(id);
         if (memberGroupIds) {
           const depth = this.depths.get(id) ?? 0;
           this.nested.set(id, { memberIds: memberGroupIds, depth });
           if (depth < MAX_NESTING) this.add(memberGroupIds, depth + 1);
         }
       });
+      if (this.options.deletedItems !== false) {
+        this.pendingDeleted.push(...deleted);
+        if (this.pendingDeleted.length >= MAX_BATCH_SIZE) this.flushDeleted();
+      }
     } catch (error) {
       // Abandoned with the report that failed: these groups stay unread, and say so.
       if (!this.signal?.aborted) throw error;
       for (const id of ids) this.lookups.set(id, { state: 'unknown', id, error: { message: 'not read: the report stopped' } });
     }
   }
+
+  /** Sends the missing groups' deleted-items look-ups, twenty to a `$batch` call; awaited in settle(). */
+  private flushDeleted(): void {
+    while (this.pendingDeleted.length > 0 && !this.signal?.aborted) {
+      const recovery = this.resolveDeleted(this.pendingDeleted.splice(0, MAX_BATCH_SIZE));
+      recovery.catch(() => undefined);
+      this.batches.push(recovery);
+    }
+  }
+
+  /**
+   * Whether groups `/groups/{id}` did not find are in the directory's deleted items: 200 with a
+   * `deletedDateTime` is soft-deleted and restorable for 30 days, 404 is gone for good
+   * (learn.microsoft.com/graph/api/directory-deleteditems-get; resources/directory). A read that
+   * fails leaves the group deleted (the 404 proved that) and whether it can come back unknown.
+   */
+  private async resolveDeleted(ids: string[]): Promise<void> {
+    let outcomes: Map<string, BatchOutcome> | undefined;
+    let failure: string | undefined;
+    try {
+      outcomes = await this.graph.batchGet(
+        ids.map((id, index) => ({ id: String(index + 1), url: `/directory/deletedItems/${id}?$select=id,displayName,deletedDateTime` })),
+        this.signal ? { signal: this.signal } : {},
+      );
+    } catch (error) {
+      if (!(error instanceof GraphError) && !this.signal?.aborted) throw error;
+      failure = this.signal?.aborted ? 'not read: the report stopped' : describeFailure(error as GraphError);
+    }
+    ids.forEach((id, index) => {
+      const lookup = this.lookups.get(id);
+      if (lookup?.state !== 'deleted') return;
+      const recovery: GroupRecovery = failure !== undefined ? { kind: 'unknown', reason: failure } : readRecovery(id, outcomes?.get(String(index + 1)));
+      this.lookups.set(id, { ...lookup, recovery });
+    });
+  }
+}
+
+function describeFailure(error: GraphError): string {
+  if (error.kind === 'malformed-response') return 'Graph sent a malformed answer';
+  return error.status !== undefined ? `Graph answered ${error.status}` : `the read failed (${error.kind})`;
+}
+
+const DAY_MS = 86_400_000;
+
+function readRecovery(id: string, outcome: BatchOutcome | undefined): GroupRecovery {
+  if (!outcome) return { kind: 'unknown', reason: 'Graph gave no answer for it' };
+  if (!outcome.ok) return outcome.error.status === 404 ? { kind: 'permanent' } : { kind: 'unknown', reason: describeFailure(outcome.error) };
+  const item = outcome.body as { displayName?: unknown; deletedDateTime?: unknown } | null;
+  const deleted = typeof item?.deletedDateTime === 'string' ? new Date(item.deletedDateTime) : null;
+  if (!deleted || Number.isNaN(deleted.getTime())) return { kind: 'unknown', reason: 'Graph gave no deletion date' };
+  return {
+    kind: 'restorable',
+    displayName: typeof item?.displayName === 'string' && item.displayName ? item.displayName : id,
+    deletedDateTime: deleted.toISOString(),
+    restorableUntil: new Date(deleted.getTime() + DELETED_ITEMS_RETENTION_DAYS * DAY_MS).toISOString(),
+  };
 }
 
 /** Nesting read below an assigned group; deeper than this, the group is unknown. */

@@ -37,6 +37,13 @@ export interface DemoTenantBuilder<Kind extends string = string> {
    * security group unless said.
    */
   addGroup(group: { displayName: string; memberCount: number; kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution' }): string;
+  /**
+   * Adds a soft-deleted group to the directory's deleted items, deleted `deletedDaysAgo` days
+   * before `now`, and returns its id (drawn from the sequence): `GET /groups/{id}` answers 404 for
+   * it and `GET /directory/deletedItems/{id}` returns it, restorable for 30 days
+   * (learn.microsoft.com/graph/api/resources/directory).
+   */
+  addDeletedGroup(group: { displayName: string; deletedDaysAgo: number }): string;
   /** Adds records to a collection the simulator serves, by its resource name (`managedDevices`). */
   add(collection: string, ...records: DemoRecord[]): void;
   /** The records a collection holds so far, planted by this report or one before it (report 6 reads report 4's devices). */

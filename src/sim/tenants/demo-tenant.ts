@@ -4,7 +4,7 @@ import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/
 import type { ReportId } from '../../core/reports/report-model.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
 import { COLLECTION_NAMES, emptyCollections } from './sim-tenant.js';
-import type { CollectionName, DeclaredFinding, SimGroup, SimTenant, SingletonName } from './sim-tenant.js';
+import type { CollectionName, DeclaredFinding, SimDeletedGroup, SimGroup, SimTenant, SingletonName } from './sim-tenant.js';
 
 /** Every application permission the six reports need, as Entra issues the role values. */
 export const DEMO_GRANTED_ROLES = [
@@ -19,7 +19,7 @@ export const DEMO_GRANTED_ROLES = [
   'DeviceManagementRBAC.Read.All',
 ];
 
-const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings'];
+const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings', 'applePushNotificationCertificate'];
 
 export interface DemoTenantOptions {
   seed?: number;
@@ -47,6 +47,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   const collections = emptyCollections();
   const singletons: SimTenant['singletons'] = {};
   const groups = new Map<string, SimGroup>();
+  const deletedGroups = new Map<string, SimDeletedGroup>();
   const declared: DeclaredFinding[] = [];
 
   // ---- the directory -----------------------------------------------------------------------
@@ -82,6 +83,11 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
       groups.set(id, { id, displayName, members: users.slice(0, memberCount).map((member) => ({ id: member, type: 'user' })), ...(kind ? { kind } : {}) });
       return id;
     },
+    addDeletedGroup: ({ displayName, deletedDaysAgo }) => {
+      const id = guid();
+      deletedGroups.set(id, { id, displayName, deletedDateTime: new Date(now.getTime() - deletedDaysAgo * 86_400_000).toISOString() });
+      return id;
+    },
     add: (collection, ...records) => void collections[collectionName(collection)].push(...records),
     records: (collection) => collections[collectionName(collection)],
     setSingleton: (name, record) => {
@@ -102,6 +108,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     collections,
     singletons,
     groups,
+    deletedGroups,
     grantedRoles: [...DEMO_GRANTED_ROLES],
     declaredFindings: declared,
   };

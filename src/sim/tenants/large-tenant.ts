@@ -5,6 +5,7 @@ import { ZERO_GUID } from '../../core/reports/graph-values.js';
 import { operationApprovalPolicy } from '../../core/reports/admin-approval/demo-records.js';
 import { deviceCompliancePolicy, deviceConfiguration, deviceHealthScript, deviceManagementScript, mobileApp } from '../../core/reports/assignment-hygiene/demo-records.js';
 import { deviceManagementPartner, mobileThreatDefenseConnector, ndesConnector, windowsAutopilotSettings } from '../../core/reports/connector-health/demo-records.js';
+import { applePushNotificationCertificate, depOnboardingSetting, domainJoinConnector, vppToken } from '../../core/reports/connector-health/demo-records.js';
 import { bitlockerRecoveryKey, deviceLocalCredentialInfo, managedDevice } from '../../core/reports/escrow-gaps/demo-records.js';
 import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagementTemplate } from '../../core/reports/security-posture/demo-records.js';
 import { baselinePolicyTemplates } from '../../core/reports/security-posture/demo.js';
@@ -227,6 +228,27 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     );
   }
 
+  // Report 1's Apple tokens and connector for Active Directory, all working: ids after every other draw.
+  collections.depOnboardingSettings.push(
+    depOnboardingSetting({ id: guid(), tokenName: 'Northwind iPhones', tokenExpirationDateTime: daysFromNow(now, 200), lastSuccessfulSyncDateTime: hoursAgo(now, 4), now }),
+  );
+  collections.vppTokens.push(
+    vppToken({
+      id: guid(),
+      organizationName: 'Northwind',
+      locationName: 'Headquarters',
+      state: 'valid',
+      expirationDateTime: daysFromNow(now, 250),
+      lastSyncDateTime: hoursAgo(now, 5),
+      lastSyncStatus: 'completed',
+      now,
+    }),
+  );
+  collections.domainJoinConnectors.push(
+    domainJoinConnector({ id: guid(), displayName: 'NW-ODJ-01', state: 'active', version: '6.2504.2001.8', lastConnectionDateTime: hoursAgo(now, 0.1) }),
+  );
+  const applePush = applePushNotificationCertificate({ id: guid(), appleIdentifier: 'mdm@northwind-large.example', expirationDateTime: daysFromNow(now, 180), now });
+
   return {
     tenantId: '3c9e7b21-5f4a-4d8e-9b6c-1a2f3e4d5c6b',
     displayName: 'Northwind (large)',
@@ -234,6 +256,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     collections,
     singletons: {
       windowsAutopilotSettings: windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
+      applePushNotificationCertificate: applePush,
     },
     groups,
     grantedRoles: [...DEMO_GRANTED_ROLES],

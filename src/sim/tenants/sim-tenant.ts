@@ -25,10 +25,25 @@ export const COLLECTION_NAMES = [
   'configurationPolicyTemplates',
   'mobileAppRelationships',
   'assignmentFilters',
+  'depOnboardingSettings',
+  'vppTokens',
+  'domainJoinConnectors',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
-export type SingletonName = 'androidManagedStoreAccountEnterpriseSettings' | 'windowsAutopilotSettings';
+export type SingletonName = 'androidManagedStoreAccountEnterpriseSettings' | 'windowsAutopilotSettings' | 'applePushNotificationCertificate';
+
+/**
+ * A group in the directory's deleted items (`GET /directory/deletedItems/{id}`): deleted, still
+ * restorable for 30 days (learn.microsoft.com/graph/api/resources/directory), and no longer served
+ * by `GET /groups/{id}` (404).
+ */
+export interface SimDeletedGroup {
+  id: string;
+  displayName: string;
+  deletedDateTime: string;
+  kind?: SimGroup['kind'];
+}
 
 export interface SimGroup {
   id: string;
@@ -71,6 +86,8 @@ export interface SimTenant {
   singletons: Partial<Record<SingletonName, GraphRecord>>;
   /** Keyed by lower-case id. */
   groups: Map<string, SimGroup>;
+  /** Soft-deleted groups, keyed by lower-case id; none when absent. */
+  deletedGroups?: Map<string, SimDeletedGroup>;
   /** Application permissions the scenario's app registration is granted (the token's `roles`). */
   grantedRoles: string[];
   declaredFindings: DeclaredFinding[];

@@ -240,4 +240,32 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       compliance(tenant, 'Windows - Compliance (corporate split)', [users('include', corporate), devices('exclude', corporate)]);
     },
   },
+  {
+    // Soft-deleted groups (docs/finding-rules.md, report 2, "Soft-deleted groups"): restorable for
+    // 30 days, a finding of their own; the hard-deleted groups of steps 2 and 4 stay as they are.
+    step: 14,
+    plant(tenant) {
+      const { finance, emptyGroup } = tenant.groups;
+      const salesIpads = tenant.addDeletedGroup({ displayName: 'Sales iPads', deletedDaysAgo: 5 });
+      const contractors = tenant.addDeletedGroup({ displayName: 'Contractor Laptops', deletedDaysAgo: 26 });
+      // Only a soft-deleted group: restorable, a finding.
+      tenant.declare(
+        'assigned-to-restorable-deleted-groups',
+        compliance(tenant, 'iOS - Compliance (Sales)', [{ kind: 'include', groupId: salesIpads }], '#microsoft.graph.iosCompliancePolicy'),
+      );
+      // A soft-deleted group beside an empty one: still restorable, a finding of the same kind.
+      tenant.declare(
+        'assigned-to-restorable-deleted-groups',
+        script(tenant, 'Map contractor drives', [
+          { kind: 'include', groupId: contractors },
+          { kind: 'include', groupId: emptyGroup },
+        ]),
+      );
+      // A soft-deleted group beside a live one still reaches people: not a finding.
+      configuration(tenant, 'Windows - Sales printers', [
+        { kind: 'include', groupId: salesIpads },
+        { kind: 'include', groupId: finance },
+      ]);
+    },
+  },
 ];

@@ -37,6 +37,8 @@ export type HygieneVerdict =
   | { kind: 'unassigned'; detail?: string }
   | { kind: 'exclusions-only'; detail?: string }
   | { kind: 'assigned-to-missing-or-empty-groups'; groups: GroupLookup[]; detail?: string }
+  /** As above, with at least one deleted group still restorable (docs/finding-rules.md, report 2, "Soft-deleted groups"). */
+  | { kind: 'assigned-to-restorable-deleted-groups'; groups: GroupLookup[]; detail?: string }
   | { kind: 'all-users-and-all-devices'; intents: { allUsers: string | null; allDevices: string | null }; detail?: string }
   | { kind: 'unknown-groups'; groups: GroupLookup[] }
   | { kind: 'unknown-assignments' }
@@ -136,8 +138,12 @@ export function classifyAssignments(targets: readonly AssignmentTarget[] | null,
   if (included.some((group) => group.state === 'found' && !group.isEmpty)) return { kind: 'ok' };
   const unknown = included.filter((group) => group.state === 'unknown');
   if (unknown.length > 0) return { kind: 'unknown-groups', groups: unknown };
-  return { kind: 'assigned-to-missing-or-empty-groups', groups: included };
+  // A group still in deleted items can be restored, and the assignment then targets it again: a remediation of its own.
+  const restorable = included.some((group) => group.state === 'deleted' && group.recovery?.kind === 'restorable');
+  return { kind: restorable ? 'assigned-to-restorable-deleted-groups' : 'assigned-to-missing-or-empty-groups', groups: included };
 }
+
+const REACHES_NO_ONE = new Set<HygieneVerdict['kind']>(['assigned-to-missing-or-empty-groups', 'assigned-to-restorable-deleted-groups']);
 
 // Win32 dependencies and supersedence (docs/finding-rules.md, report 2). The short page names below
 // are learn.microsoft.com/intune/intune-service/apps/apps-win32-add#step-5-dependencies and
@@ -255,7 +261,7 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
   const installedNote = `Installed automatically as a dependency of ${installingParents.join(', ')}${unknownTyped ? ' (dependency type not stated by Graph; taken as automatic install)' : ''}`;
   if (verdict.kind !== 'unassigned') {
     // Its own assignments reach no one, but Intune installs it for its parent's devices all the same.
-    if (installed === 'yes' && verdict.kind === 'assigned-to-missing-or-empty-groups') return { kind: 'ok', note: `${installedNote}; its own assignments reach no one` };
+    if (installed === 'yes' && REACHES_NO_ONE.has(verdict.kind)) return { kind: 'ok', note: `${installedNote}; its own assignments reach no one` };
     // Whether an exclusion keeps Intune from installing a dependency there, Microsoft does not say.
     if (installed !== 'no' && verdict.kind === 'exclusions-only')
       return {
@@ -263,7 +269,8 @@ function relationshipVerdict(graph: AppGraph, app: AssignableObject, verdict: Hy
         reason: `assigned only through exclusions, and a dependency of ${installingParents.join(', ') || 'an app'} that Intune may install`,
         unchecked: 'exclusions-only',
       };
-    if (supersedes && (verdict.kind === 'exclusions-only' || verdict.kind === 'assigned-to-missing-or-empty-groups')) return { ...verdict, detail: supersedes.trim() };
+    if (supersedes && (verdict.kind === 'exclusions-only' || verdict.kind === 'assigned-to-missing-or-empty-groups' || verdict.kind === 'assigned-to-restorable-deleted-groups'))
+      return { ...verdict, detail: supersedes.trim() };
     return verdict;
   }
   if (installed === 'yes') return { kind: 'ok', note: installedNote };
@@ -336,6 +343,7 @@ const STATUS_LABELS: Record<HygieneVerdict['kind'], string> = {
   unassigned: 'Never assigned',
   'exclusions-only': 'Exclusions only',
   'assigned-to-missing-or-empty-groups': 'Only deleted or empty groups',
+  'assigned-to-restorable-deleted-groups': 'Only deleted or empty groups, one still restorable',
   'all-users-and-all-devices': 'All users and All devices',
   'unknown-groups': 'Could not check',
   'unknown-assignments': 'Could not check: Graph returned no assignments for it',
@@ -345,6 +353,7 @@ const STATUS_LABELS: Record<HygieneVerdict['kind'], string> = {
 
 const STATUS_ORDER: Record<HygieneVerdict['kind'], number> = {
   'assigned-to-missing-or-empty-groups': 0,
+  'assigned-to-restorable-deleted-groups': 0,
   'exclusions-only': 1,
   'all-users-and-all-devices': 2,
   unassigned: 3,
@@ -363,6 +372,8 @@ function findingDetail(verdict: HygieneVerdict, kindLabel: string): string {
       return `${kindLabel} is assigned only through exclusion groups; an exclusion only subtracts, so it applies to nobody.${more}`;
     case 'assigned-to-missing-or-empty-groups':
       return `Every included group is deleted or empty: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.${more}`;
+    case 'assigned-to-restorable-deleted-groups':
+      return `Every included group is deleted or empty, and a deleted one can still be restored in Microsoft Entra, after which the assignment targets it again: ${verdict.groups.map((group) => groupLabel(group, group.id)).join(', ')}.${more}`;
     case 'all-users-and-all-devices': {
       const { allUsers, allDevices } = verdict.intents;
       // Intune resolves an app's intent before its filters (apps-deploy), so different intents conflict.
@@ -425,7 +436,12 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') {
       // What an earlier load found for this object and this one could not decide stays open, not
       // resolved: every kind when Graph gave no assignments, else the one kind left open.
-      const kinds = verdict.kind === 'unknown-assignments' ? ASSIGNMENT_KINDS : [verdict.kind === 'unknown-groups' ? 'assigned-to-missing-or-empty-groups' : verdict.unchecked];
+      const kinds: AssignmentFindingKind[] =
+        verdict.kind === 'unknown-assignments'
+          ? ASSIGNMENT_KINDS
+          : verdict.kind === 'unknown-groups'
+            ? ['assigned-to-missing-or-empty-groups', 'assigned-to-restorable-deleted-groups']
+            : [verdict.unchecked];
       for (const kind of kinds) uncheckedSubjects.push({ kind, subjectId: object.id, ruleKey: '' });
     } else if (verdict.kind !== 'ok') {
       findings.push({ kind: verdict.kind, subjectId: object.id, subjectName: `${kindLabel}: ${object.name}`, detail: findingDetail(verdict, kindLabel) });

@@ -9,11 +9,29 @@ export const ASSIGNMENT_FINDING_KINDS = {
       why: 'Every group the object is assigned to is deleted or has no members, so the profile, policy, app or script reaches no one. Whoever believes it protects or serves those users or devices is wrong.',
       steps: [
         "Open the object from the finding's link and go to Properties > Assignments; the finding's detail names each group and whether it was deleted or is empty.",
-        'Deleted group: in the Microsoft Entra admin center, look for it under Groups > Deleted groups. If it is there and the deletion was a mistake, restore it, which restores its assignments; otherwise assign the group that should now get the object.',
+        'Deleted group: a group still restorable is a finding of its own (assigned to deleted groups that can still be restored); one deleted for good cannot come back, so assign the group that should now get the object, or remove the assignment. Where the detail says restoring could not be checked, look for the group under Groups > Deleted groups in the Microsoft Entra admin center.',
         "Empty group: check its Members. For a dynamic group, check the rule under Dynamic membership rules > Validate rules and the membership processing status; an empty dynamic group may fill later, an empty assigned group won't.",
         'If nobody should get the object any more, remove the assignment and delete the object rather than leave it pointed at nothing.',
       ],
       sources: [{ title: 'Include and exclude app assignments in Microsoft Intune', url: 'https://learn.microsoft.com/en-us/mem/intune/apps/apps-inc-exl-assignments' }],
+    },
+  },
+  'assigned-to-restorable-deleted-groups': {
+    label: 'Assigned to deleted groups that can still be restored',
+    severity: 'medium',
+    remediation: {
+      why: "Every group the object is assigned to is deleted or empty, and at least one deleted group is still in Entra's deleted groups: the object reaches no one now, but restoring the group within 30 days of its deletion brings it back with its members, and the assignment, which names the group by its id, targets it again. After 30 days the group is gone for good.",
+      steps: [
+        "Open the object from the finding's link and go to Properties > Assignments; the finding's detail names each deleted group with the date it was deleted and the day it can no longer be restored.",
+        'If the deletion was a mistake: in the Microsoft Entra admin center, open Groups > Deleted groups, select the group and Restore group, before that day.',
+        'If the group was deleted on purpose: assign the group that should now get the object, or remove the assignment and delete the object if nobody should get it.',
+        'For an empty group beside it, check its Members (or, for a dynamic group, its rule) as for any empty group.',
+      ],
+      sources: [
+        { title: 'Restore a deleted Microsoft 365 or security group in Microsoft Entra ID', url: 'https://learn.microsoft.com/entra/identity/users/groups-restore-deleted' },
+        { title: 'directory resource type: deleted items are kept for 30 days', url: 'https://learn.microsoft.com/graph/api/resources/directory' },
+        { title: 'Include and exclude app assignments in Microsoft Intune', url: 'https://learn.microsoft.com/en-us/mem/intune/apps/apps-inc-exl-assignments' },
+      ],
     },
   },
   'all-users-and-all-devices': {

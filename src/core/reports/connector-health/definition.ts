@@ -13,7 +13,7 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   id: 'connector-health',
   title: 'Connector & Integration Health',
   summary:
-    'Integrations that stop working without an alert: the certificate connector, Mobile Threat Defense, managed Google Play, partner MDM and the Autopilot sync, in the Intune admin center’s own health bands.',
+    'Integrations that stop working without an alert: the certificate connector, Mobile Threat Defense, managed Google Play, partner MDM, the Autopilot sync, the Apple MDM push certificate, ADE and VPP tokens and the Intune Connector for Active Directory, in the Intune admin center’s own health bands.',
   permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
@@ -38,6 +38,9 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
     'integration',
     'vpp',
     'apple token',
+    'push certificate',
+    'apns',
+    'ade token',
   ],
   botDescription: 'Connectors and integrations that stopped working',
   tables: { '': 'Connectors and integrations' },

@@ -121,3 +121,107 @@ export function windowsAutopilotSettings(value: { lastSyncDateTime: string; sync
     syncStatus: value.syncStatus,
   } satisfies Beta.WindowsAutopilotSettings & { '@odata.type': string });
 }
+
+/**
+ * The Apple MDM push certificate (learn.microsoft.com/graph/api/resources/intune-devices-applepushnotificationcertificate).
+ * `certificate` carries a look-alike, so tests can prove the report's `$select` keeps it off the wire.
+ */
+export const APPLE_PUSH_CERTIFICATE_LOOK_ALIKE = 'DEMOAPNSCERTIFICATE5T8W2QLM';
+
+export function applePushNotificationCertificate(value: { id: string; appleIdentifier: string; expirationDateTime: string; now: Date }): DemoRecord {
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.applePushNotificationCertificate',
+    id: value.id,
+    appleIdentifier: value.appleIdentifier,
+    topicIdentifier: 'com.apple.mgmt.External.6f1c4e2a-8b3d-4c5e-9a7f-2d1e0b9c8a76',
+    lastModifiedDateTime: daysAgo(value.now, 335),
+    expirationDateTime: value.expirationDateTime,
+    certificateUploadStatus: null,
+    certificateUploadFailureReason: null,
+    certificateSerialNumber: '2F6C91A4D03B7E58',
+    certificate: APPLE_PUSH_CERTIFICATE_LOOK_ALIKE,
+  } satisfies Graph.ApplePushNotificationCertificate & { '@odata.type': string });
+}
+
+/** An Automated Device Enrollment token (beta only; learn.microsoft.com/graph/api/resources/intune-enrollment-deponboardingsetting?view=graph-rest-beta). */
+export function depOnboardingSetting(value: {
+  id: string;
+  tokenName: string;
+  tokenExpirationDateTime: string;
+  lastSuccessfulSyncDateTime: string;
+  lastSyncErrorCode?: number;
+  now: Date;
+}): DemoRecord {
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.depOnboardingSetting',
+    id: value.id,
+    appleIdentifier: 'apple-enrolment@contoso-demo.example',
+    tokenName: value.tokenName,
+    tokenType: 'dep',
+    tokenExpirationDateTime: value.tokenExpirationDateTime,
+    lastModifiedDateTime: daysAgo(value.now, 300),
+    lastSuccessfulSyncDateTime: value.lastSuccessfulSyncDateTime,
+    lastSyncTriggeredDateTime: value.lastSuccessfulSyncDateTime,
+    lastSyncErrorCode: value.lastSyncErrorCode ?? 0,
+    shareTokenWithSchoolDataSyncService: false,
+    dataSharingConsentGranted: true,
+    syncedDeviceCount: 48,
+    roleScopeTagIds: ['0'],
+  } satisfies Beta.DepOnboardingSetting & { '@odata.type': string });
+}
+
+/** A look-alike Apple VPP token (anyone holding a real one can spend the location's licences). */
+export const VPP_TOKEN_LOOK_ALIKE = 'DEMOVPPTOKEN3K9R7XPB1Z';
+
+/**
+ * An Apple VPP (Apps and Books) token (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptoken).
+ * `state` may be beta's `duplicateLocationId`; `displayName` and `locationName` are beta's, and
+ * `/v1.0` leaves them out (src/sim/v1-schema.ts).
+ */
+export function vppToken(value: {
+  id: string;
+  organizationName: string;
+  locationName: string;
+  state: Beta.VppTokenState;
+  expirationDateTime: string;
+  lastSyncDateTime: string;
+  lastSyncStatus: Beta.VppTokenSyncStatus;
+  now: Date;
+}): DemoRecord {
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.vppToken',
+    id: value.id,
+    organizationName: value.organizationName,
+    displayName: `${value.organizationName} (${value.locationName})`,
+    locationName: value.locationName,
+    appleId: 'apps-and-books@contoso-demo.example',
+    vppTokenAccountType: 'business',
+    automaticallyUpdateApps: true,
+    countryOrRegion: 'us',
+    state: value.state,
+    expirationDateTime: value.expirationDateTime,
+    lastModifiedDateTime: daysAgo(value.now, 200),
+    lastSyncDateTime: value.lastSyncDateTime,
+    lastSyncStatus: value.lastSyncStatus,
+    token: VPP_TOKEN_LOOK_ALIKE,
+    roleScopeTagIds: ['0'],
+  } satisfies Beta.VppToken & { '@odata.type': string });
+}
+
+/** An Intune Connector for Active Directory (beta only; learn.microsoft.com/graph/api/resources/intune-odj-devicemanagementdomainjoinconnector?view=graph-rest-beta). */
+export function domainJoinConnector(value: {
+  id: string;
+  displayName: string;
+  state: Beta.DeviceManagementDomainJoinConnectorState;
+  version: string;
+  lastConnectionDateTime: string;
+}): DemoRecord {
+  return asDemoRecord({
+    '@odata.type': '#microsoft.graph.deviceManagementDomainJoinConnector',
+    id: value.id,
+    displayName: value.displayName,
+    state: value.state,
+    version: value.version,
+    lastConnectionDateTime: value.lastConnectionDateTime,
+  } satisfies Beta.DeviceManagementDomainJoinConnector & { '@odata.type': string });
+}

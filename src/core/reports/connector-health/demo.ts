@@ -10,7 +10,11 @@ import * as records from './demo-records.js';
  * (a connector in the warning band, a partner connector available but not enabled, a partner never
  * configured). Step 13 adds one record for each other member of the collections' status enums
  * (docs/finding-rules.md, report 1): managed Google Play and Autopilot hold one value per tenant,
- * so their other members are tested on tenants of their own.
+ * so their other members are tested on tenants of their own. Step 14 adds the Apple MDM push
+ * certificate, ADE and VPP tokens and the Intune Connectors for Active Directory, each state
+ * beside a look-alike (docs/finding-rules.md, report 1, "Apple tokens and the connector for Active
+ * Directory"); the certificate is one per tenant, so its expired and absent cases are tested on
+ * tenants of their own.
  */
 export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
   {
@@ -109,6 +113,71 @@ export const connectorHealthDemo: readonly DemoStep<ConnectorFindingKind>[] = [
       const addigy = partner('Addigy', 'rejected', hoursAgo(now, 3));
       tenant.add('deviceManagementPartners', citrix, blackBerry, kandji, addigy);
       tenant.declare('connector-unhealthy', addigy.id);
+    },
+  },
+  {
+    step: 14,
+    plant(tenant) {
+      const { now } = tenant;
+      // Expiring within 30 days: a warning and a finding (community practice; tenant status warns at 7 days).
+      const push = records.applePushNotificationCertificate({ id: tenant.guid(), appleIdentifier: 'mdm-push@contoso-demo.example', expirationDateTime: daysFromNow(now, 20), now });
+      tenant.setSingleton('applePushNotificationCertificate', push);
+      tenant.declare('apple-token-expiring', push.id);
+
+      // depOnboardingSetting (beta): expiry, last successful sync in the tenant status bands, Apple's sync error.
+      const ade = (tokenName: string, expires: string, synced: string, lastSyncErrorCode?: number) =>
+        records.depOnboardingSetting({
+          id: tenant.guid(),
+          tokenName,
+          tokenExpirationDateTime: expires,
+          lastSuccessfulSyncDateTime: synced,
+          ...(lastSyncErrorCode === undefined ? {} : { lastSyncErrorCode }),
+          now,
+        });
+      const adeValid = ade('Contoso corporate iPhones', daysFromNow(now, 200), hoursAgo(now, 6));
+      const adeExpiring = ade('Contoso Macs', daysFromNow(now, 25), hoursAgo(now, 5));
+      const adeExpired = ade('Contoso retail iPads', daysAgo(now, 3), daysAgo(now, 3));
+      const adeStale = ade('Contoso warehouse scanners', daysFromNow(now, 150), daysAgo(now, 4));
+      const adeSyncError = ade('Contoso field iPads', daysFromNow(now, 180), hoursAgo(now, 20), 4001);
+      tenant.add('depOnboardingSettings', adeValid, adeExpiring, adeExpired, adeStale, adeSyncError);
+      tenant.declare('apple-token-expiring', adeExpiring.id);
+      tenant.declare('ade-token-unhealthy', adeExpired.id);
+      tenant.declare('ade-token-unhealthy', adeStale.id);
+
+      // vppTokenState and vppTokenSyncStatus, every member but `none`/`inProgress` sync results, each once.
+      const vpp = (
+        locationName: string,
+        state: Parameters<typeof records.vppToken>[0]['state'],
+        expires: string,
+        synced: string,
+        lastSyncStatus: Parameters<typeof records.vppToken>[0]['lastSyncStatus'] = 'completed',
+      ) => records.vppToken({ id: tenant.guid(), organizationName: 'Contoso', locationName, state, expirationDateTime: expires, lastSyncDateTime: synced, lastSyncStatus, now });
+      const vppValid = vpp('Head office', 'valid', daysFromNow(now, 240), hoursAgo(now, 8));
+      const vppExpiring = vpp('Branch offices', 'valid', daysFromNow(now, 14), hoursAgo(now, 7));
+      const vppExpired = vpp('Retail stores', 'expired', daysAgo(now, 10), daysAgo(now, 10), 'failed');
+      const vppInvalid = vpp('Labs', 'invalid', daysFromNow(now, 90), hoursAgo(now, 9), 'failed');
+      const vppExternal = vpp('Subsidiary', 'assignedToExternalMDM', daysFromNow(now, 120), hoursAgo(now, 10));
+      const vppDuplicate = vpp('Head office (second upload)', 'duplicateLocationId', daysFromNow(now, 240), hoursAgo(now, 11));
+      const vppSyncFailed = vpp('Warehouse', 'valid', daysFromNow(now, 160), hoursAgo(now, 12), 'failed');
+      const vppUnknown = vpp('Training', 'unknown', daysFromNow(now, 170), hoursAgo(now, 13));
+      tenant.add('vppTokens', vppValid, vppExpiring, vppExpired, vppInvalid, vppExternal, vppDuplicate, vppSyncFailed, vppUnknown);
+      tenant.declare('apple-token-expiring', vppExpiring.id);
+      tenant.declare('vpp-token-unhealthy', vppExpired.id);
+      tenant.declare('vpp-token-unhealthy', vppInvalid.id);
+      tenant.declare('vpp-token-unhealthy', vppExternal.id);
+
+      // deviceManagementDomainJoinConnectorState, and the version floor 6.2501.2000.5 (learn.microsoft.com/autopilot/windows-autopilot-hybrid).
+      const connector = (displayName: string, state: Parameters<typeof records.domainJoinConnector>[0]['state'], version: string, last: string) =>
+        records.domainJoinConnector({ id: tenant.guid(), displayName, state, version, lastConnectionDateTime: last });
+      const adActive = connector('ODJ-CONNECTOR-01', 'active', '6.2504.2001.8', hoursAgo(now, 0.2));
+      const adAtFloor = connector('ODJ-CONNECTOR-02', 'active', '6.2501.2000.5', hoursAgo(now, 0.3));
+      const adError = connector('ODJ-CONNECTOR-03', 'error', '6.2504.2001.8', hoursAgo(now, 2));
+      const adInactive = connector('ODJ-CONNECTOR-04', 'inactive', '6.2504.2001.8', daysAgo(now, 6));
+      const adLegacy = connector('ODJ-LEGACY-01', 'active', '6.2412.1500.1', hoursAgo(now, 0.5));
+      tenant.add('domainJoinConnectors', adActive, adAtFloor, adError, adInactive, adLegacy);
+      tenant.declare('ad-connector-unhealthy', adError.id);
+      tenant.declare('ad-connector-unhealthy', adInactive.id);
+      tenant.declare('ad-connector-unhealthy', adLegacy.id);
     },
   },
 ];

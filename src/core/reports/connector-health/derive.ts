@@ -2,14 +2,27 @@
 
 import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
-import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow } from '../report-model.js';
+import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import type { ConnectorFindingKind } from './finding-kinds.js';
-import type { AutopilotSettings, ConnectorRecords, ManagedGooglePlay, MtdConnector, NdesConnector, PartnerIntegration } from './load.js';
+import type {
+  AdConnector,
+  AdeToken,
+  ApplePushCertificate,
+  AutopilotSettings,
+  ConnectorRecords,
+  ManagedGooglePlay,
+  MtdConnector,
+  NdesConnector,
+  PartnerIntegration,
+  VppToken,
+} from './load.js';
+import { AD_CONNECTOR_MINIMUM_VERSION, APPLE_EXPIRY_WARNING_DAYS, PUSH_CERTIFICATE_GRACE_DAYS } from './thresholds.js';
 import type { ConnectorThresholds } from './thresholds.js';
 
-export type ConnectorHealth = 'healthy' | 'warning' | 'unhealthy' | 'not configured';
+/** `could not check`: a source read beside the specification that failed (its row says why); never a verdict. */
+export type ConnectorHealth = 'healthy' | 'warning' | 'unhealthy' | 'could not check' | 'not configured';
 
-const HEALTH_ORDER: Record<ConnectorHealth, number> = { unhealthy: 0, warning: 1, healthy: 2, 'not configured': 3 };
+const HEALTH_ORDER: Record<ConnectorHealth, number> = { unhealthy: 0, warning: 1, 'could not check': 2, healthy: 3, 'not configured': 4 };
 
 /** Intune's support floor for the certificate connector (learn.microsoft.com/mem/intune/protect/certificate-connector-overview#lifecycle). */
 const MINIMUM_CERTIFICATE_CONNECTOR_VERSION = [6, 2406, 0, 1001];
@@ -37,6 +50,8 @@ const DEFENDER_CONNECTOR_ID = 'fc780465-2017-40d4-a0c5-307022471b92';
 interface Verdict {
   health: ConnectorHealth;
   reasons: string[];
+  /** Set when an Apple certificate or token expires within `APPLE_EXPIRY_WARNING_DAYS`: a finding of its own while the row is not unhealthy. */
+  expiresSoon?: true;
 }
 
 /** Applies the tenant-status bands to a last-contact time. */
@@ -54,7 +69,7 @@ function freshness(last: Date | null, now: Date, thresholds: ConnectorThresholds
 
 function worst(...verdicts: Verdict[]): Verdict {
   const health = verdicts.reduce<ConnectorHealth>((current, verdict) => (HEALTH_ORDER[verdict.health] < HEALTH_ORDER[current] ? verdict.health : current), 'healthy');
-  return { health, reasons: verdicts.flatMap((verdict) => verdict.reasons) };
+  return { health, reasons: verdicts.flatMap((verdict) => verdict.reasons), ...(verdicts.some((verdict) => verdict.expiresSoon) ? { expiresSoon: true as const } : {}) };
 }
 
 function versionBelow(version: string, minimum: number[]): boolean {
@@ -264,16 +279,170 @@ export function autopilotVerdict(settings: AutopilotSettings | null, now: Date, 
   return worst(statusVerdict, freshness(last, now, thresholds, 'sync'));
 }
 
+const DAY_MS = 86_400_000;
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * An Apple certificate's or token's expiry (docs/finding-rules.md, report 1, "Apple tokens and the
+ * connector for Active Directory"): expired is unhealthy, as on the tenant status page; expiring
+ * within `APPLE_EXPIRY_WARNING_DAYS` a warning that is a finding of its own (thresholds.ts says why 30).
+ */
+function expiry(value: unknown, now: Date, what: string): Verdict {
+  const when = graphTimestamp(value);
+  if (!when) return { health: 'warning', reasons: [`Intune reported no expiry date for this ${what}`] };
+  const daysLeft = (when.getTime() - now.getTime()) / DAY_MS;
+  if (daysLeft <= 0) return { health: 'unhealthy', reasons: [`${what} expired on ${day(when)}`] };
+  if (daysLeft <= APPLE_EXPIRY_WARNING_DAYS) {
+    return {
+      health: 'warning',
+      reasons: [`${what} expires on ${day(when)}, in ${plural(Math.ceil(daysLeft), 'day')} (warning within ${APPLE_EXPIRY_WARNING_DAYS} days)`],
+      expiresSoon: true,
+    };
+  }
+  return HEALTHY;
+}
+
+/**
+ * The Apple MDM push certificate (learn.microsoft.com/graph/api/resources/intune-devices-applepushnotificationcertificate).
+ * null: none set up (404, or Graph's empty record): the tenant does not manage Apple devices.
+ * Expired, Intune can no longer reach Apple devices; within the 30-day grace period it can still be
+ * renewed, after it a new certificate means enrolling every Apple device again
+ * (learn.microsoft.com/intune/intune-service/enrollment/apple-mdm-push-certificate-get,
+ * learn.microsoft.com/intune-education/renew-ios-certificate-token).
+ */
+export function pushCertificateVerdict(certificate: ApplePushCertificate | null, now: Date): Verdict {
+  if (!certificate) return { health: 'not configured', reasons: ['no Apple MDM push certificate is set up: this tenant does not manage Apple devices'] };
+  const verdict = expiry(certificate.expirationDateTime, now, 'certificate');
+  const expired = graphTimestamp(certificate.expirationDateTime);
+  if (verdict.health === 'unhealthy' && expired) {
+    const graceEnds = new Date(expired.getTime() + PUSH_CERTIFICATE_GRACE_DAYS * DAY_MS);
+    verdict.reasons.push(
+      graceEnds.getTime() > now.getTime()
+        ? `renew it with the same Apple ID by ${day(graceEnds)} (the ${PUSH_CERTIFICATE_GRACE_DAYS}-day grace period), or every Apple device must enrol again`
+        : `the ${PUSH_CERTIFICATE_GRACE_DAYS}-day grace period to renew it ended on ${day(graceEnds)}`,
+    );
+  }
+  // `certificateUploadStatus` is a free string Microsoft does not enumerate; only a stated failure reason is shown.
+  const failure = asString(certificate.certificateUploadFailureReason);
+  return failure ? worst(verdict, { health: 'warning', reasons: [`the last certificate upload failed: ${failure}`] }) : verdict;
+}
+
+/**
+ * An Automated Device Enrollment token, `depOnboardingSetting` (beta only;
+ * learn.microsoft.com/graph/api/resources/intune-enrollment-deponboardingsetting?view=graph-rest-beta):
+ * its expiry, its last successful sync in the tenant status bands, and Apple's error code of the
+ * last sync. Microsoft publishes no table of the codes; 0 is read as no error.
+ */
+export function adeTokenVerdict(token: AdeToken, now: Date, thresholds: ConnectorThresholds): Verdict {
+  const code = asNumber(token.lastSyncErrorCode);
+  const syncError: Verdict = code !== null && code !== 0 ? { health: 'warning', reasons: [`Apple reported error ${code} at the last sync`] } : HEALTHY;
+  return worst(expiry(token.tokenExpirationDateTime, now, 'token'), freshness(graphTimestamp(token.lastSuccessfulSyncDateTime), now, thresholds, 'synced'), syncError);
+}
+
+/**
+ * `vppTokenState` (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptokenstate?view=graph-rest-beta;
+ * `/v1.0`'s enum lacks `duplicateLocationId`) and what Learn says of each
+ * (learn.microsoft.com/intune/intune-service/apps/vpp-apps-ios): a token not renewed "will show
+ * invalid"; one "Assigned to external MDM" must be removed from the other MDM before Intune can use
+ * it; a "Duplicate" one stops syncing until the duplicate is removed.
+ */
+const VPP_STATES: Readonly<Record<string, Verdict>> = {
+  valid: HEALTHY,
+  expired: { health: 'unhealthy', reasons: ['Intune reports the token as expired'] },
+  invalid: { health: 'unhealthy', reasons: ["Intune reports the token as invalid: renew it (the Apple account's password changed, or it left the organisation)"] },
+  assignedToExternalMDM: { health: 'unhealthy', reasons: ['the token is assigned to another MDM service: Intune cannot use it until it is taken back'] },
+  duplicateLocationId: { health: 'warning', reasons: ['another token is uploaded for the same location: remove the duplicate so this one syncs again'] },
+  unknown: { health: 'warning', reasons: ["Intune reports the token's state as unknown"] },
+};
+
+/** `vppTokenSyncStatus`: `none`, `inProgress`, `completed`, and `failed`, the one failure, a warning: the last sync's age says how long. */
+const VPP_SYNC_STATES: Readonly<Record<string, Verdict>> = {
+  none: HEALTHY,
+  inProgress: HEALTHY,
+  completed: HEALTHY,
+  failed: { health: 'warning', reasons: ['the last sync with Apple failed'] },
+};
+
+export function vppTokenVerdict(token: VppToken, now: Date, thresholds: ConnectorThresholds): Verdict {
+  const state = asString(token.state);
+  const stateVerdict = (state && VPP_STATES[state]) || undocumentedState('token state', state);
+  const sync = asString(token.lastSyncStatus);
+  const syncVerdict = (sync && VPP_SYNC_STATES[sync]) || undocumentedState('sync status', sync);
+  return worst(stateVerdict, expiry(token.expirationDateTime, now, 'token'), syncVerdict, freshness(graphTimestamp(token.lastSyncDateTime), now, thresholds, 'synced'));
+}
+
+/**
+ * `deviceManagementDomainJoinConnectorState` (beta only;
+ * learn.microsoft.com/graph/api/resources/intune-odj-devicemanagementdomainjoinconnectorstate?view=graph-rest-beta):
+ * `active` "actively pinging Intune", `error` "no heart-beat from connector from last one hour",
+ * `inactive` "no heart-beat … from last 5 days". Both are a connector that is not working.
+ */
+const AD_CONNECTOR_STATES: Readonly<Record<string, Verdict>> = {
+  active: HEALTHY,
+  error: { health: 'unhealthy', reasons: ['Intune reports an error: no heartbeat from this connector for more than an hour'] },
+  inactive: { health: 'unhealthy', reasons: ['inactive: no heartbeat from this connector for more than 5 days (Intune removes inactive connectors after 30 days)'] },
+};
+
+/**
+ * `/v1.0` gives a VPP token no name of its own (`displayName` and `locationName` are beta's): the
+ * organisation, and its expiry date to tell one location's token from another's.
+ */
+function vppTokenName(token: VppToken): string {
+  const owner = token.organizationName ?? token.appleId ?? String(token.id);
+  const expires = graphTimestamp(token.expirationDateTime);
+  return expires ? `${owner} (expires ${day(expires)})` : owner;
+}
+
+/** An Intune Connector for Active Directory: its state, its version against the supported floor, and its last contact in the bands. */
+export function adConnectorVerdict(connector: AdConnector, now: Date, thresholds: ConnectorThresholds): Verdict {
+  const state = asString(connector.state);
+  const stateVerdict = (state && AD_CONNECTOR_STATES[state]) || undocumentedState('connector state', state);
+  const version = asString(connector.version);
+  const versionVerdict: Verdict =
+    version && versionBelow(version, [...AD_CONNECTOR_MINIMUM_VERSION])
+      ? {
+          health: 'unhealthy',
+          reasons: [`version ${version} is deprecated and can no longer process enrollment requests (${AD_CONNECTOR_MINIMUM_VERSION.join('.')} or later is needed)`],
+        }
+      : HEALTHY;
+  return worst(stateVerdict, versionVerdict, freshness(graphTimestamp(connector.lastConnectionDateTime), now, thresholds, 'connected'));
+}
+
 /** An unhealthy integration is the report's finding; a warning band is worth a look; one never set up is no verdict. */
-const HEALTH_TONES: Record<ConnectorHealth, CellTone> = { healthy: 'ok', warning: 'warning', unhealthy: 'danger', 'not configured': 'neutral' };
+const HEALTH_TONES: Record<ConnectorHealth, CellTone> = { healthy: 'ok', warning: 'warning', unhealthy: 'danger', 'could not check': 'neutral', 'not configured': 'neutral' };
+
+/** The finding each of the Apple and Active Directory rows makes when unhealthy (docs/finding-rules.md, report 1). */
+type RowFindings = { unhealthy: ConnectorFindingKind; expiring?: ConnectorFindingKind };
+const CONNECTOR_ROW: RowFindings = { unhealthy: 'connector-unhealthy' };
 
 export function deriveConnectorHealth(records: ConnectorRecords, { now, thresholds }: DeriveContext<ConnectorThresholds>): DerivedReport<ConnectorFindingKind> {
   const rows: ReportRow[] = [];
   const findings: FindingDraft<ConnectorFindingKind>[] = [];
-  const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string) => {
+  const uncheckedSubjects: Array<UncheckedSubject<ConnectorFindingKind>> = [];
+  const add = (id: string, kind: string, name: string, verdict: Verdict, lastContact: Date | null, link: string, makes: RowFindings = CONNECTOR_ROW) => {
     const reason = verdict.reasons.length > 0 ? capitalise(verdict.reasons.join('; ')) : 'Reporting normally';
     rows.push({ id, kind, name, health: verdict.health, healthTone: HEALTH_TONES[verdict.health], lastContact: lastContact?.toISOString() ?? null, reason, link });
-    if (verdict.health === 'unhealthy') findings.push({ kind: 'connector-unhealthy', subjectId: id, subjectName: `${kind}: ${name}`, detail: reason });
+    if (verdict.health === 'unhealthy') findings.push({ kind: makes.unhealthy, subjectId: id, subjectName: `${kind}: ${name}`, detail: reason });
+    else if (verdict.expiresSoon && makes.expiring) findings.push({ kind: makes.expiring, subjectId: id, subjectName: `${kind}: ${name}`, detail: reason });
+  };
+  /**
+   * A source read beside the specification that failed: one row saying so, and its kinds kept open
+   * (an earlier finding is not resolved by a read that did not happen; no subject id is known, so
+   * the whole kind stays open).
+   */
+  const couldNotCheck = (kind: string, what: string, reason: string, link: string, kinds: readonly ConnectorFindingKind[]) => {
+    const id = `${kind.toLowerCase().replace(/\s+/g, '-')}-unread`;
+    rows.push({
+      id,
+      kind,
+      name: '—',
+      health: 'could not check',
+      healthTone: HEALTH_TONES['could not check'],
+      lastContact: null,
+      reason: `Could not check ${what}: ${reason}`,
+      link,
+    });
+    for (const unchecked of kinds) uncheckedSubjects.push({ kind: unchecked, subjectId: id });
   };
 
   for (const connector of records.ndesConnectors) {
@@ -333,6 +502,74 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     intuneLinks.tenantStatus(),
   );
 
+  // Beside the specification (docs/finding-rules.md, report 1, "Apple tokens and the connector for Active Directory").
+  const push = records.applePushCertificate;
+  if (!push.ok) {
+    couldNotCheck('Apple MDM push certificate', 'the Apple MDM push certificate', push.reason, intuneLinks.tenantStatus(), [
+      'apple-push-certificate-expired',
+      'apple-token-expiring',
+    ]);
+  } else if (push.value === null) {
+    notConfigured('Apple MDM push certificate', capitalise(pushCertificateVerdict(null, now).reasons[0]!), intuneLinks.tenantStatus());
+  } else {
+    const certificate = push.value;
+    add(
+      certificate.id ?? 'applePushNotificationCertificate',
+      'Apple MDM push certificate',
+      certificate.appleIdentifier ?? 'Apple MDM push certificate',
+      pushCertificateVerdict(certificate, now),
+      null,
+      intuneLinks.tenantStatus(),
+      { unhealthy: 'apple-push-certificate-expired', expiring: 'apple-token-expiring' },
+    );
+  }
+
+  const ade = records.adeTokens;
+  if (!ade.ok) couldNotCheck('Apple ADE token', 'the Automated Device Enrollment tokens', ade.reason, intuneLinks.tenantStatus(), ['ade-token-unhealthy', 'apple-token-expiring']);
+  else if (ade.value.length === 0) notConfigured('Apple ADE token', 'No Automated Device Enrollment token is set up', intuneLinks.tenantStatus());
+  for (const token of ade.ok ? ade.value : []) {
+    add(
+      String(token.id),
+      'Apple ADE token',
+      token.tokenName ?? token.appleIdentifier ?? String(token.id),
+      adeTokenVerdict(token, now, thresholds),
+      graphTimestamp(token.lastSuccessfulSyncDateTime),
+      intuneLinks.tenantStatus(),
+      { unhealthy: 'ade-token-unhealthy', expiring: 'apple-token-expiring' },
+    );
+  }
+
+  const vpp = records.vppTokens;
+  if (!vpp.ok) couldNotCheck('Apple VPP token', 'the Apple VPP tokens', vpp.reason, intuneLinks.tenantStatus(), ['vpp-token-unhealthy', 'apple-token-expiring']);
+  else if (vpp.value.length === 0) notConfigured('Apple VPP token', 'No Apple VPP (Apps and Books) token is set up', intuneLinks.tenantStatus());
+  for (const token of vpp.ok ? vpp.value : []) {
+    add(String(token.id), 'Apple VPP token', vppTokenName(token), vppTokenVerdict(token, now, thresholds), graphTimestamp(token.lastSyncDateTime), intuneLinks.tenantStatus(), {
+      unhealthy: 'vpp-token-unhealthy',
+      expiring: 'apple-token-expiring',
+    });
+  }
+
+  const ad = records.adConnectors;
+  if (!ad.ok) couldNotCheck('Connector for Active Directory', 'the Intune Connectors for Active Directory', ad.reason, intuneLinks.tenantStatus(), ['ad-connector-unhealthy']);
+  else if (ad.value.length === 0) {
+    notConfigured(
+      'Connector for Active Directory',
+      'No Intune Connector for Active Directory is registered (Windows Autopilot needs one only for Microsoft Entra hybrid join)',
+      intuneLinks.tenantStatus(),
+    );
+  }
+  for (const connector of ad.ok ? ad.value : []) {
+    add(
+      String(connector.id),
+      'Connector for Active Directory',
+      connector.displayName ?? String(connector.id),
+      adConnectorVerdict(connector, now, thresholds),
+      graphTimestamp(connector.lastConnectionDateTime),
+      intuneLinks.tenantStatus(),
+      { unhealthy: 'ad-connector-unhealthy' },
+    );
+  }
+
   rows.sort((a, b) => HEALTH_ORDER[a.health as ConnectorHealth] - HEALTH_ORDER[b.health as ConnectorHealth]);
   return {
     state: 'loaded',
@@ -346,6 +583,7 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     ],
     rows,
     findings,
+    ...(uncheckedSubjects.length > 0 ? { uncheckedSubjects } : {}),
   };
 
   function notConfigured(kind: string, reason: string, link: string) {

@@ -1,10 +1,17 @@
-/** Report 1's Graph reads (the certificate connectors, Mobile Threat Defense connectors and partner integrations, and the managed Google Play and Autopilot singletons), kept to the fields `derive` reads. */
+/**
+ * Report 1's Graph reads (the certificate connectors, Mobile Threat Defense connectors and partner
+ * integrations, the managed Google Play and Autopilot singletons; and beside the specification the
+ * Apple MDM push certificate, ADE and VPP tokens and the Intune Connectors for Active Directory),
+ * kept to the fields `derive` reads.
+ */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import type { GraphReader } from '../../graph/graph-reader.js';
 import { GraphError } from '../../graph/graph-error.js';
 import { unwrapSingleton } from '../graph-values.js';
+import { optionalReadFailure } from '../optional-read.js';
+import type { OptionalRead } from '../optional-read.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
@@ -35,6 +42,20 @@ export type ManagedGooglePlay = Pick<
 >;
 export type AutopilotSettings = Pick<Beta.WindowsAutopilotSettings, 'id' | 'syncStatus' | 'lastSyncDateTime'>;
 
+export type ApplePushCertificate = Pick<
+  Graph.ApplePushNotificationCertificate,
+  'id' | 'appleIdentifier' | 'topicIdentifier' | 'expirationDateTime' | 'lastModifiedDateTime' | 'certificateUploadStatus' | 'certificateUploadFailureReason'
+>;
+export type AdeToken = Pick<
+  Beta.DepOnboardingSetting,
+  'id' | 'tokenName' | 'appleIdentifier' | 'tokenType' | 'tokenExpirationDateTime' | 'lastSuccessfulSyncDateTime' | 'lastSyncErrorCode' | 'syncedDeviceCount'
+>;
+/** `state` typed as beta's enum: beta adds `duplicateLocationId`, which `/v1.0`'s schema lacks (docs/finding-rules.md, report 1). */
+export type VppToken = Pick<Graph.VppToken, 'id' | 'organizationName' | 'appleId' | 'vppTokenAccountType' | 'expirationDateTime' | 'lastSyncDateTime' | 'lastSyncStatus'> & {
+  state?: Beta.VppTokenState | null;
+};
+export type AdConnector = Pick<Beta.DeviceManagementDomainJoinConnector, 'id' | 'displayName' | 'state' | 'version' | 'lastConnectionDateTime'>;
+
 export interface ConnectorRecords {
   ndesConnectors: NdesConnector[];
   mobileThreatDefenseConnectors: MtdConnector[];
@@ -43,7 +64,36 @@ export interface ConnectorRecords {
   managedGooglePlay: ManagedGooglePlay | null;
   /** null: Autopilot settings were never created (404). */
   autopilot: AutopilotSettings | null;
+  /**
+   * Read beside the specification, each on its own (docs/finding-rules.md, report 1, "Apple tokens
+   * and the connector for Active Directory"): a read that fails is a "could not check" row, never
+   * the report's load error. null: no push certificate (404, or an empty record).
+   */
+  applePushCertificate: OptionalRead<ApplePushCertificate | null>;
+  adeTokens: OptionalRead<AdeToken[]>;
+  vppTokens: OptionalRead<VppToken[]>;
+  adConnectors: OptionalRead<AdConnector[]>;
 }
+
+/** The fields `derive` reads of each list (a `$select`, so nothing else crosses the wire). */
+const NDES_SELECT = 'id,displayName,machineName,state,lastConnectionDateTime,connectorVersion';
+const MTD_SELECT = 'id,partnerState,lastHeartbeatDateTime,partnerUnresponsivenessThresholdInDays';
+const PARTNER_SELECT =
+  'id,displayName,isConfigured,partnerState,lastHeartbeatDateTime,whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,whenPartnerDevicesWillBeRemovedDateTime';
+const AUTOPILOT_SELECT = 'id,syncStatus,lastSyncDateTime';
+/**
+ * The push certificate's fields, never `certificate` (the certificate itself;
+ * learn.microsoft.com/graph/api/resources/intune-devices-applepushnotificationcertificate).
+ */
+const PUSH_CERTIFICATE_SELECT = 'id,appleIdentifier,topicIdentifier,expirationDateTime,lastModifiedDateTime,certificateUploadStatus,certificateUploadFailureReason';
+const ADE_SELECT = 'id,tokenName,appleIdentifier,tokenType,tokenExpirationDateTime,lastSuccessfulSyncDateTime,lastSyncErrorCode,syncedDeviceCount';
+/**
+ * Never `token`: it is the Apple VPP token itself, a secret
+ * (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptoken). The allow-list refuses a
+ * read of this list without a `$select`, or one that names `token` (src/graph/upstream-allow-list.ts).
+ */
+export const VPP_SELECT = 'id,organizationName,appleId,vppTokenAccountType,state,expirationDateTime,lastSyncDateTime,lastSyncStatus';
+const AD_CONNECTOR_SELECT = 'id,displayName,state,version,lastConnectionDateTime';
 
 const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
 /**
@@ -58,33 +108,82 @@ const MANAGED_STORE_SELECT = 'id,bindStatus,lastAppSyncStatus,lastAppSyncDateTim
 export async function loadConnectors(context: LoadContext): Promise<ConnectorRecords> {
   const { graph } = context;
   const list =
-    <T>(path: string, source: string, project: (item: T) => T) =>
+    <T>(path: string, source: string, select: string, project: (item: T) => T) =>
     (signal: AbortSignal) =>
-      readCollection(context, source, path, { signal }, project);
-  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot] = await loadSideBySide<
-    [NdesConnector[], MtdConnector[], PartnerIntegration[], ManagedGooglePlay | null, AutopilotSettings | null]
-  >([
-    list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', (c) => ({
-      id: c.id,
-      displayName: c.displayName,
-      machineName: c.machineName,
-      state: c.state,
-      lastConnectionDateTime: c.lastConnectionDateTime,
-      connectorVersion: c.connectorVersion,
-    })),
-    (signal) => loadMobileThreatDefenseConnectors(context, signal),
-    list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', (p) => ({
-      id: p.id,
-      displayName: p.displayName,
-      isConfigured: p.isConfigured,
-      partnerState: p.partnerState,
-      lastHeartbeatDateTime: p.lastHeartbeatDateTime,
-      whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
-      whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
-    })),
-    () => told(context, 'androidManagedStoreAccountEnterpriseSettings', loadManagedGooglePlay(graph)),
-    () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings')),
-  ]);
+      readCollection(context, source, path, { signal, query: { $select: select } }, project);
+  const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot, applePushCertificate, adeTokens, vppTokens, adConnectors] =
+    await loadSideBySide<
+      [
+        NdesConnector[],
+        MtdConnector[],
+        PartnerIntegration[],
+        ManagedGooglePlay | null,
+        AutopilotSettings | null,
+        OptionalRead<ApplePushCertificate | null>,
+        OptionalRead<AdeToken[]>,
+        OptionalRead<VppToken[]>,
+        OptionalRead<AdConnector[]>,
+      ]
+    >([
+      list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', NDES_SELECT, (c) => ({
+        id: c.id,
+        displayName: c.displayName,
+        machineName: c.machineName,
+        state: c.state,
+        lastConnectionDateTime: c.lastConnectionDateTime,
+        connectorVersion: c.connectorVersion,
+      })),
+      (signal) => loadMobileThreatDefenseConnectors(context, signal),
+      list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', PARTNER_SELECT, (p) => ({
+        id: p.id,
+        displayName: p.displayName,
+        isConfigured: p.isConfigured,
+        partnerState: p.partnerState,
+        lastHeartbeatDateTime: p.lastHeartbeatDateTime,
+        whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: p.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,
+        whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
+      })),
+      () => told(context, 'androidManagedStoreAccountEnterpriseSettings', loadManagedGooglePlay(graph)),
+      () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings', { $select: AUTOPILOT_SELECT })),
+      (signal) => optional(signal, () => told(context, 'applePushNotificationCertificate', loadApplePushCertificate(graph, signal))),
+      (signal) =>
+        optional(signal, () =>
+          readCollection<AdeToken, AdeToken>(context, 'depOnboardingSettings', '/beta/deviceManagement/depOnboardingSettings', { signal, query: { $select: ADE_SELECT } }, (t) => ({
+            id: t.id,
+            tokenName: t.tokenName,
+            appleIdentifier: t.appleIdentifier,
+            tokenType: t.tokenType,
+            tokenExpirationDateTime: t.tokenExpirationDateTime,
+            lastSuccessfulSyncDateTime: t.lastSuccessfulSyncDateTime,
+            lastSyncErrorCode: t.lastSyncErrorCode,
+            syncedDeviceCount: t.syncedDeviceCount,
+          })),
+        ),
+      (signal) =>
+        optional(signal, () =>
+          // The projection keeps nothing else, `token` above all, should Graph send it anyway.
+          readCollection<VppToken, VppToken>(context, 'vppTokens', '/v1.0/deviceAppManagement/vppTokens', { signal, query: { $select: VPP_SELECT } }, (t) => ({
+            id: t.id,
+            organizationName: t.organizationName,
+            appleId: t.appleId,
+            vppTokenAccountType: t.vppTokenAccountType,
+            state: t.state,
+            expirationDateTime: t.expirationDateTime,
+            lastSyncDateTime: t.lastSyncDateTime,
+            lastSyncStatus: t.lastSyncStatus,
+          })),
+        ),
+      (signal) =>
+        optional(signal, () =>
+          readCollection<AdConnector, AdConnector>(
+            context,
+            'domainJoinConnectors',
+            '/beta/deviceManagement/domainJoinConnectors',
+            { signal, query: { $select: AD_CONNECTOR_SELECT } },
+            (c) => ({ id: c.id, displayName: c.displayName, state: c.state, version: c.version, lastConnectionDateTime: c.lastConnectionDateTime }),
+          ),
+        ),
+    ]);
   return {
     ndesConnectors,
     mobileThreatDefenseConnectors,
@@ -97,7 +196,49 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
       ownerOrganizationName: managedGooglePlay.ownerOrganizationName,
     },
     autopilot: autopilot && { id: autopilot.id, syncStatus: autopilot.syncStatus, lastSyncDateTime: autopilot.lastSyncDateTime },
+    applePushCertificate,
+    adeTokens,
+    vppTokens,
+    adConnectors,
   };
+}
+
+/** A read beside the specification: its failure is a value (`derive` shows "could not check"), an abort goes on up. */
+async function optional<T>(signal: AbortSignal, read: () => Promise<T>): Promise<OptionalRead<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    return { ok: false, reason: optionalReadFailure(error, signal) };
+  }
+}
+
+/**
+ * The Apple MDM push certificate, a singleton on `/v1.0`
+ * (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get). A tenant that
+ * never uploaded one answers 404 (no Graph page documents it; admins report `ResourceNotFound`,
+ * ThomasKur/IntuneDocumentation#39), and `expirationDateTime` is not nullable, so a record with no
+ * Apple ID and no real expiry is as likely: both mean "no certificate" (null).
+ */
+async function loadApplePushCertificate(graph: GraphReader, signal: AbortSignal): Promise<ApplePushCertificate | null> {
+  const certificate = await getSingleton<ApplePushCertificate>(graph, '/v1.0/deviceManagement/applePushNotificationCertificate', { $select: PUSH_CERTIFICATE_SELECT }, signal);
+  if (!certificate) return null;
+  const projected: ApplePushCertificate = {
+    id: certificate.id,
+    appleIdentifier: certificate.appleIdentifier,
+    topicIdentifier: certificate.topicIdentifier,
+    expirationDateTime: certificate.expirationDateTime,
+    lastModifiedDateTime: certificate.lastModifiedDateTime,
+    certificateUploadStatus: certificate.certificateUploadStatus,
+    certificateUploadFailureReason: certificate.certificateUploadFailureReason,
+  };
+  return isEmptyPushCertificate(projected) ? null : projected;
+}
+
+/** No Apple ID, no topic and no real expiry: Graph's empty record of a certificate never uploaded. */
+export function isEmptyPushCertificate(certificate: ApplePushCertificate): boolean {
+  const expiry = Date.parse(String(certificate.expirationDateTime ?? ''));
+  const noExpiry = !Number.isFinite(expiry) || expiry <= Date.parse('0001-01-02T00:00:00Z') || expiry === 0;
+  return !certificate.appleIdentifier && !certificate.topicIdentifier && noExpiry;
 }
 
 const MTD_PATH = 'deviceManagement/mobileThreatDefenseConnectors';
@@ -122,11 +263,12 @@ const projectMtd = (c: MtdConnector): MtdConnector => ({
  * state unnamed, which `derive` shows as a warning: never healthy, never a finding.
  */
 async function loadMobileThreatDefenseConnectors(context: LoadContext, signal: AbortSignal): Promise<MtdConnector[]> {
-  const connectors = await readCollection<MtdConnector, MtdConnector>(context, 'mobileThreatDefenseConnectors', `/v1.0/${MTD_PATH}`, { signal }, projectMtd);
+  const query = { $select: MTD_SELECT };
+  const connectors = await readCollection<MtdConnector, MtdConnector>(context, 'mobileThreatDefenseConnectors', `/v1.0/${MTD_PATH}`, { signal, query }, projectMtd);
   if (!connectors.some((connector) => connector.partnerState === STATE_HIDDEN_BY_V1)) return connectors;
   let onBeta: Map<string, MtdConnector['partnerState']>;
   try {
-    const betaConnectors = await context.graph.getAll<MtdConnector, MtdConnector>(`/beta/${MTD_PATH}`, { signal }, projectMtd);
+    const betaConnectors = await context.graph.getAll<MtdConnector, MtdConnector>(`/beta/${MTD_PATH}`, { signal, query }, projectMtd);
     onBeta = new Map(betaConnectors.map((connector) => [String(connector.id).toLowerCase(), connector.partnerState]));
   } catch (error) {
     if (signal.aborted || !(error instanceof GraphError)) throw error;
@@ -163,9 +305,9 @@ async function loadManagedGooglePlay(graph: GraphReader): Promise<ManagedGoogleP
 }
 
 /** A singleton, or null when the tenant never set it up (404). */
-async function getSingleton<T>(graph: GraphReader, path: string, query?: Record<string, string>): Promise<T | null> {
+async function getSingleton<T>(graph: GraphReader, path: string, query?: Record<string, string>, signal?: AbortSignal): Promise<T | null> {
   try {
-    return unwrapSingleton<T>(await graph.get<unknown>(path, query ? { query } : {}));
+    return unwrapSingleton<T>(await graph.get<unknown>(path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) }));
   } catch (error) {
     if (error instanceof GraphError && error.status === 404) return null;
     throw error;

@@ -72,6 +72,14 @@ const autopilot = (overrides: Partial<Autopilot> = {}): Autopilot => ({
   ...overrides,
 });
 
+/** The sources read beside the specification, none set up: no Apple MDM, no hybrid join (apple-and-ad-rules.test.ts tests them). */
+const NO_APPLE_OR_AD = {
+  applePushCertificate: { ok: true, value: null },
+  adeTokens: { ok: true, value: [] },
+  vppTokens: { ok: true, value: [] },
+  adConnectors: { ok: true, value: [] },
+} as const satisfies Partial<ConnectorRecords>;
+
 /** A tenant where every integration reports normally. */
 const healthyRecords = (overrides: Partial<ConnectorRecords> = {}): ConnectorRecords => ({
   ndesConnectors: [ndes()],
@@ -79,6 +87,7 @@ const healthyRecords = (overrides: Partial<ConnectorRecords> = {}): ConnectorRec
   deviceManagementPartners: [partner()],
   managedGooglePlay: googlePlay(),
   autopilot: autopilot(),
+  ...NO_APPLE_OR_AD,
   ...overrides,
 });
 
@@ -494,6 +503,16 @@ describe('deriveConnectorHealth', () => {
       ['Managed Google Play', 'Contoso Ltd', 'healthy', 'Reporting normally'],
       ['Partner MDM', 'Jamf Pro', 'healthy', 'Reporting normally'],
       ['Windows Autopilot', 'Autopilot device sync', 'healthy', 'Reporting normally'],
+      // No Apple MDM and no hybrid join: not applicable, said so, no finding.
+      ['Apple MDM push certificate', '—', 'not configured', 'No Apple MDM push certificate is set up: this tenant does not manage Apple devices'],
+      ['Apple ADE token', '—', 'not configured', 'No Automated Device Enrollment token is set up'],
+      ['Apple VPP token', '—', 'not configured', 'No Apple VPP (Apps and Books) token is set up'],
+      [
+        'Connector for Active Directory',
+        '—',
+        'not configured',
+        'No Intune Connector for Active Directory is registered (Windows Autopilot needs one only for Microsoft Entra hybrid join)',
+      ],
     ]);
     expect(report.rows[0]).toMatchObject({ id: 'ndes-1', lastContact: daysAgo(0.5) });
     expect(report.rows[1]?.link).toContain('windowsDefenderATP');
@@ -688,6 +707,15 @@ describe('deriveConnectorHealth', () => {
       ['certificate-connector-none', 'Certificate connector', '—', 'No certificate connector is installed'],
       ['mobile-threat-defense-none', 'Mobile Threat Defense', '—', 'No Mobile Threat Defense connector is set up'],
       ['partner-mdm-none', 'Partner MDM', '—', 'No partner MDM integration is set up'],
+      ['apple-mdm-push-certificate-none', 'Apple MDM push certificate', '—', 'No Apple MDM push certificate is set up: this tenant does not manage Apple devices'],
+      ['apple-ade-token-none', 'Apple ADE token', '—', 'No Automated Device Enrollment token is set up'],
+      ['apple-vpp-token-none', 'Apple VPP token', '—', 'No Apple VPP (Apps and Books) token is set up'],
+      [
+        'connector-for-active-directory-none',
+        'Connector for Active Directory',
+        '—',
+        'No Intune Connector for Active Directory is registered (Windows Autopilot needs one only for Microsoft Entra hybrid join)',
+      ],
     ]);
     expect(report.findings).toEqual([]);
   });
@@ -703,6 +731,7 @@ describe('deriveConnectorHealth', () => {
         deviceManagementPartners: [partner({ isConfigured: false })],
         managedGooglePlay: googlePlay(),
         autopilot: autopilot({ syncStatus: 'failed' }),
+        ...NO_APPLE_OR_AD,
       },
       context,
     );
@@ -714,6 +743,10 @@ describe('deriveConnectorHealth', () => {
       [DEFENDER_ID, 'warning'],
       ['mgp-1', 'healthy'],
       ['partner-1', 'not configured'],
+      ['apple-mdm-push-certificate-none', 'not configured'],
+      ['apple-ade-token-none', 'not configured'],
+      ['apple-vpp-token-none', 'not configured'],
+      ['connector-for-active-directory-none', 'not configured'],
     ]);
     expect(report.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([
       ['connector-unhealthy', 'ndes-bad'],
