@@ -93,7 +93,7 @@ export function followNextLink(nextLink: string, from: string, origin: string): 
   const path = keyAsSegment(url.pathname);
   if (path !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
   url.pathname = path;
-  if (selectsSecretFields(url)) throw refuse('it selects secret fields (an escrow list's key or credentials, a VPP token)');
+  if (selectsSecretFields(url)) throw refuse('it selects secret fields (the key or credentials of an escrow list, a VPP token)');
   return url;
 }
 
