@@ -34,6 +34,15 @@ function propertiesOf<T>() {
   ): readonly string[] => list as readonly string[];
 }
 
+/** One list for both versions, where the two schemas declare the same properties (checked against each, as `propertiesOf`). */
+function propertiesOfBoth<V1, B>() {
+  return <const Listed extends readonly (keyof V1 & keyof B)[]>(
+    list: Listed &
+      ([Missing<V1, Listed[number]>] extends [never] ? unknown : { missingOnV1: Missing<V1, Listed[number]> }) &
+      ([Missing<B, Listed[number]>] extends [never] ? unknown : { missingOnBeta: Missing<B, Listed[number]> }),
+  ): Pick<DeclaredProperties, 'v1.0' | 'beta'> => ({ 'v1.0': list as readonly string[], beta: list as readonly string[] });
+}
+
 export const MANAGED_DEVICE: DeclaredProperties = {
   type: 'managedDevice',
   'v1.0': propertiesOf<Graph.ManagedDevice>()([
@@ -200,42 +209,17 @@ export const MANAGED_DEVICE: DeclaredProperties = {
 
 export const DEVICE_LOCAL_CREDENTIAL_INFO: DeclaredProperties = {
   type: 'deviceLocalCredentialInfo',
-  'v1.0': propertiesOf<Graph.DeviceLocalCredentialInfo>()(['credentials', 'deviceName', 'id', 'lastBackupDateTime', 'refreshDateTime']),
-  beta: propertiesOf<Beta.DeviceLocalCredentialInfo>()(['credentials', 'deviceName', 'id', 'lastBackupDateTime', 'refreshDateTime']),
+  ...propertiesOfBoth<Graph.DeviceLocalCredentialInfo, Beta.DeviceLocalCredentialInfo>()(['credentials', 'deviceName', 'id', 'lastBackupDateTime', 'refreshDateTime']),
 };
 
 export const BITLOCKER_RECOVERY_KEY: DeclaredProperties = {
   type: 'bitlockerRecoveryKey',
-  'v1.0': propertiesOf<Graph.BitlockerRecoveryKey>()(['createdDateTime', 'deviceId', 'id', 'key', 'volumeType']),
-  beta: propertiesOf<Beta.BitlockerRecoveryKey>()(['createdDateTime', 'deviceId', 'id', 'key', 'volumeType']),
+  ...propertiesOfBoth<Graph.BitlockerRecoveryKey, Beta.BitlockerRecoveryKey>()(['createdDateTime', 'deviceId', 'id', 'key', 'volumeType']),
 };
 
 export const DEVICE_PERFORMANCE: DeclaredProperties = {
   type: 'userExperienceAnalyticsDevicePerformance',
-  'v1.0': propertiesOf<Graph.UserExperienceAnalyticsDevicePerformance>()([
-    'averageBlueScreens',
-    'averageRestarts',
-    'blueScreenCount',
-    'bootScore',
-    'coreBootTimeInMs',
-    'coreLoginTimeInMs',
-    'deviceCount',
-    'deviceName',
-    'diskType',
-    'groupPolicyBootTimeInMs',
-    'groupPolicyLoginTimeInMs',
-    'healthStatus',
-    'id',
-    'loginScore',
-    'manufacturer',
-    'model',
-    'modelStartupPerformanceScore',
-    'operatingSystemVersion',
-    'responsiveDesktopTimeInMs',
-    'restartCount',
-    'startupPerformanceScore',
-  ]),
-  beta: propertiesOf<Beta.UserExperienceAnalyticsDevicePerformance>()([
+  ...propertiesOfBoth<Graph.UserExperienceAnalyticsDevicePerformance, Beta.UserExperienceAnalyticsDevicePerformance>()([
     'averageBlueScreens',
     'averageRestarts',
     'blueScreenCount',
@@ -262,19 +246,7 @@ export const DEVICE_PERFORMANCE: DeclaredProperties = {
 
 export const APP_HEALTH_APPLICATION_PERFORMANCE: DeclaredProperties = {
   type: 'userExperienceAnalyticsAppHealthApplicationPerformance',
-  'v1.0': propertiesOf<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance>()([
-    'activeDeviceCount',
-    'appCrashCount',
-    'appDisplayName',
-    'appHangCount',
-    'appHealthScore',
-    'appName',
-    'appPublisher',
-    'appUsageDuration',
-    'id',
-    'meanTimeToFailureInMinutes',
-  ]),
-  beta: propertiesOf<Beta.UserExperienceAnalyticsAppHealthApplicationPerformance>()([
+  ...propertiesOfBoth<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, Beta.UserExperienceAnalyticsAppHealthApplicationPerformance>()([
     'activeDeviceCount',
     'appCrashCount',
     'appDisplayName',
