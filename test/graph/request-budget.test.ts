@@ -67,14 +67,19 @@ describe('the request budget', () => {
     expect(order).toEqual(['large', 'small']);
   });
 
-  it("holds up no request of another budget while one waits for Intune's window", async () => {
-    const clock = { now: 0 };
+  /** A budget of one request a window, whose Intune window is already spent and whose clock never moves on its own. */
+  async function spentBudget(): Promise<RequestBudget> {
     const budget = new RequestBudget(
       { intune: { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
-      () => clock.now,
+      () => 0,
       () => new Promise<void>(() => undefined),
     );
     (await budget.reserve({ intune: 1 })).sent();
+    return budget;
+  }
+
+  it("holds up no request of another budget while one waits for Intune's window", async () => {
+    const budget = await spentBudget();
     const controller = new AbortController();
     const intune = budget.reserve({ intune: 1 }, controller.signal);
     (await budget.reserve({ directory: 1 })).sent();
@@ -84,13 +89,7 @@ describe('the request budget', () => {
   });
 
   it('stops waiting with the signal of an aborted load', async () => {
-    const clock = { now: 0 };
-    const budget = new RequestBudget(
-      { intune: { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
-      () => clock.now,
-      () => new Promise<void>(() => undefined),
-    );
-    (await budget.reserve({ intune: 1 })).sent();
+    const budget = await spentBudget();
     const controller = new AbortController();
     const waiting = budget.reserve({ intune: 1 }, controller.signal);
     controller.abort(new Error('the report failed'));
