@@ -41,14 +41,19 @@ export async function getThroughBatch(attempts: GraphAttempts, requests: readonl
   const outcomes = new Map<string, BatchOutcome>();
   const chunks: BatchSubRequest[][] = [];
   for (let start = 0; start < requests.length; start += options.batchSize) chunks.push(requests.slice(start, start + options.batchSize));
-  await Promise.all(chunks.map((chunk) => runChunk(attempts, chunk, outcomes, options)));
+  await Promise.all(chunks.map((chunk) => runChunk(attempts, chunk, outcomes, version, options)));
   return outcomes;
 }
 
 /** One chunk's calls: the first with every sub-request, each later round with those to retry. */
-async function runChunk(attempts: GraphAttempts, chunk: BatchSubRequest[], outcomes: Map<string, BatchOutcome>, options: BatchGetOptions): Promise<void> {
+async function runChunk(
+  attempts: GraphAttempts,
+  chunk: BatchSubRequest[],
+  outcomes: Map<string, BatchOutcome>,
+  version: string | undefined,
+  options: BatchGetOptions,
+): Promise<void> {
   const { signal } = options;
-  const version = options.url.pathname.split('/')[1];
   const waits = attempts.retryWaits(signal);
   let pending = chunk;
   for (let round = 1; pending.length > 0; round += 1) {

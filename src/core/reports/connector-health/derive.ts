@@ -3,6 +3,7 @@
 import { ageInDays, asNumber, asString, capitalise, describeAge, graphTimestamp, plural } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
+import type { OptionalRead } from '../optional-read.js';
 import type { ConnectorFindingKind } from './finding-kinds.js';
 import type {
   AdConnector,
@@ -445,6 +446,13 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     for (const unchecked of kinds) uncheckedSubjects.push({ kind: unchecked, subjectId: id });
   };
 
+  /** A list read beside the specification: a row per item, "not configured" when it is empty, one "could not check" row when the read failed. */
+  function listedSource<T>(read: OptionalRead<T[]>, kind: string, what: string, none: string, kinds: readonly ConnectorFindingKind[], row: (item: T) => void): void {
+    if (!read.ok) couldNotCheck(kind, what, read.reason, intuneLinks.tenantStatus(), kinds);
+    else if (read.value.length === 0) notConfigured(kind, none, intuneLinks.tenantStatus());
+    else read.value.forEach(row);
+  }
+
   for (const connector of records.ndesConnectors) {
     add(
       String(connector.id),
@@ -524,51 +532,52 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     );
   }
 
-  const ade = records.adeTokens;
-  if (!ade.ok) couldNotCheck('Apple ADE token', 'the Automated Device Enrollment tokens', ade.reason, intuneLinks.tenantStatus(), ['ade-token-unhealthy', 'apple-token-expiring']);
-  else if (ade.value.length === 0) notConfigured('Apple ADE token', 'No Automated Device Enrollment token is set up', intuneLinks.tenantStatus());
-  for (const token of ade.ok ? ade.value : []) {
-    add(
-      String(token.id),
-      'Apple ADE token',
-      token.tokenName ?? token.appleIdentifier ?? String(token.id),
-      adeTokenVerdict(token, now, thresholds),
-      graphTimestamp(token.lastSuccessfulSyncDateTime),
-      intuneLinks.tenantStatus(),
-      { unhealthy: 'ade-token-unhealthy', expiring: 'apple-token-expiring' },
-    );
-  }
-
-  const vpp = records.vppTokens;
-  if (!vpp.ok) couldNotCheck('Apple VPP token', 'the Apple VPP tokens', vpp.reason, intuneLinks.tenantStatus(), ['vpp-token-unhealthy', 'apple-token-expiring']);
-  else if (vpp.value.length === 0) notConfigured('Apple VPP token', 'No Apple VPP (Apps and Books) token is set up', intuneLinks.tenantStatus());
-  for (const token of vpp.ok ? vpp.value : []) {
-    add(String(token.id), 'Apple VPP token', vppTokenName(token), vppTokenVerdict(token, now, thresholds), graphTimestamp(token.lastSyncDateTime), intuneLinks.tenantStatus(), {
-      unhealthy: 'vpp-token-unhealthy',
-      expiring: 'apple-token-expiring',
-    });
-  }
-
-  const ad = records.adConnectors;
-  if (!ad.ok) couldNotCheck('Connector for Active Directory', 'the Intune Connectors for Active Directory', ad.reason, intuneLinks.tenantStatus(), ['ad-connector-unhealthy']);
-  else if (ad.value.length === 0) {
-    notConfigured(
-      'Connector for Active Directory',
-      'No Intune Connector for Active Directory is registered (Windows Autopilot needs one only for Microsoft Entra hybrid join)',
-      intuneLinks.tenantStatus(),
-    );
-  }
-  for (const connector of ad.ok ? ad.value : []) {
-    add(
-      String(connector.id),
-      'Connector for Active Directory',
-      connector.displayName ?? String(connector.id),
-      adConnectorVerdict(connector, now, thresholds),
-      graphTimestamp(connector.lastConnectionDateTime),
-      intuneLinks.tenantStatus(),
-      { unhealthy: 'ad-connector-unhealthy' },
-    );
-  }
+  listedSource(
+    records.adeTokens,
+    'Apple ADE token',
+    'the Automated Device Enrollment tokens',
+    'No Automated Device Enrollment token is set up',
+    ['ade-token-unhealthy', 'apple-token-expiring'],
+    (token) =>
+      add(
+        String(token.id),
+        'Apple ADE token',
+        token.tokenName ?? token.appleIdentifier ?? String(token.id),
+        adeTokenVerdict(token, now, thresholds),
+        graphTimestamp(token.lastSuccessfulSyncDateTime),
+        intuneLinks.tenantStatus(),
+        { unhealthy: 'ade-token-unhealthy', expiring: 'apple-token-expiring' },
+      ),
+  );
+  listedSource(
+    records.vppTokens,
+    'Apple VPP token',
+    'the Apple VPP tokens',
+    'No Apple VPP (Apps and Books) token is set up',
+    ['vpp-token-unhealthy', 'apple-token-expiring'],
+    (token) =>
+      add(String(token.id), 'Apple VPP token', vppTokenName(token), vppTokenVerdict(token, now, thresholds), graphTimestamp(token.lastSyncDateTime), intuneLinks.tenantStatus(), {
+        unhealthy: 'vpp-token-unhealthy',
+        expiring: 'apple-token-expiring',
+      }),
+  );
+  listedSource(
+    records.adConnectors,
+    'Connector for Active Directory',
+    'the Intune Connectors for Active Directory',
+    'No Intune Connector for Active Directory is registered (Windows Autopilot needs one only for Microsoft Entra hybrid join)',
+    ['ad-connector-unhealthy'],
+    (connector) =>
+      add(
+        String(connector.id),
+        'Connector for Active Directory',
+        connector.displayName ?? String(connector.id),
+        adConnectorVerdict(connector, now, thresholds),
+        graphTimestamp(connector.lastConnectionDateTime),
+        intuneLinks.tenantStatus(),
+        { unhealthy: 'ad-connector-unhealthy' },
+      ),
+  );
 
   rows.sort((a, b) => HEALTH_ORDER[a.health as ConnectorHealth] - HEALTH_ORDER[b.health as ConnectorHealth]);
   return {

@@ -169,17 +169,11 @@ export const POLICY_LIST_QUERY = {
   $expand: 'assignments',
 } as const;
 
-/** The settings a load read for one policy, or why it could not: what `memory` keeps between loads. */
-interface SettingsRead {
-  choices: ChoiceValue[];
-  settingsRead: number;
-  settingsPaged: boolean;
-  settingsError: string | null;
-}
-
-function withSettings(policy: SecurityPolicy, read: SettingsRead): SecurityPolicy {
-  return { ...policy, ...read };
-}
+/**
+ * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
+ * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
+ */
+type SettingsRead = Pick<SecurityPolicy, 'choices' | 'settingsRead' | 'settingsError'>;
 
 const settingsPath = (policy: SecurityPolicy) => `/deviceManagement/configurationPolicies/${policy.id}/settings`;
 
@@ -193,7 +187,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
   const readable: SecurityPolicy[] = [];
   for (const policy of policies) {
     if (isGraphId(policy.id)) readable.push(policy);
-    else reads.set(policy.id, { choices: [], settingsRead: 0, settingsPaged: true, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
+    else reads.set(policy.id, { choices: [], settingsRead: 0, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
   }
   // Sub-requests are named by position: a list that names a policy twice must not make two the same.
   const outcomes = await graph.batchGet(
@@ -203,7 +197,6 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
   const failed = (error: unknown): SettingsRead => ({
     choices: [],
     settingsRead: 0,
-    settingsPaged: true,
     settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}`,
   });
   await rereadEach([...readable.entries()], async ([index, policy]) => {
@@ -222,7 +215,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
         return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), settingsRead: settings.length });
       }
     }
-    return reads.set(policy.id, { choices: relevantChoices(settings), settingsRead: settings.length, settingsPaged: true, settingsError: null });
+    return reads.set(policy.id, { choices: relevantChoices(settings), settingsRead: settings.length, settingsError: null });
   });
   return reads;
 }
@@ -237,7 +230,7 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 export const SETTINGS_MEMORY = 'policy-settings';
 const SETTINGS_MEMORY_VERSION = 1;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
-export const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * One policy's settings as a load read them, kept only when the read was whole: the choices the
@@ -276,7 +269,7 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
   const unchanged = kept.lastModifiedDateTime === policy.lastModifiedDateTime && kept.settingCount === policy.settingCount;
   if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || typeof kept.settingsRead !== 'number') return undefined;
   const choices = kept.choices.filter((choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string');
-  return { choices, settingsRead: kept.settingsRead, settingsPaged: true, settingsError: null };
+  return { choices, settingsRead: kept.settingsRead, settingsError: null };
 }
 
 /**
@@ -317,7 +310,7 @@ async function settingsOf(context: LoadContext, policies: SecurityPolicy[], sign
   }
   return policies.map((policy) => {
     const settings = read.get(policy.id) ?? known.get(policy.id);
-    return settings ? withSettings(policy, settings) : policy;
+    return settings ? { ...policy, ...settings, settingsPaged: true } : policy;
   });
 }
 

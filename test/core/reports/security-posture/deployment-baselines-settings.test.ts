@@ -464,6 +464,17 @@ describe('completeness of settings', () => {
     expect(shortReport.findings).toEqual([]);
   });
 
+  it('a settings answer without a value array is a malformed read, not an empty policy', async () => {
+    const graph = reader([graphPolicy({ settingCount: 35 })], () => audit35);
+    graph.batchGet = async (requests) => new Map(requests.map((request) => [request.id, { ok: true, status: 200, body: { settings: [] } }]));
+    const report = deriveSecurityPosture(await loadSecurityPosture({ graph }), context);
+    expect(report.rows.find((row) => row.area === 'Policy settings')?.status).toBe(
+      'Could not check: reading its settings failed: Graph sent a malformed answer; 0 of 35 settings read',
+    );
+    expect(report.findings).toEqual([]);
+    expect(uncheckedKinds(report)).toEqual(['asr-rule-audit', 'firewall-profile-off']);
+  });
+
   it('a read that never matches the count (fewer or more) is not checked', async () => {
     for (const served of [audit35.slice(0, 30), [...audit35, filler(99)]]) {
       const graph = reader([graphPolicy({ settingCount: 35 })], () => served);
