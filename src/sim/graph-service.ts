@@ -255,14 +255,8 @@ export class SimGraph {
       const segment = path.split('/').filter(Boolean).pop() ?? path;
       return this.error(context, 400, 'BadRequest', `Resource not found for the segment '${segment}'.`);
     }
-    const throttled = this.admit(context, resource.workload);
-    if (throttled) return throttled;
-    if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
-    if (resource.requiresUserAgent && !headerValue(context.headers, 'user-agent')) {
-      return this.error(context, 400, 'BadRequest', 'The User-Agent header is required for this request.');
-    }
-    const queryProblem = checkQueryOptions(context.query, resource) ?? unknownSelected(context.query, resource, version);
-    if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
+    const refusal = this.refuseRead(context, version, resource);
+    if (refusal) return refusal;
 
     if (resource.kind === 'singleton') {
       const record = this.options.tenant().singletons[resource.source];
@@ -275,13 +269,26 @@ export class SimGraph {
     return this.answerCollection(context, version, resource);
   }
 
-  /** One record of a collection by id, shaped as its list shapes it; 404 when it is not there (or not in this version's schema). */
-  private answerEntity(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }, id: string): SimAnswer {
+  /**
+   * What Graph answers before it reads anything, in its order: throttled (429), not permitted
+   * (403), a required header missing or a query option it does not take (400). The same for a
+   * list, a record by id and a record's navigation list.
+   */
+  private refuseRead(context: RequestContext, version: VersionSegment, resource: SimResource | SimNestedResource): SimAnswer | undefined {
     const throttled = this.admit(context, resource.workload);
     if (throttled) return throttled;
     if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
-    const problem = checkQueryOptions(context.query, resource);
-    if (problem) return this.error(context, 400, 'BadRequest', problem);
+    if (resource.requiresUserAgent && !headerValue(context.headers, 'user-agent')) {
+      return this.error(context, 400, 'BadRequest', 'The User-Agent header is required for this request.');
+    }
+    const queryProblem = checkQueryOptions(context.query, resource) ?? unknownSelected(context.query, resource, version);
+    return queryProblem ? this.error(context, 400, 'BadRequest', queryProblem) : undefined;
+  }
+
+  /** One record of a collection by id, shaped as its list shapes it; 404 when it is not there (or not in this version's schema). */
+  private answerEntity(context: RequestContext, version: VersionSegment, resource: SimResource & { kind: 'collection' }, id: string): SimAnswer {
+    const refusal = this.refuseRead(context, version, resource);
+    if (refusal) return refusal;
     if (context.query.has('$top') || context.query.has('$skiptoken') || context.query.has('$filter')) {
       return this.error(context, 400, 'BadRequest', 'Query options $top, $skiptoken and $filter apply to collections, not to a single entity.');
     }
@@ -294,11 +301,8 @@ export class SimGraph {
 
   /** A parent record's navigation collection as a list of its own; 404 when the parent is not there, as Graph answers for an unknown id. */
   private answerNested(context: RequestContext, version: VersionSegment, resource: SimNestedResource, parentId: string): SimAnswer {
-    const throttled = this.admit(context, resource.workload);
-    if (throttled) return throttled;
-    if (!hasAnyRole(context.roles, resource.permissions)) return this.forbidden(context, resource.workload, resource.permissions);
-    const queryProblem = checkQueryOptions(context.query, resource) ?? unknownSelected(context.query, resource, version);
-    if (queryProblem) return this.error(context, 400, 'BadRequest', queryProblem);
+    const refusal = this.refuseRead(context, version, resource);
+    if (refusal) return refusal;
     // A parent of a type this version's schema does not declare is not there (graph-resources.ts, v1Omits).
     const parentList = findResource(version, resource.path.slice(0, resource.path.indexOf('/{id}')));
     const parents = this.options.tenant().collections[resource.source];

@@ -42,6 +42,8 @@ describe('a single entity by id', () => {
     expect((body as Record<string, unknown>)['settings@odata.nextLink']).toBeDefined();
     expect((await graph.get('/beta/deviceManagement/configurationPolicies/0f8fad5b-d9cb-469f-a165-70867728950e')).status).toBe(404);
     expect((await graph.get(`/beta/deviceManagement/configurationPolicies/${full.id}?$top=5`)).status).toBe(400);
+    // The same $select check as the list's: a property the type does not have is a 400.
+    expect((await graph.get(`/beta/deviceManagement/configurationPolicies/${full.id}?$select=id,settingsCount`)).status).toBe(400);
   });
 });
 
