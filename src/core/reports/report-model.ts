@@ -3,6 +3,7 @@ import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
+import type { AuditStories, LastChange } from './audit-story/audit-story.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -90,6 +91,8 @@ export interface FindingDraft<Kind extends string = string> {
    * firewall profiles that are off): part of the fingerprint, unlike names and timestamps.
    */
   ruleKey?: string;
+  /** The object's last successful change in Intune's audit log, when it holds one (audit-story.ts). */
+  lastChange?: LastChange;
 }
 
 export interface Finding {
@@ -98,6 +101,8 @@ export interface Finding {
   subjectName: string;
   detail: string;
   fingerprint: string;
+  /** Since when, and who: the object's last successful change in Intune's audit log, when it holds one (docs/contract.md, "Findings"). */
+  lastChange?: LastChange;
 }
 
 /** What `derive` makes of the records: a table (possibly empty, with the spec's notice) and findings. */
@@ -115,6 +120,8 @@ export interface DerivedReport<Kind extends string = string> {
    * rather than counting as resolved. The row says why.
    */
   uncheckedSubjects?: Array<UncheckedSubject<Kind>>;
+  /** The findings' objects' recent changes, or why the audit log could not be read; absent when the report read no log. */
+  auditLog?: AuditStories;
 }
 
 /** A finding kind that could not be checked for one subject (a policy, an app, a device), by its id. */
@@ -166,6 +173,12 @@ export interface ReportResult {
   uncheckedSubjects: UncheckedFinding[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;
+  /**
+   * The findings' objects' recent changes from Intune's audit log, newest first, by `subjectId`
+   * (at most 5 each), or why the log could not be read; absent for a report about devices or
+   * connectors, which reads no log (docs/contract.md, "Findings").
+   */
+  auditLog?: AuditStories;
   generatedAt: string;
 }
 
