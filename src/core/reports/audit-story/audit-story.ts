@@ -191,3 +191,14 @@ export function withStories<Kind extends string>(derived: DerivedReport<Kind>, l
     auditLog: { state: 'read', since: log.value.since, changes },
   };
 }
+
+/** A change's time in words every front end shows the same: `2026-11-14 14:02 UTC`. */
+export function changeTime(at: string): string {
+  const date = graphTimestamp(at);
+  return date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : at;
+}
+
+/** One line for a finding's last change, for the CLI, the bot's cards and the tab: who, when, what. */
+export function describeLastChange(lastChange: LastChange): string {
+  return `Last changed by ${lastChange.by} on ${changeTime(lastChange.at)} (${lastChange.activity})`;
+}
