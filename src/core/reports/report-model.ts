@@ -3,7 +3,6 @@ import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
-import type { AuditStories, LastChange } from './audit-story/audit-story.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -80,6 +79,32 @@ export function severityTone(severity: FindingSeverity): CellTone {
  */
 export type ReportRow = Record<string, CellValue>;
 
+/** One property a change set in Intune's audit log (audit-story.ts), as the log words it (`oldValue` and `newValue` are Graph's strings). */
+export interface ChangedProperty {
+  name: string;
+  oldValue: string | null;
+  newValue: string | null;
+}
+
+/** A successful change of one object: when, who (a user principal name or an app's name), what. */
+export interface AuditChange {
+  at: string;
+  by: string;
+  activity: string;
+  /** The properties the log says changed, at most ten (audit-story.ts); empty when it says none. */
+  properties: ChangedProperty[];
+}
+
+/** What a finding carries in the JSON contract (docs/contract.md, "Report ids and the JSON contract"): its object's last successful change. */
+export type LastChange = Pick<AuditChange, 'at' | 'by' | 'activity'>;
+
+/**
+ * What a report's JSON says of its findings' stories (docs/contract.md, "Report ids and the JSON contract"): each finding's
+ * object's recent changes, newest first, keyed by the finding's `subjectId`, or why the log could
+ * not be read.
+ */
+export type AuditStories = { state: 'read'; since: string; changes: Record<string, AuditChange[]> } | { state: 'unreadable'; reason: string };
+
 /** A finding as `derive` states it; the registry adds the fingerprint. */
 export interface FindingDraft<Kind extends string = string> {
   kind: Kind;
@@ -101,7 +126,7 @@ export interface Finding {
   subjectName: string;
   detail: string;
   fingerprint: string;
-  /** Since when, and who: the object's last successful change in Intune's audit log, when it holds one (docs/contract.md, "Findings"). */
+  /** Since when, and who: the object's last successful change in Intune's audit log, when it holds one (docs/contract.md, "Report ids and the JSON contract"). */
   lastChange?: LastChange;
 }
 
@@ -176,7 +201,7 @@ export interface ReportResult {
   /**
    * The findings' objects' recent changes from Intune's audit log, newest first, by `subjectId`
    * (at most 5 each), or why the log could not be read; absent for a report about devices or
-   * connectors, which reads no log (docs/contract.md, "Findings").
+   * connectors, which reads no log (docs/contract.md, "Report ids and the JSON contract").
    */
   auditLog?: AuditStories;
   generatedAt: string;

@@ -10,26 +10,10 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asString, graphTimestamp } from '../graph-values.js';
 import type { OptionalRead } from '../optional-read.js';
-import type { DerivedReport } from '../report-model.js';
+import type { AuditChange, ChangedProperty, DerivedReport, LastChange } from '../report-model.js';
 
-/** One property a change set, as the log words it (`oldValue` and `newValue` are Graph's strings). */
-export interface ChangedProperty {
-  name: string;
-  oldValue: string | null;
-  newValue: string | null;
-}
-
-/** A successful change of one object: when, who (a user principal name or an app's name), what. */
-export interface AuditChange {
-  at: string;
-  by: string;
-  activity: string;
-  /** The properties the log says changed, at most `MAX_PROPERTIES`; empty when it says none. */
-  properties: ChangedProperty[];
-}
-
-/** What a finding carries in the JSON contract (docs/contract.md, "Findings"): its object's last successful change. */
-export type LastChange = Pick<AuditChange, 'at' | 'by' | 'activity'>;
+// The contract's types (report-model.ts), for the report folders that build stories.
+export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../report-model.js';
 
 /** An audit event kept to what a story needs, as its page arrives. */
 export interface AuditEntry {
@@ -44,13 +28,6 @@ export interface AuditEntry {
 
 /** The audit log as one load read it: the events since `since`, or why it could not be read. */
 export type AuditLog = OptionalRead<{ since: string; entries: AuditEntry[] }>;
-
-/**
- * What a report's JSON says of its findings' stories (docs/contract.md, "Findings"): each finding's
- * object's recent changes, newest first, keyed by the finding's `subjectId`, or why the log could
- * not be read.
- */
-export type AuditStories = { state: 'read'; since: string; changes: Record<string, AuditChange[]> } | { state: 'unreadable'; reason: string };
 
 /** Changes kept per object in a report's JSON, newest first: enough for the tab's pane, bounded for a large tenant. */
 export const MAX_CHANGES_PER_OBJECT = 5;
