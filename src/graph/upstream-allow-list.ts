@@ -51,7 +51,7 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/domainJoinConnectors',
   // Report 2: whether a group the directory no longer has is soft-deleted, and so restorable.
   '/v1.0/directory/deletedItems/{id}',
-  // Every report about Intune objects (reports 2, 3 and 5): Intune's audit log, for who last
+  // The reports whose findings are about Intune objects (reports 2 and 3): Intune's audit log, for who last
   // changed a finding's object and when (docs/finding-rules.md, "A finding's last change").
   '/v1.0/deviceManagement/auditEvents',
 ];
