@@ -63,6 +63,8 @@ const EXPECTED: Partial<Record<ReportId, (beta: boolean) => Record<string, strin
     '/beta/deviceManagement/deviceHealthScripts': 'id,displayName,isGlobalScript',
     '/beta/deviceAppManagement/mobileAppRelationships': null,
     '/beta/deviceManagement/assignmentFilters': join(FILTER_FIELDS),
+    // The audit log, for the findings' stories: every field of an event is one the story may read.
+    '/v1.0/deviceManagement/auditEvents': null,
     ...(beta
       ? {}
       : {
