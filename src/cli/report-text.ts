@@ -5,6 +5,7 @@ import type { CellValue, ReportColumn, ReportResult } from '../core/reports/repo
 import type { ReportDefinition } from '../core/reports/report-model.js';
 import type { ReportSummary } from '../core/reports/report-summary.js';
 import { layoutTable, wrap } from './text-layout.js';
+import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
 
 const MAX_CELL = 60;
@@ -66,6 +67,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
         lines.push(...wrap(`${SEVERITY_LABEL[severity]}: ${label} (${kind})`, width, '    ', '  '));
       }
       lines.push(...wrap(`${singleLine(finding.subjectName)}: ${singleLine(finding.detail)}`, width, '      ', '    '));
+      // Since when, and who (docs/finding-rules.md, "A finding's last change").
+      if (finding.lastChange) lines.push(...wrap(`${singleLine(describeLastChange(finding.lastChange))}.`, width, '        ', '      '));
     }
     lines.push('', bold('How to fix them, worst first:'));
     for (const { kind: name, count, label, severity, remediation } of counts) {

@@ -7,7 +7,8 @@ import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
  * twins of the managed Google Play settings and of the Mobile Threat Defense connectors (report 1),
  * Win32 relationships, assignment filters and a few objects' beta assignments (report 2), a policy's
  * settings and the baseline templates (report 3); the Apple push certificate, ADE and VPP tokens and
- * connectors for Active Directory (report 1), and deleted groups (report 2). `{id}` stands for one GUID.
+ * connectors for Active Directory (report 1), deleted groups (report 2), and Intune's audit log
+ * (reports 2 and 3, with the product's `DeviceManagementApps.Read.All`). `{id}` stands for one GUID.
  */
 export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/ndesConnectors',
@@ -51,6 +52,9 @@ export const UPSTREAM_PATHS: readonly string[] = [
   '/beta/deviceManagement/domainJoinConnectors',
   // Report 2: whether a group the directory no longer has is soft-deleted, and so restorable.
   '/v1.0/directory/deletedItems/{id}',
+  // The reports whose findings are about Intune objects (reports 2 and 3): Intune's audit log, for who last
+  // changed a finding's object and when (docs/finding-rules.md, "A finding's last change").
+  '/v1.0/deviceManagement/auditEvents',
 ];
 
 /**

@@ -69,6 +69,11 @@ interface ResourceBase {
   /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
   filterable?: readonly string[];
   /**
+   * Timestamp properties a date range may name: `$filter=<property> ge <DateTimeOffset>`, or `gt`,
+   * optionally `and <property> le|lt <DateTimeOffset>` (the audit log's window).
+   */
+  rangeFilterable?: readonly string[];
+  /**
    * The properties of the entity type per version, which `$select` may name (entity-properties.ts).
    * A resource without a declared list takes any `$select` unchecked.
    */
@@ -508,6 +513,27 @@ export const SIM_RESOURCES: readonly SimResource[] = [
     entitySet: 'deviceManagement/domainJoinConnectors',
     navigation: [],
     defaultPageSize: 100,
+  },
+  /**
+   * Intune's audit log (intune-auditing-auditevent-list, ?view=graph-rest-1.0 and
+   * ?view=graph-rest-beta): on both segments, read with DeviceManagementApps.* only (not the
+   * configuration permissions, though it logs configuration changes), up to one year of events
+   * (learn.microsoft.com/intune/intune-service/fundamentals/monitor-audit-logs). The List page
+   * promises no order, so events are served as they were written into the tenant, not by time;
+   * the one `$filter` answered is a range on `activityDateTime`, as the admin center's audit view
+   * asks it. Graph documents no page size: 50 keeps a demo's log on more than one page.
+   */
+  {
+    kind: 'collection',
+    path: '/deviceManagement/auditEvents',
+    source: 'auditEvents',
+    versions: BOTH,
+    permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementApps.ReadWrite.All'],
+    workload: 'intune',
+    entitySet: 'deviceManagement/auditEvents',
+    navigation: [],
+    defaultPageSize: 50,
+    rangeFilterable: ['activityDateTime'],
   },
 ];
 

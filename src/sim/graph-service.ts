@@ -328,7 +328,7 @@ export class SimGraph {
     },
   ): SimAnswer {
     const stored = list.records;
-    const records = filtered(inSchema(stored, resource, version), context.query.get('$filter'));
+    const records = filtered(inSchema(stored, resource, version), context.query.get('$filter'), resource);
     const top = context.query.get('$top');
     const serviceCap = Math.min(
       resource.maxPageSize ?? Number.POSITIVE_INFINITY,
@@ -555,8 +555,11 @@ function checkQueryOptions(query: URLSearchParams, resource: SimResource | SimNe
   }
   const filter = query.get('$filter');
   if (filter !== null) {
+    const range = dateRange(filter, resource);
     const equality = FILTER_EQUALS.exec(filter.trim());
-    if (!equality || !resource.filterable?.includes(equality[1]!)) return `Invalid filter clause: '${filter}' is not supported on ${resource.path} by this look-alike.`;
+    if (range === null) return `Invalid filter clause: '${filter}' is not a date range ${resource.path} answers.`;
+    if (range === undefined && (!equality || !resource.filterable?.includes(equality[1]!)))
+      return `Invalid filter clause: '${filter}' is not supported on ${resource.path} by this look-alike.`;
   }
   const top = query.get('$top');
   if (top !== null) {
@@ -602,9 +605,46 @@ function capExpanded(shaped: Record<string, unknown>, resource: SimResource | Si
 /** `$filter=<property> eq '<value>'`, the one filter form the look-alike answers. */
 const FILTER_EQUALS = /^(\w+) eq '((?:[^']|'')*)'$/;
 
+/** `<property> ge|gt <DateTimeOffset>`, optionally `and <property> le|lt <DateTimeOffset>`: a date range. */
+const FILTER_RANGE = /^(\w+) (ge|gt) (\S+)(?: and (\w+) (le|lt) (\S+))?$/;
+
+interface DateRange {
+  property: string;
+  from: number;
+  fromInclusive: boolean;
+  to?: number;
+  toInclusive?: boolean;
+}
+
+/**
+ * The date range a `$filter` asks of a resource that takes one: undefined when the filter is not
+ * a range (or the resource takes none), null when it is one the resource refuses (another
+ * property, two properties, a value that is no DateTimeOffset).
+ */
+function dateRange(filter: string, resource: SimResource | SimNestedResource): DateRange | null | undefined {
+  const match = FILTER_RANGE.exec(filter.trim());
+  if (!match || !resource.rangeFilterable) return undefined;
+  const [, property, lower, fromText, toProperty, upper, toText] = match;
+  const date = (text: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : Number.NaN);
+  const from = date(fromText!);
+  if (!resource.rangeFilterable.includes(property!) || Number.isNaN(from)) return null;
+  if (toProperty === undefined) return { property: property!, from, fromInclusive: lower === 'ge' };
+  const to = date(toText!);
+  if (toProperty !== property || Number.isNaN(to)) return null;
+  return { property: property!, from, fromInclusive: lower === 'ge', to, toInclusive: upper === 'le' };
+}
+
 /** The records a checked `$filter` keeps (all of them without one). */
-function filtered(records: GraphRecord[], filter: string | null): GraphRecord[] {
+function filtered(records: GraphRecord[], filter: string | null, resource?: SimResource | SimNestedResource): GraphRecord[] {
   if (filter === null) return records;
+  const range = resource ? dateRange(filter, resource) : undefined;
+  if (range) {
+    return records.filter((record) => {
+      const at = Date.parse(String(record[range.property]));
+      if (Number.isNaN(at) || (range.fromInclusive ? at < range.from : at <= range.from)) return false;
+      return range.to === undefined || (range.toInclusive ? at <= range.to : at < range.to);
+    });
+  }
   const [, property, quoted] = FILTER_EQUALS.exec(filter.trim())!;
   const value = quoted!.replace(/''/g, "'");
   return records.filter((record) => record[property!] === value);

@@ -110,6 +110,24 @@ function syntheticResult(findingCount: number): ReportResult {
   };
 }
 
+describe("cards tell who changed a finding's object, and when", () => {
+  it('the security posture card and the new-findings card name the last change, and still validate', () => {
+    const posture = demoResults.find((report) => report.report === 'security-posture')!;
+    const story = posture.findings.find((finding) => finding.subjectName === 'Firewall - Branch offices (policy set)')!.lastChange!;
+    expect(story.by).toBe('dana.lopez@contoso-demo.example');
+    const when = `${story.at.slice(0, 16).replace('T', ' ')} UTC`;
+    const reportText = reportCard(posture, { beta: false }, options);
+    expect(cardProblems(reportText)).toEqual([]);
+    expect(renderedText(reportText)).toContain(`Changed by dana.lopez@contoso-demo.example on ${when}`);
+    // A change made by an app is named by the app.
+    expect(renderedText(reportText)).toContain('Changed by Contoso Configuration Sync on');
+    const digest = digestNewFindings(emptyLedger('19:channel'), [posture], new Date('2026-11-23T09:00:00Z'));
+    const card = newFindingsCard(digest, { ...options, rowsByReport: new Map([['security-posture', posture.rows]]) });
+    expect(cardProblems(card)).toEqual([]);
+    expect(renderedText(card)).toContain(`Changed by dana.lopez@contoso-demo.example on ${when}`);
+  });
+});
+
 describe('the card check itself', () => {
   it('reports an unknown element and an action without its url', () => {
     const problems = cardProblems({ type: 'AdaptiveCard', version: '1.5', body: [{ type: 'NoSuchElement' }], actions: [{ type: 'Action.OpenUrl', title: 'Go' }] });

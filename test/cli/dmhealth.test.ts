@@ -77,6 +77,23 @@ describe('dmhealth', () => {
     expect(stderr).toContain('Contoso (demo)');
   });
 
+  it("prints security-posture's findings with who last changed their object and when, in JSON and in the table", async () => {
+    const json = await dmhealth(['report', 'security-posture', '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as ReportResult;
+    const branch = report.findings.find((finding) => finding.subjectName === 'Firewall - Branch offices (policy set)')!;
+    expect(branch.lastChange).toMatchObject({ by: 'dana.lopez@contoso-demo.example', activity: 'Patch DeviceManagementConfigurationPolicy' });
+    expect(Number.isNaN(Date.parse(branch.lastChange!.at))).toBe(false);
+    expect(report.auditLog?.state).toBe('read');
+    const table = await dmhealth(['report', 'security-posture', '--width', '200']);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    const at = lines.findIndex((line) => line.trim().startsWith('Firewall - Branch offices (policy set):'));
+    expect(lines[at + 1]!.trim()).toMatch(
+      /^Last changed by dana\.lopez@contoso-demo\.example on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(Patch DeviceManagementConfigurationPolicy\)\.$/,
+    );
+  });
+
   it('reads a tenant named by the environment, trusted through NODE_EXTRA_CA_CERTS, and shows n/a for an ungranted source', async () => {
     const { code, stdout, stderr } = await dmhealth(['report', 'escrow-gaps', '--format', 'json'], tenantEnv());
     expect(code, stderr).toBe(0);

@@ -7,8 +7,9 @@ describe('upstream allow-list', () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
-    // for Active Directory; report 2's deleted groups.
-    expect(UPSTREAM_PATHS).toHaveLength(35);
+    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3.
+    expect(UPSTREAM_PATHS).toHaveLength(36);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceAppManagement/mobileAppRelationships')).toBe(false);

@@ -3,6 +3,7 @@ import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import type { Finding, ReportResult } from '../../core/reports/report-model.js';
 import { cardText } from './adaptive-card.js';
+import { changeTime } from '../../core/reports/audit-story/audit-story.js';
 
 /** How many findings a card lists by name; the rest are counted ("and N more"). */
 export const LISTED_FINDINGS = 5;
@@ -24,6 +25,8 @@ export interface FindingItemData {
   /** The object's page in the Intune admin center, or "" where the portal has none. */
   link: string;
   reopened: boolean;
+  /** Who last changed the finding's object and when (`Changed by … on …`), or "" where the audit log does not say. */
+  changed: string;
 }
 
 export function kindCounts(findings: readonly Pick<Finding, 'kind'>[], kinds: FindingKindTable): KindCountData[] {
@@ -60,6 +63,8 @@ export function findingList(findings: readonly (Finding & { reopened?: boolean }
     what: cardText(finding.detail || findingKind(kinds, finding.kind).label, 180),
     link: links.get(finding.subjectId) ?? '',
     reopened: finding.reopened === true,
+    // Since when, and who: the line that gets acted on (docs/finding-rules.md, "A finding's last change").
+    changed: finding.lastChange ? cardText(`Changed by ${finding.lastChange.by} on ${changeTime(finding.lastChange.at)}`, 140) : '',
   }));
   const more = findings.length - items.length;
   return { items, more, moreText: more.toLocaleString('en-US') };
@@ -80,6 +85,7 @@ export const FINDING_ITEMS_TEMPLATE = {
         { type: 'TextRun', $when: '${link != ""}', text: '${name}', weight: 'Bolder', selectAction: { type: 'Action.OpenUrl', url: '${link}', title: 'Open in Intune' } },
         { type: 'TextRun', $when: '${link == ""}', text: '${name}', weight: 'Bolder' },
         { type: 'TextRun', text: ' · ${what}', isSubtle: true },
+        { type: 'TextRun', $when: '${changed != ""}', text: ' · ${changed}', isSubtle: true, italic: true },
       ],
     },
     { type: 'TextBlock', $when: '${more > 0}', text: 'and ${moreText} more', isSubtle: true, spacing: 'Small', wrap: true },

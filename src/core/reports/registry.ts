@@ -151,6 +151,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
         fingerprint: ruleKey === undefined ? null : findingFingerprint(id, kind, subjectId, ruleKey),
       })),
       thresholds,
+      ...(derived.auditLog ? { auditLog: derived.auditLog } : {}),
       generatedAt: generatedAt.toISOString(),
     };
   } catch (error) {

@@ -79,6 +79,32 @@ export function severityTone(severity: FindingSeverity): CellTone {
  */
 export type ReportRow = Record<string, CellValue>;
 
+/** One property a change set in Intune's audit log (audit-story.ts), as the log words it (`oldValue` and `newValue` are Graph's strings). */
+export interface ChangedProperty {
+  name: string;
+  oldValue: string | null;
+  newValue: string | null;
+}
+
+/** A successful change of one object: when, who (a user principal name or an app's name), what. */
+export interface AuditChange {
+  at: string;
+  by: string;
+  activity: string;
+  /** The properties the log says changed, at most ten (audit-story.ts); empty when it says none. */
+  properties: ChangedProperty[];
+}
+
+/** What a finding carries in the JSON contract (docs/contract.md, "Report ids and the JSON contract"): its object's last successful change. */
+export type LastChange = Pick<AuditChange, 'at' | 'by' | 'activity'>;
+
+/**
+ * What a report's JSON says of its findings' stories (docs/contract.md, "Report ids and the JSON contract"): each finding's
+ * object's recent changes, newest first, keyed by the finding's `subjectId`, or why the log could
+ * not be read.
+ */
+export type AuditStories = { state: 'read'; since: string; changes: Record<string, AuditChange[]> } | { state: 'unreadable'; reason: string };
+
 /** A finding as `derive` states it; the registry adds the fingerprint. */
 export interface FindingDraft<Kind extends string = string> {
   kind: Kind;
@@ -90,6 +116,8 @@ export interface FindingDraft<Kind extends string = string> {
    * firewall profiles that are off): part of the fingerprint, unlike names and timestamps.
    */
   ruleKey?: string;
+  /** The object's last successful change in Intune's audit log, when it holds one (audit-story.ts). */
+  lastChange?: LastChange;
 }
 
 export interface Finding {
@@ -98,6 +126,8 @@ export interface Finding {
   subjectName: string;
   detail: string;
   fingerprint: string;
+  /** Since when, and who: the object's last successful change in Intune's audit log, when it holds one (docs/contract.md, "Report ids and the JSON contract"). */
+  lastChange?: LastChange;
 }
 
 /** What `derive` makes of the records: a table (possibly empty, with the spec's notice) and findings. */
@@ -115,6 +145,8 @@ export interface DerivedReport<Kind extends string = string> {
    * rather than counting as resolved. The row says why.
    */
   uncheckedSubjects?: Array<UncheckedSubject<Kind>>;
+  /** The findings' objects' recent changes, or why the audit log could not be read; absent when the report read no log. */
+  auditLog?: AuditStories;
 }
 
 /** A finding kind that could not be checked for one subject (a policy, an app, a device), by its id. */
@@ -166,6 +198,12 @@ export interface ReportResult {
   uncheckedSubjects: UncheckedFinding[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;
+  /**
+   * The findings' objects' recent changes from Intune's audit log, newest first, by `subjectId`
+   * (at most 5 each), or why the log could not be read; absent for a report about devices or
+   * connectors, which reads no log (docs/contract.md, "Report ids and the JSON contract").
+   */
+  auditLog?: AuditStories;
   generatedAt: string;
 }
 

@@ -28,6 +28,7 @@ export const COLLECTION_NAMES = [
   'depOnboardingSettings',
   'vppTokens',
   'domainJoinConnectors',
+  'auditEvents',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 

@@ -1,9 +1,10 @@
 import { Badge, Body1, Button, Caption1, DrawerBody, DrawerHeader, DrawerHeaderTitle, Link, OverlayDrawer, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { findingKind } from '../../core/findings/finding-kinds.js';
 import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
-import type { Finding } from '../../core/reports/report-model.js';
+import type { AuditChange, Finding } from '../../core/reports/report-model.js';
 import type { TriageDecision, TriageRequest } from '../../core/triage/triage-book.js';
 import type { ApiError } from '../api/report-api.js';
+import { formatCell } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { TriageControls } from './TriageControls.js';
@@ -19,6 +20,9 @@ const useStyles = makeStyles({
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
 
+/** The object's recent changes from Intune's audit log (newest first), or why the log could not be read. */
+export type FindingStory = { changes: readonly AuditChange[] } | { unavailable: string };
+
 export interface FindingDetailsProps {
   /** What the findings are about, as the row names it; null while the pane is closed. */
   subject: {
@@ -26,6 +30,8 @@ export interface FindingDetailsProps {
     link: RowLink | null;
     findings: readonly Finding[];
     fields?: ReadonlyArray<{ label: string; text: string }>;
+    /** Absent where the report reads no audit log (findings about devices or connectors). */
+    story?: FindingStory;
   } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
@@ -100,6 +106,7 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
             </section>
           );
         })}
+        {subject?.story ? <RecentChanges story={subject.story} format={format} className={styles.finding} listClassName={styles.list} valueClassName={styles.value} /> : null}
         {subject?.fields && subject.fields.length > 0 ? (
           <section className={styles.finding} aria-label="Every field" data-row-fields>
             <Subtitle2 as="h3">Every field</Subtitle2>
@@ -124,5 +131,60 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
         ) : null}
       </DrawerBody>
     </OverlayDrawer>
+  );
+}
+
+/** How a change's time reads: as the table's dates do ("3 days ago", the exact time on hover). */
+const CHANGE_TIME = { key: 'at', label: 'When', available: true, format: 'date' } as const;
+
+/**
+ * Who changed the object, when, and what (docs/finding-rules.md, "A finding's last change"): its
+ * last successful changes in Intune's audit log, newest first, with the properties the log says
+ * changed, or why the log could not be read.
+ */
+function RecentChanges({
+  story,
+  format,
+  className,
+  listClassName,
+  valueClassName,
+}: {
+  story: FindingStory;
+  format: FormatContext;
+  className: string;
+  listClassName: string;
+  valueClassName: string;
+}) {
+  const when = (at: string) => formatCell(at, CHANGE_TIME, format);
+  return (
+    <section className={className} aria-label="Recent changes" data-recent-changes>
+      <Subtitle2 as="h3">Recent changes</Subtitle2>
+      {'unavailable' in story ? (
+        <Caption1>Who changed this, and when, could not be read from the Intune audit log ({story.unavailable}).</Caption1>
+      ) : story.changes.length === 0 ? (
+        <Caption1>The Intune audit log holds no successful change of this object in the window it was read for.</Caption1>
+      ) : (
+        <ol className={listClassName}>
+          {story.changes.map((change) => (
+            <li key={`${change.at}-${change.by}-${change.activity}`} data-change>
+              <Body1 className={valueClassName}>
+                <Text weight="semibold">{change.by}</Text> · <span title={when(change.at).detail}>{when(change.at).text}</span> · {change.activity}
+              </Body1>
+              {change.properties.length > 0 ? (
+                <ul className={listClassName}>
+                  {change.properties.map((property, index) => (
+                    <li key={`${property.name}-${index}`}>
+                      <Caption1 className={valueClassName}>
+                        {property.name}: {property.oldValue ?? '(none)'} → {property.newValue ?? '(none)'}
+                      </Caption1>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }

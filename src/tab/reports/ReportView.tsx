@@ -34,7 +34,8 @@ import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
-import type { FindingDetailsProps } from './FindingDetails.js';
+import { withChangedColumn } from './changed-column.js';
+import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
 import { HistoryLine, useHistory } from './HistoryLine.js';
@@ -202,7 +203,11 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
   // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
   const whole = isPartialReport(report) ? report.whole : null;
-  const sections = useMemo(() => reportSections(presentation, report.columns, report.rows), [presentation, report]);
+  const sections = useMemo(() => {
+    // A "Changed" column where the load read the audit log, so the table can sort by it (changed-column.ts).
+    const { columns, rows } = withChangedColumn(report.columns, report.rows, report.auditLog);
+    return reportSections(presentation, columns, rows);
+  }, [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
 
   const shown = useMemo(
@@ -325,6 +330,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                     name: String(row[section.nameKey] ?? row.id),
                     link: rowLink(row, String(row[section.nameKey] ?? row.id)),
                     findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
+                    story: storyOf(report.auditLog, row.id),
                     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
                   })
                 }
@@ -359,6 +365,14 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
 function chartsPlace(sections: ReadonlyArray<Pick<ReportSection, 'key'>>, charts: ReportPresentation['charts']): number {
   const first = sections.findIndex((section) => charts.some((chart) => (chart.section ?? null) === section.key));
   return first === -1 ? sections.length : Math.max(1, first);
+}
+
+/** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
+function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {
+  if (!auditLog) return undefined;
+  if (auditLog.state === 'unreadable') return { unavailable: auditLog.reason };
+  const key = typeof id === 'string' ? Object.keys(auditLog.changes).find((candidate) => candidate.toLowerCase() === id.toLowerCase()) : undefined;
+  return { changes: key ? auditLog.changes[key]! : [] };
 }
 
 /** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */

@@ -63,6 +63,8 @@ const EXPECTED: Partial<Record<ReportId, (beta: boolean) => Record<string, strin
     '/beta/deviceManagement/deviceHealthScripts': 'id,displayName,isGlobalScript',
     '/beta/deviceAppManagement/mobileAppRelationships': null,
     '/beta/deviceManagement/assignmentFilters': join(FILTER_FIELDS),
+    // The audit log, for the findings' stories, without `$select`: its List page documents no query options.
+    '/v1.0/deviceManagement/auditEvents': null,
     ...(beta
       ? {}
       : {

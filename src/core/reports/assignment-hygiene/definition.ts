@@ -8,6 +8,7 @@ import type { AssignmentFindingKind } from './finding-kinds.js';
 import { loadAssignments } from './load.js';
 import type { AssignmentRecords } from './load.js';
 import { assignmentHygieneDemo } from './demo.js';
+import { withStories } from '../audit-story/audit-story.js';
 
 export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
   id: 'assignment-hygiene',
@@ -47,5 +48,6 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   demo: assignmentHygieneDemo,
   faultSource: '/v1.0/deviceManagement/deviceConfigurations',
   load: loadAssignments,
-  derive: deriveAssignmentHygiene,
+  // Findings about policies, profiles, apps and scripts carry their object's story (docs/finding-rules.md, "A finding's last change").
+  derive: (records, context) => withStories(deriveAssignmentHygiene(records, context), records.auditLog),
 };

@@ -4,6 +4,8 @@ import { plantConfigurationPolicy } from '../demo-records.js';
 import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
+import { daysAgo } from '../demo-records.js';
+import { plantAuditEvent } from '../audit-story/demo-records.js';
 import type { Target } from './demo-records.js';
 
 type Tenant = DemoTenantBuilder<AssignmentFindingKind>;
@@ -268,4 +270,57 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       ]);
     },
   },
+  {
+    step: 15,
+    plant(tenant) {
+      plantStories(tenant);
+    },
+  },
 ];
+
+/**
+ * What the demo's audit log must tell of report 2's findings, by the finding's object's name (as
+ * report 3's demo declares its own): the last successful change's actor and activity.
+ */
+export const ASSIGNMENT_HYGIENE_STORIES: ReadonlyArray<{ objectName: string; lastChange: { by: string; activity: string } }> = [
+  { objectName: 'Legacy PDF Reader', lastChange: { by: 'megan.bowen@contoso-demo.example', activity: 'Patch MobileApp' } },
+  { objectName: 'Clean up temp folders', lastChange: { by: 'Contoso Script Publisher', activity: 'Assign DeviceManagementScript' } },
+  { objectName: 'Windows - Kiosk lockdown', lastChange: { by: 'lee.gu@contoso-demo.example', activity: 'Patch DeviceConfiguration' } },
+];
+
+/**
+ * Report 2's findings in Intune's audit log (docs/finding-rules.md, "A finding's last change"): an
+ * app whose assignments a person removed, a script an app assigned to a group since retired, and a
+ * profile whose last successful change came before a failed one.
+ */
+function plantStories(tenant: Tenant): void {
+  const { now } = tenant;
+  const named = (collection: string, name: string, resourceType: string) => {
+    const found = tenant.records(collection).find((record) => record.displayName === name);
+    if (!found) throw new Error(`the demo has no ${collection} record "${name}"`);
+    return { resourceId: found.id, resourceName: name, resourceType };
+  };
+  const app = named('mobileApps', 'Legacy PDF Reader', 'MobileApp');
+  plantAuditEvent(tenant, { ...app, operation: 'Create', verb: 'Create', at: daysAgo(now, 300), actor: { user: 'alex.wilber@contoso-demo.example' }, result: 'Success' });
+  plantAuditEvent(tenant, {
+    ...app,
+    operation: 'Patch',
+    verb: 'Patch',
+    at: daysAgo(now, 9),
+    actor: { user: 'megan.bowen@contoso-demo.example' },
+    result: 'Success',
+    properties: [{ name: 'Assignments', oldValue: 'All users (required)', newValue: '' }],
+  });
+  const script = named('deviceManagementScripts', 'Clean up temp folders', 'DeviceManagementScript');
+  plantAuditEvent(tenant, {
+    ...script,
+    operation: 'Action',
+    verb: 'Assign',
+    at: daysAgo(now, 90),
+    actor: { app: 'Contoso Script Publisher', appId: '0b6a8f2e-4d1c-4e7a-8a3b-9c5d2e1f7a64' },
+    result: 'Success',
+  });
+  const profile = named('deviceConfigurations', 'Windows - Kiosk lockdown', 'DeviceConfiguration');
+  plantAuditEvent(tenant, { ...profile, operation: 'Patch', verb: 'Patch', at: daysAgo(now, 2), actor: { user: 'dana.lopez@contoso-demo.example' }, result: 'Failure' });
+  plantAuditEvent(tenant, { ...profile, operation: 'Patch', verb: 'Patch', at: daysAgo(now, 30), actor: { user: 'lee.gu@contoso-demo.example' }, result: 'Success' });
+}

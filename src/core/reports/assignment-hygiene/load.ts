@@ -12,6 +12,8 @@ import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { readAuditLog } from '../audit-story/read-audit-log.js';
+import type { AuditLog } from '../audit-story/audit-story.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 
@@ -88,6 +90,8 @@ export interface AssignmentRecords {
   relationships: OptionalRead<AppRelationship[]>;
   /** `GET /beta/deviceManagement/assignmentFilters`, by lower-case id, or why it could not be read. */
   filters: OptionalRead<Map<string, AssignmentFilterInfo>>;
+  /** Intune's audit log for the findings' stories; absent when there was nothing to tell of. */
+  auditLog?: AuditLog;
 }
 
 export const RELATIONSHIPS_PATH = '/beta/deviceAppManagement/mobileAppRelationships';
@@ -343,7 +347,8 @@ async function readAllBetaAssignments(
   return result;
 }
 
-export async function loadAssignments({ graph, onProgress }: LoadContext): Promise<AssignmentRecords> {
+export async function loadAssignments(context: LoadContext): Promise<AssignmentRecords> {
+  const { graph, onProgress } = context;
   const controller = new AbortController();
   // Groups are looked up while the pages that name them are still arriving.
   const groups = new GroupResolver(graph, controller.signal);
@@ -407,5 +412,10 @@ export async function loadAssignments({ graph, onProgress }: LoadContext): Promi
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  return { objects, betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
+  // The audit log once the objects are known, for the findings' stories (docs/finding-rules.md, "A
+  // finding's last change"). The lists do not select `lastModifiedDateTime`, so the window is the
+  // log's year: across a tenant's policies, apps and scripts the oldest is seldom younger.
+  const base = { objects, betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
+  if (objects.length === 0) return base;
+  return { ...base, auditLog: await readAuditLog(context, [null]) };
 }

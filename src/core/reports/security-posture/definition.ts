@@ -8,6 +8,7 @@ import type { PostureFindingKind } from './finding-kinds.js';
 import { loadSecurityPosture } from './load.js';
 import type { SecurityPostureRecords } from './load.js';
 import { securityPostureDemo } from './demo.js';
+import { withStories } from '../audit-story/audit-story.js';
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',
@@ -44,5 +45,6 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   demo: securityPostureDemo,
   faultSource: '/beta/deviceManagement/intents',
   load: loadSecurityPosture,
-  derive: deriveSecurityPosture,
+  // Findings about policies and baselines carry their object's story (docs/finding-rules.md, "A finding's last change").
+  derive: (records, context) => withStories(deriveSecurityPosture(records, context), records.auditLog),
 };

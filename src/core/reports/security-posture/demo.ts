@@ -3,6 +3,9 @@ import type { SettingInstance, Target } from '../demo-records.js';
 import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
+import { daysAgo, hoursAgo } from '../demo-records.js';
+import { plantAuditEvent } from '../audit-story/demo-records.js';
+import type { AuditActorSpec } from '../audit-story/demo-records.js';
 
 type Tenant = DemoTenantBuilder<PostureFindingKind>;
 type PolicyOptions = { settingCount?: number; policySetId?: string };
@@ -331,4 +334,116 @@ export const securityPostureDemo: readonly DemoStep<PostureFindingKind>[] = [
       firewallPolicy(tenant, 'Firewall - Datacenter', { domain: 'true', private: 'true' }, [{ kind: 'include', groupId: pilot }], { settingCount: 3 });
     },
   },
+  {
+    step: 15,
+    plant(tenant) {
+      plantStories(tenant);
+    },
+  },
 ];
+
+/**
+ * What the demo's audit log must tell of report 3's findings, by the finding's object's name: its
+ * last successful change's actor and activity, or `null` where the finding has no story (only a
+ * failed attempt, or a change older than the load's window). Tests compare each finding's
+ * `lastChange` with this.
+ */
+export const SECURITY_POSTURE_STORIES: ReadonlyArray<{ subjectName: string; lastChange: { by: string; activity: string } | null }> = [
+  { subjectName: 'Firewall - Branch offices (policy set)', lastChange: { by: 'dana.lopez@contoso-demo.example', activity: 'Patch DeviceManagementConfigurationPolicy' } },
+  { subjectName: 'Firewall - Corporate', lastChange: { by: 'Contoso Configuration Sync', activity: 'Patch DeviceManagementConfigurationPolicy' } },
+  { subjectName: 'ASR - Standard protection', lastChange: { by: 'lee.gu@contoso-demo.example', activity: 'Patch DeviceManagementConfigurationPolicy' } },
+  { subjectName: 'Windows baseline (2020)', lastChange: { by: 'alex.wilber@contoso-demo.example', activity: 'Patch DeviceManagementIntent' } },
+  { subjectName: 'Defender for Endpoint baseline (v5)', lastChange: null },
+  { subjectName: 'Edge baseline', lastChange: null },
+];
+
+const ALEX: AuditActorSpec = { user: 'alex.wilber@contoso-demo.example' };
+const DANA: AuditActorSpec = { user: 'dana.lopez@contoso-demo.example' };
+const LEE: AuditActorSpec = { user: 'lee.gu@contoso-demo.example' };
+const MEGAN: AuditActorSpec = { user: 'megan.bowen@contoso-demo.example' };
+const SYNC_APP: AuditActorSpec = { app: 'Contoso Configuration Sync', appId: '7d3f5a41-2c8e-4b9a-9e61-0f4c2b8d5a17' };
+
+/**
+ * The stories of report 3's findings in Intune's audit log (docs/finding-rules.md, "A finding's
+ * last change"): creations, changes by people and by an app, a failed attempt after the last
+ * change, an id written in upper case, a change older than the load's window, and a look-alike
+ * that is not a finding. Planted out of time order: the log promises none.
+ */
+function plantStories(tenant: Tenant): void {
+  const { now } = tenant;
+  const policy = (name: string) => {
+    const found = tenant.records('configurationPolicies').find((record) => record.name === name);
+    if (!found) throw new Error(`the demo has no policy "${name}"`);
+    return { resourceId: found.id, resourceName: name, resourceType: 'DeviceManagementConfigurationPolicy' };
+  };
+  const intentNamed = (name: string) => {
+    const found = tenant.records('intents').find((record) => record.displayName === name);
+    if (!found) throw new Error(`the demo has no intent "${name}"`);
+    return { resourceId: found.id, resourceName: name, resourceType: 'DeviceManagementIntent' };
+  };
+  const publicProfile = 'Settings[0].SettingInstance.ChoiceSettingValue.Value';
+
+  const branch = policy('Firewall - Branch offices (policy set)');
+  // A failed attempt after the last change: it changed nothing, so Dana's change stays the last.
+  plantAuditEvent(tenant, { ...branch, operation: 'Patch', verb: 'Patch', at: hoursAgo(now, 30), actor: MEGAN, result: 'Failure' });
+  plantAuditEvent(tenant, { ...branch, operation: 'Create', verb: 'Create', at: daysAgo(now, 40), actor: ALEX, result: 'Success' });
+  plantAuditEvent(tenant, {
+    ...branch,
+    operation: 'Patch',
+    verb: 'Patch',
+    at: daysAgo(now, 12),
+    actor: DANA,
+    result: 'Success',
+    properties: [
+      {
+        name: 'Settings[1].SettingInstance.ChoiceSettingValue.Value',
+        oldValue: 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall_true',
+        newValue: 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall_false',
+      },
+    ],
+  });
+
+  // Changed by an app acting on its own: named by the app.
+  const corporate = policy('Firewall - Corporate');
+  plantAuditEvent(tenant, {
+    ...corporate,
+    operation: 'Patch',
+    verb: 'Patch',
+    at: daysAgo(now, 12),
+    actor: SYNC_APP,
+    result: 'Success',
+    properties: [
+      {
+        name: publicProfile,
+        oldValue: 'vendor_msft_firewall_mdmstore_publicprofile_enablefirewall_true',
+        newValue: 'vendor_msft_firewall_mdmstore_publicprofile_enablefirewall_false',
+      },
+    ],
+  });
+  plantAuditEvent(tenant, { ...corporate, operation: 'Create', verb: 'Create', at: daysAgo(now, 45), actor: DANA, result: 'Success' });
+
+  // Two successful changes, the newer planted first.
+  const asr = policy('ASR - Standard protection');
+  plantAuditEvent(tenant, { ...asr, operation: 'Patch', verb: 'Patch', at: daysAgo(now, 12), actor: LEE, result: 'Success' });
+  plantAuditEvent(tenant, { ...asr, operation: 'Patch', verb: 'Patch', at: daysAgo(now, 20), actor: ALEX, result: 'Success' });
+
+  // The log's id in upper case: Graph compares ids without case.
+  const windows2020 = intentNamed('Windows baseline (2020)');
+  plantAuditEvent(tenant, {
+    ...windows2020,
+    resourceId: windows2020.resourceId.toUpperCase(),
+    operation: 'Patch',
+    verb: 'Patch',
+    at: daysAgo(now, 60),
+    actor: ALEX,
+    result: 'Success',
+  });
+
+  // Only a failed attempt: no story.
+  plantAuditEvent(tenant, { ...intentNamed('Defender for Endpoint baseline (v5)'), operation: 'Patch', verb: 'Patch', at: daysAgo(now, 5), actor: MEGAN, result: 'Failure' });
+  // Older than the window the load reads (a day before the oldest object's last modification): not read.
+  plantAuditEvent(tenant, { ...intentNamed('Edge baseline'), operation: 'Patch', verb: 'Patch', at: daysAgo(now, 200), actor: DANA, result: 'Success' });
+
+  // A look-alike that is no finding: its change is not in the report.
+  plantAuditEvent(tenant, { ...policy('Firewall - Lab'), operation: 'Patch', verb: 'Patch', at: daysAgo(now, 12), actor: DANA, result: 'Success' });
+}

@@ -14,6 +14,8 @@ import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { readAuditLog } from '../audit-story/read-audit-log.js';
+import type { AuditLog } from '../audit-story/audit-story.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
@@ -56,7 +58,7 @@ export interface SecurityPolicy {
   settingsError: string | null;
 }
 
-export type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned'>;
+export type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned' | 'lastModifiedDateTime'>;
 export type Template = Pick<
   Beta.DeviceManagementTemplate,
   'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
@@ -77,6 +79,8 @@ export interface SecurityPostureRecords {
   intents: Intent[];
   templates: Template[];
   policyTemplates: PolicyTemplates;
+  /** Intune's audit log since the oldest policy's or baseline's last change, for the findings' stories; absent when none was read. */
+  auditLog?: AuditLog;
 }
 
 export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
@@ -368,6 +372,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         templateId: intent.templateId,
         isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
         isAssigned: intent.isAssigned,
+        lastModifiedDateTime: intent.lastModifiedDateTime,
       })),
     (signal) =>
       readCollection<Template, Template>(context, 'templates', '/beta/deviceManagement/templates', { signal }, (template) => ({
@@ -382,5 +387,10 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
       })),
     (signal) => loadBaselineTemplates(context, signal),
   ]);
-  return { policies, intents, templates, policyTemplates };
+  // The audit log once the objects are known: its window starts at the oldest one's last change.
+  // Read after the lists, as the story of a report that did not load is not worth its requests.
+  const objects = [...policies.map((policy) => policy.lastModifiedDateTime), ...intents.map((intent) => intent.lastModifiedDateTime)];
+  if (objects.length === 0) return { policies, intents, templates, policyTemplates };
+  const auditLog = await readAuditLog(context, objects);
+  return { policies, intents, templates, policyTemplates, auditLog };
 }

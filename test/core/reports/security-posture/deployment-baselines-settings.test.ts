@@ -444,6 +444,8 @@ describe('completeness of settings', () => {
       `/beta/deviceManagement/configurationPolicies?${new URLSearchParams(POLICY_LIST_QUERY).toString()}`,
       `POST /beta/$batch ${SETTINGS}`,
       `/beta${SETTINGS} after https://graph.microsoft.com/beta${SETTINGS}?$skiptoken=25`,
+      // Then, once, the audit log for the findings' stories (docs/finding-rules.md, "A finding's last change").
+      expect.stringMatching(/^\/v1\.0\/deviceManagement\/auditEvents\?%24filter=activityDateTime\+ge\+/),
     ]);
     expect(loaded.policies[0]).toMatchObject({ settingsRead: 35, settingCount: 35, settingsPaged: true, settingsError: null });
     const report = deriveSecurityPosture(loaded, context);

@@ -1,0 +1,41 @@
+/**
+ * The one read of Intune's audit log a load makes for its findings' stories (audit-story.ts):
+ * through the Graph port like every other read (paged, paced, progress told per page), optional,
+ * so a log that cannot be read is a value, never the report's load error.
+ */
+
+import type * as Graph from '@microsoft/microsoft-graph-types';
+import { optionalReadFailure } from '../optional-read.js';
+import { readCollection } from '../read-collection.js';
+import type { LoadContext } from '../report-model.js';
+import { auditWindowFilter, auditWindowStart, projectAuditEvent } from './audit-story.js';
+import type { AuditEntry, AuditLog } from './audit-story.js';
+
+/**
+ * List auditEvents (intune-auditing-auditevent-list): on `/v1.0` as on `/beta`, the same auditEvent,
+ * read with DeviceManagementApps.Read.All, a permission the product already holds for report 2.
+ */
+export const AUDIT_EVENTS_PATH = '/v1.0/deviceManagement/auditEvents';
+
+/**
+ * The audit log since the oldest of the objects' last modifications (within the log's retention).
+ * The List page documents no query options; the window is `$filter=activityDateTime ge …`, the
+ * date range the admin center's own audit view and Microsoft's samples filter the log by. Events
+ * are not filtered by resource upstream (not reliable on this list): `storiesOf` matches them.
+ */
+export async function readAuditLog(context: LoadContext, lastModified: ReadonlyArray<string | null | undefined>, signal?: AbortSignal): Promise<AuditLog> {
+  const since = auditWindowStart(lastModified, context.now?.() ?? new Date());
+  const controller = signal ?? new AbortController().signal;
+  try {
+    const entries = await readCollection<Graph.AuditEvent, AuditEntry>(
+      context,
+      'auditEvents',
+      AUDIT_EVENTS_PATH,
+      { query: { $filter: auditWindowFilter(since) }, signal: controller },
+      projectAuditEvent,
+    );
+    return { ok: true, value: { since: since.toISOString(), entries } };
+  } catch (error) {
+    return { ok: false, reason: optionalReadFailure(error, controller) };
+  }
+}
