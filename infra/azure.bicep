@@ -192,6 +192,10 @@ resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
     BOT_TENANT_ID: identity.properties.tenantId
     TEAMS_APP_ID: teamsAppId
     TAB_DOMAIN: webApp.properties.defaultHostName
+    // Requests reach the server through App Service's front end, which appends the caller to
+    // X-Forwarded-For; the server trusts that header from the platform's addresses only
+    // (docs/contract.md, "Configuration").
+    TRUSTED_PROXY: 'app-service'
     APPLICATIONINSIGHTS_CONNECTION_STRING: monitoring.outputs.connectionString
   }
 }

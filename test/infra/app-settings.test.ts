@@ -16,8 +16,8 @@ const PARAMETERS = JSON.parse(readFileSync('infra/azure.parameters.json', 'utf8'
 /**
  * What the hosted server is given, each read by src/app/config.ts: the tenant and the Entra app it
  * reads as, the identity it signs in with (Graph through the federated credential, Blob Storage,
- * the bot), the state container, the bot's registration, the Teams app and the tab's host, and
- * where telemetry goes.
+ * the bot), the state container, the bot's registration, the Teams app and the tab's host, the
+ * front end whose X-Forwarded-For it trusts, and where telemetry goes.
  */
 const SERVER_SETTINGS = [
   'M365_TENANT_ID',
@@ -29,6 +29,7 @@ const SERVER_SETTINGS = [
   'BOT_TENANT_ID',
   'TEAMS_APP_ID',
   'TAB_DOMAIN',
+  'TRUSTED_PROXY',
   'APPLICATIONINSIGHTS_CONNECTION_STRING',
 ];
 
@@ -41,10 +42,22 @@ const PLATFORM_SETTINGS = ['WEBSITE_RUN_FROM_PACKAGE', 'SCM_DO_BUILD_DURING_DEPL
 
 /**
  * Never in the hosted settings: the local environment's credentials and keys (the hosted app has
- * none), and what App Service sets itself: the port, and the identity endpoint and its header
- * (https://learn.microsoft.com/azure/app-service/overview-managed-identity#rest-endpoint-reference).
+ * none), and what App Service sets itself: the port, the instance's id, and the identity endpoint
+ * and its header (https://learn.microsoft.com/azure/app-service/overview-managed-identity#rest-endpoint-reference,
+ * https://learn.microsoft.com/azure/app-service/reference-app-settings).
  */
-const NEVER_SET = ['M365_CLIENT_SECRET', 'M365_CLIENT_CERTIFICATE', 'BOT_PASSWORD', 'NOTIFY_API_KEY', 'IDENTITY_ENDPOINT', 'IDENTITY_HEADER', 'PORT', 'MSI_ENDPOINT', 'MSI_SECRET'];
+const NEVER_SET = [
+  'M365_CLIENT_SECRET',
+  'M365_CLIENT_CERTIFICATE',
+  'BOT_PASSWORD',
+  'NOTIFY_API_KEY',
+  'IDENTITY_ENDPOINT',
+  'IDENTITY_HEADER',
+  'PORT',
+  'MSI_ENDPOINT',
+  'MSI_SECRET',
+  'WEBSITE_INSTANCE_ID',
+];
 
 function namesTheServerReads(): Set<string> {
   const names = new Set<string>();
@@ -101,10 +114,11 @@ describe("the Web App's settings", () => {
     expect(manifest.webApplicationInfo.id).toBe('${{AAD_APP_CLIENT_ID}}');
   });
 
-  it('serve the tab on the Web App’s own host, and send telemetry to the Application Insights made beside it', () => {
+  it('serve the tab on the Web App’s own host behind App Service’s front end, and send telemetry to the Application Insights made beside it', () => {
     expect(setting('TAB_DOMAIN')).toBe('webApp.properties.defaultHostName');
     expect(declared(MAIN, 'output').get('TAB_DOMAIN')!.value).toBe('webApp.properties.defaultHostName');
     expect(setting('APPLICATIONINSIGHTS_CONNECTION_STRING')).toBe('monitoring.outputs.connectionString');
+    expect(setting('TRUSTED_PROXY')).toBe("'app-service'");
     expect(setting('WEBSITE_RUN_FROM_PACKAGE')).toBe("'1'");
     expect(setting('SCM_DO_BUILD_DURING_DEPLOYMENT')).toBe("'false'");
   });
