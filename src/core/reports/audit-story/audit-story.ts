@@ -18,8 +18,8 @@ export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../
 /** An audit event kept to what a story needs, as its page arrives. */
 export interface AuditEntry {
   at: string;
-  /** The user principal name, or the app's display name for a change made by an app; null when the log names neither. */
-  by: string | null;
+  /** The user principal name, or the app's display name for a change made by an app (`UNNAMED_ACTOR` when the log names neither). */
+  by: string;
   activity: string;
   /** Whether the log says the change succeeded (`activityResult`); a failed attempt changed nothing. */
   succeeded: boolean;
@@ -35,6 +35,12 @@ export const MAX_CHANGES_PER_OBJECT = 5;
 export const MAX_PROPERTIES = 10;
 /** Characters kept of a property's old or new value (a script's content is logged whole). */
 export const MAX_VALUE_CHARS = 200;
+
+/**
+ * Who made a change the log records without a user or an app name. The change still happened: it
+ * is still the object's last change, so an older, named one is never shown in its place.
+ */
+export const UNNAMED_ACTOR = 'someone the audit log does not name';
 
 /** How long Intune keeps its audit log: "up to one year of audit events" through Graph (monitor-audit-logs). */
 export const AUDIT_RETENTION_DAYS = 365;
@@ -70,7 +76,7 @@ export function projectAuditEvent(event: Graph.AuditEvent): AuditEntry {
   const resources = Array.isArray(event.resources) ? event.resources : [];
   return {
     at,
-    by: auditActorName(event.actor),
+    by: auditActorName(event.actor) ?? UNNAMED_ACTOR,
     activity: asString(event.activity) ?? asString(event.activityType) ?? asString(event.displayName) ?? 'a change',
     // Graph documents `activityResult` only as "The result of the activity"; the log writes
     // `Success` for a change that took, so anything else (`Failure`, absent) is not a change.
@@ -112,15 +118,15 @@ export function auditWindowFilter(since: Date): string {
 /**
  * Each object's successful changes, newest first, at most `MAX_CHANGES_PER_OBJECT`, keyed by the
  * id as asked. The log promises no order and its resource filter is unreliable, so every event
- * is matched here, by `resourceId` without case (as Graph compares ids). An event with no time or
- * no actor cannot tell the story and is left out.
+ * is matched here, by `resourceId` without case (as Graph compares ids). An event with no time
+ * cannot be placed in the story and is left out.
  */
 export function storiesOf(entries: readonly AuditEntry[], objectIds: Iterable<string>): Map<string, AuditChange[]> {
   const wanted = new Map<string, string>();
   for (const id of objectIds) wanted.set(id.toLowerCase(), id);
   const found = new Map<string, AuditChange[]>();
   for (const entry of entries) {
-    if (!entry.succeeded || !entry.at || entry.by === null) continue;
+    if (!entry.succeeded || !entry.at) continue;
     const seen = new Set<string>();
     for (const resource of entry.resources) {
       const id = wanted.get(resource.id.toLowerCase());

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_CHANGES_PER_OBJECT,
   MAX_PROPERTIES,
+  UNNAMED_ACTOR,
   auditWindowFilter,
   auditWindowStart,
   projectAuditEvent,
@@ -95,8 +96,12 @@ describe("a finding's last change", () => {
   it("names the user, not the portal's app, and an app that acted alone by its name", () => {
     const byApp = withStories(derived([POLICY]), log([event({ at: '2026-11-20T14:02:00Z', upn: null, app: 'Contoso Configuration Sync', activityResult: 'success' })]));
     expect(byApp.findings[0]!.lastChange?.by).toBe('Contoso Configuration Sync');
-    const byNobody = withStories(derived([POLICY]), log([event({ at: '2026-11-20T14:02:00Z', upn: null, app: null })]));
-    expect(byNobody.findings[0]!.lastChange).toBeUndefined();
+    // A change the log names no one for is still the last change: an older, named one never stands in for it.
+    const byNobody = withStories(
+      derived([POLICY]),
+      log([event({ at: '2026-11-20T14:02:00Z', upn: null, app: null }), event({ at: '2026-11-10T09:00:00Z', upn: 'alex@contoso.com' })]),
+    );
+    expect(byNobody.findings[0]!.lastChange).toMatchObject({ at: '2026-11-20T14:02:00.000Z', by: UNNAMED_ACTOR });
   });
 
   it("matches the object's id without case, and only its own events", () => {
