@@ -61,8 +61,9 @@ export interface BotConfig {
   /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
   tabDomain: string | undefined;
   /**
-   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address): for requests from it, the
-   * client address it appends to X-Forwarded-For is the caller's, for /api/notify's rate limits.
+   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address, or `app-service` for App
+   * Service's front end): for requests from it, the client address it appends to X-Forwarded-For is
+   * the caller's, for /api/notify's rate limits (docs/contract.md, "Configuration").
    */
   trustedProxy: string | undefined;
 }
@@ -218,7 +219,13 @@ function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | unde
   const tabDomain = value('TAB_DOMAIN');
   if (tabDomain && !/^[a-z0-9.-]+(?::\d+)?$/i.test(tabDomain)) throw new ConfigError(`TAB_DOMAIN must be a host name (and port), got "${tabDomain}".`);
   const trustedProxy = value('TRUSTED_PROXY');
-  if (trustedProxy && isIP(trustedProxy) === 0) throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address, got "${trustedProxy}".`);
+  if (trustedProxy === 'app-service') {
+    // App Service sets WEBSITE_INSTANCE_ID in every Web App; elsewhere nothing stands in front that writes these headers.
+    if (!value('WEBSITE_INSTANCE_ID'))
+      throw new ConfigError('TRUSTED_PROXY=app-service is for a Web App on App Service, and WEBSITE_INSTANCE_ID (which App Service sets) is not set.');
+  } else if (trustedProxy && isIP(trustedProxy) === 0) {
+    throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address or app-service, got "${trustedProxy}".`);
+  }
   return {
     id,
     password,
