@@ -73,7 +73,11 @@ async function main(argv: string[]): Promise<void> {
   if (!tabDirectory) sayWarning(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
   // The tenant's own state: a demo's history and triage never show in a real tenant's, nor one tenant's in another's.
-  const store = await openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => sayWarning(line) });
+  const store = await openStateStore(config.stateStore, {
+    tenant: connection.tenantKey,
+    warn: (line) => sayWarning(line),
+    managedIdentityClientId: config.managedIdentity?.clientId,
+  });
   const { bot: botConfig } = config;
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({
@@ -87,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
     ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
     store,
     bot: {
-      identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
+      identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId, managedIdentity: botConfig.managedIdentity },
       tabUrl,
       teamsAppId: botConfig.teamsAppId,
       notifyApiKey: botConfig.notifyApiKey,

@@ -22,6 +22,11 @@ export interface BotIdentity {
   password?: string | undefined;
   /** Set for a single-tenant bot registration. */
   tenantId?: string | undefined;
+  /**
+   * The registration is the user-assigned managed identity `id` names (an Azure Bot of type
+   * UserAssignedMSI): outgoing calls sign in with the identity, with no password.
+   */
+  managedIdentity?: boolean | undefined;
 }
 
 export interface TeamsAdapterOptions {
@@ -57,7 +62,9 @@ export class TeamsAdapter {
     const credentials = new ConfigurationServiceClientCredentialFactory({
       MicrosoftAppId: identity.id ?? '',
       MicrosoftAppPassword: identity.password ?? '',
-      MicrosoftAppType: identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
+      // botbuilder's UserAssignedMSI type asks the identity endpoint (IDENTITY_ENDPOINT) for the
+      // identity's tokens, and requires the app id and tenant and no password (ConfigurationServiceClientCredentialFactory).
+      MicrosoftAppType: identity.managedIdentity ? 'UserAssignedMSI' : identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
       MicrosoftAppTenantId: identity.tenantId ?? '',
     });
     this.cloudAdapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication({}, credentials));
