@@ -35,6 +35,8 @@ export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' |
   /** The reports' bytes for viewers, when a test counts how often they are made. */
   encodings?: AppServerOptions['encodings'];
   logStream?: NodeJS.WritableStream;
+  /** What /readyz checks (health-routes.ts). */
+  readiness?: AppServerOptions['readiness'];
 }
 
 export interface AssembledApp {
@@ -100,6 +102,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(botOptions?.trustedProxy ? { trustedProxy: botOptions.trustedProxy } : {}),
     log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.readiness ? { readiness: options.readiness } : {}),
   });
   return { server, services, bot, scheduler };
 }

@@ -10,6 +10,7 @@ import { readDemoSwitches, startDemoTenant } from './demo-switches.js';
 import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
+import { createReadiness } from './health-routes.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
 
@@ -19,8 +20,13 @@ const say = inertLog((line: string) => console.log(line));
 const sayError = inertLog((line: string) => console.error(line));
 const sayWarning = inertLog((line: string) => console.warn(line));
 
-/** How long a stopping server waits for the loads under way before it closes the store. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A stopping server (SIGTERM) exits within 10 seconds: App Service, like most platforms, waits a
+ * short while after SIGTERM before it kills the process. The requests and loads under way get most
+ * of that; flushing the store and telemetry the rest.
+ */
+const SHUTDOWN_GRACE_MS = 7_000;
+const SHUTDOWN_DEADLINE_MS = 9_500;
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -79,6 +85,7 @@ async function main(argv: string[]): Promise<void> {
     managedIdentityClientId: config.managedIdentity?.clientId,
   });
   const { bot: botConfig } = config;
+  const readiness = createReadiness({ tokens: connection.tokens, store });
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({
     connection,
@@ -99,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
       now: () => schedulerClock.now(),
     },
     log: say,
+    readiness,
   });
   say(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
@@ -107,22 +115,36 @@ async function main(argv: string[]): Promise<void> {
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces unless HOST narrows it.
   const host = config.host ?? (connection.demo ? '127.0.0.1' : '0.0.0.0');
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
-  say(`Listening on http://${host}:${config.port}`);
-  say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
+  // PORT=0 asks for any free port: the one given is the one to print.
+  const port = (server.address() as { port?: number } | null)?.port ?? config.port;
+  say(`Listening on http://${host}:${port}`);
+  say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${port}/tab/`);
   // Every instance runs the schedules; a lease in the state store makes each slot one post.
   scheduler?.start(schedulerClock.tickMs);
 
-  const stop = async () => {
-    // No new requests first; then the scheduled run and the loads under way (if any) finish before the store closes.
-    server.close();
-    await scheduler?.stop();
-    // A load under way adds its point to the history as it ends, so it is given a while to end
-    // before the store closes; a platform that stops the app waits only so long, and a large
-    // tenant's load can take minutes.
-    await Promise.race([services.reports.settled(), sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false })]);
-    await store.close();
-    await connection.close();
-  };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Whatever still runs at the deadline, the process ends, and ends well: the platform's kill would come next.
+      setTimeout(() => process.exit(process.exitCode ?? 0), SHUTDOWN_DEADLINE_MS).unref();
+      readiness.markStopping();
+      say('Stopping: no new requests; the ones under way finish first.');
+      // No new connections, and idle kept-alive ones closed; requests under way finish (within the grace).
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose request finishes after this is idle then, and is closed then.
+      const closeIdle = setInterval(() => server.server.closeIdleConnections(), 100).unref();
+      server.server.closeIdleConnections();
+      await scheduler?.stop();
+      // A load under way adds its point to the history as it ends, so it is given a while to end before
+      // the store closes; a large tenant's load can take minutes, and the platform waits only so long.
+      const grace = sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false });
+      await Promise.race([Promise.all([closed, services.reports.settled()]), grace]);
+      clearInterval(closeIdle);
+      server.server.closeAllConnections();
+      await store.close();
+      await connection.close();
+      say('Stopped.');
+    })());
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }
