@@ -1,6 +1,6 @@
 import type { TenantConnection } from './config.js';
 import { GraphClient } from '../graph/graph-client.js';
-import type { GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
+import type { GraphCall, GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
 import { createHttpTransport } from '../graph/http-transport.js';
 import type { HttpTransport } from '../graph/http-transport.js';
 import { createMsalTokenSource } from '../graph/token-source.js';
@@ -92,12 +92,18 @@ export async function openGraphConnection(
   connection: TenantConnection,
   options: {
     onExchange?: (exchange: GraphExchange) => void;
+    /** Each Graph call once it ends (telemetry's dependency). */
+    onCall?: (call: GraphCall) => void;
     betaCoverage?: boolean;
     /** Starts the simulated tenant demo mode reads; closed with the connection. */
     startDemoTenant?: () => Promise<DemoTenant>;
   } = {},
 ): Promise<GraphConnection> {
-  const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
+  const clientOptions = {
+    betaCoverage: options.betaCoverage === true,
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+  };
   if (connection.mode === 'demo') {
     if (!options.startDemoTenant) throw new Error('Demo mode needs the simulated tenant: the entry point passes startDemoTenant.');
     const simulator = await options.startDemoTenant();

@@ -37,6 +37,8 @@ export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' |
   logStream?: NodeJS.WritableStream;
   /** What /readyz checks (health-routes.ts). */
   readiness?: AppServerOptions['readiness'];
+  /** Each answered request by route (telemetry). */
+  onRequest?: AppServerOptions['onRequest'];
 }
 
 export interface AssembledApp {
@@ -68,6 +70,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.loadOptions ? { loadOptions: options.loadOptions } : {}),
+    ...(options.onReportLoaded ? { onReportLoaded: options.onReportLoaded } : {}),
   });
   const { bot, scheduler } = botOptions
     ? createBot(services, {
@@ -103,6 +106,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   return { server, services, bot, scheduler };
 }

@@ -38,6 +38,8 @@ export interface AppServerOptions {
   refreshesPerMinute?: number;
   /** The clock the per-minute limits (refreshes, triage changes) count by, in milliseconds: `Date.now` unless a test holds it. */
   limitClock?: () => number;
+  /** Sees each request once answered, by its route template (telemetry): never its path or query. */
+  onRequest?: (request: { method: string; route: string; status: number; durationMs: number }) => void;
   /** What /readyz checks; without it, /readyz answers ready whenever the process answers. */
   readiness?: Readiness;
   log?: (line: string) => void;
@@ -78,6 +80,13 @@ export function createAppServer(options: AppServerOptions): Server {
   });
 
   registerHealthRoutes(server, options.readiness);
+  const onRequest = options.onRequest;
+  if (onRequest) {
+    server.on('after', (req: Request, res: Response, route: { spec?: { path?: unknown } } | null) => {
+      const path = route?.spec?.path;
+      onRequest({ method: req.method ?? 'GET', route: typeof path === 'string' ? path : '(no route)', status: res.statusCode, durationMs: Date.now() - req.time() });
+    });
+  }
 
   const authorised = async (req: Request, res: Response): Promise<TabUser | null> => {
     const access = await options.checkAccess(req.header('authorization'));

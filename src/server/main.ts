@@ -11,6 +11,7 @@ import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
 import { createReadiness } from './health-routes.js';
+import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
 
@@ -52,9 +53,14 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.tenant === 'large') say(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
+  // Telemetry only with a connection string (docs/contract.md, "Configuration"); without one nothing is sent anywhere.
+  const monitor = config.telemetryConnectionString ? await startAzureMonitor(config.telemetryConnectionString) : undefined;
+  const telemetry = monitor?.telemetry;
+  if (monitor) say('Telemetry: on, to Application Insights (APPLICATIONINSIGHTS_CONNECTION_STRING).');
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
+    ...(telemetry ? { onCall: (call) => telemetry.graphCall(call) } : {}),
     startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });
   if (deny.length > 0) say(`Demo switch: the app is not granted ${deny.join(', ')}.`);
@@ -104,9 +110,11 @@ async function main(argv: string[]): Promise<void> {
       notifyApiKey: botConfig.notifyApiKey,
       trustedProxy: botConfig.trustedProxy,
       now: () => schedulerClock.now(),
+      ...(telemetry ? { onSend: (send) => telemetry.botSend(send) } : {}),
     },
     log: say,
     readiness,
+    ...(telemetry ? { onReportLoaded: (load) => telemetry.reportLoaded(load), onRequest: (request) => telemetry.request(request) } : {}),
   });
   say(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
@@ -143,6 +151,8 @@ async function main(argv: string[]): Promise<void> {
       server.server.closeAllConnections();
       await store.close();
       await connection.close();
+      // What telemetry holds is sent before the process ends.
+      await monitor?.shutdown().catch((error: unknown) => sayWarning(`Telemetry could not be flushed: ${error instanceof Error ? error.message : String(error)}`));
       say('Stopped.');
     })());
   process.once('SIGINT', () => void stop());
