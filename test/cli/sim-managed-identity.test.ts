@@ -5,7 +5,13 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigurationServiceClientCredentialFactory } from 'botbuilder';
+import { decodeJwt } from 'jose';
 import { recordCredential } from '../support/suite-log.js';
+import { freePort } from '../support/local-service.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -17,6 +23,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+const dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-identity-'));
 let sim: ChildProcess;
 let printed: Record<string, string>;
 
@@ -37,6 +44,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  rmSync(dataDirectory, { recursive: true, force: true });
   if (sim && sim.exitCode === null) {
     sim.kill('SIGTERM');
     await once(sim, 'exit');
@@ -77,5 +85,63 @@ describe('dmhealth sim --managed-identity', () => {
     const output = `${failed.stdout}${failed.stderr}`;
     expect(output).toMatch(/identity endpoint/);
     expect(output).not.toContain('not-the-header');
+  });
+});
+
+describe('npm start with the identity alone', () => {
+  it('connects to the simulated tenant and is ready: the Graph token comes through the identity', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, ['dist/server/main.js'], {
+      env: cleanEnv({ ...printed, PORT: String(port), HOST: '127.0.0.1', STATE_STORE: `file:${dataDirectory}` }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    try {
+      await expect.poll(() => output, { timeout: 45_000, interval: 100 }).toContain('Listening on');
+      expect(output).toMatch(/Connected to .*: Microsoft Graph answers/);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { configuration: 'ok', stateStore: 'ok', graphToken: 'ok' } });
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (server.exitCode === null) server.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
+describe("the bot's outgoing calls as the managed identity", () => {
+  it("get a Bot Framework token from the identity endpoint through botbuilder's UserAssignedMSI credentials", async () => {
+    const saved = { endpoint: process.env.IDENTITY_ENDPOINT, header: process.env.IDENTITY_HEADER };
+    // botbuilder reads the identity endpoint from the environment, as on App Service.
+    process.env.IDENTITY_ENDPOINT = printed.IDENTITY_ENDPOINT;
+    process.env.IDENTITY_HEADER = printed.IDENTITY_HEADER;
+    try {
+      const factory = new ConfigurationServiceClientCredentialFactory({
+        MicrosoftAppId: printed.MANAGED_IDENTITY_CLIENT_ID,
+        MicrosoftAppType: 'UserAssignedMSI',
+        MicrosoftAppTenantId: printed.M365_TENANT_ID,
+      });
+      const credentials = (await factory.createCredentials(
+        printed.MANAGED_IDENTITY_CLIENT_ID!,
+        'https://api.botframework.com',
+        'https://login.microsoftonline.com',
+        true,
+      )) as unknown as {
+        getToken(): Promise<string>;
+      };
+      const token = await credentials.getToken();
+      expect(decodeJwt(token)).toMatchObject({ aud: 'https://api.botframework.com', appid: printed.MANAGED_IDENTITY_CLIENT_ID });
+    } finally {
+      for (const [name, value] of [
+        ['IDENTITY_ENDPOINT', saved.endpoint],
+        ['IDENTITY_HEADER', saved.header],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
