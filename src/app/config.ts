@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { ClientCredential } from '../graph/token-source.js';
+import type { ManagedIdentity } from '../graph/managed-identity.js';
 import { DEFAULT_THRESHOLDS } from '../core/reports/thresholds.js';
 import type { ReportThresholds } from '../core/reports/thresholds.js';
 
@@ -32,6 +33,14 @@ export interface AppConfig {
    */
   betaCoverage: boolean;
   bot: BotConfig;
+  /**
+   * `MANAGED_IDENTITY_CLIENT_ID` with the identity endpoint App Service sets (`IDENTITY_ENDPOINT`,
+   * `IDENTITY_HEADER`): the Web App's user-assigned identity, for Graph (as the app registration,
+   * through a federated credential), Blob Storage and the bot. Unset on a machine of one's own.
+   */
+  managedIdentity: ManagedIdentity | undefined;
+  /** `APPLICATIONINSIGHTS_CONNECTION_STRING`: telemetry is sent to Application Insights only when it is set. */
+  telemetryConnectionString: string | undefined;
 }
 
 /** The bot's side of the configuration (docs/contract.md, "Configuration"). */
@@ -39,6 +48,11 @@ export interface BotConfig {
   /** Bot Framework identity; without it the bot answers this machine only. */
   id: string | undefined;
   password: string | undefined;
+  /**
+   * `BOT_TYPE=UserAssignedMSI`: the bot's registration is the managed identity BOT_ID names, and its
+   * outgoing calls sign in with that identity, with no password.
+   */
+  managedIdentity: boolean;
   tenantId: string | undefined;
   /** The bearer key `POST /api/notify` requires; without it the endpoint is off. */
   notifyApiKey: string | undefined;
@@ -47,8 +61,9 @@ export interface BotConfig {
   /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
   tabDomain: string | undefined;
   /**
-   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address): for requests from it, the
-   * client address it appends to X-Forwarded-For is the caller's, for /api/notify's rate limits.
+   * The reverse proxy in front of the app (`TRUSTED_PROXY`, its address, or `app-service` for App
+   * Service's front end): for requests from it, the client address it appends to X-Forwarded-For is
+   * the caller's, for /api/notify's rate limits (docs/contract.md, "Configuration").
    */
   trustedProxy: string | undefined;
 }
@@ -72,16 +87,19 @@ const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com';
  */
 export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   try {
+    const managedIdentity = readManagedIdentity(env);
     return {
       ok: true,
       config: {
-        connection: readConnection(env),
+        connection: readConnection(env, managedIdentity),
         port: readPort(env),
         host: readHost(env),
-        stateStore: env.STATE_STORE?.trim() || 'file:.data',
+        stateStore: readStateStore(env, managedIdentity),
         thresholds: readThresholds(env),
         betaCoverage: readSwitch(env, 'GRAPH_BETA_COVERAGE'),
-        bot: readBot(env),
+        bot: readBot(env, managedIdentity),
+        managedIdentity,
+        telemetryConnectionString: env.APPLICATIONINSIGHTS_CONNECTION_STRING?.trim() || undefined,
       },
     };
   } catch (error) {
@@ -90,7 +108,44 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   }
 }
 
-function readConnection(env: NodeJS.ProcessEnv): TenantConnection {
+/**
+ * The Web App's user-assigned identity. App Service sets IDENTITY_ENDPOINT and IDENTITY_HEADER in
+ * a Web App that has an identity (https://learn.microsoft.com/azure/app-service/overview-managed-identity#rest-endpoint-reference);
+ * MANAGED_IDENTITY_CLIENT_ID says which of its identities this app signs in as.
+ */
+function readManagedIdentity(env: NodeJS.ProcessEnv): ManagedIdentity | undefined {
+  const clientId = env.MANAGED_IDENTITY_CLIENT_ID?.trim();
+  if (!clientId) return undefined;
+  const endpoint = env.IDENTITY_ENDPOINT?.trim();
+  const header = env.IDENTITY_HEADER?.trim();
+  if (!endpoint || !header) {
+    throw new ConfigError(
+      'MANAGED_IDENTITY_CLIENT_ID is set, and the identity endpoint is not (IDENTITY_ENDPOINT and IDENTITY_HEADER, which App Service sets in a Web App that has a managed identity). ' +
+        'On a machine of your own, use M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE instead.',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new ConfigError(`IDENTITY_ENDPOINT is not a URL: "${endpoint}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`IDENTITY_ENDPOINT must be an http:// or https:// URL, got "${endpoint}".`);
+  return { clientId, endpoint: url.href, header };
+}
+
+/** `file:<directory>`, a connection string, or (with the managed identity) a blob container's URL. */
+function readStateStore(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | undefined): string {
+  const value = env.STATE_STORE?.trim() || 'file:.data';
+  if (/^https?:\/\//i.test(value) && !managedIdentity) {
+    throw new ConfigError(
+      'STATE_STORE is a blob container URL, which the app signs in to with its managed identity: set MANAGED_IDENTITY_CLIENT_ID too, or give a connection string.',
+    );
+  }
+  return value;
+}
+
+function readConnection(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | undefined): TenantConnection {
   const tenantId = env.M365_TENANT_ID?.trim();
   const clientId = env.M365_CLIENT_ID?.trim();
   const secret = env.M365_CLIENT_SECRET;
@@ -104,21 +159,26 @@ function readConnection(env: NodeJS.ProcessEnv): TenantConnection {
   const missing: string[] = [];
   if (!tenantId) missing.push('M365_TENANT_ID');
   if (!clientId) missing.push('M365_CLIENT_ID');
-  if (!secret && !certificate) missing.push('M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE');
+  if (!secret && !certificate && !managedIdentity) missing.push('M365_CLIENT_SECRET, M365_CLIENT_CERTIFICATE or MANAGED_IDENTITY_CLIENT_ID');
   if (missing.length > 0) {
     throw new ConfigError(
       `Tenant configuration is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set. ` +
         'Set all of M365_TENANT_ID, M365_CLIENT_ID and a credential to read a tenant, or none of them for the demo tenant.',
     );
   }
-  if (secret && certificate) {
-    throw new ConfigError('Both M365_CLIENT_SECRET and M365_CLIENT_CERTIFICATE are set: set exactly one credential.');
+  const credentials = [secret && 'M365_CLIENT_SECRET', certificate && 'M365_CLIENT_CERTIFICATE', managedIdentity && 'MANAGED_IDENTITY_CLIENT_ID'].filter(Boolean);
+  if (credentials.length > 1) {
+    throw new ConfigError(`${credentials.join(' and ')} are set: set exactly one credential.`);
   }
   return {
     mode: 'tenant',
     tenantId: tenantId!,
     clientId: clientId!,
-    credential: certificate ? { kind: 'certificate', pemPath: certificate } : { kind: 'secret', secret: secret! },
+    credential: managedIdentity
+      ? { kind: 'managed-identity', identity: managedIdentity }
+      : certificate
+        ? { kind: 'certificate', pemPath: certificate }
+        : { kind: 'secret', secret: secret! },
     authorityHost: readOrigin('M365_AUTHORITY_HOST', authorityHost || DEFAULT_AUTHORITY_HOST),
     graphBaseUrl: readOrigin('GRAPH_BASE_URL', graphBaseUrl || DEFAULT_GRAPH_BASE_URL),
   };
@@ -139,11 +199,19 @@ function readOrigin(name: string, value: string): string {
   return url.origin;
 }
 
-function readBot(env: NodeJS.ProcessEnv): BotConfig {
+function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | undefined): BotConfig {
   const value = (name: string) => env[name]?.trim() || undefined;
   const id = value('BOT_ID');
   const password = env.BOT_PASSWORD || undefined;
   if (password && !id) throw new ConfigError('BOT_PASSWORD is set without BOT_ID: set both for Bot Framework authentication, or neither to answer this machine only.');
+  const botType = value('BOT_TYPE');
+  if (botType !== undefined && botType !== 'UserAssignedMSI') throw new ConfigError(`BOT_TYPE must be UserAssignedMSI or unset (a bot with BOT_PASSWORD), got "${botType}".`);
+  // botbuilder's managed-identity credentials need the identity's client id and tenant and refuse a password (ConfigurationServiceClientCredentialFactory).
+  if (botType && (!id || !value('BOT_TENANT_ID') || password || !managedIdentity)) {
+    throw new ConfigError(
+      "BOT_TYPE=UserAssignedMSI needs BOT_ID (the managed identity's client id), BOT_TENANT_ID and MANAGED_IDENTITY_CLIENT_ID with the identity endpoint, and no BOT_PASSWORD.",
+    );
+  }
   const notifyApiKey = env.NOTIFY_API_KEY || undefined;
   if (notifyApiKey !== undefined && notifyApiKey.length < MIN_NOTIFY_KEY_LENGTH) {
     throw new ConfigError(`NOTIFY_API_KEY must be at least ${MIN_NOTIFY_KEY_LENGTH} characters long (a random one, e.g. openssl rand -hex 32).`);
@@ -151,8 +219,23 @@ function readBot(env: NodeJS.ProcessEnv): BotConfig {
   const tabDomain = value('TAB_DOMAIN');
   if (tabDomain && !/^[a-z0-9.-]+(?::\d+)?$/i.test(tabDomain)) throw new ConfigError(`TAB_DOMAIN must be a host name (and port), got "${tabDomain}".`);
   const trustedProxy = value('TRUSTED_PROXY');
-  if (trustedProxy && isIP(trustedProxy) === 0) throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address, got "${trustedProxy}".`);
-  return { id, password, tenantId: value('BOT_TENANT_ID'), notifyApiKey, teamsAppId: value('TEAMS_APP_ID'), tabDomain, trustedProxy };
+  if (trustedProxy === 'app-service') {
+    // App Service sets WEBSITE_INSTANCE_ID in every Web App; elsewhere nothing stands in front that writes these headers.
+    if (!value('WEBSITE_INSTANCE_ID'))
+      throw new ConfigError('TRUSTED_PROXY=app-service is for a Web App on App Service, and WEBSITE_INSTANCE_ID (which App Service sets) is not set.');
+  } else if (trustedProxy && isIP(trustedProxy) === 0) {
+    throw new ConfigError(`TRUSTED_PROXY must be the proxy's IP address or app-service, got "${trustedProxy}".`);
+  }
+  return {
+    id,
+    password,
+    managedIdentity: botType === 'UserAssignedMSI',
+    tenantId: value('BOT_TENANT_ID'),
+    notifyApiKey,
+    teamsAppId: value('TEAMS_APP_ID'),
+    tabDomain,
+    trustedProxy,
+  };
 }
 
 function readSwitch(env: NodeJS.ProcessEnv, name: string): boolean {

@@ -32,6 +32,16 @@ export interface ServicesOptions {
    */
   store?: StateStore;
   log: (line: string) => void;
+  /** Each upstream report load once it ends (telemetry): counts and state only, never a record. */
+  onReportLoaded?: (load: ReportLoadOutcome) => void;
+}
+
+export interface ReportLoadOutcome {
+  report: string;
+  state: string;
+  durationMs: number;
+  records: number;
+  findings: number;
 }
 
 /** The application floor as one process has it: every front end (tab API, bot, CLI) works through these. */
@@ -67,6 +77,7 @@ export function createServices(options: ServicesOptions): AppServices {
     log(`report ${id}: loading from Microsoft Graph`);
     const result = await load(id, onProgress, request);
     log(`report ${id}: loaded (${result.state}) in ${Date.now() - started} ms`);
+    options.onReportLoaded?.({ report: id, state: result.state, durationMs: Date.now() - started, records: result.rows.length, findings: result.findings.length });
     // Recorded before the result is handed out, so the summary that follows shows this load; the
     // history's lock is waited for briefly (history-records.ts), and a history that cannot be
     // written costs a point of the trend, never the report.

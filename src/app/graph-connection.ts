@@ -1,10 +1,10 @@
 import type { TenantConnection } from './config.js';
 import { GraphClient } from '../graph/graph-client.js';
-import type { GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
+import type { GraphCall, GraphClientOptions, GraphExchange } from '../graph/graph-client.js';
 import { createHttpTransport } from '../graph/http-transport.js';
 import type { HttpTransport } from '../graph/http-transport.js';
 import { createMsalTokenSource } from '../graph/token-source.js';
-import type { ClientCredential } from '../graph/token-source.js';
+import type { AccessTokenSource, ClientCredential } from '../graph/token-source.js';
 import type { TenantKey } from '../store/state-store.js';
 
 /**
@@ -31,6 +31,8 @@ export interface GraphConnection {
   graph: GraphClient;
   /** The HTTP transport behind it, with its trust: for other calls to the same authority (signing keys). */
   transport: HttpTransport;
+  /** The Graph client's tokens: whether one can be had is part of the server's readiness. */
+  tokens: AccessTokenSource;
   /** "Contoso (demo)" in demo mode; the tenant id otherwise. */
   tenantLabel: string;
   demo: boolean;
@@ -71,6 +73,7 @@ export function connectToDemoTenant(simulator: DemoTenant, options: DemoConnecti
   return {
     graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...options.clientOptions }),
     transport,
+    tokens,
     tenantLabel: simulator.tenant.displayName,
     demo: true,
     tenantKey: tenantKeyOf({ demo: true, tenantId: simulator.tenantId }),
@@ -89,12 +92,18 @@ export async function openGraphConnection(
   connection: TenantConnection,
   options: {
     onExchange?: (exchange: GraphExchange) => void;
+    /** Each Graph call once it ends (telemetry's dependency). */
+    onCall?: (call: GraphCall) => void;
     betaCoverage?: boolean;
     /** Starts the simulated tenant demo mode reads; closed with the connection. */
     startDemoTenant?: () => Promise<DemoTenant>;
   } = {},
 ): Promise<GraphConnection> {
-  const clientOptions = { betaCoverage: options.betaCoverage === true, ...(options.onExchange ? { onExchange: options.onExchange } : {}) };
+  const clientOptions = {
+    betaCoverage: options.betaCoverage === true,
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+  };
   if (connection.mode === 'demo') {
     if (!options.startDemoTenant) throw new Error('Demo mode needs the simulated tenant: the entry point passes startDemoTenant.');
     const simulator = await options.startDemoTenant();
@@ -112,6 +121,7 @@ export async function openGraphConnection(
   return {
     graph: new GraphClient({ baseUrl: connection.graphBaseUrl, tokens, transport, ...clientOptions }),
     transport,
+    tokens,
     tenantLabel: connection.tenantId,
     demo: false,
     tenantKey: tenantKeyOf({ demo: false, tenantId: connection.tenantId }),

@@ -2,7 +2,7 @@ import type { AppServices } from '../app/create-services.js';
 import { PostScheduler } from '../app/post-scheduler.js';
 import { createTabLinks } from './tab-links.js';
 import { TeamsBot } from './teams-bot.js';
-import type { BotIdentity } from './teams-bot.js';
+import type { BotIdentity, TeamsBotOptions } from './teams-bot.js';
 
 export interface BotOptions {
   identity: BotIdentity;
@@ -15,6 +15,8 @@ export interface BotOptions {
   /** The time as scheduled posts see it. */
   now?: () => Date;
   log: (line: string) => void;
+  /** Each send of the bot's, for telemetry. */
+  onSend?: TeamsBotOptions['onSend'];
 }
 
 /**
@@ -35,6 +37,7 @@ export function createBot(services: AppServices, options: BotOptions): { bot: Te
     ...(options.followUpAfterMs !== undefined ? { followUpAfterMs: options.followUpAfterMs } : {}),
     now,
     log,
+    ...(options.onSend ? { onSend: options.onSend } : {}),
   });
   const scheduler = new PostScheduler({
     store,

@@ -3,7 +3,7 @@ import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
-import type { BotIdentity } from './adapter/teams-adapter.js';
+import type { BotIdentity, TeamsAdapterOptions } from './adapter/teams-adapter.js';
 import type { CardPoster } from './bot-services.js';
 import { newFindingsCardFor } from './cards/new-findings-card.js';
 import { messageDispatch } from './message-dispatch.js';
@@ -35,6 +35,8 @@ export interface TeamsBotOptions {
   /** The time, for schedules (a test runs the server on a clock it sets). */
   now?: () => Date;
   log?: (line: string) => void;
+  /** Each send of the bot's, for telemetry (teams-adapter.ts). */
+  onSend?: TeamsAdapterOptions['onSend'];
 }
 
 export type NotifyResult = { ok: true; outcomes: PostOutcome[] } | { ok: false; status: 404; message: string };
@@ -77,7 +79,7 @@ export class TeamsBot {
       now,
       log: this.log,
     });
-    this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store, dispatch, log: this.log });
+    this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store, dispatch, log: this.log, onSend: options.onSend });
   }
 
   /** `POST /api/messages`. */

@@ -28,10 +28,12 @@ function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'o
     the table without the columns that do not fit, then every finding and how to fix it.`,
     overview: `overview [--format table|json] [--width N]
     Load every report and print each one's state and its findings counted by kind.`,
-    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling]
+    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity]
     Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
     what a client needs to reach it: Graph URL, authority, tenant id, client id and
-    secret, and the CA file to trust through NODE_EXTRA_CA_CERTS.`,
+    secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity
+    it also serves an identity endpoint as App Service does, and prints the identity's
+    variables instead of a secret.`,
     help: `help
     Show this text. Every command also takes --help.`,
   };

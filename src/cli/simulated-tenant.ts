@@ -18,7 +18,7 @@ export function startDemoTenant(registry: ReportRegistry): Promise<Simulator> {
  * tenant, until Ctrl+C.
  */
 export async function runSimulator(args: string[]): Promise<number> {
-  let values: { tenant?: string; devices?: string; policies?: string; port?: string; latency?: string; 'no-throttling'?: boolean };
+  let values: { tenant?: string; devices?: string; policies?: string; port?: string; latency?: string; 'no-throttling'?: boolean; 'managed-identity'?: boolean };
   try {
     ({ values } = parseArgs({
       args,
@@ -29,6 +29,7 @@ export async function runSimulator(args: string[]): Promise<number> {
         port: { type: 'string' },
         latency: { type: 'string' },
         'no-throttling': { type: 'boolean' },
+        'managed-identity': { type: 'boolean' },
       },
       strict: true,
     }));
@@ -60,13 +61,17 @@ export async function runSimulator(args: string[]): Promise<number> {
   }
   if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
   const tenant = tenantName === 'large' ? buildLargeTenant({ devices, ...(policies === undefined ? {} : { policies }) }) : buildDemoTenant();
-  const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'] });
+  const managedIdentity = values['managed-identity'] === true;
+  const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'], managedIdentity });
   const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
+  const about = managedIdentity
+    ? 'No secret: the app signs in as its managed identity, through the identity endpoint as App Service serves one, and the app registration trusts that identity (a federated credential). IDENTITY_HEADER is made anew at every start and is good for this machine only.'
+    : 'The secret is made anew at every start and is good for this simulator only.';
   console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
 
 ${environment.join('\n')}
 
-The secret is made anew at every start and is good for this simulator only. Press Ctrl+C to stop.`);
+${about} Press Ctrl+C to stop.`);
 
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -22,6 +22,23 @@ export interface GraphExchange {
   requestId: string | undefined;
 }
 
+/**
+ * What the client reports about each call, its retries included: for telemetry (a dependency per
+ * call). The path is its template, every GUID segment `{id}` and no query, so it names no record.
+ */
+export interface GraphCall {
+  method: 'GET' | 'POST';
+  pathTemplate: string;
+  /** The last answer's status; undefined when no answer came (a network failure). */
+  status: number | undefined;
+  ok: boolean;
+  attempts: number;
+  durationMs: number;
+  /** Time spent waiting between attempts, and how many answers were 429 (throttled). */
+  retryWaitMs: number;
+  throttled: number;
+}
+
 export interface GraphAttemptsOptions {
   tokens: AccessTokenSource;
   transport: HttpTransport;
@@ -34,6 +51,8 @@ export interface GraphAttemptsOptions {
   /** Lets the allow-list take the beta twins of the collections `/v1.0` cuts short. */
   betaCoverage?: boolean;
   onExchange?: (exchange: GraphExchange) => void;
+  /** Sees each call once it ends, with its retries (telemetry's dependency). */
+  onCall?: (call: GraphCall) => void;
   /**
    * Paces requests under Graph's per-app limits (request-budget.ts); one is made when not given,
    * `false` sends without pacing (a test of the retries themselves).
@@ -108,10 +127,47 @@ export class GraphAttempts {
     assertAllowedRequest(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true });
     const clientRequestId = randomUUID();
     const waits = this.retryWaits(request.signal);
-    let renewedToken = false;
+    const onCall = this.options.onCall;
+    if (!onCall) return this.sendWithRetries(method, url, request, clientRequestId, waits);
+    const started = this.now();
+    const seen = { status: undefined as number | undefined, attempts: 0, throttled: 0 };
+    const report = (ok: boolean) =>
+      onCall({
+        method,
+        pathTemplate: pathTemplate(url.pathname),
+        status: seen.status,
+        ok,
+        attempts: seen.attempts,
+        durationMs: this.now() - started,
+        retryWaitMs: waits.waited,
+        throttled: seen.throttled,
+      });
+    try {
+      const answer = await this.sendWithRetries(method, url, request, clientRequestId, waits, seen);
+      report(true);
+      return answer;
+    } catch (error) {
+      report(false);
+      throw error;
+    }
+  }
 
+  private async sendWithRetries(
+    method: 'GET' | 'POST',
+    url: URL,
+    request: AttemptRequest,
+    clientRequestId: string,
+    waits: RetryWaits,
+    seen?: { status: number | undefined; attempts: number; throttled: number },
+  ): Promise<RawAnswer> {
+    let renewedToken = false;
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await this.attemptOnce(method, url, request, clientRequestId, attempt);
+      if (seen) {
+        seen.attempts = attempt;
+        seen.status = 'answer' in outcome ? outcome.answer.status : outcome.response?.status;
+        if (seen.status === 429) seen.throttled += 1;
+      }
       if ('answer' in outcome) return outcome.answer;
       const { failure, response } = outcome;
       // An expired or revoked token: get a fresh one once, then let a second 401 stand.
@@ -190,6 +246,11 @@ export class GraphAttempts {
 export class RetryWaits {
   private waitedMs = 0;
 
+  /** Milliseconds waited so far between attempts. */
+  get waited(): number {
+    return this.waitedMs;
+  }
+
   constructor(
     private readonly policy: RetryPolicy,
     private readonly sleep: (ms: number) => Promise<void>,
@@ -253,4 +314,14 @@ export function parseJsonAnswer(answer: RawAnswer): unknown {
       { cause: error },
     );
   }
+}
+
+const GUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path as its template: each GUID segment `{id}` (the allow-list lets no other id through, upstream-allow-list.ts). */
+export function pathTemplate(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => (GUID_SEGMENT.test(segment) ? '{id}' : segment))
+    .join('/');
 }

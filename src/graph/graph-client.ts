@@ -1,5 +1,5 @@
 import { GraphAttempts } from './graph-attempts.js';
-import type { GraphExchange } from './graph-attempts.js';
+import type { GraphCall, GraphExchange } from './graph-attempts.js';
 import { getThroughBatch } from './graph-batch.js';
 import { GraphRequestRefusedError } from '../core/graph/graph-error.js';
 import { followNextLink, readPages } from './graph-paging.js';
@@ -13,7 +13,7 @@ import { BATCH_PATHS, coveragePath } from './upstream-allow-list.js';
 
 // What callers of the client see of its parts: each exchange (for a log or a bench), and how a
 // page's next link is read. The reading vocabulary is the core's Graph port (graph-reader.ts).
-export type { GraphExchange } from './graph-attempts.js';
+export type { GraphCall, GraphExchange } from './graph-attempts.js';
 export { peekNextLink } from './graph-paging.js';
 
 export interface GraphClientOptions {
@@ -29,6 +29,8 @@ export interface GraphClientOptions {
   requestTimeoutMs?: number;
   userAgent?: string;
   onExchange?: (exchange: GraphExchange) => void;
+  /** Sees each call once it ends, with its retries and waits: telemetry's dependency (path templates only). */
+  onCall?: (call: GraphCall) => void;
   /** Pacing under Graph's per-app limits; see `GraphAttemptsOptions.budget`. */
   budget?: RequestBudget | false;
   /**
@@ -66,6 +68,7 @@ export class GraphClient implements GraphReader {
       requestTimeoutMs: options.requestTimeoutMs,
       betaCoverage: options.betaCoverage,
       onExchange: options.onExchange,
+      ...(options.onCall ? { onCall: options.onCall } : {}),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       sleep: options.sleep,
       random: options.random,

@@ -5,6 +5,8 @@ import type { Configuration, INetworkModule, NetworkRequestOptions, NetworkRespo
 import { GraphError } from '../core/graph/graph-error.js';
 import type { HttpTransport } from './http-transport.js';
 import { TransportError } from './http-transport.js';
+import { TOKEN_EXCHANGE_AUDIENCE, requestIdentityToken } from './managed-identity.js';
+import type { ManagedIdentity } from './managed-identity.js';
 
 /** Gives the Graph client a bearer token; `invalidate` drops a token Graph has rejected. */
 export interface AccessTokenSource {
@@ -12,7 +14,12 @@ export interface AccessTokenSource {
   invalidate(): void;
 }
 
-export type ClientCredential = { kind: 'secret'; secret: string } | { kind: 'certificate'; pemPath: string };
+/**
+ * How the app registration proves itself to Entra ID: a secret or a certificate where the app runs on
+ * a machine of its own (local debugging), or, on App Service, a managed identity whose token the
+ * registration trusts through a federated identity credential (docs/architecture.md, "Security model").
+ */
+export type ClientCredential = { kind: 'secret'; secret: string } | { kind: 'certificate'; pemPath: string } | { kind: 'managed-identity'; identity: ManagedIdentity };
 
 export interface MsalTokenSourceOptions {
   tenantId: string;
@@ -49,7 +56,7 @@ export function createMsalTokenSource(options: MsalTokenSourceOptions): AccessTo
       // Hosts other than Microsoft's clouds (a sovereign proxy, the simulator) are trusted as given
       // instead of being checked against Microsoft's instance-discovery service.
       ...(MICROSOFT_AUTHORITY_HOSTS.has(authorityUrl.hostname) ? {} : { knownAuthorities: [authorityUrl.host] }),
-      ...credentialOptions(options.credential),
+      ...credentialOptions(options.credential, options.transport),
     },
     system: {
       networkClient: msalNetworkClient(options.transport, authorityUrl.origin),
@@ -91,8 +98,16 @@ export function createMsalTokenSource(options: MsalTokenSourceOptions): AccessTo
   };
 }
 
-function credentialOptions(credential: ClientCredential): Pick<NonNullable<Configuration['auth']>, 'clientSecret' | 'clientCertificate'> {
+function credentialOptions(
+  credential: ClientCredential,
+  transport: HttpTransport,
+): Pick<NonNullable<Configuration['auth']>, 'clientSecret' | 'clientCertificate' | 'clientAssertion'> {
   if (credential.kind === 'secret') return { clientSecret: credential.secret };
+  if (credential.kind === 'managed-identity') {
+    // The identity's token for the token-exchange audience is the client assertion: asked for each
+    // time MSAL needs one (MSAL caches the Graph token it buys with it), so it is never stale.
+    return { clientAssertion: async () => (await requestIdentityToken(credential.identity, TOKEN_EXCHANGE_AUDIENCE, transport)).token };
+  }
   const pem = readFileSync(credential.pemPath, 'utf8');
   const certificatePem = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)?.[0];
   if (!certificatePem) throw new Error(`${credential.pemPath} holds no PEM certificate`);

@@ -35,6 +35,10 @@ export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' |
   /** The reports' bytes for viewers, when a test counts how often they are made. */
   encodings?: AppServerOptions['encodings'];
   logStream?: NodeJS.WritableStream;
+  /** What /readyz checks (health-routes.ts). */
+  readiness?: AppServerOptions['readiness'];
+  /** Each answered request by route (telemetry). */
+  onRequest?: AppServerOptions['onRequest'];
 }
 
 export interface AssembledApp {
@@ -66,6 +70,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(options.cacheMaxAgeMs !== undefined ? { cacheMaxAgeMs: options.cacheMaxAgeMs } : {}),
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.loadOptions ? { loadOptions: options.loadOptions } : {}),
+    ...(options.onReportLoaded ? { onReportLoaded: options.onReportLoaded } : {}),
   });
   const { bot, scheduler } = botOptions
     ? createBot(services, {
@@ -100,6 +105,8 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(botOptions?.trustedProxy ? { trustedProxy: botOptions.trustedProxy } : {}),
     log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   return { server, services, bot, scheduler };
 }

@@ -9,6 +9,8 @@ import { registerTriageRoutes } from './triage-routes.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
+import { registerHealthRoutes } from './health-routes.js';
+import type { Readiness } from './health-routes.js';
 import { isLoopback, isLoopbackHost } from '../core/net/loopback.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
@@ -36,6 +38,10 @@ export interface AppServerOptions {
   refreshesPerMinute?: number;
   /** The clock the per-minute limits (refreshes, triage changes) count by, in milliseconds: `Date.now` unless a test holds it. */
   limitClock?: () => number;
+  /** Sees each request once answered, by its route template (telemetry): never its path or query. */
+  onRequest?: (request: { method: string; route: string; status: number; durationMs: number }) => void;
+  /** What /readyz checks; without it, /readyz answers ready whenever the process answers. */
+  readiness?: Readiness;
   log?: (line: string) => void;
   /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
   logStream?: NodeJS.WritableStream;
@@ -72,6 +78,15 @@ export function createAppServer(options: AppServerOptions): Server {
     res.header('x-content-type-options', 'nosniff');
     next();
   });
+
+  registerHealthRoutes(server, options.readiness);
+  const onRequest = options.onRequest;
+  if (onRequest) {
+    server.on('after', (req: Request, res: Response, route: { spec?: { path?: unknown } } | null) => {
+      const path = route?.spec?.path;
+      onRequest({ method: req.method ?? 'GET', route: typeof path === 'string' ? path : '(no route)', status: res.statusCode, durationMs: Date.now() - req.time() });
+    });
+  }
 
   const authorised = async (req: Request, res: Response): Promise<TabUser | null> => {
     const access = await options.checkAccess(req.header('authorization'));

@@ -10,6 +10,8 @@ import { readDemoSwitches, startDemoTenant } from './demo-switches.js';
 import type { DemoSwitches } from './demo-switches.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import { assembleApp } from './app-assembly.js';
+import { createReadiness } from './health-routes.js';
+import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
 
@@ -19,8 +21,13 @@ const say = inertLog((line: string) => console.log(line));
 const sayError = inertLog((line: string) => console.error(line));
 const sayWarning = inertLog((line: string) => console.warn(line));
 
-/** How long a stopping server waits for the loads under way before it closes the store. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A stopping server (SIGTERM) exits within 10 seconds: App Service, like most platforms, waits a
+ * short while after SIGTERM before it kills the process. The requests and loads under way get most
+ * of that; flushing the store and telemetry the rest.
+ */
+const SHUTDOWN_GRACE_MS = 7_000;
+const SHUTDOWN_DEADLINE_MS = 9_500;
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -46,9 +53,14 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.tenant === 'large') say(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
+  // Telemetry only with a connection string (docs/contract.md, "Configuration"); without one nothing is sent anywhere.
+  const monitor = config.telemetryConnectionString ? await startAzureMonitor(config.telemetryConnectionString) : undefined;
+  const telemetry = monitor?.telemetry;
+  if (monitor) say('Telemetry: on, to Application Insights (APPLICATIONINSIGHTS_CONNECTION_STRING).');
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
+    ...(telemetry ? { onCall: (call) => telemetry.graphCall(call) } : {}),
     startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });
   if (deny.length > 0) say(`Demo switch: the app is not granted ${deny.join(', ')}.`);
@@ -73,8 +85,13 @@ async function main(argv: string[]): Promise<void> {
   if (!tabDirectory) sayWarning(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
   // The tenant's own state: a demo's history and triage never show in a real tenant's, nor one tenant's in another's.
-  const store = await openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => sayWarning(line) });
+  const store = await openStateStore(config.stateStore, {
+    tenant: connection.tenantKey,
+    warn: (line) => sayWarning(line),
+    managedIdentityClientId: config.managedIdentity?.clientId,
+  });
   const { bot: botConfig } = config;
+  const readiness = createReadiness({ tokens: connection.tokens, store });
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({
     connection,
@@ -87,14 +104,17 @@ async function main(argv: string[]): Promise<void> {
     ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
     store,
     bot: {
-      identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId },
+      identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId, managedIdentity: botConfig.managedIdentity },
       tabUrl,
       teamsAppId: botConfig.teamsAppId,
       notifyApiKey: botConfig.notifyApiKey,
       trustedProxy: botConfig.trustedProxy,
       now: () => schedulerClock.now(),
+      ...(telemetry ? { onSend: (send) => telemetry.botSend(send) } : {}),
     },
     log: say,
+    readiness,
+    ...(telemetry ? { onReportLoaded: (load) => telemetry.reportLoaded(load), onRequest: (request) => telemetry.request(request) } : {}),
   });
   say(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
@@ -103,22 +123,38 @@ async function main(argv: string[]): Promise<void> {
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces unless HOST narrows it.
   const host = config.host ?? (connection.demo ? '127.0.0.1' : '0.0.0.0');
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
-  say(`Listening on http://${host}:${config.port}`);
-  say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`);
+  // PORT=0 asks for any free port: the one given is the one to print.
+  const port = (server.address() as { port?: number } | null)?.port ?? config.port;
+  say(`Listening on http://${host}:${port}`);
+  say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${port}/tab/`);
   // Every instance runs the schedules; a lease in the state store makes each slot one post.
   scheduler?.start(schedulerClock.tickMs);
 
-  const stop = async () => {
-    // No new requests first; then the scheduled run and the loads under way (if any) finish before the store closes.
-    server.close();
-    await scheduler?.stop();
-    // A load under way adds its point to the history as it ends, so it is given a while to end
-    // before the store closes; a platform that stops the app waits only so long, and a large
-    // tenant's load can take minutes.
-    await Promise.race([services.reports.settled(), sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false })]);
-    await store.close();
-    await connection.close();
-  };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Whatever still runs at the deadline, the process ends, and ends well: the platform's kill would come next.
+      setTimeout(() => process.exit(process.exitCode ?? 0), SHUTDOWN_DEADLINE_MS).unref();
+      readiness.markStopping();
+      say('Stopping: no new requests; the ones under way finish first.');
+      // No new connections, and idle kept-alive ones closed; requests under way finish (within the grace).
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose request finishes after this is idle then, and is closed then.
+      const closeIdle = setInterval(() => server.server.closeIdleConnections(), 100).unref();
+      server.server.closeIdleConnections();
+      await scheduler?.stop();
+      // A load under way adds its point to the history as it ends, so it is given a while to end before
+      // the store closes; a large tenant's load can take minutes, and the platform waits only so long.
+      const grace = sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false });
+      await Promise.race([Promise.all([closed, services.reports.settled()]), grace]);
+      clearInterval(closeIdle);
+      server.server.closeAllConnections();
+      await store.close();
+      await connection.close();
+      // What telemetry holds is sent before the process ends.
+      await monitor?.shutdown().catch((error: unknown) => sayWarning(`Telemetry could not be flushed: ${error instanceof Error ? error.message : String(error)}`));
+      say('Stopped.');
+    })());
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }

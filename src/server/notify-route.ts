@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Request, Response, Server } from 'restify';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
@@ -58,11 +59,39 @@ export function registerNotify(
  * Who is calling: the socket's address, or, for a request from the trusted proxy, the address that
  * proxy appended last to X-Forwarded-For (earlier entries are the client's to write, so not trusted).
  */
-function callerAddress(req: Request, trustedProxy: string | undefined): string {
+export function callerAddress(req: Request, trustedProxy: string | undefined): string {
   const socketAddress = normaliseAddress(req.socket.remoteAddress ?? 'unknown');
-  if (!trustedProxy || socketAddress !== normaliseAddress(trustedProxy)) return socketAddress;
+  if (!trustedProxy) return socketAddress;
+  if (trustedProxy === 'app-service') {
+    // A Web App's port is reachable only through App Service's front end, which ends TLS and forwards
+    // with X-Forwarded-* headers (https://learn.microsoft.com/azure/app-service/configure-language-nodejs#detect-https-session),
+    // from an address of the platform's own network, never a public one; the entry it appends to
+    // X-Forwarded-For carries the client's port ("address:port").
+    if (!isPlatformAddress(socketAddress)) return socketAddress;
+    const forwarded = req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    return forwarded ? normaliseAddress(withoutPort(forwarded)) : socketAddress;
+  }
+  if (socketAddress !== normaliseAddress(trustedProxy)) return socketAddress;
   const forwarded = req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
   return forwarded ? normaliseAddress(forwarded) : socketAddress;
+}
+
+/** Loopback, private (RFC 1918, RFC 4193) and link-local addresses: where App Service's front end connects from. */
+export function isPlatformAddress(address: string): boolean {
+  if (isIP(address) === 4) {
+    const [a = 0, b = 0] = address.split('.').map(Number);
+    return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  }
+  if (isIP(address) === 6) return address === '::1' || /^f[cd]/i.test(address) || /^fe[89ab]/i.test(address);
+  return false;
+}
+
+/** "203.0.113.7:51234" or "[2001:db8::1]:51234" as App Service writes them; a bare address as it is. */
+function withoutPort(entry: string): string {
+  const bracketed = entry.match(/^\[([^\]]+)\](?::\d+)?$/);
+  if (bracketed) return bracketed[1]!;
+  const v4 = entry.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/);
+  return v4 ? v4[1]! : entry;
 }
 
 function normaliseAddress(address: string): string {

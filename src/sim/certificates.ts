@@ -31,13 +31,17 @@ const DAY_MS = 86_400_000;
  * A fresh CA and a server certificate for the loopback names, made at every start so no private
  * key is ever committed. The CA is constrained to issuing (pathLen 0), the leaf to TLS servers.
  */
-export async function createSimulatorPki(hostnames: readonly string[] = ['localhost', '127.0.0.1', '::1']): Promise<SimulatorPki> {
+export async function createSimulatorPki(
+  hostnames: readonly string[] = ['localhost', '127.0.0.1', '::1'],
+  /** Another CA name, for a second service trusted beside the simulator's: two CAs of one name confuse certificate path building. */
+  caName = 'CN=Device Management Health simulator CA, O=Device Management Health (demo)',
+): Promise<SimulatorPki> {
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 30 * DAY_MS);
   const caKeys = await webcrypto.subtle.generateKey(ECDSA, true, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
-    name: 'CN=Device Management Health simulator CA, O=Device Management Health (demo)',
+    name: caName,
     notBefore,
     notAfter,
     keys: caKeys as CryptoKeyPair,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importSPKI, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importSPKI, jwtVerify } from 'jose';
 import type { CryptoKey, JWK, JWTPayload } from 'jose';
 import { sendJson } from './http-helpers.js';
 
@@ -12,6 +12,24 @@ export interface SimApplication {
   certificates: Array<{ thumbprintSha256: string; publicKeyPem: string }>;
   /** Granted application permissions, issued as the token's `roles`. */
   roles: string[];
+  /**
+   * Federated identity credentials: tokens of another issuer the registration accepts as its client
+   * assertion ("Configure an application to trust a managed identity",
+   * https://learn.microsoft.com/entra/workload-id/workload-identity-federation-config-app-trust-managed-identity).
+   */
+  federatedCredentials?: FederatedCredential[];
+}
+
+export interface FederatedCredential {
+  issuer: string;
+  subject: string;
+  audiences: string[];
+}
+
+/** A user-assigned managed identity: its client id (what the app names) and its object id (a token's subject). */
+export interface SimManagedIdentity {
+  clientId: string;
+  principalId: string;
 }
 
 export interface AccessTokenClaims extends JWTPayload {
@@ -107,6 +125,7 @@ export class SimEntra {
       secrets: app.secrets ?? [randomBytes(30).toString('base64url')],
       certificates: app.certificates,
       roles: app.roles,
+      ...(app.federatedCredentials ? { federatedCredentials: app.federatedCredentials } : {}),
     };
     this.applications.set(registered.clientId, registered);
     return registered;
@@ -182,6 +201,75 @@ export class SimEntra {
     }
   }
 
+  /**
+   * The issuer of this tenant's managed-identity tokens for the token exchange, as Entra's own:
+   * `https://login.microsoftonline.com/{tenant}/v2.0`, on this look-alike's origin.
+   */
+  get managedIdentityIssuer(): string {
+    return `${this.origin}/${this.tenantId}/v2.0`;
+  }
+
+  /**
+   * A managed identity's token for `resource`, as App Service's identity endpoint hands it out: for
+   * the token-exchange audience a v2.0 token whose subject is the identity's object id (the one a
+   * federated credential names); for another resource an app-only v1.0 token like the others here.
+   */
+  async issueManagedIdentityToken(identity: SimManagedIdentity, resource: string, lifetimeSeconds: number): Promise<string> {
+    const exchange = resource === 'api://AzureADTokenExchange';
+    return new SignJWT({
+      aud: resource,
+      tid: this.tenantId,
+      ...(exchange ? { azp: identity.clientId, ver: '2.0' } : { appid: identity.clientId, appidacr: '2', idtyp: 'app', ver: '1.0' }),
+      oid: identity.principalId,
+      sub: identity.principalId,
+      uti: randomBytes(16).toString('base64url'),
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keyId })
+      .setIssuer(exchange ? this.managedIdentityIssuer : this.issuer)
+      .setIssuedAt()
+      .setNotBefore('0s')
+      .setExpirationTime(`${lifetimeSeconds}s`)
+      .sign(this.signingKey);
+  }
+
+  /**
+   * An assertion from an issuer one of the registration's federated credentials names is checked as
+   * Entra checks it: signed by that issuer (here only this tenant's own identity tokens), unexpired,
+   * and with the credential's exact subject and one of its audiences; anything else is refused with
+   * AADSTS70021. An assertion from no federated issuer is left to the certificate check (undefined);
+   * null is an accepted federated assertion.
+   */
+  private async verifyFederatedAssertion(assertion: string, app: SimApplication): Promise<{ code: number; message: string } | null | undefined> {
+    const credentials = app.federatedCredentials ?? [];
+    if (credentials.length === 0) return undefined;
+    let claims: JWTPayload;
+    try {
+      claims = decodeJwt(assertion);
+    } catch {
+      return undefined;
+    }
+    const fromIssuer = credentials.filter((credential) => credential.issuer === claims.iss);
+    if (fromIssuer.length === 0) return undefined;
+    if (claims.iss !== this.managedIdentityIssuer) return { code: 700027, message: 'The federated issuer could not be reached to check the assertion.' };
+    try {
+      await jwtVerify(assertion, this.verificationKey, { issuer: this.managedIdentityIssuer, algorithms: ['RS256'], clockTolerance: 300 });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') return { code: 700024, message: 'Client assertion is not within its valid time range.' };
+      return { code: 700027, message: 'Client assertion failed signature validation.' };
+    }
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    const match = fromIssuer.some(
+      (credential) => credential.subject === claims.sub && audiences.some((audience) => audience !== undefined && credential.audiences.includes(audience)),
+    );
+    if (!match) {
+      return {
+        code: 70021,
+        message: `No matching federated identity record found for presented assertion. Assertion Issuer: '${claims.iss}'. Assertion Subject: '${claims.sub}'. Assertion Audience: '${audiences.join(',')}'.`,
+      };
+    }
+    return null;
+  }
+
   private isThisTenant(segment: string): boolean {
     const lower = segment.toLowerCase();
     return lower === this.tenantId.toLowerCase() || lower === this.tenantDomain.toLowerCase();
@@ -240,7 +328,9 @@ export class SimEntra {
       if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
         return { status: 400, body: entraError('invalid_request', 50027, 'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer.') };
       }
-      const problem = await verifyClientAssertion(assertion, app, tokenEndpoint);
+      const federated = await this.verifyFederatedAssertion(assertion, app);
+      if (federated) return { status: 401, body: entraError('invalid_client', federated.code, federated.message) };
+      const problem = federated === undefined ? await verifyClientAssertion(assertion, app, tokenEndpoint) : undefined;
       if (problem) return { status: 401, body: entraError('invalid_client', 700027, problem) };
       appIdAcr = '2';
     } else {

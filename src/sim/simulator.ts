@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
@@ -7,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulatorPki } from './certificates.js';
 import { SimEntra } from './entra.js';
+import { startIdentityEndpoint } from './identity-endpoint.js';
+import type { SimIdentityEndpoint } from './identity-endpoint.js';
 import type { SimApplication } from './entra.js';
 import { FaultInjector } from './faults.js';
 import type { Workload } from './graph-resources.js';
@@ -32,6 +35,12 @@ export interface SimulatorOptions {
   tokenLifetimeSeconds?: number;
   /** Seeds the order of `$batch` answers. */
   seed?: number;
+  /**
+   * Also serve App Service's identity endpoint for a user-assigned managed identity, which the
+   * scenario's app registration trusts through a federated identity credential: the app then reads
+   * the tenant with the identity alone, as a Web App does.
+   */
+  managedIdentity?: boolean;
 }
 
 export interface Simulator {
@@ -50,6 +59,8 @@ export interface Simulator {
   readonly faults: FaultInjector;
   readonly graph: SimGraph;
   readonly entra: SimEntra;
+  /** The identity endpoint, with `managedIdentity`. */
+  readonly managedIdentity: SimIdentityEndpoint | undefined;
   latencyMs: number;
   tokenLifetimeSeconds: number;
   /** Registers another application, e.g. one missing a permission. */
@@ -63,13 +74,19 @@ export interface Simulator {
  * What a client needs to read the simulator as a configured tenant (docs/contract.md,
  * "Configuration"): the environment `dmhealth sim` prints and a test or a bench hands a process.
  */
-export function simulatorEnvironment(sim: Pick<Simulator, 'graphUrl' | 'authorityHost' | 'tenantId' | 'clientId' | 'clientSecret' | 'caPath'>): Record<string, string> {
+export function simulatorEnvironment(
+  sim: Pick<Simulator, 'graphUrl' | 'authorityHost' | 'tenantId' | 'clientId' | 'clientSecret' | 'caPath'> & { managedIdentity?: SimIdentityEndpoint | undefined },
+): Record<string, string> {
+  const identity = sim.managedIdentity;
   return {
     GRAPH_BASE_URL: sim.graphUrl,
     M365_AUTHORITY_HOST: sim.authorityHost,
     M365_TENANT_ID: sim.tenantId,
     M365_CLIENT_ID: sim.clientId,
-    M365_CLIENT_SECRET: sim.clientSecret,
+    // With the identity endpoint, the identity is the credential, as on App Service: no secret.
+    ...(identity
+      ? { MANAGED_IDENTITY_CLIENT_ID: identity.identity.clientId, IDENTITY_ENDPOINT: identity.endpoint, IDENTITY_HEADER: identity.header }
+      : { M365_CLIENT_SECRET: sim.clientSecret }),
     NODE_EXTRA_CA_CERTS: sim.caPath,
   };
 }
@@ -133,7 +150,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       else res.destroy();
     });
   });
-  const ownApp = entra.addApplication({ displayName: 'Device Management Health', certificates: [], roles: tenant.grantedRoles });
+  const identity = options.managedIdentity ? { clientId: randomUUID(), principalId: randomUUID() } : undefined;
+  const ownApp = entra.addApplication({
+    displayName: 'Device Management Health',
+    certificates: [],
+    roles: tenant.grantedRoles,
+    // The credential an admin adds to the app registration to trust the Web App's identity.
+    ...(identity ? { federatedCredentials: [{ issuer: entra.managedIdentityIssuer, subject: identity.principalId, audiences: ['api://AzureADTokenExchange'] }] } : {}),
+  });
+  const managedIdentity = identity ? await startIdentityEndpoint({ entra, identity, host, tokenLifetimeSeconds: () => 86_400 }) : undefined;
   const sockets = new Set<Socket>();
   server.on('secureConnection', (socket) => {
     sockets.add(socket);
@@ -152,6 +177,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     faults,
     graph,
     entra,
+    managedIdentity,
     get latencyMs() {
       return latencyMs;
     },
@@ -168,7 +194,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     violationCount: () => graph.violations.length,
     async close() {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), managedIdentity?.close()]);
       rmSync(directory, { recursive: true, force: true });
     },
   };

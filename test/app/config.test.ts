@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/app/config.js';
 import { DEFAULT_THRESHOLDS } from '../../src/core/reports/thresholds.js';
 
-const NO_BOT = { id: undefined, password: undefined, tenantId: undefined, notifyApiKey: undefined, teamsAppId: undefined, tabDomain: undefined };
+const NO_BOT = { id: undefined, password: undefined, managedIdentity: false, tenantId: undefined, notifyApiKey: undefined, teamsAppId: undefined, tabDomain: undefined };
 
 describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
@@ -65,7 +65,7 @@ describe('readConfig', () => {
     const result = readConfig({ M365_TENANT_ID: 't' });
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.message).toContain('incomplete: M365_CLIENT_ID, M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE are not set');
+      expect(result.error.message).toContain('incomplete: M365_CLIENT_ID, M365_CLIENT_SECRET, M365_CLIENT_CERTIFICATE or MANAGED_IDENTITY_CLIENT_ID are not set');
     }
   });
 
@@ -115,7 +115,15 @@ describe('readConfig', () => {
       TAB_DOMAIN: 'health.contoso.com',
       STATE_STORE: 'UseDevelopmentStorage=true',
     });
-    expect(result.ok && result.config.bot).toEqual({ id: 'b', password: 'p', tenantId: 't', notifyApiKey: 'k'.repeat(32), teamsAppId: 'a', tabDomain: 'health.contoso.com' });
+    expect(result.ok && result.config.bot).toEqual({
+      id: 'b',
+      password: 'p',
+      managedIdentity: false,
+      tenantId: 't',
+      notifyApiKey: 'k'.repeat(32),
+      teamsAppId: 'a',
+      tabDomain: 'health.contoso.com',
+    });
     expect(result.ok && result.config.stateStore).toBe('UseDevelopmentStorage=true');
   });
 
@@ -127,5 +135,67 @@ describe('readConfig', () => {
     const result = readConfig(env);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(message);
+  });
+});
+
+describe('readConfig on App Service', () => {
+  const TENANT = { M365_TENANT_ID: 't', M365_CLIENT_ID: 'c' };
+  const IDENTITY = { MANAGED_IDENTITY_CLIENT_ID: 'mi', IDENTITY_ENDPOINT: 'http://127.0.0.1:41741/msi/token', IDENTITY_HEADER: 'h' };
+
+  it('reads Graph with the managed identity when MANAGED_IDENTITY_CLIENT_ID and the identity endpoint are set, with no secret', () => {
+    const result = readConfig({ ...TENANT, ...IDENTITY });
+    expect(result.ok && result.config.connection).toMatchObject({
+      mode: 'tenant',
+      clientId: 'c',
+      credential: { kind: 'managed-identity', identity: { clientId: 'mi', endpoint: 'http://127.0.0.1:41741/msi/token', header: 'h' } },
+    });
+    expect(result.ok && result.config.managedIdentity).toEqual({ clientId: 'mi', endpoint: 'http://127.0.0.1:41741/msi/token', header: 'h' });
+  });
+
+  it('refuses MANAGED_IDENTITY_CLIENT_ID without the identity endpoint App Service sets', () => {
+    const result = readConfig({ ...TENANT, MANAGED_IDENTITY_CLIENT_ID: 'mi' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/IDENTITY_ENDPOINT and IDENTITY_HEADER/);
+  });
+
+  it('refuses the managed identity beside a secret: exactly one credential', () => {
+    const result = readConfig({ ...TENANT, ...IDENTITY, M365_CLIENT_SECRET: 's' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toBe('M365_CLIENT_SECRET and MANAGED_IDENTITY_CLIENT_ID are set: set exactly one credential.');
+  });
+
+  it('takes a blob container URL as STATE_STORE only with the managed identity', () => {
+    const url = 'https://contosohealth.blob.core.windows.net/dmhealth-state';
+    expect(readConfig({ ...TENANT, ...IDENTITY, STATE_STORE: url })).toMatchObject({ ok: true, config: { stateStore: url } });
+    const without = readConfig({ STATE_STORE: url });
+    expect(without.ok).toBe(false);
+    if (!without.ok) expect(without.error.message).toMatch(/MANAGED_IDENTITY_CLIENT_ID/);
+  });
+
+  it('reads BOT_TYPE=UserAssignedMSI: the bot signs in with the identity, with its tenant and no password', () => {
+    const bot = { BOT_TYPE: 'UserAssignedMSI', BOT_ID: 'mi', BOT_TENANT_ID: 't' };
+    expect(readConfig({ ...TENANT, ...IDENTITY, ...bot })).toMatchObject({ ok: true, config: { bot: { id: 'mi', tenantId: 't', managedIdentity: true, password: undefined } } });
+    const refused: NodeJS.ProcessEnv[] = [
+      { ...TENANT, ...IDENTITY, ...bot, BOT_PASSWORD: 'p' },
+      { ...TENANT, ...IDENTITY, ...bot, BOT_TENANT_ID: '' },
+      // The bot's identity needs the identity endpoint even where Graph is read with a secret.
+      { ...TENANT, ...bot, M365_CLIENT_SECRET: 's' },
+    ];
+    for (const env of refused) expect(readConfig(env).ok).toBe(false);
+    expect(readConfig({ BOT_TYPE: 'MultiTenant' }).ok).toBe(false);
+  });
+
+  it('reads APPLICATIONINSIGHTS_CONNECTION_STRING, telemetry being off without it', () => {
+    expect(readConfig({ APPLICATIONINSIGHTS_CONNECTION_STRING: 'InstrumentationKey=k;IngestionEndpoint=https://x/' })).toMatchObject({
+      ok: true,
+      config: { telemetryConnectionString: 'InstrumentationKey=k;IngestionEndpoint=https://x/' },
+    });
+    expect(readConfig({})).toMatchObject({ ok: true, config: { telemetryConnectionString: undefined } });
+  });
+
+  it('takes TRUSTED_PROXY=app-service only where App Service runs the app (WEBSITE_INSTANCE_ID set)', () => {
+    expect(readConfig({ TRUSTED_PROXY: 'app-service', WEBSITE_INSTANCE_ID: 'abc' })).toMatchObject({ ok: true, config: { bot: { trustedProxy: 'app-service' } } });
+    expect(readConfig({ TRUSTED_PROXY: 'app-service' }).ok).toBe(false);
+    expect(readConfig({ TRUSTED_PROXY: 'front-door' }).ok).toBe(false);
   });
 });

@@ -7,6 +7,8 @@ import { freePort, startLocalService } from './local-service.js';
 export interface Azurite {
   /** Azurite's well-known development account, at its blob endpoint on loopback. */
   connectionString: string;
+  /** The development account's blob endpoint (path style: the account is the first segment). */
+  blobEndpoint: string;
   stop(): Promise<void>;
 }
 
@@ -19,13 +21,17 @@ const DEV_ACCOUNT_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVEr
  * Azurite's blob service, in memory, on a free loopback port, for as long as a test file needs it
  * (stop it in afterAll; it is killed anyway when the test process exits).
  */
-export async function startAzurite(): Promise<Azurite> {
+export async function startAzurite(options: { https?: { certPath: string; keyPath: string }; oauth?: boolean } = {}): Promise<Azurite> {
   const port = await freePort();
+  // `--oauth basic` checks a bearer token's issuer, audience and lifetime (not its signature), and
+  // Azurite takes bearer tokens over HTTPS only (its --cert and --key).
+  const secure = options.https ? ['--cert', options.https.certPath, '--key', options.https.keyPath] : [];
+  const oauth = options.oauth ? ['--oauth', 'basic'] : [];
   // Azurite writes its debug log and extent folders under its working directory: a throwaway one.
   const workspace = mkdtempSync(join(tmpdir(), 'dmhealth-azurite-'));
   const azurite = await startLocalService(
     'Azurite',
-    [AZURITE_BLOB, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--inMemoryPersistence', '--disableTelemetry', '--silent'],
+    [AZURITE_BLOB, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--inMemoryPersistence', '--disableTelemetry', '--silent', ...secure, ...oauth],
     /successfully listens/i,
     {
       cwd: workspace,
@@ -36,8 +42,10 @@ export async function startAzurite(): Promise<Azurite> {
   });
   const killOnExit = () => azurite.child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  const scheme = options.https ? 'https' : 'http';
   return {
-    connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${DEV_ACCOUNT_KEY};BlobEndpoint=http://127.0.0.1:${port}/devstoreaccount1;`,
+    connectionString: `DefaultEndpointsProtocol=${scheme};AccountName=devstoreaccount1;AccountKey=${DEV_ACCOUNT_KEY};BlobEndpoint=${scheme}://127.0.0.1:${port}/devstoreaccount1;`,
+    blobEndpoint: `${scheme}://127.0.0.1:${port}/devstoreaccount1`,
     async stop() {
       process.off('exit', killOnExit);
       await azurite.stop();

@@ -4,6 +4,7 @@ import { ActivityTypes, CloudAdapter, ConfigurationBotFrameworkAuthentication, C
 import type { ConversationReference, Middleware, TurnContext } from 'botbuilder';
 import type { Request, Response } from 'restify';
 import { isLoopback } from '../../core/net/loopback.js';
+import type { BotSendOutcome } from '../../app/telemetry.js';
 import { errorText } from '../../core/error-text.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { DispatchedCommand, MessageDispatch } from '../message-dispatch.js';
@@ -22,6 +23,11 @@ export interface BotIdentity {
   password?: string | undefined;
   /** Set for a single-tenant bot registration. */
   tenantId?: string | undefined;
+  /**
+   * The registration is the user-assigned managed identity `id` names (an Azure Bot of type
+   * UserAssignedMSI): outgoing calls sign in with the identity, with no password.
+   */
+  managedIdentity?: boolean | undefined;
 }
 
 export interface TeamsAdapterOptions {
@@ -33,6 +39,8 @@ export interface TeamsAdapterOptions {
   /** What the bot answers to a message. */
   dispatch: MessageDispatch;
   log: (line: string) => void;
+  /** Sees each send of the bot's (a reply or a post) once it ends: for telemetry, no text or conversation id. */
+  onSend?: ((send: BotSendOutcome) => void) | undefined;
 }
 
 /** Words of the message as sent, kept before the command middleware rewrites them. */
@@ -57,7 +65,9 @@ export class TeamsAdapter {
     const credentials = new ConfigurationServiceClientCredentialFactory({
       MicrosoftAppId: identity.id ?? '',
       MicrosoftAppPassword: identity.password ?? '',
-      MicrosoftAppType: identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
+      // botbuilder's UserAssignedMSI type asks the identity endpoint (IDENTITY_ENDPOINT) for the
+      // identity's tokens, and requires the app id and tenant and no password (ConfigurationServiceClientCredentialFactory).
+      MicrosoftAppType: identity.managedIdentity ? 'UserAssignedMSI' : identity.id && identity.tenantId ? 'SingleTenant' : 'MultiTenant',
       MicrosoftAppTenantId: identity.tenantId ?? '',
     });
     this.cloudAdapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication({}, credentials));
@@ -67,6 +77,7 @@ export class TeamsAdapter {
       if (context.activity.type === ActivityTypes.Message) await context.sendActivity(textMessage('Sorry, something went wrong answering that. Please try again in a moment.'));
     };
     this.cloudAdapter.use(commandTextMiddleware(dispatch));
+    if (options.onSend) this.cloudAdapter.use(sendObserver(options.onSend));
     this.conversation = new ConversationBot({
       adapter: this.cloudAdapter,
       command: { enabled: true, commands: dispatch.commands.map((command) => this.commandHandler(command)) },
@@ -159,6 +170,31 @@ function commandTextMiddleware(dispatch: MessageDispatch): Middleware {
         // The mention is gone from the text: stop TeamsFx removing it again from what is left.
         activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
       }
+      await next();
+    },
+  };
+}
+
+/**
+ * Reports every send of a turn, the proactive ones (posts) as well: botbuilder runs the middleware
+ * for continueConversationAsync's turns too, and a send that fails rejects `next`.
+ */
+function sendObserver(onSend: (send: BotSendOutcome) => void): Middleware {
+  return {
+    async onTurn(context, next) {
+      const kind = context.activity.type === ActivityTypes.Event || context.activity.name === 'ContinueConversation' ? 'post' : 'reply';
+      context.onSendActivities(async (_context, activities, nextSend) => {
+        const started = Date.now();
+        try {
+          const sent = await nextSend();
+          onSend({ kind, activities: activities.length, ok: true, status: undefined, durationMs: Date.now() - started });
+          return sent;
+        } catch (error) {
+          const status = (error as { statusCode?: unknown }).statusCode;
+          onSend({ kind, activities: activities.length, ok: false, status: typeof status === 'number' ? status : undefined, durationMs: Date.now() - started });
+          throw error;
+        }
+      });
       await next();
     },
   };

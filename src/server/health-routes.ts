@@ -1,0 +1,89 @@
+import type { Request, Response, Server } from 'restify';
+import { GraphError } from '../core/graph/graph-error.js';
+import type { AccessTokenSource } from '../graph/token-source.js';
+import type { StateStore } from '../store/state-store.js';
+
+/** One readiness check's outcome: its reason when it fails, in words that hold no tenant data. */
+export type ReadinessCheck = { ok: true } | { ok: false; reason: string };
+
+export interface Readiness {
+  /** Whether the server is stopping (SIGTERM): it then answers not ready, so no new traffic is sent. */
+  stopping(): boolean;
+  markStopping(): void;
+  /** The checks behind /readyz, by name. */
+  check(): Promise<Record<string, ReadinessCheck>>;
+}
+
+/** How long a /readyz answer is reused: the route needs no sign-in, so callers must not drive Graph or the store. */
+const READINESS_REUSE_MS = 10_000;
+
+/**
+ * The checks a running server's readiness rests on (docs/contract.md, "Health"): its configuration
+ * was read (the server would not run otherwise), the state store answers a read, and a Graph token
+ * can be had. A failure says which part failed and its kind (an Entra error code, an HTTP status),
+ * never a tenant's id, name or data, nor the token.
+ */
+export function createReadiness(options: { tokens: AccessTokenSource | undefined; store: StateStore; now?: () => number }): Readiness {
+  const now = options.now ?? Date.now;
+  let stopping = false;
+  let last: { at: number; result: Promise<Record<string, ReadinessCheck>> } | undefined;
+  const run = async (): Promise<Record<string, ReadinessCheck>> => {
+    const [stateStore, graphToken] = await Promise.all([
+      options.store.readDocument('readiness-probe').then(
+        (): ReadinessCheck => ({ ok: true }),
+        (error: unknown): ReadinessCheck => ({ ok: false, reason: `the state store (${options.store.kind}) could not be read: ${errorKind(error)}` }),
+      ),
+      options.tokens
+        ? options.tokens.getToken().then(
+            (): ReadinessCheck => ({ ok: true }),
+            (error: unknown): ReadinessCheck => ({ ok: false, reason: `no Microsoft Graph token could be had: ${errorKind(error)}` }),
+          )
+        : Promise.resolve<ReadinessCheck>({ ok: true }),
+    ]);
+    return { configuration: { ok: true }, stateStore, graphToken };
+  };
+  return {
+    stopping: () => stopping,
+    markStopping() {
+      stopping = true;
+    },
+    check() {
+      if (!last || now() - last.at >= READINESS_REUSE_MS) last = { at: now(), result: run() };
+      return last.result;
+    },
+  };
+}
+
+/** Only the failure's kind and code: a Graph or token error's code and status, or the error's class. */
+function errorKind(error: unknown): string {
+  if (error instanceof GraphError) return [error.kind, error.code, error.status].filter((part) => part !== undefined && part !== '').join(' ');
+  const code = (error as { code?: unknown; statusCode?: unknown })?.code ?? (error as { statusCode?: unknown })?.statusCode;
+  return typeof code === 'string' || typeof code === 'number' ? String(code) : error instanceof Error ? error.name : 'unknown error';
+}
+
+/**
+ * `GET /healthz`: the process answers (App Service's health check pings it and replaces an instance
+ * that stops answering). `GET /readyz`: 200 when every check passes, 503 with each failing check's
+ * reason otherwise, and 503 while stopping. Neither needs a sign-in; neither says anything of the tenant.
+ */
+export function registerHealthRoutes(server: Server, readiness: Readiness | undefined): void {
+  server.get('/healthz', async (_req: Request, res: Response) => {
+    res.send(200, { status: 'ok' });
+  });
+  server.get('/readyz', async (_req: Request, res: Response) => {
+    if (!readiness) {
+      res.send(200, { status: 'ready', checks: {} });
+      return;
+    }
+    if (readiness.stopping()) {
+      res.send(503, { status: 'stopping', checks: {} });
+      return;
+    }
+    const checks = await readiness.check();
+    const failing = Object.entries(checks).filter(([, check]) => !check.ok);
+    res.send(failing.length === 0 ? 200 : 503, {
+      status: failing.length === 0 ? 'ready' : 'not ready',
+      checks: Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, check.ok ? 'ok' : check.reason])),
+    });
+  });
+}
