@@ -7,7 +7,7 @@ import { formatCell, isNumeric } from './cell-format.js';
 import { rowLink } from './row-link.js';
 import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
-import { PHONE_LAYOUT } from '../app/breakpoints.js';
+import { PHONE, PHONE_LAYOUT } from '../app/breakpoints.js';
 import { useMediaQuery } from '../app/use-media-query.js';
 
 /** A row of one line; rows whose names or verdicts wrap are measured as they are drawn. */
@@ -33,7 +33,16 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
   },
   body: { position: 'relative' },
-  row: { position: 'absolute', left: 0, right: 0, minHeight: `${ROW_HEIGHT}px` },
+  // The row under the pointer is marked at its start, not by a lighter background: in the dark
+  // theme that background takes the red, green and link texts below WCAG AA's 4.5:1.
+  row: {
+    position: 'absolute',
+    left: 0,
+    right: 0,
+    minHeight: `${ROW_HEIGHT}px`,
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1, boxShadow: `inset ${tokens.strokeWidthThickest} 0 0 ${tokens.colorBrandStroke1}` },
+    ':active': { backgroundColor: tokens.colorNeutralBackground1 },
+  },
   cell: { minWidth: '110px', flexGrow: 1, flexBasis: 0 },
   wide: { flexGrow: 2 },
   linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
@@ -45,6 +54,10 @@ const useStyles = makeStyles({
     zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground1,
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    // What the row is gets room enough to read on one or two lines.
+    flexGrow: 2,
+    minWidth: '160px',
+    [PHONE]: { minWidth: '120px' },
   },
   // Names, verdicts and dates wrap rather than end in "…": "NDES-CONNECTOR-01" and "-02" differ
   // only at their end, and a verdict cut short is not one an admin can act on.
