@@ -45,6 +45,8 @@ const useStyles = makeStyles({
   },
   cell: { minWidth: '110px', flexGrow: 1, flexBasis: 0 },
   wide: { flexGrow: 2 },
+  // A verdict ("Only deleted or empty groups, one still restorable") gets a name's room: read whole, on few lines.
+  verdict: { flexGrow: 2, minWidth: '150px', [PHONE]: { minWidth: '110px' } },
   linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
   // The first column says what the row is: it stays in view when the table scrolls sideways (a
   // narrow window), so "missing missing" never shows without its device.
@@ -132,7 +134,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
               <TableHeaderCell
                 key={column.key}
                 data-pinned={index === 0 || undefined}
-                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, index === 0 && styles.pinned)}
+                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, index === 0 && styles.pinned)}
                 sortable={!partial}
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
                 {...(partial ? {} : { onClick: () => onSort(column.key) })}
@@ -162,7 +164,10 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                   const pinned = index === 0 && styles.pinned;
                   if (!column.available) {
                     return (
-                      <TableCell key={column.key} className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, styles.unavailable, pinned)}>
+                      <TableCell
+                        key={column.key}
+                        className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, styles.unavailable, pinned)}
+                      >
                         n/a
                       </TableCell>
                     );
@@ -178,6 +183,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                       className={mergeClasses(
                         styles.cell,
                         WIDE_COLUMNS.has(column.key) && styles.wide,
+                        isVerdict(column) && styles.verdict,
                         isNumeric(column) && styles.numeric,
                         toneStyle ? styles[toneStyle] : undefined,
                         pinned,
