@@ -199,3 +199,46 @@ describe('overview tiles', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('a phone once a report has history and a triage decision', () => {
+  it.each(['assignment-hygiene', 'admin-approval', 'startup-reliability'] as const)(
+    '%s at 390x844: the findings summary and the first row on the first screen, the trend and the triage log one tap away',
+    async (id) => {
+      let cacheTime = Date.now();
+      const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 500, cacheClock: () => cacheTime });
+      const page = await tab.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${server.base}/tab/#/${id}`);
+      await page.locator('[role=table] [data-open-row]').first().waitFor();
+      // A decision: the first row's worst finding accepted, with a reason.
+      await page.locator('[data-open-row]').first().click();
+      const pane = page.getByRole('dialog');
+      await pane.getByRole('button', { name: 'Accept…' }).first().click();
+      await pane.getByRole('textbox').first().fill('Known and tracked elsewhere');
+      await pane.getByRole('button', { name: 'Accept finding' }).click();
+      await pane.locator('[data-triage=accepted]').first().waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      // A second load: the result ages, and the next visit loads again.
+      cacheTime += 600;
+      await page.reload();
+      await page.locator('[role=table] [data-open-row]').first().waitFor();
+      const history = page.locator('section[aria-label=Findings] [data-history]');
+      await history.waitFor({ timeout: 20_000 });
+      await page.locator('[data-triage-log="1"]').waitFor();
+      const screen = (await page.evaluate(FIRST_SCREEN)) as FirstScreen;
+      await saveScreenshot(page, `report-${id}-390-with-history`);
+      expect(screen.summaryBottom).not.toBeNull();
+      expect(screen.summaryBottom!).toBeLessThanOrEqual(844);
+      expect(screen.firstRowsBottom[0] ?? Infinity).toBeLessThanOrEqual(844);
+      expect(screen.historyAboveTable).toBe(false);
+      expect(screen.cut).toEqual([]);
+      // One tap: the trend, then the triage log.
+      await history.click();
+      await page.locator('section[aria-label=Findings] svg[data-trend-points]').waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('[data-triage-log="1"]').click();
+      expect(await page.getByRole('dialog').textContent()).toContain('Known and tracked elsewhere');
+    },
+  );
+});
