@@ -21,7 +21,8 @@ const useStyles = makeStyles({
   number: { fontVariantNumeric: 'tabular-nums', minWidth: '7ch', flexShrink: 0, textAlign: 'right' },
   // Long kind labels wrap within the tile.
   label: { minWidth: 0, overflowWrap: 'anywhere' },
-  severity: { flexShrink: 0 },
+  // Severities in one column at the tile's end, however long the label before them.
+  severity: { flexShrink: 0, marginLeft: 'auto' },
   muted: { color: tokens.colorNeutralForeground3 },
   line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   // "Worst: High" whole on one line: the count beside it wraps below it rather than squeezing it.
