@@ -220,7 +220,7 @@ describe('the tab as the window and the clock move', () => {
     expect(await chip.textContent()).toContain('8,235');
   });
 
-  it('keeps its freshness label true: "Read" moves on as time passes, and never speaks of the future', async () => {
+  it('keeps its freshness label true: "Updated" moves on as time passes, and never speaks of the future', async () => {
     // Both clocks are the test's: the server reads the report at `now`, and the page's time stands
     // where the test sets it (its timers still run), so the label is the same however busy the machine.
     const server = await tab.startServer(harness.client(), { now: () => now });
@@ -231,11 +231,11 @@ describe('the tab as the window and the clock move', () => {
     const label = page.locator('[data-generated-at]');
     await label.waitFor();
     expect(await label.getAttribute('data-generated-at')).toBe(now.toISOString());
-    expect(await label.textContent()).toBe('Read now');
+    expect(await label.textContent()).toBe('Updated now');
     // Three minutes on, the label follows at the tab's next tick (every 30 s, src/tab/app/App.tsx).
     await page.clock.setFixedTime(now.getTime() + 3 * 60_000);
     await page.clock.fastForward('00:30');
-    await page.locator('[data-generated-at]', { hasText: /^Read 3 minutes ago$/ }).waitFor();
+    await page.locator('[data-generated-at]', { hasText: /^Updated 3 minutes ago$/ }).waitFor();
   });
 });
 
@@ -578,9 +578,11 @@ describe('the overview after a change in the tenant', () => {
       const trend = /^Findings per load, 2 loads from .*: from (\d+) to (\d+)$/.exec((await escrow.locator('svg[data-trend-points="2"]').getAttribute('aria-label')) ?? '');
       expect(Number(trend?.[2]) - Number(trend?.[1])).toBe(2);
       await saveScreenshot(page, 'overview-trend');
-      // The report says it above its table too (opening it, aged, may load it a third time: no change since the second).
+      // The report says it too, one tap away beside its findings' heading, not above its table
+      // (opening it, aged, may load it a third time: no change since the second).
       await escrow.getByRole('button', { name: /^Open / }).click();
       await page.locator('[role=table]').first().waitFor();
+      await page.locator('[aria-label=Findings] [data-history]').click();
       await expect.poll(() => page.locator('[aria-label=Findings] [data-changes]').textContent(), { timeout: 20_000 }).toMatch(/^(2|0) new, 0 resolved since the load /);
       expect(await page.locator('[aria-label=Findings] svg[data-trend-points]').count()).toBe(1);
     } finally {

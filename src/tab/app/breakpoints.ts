@@ -6,3 +6,5 @@
 export const PHONE = '@media (max-width: 599px)';
 export const NARROW = '@media (max-width: 720px)';
 export const WIDE_LAYOUT = '(min-width: 721px)';
+/** `PHONE` for useMediaQuery: a phone's table shows a row's name and verdicts, the rest in its pane. */
+export const PHONE_LAYOUT = '(max-width: 599px)';

@@ -1,4 +1,4 @@
-import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBarBody, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, Card, CardHeader, MessageBar, MessageBarBody, Text, Title2, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { ReportApi } from '../api/report-api.js';
@@ -12,13 +12,21 @@ import type { FormatContext } from '../table/cell-format.js';
 
 const useStyles = makeStyles({
   view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', gap: tokens.spacingHorizontalL, listStyleType: 'none', margin: 0, padding: 0 },
-  tile: { height: '100%' },
+  // Never wider than the screen: a 390 px phone less the page's padding is narrower than 300 px.
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(300px, 100%), 1fr))', gap: tokens.spacingHorizontalL, listStyleType: 'none', margin: 0, padding: 0 },
+  tile: { height: '100%', minWidth: 0 },
   counts: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, listStyleType: 'none', margin: 0, padding: 0 },
   count: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'baseline' },
-  number: { fontVariantNumeric: 'tabular-nums', minWidth: '4ch', textAlign: 'right' },
+  // Room for "100,000": a six-digit count never runs into its label, and the labels stay aligned.
+  number: { fontVariantNumeric: 'tabular-nums', minWidth: '7ch', flexShrink: 0, textAlign: 'right' },
+  // Long kind labels wrap within the tile.
+  label: { minWidth: 0, overflowWrap: 'anywhere' },
+  // Severities in one column at the tile's end, however long the label before them.
+  severity: { flexShrink: 0, marginLeft: 'auto' },
   muted: { color: tokens.colorNeutralForeground3 },
-  line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  // "Worst: High" whole on one line: the count beside it wraps below it rather than squeezing it.
+  badge: { flexShrink: 0, whiteSpace: 'nowrap' },
   clear: { color: tokens.colorPaletteGreenForeground1 },
   // Graph's paths and request ids are long unbroken words.
   message: { overflowWrap: 'anywhere' },
@@ -95,7 +103,7 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
     );
   }
   const summary = state.report;
-  const asOf = <Caption1 className={styles.muted}>Read {relativeTime(Date.parse(summary.generatedAt), format)}</Caption1>;
+  const asOf = <Caption1 className={styles.muted}>Updated {relativeTime(Date.parse(summary.generatedAt), format)}</Caption1>;
   if (summary.state === 'load-error') {
     return (
       <>
@@ -127,7 +135,7 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
     <>
       {summary.worst ? (
         <div className={styles.line}>
-          <Badge appearance="filled" color={SEVERITY_BADGE[summary.worst].color}>
+          <Badge appearance="filled" color={SEVERITY_BADGE[summary.worst].color} className={styles.badge}>
             Worst: {SEVERITY_BADGE[summary.worst].label}
           </Badge>
           <Text>
@@ -146,8 +154,8 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
               <Text className={styles.number} weight="semibold">
                 {number.format(count.count)}
               </Text>
-              <Text>{count.label}</Text>
-              <Caption1 className={styles.muted}>{SEVERITY_BADGE[count.severity].label}</Caption1>
+              <Text className={styles.label}>{count.label}</Text>
+              <Caption1 className={mergeClasses(styles.muted, styles.severity)}>{SEVERITY_BADGE[count.severity].label}</Caption1>
             </li>
           ))}
           {more > 0 ? <li className={styles.muted}>and {more} more kinds</li> : null}

@@ -14,9 +14,15 @@ const useStyles = makeStyles({
     listStyleType: 'none',
     margin: 0,
     padding: 0,
-    // On a phone the kinds are one row that scrolls sideways, rather than a stack above the table;
-    // positioned, so that the counts hidden for screen readers scroll with it, not with the page.
-    [PHONE]: { flexWrap: 'nowrap', overflowX: 'auto', paddingBottom: tokens.spacingVerticalXS, position: 'relative' },
+    // On a phone the kinds are one row (see `strip`), rather than a stack above the table.
+    [PHONE]: { flexWrap: 'nowrap', flexShrink: 0 },
+  },
+  // On a phone the open kinds and the accepted and snoozed counts share one row that scrolls
+  // sideways: a second row would push the table's first row off the first screen. Positioned, so
+  // that the counts hidden for screen readers scroll with it, not with the page.
+  strip: {
+    display: 'contents',
+    [PHONE]: { display: 'flex', gap: tokens.spacingHorizontalS, overflowX: 'auto', paddingBottom: tokens.spacingVerticalXS, position: 'relative' },
   },
   item: {
     display: 'flex',
@@ -95,7 +101,7 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale }:
     );
   }
   return (
-    <>
+    <div className={styles.strip}>
       <ul className={styles.summary} aria-label="Open findings by kind, worst first">
         {counts.map(({ kind, label, severity, count }) => (
           <li key={kind} data-finding-kind={kind} data-finding-count={count}>
@@ -123,6 +129,6 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale }:
         ))}
       </ul>
       {triagedList}
-    </>
+    </div>
   );
 }

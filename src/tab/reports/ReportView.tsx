@@ -19,7 +19,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Fragment, useCallback, useMemo, useState } from 'react';
-import { countFindingsByKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
+import { countFindingsByKind, findingKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
+import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
 import type { ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
@@ -30,7 +31,7 @@ import { formatCell, relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
 import { rowLink } from '../table/row-link.js';
-import { rowSearchText, sortedOrder, visibleRows } from '../table/row-order.js';
+import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
@@ -38,7 +39,8 @@ import { withChangedColumn } from './changed-column.js';
 import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
-import { HistoryLine, useHistory } from './HistoryLine.js';
+import { useHistory } from './HistoryLine.js';
+import { HistoryButton } from './HistoryButton.js';
 import { TriageLog } from './TriageLog.js';
 import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
@@ -97,7 +99,7 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
         {state.phase === 'loaded' ? (
           <>
             <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)} data-generated-at={state.report.generatedAt}>
-              {state.refreshing ? 'As of' : 'Read'} {relativeTime(Date.parse(state.report.generatedAt), format)}
+              {state.refreshing ? 'As of' : 'Updated'} {relativeTime(Date.parse(state.report.generatedAt), format)}
             </Caption1>
             <Button onClick={refresh} disabled={state.refreshing}>
               {state.refreshing ? 'Refreshing…' : 'Refresh'}
@@ -180,6 +182,10 @@ function ReportBody({
 
 const NO_DECISIONS: ReadonlyMap<string, TriageDecision> = new Map();
 
+/** How far down a row stands before the user sorts: by its worst open finding, rows without one last. */
+const ROW_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
+const ROW_RANK_CLEAR = 3;
+
 function LoadedReport({ presentation, report, api, format }: { presentation: ReportPresentation; report: ReportResult; api: ReportApi; format: FormatContext }) {
   const styles = useStyles();
   const [query, setQuery] = useState('');
@@ -209,17 +215,29 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
     return reportSections(presentation, columns, rows);
   }, [presentation, report]);
   const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
+  // Before the user sorts, the worst open finding first, then the report's own order (row-order.ts).
+  const openOf = useMemo(() => findingsBySubject(split.open, report.findingKinds), [split, report]);
+  const worstFirst = useMemo(
+    () =>
+      sections.map((section) =>
+        worstFirstOrder(section.rows, (row) => {
+          const worst = typeof row.id === 'string' ? openOf.get(row.id)?.[0] : undefined;
+          return worst ? ROW_RANK[findingKind(report.findingKinds, worst.kind).severity] : ROW_RANK_CLEAR;
+        }),
+      ),
+    [sections, openOf, report],
+  );
 
   const shown = useMemo(
     () =>
       sections.map((section, index) => {
         const sort = sorts[section.key ?? ''];
-        const order = sort ? sortedOrder(section.rows, sort) : Int32Array.from(section.rows.keys());
+        const order = sort ? sortedOrder(section.rows, sort) : (worstFirst[index] ?? Int32Array.from(section.rows.keys()));
         let rows = visibleRows(section.rows, order, searchTexts[index] ?? [], query);
         if (narrowed) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
         return { ...section, rows };
       }),
-    [sections, searchTexts, query, narrowed, subjects, sorts],
+    [sections, searchTexts, worstFirst, query, narrowed, subjects, sorts],
   );
   const shownCount = shown.reduce((total, section) => total + section.rows.length, 0);
 
@@ -231,9 +249,11 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
     });
   }, []);
 
-  const charts =
-    presentation.charts.length > 0 && !whole ? <ReportCharts charts={presentation.charts} rows={report.rows} thresholds={report.thresholds} locale={format.locale} /> : null;
-  const chartsAt = chartsPlace(shown, presentation.charts);
+  // Each chart stands just above the table it summarizes (report 6's models and apps); a chart of no shown table, after the tables.
+  const chartsOf = (key: string | null | undefined) => {
+    const charts = presentation.charts.filter((chart) => (key === undefined ? !shown.some((section) => section.key === (chart.section ?? null)) : (chart.section ?? null) === key));
+    return charts.length > 0 && !whole ? <ReportCharts charts={charts} rows={report.rows} thresholds={report.thresholds} locale={format.locale} /> : null;
+  };
 
   const exportCsv = () => {
     const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
@@ -258,7 +278,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         <div className={styles.toolbar}>
           <Subtitle1 as="h3">Findings</Subtitle1>
           <span className={styles.grow} />
-          {history ? <HistoryLine summary={history} format={format} /> : null}
+          {history ? <HistoryButton summary={history} format={format} /> : null}
           {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
         </div>
         {triage.phase === 'failed' ? (
@@ -303,9 +323,9 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             : `Showing ${shownCount.toLocaleString(format.locale)} of ${report.rows.length.toLocaleString(format.locale)} rows`}
         </Caption1>
       </div>
-      {shown.map((section, index) => (
+      {shown.map((section) => (
         <Fragment key={section.key ?? 'rows'}>
-          {index === chartsAt ? charts : null}
+          {chartsOf(section.key)}
           <section className={styles.section} aria-label={section.title}>
             {shown.length > 1 ? (
               <Subtitle1 as="h3" className={styles.sectionTitle}>
@@ -339,7 +359,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           </section>
         </Fragment>
       ))}
-      {chartsAt >= shown.length ? charts : null}
+      {chartsOf(undefined)}
       <FindingDetails
         subject={details}
         kinds={report.findingKinds}
@@ -355,16 +375,6 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
       />
     </>
   );
-}
-
-/**
- * Where the charts stand among a report's tables: before the first table they chart, so they stand
- * before what they chart (report 6's models and apps), but never above the report's first table,
- * whose first rows stay on the first screen; after it when that is the one they chart.
- */
-function chartsPlace(sections: ReadonlyArray<Pick<ReportSection, 'key'>>, charts: ReportPresentation['charts']): number {
-  const first = sections.findIndex((section) => charts.some((chart) => (chart.section ?? null) === section.key));
-  return first === -1 ? sections.length : Math.max(1, first);
 }
 
 /** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */

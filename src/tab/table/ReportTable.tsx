@@ -7,9 +7,12 @@ import { formatCell, isNumeric } from './cell-format.js';
 import { rowLink } from './row-link.js';
 import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
+import { PHONE, PHONE_LAYOUT } from '../app/breakpoints.js';
+import { useMediaQuery } from '../app/use-media-query.js';
 
+/** A row of one line; rows whose names or verdicts wrap are measured as they are drawn. */
 const ROW_HEIGHT = 40;
-/** Long free text gets twice the room of a name or a status. */
+/** Long free text gets twice the room of a name or a status, and is cut at two lines (whole in the row's pane). */
 const WIDE_COLUMNS = new Set(['reason', 'detail', 'note', 'assignments', 'justification', 'coveredBy', 'areas', 'approvers', 'setting']);
 
 const useStyles = makeStyles({
@@ -30,9 +33,20 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
   },
   body: { position: 'relative' },
-  row: { position: 'absolute', left: 0, right: 0, height: `${ROW_HEIGHT}px` },
+  // The row under the pointer is marked at its start, not by a lighter background: in the dark
+  // theme that background takes the red, green and link texts below WCAG AA's 4.5:1.
+  row: {
+    position: 'absolute',
+    left: 0,
+    right: 0,
+    minHeight: `${ROW_HEIGHT}px`,
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1, boxShadow: `inset ${tokens.strokeWidthThickest} 0 0 ${tokens.colorBrandStroke1}` },
+    ':active': { backgroundColor: tokens.colorNeutralBackground1 },
+  },
   cell: { minWidth: '110px', flexGrow: 1, flexBasis: 0 },
   wide: { flexGrow: 2 },
+  // A verdict ("Only deleted or empty groups, one still restorable") gets a name's room: read whole, on few lines.
+  verdict: { flexGrow: 2, minWidth: '150px', [PHONE]: { minWidth: '110px' } },
   linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
   // The first column says what the row is: it stays in view when the table scrolls sideways (a
   // narrow window), so "missing missing" never shows without its device.
@@ -42,8 +56,17 @@ const useStyles = makeStyles({
     zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground1,
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    // What the row is gets room enough to read on one or two lines.
+    flexGrow: 2,
+    minWidth: '160px',
+    [PHONE]: { minWidth: '120px' },
   },
-  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  // Names, verdicts and dates wrap rather than end in "…": "NDES-CONNECTOR-01" and "-02" differ
+  // only at their end, and a verdict cut short is not one an admin can act on.
+  text: { whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0, paddingBlock: tokens.spacingVerticalXXS },
+  // Long free text (a reason, a list of groups): two lines, the whole of it in the row's pane.
+  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden' },
+  name: { textAlign: 'start' },
   stacked: { display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: tokens.lineHeightBase200 },
   secondary: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
   numeric: { justifyContent: 'flex-end', fontVariantNumeric: 'tabular-nums' },
@@ -82,7 +105,12 @@ const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutr
  */
 export function ReportTable({ label, columns: given, rows, sort, onSort, partial = false, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
   // The column that names the row comes first, pinned: it says what each row is.
-  const columns = useMemo(() => [...given.filter((column) => column.key === nameKey), ...given.filter((column) => column.key !== nameKey)], [given, nameKey]);
+  // On a phone a row shows what it is and its verdicts; every other cell is in its pane.
+  const phone = useMediaQuery(PHONE_LAYOUT);
+  const columns = useMemo(
+    () => [...given.filter((column) => column.key === nameKey), ...given.filter((column) => column.key !== nameKey && (!phone || isVerdict(column)))],
+    [given, nameKey, phone],
+  );
   // The first cell opens the row's pane, where every cell's full text is, for keyboard and touch
   // alike: a cell cut short with "…" is never readable only on hover.
   const styles = useStyles();
@@ -106,7 +134,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
               <TableHeaderCell
                 key={column.key}
                 data-pinned={index === 0 || undefined}
-                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, index === 0 && styles.pinned)}
+                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, index === 0 && styles.pinned)}
                 sortable={!partial}
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
                 {...(partial ? {} : { onClick: () => onSort(column.key) })}
@@ -116,7 +144,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
               </TableHeaderCell>
             ))}
             <TableHeaderCell className={styles.linkCell}>Findings</TableHeaderCell>
-            <TableHeaderCell className={styles.linkCell}>Intune</TableHeaderCell>
+            {phone ? null : <TableHeaderCell className={styles.linkCell}>Intune</TableHeaderCell>}
           </TableRow>
         </TableHeader>
         <TableBody className={styles.body} style={{ height: `${virtualizer.getTotalSize()}px` }}>
@@ -124,12 +152,22 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
             const row = rows[item.index] as ReportRow;
             const link = rowLink(row, String(row[nameKey] ?? 'this item'));
             return (
-              <TableRow key={item.key} aria-rowindex={item.index + 2} className={styles.row} style={{ transform: `translateY(${item.start}px)` }}>
+              <TableRow
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                aria-rowindex={item.index + 2}
+                className={styles.row}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 {columns.map((column, index) => {
                   const pinned = index === 0 && styles.pinned;
                   if (!column.available) {
                     return (
-                      <TableCell key={column.key} className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, styles.unavailable, pinned)}>
+                      <TableCell
+                        key={column.key}
+                        className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, styles.unavailable, pinned)}
+                      >
                         n/a
                       </TableCell>
                     );
@@ -145,6 +183,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                       className={mergeClasses(
                         styles.cell,
                         WIDE_COLUMNS.has(column.key) && styles.wide,
+                        isVerdict(column) && styles.verdict,
                         isNumeric(column) && styles.numeric,
                         toneStyle ? styles[toneStyle] : undefined,
                         pinned,
@@ -153,7 +192,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                       {index === 0 ? (
                         <Link
                           as="button"
-                          className={styles.text}
+                          className={mergeClasses(styles.text, styles.name)}
                           onClick={() => onOpenFindings(row)}
                           aria-label={`${cell.text}: every field${findingCount(row) > 0 ? ' and its findings' : ''}`}
                           data-open-row
@@ -166,7 +205,11 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                           <span className={mergeClasses(styles.text, styles.secondary)}>{cell.detail}</span>
                         </span>
                       ) : (
-                        <span className={styles.text} title={cell.detail ?? cell.text}>
+                        <span
+                          className={mergeClasses(styles.text, WIDE_COLUMNS.has(column.key) && styles.clamped)}
+                          data-long-text={WIDE_COLUMNS.has(column.key) || undefined}
+                          title={cell.detail ?? cell.text}
+                        >
                           {cell.text}
                         </span>
                       )}
@@ -176,13 +219,15 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                 <TableCell className={styles.linkCell}>
                   <FindingsButton count={findingCount(row)} name={String(row[nameKey] ?? 'this item')} onOpen={() => onOpenFindings(row)} />
                 </TableCell>
-                <TableCell className={styles.linkCell}>
-                  {link ? (
-                    <Link href={link.href} target="_blank" rel="noopener noreferrer" aria-label={`Open ${link.label} in the Intune admin center`}>
-                      Open
-                    </Link>
-                  ) : null}
-                </TableCell>
+                {phone ? null : (
+                  <TableCell className={styles.linkCell}>
+                    {link ? (
+                      <Link href={link.href} target="_blank" rel="noopener noreferrer" aria-label={`Open ${link.label} in the Intune admin center`}>
+                        Open
+                      </Link>
+                    ) : null}
+                  </TableCell>
+                )}
               </TableRow>
             );
           })}
@@ -200,4 +245,9 @@ function FindingsButton({ count, name, onOpen }: { count: number; name: string; 
       {count === 1 ? '1 finding' : `${count} findings`}
     </Button>
   );
+}
+
+/** A column of verdicts (a status, a key's state): it has tones, and shows on a phone beside the row's name. */
+function isVerdict(column: ReportColumn): boolean {
+  return column.toneKey !== undefined || column.tones !== undefined;
 }

@@ -151,3 +151,13 @@ export function visibleRows(rows: readonly ReportRow[], order: Int32Array, searc
   }
   return shown;
 }
+
+/**
+ * The rows' default order: the worst finding first (`rank`, 0 for High; rows without one rank after
+ * every finding), and within a rank the report's own order, which is its own measure (report 6's
+ * slowest start first): what matters is on the first screen before anything is sorted.
+ */
+export function worstFirstOrder(rows: readonly ReportRow[], rank: (row: ReportRow) => number): Int32Array {
+  const ranks = rows.map(rank);
+  return Int32Array.from(rows.keys()).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+}
