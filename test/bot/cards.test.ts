@@ -106,6 +106,7 @@ function syntheticResult(findingCount: number): ReportResult {
     findingKinds: escrowGapsReport.findingKinds,
     unchecked: [],
     uncheckedSubjects: [],
+    notChecked: [],
     generatedAt: '2026-11-23T09:00:00.000Z',
   };
 }

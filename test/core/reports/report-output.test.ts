@@ -23,6 +23,7 @@ const report: ReportResult = {
   findingKinds: escrowGapsReport.findingKinds,
   unchecked: ['missing-laps-password'],
   uncheckedSubjects: [],
+  notChecked: [],
   generatedAt: '2026-11-22T09:00:00.000Z',
 };
 
