@@ -85,3 +85,9 @@ export function notCheckedReasonText(source: NotCheckedSource): string {
     `To check it, an administrator grants the app the ${source.permission} application permission (with admin consent), then the report is loaded again.`
   );
 }
+
+/** In one line, for a tile or a card's report line: "Not checked: 2 checks, up to High. Needs BitlockerKey.ReadBasic.All, not granted." */
+export function notCheckedLine(sources: readonly NotCheckedSource[]): string {
+  const permissions = [...new Set(sources.map((source) => source.permission))];
+  return `${notCheckedHeadline(sources)}. Needs ${permissions.join(' and ')}, not granted.`;
+}
