@@ -42,6 +42,7 @@ import { HistoryLine, useHistory } from './HistoryLine.js';
 import { TriageLog } from './TriageLog.js';
 import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
+import { NotCheckedNotice } from './NotCheckedNotice.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { ReportCharts } from './ReportCharts.js';
@@ -97,7 +98,7 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
         {state.phase === 'loaded' ? (
           <>
             <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)} data-generated-at={state.report.generatedAt}>
-              {state.refreshing ? 'As of' : 'Read'} {relativeTime(Date.parse(state.report.generatedAt), format)}
+              {state.report.state === 'load-error' ? 'Failed' : state.refreshing ? 'As of' : 'Read'} {relativeTime(Date.parse(state.report.generatedAt), format)}
             </Caption1>
             <Button onClick={refresh} disabled={state.refreshing}>
               {state.refreshing ? 'Refreshing…' : 'Refresh'}
@@ -261,6 +262,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           {history ? <HistoryLine summary={history} format={format} /> : null}
           {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
         </div>
+        <NotCheckedNotice sources={report.notChecked} />
         {triage.phase === 'failed' ? (
           <MessageBar intent="warning" layout="multiline" data-state="triage-error">
             <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
@@ -278,6 +280,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             selected={filter}
             onSelect={setFilter}
             locale={format.locale}
+            notChecked={report.notChecked.length > 0}
           />
         )}
       </section>
