@@ -78,12 +78,9 @@ export function notCheckedChecksText(source: NotCheckedSource): string {
   return source.checks.map((check) => `${check.label} (${SEVERITY_LABEL[check.severity]})`).join('; ');
 }
 
-/** Why, and what to grant: "Graph refused to read BitLocker recovery keys: grant the app BitlockerKey.ReadBasic.All …". */
+/** Why, and what to grant: "Graph refused to read BitLocker recovery keys (n/a column: Recovery key). Grant the app …". */
 export function notCheckedReasonText(source: NotCheckedSource): string {
-  return (
-    `Microsoft Graph refused to read ${source.source}, so the ${source.column} column is n/a. ` +
-    `To check it, an administrator grants the app the ${source.permission} application permission (with admin consent), then the report is loaded again.`
-  );
+  return `Graph refused to read ${source.source} (n/a column: ${source.column}). Grant the app ${source.permission}, with admin consent, then load the report again.`;
 }
 
 /** In one line, for a tile or a card's report line: "Not checked: 2 checks, up to High. Needs BitlockerKey.ReadBasic.All, not granted." */
