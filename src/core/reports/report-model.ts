@@ -218,6 +218,21 @@ export interface LoadProgress {
   records: number;
 }
 
+/**
+ * A source whose read failed and is being tried again, as a load's progress shows it (docs/contract.md,
+ * "The server's endpoints", the progress): so a viewer sees a retry, not a stall.
+ */
+export interface SourceRetry {
+  /** The attempt to come, counted from 1 (2 is the first retry). */
+  attempt: number;
+  /** The status of the attempt that failed; null when no answer came (a network failure, a time-out). */
+  status: number | null;
+  /** How long the wait before that attempt is, in milliseconds. */
+  waitMs: number;
+  /** When that attempt is made: an ISO 8601 instant. */
+  at: string;
+}
+
 export interface LoadContext {
   graph: GraphReader;
   /** Records read from one upstream source so far; the registry adds the report's id. */
