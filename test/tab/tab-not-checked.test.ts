@@ -68,3 +68,25 @@ describe('a check that did not run', () => {
     await saveScreenshot(page, `not-checked-overview-${width}`);
   });
 });
+
+describe('a source that errors', () => {
+  it('says it is retrying (attempt, wait) in the progress, and a failed load says when it failed', async () => {
+    // Two 503s that each ask for a wait, then answers: the load goes on, and the viewer sees why it waits.
+    harness.sim.faults.add({ path: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', status: 503, retryAfterSeconds: 3, times: 2 });
+    harness.sim.faults.add({ path: '/beta/deviceManagement/operationApprovalPolicies', status: 403 });
+    const server = await tab.startServer(harness.client());
+    const page = await tab.newPage();
+    await page.goto(`${server.base}/tab/#/startup-reliability`);
+    const retrying = page.locator('[data-progress]', { hasText: /userExperienceAnalyticsDevicePerformance: 0 records, Graph answered 503; retrying, attempt [23] (in \d+ s|now)/ });
+    await retrying.waitFor();
+    await saveScreenshot(page, 'retrying-startup-reliability');
+    await page.locator('[aria-label=Findings]').waitFor({ timeout: 30_000 });
+
+    await page.goto(`${server.base}/tab/#/`);
+    const failed = page.locator('[data-report-tile=admin-approval][data-state=load-error]');
+    await failed.waitFor();
+    const text = (await failed.textContent()) ?? '';
+    expect(text).toMatch(/Failed (now|\d+ seconds? ago)/);
+    expect(text).not.toMatch(/Read (now|\d)/);
+  });
+});
