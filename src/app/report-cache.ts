@@ -1,4 +1,6 @@
-import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+import type { LoadProgress, ReportId, ReportResult, SourceRetry } from '../core/reports/report-model.js';
+import { withRetryListener } from '../graph/retry-listener.js';
+import type { GraphRetry } from '../graph/retry-listener.js';
 
 /** How far a load under way has got: records read so far from each upstream source. */
 export interface ReportLoadProgress {
@@ -6,7 +8,8 @@ export interface ReportLoadProgress {
   loading: boolean;
   /** Milliseconds since the load started; 0 when none is under way. */
   elapsedMs: number;
-  sources: Array<{ source: string; records: number }>;
+  /** `retrying`: the source's last read failed and is tried again, when and for which attempt. */
+  sources: Array<{ source: string; records: number; retrying?: SourceRetry }>;
 }
 
 /** Loads a report; `request.refresh` says someone asked for a fresh load (shared-loads.ts takes only a newer result then). */
@@ -34,7 +37,13 @@ export class ReportCache {
   private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
   private readonly loading = new Map<
     ReportId,
-    { result: Promise<ReportResult>; startedAt: number; sources: Map<string, number>; listeners: Set<(progress: LoadProgress) => void> }
+    {
+      result: Promise<ReportResult>;
+      startedAt: number;
+      sources: Map<string, number>;
+      retrying: Map<string, SourceRetry>;
+      listeners: Set<(progress: LoadProgress) => void>;
+    }
   >();
 
   constructor(
@@ -79,8 +88,11 @@ export class ReportCache {
   private startLoad(id: ReportId, refresh = false, listener?: (progress: LoadProgress) => void): Promise<ReportResult> {
     const sources = new Map<string, number>();
     const listeners = new Set<(progress: LoadProgress) => void>(listener ? [listener] : []);
+    const retrying = new Map<string, SourceRetry>();
     const onProgress = (progress: LoadProgress) => {
       sources.set(progress.source, progress.records);
+      // Records arrived: the source's retry, if any, succeeded.
+      retrying.delete(progress.source);
       for (const heard of listeners) {
         // A listener is one caller's (a terminal's progress line): its failure is not the load's, which others share.
         try {
@@ -90,7 +102,12 @@ export class ReportCache {
         }
       }
     };
-    const result = this.load(id, onProgress, { refresh }).then(
+    const onRetry = (retry: GraphRetry) => {
+      const source = progressSource(retry.path);
+      if (!sources.has(source)) sources.set(source, 0);
+      retrying.set(source, { attempt: retry.attempt + 1, status: retry.status ?? null, waitMs: retry.waitMs, at: new Date(this.now() + retry.waitMs).toISOString() });
+    };
+    const result = withRetryListener(onRetry, () => this.load(id, onProgress, { refresh })).then(
       (loadedResult) => {
         this.loading.delete(id);
         listeners.clear();
@@ -107,7 +124,7 @@ export class ReportCache {
         throw error;
       },
     );
-    this.loading.set(id, { result, startedAt: this.now(), sources, listeners });
+    this.loading.set(id, { result, startedAt: this.now(), sources, retrying, listeners });
     return result;
   }
 
@@ -127,7 +144,22 @@ export class ReportCache {
       report: id,
       loading: true,
       elapsedMs: this.now() - inFlight.startedAt,
-      sources: [...inFlight.sources].map(([source, records]) => ({ source, records })),
+      sources: [...inFlight.sources].map(([source, records]) => {
+        const retry = inFlight.retrying.get(source);
+        return retry ? { source, records, retrying: retry } : { source, records };
+      }),
     };
   }
+}
+
+/**
+ * The name a load's progress gives the source a path reads: its last segment that is not an id
+ * (`/v1.0/deviceManagement/managedDevices` is `managedDevices`, as the reports name their sources).
+ */
+export function progressSource(path: string): string {
+  const segments = path
+    .split('?')[0]!
+    .split('/')
+    .filter((segment) => segment !== '' && !/^[0-9a-f-]{36}$/i.test(segment) && !segment.includes('('));
+  return segments.at(-1) ?? path;
 }

@@ -79,7 +79,8 @@ async function readStored(store: StateStore, id: ReportId, log: (line: string) =
       typeof result.generatedAt === 'string' &&
       Array.isArray(result.rows) &&
       Array.isArray(result.findings) &&
-      Array.isArray(result.uncheckedSubjects)
+      Array.isArray(result.uncheckedSubjects) &&
+      Array.isArray(result.notChecked)
     ) {
       return result as ReportResult;
     }

@@ -4,6 +4,8 @@ import { singleLine } from '../core/reports/graph-values.js';
 import type { CellValue, ReportColumn, ReportResult } from '../core/reports/report-model.js';
 import type { ReportDefinition } from '../core/reports/report-model.js';
 import type { ReportSummary } from '../core/reports/report-summary.js';
+import { notCheckedChecksText, notCheckedHeadline, notCheckedReasonText } from '../core/reports/not-checked.js';
+import type { NotCheckedSource } from '../core/reports/not-checked.js';
 import { layoutTable, wrap } from './text-layout.js';
 import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
@@ -34,6 +36,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   }
   if (report.notice) lines.push(...wrap(singleLine(report.notice), width), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
+  // Checks that did not run come before what was found, so the count below is not read as all there is.
+  if (report.notChecked.length > 0) lines.push(...notCheckedLines(report.notChecked, width, '', red), '');
 
   const counts = countFindingsByKind(report.findings, report.findingKinds);
   if (counts.length === 0) lines.push('No findings.', '');
@@ -79,10 +83,6 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
       for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`, width, '      ', '    '));
     }
   }
-  const unavailable = report.columns.filter((column) => !column.available);
-  if (unavailable.length > 0) {
-    lines.push('', ...wrap(`n/a: ${unavailable.map((column) => column.label).join(', ')} (the permission for that source is not granted; no findings come from it).`, width));
-  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -105,6 +105,7 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
   const lines: string[] = [...wrap(`Overview of ${singleLine(options.tenantLabel)}`, width).map(bold), ''];
   for (const summary of summaries) {
     lines.push(...wrap(summary.title, width).map(bold));
+    if (summary.notChecked.length > 0) lines.push(...notCheckedLines(summary.notChecked, width, '  ', bold));
     if (summary.state === 'load-error') {
       const status = summary.error?.status;
       lines.push(...wrap(`Could not load${status ? `: Microsoft Graph answered HTTP ${status}` : ''}. ${singleLine(summary.error?.message ?? '')}`, width, '    ', '  '));
@@ -123,10 +124,22 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
       );
       lines.push(...kindCountLines(summary.counts, width, '    '));
     }
-    if (summary.unavailable.length > 0) lines.push(...wrap(`n/a (permission not granted): ${summary.unavailable.join(', ')}`, width, '    ', '  '));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What did not run (not-checked.ts): the headline, then per source which checks, why, and the
+ * permission to grant. A permission name is one word, so wrapping never breaks it.
+ */
+function notCheckedLines(sources: readonly NotCheckedSource[], width: number | null, indent: string, loud: (text: string) => string): string[] {
+  const lines = wrap(`${notCheckedHeadline(sources)}. The findings below are not all there is.`, width, `${indent}  `, indent).map(loud);
+  for (const source of sources) {
+    lines.push(...wrap(`- ${notCheckedChecksText(source)}`, width, `${indent}    `, `${indent}  `));
+    lines.push(...wrap(notCheckedReasonText(source), width, `${indent}    `, `${indent}    `));
+  }
+  return lines;
 }
 
 /** Findings counted by kind, one line each: severity, count (aligned) and the kind's label, wrapped under itself. */

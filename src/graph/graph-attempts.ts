@@ -11,6 +11,8 @@ import { budgetOf, GRAPH_BUDGETS, RequestBudget } from './request-budget.js';
 import type { BudgetCost } from './request-budget.js';
 import type { AccessTokenSource } from './token-source.js';
 import { assertAllowedRequest } from './upstream-allow-list.js';
+import { tellRetry } from './retry-listener.js';
+import type { GraphRetry } from './retry-listener.js';
 
 /** What the client reports about each HTTP exchange: for logs, progress and benchmarks. Never a token. */
 export interface GraphExchange {
@@ -178,7 +180,8 @@ export class GraphAttempts {
       }
       // A body that cannot be decoded would decode no better a second time.
       if (failure.kind === 'malformed-response' || (response && !isRetryableStatus(response.status))) throw failure;
-      if (!(await waits.beforeRetry(attempt, [response?.headers['retry-after']], response?.status === 429))) throw failure;
+      const about = { path: failure.path.split('?')[0] ?? failure.path, attempt, status: response?.status };
+      if (!(await waits.beforeRetry(attempt, [response?.headers['retry-after']], response?.status === 429, about))) throw failure;
     }
   }
 
@@ -264,7 +267,7 @@ export class RetryWaits {
    * at once when the loop must give up. `retryAfter`: the `Retry-After` values the failed answers
    * named, of which the longest counts; `throttled`: one of them was a 429.
    */
-  async beforeRetry(attempt: number, retryAfter: ReadonlyArray<string | undefined>, throttled: boolean): Promise<boolean> {
+  async beforeRetry(attempt: number, retryAfter: ReadonlyArray<string | undefined>, throttled: boolean, about?: Omit<GraphRetry, 'waitMs'>): Promise<boolean> {
     const nowMs = this.now();
     const retryAfterMs = retryAfter.reduce<number | undefined>((longest, value) => {
       const ms = parseRetryAfterMs(value, nowMs);
@@ -272,6 +275,8 @@ export class RetryWaits {
     }, undefined);
     const delayMs = nextRetryDelayMs(this.policy, attempt, this.waitedMs, retryAfterMs, this.random, throttled);
     if (delayMs === undefined) return false;
+    // The load that made the request says it is retrying rather than leave its viewer guessing.
+    if (about) tellRetry({ ...about, waitMs: delayMs });
     await this.pause(delayMs);
     this.waitedMs += delayMs;
     return true;

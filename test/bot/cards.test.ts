@@ -15,6 +15,7 @@ import { reportCard } from '../../src/bot/cards/report-card.js';
 import { overviewCard } from '../../src/bot/cards/overview-card.js';
 import { scheduleSentence } from '../../src/bot/cards/schedule-sentence.js';
 import { summarizeReport } from '../../src/core/reports/report-summary.js';
+import { notCheckedSources } from '../../src/core/reports/not-checked.js';
 import type { PostSchedule } from '../../src/core/schedule/post-schedule.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
@@ -106,6 +107,7 @@ function syntheticResult(findingCount: number): ReportResult {
     findingKinds: escrowGapsReport.findingKinds,
     unchecked: [],
     uncheckedSubjects: [],
+    notChecked: [],
     generatedAt: '2026-11-23T09:00:00.000Z',
   };
 }
@@ -276,6 +278,56 @@ describe('the new-findings card', () => {
     expect(text).toContain('1 resolved');
     expect(text).toContain('Not checked (permission not granted): devices without an escrowed laps password.');
     expect(text).toContain('Could not check: Graph answered 403');
+  });
+});
+
+describe('cards say which checks did not run', () => {
+  /** Report 4 as a load without BitlockerKey.ReadBasic.All makes it (the registry's `notChecked`), with its Medium findings only. */
+  function withoutKeys(): ReportResult {
+    const escrow = demoResults.find((report) => report.report === 'escrow-gaps')!;
+    const columns = escrow.columns.map((column) => (column.key === 'recoveryKey' ? { ...column, available: false } : column));
+    return {
+      ...escrow,
+      columns,
+      unchecked: ['missing-recovery-key', 'recovery-key-not-in-entra'],
+      notChecked: notCheckedSources(escrowGapsReport.optionalSources, columns, escrowGapsReport.findingKinds),
+      findings: escrow.findings.filter((finding) => finding.kind === 'missing-laps-password'),
+    };
+  }
+
+  it('the report card names the checks, the permission and how bad it could be, before the findings', () => {
+    const card = reportCard(withoutKeys(), { beta: false }, options);
+    expect(cardProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    const notChecked = text.indexOf('Not checked: 2 checks, up to High.');
+    expect(notChecked).toBeGreaterThanOrEqual(0);
+    expect(notChecked).toBeLessThan(text.indexOf('worst first'));
+    expect(text).toContain('Devices without an escrowed BitLocker key (High)');
+    expect(text).toContain('BitlockerKey.ReadBasic.All');
+  });
+
+  it('the overview card says so under the report, and a report with only Medium findings but an unrun High check is not "Warning"', () => {
+    const summary = summarizeReport(withoutKeys(), { changes: null, trend: [], inForce: new Map(), now: new Date('2026-11-23T09:00:00Z') });
+    expect(summary.worst).toBe('medium');
+    const card = overviewCard([summary], { ...options, tabUrl: 'http://127.0.0.1:3978/tab/' });
+    expect(cardProblems(card)).toEqual([]);
+    expect(renderedText(card)).toContain('Not checked: 2 checks, up to High. Needs BitlockerKey.ReadBasic.All, not granted.');
+    expect(JSON.stringify(card)).toContain('"color":"Attention"');
+  });
+
+  it('a report with no findings from the checks that ran is not shown as good news', () => {
+    const card = reportCard({ ...withoutKeys(), findings: [] }, { beta: false }, options);
+    const text = renderedText(card);
+    expect(text).toContain('No findings from the checks that ran.');
+    expect(text).not.toContain('nothing here needs attention');
+    expect(JSON.stringify(card)).not.toContain('"color":"Good"');
+  });
+
+  it('a card of a failed load says when it failed, not when it read', () => {
+    const failed: ReportResult = { ...demoResults[0]!, state: 'load-error', error: { status: 503, code: 'ServiceUnavailable', message: 'down' }, findings: [], rows: [] };
+    const text = renderedText(reportCard(failed, { beta: false }, options));
+    expect(text).toContain('failed Nov');
+    expect(text).not.toContain(' read Nov');
   });
 });
 

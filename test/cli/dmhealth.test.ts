@@ -51,6 +51,7 @@ describe('dmhealth', () => {
       'findingKinds',
       'findings',
       'generatedAt',
+      'notChecked',
       'notice',
       'report',
       'rows',
@@ -102,6 +103,24 @@ describe('dmhealth', () => {
     expect(report.columns.find((column) => column.key === 'lapsPassword')?.available).toBe(false);
     expect(report.findings.map((finding) => finding.kind)).toEqual(['missing-recovery-key']);
     expect(harness.sim.graph.requests.length).toBeGreaterThan(0);
+  });
+
+  it('says which checks did not run and which permission to grant, before what it found, in the report and the overview', async () => {
+    const report = await dmhealth(['report', 'escrow-gaps'], { ...tenantEnv(), COLUMNS: '80' });
+    expect(report.code, report.stderr).toBe(0);
+    const lines = report.stdout.split('\n');
+    const notChecked = lines.findIndex((line) => line.startsWith('Not checked: 1 check, up to Medium.'));
+    const found = lines.findIndex((line) => /^\d[\d,]* findings?, worst first:$/.test(line));
+    expect(notChecked).toBeGreaterThan(0);
+    expect(notChecked).toBeLessThan(found);
+    expect(report.stdout).toContain('Devices without an escrowed LAPS password (Medium)');
+    expect(lines.some((line) => line.includes('DeviceLocalCredential.ReadBasic.All'))).toBe(true);
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+
+    const overview = await dmhealth(['overview'], { ...tenantEnv(), COLUMNS: '100' });
+    const block = overview.stdout.split('\n\n').find((text) => text.startsWith('Windows LAPS & BitLocker Escrow Gaps'))!;
+    expect(block).toContain('Not checked: 1 check, up to Medium.');
+    expect(block).toContain('DeviceLocalCredential.ReadBasic.All');
   });
 
   it('exits 3 with the upstream status when the report cannot load', async () => {

@@ -454,7 +454,7 @@ describe('the overview', () => {
       await tileIn('escrow-gaps', 'loaded').waitFor();
       expect(await tile('admin-approval').textContent()).toContain('HTTP 403');
       expect(await tile('startup-reliability').textContent()).toContain(NO_ANALYTICS_NOTICE);
-      expect(await tile('escrow-gaps').locator('[data-unavailable]').textContent()).toContain('Recovery key');
+      expect(await tile('escrow-gaps').locator('[data-unavailable]').textContent()).toContain('BitlockerKey.ReadBasic.All');
       expect(await tile('escrow-gaps').getAttribute('data-worst')).toBe('medium'); // no key findings without the key permission
       await saveScreenshot(page, 'overview-states');
       releasePosture();

@@ -1,3 +1,4 @@
+import { notCheckedLine } from '../../core/reports/not-checked.js';
 import { SEVERITY_LABEL } from '../../core/findings/finding-kinds.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TabLinks } from '../tab-links.js';
@@ -21,6 +22,7 @@ const OVERVIEW_CARD_TEMPLATE = {
       items: [
         { type: 'TextBlock', text: '${title}', weight: 'Bolder', wrap: true },
         { type: 'TextBlock', text: '${status}', color: '${color}', wrap: true, spacing: 'None' },
+        { type: 'TextBlock', $when: "${notChecked != ''}", text: '${notChecked}', color: 'Warning', weight: 'Bolder', wrap: true, spacing: 'None' },
         // The detail may quote Microsoft Graph's error message.
         { type: 'RichTextBlock', $when: "${detail != ''}", spacing: 'None', inlines: [{ type: 'TextRun', text: '${detail}', isSubtle: true, size: 'Small' }] },
       ],
@@ -40,7 +42,11 @@ export function overviewCard(summaries: readonly ReportSummary[], options: { ten
     subtitle: cardText(options.tenantLabel, 80),
     tabUrl: options.tabUrl,
     reports: summaries.map((summary) => {
-      const base = { title: summary.title, link: options.tabLinks(summary.report) };
+      const base = {
+        title: summary.title,
+        link: options.tabLinks(summary.report),
+        notChecked: summary.notChecked.length > 0 ? notCheckedLine(summary.notChecked) : '',
+      };
       if (summary.state === 'load-error') {
         const status = summary.error?.status;
         return {
@@ -62,11 +68,12 @@ export function overviewCard(summaries: readonly ReportSummary[], options: { ten
       ]
         .filter((part) => part !== '')
         .join(' · ');
-      if (!summary.worst) return { ...base, status: `No open findings in ${number(summary.rows)} rows`, color: 'Good', detail };
+      // "Not checked" is never good news: no findings from the checks that ran is not green.
+      if (!summary.worst) return { ...base, status: `No open findings in ${number(summary.rows)} rows`, color: summary.notChecked.length > 0 ? 'Default' : 'Good', detail };
       return {
         ...base,
         status: `${number(summary.findings)} open ${summary.findings === 1 ? 'finding' : 'findings'}, worst ${SEVERITY_LABEL[summary.worst]}`,
-        color: summary.worst === 'high' ? 'Attention' : 'Warning',
+        color: summary.worst === 'high' || summary.notChecked.some((source) => source.worst === 'high') ? 'Attention' : 'Warning',
         detail,
       };
     }),

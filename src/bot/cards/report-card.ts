@@ -1,3 +1,4 @@
+import { notCheckedChecksText, notCheckedHeadline, notCheckedReasonText } from '../../core/reports/not-checked.js';
 import { countFindingsByKind, findingsWorstFirst } from '../../core/findings/finding-kinds.js';
 import type { ReportDefinition, ReportResult } from '../../core/reports/report-model.js';
 import type { TabLinks } from '../tab-links.js';
@@ -20,7 +21,17 @@ const REPORT_CARD_TEMPLATE = {
       ],
     },
     { type: 'TextBlock', $when: "${state == 'empty'}", text: '${notice}', wrap: true },
-    { type: 'TextBlock', $when: "${state == 'loaded' && findingCount == 0}", text: '${clearText}', color: 'Good', wrap: true },
+    // Checks that did not run, before what was found: the findings below are not all there is.
+    {
+      type: 'Container',
+      $when: '${count(notChecked) > 0}',
+      style: 'warning',
+      items: [
+        { type: 'TextBlock', text: '${notCheckedHeadline}', weight: 'Bolder', wrap: true },
+        { type: 'Container', $data: '${notChecked}', items: [{ type: 'TextBlock', text: '${text}', wrap: true, size: 'Small' }] },
+      ],
+    },
+    { type: 'TextBlock', $when: "${state == 'loaded' && findingCount == 0}", text: '${clearText}', color: '${clearColor}', wrap: true },
     { type: 'TextBlock', $when: '${findingCount > 0}', text: '${findingSummary}', weight: 'Bolder', wrap: true, spacing: 'Medium' },
     { type: 'TextBlock', $when: "${triagedNote != ''}", text: '${triagedNote}', isSubtle: true, size: 'Small', wrap: true, spacing: 'Small' },
     KIND_COUNTS_TEMPLATE,
@@ -95,7 +106,8 @@ export function reportCard(
   const error = result.error;
   return expandCard(REPORT_CARD_TEMPLATE, {
     title: `${result.title}${definition.beta ? ' (beta)' : ''}`,
-    subtitle: `${cardText(options.tenantLabel, 80)} · read ${readAt(result.generatedAt)}`,
+    // A failed load says when it failed: nothing was read then.
+    subtitle: `${cardText(options.tenantLabel, 80)} · ${result.state === 'load-error' ? 'failed' : 'read'} ${readAt(result.generatedAt)}`,
     state: result.state,
     errorHeadline: error ? `This report could not load: ${error.status !== null ? `Graph answered ${error.status}` : 'Microsoft Graph could not be reached'}.` : '',
     errorMessage: error ? cardText(error.message, 600) : '',
@@ -103,7 +115,16 @@ export function reportCard(
     caveat: result.state === 'loaded' ? (result.notice ?? '') : '',
     findingCount: findings.length,
     findingSummary: `${findings.length.toLocaleString('en-US')} ${apart > 0 ? 'open ' : ''}${findings.length === 1 ? 'finding' : 'findings'}, worst first`,
-    clearText: apart > 0 ? 'No open findings: the others are accepted or snoozed.' : 'No findings: nothing here needs attention.',
+    clearText:
+      result.notChecked.length > 0
+        ? 'No findings from the checks that ran.'
+        : apart > 0
+          ? 'No open findings: the others are accepted or snoozed.'
+          : 'No findings: nothing here needs attention.',
+    // "Not checked" is never good news.
+    clearColor: result.notChecked.length > 0 ? 'Default' : 'Good',
+    notCheckedHeadline: result.notChecked.length > 0 ? `${notCheckedHeadline(result.notChecked)}. The findings below are not all there is.` : '',
+    notChecked: result.notChecked.map((source) => ({ text: `${notCheckedChecksText(source)}. ${notCheckedReasonText(source)}` })),
     triagedNote:
       triaged === null
         ? 'Accepted and snoozed findings could not be read, so every finding is listed.'

@@ -34,6 +34,11 @@ export type FindingKindTable<Kind extends string = string> = Readonly<Record<Kin
 
 const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
 
+/** 0 for the worst severity: sorts worst first. */
+export function severityRank(severity: FindingSeverity): number {
+  return SEVERITY_RANK[severity];
+}
+
 /** A severity as people read it, the same word in the tab, the bot's cards and the CLI. */
 export const SEVERITY_LABEL: Readonly<Record<FindingSeverity, string>> = { high: 'High', medium: 'Medium', low: 'Low' };
 

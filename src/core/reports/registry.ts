@@ -6,6 +6,7 @@ import { assignmentHygieneReport } from './assignment-hygiene/definition.js';
 import { connectorHealthReport } from './connector-health/definition.js';
 import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
+import { notCheckedSources } from './not-checked.js';
 import type { LoadMemory, LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
@@ -120,6 +121,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
     findingKinds: definition.findingKinds,
     unchecked: [],
     uncheckedSubjects: [],
+    notChecked: [],
     generatedAt: now().toISOString(),
   });
   try {
@@ -150,6 +152,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
         subjectId,
         fingerprint: ruleKey === undefined ? null : findingFingerprint(id, kind, subjectId, ruleKey),
       })),
+      notChecked: notCheckedSources(definition.optionalSources, derived.columns, definition.findingKinds),
       thresholds,
       ...(derived.auditLog ? { auditLog: derived.auditLog } : {}),
       generatedAt: generatedAt.toISOString(),

@@ -3,6 +3,7 @@ import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
+import type { NotCheckedSource, OptionalSource } from './not-checked.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -196,6 +197,8 @@ export interface ReportResult {
   unchecked: string[];
   /** Finding kinds it could not check for one subject each (`DerivedReport.uncheckedSubjects`). */
   uncheckedSubjects: UncheckedFinding[];
+  /** The sources behind `unchecked`: which checks did not run, which permission Graph wanted, at worst how bad (not-checked.ts). */
+  notChecked: NotCheckedSource[];
   /** The thresholds the findings were derived with (the configured ones), so a view can draw them; absent when the report did not load. */
   thresholds?: ReportThresholds;
   /**
@@ -213,6 +216,21 @@ export interface LoadProgress {
   source: string;
   /** Records read from that source so far. */
   records: number;
+}
+
+/**
+ * A source whose read failed and is being tried again, as a load's progress shows it (docs/contract.md,
+ * "The server's endpoints", the progress): so a viewer sees a retry, not a stall.
+ */
+export interface SourceRetry {
+  /** The attempt to come, counted from 1 (2 is the first retry). */
+  attempt: number;
+  /** The status of the attempt that failed; null when no answer came (a network failure, a time-out). */
+  status: number | null;
+  /** How long the wait before that attempt is, in milliseconds. */
+  waitMs: number;
+  /** When that attempt is made: an ISO 8601 instant. */
+  at: string;
 }
 
 export interface LoadContext {
@@ -319,10 +337,11 @@ export interface ReportPresentation<Kind extends string = string> {
   charts: readonly ReportChart[];
   findingKinds: FindingKindTable<Kind>;
   /**
-   * Sources that can be "n/a" (a permission not granted): the column that shows the source, and the
-   * finding kinds that only it can prove, which go unchecked when it is n/a.
+   * Sources that can be "n/a" (a permission not granted): the column that shows the source, the
+   * finding kinds that only it can prove, which go unchecked when it is n/a, and the source and
+   * permission a reader is told of then.
    */
-  optionalSources: ReadonlyArray<{ column: string; findingKinds: readonly Kind[] }>;
+  optionalSources: ReadonlyArray<OptionalSource<Kind>>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FindingCount, FindingSeverity } from '../findings/finding-kinds.js
 import type { ReportId, ReportLoadError, ReportResult } from './report-model.js';
 import { splitByTriage } from '../triage/triage-book.js';
 import type { TriageDecision } from '../triage/triage-book.js';
+import type { NotCheckedSource } from './not-checked.js';
 
 /**
  * One report in a few numbers (docs/contract.md, "The server's endpoints", `GET /api/reports/:id/summary`): what the overview's tile and the
@@ -26,6 +27,8 @@ export interface ReportSummary {
   unavailable: string[];
   /** Finding kinds that went unchecked for it, by label. */
   unchecked: string[];
+  /** The checks that did not run, by source, with the permission to grant (not-checked.ts): never good news. */
+  notChecked: NotCheckedSource[];
   rows: number;
   generatedAt: string;
   /** What changed between the last two successful loads, if there were two. */
@@ -77,6 +80,7 @@ export function summarizeReport(result: ReportResult, context: SummaryContext): 
     worst: counts[0]?.severity ?? null,
     unavailable: result.columns.filter((column) => !column.available).map((column) => column.label),
     unchecked: result.unchecked.map((kind) => (Object.hasOwn(result.findingKinds, kind) ? result.findingKinds[kind]!.label : kind)),
+    notChecked: result.notChecked,
     rows: result.rows.length,
     generatedAt: result.generatedAt,
     changes: context.changes,

@@ -1,5 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
-import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
+import type { ReportId, ReportResult, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
@@ -12,7 +12,7 @@ export interface TenantInfo {
 export interface LoadProgressSnapshot {
   loading: boolean;
   elapsedMs: number;
-  sources: Array<{ source: string; records: number }>;
+  sources: Array<{ source: string; records: number; retrying?: SourceRetry }>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ReportId, ReportPresentation } from '../../core/reports/report-mod
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { ReportApi } from '../api/report-api.js';
 import { HistoryLine } from '../reports/HistoryLine.js';
+import { NotCheckedNotice } from '../reports/NotCheckedNotice.js';
 import { PendingStatus } from '../reports/PendingStatus.js';
 import { SEVERITY_BADGE } from '../reports/severity.js';
 import { useReportLoad } from '../reports/use-report.js';
@@ -103,7 +104,11 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
     );
   }
   const summary = state.report;
-  const asOf = <Caption1 className={styles.muted}>Updated {relativeTime(Date.parse(summary.generatedAt), format)}</Caption1>;
+  const asOf = (
+    <Caption1 className={styles.muted}>
+      {summary.state === 'load-error' ? 'Failed' : 'Updated'} {relativeTime(Date.parse(summary.generatedAt), format)}
+    </Caption1>
+  );
   if (summary.state === 'load-error') {
     return (
       <>
@@ -143,10 +148,11 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
           </Text>
         </div>
       ) : (
-        <Text className={styles.clear} weight="semibold">
+        <Text className={summary.notChecked.length > 0 ? undefined : styles.clear} weight="semibold">
           No open findings in {number.format(summary.rows)} rows
         </Text>
       )}
+      <NotCheckedNotice sources={summary.notChecked} compact />
       {listed.length > 0 ? (
         <ul className={styles.counts} aria-label="Findings by kind">
           {listed.map((count) => (
@@ -160,13 +166,6 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
           ))}
           {more > 0 ? <li className={styles.muted}>and {more} more kinds</li> : null}
         </ul>
-      ) : null}
-      {summary.unavailable.length > 0 ? (
-        <MessageBar intent="warning" layout="multiline" data-unavailable>
-          <MessageBarBody>
-            n/a (permission not granted): {summary.unavailable.join(', ')}. Not checked: {summary.unchecked.join(', ') || 'nothing'}.
-          </MessageBarBody>
-        </MessageBar>
       ) : null}
       {summary.triaged && summary.triaged.accepted + summary.triaged.snoozed > 0 ? (
         <Caption1 data-triaged={summary.triaged.accepted + summary.triaged.snoozed}>

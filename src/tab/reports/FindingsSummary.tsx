@@ -53,6 +53,8 @@ export interface FindingsSummaryProps {
   /** Narrows the table, or (the selected toggle again) shows every row. */
   onSelect: (filter: FindingFilter) => void;
   locale: string;
+  /** Some checks did not run (the notice above says which): no findings is then not good news. */
+  notChecked?: boolean;
 }
 
 const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snoozed: 'Snoozed' };
@@ -62,7 +64,7 @@ const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snooz
  * is a toggle: pressed, the table shows only the rows with a finding of that kind. Accepted and
  * snoozed findings follow, counted apart, with toggles of their own: never hidden, never counted as open.
  */
-export function FindingsSummary({ counts, triaged, selected, onSelect, locale }: FindingsSummaryProps) {
+export function FindingsSummary({ counts, triaged, selected, onSelect, locale, notChecked = false }: FindingsSummaryProps) {
   const styles = useStyles();
   const number = new Intl.NumberFormat(locale);
   const selectedKind = selected && 'kind' in selected ? selected.kind : null;
@@ -93,8 +95,12 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale }:
   if (counts.length === 0) {
     return (
       <>
-        <Text className={styles.clear} weight="semibold" role="status">
-          {apart.length > 0 ? 'No open findings: the others are accepted or snoozed.' : 'No findings: nothing here needs attention.'}
+        <Text className={notChecked ? undefined : styles.clear} weight="semibold" role="status">
+          {notChecked
+            ? 'No findings from the checks that ran.'
+            : apart.length > 0
+              ? 'No open findings: the others are accepted or snoozed.'
+              : 'No findings: nothing here needs attention.'}
         </Text>
         {triagedList}
       </>

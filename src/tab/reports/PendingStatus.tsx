@@ -1,21 +1,13 @@
 import { Caption1, Skeleton, SkeletonItem, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { LoadProgressSnapshot } from '../api/report-api.js';
 import { LOADING_TEXT } from '../../core/reports/report-model.js';
+import { describeProgress } from './progress-text.js';
 
 const useStyles = makeStyles({
   status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `${tokens.spacingVerticalL} 0` },
   line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   skeleton: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, maxWidth: '720px' },
 });
-
-const recordCount = new Intl.NumberFormat();
-
-/** What the server has read so far, source by source: "managedDevices: 42,000 records". */
-export function describeProgress(progress: LoadProgressSnapshot): string {
-  const sources = progress.sources.map(({ source, records }) => `${source}: ${recordCount.format(records)} ${records === 1 ? 'record' : 'records'}`);
-  const seconds = Math.floor(progress.elapsedMs / 1000);
-  return [...sources, ...(seconds >= 1 ? [`${seconds} s`] : [])].join(' · ');
-}
 
 /**
  * The specification's words while a report is not yet on screen, with how far the server has got;

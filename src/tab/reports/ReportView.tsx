@@ -44,6 +44,7 @@ import { HistoryButton } from './HistoryButton.js';
 import { TriageLog } from './TriageLog.js';
 import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
+import { NotCheckedNotice } from './NotCheckedNotice.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { ReportCharts } from './ReportCharts.js';
@@ -99,7 +100,7 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
         {state.phase === 'loaded' ? (
           <>
             <Caption1 className={styles.muted} title={new Date(state.report.generatedAt).toLocaleString(format.locale)} data-generated-at={state.report.generatedAt}>
-              {state.refreshing ? 'As of' : 'Updated'} {relativeTime(Date.parse(state.report.generatedAt), format)}
+              {state.report.state === 'load-error' ? 'Failed' : state.refreshing ? 'As of' : 'Updated'} {relativeTime(Date.parse(state.report.generatedAt), format)}
             </Caption1>
             <Button onClick={refresh} disabled={state.refreshing}>
               {state.refreshing ? 'Refreshing…' : 'Refresh'}
@@ -281,6 +282,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           {history ? <HistoryButton summary={history} format={format} /> : null}
           {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
         </div>
+        <NotCheckedNotice sources={report.notChecked} />
         {triage.phase === 'failed' ? (
           <MessageBar intent="warning" layout="multiline" data-state="triage-error">
             <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
@@ -298,6 +300,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             selected={filter}
             onSelect={setFilter}
             locale={format.locale}
+            notChecked={report.notChecked.length > 0}
           />
         )}
       </section>

@@ -30,6 +30,7 @@ function escrow(findings: Finding[], options: { laps?: boolean; keys?: boolean }
       .filter(({ column }) => (column === 'recoveryKey' ? options.keys === false : options.laps === false))
       .flatMap(({ findingKinds }) => [...findingKinds]),
     uncheckedSubjects: [],
+    notChecked: [],
     generatedAt: t0.toISOString(),
   };
 }

@@ -63,8 +63,18 @@ describe('permissions', () => {
       expect(result.findings.some((finding) => finding.kind === silentKind)).toBe(false);
       expect(result.findings.some((finding) => finding.kind === otherKind)).toBe(true);
       expect(result.unchecked).toEqual(unchecked);
+      // The readers are told which checks did not run, which permission to grant, and how bad it could be.
+      expect(result.notChecked).toHaveLength(1);
+      expect(result.notChecked[0]!.permission).toBe(missing);
+      expect(result.notChecked[0]!.checks.map((check) => check.kind).sort()).toEqual([...unchecked].sort());
+      expect(result.notChecked[0]!.worst).toBe(missing === 'BitlockerKey.ReadBasic.All' ? 'high' : 'medium');
     },
   );
+
+  it('escrow-gaps with every permission has nothing not checked', async () => {
+    const result = await loadAs('escrow-gaps', REPORTS.definitions.find((report) => report.id === 'escrow-gaps')!.permissions);
+    expect(result.notChecked).toEqual([]);
+  });
 
   it('escrow-gaps with neither escrow source granted is a load error naming 403', async () => {
     const result = await loadAs('escrow-gaps', ['DeviceManagementManagedDevices.Read.All']);

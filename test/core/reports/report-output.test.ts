@@ -3,6 +3,13 @@ import { reportToText } from '../../../src/cli/report-text.js';
 import { csvField, reportToCsv } from '../../../src/core/reports/report-csv.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
 import { escrowGapsReport } from '../../../src/core/reports/escrow-gaps/definition.js';
+import { notCheckedSources } from '../../../src/core/reports/not-checked.js';
+
+const columns: ReportResult['columns'] = [
+  { key: 'device', label: 'Device', available: true, format: 'text' },
+  { key: 'recoveryKey', label: 'Recovery key', available: true, format: 'text' },
+  { key: 'lapsPassword', label: 'LAPS password', available: false, format: 'text' },
+];
 
 const report: ReportResult = {
   report: 'escrow-gaps',
@@ -10,11 +17,7 @@ const report: ReportResult = {
   state: 'loaded',
   error: null,
   notice: null,
-  columns: [
-    { key: 'device', label: 'Device', available: true, format: 'text' },
-    { key: 'recoveryKey', label: 'Recovery key', available: true, format: 'text' },
-    { key: 'lapsPassword', label: 'LAPS password', available: false, format: 'text' },
-  ],
+  columns,
   rows: [
     { id: 'd1', device: '=HYPERLINK("http://evil.example","x")', recoveryKey: 'missing', lapsPassword: null, link: 'https://intune.microsoft.com/#view/x' },
     { id: 'd2', device: 'PC "two", upstairs\u001b]0;owned\u0007', recoveryKey: '2026-11-01T10:00:00.000Z', lapsPassword: null, link: null },
@@ -23,6 +26,7 @@ const report: ReportResult = {
   findingKinds: escrowGapsReport.findingKinds,
   unchecked: ['missing-laps-password'],
   uncheckedSubjects: [],
+  notChecked: notCheckedSources(escrowGapsReport.optionalSources, columns, escrowGapsReport.findingKinds),
   generatedAt: '2026-11-22T09:00:00.000Z',
 };
 
@@ -78,7 +82,8 @@ describe('terminal table', () => {
     const controls = [...text].filter((char) => char !== '\n' && (char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) <= 0x9f)));
     expect(controls).toEqual([]);
     expect(text).toContain('2026-11-01 10:00 UTC');
-    expect(text).toContain('n/a: LAPS password');
+    expect(text).toContain('Not checked: 1 check, up to Medium.');
+    expect(text).toContain('(n/a column: LAPS password)');
     expect(text).toContain('    PC[2J: No key.');
   });
 

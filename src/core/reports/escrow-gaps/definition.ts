@@ -42,8 +42,13 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
   findingKinds: ESCROW_FINDING_KINDS,
   // Each escrow source column checks its own kinds: an n/a column checks nothing.
   optionalSources: [
-    { column: 'recoveryKey', findingKinds: [MISSING_KEY_KIND, HYBRID_KEY_KIND] },
-    { column: 'lapsPassword', findingKinds: [MISSING_LAPS_KIND] },
+    { column: 'recoveryKey', findingKinds: [MISSING_KEY_KIND, HYBRID_KEY_KIND], source: 'BitLocker recovery keys', permission: 'BitlockerKey.ReadBasic.All' },
+    {
+      column: 'lapsPassword',
+      findingKinds: [MISSING_LAPS_KIND],
+      source: 'Windows LAPS passwords (their backup dates)',
+      permission: 'DeviceLocalCredential.ReadBasic.All',
+    },
   ],
   demo: escrowGapsDemo,
   faultSource: '/v1.0/deviceManagement/managedDevices',
