@@ -42,10 +42,18 @@ describe('a check that did not run', () => {
     await page.goto(`${server.base}/tab/#/escrow-gaps`);
     const notice = page.locator('[aria-label=Findings] [data-state=not-checked]');
     await notice.waitFor();
-    const text = (await notice.textContent()) ?? '';
-    expect(text).toContain('Not checked: 2 checks, up to High.');
-    expect(text).toContain('Devices without an escrowed BitLocker key (High)');
-    expect(text).toContain('BitlockerKey.ReadBasic.All');
+    expect(await notice.textContent()).toContain('Not checked: 2 checks, up to High.');
+    expect(await notice.textContent()).toContain('BitlockerKey.ReadBasic.All');
+    if (width < 600) {
+      // On a phone the checks' list is one tap away, so the table's first row stays on the first screen.
+      const firstRow = page.locator('[role=table] [role=row][aria-rowindex]:not([aria-rowindex="1"])').first();
+      await firstRow.waitFor();
+      const rowAt = await topWithin(page, '[role=table] [role=row][aria-rowindex]:not([aria-rowindex="1"])');
+      expect(rowAt.top + (await firstRow.boundingBox())!.height).toBeLessThanOrEqual(rowAt.height);
+      expect(await notice.textContent()).not.toContain('Devices without an escrowed BitLocker key');
+      await notice.getByRole('button', { name: 'Which checks' }).click();
+    }
+    expect(await notice.textContent()).toContain('Devices without an escrowed BitLocker key (High)');
     // A High check that did not run is not shown as a mild warning, let alone as good news.
     expect(await notice.getAttribute('data-not-checked-worst')).toBe('high');
     expect(await background(page, '[aria-label=Findings] [data-state=not-checked]')).not.toBe(await background(page, 'article'));

@@ -1,4 +1,7 @@
-import { MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
+import { PHONE_LAYOUT } from '../app/breakpoints.js';
+import { useMediaQuery } from '../app/use-media-query.js';
 import { SEVERITY_LABEL } from '../../core/findings/finding-kinds.js';
 import { notCheckedHeadline, notCheckedReasonText, worstNotChecked } from '../../core/reports/not-checked.js';
 import type { NotCheckedSource } from '../../core/reports/not-checked.js';
@@ -23,6 +26,10 @@ export interface NotCheckedNoticeProps {
  */
 export function NotCheckedNotice({ sources, compact = false }: NotCheckedNoticeProps) {
   const styles = useStyles();
+  // On a phone the checks' list would push the table's first rows off the first screen: the
+  // headline and the permission stay, the list is one tap away.
+  const phone = useMediaQuery(PHONE_LAYOUT);
+  const [open, setOpen] = useState(false);
   if (sources.length === 0) return null;
   const worst = worstNotChecked(sources);
   const permissions = [...new Set(sources.map((source) => source.permission))];
@@ -30,8 +37,15 @@ export function NotCheckedNotice({ sources, compact = false }: NotCheckedNoticeP
     <MessageBar intent={worst === 'high' ? 'error' : 'warning'} layout="multiline" data-state="not-checked" data-unavailable data-not-checked-worst={worst ?? undefined}>
       <MessageBarBody className={styles.body}>
         <MessageBarTitle>{notCheckedHeadline(sources)}.</MessageBarTitle>{' '}
-        {compact ? (
-          <Text>Needs {permissions.join(' and ')}, not granted. The findings shown are not all there is.</Text>
+        {compact || (phone && !open) ? (
+          <>
+            <Text>Needs {permissions.join(' and ')}, not granted. The findings shown are not all there is.</Text>
+            {compact ? null : (
+              <Button appearance="transparent" size="small" aria-expanded={false} onClick={() => setOpen(true)} data-not-checked-more>
+                Which checks
+              </Button>
+            )}
+          </>
         ) : (
           <>
             <Text>The findings below are not all there is.</Text>
