@@ -7,6 +7,7 @@ import type { ReportSummary } from '../core/reports/report-summary.js';
 import { layoutTable, wrap } from './text-layout.js';
 import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
+import { countOf, kindLabel } from '../core/text/words.js';
 
 const MAX_CELL = 60;
 
@@ -38,7 +39,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   const counts = countFindingsByKind(report.findings, report.findingKinds);
   if (counts.length === 0) lines.push('No findings.', '');
   else {
-    lines.push(bold(`${report.findings.length.toLocaleString('en-US')} finding${report.findings.length === 1 ? '' : 's'}, worst first:`));
+    lines.push(bold(`${countOf(report.findings.length, 'finding')}, worst first:`));
     lines.push(...kindCountLines(counts, width, '  '), '');
   }
 
@@ -111,16 +112,9 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
     } else if (summary.state === 'empty') {
       lines.push(...wrap(singleLine(summary.notice ?? 'Nothing to show.'), width, '    ', '  '));
     } else if (summary.counts.length === 0) {
-      lines.push(...wrap(`No findings in ${summary.rows.toLocaleString('en-US')} rows.`, width, '    ', '  '));
+      lines.push(...wrap(`No findings in ${countOf(summary.rows, 'row')}.`, width, '    ', '  '));
     } else {
-      lines.push(
-        ...wrap(
-          `${summary.findings.toLocaleString('en-US')} findings in ${summary.rows.toLocaleString('en-US')} rows, worst ${SEVERITY_LABEL[summary.worst!]}:`,
-          width,
-          '    ',
-          '  ',
-        ),
-      );
+      lines.push(...wrap(`${countOf(summary.findings, 'finding')} in ${countOf(summary.rows, 'row')}, worst ${SEVERITY_LABEL[summary.worst!]}:`, width, '    ', '  '));
       lines.push(...kindCountLines(summary.counts, width, '    '));
     }
     if (summary.unavailable.length > 0) lines.push(...wrap(`n/a (permission not granted): ${summary.unavailable.join(', ')}`, width, '    ', '  '));
@@ -132,9 +126,9 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
 /** Findings counted by kind, one line each: severity, count (aligned) and the kind's label, wrapped under itself. */
 function kindCountLines(counts: readonly FindingCount[], width: number | null, indent: string): string[] {
   const countWidth = Math.max(...counts.map(({ count }) => count.toLocaleString('en-US').length));
-  return counts.flatMap(({ count, label, severity }) => {
-    const head = `${indent}${SEVERITY_LABEL[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
-    return wrap(label, width, ' '.repeat(head.length), head);
+  return counts.flatMap((kind) => {
+    const head = `${indent}${SEVERITY_LABEL[kind.severity].padEnd(6)}  ${kind.count.toLocaleString('en-US').padStart(countWidth)}  `;
+    return wrap(kindLabel(kind, kind.count), width, ' '.repeat(head.length), head);
   });
 }
 

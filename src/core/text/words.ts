@@ -16,9 +16,12 @@ export function nounFor(count: number, one: string, many = `${one}s`): string {
   return count === 1 ? one : many;
 }
 
-/** "1 finding", "0 findings", "1,234 rows": the count, grouped, then its noun. */
-export function countOf(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${nounFor(count, one, many)}`;
+/**
+ * "1 finding", "0 findings", "1,234 rows": the count, grouped, then its noun. The tab passes its
+ * reader's number format (`Intl.NumberFormat(locale)`); the bot and the command line write en-US.
+ */
+export function countOf(count: number, one: string, many = `${one}s`, format: Pick<Intl.NumberFormat, 'format'> = NUMBER): string {
+  return `${format.format(count)} ${nounFor(count, one, many)}`;
 }
 
 /** "1 day", "3 days", "2 crashes": as `countOf`, without grouping (small counts inside a sentence). */

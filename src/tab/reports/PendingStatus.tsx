@@ -1,6 +1,7 @@
 import { Caption1, Skeleton, SkeletonItem, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { LoadProgressSnapshot } from '../api/report-api.js';
 import { LOADING_TEXT } from '../../core/reports/report-model.js';
+import { countOf } from '../../core/text/words.js';
 
 const useStyles = makeStyles({
   status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `${tokens.spacingVerticalL} 0` },
@@ -12,7 +13,7 @@ const recordCount = new Intl.NumberFormat();
 
 /** What the server has read so far, source by source: "managedDevices: 42,000 records". */
 export function describeProgress(progress: LoadProgressSnapshot): string {
-  const sources = progress.sources.map(({ source, records }) => `${source}: ${recordCount.format(records)} ${records === 1 ? 'record' : 'records'}`);
+  const sources = progress.sources.map(({ source, records }) => `${source}: ${countOf(records, 'record', 'records', recordCount)}`);
   const seconds = Math.floor(progress.elapsedMs / 1000);
   return [...sources, ...(seconds >= 1 ? [`${seconds} s`] : [])].join(' · ');
 }
