@@ -77,7 +77,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
       if (!remediation) continue;
       lines.push(...wrap(`Why it matters: ${singleLine(remediation.why)}`, width, '      ', '    '));
       remediation.steps.forEach((step, index) => lines.push(...wrap(`${index + 1}. ${singleLine(step)}`, width, '       ', '    ')));
-      for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`, width, '      ', '    '));
+      // The address on a line of its own, bare and whole: clickable in a terminal and copied as it is.
+      for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)}`, width, '      ', '    '), `      ${singleLine(source.url)}`);
     }
   }
   const unavailable = report.columns.filter((column) => !column.available);

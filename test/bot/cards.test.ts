@@ -274,7 +274,7 @@ describe('the new-findings card', () => {
     const text = renderedText(card);
     expect(text).toContain('Nothing new in Contoso (demo)');
     expect(text).toContain('1 resolved');
-    expect(text).toContain('Not checked (permission not granted): devices without an escrowed laps password.');
+    expect(text).toContain('Not checked (permission not granted): devices without an escrowed LAPS password.');
     expect(text).toContain('Could not check: Graph answered 403');
   });
 });
