@@ -15,6 +15,8 @@ export interface TextOptions {
   color: boolean;
   /** Characters a line may hold; null: no limit (the output is not a terminal). */
   width: number | null;
+  /** Leave the table out (`--findings-only`): the counts, every finding and how to fix them. */
+  findingsOnly?: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     lines.push(...kindCountLines(counts, width, '  '), '');
   }
 
-  const sections = [...new Set(report.columns.map((column) => column.section))];
+  const sections = options.findingsOnly ? [] : [...new Set(report.columns.map((column) => column.section))];
   for (const section of sections) {
     const columns = report.columns.filter((column) => column.section === section);
     const rows = report.rows.filter((row) => section === undefined || row.section === section);
