@@ -8,6 +8,7 @@ import { layoutTable, wrap } from './text-layout.js';
 import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
 import { countOf, kindLabel } from '../core/text/words.js';
+import { BETA_COVERAGE_ASK, BETA_COVERAGE_SETTING } from '../core/reports/beta-coverage.js';
 
 const MAX_CELL = 60;
 
@@ -36,6 +37,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     return `${lines.join('\n')}\n`;
   }
   if (report.notice) lines.push(...wrap(singleLine(report.notice), width), '');
+  // The notice asks the reader to have beta coverage turned on; at the command line the reader is the operator, told how.
+  if (report.notice?.includes(BETA_COVERAGE_ASK)) lines.push(...wrap(BETA_COVERAGE_SETTING, width), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
 
   const counts = countFindingsByKind(report.findings, report.findingKinds);

@@ -261,4 +261,11 @@ describe('dmhealth', () => {
     // Every other line keeps to the width.
     expect(stdout.split('\n').filter((line) => line.length > 40 && !line.includes('https://'))).toEqual([]);
   });
+
+  it('tells the operator at the command line which setting turns on what a notice asks for', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'assignment-hygiene', '--findings-only']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(stdout).toContain('set GRAPH_BETA_COVERAGE=true where the app runs');
+  });
 });
