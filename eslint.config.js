@@ -96,9 +96,10 @@ const FOLDERS = {
       'src/core/reports/not-checked.ts',
       'src/core/findings/finding-kinds.ts',
       'src/core/triage/triage-book.ts',
+      'src/core/text/words.ts',
     ],
     notPackages: ['node:*', 'undici', '@azure/*', ...BOT_SDK_PACKAGES, 'restify'],
-    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, not-checked, finding-kinds, triage-book) and talks to the server over its API.",
+    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, not-checked, finding-kinds, triage-book, and words for counts) and talks to the server over its API.",
   },
   'src/sim': {
     may: ['src/sim', 'src/core'],

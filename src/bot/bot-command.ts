@@ -17,7 +17,8 @@ export type BotCommand =
   | { kind: 'stop-posting' }
   | { kind: 'show-schedule' }
   /** `show` with a name that matches no report; the command it comes closest to, if any. */
-  | { kind: 'unknown-report'; name: string; suggestion: string | null }
+  /** `text`: the message as its author wrote it (`plainText`), quoted back with its capitals ("LAPS", not "laps"). */
+  | { kind: 'unknown-report'; name: string; text: string; suggestion: string | null }
   /** Not a command: the text as the user wrote it, without mention markup, and the closest command, if any. */
   | { kind: 'unknown'; text: string; suggestion: string | null };
 
@@ -84,7 +85,7 @@ export function parseCommand(text: string | undefined | null, registry: ReportRe
     if (meant.kind === 'report') return { kind: 'show', report: meant.report };
     if (meant.kind === 'overview') return { kind: 'overview' };
     const near = meant.kind === 'suggest' ? meant.command : understood(understand(words, registry));
-    return { kind: 'unknown-report', name, suggestion: near };
+    return { kind: 'unknown-report', name, text: plainText(raw), suggestion: near };
   }
   const meant = understand(words, registry);
   if (meant.kind === 'report') return { kind: 'show', report: meant.report };

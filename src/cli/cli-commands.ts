@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { readConfig } from '../app/config.js';
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
-import type { LoadProgress } from '../core/reports/report-model.js';
+import type { LoadProgress, ReportResult } from '../core/reports/report-model.js';
 import { reportToCsv } from '../core/reports/report-csv.js';
 import { createServices } from '../app/create-services.js';
 import type { AppServices } from '../app/create-services.js';
@@ -19,21 +19,24 @@ function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'o
   return {
     reports: `reports [--format table|json]
     List the reports: id, title, required application permissions, prerequisites.`,
-    report: `report <report> [--format table|json|csv] [--width N]
+    report: `report <report> [--format table|json|csv] [--width N] [--findings-only]
     Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
     M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
     for another endpoint), or from the demo tenant when none is configured.
     <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}.
     The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then
-    the table without the columns that do not fit, then every finding and how to fix it.`,
+    the table without the columns that do not fit, then every finding and how to fix it.
+    --findings-only leaves the table out: the findings and how to fix them (with --format
+    json, the report's findings and finding kinds alone).`,
     overview: `overview [--format table|json] [--width N]
     Load every report and print each one's state and its findings counted by kind.`,
-    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity]
+    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]
     Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
     what a client needs to reach it: Graph URL, authority, tenant id, client id and
     secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity
     it also serves an identity endpoint as App Service does, and prints the identity's
-    variables instead of a secret.`,
+    variables instead of a secret. The variables are printed as export lines a shell takes
+    as they are (other lines are # comments); --env prints NAME=value lines for a .env file.`,
     help: `help
     Show this text. Every command also takes --help.`,
   };
@@ -100,10 +103,15 @@ function listReports(args: string[], registry: ReportRegistry): number {
 }
 
 async function runReport(args: string[], registry: ReportRegistry): Promise<number> {
-  let values: { format?: string; width?: string };
+  let values: { format?: string; width?: string; 'findings-only'?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { format: { type: 'string', default: 'table' }, width: { type: 'string' }, 'findings-only': { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    }));
   } catch (error) {
     console.error(`dmhealth report: ${(error as Error).message}`);
     return EXIT_USAGE;
@@ -129,14 +137,22 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
     return EXIT_USAGE;
   }
+  const findingsOnly = values['findings-only'] === true;
+  if (findingsOnly && format === 'csv') {
+    console.error('dmhealth report: --findings-only is for --format table or json; --format csv is the table itself');
+    return EXIT_USAGE;
+  }
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
   return withServices('report', registry, async (services) => {
     const progress = process.stderr.isTTY ? showProgress : undefined;
     const report = await services.reports.get(id, progress ? { onProgress: progress } : {});
     if (progress) process.stderr.write('\r\u001b[K');
-    if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify(findingsOnly ? onlyFindings(report) : report, null, 2)}\n`);
     else if (format === 'csv') process.stdout.write(report.state === 'load-error' ? '' : reportToCsv(report));
-    else process.stdout.write(reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env) }));
+    else
+      process.stdout.write(
+        reportToText(report, registry.definition(id), { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), findingsOnly }),
+      );
     if (report.state === 'load-error') {
       // Graph's message is upstream text: written inert, as every log line (log-line.ts).
       if (format !== 'table') console.error(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
@@ -144,6 +160,12 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     }
     return 0;
   });
+}
+
+/** `--findings-only --format json`: what a report found and how to read it, without its table. */
+function onlyFindings(report: ReportResult): Pick<ReportResult, 'report' | 'title' | 'state' | 'generatedAt' | 'notice' | 'error' | 'findings' | 'findingKinds'> {
+  const { report: id, title, state, generatedAt, notice, error, findings, findingKinds } = report;
+  return { report: id, title, state, generatedAt, notice, error, findings, findingKinds };
 }
 
 /** Why a report could not be built, on stderr: the command line has no server log for its card to point to. */

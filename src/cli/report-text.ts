@@ -9,6 +9,8 @@ import type { NotCheckedSource } from '../core/reports/not-checked.js';
 import { layoutTable, wrap } from './text-layout.js';
 import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
+import { countOf, kindLabel } from '../core/text/words.js';
+import { BETA_COVERAGE_ASK, BETA_COVERAGE_SETTING } from '../core/reports/beta-coverage.js';
 
 const MAX_CELL = 60;
 
@@ -16,6 +18,8 @@ export interface TextOptions {
   color: boolean;
   /** Characters a line may hold; null: no limit (the output is not a terminal). */
   width: number | null;
+  /** Leave the table out (`--findings-only`): the counts, every finding and how to fix them. */
+  findingsOnly?: boolean;
 }
 
 /**
@@ -35,6 +39,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     return `${lines.join('\n')}\n`;
   }
   if (report.notice) lines.push(...wrap(singleLine(report.notice), width), '');
+  // The notice asks the reader to have beta coverage turned on; at the command line the reader is the operator, told how.
+  if (report.notice?.includes(BETA_COVERAGE_ASK)) lines.push(...wrap(BETA_COVERAGE_SETTING, width), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
   // Checks that did not run come before what was found, so the count below is not read as all there is.
   if (report.notChecked.length > 0) lines.push(...notCheckedLines(report.notChecked, width, '', red), '');
@@ -42,11 +48,11 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
   const counts = countFindingsByKind(report.findings, report.findingKinds);
   if (counts.length === 0) lines.push('No findings.', '');
   else {
-    lines.push(bold(`${report.findings.length.toLocaleString('en-US')} finding${report.findings.length === 1 ? '' : 's'}, worst first:`));
+    lines.push(bold(`${countOf(report.findings.length, 'finding')}, worst first:`));
     lines.push(...kindCountLines(counts, width, '  '), '');
   }
 
-  const sections = [...new Set(report.columns.map((column) => column.section))];
+  const sections = options.findingsOnly ? [] : [...new Set(report.columns.map((column) => column.section))];
   for (const section of sections) {
     const columns = report.columns.filter((column) => column.section === section);
     const rows = report.rows.filter((row) => section === undefined || row.section === section);
@@ -80,7 +86,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
       if (!remediation) continue;
       lines.push(...wrap(`Why it matters: ${singleLine(remediation.why)}`, width, '      ', '    '));
       remediation.steps.forEach((step, index) => lines.push(...wrap(`${index + 1}. ${singleLine(step)}`, width, '       ', '    ')));
-      for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)} <${singleLine(source.url)}>`, width, '      ', '    '));
+      // The address on a line of its own, bare and whole: clickable in a terminal and copied as it is.
+      for (const source of remediation.sources) lines.push(...wrap(`Learn: ${singleLine(source.title)}`, width, '      ', '    '), `      ${singleLine(source.url)}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -112,16 +119,9 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
     } else if (summary.state === 'empty') {
       lines.push(...wrap(singleLine(summary.notice ?? 'Nothing to show.'), width, '    ', '  '));
     } else if (summary.counts.length === 0) {
-      lines.push(...wrap(`No findings in ${summary.rows.toLocaleString('en-US')} rows.`, width, '    ', '  '));
+      lines.push(...wrap(`No findings in ${countOf(summary.rows, 'row')}.`, width, '    ', '  '));
     } else {
-      lines.push(
-        ...wrap(
-          `${summary.findings.toLocaleString('en-US')} findings in ${summary.rows.toLocaleString('en-US')} rows, worst ${SEVERITY_LABEL[summary.worst!]}:`,
-          width,
-          '    ',
-          '  ',
-        ),
-      );
+      lines.push(...wrap(`${countOf(summary.findings, 'finding')} in ${countOf(summary.rows, 'row')}, worst ${SEVERITY_LABEL[summary.worst!]}:`, width, '    ', '  '));
       lines.push(...kindCountLines(summary.counts, width, '    '));
     }
     lines.push('');
@@ -145,9 +145,9 @@ function notCheckedLines(sources: readonly NotCheckedSource[], width: number | n
 /** Findings counted by kind, one line each: severity, count (aligned) and the kind's label, wrapped under itself. */
 function kindCountLines(counts: readonly FindingCount[], width: number | null, indent: string): string[] {
   const countWidth = Math.max(...counts.map(({ count }) => count.toLocaleString('en-US').length));
-  return counts.flatMap(({ count, label, severity }) => {
-    const head = `${indent}${SEVERITY_LABEL[severity].padEnd(6)}  ${count.toLocaleString('en-US').padStart(countWidth)}  `;
-    return wrap(label, width, ' '.repeat(head.length), head);
+  return counts.flatMap((kind) => {
+    const head = `${indent}${SEVERITY_LABEL[kind.severity].padEnd(6)}  ${kind.count.toLocaleString('en-US').padStart(countWidth)}  `;
+    return wrap(kindLabel(kind, kind.count), width, ' '.repeat(head.length), head);
   });
 }
 

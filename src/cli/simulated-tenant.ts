@@ -5,6 +5,7 @@ import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { EXIT_USAGE } from './exit-status.js';
+import { wrap } from './text-layout.js';
 
 // The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
 
@@ -18,7 +19,7 @@ export function startDemoTenant(registry: ReportRegistry): Promise<Simulator> {
  * tenant, until Ctrl+C.
  */
 export async function runSimulator(args: string[]): Promise<number> {
-  let values: { tenant?: string; devices?: string; policies?: string; port?: string; latency?: string; 'no-throttling'?: boolean; 'managed-identity'?: boolean };
+  let values: { tenant?: string; devices?: string; policies?: string; port?: string; latency?: string; 'no-throttling'?: boolean; 'managed-identity'?: boolean; env?: boolean };
   try {
     ({ values } = parseArgs({
       args,
@@ -30,6 +31,7 @@ export async function runSimulator(args: string[]): Promise<number> {
         latency: { type: 'string' },
         'no-throttling': { type: 'boolean' },
         'managed-identity': { type: 'boolean' },
+        env: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -63,15 +65,14 @@ export async function runSimulator(args: string[]): Promise<number> {
   const tenant = tenantName === 'large' ? buildLargeTenant({ devices, ...(policies === undefined ? {} : { policies }) }) : buildDemoTenant();
   const managedIdentity = values['managed-identity'] === true;
   const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'], managedIdentity });
-  const environment = Object.entries(simulatorEnvironment(sim)).map(([name, value]) => `  ${name}=${value}`);
+  const environment = shellLines(simulatorEnvironment(sim), values.env === true ? 'env' : 'export');
   const about = managedIdentity
     ? 'No secret: the app signs in as its managed identity, through the identity endpoint as App Service serves one, and the app registration trusts that identity (a federated credential). IDENTITY_HEADER is made anew at every start and is good for this machine only.'
     : 'The secret is made anew at every start and is good for this simulator only.';
-  console.log(`Simulated tenant "${tenant.displayName}" is running (loopback only).
-
-${environment.join('\n')}
-
-${about} Press Ctrl+C to stop.`);
+  // Every line is one a shell or a .env file takes: the variables, and what the reader is told as
+  // comments, so the output can be pasted, or saved as a .env file, whole.
+  const how = values.env === true ? 'Lines for a .env file.' : 'Paste these lines into a shell (or print them for a .env file with --env).';
+  console.log([...comment(`Simulated tenant "${tenant.displayName}" is running (loopback only). ${how}`), ...environment, ...comment(about), '# Press Ctrl+C to stop.'].join('\n'));
 
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -79,4 +80,21 @@ ${about} Press Ctrl+C to stop.`);
   });
   await sim.close();
   return 0;
+}
+
+/**
+ * Variables as lines a shell or a `.env` file takes as they are: `export NAME='value'` (POSIX shell
+ * quoting: a single quote inside is closed, escaped and reopened), or with `env`, `NAME=value` (a
+ * value with a space, quote, `#` or `$` is double-quoted, as dotenv files read it).
+ */
+export function shellLines(variables: Readonly<Record<string, string>>, form: 'export' | 'env'): string[] {
+  return Object.entries(variables).map(([name, value]) => {
+    if (form === 'export') return `export ${name}='${value.replace(/'/g, `'\\''`)}'`;
+    return /^[\w./:@%+,=-]*$/.test(value) ? `${name}=${value}` : `${name}="${value.replace(/(["\\$`])/g, '\\$1')}"`;
+  });
+}
+
+/** Text as `# ` comment lines of at most 100 characters, which a shell and a .env file both skip. */
+function comment(text: string): string[] {
+  return wrap(text, 100, '# ', '# ');
 }

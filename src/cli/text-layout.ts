@@ -1,6 +1,7 @@
 /**
  * Plain text laid out for a terminal of a given width (docs/contract.md, "The command line"): no
- * line is longer than the width. Text is wrapped at spaces (a word longer than a line is cut), and
+ * line is longer than the width, but for a link, which is never cut. Text is wrapped at spaces (a
+ * word longer than a line is cut), and
  * a table drops its least important columns until it fits, saying which.
  */
 
@@ -16,7 +17,12 @@ export function outputWidth(option: number | undefined, stream: { isTTY?: boolea
 /** The narrowest width laid out for: below it, a table has no room for even one column and a label. */
 export const MIN_WIDTH = 40;
 
-/** `text` in lines of at most `width` characters, each after `indent` (the first after `first`, if given). */
+/** A web address, which `wrap` keeps whole on one line. */
+export function isLink(word: string): boolean {
+  return /^<?https?:\/\//.test(word);
+}
+
+/** `text` in lines of at most `width` characters, each after `indent` (the first after `first`, if given); a link is kept whole, even past the width. */
 export function wrap(text: string, width: number | null, indent = '', first = indent): string[] {
   if (width === null) return [`${first}${text}`];
   const lines: string[] = [];
@@ -37,7 +43,15 @@ export function wrap(text: string, width: number | null, indent = '', first = in
         }
         continue;
       }
-      // A word longer than a whole line (a URL, a long name) is cut across lines.
+      // A link is never cut: a terminal makes it clickable and a reader copies it only whole, so it
+      // runs past the width on a line of its own rather than across lines.
+      if (isLink(rest)) {
+        line = `${line}${rest}`;
+        rest = '';
+        fresh = false;
+        continue;
+      }
+      // A word longer than a whole line (a long name) is cut across lines.
       const room = Math.max(1, width - line.length);
       line = `${line}${rest.slice(0, room)}`;
       rest = rest.slice(room);

@@ -276,7 +276,7 @@ describe('the new-findings card', () => {
     const text = renderedText(card);
     expect(text).toContain('Nothing new in Contoso (demo)');
     expect(text).toContain('1 resolved');
-    expect(text).toContain('Not checked (permission not granted): devices without an escrowed laps password.');
+    expect(text).toContain('Not checked (permission not granted): devices without an escrowed LAPS password.');
     expect(text).toContain('Could not check: Graph answered 403');
   });
 });
@@ -411,5 +411,38 @@ describe('tenant and user text in every card', () => {
     expectInert(card);
     // The headline names the tenant, clipped to 60 characters.
     expect(cardTexts(card).runs.some((text) => text.includes('new findings in Contoso [Click to re-authenticate](https://evil.example)'))).toBe(true);
+  });
+});
+
+/** Every text a card shows, one a line. */
+function allText(card: AdaptiveCardJson): string {
+  const { blocks, runs } = cardTexts(card);
+  return [...blocks, ...runs].join('\n');
+}
+
+describe('words on the cards', () => {
+  const now = new Date('2026-11-23T09:00:00Z');
+
+  it('count one finding in the singular and keep product names as Microsoft writes them', () => {
+    const one = syntheticResult(2);
+    const result = { ...one, findings: one.findings.slice(0, 2) };
+    const card = overviewCard([summarizeReport(result, { changes: null, trend: [], inForce: new Map(), now })], { ...options, tabUrl: 'https://health.contoso.example/tab/' });
+    const text = allText(card);
+    expect(text).toContain('1 device without an escrowed LAPS password');
+    expect(text).toContain('1 device without an escrowed BitLocker key');
+    expect(text).not.toMatch(/bitlocker|laps/);
+    expect(text).not.toMatch(/\b1 (?:devices|findings|rows|policies|areas)\b/);
+    const report = allText(reportCard(result, { beta: false }, options));
+    expect(report).toContain('2 findings, worst first');
+    expect(report).toContain('Device without an escrowed BitLocker key');
+  });
+
+  it('ask the reader for what they can get, never for a server setting', () => {
+    for (const result of demoResults) {
+      const text = allText(reportCard(result, { beta: false }, options));
+      expect(text, result.report).not.toMatch(/GRAPH_BETA_COVERAGE|Set [A-Z_]{4,}=/);
+    }
+    const hygiene = demoResults.find((result) => result.report === 'assignment-hygiene')!;
+    expect(allText(reportCard(hygiene, { beta: false }, options))).toContain('Ask whoever runs this app to turn on its beta coverage');
   });
 });

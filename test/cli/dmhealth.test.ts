@@ -166,7 +166,8 @@ describe('dmhealth', () => {
     const { code, stdout, stderr } = await dmhealth(['report', id], cleanEnv({ COLUMNS: String(width) }));
     expect(code, stderr).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines.filter((line) => line.length > width)).toEqual([]);
+    // A Learn link is never cut (it stands alone on its line, whole); every other line fits.
+    expect(lines.filter((line) => line.length > width && !/^ +https:\/\/\S+$/.test(line))).toEqual([]);
     const summary = lines.findIndex((line) => /^(\d[\d,]* findings?, worst first:|No findings\.)$/.test(line));
     const tableHeader = lines.findIndex((line, index) => index > 0 && /^-+( +-+)*$/.test(lines[index + 1] ?? ''));
     expect(summary).toBeGreaterThan(0);
@@ -222,6 +223,7 @@ describe('dmhealth', () => {
     [['report', 'escrow-gaps', '--width', '1001'], '--width must be a whole number from 40 to 1000, got "1001"'],
     [['report', 'escrow-gaps', '--width', '80.5'], '--width must be a whole number from 40 to 1000, got "80.5"'],
     [['overview', '--width', '12'], '--width a whole number from 40 to 1000'],
+    [['report', 'escrow-gaps', '--findings-only', '--format', 'csv'], '--findings-only is for --format table or json'],
   ])('exits 2 on a usage error: %j', async (args, message) => {
     const { code, stderr } = await dmhealth(args);
     expect(code).toBe(2);
@@ -241,5 +243,48 @@ describe('dmhealth', () => {
     const { code, stderr } = await dmhealth(['report', 'escrow-gaps'], cleanEnv({ M365_TENANT_ID: harness.sim.tenantId }));
     expect(code).toBe(2);
     expect(stderr).toContain('M365_CLIENT_ID');
+  });
+
+  it('counts one finding and one row in the singular, and one finding kind by its singular label', async () => {
+    const report = await dmhealth(['report', 'escrow-gaps', '--width', '80'], tenantEnv());
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain('1 finding, worst first:');
+    expect(report.stdout).toMatch(/^ {2}High {4}1 {2}Device without an escrowed BitLocker key$/m);
+    const overview = await dmhealth(['overview', '--width', '80'], tenantEnv());
+    expect(overview.stdout).toContain('1 finding in 1 row, worst High:');
+    expect(`${report.stdout}${overview.stdout}`).not.toMatch(/\b1 (?:findings|rows|devices|policies|areas)\b/i);
+  });
+
+  it('prints only the findings and how to fix them with --findings-only, in the table and in JSON', async () => {
+    const table = await dmhealth(['report', 'escrow-gaps', '--findings-only', '--width', '80'], tenantEnv());
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).not.toMatch(/^Device {2,}/m);
+    expect(table.stdout).not.toContain('Left out to fit');
+    expect(table.stdout).toContain('Findings, worst first:');
+    expect(table.stdout).toContain('  DESKTOP-00001: ');
+    expect(table.stdout).toContain('How to fix them, worst first:');
+    const json = await dmhealth(['report', 'escrow-gaps', '--findings-only', '--format', 'json'], tenantEnv());
+    expect(json.code, json.stderr).toBe(0);
+    const findings = JSON.parse(json.stdout) as Partial<ReportResult>;
+    expect(Object.keys(findings).sort()).toEqual(['error', 'findingKinds', 'findings', 'generatedAt', 'notice', 'report', 'state', 'title']);
+    expect(findings.findings?.map((finding) => finding.kind)).toEqual(['missing-recovery-key']);
+  });
+
+  it('never breaks a Learn link across lines, even at the narrowest width', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'security-posture', '--width', '40']);
+    expect(code, stderr).toBe(0);
+    const links = stdout.split('\n').filter((line) => line.includes('https://'));
+    expect(links.length).toBeGreaterThan(0);
+    // Each link is alone on its line, whole: a terminal can open it and a reader can copy it.
+    for (const line of links) expect(line).toMatch(/^ +https:\/\/learn\.microsoft\.com\/\S+$/);
+    // Every other line keeps to the width.
+    expect(stdout.split('\n').filter((line) => line.length > 40 && !line.includes('https://'))).toEqual([]);
+  });
+
+  it('tells the operator at the command line which setting turns on what a notice asks for', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'assignment-hygiene', '--findings-only']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(stdout).toContain('set GRAPH_BETA_COVERAGE=true where the app runs');
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
       if (stdout.includes('Press Ctrl+C')) resolve();
     });
   });
-  printed = Object.fromEntries([...stdout.matchAll(/^ {2}([A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+  printed = Object.fromEntries([...stdout.matchAll(/^export ([A-Z0-9_]+)='(.*)'$/gm)].map((match) => [match[1]!, match[2]!]));
   if (printed.IDENTITY_HEADER) recordCredential(printed.IDENTITY_HEADER);
 }, 30_000);
 

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { layoutTable, outputWidth, wrap } from '../../src/cli/text-layout.js';
 
 describe('text for a terminal', () => {
-  it('wraps at spaces within the width, cutting only a word longer than a line', () => {
-    const lines = wrap(`Learn: Include and exclude app assignments <https://learn.microsoft.com/en-us/mem/intune/apps/apps-inc-exl-assignments>`, 40, '      ', '    ');
-    expect(lines.every((line) => line.length <= 40)).toBe(true);
+  it('wraps at spaces within the width, cutting a word longer than a line but never a link', () => {
+    const url = 'https://learn.microsoft.com/en-us/mem/intune/apps/apps-inc-exl-assignments';
+    const lines = wrap(`Learn: Include and exclude app assignments ${url} (Microsoft Learn)`, 40, '      ', '    ');
     expect(lines[0]).toBe('    Learn: Include and exclude app');
-    expect(lines.join('').replace(/\s+/g, '')).toBe('Learn:Includeandexcludeappassignments<https://learn.microsoft.com/en-us/mem/intune/apps/apps-inc-exl-assignments>');
+    // The link is whole on a line of its own, past the width: clickable and copyable as it is.
+    expect(lines).toContain(`      ${url}`);
+    expect(lines.filter((line) => !line.includes(url)).every((line) => line.length <= 40)).toBe(true);
+    expect(lines.join(' ').replace(/\s+/g, ' ').trim()).toBe(`Learn: Include and exclude app assignments ${url} (Microsoft Learn)`);
+    expect(wrap('DESKTOP-0123456789ABCDEF', 10)).toEqual(['DESKTOP-01', '23456789AB', 'CDEF']);
     expect(wrap('a b', null, '  ')).toEqual(['  a b']);
   });
 

@@ -4,6 +4,7 @@ import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import type { Finding, ReportResult } from '../../core/reports/report-model.js';
 import { cardText } from './adaptive-card.js';
 import { changeTime } from '../../core/reports/audit-story/audit-story.js';
+import { formatCount, kindLabel } from '../../core/text/words.js';
 
 /** How many findings a card lists by name; the rest are counted ("and N more"). */
 export const LISTED_FINDINGS = 5;
@@ -30,9 +31,9 @@ export interface FindingItemData {
 }
 
 export function kindCounts(findings: readonly Pick<Finding, 'kind'>[], kinds: FindingKindTable): KindCountData[] {
-  return countFindingsByKind(findings, kinds).map(({ count, label, severity }) => ({
-    total: count.toLocaleString('en-US'),
-    label,
+  return countFindingsByKind(findings, kinds).map(({ count, severity, ...words }) => ({
+    total: formatCount(count),
+    label: kindLabel(words, count),
     severity: severity.charAt(0).toUpperCase() + severity.slice(1),
     colour: SEVERITY_COLOUR[severity],
   }));

@@ -7,6 +7,7 @@ import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 import { FINDING_ITEMS_TEMPLATE, KIND_COUNTS_TEMPLATE, findingList, kindCounts } from './finding-list.js';
 import { readAt } from './report-card.js';
+import { countOf, inSentence } from '../../core/text/words.js';
 
 const NEW_FINDINGS_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
@@ -44,10 +45,7 @@ export function newFindingsCard(
   options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']>; interruptedPostAt?: string },
 ): AdaptiveCardJson {
   const { freshCount, resolvedCount } = digest;
-  const headline =
-    freshCount > 0
-      ? `${freshCount.toLocaleString('en-US')} new ${freshCount === 1 ? 'finding' : 'findings'} in ${cardText(options.tenantLabel, 60)}`
-      : `Nothing new in ${cardText(options.tenantLabel, 60)}`;
+  const headline = freshCount > 0 ? `${countOf(freshCount, 'new finding')} in ${cardText(options.tenantLabel, 60)}` : `Nothing new in ${cardText(options.tenantLabel, 60)}`;
   const since = digest.lastPostedAt ? `since the last post here (${readAt(digest.lastPostedAt)})` : 'first post here';
   const resolved = resolvedCount > 0 ? ` · ${resolvedCount.toLocaleString('en-US')} resolved` : '';
   return expandCard(NEW_FINDINGS_CARD_TEMPLATE, {
@@ -72,7 +70,7 @@ export function newFindingsCard(
         ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? [], news.findingKinds),
         unchecked:
           news.unchecked.length > 0
-            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => findingKind(news.findingKinds, kind).label.toLowerCase()).join(', ')}.`
+            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => inSentence(findingKind(news.findingKinds, kind).label)).join(', ')}.`
             : '',
         fresh: news.fresh.length,
         tabUrl: options.tabLinks(news.report),

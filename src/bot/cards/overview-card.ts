@@ -4,6 +4,7 @@ import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
+import { countKind, countOf } from '../../core/text/words.js';
 
 /** Kinds a report's line names before "and N more": the card stays short and well inside Teams' size limit. */
 const NAMED_KINDS = 2;
@@ -57,11 +58,11 @@ export function overviewCard(summaries: readonly ReportSummary[], options: { ten
         };
       }
       if (summary.state === 'empty') return { ...base, status: 'Nothing to show', color: 'Default', detail: cardText(summary.notice ?? '', 200) };
-      const named = summary.counts.slice(0, NAMED_KINDS).map((count) => `${number(count.count)} ${count.label.toLowerCase()}`);
+      const named = summary.counts.slice(0, NAMED_KINDS).map((count) => countKind(count, count.count));
       const more = summary.counts.length - named.length;
       const apart = summary.triaged ? summary.triaged.accepted + summary.triaged.snoozed : 0;
       const detail = [
-        named.join(', ') + (more > 0 ? `, and ${more} more ${more === 1 ? 'kind' : 'kinds'}` : ''),
+        named.join(', ') + (more > 0 ? `, and ${countOf(more, 'more kind', 'more kinds')}` : ''),
         apart > 0 ? `${number(apart)} accepted or snoozed, not counted` : '',
         summary.triaged === null ? 'accepted and snoozed findings could not be read, so every finding is counted' : '',
         summary.unavailable.length > 0 ? `n/a: ${summary.unavailable.join(', ')}` : '',
@@ -69,10 +70,10 @@ export function overviewCard(summaries: readonly ReportSummary[], options: { ten
         .filter((part) => part !== '')
         .join(' · ');
       // "Not checked" is never good news: no findings from the checks that ran is not green.
-      if (!summary.worst) return { ...base, status: `No open findings in ${number(summary.rows)} rows`, color: summary.notChecked.length > 0 ? 'Default' : 'Good', detail };
+      if (!summary.worst) return { ...base, status: `No open findings in ${countOf(summary.rows, 'row')}`, color: summary.notChecked.length > 0 ? 'Default' : 'Good', detail };
       return {
         ...base,
-        status: `${number(summary.findings)} open ${summary.findings === 1 ? 'finding' : 'findings'}, worst ${SEVERITY_LABEL[summary.worst]}`,
+        status: `${countOf(summary.findings, 'open finding')}, worst ${SEVERITY_LABEL[summary.worst]}`,
         color: summary.worst === 'high' || summary.notChecked.some((source) => source.worst === 'high') ? 'Attention' : 'Warning',
         detail,
       };

@@ -5,6 +5,7 @@ import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
 import { FINDING_ITEMS_TEMPLATE, KIND_COUNTS_TEMPLATE, findingList, kindCounts } from './finding-list.js';
+import { agree, countOf } from '../../core/text/words.js';
 
 const REPORT_CARD_TEMPLATE = {
   ...CARD_SCHEMA,
@@ -114,7 +115,7 @@ export function reportCard(
     notice: result.notice ?? '',
     caveat: result.state === 'loaded' ? (result.notice ?? '') : '',
     findingCount: findings.length,
-    findingSummary: `${findings.length.toLocaleString('en-US')} ${apart > 0 ? 'open ' : ''}${findings.length === 1 ? 'finding' : 'findings'}, worst first`,
+    findingSummary: `${countOf(findings.length, apart > 0 ? 'open finding' : 'finding')}, worst first`,
     clearText:
       result.notChecked.length > 0
         ? 'No findings from the checks that ran.'
@@ -129,7 +130,7 @@ export function reportCard(
       triaged === null
         ? 'Accepted and snoozed findings could not be read, so every finding is listed.'
         : apart > 0
-          ? `${apart.toLocaleString('en-US')} accepted or snoozed ${apart === 1 ? 'finding is' : 'findings are'} not listed; the tab shows ${apart === 1 ? 'it' : 'them'}.`
+          ? `${countOf(apart, 'accepted or snoozed finding')} ${agree(apart, 'is', 'are')} not listed; the tab shows ${agree(apart, 'it', 'them')}.`
           : '',
     counts: kindCounts(findings, result.findingKinds),
     ...findingList(findings, result.rows, result.findingKinds),

@@ -15,7 +15,7 @@ export const help: Command = {
  */
 export async function notUnderstood(request: BotRequest, context: CommandContext): Promise<BotReply> {
   const command = parseCommand(request.sentText, context.registry);
-  const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? `show ${command.name}` : undefined;
+  const unknown = command.kind === 'unknown' && command.text !== '' ? command.text : command.kind === 'unknown-report' ? command.text : undefined;
   const suggestion = command.kind === 'unknown' || command.kind === 'unknown-report' ? command.suggestion : null;
   return { card: await context.helpCard(request.conversation.channel, { unknown, suggestion }) };
 }

@@ -17,7 +17,11 @@ export const showReport: Command = {
   async handle(request, context) {
     const command = parseCommand(request.text, context.registry);
     if (command.kind !== 'show') {
-      const notUnderstood = { unknown: `show ${request.matches[1] ?? ''}`.trim(), suggestion: command.kind === 'unknown-report' ? command.suggestion : null };
+      // Quoted as its author wrote it: "show LAPS status", not the lower-cased words the command was matched on.
+      const notUnderstood = {
+        unknown: command.kind === 'unknown-report' ? command.text : `show ${request.matches[1] ?? ''}`.trim(),
+        suggestion: command.kind === 'unknown-report' ? command.suggestion : null,
+      };
       return { card: await context.helpCard(request.conversation.channel, notUnderstood) };
     }
     await context.conversation.typing();

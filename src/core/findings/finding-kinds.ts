@@ -8,6 +8,8 @@ export type FindingSeverity = 'high' | 'medium' | 'low';
 export interface FindingKind {
   /** What the finding is, in words an admin uses; plural form for counts. */
   label: string;
+  /** The label for a count of one, where it differs from `label` ("Policy switching a firewall profile off"); words.ts `kindLabel` picks. */
+  one?: string;
   severity: FindingSeverity;
   /** What an administrator does about it, for the tab's details pane, the bot's cards and the CLI. */
   remediation: Remediation;
@@ -58,7 +60,7 @@ export function findingKind(kinds: FindingKindTable, kind: string): FindingKindL
   if (!Object.hasOwn(kinds, kind)) return { label: kind, severity: 'medium', remediation: null };
   const entry = kinds[kind]!;
   // The table's own object when it is complete: sorting 100,000 rows looks kinds up often.
-  return entry.remediation ? entry : { label: entry.label, severity: entry.severity, remediation: null };
+  return entry.remediation ? entry : { label: entry.label, ...(entry.one ? { one: entry.one } : {}), severity: entry.severity, remediation: null };
 }
 
 export interface FindingCount extends FindingKindLookup {

@@ -2,6 +2,7 @@
  * Reading Graph values the way Intune writes them. Decoders here accept what the service may send
  * (unknown enum strings, "never" timestamps, numbers for enum members) and never throw on it.
  */
+import { plural } from '../text/words.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -78,10 +79,8 @@ export function timestampText(value: unknown): string | null {
   return typeof value === 'string' && value !== '' && !value.startsWith('0001-01-01') ? value : null;
 }
 
-/** "1 day", "3 days", "2 crashes". */
-export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : pluralNoun}`;
-}
+// Counts in words are made in one place (src/core/text/words.ts); the reports import `plural` from here too.
+export { plural };
 
 /** "a", "a and b", "a, b and c": a list as a sentence names it. */
 export function joinAnd(items: readonly string[]): string {

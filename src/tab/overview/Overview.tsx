@@ -10,6 +10,7 @@ import { useReportLoad } from '../reports/use-report.js';
 import type { ReportFetch } from '../reports/use-report.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
+import { countOf, kindLabel } from '../../core/text/words.js';
 
 const useStyles = makeStyles({
   view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -144,7 +145,7 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
             Worst: {SEVERITY_BADGE[summary.worst].label}
           </Badge>
           <Text>
-            {number.format(summary.findings)} open {summary.findings === 1 ? 'finding' : 'findings'} in {number.format(summary.rows)} rows
+            {countOf(summary.findings, 'open finding', 'open findings', number)} in {countOf(summary.rows, 'row', 'rows', number)}
           </Text>
         </div>
       ) : (
@@ -160,11 +161,11 @@ function TileBody({ presentation, state, format }: { presentation: ReportPresent
               <Text className={styles.number} weight="semibold">
                 {number.format(count.count)}
               </Text>
-              <Text className={styles.label}>{count.label}</Text>
+              <Text className={styles.label}>{kindLabel(count, count.count)}</Text>
               <Caption1 className={mergeClasses(styles.muted, styles.severity)}>{SEVERITY_BADGE[count.severity].label}</Caption1>
             </li>
           ))}
-          {more > 0 ? <li className={styles.muted}>and {more} more kinds</li> : null}
+          {more > 0 ? <li className={styles.muted}>and {countOf(more, 'more kind', 'more kinds', number)}</li> : null}
         </ul>
       ) : null}
       {summary.triaged && summary.triaged.accepted + summary.triaged.snoozed > 0 ? (

@@ -4,6 +4,7 @@ import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { VISUALLY_HIDDEN } from './visually-hidden.js';
 import { PHONE } from '../app/breakpoints.js';
+import { kindLabel } from '../../core/text/words.js';
 
 const useStyles = makeStyles({
   summary: {
@@ -109,7 +110,7 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale, n
   return (
     <div className={styles.strip}>
       <ul className={styles.summary} aria-label="Open findings by kind, worst first">
-        {counts.map(({ kind, label, severity, count }) => (
+        {counts.map(({ kind, label, one, severity, count }) => (
           <li key={kind} data-finding-kind={kind} data-finding-count={count}>
             <ToggleButton
               className={mergeClasses(styles.item, selectedKind === kind && styles.selected)}
@@ -123,7 +124,7 @@ export function FindingsSummary({ counts, triaged, selected, onSelect, locale, n
                 {number.format(count)}
               </Badge>
               <span className={styles.visuallyHidden}>{number.format(count)}</span>
-              <Text className={styles.label}>{label}</Text>
+              <Text className={styles.label}>{kindLabel({ label, one }, count)}</Text>
               <Badge appearance="tint" color={SEVERITY_BADGE[severity].color} size="small">
                 <Caption1>
                   {SEVERITY_BADGE[severity].label}

@@ -1,4 +1,5 @@
 import type { SourceRetry } from '../../core/reports/report-model.js';
+import { countOf } from '../../core/text/words.js';
 
 /** A load's progress as the server's progress endpoint gives it (report-api.ts, `LoadProgressSnapshot`). */
 interface ProgressSnapshot {
@@ -11,7 +12,7 @@ const recordCount = new Intl.NumberFormat();
 /** What the server has read so far, source by source: "managedDevices: 42,000 records". */
 export function describeProgress(progress: ProgressSnapshot, now: number = Date.now()): string {
   const sources = progress.sources.map(
-    ({ source, records, retrying }) => `${source}: ${recordCount.format(records)} ${records === 1 ? 'record' : 'records'}${retrying ? `, ${describeRetry(retrying, now)}` : ''}`,
+    ({ source, records, retrying }) => `${source}: ${countOf(records, 'record', 'records', recordCount)}${retrying ? `, ${describeRetry(retrying, now)}` : ''}`,
   );
   const seconds = Math.floor(progress.elapsedMs / 1000);
   return [...sources, ...(seconds >= 1 ? [`${seconds} s`] : [])].join(' · ');

@@ -94,7 +94,8 @@ describe('terminal table', () => {
     expect(text).toContain('  Devices without an escrowed BitLocker key (missing-recovery-key: 1, High)');
     expect(text).toContain(`    Why it matters: ${guidance.why}`);
     expect(text).toContain(`    1. ${guidance.steps[0]}`);
-    expect(text).toContain(`    Learn: ${guidance.sources[0]!.title} <${guidance.sources[0]!.url}>`);
+    // The address alone on the next line, whole: clickable and copyable.
+    expect(text).toContain(`    Learn: ${guidance.sources[0]!.title}\n      ${guidance.sources[0]!.url}\n`);
   });
 });
 

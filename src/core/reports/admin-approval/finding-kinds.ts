@@ -20,6 +20,7 @@ const FLOW_STEP =
 export const APPROVAL_FINDING_KINDS = {
   'area-unprotected': {
     label: 'High-impact areas without approval',
+    one: 'High-impact area without approval',
     severity: 'high',
     remediation: {
       why: 'With no access policy for the area, one administrator account, or one stolen account, can wipe, retire or delete devices, push a script to every Windows device, or change who administers Intune, with nobody else involved.',
@@ -34,6 +35,7 @@ export const APPROVAL_FINDING_KINDS = {
   },
   'configuration-area-unprotected': {
     label: 'Configuration areas without approval',
+    one: 'Configuration area without approval',
     severity: 'medium',
     remediation: {
       why: 'With no access policy for the area, one administrator account, or one stolen account, can deploy or change apps, compliance policies, settings catalog policies or device categories for every device, with nobody else involved.',

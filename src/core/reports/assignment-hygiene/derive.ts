@@ -8,6 +8,7 @@ import { severityTone } from '../report-model.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
+import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 
 const ASSIGNMENT_KINDS = Object.keys(ASSIGNMENT_FINDING_KINDS) as AssignmentFindingKind[];
 
@@ -31,7 +32,7 @@ export const V1_COVERAGE_NOTICE =
   'among them Wi-Fi, VPN, certificate (SCEP, PKCS, PFX, trusted root), email and wired-network profiles, Android Enterprise ' +
   'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
   'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
-  'Set GRAPH_BETA_COVERAGE=true to read these lists on /beta and include them.';
+  `${BETA_COVERAGE_ASK} to read these lists on /beta and include them.`;
 
 export type HygieneVerdict =
   | { kind: 'unassigned'; detail?: string }

@@ -4,6 +4,7 @@ import type { FindingKindTable } from '../../findings/finding-kinds.js';
 export const CONNECTOR_FINDING_KINDS = {
   'connector-unhealthy': {
     label: 'Connectors not working',
+    one: 'Connector not working',
     severity: 'high',
     remediation: {
       why: "A connector that has stopped working fails quietly: certificate profiles stop issuing and renewing Wi-Fi, VPN and email certificates, Mobile Threat Defense risk stops reaching compliance, managed Google Play apps stop syncing, a partner's devices stop reporting compliance, and newly registered Autopilot devices don't arrive. Users find out when a certificate expires or a new device can't finish setup.",
@@ -60,6 +61,7 @@ export const CONNECTOR_FINDING_KINDS = {
   },
   'ade-token-unhealthy': {
     label: 'Apple ADE tokens not working',
+    one: 'Apple ADE token not working',
     severity: 'high',
     remediation: {
       why: 'An expired Automated Device Enrollment token, or one that has not synced with Apple for three days, stops new and reset Apple devices from enrolling automatically: they arrive without their enrolment profile, and new devices bought through Apple Business Manager do not appear in Intune.',
@@ -79,6 +81,7 @@ export const CONNECTOR_FINDING_KINDS = {
   },
   'vpp-token-unhealthy': {
     label: 'Apple VPP tokens not working',
+    one: 'Apple VPP token not working',
     severity: 'high',
     remediation: {
       why: 'An expired, invalid or externally managed Apple VPP (Apps and Books) token, or one that has not synced for three days, stops Intune from assigning and renewing app licences: purchased apps no longer install on new devices, and ADE devices that need a Company Portal licence cannot enrol.',
@@ -96,6 +99,7 @@ export const CONNECTOR_FINDING_KINDS = {
   },
   'apple-token-expiring': {
     label: 'Apple certificates and tokens expiring within 30 days',
+    one: 'Apple certificate or token expiring within 30 days',
     severity: 'medium',
     remediation: {
       why: "The Apple MDM push certificate, ADE tokens and VPP tokens each last a year. Renewing one needs the Apple ID or Apple Business Manager account that created it, which may belong to someone away or gone; once it expires, Apple devices stop taking commands, enrolling or getting app licences. Intune's own tenant status only warns seven days ahead.",
@@ -118,6 +122,7 @@ export const CONNECTOR_FINDING_KINDS = {
   },
   'ad-connector-unhealthy': {
     label: 'Intune Connectors for Active Directory not working',
+    one: 'Intune Connector for Active Directory not working',
     severity: 'high',
     remediation: {
       why: "Windows Autopilot with Microsoft Entra hybrid join needs a working Intune Connector for Active Directory in the device's domain to create its computer account. A connector in error, inactive, or older than 6.2501.2000.5 (deprecated, it can no longer process enrollment requests) leaves hybrid Autopilot devices stuck in setup.",

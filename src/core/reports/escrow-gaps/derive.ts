@@ -8,6 +8,7 @@ import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_K
 import type { EscrowFindingKind } from './finding-kinds.js';
 import { isHybridJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
+import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
@@ -16,7 +17,7 @@ const MISSING = 'missing';
 const NOT_APPLICABLE = 'not applicable';
 export const HYBRID_JOIN_NOTICE =
   'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
-  'shows here as missing its key in Entra ID. Set GRAPH_BETA_COVERAGE=true to tell hybrid-joined devices apart.';
+  `shows here as missing its key in Entra ID. ${BETA_COVERAGE_ASK} to tell hybrid-joined devices apart.`;
 export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
 
 export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext): DerivedReport<EscrowFindingKind> {

@@ -4,6 +4,7 @@ import type { FindingKindTable } from '../../findings/finding-kinds.js';
 export const ESCROW_FINDING_KINDS = {
   'missing-recovery-key': {
     label: 'Devices without an escrowed BitLocker key',
+    one: 'Device without an escrowed BitLocker key',
     severity: 'high',
     remediation: {
       why: 'If the device goes into BitLocker recovery (a firmware or TPM change, too many PIN attempts) and Microsoft Entra ID holds no key for its system drive, IT has nothing to unlock it with: unless the user saved the key elsewhere, the data on it is lost. A device not registered in Entra ID cannot escrow there at all.',
@@ -30,6 +31,7 @@ export const ESCROW_FINDING_KINDS = {
   /** A hybrid-joined device with no key in Entra ID: its key may be in Active Directory, which Graph cannot show. */
   'recovery-key-not-in-entra': {
     label: 'Hybrid-joined devices without a BitLocker key in Entra ID',
+    one: 'Hybrid-joined device without a BitLocker key in Entra ID',
     severity: 'medium',
     remediation: {
       why: "The device is hybrid joined and Microsoft Entra ID holds no recovery key for it. Its key may be in on-premises Active Directory, which this report can't see; if it is in neither, a BitLocker recovery leaves the device locked, and a key held only in AD is out of reach of cloud helpdesk tools and user self-service.",
@@ -54,6 +56,7 @@ export const ESCROW_FINDING_KINDS = {
   },
   'missing-laps-password': {
     label: 'Devices without an escrowed LAPS password',
+    one: 'Device without an escrowed LAPS password',
     severity: 'medium',
     remediation: {
       why: "Without a LAPS record in Microsoft Entra ID, the device's local administrator password is unmanaged: often the same on many devices, never rotated, and a ready path for lateral movement. IT also has no way into the device when no one can sign in to it.",

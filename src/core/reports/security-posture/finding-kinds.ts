@@ -4,6 +4,7 @@ import type { FindingKindTable } from '../../findings/finding-kinds.js';
 export const POSTURE_FINDING_KINDS = {
   'firewall-profile-off': {
     label: 'Policies switching a firewall profile off',
+    one: 'Policy switching a firewall profile off',
     severity: 'high',
     remediation: {
       why: "The policy turns Microsoft Defender Firewall off for a network profile (domain, private or public) on every device it reaches. Whenever that profile is active, for the public profile on any hotel or café Wi-Fi, the device's listening services are open to everyone on the network.",
@@ -25,6 +26,7 @@ export const POSTURE_FINDING_KINDS = {
   },
   'asr-rule-audit': {
     label: 'Policies with ASR rules in audit',
+    one: 'Policy with ASR rules in audit',
     severity: 'medium',
     remediation: {
       why: 'In audit mode an attack surface reduction rule only logs what it would have stopped: Office launching child processes, credential theft from LSASS, obfuscated scripts and the rest still run. Audit is the test phase before Block or Warn, not a protection.',
@@ -44,6 +46,7 @@ export const POSTURE_FINDING_KINDS = {
   },
   'baseline-outdated': {
     label: 'Outdated security baselines',
+    one: 'Outdated security baseline',
     severity: 'medium',
     remediation: {
       why: 'Microsoft revises security baselines as Windows, Defender and Edge change. A profile on an older version keeps the older recommendations, misses the settings added since, and stops being supported once its template is retired.',

@@ -4,6 +4,7 @@ import type { FindingKindTable } from '../../findings/finding-kinds.js';
 export const STARTUP_FINDING_KINDS = {
   'blue-screens': {
     label: 'Devices with blue screens',
+    one: 'Device with blue screens',
     severity: 'high',
     remediation: {
       why: 'A blue screen is a stop error: Windows halts and restarts, and the user loses unsaved work in every open app. Repeated stop errors usually come from a driver, firmware or failing hardware, and a driver or firmware fault tends to hit every device of the same model.',
@@ -25,6 +26,7 @@ export const STARTUP_FINDING_KINDS = {
   },
   'unreliable-app': {
     label: 'Unreliable applications',
+    one: 'Unreliable application',
     severity: 'medium',
     remediation: {
       why: 'The app crashes or hangs so often that its mean time to failure is under a day of use: users lose work and open tickets, and because a faulty build fails the same way everywhere, the cost multiplies across devices.',
@@ -39,6 +41,7 @@ export const STARTUP_FINDING_KINDS = {
   },
   'slow-startup': {
     label: 'Devices slow to start',
+    one: 'Device slow to start',
     severity: 'low',
     remediation: {
       why: 'Power-on to a responsive desktop takes longer than the threshold (2 minutes by default), and the user waits that long at every start. The common causes are a hard disk as boot drive, slow group policy at boot or sign-in, and startup processes that keep the desktop busy.',
