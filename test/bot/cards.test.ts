@@ -315,6 +315,15 @@ describe('cards say which checks did not run', () => {
     expect(JSON.stringify(card)).toContain('"color":"Attention"');
   });
 
+  it("the channel's new-findings card names the permission and how bad the unrun checks could be", () => {
+    const digest = digestNewFindings(emptyLedger('19:channel'), [withoutKeys()], new Date('2026-11-23T09:00:00Z'));
+    const card = newFindingsCard(digest, { ...options, rowsByReport: new Map() });
+    expect(cardProblems(card)).toEqual([]);
+    expect(renderedText(card)).toContain(
+      'Not checked: 2 checks, up to High. Needs BitlockerKey.ReadBasic.All, not granted. Earlier findings of those checks are not counted as resolved.',
+    );
+  });
+
   it('a report with no findings from the checks that ran is not shown as good news', () => {
     const card = reportCard({ ...withoutKeys(), findings: [] }, { beta: false }, options);
     const text = renderedText(card);

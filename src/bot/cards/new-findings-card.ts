@@ -1,5 +1,6 @@
 import type { NewFindingsPost } from '../../app/new-findings-poster.js';
 import { findingKind } from '../../core/findings/finding-kinds.js';
+import { notCheckedLine } from '../../core/reports/not-checked.js';
 import type { NewFindingsDigest } from '../../core/ledger/new-findings.js';
 import type { ReportResult } from '../../core/reports/report-model.js';
 import type { TabLinks } from '../tab-links.js';
@@ -68,10 +69,13 @@ export function newFindingsCard(
         summary: summary.join(' · '),
         counts: kindCounts(news.fresh, news.findingKinds),
         ...findingList(news.fresh, options.rowsByReport.get(news.report) ?? [], news.findingKinds),
+        // Which checks, how bad at worst and the permission to grant, as the report card and the tab say it.
         unchecked:
-          news.unchecked.length > 0
-            ? `Not checked (permission not granted): ${news.unchecked.map((kind) => inSentence(findingKind(news.findingKinds, kind).label)).join(', ')}.`
-            : '',
+          news.notChecked.length > 0
+            ? `${notCheckedLine(news.notChecked)} Earlier findings of those checks are not counted as resolved.`
+            : news.unchecked.length > 0
+              ? `Not checked (permission not granted): ${news.unchecked.map((kind) => inSentence(findingKind(news.findingKinds, kind).label)).join(', ')}.`
+              : '',
         fresh: news.fresh.length,
         tabUrl: options.tabLinks(news.report),
       };

@@ -3,6 +3,7 @@ import type { Finding, ReportId, ReportLoadError, ReportResult } from '../report
 import type { ChannelLedger, LedgerEntry } from './channel-ledger.js';
 import { findingsWorstFirst } from '../findings/finding-kinds.js';
 import type { FindingKindTable } from '../findings/finding-kinds.js';
+import type { NotCheckedSource } from '../reports/not-checked.js';
 
 /** A finding the channel has not been told about: never posted, or posted as resolved since. */
 export interface FreshFinding extends Finding {
@@ -26,6 +27,8 @@ export interface ReportNews {
   triaged: number;
   /** Finding kinds this load could not check (an n/a source): nothing of theirs is resolved. */
   unchecked: string[];
+  /** Why they could not be checked: the source Graph refused and the permission to grant (not-checked.ts). */
+  notChecked: NotCheckedSource[];
   /** The report's finding kinds, to name and rank them. */
   findingKinds: FindingKindTable;
 }
@@ -73,6 +76,7 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
       continuing: 0,
       triaged: 0,
       unchecked: result.unchecked,
+      notChecked: result.notChecked,
       findingKinds: result.findingKinds,
     };
     reports.push(news);

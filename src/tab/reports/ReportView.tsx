@@ -1,3 +1,4 @@
+import { countOf } from '../../core/text/words.js';
 import {
   Accordion,
   AccordionHeader,
@@ -322,8 +323,8 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         {/* One live region, its text changed in place, so the swap to the whole report is announced. */}
         <Caption1 aria-live="polite" data-shown-count={shownCount} data-partial={whole ? '' : undefined}>
           {whole
-            ? `Showing the first ${shownCount.toLocaleString(format.locale)} of ${whole.rows.toLocaleString(format.locale)} rows; loading the rest…`
-            : `Showing ${shownCount.toLocaleString(format.locale)} of ${report.rows.length.toLocaleString(format.locale)} rows`}
+            ? `Showing the first ${shownCount.toLocaleString(format.locale)} of ${countOf(whole.rows, 'row', 'rows', new Intl.NumberFormat(format.locale))}; loading the rest…`
+            : `Showing ${shownCount.toLocaleString(format.locale)} of ${countOf(report.rows.length, 'row', 'rows', new Intl.NumberFormat(format.locale))}`}
         </Caption1>
       </div>
       {shown.map((section) => (
