@@ -8,6 +8,7 @@ import { SEVERITY_LABEL, findingKind, severityRank } from '../findings/finding-k
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { ReportColumn } from './report-model.js';
+import { plural } from '../text/words.js';
 
 /**
  * One source a load could not read because Graph refused it (403: the permission is not granted),
@@ -70,7 +71,7 @@ export function worstNotChecked(sources: readonly NotCheckedSource[]): FindingSe
 export function notCheckedHeadline(sources: readonly NotCheckedSource[]): string {
   const checks = sources.reduce((sum, source) => sum + source.checks.length, 0);
   const worst = worstNotChecked(sources);
-  return `Not checked: ${checks} ${checks === 1 ? 'check' : 'checks'}${worst ? `, up to ${SEVERITY_LABEL[worst]}` : ''}`;
+  return `Not checked: ${plural(checks, 'check')}${worst ? `, up to ${SEVERITY_LABEL[worst]}` : ''}`;
 }
 
 /** Which checks did not run, for one source: "Devices without an escrowed BitLocker key (High)". */

@@ -9,6 +9,7 @@ import type { FormatContext } from './cell-format.js';
 import type { SortState } from './row-order.js';
 import { PHONE, PHONE_LAYOUT } from '../app/breakpoints.js';
 import { useMediaQuery } from '../app/use-media-query.js';
+import { countOf } from '../../core/text/words.js';
 
 /** A row of one line; rows whose names or verdicts wrap are measured as they are drawn. */
 const ROW_HEIGHT = 40;
@@ -241,8 +242,8 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
 function FindingsButton({ count, name, onOpen }: { count: number; name: string; onOpen: () => void }) {
   if (count === 0) return null;
   return (
-    <Button size="small" appearance="subtle" onClick={onOpen} aria-label={`${count} ${count === 1 ? 'finding' : 'findings'} for ${name}: details and how to fix`}>
-      {count === 1 ? '1 finding' : `${count} findings`}
+    <Button size="small" appearance="subtle" onClick={onOpen} aria-label={`${countOf(count, 'finding')} for ${name}: details and how to fix`}>
+      {countOf(count, 'finding')}
     </Button>
   );
 }

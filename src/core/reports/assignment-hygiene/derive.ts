@@ -418,7 +418,7 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     const kindLabel = KIND_LABELS[object.kind];
     const status =
       verdict.kind === 'unknown-groups'
-        ? `Could not check: ${verdict.groups.length} group${verdict.groups.length === 1 ? '' : 's'} could not be read`
+        ? `Could not check: ${plural(verdict.groups.length, 'group')} could not be read`
         : verdict.kind === 'could-not-check'
           ? `Could not check: ${verdict.reason}`
           : verdict.kind === 'ok' && verdict.note

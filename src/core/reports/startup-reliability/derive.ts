@@ -7,6 +7,7 @@ import { sectionColumns } from '../report-model.js';
 import type { StartupFindingKind } from './finding-kinds.js';
 import type { StartupRecords } from './load.js';
 import type { StartupThresholds } from './thresholds.js';
+import { plural } from '../../text/words.js';
 
 export const EMPTY_NOTICE = 'Endpoint analytics returned no device performance data. Is endpoint analytics enabled for this tenant?';
 export const FRESHNESS_NOTICE = 'Endpoint analytics refreshes these figures about once a day and keeps about 29 days of startup data.';
@@ -82,7 +83,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
         kind: 'blue-screens',
         subjectId: device.id,
         subjectName: device.deviceName,
-        detail: `${device.blueScreenCount} blue screen${device.blueScreenCount === 1 ? '' : 's'} in the last 30 days.`,
+        detail: `${plural(device.blueScreenCount, 'blue screen')} in the last 30 days.`,
       });
     }
   }
@@ -107,7 +108,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
         kind: 'unreliable-app',
         subjectId: app.id,
         subjectName: app.name,
-        detail: `${app.crashes} crash${app.crashes === 1 ? '' : 'es'} and ${app.hangs} hang${app.hangs === 1 ? '' : 's'}; fails every ${app.meanTimeToFailureMinutes} minutes of use on average (threshold ${thresholds.unreliableAppMttfMinutes}).`,
+        detail: `${plural(app.crashes, 'crash', 'crashes')} and ${plural(app.hangs, 'hang')}; fails every ${app.meanTimeToFailureMinutes} minutes of use on average (threshold ${thresholds.unreliableAppMttfMinutes}).`,
       });
     }
   }
