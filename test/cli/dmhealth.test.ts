@@ -115,7 +115,8 @@ describe('dmhealth', () => {
     expect(notChecked).toBeLessThan(found);
     expect(report.stdout).toContain('Devices without an escrowed LAPS password (Medium)');
     expect(lines.some((line) => line.includes('DeviceLocalCredential.ReadBasic.All'))).toBe(true);
-    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    // Every line fits, but a Learn link, which stays whole on a line of its own so it can be clicked and copied.
+    expect(lines.filter((line) => line.length > 80 && !/^\s*https:\/\/\S+$/.test(line))).toEqual([]);
 
     const overview = await dmhealth(['overview'], { ...tenantEnv(), COLUMNS: '100' });
     const block = overview.stdout.split('\n\n').find((text) => text.startsWith('Windows LAPS & BitLocker Escrow Gaps'))!;

@@ -17,6 +17,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import { ReportApi } from '../api/report-api.js';
+import { useMediaQuery } from './use-media-query.js';
 import type { TenantInfo } from '../api/report-api.js';
 import { connectToHost } from '../host/teams-host.js';
 import { usableLocale } from '../host/locale.js';
@@ -97,19 +98,6 @@ export function App() {
 }
 
 const FRESHNESS_TICK_MS = 30_000;
-
-/** Whether a media query matches, following it as the window changes. */
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const follow = () => setMatches(list.matches);
-    follow();
-    list.addEventListener('change', follow);
-    return () => list.removeEventListener('change', follow);
-  }, [query]);
-  return matches;
-}
 
 /** The time, moving on every `tickMs`. */
 function useNow(tickMs: number): number {
