@@ -25,17 +25,18 @@ export const AUDIT_EVENTS_PATH = '/v1.0/deviceManagement/auditEvents';
  */
 export async function readAuditLog(context: LoadContext, lastModified: ReadonlyArray<string | null | undefined>, signal?: AbortSignal): Promise<AuditLog> {
   const since = auditWindowStart(lastModified, context.now?.() ?? new Date());
-  const controller = signal ?? new AbortController().signal;
+  // A read asked for without a signal is never aborted; it still needs one to tell an abort from a failure.
+  const readSignal = signal ?? new AbortController().signal;
   try {
     const entries = await readCollection<Graph.AuditEvent, AuditEntry>(
       context,
       'auditEvents',
       AUDIT_EVENTS_PATH,
-      { query: { $filter: auditWindowFilter(since) }, signal: controller },
+      { query: { $filter: auditWindowFilter(since) }, signal: readSignal },
       projectAuditEvent,
     );
     return { ok: true, value: { since: since.toISOString(), entries } };
   } catch (error) {
-    return { ok: false, reason: optionalReadFailure(error, controller) };
+    return { ok: false, reason: optionalReadFailure(error, readSignal) };
   }
 }
