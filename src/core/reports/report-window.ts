@@ -1,0 +1,473 @@
+import { findingKind } from '../findings/finding-kinds.js';
+import type { FindingSeverity } from '../findings/finding-kinds.js';
+import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-model.js';
+
+/**
+ * A window over one table of a report's result (docs/contract.md, "The server's endpoints", the
+ * rows): filtered, ordered and sliced on the server, so a viewer of a very large tenant reads the
+ * rows in view rather than the whole report. Pure and browser-safe. Everything a query needs is
+ * built once per result and kept as long as the result is: per table, each column's values held
+ * compactly (numbers in typed arrays, strings interned), a sorted order per column on first use,
+ * the rows' filter text on the first filter, and each row's findings. The order, the text filter
+ * and the narrowing to findings are the tab's own (its row order and its "Open findings only"),
+ * so a window shows exactly what the tab would.
+ */
+
+/** The most rows one window holds, and how many it holds unless asked. */
+export const WINDOW_MAX_LIMIT = 1_000;
+export const WINDOW_DEFAULT_LIMIT = 100;
+
+/**
+ * The cell the tab adds to each row where the load read Intune's audit log: the row's object's last
+ * successful change (the newest change the log holds for the row's id), so a table sorts by it as by
+ * any date. The window adds the same column, so the server and the tab sort and filter alike.
+ */
+export const CHANGED_COLUMN_KEY = 'lastChanged';
+
+export type WindowDirection = 'asc' | 'desc';
+
+export interface WindowQuery {
+  /** The table's section key; '' for a report with one table. */
+  table: string;
+  offset: number;
+  limit: number;
+  /** The column to order by; null: the tab's default order (the worst open finding first). */
+  sort: string | null;
+  dir: WindowDirection;
+  /** Text every word of which a row's visible cells must hold (case-insensitive); '' for none. */
+  q: string;
+  /** Only rows with a finding of this kind. */
+  finding: string | null;
+  /** Only rows with an open finding (neither accepted nor snoozed now); with `finding`, an open one of that kind. */
+  open: boolean;
+}
+
+/** A parameter the window cannot take: which one, and the words of the 400. */
+export interface WindowQueryError {
+  parameter: string;
+  message: string;
+}
+
+/** What a report's result offers a query: its tables, their columns, its finding kinds. */
+export interface WindowShape {
+  tables: readonly string[];
+  columnsOf: (table: string) => readonly string[];
+  kinds: readonly string[];
+}
+
+const list = (values: readonly string[]) => values.map((value) => `"${value}"`).join(', ');
+
+/**
+ * A query from the request's parameters, or the first parameter it cannot take. `table` may be left
+ * out (the report's first table); `limit` is 1 to 1,000 (100 when left out); `offset` a whole number
+ * from 0; `sort` a column of that table; `dir` `asc` or `desc`; `finding` a kind of the report;
+ * `open` `true` or `false`.
+ */
+export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, shape: WindowShape): { ok: true; query: WindowQuery } | { ok: false; error: WindowQueryError } {
+  const text = (name: string): string | undefined => {
+    const value = parameters[name];
+    if (value === undefined) return undefined;
+    return Array.isArray(value) ? String(value[value.length - 1]) : String(value);
+  };
+  const fail = (parameter: string, message: string) => ({ ok: false as const, error: { parameter, message } });
+  const tableText = text('table');
+  const table = tableText ?? shape.tables[0] ?? '';
+  if (!shape.tables.includes(table)) {
+    return fail(
+      'table',
+      shape.tables.length === 1 && shape.tables[0] === ''
+        ? 'table: this report has one table; leave table out.'
+        : `table: "${table}" is not a table of this report; it has ${list(shape.tables)}.`,
+    );
+  }
+  const whole = (name: string, fallback: number, least: number, most: number | null): number | WindowQueryError => {
+    const value = text(name);
+    if (value === undefined) return fallback;
+    const number = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(number) || number < least || (most !== null && number > most)) {
+      return { parameter: name, message: `${name}: "${value}" is not a whole number ${most === null ? `from ${least}` : `from ${least} to ${most.toLocaleString('en-US')}`}.` };
+    }
+    return number;
+  };
+  const offset = whole('offset', 0, 0, null);
+  if (typeof offset !== 'number') return { ok: false, error: offset };
+  const limit = whole('limit', WINDOW_DEFAULT_LIMIT, 1, WINDOW_MAX_LIMIT);
+  if (typeof limit !== 'number') return { ok: false, error: limit };
+  const sort = text('sort') ?? null;
+  const columns = shape.columnsOf(table);
+  if (sort !== null && !columns.includes(sort)) return fail('sort', `sort: "${sort}" is not a column of this table; it has ${list(columns)}.`);
+  const dir = text('dir') ?? 'asc';
+  if (dir !== 'asc' && dir !== 'desc') return fail('dir', `dir: "${dir}" is not "asc" or "desc".`);
+  const finding = text('finding') ?? null;
+  if (finding !== null && !shape.kinds.includes(finding)) {
+    return fail(
+      'finding',
+      shape.kinds.length === 0 ? `finding: this report has no finding kinds.` : `finding: "${finding}" is not a finding kind of this report; it has ${list(shape.kinds)}.`,
+    );
+  }
+  const open = text('open') ?? 'false';
+  if (open !== 'true' && open !== 'false') return fail('open', `open: "${open}" is not "true" or "false".`);
+  return { ok: true, query: { table, offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true' } };
+}
+
+/** One window: how many rows pass the filters, where the slice starts, and the slice. */
+export interface ReportWindow {
+  total: number;
+  offset: number;
+  rows: ReportRow[];
+}
+
+// Compact columns: each column once, in the form its sort needs (row-order.ts in the tab orders a
+// column by number where every present cell is a number, by instant where every one is an ISO 8601
+// timestamp, else by folded text).
+type CompactColumn = { kind: 'number'; values: Float64Array; present: Uint8Array } | { kind: 'text'; ids: Uint32Array; strings: readonly CellValue[]; present: Uint8Array };
+
+/** Where a run of equal keys starts, so that descending keeps equal rows in the report's order (as the tab does). */
+interface AscendingOrder {
+  positions: Uint32Array;
+  runStarts: Uint8Array;
+  emptyFrom: number;
+}
+
+interface TableIndex {
+  table: string;
+  columns: ReportColumn[];
+  /** Indices into the result's rows of this table's rows, in the report's order. */
+  rowIndices: Uint32Array;
+  compact: Map<string, CompactColumn>;
+  orders: Map<string, { asc: Uint32Array; desc: Uint32Array }>;
+  searchText: string[] | null;
+  /** Each row's findings (indices into the result's findings), worst first: row p's are `findingIndex[findingStart[p] .. findingStart[p + 1]]`. */
+  findingStart: Uint32Array;
+  findingIndex: Uint32Array;
+  /** The default order by the open findings, for the last few sets of decisions seen. */
+  defaultOrders: Map<string, Uint32Array>;
+  /** The `lastChanged` cell of each row where the load read the audit log. */
+  changed: Array<string | null> | null;
+}
+
+interface ResultIndex {
+  tables: Map<string, TableIndex>;
+  tableKeys: string[];
+  kinds: string[];
+  severityRank: Uint8Array;
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+const DIGIT_PAD = '000000000000';
+const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
+const RANK_CLEAR = 3;
+const DEFAULT_ORDERS_KEPT = 4;
+
+/**
+ * A text's sort key, as the tab's (row-order.ts `textSortKey`): lower case, accents dropped, runs of
+ * digits padded so "pc-2" orders before "PC-10". Kept identical so the server and the tab agree.
+ */
+export function windowTextSortKey(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const folded = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  let key = '';
+  let start = 0;
+  for (let index = 0; index < folded.length;) {
+    const code = folded.charCodeAt(index);
+    if (code < 48 || code > 57) {
+      index += 1;
+      continue;
+    }
+    let end = index;
+    while (end < folded.length && folded.charCodeAt(end) >= 48 && folded.charCodeAt(end) <= 57) end += 1;
+    let significant = index;
+    while (significant < end - 1 && folded.charCodeAt(significant) === 48) significant += 1;
+    const digits = folded.slice(significant, end);
+    key += folded.slice(start, index) + (digits.length < DIGIT_PAD.length ? DIGIT_PAD.slice(digits.length) : '') + digits;
+    start = end;
+    index = end;
+  }
+  return start === 0 ? folded : key + folded.slice(start);
+}
+
+/**
+ * The report's tables and the windows over them, built on first use per result and kept while it is.
+ * `sortBuilds` counts the column orders made: one per table, column and load however many ask.
+ */
+export class ReportWindows {
+  private readonly indices = new WeakMap<ReportResult, ResultIndex>();
+  private sorts = 0;
+
+  /** The tables, columns and kinds a query of this result may name. */
+  shape(result: ReportResult): WindowShape {
+    const index = this.indexOf(result);
+    return { tables: index.tableKeys, columnsOf: (table) => index.tables.get(table)?.columns.map((column) => column.key) ?? [], kinds: index.kinds };
+  }
+
+  /**
+   * One window of a result for a viewer: `inForce` holds the fingerprints of the findings accepted or
+   * snoozed now (the caller's tenant's decisions), or null when they could not be read, when every
+   * finding counts as open, as the tab counts them then.
+   */
+  window(result: ReportResult, query: WindowQuery, inForce: ReadonlySet<string> | null): ReportWindow {
+    const index = this.indexOf(result);
+    const table = index.tables.get(query.table);
+    if (!table) return { total: 0, offset: query.offset, rows: [] };
+    const count = table.rowIndices.length;
+    const order = query.sort === null ? this.defaultOrder(result, index, table, inForce) : this.columnOrder(table, result, query.sort)[query.dir];
+    const words = query.q.toLowerCase().split(/\s+/).filter(Boolean);
+    const texts = words.length > 0 ? this.searchTextOf(table, result) : null;
+    const narrowed = query.finding !== null || query.open;
+    const passes = (position: number): boolean => {
+      if (texts) {
+        const text = texts[position]!;
+        for (const word of words) if (!text.includes(word)) return false;
+      }
+      if (narrowed) {
+        let found = false;
+        for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]! && !found; at += 1) {
+          const finding = result.findings[table.findingIndex[at]!]!;
+          found = (query.finding === null || finding.kind === query.finding) && (!query.open || inForce === null || !inForce.has(finding.fingerprint));
+        }
+        if (!found) return false;
+      }
+      return true;
+    };
+    const picked: number[] = [];
+    let total = 0;
+    if (!texts && !narrowed) {
+      total = count;
+      for (let at = query.offset; at < Math.min(count, query.offset + query.limit); at += 1) picked.push(order[at]!);
+    } else {
+      for (let at = 0; at < count; at += 1) {
+        const position = order[at]!;
+        if (!passes(position)) continue;
+        if (total >= query.offset && total < query.offset + query.limit) picked.push(position);
+        total += 1;
+      }
+    }
+    return { total, offset: query.offset, rows: picked.map((position) => this.rowAt(result, table, position)) };
+  }
+
+  /** How many column orders were built: once per table, column and result. */
+  get sortBuilds(): number {
+    return this.sorts;
+  }
+
+  private rowAt(result: ReportResult, table: TableIndex, position: number): ReportRow {
+    const row = result.rows[table.rowIndices[position]!]!;
+    return table.changed ? { ...row, [CHANGED_COLUMN_KEY]: table.changed[position] ?? null } : row;
+  }
+
+  private indexOf(result: ReportResult): ResultIndex {
+    let index = this.indices.get(result);
+    if (!index) {
+      index = buildIndex(result);
+      this.indices.set(result, index);
+    }
+    return index;
+  }
+
+  private cellOf(result: ReportResult, table: TableIndex, position: number, key: string): CellValue {
+    if (key === CHANGED_COLUMN_KEY && table.changed) return table.changed[position] ?? null;
+    return result.rows[table.rowIndices[position]!]![key] ?? null;
+  }
+
+  private compactColumn(table: TableIndex, result: ReportResult, key: string): CompactColumn {
+    const known = table.compact.get(key);
+    if (known) return known;
+    const count = table.rowIndices.length;
+    const present = new Uint8Array(count);
+    let numbers = true;
+    let instants = true;
+    for (let position = 0; position < count; position += 1) {
+      const value = this.cellOf(result, table, position, key);
+      if (value === null) continue;
+      present[position] = 1;
+      if (typeof value !== 'number') numbers = false;
+      if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value)) instants = false;
+    }
+    let column: CompactColumn;
+    if (numbers || instants) {
+      const values = new Float64Array(count);
+      for (let position = 0; position < count; position += 1) {
+        if (!present[position]) continue;
+        const value = this.cellOf(result, table, position, key);
+        values[position] = numbers ? (value as number) : Date.parse(value as string);
+      }
+      column = { kind: 'number', values, present };
+    } else {
+      const ids = new Uint32Array(count);
+      const strings: CellValue[] = [];
+      const interned = new Map<CellValue, number>();
+      for (let position = 0; position < count; position += 1) {
+        if (!present[position]) continue;
+        const value = this.cellOf(result, table, position, key);
+        let id = interned.get(value);
+        if (id === undefined) {
+          id = strings.length;
+          strings.push(value);
+          interned.set(value, id);
+        }
+        ids[position] = id;
+      }
+      column = { kind: 'text', ids, strings, present };
+    }
+    table.compact.set(key, column);
+    return column;
+  }
+
+  /** A column's order both ways, built once: empty cells last either way, equal keys in the report's order. */
+  private columnOrder(table: TableIndex, result: ReportResult, key: string): { asc: Uint32Array; desc: Uint32Array } {
+    const known = table.orders.get(key);
+    if (known) return known;
+    this.sorts += 1;
+    const column = this.compactColumn(table, result, key);
+    const count = table.rowIndices.length;
+    // A comparable number per row: the value itself, or the rank of the text's sort key among the
+    // column's distinct texts, so that each distinct text is folded once.
+    let keys: Float64Array;
+    if (column.kind === 'number') keys = column.values;
+    else {
+      const folded = column.strings.map((value) => windowTextSortKey(String(value)));
+      const byKey = Array.from(folded.keys()).sort((a, b) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0));
+      const rank = new Float64Array(folded.length);
+      let current = 0;
+      byKey.forEach((id, at) => {
+        if (at > 0 && folded[id] !== folded[byKey[at - 1]!]) current += 1;
+        rank[id] = current;
+      });
+      keys = new Float64Array(count);
+      for (let position = 0; position < count; position += 1) if (column.present[position]) keys[position] = rank[column.ids[position]!]!;
+    }
+    const present = column.present;
+    const asc = new Uint32Array(count);
+    for (let position = 0; position < count; position += 1) asc[position] = position;
+    asc.sort((a, b) => {
+      if (!present[a] || !present[b]) return present[a] === present[b] ? a - b : present[a] ? -1 : 1;
+      return keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b;
+    });
+    const ascending: AscendingOrder = { positions: asc, runStarts: new Uint8Array(count), emptyFrom: count };
+    for (let at = 0; at < count; at += 1) {
+      const position = asc[at]!;
+      if (!present[position]) {
+        ascending.emptyFrom = Math.min(ascending.emptyFrom, at);
+        ascending.runStarts[at] = at === ascending.emptyFrom ? 1 : 0;
+        continue;
+      }
+      ascending.runStarts[at] = at === 0 || keys[position] !== keys[asc[at - 1]!] ? 1 : 0;
+    }
+    const order = { asc, desc: descendingOf(ascending) };
+    table.orders.set(key, order);
+    return order;
+  }
+
+  /** The tab's order before anyone sorts: the worst open finding first, then the report's own order. */
+  private defaultOrder(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: ReadonlySet<string> | null): Uint32Array {
+    const open: string[] = [];
+    if (inForce) for (const finding of result.findings) if (inForce.has(finding.fingerprint)) open.push(finding.fingerprint);
+    const key = open.sort().join('\u0000');
+    const known = table.defaultOrders.get(key);
+    if (known) return known;
+    const count = table.rowIndices.length;
+    const ranks = new Uint8Array(count);
+    for (let position = 0; position < count; position += 1) {
+      let rank = RANK_CLEAR;
+      for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]!; at += 1) {
+        const finding = result.findings[table.findingIndex[at]!]!;
+        if (inForce?.has(finding.fingerprint)) continue;
+        rank = Math.min(rank, index.severityRank[table.findingIndex[at]!]!);
+      }
+      ranks[position] = rank;
+    }
+    const order = new Uint32Array(count);
+    for (let position = 0; position < count; position += 1) order[position] = position;
+    order.sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+    if (table.defaultOrders.size >= DEFAULT_ORDERS_KEPT) table.defaultOrders.delete(table.defaultOrders.keys().next().value!);
+    table.defaultOrders.set(key, order);
+    return order;
+  }
+
+  /** Each row's visible cells, lower-cased, as the tab's filter reads them (row-order.ts `rowSearchText`). */
+  private searchTextOf(table: TableIndex, result: ReportResult): string[] {
+    if (table.searchText) return table.searchText;
+    const shown = table.columns.filter((column) => column.available);
+    const texts = new Array<string>(table.rowIndices.length);
+    for (let position = 0; position < texts.length; position += 1) {
+      texts[position] = shown
+        .map((column) => {
+          const value = this.cellOf(result, table, position, column.key);
+          return value === null ? '' : String(value);
+        })
+        .join('\u0000')
+        .toLowerCase();
+    }
+    table.searchText = texts;
+    return texts;
+  }
+}
+
+function descendingOf({ positions, runStarts, emptyFrom }: AscendingOrder): Uint32Array {
+  const descending = new Uint32Array(positions.length);
+  let written = 0;
+  let runEnd = emptyFrom;
+  for (let at = emptyFrom - 1; at >= 0; at -= 1) {
+    if (runStarts[at] !== 1) continue;
+    descending.set(positions.subarray(at, runEnd), written);
+    written += runEnd - at;
+    runEnd = at;
+  }
+  descending.set(positions.subarray(emptyFrom), written);
+  return descending;
+}
+
+function buildIndex(result: ReportResult): ResultIndex {
+  const changedAt = new Map<string, string>();
+  const readLog = result.auditLog?.state === 'read';
+  if (result.auditLog?.state === 'read') for (const [id, changes] of Object.entries(result.auditLog.changes)) if (changes[0]) changedAt.set(id.toLowerCase(), changes[0].at);
+  const columns: ReportColumn[] = [...result.columns];
+  if (readLog) {
+    for (const section of [...new Set(result.columns.map((column) => column.section))]) {
+      columns.push({ key: CHANGED_COLUMN_KEY, label: 'Changed', available: true, format: 'date', ...(section === undefined ? {} : { section }) });
+    }
+  }
+  const tableKeys = [...new Set(columns.map((column) => column.section ?? ''))];
+  const severityRank = Uint8Array.from(result.findings, (finding) => SEVERITY_RANK[findingKind(result.findingKinds, finding.kind).severity]);
+  // Each subject's findings, worst first (as the tab lists a row's findings).
+  const bySubject = new Map<string, number[]>();
+  result.findings.forEach((finding, at) => {
+    const found = bySubject.get(finding.subjectId);
+    if (found) found.push(at);
+    else bySubject.set(finding.subjectId, [at]);
+  });
+  for (const found of bySubject.values()) found.sort((a, b) => severityRank[a]! - severityRank[b]! || a - b);
+  const sectioned = result.columns.some((column) => column.section !== undefined);
+  const tables = new Map<string, TableIndex>();
+  for (const table of tableKeys) {
+    const rowIndices: number[] = [];
+    result.rows.forEach((row, at) => {
+      if (!sectioned || table === '' || row.section === table) rowIndices.push(at);
+    });
+    const findingStart = new Uint32Array(rowIndices.length + 1);
+    const findingIndex: number[] = [];
+    rowIndices.forEach((at, position) => {
+      const id = result.rows[at]!.id;
+      if (typeof id === 'string') findingIndex.push(...(bySubject.get(id) ?? []));
+      findingStart[position + 1] = findingIndex.length;
+    });
+    tables.set(table, {
+      table,
+      columns: columns.filter((column) => (column.section ?? '') === table),
+      rowIndices: Uint32Array.from(rowIndices),
+      compact: new Map(),
+      orders: new Map(),
+      searchText: null,
+      findingStart,
+      findingIndex: Uint32Array.from(findingIndex),
+      defaultOrders: new Map(),
+      changed: readLog
+        ? rowIndices.map((at) => {
+            const id = result.rows[at]!.id;
+            return typeof id === 'string' ? (changedAt.get(id.toLowerCase()) ?? null) : null;
+          })
+        : null,
+    });
+  }
+  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank };
+}
