@@ -1,6 +1,6 @@
 import { findingKind, findingsBySubject } from '../findings/finding-kinds.js';
 import { singleLine } from './graph-values.js';
-import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
+import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-model.js';
 
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
@@ -12,11 +12,21 @@ import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
  * worst severity and their details, so a spreadsheet can be sorted and filtered by them.
  */
 export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'findings' | 'findingKinds'>): string {
+  const encoder = csvEncoder(report);
+  const lines = [encoder.header];
+  for (const row of report.rows) lines.push(encoder.line(row));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * The CSV's header line and a row's line (without their CRLF), as `reportToCsv` writes them: shared
+ * by the whole text and by a server writing a large report's CSV as it goes, so both are the same bytes.
+ */
+export function csvEncoder(report: Pick<ReportResult, 'columns' | 'findings' | 'findingKinds'>): { header: string; line: (row: ReportRow) => string } {
   const sectioned = report.columns.some((column) => column.section !== undefined);
   const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Findings', 'Severity', 'Detail', 'Link'];
-  const lines = [header.map(csvField).join(',')];
   const findingsOf = findingsBySubject(report.findings, report.findingKinds);
-  for (const row of report.rows) {
+  const line = (row: ReportRow): string => {
     const cells: string[] = [];
     if (sectioned) cells.push(csvField(row.section ?? ''));
     for (const column of report.columns) cells.push(csvField(cellFor(column, row)));
@@ -25,9 +35,9 @@ export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'fin
     cells.push(csvField(found[0] ? findingKind(report.findingKinds, found[0].kind).severity : ''));
     cells.push(csvField(found.map((finding) => finding.detail).join(' ')));
     cells.push(csvField(row.link ?? ''));
-    lines.push(cells.join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    return cells.join(',');
+  };
+  return { header: header.map(csvField).join(','), line };
 }
 
 function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValue {
