@@ -4,6 +4,7 @@ import type { Request, Response, Server } from 'restify';
 import type { AppServices } from '../app/create-services.js';
 import { registerNotify } from './notify-route.js';
 import { EncodedReports } from './report-encoding.js';
+import type { ReportWindows } from '../core/reports/report-window.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import type { TabAccess, TabUser } from './tab-access.js';
@@ -19,6 +20,8 @@ export interface AppServerOptions {
   services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
   /** The reports' bytes, made once per result for all viewers; the server's own unless a test reads its count. */
   encodings?: EncodedReports;
+  /** The windows over each result (`GET /api/reports/:id/rows`); the server's own unless a test counts their sorts. */
+  windows?: ReportWindows;
   /** The built tab (Vite's output); without it, /tab answers 404. */
   tabDirectory?: string;
   /** Serve the tab's source maps too (development only: they reveal its source). */
@@ -99,6 +102,7 @@ export function createAppServer(options: AppServerOptions): Server {
   registerReportRoutes(server, {
     services,
     encodings: options.encodings ?? new EncodedReports(),
+    ...(options.windows ? { windows: options.windows } : {}),
     authorised,
     ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),

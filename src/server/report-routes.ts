@@ -1,6 +1,7 @@
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
-import { reportToCsv } from '../core/reports/report-csv.js';
+import { answerWindow, writeCsv } from './report-rows.js';
+import { ReportWindows } from '../core/reports/report-window.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { AppServices } from '../app/create-services.js';
@@ -13,6 +14,8 @@ export interface ReportRoutesOptions {
   /** The reports, their summaries and whose data this is (shown by the tab, so a demo tenant is never mistaken for a real one). */
   services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
   encodings: EncodedReports;
+  /** The windows over each result (`GET /api/reports/:id/rows`); the routes' own unless a test counts their sorts. */
+  windows?: ReportWindows;
   /** Checks the caller's SSO token: the user, or null when it has answered the refusal already. */
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   /** Explicit refreshes one user may ask for a minute (6 by default); more are answered from the cache. */
@@ -30,6 +33,7 @@ export interface ReportRoutesOptions {
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, services, encodings } = options;
   const { registry, reports } = services;
+  const windows = options.windows ?? new ReportWindows();
   const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000, options.limitClock);
   /**
    * Whether to load again for `?refresh=true`: a refresh joins a load under way anyway, and one user
@@ -89,6 +93,16 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     await sendEncoded(req, res, await encodings.encodedPreview(await openFor(req, res, user, id)));
   });
 
+  // One window of one table (report-rows.ts): opened, and waited for, as the report is.
+  server.get('/api/reports/:id/rows', async (req: Request, res: Response) => {
+    const user = await authorised(req, res);
+    if (!user) return;
+    const id = String(req.params.id ?? '');
+    if (refuseUnknownReport(res, registry, id)) return;
+    const result = await openFor(req, res, user, id);
+    answerWindow(req, res, result, windows, result.state === 'load-error' ? null : await reports.decisionsInForce());
+  });
+
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
     const user = await authorised(req, res);
     if (!user) return;
@@ -108,7 +122,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       return;
     }
     res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
-    res.end(reportToCsv(report));
+    await writeCsv(res, report);
   });
 }
 

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Request, Response } from 'restify';
+import { csvEncoder } from '../core/reports/report-csv.js';
+import { parseWindowQuery } from '../core/reports/report-window.js';
+import type { ReportWindows } from '../core/reports/report-window.js';
+import type { ReportResult } from '../core/reports/report-model.js';
+import type { TriageDecision } from '../core/triage/triage-book.js';
+import { matchesEtag } from './report-encoding.js';
+
+/** Rows written per turn of the event loop by a streamed CSV: small enough that other requests are answered between slices. */
+const CSV_ROWS_PER_SLICE = 2_000;
+
+/** A number per result, for the window's ETag: a later load is a later number, whatever its `generatedAt`. */
+const serials = new WeakMap<ReportResult, number>();
+let lastSerial = 0;
+function serialOf(result: ReportResult): number {
+  let serial = serials.get(result);
+  if (serial === undefined) {
+    serial = ++lastSerial;
+    serials.set(result, serial);
+  }
+  return serial;
+}
+
+/**
+ * `GET /api/reports/:id/rows` once the report is opened (docs/contract.md, "The server's endpoints"):
+ * one window of one table, with the load's `generatedAt` and state, so a viewer can tell a window of a
+ * newer load from one of an older. A load error is answered as the report's JSON has it, never as an
+ * empty window; a parameter the window cannot take is a 400 naming it. The window is the same for
+ * the same load, query and decisions in force, so its ETag names those and a 304 costs no query.
+ */
+export function answerWindow(req: Request, res: Response, result: ReportResult, windows: ReportWindows, decisions: ReadonlyMap<string, TriageDecision> | null): void {
+  const head = { report: result.report, state: result.state, generatedAt: result.generatedAt };
+  if (result.state === 'load-error') {
+    res.send(200, { ...head, error: result.error, notice: result.notice });
+    return;
+  }
+  const parsed = parseWindowQuery((req.query as Record<string, unknown> | undefined) ?? {}, windows.shape(result));
+  if (!parsed.ok) {
+    res.send(400, { error: { status: 400, message: parsed.error.message, parameter: parsed.error.parameter } });
+    return;
+  }
+  const { query } = parsed;
+  // Only the decisions about this result's findings change its windows.
+  const inForce = decisions === null ? null : new Set(result.findings.filter((finding) => decisions.has(finding.fingerprint)).map((finding) => finding.fingerprint));
+  const etag = `W/"${serialOf(result)}-${createHash('sha256')
+    .update(JSON.stringify([query, inForce === null ? null : [...inForce].sort()]))
+    .digest('base64url')
+    .slice(0, 22)}"`;
+  res.header('etag', etag);
+  if (matchesEtag(req.header('if-none-match'), etag.slice(2))) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  const window = windows.window(result, query, inForce);
+  res.send(200, { ...head, notice: result.notice, table: query.table, total: window.total, offset: window.offset, rows: window.rows });
+}
+
+/**
+ * A report's CSV written as it is made (`csvEncoder`, the same bytes as `reportToCsv`): a slice of
+ * rows per turn of the event loop, waiting for the connection to drain when its buffer is full, so a
+ * 500,000-row export holds a slice in memory rather than the whole text, and other viewers are
+ * answered meanwhile. Stops when the client goes.
+ */
+export async function writeCsv(res: Response, report: ReportResult): Promise<void> {
+  const encoder = csvEncoder(report);
+  let gone = false;
+  const onClose = () => (gone = true);
+  res.once('close', onClose);
+  try {
+    res.write(`${encoder.header}\r\n`);
+    for (let start = 0; start < report.rows.length && !gone; start += CSV_ROWS_PER_SLICE) {
+      let slice = '';
+      for (const row of report.rows.slice(start, start + CSV_ROWS_PER_SLICE)) slice += `${encoder.line(row)}\r\n`;
+      if (res.write(slice)) await nextTurn();
+      else {
+        const waited = new AbortController();
+        await Promise.race([once(res, 'drain', { signal: waited.signal }), once(res, 'close', { signal: waited.signal })]).finally(() => waited.abort());
+      }
+    }
+    if (!gone) res.end();
+  } finally {
+    res.off('close', onClose);
+  }
+}
