@@ -1,0 +1,242 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Server } from 'restify';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileStateStore } from '../../src/store/file-state-store.js';
+import { createServices } from '../../src/app/create-services.js';
+import { createAppServer } from '../../src/server/app-server.js';
+import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
+import { createHttpTransport } from '../../src/graph/http-transport.js';
+import { loadReport } from '../../src/core/reports/registry.js';
+import { reportToCsv } from '../../src/core/reports/report-csv.js';
+import { ReportWindows } from '../../src/core/reports/report-window.js';
+import type { ReportId, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
+import { recordServerLog, serverLogStream } from '../support/suite-log.js';
+import { gate } from '../support/gate.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+let server: Server;
+let base: string;
+let keysTransport: ReturnType<typeof createHttpTransport>;
+let stateDirectory: string;
+let store: FileStateStore;
+const windows = new ReportWindows();
+/** Loads a test holds until it lets go, by report. */
+const held = new Map<ReportId, ReturnType<typeof gate>>();
+/** Rows in the large copy of report 4 this file serves: enough for many slices of a streamed CSV. */
+const LARGE_ROWS = 30_000;
+
+/** Report 4 of the demo tenant, its rows repeated to a large table; some names start as a spreadsheet formula would. */
+function enlarged(result: ReportResult): ReportResult {
+  const rows: ReportRow[] = [];
+  for (let index = 0; index < LARGE_ROWS; index += 1) {
+    const row = result.rows[index % result.rows.length]!;
+    rows.push(
+      index < result.rows.length
+        ? row
+        : { ...row, id: `${String(row.id)}-${index}`, device: index % 97 === 0 ? `=HYPERLINK("x", "PC-${index}")` : `${String(row.device)}-${index}` },
+    );
+  }
+  return { ...result, rows };
+}
+
+beforeAll(async () => {
+  const sim = harness.sim;
+  const graph = harness.client();
+  keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
+  stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-rows-state-'));
+  store = await FileStateStore.open(stateDirectory, { tenant: simulatorTenantKey(harness.sim) });
+  const services = createServices({
+    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true, tenantKey: simulatorTenantKey(harness.sim) },
+    load: async (id, onProgress) => {
+      const holding = held.get(id);
+      if (holding) {
+        onProgress({ report: id, source: 'managedDevices', records: 0 });
+        await holding.opened;
+        held.delete(id);
+      }
+      const result = await loadReport(id, graph, { onProgress });
+      return id === 'escrow-gaps' && result.state === 'loaded' ? enlarged(result) : result;
+    },
+    store,
+    log: (line) => recordServerLog('report rows', line),
+  });
+  server = createAppServer({
+    services,
+    windows,
+    limitClock: () => 0,
+    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
+    log: (line) => recordServerLog('report rows', line),
+    logStream: serverLogStream('report rows (restify)'),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await store.close();
+  await rm(stateDirectory, { recursive: true, force: true });
+  await keysTransport.close();
+});
+
+async function get(path: string, token?: string, headers: Record<string, string> = {}) {
+  const response = await request(`${base}${path}`, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, text, json: <T = Record<string, unknown>>() => JSON.parse(text) as T };
+}
+
+const userToken = () => harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
+
+interface Window {
+  report: string;
+  state: string;
+  generatedAt: string;
+  table: string;
+  total: number;
+  offset: number;
+  rows: ReportRow[];
+}
+
+describe('GET /api/reports/:id/rows', () => {
+  it('asks for a token, and knows only the reports the registry has', async () => {
+    expect((await get('/api/reports/escrow-gaps/rows')).status).toBe(401);
+    const unknown = await get('/api/reports/no-such-report/rows', await userToken());
+    expect(unknown.status).toBe(404);
+  });
+
+  it('waits for the first load as the report does, the load showing its progress meanwhile, then answers the rows', async () => {
+    const token = await userToken();
+    const holding = gate();
+    held.set('security-posture', holding);
+    let settled = false;
+    const answer = get('/api/reports/security-posture/rows?limit=5', token).then((response) => ((settled = true), response));
+    let progress = (await get('/api/reports/security-posture/progress', token)).json<{ loading: boolean }>();
+    for (let attempt = 0; attempt < 50 && !progress.loading; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      progress = (await get('/api/reports/security-posture/progress', token)).json<{ loading: boolean }>();
+    }
+    expect(progress.loading).toBe(true);
+    expect(settled).toBe(false);
+    holding.open();
+    const response = await answer;
+    expect(response.status).toBe(200);
+    const window = response.json<Window>();
+    const report = (await get('/api/reports/security-posture', token)).json<ReportResult>();
+    expect(window).toMatchObject({ report: 'security-posture', state: 'loaded', generatedAt: report.generatedAt, table: '', total: report.rows.length, offset: 0 });
+    expect(window.rows.length).toBe(Math.min(5, report.rows.length));
+  });
+
+  it("answers every row of report 4 in windows, as the report's JSON has them, with the counts the filters give", async () => {
+    const token = await userToken();
+    const report = (await get('/api/reports/escrow-gaps', token)).json<ReportResult>();
+    expect(report.rows).toHaveLength(LARGE_ROWS);
+    const byId = new Map(report.rows.map((row) => [row.id, row]));
+    const seen = new Set<unknown>();
+    for (let offset = 0; offset < LARGE_ROWS; offset += 1000) {
+      const window = (await get(`/api/reports/escrow-gaps/rows?sort=device&dir=desc&offset=${offset}&limit=1000`, token)).json<Window>();
+      expect(window.total).toBe(LARGE_ROWS);
+      for (const row of window.rows) {
+        expect(row).toEqual(byId.get(row.id));
+        seen.add(row.id);
+      }
+    }
+    expect(seen.size).toBe(LARGE_ROWS);
+    const subjects = new Set(report.findings.map((finding) => finding.subjectId));
+    const withFinding = report.rows.filter((row) => subjects.has(String(row.id))).length;
+    expect((await get('/api/reports/escrow-gaps/rows?open=true', token)).json<Window>().total).toBe(withFinding); // no decision in force: every finding is open
+    const kind = report.findings[0]!.kind;
+    const ofKind = new Set(report.findings.filter((finding) => finding.kind === kind).map((finding) => finding.subjectId));
+    expect((await get(`/api/reports/escrow-gaps/rows?finding=${kind}&open=true`, token)).json<Window>().total).toBe(report.rows.filter((row) => ofKind.has(String(row.id))).length);
+    const hyperlinks = (await get(`/api/reports/escrow-gaps/rows?q=${encodeURIComponent('=hyperlink')}&limit=1`, token)).json<Window>();
+    expect(hyperlinks.total).toBe(report.rows.filter((row) => String(row.device).startsWith('=HYPERLINK')).length);
+  });
+
+  it('sorts a column once per load, however many windows read it; a 304 for a window the client has', async () => {
+    const token = await userToken();
+    const before = windows.sortBuilds;
+    const first = await get('/api/reports/escrow-gaps/rows?sort=user&offset=100', token);
+    const second = await get('/api/reports/escrow-gaps/rows?sort=user&dir=desc&offset=2000', token);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(windows.sortBuilds - before).toBe(1);
+    const again = await get('/api/reports/escrow-gaps/rows?sort=user&offset=100', token, { 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(second.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it("serves each of report 6's tables on its own", async () => {
+    const token = await userToken();
+    const report = (await get('/api/reports/startup-reliability', token)).json<ReportResult>();
+    const tables = [...new Set(report.columns.map((column) => column.section))];
+    expect(tables.length).toBeGreaterThan(1);
+    for (const table of tables) {
+      const window = (await get(`/api/reports/startup-reliability/rows?table=${table}&limit=1000`, token)).json<Window>();
+      expect(window.table).toBe(table);
+      expect(window.total).toBe(report.rows.filter((row) => row.section === table).length);
+      expect(window.rows.every((row) => row.section === table)).toBe(true);
+    }
+    expect((await get('/api/reports/startup-reliability/rows', token)).json<Window>().table).toBe(tables[0]);
+  });
+
+  it('refuses what it cannot take with a 400 naming the parameter', async () => {
+    const token = await userToken();
+    const cases: Array<[string, string, string]> = [
+      ['limit=0', 'limit', 'limit: "0" is not a whole number from 1 to 1,000.'],
+      ['limit=1001', 'limit', 'limit: "1001" is not a whole number from 1 to 1,000.'],
+      ['offset=-3', 'offset', 'offset: "-3" is not a whole number from 0.'],
+      ['sort=colour', 'sort', 'sort: "colour" is not a column of this table;'],
+      ['dir=up', 'dir', 'dir: "up" is not "asc" or "desc".'],
+      ['finding=lost', 'finding', 'finding: "lost" is not a finding kind of this report;'],
+      ['open=yes', 'open', 'open: "yes" is not "true" or "false".'],
+      ['table=apps', 'table', 'table: this report has one table; leave table out.'],
+    ];
+    for (const [parameters, parameter, message] of cases) {
+      const response = await get(`/api/reports/escrow-gaps/rows?${parameters}`, token);
+      expect(response.status, parameters).toBe(400);
+      const { error } = response.json<{ error: { status: number; message: string; parameter: string } }>();
+      expect(error.status).toBe(400);
+      expect(error.parameter).toBe(parameter);
+      expect(error.message.startsWith(message), error.message).toBe(true);
+    }
+  });
+
+  it('answers a load error as the report does, never as an empty window; a later load is a window with its own generatedAt', async () => {
+    const token = await userToken();
+    const before = (await get('/api/reports/connector-health/rows', token)).json<Window>();
+    expect(before.state).toBe('loaded');
+    harness.sim.faults.add({ path: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance', status: 403, times: 2 });
+    const failed = await get('/api/reports/startup-reliability/rows?refresh=true', token);
+    const report = failed.json<Record<string, unknown>>();
+    expect(failed.status).toBe(200);
+    expect(report).toMatchObject({ report: 'startup-reliability', state: 'load-error', error: { status: 403 } });
+    expect(report).not.toHaveProperty('rows');
+    expect(report).not.toHaveProperty('total');
+    harness.sim.faults.clear();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = (await get('/api/reports/connector-health/rows?refresh=true', token)).json<Window>();
+    expect(later.generatedAt).not.toBe(before.generatedAt);
+    expect(later.generatedAt).toBe((await get('/api/reports/connector-health', token)).json<ReportResult>().generatedAt);
+  });
+});
+
+describe('GET /api/reports/:id.csv, written as it is made', () => {
+  it('sends the same bytes as the whole-text CSV, the formula guard included', async () => {
+    const token = await userToken();
+    const report = (await get('/api/reports/escrow-gaps', token)).json<ReportResult>();
+    const response = await request(`${base}/api/reports/escrow-gaps.csv`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    expect(bytes.equals(Buffer.from(reportToCsv(report), 'utf8'))).toBe(true);
+    const lines = bytes.toString('utf8').split('\r\n');
+    expect(lines).toHaveLength(LARGE_ROWS + 2);
+    expect(lines.some((line) => line.startsWith(`"'=HYPERLINK(""x"", ""PC-`))).toBe(true);
+    expect(lines.some((line) => line.startsWith('=') || line.startsWith('"='))).toBe(false);
+  });
+});
