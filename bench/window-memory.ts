@@ -61,7 +61,7 @@ try {
   console.log(`\nThe window's memory: report 4 (escrow-gaps), ${rows.toLocaleString('en-US')} rows, ${shape.columnsOf(table).length} columns each sorted, Node ${process.version}`);
   console.log('| measure | MB |');
   console.log('|---|---:|');
-  console.log(`| heap and buffers with the loaded result (rows and findings) | ${before.toFixed(1)} |`);
+  console.log(`| heap and buffers with the result loaded (the simulated tenant, in this process, included) | ${before.toFixed(1)} |`);
   console.log(`| heap the window keeps for the load (index, compact columns, every order, filter text) | ${used.toFixed(1)} |`);
   console.log(`| the same per 100,000 rows | ${((used * 100_000) / rows).toFixed(1)} |`);
 } finally {
