@@ -122,13 +122,6 @@ export interface ReportWindow {
 // timestamp, else by folded text).
 type CompactColumn = { kind: 'number'; values: Float64Array; present: Uint8Array } | { kind: 'text'; ids: Uint32Array; strings: readonly CellValue[]; present: Uint8Array };
 
-/** Where a run of equal keys starts, so that descending keeps equal rows in the report's order (as the tab does). */
-interface AscendingOrder {
-  positions: Uint32Array;
-  runStarts: Uint8Array;
-  emptyFrom: number;
-}
-
 interface TableIndex {
   table: string;
   columns: ReportColumn[];
@@ -142,6 +135,8 @@ interface TableIndex {
   findingIndex: Uint32Array;
   /** The default order by the open findings, for the last few sets of decisions seen. */
   defaultOrders: Map<string, Uint32Array>;
+  /** Which rows pass each filter lately asked for (`filterOf`), the most recent last. */
+  filters: Map<string, { passes: Uint8Array; passing: number }>;
   /** The `lastChanged` cell of each row where the load read the audit log. */
   changed: Array<string | null> | null;
 }
@@ -151,6 +146,8 @@ interface ResultIndex {
   tableKeys: string[];
   kinds: string[];
   severityRank: Uint8Array;
+  /** The result's findings' fingerprints: only decisions about these change its windows. */
+  fingerprints: ReadonlySet<string>;
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
@@ -158,6 +155,15 @@ const DIGIT_PAD = '000000000000';
 const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
 const RANK_CLEAR = 3;
 const DEFAULT_ORDERS_KEPT = 4;
+const FILTERS_KEPT = 64;
+
+/** The decisions in force that bear on a result, as one text: what its default order and open rows depend on. */
+function decisionsKey(index: ResultIndex, inForce: ReadonlySet<string> | null): string {
+  if (inForce === null) return 'unread';
+  const bearing: string[] = [];
+  for (const fingerprint of inForce) if (index.fingerprints.has(fingerprint)) bearing.push(fingerprint);
+  return bearing.sort().join('\u0000');
+}
 
 /**
  * A text's sort key, as the tab's (row-order.ts `textSortKey`): lower case, accents dropped, runs of
@@ -212,34 +218,20 @@ export class ReportWindows {
     const count = table.rowIndices.length;
     const order = query.sort === null ? this.defaultOrder(result, index, table, inForce) : this.columnOrder(table, result, query.sort)[query.dir];
     const words = query.q.toLowerCase().split(/\s+/).filter(Boolean);
-    const texts = words.length > 0 ? this.searchTextOf(table, result) : null;
-    const narrowed = query.finding !== null || query.open;
-    const passes = (position: number): boolean => {
-      if (texts) {
-        const text = texts[position]!;
-        for (const word of words) if (!text.includes(word)) return false;
-      }
-      if (narrowed) {
-        let found = false;
-        for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]! && !found; at += 1) {
-          const finding = result.findings[table.findingIndex[at]!]!;
-          found = (query.finding === null || finding.kind === query.finding) && (!query.open || inForce === null || !inForce.has(finding.fingerprint));
-        }
-        if (!found) return false;
-      }
-      return true;
-    };
     const picked: number[] = [];
-    let total = 0;
-    if (!texts && !narrowed) {
+    let total: number;
+    if (words.length === 0 && query.finding === null && !query.open) {
       total = count;
       for (let at = query.offset; at < Math.min(count, query.offset + query.limit); at += 1) picked.push(order[at]!);
     } else {
-      for (let at = 0; at < count; at += 1) {
+      const { passes, passing } = this.filterOf(result, index, table, words, query, inForce);
+      total = passing;
+      let seen = 0;
+      for (let at = 0; at < count && picked.length < query.limit && seen < total; at += 1) {
         const position = order[at]!;
-        if (!passes(position)) continue;
-        if (total >= query.offset && total < query.offset + query.limit) picked.push(position);
-        total += 1;
+        if (!passes[position]) continue;
+        if (seen >= query.offset) picked.push(position);
+        seen += 1;
       }
     }
     return { total, offset: query.offset, rows: picked.map((position) => this.rowAt(result, table, position)) };
@@ -248,6 +240,54 @@ export class ReportWindows {
   /** How many column orders were built: once per table, column and result. */
   get sortBuilds(): number {
     return this.sorts;
+  }
+
+  /**
+   * Which rows pass a filter (the text's words, a finding kind, open findings), one flag per row, and
+   * how many: made once per filter and set of decisions and kept for the last few, so viewers paging
+   * or sorting a filtered table scan flags rather than texts.
+   */
+  private filterOf(
+    result: ReportResult,
+    index: ResultIndex,
+    table: TableIndex,
+    words: readonly string[],
+    query: WindowQuery,
+    inForce: ReadonlySet<string> | null,
+  ): { passes: Uint8Array; passing: number } {
+    const key = JSON.stringify([words, query.finding, query.open ? decisionsKey(index, inForce) : null]);
+    const known = table.filters.get(key);
+    if (known) {
+      // The most recent last: the oldest goes first when there are too many.
+      table.filters.delete(key);
+      table.filters.set(key, known);
+      return known;
+    }
+    const count = table.rowIndices.length;
+    const texts = words.length > 0 ? this.searchTextOf(table, result) : null;
+    const narrowed = query.finding !== null || query.open;
+    const passes = new Uint8Array(count);
+    let passing = 0;
+    for (let position = 0; position < count; position += 1) {
+      if (texts) {
+        const text = texts[position]!;
+        if (!words.every((word) => text.includes(word))) continue;
+      }
+      if (narrowed) {
+        let found = false;
+        for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]! && !found; at += 1) {
+          const finding = result.findings[table.findingIndex[at]!]!;
+          found = (query.finding === null || finding.kind === query.finding) && (!query.open || inForce === null || !inForce.has(finding.fingerprint));
+        }
+        if (!found) continue;
+      }
+      passes[position] = 1;
+      passing += 1;
+    }
+    const filter = { passes, passing };
+    if (table.filters.size >= FILTERS_KEPT) table.filters.delete(table.filters.keys().next().value!);
+    table.filters.set(key, filter);
+    return filter;
   }
 
   private rowAt(result: ReportResult, table: TableIndex, position: number): ReportRow {
@@ -313,56 +353,58 @@ export class ReportWindows {
     return column;
   }
 
-  /** A column's order both ways, built once: empty cells last either way, equal keys in the report's order. */
+  /**
+   * A column's order both ways, built once: empty cells last either way, equal keys in the report's
+   * order (descending reverses the runs of equal keys, not the rows within one, as the tab does).
+   * Each distinct value is ranked once, then the rows are placed by rank in one counting pass.
+   */
   private columnOrder(table: TableIndex, result: ReportResult, key: string): { asc: Uint32Array; desc: Uint32Array } {
     const known = table.orders.get(key);
     if (known) return known;
     this.sorts += 1;
     const column = this.compactColumn(table, result, key);
     const count = table.rowIndices.length;
-    // A comparable number per row: the value itself, or the rank of the text's sort key among the
-    // column's distinct texts, so that each distinct text is folded once.
-    let keys: Float64Array;
-    if (column.kind === 'number') keys = column.values;
-    else {
+    const { present } = column;
+    const ranks = new Uint32Array(count);
+    let distinct: number;
+    if (column.kind === 'number') {
+      const values = Float64Array.from(column.values.filter((_, position) => present[position] === 1)).sort();
+      const rankOf = new Map<number, number>();
+      for (const value of values) if (!rankOf.has(value)) rankOf.set(value, rankOf.size);
+      distinct = rankOf.size;
+      for (let position = 0; position < count; position += 1) if (present[position]) ranks[position] = rankOf.get(column.values[position]!)!;
+    } else {
+      // Each distinct text folded once; texts that fold alike share a rank.
       const folded = column.strings.map((value) => windowTextSortKey(String(value)));
-      const byKey = Array.from(folded.keys()).sort((a, b) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0));
-      const rank = new Float64Array(folded.length);
-      let current = 0;
-      byKey.forEach((id, at) => {
-        if (at > 0 && folded[id] !== folded[byKey[at - 1]!]) current += 1;
-        rank[id] = current;
-      });
-      keys = new Float64Array(count);
-      for (let position = 0; position < count; position += 1) if (column.present[position]) keys[position] = rank[column.ids[position]!]!;
+      // Sorting with no comparator orders strings by UTF-16 code units, as `<` does (the tab's comparison).
+      const rankOf = new Map<string, number>();
+      for (const text of [...new Set(folded)].sort()) rankOf.set(text, rankOf.size);
+      const rank = Uint32Array.from(folded, (text) => rankOf.get(text)!);
+      distinct = rankOf.size;
+      for (let position = 0; position < count; position += 1) if (present[position]) ranks[position] = rank[column.ids[position]!]!;
     }
-    const present = column.present;
+    // Where each rank's rows start, empty cells after every rank.
+    const starts = new Uint32Array(distinct + 2);
+    for (let position = 0; position < count; position += 1) starts[(present[position] ? ranks[position]! : distinct) + 1]! += 1;
+    for (let rank = 1; rank < starts.length; rank += 1) starts[rank]! += starts[rank - 1]!;
     const asc = new Uint32Array(count);
-    for (let position = 0; position < count; position += 1) asc[position] = position;
-    asc.sort((a, b) => {
-      if (!present[a] || !present[b]) return present[a] === present[b] ? a - b : present[a] ? -1 : 1;
-      return keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b;
-    });
-    const ascending: AscendingOrder = { positions: asc, runStarts: new Uint8Array(count), emptyFrom: count };
-    for (let at = 0; at < count; at += 1) {
-      const position = asc[at]!;
-      if (!present[position]) {
-        ascending.emptyFrom = Math.min(ascending.emptyFrom, at);
-        ascending.runStarts[at] = at === ascending.emptyFrom ? 1 : 0;
-        continue;
-      }
-      ascending.runStarts[at] = at === 0 || keys[position] !== keys[asc[at - 1]!] ? 1 : 0;
+    const next = starts.slice(0, distinct + 1);
+    for (let position = 0; position < count; position += 1) asc[next[present[position] ? ranks[position]! : distinct]!++] = position;
+    const desc = new Uint32Array(count);
+    let written = 0;
+    for (let rank = distinct - 1; rank >= 0; rank -= 1) {
+      desc.set(asc.subarray(starts[rank]!, starts[rank + 1]!), written);
+      written += starts[rank + 1]! - starts[rank]!;
     }
-    const order = { asc, desc: descendingOf(ascending) };
+    desc.set(asc.subarray(starts[distinct]!), written);
+    const order = { asc, desc };
     table.orders.set(key, order);
     return order;
   }
 
   /** The tab's order before anyone sorts: the worst open finding first, then the report's own order. */
   private defaultOrder(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: ReadonlySet<string> | null): Uint32Array {
-    const open: string[] = [];
-    if (inForce) for (const finding of result.findings) if (inForce.has(finding.fingerprint)) open.push(finding.fingerprint);
-    const key = open.sort().join('\u0000');
+    const key = decisionsKey(index, inForce);
     const known = table.defaultOrders.get(key);
     if (known) return known;
     const count = table.rowIndices.length;
@@ -401,20 +443,6 @@ export class ReportWindows {
     table.searchText = texts;
     return texts;
   }
-}
-
-function descendingOf({ positions, runStarts, emptyFrom }: AscendingOrder): Uint32Array {
-  const descending = new Uint32Array(positions.length);
-  let written = 0;
-  let runEnd = emptyFrom;
-  for (let at = emptyFrom - 1; at >= 0; at -= 1) {
-    if (runStarts[at] !== 1) continue;
-    descending.set(positions.subarray(at, runEnd), written);
-    written += runEnd - at;
-    runEnd = at;
-  }
-  descending.set(positions.subarray(emptyFrom), written);
-  return descending;
 }
 
 function buildIndex(result: ReportResult): ResultIndex {
@@ -461,6 +489,7 @@ function buildIndex(result: ReportResult): ResultIndex {
       findingStart,
       findingIndex: Uint32Array.from(findingIndex),
       defaultOrders: new Map(),
+      filters: new Map(),
       changed: readLog
         ? rowIndices.map((at) => {
             const id = result.rows[at]!.id;
@@ -469,5 +498,5 @@ function buildIndex(result: ReportResult): ResultIndex {
         : null,
     });
   }
-  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank };
+  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)) };
 }
