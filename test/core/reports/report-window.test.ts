@@ -194,6 +194,18 @@ describe('a report window: filters', () => {
     ).toBe(true);
   });
 
+  it('keeps a filter per set of decisions: a finding accepted since is no longer open in the next window', () => {
+    const windows = new ReportWindows();
+    const subjects = (findings: readonly Finding[]) => new Set(findings.map((finding) => finding.subjectId)).size;
+    expect(windows.window(result, query({ open: true }), new Set()).total).toBe(subjects(result.findings));
+    const decisions = decisionsFor(result.findings);
+    const open = splitByTriage(result.findings, decisions, new Date()).open;
+    expect(windows.window(result, query({ open: true }), new Set(decisions.keys())).total).toBe(subjects(open));
+    expect(windows.window(result, query({ open: true }), new Set()).total).toBe(subjects(result.findings));
+    // Decisions about another report's findings change nothing.
+    expect(windows.window(result, query({ open: true }), new Set(['other-report:finding'])).total).toBe(subjects(result.findings));
+  });
+
   it('slices within bounds: an offset past the end is an empty slice of the same total', () => {
     const windows = new ReportWindows();
     const all = windows.window(result, query({ sort: 'storage' }), new Set()).rows;
