@@ -38,13 +38,7 @@ export type GroupMembers =
   | { state: 'unknown'; id: string; displayName: string | null; reason: string };
 
 export type ObjectTypeLabel =
-  | 'Configuration profiles'
-  | 'Settings catalog policies'
-  | 'Endpoint security policies'
-  | 'Compliance policies'
-  | 'Apps'
-  | 'Platform scripts'
-  | 'Remediations';
+  'Configuration profiles' | 'Settings catalog policies' | 'Endpoint security policies' | 'Compliance policies' | 'Apps' | 'Platform scripts' | 'Remediations';
 
 /** One step of the way an assignment reaches the subject. */
 export type PathStep =
@@ -236,7 +230,9 @@ function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: Ap
   if (target.filter === undefined) return { caveat: 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.' };
   if (target.filter.mode === 'none') return {};
   if (target.filter.mode === 'unrecognised') {
-    return { filter: { mode: 'include', id: null, name: `a filter of type "${target.filter.value}"`, verdict: 'depends', words: `depends on a filter of type "${target.filter.value}"` } };
+    return {
+      filter: { mode: 'include', id: null, name: `a filter of type "${target.filter.value}"`, verdict: 'depends', words: `depends on a filter of type "${target.filter.value}"` },
+    };
   }
   const { mode, id } = target.filter;
   const info = id && records.filters.ok ? records.filters.value.get(id) : undefined;

@@ -267,7 +267,13 @@ async function readRelationships(graph: GraphReader, signal: AbortSignal, onProg
 }
 
 /** The filter fields read: the `$select` and the record type the projection reads both come from here. */
-export const FILTER_FIELDS = ['id', 'displayName', 'assignmentFilterManagementType', 'platform', 'rule'] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
+export const FILTER_FIELDS = [
+  'id',
+  'displayName',
+  'assignmentFilterManagementType',
+  'platform',
+  'rule',
+] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
 
 /** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
 async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<Map<string, AssignmentFilterInfo>>> {
@@ -382,7 +388,16 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
         const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
         const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
         const templateFamily = source.kind === 'settingsCatalogPolicy' ? asString((item.templateReference as { templateFamily?: unknown } | undefined)?.templateFamily) : null;
-        objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name), readOnV1, ...(odataType ? { odataType } : {}), ...(templateFamily ? { templateFamily } : {}) });
+        objects.push({
+          kind: source.kind,
+          id,
+          name,
+          targets,
+          link: source.link(item, id, name),
+          readOnV1,
+          ...(odataType ? { odataType } : {}),
+          ...(templateFamily ? { templateFamily } : {}),
+        });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
       onProgress?.(source.source, objects.length);
