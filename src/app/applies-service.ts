@@ -107,7 +107,9 @@ export class AppliesService {
 
 async function readAll(graph: GraphReader, at: number, log: (line: string) => void): Promise<Loaded> {
   const [records, devices] = await Promise.all([loadAssignments({ graph }), readDevices(graph)]);
-  const assigned = records.objects.flatMap((object) => (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
+  const assigned = records.objects.flatMap((object) =>
+    (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])),
+  );
   const members = await readMembers(graph, new Set(assigned));
   // Names of the groups read: those the assignments name came with report 2's look-ups; nested
   // ones are looked up the same way (`GET /groups/{id}`, twenty to a `$batch` call).
@@ -156,10 +158,18 @@ async function readMembers(graph: GraphReader, start: ReadonlySet<string>): Prom
       const chunk = level.slice(index, index + MAX_BATCH_SIZE).filter((id) => !members.has(id));
       const readable = chunk.filter((id) => isGraphId(id) && members.size < MAX_GROUPS_READ);
       for (const id of chunk) {
-        if (!readable.includes(id)) members.set(id, { state: 'unknown', id, displayName: null, reason: isGraphId(id) ? `more than ${MAX_GROUPS_READ} groups would have to be read` : 'its id is not a group id' });
+        if (!readable.includes(id))
+          members.set(id, {
+            state: 'unknown',
+            id,
+            displayName: null,
+            reason: isGraphId(id) ? `more than ${MAX_GROUPS_READ} groups would have to be read` : 'its id is not a group id',
+          });
       }
       if (readable.length === 0) continue;
-      const outcomes = await graph.batchGet(readable.map((id, position) => ({ id: String(position + 1), url: `${GROUP_MEMBERS_PATH.replace('{id}', id)}?$select=id&$top=${MEMBERS_PAGE}` })));
+      const outcomes = await graph.batchGet(
+        readable.map((id, position) => ({ id: String(position + 1), url: `${GROUP_MEMBERS_PATH.replace('{id}', id)}?$select=id&$top=${MEMBERS_PAGE}` })),
+      );
       for (const [position, id] of readable.entries()) {
         const group = await readGroup(graph, id, outcomes.get(String(position + 1)));
         members.set(id, group);
@@ -177,7 +187,12 @@ async function readGroup(graph: GraphReader, id: string, outcome: BatchOutcome |
   if (!outcome) return { state: 'unknown', id, displayName: null, reason: 'Graph gave no answer for it' };
   if (!outcome.ok) {
     const status = outcome.error.status;
-    return { state: 'unknown', id, displayName: null, reason: status === 404 ? 'the group no longer exists' : status !== undefined ? `Graph answered ${status}` : errorText(outcome.error) };
+    return {
+      state: 'unknown',
+      id,
+      displayName: null,
+      reason: status === 404 ? 'the group no longer exists' : status !== undefined ? `Graph answered ${status}` : errorText(outcome.error),
+    };
   }
   const body = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
   if (!Array.isArray(body?.value)) return { state: 'unknown', id, displayName: null, reason: 'Graph sent a malformed member list' };

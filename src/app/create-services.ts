@@ -101,7 +101,9 @@ export function createServices(options: ServicesOptions): AppServices {
     store,
     triage,
     schedules: store ? new ScheduleRecords(store) : undefined,
-    ...(connection.graph ? { applies: new AppliesService({ graph: connection.graph, maxAgeMs: cacheMaxAgeMs, ...(options.cacheClock ? { clock: options.cacheClock } : {}), log }) } : {}),
+    ...(connection.graph
+      ? { applies: new AppliesService({ graph: connection.graph, maxAgeMs: cacheMaxAgeMs, ...(options.cacheClock ? { clock: options.cacheClock } : {}), log }) }
+      : {}),
   };
 }
 

@@ -471,7 +471,8 @@ export class SimGraph {
     }
     const top = context.query.get('$top');
     const topValue = top === null ? 100 : Number(top);
-    if (!Number.isInteger(topValue) || topValue < 1 || topValue > 999) return this.error(context, 400, 'BadRequest', `Invalid value '${top}' for $top: it must be between 1 and 999.`);
+    if (!Number.isInteger(topValue) || topValue < 1 || topValue > 999)
+      return this.error(context, 400, 'BadRequest', `Invalid value '${top}' for $top: it must be between 1 and 999.`);
     const listPath = `/groups/${group.id}/members`;
     const skipToken = context.query.get('$skiptoken');
     const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, listPath);

@@ -47,10 +47,17 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   const executives = tenant.addGroup({ displayName: 'Executives', userIds: [users[40]!] });
   const vpnExclusions = tenant.addGroup({ displayName: 'VPN Exclusions', groupIds: [executives] });
   const contractors = tenant.addGroup({ displayName: 'Contractors', userIds: users.slice(40, 48), membersFault: 500 });
-  const filter = records.assignmentFilter({ id: tenant.guid(), displayName: 'Windows 11 devices', platform: 'windows10AndLater', rule: '(device.osVersion -startsWith "10.0.22")', now });
+  const filter = records.assignmentFilter({
+    id: tenant.guid(),
+    displayName: 'Windows 11 devices',
+    platform: 'windows10AndLater',
+    rule: '(device.osVersion -startsWith "10.0.22")',
+    now,
+  });
   tenant.add('assignmentFilters', filter);
   const include = (groupId: string): Target => ({ kind: 'include', groupId });
-  const configuration = (displayName: string, targets: Target[]) => tenant.add('deviceConfigurations', records.deviceConfiguration({ id: tenant.guid(), displayName, targets, now }));
+  const configuration = (displayName: string, targets: Target[]) =>
+    tenant.add('deviceConfigurations', records.deviceConfiguration({ id: tenant.guid(), displayName, targets, now }));
   const remediation = (displayName: string, targets: Target[]) => tenant.add('deviceHealthScripts', records.deviceHealthScript({ id: tenant.guid(), displayName, targets, now }));
   // A nested chain: Regional Offices → Sales → Sales EMEA → user40..44.
   configuration('Regional Wi-Fi', [include(regional)]);

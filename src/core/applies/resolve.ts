@@ -96,7 +96,8 @@ function deviceSubject(device: DeviceRecord): AppliesSubject {
 }
 
 function candidate(subject: AppliesSubject, users: ReadonlyMap<string, { devices: number }>): AppliesCandidate {
-  if (subject.kind === 'device') return { kind: 'device', id: subject.id, name: subject.name, detail: subject.primaryUserName ? `primary user ${subject.primaryUserName}` : 'no primary user' };
+  if (subject.kind === 'device')
+    return { kind: 'device', id: subject.id, name: subject.name, detail: subject.primaryUserName ? `primary user ${subject.primaryUserName}` : 'no primary user' };
   if (subject.kind === 'user') {
     const count = users.get(subject.id.toLowerCase())?.devices ?? 0;
     return { kind: 'user', id: subject.id, name: subject.name, detail: `primary user of ${count} managed device${count === 1 ? '' : 's'}` };
