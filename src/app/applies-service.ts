@@ -187,12 +187,9 @@ async function readGroup(graph: GraphReader, id: string, outcome: BatchOutcome |
   if (!outcome) return { state: 'unknown', id, displayName: null, reason: 'Graph gave no answer for it' };
   if (!outcome.ok) {
     const status = outcome.error.status;
-    return {
-      state: 'unknown',
-      id,
-      displayName: null,
-      reason: status === 404 ? 'the group no longer exists' : status !== undefined ? `Graph answered ${status}` : errorText(outcome.error),
-    };
+    // A group the directory no longer has (404) reaches no one: what names it applies to nobody through it.
+    if (status === 404) return { state: 'read', id, displayName: `deleted group ${id}`, userIds: new Set(), deviceIds: new Set(), groupIds: [] };
+    return { state: 'unknown', id, displayName: null, reason: status !== undefined ? `Graph answered ${status}` : errorText(outcome.error) };
   }
   const body = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
   if (!Array.isArray(body?.value)) return { state: 'unknown', id, displayName: null, reason: 'Graph sent a malformed member list' };

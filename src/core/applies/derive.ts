@@ -226,8 +226,14 @@ function targetMembership(target: AssignmentTarget, subject: AppliesSubject, rec
   }
 }
 
-function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords): { filter?: AppliedFilter; caveat?: string } {
-  if (target.filter === undefined) return { caveat: 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.' };
+function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, readOnV1: boolean): { filter?: AppliedFilter; caveat?: string } {
+  if (target.filter === undefined) {
+    return {
+      caveat: readOnV1
+        ? 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.'
+        : 'Graph sent this assignment without its filter fields: a filter could still keep it out.',
+    };
+  }
   if (target.filter.mode === 'none') return {};
   if (target.filter.mode === 'unrecognised') {
     return {
@@ -287,7 +293,7 @@ export function deriveEntry(object: AssignableObject & { templateFamily?: string
     };
   }
   const unknownExclusion = excluded.find(({ member }) => member.kind === 'unknown');
-  const members = reached.filter(({ member }) => member.kind === 'member').map((entry) => ({ ...entry, ...filterOf(entry.target, subject, records) }));
+  const members = reached.filter(({ member }) => member.kind === 'member').map((entry) => ({ ...entry, ...filterOf(entry.target, subject, records, object.readOnV1 === true) }));
   const passing = members.find(({ filter }) => filter === undefined || filter.verdict === 'in');
   const depending = members.find(({ filter }) => filter?.verdict === 'depends');
   const unknownInclusion = reached.find(({ member }) => member.kind === 'unknown');

@@ -174,6 +174,7 @@ describe('what applies: path rules', () => {
       kind: 'deviceConfiguration',
       id: 'x',
       name: 'v1',
+      readOnV1: true,
       link: '',
       targets: [readTarget({ target: { '@odata.type': '#microsoft.graph.allDevicesAssignmentTarget' } })],
     };
