@@ -36,7 +36,10 @@ describe('upstream allow-list', () => {
 
   it('allows a group by GUID only', () => {
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
-    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
+    // A group's direct members, for what applies; its transitive members and other relationships stay refused.
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMembers')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/members')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
   });
 
