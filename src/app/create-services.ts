@@ -9,6 +9,7 @@ import { HistoryRecords } from './history-records.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
 import type { ReportLoader } from './report-cache.js';
 import { ReportService } from './report-service.js';
+import { AppliesService } from './applies-service.js';
 import { ScheduleRecords } from './schedule-records.js';
 import { sharedLoader } from './shared-loads.js';
 import { TriageRecords } from './triage-records.js';
@@ -55,6 +56,8 @@ export interface AppServices {
   /** The triage decisions, which posts leave out. */
   triage: TriageRecords | undefined;
   schedules: ScheduleRecords | undefined;
+  /** What applies to a device, a user or a group; absent when reports are loaded without a Graph client (some tests). */
+  applies?: AppliesService;
 }
 
 /**
@@ -98,6 +101,9 @@ export function createServices(options: ServicesOptions): AppServices {
     store,
     triage,
     schedules: store ? new ScheduleRecords(store) : undefined,
+    ...(connection.graph
+      ? { applies: new AppliesService({ graph: connection.graph, maxAgeMs: cacheMaxAgeMs, ...(options.cacheClock ? { clock: options.cacheClock } : {}), log }) }
+      : {}),
   };
 }
 

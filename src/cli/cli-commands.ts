@@ -8,14 +8,15 @@ import { createServices } from '../app/create-services.js';
 import type { AppServices } from '../app/create-services.js';
 import { openGraphConnection } from '../app/graph-connection.js';
 import type { GraphConnection } from '../app/graph-connection.js';
-import { EXIT_LOAD_ERROR, EXIT_USAGE } from './exit-status.js';
+import { EXIT_LOAD_ERROR, EXIT_NOT_FOUND, EXIT_USAGE } from './exit-status.js';
+import { appliesToText } from './applies-text.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth } from './text-layout.js';
 
 /** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
-function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'sim' | 'help', string> {
+function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help', string> {
   return {
     reports: `reports [--format table|json]
     List the reports: id, title, required application permissions, prerequisites.`,
@@ -30,6 +31,11 @@ function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'o
     json, the report's findings and finding kinds alone).`,
     overview: `overview [--format table|json] [--width N]
     Load every report and print each one's state and its findings counted by kind.`,
+    applies: `applies <device|user|group> [--format table|json]
+    What applies to a managed device (name or id), a user (UPN or id) or a group (name or
+    id), and why: each profile, policy, app and script that targets it, grouped by type,
+    with the path that reaches it, what takes it out, its filter, and a link to Intune.
+    Exit status 4 when nothing, or more than one thing, has that name.`,
     sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]
     Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
     what a client needs to reach it: Graph URL, authority, tenant id, client id and
@@ -74,6 +80,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'reports') return listReports(rest, registry);
   if (command === 'report') return runReport(rest, registry);
   if (command === 'overview') return runOverview(rest, registry);
+  if (command === 'applies') return runApplies(rest, registry);
   console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
   return EXIT_USAGE;
 }
@@ -211,6 +218,41 @@ function readWidth(value: string | undefined): number | undefined | 'invalid' {
   if (value === undefined) return undefined;
   const width = Number(value);
   return Number.isInteger(width) && width >= MIN_WIDTH && width <= 1000 ? width : 'invalid';
+}
+
+/** `dmhealth applies <device|user|group>`: what applies to it, and why (docs/contract.md, "What applies"). */
+async function runApplies(args: string[], registry: ReportRegistry): Promise<number> {
+  let values: { format?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
+  } catch (error) {
+    console.error(`dmhealth applies: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json') {
+    console.error(`dmhealth applies: --format must be table or json, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  if (positionals.length === 0) {
+    console.error('dmhealth applies: name a device, a user (UPN) or a group');
+    return EXIT_USAGE;
+  }
+  // A group's name may have spaces: "dmhealth applies Sales EMEA" asks about one group.
+  const query = positionals.join(' ');
+  return withServices('applies', registry, async (services) => {
+    if (!services.applies) throw new Error('the services were made without a Graph client');
+    const result = await services.applies.applies(query);
+    const status = result.kind === 'found' ? 0 : result.kind === 'failed' ? EXIT_LOAD_ERROR : EXIT_NOT_FOUND;
+    if (format === 'json') {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (status !== 0) console.error(inertLogLine(`dmhealth applies: ${'words' in result ? result.words : ''}`));
+    } else if (status === 0) process.stdout.write(appliesToText(result));
+    // The query is the caller's own text, echoed: each line written inert (log-line.ts).
+    else process.stderr.write(`${appliesToText(result).trimEnd().split('\n').map(inertLogLine).join('\n')}\n`);
+    return status;
+  });
 }
 
 /** `dmhealth overview`: every report loaded side by side, each one's state and counts. */

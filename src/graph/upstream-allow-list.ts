@@ -55,6 +55,9 @@ export const UPSTREAM_PATHS: readonly string[] = [
   // The reports whose findings are about Intune objects (reports 2 and 3): Intune's audit log, for who last
   // changed a finding's object and when (docs/finding-rules.md, "A finding's last change").
   '/v1.0/deviceManagement/auditEvents',
+  // What applies to a device, a user or a group: the direct members of the groups assignments name,
+  // and of the groups nested in them (Group.Read.All; docs/finding-rules.md, "What applies").
+  '/v1.0/groups/{id}/members',
 ];
 
 /**

@@ -242,6 +242,8 @@ export class SimGraph {
 
     const groupMatch = path.match(/^\/groups\/([^/]+)$/);
     if (groupMatch) return this.answerGroup(context, version, decodeURIComponent(groupMatch[1]!));
+    const membersMatch = path.match(/^\/groups\/([^/]+)\/members$/);
+    if (membersMatch) return this.answerGroupMembers(context, version, decodeURIComponent(membersMatch[1]!));
     const deletedMatch = path.match(/^\/directory\/deletedItems\/([^/]+)$/);
     if (deletedMatch) return this.answerDeletedItem(context, version, decodeURIComponent(deletedMatch[1]!));
 
@@ -442,6 +444,54 @@ export class SimGraph {
       for (const key of Object.keys(record)) if (!key.startsWith('@') && key !== 'id' && !select.includes(key)) delete record[key];
     }
     return { status: 200, body: record };
+  }
+
+  /**
+   * `GET /groups/{id}/members` (learn.microsoft.com/graph/api/group-list-members): the group's direct
+   * members as `directoryObject`s with their `@odata.type`. Member types the app may not read (users
+   * without User.Read.*, devices without Device.Read.All) come with `id` and `@odata.type` only,
+   * every other property null ("When an application queries a relationship that returns a
+   * directoryObject type collection…", same page); this app is granted neither. Pages of 100 by
+   * default, `$top` up to 999, `$skiptoken` to the next. A hidden membership lists no member to an
+   * app without Member.Read.Hidden. `membersFault` answers a group's member list with that status,
+   * as a transient Graph failure would (learn.microsoft.com/graph/errors).
+   */
+  private answerGroupMembers(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
+    const throttled = this.admit(context, 'identity');
+    if (throttled) return throttled;
+    if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS);
+    const group = this.options.tenant().deletedGroups?.has(id.toLowerCase()) ? undefined : this.options.tenant().groups.get(id.toLowerCase());
+    if (!group) {
+      return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+    }
+    if (group.membersFault === 403) return this.error(context, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    if (group.membersFault) return this.error(context, group.membersFault, 'generalException', 'An unspecified error has occurred.');
+    if (context.query.has('$filter') || context.query.has('$expand')) {
+      return this.error(context, 400, 'Request_UnsupportedQuery', 'This query is not supported on group members without advanced query parameters.');
+    }
+    const top = context.query.get('$top');
+    const topValue = top === null ? 100 : Number(top);
+    if (!Number.isInteger(topValue) || topValue < 1 || topValue > 999)
+      return this.error(context, 400, 'BadRequest', `Invalid value '${top}' for $top: it must be between 1 and 999.`);
+    const listPath = `/groups/${group.id}/members`;
+    const skipToken = context.query.get('$skiptoken');
+    const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, listPath);
+    if (offset === undefined) return this.error(context, 400, 'BadRequest', 'The $skiptoken is not valid for this collection.');
+    const hidden = group.visibility === 'HiddenMembership' && !hasAnyRole(context.roles, ['Member.Read.Hidden']);
+    const all = hidden ? [] : group.members;
+    const select = listOption(context.query.get('$select'));
+    const value = all.slice(offset, offset + topValue).map((member) => {
+      const item: Record<string, unknown> = { '@odata.type': `#microsoft.graph.${member.type}`, id: member.id };
+      for (const key of select) if (key !== 'id') item[key] = null;
+      return item;
+    });
+    const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#directoryObjects`, value };
+    if (offset + topValue < all.length) {
+      const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
+      kept.push(['$skiptoken', encodeSkipToken(offset + topValue, listPath)]);
+      body['@odata.nextLink'] = `${this.options.origin}/${version}${listPath}?${kept.map(([name, v]) => `${name}=${encodeODataValue(v)}`).join('&')}`;
+    }
+    return { status: 200, body };
   }
 
   private admit(context: RequestContext, workload: Workload): SimAnswer | undefined {

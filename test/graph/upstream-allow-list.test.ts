@@ -8,7 +8,7 @@ describe('upstream allow-list', () => {
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
     // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3.
-    expect(UPSTREAM_PATHS).toHaveLength(36);
+    expect(UPSTREAM_PATHS).toHaveLength(37);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
@@ -36,7 +36,10 @@ describe('upstream allow-list', () => {
 
   it('allows a group by GUID only', () => {
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
-    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
+    // A group's direct members, for what applies; its transitive members and other relationships stay refused.
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMembers')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/members')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
   });
 

@@ -1,3 +1,4 @@
+import { plantAppliesDemo } from '../../core/applies/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
 import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/report-demo.js';
@@ -100,6 +101,26 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   const steps = (options.registry ?? REPORTS).definitions.flatMap((definition) => definition.demo.map((step: DemoStep) => ({ step, tenant: builder(definition.id) })));
   // A stable sort: steps that share a number keep the registry's order.
   for (const { step, tenant } of steps.sort((a, b) => a.step.step - b.step.step)) step.plant(tenant);
+  // "What applies" (src/core/applies/demo.ts): nested groups, an exclusion through one, a group
+  // whose members cannot be read, filters and primary users, after the reports' records.
+  // Its ids come from a sequence of its own, so a report added to the registry moves none of them.
+  const appliesRandom = seededRandom((options.seed ?? 20261121) + 1);
+  const appliesGuid = () => seededGuid(appliesRandom);
+  const reportRecords = builder('assignment-hygiene');
+  plantAppliesDemo({
+    now,
+    guid: appliesGuid,
+    users,
+    groups: directory,
+    addGroup: ({ displayName, userIds = [], groupIds = [], membersFault }) => {
+      const id = appliesGuid();
+      const members = [...userIds.map((member) => ({ id: member, type: 'user' as const })), ...groupIds.map((member) => ({ id: member, type: 'group' as const }))];
+      groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}) });
+      return id;
+    },
+    add: reportRecords.add,
+    records: reportRecords.records,
+  });
 
   return {
     tenantId: DEMO_TENANT_ID,

@@ -248,6 +248,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     domainJoinConnector({ id: guid(), displayName: 'NW-ODJ-01', state: 'active', version: '6.2504.2001.8', lastConnectionDateTime: hoursAgo(now, 0.1) }),
   );
   const applePush = applePushNotificationCertificate({ id: guid(), appleIdentifier: 'mdm@northwind-large.example', expirationDateTime: daysFromNow(now, 180), now });
+  addAppliesCases({ collections, groups, groupIds, now, seed: (options.seed ?? 7) + 1 });
 
   return {
     tenantId: '3c9e7b21-5f4a-4d8e-9b6c-1a2f3e4d5c6b',
@@ -262,4 +263,60 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     grantedRoles: [...DEMO_GRANTED_ROLES],
     declaredFindings: [],
   };
+}
+
+/**
+ * "What applies" on the large tenant, bounded and drawn from a sequence of its own so the rest of
+ * the tenant is as before: the first 2,000 managed devices get a primary user (`userId`) who is a
+ * member of an existing group, several devices sharing a user; one user group is nested two levels
+ * under a new group that a profile includes and another excludes through a nested group; and one
+ * group's member list answers 500 (a group the app cannot read: unknown, never "does not apply").
+ */
+function addAppliesCases(tenant: { collections: SimTenant['collections']; groups: Map<string, SimGroup>; groupIds: readonly string[]; now: Date; seed: number }): void {
+  const random = seededRandom(tenant.seed);
+  const guid = () => seededGuid(random);
+  const userMembers = [...tenant.groups.values()].flatMap((group) => group.members.filter((member) => member.type === 'user').map((member) => member.id));
+  if (userMembers.length === 0) return;
+  const devices = tenant.collections.managedDevices.slice(0, 2000);
+  const users = Array.from({ length: Math.max(1, Math.floor(devices.length / 3)) }, () => pick(random, userMembers));
+  devices.forEach((device, index) => ((device as Record<string, unknown>).userId = users[index % users.length]));
+  const group = (displayName: string, members: SimGroup['members'], membersFault?: 500): string => {
+    const id = guid();
+    tenant.groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}) });
+    return id;
+  };
+  const leaf = group(
+    'Applies Leaf',
+    users.slice(0, 50).map((id) => ({ id, type: 'user' as const })),
+  );
+  const middle = group('Applies Middle', [{ id: leaf, type: 'group' }]);
+  const top = group('Applies Top', [{ id: middle, type: 'group' }]);
+  const excluded = group('Applies Exclusions', [
+    {
+      id: group(
+        'Applies Excluded Users',
+        users.slice(0, 5).map((id) => ({ id, type: 'user' as const })),
+      ),
+      type: 'group',
+    },
+  ]);
+  const unreadable = group(
+    'Applies Unreadable',
+    users.slice(0, 20).map((id) => ({ id, type: 'user' as const })),
+    500,
+  );
+  const { now } = tenant;
+  tenant.collections.deviceConfigurations.push(
+    deviceConfiguration({ id: guid(), displayName: 'Applies nested profile', targets: [{ kind: 'include', groupId: top }], now }),
+    deviceConfiguration({
+      id: guid(),
+      displayName: 'Applies excluded profile',
+      targets: [
+        { kind: 'include', groupId: top },
+        { kind: 'exclude', groupId: excluded },
+      ],
+      now,
+    }),
+    deviceConfiguration({ id: guid(), displayName: 'Applies unreadable profile', targets: [{ kind: 'include', groupId: unreadable }], now }),
+  );
 }

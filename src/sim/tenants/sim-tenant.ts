@@ -57,6 +57,8 @@ export interface SimGroup {
   dynamic?: boolean;
   /** What kind of group it is (learn.microsoft.com/graph/api/resources/groups-overview); a security group unless said. */
   kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution';
+  /** `GET /groups/{id}/members` answers this status: a group whose members the app cannot read. */
+  membersFault?: 403 | 500;
 }
 
 export type { ReportId } from '../../core/reports/report-model.js';

@@ -53,6 +53,8 @@ export interface AssignableObject {
   readOnV1?: boolean;
   /** Why its assignments could not be read again on `/beta` to see their filters (see `needsBetaAssignments`). */
   betaAssignmentsFailure?: string;
+  /** A configuration policy's `templateReference.templateFamily`: endpoint security policies are told by it. */
+  templateFamily?: string | null;
 }
 
 /** One Win32 app relationship as an edge: for supersedence the parent is the superseding (newer) app. */
@@ -76,6 +78,8 @@ export interface AssignmentFilterInfo {
   /** `assignmentFilterManagementType`: `devices` (the default) or `apps` (managed-app filters). */
   managementType: string;
   platform: string | null;
+  /** The filter's rule, for "what applies" (src/core/applies): evaluated where the device's properties are known. */
+  rule?: string | null;
 }
 
 export interface AssignmentRecords {
@@ -263,7 +267,13 @@ async function readRelationships(graph: GraphReader, signal: AbortSignal, onProg
 }
 
 /** The filter fields read: the `$select` and the record type the projection reads both come from here. */
-export const FILTER_FIELDS = ['id', 'displayName', 'assignmentFilterManagementType', 'platform'] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
+export const FILTER_FIELDS = [
+  'id',
+  'displayName',
+  'assignmentFilterManagementType',
+  'platform',
+  'rule',
+] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
 
 /** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
 async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<Map<string, AssignmentFilterInfo>>> {
@@ -282,6 +292,7 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
           displayName: asString(item.displayName) ?? id,
           managementType: asString(item.assignmentFilterManagementType) ?? 'devices',
           platform: asString(item.platform),
+          rule: asString(item.rule),
         });
       }
       onProgress?.('assignmentFilters', filters.size);
@@ -376,7 +387,17 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
         const name = source.name(item);
         const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
         const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
-        objects.push({ kind: source.kind, id, name, targets, link: source.link(item, id, name), readOnV1, ...(odataType ? { odataType } : {}) });
+        const templateFamily = source.kind === 'settingsCatalogPolicy' ? asString((item.templateReference as { templateFamily?: unknown } | undefined)?.templateFamily) : null;
+        objects.push({
+          kind: source.kind,
+          id,
+          name,
+          targets,
+          link: source.link(item, id, name),
+          readOnV1,
+          ...(odataType ? { odataType } : {}),
+          ...(templateFamily ? { templateFamily } : {}),
+        });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
       onProgress?.(source.source, objects.length);

@@ -1,0 +1,77 @@
+/**
+ * What the demo tenant plants so "what applies" shows each of its rules (docs/finding-rules.md,
+ * "What applies"): a nested chain of groups, an exclusion through a nested group, a group whose
+ * members cannot be read, an assignment filter that keeps Windows 11 devices out and one that lets
+ * them in, apps with each intent, and primary users with several devices. None of it is a report 2
+ * finding: every group has members and no object has both All users and All devices.
+ */
+
+import type { DemoRecord } from '../reports/report-demo.js';
+import type { DemoGroup } from '../reports/report-demo.js';
+import * as records from '../reports/assignment-hygiene/demo-records.js';
+import type { Target } from '../reports/assignment-hygiene/demo-records.js';
+
+export interface AppliesDemoBuilder {
+  readonly now: Date;
+  guid(): string;
+  readonly users: readonly string[];
+  readonly groups: Readonly<Record<DemoGroup, string>>;
+  /** Adds a group whose members are the given users and groups; `membersFault` makes its member list answer that status. */
+  addGroup(group: { displayName: string; userIds?: readonly string[]; groupIds?: readonly string[]; membersFault?: 403 | 500 }): string;
+  add(collection: string, ...records: DemoRecord[]): void;
+  records(collection: string): readonly DemoRecord[];
+}
+
+/** The demo's names, for tests and the README. */
+export const APPLIES_DEMO = {
+  /** A Windows device whose primary user (user40) is in Sales EMEA and in Executives. */
+  device: 'CONTOSO-0040',
+  user: 'user41@contoso-demo.example',
+  chain: ['Regional Offices', 'Sales', 'Sales EMEA'],
+  exclusion: ['VPN Exclusions', 'Executives'],
+  unreadable: 'Contractors',
+} as const;
+
+export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
+  const { users, now } = tenant;
+  // Primary users: the managed device's `userId` is its primary user's Entra object id
+  // (learn.microsoft.com/graph/api/resources/intune-devices-manageddevice). Each demo device's UPN
+  // names user<n>, so several devices share a user.
+  for (const device of tenant.records('managedDevices')) {
+    const index = /^user(\d+)@/.exec(String(device.userPrincipalName ?? ''))?.[1];
+    if (index !== undefined && users[Number(index)]) (device as Record<string, unknown>).userId = users[Number(index)];
+  }
+  const salesEmea = tenant.addGroup({ displayName: 'Sales EMEA', userIds: users.slice(40, 45) });
+  const sales = tenant.addGroup({ displayName: 'Sales', groupIds: [salesEmea] });
+  const regional = tenant.addGroup({ displayName: 'Regional Offices', groupIds: [sales] });
+  const executives = tenant.addGroup({ displayName: 'Executives', userIds: [users[40]!] });
+  const vpnExclusions = tenant.addGroup({ displayName: 'VPN Exclusions', groupIds: [executives] });
+  const contractors = tenant.addGroup({ displayName: 'Contractors', userIds: users.slice(40, 48), membersFault: 500 });
+  const filter = records.assignmentFilter({
+    id: tenant.guid(),
+    displayName: 'Windows 11 devices',
+    platform: 'windows10AndLater',
+    rule: '(device.osVersion -startsWith "10.0.22")',
+    now,
+  });
+  tenant.add('assignmentFilters', filter);
+  const include = (groupId: string): Target => ({ kind: 'include', groupId });
+  const configuration = (displayName: string, targets: Target[]) =>
+    tenant.add('deviceConfigurations', records.deviceConfiguration({ id: tenant.guid(), displayName, targets, now }));
+  const remediation = (displayName: string, targets: Target[]) => tenant.add('deviceHealthScripts', records.deviceHealthScript({ id: tenant.guid(), displayName, targets, now }));
+  // A nested chain: Regional Offices → Sales → Sales EMEA → user40..44.
+  configuration('Regional Wi-Fi', [include(regional)]);
+  // The same chain, with an exclusion through a nested group: VPN Exclusions → Executives → user40.
+  configuration('Regional VPN', [include(regional), { kind: 'exclude', groupId: vpnExclusions }]);
+  // A group whose members cannot be read: unknown, never "does not apply".
+  tenant.add('deviceCompliancePolicies', records.deviceCompliancePolicy({ id: tenant.guid(), displayName: 'Contractor compliance', targets: [include(contractors)], now }));
+  // All devices with an exclude filter (keeps Windows 11 out) and an include filter (lets it in); remediations are read on /beta, where filters show.
+  remediation('Windows 10 clean-up', [{ kind: 'allDevices', filter: { mode: 'exclude', id: String(filter.id) } }]);
+  remediation('Windows 11 start menu repair', [{ kind: 'allDevices', filter: { mode: 'include', id: String(filter.id) } }]);
+  // Apps with each intent, through the chain and All users.
+  const app = (displayName: string, targets: Array<Target & { intent: 'required' | 'available' | 'uninstall' }>) =>
+    tenant.add('mobileApps', records.mobileApp({ id: tenant.guid(), displayName, publisher: 'Contoso', targets, now }));
+  app('Sales CRM', [{ ...include(regional), intent: 'required' }]);
+  app('Sales Toolkit', [{ ...include(sales), intent: 'available' }]);
+  app('Legacy Sales Dialer', [{ ...include(salesEmea), intent: 'uninstall' }]);
+}

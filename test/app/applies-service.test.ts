@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { AppliesService } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/app/applies-service.js';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+
+function found(result: AppliesResult) {
+  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}: ${'words' in result ? result.words : ''}`);
+  return result.answer;
+}
+
+const entry = (result: AppliesResult, name: string) =>
+  found(result)
+    .groups.flatMap((group) => group.entries)
+    .find((item) => item.name === name);
+
+describe('what applies, on the demo tenant', () => {
+  it('answers for a device: nested chain, exclusion through a nested group, unreadable group, filters, app intents; then answers again from what it read', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const result = await service.applies(APPLIES_DEMO.device);
+    expect(found(result).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
+    expect(entry(result, 'Regional Wi-Fi')).toMatchObject({ verdict: 'applies', typeLabel: 'Configuration profiles' });
+    expect(entry(result, 'Regional Wi-Fi')!.path.map((step) => step.words)).toEqual([...APPLIES_DEMO.chain, 'its primary user user40@contoso-demo.example', APPLIES_DEMO.device]);
+    expect(entry(result, 'Regional VPN')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'group' } });
+    expect(entry(result, 'Regional VPN')!.words).toContain('VPN Exclusions → Executives');
+    expect(entry(result, 'Contractor compliance')).toMatchObject({ verdict: 'unknown', typeLabel: 'Compliance policies' });
+    expect(entry(result, 'Contractor compliance')!.words).toContain('Graph answered 500');
+    expect(entry(result, 'Windows 10 clean-up')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'filter', filter: { verdict: 'out', name: 'Windows 11 devices' } } });
+    expect(entry(result, 'Windows 11 start menu repair')).toMatchObject({ verdict: 'applies', filter: { verdict: 'in' } });
+    expect(['Sales CRM', 'Sales Toolkit', 'Legacy Sales Dialer'].map((name) => entry(result, name)?.intent)).toEqual(['required', 'available', 'uninstall']);
+    expect(entry(result, 'Regional Wi-Fi')!.link).toMatch(/^https:\/\/intune\.microsoft\.com\//);
+    expect(result.requests).toBeGreaterThan(0);
+
+    // A second question within the load's life reads nothing.
+    const again = await service.applies(APPLIES_DEMO.user);
+    expect(again.requests).toBe(0);
+    expect(found(again).subject).toMatchObject({ kind: 'user' });
+    expect(entry(again, 'Regional VPN')?.verdict).toBe('applies');
+  });
+
+  it('counts its requests: the lists, one $batch call per twenty groups, the managed devices', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    harness.sim.graph.clearLog();
+    const result = await service.applies(APPLIES_DEMO.device);
+    const sent = harness.sim.graph.requests.filter((request) => !request.inBatch);
+    expect(result.requests).toBe(sent.length);
+    const memberReads = harness.sim.graph.requests.filter((request) => request.inBatch && /^\/v1\.0\/groups\/[^/]+\/members$/.test(request.path));
+    expect(memberReads.length).toBeGreaterThan(0);
+    expect(sent.filter((request) => request.path === '/v1.0/deviceManagement/managedDevices')).toHaveLength(1);
+  });
+
+  it('answers for a group nested in assigned groups', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const result = await service.applies('Sales EMEA');
+    expect(entry(result, 'Regional Wi-Fi')!.path.map((step) => step.words)).toEqual(APPLIES_DEMO.chain);
+    expect(entry(result, 'Legacy Sales Dialer')?.intent).toBe('uninstall');
+  });
+
+  it('says when nothing is found', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const result = await service.applies('NO-SUCH-DEVICE');
+    expect(result).toMatchObject({ kind: 'notFound' });
+  });
+});

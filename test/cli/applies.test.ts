@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+
+const run = promisify(execFile);
+const CLI = 'dist/cli/dmhealth.js';
+
+/** The environment minus anything that would point the CLI at a tenant: the demo tenant answers. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS)/.test(name)) delete env[name];
+  return env;
+}
+
+async function dmhealth(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: cleanEnv(), timeout: 25_000, maxBuffer: 8 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('dmhealth applies', () => {
+  it('prints what applies to a device, grouped by type, with the path, the verdict and the link', async () => {
+    const { code, stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`What applies to device ${APPLIES_DEMO.device} (primary user user40@contoso-demo.example)`);
+    expect(stdout).toMatch(
+      /\n {2}applies {2}Regional Wi-Fi\n {11}Applies through Regional Offices → Sales → Sales EMEA → its primary user user40@contoso-demo\.example → CONTOSO-0040\.\n {11}Read on \/v1\.0, which does not show assignment filters: a filter could still keep it out\.\n {11}https:\/\/intune\.microsoft\.com\//,
+    );
+    expect(stdout).toContain('  excluded Regional VPN');
+    expect(stdout).toContain('  unknown  Contractor compliance');
+    expect(stdout).toContain('  applies  Sales CRM (required)');
+    expect(stdout.indexOf('Configuration profiles')).toBeLessThan(stdout.indexOf('\nApps\n'));
+  });
+
+  it('prints the answer as JSON for a group with spaces in its name', async () => {
+    const { code, stdout } = await dmhealth(['applies', 'Sales', 'EMEA', '--format', 'json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as {
+      kind: string;
+      answer: { subject: { kind: string }; groups: Array<{ typeLabel: string; entries: Array<{ name: string; path: Array<{ kind: string }> }> }> };
+    };
+    expect(result.kind).toBe('found');
+    expect(result.answer.subject.kind).toBe('group');
+    expect(result.answer.groups.map((group) => group.typeLabel)).toContain('Apps');
+  });
+
+  it('says when nothing has that name, with exit status 4', async () => {
+    const { code, stdout, stderr } = await dmhealth(['applies', 'NO-SUCH-DEVICE']);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('Nothing is called "NO-SUCH-DEVICE"');
+  });
+
+  it('refuses a missing name or an unknown format as usage errors', async () => {
+    expect((await dmhealth(['applies'])).code).toBe(2);
+    expect((await dmhealth(['applies', 'x', '--format', 'csv'])).code).toBe(2);
+  });
+});
