@@ -1,6 +1,6 @@
 import { findingKind } from '../findings/finding-kinds.js';
 import type { FindingSeverity } from '../findings/finding-kinds.js';
-import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-model.js';
+import type { CellValue, Finding, ReportColumn, ReportResult, ReportRow } from './report-model.js';
 
 /**
  * A window over one table of a report's result (docs/contract.md, "The server's endpoints", the
@@ -148,6 +148,8 @@ interface ResultIndex {
   severityRank: Uint8Array;
   /** The result's findings' fingerprints: only decisions about these change its windows. */
   fingerprints: ReadonlySet<string>;
+  /** Each subject's findings (indices into the result's findings), worst first. */
+  bySubject: ReadonlyMap<string, readonly number[]>;
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
@@ -236,6 +238,17 @@ export class ReportWindows {
       }
     }
     return { total, offset: query.offset, rows: picked.map((position) => this.rowAt(result, table, position)) };
+  }
+
+  /**
+   * The findings of a window's rows, each row's worst first: what the tab shows of a row in view
+   * (its findings button and pane) without the whole report's findings.
+   */
+  findingsOf(result: ReportResult, rows: readonly ReportRow[]): Finding[] {
+    const { bySubject } = this.indexOf(result);
+    const found: Finding[] = [];
+    for (const id of new Set(rows.map((row) => row.id))) if (typeof id === 'string') for (const at of bySubject.get(id) ?? []) found.push(result.findings[at]!);
+    return found;
   }
 
   /** How many column orders were built: once per table, column and result. */
@@ -499,5 +512,5 @@ function buildIndex(result: ReportResult): ResultIndex {
         : null,
     });
   }
-  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)) };
+  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)), bySubject };
 }
