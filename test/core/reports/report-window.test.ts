@@ -234,7 +234,7 @@ describe('a report window: the rows’ findings', () => {
     const windows = new ReportWindows();
     const window = windows.window(result, query({ sort: 'device', offset: 40, limit: 25 }), new Set());
     const found = windows.findingsOf(result, window.rows);
-    const inWindow = new Set(ids(window.rows));
+    const inWindow = new Set(ids(window.rows).map(String));
     expect(found.length).toBeGreaterThan(0);
     expect(new Set(found)).toEqual(new Set(result.findings.filter((finding) => inWindow.has(finding.subjectId))));
     const tabs = findingsBySubject(result.findings, KINDS);
