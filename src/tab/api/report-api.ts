@@ -1,5 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
-import type { Finding, ReportError, ReportId, ReportResult, ReportRow, ReportState, SourceRetry } from '../../core/reports/report-model.js';
+import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
@@ -47,7 +47,7 @@ export interface RowsQuery {
 export type RowsWindow =
   | {
       report: ReportId;
-      state: Exclude<ReportState, 'load-error'>;
+      state: 'loaded' | 'empty';
       generatedAt: string;
       notice: string | null;
       table: string;
@@ -56,7 +56,7 @@ export type RowsWindow =
       rows: ReportRow[];
       findings: Finding[];
     }
-  | { report: ReportId; state: 'load-error'; generatedAt: string; error: ReportError | null; notice: string | null };
+  | { report: ReportId; state: 'load-error'; generatedAt: string; error: ReportLoadError | null; notice: string | null };
 
 /** How a report is asked for: again from Graph (`refresh`), and cancelled with `signal`. */
 interface OpenOptions {

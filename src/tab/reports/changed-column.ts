@@ -1,5 +1,5 @@
 import type { AuditStories, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
-import { CHANGED_COLUMN_KEY } from '../../core/reports/report-window.js';
+import { CHANGED_COLUMN_KEY } from '../../core/reports/row-keys.js';
 
 /** The cell the tab adds to a row whose findings' object the audit log shows a change of (one key, the server's windows' too). */
 export { CHANGED_COLUMN_KEY };

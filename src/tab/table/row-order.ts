@@ -1,5 +1,5 @@
 import type { CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
-import { windowTextSortKey } from '../../core/reports/report-window.js';
+import { windowTextSortKey } from '../../core/reports/row-keys.js';
 
 export type SortDirection = 'ascending' | 'descending';
 
