@@ -7,6 +7,8 @@ import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
+import { gate } from '../support/gate.js';
+import { loadReport } from '../../src/core/reports/registry.js';
 
 // 2,000 devices: report 4 has about 1,500 rows. The tab page's `windowFrom` parameter lowers the
 // threshold (window-threshold.ts) so that this report is read in windows as a 150,000-row one is.
@@ -200,5 +202,58 @@ describe('a report read in windows', () => {
         'escrow-gaps',
       ),
     ).toEqual(['/api/reports/escrow-gaps/preview', '/api/reports/escrow-gaps']);
+  });
+
+  it('sorts from the keyboard as from a pointer, the table reachable while windows load', async () => {
+    const page = await tab.newPage();
+    await openWindowed(page);
+    const header = page.getByRole('columnheader', { name: 'Device' });
+    await header.getByRole('button').focus();
+    const sorted = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'asc'));
+    await page.keyboard.press('Enter');
+    await sorted;
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    // The table's region takes focus and scrolls with the keys; the windows in view follow.
+    const region = page.getByRole('region', { name: /Escrow Gaps/ });
+    await region.focus();
+    const further = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('offset') !== '0' && query.get('sort') === 'device'));
+    await page.keyboard.press('End');
+    expect(((await (await further).json()) as Window).offset).toBeGreaterThan(0);
+  });
+
+  it('refreshes as the whole report does: the table stays, says it is refreshing, then shows the newer load’s windows, never the whole report', async () => {
+    const now = new Date();
+    const later = new Date(now.getTime() + 60_000);
+    const graph = harness.client();
+    const newer = gate();
+    let escrowLoads = 0;
+    const server = await tab.startServer(graph, {
+      load: async (id, onProgress) => {
+        const newerLoad = id === 'escrow-gaps' && escrowLoads++ > 0;
+        if (newerLoad) await newer.opened;
+        return loadReport(id, graph, { onProgress, now: () => (newerLoad ? later : now) });
+      },
+    });
+    const page = await tab.newPage();
+    const requests = apiRequests(page, 'escrow-gaps');
+    await page.goto(`${server.base}/tab/?windowFrom=${WINDOW_FROM}#/escrow-gaps`);
+    await page.locator('[role=table] [role=row][aria-rowindex="2"]:not([data-placeholder])').waitFor();
+    expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
+    const newerWindow = page.waitForResponse(
+      async (response) => isRows(response.url(), () => true) && ((await response.json()) as { generatedAt: string }).generatedAt === later.toISOString(),
+    );
+    try {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('button', { name: 'Refreshing…' }).waitFor();
+      expect(await page.locator('[role=table] [role=row][aria-rowindex="2"]:not([data-placeholder])').count()).toBe(1);
+    } finally {
+      newer.open();
+    }
+    await page.locator(`[data-generated-at="${later.toISOString()}"]`).waitFor();
+    await newerWindow;
+    await page.locator('[role=table] [role=row][aria-rowindex="2"]:not([data-placeholder])').waitFor();
+    const paths = requests.map((request) => request.path);
+    expect(paths).not.toContain('/api/reports/escrow-gaps');
+    expect(requests.filter((request) => request.path === '/api/reports/escrow-gaps/preview' && request.query.get('refresh') === 'true')).toHaveLength(1);
   });
 });
