@@ -156,6 +156,10 @@ describe('a report read in windows', () => {
     // Debounced: no window was asked for a part of the name.
     const queries = requests.filter((request) => request.path.endsWith('/rows') && request.query.has('q')).map((request) => request.query.get('q'));
     expect(queries).toEqual([name]);
+    // Nothing matches: said so, never an empty table; and the rows come back when the filter is cleared.
+    await page.getByRole('searchbox', { name: 'Filter rows' }).fill('no-device-is-named-this');
+    await page.getByText('No rows match the filter.').waitFor();
+    expect(await page.locator('[role=table]').count()).toBe(0);
     const cleared = page.waitForResponse((response) => isRows(response.url(), (query) => !query.has('q') && query.get('offset') === '0'));
     await page.getByRole('searchbox', { name: 'Filter rows' }).fill('');
     await cleared;
@@ -177,6 +181,18 @@ describe('a report read in windows', () => {
     const openAnswer = (await (await open).json()) as Window;
     expect(openAnswer.total).toBeLessThan(first.total);
     await expect.poll(() => shownCount(page)).toBe(openAnswer.total);
+  });
+
+  it('exports the server’s CSV of the whole report, not one built in the browser', async () => {
+    const page = await tab.newPage();
+    await openWindowed(page);
+    const csvAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps.csv');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const answer = await csvAnswer;
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-type']).toMatch(/^text\/csv/);
+    expect((await download).suggestedFilename()).toMatch(/^escrow-gaps-\d{4}-\d{2}-\d{2}\.csv$/);
   });
 
   it('keeps the whole-report path below the threshold: a small report in one request, and this one whole without the lowered threshold', async () => {

@@ -39,6 +39,8 @@ interface Pages {
   key: string;
   generatedAt: string | null;
   total: number | null;
+  /** The count of the filters before, shown until this query's arrives so the table keeps its height. */
+  shownTotal: number | null;
   rows: Map<number, ReportRow[]>;
   findings: Map<string, Finding[]>;
   inFlight: Map<number, AbortController>;
@@ -52,7 +54,7 @@ interface Pages {
  */
 export function useReportWindow(api: ReportApi, id: ReportId, table: string | null, filters: WindowFilters, freshness: string): ReportWindowView {
   const key = JSON.stringify([id, table, filters.sort, filters.q.trim(), filters.finding, filters.open, freshness]);
-  const pages = useRef<Pages>({ key: '', generatedAt: null, total: null, rows: new Map(), findings: new Map(), inFlight: new Map() });
+  const pages = useRef<Pages>({ key: '', generatedAt: null, total: null, shownTotal: null, rows: new Map(), findings: new Map(), inFlight: new Map() });
   const [, setVersion] = useState(0);
   const [failure, setFailure] = useState<{ loadError: ReportLoadError | null; error: ApiError | null }>({ loadError: null, error: null });
   const rerender = useCallback(() => setVersion((version) => version + 1), []);
@@ -121,8 +123,17 @@ export function useReportWindow(api: ReportApi, id: ReportId, table: string | nu
   useEffect(() => {
     const previous = pages.current;
     for (const controller of previous.inFlight.values()) controller.abort();
-    // The count stays until the new one arrives, so the table keeps its height rather than empty.
-    pages.current = { key, generatedAt: previous.generatedAt, total: previous.key === '' ? null : previous.total, rows: new Map(), findings: new Map(), inFlight: new Map() };
+    // The count shown stays until the new one arrives, so the table keeps its height rather than
+    // empty; none (placeholders) after a count of no rows. It never bounds what is asked for.
+    pages.current = {
+      key,
+      generatedAt: previous.generatedAt,
+      total: null,
+      shownTotal: previous.total ?? previous.shownTotal,
+      rows: new Map(),
+      findings: new Map(),
+      inFlight: new Map(),
+    };
     setFailure({ loadError: null, error: null });
     fetchPage(0);
     return () => {
@@ -147,5 +158,5 @@ export function useReportWindow(api: ReportApi, id: ReportId, table: string | nu
   const rowAt = useCallback((index: number) => pages.current.rows.get(Math.floor(index / WINDOW_PAGE_ROWS))?.[index % WINDOW_PAGE_ROWS], []);
   const findingsOf = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (pages.current.findings.get(row.id) ?? []) : []), []);
   // A new object each render: the pages are mutated in place, and the table redraws what arrived.
-  return { total: held.total, rowAt, findingsOf, want, pending, loadError: failure.loadError, error: failure.error, generatedAt: held.generatedAt };
+  return { total: held.total ?? (held.shownTotal || null), rowAt, findingsOf, want, pending, loadError: failure.loadError, error: failure.error, generatedAt: held.generatedAt };
 }
