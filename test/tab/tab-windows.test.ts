@@ -6,7 +6,7 @@ import { textSortKey } from '../../src/tab/table/row-order.js';
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { useTabPages } from '../support/tab-server.js';
+import { holdRequests, useTabPages } from '../support/tab-server.js';
 import { gate } from '../support/gate.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 
@@ -107,19 +107,30 @@ describe('a report read in windows', () => {
     for (const finding of findings) expect(await pane.textContent()).toContain(finding.detail);
   });
 
-  it('fetches further windows as the table scrolls, showing placeholders of a row’s height meanwhile', async () => {
+  it('fetches further windows as the table scrolls, showing placeholders of a row’s height meanwhile, announced politely', async () => {
     const page = await tab.newPage();
+    const requests = apiRequests(page, 'escrow-gaps');
     const { whole } = await openWindowed(page);
     const lastPage = Math.floor((whole.rows - 1) / 100) * 100;
+    // The windows past the first are held until the test has seen their placeholders.
+    const release = await holdRequests(page, /\/api\/reports\/escrow-gaps\/rows\?(.*&)?offset=[1-9]/);
     const lastAnswer = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('offset') === String(lastPage)));
     await page.getByRole('region', { name: /Escrow Gaps/ }).evaluate((scroller) => scroller.scrollTo(0, scroller.scrollHeight));
+    const placeholder = page.locator(`[role=table] [role=row][data-placeholder][aria-rowindex="${whole.rows + 1}"]`);
+    await placeholder.waitFor();
+    expect(await placeholder.getAttribute('aria-busy')).toBe('true');
+    expect((await placeholder.boundingBox())!.height).toBeGreaterThanOrEqual(40);
+    expect(await page.locator('[aria-live=polite][data-fetching]').textContent()).toMatch(/^Loading rows [\d,]+ to [\d,]+…$/);
+    release();
     const last = (await (await lastAnswer).json()) as Window;
     expect(last.offset).toBe(lastPage);
     const lastRow = page.locator(`[role=table] [role=row][aria-rowindex="${whole.rows + 1}"] [data-open-row]`);
     await expect.poll(() => lastRow.textContent()).toBe(String(last.rows[last.rows.length - 1]!.device));
     await expect.poll(() => page.locator('[role=table] [role=row][data-placeholder]').count()).toBe(0);
-    // Only the windows in view were asked for: the view jumped past the middle ones.
-    expect(await page.locator('[role=table] [role=row][aria-rowindex="500"]').count()).toBe(0);
+    // Only the windows in view (and the one ahead) were asked for: the view jumped past the middle ones.
+    const offsets = requests.filter((request) => request.path.endsWith('/rows')).map((request) => Number(request.query.get('offset')));
+    expect(offsets).not.toContain(500);
+    expect(offsets).toContain(lastPage);
   });
 
   it('sorts on the server when a header is clicked, and shows the server’s order', async () => {
