@@ -56,7 +56,16 @@ export function answerWindow(req: Request, res: Response, result: ReportResult, 
     return;
   }
   const window = windows.window(result, query, inForce);
-  res.send(200, { ...head, notice: result.notice, table: query.table, total: window.total, offset: window.offset, rows: window.rows });
+  // The rows' findings ride along, so the tab shows a row's findings and its pane from the window alone.
+  res.send(200, {
+    ...head,
+    notice: result.notice,
+    table: query.table,
+    total: window.total,
+    offset: window.offset,
+    rows: window.rows,
+    findings: windows.findingsOf(result, window.rows),
+  });
 }
 
 /**

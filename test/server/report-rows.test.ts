@@ -13,7 +13,7 @@ import { createHttpTransport } from '../../src/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import { reportToCsv } from '../../src/core/reports/report-csv.js';
 import { ReportWindows } from '../../src/core/reports/report-window.js';
-import type { ReportId, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
+import type { Finding, ReportId, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
@@ -101,6 +101,7 @@ interface Window {
   total: number;
   offset: number;
   rows: ReportRow[];
+  findings: Finding[];
 }
 
 describe('GET /api/reports/:id/rows', () => {
@@ -138,6 +139,7 @@ describe('GET /api/reports/:id/rows', () => {
     expect(report.rows).toHaveLength(LARGE_ROWS);
     const byId = new Map(report.rows.map((row) => [row.id, row]));
     const seen = new Set<unknown>();
+    const findingsSeen: unknown[] = [];
     for (let offset = 0; offset < LARGE_ROWS; offset += 1000) {
       const window = (await get(`/api/reports/escrow-gaps/rows?sort=device&dir=desc&offset=${offset}&limit=1000`, token)).json<Window>();
       expect(window.total).toBe(LARGE_ROWS);
@@ -145,8 +147,13 @@ describe('GET /api/reports/:id/rows', () => {
         expect(row).toEqual(byId.get(row.id));
         seen.add(row.id);
       }
+      // Each window carries its own rows' findings, and only theirs.
+      const inWindow = new Set(window.rows.map((row) => row.id));
+      expect(window.findings.every((finding) => inWindow.has(finding.subjectId))).toBe(true);
+      findingsSeen.push(...window.findings);
     }
     expect(seen.size).toBe(LARGE_ROWS);
+    expect(findingsSeen).toHaveLength(report.findings.length);
     const subjects = new Set(report.findings.map((finding) => finding.subjectId));
     const withFinding = report.rows.filter((row) => subjects.has(String(row.id))).length;
     expect((await get('/api/reports/escrow-gaps/rows?open=true', token)).json<Window>().total).toBe(withFinding); // no decision in force: every finding is open

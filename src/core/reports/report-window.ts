@@ -1,6 +1,9 @@
 import { findingKind } from '../findings/finding-kinds.js';
 import type { FindingSeverity } from '../findings/finding-kinds.js';
-import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-model.js';
+import type { CellValue, Finding, ReportColumn, ReportResult, ReportRow } from './report-model.js';
+import { CHANGED_COLUMN_KEY, windowTextSortKey } from './row-keys.js';
+
+export { CHANGED_COLUMN_KEY, windowTextSortKey };
 
 /**
  * A window over one table of a report's result (docs/contract.md, "The server's endpoints", the
@@ -16,13 +19,6 @@ import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-
 /** The most rows one window holds, and how many it holds unless asked. */
 export const WINDOW_MAX_LIMIT = 1_000;
 export const WINDOW_DEFAULT_LIMIT = 100;
-
-/**
- * The cell the tab adds to each row where the load read Intune's audit log: the row's object's last
- * successful change (the newest change the log holds for the row's id), so a table sorts by it as by
- * any date. The window adds the same column, so the server and the tab sort and filter alike.
- */
-export const CHANGED_COLUMN_KEY = 'lastChanged';
 
 export type WindowDirection = 'asc' | 'desc';
 
@@ -148,10 +144,11 @@ interface ResultIndex {
   severityRank: Uint8Array;
   /** The result's findings' fingerprints: only decisions about these change its windows. */
   fingerprints: ReadonlySet<string>;
+  /** Each subject's findings (indices into the result's findings), worst first. */
+  bySubject: ReadonlyMap<string, readonly number[]>;
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
-const DIGIT_PAD = '000000000000';
 const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
 const RANK_CLEAR = 3;
 const DEFAULT_ORDERS_KEPT = 4;
@@ -163,33 +160,6 @@ function decisionsKey(index: ResultIndex, inForce: ReadonlySet<string> | null): 
   const bearing: string[] = [];
   for (const fingerprint of inForce) if (index.fingerprints.has(fingerprint)) bearing.push(fingerprint);
   return bearing.sort().join('\u0000');
-}
-
-/**
- * A text's sort key, as the tab's (row-order.ts `textSortKey`): lower case, accents dropped, runs of
- * digits padded so "pc-2" orders before "PC-10". Kept identical so the server and the tab agree.
- */
-export function windowTextSortKey(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const folded = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  let key = '';
-  let start = 0;
-  for (let index = 0; index < folded.length;) {
-    const code = folded.charCodeAt(index);
-    if (code < 48 || code > 57) {
-      index += 1;
-      continue;
-    }
-    let end = index;
-    while (end < folded.length && folded.charCodeAt(end) >= 48 && folded.charCodeAt(end) <= 57) end += 1;
-    let significant = index;
-    while (significant < end - 1 && folded.charCodeAt(significant) === 48) significant += 1;
-    const digits = folded.slice(significant, end);
-    key += folded.slice(start, index) + (digits.length < DIGIT_PAD.length ? DIGIT_PAD.slice(digits.length) : '') + digits;
-    start = end;
-    index = end;
-  }
-  return start === 0 ? folded : key + folded.slice(start);
 }
 
 /**
@@ -235,6 +205,17 @@ export class ReportWindows {
       }
     }
     return { total, offset: query.offset, rows: picked.map((position) => this.rowAt(result, table, position)) };
+  }
+
+  /**
+   * The findings of a window's rows, each row's worst first: what the tab shows of a row in view
+   * (its findings button and pane) without the whole report's findings.
+   */
+  findingsOf(result: ReportResult, rows: readonly ReportRow[]): Finding[] {
+    const { bySubject } = this.indexOf(result);
+    const found: Finding[] = [];
+    for (const id of new Set(rows.map((row) => row.id))) if (typeof id === 'string') for (const at of bySubject.get(id) ?? []) found.push(result.findings[at]!);
+    return found;
   }
 
   /** How many column orders were built: once per table, column and result. */
@@ -498,5 +479,5 @@ function buildIndex(result: ReportResult): ResultIndex {
         : null,
     });
   }
-  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)) };
+  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)), bySubject };
 }

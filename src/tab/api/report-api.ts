@@ -1,5 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
-import type { ReportId, ReportResult, SourceRetry } from '../../core/reports/report-model.js';
+import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
@@ -28,6 +28,35 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** What the tab asks one window of a report's table for (docs/contract.md, "The server's endpoints", the rows). */
+export interface RowsQuery {
+  /** The table's section key; null for a report with one table. */
+  table: string | null;
+  offset: number;
+  limit: number;
+  /** A column key, or null for the report's own order (the worst open finding first). */
+  sort: string | null;
+  dir: 'asc' | 'desc';
+  q: string;
+  finding: string | null;
+  open: boolean;
+}
+
+/** One window: rows that pass the filters from `offset`, how many pass in all, and the rows' findings; or the load's error. */
+export type RowsWindow =
+  | {
+      report: ReportId;
+      state: 'loaded' | 'empty';
+      generatedAt: string;
+      notice: string | null;
+      table: string;
+      total: number;
+      offset: number;
+      rows: ReportRow[];
+      findings: Finding[];
+    }
+  | { report: ReportId; state: 'load-error'; generatedAt: string; error: ReportLoadError | null; notice: string | null };
 
 /** How a report is asked for: again from Graph (`refresh`), and cancelled with `signal`. */
 interface OpenOptions {
@@ -66,6 +95,33 @@ export class ReportApi {
   /** One of the report's representations, opened as the server opens a report (`?refresh=true` to load it again). */
   private openReport<T>(id: ReportId, representation: '' | '/preview' | '/summary', options: OpenOptions): Promise<Served<T>> {
     return this.getJson<T>(`/api/reports/${encodeURIComponent(id)}${representation}${options.refresh ? '?refresh=true' : ''}`, options.signal);
+  }
+
+  /** One window of one table of the report's current load, sorted and filtered on the server. */
+  async rows(id: ReportId, query: RowsQuery, signal?: AbortSignal): Promise<Served<RowsWindow>> {
+    const parameters = new URLSearchParams();
+    if (query.table !== null) parameters.set('table', query.table);
+    parameters.set('offset', String(query.offset));
+    parameters.set('limit', String(query.limit));
+    if (query.sort !== null) parameters.set('sort', query.sort);
+    parameters.set('dir', query.dir);
+    if (query.q.trim() !== '') parameters.set('q', query.q);
+    if (query.finding !== null) parameters.set('finding', query.finding);
+    if (query.open) parameters.set('open', 'true');
+    return this.getJson<RowsWindow>(`/api/reports/${encodeURIComponent(id)}/rows?${parameters.toString()}`, signal);
+  }
+
+  /** The report's CSV as the server writes it (a slice of rows at a time), for a report too large to build one in the browser. */
+  async csv(id: ReportId): Promise<Blob> {
+    const token = await this.getToken();
+    let response: Response;
+    try {
+      response = await fetch(`/api/reports/${encodeURIComponent(id)}.csv`, { headers: { authorization: `Bearer ${token}`, accept: 'text/csv' }, cache: 'no-store' });
+    } catch {
+      throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
+    }
+    if (!response.ok) throw new ApiError(response.status, await failureMessage(response, 'GET'));
+    return response.blob();
   }
 
   async progress(id: ReportId, signal?: AbortSignal): Promise<LoadProgressSnapshot> {

@@ -49,7 +49,9 @@ import { NotCheckedNotice } from './NotCheckedNotice.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { ReportCharts } from './ReportCharts.js';
-import { useReport } from './use-report.js';
+import { isWindowedReport, useReport } from './use-report.js';
+import { windowFromRows } from './window-threshold.js';
+import { WindowedReport } from './WindowedReport.js';
 import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
@@ -78,13 +80,15 @@ export interface ReportViewProps {
   /** Null while the application is still starting (host handshake, sign-in). */
   api: ReportApi | null;
   format: FormatContext;
+  /** From how many rows the report is read in windows rather than whole (window-threshold.ts). */
+  windowFrom?: number;
 }
 
 /** One report: its header and prerequisites, then whichever of the specification's states it is in. */
-export function ReportView({ presentation, api, format }: ReportViewProps) {
+export function ReportView({ presentation, api, format, windowFrom = windowFromRows() }: ReportViewProps) {
   const styles = useStyles();
   const { id, title } = presentation;
-  const { state, refresh } = useReport(api, id);
+  const { state, refresh } = useReport(api, id, windowFrom);
 
   return (
     <article className={styles.view} aria-labelledby={`report-title-${id}`}>
@@ -114,7 +118,7 @@ export function ReportView({ presentation, api, format }: ReportViewProps) {
       </Body1>
       {presentation.prerequisites.length > 0 ? <Prerequisites items={presentation.prerequisites} permissions={presentation.permissions} /> : null}
       {state.phase === 'loaded' && state.refreshing && state.progress ? <PendingStatus text="Refreshing" progress={state.progress} /> : null}
-      <ReportBody presentation={presentation} api={api} state={state} format={format} />
+      <ReportBody presentation={presentation} api={api} state={state} format={format} windowFrom={windowFrom} />
     </article>
   );
 }
@@ -142,11 +146,13 @@ function ReportBody({
   api,
   state,
   format,
+  windowFrom,
 }: {
   presentation: ReportPresentation;
   api: ReportApi | null;
   state: ReturnType<typeof useReport>['state'];
   format: FormatContext;
+  windowFrom: number;
 }) {
   if (!api) return <PendingStatus text={presentation.pending.starting} progress={null} />;
   if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} />;
@@ -179,6 +185,7 @@ function ReportBody({
       </MessageBar>
     );
   }
+  if (isWindowedReport(report, windowFrom)) return <WindowedReport presentation={presentation} report={report} api={api} format={format} />;
   return <LoadedReport presentation={presentation} report={report} api={api} format={format} />;
 }
 
@@ -382,7 +389,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
 }
 
 /** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
-function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {
+export function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {
   if (!auditLog) return undefined;
   if (auditLog.state === 'unreadable') return { unavailable: auditLog.reason };
   const key = typeof id === 'string' ? Object.keys(auditLog.changes).find((candidate) => candidate.toLowerCase() === id.toLowerCase()) : undefined;
@@ -390,7 +397,7 @@ function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | und
 }
 
 /** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */
-function fullText(row: ReportRow, column: ReportColumn, format: FormatContext): string {
+export function fullText(row: ReportRow, column: ReportColumn, format: FormatContext): string {
   if (!column.available) return 'n/a (the permission for this source is not granted)';
   const cell = formatCell(row[column.key], column, format);
   return cell.detail && cell.detail !== cell.text ? `${cell.text} (${cell.detail})` : cell.text;

@@ -1,7 +1,8 @@
 import type { AuditStories, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
+import { CHANGED_COLUMN_KEY } from '../../core/reports/row-keys.js';
 
-/** The cell the tab adds to a row whose findings' object the audit log shows a change of. */
-export const CHANGED_COLUMN_KEY = 'lastChanged';
+/** The cell the tab adds to a row whose findings' object the audit log shows a change of (one key, the server's windows' too). */
+export { CHANGED_COLUMN_KEY };
 
 /**
  * A report's table with a "Changed" column when its load read Intune's audit log: each row's

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReportId, ReportResult } from '../../core/reports/report-model.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
+import type { ReportPreview } from '../../core/reports/report-preview.js';
 import { ApiError } from '../api/report-api.js';
 import type { LoadProgressSnapshot, ReportApi, Served } from '../api/report-api.js';
 
@@ -25,16 +26,28 @@ export type ReportFetch<T> = (api: ReportApi, id: ReportId, options: ReportFetch
  * The whole report. Opened afresh, its preview comes first: a small report is whole in it, and a
  * large one's first rows are painted before the rest is asked for, so the rest's parsing cannot
  * hold up the first screen. A refresh with a table on screen asks for the whole report at once.
+ * A report of `windowFrom` rows or more is never downloaded whole: its preview is the answer, and
+ * the table reads windows of it from the server (`isWindowedReport`); a refresh of one asks for the
+ * preview again.
  */
-const wholeReport: ReportFetch<ReportResult> = async (api, id, { showFirst, ...options }) => {
-  if (!showFirst) return api.report(id, options);
-  const preview = await api.reportPreview(id, options);
-  if (!isPartialReport(preview.value)) return preview;
-  await showFirst(preview);
-  if (options.signal?.aborted) return preview; // left or refreshed meanwhile: the caller drops the answer
-  // The preview's request started any load it asked for; the whole report is that load's result.
-  return api.report(id, options.signal ? { signal: options.signal } : {});
-};
+function wholeReport(windowFrom: number, windowed: { current: boolean }): ReportFetch<ReportResult> {
+  return async (api, id, { showFirst, ...options }) => {
+    if (!showFirst && !windowed.current) return api.report(id, options);
+    const preview = await api.reportPreview(id, options);
+    if (!isPartialReport(preview.value) || isWindowedReport(preview.value, windowFrom)) return preview;
+    if (showFirst) {
+      await showFirst(preview);
+      if (options.signal?.aborted) return preview; // left or refreshed meanwhile: the caller drops the answer
+    }
+    // The preview's request started any load it asked for; the whole report is that load's result.
+    return api.report(id, options.signal ? { signal: options.signal } : {});
+  };
+}
+
+/** A preview of a report of `windowFrom` rows or more: read in windows from the server, never whole. */
+export function isWindowedReport(report: ReportResult, windowFrom: number): report is ReportPreview {
+  return isPartialReport(report) && report.whole.rows >= windowFrom;
+}
 
 /**
  * Resolves once the browser has painted what was rendered before it was called, or after 100 ms:
@@ -60,8 +73,12 @@ const PROGRESS_POLL_MS = 500;
  * One report from the API, with the server's progress while it loads and an explicit refresh that
  * keeps the current table on screen until the new one arrives.
  */
-export function useReport(api: ReportApi | null, id: ReportId): { state: ReportViewState; refresh: () => void } {
-  return useReportLoad(api, id, wholeReport);
+export function useReport(api: ReportApi | null, id: ReportId, windowFrom: number): { state: ReportViewState; refresh: () => void } {
+  const windowed = useRef(false);
+  const fetchOne = useMemo(() => wholeReport(windowFrom, windowed), [windowFrom]);
+  const load = useReportLoad(api, id, fetchOne);
+  windowed.current = load.state.phase === 'loaded' && isWindowedReport(load.state.report, windowFrom);
+  return load;
 }
 
 /** One report read through `fetchOne` (stable across renders), with the server's progress while it loads. */

@@ -1,6 +1,6 @@
 import { Button, Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
 import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
@@ -94,6 +94,12 @@ export interface ReportTableProps {
   findingCount: (row: ReportRow) => number;
   /** Opens the row's pane: every field in full, and its findings. */
   onOpenFindings: (row: ReportRow) => void;
+  /**
+   * A table read from the server in windows (use-report-window.ts): how many rows it has, the row at
+   * a position or undefined while it is on its way (drawn as a placeholder of a row's height), and
+   * which rows are in view, so that they are fetched. `rows` is then unused.
+   */
+  window?: { count: number; rowAt: (index: number) => ReportRow | undefined; onRange: (first: number, last: number) => void };
 }
 
 /** Colours for the contract's tones; the words still say it, so colour is never the only cue. */
@@ -104,7 +110,8 @@ const TONE_STYLES = { ok: 'success', warning: 'warning', danger: 'danger', neutr
  * exist in the DOM, each absolutely placed in a body as tall as all rows together. The table keeps
  * its ARIA row count and each row its index, so a screen reader knows where it is.
  */
-export function ReportTable({ label, columns: given, rows, sort, onSort, partial = false, format, nameKey, findingCount, onOpenFindings }: ReportTableProps) {
+export function ReportTable({ label, columns: given, rows, sort, onSort, partial = false, format, nameKey, findingCount, onOpenFindings, window: windowed }: ReportTableProps) {
+  const count = windowed ? windowed.count : rows.length;
   // The column that names the row comes first, pinned: it says what each row is.
   // On a phone a row shows what it is and its verdicts; every other cell is in its pane.
   const phone = useMediaQuery(PHONE_LAYOUT);
@@ -117,18 +124,25 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   const styles = useStyles();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     // Before the first layout there is no viewport to measure; a screenful keeps first paint whole.
     initialRect: { width: 1000, height: 20 * ROW_HEIGHT },
   });
+  const items = virtualizer.getVirtualItems();
+  const firstInView = items[0]?.index ?? 0;
+  const lastInView = items[items.length - 1]?.index ?? 0;
+  const onRange = windowed?.onRange;
+  useEffect(() => {
+    if (onRange && count > 0) onRange(firstInView, lastInView);
+  }, [onRange, count, firstInView, lastInView]);
 
   return (
-    <div ref={scroller} className={styles.scroller} tabIndex={0} role="region" aria-label={`${label}, ${partial ? `the first ${rows.length}` : rows.length} rows`}>
+    <div ref={scroller} className={styles.scroller} tabIndex={0} role="region" aria-label={`${label}, ${partial ? `the first ${count}` : count} rows`}>
       {/* -1: the number of rows is not known yet (WAI-ARIA 1.2, aria-rowcount). */}
-      <Table noNativeElements aria-label={label} aria-rowcount={partial ? -1 : rows.length + 1} className={styles.table} size="small">
+      <Table noNativeElements aria-label={label} aria-rowcount={partial ? -1 : count + 1} className={styles.table} size="small">
         <TableHeader className={styles.header}>
           <TableRow aria-rowindex={1}>
             {columns.map((column, index) => (
@@ -149,8 +163,24 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
           </TableRow>
         </TableHeader>
         <TableBody className={styles.body} style={{ height: `${virtualizer.getTotalSize()}px` }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index] as ReportRow;
+          {items.map((item) => {
+            const row = windowed ? windowed.rowAt(item.index) : (rows[item.index] as ReportRow);
+            if (!row) {
+              // Not fetched yet: a row's height, busy, so the table keeps its place and its count (the view announces the fetch).
+              return (
+                <TableRow
+                  key={item.key}
+                  data-index={item.index}
+                  aria-rowindex={item.index + 2}
+                  aria-busy
+                  data-placeholder
+                  className={styles.row}
+                  style={{ transform: `translateY(${item.start}px)`, height: `${ROW_HEIGHT}px` }}
+                >
+                  <TableCell className={mergeClasses(styles.cell, styles.unavailable)}>Loading…</TableCell>
+                </TableRow>
+              );
+            }
             const link = rowLink(row, String(row[nameKey] ?? 'this item'));
             return (
               <TableRow

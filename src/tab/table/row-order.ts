@@ -1,4 +1,5 @@
 import type { CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
+import { windowTextSortKey } from '../../core/reports/row-keys.js';
 
 export type SortDirection = 'ascending' | 'descending';
 
@@ -7,40 +8,12 @@ export interface SortState {
   direction: SortDirection;
 }
 
-const DIGIT_PAD = '000000000000';
-
 /**
  * A text's sort key: lower case, accents dropped and runs of digits padded, so that plain `<`
- * orders "pc-2" before "PC-10" and "é" with "e". Intl.Collator.compare does the same but takes
- * about a second for 100,000 device names; building keys once and comparing them takes a tenth.
- * A hand-written scan, because a replace callback per digit run costs as much as the sort.
- * Numbers order naturally up to twelve digits, longer than any counter in a device name.
+ * orders "pc-2" before "PC-10" and "é" with "e". One definition, in core, so that the server's
+ * windows (docs/contract.md, "The server's endpoints") order text exactly as the tab does.
  */
-export function textSortKey(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const folded = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  let key = '';
-  let start = 0;
-  for (let index = 0; index < folded.length;) {
-    if (!isDigit(folded.charCodeAt(index))) {
-      index += 1;
-      continue;
-    }
-    let end = index;
-    while (end < folded.length && isDigit(folded.charCodeAt(end))) end += 1;
-    let significant = index;
-    while (significant < end - 1 && folded.charCodeAt(significant) === 48) significant += 1;
-    const digits = folded.slice(significant, end);
-    key += folded.slice(start, index) + (digits.length < DIGIT_PAD.length ? DIGIT_PAD.slice(digits.length) : '') + digits;
-    start = end;
-    index = end;
-  }
-  return start === 0 ? folded : key + folded.slice(start);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
+export const textSortKey = windowTextSortKey;
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
 

@@ -227,6 +227,21 @@ describe('a report window: filters', () => {
   });
 });
 
+describe('a report window: the rows’ findings', () => {
+  it('gives the findings of the window’s rows only, each row’s worst first, as the tab lists a row’s findings', () => {
+    const rows = sampleRows(300);
+    const result = resultOf(rows);
+    const windows = new ReportWindows();
+    const window = windows.window(result, query({ sort: 'device', offset: 40, limit: 25 }), new Set());
+    const found = windows.findingsOf(result, window.rows);
+    const inWindow = new Set(ids(window.rows).map(String));
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found)).toEqual(new Set(result.findings.filter((finding) => inWindow.has(finding.subjectId))));
+    const tabs = findingsBySubject(result.findings, KINDS);
+    for (const id of inWindow) expect(found.filter((finding) => finding.subjectId === id)).toEqual(tabs.get(id) ?? []);
+  });
+});
+
 describe('a report window: several tables and the audit log', () => {
   const columns: ReportColumn[] = [
     { key: 'device', label: 'Device', available: true, format: 'text', section: 'devices' },
