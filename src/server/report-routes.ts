@@ -1,8 +1,9 @@
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
-import { answerWindow, writeCsv } from './report-rows.js';
+import { answerWindow, windowsPrepared, writeCsv } from './report-rows.js';
 import { ReportWindows } from '../core/reports/report-window.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
+import { PREVIEW_WHOLE_UP_TO_ROWS } from '../core/reports/report-preview.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { AppServices } from '../app/create-services.js';
 import { FixedWindowRateLimit } from './rate-limit.js';
@@ -90,7 +91,10 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    await sendEncoded(req, res, await encodings.encodedPreview(await openFor(req, res, user, id)));
+    const result = await openFor(req, res, user, id);
+    // A result too large to preview whole is read in windows next: their orders start building now.
+    if (result.rows.length > PREVIEW_WHOLE_UP_TO_ROWS) void windowsPrepared(windows, result);
+    await sendEncoded(req, res, await encodings.encodedPreview(result));
   });
 
   // One window of one table (report-rows.ts): opened, and waited for, as the report is.
@@ -100,6 +104,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
     const result = await openFor(req, res, user, id);
+    if (result.state !== 'load-error') await windowsPrepared(windows, result);
     answerWindow(req, res, result, windows, result.state === 'load-error' ? null : await reports.decisionsInForce());
   });
 

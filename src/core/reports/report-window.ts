@@ -118,13 +118,16 @@ export interface ReportWindow {
 // timestamp, else by folded text).
 type CompactColumn = { kind: 'number'; values: Float64Array; present: Uint8Array } | { kind: 'text'; ids: Uint32Array; strings: readonly CellValue[]; present: Uint8Array };
 
+/** A column's order both ways: positions in the table. */
+type ColumnOrder = { asc: Uint32Array; desc: Uint32Array };
+
 interface TableIndex {
   table: string;
   columns: ReportColumn[];
   /** Indices into the result's rows of this table's rows, in the report's order. */
   rowIndices: Uint32Array;
   compact: Map<string, CompactColumn>;
-  orders: Map<string, { asc: Uint32Array; desc: Uint32Array }>;
+  orders: Map<string, ColumnOrder>;
   searchText: string[] | null;
   /** Each row's findings (indices into the result's findings), worst first: row p's are `findingIndex[findingStart[p] .. findingStart[p + 1]]`. */
   findingStart: Uint32Array;
@@ -153,6 +156,60 @@ const SEVERITY_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low
 const RANK_CLEAR = 3;
 const DEFAULT_ORDERS_KEPT = 4;
 const FILTERS_KEPT = 64;
+/**
+ * Items of work (rows visited, texts folded, texts merged) between two pauses of a stepped build: a
+ * few milliseconds' work, so a server driving `prepare` answers other requests between steps.
+ */
+const WORK_PER_STEP = 16_384;
+/** Texts sorted natively in one step before the runs are merged. */
+const SORTED_RUN = 4_096;
+
+/** Whether a stepped build pauses before the item at `at`. */
+const pauseAt = (at: number): boolean => at % WORK_PER_STEP === WORK_PER_STEP - 1;
+
+/** A stepped build run to its end at once: what a query needs now, when nothing built it ahead. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * Texts in UTF-16 code unit order (what `sort()` with no comparator and `<` give, the tab's
+ * comparison), a step at a time: runs sorted natively, then merged pairwise. One native sort of
+ * 375,000 device names holds the thread for a second or more.
+ */
+function* sortTextsInSteps(texts: readonly string[]): Generator<void, string[]> {
+  let from = texts.slice();
+  for (let start = 0; start < from.length; start += SORTED_RUN) {
+    const run = from.slice(start, start + SORTED_RUN).sort();
+    for (let at = 0; at < run.length; at += 1) from[start + at] = run[at]!;
+    yield;
+  }
+  let to = new Array<string>(from.length);
+  let work = 0;
+  for (let width = SORTED_RUN; width < from.length; width *= 2) {
+    for (let left = 0; left < from.length; left += 2 * width) {
+      const middle = Math.min(left + width, from.length);
+      const end = Math.min(left + 2 * width, from.length);
+      let a = left;
+      let b = middle;
+      let out = left;
+      while (a < middle && b < end) {
+        to[out++] = from[b]! < from[a]! ? from[b++]! : from[a++]!;
+        if (++work === WORK_PER_STEP) {
+          work = 0;
+          yield;
+        }
+      }
+      while (a < middle) to[out++] = from[a++]!;
+      while (b < end) to[out++] = from[b++]!;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
 
 /** The decisions in force that bear on a result, as one text: what its default order and open rows depend on. */
 function decisionsKey(index: ResultIndex, inForce: ReadonlySet<string> | null): string {
@@ -218,9 +275,32 @@ export class ReportWindows {
     return found;
   }
 
+  /**
+   * The decisions in force that bear on this result's windows, as one text (`'unread'` when they
+   * could not be read): two requests with the same text and query get the same window.
+   */
+  decisionsBearing(result: ReportResult, inForce: ReadonlySet<string> | null): string {
+    return decisionsKey(this.indexOf(result), inForce);
+  }
+
   /** How many column orders were built: once per table, column and result. */
   get sortBuilds(): number {
     return this.sorts;
+  }
+
+  /**
+   * Everything a window of this result may ask for, built ahead a step at a time: the index, each
+   * table's filter text and every column's order both ways. A server drives it between requests
+   * once a large result is loaded (src/server/report-rows.ts), so the first viewer to sort a
+   * 375,000-row table does not hold every other request for the seconds a cold sort takes. What it
+   * has built is kept, as a query's own build is.
+   */
+  *prepare(result: ReportResult): Generator<void, void> {
+    const index = yield* this.indexSteps(result);
+    for (const table of index.tables.values()) {
+      yield* this.searchTextSteps(table, result);
+      for (const column of table.columns) yield* this.orderSteps(table, result, column.key);
+    }
   }
 
   /**
@@ -277,11 +357,14 @@ export class ReportWindows {
   }
 
   private indexOf(result: ReportResult): ResultIndex {
-    let index = this.indices.get(result);
-    if (!index) {
-      index = buildIndex(result);
-      this.indices.set(result, index);
-    }
+    return this.indices.get(result) ?? drain(this.indexSteps(result));
+  }
+
+  private *indexSteps(result: ReportResult): Generator<void, ResultIndex> {
+    const known = this.indices.get(result);
+    if (known) return known;
+    const index = yield* buildIndex(result);
+    this.indices.set(result, index);
     return index;
   }
 
@@ -290,7 +373,7 @@ export class ReportWindows {
     return result.rows[table.rowIndices[position]!]![key] ?? null;
   }
 
-  private compactColumn(table: TableIndex, result: ReportResult, key: string): CompactColumn {
+  private *compactSteps(table: TableIndex, result: ReportResult, key: string): Generator<void, CompactColumn> {
     const known = table.compact.get(key);
     if (known) return known;
     const count = table.rowIndices.length;
@@ -298,6 +381,7 @@ export class ReportWindows {
     let numbers = true;
     let instants = true;
     for (let position = 0; position < count; position += 1) {
+      if (pauseAt(position)) yield;
       const value = this.cellOf(result, table, position, key);
       if (value === null) continue;
       present[position] = 1;
@@ -308,6 +392,7 @@ export class ReportWindows {
     if (numbers || instants) {
       const values = new Float64Array(count);
       for (let position = 0; position < count; position += 1) {
+        if (pauseAt(position)) yield;
         if (!present[position]) continue;
         const value = this.cellOf(result, table, position, key);
         values[position] = numbers ? (value as number) : Date.parse(value as string);
@@ -318,6 +403,7 @@ export class ReportWindows {
       const strings: CellValue[] = [];
       const interned = new Map<CellValue, number>();
       for (let position = 0; position < count; position += 1) {
+        if (pauseAt(position)) yield;
         if (!present[position]) continue;
         const value = this.cellOf(result, table, position, key);
         let id = interned.get(value);
@@ -339,30 +425,44 @@ export class ReportWindows {
    * order (descending reverses the runs of equal keys, not the rows within one, as the tab does).
    * Each distinct value is ranked once, then the rows are placed by rank in one counting pass.
    */
-  private columnOrder(table: TableIndex, result: ReportResult, key: string): { asc: Uint32Array; desc: Uint32Array } {
+  private columnOrder(table: TableIndex, result: ReportResult, key: string): ColumnOrder {
+    return table.orders.get(key) ?? drain(this.orderSteps(table, result, key));
+  }
+
+  private *orderSteps(table: TableIndex, result: ReportResult, key: string): Generator<void, ColumnOrder> {
     const known = table.orders.get(key);
     if (known) return known;
-    this.sorts += 1;
-    const column = this.compactColumn(table, result, key);
+    const column = yield* this.compactSteps(table, result, key);
     const count = table.rowIndices.length;
     const { present } = column;
     const ranks = new Uint32Array(count);
     let distinct: number;
     if (column.kind === 'number') {
+      // A typed array sorts natively, numerically: a few tens of milliseconds for 500,000 values.
       const values = Float64Array.from(column.values.filter((_, position) => present[position] === 1)).sort();
+      yield;
       const rankOf = new Map<number, number>();
       for (const value of values) if (!rankOf.has(value)) rankOf.set(value, rankOf.size);
       distinct = rankOf.size;
-      for (let position = 0; position < count; position += 1) if (present[position]) ranks[position] = rankOf.get(column.values[position]!)!;
+      for (let position = 0; position < count; position += 1) {
+        if (pauseAt(position)) yield;
+        if (present[position]) ranks[position] = rankOf.get(column.values[position]!)!;
+      }
     } else {
       // Each distinct text folded once; texts that fold alike share a rank.
-      const folded = column.strings.map((value) => windowTextSortKey(String(value)));
-      // Sorting with no comparator orders strings by UTF-16 code units, as `<` does (the tab's comparison).
+      const folded = new Array<string>(column.strings.length);
+      for (let at = 0; at < folded.length; at += 1) {
+        if (pauseAt(at)) yield;
+        folded[at] = windowTextSortKey(String(column.strings[at]));
+      }
       const rankOf = new Map<string, number>();
-      for (const text of [...new Set(folded)].sort()) rankOf.set(text, rankOf.size);
+      for (const text of yield* sortTextsInSteps([...new Set(folded)])) rankOf.set(text, rankOf.size);
       const rank = Uint32Array.from(folded, (text) => rankOf.get(text)!);
       distinct = rankOf.size;
-      for (let position = 0; position < count; position += 1) if (present[position]) ranks[position] = rank[column.ids[position]!]!;
+      for (let position = 0; position < count; position += 1) {
+        if (pauseAt(position)) yield;
+        if (present[position]) ranks[position] = rank[column.ids[position]!]!;
+      }
     }
     // Where each rank's rows start, empty cells after every rank.
     const starts = new Uint32Array(distinct + 2);
@@ -379,6 +479,7 @@ export class ReportWindows {
     }
     desc.set(asc.subarray(starts[distinct]!), written);
     const order = { asc, desc };
+    this.sorts += 1;
     table.orders.set(key, order);
     return order;
   }
@@ -399,9 +500,12 @@ export class ReportWindows {
       }
       ranks[position] = rank;
     }
+    // Placed by rank in one counting pass, each rank's rows in the report's order.
+    const starts = new Uint32Array(RANK_CLEAR + 2);
+    for (let position = 0; position < count; position += 1) starts[ranks[position]! + 1]! += 1;
+    for (let rank = 1; rank < starts.length; rank += 1) starts[rank]! += starts[rank - 1]!;
     const order = new Uint32Array(count);
-    for (let position = 0; position < count; position += 1) order[position] = position;
-    order.sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+    for (let position = 0; position < count; position += 1) order[starts[ranks[position]!]!++] = position;
     if (table.defaultOrders.size >= DEFAULT_ORDERS_KEPT) table.defaultOrders.delete(table.defaultOrders.keys().next().value!);
     table.defaultOrders.set(key, order);
     return order;
@@ -409,10 +513,15 @@ export class ReportWindows {
 
   /** Each row's visible cells, lower-cased, as the tab's filter reads them (row-order.ts `rowSearchText`). */
   private searchTextOf(table: TableIndex, result: ReportResult): string[] {
+    return table.searchText ?? drain(this.searchTextSteps(table, result));
+  }
+
+  private *searchTextSteps(table: TableIndex, result: ReportResult): Generator<void, string[]> {
     if (table.searchText) return table.searchText;
     const shown = table.columns.filter((column) => column.available);
     const texts = new Array<string>(table.rowIndices.length);
     for (let position = 0; position < texts.length; position += 1) {
+      if (pauseAt(position)) yield;
       texts[position] = shown
         .map((column) => {
           const value = this.cellOf(result, table, position, column.key);
@@ -426,7 +535,7 @@ export class ReportWindows {
   }
 }
 
-function buildIndex(result: ReportResult): ResultIndex {
+function* buildIndex(result: ReportResult): Generator<void, ResultIndex> {
   const changedAt = new Map<string, string>();
   const readLog = result.auditLog?.state === 'read';
   if (result.auditLog?.state === 'read') for (const [id, changes] of Object.entries(result.auditLog.changes)) if (changes[0]) changedAt.set(id.toLowerCase(), changes[0].at);
@@ -440,26 +549,31 @@ function buildIndex(result: ReportResult): ResultIndex {
   const severityRank = Uint8Array.from(result.findings, (finding) => SEVERITY_RANK[findingKind(result.findingKinds, finding.kind).severity]);
   // Each subject's findings, worst first (as the tab lists a row's findings).
   const bySubject = new Map<string, number[]>();
-  result.findings.forEach((finding, at) => {
+  for (let at = 0; at < result.findings.length; at += 1) {
+    if (pauseAt(at)) yield;
+    const finding = result.findings[at]!;
     const found = bySubject.get(finding.subjectId);
     if (found) found.push(at);
     else bySubject.set(finding.subjectId, [at]);
-  });
-  for (const found of bySubject.values()) found.sort((a, b) => severityRank[a]! - severityRank[b]! || a - b);
+  }
+  for (const found of bySubject.values()) if (found.length > 1) found.sort((a, b) => severityRank[a]! - severityRank[b]! || a - b);
+  yield;
   const sectioned = result.columns.some((column) => column.section !== undefined);
   const tables = new Map<string, TableIndex>();
   for (const table of tableKeys) {
     const rowIndices: number[] = [];
-    result.rows.forEach((row, at) => {
-      if (!sectioned || table === '' || row.section === table) rowIndices.push(at);
-    });
+    for (let at = 0; at < result.rows.length; at += 1) {
+      if (pauseAt(at)) yield;
+      if (!sectioned || table === '' || result.rows[at]!.section === table) rowIndices.push(at);
+    }
     const findingStart = new Uint32Array(rowIndices.length + 1);
     const findingIndex: number[] = [];
-    rowIndices.forEach((at, position) => {
-      const id = result.rows[at]!.id;
-      if (typeof id === 'string') findingIndex.push(...(bySubject.get(id) ?? []));
+    for (let position = 0; position < rowIndices.length; position += 1) {
+      if (pauseAt(position)) yield;
+      const id = result.rows[rowIndices[position]!]!.id;
+      if (typeof id === 'string') for (const at of bySubject.get(id) ?? []) findingIndex.push(at);
       findingStart[position + 1] = findingIndex.length;
-    });
+    }
     tables.set(table, {
       table,
       columns: columns.filter((column) => (column.section ?? '') === table),

@@ -135,6 +135,27 @@ describe('a report window: order', () => {
     expect(windows.sortBuilds).toBe(3); // a new load is a new order
   });
 
+  it('built ahead a step at a time, a large table has the orders the tab gives, and no query builds one again', () => {
+    // More distinct names than one natively sorted run, in no order, with case, accents and digits to fold.
+    const large: ReportRow[] = sampleRows(20_000).map((row, index) => ({ ...row, device: index % 13 === 0 ? null : `${NAMES[index % NAMES.length]}-${(index * 7_919) % 20_011}` }));
+    const largeResult = resultOf(large);
+    const windows = new ReportWindows();
+    let steps = 0;
+    for (const _ of windows.prepare(largeResult)) steps += 1;
+    expect(steps).toBeGreaterThan(10);
+    expect(windows.sortBuilds).toBe(COLUMNS.length);
+    for (const column of ['device', 'lastSync', 'storage']) {
+      for (const [dir, direction] of [
+        ['asc', 'ascending'],
+        ['desc', 'descending'],
+      ] as const) {
+        const tab = Array.from(sortedOrder(large, { columnKey: column, direction }), (index) => large[index]!.id).slice(5_000, 6_000);
+        expect(ids(windows.window(largeResult, query({ sort: column, dir, offset: 5_000 }), new Set()).rows), `${column} ${dir}`).toEqual(tab);
+      }
+    }
+    expect(windows.sortBuilds).toBe(COLUMNS.length);
+  });
+
   it('before any sort, shows the worst open finding first, then the report order, as the tab does', () => {
     const decisions = decisionsFor(result.findings);
     const open = splitByTriage(result.findings, decisions, new Date()).open;
