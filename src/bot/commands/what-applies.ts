@@ -1,12 +1,10 @@
 import type { AppliesResult } from '../../app/applies-service.js';
+import { LONGEST_APPLIES_QUERY } from '../../core/applies/words.js';
 import { COMMAND_PATTERNS, plainText } from '../bot-command.js';
 import { appliesCard } from '../cards/applies-card.js';
 import { appliesQuery } from '../phrasing.js';
 import { answerWhenReady } from './answer-when-ready.js';
 import type { BotReply, Command } from './command.js';
-
-/** A question is a name, a UPN or an id: anything longer is not one (the server's route takes as much). */
-export const LONGEST_APPLIES_QUERY = 200;
 
 const ASK_WITH_A_NAME = 'Ask with a name: "what applies to DESKTOP-0042" for a device, "what does alice@contoso.com get" for a user, or "what applies to Sales EMEA" for a group.';
 

@@ -5,6 +5,9 @@
 
 import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
 
+/** A question is a name, a UPN or an id: anything longer is not one (the bot and `GET /api/applies` take as much). */
+export const LONGEST_APPLIES_QUERY = 200;
+
 /** A verdict in a word or two. */
 export const VERDICT_WORDS: Readonly<Record<AppliesVerdict, string>> = {
   applies: 'applies',
