@@ -4,6 +4,7 @@ import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { seriousViolations } from '../support/axe-check.js';
 import { saveScreenshot } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
@@ -95,6 +96,20 @@ describe('what applies in the tab', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
     expect(await page.locator('[data-applies-dialog] h3').first().textContent()).toContain(`What applies to device ${APPLIES_DEMO.device}`);
+  });
+
+  it.each(['dark', 'contrast'] as const)('reads in the %s theme with no serious or critical axe violation, the undecided open', async (theme) => {
+    const page = await tab.newPage(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
+    await page.goto(`${tab.server.base}/tab/`);
+    await page.locator(`[data-theme=${theme}]`).waitFor();
+    const box = page.getByRole('search', { name: 'What applies' }).getByRole('textbox');
+    await box.fill(APPLIES_DEMO.device);
+    await box.press('Enter');
+    await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
+    await page.getByRole('button', { name: /^Could not be decided/ }).click();
+    await page.locator('[data-applies-reason]').waitFor();
+    expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
+    await saveScreenshot(page, `applies-${theme}`);
   });
 
   it('says when nothing has that name', async () => {
