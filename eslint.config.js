@@ -98,9 +98,11 @@ const FOLDERS = {
       'src/core/findings/finding-kinds.ts',
       'src/core/triage/triage-book.ts',
       'src/core/text/words.ts',
+      'src/core/applies/applies-result.ts',
+      'src/core/applies/words.ts',
     ],
     notPackages: ['node:*', 'undici', '@azure/*', ...BOT_SDK_PACKAGES, 'restify'],
-    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, not-checked, finding-kinds, triage-book, and words for counts) and talks to the server over its API.",
+    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, not-checked, finding-kinds, triage-book, what applies' result and words, and words for counts) and talks to the server over its API.",
   },
   'src/sim': {
     may: ['src/sim', 'src/core'],

@@ -8,9 +8,10 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { deriveApplies, MAX_NESTING_DEPTH } from '../core/applies/derive.js';
-import type { AppliesAnswer, GroupMembers } from '../core/applies/derive.js';
+import type { GroupMembers } from '../core/applies/derive.js';
+import type { AppliesResult } from '../core/applies/applies-result.js';
 import { resolveSubject } from '../core/applies/resolve.js';
-import type { AppliesCandidate, DeviceRecord, GroupRecord } from '../core/applies/resolve.js';
+import type { DeviceRecord, GroupRecord } from '../core/applies/resolve.js';
 import { MAX_BATCH_SIZE } from '../core/graph/graph-reader.js';
 import type { BatchOutcome, GraphReader, PagesOptions } from '../core/graph/graph-reader.js';
 import { isGraphId } from '../core/graph/graph-id.js';
@@ -22,12 +23,7 @@ import { lookUpGroups } from '../core/directory/group-lookup.js';
 export type { AppliesAnswer, AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from '../core/applies/derive.js';
 export type { AppliesCandidate } from '../core/applies/resolve.js';
 
-/** What `applies(query)` answers: an answer, or why there is none, in plain English. */
-export type AppliesResult =
-  | { kind: 'found'; answer: AppliesAnswer; requests: number; loadedAt: string }
-  | { kind: 'notFound'; query: string; words: string; requests: number }
-  | { kind: 'ambiguous'; query: string; candidates: AppliesCandidate[]; more: number; words: string; requests: number }
-  | { kind: 'failed'; query: string; words: string; requests: number };
+export type { AppliesResult } from '../core/applies/applies-result.js';
 
 /** The managed device fields read (`managedDevice`, Graph v1.0): who it is, its primary user, and what filters read. */
 export const DEVICE_FIELDS = [

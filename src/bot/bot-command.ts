@@ -3,7 +3,7 @@ import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { SCHEDULE_PATTERN, readScheduleRequest } from '../core/schedule/post-schedule.js';
 import type { ScheduleRequest } from '../core/schedule/post-schedule.js';
-import { showCommand, understand } from './phrasing.js';
+import { appliesQuery, showCommand, understand } from './phrasing.js';
 
 /** What a message asks the bot for. */
 export type BotCommand =
@@ -16,6 +16,8 @@ export type BotCommand =
   | { kind: 'schedule-not-understood'; message: string }
   | { kind: 'stop-posting' }
   | { kind: 'show-schedule' }
+  /** "what applies to DESKTOP-0042": `query` as its author wrote it (what-applies.ts). */
+  | { kind: 'applies'; query: string }
   /** `show` with a name that matches no report; the command it comes closest to, if any. */
   /** `text`: the message as its author wrote it (`plainText`), quoted back with its capitals ("LAPS", not "laps"). */
   | { kind: 'unknown-report'; name: string; text: string; suggestion: string | null }
@@ -54,6 +56,8 @@ export const COMMAND_PATTERNS = {
   stopPosting: /^(?:stop|cancel|end|turn off) (?:the )?(?:scheduled )?(?:posting|posts|schedule)(?: new findings)?(?: here)?$/,
   showSchedule: /^(?:show |what is |whats |what s )?(?:the |my |our )?(?:posting |post )?schedule$|^when do you post$/,
   show: /^(?:show|open|list|report)(?: me)?(?: the)?(?: report)? (.+?)(?: report)?$/,
+  /** The canonical words of an "applies" question (`canonicalText`); the question itself is read from the text as sent. */
+  applies: /^what applies to(?: (.+)|\?)$/,
 } as const;
 
 /**
@@ -76,6 +80,11 @@ export function parseCommand(text: string | undefined | null, registry: ReportRe
   if (COMMAND_PATTERNS.stopPosting.test(words)) return { kind: 'stop-posting' };
   if (COMMAND_PATTERNS.showSchedule.test(words)) return { kind: 'show-schedule' };
   if (COMMAND_PATTERNS.overview.test(words)) return { kind: 'overview' };
+  // Before `show` and the report phrasings: "show what applies to DESKTOP-0042" asks about a device, not a report.
+  const applies = appliesQuery(plainText(raw));
+  if (applies) return { kind: 'applies', query: applies };
+  // The help card's own line, `what applies to [name]`, and the question without its subject: answered with how to ask.
+  if (/^(?:what applies|what applies to|applies to|what applies to name)$/.test(words)) return { kind: 'applies', query: '' };
   const show = COMMAND_PATTERNS.show.exec(words);
   if (show) {
     const name = show[1]!;
@@ -101,6 +110,7 @@ function understood(meant: ReturnType<typeof understand>): string | null {
 export function canonicalText(command: BotCommand, registry: ReportRegistry = REPORTS): string | null {
   if (command.kind === 'show') return showCommand(registry.definition(command.report));
   if (command.kind === 'overview') return 'show overview';
+  if (command.kind === 'applies') return `what applies to ${commandWords(command.query) || '?'}`.trim();
   return null;
 }
 

@@ -4,6 +4,7 @@ import type { ScheduleRecords } from '../app/schedule-records.js';
 import type { NewFindingsPoster, PostTarget } from '../app/new-findings-poster.js';
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import type { TabLinks } from './tab-links.js';
+import type { AppliesService } from '../app/applies-service.js';
 
 /** A channel, chat or conversation the bot posts cards to. */
 export type CardTarget = PostTarget<AdaptiveCardJson>;
@@ -21,6 +22,8 @@ export type ReportSource = Pick<ReportService, 'get' | 'loadFresh' | 'summarizeA
 /** The app's parts the bot's commands work with, from the application floor; nothing of Teams' SDK. */
 export interface BotServices {
   reports: ReportSource;
+  /** What applies to a device, a user or a group; absent where the app reads no Graph (some tests). */
+  applies?: Pick<AppliesService, 'applies'> | undefined;
   registry: ReportRegistry;
   /** The channels' posting schedules. */
   schedules: ScheduleRecords;

@@ -106,3 +106,40 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/**
+ * What a message asks "what applies" about, as its author wrote it (a UPN keeps its "@" and dots, a
+ * device name its hyphen), or null when it asks something else: "what applies to DESKTOP-0042",
+ * "what does alice@contoso.com get", "which apps apply to Sales EMEA?", "effective assignments for
+ * CONTOSO-0040". Report phrasings ("which policies are not assigned to anyone", "what is targeted
+ * at all users") are not of this shape.
+ */
+export function appliesQuery(text: string): string | null {
+  const line = text
+    .replace(/[?!.\s]+$/u, '')
+    .replace(/^(?:please|hey|hi)[,\s]+/iu, '')
+    .trim();
+  for (const pattern of APPLIES_PATTERNS) {
+    const subject = pattern.exec(line)?.[1];
+    if (!subject) continue;
+    const query = subject
+      .replace(/^(?:the\s+)?(?:device|user|group|computer|laptop|pc)\s+(?=\S)/iu, '')
+      .replace(/\s+(?:please|now)$/iu, '')
+      .replace(/^["'“‘]|["'”’]$/gu, '')
+      .trim();
+    // The help card's placeholder (`what applies to [name]`) is no name: asked as it stands, it gets how to ask.
+    if (query === '' || NO_ONE.test(query) || /^\[[^\]]*\]$/.test(query)) return null;
+    return query;
+  }
+  return null;
+}
+
+const APPLIES_PATTERNS: readonly RegExp[] = [
+  /^(?:show\s+(?:me\s+)?|tell\s+me\s+)?(?:what|which)(?:'s|’s|\s+is|\s+are)?\s+(?:[\p{L}-]+\s+){0,2}(?:applies|apply|applied|is\s+applied|gets\s+applied|is\s+assigned|are\s+assigned|assigned|targets|target)\s+to\s+(.+)$/iu,
+  /^(?:what|which\s+[\p{L}-]+)\s+(?:does|do|will|would)\s+(.+?)\s+(?:get|receive|have\s+assigned|get\s+assigned)$/iu,
+  /^(?:show\s+(?:me\s+)?)?(?:the\s+)?(?:effective\s+assignments|what\s+applies)\s+(?:of|for|to|on)\s+(.+)$/iu,
+  /^applies\s+(?:to\s+)?(.+)$/iu,
+];
+
+/** Not a subject but a report's question ("assigned to anyone" is report 2's, "to all users" its broad targets). */
+const NO_ONE = /^(?:anyone|anybody|everyone|everybody|nothing|no\s?one|nobody|all\s+users|all\s+devices|all\s+users\s+and\s+all\s+devices|deleted\s+groups?|empty\s+groups?)$/iu;

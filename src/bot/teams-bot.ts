@@ -69,6 +69,7 @@ export class TeamsBot {
     });
     const dispatch = messageDispatch({
       reports: services.reports,
+      ...(services.applies ? { applies: services.applies } : {}),
       registry: services.registry,
       schedules,
       poster: this.poster,

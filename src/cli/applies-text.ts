@@ -1,15 +1,7 @@
 /** `dmhealth applies` as text: the answer grouped by object type, each object with its verdict, its path in words and its link. */
 
-import type { AppliesResult, AppliesVerdict } from '../app/applies-service.js';
-
-const VERDICT_WORDS: Readonly<Record<AppliesVerdict, string>> = {
-  applies: 'applies',
-  excluded: 'excluded',
-  dependsOnFilter: 'depends',
-  unknown: 'unknown',
-};
-
-const SUBJECT_WORDS = { device: 'device', user: 'user', group: 'group' } as const;
+import type { AppliesResult } from '../app/applies-service.js';
+import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_WORDS, appliesHeading, countsSentence } from '../core/applies/words.js';
 
 export function appliesToText(result: AppliesResult): string {
   if (result.kind === 'notFound' || result.kind === 'failed') return `${result.words}\n`;
@@ -19,14 +11,8 @@ export function appliesToText(result: AppliesResult): string {
     return `${result.words}\n${lines.join('\n')}\n`;
   }
   const { answer } = result;
-  const subject = answer.subject;
-  const who = subject.kind === 'device' && subject.primaryUserName ? ` (primary user ${subject.primaryUserName})` : '';
-  const { applies, excluded, dependsOnFilter, unknown } = answer.counts;
-  const lines = [
-    `What applies to ${SUBJECT_WORDS[subject.kind]} ${subject.name}${who}`,
-    `${applies} apply, ${excluded} excluded, ${dependsOnFilter} depend on a filter, ${unknown} unknown.`,
-  ];
-  if (answer.groups.length === 0) lines.push('', 'No policy, profile, app or script is assigned to it.');
+  const lines = [appliesHeading(answer.subject), countsSentence(answer.counts)];
+  if (answer.groups.length === 0) lines.push('', NOTHING_ASSIGNED);
   for (const group of answer.groups) {
     lines.push('', group.typeLabel);
     for (const entry of group.entries) {

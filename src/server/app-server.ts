@@ -7,6 +7,7 @@ import { EncodedReports } from './report-encoding.js';
 import type { ReportWindows } from '../core/reports/report-window.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
+import { registerAppliesRoute } from './applies-route.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
@@ -17,7 +18,7 @@ import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
   /** The application floor (create-services.ts): its registry is the API's list and ids and the tab's navigation. */
-  services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
+  services: Pick<AppServices, 'registry' | 'reports' | 'tenant' | 'applies'>;
   /** The reports' bytes, made once per result for all viewers; the server's own unless a test reads its count. */
   encodings?: EncodedReports;
   /** The windows over each result (`GET /api/reports/:id/rows`); the server's own unless a test counts their sorts. */
@@ -110,6 +111,7 @@ export function createAppServer(options: AppServerOptions): Server {
   });
 
   registerTriageRoutes(server, { services, authorised, ...(options.limitClock ? { limitClock: options.limitClock } : {}), ...(options.log ? { log: options.log } : {}) });
+  registerAppliesRoute(server, { applies: services.applies, authorised });
 
   const bot = options.bot;
   if (bot) {

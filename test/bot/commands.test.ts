@@ -98,10 +98,11 @@ function recordingConversation(): Conversation & { sent: string[]; followUps: Bo
 const shown = (reply: BotReply | null) => JSON.stringify(reply);
 
 describe('the list of commands', () => {
-  it('gives the help card a show line per report, in the registry order, then the overview, posting and help', () => {
+  it('gives the help card a show line per report, in the registry order, then the overview, what applies, posting and help', () => {
     expect(BOT_COMMANDS.map(({ command }) => command)).toEqual([
       ...REPORTS.definitions.map((definition) => `show ${definition.botNames[0]}`),
       'show overview',
+      'what applies to [name]',
       'post new findings',
       'help',
     ]);

@@ -8,13 +8,14 @@ import { showOverview } from './show-overview.js';
 import { showReport } from './show-report.js';
 import { showSchedule } from './show-schedule.js';
 import { stopPosting } from './stop-posting.js';
+import { whatApplies } from './what-applies.js';
 
 /**
  * The bot's commands, in the order the help card lists them. A message is matched against them in
  * this order too, except that those taking any words (`show <report>`) come after the fixed
  * phrases (message-dispatch.ts). A new command is a file beside this one and its line here.
  */
-export const COMMANDS: readonly Command[] = [showReport, showOverview, postNewFindings, schedulePosts, stopPosting, showSchedule, help];
+export const COMMANDS: readonly Command[] = [showReport, showOverview, whatApplies, postNewFindings, schedulePosts, stopPosting, showSchedule, help];
 
 /** The commands as the help card names them: `show <name>` for each report, in the registry's order, then the rest. */
 export function botCommands(registry: ReportRegistry, commands: readonly Command[] = COMMANDS): BotCommandLine[] {

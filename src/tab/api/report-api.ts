@@ -3,6 +3,7 @@ import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, Sourc
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
+import type { AppliesResult } from '../../core/applies/applies-result.js';
 
 export interface TenantInfo {
   label: string;
@@ -136,6 +137,11 @@ export class ReportApi {
   /** Accepts, snoozes or reopens a finding; the report's triage as it is afterwards. */
   async changeTriage(id: ReportId, request: TriageRequest): Promise<TriageView> {
     return (await this.send<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, { method: 'POST', body: JSON.stringify(request) })).value;
+  }
+
+  /** What applies to a device, a user or a group (docs/contract.md, "What applies"). */
+  async applies(query: string, signal?: AbortSignal): Promise<AppliesResult> {
+    return (await this.getJson<AppliesResult>(`/api/applies?q=${encodeURIComponent(query)}`, signal)).value;
   }
 
   private getJson<T>(path: string, signal?: AbortSignal): Promise<Served<T>> {

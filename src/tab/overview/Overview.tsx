@@ -11,6 +11,7 @@ import type { ReportFetch } from '../reports/use-report.js';
 import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { countOf, kindLabel } from '../../core/text/words.js';
+import { AppliesSearch } from '../applies/AppliesSearch.js';
 
 const useStyles = makeStyles({
   view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -60,6 +61,7 @@ export function Overview({ catalogue, api, format, onOpen }: OverviewProps) {
         Overview
       </Title2>
       <Body1>What is broken in this tenant, report by report, worst first within each.</Body1>
+      <AppliesSearch api={api} />
       <ul className={styles.grid} aria-label="Reports">
         {catalogue.map((presentation) => (
           <li key={presentation.id}>

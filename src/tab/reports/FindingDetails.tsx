@@ -32,12 +32,16 @@ export interface FindingDetailsProps {
     fields?: ReadonlyArray<{ label: string; text: string }>;
     /** Absent where the report reads no audit log (findings about devices or connectors). */
     story?: FindingStory;
+    /** A managed device's name, where the row is one: the pane offers "What applies" to it. */
+    appliesQuery?: string;
   } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
   triage: { decisions: ReadonlyMap<string, TriageDecision>; canTriage: boolean; onChange: (request: TriageRequest) => Promise<ApiError | null> } | { unavailable: string };
   format: FormatContext;
   onClose: () => void;
+  /** Asks what applies to the row's device (its `appliesQuery`). */
+  onWhatApplies?: (query: string) => void;
 }
 
 /**
@@ -46,7 +50,7 @@ export interface FindingDetailsProps {
  * to change that), why it matters, how to fix it step by step with the Microsoft Learn pages behind
  * the steps, and the object's page in the Intune admin center.
  */
-export function FindingDetails({ subject, kinds, triage, format, onClose }: FindingDetailsProps) {
+export function FindingDetails({ subject, kinds, triage, format, onClose, onWhatApplies }: FindingDetailsProps) {
   const styles = useStyles();
   return (
     <OverlayDrawer position="end" size="medium" open={subject !== null} onOpenChange={(_, data) => !data.open && onClose()} aria-label="Finding details">
@@ -62,6 +66,13 @@ export function FindingDetails({ subject, kinds, triage, format, onClose }: Find
         </DrawerHeaderTitle>
       </DrawerHeader>
       <DrawerBody>
+        {subject?.appliesQuery && onWhatApplies ? (
+          <div className={styles.finding}>
+            <Button appearance="secondary" onClick={() => onWhatApplies(subject.appliesQuery!)} data-what-applies>
+              What applies to {subject.name}
+            </Button>
+          </div>
+        ) : null}
         {subject?.findings.map((finding) => {
           const kind = findingKind(kinds, finding.kind);
           const { remediation } = kind;

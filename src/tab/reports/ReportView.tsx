@@ -36,6 +36,7 @@ import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../tab
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
+import { AppliesDialog } from '../applies/AppliesDialog.js';
 import { withChangedColumn } from './changed-column.js';
 import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
@@ -214,6 +215,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
   const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
+  const [applies, setApplies] = useState<string | null>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
   // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
@@ -363,6 +365,9 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                     findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
                     story: storyOf(report.auditLog, row.id),
                     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
+                    ...(DEVICE_ROW_REPORTS.has(report.report) && section.nameKey === 'device' && typeof row.device === 'string' && row.device !== ''
+                      ? { appliesQuery: row.device }
+                      : {}),
                   })
                 }
               />
@@ -383,10 +388,18 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         }
         format={format}
         onClose={() => setDetails(null)}
+        onWhatApplies={(query) => {
+          setDetails(null);
+          setApplies(query);
+        }}
       />
+      <AppliesDialog api={api} query={applies} onAsk={setApplies} onClose={() => setApplies(null)} />
     </>
   );
 }
+
+/** Reports whose rows are managed devices (report 4's, report 6's device table): their pane offers "What applies". */
+const DEVICE_ROW_REPORTS: ReadonlySet<string> = new Set(['escrow-gaps', 'startup-reliability']);
 
 /** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
 export function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {

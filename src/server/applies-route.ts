@@ -1,0 +1,38 @@
+import type { Request, Response, Server } from 'restify';
+import type { AppliesService } from '../app/applies-service.js';
+import { LONGEST_APPLIES_QUERY } from '../core/applies/words.js';
+import type { TabUser } from './tab-access.js';
+
+export interface AppliesRouteOptions {
+  /** Absent where the app reads no tenant (some tests): the route then answers 503. */
+  applies: Pick<AppliesService, 'applies'> | undefined;
+  authorised: (req: Request, res: Response) => Promise<TabUser | null>;
+}
+
+/**
+ * `GET /api/applies?q=<device|user|group>` (docs/contract.md, "What applies"): the service's
+ * `AppliesResult` as JSON, to anyone who may read the reports. An empty question, or one longer
+ * than a name, UPN or id can be, is refused with 400 before anything is read.
+ */
+export function registerAppliesRoute(server: Server, options: AppliesRouteOptions): void {
+  server.get('/api/applies', async (req: Request, res: Response) => {
+    const user = await options.authorised(req, res);
+    if (!user) return;
+    const raw = (req.query as Record<string, unknown> | undefined)?.q;
+    const q = typeof raw === 'string' ? raw.trim() : '';
+    if (q === '' || q.length > LONGEST_APPLIES_QUERY) {
+      const message =
+        q === ''
+          ? 'Name a device, a user or a group: ?q=DESKTOP-0042, ?q=alice@contoso.com or ?q=Sales EMEA.'
+          : `The question is longer than ${LONGEST_APPLIES_QUERY} characters, longer than any name, user principal name or id.`;
+      res.send(400, { error: { status: 400, message, parameter: 'q' } });
+      return;
+    }
+    if (!options.applies) {
+      res.send(503, { error: { status: 503, message: 'What applies cannot be answered here: this app reads no tenant.' } });
+      return;
+    }
+    res.header('cache-control', 'no-store');
+    res.send(200, await options.applies.applies(q));
+  });
+}

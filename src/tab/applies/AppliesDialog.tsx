@@ -1,0 +1,258 @@
+import {
+  Accordion,
+  AccordionHeader,
+  AccordionItem,
+  AccordionPanel,
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Link,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Subtitle2,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import type { BadgeProps } from '@fluentui/react-components';
+import { useEffect, useState } from 'react';
+import type { AppliesResult } from '../../core/applies/applies-result.js';
+import type { AppliesEntry, AppliesVerdict } from '../../core/applies/applies-result.js';
+import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
+import type { ReportApi } from '../api/report-api.js';
+
+const useStyles = makeStyles({
+  surface: { maxWidth: 'min(900px, 96vw)', width: '100%' },
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  type: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  entry: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXXS,
+    paddingBottom: tokens.spacingVerticalXS,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  line: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  // Names and paths are long unbroken words: they wrap anywhere rather than leave the dialog.
+  words: { overflowWrap: 'anywhere' },
+  muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  candidates: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+});
+
+const VERDICT_BADGE: Readonly<Record<AppliesVerdict, BadgeProps['color']>> = { applies: 'success', excluded: 'informative', dependsOnFilter: 'warning', unknown: 'subtle' };
+
+type Phase = { phase: 'loading'; since: number } | { phase: 'answered'; result: AppliesResult } | { phase: 'failed'; message: string };
+
+export interface AppliesDialogProps {
+  api: ReportApi | null;
+  /** What is asked about; null while the dialog is closed. */
+  query: string | null;
+  /** Ask about something else (a candidate of an ambiguous name). */
+  onAsk: (query: string) => void;
+  onClose: () => void;
+}
+
+/**
+ * "What applies" to a device, a user or a group (docs/contract.md, "What applies"), in a dialog:
+ * the objects grouped by type with each verdict, its path in words and its Intune admin center
+ * link; what could not be decided, gathered by why and never shown as "does not apply"; or why there
+ * is no answer, with the candidates of an ambiguous name to pick from.
+ */
+export function AppliesDialog({ api, query, onAsk, onClose }: AppliesDialogProps) {
+  const styles = useStyles();
+  const [state, setState] = useState<Phase>({ phase: 'loading', since: Date.now() });
+  useEffect(() => {
+    if (query === null || api === null) return;
+    const controller = new AbortController();
+    setState({ phase: 'loading', since: Date.now() });
+    api
+      .applies(query, controller.signal)
+      .then((result) => setState({ phase: 'answered', result }))
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setState({ phase: 'failed', message: error instanceof Error ? error.message : String(error) });
+      });
+    return () => controller.abort();
+  }, [api, query]);
+  return (
+    <Dialog open={query !== null} onOpenChange={(_, data) => !data.open && onClose()} modalType="modal">
+      <DialogSurface className={styles.surface} aria-label="What applies" data-applies-dialog data-phase={state.phase === 'answered' ? state.result.kind : state.phase}>
+        <DialogBody>
+          <DialogTitle>What applies{query !== null ? ` to ${query}` : ''}</DialogTitle>
+          <DialogContent className={styles.content}>
+            {state.phase === 'loading' ? <Working since={state.since} /> : null}
+            {state.phase === 'failed' ? (
+              <MessageBar intent="error" layout="multiline">
+                <MessageBarBody className={styles.words}>{state.message}</MessageBarBody>
+              </MessageBar>
+            ) : null}
+            {state.phase === 'answered' ? <Answer result={state.result} onAsk={onAsk} /> : null}
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="secondary" onClick={onClose}>
+              Close
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** The first answer on a large tenant reads every assignment and group (about half a minute): say so, and count the seconds. */
+function Working({ since }: { since: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  return (
+    <div role="status" aria-live="polite">
+      <Spinner size="small" labelPosition="after" label={`Working it out… ${seconds} s`} />
+      <Caption1>
+        The first question reads every assignment and the members of every group they name; on a large tenant that takes about half a minute. Later questions answer at once.
+      </Caption1>
+    </div>
+  );
+}
+
+function Answer({ result, onAsk }: { result: AppliesResult; onAsk: (query: string) => void }) {
+  const styles = useStyles();
+  if (result.kind === 'failed' || result.kind === 'notFound') {
+    return (
+      <MessageBar intent={result.kind === 'failed' ? 'error' : 'warning'} layout="multiline">
+        <MessageBarBody className={styles.words}>
+          {result.words}
+          {result.kind === 'notFound' ? ' Ask with a device name or its Intune device id, a user principal name, or a group name or id.' : ''}
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+  if (result.kind === 'ambiguous') {
+    return (
+      <>
+        <Body1 className={styles.words}>{result.words} Pick one:</Body1>
+        <ul className={styles.candidates} aria-label="Candidates">
+          {result.candidates.map((candidate) => (
+            <li key={`${candidate.kind}-${candidate.id}`}>
+              <Button appearance="subtle" onClick={() => onAsk(candidate.id)} data-candidate={candidate.id}>
+                {SUBJECT_WORDS[candidate.kind]} {candidate.name} · {candidate.detail}
+              </Button>
+            </li>
+          ))}
+        </ul>
+        {result.more > 0 ? <Caption1>and {result.more.toLocaleString()} more: ask with a fuller name or an id.</Caption1> : null}
+      </>
+    );
+  }
+  const { answer } = result;
+  const reasons = undecidedReasons(answer);
+  return (
+    <>
+      <Subtitle2 as="h3" className={styles.words}>
+        {appliesHeading(answer.subject)}
+      </Subtitle2>
+      <Body1 data-applies-counts>{countsSentence(answer.counts)}</Body1>
+      {answer.subject.kind === 'device' && answer.subject.link ? (
+        <Link href={answer.subject.link} target="_blank" rel="noopener noreferrer">
+          Open {answer.subject.name} in the Intune admin center
+        </Link>
+      ) : null}
+      {answer.groups.length === 0 ? <Body1>{NOTHING_ASSIGNED}</Body1> : null}
+      {answer.groups.map((group) => {
+        const decided = group.entries.filter((entry) => entry.verdict !== 'unknown');
+        if (decided.length === 0) return null;
+        return (
+          <section key={group.typeLabel} className={styles.type} aria-label={group.typeLabel} data-applies-type={group.typeLabel}>
+            <Subtitle2 as="h4">
+              {group.typeLabel} ({decided.length.toLocaleString()})
+            </Subtitle2>
+            <ul className={styles.list}>
+              {decided.map((entry) => (
+                <Entry key={`${entry.kind}-${entry.objectId}`} entry={entry} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      {reasons.length > 0 ? (
+        <Accordion collapsible data-applies-undecided={answer.counts.unknown}>
+          <AccordionItem value="undecided">
+            <AccordionHeader as="h4">
+              {VERDICT_LABELS.unknown} ({answer.counts.unknown.toLocaleString()})
+            </AccordionHeader>
+            <AccordionPanel>
+              <Caption1>The app could not tell whether these reach it, for the reasons below. That is not “does not apply”.</Caption1>
+              <ul className={styles.list}>
+                {reasons.map((reason) => (
+                  <li key={reason.words} className={styles.entry} data-applies-reason>
+                    <Text className={styles.words} weight="semibold">
+                      {reason.entries.length.toLocaleString()} {reason.entries.length === 1 ? 'object' : 'objects'}: {reason.words}
+                    </Text>
+                    <ul className={styles.list}>
+                      {reason.entries.map((entry) => (
+                        <li key={`${entry.kind}-${entry.objectId}`} className={styles.words}>
+                          {entry.link ? (
+                            <Link href={entry.link} target="_blank" rel="noopener noreferrer">
+                              {entry.name}
+                            </Link>
+                          ) : (
+                            entry.name
+                          )}{' '}
+                          <Caption1 className={styles.muted}>{entry.typeLabel}</Caption1>
+                        </li>
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ul>
+            </AccordionPanel>
+          </AccordionItem>
+        </Accordion>
+      ) : null}
+      {answer.notes.map((note) => (
+        <Caption1 key={note} className={styles.muted}>
+          {note}
+        </Caption1>
+      ))}
+    </>
+  );
+}
+
+function Entry({ entry }: { entry: AppliesEntry }) {
+  const styles = useStyles();
+  return (
+    <li className={styles.entry} data-applies-entry={entry.verdict}>
+      <div className={styles.line}>
+        <Badge appearance="tint" color={VERDICT_BADGE[entry.verdict]}>
+          {VERDICT_LABELS[entry.verdict]}
+        </Badge>
+        {entry.link ? (
+          <Link href={entry.link} target="_blank" rel="noopener noreferrer" className={styles.words}>
+            {entry.name}
+          </Link>
+        ) : (
+          <Text weight="semibold" className={styles.words}>
+            {entry.name}
+          </Text>
+        )}
+        {entry.intent ? <Caption1>({entry.intent})</Caption1> : null}
+      </div>
+      <Body1 className={styles.words}>{entry.words}</Body1>
+      {entry.caveats.map((caveat) => (
+        <Caption1 key={caveat} className={styles.muted}>
+          {caveat}
+        </Caption1>
+      ))}
+    </li>
+  );
+}

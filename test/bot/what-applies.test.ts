@@ -1,0 +1,268 @@
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AppliesService } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesEntry } from '../../src/core/applies/derive.js';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
+import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
+import { LISTED_ENTRIES, appliesCard } from '../../src/bot/cards/applies-card.js';
+import { canonicalText, parseCommand } from '../../src/bot/bot-command.js';
+import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import { whatApplies } from '../../src/bot/commands/what-applies.js';
+import { appliesQuery } from '../../src/bot/phrasing.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+import { cardTexts } from '../support/card-texts.js';
+import { PHRASINGS } from '../fixtures/bot-phrasings.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+const options = { tenantLabel: 'Contoso (demo)', tabUrl: 'https://health.contoso.example/tab/' };
+
+interface AdaptiveCardsModule {
+  AdaptiveCard: {
+    new (): {
+      parse(payload: unknown, context?: unknown): void;
+      validateProperties(): { validationEvents: Array<{ message: string }> };
+      render(): { textContent: string | null } | undefined;
+    };
+    onProcessMarkdown: (text: string, result: { outputHtml?: unknown; didProcess: boolean }) => void;
+  };
+  SerializationContext: new () => { eventCount: number; getEventAt(index: number): { message: string } };
+}
+let AC: AdaptiveCardsModule;
+
+beforeAll(async () => {
+  // As cards.test.ts: the renderer needs a DOM, which this Node test lends it from jsdom.
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as {
+    JSDOM: new (html: string) => { window: Record<string, unknown> & { document: unknown; HTMLElement: { prototype: object } } };
+  };
+  const { window } = new JSDOM('<!doctype html><html><body></body></html>');
+  const domTypes = Object.getOwnPropertyNames(window).filter((name) => /^(HTML\w*Element|Element|Node|Text|DocumentFragment)$/.test(name));
+  Object.assign(globalThis, { window, document: window.document }, Object.fromEntries(domTypes.map((name) => [name, window[name]])));
+  Object.defineProperty(window.HTMLElement.prototype, 'innerText', {
+    configurable: true,
+    get(this: { textContent: string | null }) {
+      return this.textContent;
+    },
+    set(this: { textContent: string | null }, value: string) {
+      this.textContent = value;
+    },
+  });
+  const adaptiveCardsPackage = 'adaptivecards';
+  AC = (await import(adaptiveCardsPackage)) as AdaptiveCardsModule;
+  AC.AdaptiveCard.onProcessMarkdown = (text, result) => {
+    result.outputHtml = text;
+    result.didProcess = true;
+  };
+});
+
+function cardProblems(card: AdaptiveCardJson): string[] {
+  const context = new AC.SerializationContext();
+  const parsed = new AC.AdaptiveCard();
+  parsed.parse(card, context);
+  const problems: string[] = [];
+  for (let index = 0; index < context.eventCount; index++) problems.push(context.getEventAt(index).message);
+  for (const event of parsed.validateProperties().validationEvents) problems.push(event.message);
+  expect(parsed.render()).toBeTruthy();
+  return problems;
+}
+
+/** Every text of the card, its shown cards included. */
+function allText(card: AdaptiveCardJson): string {
+  const { blocks, runs } = cardTexts(card);
+  return [...blocks, ...runs].join('\n');
+}
+
+describe('asking what applies', () => {
+  it.each([
+    ['what applies to DESKTOP-0042', 'DESKTOP-0042'],
+    ['What applies to DESKTOP-0042?', 'DESKTOP-0042'],
+    ['what does alice@contoso.com get', 'alice@contoso.com'],
+    ['What does alice@contoso.com get?', 'alice@contoso.com'],
+    ["what's assigned to the device CONTOSO-0040", 'CONTOSO-0040'],
+    ['which apps apply to Sales EMEA?', 'Sales EMEA'],
+    ['which policies apply to user user41@contoso-demo.example', 'user41@contoso-demo.example'],
+    ['show me what applies to CONTOSO-0040', 'CONTOSO-0040'],
+    ['effective assignments for CONTOSO-0040', 'CONTOSO-0040'],
+    ['applies CONTOSO-0040', 'CONTOSO-0040'],
+    ['please, what is applied to "Sales EMEA"', 'Sales EMEA'],
+  ])('reads "%s" as a question about %s, in the words as sent', (text, query) => {
+    expect(appliesQuery(text)).toBe(query);
+    expect(parseCommand(text)).toEqual({ kind: 'applies', query });
+    expect(canonicalText(parseCommand(text))).toMatch(/^what applies to /);
+  });
+
+  it('leaves every report phrasing and command to its report', () => {
+    for (const [report, phrasings] of Object.entries(PHRASINGS)) {
+      for (const phrasing of phrasings) expect(parseCommand(phrasing), phrasing).toEqual({ kind: 'show', report });
+    }
+    for (const text of ['show escrow gaps', 'which policies are not assigned to anyone', 'what is targeted at all users and all devices', 'show overview', 'help']) {
+      expect(parseCommand(text).kind, text).not.toBe('applies');
+    }
+    expect(REPORTS.ids.length).toBeGreaterThan(0);
+  });
+
+  it('answers the help line itself with how to ask', async () => {
+    expect(parseCommand('what applies to [name]')).toEqual({ kind: 'applies', query: '' });
+    const reply = await whatApplies.handle(
+      request('what applies to [name]'),
+      context(async () => Promise.reject(new Error('not asked'))),
+    );
+    expect(reply).toEqual({ text: expect.stringContaining('what applies to DESKTOP-0042') });
+  });
+});
+
+describe('the answer card on the demo tenant', () => {
+  it('groups a device with a nested path, an exclusion, a filter and an unreadable group by type, and validates', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const result = await service.applies(APPLIES_DEMO.device);
+    expect(result.kind).toBe('found');
+    const card = appliesCard(result, options);
+    expect(cardProblems(card)).toEqual([]);
+    expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
+    const text = allText(card);
+    expect(text).toContain('What applies to device CONTOSO-0040');
+    expect(text).toContain('Configuration profiles (');
+    expect(text).toContain(`Excluded: ${APPLIES_DEMO.exclusion.join(' → ')}`);
+    expect(text).toContain(APPLIES_DEMO.chain.join(' → '));
+    // The group that could not be read: named, with why, and never "does not apply".
+    expect(text).toContain('Could not be decided (1)');
+    expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
+    expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
+  });
+
+  it('says what was not found, and lists the candidates of an ambiguous name as commands to send', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const notFound = appliesCard(await service.applies('NO-SUCH-DEVICE'), options);
+    expect(cardProblems(notFound)).toEqual([]);
+    expect(allText(notFound)).toContain('Nothing is called "NO-SUCH-DEVICE"');
+    const ambiguous: AppliesResult = {
+      kind: 'ambiguous',
+      query: 'CONTOSO-0007',
+      candidates: [
+        { kind: 'device', id: '0a000000-0000-4000-8000-000000000001', name: 'CONTOSO-0007', detail: 'Windows device, last user user7' },
+        { kind: 'device', id: '0a000000-0000-4000-8000-000000000002', name: 'CONTOSO-0007', detail: 'Windows device, last user user8' },
+      ],
+      more: 3,
+      words: 'Two devices and more are called "CONTOSO-0007".',
+      requests: 0,
+    };
+    const card = appliesCard(ambiguous, options);
+    expect(cardProblems(card)).toEqual([]);
+    const json = JSON.stringify(card);
+    expect(json).toContain('"value":"what applies to 0a000000-0000-4000-8000-000000000001"');
+    expect(allText(card)).toContain('and 3 more');
+  });
+});
+
+describe('a large answer', () => {
+  it('lists the first objects by name, counts the rest per type, and gathers the undecided by reason', () => {
+    const entry = (index: number, verdict: AppliesEntry['verdict']): AppliesEntry => ({
+      objectId: `object-${index}`,
+      name: `Policy ${index} ${'n'.repeat(300)}`,
+      kind: 'deviceConfiguration',
+      typeLabel: 'Configuration profiles',
+      link: `https://intune.microsoft.com/#view/x/${index}`,
+      verdict,
+      intent: null,
+      path: [],
+      words:
+        verdict === 'unknown'
+          ? `Assigned to Devices ${index % 3}, whose membership could not be told: its members include devices.`
+          : `Applies through All devices ${'w'.repeat(400)}.`,
+      caveats: ['Read on /v1.0, which does not show assignment filters: a filter could still keep it out.'],
+    });
+    const entries = [...Array.from({ length: 300 }, (_, index) => entry(index, 'applies')), ...Array.from({ length: 2000 }, (_, index) => entry(index, 'unknown'))];
+    const result: AppliesResult = {
+      kind: 'found',
+      requests: 520,
+      loadedAt: '2026-11-26T05:00:00.000Z',
+      answer: {
+        subject: { kind: 'group', id: 'g', name: 'All of them' },
+        groups: [{ typeLabel: 'Configuration profiles', entries }],
+        counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000 },
+        notes: [],
+      },
+    };
+    const card = appliesCard(result, options);
+    expect(cardProblems(card)).toEqual([]);
+    expect(cardBytes(card)).toBeLessThan(TEAMS_CARD_LIMIT_BYTES);
+    const text = allText(card);
+    expect(text).toContain(`and ${300 - LISTED_ENTRIES} more`);
+    expect(text).toContain('Could not be decided (2,000)');
+    expect(text).toContain('667 objects: Assigned to Devices 0, whose membership could not be told');
+  });
+});
+
+describe('hostile names', () => {
+  it('are shown only as text runs, never where Teams reads Markdown', () => {
+    const HOSTILE = '[Click to re-authenticate](https://evil.example) **URGENT** ${tenantLabel}';
+    const result: AppliesResult = {
+      kind: 'ambiguous',
+      query: HOSTILE,
+      candidates: [{ kind: 'group', id: 'g1', name: HOSTILE, detail: HOSTILE }],
+      more: 0,
+      words: `Two groups are called "${HOSTILE}".`,
+      requests: 0,
+    };
+    for (const card of [appliesCard(result, { ...options, tenantLabel: HOSTILE }), appliesCard({ kind: 'notFound', query: HOSTILE, words: HOSTILE, requests: 0 }, options)]) {
+      const { blocks, runs } = cardTexts(card);
+      expect(blocks.some((block) => block.includes('evil.example'))).toBe(false);
+      expect(runs.some((run) => run.includes('[Click to re-authenticate](https://evil.example)'))).toBe(true);
+    }
+  });
+});
+
+describe('a slow first answer', () => {
+  it('says it is working on it, then posts the card when the answer is ready', async () => {
+    let answer!: (result: AppliesResult) => void;
+    const pending = new Promise<AppliesResult>((resolve) => (answer = resolve));
+    const conversation = recordingConversation();
+    const reply = await whatApplies.handle(
+      request('what applies to CONTOSO-0040'),
+      context(() => pending, conversation),
+    );
+    expect(reply).toEqual({ text: expect.stringContaining('Working out what applies') });
+    expect(conversation.sent).toEqual(['typing']);
+    answer({ kind: 'notFound', query: 'CONTOSO-0040', words: 'Nothing is called "CONTOSO-0040".', requests: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(conversation.followUps).toHaveLength(1);
+    expect(JSON.stringify(conversation.followUps[0])).toContain('Nothing is called');
+  });
+});
+
+function request(sentText: string): BotRequest {
+  return {
+    text: sentText.toLowerCase(),
+    matches: [],
+    sentText,
+    conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
+    sender: { id: 'u', name: 'Megan', timeZone: null },
+  };
+}
+
+function recordingConversation(): Conversation & { sent: string[]; followUps: BotReply[] } {
+  const sent: string[] = [];
+  const followUps: BotReply[] = [];
+  return {
+    sent,
+    followUps,
+    typing: async () => void sent.push('typing'),
+    send: async (reply) => void sent.push(JSON.stringify(reply)),
+    followUp: async (reply) => void followUps.push(await reply()),
+  };
+}
+
+function context(applies: (query: string) => Promise<AppliesResult>, conversation = recordingConversation()): Parameters<typeof whatApplies.handle>[1] {
+  return {
+    applies: { applies },
+    conversation,
+    helpCard: () => Promise.reject(new Error('no help card here')),
+    tenantLabel: options.tenantLabel,
+    tabUrl: options.tabUrl,
+    followUpAfterMs: 5,
+    log: () => undefined,
+  } as unknown as Parameters<typeof whatApplies.handle>[1];
+}
