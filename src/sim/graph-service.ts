@@ -79,8 +79,6 @@ export class SimGraph {
   inFlight = 0;
   peakInFlight = 0;
   private seq = 0;
-  private readonly jsonCache = new WeakMap<GraphRecord, string>();
-  private readonly v1JsonCache = new WeakMap<GraphRecord, string>();
   private readonly compressedPages = new WeakMap<GraphRecord[], Map<string, Buffer>>();
   /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
   private logGeneration = 0;
@@ -350,10 +348,7 @@ export class SimGraph {
       kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, list.path)]);
       body['@odata.nextLink'] = `${this.options.origin}/${version}${list.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
     }
-    // Graph writes the page's metadata ahead of `value`; records served unshaped come from a cache
-    // of their JSON, so a 1,000-device page costs a join rather than a serialisation.
-    // A record that only loses what /v1.0 lacks (a device's joinType) reads the same on every
-    // page and every request, so its text is kept as the stored record's is.
+    // Graph writes the page's metadata ahead of `value`, each record serialised on its own and joined.
     const onlyV1Omissions = version === 'v1.0' && !context.query.get('$select') && !context.query.get('$expand') && !resource.evolvableEnums;
     const valueJson = () =>
       page.map((record) => {
@@ -367,17 +362,12 @@ export class SimGraph {
   }
 
   /**
-   * The JSON of a stored record served as it is. Tenants replace records rather than edit them
-   * once built, so the text can be kept for as long as the record is.
+   * The JSON of a stored record served as it is. Not kept per record: at 500,000 devices that text
+   * would outweigh the records themselves, and a page asked for again is served from
+   * `compressedPages`, serialised once.
    */
   private recordJson(record: GraphRecord, asV1?: Record<string, unknown>): string {
-    const cache = asV1 ? this.v1JsonCache : this.jsonCache;
-    let json = cache.get(record);
-    if (json === undefined) {
-      json = JSON.stringify(asV1 ?? record);
-      cache.set(record, json);
-    }
-    return json;
+    return JSON.stringify(asV1 ?? record);
   }
 
   private answerGroup(context: RequestContext, version: VersionSegment, id: string): SimAnswer {

@@ -15,8 +15,14 @@ export function seededGuid(random: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
   hex[12] = '4';
   hex[16] = ((Math.floor(random() * 4) + 8) as number).toString(16);
-  const text = hex.join('');
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
+  // One join makes one flat string of 36 characters: pieces joined by a template are kept by V8 as a
+  // tree of partial strings until first read, several times the memory, which a tenant of 500,000
+  // devices (millions of ids) pays for in full.
+  hex.splice(20, 0, '-');
+  hex.splice(16, 0, '-');
+  hex.splice(12, 0, '-');
+  hex.splice(8, 0, '-');
+  return hex.join('');
 }
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
