@@ -90,7 +90,7 @@ describe('a report read in windows', () => {
     expect(rows[0]!.query.has('sort')).toBe(false);
   });
 
-  it('opens a row’s pane with its findings from the window', async () => {
+  it('opens a row’s pane with its findings from the window, and what applies to its device', async () => {
     const page = await tab.newPage();
     const { first } = await openWindowed(page);
     const at = first.rows.findIndex((row) => first.findings.some((finding) => finding.subjectId === row.id));
@@ -105,6 +105,12 @@ describe('a report read in windows', () => {
       findings.map((finding) => finding.kind).sort(),
     );
     for (const finding of findings) expect(await pane.textContent()).toContain(finding.detail);
+    // A device row's pane asks what applies to the device, as it does when the report is read whole.
+    const ask = pane.locator('[data-what-applies]');
+    expect(await ask.textContent()).toBe(`What applies to ${String(first.rows[at]!.device)}`);
+    await ask.click();
+    await expect.poll(() => page.locator('[data-applies-dialog]').getAttribute('data-phase'), { timeout: 30_000 }).toBe('found');
+    expect(await page.locator('[data-applies-dialog] h3').first().textContent()).toContain(`What applies to device ${String(first.rows[at]!.device)}`);
   });
 
   it('fetches further windows as the table scrolls, showing placeholders of a row’s height meanwhile, announced politely', async () => {

@@ -24,7 +24,7 @@ import { countFindingsByKind, findingKind, findingsBySubject } from '../../core/
 import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
-import type { ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import type { Finding, ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { splitByTriage } from '../../core/triage/triage-book.js';
 import type { TriageDecision } from '../../core/triage/triage-book.js';
 import type { ReportApi } from '../api/report-api.js';
@@ -36,17 +36,15 @@ import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../tab
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
+import { FindingsSection } from './FindingsSection.js';
 import { AppliesDialog } from '../applies/AppliesDialog.js';
 import { withChangedColumn } from './changed-column.js';
 import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
 import { useHistory } from './HistoryLine.js';
-import { HistoryButton } from './HistoryButton.js';
-import { TriageLog } from './TriageLog.js';
 import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
-import { NotCheckedNotice } from './NotCheckedNotice.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { ReportCharts } from './ReportCharts.js';
@@ -73,7 +71,6 @@ const useStyles = makeStyles({
 
 /** Lines of a report's description and notices shown before "Show all" on a wide screen (a phone shows two). */
 const SUMMARY_LINES = 3;
-const NOTICE_LINES = 2;
 
 export interface ReportViewProps {
   /** What the report says of itself (the page's catalogue). */
@@ -278,26 +275,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
 
   return (
     <>
-      {report.notice ? (
-        <MessageBar intent="info" layout="multiline" data-state="notice">
-          <MessageBarBody>
-            <ClampedText text={report.notice} lines={NOTICE_LINES} />
-          </MessageBarBody>
-        </MessageBar>
-      ) : null}
-      <section className={styles.section} aria-label="Findings">
-        <div className={styles.toolbar}>
-          <Subtitle1 as="h3">Findings</Subtitle1>
-          <span className={styles.grow} />
-          {history ? <HistoryButton summary={history} format={format} /> : null}
-          {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
-        </div>
-        <NotCheckedNotice sources={report.notChecked} />
-        {triage.phase === 'failed' ? (
-          <MessageBar intent="warning" layout="multiline" data-state="triage-error">
-            <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
-          </MessageBar>
-        ) : null}
+      <FindingsSection report={report} history={history} triage={triage} format={format}>
         {whole ? (
           <Caption1 className={styles.counting} data-state="counting">
             <Spinner size="tiny" aria-hidden />
@@ -313,7 +291,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
             notChecked={report.notChecked.length > 0}
           />
         )}
-      </section>
+      </FindingsSection>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox
           className={styles.search}
@@ -358,18 +336,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
                 format={format}
                 nameKey={section.nameKey}
                 findingCount={findingCount}
-                onOpenFindings={(row) =>
-                  setDetails({
-                    name: String(row[section.nameKey] ?? row.id),
-                    link: rowLink(row, String(row[section.nameKey] ?? row.id)),
-                    findings: typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [],
-                    story: storyOf(report.auditLog, row.id),
-                    fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-                    ...(DEVICE_ROW_REPORTS.has(report.report) && section.nameKey === 'device' && typeof row.device === 'string' && row.device !== ''
-                      ? { appliesQuery: row.device }
-                      : {}),
-                  })
-                }
+                onOpenFindings={(row) => setDetails(rowPane(report, section, row, typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [], format))}
               />
             )}
           </section>
@@ -400,6 +367,25 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
 
 /** Reports whose rows are managed devices (report 4's, report 6's device table): their pane offers "What applies". */
 const DEVICE_ROW_REPORTS: ReadonlySet<string> = new Set(['escrow-gaps', 'startup-reliability']);
+
+/** What a row's pane shows, for a report read whole or in windows: its name and link, findings, recent changes, every cell, and "What applies" for a device. */
+export function rowPane(
+  report: Pick<ReportResult, 'report' | 'auditLog'>,
+  section: Pick<ReportSection, 'nameKey' | 'columns'>,
+  row: ReportRow,
+  findings: Finding[],
+  format: FormatContext,
+): NonNullable<FindingDetailsProps['subject']> {
+  const name = String(row[section.nameKey] ?? row.id);
+  return {
+    name,
+    link: rowLink(row, name),
+    findings,
+    story: storyOf(report.auditLog, row.id),
+    fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
+    ...(DEVICE_ROW_REPORTS.has(report.report) && section.nameKey === 'device' && typeof row.device === 'string' && row.device !== '' ? { appliesQuery: row.device } : {}),
+  };
+}
 
 /** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
 export function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {

@@ -9,21 +9,18 @@ import { ApiError } from '../api/report-api.js';
 import type { ReportApi } from '../api/report-api.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
-import { rowLink } from '../table/row-link.js';
 import type { SortState } from '../table/row-order.js';
 import { withChangedColumn } from './changed-column.js';
-import { ClampedText } from './ClampedText.js';
 import { FindingDetails } from './FindingDetails.js';
+import { FindingsSection } from './FindingsSection.js';
 import type { FindingDetailsProps } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
-import { HistoryButton } from './HistoryButton.js';
 import { useHistory } from './HistoryLine.js';
-import { NotCheckedNotice } from './NotCheckedNotice.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
-import { fullText, storyOf } from './ReportView.js';
-import { TriageLog } from './TriageLog.js';
+import { rowPane } from './ReportView.js';
+import { AppliesDialog } from '../applies/AppliesDialog.js';
 import { useReportWindow } from './use-report-window.js';
 import type { ReportWindowView, WindowFilters } from './use-report-window.js';
 import { useTriage } from './use-triage.js';
@@ -41,7 +38,6 @@ const useStyles = makeStyles({
   visuallyHidden: VISUALLY_HIDDEN,
 });
 
-const NOTICE_LINES = 2;
 const NO_DECISIONS: ReadonlyMap<string, TriageDecision> = new Map();
 /** Typing in the filter asks the server once the typing pauses, not once a key. */
 const FILTER_DEBOUNCE_MS = 250;
@@ -78,6 +74,7 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
+  const [applies, setApplies] = useState<string | null>(null);
   const sections = useMemo(() => {
     const { columns } = withChangedColumn(report.columns, [], report.auditLog);
     return reportSections(presentation, columns, []);
@@ -125,26 +122,7 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
 
   return (
     <>
-      {report.notice ? (
-        <MessageBar intent="info" layout="multiline" data-state="notice">
-          <MessageBarBody>
-            <ClampedText text={report.notice} lines={NOTICE_LINES} />
-          </MessageBarBody>
-        </MessageBar>
-      ) : null}
-      <section className={styles.section} aria-label="Findings">
-        <div className={styles.toolbar}>
-          <Subtitle1 as="h3">Findings</Subtitle1>
-          <span className={styles.grow} />
-          {history ? <HistoryButton summary={history} format={format} /> : null}
-          {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
-        </div>
-        <NotCheckedNotice sources={report.notChecked} />
-        {triage.phase === 'failed' ? (
-          <MessageBar intent="warning" layout="multiline" data-state="triage-error">
-            <MessageBarBody>Accepted and snoozed findings could not be read, so every finding is counted as open. {triage.error.message}</MessageBarBody>
-          </MessageBar>
-        ) : null}
+      <FindingsSection report={report} history={history} triage={triage} format={format}>
         {summary ? (
           <FindingsSummary
             counts={summary.counts}
@@ -165,7 +143,7 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
             This report is too large to narrow the table to accepted or snoozed findings: the triage log lists them.
           </Caption1>
         ) : null}
-      </section>
+      </FindingsSection>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />
         <Button onClick={exportCsv} disabled={exporting}>
@@ -210,7 +188,12 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
         }
         format={format}
         onClose={() => setDetails(null)}
+        onWhatApplies={(query) => {
+          setDetails(null);
+          setApplies(query);
+        }}
       />
+      <AppliesDialog api={api} query={applies} onAsk={setApplies} onClose={() => setApplies(null)} />
     </>
   );
 }
@@ -305,15 +288,7 @@ function WindowedSection({
           format={format}
           nameKey={section.nameKey}
           findingCount={findingCount}
-          onOpenFindings={(row) =>
-            onOpen({
-              name: String(row[section.nameKey] ?? row.id),
-              link: rowLink(row, String(row[section.nameKey] ?? row.id)),
-              findings: view.findingsOf(row),
-              story: storyOf(report.auditLog, row.id),
-              fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-            })
-          }
+          onOpenFindings={(row) => onOpen(rowPane(report, section, row, view.findingsOf(row), format))}
         />
       )}
     </section>
