@@ -370,15 +370,26 @@ export class SimGraph {
     return JSON.stringify(asV1 ?? record);
   }
 
-  private answerGroup(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
+  /**
+   * A group as `/groups/{id}` and its member list find it: throttled or refused as an identity read,
+   * 404 when the directory does not have it (a soft-deleted group is in deleted items, not in
+   * /groups: answerDeletedItem).
+   */
+  private readableGroup(context: RequestContext, id: string): { group: SimGroup } | { answer: SimAnswer } {
     const throttled = this.admit(context, 'identity');
-    if (throttled) return throttled;
-    if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS);
-    // A soft-deleted group is in deleted items, not in /groups (answerDeletedItem).
+    if (throttled) return { answer: throttled };
+    if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return { answer: this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS) };
     const group = this.options.tenant().deletedGroups?.has(id.toLowerCase()) ? undefined : this.options.tenant().groups.get(id.toLowerCase());
     if (!group) {
-      return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+      return { answer: this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`) };
     }
+    return { group };
+  }
+
+  private answerGroup(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
+    const found = this.readableGroup(context, id);
+    if ('answer' in found) return found.answer;
+    const { group } = found;
     const select = listOption(context.query.get('$select'));
     const expand = context.query.get('$expand');
     const record: Record<string, unknown> = {
@@ -447,13 +458,9 @@ export class SimGraph {
    * as a transient Graph failure would (learn.microsoft.com/graph/errors).
    */
   private answerGroupMembers(context: RequestContext, version: VersionSegment, id: string): SimAnswer {
-    const throttled = this.admit(context, 'identity');
-    if (throttled) return throttled;
-    if (!hasAnyRole(context.roles, GROUP_READ_PERMISSIONS)) return this.forbidden(context, 'identity', GROUP_READ_PERMISSIONS);
-    const group = this.options.tenant().deletedGroups?.has(id.toLowerCase()) ? undefined : this.options.tenant().groups.get(id.toLowerCase());
-    if (!group) {
-      return this.error(context, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
-    }
+    const found = this.readableGroup(context, id);
+    if ('answer' in found) return found.answer;
+    const { group } = found;
     if (group.membersFault === 403) return this.error(context, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
     if (group.membersFault) return this.error(context, group.membersFault, 'generalException', 'An unspecified error has occurred.');
     if (context.query.has('$filter') || context.query.has('$expand')) {
