@@ -3,9 +3,7 @@ import type { Finding, ReportLoadError, ReportId, ReportRow } from '../../core/r
 import { ApiError } from '../api/report-api.js';
 import type { ReportApi, RowsQuery } from '../api/report-api.js';
 import type { SortState } from '../table/row-order.js';
-
-/** Rows asked for at once: a screenful or two, so scrolling asks rarely and each answer stays a few kilobytes. */
-export const WINDOW_PAGE_ROWS = 100;
+import { WINDOW_PAGE_ROWS, dropFarPages } from './window-pages.js';
 
 /** What a windowed table shows: its order and filters, each a server query (docs/contract.md, the rows). */
 export interface WindowFilters {
@@ -96,6 +94,7 @@ export function useReportWindow(api: ReportApi, id: ReportId, table: string | nu
           held.generatedAt = window.generatedAt;
           held.total = window.total;
           held.rows.set(page, window.rows);
+          dropFarPages(held, page);
           for (const finding of window.findings) {
             const found = held.findings.get(finding.subjectId);
             if (found) {
