@@ -35,9 +35,8 @@ import { rowLink } from '../table/row-link.js';
 import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../table/row-order.js';
 import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
-import { FindingDetails } from './FindingDetails.js';
 import { FindingsSection } from './FindingsSection.js';
-import { AppliesDialog } from '../applies/AppliesDialog.js';
+import { RowPane } from './RowPane.js';
 import { withChangedColumn } from './changed-column.js';
 import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
@@ -212,7 +211,6 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   const narrowed = onlyFindings || filter !== null;
   const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
   const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
-  const [applies, setApplies] = useState<string | null>(null);
   const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
   // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
   // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
@@ -343,24 +341,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
         </Fragment>
       ))}
       {chartsOf(undefined)}
-      <FindingDetails
-        subject={details}
-        kinds={report.findingKinds}
-        triage={
-          triage.phase === 'loaded'
-            ? { decisions, canTriage: triage.view.canTriage, onChange: change }
-            : {
-                unavailable: triage.phase === 'loading' ? 'Reading whether this finding is accepted or snoozed…' : 'Whether this finding is accepted or snoozed could not be read.',
-              }
-        }
-        format={format}
-        onClose={() => setDetails(null)}
-        onWhatApplies={(query) => {
-          setDetails(null);
-          setApplies(query);
-        }}
-      />
-      <AppliesDialog api={api} query={applies} onAsk={setApplies} onClose={() => setApplies(null)} />
+      <RowPane api={api} report={report} subject={details} triage={triage} change={change} format={format} onClose={() => setDetails(null)} />
     </>
   );
 }

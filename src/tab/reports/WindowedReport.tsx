@@ -3,7 +3,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportPresentation, ReportRow } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
-import type { TriageDecision } from '../../core/triage/triage-book.js';
 import { countOf } from '../../core/text/words.js';
 import { ApiError } from '../api/report-api.js';
 import type { ReportApi } from '../api/report-api.js';
@@ -11,8 +10,8 @@ import type { FormatContext } from '../table/cell-format.js';
 import { ReportTable } from '../table/ReportTable.js';
 import type { SortState } from '../table/row-order.js';
 import { withChangedColumn } from './changed-column.js';
-import { FindingDetails } from './FindingDetails.js';
 import { FindingsSection } from './FindingsSection.js';
+import { RowPane } from './RowPane.js';
 import type { FindingDetailsProps } from './FindingDetails.js';
 import { FindingsSummary } from './FindingsSummary.js';
 import type { FindingFilter } from './FindingsSummary.js';
@@ -20,7 +19,6 @@ import { useHistory } from './HistoryLine.js';
 import { reportSections } from './report-sections.js';
 import type { ReportSection } from './report-sections.js';
 import { rowPane } from './ReportView.js';
-import { AppliesDialog } from '../applies/AppliesDialog.js';
 import { useReportWindow } from './use-report-window.js';
 import type { ReportWindowView, WindowFilters } from './use-report-window.js';
 import { useTriage } from './use-triage.js';
@@ -38,7 +36,6 @@ const useStyles = makeStyles({
   visuallyHidden: VISUALLY_HIDDEN,
 });
 
-const NO_DECISIONS: ReadonlyMap<string, TriageDecision> = new Map();
 /** Typing in the filter asks the server once the typing pauses, not once a key. */
 const FILTER_DEBOUNCE_MS = 250;
 
@@ -67,14 +64,12 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
   const [sorts, setSorts] = useState<Record<string, SortState>>({});
   const { triage, change } = useTriage(api, report.report, report.generatedAt);
   const history = useHistory(api, report.report, report.generatedAt);
-  const decisions = triage.phase === 'loaded' ? triage.decisions : NO_DECISIONS;
   // A triage change changes which findings are open: the counts and the windows are asked again.
   const freshness = `${report.generatedAt}|${triage.phase === 'loaded' ? triage.view.audit.length : triage.phase}`;
   const summary = useSummary(api, report, freshness);
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
-  const [applies, setApplies] = useState<string | null>(null);
   const sections = useMemo(() => {
     const { columns } = withChangedColumn(report.columns, [], report.auditLog);
     return reportSections(presentation, columns, []);
@@ -176,24 +171,7 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
           onOpen={setDetails}
         />
       ))}
-      <FindingDetails
-        subject={details}
-        kinds={report.findingKinds}
-        triage={
-          triage.phase === 'loaded'
-            ? { decisions, canTriage: triage.view.canTriage, onChange: change }
-            : {
-                unavailable: triage.phase === 'loading' ? 'Reading whether this finding is accepted or snoozed…' : 'Whether this finding is accepted or snoozed could not be read.',
-              }
-        }
-        format={format}
-        onClose={() => setDetails(null)}
-        onWhatApplies={(query) => {
-          setDetails(null);
-          setApplies(query);
-        }}
-      />
-      <AppliesDialog api={api} query={applies} onAsk={setApplies} onClose={() => setApplies(null)} />
+      <RowPane api={api} report={report} subject={details} triage={triage} change={change} format={format} onClose={() => setDetails(null)} />
     </>
   );
 }
