@@ -7,7 +7,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { saveScreenshot } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { useTabPages } from '../support/tab-server.js';
+import { holdRequests, useTabPages } from '../support/tab-server.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const tab = useTabPages(harness);
@@ -110,6 +110,21 @@ describe('what applies in the tab', () => {
     await page.locator('[data-applies-reason]').waitFor();
     expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
     await saveScreenshot(page, `applies-${theme}`);
+  });
+
+  it('keeps a question asked while the app is still starting, and answers it once the app has started', async () => {
+    const page = await tab.newPage();
+    const started = await holdRequests(page, '**/api/tenant');
+    await page.goto(`${tab.server.base}/tab/`);
+    const box = page.getByRole('search', { name: 'What applies' }).getByRole('textbox');
+    await box.fill(APPLIES_DEMO.device);
+    await box.press('Enter');
+    const dialog = page.locator('[data-applies-dialog]');
+    await dialog.waitFor();
+    expect(await phase(page)).toBe('loading');
+    expect(await dialog.getByRole('status').textContent()).toContain('Working it out');
+    started();
+    await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
   });
 
   it('says when nothing has that name', async () => {

@@ -10,7 +10,11 @@ const useStyles = makeStyles({
   field: { flexGrow: 1, minWidth: 'min(280px, 100%)', maxWidth: '560px' },
 });
 
-/** The overview's search box: "What applies to a device, user or group", answered in a dialog. */
+/**
+ * The overview's search box: "What applies to a device, user or group", answered in a dialog. A
+ * question asked while the app is still signing in is kept: the dialog opens at once and asks when
+ * the app has started, since a disabled button would make Enter do nothing, without a word.
+ */
 export function AppliesSearch({ api }: { api: ReportApi | null }) {
   const styles = useStyles();
   const [text, setText] = useState('');
@@ -26,7 +30,7 @@ export function AppliesSearch({ api }: { api: ReportApi | null }) {
         <Field className={styles.field} label="What applies to a device, user or group" hint="A device name, a user principal name (alice@contoso.com) or a group name">
           <Input value={text} maxLength={LONGEST_APPLIES_QUERY} onChange={(_, data) => setText(data.value)} placeholder="DESKTOP-0042" />
         </Field>
-        <Button type="submit" appearance="primary" disabled={api === null || text.trim() === ''}>
+        <Button type="submit" appearance="primary" disabled={text.trim() === ''}>
           Show what applies
         </Button>
       </form>
