@@ -11,6 +11,7 @@ import { AppliesService } from '../src/app/applies-service.js';
 import { connectToDemoTenant } from '../src/app/graph-connection.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
+import { recordsOf } from '../src/sim/tenants/sim-tenant.js';
 
 const { values } = parseArgs({ options: { latency: { type: 'string', default: '40' }, devices: { type: 'string', default: '100000' } }, strict: true });
 const latencyMs = Number(values.latency);
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ tenant: buildLargeTenant({ devices }), latencyMs });
   const connection = connectToDemoTenant(sim);
   try {
-    const device = String(sim.tenant.collections.managedDevices[42]?.deviceName);
+    const device = String(recordsOf(sim.tenant, 'managedDevices').at(42)?.deviceName);
     const service = new AppliesService({ graph: connection.graph, maxAgeMs: 10 * 60_000, log: () => undefined });
     const rows: string[] = [];
     for (const label of ['cold', 'warm']) {

@@ -11,8 +11,9 @@ import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagemen
 import { baselinePolicyTemplates } from '../../core/reports/security-posture/demo.js';
 import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
+import type { SeededRandom } from './seeded-random.js';
 import { emptyCollections } from './sim-tenant.js';
-import type { SimGroup, SimTenant } from './sim-tenant.js';
+import type { GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
 
 export interface LargeTenantOptions {
   seed?: number;
@@ -26,7 +27,8 @@ export interface LargeTenantOptions {
 /**
  * "Northwind (large)": the scale case for benchmarks. 100,000 managed devices (about 75 %
  * Windows) with matching LAPS and BitLocker metadata, about 2,000 policies and profiles, 1,000
- * apps, 5,000 groups and 50,000 endpoint analytics rows. The mix of gaps follows the research
+ * apps, 5,000 groups and 50,000 endpoint analytics rows, the devices and their records generated
+ * rather than held (`generateDevices`). The mix of gaps follows the research
  * notes' suggested shares (an assumption, not a measured distribution). It declares no findings:
  * its job is volume, the demo tenant's is coverage.
  */
@@ -136,74 +138,9 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     deviceManagementPartner({ id: guid(), displayName: 'Jamf Pro', isConfigured: true, partnerState: 'enabled', lastHeartbeatDateTime: hoursAgo(now, 5) }),
   ];
 
-  const models = [
-    ['Latitude 7440', 'Dell Inc.'],
-    ['EliteBook 840 G10', 'HP'],
-    ['ThinkPad T14 Gen 4', 'LENOVO'],
-    ['Surface Laptop 5', 'Microsoft Corporation'],
-    ['OptiPlex 7010', 'Dell Inc.'],
-    ['ProBook 450 G9', 'HP'],
-  ] as const;
-  let performanceRows = 0;
-  for (let index = 0; index < deviceCount; index += 1) {
-    const windows = random() < 0.75;
-    const [model, manufacturer] = windows ? pick(random, models) : (['iPhone 15', 'Apple'] as const);
-    const entraDeviceId = windows && random() < 0.01 ? ZERO_GUID : guid();
-    const device = managedDevice({
-      id: guid(),
-      deviceName: windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`,
-      operatingSystem: windows ? 'Windows' : 'iOS',
-      osVersion: windows ? '10.0.22631.4460' : '17.6',
-      azureADDeviceId: entraDeviceId,
-      userPrincipalName: `user${index}@northwind.example`,
-      model,
-      manufacturer,
-      lastSyncDateTime: hoursAgo(now, Math.floor(random() * 500)),
-      enrolledDateTime: daysAgo(now, 30 + Math.floor(random() * 900)),
-    });
-    collections.managedDevices.push(device);
-    if (!windows || entraDeviceId === ZERO_GUID) continue;
-    if (random() > 0.1)
-      collections.bitlockerRecoveryKeys.push(
-        bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }),
-      );
-    if (random() < 0.1)
-      collections.bitlockerRecoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
-    if (random() > 0.2) {
-      collections.deviceLocalCredentials.push(
-        deviceLocalCredentialInfo({
-          entraDeviceId,
-          deviceName: String(device.deviceName),
-          lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)),
-          refreshDateTime: daysFromNow(now, 5),
-        }),
-      );
-    }
-    if (performanceRows < count(50_000) && random() < 0.7) {
-      performanceRows += 1;
-      const slow = random() < 0.08;
-      const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
-      collections.userExperienceAnalyticsDevicePerformance.push(
-        devicePerformance({
-          id: guid(),
-          deviceName: String(device.deviceName),
-          model,
-          manufacturer,
-          diskType: slow ? 'hdd' : 'ssd',
-          times: {
-            coreBootTimeInMs: Math.round((slow ? 50_000 : 12_000) + random() * 8_000),
-            groupPolicyBootTimeInMs: Math.round(1_000 + random() * 3_000),
-            coreLoginTimeInMs: Math.round((slow ? 40_000 : 8_000) + random() * 6_000),
-            groupPolicyLoginTimeInMs: Math.round(1_000 + random() * 4_000),
-            responsiveDesktopTimeInMs: Math.round((slow ? 40_000 : 6_000) + random() * 10_000),
-          },
-          blueScreenCount: blueScreens,
-          restartCount: blueScreens + Math.floor(random() * 6),
-          startupPerformanceScore: slow ? 30 : 80,
-        }),
-      );
-    }
-  }
+  // The devices and what hangs off them are made on demand; their primary users come with the applies cases below.
+  const deviceUserIds: string[] = [];
+  const generated = generateDevices({ random, now, deviceCount, performanceRows: count(50_000), userIds: deviceUserIds });
   for (let index = 0; index < count(2000); index += 1) {
     const crashes = random() < 0.3 ? Math.floor(random() * 50) : 0;
     const hangs = random() < 0.3 ? Math.floor(random() * 20) : 0;
@@ -248,13 +185,14 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     domainJoinConnector({ id: guid(), displayName: 'NW-ODJ-01', state: 'active', version: '6.2504.2001.8', lastConnectionDateTime: hoursAgo(now, 0.1) }),
   );
   const applePush = applePushNotificationCertificate({ id: guid(), appleIdentifier: 'mdm@northwind-large.example', expirationDateTime: daysFromNow(now, 180), now });
-  addAppliesCases({ collections, groups, groupIds, now, seed: (options.seed ?? 7) + 1 });
+  addAppliesCases({ collections, groups, deviceCount, deviceUserIds, now, seed: (options.seed ?? 7) + 1 });
 
   return {
     tenantId: '3c9e7b21-5f4a-4d8e-9b6c-1a2f3e4d5c6b',
     displayName: 'Northwind (large)',
     domain: 'northwind-large.onmicrosoft.com',
     collections,
+    generated,
     singletons: {
       windowsAutopilotSettings: windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
       applePushNotificationCertificate: applePush,
@@ -265,6 +203,136 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   };
 }
 
+const MODELS = [
+  ['Latitude 7440', 'Dell Inc.'],
+  ['EliteBook 840 G10', 'HP'],
+  ['ThinkPad T14 Gen 4', 'LENOVO'],
+  ['Surface Laptop 5', 'Microsoft Corporation'],
+  ['OptiPlex 7010', 'Dell Inc.'],
+  ['ProBook 450 G9', 'HP'],
+] as const;
+
+/** One managed device and the records that hang off it: its recovery keys, LAPS backup and startup performance. */
+interface DeviceRecords {
+  device: GraphRecord;
+  recoveryKeys: GraphRecord[];
+  localCredential: GraphRecord | null;
+  performance: GraphRecord | null;
+}
+
+/**
+ * Device `index`'s records, drawn from `random` where the device begins (about 75 % Windows, 1 % of
+ * them with no Entra device id; 90 % with an OS volume key, 10 % a data volume key; 80 % with a
+ * LAPS backup; 70 % with startup performance while `performanceOpen`). The same draws in the same
+ * order every time, so a device made again is the device first made.
+ */
+function deviceRecords(index: number, random: SeededRandom, now: Date, performanceOpen: boolean, userId: string | null): DeviceRecords {
+  const guid = () => seededGuid(random);
+  const windows = random() < 0.75;
+  const [model, manufacturer] = windows ? pick(random, MODELS) : (['iPhone 15', 'Apple'] as const);
+  const entraDeviceId = windows && random() < 0.01 ? ZERO_GUID : guid();
+  const device = managedDevice({
+    id: guid(),
+    deviceName: windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`,
+    operatingSystem: windows ? 'Windows' : 'iOS',
+    osVersion: windows ? '10.0.22631.4460' : '17.6',
+    azureADDeviceId: entraDeviceId,
+    userPrincipalName: `user${index}@northwind.example`,
+    model,
+    manufacturer,
+    lastSyncDateTime: hoursAgo(now, Math.floor(random() * 500)),
+    enrolledDateTime: daysAgo(now, 30 + Math.floor(random() * 900)),
+  });
+  if (userId !== null) device.userId = userId;
+  const records: DeviceRecords = { device, recoveryKeys: [], localCredential: null, performance: null };
+  if (!windows || entraDeviceId === ZERO_GUID) return records;
+  if (random() > 0.1)
+    records.recoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
+  if (random() < 0.1) records.recoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
+  if (random() > 0.2) {
+    records.localCredential = deviceLocalCredentialInfo({
+      entraDeviceId,
+      deviceName: String(device.deviceName),
+      lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)),
+      refreshDateTime: daysFromNow(now, 5),
+    });
+  }
+  if (performanceOpen && random() < 0.7) {
+    const slow = random() < 0.08;
+    const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
+    records.performance = devicePerformance({
+      id: guid(),
+      deviceName: String(device.deviceName),
+      model,
+      manufacturer,
+      diskType: slow ? 'hdd' : 'ssd',
+      times: {
+        coreBootTimeInMs: Math.round((slow ? 50_000 : 12_000) + random() * 8_000),
+        groupPolicyBootTimeInMs: Math.round(1_000 + random() * 3_000),
+        coreLoginTimeInMs: Math.round((slow ? 40_000 : 8_000) + random() * 6_000),
+        groupPolicyLoginTimeInMs: Math.round(1_000 + random() * 4_000),
+        responsiveDesktopTimeInMs: Math.round((slow ? 40_000 : 6_000) + random() * 10_000),
+      },
+      blueScreenCount: blueScreens,
+      restartCount: blueScreens + Math.floor(random() * 6),
+      startupPerformanceScore: slow ? 30 : 80,
+    });
+  }
+  return records;
+}
+
+/**
+ * The large tenant's devices and the lists that hang off them, generated: at 500,000 devices the
+ * records themselves would hold about 600 MB of the process that serves them, so each device keeps
+ * only where its draws begin (4 bytes), each dependent record the device it belongs to, and a record
+ * is made again from the seed when a page asks for it. `random` ends where drawing every device
+ * leaves it, as if the records had been kept. `userIds` gives the first devices their primary user,
+ * filled in by the caller once it has drawn them.
+ */
+function generateDevices(options: {
+  random: SeededRandom;
+  now: Date;
+  deviceCount: number;
+  /** Devices with startup performance, at most: the first ones drawn to have it. */
+  performanceRows: number;
+  userIds: readonly string[];
+}): Pick<Required<NonNullable<SimTenant['generated']>>, 'managedDevices' | 'bitlockerRecoveryKeys' | 'deviceLocalCredentials' | 'userExperienceAnalyticsDevicePerformance'> {
+  const { random, now, deviceCount, userIds } = options;
+  const starts = new Uint32Array(deviceCount);
+  // Each recovery key as its device's index times two, plus its place among the device's keys.
+  const keyOwners: number[] = [];
+  const credentialOwners: number[] = [];
+  const performanceOwners: number[] = [];
+  // Devices from this index on were drawn after the performance rows were full.
+  let performanceClosedAt = deviceCount;
+  for (let index = 0; index < deviceCount; index += 1) {
+    starts[index] = random.position();
+    const records = deviceRecords(index, random, now, performanceOwners.length < options.performanceRows, null);
+    records.recoveryKeys.forEach((_, place) => keyOwners.push(index * 2 + place));
+    if (records.localCredential) credentialOwners.push(index);
+    if (records.performance) {
+      performanceOwners.push(index);
+      if (performanceOwners.length === options.performanceRows) performanceClosedAt = index + 1;
+    }
+  }
+  // Consecutive records of a page mostly share a device: the last one made is kept.
+  let last: { index: number; records: DeviceRecords } | null = null;
+  const recordsOf = (index: number): DeviceRecords => {
+    if (last?.index !== index) last = { index, records: deviceRecords(index, seededRandom(starts[index]!), now, index < performanceClosedAt, userIds[index] ?? null) };
+    return last.records;
+  };
+  const list = (owners: Uint32Array | number, at: (owner: number) => GraphRecord) => ({
+    length: typeof owners === 'number' ? owners : owners.length,
+    at: (position: number) => at(typeof owners === 'number' ? position : owners[position]!),
+  });
+  return {
+    managedDevices: list(deviceCount, (index) => recordsOf(index).device),
+    bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => recordsOf(owner >>> 1).recoveryKeys[owner & 1]!),
+    deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => recordsOf(index).localCredential!),
+    userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => recordsOf(index).performance!),
+  };
+}
+
 /**
  * "What applies" on the large tenant, bounded and drawn from a sequence of its own so the rest of
  * the tenant is as before: the first 2,000 managed devices get a primary user (`userId`) who is a
@@ -272,14 +340,22 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
  * under a new group that a profile includes and another excludes through a nested group; and one
  * group's member list answers 500 (a group the app cannot read: unknown, never "does not apply").
  */
-function addAppliesCases(tenant: { collections: SimTenant['collections']; groups: Map<string, SimGroup>; groupIds: readonly string[]; now: Date; seed: number }): void {
+function addAppliesCases(tenant: {
+  collections: SimTenant['collections'];
+  groups: Map<string, SimGroup>;
+  deviceCount: number;
+  /** The devices' primary users, filled in here. */
+  deviceUserIds: string[];
+  now: Date;
+  seed: number;
+}): void {
   const random = seededRandom(tenant.seed);
   const guid = () => seededGuid(random);
   const userMembers = [...tenant.groups.values()].flatMap((group) => group.members.filter((member) => member.type === 'user').map((member) => member.id));
   if (userMembers.length === 0) return;
-  const devices = tenant.collections.managedDevices.slice(0, 2000);
-  const users = Array.from({ length: Math.max(1, Math.floor(devices.length / 3)) }, () => pick(random, userMembers));
-  devices.forEach((device, index) => ((device as Record<string, unknown>).userId = users[index % users.length]));
+  const devices = Math.min(2000, tenant.deviceCount);
+  const users = Array.from({ length: Math.max(1, Math.floor(devices / 3)) }, () => pick(random, userMembers));
+  for (let index = 0; index < devices; index += 1) tenant.deviceUserIds.push(users[index % users.length]!);
   const group = (displayName: string, members: SimGroup['members'], membersFault?: 500): string => {
     const id = guid();
     tenant.groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}) });

@@ -1,13 +1,23 @@
+/**
+ * A seeded source of numbers in [0, 1) whose position can be read: `seededRandom(random.position())`
+ * draws the same numbers from there on, so a tenant can make a record again instead of keeping it.
+ */
+export interface SeededRandom {
+  (): number;
+  position(): number;
+}
+
 /** mulberry32: a small, fast PRNG, so a seed always builds the same tenant. Not for secrets. */
-export function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): SeededRandom {
   let state = seed >>> 0;
-  return () => {
+  const draw = () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  return Object.assign(draw, { position: () => state });
 }
 
 /** A version-4-shaped GUID drawn from the seeded source, so ids are stable across runs. */

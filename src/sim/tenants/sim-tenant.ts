@@ -32,6 +32,20 @@ export const COLLECTION_NAMES = [
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
+/**
+ * A collection too large to hold as records (the large tenant's devices and what hangs off them):
+ * its length, and its record at an index made when asked for, the same record every time. The
+ * simulator serves it exactly as it serves a stored list; only the memory differs (a few bytes a
+ * record instead of about a kilobyte).
+ */
+export interface GeneratedRecords {
+  readonly length: number;
+  at(index: number): GraphRecord;
+}
+
+/** What the simulator reads a collection from: the stored records, or the generated ones. */
+export type RecordList = readonly GraphRecord[] | GeneratedRecords;
+
 export type SingletonName = 'androidManagedStoreAccountEnterpriseSettings' | 'windowsAutopilotSettings' | 'applePushNotificationCertificate';
 
 /**
@@ -85,6 +99,8 @@ export interface SimTenant {
   /** The verified domain, accepted in place of the tenant id in authority URLs. */
   domain: string;
   collections: Record<CollectionName, GraphRecord[]>;
+  /** Collections made on demand, served in place of `collections` of the same name (which stay empty). */
+  generated?: Partial<Record<CollectionName, GeneratedRecords>>;
   /** An absent singleton answers 404, as Graph does for a tenant that never configured it. */
   singletons: Partial<Record<SingletonName, GraphRecord>>;
   /** Keyed by lower-case id. */
@@ -98,6 +114,11 @@ export interface SimTenant {
 
 export function emptyCollections(): Record<CollectionName, GraphRecord[]> {
   return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as Record<CollectionName, GraphRecord[]>;
+}
+
+/** A collection's records as the simulator serves them: generated where the tenant generates them. */
+export function recordsOf(tenant: Pick<SimTenant, 'collections' | 'generated'>, name: CollectionName): RecordList {
+  return tenant.generated?.[name] ?? tenant.collections[name];
 }
 
 /** The findings a tenant plants for a client that reads the spec's `/v1.0` paths, or their beta twins. */

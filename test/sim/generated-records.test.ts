@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
+import { recordsOf } from '../../src/sim/tenants/sim-tenant.js';
+import type { GraphRecord, RecordList } from '../../src/sim/tenants/sim-tenant.js';
+import { useRawGraph } from '../support/simulated-tenant.js';
+
+/**
+ * The large tenant's devices and the lists hanging off them are generated (each record made again
+ * from the seed when asked for), not held: the simulator must serve them exactly as it serves a
+ * stored list, paged, filtered, selected and by id.
+ */
+const tenant = buildLargeTenant({ devices: 3_000, now: new Date('2026-11-20T10:00:00Z') });
+const graph = useRawGraph(tenant);
+
+const all = (list: RecordList): GraphRecord[] => Array.from({ length: list.length }, (_, index) => list.at(index)!);
+
+/** Every record of a list, following `@odata.nextLink` (bounded: a list of 3,000 devices is a few pages). */
+async function readAll(path: string): Promise<{ records: Array<Record<string, unknown>>; pages: number }> {
+  const records: Array<Record<string, unknown>> = [];
+  let next: string | undefined = path;
+  let pages = 0;
+  while (next !== undefined && pages < 100) {
+    const page = await graph.get(next);
+    expect(page.status).toBe(200);
+    records.push(...(page.body.value as Array<Record<string, unknown>>));
+    next = page.body['@odata.nextLink'];
+    pages += 1;
+  }
+  expect(next).toBeUndefined();
+  return { records, pages };
+}
+
+describe('generated collections of the large tenant', () => {
+  it('holds none of the records, and makes each one again the same', () => {
+    const devices = recordsOf(tenant, 'managedDevices');
+    expect(tenant.collections.managedDevices).toEqual([]);
+    expect(devices.length).toBe(3_000);
+    const again = JSON.stringify(devices.at(1_234));
+    devices.at(7);
+    expect(JSON.stringify(devices.at(1_234))).toBe(again);
+
+    // Every key, backup and performance row belongs to a Windows device of the list, by its Entra device id or its name.
+    const windows = all(devices).filter((device) => device.operatingSystem === 'Windows');
+    const entraIds = new Set(windows.map((device) => device.azureADDeviceId));
+    const names = new Set(windows.map((device) => device.deviceName));
+    const keys = all(recordsOf(tenant, 'bitlockerRecoveryKeys'));
+    expect(keys.length).toBeGreaterThan(windows.length * 0.8);
+    expect(keys.every((key) => entraIds.has(key.deviceId))).toBe(true);
+    expect(keys.some((key) => key.volumeType === 'fixedDataVolume')).toBe(true);
+    const backups = all(recordsOf(tenant, 'deviceLocalCredentials'));
+    expect(backups.every((backup) => entraIds.has(backup.id))).toBe(true);
+    const performance = all(recordsOf(tenant, 'userExperienceAnalyticsDevicePerformance'));
+    // The tenant stops adding performance rows at 50,000 per 100,000 devices: 1,500 here.
+    expect(performance.length).toBe(1_500);
+    expect(performance.every((row) => names.has(row.deviceName))).toBe(true);
+  });
+
+  it('serves a generated list page by page, the filter and $select applied, as a stored list is served', async () => {
+    const select = 'id,deviceName,operatingSystem,azureADDeviceId';
+    const { records, pages } = await readAll(`/v1.0/deviceManagement/managedDevices?$filter=operatingSystem eq 'Windows'&$select=${select}`);
+    const expected = all(recordsOf(tenant, 'managedDevices'))
+      .filter((device) => device.operatingSystem === 'Windows')
+      .map((device) => Object.fromEntries(select.split(',').map((field) => [field, device[field]])));
+    expect(records).toEqual(expected);
+    expect(pages).toBeGreaterThan(1);
+    // Asked again, the same pages: which devices pass the filter was found once and kept.
+    expect((await readAll(`/v1.0/deviceManagement/managedDevices?$filter=operatingSystem eq 'Windows'&$select=${select}`)).records).toEqual(records);
+  });
+
+  it('serves one generated record by id, and 404 for an id it does not hold', async () => {
+    const last = recordsOf(tenant, 'managedDevices').at(2_999)!;
+    const one = await graph.get(`/v1.0/deviceManagement/managedDevices/${last.id}?$select=id,deviceName`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: last.id, deviceName: last.deviceName });
+    const missing = await graph.get('/v1.0/deviceManagement/managedDevices/0f8fad5b-d9cb-469f-a165-70867728950e');
+    expect(missing.status).toBe(404);
+  });
+});
