@@ -64,6 +64,8 @@ async function startSimulatorProcess(): Promise<SimulatorProcess> {
     '--latency',
     String(latencyMs),
     ...(throttling ? [] : ['--no-throttling']),
+    // NAME=value lines, as for a .env file.
+    '--env',
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -74,7 +76,7 @@ async function startSimulatorProcess(): Promise<SimulatorProcess> {
       output += chunk.toString();
       if (!output.includes('Press Ctrl+C')) return;
       clearTimeout(timer);
-      resolve(Object.fromEntries([...output.matchAll(/^\s+([A-Z0-9_]+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!])));
+      resolve(Object.fromEntries([...output.matchAll(/^([A-Z0-9_]+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!])));
     });
   });
   return { env, stop: () => child.kill('SIGTERM') };
