@@ -51,10 +51,21 @@ try {
   const before = heapMb();
   const shape = windows.shape(result);
   const table = shape.tables[0]!;
-  const query = (overrides: Partial<WindowQuery>): WindowQuery => ({ table, offset: 0, limit: 100, sort: null, dir: 'asc', q: '', finding: null, open: false, ...overrides });
-  windows.window(result, query({}), new Set());
-  for (const column of shape.columnsOf(table)) windows.window(result, query({ sort: column }), new Set());
-  windows.window(result, query({ q: 'a' }), new Set());
+  const query = (overrides: Partial<WindowQuery>): WindowQuery => ({
+    table,
+    offset: 0,
+    limit: 100,
+    sort: null,
+    dir: 'asc',
+    q: '',
+    finding: null,
+    open: false,
+    triage: null,
+    ...overrides,
+  });
+  windows.window(result, query({}), new Map());
+  for (const column of shape.columnsOf(table)) windows.window(result, query({ sort: column }), new Map());
+  windows.window(result, query({ q: 'a' }), new Map());
   const after = heapMb();
   const rows = result.rows.length;
   const used = after - before;

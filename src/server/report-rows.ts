@@ -43,10 +43,9 @@ export function answerWindow(req: Request, res: Response, result: ReportResult, 
     return;
   }
   const { query } = parsed;
-  const inForce = decisions === null ? null : new Set(decisions.keys());
   // Only the decisions about this result's findings change its windows.
   const etag = `W/"${serialOf(result)}-${createHash('sha256')
-    .update(JSON.stringify([query, windows.decisionsBearing(result, inForce)]))
+    .update(JSON.stringify([query, windows.decisionsBearing(result, decisions)]))
     .digest('base64url')
     .slice(0, 22)}"`;
   res.header('etag', etag);
@@ -55,7 +54,7 @@ export function answerWindow(req: Request, res: Response, result: ReportResult, 
     res.end();
     return;
   }
-  const window = windows.window(result, query, inForce);
+  const window = windows.window(result, query, decisions);
   // The rows' findings ride along, so the tab shows a row's findings and its pane from the window alone.
   res.send(200, {
     ...head,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { createServices } from '../../src/app/create-services.js';
 import { createAppServer } from '../../src/server/app-server.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
+import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
 import { createHttpTransport } from '../../src/graph/http-transport.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import { reportToCsv } from '../../src/core/reports/report-csv.js';
@@ -196,6 +196,35 @@ describe('GET /api/reports/:id/rows', () => {
     expect((await get('/api/reports/startup-reliability/rows', token)).json<Window>().table).toBe(tables[0]);
   });
 
+  it('narrows to the rows with a finding accepted or snoozed by the tenant’s decisions, and a decision changed is a window changed', async () => {
+    const token = await userToken();
+    const report = (await get('/api/reports/escrow-gaps', token)).json<ReportResult>();
+    const finding = report.findings[0]!;
+    expect((await get('/api/reports/escrow-gaps/rows?triage=accepted', token)).json<Window>().total).toBe(0);
+    const triager = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE, TRIAGER_ROLE] });
+    const decide = async (body: Record<string, string>) => {
+      const response = await request(`${base}/api/reports/escrow-gaps/triage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${triager}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fingerprint: finding.fingerprint, ...body }),
+      });
+      await response.body.text();
+      expect(response.statusCode).toBe(200);
+    };
+    await decide({ action: 'snooze', reason: 'waiting for a new disk', until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) });
+    const snoozed = (await get('/api/reports/escrow-gaps/rows?triage=snoozed', token)).json<Window>();
+    expect(snoozed.rows.map((row) => row.id)).toEqual([finding.subjectId]);
+    const accepted = await get('/api/reports/escrow-gaps/rows?triage=accepted', token);
+    expect(accepted.json<Window>().total).toBe(0);
+    // The same query and the same finding decided on, now accepted: another ETag, so a client holding the old window is not told 304.
+    await decide({ action: 'accept', reason: 'kiosk' });
+    const since = await get('/api/reports/escrow-gaps/rows?triage=accepted', token, { 'if-none-match': String(accepted.headers.etag) });
+    expect(since.status).toBe(200);
+    expect(since.json<Window>().rows.map((row) => row.id)).toEqual([finding.subjectId]);
+    await decide({ action: 'reopen' });
+    expect((await get('/api/reports/escrow-gaps/rows?triage=accepted', token)).json<Window>().total).toBe(0);
+  });
+
   it('refuses what it cannot take with a 400 naming the parameter', async () => {
     const token = await userToken();
     const cases: Array<[string, string, string]> = [
@@ -206,6 +235,8 @@ describe('GET /api/reports/:id/rows', () => {
       ['dir=up', 'dir', 'dir: "up" is not "asc" or "desc".'],
       ['finding=lost', 'finding', 'finding: "lost" is not a finding kind of this report;'],
       ['open=yes', 'open', 'open: "yes" is not "true" or "false".'],
+      ['triage=reopened', 'triage', 'triage: "reopened" is not "accepted" or "snoozed".'],
+      ['triage=accepted&open=true', 'triage', 'triage: a finding accepted or snoozed is not open;'],
       ['table=apps', 'table', 'table: this report has one table; leave table out.'],
     ];
     for (const [parameters, parameter, message] of cases) {

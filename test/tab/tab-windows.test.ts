@@ -200,6 +200,47 @@ describe('a report read in windows', () => {
     await expect.poll(() => shownCount(page)).toBe(openAnswer.total);
   });
 
+  it('narrows on the server to the rows with an accepted finding, and back to every row', async () => {
+    const page = await tab.newPage();
+    const { first } = await openWindowed(page);
+    // Accept the first row's first finding in its pane, by keyboard.
+    const button = page.getByRole('button', { name: /findings? for .*: details and how to fix$/ }).first();
+    const device = /for (.*): details/.exec((await button.getAttribute('aria-label')) ?? '')?.[1] ?? '';
+    await button.click();
+    const pane = page.getByRole('dialog');
+    const section = pane.locator('[data-finding-details]').first();
+    await section.getByRole('button', { name: 'Accept…' }).click();
+    await section.getByRole('textbox').fill('Lab device, wiped weekly');
+    await section.getByRole('button', { name: 'Accept finding' }).focus();
+    await page.keyboard.press('Enter');
+    await section.locator('[data-triage=accepted]').waitFor();
+    await page.keyboard.press('Escape');
+    await pane.waitFor({ state: 'detached' });
+
+    const accepted = page.locator('[data-triaged=accepted]');
+    await expect.poll(() => accepted.getAttribute('data-finding-count')).toBe('1');
+    const narrowed = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('triage') === 'accepted' && !query.has('open')));
+    await accepted.getByRole('button').click();
+    const answer = (await (await narrowed).json()) as Window;
+    expect(answer.total).toBe(1);
+    expect(answer.rows[0]!.device).toBe(device);
+    await expect.poll(() => shownCount(page)).toBe(1);
+    expect(await shownDevices(page, 1)).toEqual([device]);
+
+    // Pressed again, every row.
+    await accepted.getByRole('button').click();
+    await expect.poll(() => shownCount(page)).toBe(first.total);
+    // The finding reopened from its row, narrowed to again, so the file's other tests see the report as it loaded.
+    await accepted.getByRole('button').click();
+    await expect.poll(() => shownCount(page)).toBe(1);
+    await page
+      .getByRole('button', { name: new RegExp(`for ${device}: details and how to fix$`) })
+      .first()
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reopen' }).click();
+    await page.getByRole('dialog').locator('[data-finding-details] [data-triage=open]').first().waitFor();
+  });
+
   it('exports the server’s CSV of the whole report, not one built in the browser', async () => {
     const page = await tab.newPage();
     await openWindowed(page);

@@ -1,5 +1,6 @@
 import { findingKind } from '../findings/finding-kinds.js';
 import type { FindingSeverity } from '../findings/finding-kinds.js';
+import type { TriageDecision, TriageState } from '../triage/triage-book.js';
 import type { CellValue, Finding, ReportColumn, ReportResult, ReportRow } from './report-model.js';
 import { CHANGED_COLUMN_KEY, windowTextSortKey } from './row-keys.js';
 
@@ -36,7 +37,12 @@ export interface WindowQuery {
   finding: string | null;
   /** Only rows with an open finding (neither accepted nor snoozed now); with `finding`, an open one of that kind. */
   open: boolean;
+  /** Only rows with a finding accepted (or snoozed) now; with `finding`, one of that kind. Never with `open`. */
+  triage: TriageState | null;
 }
+
+/** The decisions in force now (accepted, or snoozed until a day not yet past), by fingerprint. */
+export type DecisionsInForce = ReadonlyMap<string, Pick<TriageDecision, 'state'>>;
 
 /** A parameter the window cannot take: which one, and the words of the 400. */
 export interface WindowQueryError {
@@ -57,7 +63,8 @@ const list = (values: readonly string[]) => values.map((value) => `"${value}"`).
  * A query from the request's parameters, or the first parameter it cannot take. `table` may be left
  * out (the report's first table); `limit` is 1 to 1,000 (100 when left out); `offset` a whole number
  * from 0; `sort` a column of that table; `dir` `asc` or `desc`; `finding` a kind of the report;
- * `open` `true` or `false`.
+ * `open` `true` or `false`; `triage` `accepted` or `snoozed`, and not with `open=true` (a finding
+ * decided on is not open).
  */
 export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, shape: WindowShape): { ok: true; query: WindowQuery } | { ok: false; error: WindowQueryError } {
   const text = (name: string): string | undefined => {
@@ -103,7 +110,10 @@ export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, 
   }
   const open = text('open') ?? 'false';
   if (open !== 'true' && open !== 'false') return fail('open', `open: "${open}" is not "true" or "false".`);
-  return { ok: true, query: { table, offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true' } };
+  const triage = text('triage') ?? null;
+  if (triage !== null && triage !== 'accepted' && triage !== 'snoozed') return fail('triage', `triage: "${triage}" is not "accepted" or "snoozed".`);
+  if (triage !== null && open === 'true') return fail('triage', 'triage: a finding accepted or snoozed is not open; ask for triage or for open=true, not both.');
+  return { ok: true, query: { table, offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true', triage } };
 }
 
 /** One window: how many rows pass the filters, where the slice starts, and the slice. */
@@ -211,11 +221,11 @@ function* sortTextsInSteps(texts: readonly string[]): Generator<void, string[]> 
   return from;
 }
 
-/** The decisions in force that bear on a result, as one text: what its default order and open rows depend on. */
-function decisionsKey(index: ResultIndex, inForce: ReadonlySet<string> | null): string {
+/** The decisions in force that bear on a result, as one text: what its default order, open rows and decided rows depend on. */
+function decisionsKey(index: ResultIndex, inForce: DecisionsInForce | null): string {
   if (inForce === null) return 'unread';
   const bearing: string[] = [];
-  for (const fingerprint of inForce) if (index.fingerprints.has(fingerprint)) bearing.push(fingerprint);
+  for (const [fingerprint, decision] of inForce) if (index.fingerprints.has(fingerprint)) bearing.push(`${fingerprint}:${decision.state}`);
   return bearing.sort().join('\u0000');
 }
 
@@ -234,11 +244,11 @@ export class ReportWindows {
   }
 
   /**
-   * One window of a result for a viewer: `inForce` holds the fingerprints of the findings accepted or
-   * snoozed now (the caller's tenant's decisions), or null when they could not be read, when every
-   * finding counts as open, as the tab counts them then.
+   * One window of a result for a viewer: `inForce` holds the decisions in force now (the caller's
+   * tenant's), or null when they could not be read, when every finding counts as open and none as
+   * decided, as the tab counts them then.
    */
-  window(result: ReportResult, query: WindowQuery, inForce: ReadonlySet<string> | null): ReportWindow {
+  window(result: ReportResult, query: WindowQuery, inForce: DecisionsInForce | null): ReportWindow {
     const index = this.indexOf(result);
     const table = index.tables.get(query.table);
     if (!table) return { total: 0, offset: query.offset, rows: [] };
@@ -247,7 +257,7 @@ export class ReportWindows {
     const words = query.q.toLowerCase().split(/\s+/).filter(Boolean);
     const picked: number[] = [];
     let total: number;
-    if (words.length === 0 && query.finding === null && !query.open) {
+    if (words.length === 0 && query.finding === null && !query.open && query.triage === null) {
       total = count;
       for (let at = query.offset; at < Math.min(count, query.offset + query.limit); at += 1) picked.push(order[at]!);
     } else {
@@ -279,7 +289,7 @@ export class ReportWindows {
    * The decisions in force that bear on this result's windows, as one text (`'unread'` when they
    * could not be read): two requests with the same text and query get the same window.
    */
-  decisionsBearing(result: ReportResult, inForce: ReadonlySet<string> | null): string {
+  decisionsBearing(result: ReportResult, inForce: DecisionsInForce | null): string {
     return decisionsKey(this.indexOf(result), inForce);
   }
 
@@ -304,7 +314,7 @@ export class ReportWindows {
   }
 
   /**
-   * Which rows pass a filter (the text's words, a finding kind, open findings), one flag per row, and
+   * Which rows pass a filter (the text's words, a finding kind, open or decided findings), one flag per row, and
    * how many: made once per filter and set of decisions and kept for the last few, so viewers paging
    * or sorting a filtered table scan flags rather than texts.
    */
@@ -314,9 +324,9 @@ export class ReportWindows {
     table: TableIndex,
     words: readonly string[],
     query: WindowQuery,
-    inForce: ReadonlySet<string> | null,
+    inForce: DecisionsInForce | null,
   ): { passes: Uint8Array; passing: number } {
-    const key = JSON.stringify([words, query.finding, query.open ? decisionsKey(index, inForce) : null]);
+    const key = JSON.stringify([words, query.finding, query.open, query.triage, query.open || query.triage !== null ? decisionsKey(index, inForce) : null]);
     const known = table.filters.get(key);
     if (known) {
       // The most recent last: the oldest goes first when there are too many.
@@ -326,7 +336,7 @@ export class ReportWindows {
     }
     const count = table.rowIndices.length;
     const texts = words.length > 0 ? this.searchTextOf(table, result) : null;
-    const narrowed = query.finding !== null || query.open;
+    const narrowed = query.finding !== null || query.open || query.triage !== null;
     const passes = new Uint8Array(count);
     let passing = 0;
     for (let position = 0; position < count; position += 1) {
@@ -338,7 +348,10 @@ export class ReportWindows {
         let found = false;
         for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]! && !found; at += 1) {
           const finding = result.findings[table.findingIndex[at]!]!;
-          found = (query.finding === null || finding.kind === query.finding) && (!query.open || inForce === null || !inForce.has(finding.fingerprint));
+          found =
+            (query.finding === null || finding.kind === query.finding) &&
+            (!query.open || inForce === null || !inForce.has(finding.fingerprint)) &&
+            (query.triage === null || inForce?.get(finding.fingerprint)?.state === query.triage);
         }
         if (!found) continue;
       }
@@ -485,7 +498,7 @@ export class ReportWindows {
   }
 
   /** The tab's order before anyone sorts: the worst open finding first, then the report's own order. */
-  private defaultOrder(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: ReadonlySet<string> | null): Uint32Array {
+  private defaultOrder(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: DecisionsInForce | null): Uint32Array {
     const key = decisionsKey(index, inForce);
     const known = table.defaultOrders.get(key);
     if (known) return known;

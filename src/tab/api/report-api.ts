@@ -2,7 +2,7 @@ import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
 import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
-import type { TriageRequest, TriageView } from '../../core/triage/triage-book.js';
+import type { TriageRequest, TriageState, TriageView } from '../../core/triage/triage-book.js';
 import type { AppliesResult } from '../../core/applies/applies-result.js';
 
 export interface TenantInfo {
@@ -42,6 +42,8 @@ export interface RowsQuery {
   q: string;
   finding: string | null;
   open: boolean;
+  /** Only rows with a finding accepted, or snoozed, now; never with `open`. */
+  triage: TriageState | null;
 }
 
 /** One window: rows that pass the filters from `offset`, how many pass in all, and the rows' findings; or the load's error. */
@@ -109,6 +111,7 @@ export class ReportApi {
     if (query.q.trim() !== '') parameters.set('q', query.q);
     if (query.finding !== null) parameters.set('finding', query.finding);
     if (query.open) parameters.set('open', 'true');
+    if (query.triage !== null) parameters.set('triage', query.triage);
     return this.getJson<RowsWindow>(`/api/reports/${encodeURIComponent(id)}/rows?${parameters.toString()}`, signal);
   }
 

@@ -77,13 +77,14 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
   const [totals, setTotals] = useState<Record<string, number | null>>({});
   const onTotal = useCallback((key: string, total: number | null) => setTotals((previous) => (previous[key] === total ? previous : { ...previous, [key]: total })), []);
   const shownCount = sections.reduce((sum, section) => sum + (totals[section.key ?? ''] ?? 0), 0);
-  // Accepted and snoozed findings are not a query of the window: the triage log lists them.
-  const triageSelected = filter !== null && 'triage' in filter;
+  // The Accepted and Snoozed toggles narrow to the rows with a finding in that state, as the whole report's do.
+  const decided = filter !== null && 'triage' in filter ? filter.triage : null;
   const filters = (section: ReportSection): WindowFilters => ({
     sort: sorts[section.key ?? ''] ?? null,
     q,
     finding: filter !== null && 'kind' in filter ? filter.kind : null,
-    open: onlyFindings || (filter !== null && 'kind' in filter),
+    open: decided === null && (onlyFindings || (filter !== null && 'kind' in filter)),
+    triage: decided,
   });
 
   const toggleSort = useCallback((section: ReportSection, columnKey: string) => {
@@ -133,11 +134,6 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
             Reading all {report.whole.rows.toLocaleString(format.locale)} rows to count their findings…
           </Caption1>
         )}
-        {triageSelected ? (
-          <Caption1 className={styles.muted} data-state="triage-in-log">
-            This report is too large to narrow the table to accepted or snoozed findings: the triage log lists them.
-          </Caption1>
-        ) : null}
       </FindingsSection>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
         <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} />

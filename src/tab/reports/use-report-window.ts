@@ -3,6 +3,7 @@ import type { Finding, ReportLoadError, ReportId, ReportRow } from '../../core/r
 import { ApiError } from '../api/report-api.js';
 import type { ReportApi, RowsQuery } from '../api/report-api.js';
 import type { SortState } from '../table/row-order.js';
+import type { TriageState } from '../../core/triage/triage-book.js';
 import { WINDOW_PAGE_ROWS, dropFarPages } from './window-pages.js';
 
 /** What a windowed table shows: its order and filters, each a server query (docs/contract.md, the rows). */
@@ -12,6 +13,7 @@ export interface WindowFilters {
   q: string;
   finding: string | null;
   open: boolean;
+  triage: TriageState | null;
 }
 
 /** One table of a large report, read a page of rows at a time as they come into view. */
@@ -51,7 +53,7 @@ interface Pages {
  * (another `generatedAt`) than the pages held drops them: rows of two loads are never mixed.
  */
 export function useReportWindow(api: ReportApi, id: ReportId, table: string | null, filters: WindowFilters, freshness: string): ReportWindowView {
-  const key = JSON.stringify([id, table, filters.sort, filters.q.trim(), filters.finding, filters.open, freshness]);
+  const key = JSON.stringify([id, table, filters.sort, filters.q.trim(), filters.finding, filters.open, filters.triage, freshness]);
   const pages = useRef<Pages>({ key: '', generatedAt: null, total: null, shownTotal: null, rows: new Map(), findings: new Map(), inFlight: new Map() });
   const [, setVersion] = useState(0);
   const [failure, setFailure] = useState<{ loadError: ReportLoadError | null; error: ApiError | null }>({ loadError: null, error: null });
@@ -73,6 +75,7 @@ export function useReportWindow(api: ReportApi, id: ReportId, table: string | nu
         q: filters.q.trim(),
         finding: filters.finding,
         open: filters.open,
+        triage: filters.triage,
       };
       api.rows(id, query, controller.signal).then(
         ({ value: window }) => {

@@ -78,6 +78,7 @@ const query = (overrides: Partial<WindowQuery> = {}): WindowQuery => ({
   q: '',
   finding: null,
   open: false,
+  triage: null,
   ...overrides,
 });
 const ids = (rows: readonly ReportRow[]) => rows.map((row) => row.id);
@@ -115,23 +116,23 @@ describe('a report window: order', () => {
         ['desc', 'descending'],
       ] as const) {
         const tab = Array.from(sortedOrder(rows, { columnKey: column.key, direction }), (index) => rows[index]!.id);
-        expect(ids(windows.window(result, query({ sort: column.key, dir }), new Set()).rows), `${column.key} ${dir}`).toEqual(tab);
+        expect(ids(windows.window(result, query({ sort: column.key, dir }), new Map()).rows), `${column.key} ${dir}`).toEqual(tab);
       }
     }
-    const byName = windows.window(result, query({ sort: 'device' }), new Set()).rows;
+    const byName = windows.window(result, query({ sort: 'device' }), new Map()).rows;
     expect(byName.at(-1)!.device).toBeNull();
-    expect(windows.window(result, query({ sort: 'device', dir: 'desc' }), new Set()).rows.at(-1)!.device).toBeNull();
+    expect(windows.window(result, query({ sort: 'device', dir: 'desc' }), new Map()).rows.at(-1)!.device).toBeNull();
   });
 
   it('builds a column order once per load, whichever direction and however often it is asked', () => {
     const windows = new ReportWindows();
-    windows.window(result, query({ sort: 'device' }), new Set());
-    windows.window(result, query({ sort: 'device', dir: 'desc', offset: 50 }), new Set());
-    windows.window(result, query({ sort: 'device', q: 'pc' }), new Set());
+    windows.window(result, query({ sort: 'device' }), new Map());
+    windows.window(result, query({ sort: 'device', dir: 'desc', offset: 50 }), new Map());
+    windows.window(result, query({ sort: 'device', q: 'pc' }), new Map());
     expect(windows.sortBuilds).toBe(1);
-    windows.window(result, query({ sort: 'storage' }), new Set());
+    windows.window(result, query({ sort: 'storage' }), new Map());
     expect(windows.sortBuilds).toBe(2);
-    windows.window(resultOf(sampleRows(400)), query({ sort: 'device' }), new Set());
+    windows.window(resultOf(sampleRows(400)), query({ sort: 'device' }), new Map());
     expect(windows.sortBuilds).toBe(3); // a new load is a new order
   });
 
@@ -150,7 +151,7 @@ describe('a report window: order', () => {
         ['desc', 'descending'],
       ] as const) {
         const tab = Array.from(sortedOrder(large, { columnKey: column, direction }), (index) => large[index]!.id).slice(5_000, 6_000);
-        expect(ids(windows.window(largeResult, query({ sort: column, dir, offset: 5_000 }), new Set()).rows), `${column} ${dir}`).toEqual(tab);
+        expect(ids(windows.window(largeResult, query({ sort: column, dir, offset: 5_000 }), new Map()).rows), `${column} ${dir}`).toEqual(tab);
       }
     }
     expect(windows.sortBuilds).toBe(COLUMNS.length);
@@ -169,9 +170,9 @@ describe('a report window: order', () => {
       (index) => rows[index]!.id,
     );
     const windows = new ReportWindows();
-    expect(ids(windows.window(result, query(), new Set(decisions.keys())).rows)).toEqual(tab);
+    expect(ids(windows.window(result, query(), decisions).rows)).toEqual(tab);
     // With no decisions in force, every finding is open.
-    expect(ids(windows.window(result, query(), new Set()).rows)[0]).toBe('device-0');
+    expect(ids(windows.window(result, query(), new Map()).rows)[0]).toBe('device-0');
   });
 });
 
@@ -184,18 +185,18 @@ describe('a report window: filters', () => {
     const windows = new ReportWindows();
     for (const q of ['pc', 'PC-2 2026-01-0', '  éclair ', 'missing 2026', 'secret', 'zebra-1', 'nothing-like-this']) {
       const tab = visibleRows(rows, Int32Array.from(rows.keys()), searchText, q);
-      const window = windows.window(result, query({ q }), new Set());
+      const window = windows.window(result, query({ q }), new Map());
       expect(window.total, q).toBe(tab.length);
       expect(new Set(ids(window.rows)), q).toEqual(new Set(ids(tab)));
     }
     // The n/a column's cells are not visible, so its text matches nothing.
-    expect(windows.window(result, query({ q: 'secret' }), new Set()).total).toBe(0);
+    expect(windows.window(result, query({ q: 'secret' }), new Map()).total).toBe(0);
   });
 
   it('narrows to a kind, to open findings, and to open findings of a kind (the tab’s kind toggle), for the caller’s decisions', () => {
     const windows = new ReportWindows();
     const decisions = decisionsFor(result.findings);
-    const inForce = new Set(decisions.keys());
+    const inForce = decisions;
     const open = splitByTriage(result.findings, decisions, new Date()).open;
     const subjects = (findings: readonly Finding[]) => new Set(findings.map((finding) => finding.subjectId));
     const expectRows = (narrow: Partial<WindowQuery>, expected: Set<string>) => {
@@ -215,34 +216,58 @@ describe('a report window: filters', () => {
     ).toBe(true);
   });
 
+  it('narrows to the rows with a finding accepted, or snoozed, now (the tab’s Accepted and Snoozed toggles), of a kind too', () => {
+    const windows = new ReportWindows();
+    const decisions = decisionsFor(result.findings);
+    const split = splitByTriage(result.findings, decisions, new Date());
+    const subjects = (findings: readonly Finding[]) => new Set(findings.map((finding) => finding.subjectId));
+    for (const triage of ['accepted', 'snoozed'] as const) {
+      expect(split[triage].length, triage).toBeGreaterThan(0);
+      const window = windows.window(result, query({ triage }), decisions);
+      expect(window.total, triage).toBe(subjects(split[triage]).size);
+      expect(new Set(ids(window.rows))).toEqual(subjects(split[triage]));
+      const ofKind = windows.window(result, query({ triage, finding: 'stale' }), decisions);
+      expect(new Set(ids(ofKind.rows))).toEqual(subjects(split[triage].filter((finding) => finding.kind === 'stale')));
+    }
+    // Decisions that could not be read: nothing counts as decided, as the tab counts it then.
+    expect(windows.window(result, query({ triage: 'accepted' }), null).total).toBe(0);
+    // A snoozed finding accepted since moves from one to the other: the filter is kept per state, not per fingerprint.
+    const acceptedBefore = subjects(split.accepted);
+    const moved = split.snoozed.find((finding) => !acceptedBefore.has(finding.subjectId))!;
+    const accepted = new Map(decisions).set(moved.fingerprint, { ...decisions.get(moved.fingerprint)!, state: 'accepted', until: null });
+    expect(ids(windows.window(result, query({ triage: 'accepted' }), decisions).rows)).not.toContain(moved.subjectId);
+    expect(ids(windows.window(result, query({ triage: 'accepted' }), accepted).rows)).toContain(moved.subjectId);
+    expect(windows.decisionsBearing(result, accepted)).not.toBe(windows.decisionsBearing(result, decisions));
+  });
+
   it('keeps a filter per set of decisions: a finding accepted since is no longer open in the next window', () => {
     const windows = new ReportWindows();
     const subjects = (findings: readonly Finding[]) => new Set(findings.map((finding) => finding.subjectId)).size;
-    expect(windows.window(result, query({ open: true }), new Set()).total).toBe(subjects(result.findings));
+    expect(windows.window(result, query({ open: true }), new Map()).total).toBe(subjects(result.findings));
     const decisions = decisionsFor(result.findings);
     const open = splitByTriage(result.findings, decisions, new Date()).open;
-    expect(windows.window(result, query({ open: true }), new Set(decisions.keys())).total).toBe(subjects(open));
-    expect(windows.window(result, query({ open: true }), new Set()).total).toBe(subjects(result.findings));
+    expect(windows.window(result, query({ open: true }), decisions).total).toBe(subjects(open));
+    expect(windows.window(result, query({ open: true }), new Map()).total).toBe(subjects(result.findings));
     // Decisions about another report's findings change nothing.
-    expect(windows.window(result, query({ open: true }), new Set(['other-report:finding'])).total).toBe(subjects(result.findings));
+    expect(windows.window(result, query({ open: true }), new Map([['other-report:finding', { state: 'accepted' as const }]])).total).toBe(subjects(result.findings));
   });
 
   it('slices within bounds: an offset past the end is an empty slice of the same total', () => {
     const windows = new ReportWindows();
-    const all = windows.window(result, query({ sort: 'storage' }), new Set()).rows;
-    const page = windows.window(result, query({ sort: 'storage', offset: 290, limit: 50 }), new Set());
+    const all = windows.window(result, query({ sort: 'storage' }), new Map()).rows;
+    const page = windows.window(result, query({ sort: 'storage', offset: 290, limit: 50 }), new Map());
     expect(page.total).toBe(300);
     expect(ids(page.rows)).toEqual(ids(all.slice(290)));
-    const past = windows.window(result, query({ offset: 5000, limit: 10 }), new Set());
+    const past = windows.window(result, query({ offset: 5000, limit: 10 }), new Map());
     expect(past).toEqual({ total: 300, offset: 5000, rows: [] });
-    const filtered = windows.window(result, query({ q: 'pc', offset: 3, limit: 2 }), new Set());
+    const filtered = windows.window(result, query({ q: 'pc', offset: 3, limit: 2 }), new Map());
     expect(filtered.rows).toHaveLength(2);
     expect(filtered.offset).toBe(3);
   });
 
   it('hands back the rows as the report JSON has them, id and link included', () => {
     const windows = new ReportWindows();
-    const [first] = windows.window(result, query({ limit: 1, sort: 'storage' }), new Set()).rows;
+    const [first] = windows.window(result, query({ limit: 1, sort: 'storage' }), new Map()).rows;
     expect(first).toBe(rows.find((row) => row.id === first!.id));
     expect(Object.keys(first!)).toEqual(expect.arrayContaining(['id', 'link', 'device']));
   });
@@ -253,7 +278,7 @@ describe('a report window: the rows’ findings', () => {
     const rows = sampleRows(300);
     const result = resultOf(rows);
     const windows = new ReportWindows();
-    const window = windows.window(result, query({ sort: 'device', offset: 40, limit: 25 }), new Set());
+    const window = windows.window(result, query({ sort: 'device', offset: 40, limit: 25 }), new Map());
     const found = windows.findingsOf(result, window.rows);
     const inWindow = new Set(ids(window.rows).map(String));
     expect(found.length).toBeGreaterThan(0);
@@ -290,11 +315,11 @@ describe('a report window: several tables and the audit log', () => {
     );
     for (const section of sections) {
       const table = section.key!;
-      expect(windows.window(result, query({ table, limit: 1000 }), new Set()).total).toBe(section.rows.length);
+      expect(windows.window(result, query({ table, limit: 1000 }), new Map()).total).toBe(section.rows.length);
       for (const column of section.columns) {
         for (const dir of ['asc', 'desc'] as const) {
           const tab = Array.from(sortedOrder(section.rows, { columnKey: column.key, direction: dir === 'asc' ? 'ascending' : 'descending' }), (index) => section.rows[index]!.id);
-          expect(ids(windows.window(result, query({ table, sort: column.key, dir }), new Set()).rows), `${table} ${column.key} ${dir}`).toEqual(tab);
+          expect(ids(windows.window(result, query({ table, sort: column.key, dir }), new Map()).rows), `${table} ${column.key} ${dir}`).toEqual(tab);
         }
       }
     }
@@ -302,7 +327,7 @@ describe('a report window: several tables and the audit log', () => {
 
   it('adds the last change the audit log holds to each row, as the tab does, and sorts by it', () => {
     const windows = new ReportWindows();
-    const window = windows.window(result, query({ table: 'devices', sort: CHANGED_COLUMN_KEY, limit: 2 }), new Set());
+    const window = windows.window(result, query({ table: 'devices', sort: CHANGED_COLUMN_KEY, limit: 2 }), new Map());
     expect(window.rows[0]).toMatchObject({ id: 'd3', [CHANGED_COLUMN_KEY]: '2026-01-20T00:00:00Z' });
     expect(window.rows[1]![CHANGED_COLUMN_KEY]).toBeNull();
   });
@@ -318,6 +343,7 @@ describe('a report window: the parameters', () => {
       ok: true,
       query: query({ limit: 7, sort: 'device', dir: 'desc', q: 'pc', finding: 'noKey', open: true, offset: 20 }),
     });
+    expect(parseWindowQuery({ triage: 'snoozed', finding: 'noKey' }, shape)).toEqual({ ok: true, query: query({ limit: 100, triage: 'snoozed', finding: 'noKey' }) });
     expect(parseWindowQuery({ table: 'apps' }, sectioned)).toMatchObject({ ok: true, query: { table: 'apps' } });
     expect(parseWindowQuery({}, sectioned)).toMatchObject({ ok: true, query: { table: 'devices' } });
   });
@@ -333,6 +359,8 @@ describe('a report window: the parameters', () => {
       [{ dir: 'up' }, shape, 'dir', 'dir: "up" is not "asc" or "desc".'],
       [{ finding: 'lost' }, shape, 'finding', 'finding: "lost" is not a finding kind of this report; it has "noKey", "stale", "noLaps".'],
       [{ open: 'yes' }, shape, 'open', 'open: "yes" is not "true" or "false".'],
+      [{ triage: 'reopened' }, shape, 'triage', 'triage: "reopened" is not "accepted" or "snoozed".'],
+      [{ triage: 'accepted', open: 'true' }, shape, 'triage', 'triage: a finding accepted or snoozed is not open; ask for triage or for open=true, not both.'],
       [{ table: 'apps' }, shape, 'table', 'table: this report has one table; leave table out.'],
       [{ table: 'models' }, sectioned, 'table', 'table: "models" is not a table of this report; it has "devices", "apps".'],
       [{ table: 'apps', sort: 'device' }, sectioned, 'sort', 'sort: "device" is not a column of this table; it has "app".'],
