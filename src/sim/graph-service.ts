@@ -822,11 +822,10 @@ function omitNested(target: Record<string, unknown>, path: readonly string[]): v
 }
 
 /**
- * The collection as one schema version sees it: `/v1.0` leaves out records whose type only the
- * beta schema declares (v1-schema.ts). Tenants are small where this applies (policies and apps,
- * not devices), so the filter runs per request rather than being cached against in-place edits.
+ * Whether a record is in the collection as one schema version sees it: `/v1.0` leaves out records
+ * whose type only the beta schema declares (v1-schema.ts). Null when the version declares every
+ * type the list may hold.
  */
-/** Whether a record is of a type this version's schema declares; null when the version declares every type the list holds. */
 function schemaTest(resource: SimResource | SimNestedResource, version: VersionSegment): RecordTest | null {
   const omittedTypes = version === 'v1.0' ? resource.v1Omits?.types : undefined;
   if (!omittedTypes) return null;

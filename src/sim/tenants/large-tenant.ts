@@ -317,7 +317,7 @@ function generateDevices(options: {
   }
   // Consecutive records of a page mostly share a device: the last one made is kept.
   let last: { index: number; records: DeviceRecords } | null = null;
-  const recordsOf = (index: number): DeviceRecords => {
+  const deviceAt = (index: number): DeviceRecords => {
     if (last?.index !== index) last = { index, records: deviceRecords(index, seededRandom(starts[index]!), now, index < performanceClosedAt, userIds[index] ?? null) };
     return last.records;
   };
@@ -326,10 +326,10 @@ function generateDevices(options: {
     at: (position: number) => at(typeof owners === 'number' ? position : owners[position]!),
   });
   return {
-    managedDevices: list(deviceCount, (index) => recordsOf(index).device),
-    bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => recordsOf(owner >>> 1).recoveryKeys[owner & 1]!),
-    deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => recordsOf(index).localCredential!),
-    userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => recordsOf(index).performance!),
+    managedDevices: list(deviceCount, (index) => deviceAt(index).device),
+    bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => deviceAt(owner >>> 1).recoveryKeys[owner & 1]!),
+    deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => deviceAt(index).localCredential!),
+    userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => deviceAt(index).performance!),
   };
 }
 
