@@ -71,7 +71,7 @@ export interface SimGraphOptions {
 
 const MAX_BATCH_REQUESTS = 20;
 const MAX_EXPANDED_MEMBERS = 20;
-const GENERATED_SELECTIONS_KEPT = 16;
+const GENERATED_SCANS_KEPT = 16;
 /**
  * The compressed pages the simulator keeps, at most (bytes, counted as they are kept): every page of
  * the 100,000-device tenant's reports (about 14 MB), so the benchmark's simulator takes little CPU
@@ -91,8 +91,8 @@ export class SimGraph {
   private readonly compressedPages = new WeakMap<RecordList, Map<string, Buffer>>();
   /** Bytes ever put in `compressedPages`: past COMPRESSED_PAGES_BUDGET, pages are compressed anew each time. */
   private compressedBytes = 0;
-  /** Which records of a generated collection a version's schema and a `$filter` keep, by index: found once, not per page. */
-  private readonly generatedSelections = new WeakMap<GeneratedRecords, Map<string, Uint32Array>>();
+  /** Which records of a generated collection a version's schema and a `$filter` keep, by index, as far as pages have asked: found once, not per page. */
+  private readonly generatedScans = new WeakMap<GeneratedRecords, Map<string, GeneratedScan>>();
   /** Bumped by clearLog, so a request still in flight from before is not logged after it. */
   private logGeneration = 0;
 
@@ -301,28 +301,28 @@ export class SimGraph {
 
   /**
    * The records of a list that a version's schema (none checked when `version` is null) and a
-   * `$filter` keep. A stored list is filtered per request, since a test may change it between two;
-   * a generated one never changes, so which of its records pass is found once per query and kept.
+   * `$filter` keep. A stored list is filtered per request, since a test may change it between two.
+   * A generated one never changes: which of its records pass is found as far as the pages asked for
+   * need (so the first page of 500,000 generated devices does not wait for all of them to be made)
+   * and kept for the next pages.
    */
   private selected(list: RecordList, resource: SimResource | SimNestedResource, version: VersionSegment | null, filter: string | null): Selection {
     const inSchema = version === null ? null : schemaTest(resource, version);
     const passes = filterTest(filter, resource);
     const keep: RecordTest | null = inSchema && passes ? (record) => inSchema(record) && passes(record) : (inSchema ?? passes);
-    if (!isGenerated(list)) return keep ? list.filter(keep) : list;
+    if (!isGenerated(list)) return storedSelection(keep ? list.filter(keep) : list);
     if (!keep) return generatedSelection(list, null);
-    const selections = this.generatedSelections.get(list) ?? new Map<string, Uint32Array>();
-    this.generatedSelections.set(list, selections);
+    const scans = this.generatedScans.get(list) ?? new Map<string, GeneratedScan>();
+    this.generatedScans.set(list, scans);
     const key = `${resource.path}|${version}|${filter ?? ''}`;
-    let indices = selections.get(key);
-    if (!indices) {
-      const kept: number[] = [];
-      for (let index = 0; index < list.length; index += 1) if (keep(list.at(index))) kept.push(index);
-      indices = Uint32Array.from(kept);
+    let scan = scans.get(key);
+    if (!scan) {
+      scan = { keep, kept: [], scanned: 0 };
       // A client may ask any number of filters: the last few are kept.
-      if (selections.size >= GENERATED_SELECTIONS_KEPT) selections.delete(selections.keys().next().value!);
-      selections.set(key, indices);
+      if (scans.size >= GENERATED_SCANS_KEPT) scans.delete(scans.keys().next().value!);
+      scans.set(key, scan);
     }
-    return generatedSelection(list, indices);
+    return generatedSelection(list, scan);
   }
 
   /** One record of a collection by id, shaped as its list shapes it; 404 when it is not there (or not in this version's schema). */
@@ -383,7 +383,7 @@ export class SimGraph {
 
     const page = records.slice(offset, offset + pageSize);
     const body: Record<string, unknown> = { '@odata.context': `${this.options.origin}/${version}/$metadata#${list.entitySet}` };
-    if (offset + pageSize < records.length) {
+    if (records.exceeds(offset + pageSize)) {
       const kept = [...context.query.entries()].filter(([name]) => name !== '$skiptoken');
       kept.push(['$skiptoken', encodeSkipToken(offset + pageSize, list.path)]);
       body['@odata.nextLink'] = `${this.options.origin}/${version}${list.path}?${kept.map(([name, value]) => `${name}=${encodeODataValue(value)}`).join('&')}`;
@@ -739,28 +739,52 @@ function filterTest(filter: string | null, resource: SimResource | SimNestedReso
   return (record) => record[property!] === value;
 }
 
-/** The records of a list that a version's schema and a filter keep: as much of an array as serving them needs. */
+/** The records of a list that a version's schema and a filter keep: what serving a page or one record needs of them. */
 interface Selection {
-  readonly length: number;
+  /** The records from `from` up to `to` (excluded), fewer where the selection ends. */
   slice(from: number, to: number): GraphRecord[];
+  /** Whether it holds more than `count` records: a page that ends at `count` has a next one. */
+  exceeds(count: number): boolean;
   find(test: RecordTest): GraphRecord | undefined;
+}
+
+/** Which records of a generated list a test keeps, by index, as far as it has been run. */
+interface GeneratedScan {
+  keep: RecordTest;
+  kept: number[];
+  scanned: number;
 }
 
 const isGenerated = (list: RecordList): list is GeneratedRecords => !Array.isArray(list);
 
-/** The records of a generated list at `indices` (all of them when null), each made as it is read. */
-function generatedSelection(list: GeneratedRecords, indices: Uint32Array | null): Selection {
-  const length = indices?.length ?? list.length;
-  const at = (position: number) => list.at(indices ? indices[position]! : position);
+function storedSelection(records: readonly GraphRecord[]): Selection {
+  return { slice: (from, to) => records.slice(from, to), exceeds: (count) => records.length > count, find: (test) => records.find(test) };
+}
+
+/** The records of a generated list that `scan` keeps (all of them when null), each made as it is read. */
+function generatedSelection(list: GeneratedRecords, scan: GeneratedScan | null): Selection {
+  // The scan run on until it has kept `count` records or reached the list's end; how many it has kept.
+  const reach = (count: number): number => {
+    if (!scan) return Math.min(count, list.length);
+    while (scan.kept.length < count && scan.scanned < list.length) {
+      const index = scan.scanned;
+      scan.scanned += 1;
+      if (scan.keep(list.at(index))) scan.kept.push(index);
+    }
+    return Math.min(count, scan.kept.length);
+  };
+  const at = (position: number) => list.at(scan ? scan.kept[position]! : position);
   return {
-    length,
     slice(from, to) {
       const records: GraphRecord[] = [];
-      for (let position = Math.max(0, from); position < Math.min(to, length); position += 1) records.push(at(position));
+      const end = reach(to);
+      for (let position = Math.max(0, from); position < end; position += 1) records.push(at(position));
       return records;
     },
+    exceeds: (count) => reach(count + 1) > count,
     find(test) {
-      for (let position = 0; position < length; position += 1) {
+      const end = reach(Number.POSITIVE_INFINITY);
+      for (let position = 0; position < end; position += 1) {
         const record = at(position);
         if (test(record)) return record;
       }

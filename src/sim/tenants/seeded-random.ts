@@ -20,19 +20,28 @@ export function seededRandom(seed: number): SeededRandom {
   return Object.assign(draw, { position: () => state });
 }
 
-/** A version-4-shaped GUID drawn from the seeded source, so ids are stable across runs. */
+const HEX_CODES = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+const DASH_CODE = '-'.charCodeAt(0);
+/** The 36 character codes of the GUID being made: one array, reused (the tenant makes millions). */
+const guidCodes = new Array<number>(36);
+
+/**
+ * A version-4-shaped GUID drawn from the seeded source, so ids are stable across runs: 32 hex
+ * digits drawn, the version digit set to 4 and the variant digit drawn again from 8 to b. Made from
+ * character codes in one call, which gives one flat string of 36 characters: pieces joined by a
+ * template are kept by V8 as a tree of partial strings until first read, several times the memory,
+ * and the large tenant makes several GUIDs each time it makes a device again.
+ */
 export function seededGuid(random: () => number): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
-  hex[12] = '4';
-  hex[16] = ((Math.floor(random() * 4) + 8) as number).toString(16);
-  // One join makes one flat string of 36 characters: pieces joined by a template are kept by V8 as a
-  // tree of partial strings until first read, several times the memory, which a tenant of 500,000
-  // devices (millions of ids) pays for in full.
-  hex.splice(20, 0, '-');
-  hex.splice(16, 0, '-');
-  hex.splice(12, 0, '-');
-  hex.splice(8, 0, '-');
-  return hex.join('');
+  let at = 0;
+  for (let digit = 0; digit < 32; digit += 1) {
+    if (digit === 8 || digit === 12 || digit === 16 || digit === 20) guidCodes[at++] = DASH_CODE;
+    guidCodes[at++] = HEX_CODES[Math.floor(random() * 16)]!;
+  }
+  // The version digit (the 13th) and the variant digit (the 17th), after two and three dashes.
+  guidCodes[14] = HEX_CODES[4]!;
+  guidCodes[19] = HEX_CODES[Math.floor(random() * 4) + 8]!;
+  return String.fromCharCode(...guidCodes);
 }
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
