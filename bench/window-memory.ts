@@ -12,7 +12,7 @@ import { GraphClient } from '../src/graph/graph-client.js';
 import { createHttpTransport } from '../src/graph/http-transport.js';
 import { createMsalTokenSource } from '../src/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
-import { ReportWindows } from '../src/core/reports/report-window.js';
+import { ReportWindows, windowQuery } from '../src/core/reports/report-window.js';
 import type { WindowQuery } from '../src/core/reports/report-window.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
@@ -51,18 +51,7 @@ try {
   const before = heapMb();
   const shape = windows.shape(result);
   const table = shape.tables[0]!;
-  const query = (overrides: Partial<WindowQuery>): WindowQuery => ({
-    table,
-    offset: 0,
-    limit: 100,
-    sort: null,
-    dir: 'asc',
-    q: '',
-    finding: null,
-    open: false,
-    triage: null,
-    ...overrides,
-  });
+  const query = (overrides: Partial<WindowQuery>): WindowQuery => windowQuery(table, overrides);
   windows.window(result, query({}), new Map());
   for (const column of shape.columnsOf(table)) windows.window(result, query({ sort: column }), new Map());
   windows.window(result, query({ q: 'a' }), new Map());

@@ -41,6 +41,14 @@ export interface WindowQuery {
   triage: TriageState | null;
 }
 
+/**
+ * A query of a table with what `overrides` does not set left as a request without parameters asks:
+ * the first 100 rows in the tab's own order, nothing filtered.
+ */
+export function windowQuery(table: string, overrides: Partial<WindowQuery> = {}): WindowQuery {
+  return { table, offset: 0, limit: WINDOW_DEFAULT_LIMIT, sort: null, dir: 'asc', q: '', finding: null, open: false, triage: null, ...overrides };
+}
+
 /** The decisions in force now (accepted, or snoozed until a day not yet past), by fingerprint. */
 export type DecisionsInForce = ReadonlyMap<string, Pick<TriageDecision, 'state'>>;
 
@@ -113,7 +121,7 @@ export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, 
   const triage = text('triage') ?? null;
   if (triage !== null && triage !== 'accepted' && triage !== 'snoozed') return fail('triage', `triage: "${triage}" is not "accepted" or "snoozed".`);
   if (triage !== null && open === 'true') return fail('triage', 'triage: a finding accepted or snoozed is not open; ask for triage or for open=true, not both.');
-  return { ok: true, query: { table, offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true', triage } };
+  return { ok: true, query: windowQuery(table, { offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true', triage }) };
 }
 
 /** One window: how many rows pass the filters, where the slice starts, and the slice. */

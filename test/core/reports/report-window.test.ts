@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGED_COLUMN_KEY, ReportWindows, parseWindowQuery } from '../../../src/core/reports/report-window.js';
+import { CHANGED_COLUMN_KEY, ReportWindows, parseWindowQuery, windowQuery } from '../../../src/core/reports/report-window.js';
 import type { WindowQuery } from '../../../src/core/reports/report-window.js';
 import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../../src/core/reports/report-model.js';
 import type { FindingKindTable } from '../../../src/core/findings/finding-kinds.js';
@@ -69,18 +69,7 @@ function resultOf(rows: ReportRow[], columns = COLUMNS, extra: Partial<ReportRes
   };
 }
 
-const query = (overrides: Partial<WindowQuery> = {}): WindowQuery => ({
-  table: '',
-  offset: 0,
-  limit: 1000,
-  sort: null,
-  dir: 'asc',
-  q: '',
-  finding: null,
-  open: false,
-  triage: null,
-  ...overrides,
-});
+const query = (overrides: Partial<WindowQuery> = {}): WindowQuery => windowQuery('', { limit: 1000, ...overrides });
 const ids = (rows: readonly ReportRow[]) => rows.map((row) => row.id);
 
 /** Decisions in force for some findings: accepted and snoozed ones are not open. */
