@@ -23,8 +23,8 @@
  * its simulated tenant in ONE process, as the README's quick start runs it, signed in through the
  * demo sign-in. Its RSS is sampled every 100 ms from the start, through the tenant's build, the
  * first load of all six reports (their summaries, as the overview asks) and the window workload on
- * report 4, and the peak is printed beside the target (under 1.5 GB at 500,000 devices), with the
- * V8 heap the process reports at the end. Memory does not depend on the machine's load; times do.
+ * report 4, and the peak is printed beside the target (under 1.5 GB at 500,000 devices). Memory
+ * does not depend on the machine's load; times do.
  *
  * Options: --viewers N (50), --seconds S (30), --devices N (100000), --workload whole|window|both
  * (both), --window-seconds S (20), --embedded.
@@ -259,11 +259,16 @@ async function measureWindows(server: { base: string; instance: Started }, simul
   }
 }
 
+/** The environment of a server this bench starts: none of the caller's tenant, bot or store settings, then `settings`. */
+function serverEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_|STATE_STORE|HOST|APPLICATIONINSIGHTS_)/.test(name)) delete env[name];
+  return Object.assign(env, settings);
+}
+
 async function startServer(simulator: Record<string, string>, stateStore: string): Promise<{ base: string; instance: Started }> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_|STATE_STORE|HOST)/.test(name)) delete env[name];
-  Object.assign(env, simulator, { PORT: String(port), HOST: '127.0.0.1', STATE_STORE: stateStore });
+  const env = serverEnvironment({ ...simulator, PORT: String(port), HOST: '127.0.0.1', STATE_STORE: stateStore });
   const instance = await start([MAIN], env, /Listening on/);
   return { base: `http://127.0.0.1:${port}`, instance };
 }
@@ -275,11 +280,9 @@ async function startServer(simulator: Record<string, string>, stateStore: string
  */
 async function measureEmbedded(): Promise<void> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_|STATE_STORE|HOST|APPLICATIONINSIGHTS_)/.test(name)) delete env[name];
   const files = mkdtempSync(join(tmpdir(), 'dmhealth-embedded-'));
   folders.push(files);
-  Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', STATE_STORE: `file:${files}` });
+  const env = serverEnvironment({ PORT: String(port), HOST: '127.0.0.1', STATE_STORE: `file:${files}` });
   const child = spawn(process.execPath, [MAIN, '--tenant', 'large', '--devices', String(devices)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
