@@ -59,6 +59,10 @@ export async function launchHeadlessChromium(profile: string, options: { viewpor
     headless: true,
     args: CHROMIUM_FLAGS,
     viewport: options.viewport,
+    // Dates read the same on every machine: a test's clock names an instant, and the page writes it
+    // in this zone and language, not the machine's.
+    timezoneId: 'UTC',
+    locale: 'en-US',
     env: { ...process.env, ...build.env },
   });
   // Only loopback is ever a target; anything else (teams-js asks a CDN for its domain list) fails fast.

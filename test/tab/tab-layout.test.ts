@@ -8,8 +8,12 @@ import { saveScreenshot } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
 
-const harness = useTestSimulator({ tenant: buildDemoTenant() });
-const tab = useTabPages(harness);
+// The tenant's, the server's and the page's clocks are the test's, so the first screen is the same
+// at any hour. 12:58 PM is the widest time of day a "Changed" cell writes (the tenant dates events
+// at its own time of day).
+const now = new Date('2026-11-21T12:58:00Z');
+const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
+const tab = useTabPages(harness, { now: () => now });
 
 const SCREENS = [
   [390, 844],
@@ -58,6 +62,13 @@ interface FirstScreen {
   horizontalOverflow: boolean;
 }
 
+/** A page whose clock stands at the test's `now` (its timers still run). */
+async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await tab.newPageOnOwnClock({ colorScheme });
+  await page.clock.setFixedTime(now);
+  return page;
+}
+
 async function openReport(page: Page, id: string): Promise<void> {
   await page.goto(`${tab.server.base}/tab/#/${id}`);
   await page.locator('[role=table] [data-open-row]').first().waitFor();
@@ -69,7 +80,7 @@ describe('the first screen of every report, measured', () => {
   it.each(SCREENS.flatMap(([width, height]) => (['light', 'dark'] as const).map((theme) => [width, height, theme] as const)))(
     'at %ix%i in the %s theme: the findings summary and the first rows, nothing the admin decides by cut, every text legible',
     async (width, height, theme) => {
-      const page = await tab.newPage({ colorScheme: theme });
+      const page = await openPage(theme);
       await page.setViewportSize({ width, height });
       const failures: string[] = [];
       for (const id of REPORT_IDS) {
@@ -103,7 +114,7 @@ describe('the first screen of every report, measured', () => {
   );
 
   it("on a phone a row shows its name and its verdicts, and the rest is in the row's pane", async () => {
-    const page = await tab.newPage();
+    const page = await openPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await openReport(page, 'escrow-gaps');
     const headers = await page.locator('[role=columnheader]').allTextContents();
@@ -124,7 +135,7 @@ describe('the first screen of every report, measured', () => {
   });
 
   it('report 6 leads with its worst: blue-screen devices before slow starters, and each chart above the table it summarizes', async () => {
-    const page = await tab.newPage();
+    const page = await openPage();
     await page.setViewportSize({ width: 1280, height: 800 });
     await openReport(page, 'startup-reliability');
     // The first device's pane names a High finding.
@@ -179,7 +190,7 @@ const TILE_PROBLEMS = `(() => {
 
 describe('overview tiles', () => {
   it.each(SCREENS)('at %ix%i hold six-digit counts and long labels, the worst severity on one line, and "Updated" as plain text', async (width, height) => {
-    const page = await tab.newPage();
+    const page = await openPage();
     await page.setViewportSize({ width, height });
     // Counts as a large tenant has them, and a long label, in every tile.
     await page.route('**/api/reports/*/summary', async (route) => {
@@ -206,7 +217,7 @@ describe('a phone once a report has history and a triage decision', () => {
     async (id) => {
       let cacheTime = Date.now();
       const server = await tab.startServer(harness.client(), { cacheMaxAgeMs: 500, cacheClock: () => cacheTime });
-      const page = await tab.newPage();
+      const page = await openPage();
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${server.base}/tab/#/${id}`);
       await page.locator('[role=table] [data-open-row]').first().waitFor();

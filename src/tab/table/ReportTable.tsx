@@ -49,6 +49,9 @@ const useStyles = makeStyles({
   // A verdict ("Only deleted or empty groups, one still restorable") gets a name's room: read whole, on few lines.
   verdict: { flexGrow: 2, minWidth: '150px', [PHONE]: { minWidth: '110px' } },
   linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
+  // A time gets room for its precise line ("Dec 28, 2026, 12:58 PM") unbroken: otherwise "PM" wraps
+  // to a third line at some hours and not others, and the table's first screen changes with the clock.
+  date: { minWidth: '150px' },
   // The first column says what the row is: it stays in view when the table scrolls sideways (a
   // narrow window), so "missing missing" never shows without its device.
   pinned: {
@@ -122,6 +125,9 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   // The first cell opens the row's pane, where every cell's full text is, for keyboard and touch
   // alike: a cell cut short with "…" is never readable only on hover.
   const styles = useStyles();
+  // A column's width rules, the same for its header and every cell, so the two stay aligned.
+  const widthOf = (column: ReportColumn) =>
+    mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -149,7 +155,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
               <TableHeaderCell
                 key={column.key}
                 data-pinned={index === 0 || undefined}
-                className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, index === 0 && styles.pinned)}
+                className={mergeClasses(widthOf(column), index === 0 && styles.pinned)}
                 sortable={!partial}
                 sortDirection={sort?.columnKey === column.key ? sort.direction : undefined}
                 {...(partial ? {} : { onClick: () => onSort(column.key) })}
@@ -195,10 +201,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                   const pinned = index === 0 && styles.pinned;
                   if (!column.available) {
                     return (
-                      <TableCell
-                        key={column.key}
-                        className={mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, styles.unavailable, pinned)}
-                      >
+                      <TableCell key={column.key} className={mergeClasses(widthOf(column), styles.unavailable, pinned)}>
                         n/a
                       </TableCell>
                     );
@@ -211,14 +214,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                       key={column.key}
                       data-tone={tone ?? undefined}
                       data-pinned={index === 0 || undefined}
-                      className={mergeClasses(
-                        styles.cell,
-                        WIDE_COLUMNS.has(column.key) && styles.wide,
-                        isVerdict(column) && styles.verdict,
-                        isNumeric(column) && styles.numeric,
-                        toneStyle ? styles[toneStyle] : undefined,
-                        pinned,
-                      )}
+                      className={mergeClasses(widthOf(column), isNumeric(column) && styles.numeric, toneStyle ? styles[toneStyle] : undefined, pinned)}
                     >
                       {index === 0 ? (
                         <Link
