@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Request, Response } from 'restify';
 import { csvEncoder } from '../core/reports/report-csv.js';
@@ -10,7 +11,7 @@ import type { TriageDecision } from '../core/triage/triage-book.js';
 import { matchesEtag } from './report-encoding.js';
 
 /** Rows written per turn of the event loop by a streamed CSV: small enough that other requests are answered between slices. */
-const CSV_ROWS_PER_SLICE = 2_000;
+export const CSV_ROWS_PER_SLICE = 2_000;
 
 /** A number per result, for the window's ETag: a later load is a later number, whatever its `generatedAt`. */
 const serials = new WeakMap<ReportResult, number>();
@@ -97,7 +98,7 @@ export function windowsPrepared(windows: ReportWindows, result: ReportResult): P
  * 500,000-row export holds a slice in memory rather than the whole text, and other viewers are
  * answered meanwhile. Stops when the client goes.
  */
-export async function writeCsv(res: Response, report: ReportResult): Promise<void> {
+export async function writeCsv(res: ServerResponse, report: ReportResult): Promise<void> {
   const encoder = csvEncoder(report);
   let gone = false;
   const onClose = () => (gone = true);

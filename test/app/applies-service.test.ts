@@ -64,4 +64,20 @@ describe('what applies, on the demo tenant', () => {
     const result = await service.applies('NO-SUCH-DEVICE');
     expect(result).toMatchObject({ kind: 'notFound' });
   });
+
+  it('says the tenant could not be read when a read fails, keeps no half a load, and reads again at the next question', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const removeFault = harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', status: 403, times: 1 });
+    try {
+      const failed = await service.applies(APPLIES_DEMO.device);
+      expect(failed).toMatchObject({ kind: 'failed', query: APPLIES_DEMO.device });
+      expect(failed.kind === 'failed' && failed.words).toMatch(/^The tenant could not be read: .*403/);
+      expect(failed.requests).toBeGreaterThan(0);
+    } finally {
+      removeFault();
+    }
+    const answered = await service.applies(APPLIES_DEMO.device);
+    expect(found(answered).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
+    expect(answered.requests).toBeGreaterThan(0);
+  });
 });

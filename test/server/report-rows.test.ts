@@ -1,4 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +21,7 @@ import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
 import { gate } from '../support/gate.js';
-import { windowsPrepared } from '../../src/server/report-rows.js';
+import { CSV_ROWS_PER_SLICE, windowsPrepared, writeCsv } from '../../src/server/report-rows.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let server: Server;
@@ -33,9 +36,9 @@ const held = new Map<ReportId, ReturnType<typeof gate>>();
 const LARGE_ROWS = 30_000;
 
 /** Report 4 of the demo tenant, its rows repeated to a large table; some names start as a spreadsheet formula would. */
-function enlarged(result: ReportResult): ReportResult {
+function enlarged(result: ReportResult, rowCount = LARGE_ROWS): ReportResult {
   const rows: ReportRow[] = [];
-  for (let index = 0; index < LARGE_ROWS; index += 1) {
+  for (let index = 0; index < rowCount; index += 1) {
     const row = result.rows[index % result.rows.length]!;
     rows.push(
       index < result.rows.length
@@ -281,6 +284,43 @@ describe('GET /api/reports/:id.csv, written as it is made', () => {
     expect(lines).toHaveLength(LARGE_ROWS + 2);
     expect(lines.some((line) => line.startsWith(`"'=HYPERLINK(""x"", ""PC-`))).toBe(true);
     expect(lines.some((line) => line.startsWith('=') || line.startsWith('"='))).toBe(false);
+  });
+
+  it('stops making the CSV when the client goes, without ending the answer', async () => {
+    // Rows enough that the socket's buffers fill long before the end (about 40 MB of CSV).
+    const report = enlarged(await loadReport('escrow-gaps', harness.client()), 300_000);
+    const full = gate();
+    let slices = 0;
+    let written: Promise<void> | undefined;
+    let answer: ServerResponse | undefined;
+    const csvServer = createServer((_req, res) => {
+      answer = res;
+      const write = res.write.bind(res) as (chunk: string) => boolean;
+      res.write = ((chunk: string) => {
+        slices += 1;
+        const room = write(chunk);
+        if (!room) full.open();
+        return room;
+      }) as typeof res.write;
+      written = writeCsv(res, report);
+    });
+    await new Promise<void>((resolve) => csvServer.listen(0, '127.0.0.1', resolve));
+    try {
+      // A client that asks and never reads: the server's buffer fills, then the client goes.
+      const client = connect((csvServer.address() as AddressInfo).port, '127.0.0.1');
+      client.pause();
+      client.write('GET /report.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await full.opened;
+      client.destroy();
+      await written;
+      // The header and fewer slices than the report has: it stopped, and never said it was done.
+      expect(slices).toBeGreaterThan(1);
+      expect(slices).toBeLessThan(1 + Math.ceil(report.rows.length / CSV_ROWS_PER_SLICE));
+      expect(answer!.writableEnded).toBe(false);
+    } finally {
+      csvServer.closeAllConnections();
+      await new Promise((resolve) => csvServer.close(resolve));
+    }
   });
 });
 
