@@ -763,13 +763,18 @@ function storedSelection(records: readonly GraphRecord[]): Selection {
 
 /** The records of a generated list that `scan` keeps (all of them when null), each made as it is read. */
 function generatedSelection(list: GeneratedRecords, scan: GeneratedScan | null): Selection {
-  // The scan run on until it has kept `count` records or reached the list's end; how many it has kept.
-  const reach = (count: number): number => {
+  // The scan run on until it has kept `count` records or reached the list's end; how many it has
+  // kept. The records it makes and keeps go to `made` by position, when given, so that a page the
+  // scan reaches for the first time does not make its records twice.
+  const reach = (count: number, made?: Map<number, GraphRecord>): number => {
     if (!scan) return Math.min(count, list.length);
     while (scan.kept.length < count && scan.scanned < list.length) {
       const index = scan.scanned;
       scan.scanned += 1;
-      if (scan.keep(list.at(index))) scan.kept.push(index);
+      const record = list.at(index);
+      if (!scan.keep(record)) continue;
+      made?.set(scan.kept.length, record);
+      scan.kept.push(index);
     }
     return Math.min(count, scan.kept.length);
   };
@@ -777,8 +782,9 @@ function generatedSelection(list: GeneratedRecords, scan: GeneratedScan | null):
   return {
     slice(from, to) {
       const records: GraphRecord[] = [];
-      const end = reach(to);
-      for (let position = Math.max(0, from); position < end; position += 1) records.push(at(position));
+      const made = new Map<number, GraphRecord>();
+      const end = reach(to, made);
+      for (let position = Math.max(0, from); position < end; position += 1) records.push(made.get(position) ?? at(position));
       return records;
     },
     exceeds: (count) => reach(count + 1) > count,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
-import { recordsOf } from '../../src/sim/tenants/sim-tenant.js';
+import { seededRandom } from '../../src/sim/tenants/seeded-random.js';
+import { COLLECTION_NAMES, recordsOf } from '../../src/sim/tenants/sim-tenant.js';
 import type { GraphRecord, RecordList } from '../../src/sim/tenants/sim-tenant.js';
 import { useRawGraph } from '../support/simulated-tenant.js';
 
@@ -53,6 +55,32 @@ describe('generated collections of the large tenant', () => {
     // The tenant stops adding performance rows at 50,000 per 100,000 devices: 1,500 here.
     expect(performance.length).toBe(1_500);
     expect(performance.every((row) => names.has(row.deviceName))).toBe(true);
+  });
+
+  it('moves its seeded sequence on by a count of draws at once, as the draws themselves would', () => {
+    const drawn = seededRandom(42);
+    const skipped = seededRandom(42);
+    for (const count of [1, 33, 0, 35, 100_000]) {
+      for (let draw = 0; draw < count; draw += 1) drawn();
+      skipped.skip(count);
+      expect(skipped.position()).toBe(drawn.position());
+      expect(skipped()).toBe(drawn());
+    }
+  });
+
+  it('is the tenant its seed made before: a page of keys makes only the keys, yet every record is as it was', () => {
+    // A SHA-256 over every record of every collection, its groups and singletons. Each list makes
+    // only its own part of a device, skipping the draws of the rest: one draw too many or too few
+    // would change a record here, and with it every benchmark figure measured on this tenant.
+    const hash = createHash('sha256');
+    for (const name of COLLECTION_NAMES) {
+      const list = recordsOf(tenant, name);
+      hash.update(`${name}:${list.length}\n`);
+      for (let index = 0; index < list.length; index += 1) hash.update(`${JSON.stringify(list.at(index))}\n`);
+    }
+    hash.update(JSON.stringify([...tenant.groups.values()]));
+    hash.update(JSON.stringify(tenant.singletons));
+    expect(hash.digest('hex')).toBe('4f02e3b13534ffec2980dfe1ba853508a0f71314b9e616f720d8bf1b7bcf4fcd');
   });
 
   it('serves a generated list page by page, the filter and $select applied, as a stored list is served', async () => {

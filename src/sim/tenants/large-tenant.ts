@@ -10,7 +10,7 @@ import { bitlockerRecoveryKey, deviceLocalCredentialInfo, managedDevice } from '
 import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagementTemplate } from '../../core/reports/security-posture/demo-records.js';
 import { baselinePolicyTemplates } from '../../core/reports/security-posture/demo.js';
 import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
-import { pick, seededGuid, seededRandom } from './seeded-random.js';
+import { GUID_DRAWS, pick, seededGuid, seededRandom } from './seeded-random.js';
 import type { SeededRandom } from './seeded-random.js';
 import { emptyCollections } from './sim-tenant.js';
 import type { GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
@@ -212,82 +212,110 @@ const MODELS = [
   ['ProBook 450 G9', 'HP'],
 ] as const;
 
-/** One managed device and the records that hang off it: its recovery keys, LAPS backup and startup performance. */
-interface DeviceRecords {
-  device: GraphRecord;
-  recoveryKeys: GraphRecord[];
-  localCredential: GraphRecord | null;
-  performance: GraphRecord | null;
+/** The records that a managed device has: itself, its recovery keys, its LAPS backup and its startup performance. */
+type DevicePart = 'device' | 'recoveryKeys' | 'localCredential' | 'performance';
+
+/** One device drawn: the records of the part asked for, and what it has of every part, made or not. */
+interface DrawnDevice {
+  made: GraphRecord[];
+  recoveryKeys: number;
+  localCredential: boolean;
+  performance: boolean;
 }
 
 /**
- * Device `index`'s records, drawn from `random` where the device begins (about 75 % Windows, 1 % of
- * them with no Entra device id; 90 % with an OS volume key, 10 % a data volume key; 80 % with a
- * LAPS backup; 70 % with startup performance while `performanceOpen`). The same draws in the same
- * order every time, so a device made again is the device first made.
+ * Device `index` drawn from `random` where the device begins (about 75 % Windows, 1 % of them with
+ * no Entra device id; 90 % with an OS volume key, 10 % a data volume key; 80 % with a LAPS backup;
+ * 70 % with startup performance while `performanceOpen`), making only the records of `part` (none
+ * when null). The same draws in the same order every time, whatever is made: a part not made moves
+ * the sequence on as its draws would (`skip`), so a page of recovery keys does not build each
+ * key's device, and a device made again is the device first made.
  */
-function deviceRecords(index: number, random: SeededRandom, now: Date, performanceOpen: boolean, userId: string | null): DeviceRecords {
+function drawDevice(index: number, random: SeededRandom, now: Date, performanceOpen: boolean, userId: string | null, part: DevicePart | null): DrawnDevice {
   const guid = () => seededGuid(random);
+  const drawn: DrawnDevice = { made: [], recoveryKeys: 0, localCredential: false, performance: false };
   const windows = random() < 0.75;
   const [model, manufacturer] = windows ? pick(random, MODELS) : (['iPhone 15', 'Apple'] as const);
-  const entraDeviceId = windows && random() < 0.01 ? ZERO_GUID : guid();
-  const device = managedDevice({
-    id: guid(),
-    deviceName: windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`,
-    operatingSystem: windows ? 'Windows' : 'iOS',
-    osVersion: windows ? '10.0.22631.4460' : '17.6',
-    azureADDeviceId: entraDeviceId,
-    userPrincipalName: `user${index}@northwind.example`,
-    model,
-    manufacturer,
-    lastSyncDateTime: hoursAgo(now, Math.floor(random() * 500)),
-    enrolledDateTime: daysAgo(now, 30 + Math.floor(random() * 900)),
-  });
-  if (userId !== null) device.userId = userId;
-  const records: DeviceRecords = { device, recoveryKeys: [], localCredential: null, performance: null };
-  if (!windows || entraDeviceId === ZERO_GUID) return records;
-  if (random() > 0.1)
-    records.recoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
-  if (random() < 0.1) records.recoveryKeys.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
-  if (random() > 0.2) {
-    records.localCredential = deviceLocalCredentialInfo({
-      entraDeviceId,
-      deviceName: String(device.deviceName),
-      lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)),
-      refreshDateTime: daysFromNow(now, 5),
-    });
-  }
-  if (performanceOpen && random() < 0.7) {
-    const slow = random() < 0.08;
-    const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
-    records.performance = devicePerformance({
+  const deviceName = windows ? `NW-${index.toString().padStart(6, '0')}` : `iPhone-${index}`;
+  const hasEntraId = !(windows && random() < 0.01);
+  // The device, its keys and its backup name the Entra device id; its performance does not.
+  const wantsEntraId = part === 'device' || part === 'recoveryKeys' || part === 'localCredential';
+  let entraDeviceId = ZERO_GUID;
+  if (hasEntraId && wantsEntraId) entraDeviceId = guid();
+  else if (hasEntraId) random.skip(GUID_DRAWS);
+  if (part === 'device') {
+    const device = managedDevice({
       id: guid(),
-      deviceName: String(device.deviceName),
+      deviceName,
+      operatingSystem: windows ? 'Windows' : 'iOS',
+      osVersion: windows ? '10.0.22631.4460' : '17.6',
+      azureADDeviceId: entraDeviceId,
+      userPrincipalName: `user${index}@northwind.example`,
       model,
       manufacturer,
-      diskType: slow ? 'hdd' : 'ssd',
-      times: {
-        coreBootTimeInMs: Math.round((slow ? 50_000 : 12_000) + random() * 8_000),
-        groupPolicyBootTimeInMs: Math.round(1_000 + random() * 3_000),
-        coreLoginTimeInMs: Math.round((slow ? 40_000 : 8_000) + random() * 6_000),
-        groupPolicyLoginTimeInMs: Math.round(1_000 + random() * 4_000),
-        responsiveDesktopTimeInMs: Math.round((slow ? 40_000 : 6_000) + random() * 10_000),
-      },
-      blueScreenCount: blueScreens,
-      restartCount: blueScreens + Math.floor(random() * 6),
-      startupPerformanceScore: slow ? 30 : 80,
+      lastSyncDateTime: hoursAgo(now, Math.floor(random() * 500)),
+      enrolledDateTime: daysAgo(now, 30 + Math.floor(random() * 900)),
     });
+    if (userId !== null) device.userId = userId;
+    drawn.made.push(device);
+  } else random.skip(GUID_DRAWS + 2);
+  if (!windows || !hasEntraId) return drawn;
+  if (random() > 0.1) {
+    drawn.recoveryKeys += 1;
+    if (part === 'recoveryKeys')
+      drawn.made.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
+    else random.skip(GUID_DRAWS + 1);
   }
-  return records;
+  if (random() < 0.1) {
+    drawn.recoveryKeys += 1;
+    if (part === 'recoveryKeys') drawn.made.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: daysAgo(now, 10), volumeType: 'fixedDataVolume' }));
+    else random.skip(GUID_DRAWS);
+  }
+  if (random() > 0.2) {
+    drawn.localCredential = true;
+    if (part === 'localCredential') {
+      drawn.made.push(deviceLocalCredentialInfo({ entraDeviceId, deviceName, lastBackupDateTime: daysAgo(now, Math.floor(random() * 30)), refreshDateTime: daysFromNow(now, 5) }));
+    } else random.skip(1);
+  }
+  if (performanceOpen && random() < 0.7) {
+    drawn.performance = true;
+    const slow = random() < 0.08;
+    const blueScreens = random() < 0.04 ? 1 + Math.floor(random() * 3) : 0;
+    if (part !== 'performance') {
+      // Its id, five times and a restart count.
+      random.skip(GUID_DRAWS + 6);
+      return drawn;
+    }
+    drawn.made.push(
+      devicePerformance({
+        id: guid(),
+        deviceName,
+        model,
+        manufacturer,
+        diskType: slow ? 'hdd' : 'ssd',
+        times: {
+          coreBootTimeInMs: Math.round((slow ? 50_000 : 12_000) + random() * 8_000),
+          groupPolicyBootTimeInMs: Math.round(1_000 + random() * 3_000),
+          coreLoginTimeInMs: Math.round((slow ? 40_000 : 8_000) + random() * 6_000),
+          groupPolicyLoginTimeInMs: Math.round(1_000 + random() * 4_000),
+          responsiveDesktopTimeInMs: Math.round((slow ? 40_000 : 6_000) + random() * 10_000),
+        },
+        blueScreenCount: blueScreens,
+        restartCount: blueScreens + Math.floor(random() * 6),
+        startupPerformanceScore: slow ? 30 : 80,
+      }),
+    );
+  }
+  return drawn;
 }
 
 /**
  * The large tenant's devices and the lists that hang off them, generated: at 500,000 devices the
  * records themselves would hold about 600 MB of the process that serves them, so each device keeps
  * only where its draws begin (4 bytes), each dependent record the device it belongs to, and a record
- * is made again from the seed when a page asks for it. `random` ends where drawing every device
- * leaves it, as if the records had been kept. `userIds` gives the first devices their primary user,
- * filled in by the caller once it has drawn them.
+ * is made again from the seed when a page asks for it, with only its own part of the device made.
+ * `random` ends where drawing every device leaves it, as if the records had been kept. `userIds`
+ * gives the first devices their primary user, filled in by the caller once it has drawn them.
  */
 function generateDevices(options: {
   random: SeededRandom;
@@ -307,29 +335,35 @@ function generateDevices(options: {
   let performanceClosedAt = deviceCount;
   for (let index = 0; index < deviceCount; index += 1) {
     starts[index] = random.position();
-    const records = deviceRecords(index, random, now, performanceOwners.length < options.performanceRows, null);
-    records.recoveryKeys.forEach((_, place) => keyOwners.push(index * 2 + place));
-    if (records.localCredential) credentialOwners.push(index);
-    if (records.performance) {
+    const drawn = drawDevice(index, random, now, performanceOwners.length < options.performanceRows, null, null);
+    for (let place = 0; place < drawn.recoveryKeys; place += 1) keyOwners.push(index * 2 + place);
+    if (drawn.localCredential) credentialOwners.push(index);
+    if (drawn.performance) {
       performanceOwners.push(index);
       if (performanceOwners.length === options.performanceRows) performanceClosedAt = index + 1;
     }
   }
-  // Consecutive records of a page mostly share a device: the last one made is kept.
-  let last: { index: number; records: DeviceRecords } | null = null;
-  const deviceAt = (index: number): DeviceRecords => {
-    if (last?.index !== index) last = { index, records: deviceRecords(index, seededRandom(starts[index]!), now, index < performanceClosedAt, userIds[index] ?? null) };
-    return last.records;
+  const madeOf = (part: DevicePart) => {
+    // Consecutive records of a page mostly share a device (its two keys): the last one made is kept.
+    let last: { index: number; records: GraphRecord[] } | null = null;
+    return (index: number): GraphRecord[] => {
+      if (last?.index !== index) last = { index, records: drawDevice(index, seededRandom(starts[index]!), now, index < performanceClosedAt, userIds[index] ?? null, part).made };
+      return last.records;
+    };
   };
   const list = (owners: Uint32Array | number, at: (owner: number) => GraphRecord) => ({
     length: typeof owners === 'number' ? owners : owners.length,
     at: (position: number) => at(typeof owners === 'number' ? position : owners[position]!),
   });
+  const devices = madeOf('device');
+  const recoveryKeys = madeOf('recoveryKeys');
+  const localCredentials = madeOf('localCredential');
+  const performance = madeOf('performance');
   return {
-    managedDevices: list(deviceCount, (index) => deviceAt(index).device),
-    bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => deviceAt(owner >>> 1).recoveryKeys[owner & 1]!),
-    deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => deviceAt(index).localCredential!),
-    userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => deviceAt(index).performance!),
+    managedDevices: list(deviceCount, (index) => devices(index)[0]!),
+    bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => recoveryKeys(owner >>> 1)[owner & 1]!),
+    deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => localCredentials(index)[0]!),
+    userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => performance(index)[0]!),
   };
 }
 

@@ -5,20 +5,33 @@
 export interface SeededRandom {
   (): number;
   position(): number;
+  /** Moves on as `count` draws would, without making them: a part of a record that is not wanted. */
+  skip(count: number): void;
 }
+
+/** What one draw adds to mulberry32's state: the state after n draws is the seed plus n times this. */
+const STEP = 0x6d2b79f5;
 
 /** mulberry32: a small, fast PRNG, so a seed always builds the same tenant. Not for secrets. */
 export function seededRandom(seed: number): SeededRandom {
   let state = seed >>> 0;
   const draw = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
+    state = (state + STEP) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return Object.assign(draw, { position: () => state });
+  return Object.assign(draw, {
+    position: () => state,
+    skip: (count: number) => {
+      state = (state + Math.imul(count, STEP)) >>> 0;
+    },
+  });
 }
+
+/** The draws one `seededGuid` makes: a digit for each of 32, and the variant digit again. */
+export const GUID_DRAWS = 33;
 
 const HEX_CODES = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 const DASH_CODE = '-'.charCodeAt(0);
