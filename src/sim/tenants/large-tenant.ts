@@ -286,18 +286,18 @@ function drawDevice(index: number, random: SeededRandom, times: TenantTimes, per
     });
     if (userId !== null) device.userId = userId;
     drawn.made.push(device);
-  } else random.skip(GUID_DRAWS + 2);
+  } else random.skip(GUID_DRAWS + 2); // Its id, last check-in and enrolment.
   if (!windows || !hasEntraId) return drawn;
   if (random() > 0.1) {
     drawn.recoveryKeys += 1;
     if (part === 'recoveryKeys')
       drawn.made.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: times.daysAgo(Math.floor(random() * 400)), volumeType: 'operatingSystemVolume' }));
-    else random.skip(GUID_DRAWS + 1);
+    else random.skip(GUID_DRAWS + 1); // Its id and creation.
   }
   if (random() < 0.1) {
     drawn.recoveryKeys += 1;
     if (part === 'recoveryKeys') drawn.made.push(bitlockerRecoveryKey({ id: guid(), entraDeviceId, createdDateTime: times.daysAgo(10), volumeType: 'fixedDataVolume' }));
-    else random.skip(GUID_DRAWS);
+    else random.skip(GUID_DRAWS); // Its id.
   }
   if (random() > 0.2) {
     drawn.localCredential = true;
@@ -305,7 +305,7 @@ function drawDevice(index: number, random: SeededRandom, times: TenantTimes, per
       drawn.made.push(
         deviceLocalCredentialInfo({ entraDeviceId, deviceName, lastBackupDateTime: times.daysAgo(Math.floor(random() * 30)), refreshDateTime: times.daysFromNow(5) }),
       );
-    } else random.skip(1);
+    } else random.skip(1); // Its last backup.
   }
   if (performanceOpen && random() < 0.7) {
     drawn.performance = true;
