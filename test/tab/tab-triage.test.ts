@@ -47,6 +47,17 @@ async function reopenShownRow(page: Page): Promise<void> {
   await pane.waitFor({ state: 'detached' });
 }
 
+/** The pressed Accepted or Snoozed toggle of a table narrowed to none: shown at 0, pressed; let go of, every row and no toggle. */
+async function letGoOfEmptyToggle(page: Page, state: 'accepted' | 'snoozed'): Promise<void> {
+  const toggle = page.locator(`[data-triaged=${state}]`);
+  await expect.poll(() => chipCount(toggle)).toBe(0);
+  expect(await toggle.getByRole('button').getAttribute('aria-pressed')).toBe('true');
+  expect(await page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe('0');
+  await toggle.getByRole('button').click();
+  await expect.poll(() => page.locator('[data-triaged]').count()).toBe(0);
+  expect(Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'))).toBeGreaterThan(1);
+}
+
 describe('accepting and snoozing in the tab', () => {
   it('accepts a finding with a reason by keyboard: counted apart, shown apart, in the audit list, kept after a reload, and reopened', async () => {
     const page = await openEscrow();
@@ -83,7 +94,9 @@ describe('accepting and snoozing in the tab', () => {
     await page.locator('[data-triaged=accepted]').getByRole('button').click();
     await reopenShownRow(page);
     await expect.poll(() => chipCount(openChip(page))).toBe(before);
-    expect(await page.locator('[data-triaged]').count()).toBe(0);
+    // The table is still narrowed to accepted findings, of which there are none now: the toggle
+    // stays, pressed, at 0, so the admin lets go of it where they pressed it; then it goes.
+    await letGoOfEmptyToggle(page, 'accepted');
   });
 
   it('snoozes a finding until a day, and the overview counts it apart', async () => {
@@ -110,7 +123,53 @@ describe('accepting and snoozing in the tab', () => {
     await page.getByRole('tab', { name: 'LAPS & BitLocker escrow' }).click();
     await page.locator('[data-triaged=snoozed]').getByRole('button').click();
     await reopenShownRow(page);
-    expect(await page.locator('[data-triaged]').count()).toBe(0);
+    await letGoOfEmptyToggle(page, 'snoozed');
+  });
+
+  it('keeps a kind pressed, at 0, once its last open finding is accepted, until the admin lets go of it', async () => {
+    const page = await tab.newPage();
+    await page.goto(`${tab.server.base}/tab/#/connector-health`);
+    await page.locator('[role=table]').first().waitFor();
+    const chip = page.locator('[data-finding-kind=ade-token-unhealthy]');
+    expect(await chipCount(chip)).toBe(declaredCount('ade-token-unhealthy'));
+    expect(declaredCount('ade-token-unhealthy')).toBe(2);
+    await chip.getByRole('button').click();
+    for (const left of [1, 0]) {
+      await page
+        .getByRole('button', { name: /details and how to fix$/ })
+        .first()
+        .click();
+      const pane = page.getByRole('dialog');
+      const section = pane.locator('[data-finding-details=ade-token-unhealthy]');
+      await section.getByRole('button', { name: 'Accept…' }).click();
+      await section.getByRole('textbox').fill('Renewal booked with Apple Business Manager');
+      await section.getByRole('button', { name: 'Accept finding' }).click();
+      await section.locator('[data-triage=accepted]').waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      await expect.poll(() => chipCount(chip)).toBe(left);
+    }
+    expect(await chip.getByRole('button').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe('0');
+    await chip.getByRole('button').click();
+    await expect.poll(() => chip.count()).toBe(0);
+
+    // Both reopened, so that the other tests see the report as it is.
+    await page.locator('[data-triaged=accepted]').getByRole('button').click();
+    for (const left of [1, 0]) {
+      await page
+        .getByRole('button', { name: /details and how to fix$/ })
+        .first()
+        .click();
+      const pane = page.getByRole('dialog');
+      await pane.locator('[data-finding-details=ade-token-unhealthy]').getByRole('button', { name: 'Reopen' }).click();
+      await pane.locator('[data-finding-details=ade-token-unhealthy] [data-triage=open]').waitFor();
+      await page.keyboard.press('Escape');
+      await pane.waitFor({ state: 'detached' });
+      await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe(String(left));
+    }
+    await letGoOfEmptyToggle(page, 'accepted');
+    expect(await chipCount(chip)).toBe(2);
   });
 
   it('says so when the decisions cannot be read, and counts every finding as open rather than showing none', async () => {

@@ -1,5 +1,6 @@
 import { Badge, Caption1, Text, ToggleButton, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import type { FindingCount } from '../../core/findings/finding-kinds.js';
+import { findingKind } from '../../core/findings/finding-kinds.js';
+import type { FindingCount, FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { TriageState } from '../../core/triage/triage-book.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { VISUALLY_HIDDEN } from './visually-hidden.js';
@@ -48,6 +49,8 @@ export type FindingFilter = { kind: string } | { triage: TriageState } | null;
 export interface FindingsSummaryProps {
   /** Open findings counted by kind, worst first. */
   counts: FindingCount[];
+  /** The report's finding kinds: what a pressed kind is called once none of it is open. */
+  kinds: FindingKindTable;
   /** Accepted and snoozed findings, counted apart. */
   triaged: Record<TriageState, number>;
   selected: FindingFilter;
@@ -65,12 +68,15 @@ const TRIAGED_LABEL: Record<TriageState, string> = { accepted: 'Accepted', snooz
  * is a toggle: pressed, the table shows only the rows with a finding of that kind. Accepted and
  * snoozed findings follow, counted apart, with toggles of their own: never hidden, never counted as open.
  */
-export function FindingsSummary({ counts, triaged, selected, onSelect, locale, notChecked = false }: FindingsSummaryProps) {
+export function FindingsSummary({ counts: open, kinds, triaged, selected, onSelect, locale, notChecked = false }: FindingsSummaryProps) {
   const styles = useStyles();
   const number = new Intl.NumberFormat(locale);
   const selectedKind = selected && 'kind' in selected ? selected.kind : null;
   const selectedTriage = selected && 'triage' in selected ? selected.triage : null;
-  const apart = (['accepted', 'snoozed'] as const).filter((state) => triaged[state] > 0);
+  // A pressed toggle stays, at 0, while it narrows the table (the last finding of its kind accepted,
+  // the last accepted one reopened): the admin lets go of it where they pressed it.
+  const counts = selectedKind !== null && !open.some(({ kind }) => kind === selectedKind) ? [...open, { kind: selectedKind, count: 0, ...findingKind(kinds, selectedKind) }] : open;
+  const apart = (['accepted', 'snoozed'] as const).filter((state) => triaged[state] > 0 || selectedTriage === state);
   const triagedList =
     apart.length > 0 ? (
       <ul className={styles.summary} aria-label="Accepted and snoozed findings, shown apart">

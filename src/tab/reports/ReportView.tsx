@@ -283,6 +283,7 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
           <FindingsSummary
             counts={counts}
             triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }}
+            kinds={report.findingKinds}
             selected={filter}
             onSelect={setFilter}
             locale={format.locale}

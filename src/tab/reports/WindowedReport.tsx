@@ -123,6 +123,7 @@ export function WindowedReport({ presentation, report, api, format }: { presenta
           <FindingsSummary
             counts={summary.counts}
             triaged={summary.triaged ?? { accepted: 0, snoozed: 0 }}
+            kinds={report.findingKinds}
             selected={filter}
             onSelect={setFilter}
             locale={format.locale}
