@@ -36,13 +36,20 @@ async function openFirstPane(page: Page): Promise<{ pane: Locator; device: strin
 /** Opens the pane of the one row the table shows, and reopens its accepted or snoozed finding. */
 async function reopenShownRow(page: Page): Promise<void> {
   await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe('1');
+  await inFirstShownPane(page, 'missing-recovery-key', async (section) => {
+    await section.getByRole('button', { name: 'Reopen' }).click();
+    await section.locator('[data-triage=open]').waitFor();
+  });
+}
+
+/** Opens the first shown row's pane, does `step` in its section for a finding of `kind`, and closes it. */
+async function inFirstShownPane(page: Page, kind: string, step: (section: Locator) => Promise<void>): Promise<void> {
   await page
     .getByRole('button', { name: /details and how to fix$/ })
     .first()
     .click();
   const pane = page.getByRole('dialog');
-  await pane.getByRole('button', { name: 'Reopen' }).click();
-  await pane.locator('[data-finding-details=missing-recovery-key] [data-triage=open]').waitFor();
+  await step(pane.locator(`[data-finding-details=${kind}]`));
   await page.keyboard.press('Escape');
   await pane.waitFor({ state: 'detached' });
 }
@@ -135,18 +142,12 @@ describe('accepting and snoozing in the tab', () => {
     expect(declaredCount('ade-token-unhealthy')).toBe(2);
     await chip.getByRole('button').click();
     for (const left of [1, 0]) {
-      await page
-        .getByRole('button', { name: /details and how to fix$/ })
-        .first()
-        .click();
-      const pane = page.getByRole('dialog');
-      const section = pane.locator('[data-finding-details=ade-token-unhealthy]');
-      await section.getByRole('button', { name: 'Accept…' }).click();
-      await section.getByRole('textbox').fill('Renewal booked with Apple Business Manager');
-      await section.getByRole('button', { name: 'Accept finding' }).click();
-      await section.locator('[data-triage=accepted]').waitFor();
-      await page.keyboard.press('Escape');
-      await pane.waitFor({ state: 'detached' });
+      await inFirstShownPane(page, 'ade-token-unhealthy', async (section) => {
+        await section.getByRole('button', { name: 'Accept…' }).click();
+        await section.getByRole('textbox').fill('Renewal booked with Apple Business Manager');
+        await section.getByRole('button', { name: 'Accept finding' }).click();
+        await section.locator('[data-triage=accepted]').waitFor();
+      });
       await expect.poll(() => chipCount(chip)).toBe(left);
     }
     expect(await chip.getByRole('button').getAttribute('aria-pressed')).toBe('true');
@@ -157,15 +158,10 @@ describe('accepting and snoozing in the tab', () => {
     // Both reopened, so that the other tests see the report as it is.
     await page.locator('[data-triaged=accepted]').getByRole('button').click();
     for (const left of [1, 0]) {
-      await page
-        .getByRole('button', { name: /details and how to fix$/ })
-        .first()
-        .click();
-      const pane = page.getByRole('dialog');
-      await pane.locator('[data-finding-details=ade-token-unhealthy]').getByRole('button', { name: 'Reopen' }).click();
-      await pane.locator('[data-finding-details=ade-token-unhealthy] [data-triage=open]').waitFor();
-      await page.keyboard.press('Escape');
-      await pane.waitFor({ state: 'detached' });
+      await inFirstShownPane(page, 'ade-token-unhealthy', async (section) => {
+        await section.getByRole('button', { name: 'Reopen' }).click();
+        await section.locator('[data-triage=open]').waitFor();
+      });
       await expect.poll(() => page.locator('[data-shown-count]').getAttribute('data-shown-count')).toBe(String(left));
     }
     await letGoOfEmptyToggle(page, 'accepted');
