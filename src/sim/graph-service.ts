@@ -18,13 +18,6 @@ import type { VersionSegment } from './resources/resource-model.js';
 import type { Throttle } from './throttling.js';
 import type { RecordList, SimTenant } from './tenants/sim-tenant.js';
 
-/**
- * The Microsoft Graph look-alike's HTTP side: each exchange faulted, delayed, answered, logged and
- * sent (compressed as Graph compresses), and each request routed to the part that answers it: the
- * directory (directory.ts), `$batch` (batch.ts) or the tenant's lists (collection-reads.ts), once
- * its token, permissions and limits let it through (graph-access.ts).
- */
-
 /** One request the simulator answered; sub-requests of a `$batch` are logged one by one. */
 export interface SimRequestRecord {
   seq: number;
@@ -67,7 +60,13 @@ export interface SimGraphOptions {
  */
 const COMPRESSED_PAGES_BUDGET = 32 * 2 ** 20;
 
-/** The Microsoft Graph look-alike: answers the specification's resources the way Graph does. */
+/**
+ * The Microsoft Graph look-alike: answers the specification's resources the way Graph does. This is
+ * its HTTP side: each exchange faulted, delayed, answered, logged and sent (compressed as Graph
+ * compresses), and each request routed to the part that answers it: the directory (directory.ts),
+ * `$batch` (batch.ts) or the tenant's lists (collection-reads.ts), once its token, permissions and
+ * limits let it through (graph-access.ts).
+ */
 export class SimGraph {
   readonly requests: SimRequestRecord[] = [];
   readonly violations: SimViolation[] = [];
