@@ -69,9 +69,11 @@ export function createAppServer(options: AppServerOptions): Server {
   const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
   handleServerErrors(server, log);
   server.use(restify.plugins.queryParser({ mapParams: false }));
-  // restify builds each request's URL from its Host header, and a Host no URL can hold (a space,
-  // an address such as 127.0.0.256) throws outside any handler, which would end the process: such
-  // a request is answered 400 before anything reads its URL.
+  // restify builds each request's URL from its Host header, so the Host must be a host and
+  // nothing more: one no URL can hold (a space, an address such as 127.0.0.256) throws outside any
+  // handler, which would end the process, and one holding `/`, `?`, `#` or `@` passes as a URL but
+  // moves the path that routes (`Host: 127.0.0.1:3978/api/reports/x?` made `GET /tab/` a report).
+  // Either is answered 400 before anything reads the request's URL.
   server.pre((req, res, next) => {
     if (hostCanBeRead(req.headers.host)) return next();
     res.send(400, { error: { status: 400, message: 'The Host header does not name a host.' } });
@@ -138,11 +140,23 @@ export function createAppServer(options: AppServerOptions): Server {
   return server;
 }
 
-/** Whether restify can make a URL of this Host header (restify's Request.getUrl, which falls back to localhost without one). */
-function hostCanBeRead(host: string | undefined): boolean {
+/**
+ * A Host header as RFC 9110 defines it (section 7.2: `uri-host [ ":" port ]`): a name or an IPv4
+ * address, or an IPv6 literal in brackets, and a port. The name is held to the characters DNS and
+ * loopback names use, which leaves out every character that could start a path, a query, a fragment
+ * or user information.
+ */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~-]*)(?::[0-9]{1,5})?$/;
+
+/**
+ * Whether this Host header is a host restify can make the request's URL of (restify's
+ * Request.getUrl, which falls back to localhost without one) and names the host alone.
+ */
+export function hostCanBeRead(host: string | undefined): boolean {
+  if (host === undefined || host === '') return true;
+  if (!HOST_HEADER.test(host)) return false;
   try {
-    new URL(`http://${host || 'localhost'}/`);
-    return true;
+    return new URL(`http://${host}/`).pathname === '/';
   } catch {
     return false;
   }
