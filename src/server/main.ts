@@ -14,9 +14,11 @@ import { createReadiness } from './health-routes.js';
 import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
+import { makeConsoleInert } from './inert-console.js';
 
 // Every line the server writes is inert (log-line.ts): the tenant's name, Graph's messages and
-// stack traces quote text the tenant wrote.
+// stack traces quote text the tenant wrote. So is every line a package writes to the console.
+makeConsoleInert();
 const say = inertLog((line: string) => console.log(line));
 const sayError = inertLog((line: string) => console.error(line));
 const sayWarning = inertLog((line: string) => console.warn(line));
