@@ -41,6 +41,11 @@ export interface AppConfig {
   managedIdentity: ManagedIdentity | undefined;
   /** `APPLICATIONINSIGHTS_CONNECTION_STRING`: telemetry is sent to Application Insights only when it is set. */
   telemetryConnectionString: string | undefined;
+  /**
+   * `TELEMETRY_SDK_ENDPOINTS=allow`: let the telemetry SDK reach its own endpoints beside the ingestion
+   * endpoint (its control plane, its reports on itself, the instance metadata service); refused otherwise.
+   */
+  telemetrySdkEndpoints: boolean;
 }
 
 /** The bot's side of the configuration (docs/contract.md, "Configuration"). */
@@ -100,6 +105,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
         bot: readBot(env, managedIdentity),
         managedIdentity,
         telemetryConnectionString: env.APPLICATIONINSIGHTS_CONNECTION_STRING?.trim() || undefined,
+        telemetrySdkEndpoints: env.TELEMETRY_SDK_ENDPOINTS?.trim().toLowerCase() === 'allow',
       },
     };
   } catch (error) {

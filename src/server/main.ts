@@ -56,7 +56,9 @@ async function main(argv: string[]): Promise<void> {
   if (options.tenant === 'large') say(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
   // Telemetry only with a connection string (docs/contract.md, "Configuration"); without one nothing is sent anywhere.
-  const monitor = config.telemetryConnectionString ? await startAzureMonitor(config.telemetryConnectionString) : undefined;
+  const monitor = config.telemetryConnectionString
+    ? await startAzureMonitor(config.telemetryConnectionString, { sdkOwnEndpoints: config.telemetrySdkEndpoints, log: sayWarning })
+    : undefined;
   const telemetry = monitor?.telemetry;
   if (monitor) say('Telemetry: on, to Application Insights (APPLICATIONINSIGHTS_CONNECTION_STRING).');
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
