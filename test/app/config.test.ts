@@ -8,7 +8,16 @@ describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
     expect(readConfig({})).toEqual({
       ok: true,
-      config: { connection: { mode: 'demo' }, port: 3978, host: undefined, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT },
+      config: {
+        connection: { mode: 'demo' },
+        port: 3978,
+        host: undefined,
+        stateStore: 'file:.data',
+        thresholds: DEFAULT_THRESHOLDS,
+        betaCoverage: false,
+        bot: NO_BOT,
+        telemetrySdkEndpoints: false,
+      },
     });
   });
 
@@ -42,6 +51,7 @@ describe('readConfig', () => {
         thresholds: DEFAULT_THRESHOLDS,
         betaCoverage: false,
         bot: NO_BOT,
+        telemetrySdkEndpoints: false,
       },
     });
   });
@@ -191,6 +201,12 @@ describe('readConfig on App Service', () => {
       config: { telemetryConnectionString: 'InstrumentationKey=k;IngestionEndpoint=https://x/' },
     });
     expect(readConfig({})).toMatchObject({ ok: true, config: { telemetryConnectionString: undefined } });
+  });
+
+  it('lets the telemetry SDK reach its own endpoints only with TELEMETRY_SDK_ENDPOINTS=allow', () => {
+    expect(readConfig({})).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: false } });
+    expect(readConfig({ TELEMETRY_SDK_ENDPOINTS: 'Allow' })).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: true } });
+    expect(readConfig({ TELEMETRY_SDK_ENDPOINTS: 'yes' })).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: false } });
   });
 
   it('takes TRUSTED_PROXY=app-service only where App Service runs the app (WEBSITE_INSTANCE_ID set)', () => {
