@@ -23,7 +23,7 @@ export interface DemoTenant {
   readonly caPem: string;
   readonly tenant: { readonly displayName: string };
   /** Signs a tab user's SSO token: the demo sign-in, outside Teams. */
-  readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number }): Promise<string> };
+  readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number; claims?: Record<string, unknown> }): Promise<string> };
   close(): Promise<void>;
 }
 

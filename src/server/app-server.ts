@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
@@ -29,7 +30,7 @@ export interface AppServerOptions {
   serveSourceMaps?: boolean;
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
-  demoToken?: () => Promise<{ token: string; expiresIn: number }>;
+  demoToken?: (userId: string) => Promise<{ token: string; expiresIn: number }>;
   /** The Teams bot, at /api/messages. */
   bot?: TeamsBot;
   /** `POST /api/notify`'s bearer key; without it the route answers 404. */
@@ -133,11 +134,28 @@ export function createAppServer(options: AppServerOptions): Server {
         res.send(403, { error: { status: 403, message: 'The demo sign-in answers this machine only.' } });
         return;
       }
-      res.send(200, await demoToken());
+      // One user per browser: the id is kept in a cookie the page cannot read, so per-person
+      // limits and the triage log's names bind in the demo as they do for Teams users.
+      const kept = demoUserOf(req.header('cookie'));
+      const userId = kept ?? randomUUID();
+      if (!kept) res.header('set-cookie', `${DEMO_USER_COOKIE}=${userId}; Path=/api/demo; HttpOnly; SameSite=Strict; Max-Age=31536000`);
+      res.send(200, await demoToken(userId));
     });
   }
   if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false, catalogue: registry.catalogue() });
   return server;
+}
+
+/** The cookie that keeps a browser's demo user id. */
+const DEMO_USER_COOKIE = 'dmhealth_demo_user';
+
+/** The demo user id a request's cookies keep, if it is one this server would have made (a UUID). */
+export function demoUserOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, value] = part.split('=').map((text) => text.trim());
+    if (name === DEMO_USER_COOKIE && value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)) return value;
+  }
+  return undefined;
 }
 
 /**
