@@ -172,6 +172,11 @@ function readConnection(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity
         'Set all of M365_TENANT_ID, M365_CLIENT_ID and a credential to read a tenant, or none of them for the demo tenant.',
     );
   }
+  // A tenant is named by its id (a GUID) or a domain, never `demo-…`: that is how the demo tenant's
+  // state is kept (tenantKeyOf), and a tenant named so would read and write the demo's.
+  if (/^demo-/i.test(tenantId!)) {
+    throw new ConfigError(`M365_TENANT_ID names a tenant by its id or its domain name, not "${tenantId}": "demo-" begins the demo tenant's state key.`);
+  }
   const credentials = [secret && 'M365_CLIENT_SECRET', certificate && 'M365_CLIENT_CERTIFICATE', managedIdentity && 'MANAGED_IDENTITY_CLIENT_ID'].filter(Boolean);
   if (credentials.length > 1) {
     throw new ConfigError(`${credentials.join(' and ')} are set: set exactly one credential.`);

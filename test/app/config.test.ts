@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/app/config.js';
+import { tenantKeyOf } from '../../src/app/graph-connection.js';
 import { DEFAULT_THRESHOLDS } from '../../src/core/reports/thresholds.js';
 
 const NO_BOT = { id: undefined, password: undefined, managedIdentity: false, tenantId: undefined, notifyApiKey: undefined, teamsAppId: undefined, tabDomain: undefined };
@@ -201,6 +202,14 @@ describe('readConfig on App Service', () => {
       config: { telemetryConnectionString: 'InstrumentationKey=k;IngestionEndpoint=https://x/' },
     });
     expect(readConfig({})).toMatchObject({ ok: true, config: { telemetryConnectionString: undefined } });
+  });
+
+  it("refuses a tenant named demo-…, which is how the demo tenant's state is kept, so the two never share it", () => {
+    const demoTenantKey = tenantKeyOf({ demo: true, tenantId: '5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' });
+    const result = readConfig({ M365_TENANT_ID: demoTenantKey, M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain('"demo-" begins the demo tenant\'s state key');
+    expect(() => tenantKeyOf({ demo: false, tenantId: demoTenantKey })).toThrow();
   });
 
   it('lets the telemetry SDK reach its own endpoints only with TELEMETRY_SDK_ENDPOINTS=allow', () => {
