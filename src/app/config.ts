@@ -41,6 +41,11 @@ export interface AppConfig {
   managedIdentity: ManagedIdentity | undefined;
   /** `APPLICATIONINSIGHTS_CONNECTION_STRING`: telemetry is sent to Application Insights only when it is set. */
   telemetryConnectionString: string | undefined;
+  /**
+   * `TELEMETRY_SDK_ENDPOINTS=allow`: let the telemetry SDK reach its own endpoints beside the ingestion
+   * endpoint (its control plane, its reports on itself, the instance metadata service); refused otherwise.
+   */
+  telemetrySdkEndpoints: boolean;
 }
 
 /** The bot's side of the configuration (docs/contract.md, "Configuration"). */
@@ -100,6 +105,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
         bot: readBot(env, managedIdentity),
         managedIdentity,
         telemetryConnectionString: env.APPLICATIONINSIGHTS_CONNECTION_STRING?.trim() || undefined,
+        telemetrySdkEndpoints: env.TELEMETRY_SDK_ENDPOINTS?.trim().toLowerCase() === 'allow',
       },
     };
   } catch (error) {
@@ -165,6 +171,11 @@ function readConnection(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity
       `Tenant configuration is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set. ` +
         'Set all of M365_TENANT_ID, M365_CLIENT_ID and a credential to read a tenant, or none of them for the demo tenant.',
     );
+  }
+  // A tenant is named by its id (a GUID) or a domain, never `demo-…`: that is how the demo tenant's
+  // state is kept (tenantKeyOf), and a tenant named so would read and write the demo's.
+  if (/^demo-/i.test(tenantId!)) {
+    throw new ConfigError(`M365_TENANT_ID names a tenant by its id or its domain name, not "${tenantId}": "demo-" begins the demo tenant's state key.`);
   }
   const credentials = [secret && 'M365_CLIENT_SECRET', certificate && 'M365_CLIENT_CERTIFICATE', managedIdentity && 'MANAGED_IDENTITY_CLIENT_ID'].filter(Boolean);
   if (credentials.length > 1) {

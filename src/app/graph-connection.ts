@@ -23,7 +23,7 @@ export interface DemoTenant {
   readonly caPem: string;
   readonly tenant: { readonly displayName: string };
   /** Signs a tab user's SSO token: the demo sign-in, outside Teams. */
-  readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number }): Promise<string> };
+  readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number; claims?: Record<string, unknown> }): Promise<string> };
   close(): Promise<void>;
 }
 
@@ -139,5 +139,7 @@ export async function openGraphConnection(
  */
 export function tenantKeyOf(tenant: { demo: boolean; tenantId: string }): TenantKey {
   const id = tenant.tenantId.trim().toLowerCase();
+  // The configuration refuses such a tenant id (config.ts); one here is a bug, not a tenant to serve.
+  if (!tenant.demo && id.startsWith('demo-')) throw new Error(`A configured tenant's key would be a demo tenant's: ${JSON.stringify(id)}`);
   return tenant.demo ? `demo-${id}` : id;
 }

@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, metrics, trace } from '@opentelemetry/api';
 import type { Attributes, Counter, Histogram, Meter, Tracer } from '@opentelemetry/api';
 import type { ReportLoadOutcome } from './create-services.js';
 import type { GraphCall } from '../graph/graph-client.js';
+import { refuseSdkOwnEndpoints } from './telemetry-egress.js';
 
 /** One send of the bot's as its adapter reports it (src/bot/adapter/teams-adapter.ts): no text, no conversation. */
 export interface BotSendOutcome {
@@ -92,9 +93,28 @@ export class Telemetry {
  * Starts the Azure Monitor distribution with the connection string and answers the Telemetry that
  * reports through it, and how to flush and stop it. Its automatic instrumentations are off: they
  * would record outgoing URLs (a token request names the tenant, a blob its path) and incoming
- * paths; the spans above say what is needed in templates. Live metrics are off too.
+ * paths; the spans above say what is needed in templates. Live metrics are off too. Unless the
+ * operator allows them (`TELEMETRY_SDK_ENDPOINTS=allow`), the only host it reaches is the ingestion
+ * endpoint the connection string names (telemetry-egress.ts).
  */
-export async function startAzureMonitor(connectionString: string): Promise<{ telemetry: Telemetry; shutdown: () => Promise<void> }> {
+export async function startAzureMonitor(
+  connectionString: string,
+  options: { sdkOwnEndpoints: boolean; log: (line: string) => void },
+): Promise<{ telemetry: Telemetry; shutdown: () => Promise<void> }> {
+  let lift = () => {};
+  if (!options.sdkOwnEndpoints) {
+    // The SDK's reports on itself have switches, which save it the refused attempts; OneSettings
+    // and the metadata probe have none, so the guard refuses them (telemetry-egress.ts).
+    process.env.APPLICATIONINSIGHTS_STATSBEAT_DISABLED = 'true';
+    process.env.APPLICATION_INSIGHTS_NO_STATSBEAT = 'true';
+    process.env.APPLICATIONINSIGHTS_SDKSTATS_DISABLED = 'true';
+    const told = new Set<string>();
+    lift = refuseSdkOwnEndpoints(connectionString, (host) => {
+      if (told.has(host)) return;
+      told.add(host);
+      options.log(`telemetry: refused the SDK's own connection to ${host} (TELEMETRY_SDK_ENDPOINTS=allow permits it)`);
+    });
+  }
   const { useAzureMonitor, shutdownAzureMonitor } = await import('@azure/monitor-opentelemetry');
   useAzureMonitor({
     azureMonitorExporterOptions: { connectionString },
@@ -119,6 +139,9 @@ export async function startAzureMonitor(connectionString: string): Promise<{ tel
   });
   return {
     telemetry: new Telemetry(trace.getTracer('device-management-health'), metrics.getMeter('device-management-health')),
-    shutdown: () => shutdownAzureMonitor(),
+    shutdown: async () => {
+      await shutdownAzureMonitor();
+      lift();
+    },
   };
 }

@@ -49,19 +49,31 @@ export async function requestIdentityToken(identity: ManagedIdentity, resource: 
   } catch (error) {
     throw failure(error instanceof Error ? error.message : String(error));
   }
-  let body: { access_token?: unknown; expires_on?: unknown; message?: unknown; error_description?: unknown } = {};
+  let body: { access_token?: unknown; expires_on?: unknown } = {};
   try {
     body = response.body ? (JSON.parse(response.body) as typeof body) : {};
   } catch {
     throw failure(`it answered ${response.status} with a body that is not JSON.`, response.status);
   }
-  if (response.status !== 200) {
-    const said = typeof body.message === 'string' ? body.message : typeof body.error_description === 'string' ? body.error_description : 'no reason given';
-    throw failure(`it answered ${response.status} (${said.split('\n')[0]}).`, response.status);
-  }
+  // What the endpoint said is not repeated: its message can echo the request, the header's value
+  // included, and a load error is shown to every reader. The status and a fixed description are.
+  if (response.status !== 200) throw failure(`${refusal(response.status)}.`, response.status);
   const expiresOn = Number(body.expires_on);
   if (typeof body.access_token !== 'string' || !body.access_token || !Number.isFinite(expiresOn)) {
     throw failure('its answer holds no access_token and expires_on.', response.status);
   }
   return { token: body.access_token, expiresAtMs: expiresOn * 1000 };
+}
+
+/**
+ * What a refusal from the identity endpoint means, by its status, in words of ours
+ * (https://learn.microsoft.com/azure/app-service/overview-managed-identity#rest-endpoint-reference).
+ */
+function refusal(status: number): string {
+  if (status === 400) return 'it answered 400: the request named a resource, an API version or an identity it does not serve';
+  if (status === 401 || status === 403) return `it answered ${status}: it did not accept the X-IDENTITY-HEADER value App Service set`;
+  if (status === 404) return 'it answered 404: MANAGED_IDENTITY_CLIENT_ID names no identity assigned to this app';
+  if (status === 429) return 'it answered 429: too many token requests';
+  if (status >= 500) return `it answered ${status}: the endpoint failed`;
+  return `it answered ${status}`;
 }

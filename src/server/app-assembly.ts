@@ -92,9 +92,14 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     }),
     ...(demoTenant
       ? {
-          demoToken: async () => ({
-            // The demo user may try everything, triage included.
-            token: await demoTenant.entra.issueUserToken({ audience: demoTenant.clientId, roles: [IT_STAFF_ROLE, TRIAGER_ROLE], lifetimeSeconds: 3600 }),
+          demoToken: async (userId: string) => ({
+            // The demo user may try everything, triage included; one browser is one user (its `oid`).
+            token: await demoTenant.entra.issueUserToken({
+              audience: demoTenant.clientId,
+              roles: [IT_STAFF_ROLE, TRIAGER_ROLE],
+              lifetimeSeconds: 3600,
+              claims: { oid: userId, sub: userId },
+            }),
             expiresIn: 3600,
           }),
         }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import restify from 'restify';
 import type { Request, Response, Server } from 'restify';
@@ -29,7 +30,7 @@ export interface AppServerOptions {
   serveSourceMaps?: boolean;
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
-  demoToken?: () => Promise<{ token: string; expiresIn: number }>;
+  demoToken?: (userId: string) => Promise<{ token: string; expiresIn: number }>;
   /** The Teams bot, at /api/messages. */
   bot?: TeamsBot;
   /** `POST /api/notify`'s bearer key; without it the route answers 404. */
@@ -69,9 +70,11 @@ export function createAppServer(options: AppServerOptions): Server {
   const server = restify.createServer({ name: 'device-management-health', log: restifyLog });
   handleServerErrors(server, log);
   server.use(restify.plugins.queryParser({ mapParams: false }));
-  // restify builds each request's URL from its Host header, and a Host no URL can hold (a space,
-  // an address such as 127.0.0.256) throws outside any handler, which would end the process: such
-  // a request is answered 400 before anything reads its URL.
+  // restify builds each request's URL from its Host header, so the Host must be a host and
+  // nothing more: one no URL can hold (a space, an address such as 127.0.0.256) throws outside any
+  // handler, which would end the process, and one holding `/`, `?`, `#` or `@` passes as a URL but
+  // moves the path that routes (`Host: 127.0.0.1:3978/api/reports/x?` made `GET /tab/` a report).
+  // Either is answered 400 before anything reads the request's URL.
   server.pre((req, res, next) => {
     if (hostCanBeRead(req.headers.host)) return next();
     res.send(400, { error: { status: 400, message: 'The Host header does not name a host.' } });
@@ -131,18 +134,47 @@ export function createAppServer(options: AppServerOptions): Server {
         res.send(403, { error: { status: 403, message: 'The demo sign-in answers this machine only.' } });
         return;
       }
-      res.send(200, await demoToken());
+      // One user per browser: the id is kept in a cookie the page cannot read, so per-person
+      // limits and the triage log's names bind in the demo as they do for Teams users.
+      const kept = demoUserOf(req.header('cookie'));
+      const userId = kept ?? randomUUID();
+      if (!kept) res.header('set-cookie', `${DEMO_USER_COOKIE}=${userId}; Path=/api/demo; HttpOnly; SameSite=Strict; Max-Age=31536000`);
+      res.send(200, await demoToken(userId));
     });
   }
   if (options.tabDirectory) serveTab(server, options.tabDirectory, { serveSourceMaps: options.serveSourceMaps ?? false, catalogue: registry.catalogue() });
   return server;
 }
 
-/** Whether restify can make a URL of this Host header (restify's Request.getUrl, which falls back to localhost without one). */
-function hostCanBeRead(host: string | undefined): boolean {
+/** The cookie that keeps a browser's demo user id. */
+const DEMO_USER_COOKIE = 'dmhealth_demo_user';
+
+/** The demo user id a request's cookies keep, if it is one this server would have made (a UUID). */
+export function demoUserOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, value] = part.split('=').map((text) => text.trim());
+    if (name === DEMO_USER_COOKIE && value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A Host header as RFC 9110 defines it (section 7.2: `uri-host [ ":" port ]`): a name or an IPv4
+ * address, or an IPv6 literal in brackets, and a port. The name is held to the characters DNS and
+ * loopback names use, which leaves out every character that could start a path, a query, a fragment
+ * or user information.
+ */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~-]*)(?::[0-9]{1,5})?$/;
+
+/**
+ * Whether this Host header is a host restify can make the request's URL of (restify's
+ * Request.getUrl, which falls back to localhost without one) and names the host alone.
+ */
+export function hostCanBeRead(host: string | undefined): boolean {
+  if (host === undefined || host === '') return true;
+  if (!HOST_HEADER.test(host)) return false;
   try {
-    new URL(`http://${host || 'localhost'}/`);
-    return true;
+    return new URL(`http://${host}/`).pathname === '/';
   } catch {
     return false;
   }

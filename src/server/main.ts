@@ -14,9 +14,11 @@ import { createReadiness } from './health-routes.js';
 import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
+import { makeConsoleInert } from './inert-console.js';
 
 // Every line the server writes is inert (log-line.ts): the tenant's name, Graph's messages and
-// stack traces quote text the tenant wrote.
+// stack traces quote text the tenant wrote. So is every line a package writes to the console.
+makeConsoleInert();
 const say = inertLog((line: string) => console.log(line));
 const sayError = inertLog((line: string) => console.error(line));
 const sayWarning = inertLog((line: string) => console.warn(line));
@@ -54,7 +56,9 @@ async function main(argv: string[]): Promise<void> {
   if (options.tenant === 'large') say(`Building the large simulated tenant (${options.devices.toLocaleString('en')} devices)...`);
   const { deny, faults } = options.switches;
   // Telemetry only with a connection string (docs/contract.md, "Configuration"); without one nothing is sent anywhere.
-  const monitor = config.telemetryConnectionString ? await startAzureMonitor(config.telemetryConnectionString) : undefined;
+  const monitor = config.telemetryConnectionString
+    ? await startAzureMonitor(config.telemetryConnectionString, { sdkOwnEndpoints: config.telemetrySdkEndpoints, log: sayWarning })
+    : undefined;
   const telemetry = monitor?.telemetry;
   if (monitor) say('Telemetry: on, to Application Insights (APPLICATIONINSIGHTS_CONNECTION_STRING).');
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;

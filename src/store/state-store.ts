@@ -1,4 +1,5 @@
 import { promisify } from 'node:util';
+import { constants as bufferConstants } from 'node:buffer';
 import { gunzip, gzip } from 'node:zlib';
 import type { StoredReference } from '../core/conversation-reference.js';
 import type { ChannelLedger } from '../core/ledger/channel-ledger.js';
@@ -96,6 +97,7 @@ export function unscopedStateWarning(where: string): string {
 /** A document's name: lower-case words and digits joined by hyphens, which both stores use as a file or blob name as it is. */
 export type DocumentName = string;
 
+const { MAX_STRING_LENGTH } = bufferConstants;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -104,11 +106,27 @@ export function compressText(text: string): Promise<Buffer> {
   return gzipAsync(Buffer.from(text, 'utf8'));
 }
 
+/**
+ * How far a stored document may inflate: 64 times its compressed size, and at least 64 MiB, never
+ * past the longest string V8 holds. The reports' JSON compresses about 5 to 9 times, so no document
+ * this app wrote comes near it; a document made to inflate 1,000 times (deflate's limit) would
+ * otherwise take gigabytes before it could be refused.
+ */
+export function inflateCap(compressedBytes: number): number {
+  return Math.min(MAX_STRING_LENGTH, Math.max(64 * 1024 * 1024, compressedBytes * 64));
+}
+
 export async function decompressText(bytes: Buffer, name: DocumentName): Promise<string> {
   try {
-    return (await gunzipAsync(bytes)).toString('utf8');
-  } catch {
-    throw new StateStoreError(`The compressed document ${name} in the state store is damaged; it is written again by the next load.`);
+    // zlib stops at maxOutputLength rather than allocate past it (RangeError, ERR_BUFFER_TOO_LARGE).
+    return (await gunzipAsync(bytes, { maxOutputLength: inflateCap(bytes.length) })).toString('utf8');
+  } catch (error) {
+    const tooLarge = error instanceof RangeError || (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new StateStoreError(
+      tooLarge
+        ? `The compressed document ${name} in the state store inflates past ${inflateCap(bytes.length)} bytes, more than this app writes; it is discarded and written again by the next load.`
+        : `The compressed document ${name} in the state store is damaged; it is written again by the next load.`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/app/config.js';
+import { tenantKeyOf } from '../../src/app/graph-connection.js';
 import { DEFAULT_THRESHOLDS } from '../../src/core/reports/thresholds.js';
 
 const NO_BOT = { id: undefined, password: undefined, managedIdentity: false, tenantId: undefined, notifyApiKey: undefined, teamsAppId: undefined, tabDomain: undefined };
@@ -8,7 +9,16 @@ describe('readConfig', () => {
   it('is demo mode when no tenant variable is set', () => {
     expect(readConfig({})).toEqual({
       ok: true,
-      config: { connection: { mode: 'demo' }, port: 3978, host: undefined, stateStore: 'file:.data', thresholds: DEFAULT_THRESHOLDS, betaCoverage: false, bot: NO_BOT },
+      config: {
+        connection: { mode: 'demo' },
+        port: 3978,
+        host: undefined,
+        stateStore: 'file:.data',
+        thresholds: DEFAULT_THRESHOLDS,
+        betaCoverage: false,
+        bot: NO_BOT,
+        telemetrySdkEndpoints: false,
+      },
     });
   });
 
@@ -42,6 +52,7 @@ describe('readConfig', () => {
         thresholds: DEFAULT_THRESHOLDS,
         betaCoverage: false,
         bot: NO_BOT,
+        telemetrySdkEndpoints: false,
       },
     });
   });
@@ -191,6 +202,20 @@ describe('readConfig on App Service', () => {
       config: { telemetryConnectionString: 'InstrumentationKey=k;IngestionEndpoint=https://x/' },
     });
     expect(readConfig({})).toMatchObject({ ok: true, config: { telemetryConnectionString: undefined } });
+  });
+
+  it("refuses a tenant named demo-…, which is how the demo tenant's state is kept, so the two never share it", () => {
+    const demoTenantKey = tenantKeyOf({ demo: true, tenantId: '5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' });
+    const result = readConfig({ M365_TENANT_ID: demoTenantKey, M365_CLIENT_ID: 'c', M365_CLIENT_SECRET: 's' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain('"demo-" begins the demo tenant\'s state key');
+    expect(() => tenantKeyOf({ demo: false, tenantId: demoTenantKey })).toThrow();
+  });
+
+  it('lets the telemetry SDK reach its own endpoints only with TELEMETRY_SDK_ENDPOINTS=allow', () => {
+    expect(readConfig({})).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: false } });
+    expect(readConfig({ TELEMETRY_SDK_ENDPOINTS: 'Allow' })).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: true } });
+    expect(readConfig({ TELEMETRY_SDK_ENDPOINTS: 'yes' })).toMatchObject({ ok: true, config: { telemetrySdkEndpoints: false } });
   });
 
   it('takes TRUSTED_PROXY=app-service only where App Service runs the app (WEBSITE_INSTANCE_ID set)', () => {

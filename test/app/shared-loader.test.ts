@@ -1,9 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
+import { inflateCap } from '../../src/store/state-store.js';
 import { sharedLoader } from '../../src/app/shared-loads.js';
 import { reportResult } from '../fixtures/report-result.js';
 import { holdLock } from '../support/gate.js';
@@ -54,6 +56,17 @@ describe('a shared load when sharing goes wrong', () => {
     const result = await loader()('escrow-gaps', () => undefined);
     expect(loads).toBe(1);
     expect(log.some((line) => line.startsWith('report escrow-gaps: the shared result could not be read ('))).toBe(true);
+    expect(JSON.parse((await store.readCompressed('result-escrow-gaps'))!)).toEqual(result);
+  });
+
+  it('refuses a stored result that inflates past the cap, without inflating it whole, then loads again and overwrites it', async () => {
+    // 96 MiB of spaces gzip to about 100 KB: past 64 MiB, a thousand times its size, it is refused.
+    const bomb = gzipSync(Buffer.alloc(96 * 1024 * 1024, 32), { level: 9 });
+    expect(inflateCap(bomb.length)).toBeLessThan(96 * 1024 * 1024);
+    await writeFile(join(directory, 'tenants', store.tenant, 'documents', 'result-escrow-gaps.json.gz'), bomb);
+    const result = await loader()('escrow-gaps', () => undefined);
+    expect(loads).toBe(1);
+    expect(log.some((line) => line.startsWith('report escrow-gaps: the shared result could not be read (') && line.includes('inflates past'))).toBe(true);
     expect(JSON.parse((await store.readCompressed('result-escrow-gaps'))!)).toEqual(result);
   });
 

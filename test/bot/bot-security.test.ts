@@ -79,6 +79,34 @@ describe('an activity from another tenant', () => {
   });
 });
 
+describe('without BOT_ID, an activity naming a serviceUrl off this machine', () => {
+  let server: BotServer;
+
+  beforeAll(async () => {
+    server = await startBotServer(harness.sim, harness.client(), { store, allowedTenantId: OUR_TENANT });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each([['https://attacker.example/'], ['http://127.0.0.1.attacker.example/'], ['http://user@evil.example@127.0.0.1:9/'], ['file:///etc/passwd'], ['not a url']])(
+    'is refused with 403 before anything runs, so no reply goes there (%s)',
+    async (serviceUrl) => {
+      expect(await postActivity(server, { ...activity(OUR_TENANT), serviceUrl })).toBe(403);
+      expect(server.log.some((line) => line.includes('serviceUrl is not on this machine'))).toBe(true);
+      expect(await store.listInstallations()).toEqual([]);
+    },
+  );
+
+  it('one on this machine passes that check', async () => {
+    const from = server.log.length;
+    // Its replies go to this server itself, which refuses them at once (no connector waits on port 9).
+    expect(await postActivity(server, { ...activity(OUR_TENANT), serviceUrl: `${server.base}/` })).not.toBe(403);
+    expect(server.log.slice(from).some((line) => line.includes('serviceUrl is not on this machine'))).toBe(false);
+  });
+});
+
 describe('with BOT_ID set', () => {
   let server: BotServer;
 

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
 import { freePort } from '../support/local-service.js';
+import { demoEnv, SERVER_MAIN, startServerProcess } from '../support/server-process.js';
+import type { ServerProcess } from '../support/server-process.js';
 
 const run = promisify(execFile);
-const MAIN = 'dist/server/main.js';
 /**
  * Each test here runs the built server as a process of its own, which loads all its modules before
  * it reads its arguments, and may build a tenant: work, for which no clock can stand in, that took
@@ -21,32 +22,9 @@ const dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-main-'));
 
 afterAll(() => rmSync(dataDirectory, { recursive: true, force: true }));
 
-/** The environment minus anything that would point the server at a tenant, with its state in a folder of the test's. */
-function demoEnv(port: number): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(M365_|GRAPH_BASE_URL|NODE_EXTRA_CA_CERTS|BOT_|NOTIFY_)/.test(name)) delete env[name];
-  return { ...env, PORT: String(port), STATE_STORE: `file:${dataDirectory}` };
-}
-
-/** `npm start` with `args`, as its own process, once it listens: its address, what it printed, and a way to stop it. */
-async function startServer(args: string[]): Promise<{ base: string; output: () => string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const server = spawn(process.execPath, [MAIN, ...args], { env: demoEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const stop = async () => {
-    if (server.exitCode !== null) return;
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  };
-  try {
-    await expect.poll(() => output, { timeout: PROCESS_WAIT_MS, interval: 100 }).toContain('Listening on');
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { base: `http://127.0.0.1:${port}`, output: () => output, stop };
+/** `npm start` with `args`, as its own process, once it listens. */
+function startServer(args: string[]): Promise<ServerProcess> {
+  return startServerProcess(args, { stateFolder: dataDirectory, waitMs: PROCESS_WAIT_MS });
 }
 
 describe('npm start', { timeout: TEST_TIMEOUT_MS }, () => {
@@ -94,7 +72,7 @@ describe('npm start', { timeout: TEST_TIMEOUT_MS }, () => {
     [['--fault', 'escrow-gaps'], '--fault takes <report>:<status>'],
   ])('refuses %j in one line, exit status 2', async (args, message) => {
     const port = await freePort();
-    const failed = await run(process.execPath, [MAIN, ...args], { env: demoEnv(port), timeout: PROCESS_WAIT_MS }).then(
+    const failed = await run(process.execPath, [SERVER_MAIN, ...args], { env: demoEnv(port, dataDirectory), timeout: PROCESS_WAIT_MS }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stderr: error.stderr ?? '' }),
     );

@@ -52,6 +52,19 @@ describe('what a caller learns when something fails on our side', () => {
     expect((await fetch(`${server.base}/api/reports`)).status).toBe(401);
   });
 
+  it.each([['127.0.0.1:3978/api/reports/escrow-gaps?'], ['127.0.0.1?x'], ['127.0.0.1#x'], ['user@127.0.0.1'], ['127.0.0.1\\api']])(
+    "a Host header holding more than a host (%s): 400, so the path served is the request line's",
+    async (host) => {
+      const answered = await getWithHost(server.base, host, '/tab/');
+      expect(answered.status).toBe(400);
+      expect(answered.text).toContain('The Host header does not name a host.');
+    },
+  );
+
+  it.each([['localhost:3978'], ['127.0.0.1'], ['[::1]:3978'], ['dmhealth-contoso.azurewebsites.net']])('an ordinary Host (%s) is served', async (host) => {
+    expect((await getWithHost(server.base, host, '/api/reports')).status).toBe(401);
+  });
+
   it('an unreachable key endpoint: 500 with the generic message to the caller, the reason in the log', async () => {
     const unreachable = await startBotServer(harness.sim, harness.client(), { store, authorityHost: `https://127.0.0.1:${await freePort()}` });
     try {

@@ -3,14 +3,14 @@ import type { TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
 import { ActivityTypes, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory } from 'botbuilder';
 import type { ConversationReference, Middleware, TurnContext } from 'botbuilder';
 import type { Request, Response } from 'restify';
-import { isLoopback } from '../../core/net/loopback.js';
+import { isLoopback, isLoopbackHost } from '../../core/net/loopback.js';
 import type { BotSendOutcome } from '../../app/telemetry.js';
 import { errorText } from '../../core/error-text.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { DispatchedCommand, MessageDispatch } from '../message-dispatch.js';
 import type { CardTarget } from '../bot-services.js';
 import { requestFrom } from './activity-request.js';
-import { activityTenantId } from './activity-tenant.js';
+import { activityServiceUrl, activityTenantId } from './activity-tenant.js';
 import { installationStore, postTargets, sendCard } from './installations.js';
 import { cardMessage, replyActivity, textMessage, turnConversation } from './turn-conversation.js';
 
@@ -89,6 +89,15 @@ export class TeamsAdapter {
   async handle(req: Request, res: Response): Promise<void> {
     if (!this.options.identity.id && !isLoopback(req.socket.remoteAddress)) {
       res.send(403, { error: { status: 403, message: 'Without BOT_ID the bot answers this machine only.' } });
+      return;
+    }
+    // A reply goes to the activity's serviceUrl. With BOT_ID, Bot Framework's token carries the
+    // serviceUrl it was issued for, and botbuilder refuses an activity naming another
+    // (ChannelValidation.authenticateChannelTokenWithServiceUrl). Without BOT_ID nothing signs it,
+    // so the bot replies to this machine only, where the Agents Playground runs.
+    if (!this.options.identity.id && !isLoopbackServiceUrl(activityServiceUrl(req.body))) {
+      this.options.log('bot: refused an activity whose serviceUrl is not on this machine (no BOT_ID)');
+      res.send(403, { error: { status: 403, message: 'Without BOT_ID the bot replies to this machine only.' } });
       return;
     }
     const tenant = activityTenantId(req.body);
@@ -198,4 +207,15 @@ function sendObserver(onSend: (send: BotSendOutcome) => void): Middleware {
       await next();
     },
   };
+}
+
+/** Whether a serviceUrl names this machine (http or https on a loopback host). */
+function isLoopbackServiceUrl(serviceUrl: string | undefined): boolean {
+  if (!serviceUrl) return false;
+  try {
+    const url = new URL(serviceUrl);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && isLoopbackHost(url.host);
+  } catch {
+    return false;
+  }
 }

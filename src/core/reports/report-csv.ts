@@ -5,7 +5,8 @@ import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
  * comma or quote), one line per row: tenant text is flattened to one line first. Text that a
- * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is prefixed with a quote:
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR, after any white space a
+ * spreadsheet skips) is prefixed with a quote:
  * device and policy names come from the tenant, and OWASP's CSV-injection guidance applies to any
  * export an admin opens in Excel. Pure, so the tab can use it in the browser as well. Columns shown
  * as n/a export as "n/a". After the report's own columns come the row's findings: their kinds, the
@@ -46,11 +47,20 @@ function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValu
   return row[column.key] ?? '';
 }
 
+/**
+ * A value a spreadsheet would read as a formula. Excel and LibreOffice skip leading white space
+ * (spaces, and a tab or line break that `singleLine` has already folded into a space) before they
+ * look for `=`, so the guard looks past it too: a name written TAB`=1+1` exports as ` =1+1`, which
+ * must be guarded like `=1+1` (OWASP, "CSV Injection"). The full-width signs (U+FF1D and its
+ * neighbours) are guarded as well: a quote costs a reader nothing, a formula run costs more.
+ */
+const FORMULA_START = /^[\s\u00a0\u3000]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+
 export function csvField(value: CellValue): string {
   if (value === null) return '';
   if (typeof value !== 'string') return String(value);
   // One line per record, whatever a name holds; then the formula guard on what is left.
   const line = singleLine(value);
-  const safe = /^[=+\-@\t\r]/.test(line) ? `'${line}` : line;
+  const safe = FORMULA_START.test(line) ? `'${line}` : line;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

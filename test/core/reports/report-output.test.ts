@@ -46,6 +46,15 @@ describe('CSV export', () => {
     expect(csvField(null)).toBe('');
   });
 
+  it('guards a formula behind leading white space, as a spreadsheet reads past it', () => {
+    // A tab is folded into a space on the one-line text, which used to hide the `=` from the guard.
+    expect(csvField('\t=1+1')).toBe("' =1+1");
+    expect(csvField('  @SUM(A1)')).toBe("'  @SUM(A1)");
+    expect(csvField('\u00a0-2+3')).toBe("'\u00a0-2+3");
+    expect(csvField('\uff1dcmd')).toBe("'\uff1dcmd");
+    expect(csvField(' DESKTOP 01')).toBe(' DESKTOP 01');
+  });
+
   it('puts a section column first when the report has several tables', () => {
     const csv = reportToCsv({
       columns: [
