@@ -56,6 +56,12 @@ export interface BotConfig {
   tenantId: string | undefined;
   /** The bearer key `POST /api/notify` requires; without it the endpoint is off. */
   notifyApiKey: string | undefined;
+  /**
+   * NOTIFY_API_KEY was a Key Vault reference App Service could not resolve: App Service then hands
+   * the app the reference's own text ("Use Key Vault references as app settings", Azure App Service
+   * docs), which must never become the key. The endpoint stays off, and the server says why.
+   */
+  notifyApiKeyUnresolved?: true;
   /** The Teams app id (the manifest's `id`), for deep links from cards to the tab. */
   teamsAppId: string | undefined;
   /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
@@ -212,7 +218,9 @@ function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | unde
       "BOT_TYPE=UserAssignedMSI needs BOT_ID (the managed identity's client id), BOT_TENANT_ID and MANAGED_IDENTITY_CLIENT_ID with the identity endpoint, and no BOT_PASSWORD.",
     );
   }
-  const notifyApiKey = env.NOTIFY_API_KEY || undefined;
+  const notifyValue = env.NOTIFY_API_KEY || undefined;
+  const notifyApiKeyUnresolved = notifyValue !== undefined && /^@Microsoft\.KeyVault\(/i.test(notifyValue.trim());
+  const notifyApiKey = notifyApiKeyUnresolved ? undefined : notifyValue;
   if (notifyApiKey !== undefined && notifyApiKey.length < MIN_NOTIFY_KEY_LENGTH) {
     throw new ConfigError(`NOTIFY_API_KEY must be at least ${MIN_NOTIFY_KEY_LENGTH} characters long (a random one, e.g. openssl rand -hex 32).`);
   }
@@ -232,6 +240,7 @@ function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | unde
     managedIdentity: botType === 'UserAssignedMSI',
     tenantId: value('BOT_TENANT_ID'),
     notifyApiKey,
+    ...(notifyApiKeyUnresolved ? { notifyApiKeyUnresolved: true as const } : {}),
     teamsAppId: value('TEAMS_APP_ID'),
     tabDomain,
     trustedProxy,
