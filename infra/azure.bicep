@@ -33,9 +33,9 @@ param location string = resourceGroup().location
 ])
 param webAppSku string = 'B1'
 
-@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (README, "State").')
+@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (README, "State"). At most 3: the Basic plans allowed above scale to 3 instances, the Standard and Premium ones further (https://learn.microsoft.com/azure/app-service/overview-hosting-plans), so every allowed size takes every allowed count.')
 @minValue(1)
-@maxValue(10)
+@maxValue(3)
 param instanceCount int = 1
 
 @description('The Entra tenant whose Intune data is read (M365_TENANT_ID); the one the Toolkit made the Entra app in.')
@@ -162,11 +162,21 @@ resource webApp 'Microsoft.Web/sites@2023-12-01' = {
   }
 }
 
-// No FTP at all: neither FTP nor FTPS, nor its basic-authentication publishing credentials. The
-// deployment endpoint (SCM) is left as App Service sets it, since `teamsapp deploy` uploads there.
+// No basic-authentication publishing credentials, on FTP or on the deployment endpoint (SCM):
+// many organizations forbid them by policy, and the Toolkit's zip deploy signs in to SCM with an
+// Entra token, which this setting leaves working
+// (https://learn.microsoft.com/azure/app-service/configure-basic-auth-disable).
 resource ftpPublishing 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2023-12-01' = {
   parent: webApp
   name: 'ftp'
+  properties: {
+    allow: false
+  }
+}
+
+resource scmPublishing 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2023-12-01' = {
+  parent: webApp
+  name: 'scm'
   properties: {
     allow: false
   }

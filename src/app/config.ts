@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { ClientCredential } from '../graph/token-source.js';
+import { TOKEN_EXCHANGE_AUDIENCE, tokenExchangeAudienceFor } from '../graph/managed-identity.js';
 import type { ManagedIdentity } from '../graph/managed-identity.js';
 import { DEFAULT_THRESHOLDS } from '../core/reports/thresholds.js';
 import type { ReportThresholds } from '../core/reports/thresholds.js';
@@ -137,7 +138,9 @@ function readManagedIdentity(env: NodeJS.ProcessEnv): ManagedIdentity | undefine
     throw new ConfigError(`IDENTITY_ENDPOINT is not a URL: "${endpoint}".`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`IDENTITY_ENDPOINT must be an http:// or https:// URL, got "${endpoint}".`);
-  return { clientId, endpoint: url.href, header };
+  // A national cloud's authority takes its own token-exchange audience (managed-identity.ts).
+  const audience = tokenExchangeAudienceFor(env.M365_AUTHORITY_HOST?.trim() || DEFAULT_AUTHORITY_HOST);
+  return { clientId, endpoint: url.href, header, ...(audience !== TOKEN_EXCHANGE_AUDIENCE ? { tokenExchangeAudience: audience } : {}) };
 }
 
 /** `file:<directory>`, a connection string, or (with the managed identity) a blob container's URL. */

@@ -119,6 +119,14 @@ describe('the templates in infra/', () => {
   });
 });
 
+/** The Web App's basic-authentication publishing policies, by name. */
+function publishingPolicies(): Map<string, BicepDeclaration> {
+  const found = MAIN.declarations.filter(
+    (declaration) => declaration.kind === 'resource' && declaration.type.startsWith('Microsoft.Web/sites/basicPublishingCredentialsPolicies@'),
+  );
+  return new Map(found.map((policy) => [valueAtTopLevel(policy.source.slice(policy.source.indexOf('{') + 1), 'name')!, policy]));
+}
+
 describe('the Web App', () => {
   const webApp = resource(MAIN, 'Microsoft.Web/sites');
   const plan = resource(MAIN, 'Microsoft.Web/serverfarms');
@@ -141,9 +149,33 @@ describe('the Web App', () => {
     expect(valueAtTopLevel(siteConfig, 'scmMinTlsVersion')).toBe("'1.2'");
     expect(valueAtTopLevel(siteConfig, 'ftpsState')).toBe("'Disabled'");
     expect(valueAtTopLevel(siteConfig, 'healthCheckPath')).toBe("'/healthz'");
-    const ftp = resource(MAIN, 'Microsoft.Web/sites/basicPublishingCredentialsPolicies');
+    const ftp = publishingPolicies().get("'ftp'")!;
     expect(valueAtTopLevel(ftp.source.slice(ftp.source.indexOf('{') + 1), 'name')).toBe("'ftp'");
     expect(valueAtTopLevel(block(ftp.source, 'properties')!, 'allow')).toBe('false');
+  });
+
+  it('takes no basic-authentication publishing credentials on the deployment endpoint either (SCM): the zip deploy signs in with Entra', () => {
+    const policies = publishingPolicies();
+    expect([...policies.keys()].sort()).toEqual(["'ftp'", "'scm'"]);
+    for (const [name, policy] of policies) {
+      expect(policy.source, name).toMatch(/parent:\s*webApp\b/);
+      expect(valueAtTopLevel(block(policy.source, 'properties')!, 'allow'), name).toBe('false');
+    }
+  });
+
+  it('asks for no more instances than the smallest allowed plan scales to (Basic: 3)', () => {
+    const count = declared(MAIN, 'param').get('instanceCount')!;
+    const max = Number(/@maxValue\((\d+)\)/.exec(count.decorators.join('\n'))![1]);
+    const sizes = [
+      ...declared(MAIN, 'param')
+        .get('webAppSku')!
+        .source.matchAll(/'([A-Z][A-Za-z0-9]*)'/g),
+    ].map((match) => match[1]!);
+    // Instances each plan size scales to (https://learn.microsoft.com/azure/app-service/overview-hosting-plans).
+    const scalesTo = (size: string) => (size.startsWith('B') ? 3 : size.startsWith('S') ? 10 : 30);
+    expect(sizes.length).toBeGreaterThan(0);
+    for (const size of sizes) expect(max, size).toBeLessThanOrEqual(scalesTo(size));
+    expect(valueAtTopLevel(block(plan.source, 'sku')!, 'capacity')).toBe('instanceCount');
   });
 
   it('signs in as the user-assigned identity, its only identity', () => {
