@@ -57,7 +57,13 @@ describe('the reader itself', () => {
 
 describe('the templates in infra/', () => {
   it('are the Toolkit’s main template and its modules, each balanced and declaring resources', () => {
-    expect([...FILES.keys()].sort()).toEqual(['infra/azure.bicep', 'infra/modules/azure-bot.bicep', 'infra/modules/monitoring.bicep', 'infra/modules/state-storage.bicep']);
+    expect([...FILES.keys()].sort()).toEqual([
+      'infra/azure.bicep',
+      'infra/modules/azure-bot.bicep',
+      'infra/modules/key-vault.bicep',
+      'infra/modules/monitoring.bicep',
+      'infra/modules/state-storage.bicep',
+    ]);
     for (const [path, file] of FILES) {
       expect(file.declarations.filter((declaration) => declaration.kind === 'resource').length, path).toBeGreaterThan(0);
     }
@@ -77,7 +83,12 @@ describe('the templates in infra/', () => {
 
   it('give each module exactly the parameters it declares, all it requires among them', () => {
     const modules = [...declared(MAIN, 'module').values()];
-    expect(modules.map((declaration) => declaration.type).sort()).toEqual(['./modules/azure-bot.bicep', './modules/monitoring.bicep', './modules/state-storage.bicep']);
+    expect(modules.map((declaration) => declaration.type).sort()).toEqual([
+      './modules/azure-bot.bicep',
+      './modules/key-vault.bicep',
+      './modules/monitoring.bicep',
+      './modules/state-storage.bicep',
+    ]);
     for (const declaration of modules) {
       const target = moduleFile(declaration.type);
       const given = keysAtTopLevel(block(declaration.source, 'params')!);
@@ -244,6 +255,51 @@ describe('the state storage', () => {
     expect(valueAtTopLevel(block(stateModule.source, 'params')!, 'dataContributorPrincipalId')).toBe('identity.properties.principalId');
     // The account's keys are never read, so none can leak into a setting or an output.
     for (const [path, template] of FILES) expect(template.code, path).not.toMatch(/listKeys|listAccountSas|connectionString\s*:/i);
+  });
+});
+
+describe('the Key Vault', () => {
+  const file = moduleFile('modules/key-vault.bicep');
+  const vault = resource(file, 'Microsoft.KeyVault/vaults');
+  const properties = block(vault.source, 'properties')!;
+
+  it('is under Azure RBAC alone, with no access policy, and keeps deleted secrets recoverable', () => {
+    expect(valueAtTopLevel(properties, 'enableRbacAuthorization')).toBe('true');
+    expect(valueAtTopLevel(properties, 'accessPolicies')).toBe('[]');
+    expect(valueAtTopLevel(properties, 'enableSoftDelete')).toBe('true');
+    expect(valueAtTopLevel(properties, 'softDeleteRetentionInDays')).toBe('softDeleteRetentionInDays');
+    expect(file.code).not.toMatch(/Microsoft\.KeyVault\/vaults\/accessPolicies/);
+  });
+
+  it('lets the Web App’s identity read secrets and nothing more, and whoever provisions name who may set them', () => {
+    const assignments = file.declarations.filter((declaration) => declaration.kind === 'resource' && declaration.type.startsWith('Microsoft.Authorization/roleAssignments@'));
+    expect(assignments.map((assignment) => assignment.name).sort()).toEqual(['secretsOfficer', 'secretsUser']);
+    const user = assignments.find((assignment) => assignment.name === 'secretsUser')!;
+    expect(user.source).toMatch(/scope:\s*vault\b/);
+    expect(valueAtTopLevel(block(user.source, 'properties')!, 'principalId')).toBe('secretsUserPrincipalId');
+    expect(readFileSync('infra/modules/key-vault.bicep', 'utf8')).toContain("var keyVaultSecretsUserRoleId = '4633458b-17de-408a-b874-0445c86b69e6'");
+    const officer = assignments.find((assignment) => assignment.name === 'secretsOfficer')!;
+    expect(officer.source).toMatch(/= if \(!empty\(secretsOfficerPrincipalId\)\)/);
+    const vaultModule = declared(MAIN, 'module').get('keyVault')!;
+    expect(valueAtTopLevel(block(vaultModule.source, 'params')!, 'secretsUserPrincipalId')).toBe('identity.properties.principalId');
+    // The Web App resolves Key Vault references as its user-assigned identity.
+    const webApp = resource(MAIN, 'Microsoft.Web/sites');
+    expect(valueAtTopLevel(block(webApp.source, 'properties')!, 'keyVaultReferenceIdentity')).toBe('identity.id');
+  });
+});
+
+describe('the settings an operator may change', () => {
+  it('are parameters in infra/azure.parameters.json, so that a provision keeps them', () => {
+    const params = declared(MAIN, 'param');
+    for (const name of ['webAppSku', 'instanceCount', 'graphBetaCoverage', 'connectorWarningDays', 'connectorUnhealthyDays', 'secretsOfficerPrincipalId']) {
+      expect(params.has(name), name).toBe(true);
+      expect(Object.keys(PARAMETERS.parameters), name).toContain(name);
+    }
+    // Each file value is the template's default, so the file shows what an unchanged provision sets.
+    for (const [name, { value }] of Object.entries(PARAMETERS.parameters)) {
+      const fallback = params.get(name)!.value;
+      if (fallback !== '' && typeof value !== 'string') expect(String(value), name).toBe(fallback);
+    }
   });
 });
 
