@@ -14,6 +14,7 @@ import { serveTab } from './tab-files.js';
 import { registerHealthRoutes } from './health-routes.js';
 import type { Readiness } from './health-routes.js';
 import { registerStartupGate } from './startup-gate.js';
+import { registerLegalPages } from './legal-pages.js';
 import type { StoreOpening } from '../app/opening-state-store.js';
 import { isLoopback, isLoopbackHost } from '../core/net/loopback.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
@@ -89,6 +90,7 @@ export function createAppServer(options: AppServerOptions): Server {
 
   if (options.storeOpening) registerStartupGate(server, options.storeOpening);
   registerHealthRoutes(server, options.readiness);
+  registerLegalPages(server);
   const onRequest = options.onRequest;
   if (onRequest) {
     server.on('after', (req: Request, res: Response, route: { spec?: { path?: unknown } } | null) => {
