@@ -33,9 +33,9 @@ param location string = resourceGroup().location
 ])
 param webAppSku string = 'B1'
 
-@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (README, "State").')
+@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (README, "State"). At most 3: the Basic plans allowed above scale to 3 instances, the Standard and Premium ones further (https://learn.microsoft.com/azure/app-service/overview-hosting-plans), so every allowed size takes every allowed count.')
 @minValue(1)
-@maxValue(10)
+@maxValue(3)
 param instanceCount int = 1
 
 @description('The Entra tenant whose Intune data is read (M365_TENANT_ID); the one the Toolkit made the Entra app in.')
@@ -68,6 +68,22 @@ param stateContainerName string = 'dmhealth-state'
 @maxValue(730)
 param logRetentionDays int = 30
 
+// What an operator may change, kept here so that a provision, which rewrites every app setting,
+// keeps them (docs/contract.md, "Configuration", says what each does).
+@description('GRAPH_BETA_COVERAGE: read the four collections /v1.0 cuts short on /beta (README, "What /v1.0 cannot show").')
+param graphBetaCoverage bool = false
+
+@description('CONNECTOR_WARNING_DAYS: days without a connector sync before report 1 warns; less than connectorUnhealthyDays.')
+@minValue(1)
+param connectorWarningDays int = 1
+
+@description('CONNECTOR_UNHEALTHY_DAYS: days without a connector sync before report 1 calls it unhealthy.')
+@minValue(2)
+param connectorUnhealthyDays int = 3
+
+@description('Object id of a person or group who may set the app\'s secrets in its Key Vault (the notify key); none when empty.')
+param secretsOfficerPrincipalId string = ''
+
 @description('Name of the user-assigned managed identity.')
 param identityName string = '${resourceBaseName}-identity'
 
@@ -89,6 +105,10 @@ param appInsightsName string = '${resourceBaseName}-insights'
 
 @description('Name (handle) of the Azure Bot, unique across Azure.')
 param botServiceName string = '${resourceBaseName}-bot'
+
+@description('Name of the Key Vault that holds the app\'s secrets, unique across Azure.')
+@maxLength(24)
+param keyVaultName string = take('${resourceBaseName}-kv', 24)
 
 resource identity 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
   name: identityName
@@ -112,6 +132,16 @@ module stateStorage './modules/state-storage.bicep' = {
     storageAccountName: storageAccountName
     containerName: stateContainerName
     dataContributorPrincipalId: identity.properties.principalId
+  }
+}
+
+module keyVault './modules/key-vault.bicep' = {
+  name: 'key-vault'
+  params: {
+    location: location
+    keyVaultName: keyVaultName
+    secretsUserPrincipalId: identity.properties.principalId
+    secretsOfficerPrincipalId: secretsOfficerPrincipalId
   }
 }
 
@@ -144,6 +174,9 @@ resource webApp 'Microsoft.Web/sites@2023-12-01' = {
     httpsOnly: true
     clientAffinityEnabled: false
     publicNetworkAccess: 'Enabled'
+    // Key Vault references are resolved as the user-assigned identity, not a system-assigned one
+    // (https://learn.microsoft.com/azure/app-service/app-service-key-vault-references#access-vaults-with-a-user-assigned-identity).
+    keyVaultReferenceIdentity: identity.id
     siteConfig: {
       // Node 22 LTS (https://learn.microsoft.com/azure/app-service/configure-language-nodejs).
       linuxFxVersion: 'NODE|22-lts'
@@ -162,8 +195,10 @@ resource webApp 'Microsoft.Web/sites@2023-12-01' = {
   }
 }
 
-// No FTP at all: neither FTP nor FTPS, nor its basic-authentication publishing credentials. The
-// deployment endpoint (SCM) is left as App Service sets it, since `teamsapp deploy` uploads there.
+// No basic-authentication publishing credentials, on FTP or on the deployment endpoint (SCM):
+// many organizations forbid them by policy, and the Toolkit's zip deploy signs in to SCM with an
+// Entra token, which this setting leaves working
+// (https://learn.microsoft.com/azure/app-service/configure-basic-auth-disable).
 resource ftpPublishing 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2023-12-01' = {
   parent: webApp
   name: 'ftp'
@@ -172,9 +207,18 @@ resource ftpPublishing 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2
   }
 }
 
+resource scmPublishing 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2023-12-01' = {
+  parent: webApp
+  name: 'scm'
+  properties: {
+    allow: false
+  }
+}
+
 // The settings the server reads in tenant mode with a managed identity (docs/contract.md,
 // "Configuration"). A separate resource, since TAB_DOMAIN is the Web App's own host name. A
-// provision replaces every app setting with these: a setting added in the portal is lost then.
+// provision replaces every app setting with these: a setting added in the portal is lost then, so
+// every one an operator may change is a parameter above (infra/azure.parameters.json).
 resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
   parent: webApp
   name: 'appsettings'
@@ -197,6 +241,13 @@ resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
     // (docs/contract.md, "Configuration").
     TRUSTED_PROXY: 'app-service'
     APPLICATIONINSIGHTS_CONNECTION_STRING: monitoring.outputs.connectionString
+    GRAPH_BETA_COVERAGE: graphBetaCoverage ? 'true' : 'false'
+    CONNECTOR_WARNING_DAYS: string(connectorWarningDays)
+    CONNECTOR_UNHEALTHY_DAYS: string(connectorUnhealthyDays)
+    // The notify key, set in the vault by an operator (README, "Deploy to your organization"):
+    // until the secret exists App Service hands the reference's own text over, which the server
+    // reads as no key, so /api/notify stays off (docs/contract.md, "Configuration").
+    NOTIFY_API_KEY: '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=notify-api-key)'
   }
 }
 
@@ -251,3 +302,5 @@ output MANAGED_IDENTITY_CLIENT_ID string = identity.properties.clientId
 output MANAGED_IDENTITY_PRINCIPAL_ID string = identity.properties.principalId
 output MANAGED_IDENTITY_TENANT_ID string = identity.properties.tenantId
 output STATE_STORE string = stateStorage.outputs.containerUrl
+// Where the notify key is set: the secret notify-api-key in this vault.
+output KEY_VAULT_NAME string = keyVault.outputs.name

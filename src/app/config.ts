@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { ClientCredential } from '../graph/token-source.js';
+import { TOKEN_EXCHANGE_AUDIENCE, tokenExchangeAudienceFor } from '../graph/managed-identity.js';
 import type { ManagedIdentity } from '../graph/managed-identity.js';
 import { DEFAULT_THRESHOLDS } from '../core/reports/thresholds.js';
 import type { ReportThresholds } from '../core/reports/thresholds.js';
@@ -61,6 +62,12 @@ export interface BotConfig {
   tenantId: string | undefined;
   /** The bearer key `POST /api/notify` requires; without it the endpoint is off. */
   notifyApiKey: string | undefined;
+  /**
+   * NOTIFY_API_KEY was a Key Vault reference App Service could not resolve: App Service then hands
+   * the app the reference's own text ("Use Key Vault references as app settings", Azure App Service
+   * docs), which must never become the key. The endpoint stays off, and the server says why.
+   */
+  notifyApiKeyUnresolved?: true;
   /** The Teams app id (the manifest's `id`), for deep links from cards to the tab. */
   teamsAppId: string | undefined;
   /** Where the tab is served for people (`TAB_DOMAIN`), for links from cards. */
@@ -137,7 +144,9 @@ function readManagedIdentity(env: NodeJS.ProcessEnv): ManagedIdentity | undefine
     throw new ConfigError(`IDENTITY_ENDPOINT is not a URL: "${endpoint}".`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`IDENTITY_ENDPOINT must be an http:// or https:// URL, got "${endpoint}".`);
-  return { clientId, endpoint: url.href, header };
+  // A national cloud's authority takes its own token-exchange audience (managed-identity.ts).
+  const audience = tokenExchangeAudienceFor(env.M365_AUTHORITY_HOST?.trim() || DEFAULT_AUTHORITY_HOST);
+  return { clientId, endpoint: url.href, header, ...(audience !== TOKEN_EXCHANGE_AUDIENCE ? { tokenExchangeAudience: audience } : {}) };
 }
 
 /** `file:<directory>`, a connection string, or (with the managed identity) a blob container's URL. */
@@ -223,7 +232,9 @@ function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | unde
       "BOT_TYPE=UserAssignedMSI needs BOT_ID (the managed identity's client id), BOT_TENANT_ID and MANAGED_IDENTITY_CLIENT_ID with the identity endpoint, and no BOT_PASSWORD.",
     );
   }
-  const notifyApiKey = env.NOTIFY_API_KEY || undefined;
+  const notifyValue = env.NOTIFY_API_KEY || undefined;
+  const notifyApiKeyUnresolved = notifyValue !== undefined && /^@Microsoft\.KeyVault\(/i.test(notifyValue.trim());
+  const notifyApiKey = notifyApiKeyUnresolved ? undefined : notifyValue;
   if (notifyApiKey !== undefined && notifyApiKey.length < MIN_NOTIFY_KEY_LENGTH) {
     throw new ConfigError(`NOTIFY_API_KEY must be at least ${MIN_NOTIFY_KEY_LENGTH} characters long (a random one, e.g. openssl rand -hex 32).`);
   }
@@ -243,6 +254,7 @@ function readBot(env: NodeJS.ProcessEnv, managedIdentity: ManagedIdentity | unde
     managedIdentity: botType === 'UserAssignedMSI',
     tenantId: value('BOT_TENANT_ID'),
     notifyApiKey,
+    ...(notifyApiKeyUnresolved ? { notifyApiKeyUnresolved: true as const } : {}),
     teamsAppId: value('TEAMS_APP_ID'),
     tabDomain,
     trustedProxy,

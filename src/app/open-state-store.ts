@@ -4,13 +4,18 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { ConfigError } from './config.js';
 import { AzureBlobStateStore } from '../store/azure-blob-state-store.js';
 import { FileStateStore } from '../store/file-state-store.js';
-import type { StateStore, TenantKey } from '../store/state-store.js';
+import type { StateStore, StateStoreKind, TenantKey } from '../store/state-store.js';
 
 const ACCEPTED =
   'STATE_STORE must be file:<directory> (e.g. file:.data), an Azure Storage connection string (AccountName=…;AccountKey=…, BlobEndpoint=…, or UseDevelopmentStorage=true), or a blob container URL (https://<account>.blob.core.windows.net/<container>) with MANAGED_IDENTITY_CLIENT_ID';
 
 /** Azure Storage's rule for a container name: 3 to 63 lower-case letters, digits and single hyphens, starting and ending with a letter or digit. */
 const CONTAINER_NAME = /^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** What kind of store `STATE_STORE` names, known before it is opened: a directory, or Azure Blob Storage. */
+export function stateStoreKind(spec: string): StateStoreKind {
+  return spec.trim().startsWith('file:') ? 'file' : 'azure-blob';
+}
 
 /**
  * Opens the store `STATE_STORE` names, for one tenant's state (`tenantKeyOf`): `file:<directory>`

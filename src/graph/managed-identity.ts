@@ -10,6 +10,8 @@ export interface ManagedIdentity {
   clientId: string;
   endpoint: string;
   header: string;
+  /** The token-exchange audience of a national cloud (`tokenExchangeAudienceFor`); the public cloud's when absent. */
+  tokenExchangeAudience?: string;
 }
 
 /**
@@ -18,6 +20,21 @@ export interface ManagedIdentity {
  * https://learn.microsoft.com/entra/workload-id/workload-identity-federation-config-app-trust-managed-identity).
  */
 export const TOKEN_EXCHANGE_AUDIENCE = 'api://AzureADTokenExchange';
+
+/**
+ * The token-exchange audience of each national cloud, by its Entra authority: the same page lists
+ * `api://AzureADTokenExchangeUSGov` for Azure Government and `api://AzureADTokenExchangeChina` for
+ * Azure operated by 21Vianet. A federated credential made with one audience accepts no other.
+ */
+const NATIONAL_TOKEN_EXCHANGE_AUDIENCES: Record<string, string> = {
+  'https://login.microsoftonline.us': 'api://AzureADTokenExchangeUSGov',
+  'https://login.chinacloudapi.cn': 'api://AzureADTokenExchangeChina',
+};
+
+/** The token-exchange audience for the authority `M365_AUTHORITY_HOST` names: a national cloud's, or the public cloud's. */
+export function tokenExchangeAudienceFor(authorityHost: string): string {
+  return NATIONAL_TOKEN_EXCHANGE_AUDIENCES[authorityHost.replace(/\/+$/, '').toLowerCase()] ?? TOKEN_EXCHANGE_AUDIENCE;
+}
 
 /** The version of App Service's identity protocol this client speaks. */
 const API_VERSION = '2019-08-01';

@@ -106,7 +106,8 @@ function credentialOptions(
   if (credential.kind === 'managed-identity') {
     // The identity's token for the token-exchange audience is the client assertion: asked for each
     // time MSAL needs one (MSAL caches the Graph token it buys with it), so it is never stale.
-    return { clientAssertion: async () => (await requestIdentityToken(credential.identity, TOKEN_EXCHANGE_AUDIENCE, transport)).token };
+    const audience = credential.identity.tokenExchangeAudience ?? TOKEN_EXCHANGE_AUDIENCE;
+    return { clientAssertion: async () => (await requestIdentityToken(credential.identity, audience, transport)).token };
   }
   const pem = readFileSync(credential.pemPath, 'utf8');
   const certificatePem = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)?.[0];

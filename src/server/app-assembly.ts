@@ -37,6 +37,8 @@ export interface AppAssemblyOptions extends Omit<ServicesOptions, 'connection' |
   logStream?: NodeJS.WritableStream;
   /** What /readyz checks (health-routes.ts). */
   readiness?: AppServerOptions['readiness'];
+  /** The state store's opening, when it is opened in the background (main.ts). */
+  storeOpening?: AppServerOptions['storeOpening'];
   /** Each answered request by route (telemetry). */
   onRequest?: AppServerOptions['onRequest'];
 }
@@ -111,6 +113,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     log,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.storeOpening ? { storeOpening: options.storeOpening } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   return { server, services, bot, scheduler };

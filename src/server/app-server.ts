@@ -14,6 +14,9 @@ import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
 import { registerHealthRoutes } from './health-routes.js';
 import type { Readiness } from './health-routes.js';
+import { registerStartupGate } from './startup-gate.js';
+import { registerLegalPages } from './legal-pages.js';
+import type { StoreOpening } from '../app/opening-state-store.js';
 import { isLoopback, isLoopbackHost } from '../core/net/loopback.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
@@ -47,6 +50,8 @@ export interface AppServerOptions {
   onRequest?: (request: { method: string; route: string; status: number; durationMs: number }) => void;
   /** What /readyz checks; without it, /readyz answers ready whenever the process answers. */
   readiness?: Readiness;
+  /** A state store opened in the background: until it is open, the requests that need it are 503 (startup-gate.ts). */
+  storeOpening?: StoreOpening;
   log?: (line: string) => void;
   /** Where restify's own warnings go (JSON lines, requests reduced to method, path and caller): stderr by default. */
   logStream?: NodeJS.WritableStream;
@@ -86,7 +91,9 @@ export function createAppServer(options: AppServerOptions): Server {
     next();
   });
 
+  if (options.storeOpening) registerStartupGate(server, options.storeOpening);
   registerHealthRoutes(server, options.readiness);
+  registerLegalPages(server);
   const onRequest = options.onRequest;
   if (onRequest) {
     server.on('after', (req: Request, res: Response, route: { spec?: { path?: unknown } } | null) => {

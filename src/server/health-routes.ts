@@ -2,6 +2,9 @@ import type { Request, Response, Server } from 'restify';
 import { GraphError } from '../core/graph/graph-error.js';
 import type { AccessTokenSource } from '../graph/token-source.js';
 import type { StateStore } from '../store/state-store.js';
+import type { StoreOpening } from '../app/opening-state-store.js';
+import { describeMissingPermissions, missingPermissions } from '../app/graph-consent.js';
+import type { RequiredPermission } from '../app/graph-consent.js';
 
 /** One readiness check's outcome: its reason when it fails, in words that hold no tenant data. */
 export type ReadinessCheck = { ok: true } | { ok: false; reason: string };
@@ -17,25 +20,43 @@ export interface Readiness {
 /** How long a /readyz answer is reused: the route needs no sign-in, so callers must not drive Graph or the store. */
 const READINESS_REUSE_MS = 10_000;
 
+export interface ReadinessOptions {
+  tokens: AccessTokenSource | undefined;
+  store: StateStore;
+  /** A store opened in the background (src/app/opening-state-store.ts): not ready until it is open. */
+  opening?: StoreOpening;
+  /** The permissions the reports declare (`requiredGraphPermissions`): the token's `roles` must hold each. */
+  requiredPermissions?: readonly RequiredPermission[];
+  now?: () => number;
+}
+
 /**
  * The checks a running server's readiness rests on (docs/contract.md, "Health"): its configuration
- * was read (the server would not run otherwise), the state store answers a read, and a Graph token
- * can be had. A failure says which part failed and its kind (an Entra error code, an HTTP status),
- * never a tenant's id, name or data, nor the token.
+ * was read (the server would not run otherwise), the state store is open and answers a read, and a
+ * Graph token can be had that holds every permission the reports declare (a client-credentials
+ * token is issued without the roles admin consent did not grant). A failure says which part failed
+ * and its kind (an Entra error code, an HTTP status, a permission's name), never a tenant's id,
+ * name or data, nor the token.
  */
-export function createReadiness(options: { tokens: AccessTokenSource | undefined; store: StateStore; now?: () => number }): Readiness {
+export function createReadiness(options: ReadinessOptions): Readiness {
   const now = options.now ?? Date.now;
   let stopping = false;
   let last: { at: number; result: Promise<Record<string, ReadinessCheck>> } | undefined;
   const run = async (): Promise<Record<string, ReadinessCheck>> => {
+    const opening = options.opening?.state();
     const [stateStore, graphToken] = await Promise.all([
-      options.store.readDocument('readiness-probe').then(
-        (): ReadinessCheck => ({ ok: true }),
-        (error: unknown): ReadinessCheck => ({ ok: false, reason: `the state store (${options.store.kind}) could not be read: ${errorKind(error)}` }),
-      ),
+      opening && !opening.open
+        ? Promise.resolve<ReadinessCheck>({ ok: false, reason: opening.reason })
+        : options.store.readDocument('readiness-probe').then(
+            (): ReadinessCheck => ({ ok: true }),
+            (error: unknown): ReadinessCheck => ({ ok: false, reason: `the state store (${options.store.kind}) could not be read: ${errorKind(error)}` }),
+          ),
       options.tokens
         ? options.tokens.getToken().then(
-            (): ReadinessCheck => ({ ok: true }),
+            (token): ReadinessCheck => {
+              const missing = missingPermissions(token, options.requiredPermissions ?? []);
+              return missing.length === 0 ? { ok: true } : { ok: false, reason: describeMissingPermissions(missing) };
+            },
             (error: unknown): ReadinessCheck => ({ ok: false, reason: `no Microsoft Graph token could be had: ${errorKind(error)}` }),
           )
         : Promise.resolve<ReadinessCheck>({ ok: true }),

@@ -3,8 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../app/config.js';
+import type { ConfigError } from '../app/config.js';
 import { GraphError } from '../core/graph/graph-error.js';
-import { openStateStore } from '../app/open-state-store.js';
+import { errorText } from '../core/error-text.js';
+import { openStateStore, stateStoreKind } from '../app/open-state-store.js';
+import { openStateStoreInBackground } from '../app/opening-state-store.js';
+import { requiredGraphPermissions } from '../app/graph-consent.js';
+import type { GraphConnection } from '../app/graph-connection.js';
 import { REPORTS } from '../core/reports/registry.js';
 import { readDemoSwitches, startDemoTenant } from './demo-switches.js';
 import type { DemoSwitches } from './demo-switches.js';
@@ -30,6 +35,19 @@ const sayWarning = inertLog((line: string) => console.warn(line));
  */
 const SHUTDOWN_GRACE_MS = 7_000;
 const SHUTDOWN_DEADLINE_MS = 9_500;
+
+/**
+ * How long the start waits for the first Graph check and for the state store before it listens
+ * anyway: a healthy start has both by then, and one whose storage or token is not there yet still
+ * answers /healthz and /readyz within seconds (docs/contract.md, "Health").
+ */
+const GRAPH_CHECK_WAIT_MS = 5_000;
+const STORE_WAIT_BEFORE_LISTEN_MS = 5_000;
+/** Between Graph checks that fail, doubling from the first to the last. */
+const GRAPH_CHECK_RETRY_MS = [10_000, 300_000] as const;
+
+const NOTIFY_KEY_UNRESOLVED =
+  'NOTIFY_API_KEY is a Key Vault reference App Service could not resolve (the secret notify-api-key is not in the vault, or the identity cannot read it): /api/notify stays off.';
 
 /**
  * The app's single server process. It connects to the configured tenant (or starts the embedded
@@ -74,14 +92,16 @@ async function main(argv: string[]): Promise<void> {
     say(`  Simulated Graph: ${simulator?.graphUrl}  (CA: ${simulator?.caPath})`);
   }
 
-  try {
-    const page = await connection.graph.get<{ value: unknown[] }>('/v1.0/deviceManagement/managedDevices');
-    say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
-  } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    // Keep serving: a missing permission is shown per report, not as a dead app.
-    sayError(`Microsoft Graph check failed: ${error.summary()}`);
-  }
+  // The Graph check runs in the background and is tried again until it passes: a token refused
+  // (consent or the federated credential still missing) must not keep the server from answering.
+  // The first try is waited for a short while, so that a healthy start logs it before it listens.
+  let stopped = false;
+  const graphWait = new AbortController();
+  await Promise.race([
+    new Promise<void>((firstTried) => void checkGraph(connection, () => stopped, firstTried)),
+    sleep(GRAPH_CHECK_WAIT_MS, undefined, { signal: graphWait.signal }).catch(() => undefined),
+  ]);
+  graphWait.abort();
 
   const builtTab = fileURLToPath(new URL('../tab/', import.meta.url));
   // Without the built tab the API still serves, and /tab answers 404.
@@ -89,13 +109,25 @@ async function main(argv: string[]): Promise<void> {
   if (!tabDirectory) sayWarning(`The tab is not built (${builtTab} is missing): run npm run build.`);
 
   // The tenant's own state: a demo's history and triage never show in a real tenant's, nor one tenant's in another's.
-  const store = await openStateStore(config.stateStore, {
+  // Opened in the background and tried again until it opens (opening-state-store.ts): on a first
+  // provision, Azure applies the identity's role on the storage minutes after the Web App starts.
+  let configError: ConfigError | undefined;
+  // Set once the server listens; a setting the store refuses afterwards stops it.
+  const stopper: { stop?: () => Promise<void> } = {};
+  const store = openStateStoreInBackground({
+    kind: stateStoreKind(config.stateStore),
     tenant: connection.tenantKey,
-    warn: (line) => sayWarning(line),
-    managedIdentityClientId: config.managedIdentity?.clientId,
+    open: () => openStateStore(config.stateStore, { tenant: connection.tenantKey, warn: (line) => sayWarning(line), managedIdentityClientId: config.managedIdentity?.clientId }),
+    log: (line) => sayWarning(line),
+    onConfigError: (error) => {
+      configError = error;
+      sayError(`Device Management Health cannot start: ${error.message}`);
+      process.exitCode = 2;
+      void stopper.stop?.();
+    },
   });
   const { bot: botConfig } = config;
-  const readiness = createReadiness({ tokens: connection.tokens, store });
+  const readiness = createReadiness({ tokens: connection.tokens, store, opening: store, requiredPermissions: requiredGraphPermissions(REPORTS) });
   const tabUrl = botConfig.tabDomain ? `https://${botConfig.tabDomain}/tab/` : `http://${connection.demo ? '127.0.0.1' : 'localhost'}:${config.port}/tab/`;
   const { server, services, scheduler } = assembleApp({
     connection,
@@ -118,12 +150,22 @@ async function main(argv: string[]): Promise<void> {
     },
     log: say,
     readiness,
+    storeOpening: store,
     ...(telemetry ? { onReportLoaded: (load) => telemetry.reportLoaded(load), onRequest: (request) => telemetry.request(request) } : {}),
   });
   say(
     `Bot at /api/messages: ${botConfig.id ? 'Bot Framework authentication on' : 'no BOT_ID, so this machine only'}; state in ${store.kind === 'file' ? 'files' : 'Azure Blob Storage'}; ` +
       `/api/notify ${botConfig.notifyApiKey ? 'on' : 'off (no NOTIFY_API_KEY)'}.`,
   );
+  if (botConfig.notifyApiKeyUnresolved) sayWarning(NOTIFY_KEY_UNRESOLVED);
+  // A store that opens at once (a directory, storage that answers) is open before the first request.
+  await store.whenOpen(STORE_WAIT_BEFORE_LISTEN_MS);
+  if (configError) {
+    stopped = true;
+    await connection.close();
+    await monitor?.shutdown().catch(() => undefined);
+    return;
+  }
   // The demo tenant is for this machine only; a configured deployment listens on all interfaces unless HOST narrows it.
   const host = config.host ?? (connection.demo ? '127.0.0.1' : '0.0.0.0');
   await new Promise<void>((resolve) => server.listen(config.port, host, resolve));
@@ -131,12 +173,15 @@ async function main(argv: string[]): Promise<void> {
   const port = (server.address() as { port?: number } | null)?.port ?? config.port;
   say(`Listening on http://${host}:${port}`);
   say(`Open the tab: http://${connection.demo ? '127.0.0.1' : 'localhost'}:${port}/tab/`);
-  // Every instance runs the schedules; a lease in the state store makes each slot one post.
-  scheduler?.start(schedulerClock.tickMs);
-
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  // Every instance runs the schedules, once the store is open; a lease in the state store makes each slot one post.
+  void store.whenOpen().then(() => {
+    if (!stopping) scheduler?.start(schedulerClock.tickMs);
+  });
+
+  const stop = (stopper.stop = () =>
     (stopping ??= (async () => {
+      stopped = true;
       // Whatever still runs at the deadline, the process ends, and ends well: the platform's kill would come next.
       setTimeout(() => process.exit(process.exitCode ?? 0), SHUTDOWN_DEADLINE_MS).unref();
       readiness.markStopping();
@@ -158,9 +203,29 @@ async function main(argv: string[]): Promise<void> {
       // What telemetry holds is sent before the process ends.
       await monitor?.shutdown().catch((error: unknown) => sayWarning(`Telemetry could not be flushed: ${error instanceof Error ? error.message : String(error)}`));
       say('Stopped.');
-    })());
+    })()));
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+/**
+ * Reads the first page of managed devices, as a check that the tenant answers, and logs the
+ * outcome; a failure is tried again, less often each time, until it passes or the server stops.
+ */
+async function checkGraph(connection: Pick<GraphConnection, 'graph' | 'tenantLabel'>, stopped: () => boolean, firstTried: () => void): Promise<void> {
+  for (let wait: number = GRAPH_CHECK_RETRY_MS[0]; !stopped(); wait = Math.min(wait * 2, GRAPH_CHECK_RETRY_MS[1])) {
+    try {
+      const page = await connection.graph.get<{ value: unknown[] }>('/v1.0/deviceManagement/managedDevices');
+      say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
+      firstTried();
+      return;
+    } catch (error) {
+      // Keep serving: a missing permission is shown per report and on /readyz, not as a dead app.
+      sayError(`Microsoft Graph check failed: ${error instanceof GraphError ? error.summary() : errorText(error)} (tried again in ${wait / 1000} s)`);
+    }
+    firstTried();
+    await sleep(wait, undefined, { ref: false });
+  }
 }
 
 type StartOptions = { ok: true; tenant: 'demo' | 'large'; devices: number; switches: DemoSwitches } | { ok: false; message: string };

@@ -224,3 +224,24 @@ describe('readConfig on App Service', () => {
     expect(readConfig({ TRUSTED_PROXY: 'front-door' }).ok).toBe(false);
   });
 });
+
+describe('readConfig in a national cloud and with Key Vault references', () => {
+  const TENANT = { M365_TENANT_ID: 't', M365_CLIENT_ID: 'c' };
+  const IDENTITY = { MANAGED_IDENTITY_CLIENT_ID: 'mi', IDENTITY_ENDPOINT: 'http://127.0.0.1:41741/msi/token', IDENTITY_HEADER: 'h' };
+
+  it("asks the identity for the token-exchange audience of the authority's cloud", () => {
+    const audience = (env: Record<string, string>) => {
+      const result = readConfig({ ...TENANT, ...IDENTITY, ...env });
+      return result.ok ? result.config.managedIdentity?.tokenExchangeAudience : 'refused';
+    };
+    expect(audience({})).toBeUndefined();
+    expect(audience({ M365_AUTHORITY_HOST: 'https://login.microsoftonline.us', GRAPH_BASE_URL: 'https://graph.microsoft.us' })).toBe('api://AzureADTokenExchangeUSGov');
+    expect(audience({ M365_AUTHORITY_HOST: 'https://login.chinacloudapi.cn', GRAPH_BASE_URL: 'https://microsoftgraph.chinacloudapi.cn' })).toBe('api://AzureADTokenExchangeChina');
+  });
+
+  it('keeps /api/notify off when NOTIFY_API_KEY is a Key Vault reference App Service could not resolve, never taking its text for the key', () => {
+    const result = readConfig({ NOTIFY_API_KEY: '@Microsoft.KeyVault(SecretUri=https://dmhealth-kv.vault.azure.net/secrets/notify-api-key)' });
+    expect(result.ok && result.config.bot).toMatchObject({ notifyApiKey: undefined, notifyApiKeyUnresolved: true });
+    expect(readConfig({ NOTIFY_API_KEY: 'k'.repeat(32) })).toMatchObject({ ok: true, config: { bot: { notifyApiKey: 'k'.repeat(32) } } });
+  });
+});

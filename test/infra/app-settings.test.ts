@@ -31,7 +31,14 @@ const SERVER_SETTINGS = [
   'TAB_DOMAIN',
   'TRUSTED_PROXY',
   'APPLICATIONINSIGHTS_CONNECTION_STRING',
+  'GRAPH_BETA_COVERAGE',
+  'CONNECTOR_WARNING_DAYS',
+  'CONNECTOR_UNHEALTHY_DAYS',
+  'NOTIFY_API_KEY',
 ];
+
+/** Secrets: set only as Key Vault references, resolved by App Service with the identity (infra/modules/key-vault.bicep). */
+const KEY_VAULT_SETTINGS = ['NOTIFY_API_KEY'];
 
 /**
  * Read by App Service, not by the server: run the uploaded package as it is, mounted read-only,
@@ -50,7 +57,6 @@ const NEVER_SET = [
   'M365_CLIENT_SECRET',
   'M365_CLIENT_CERTIFICATE',
   'BOT_PASSWORD',
-  'NOTIFY_API_KEY',
   'IDENTITY_ENDPOINT',
   'IDENTITY_HEADER',
   'PORT',
@@ -91,6 +97,19 @@ describe("the Web App's settings", () => {
 
   it('hold no secret and nothing App Service sets itself', () => {
     expect(keysAtTopLevel(SETTINGS).filter((name) => NEVER_SET.includes(name))).toEqual([]);
+  });
+
+  it('take each secret from the Key Vault, by reference, never as a value', () => {
+    for (const name of KEY_VAULT_SETTINGS) {
+      expect(setting(name), name).toMatch(/^'@Microsoft\.KeyVault\(VaultName=\$\{keyVault\.outputs\.name\};SecretName=[a-z0-9-]+\)'$/);
+    }
+    expect(setting('NOTIFY_API_KEY')).toContain('SecretName=notify-api-key');
+  });
+
+  it('carry what an operator may change from the template’s parameters, so that a provision keeps it', () => {
+    expect(setting('GRAPH_BETA_COVERAGE')).toBe("graphBetaCoverage ? 'true' : 'false'");
+    expect(setting('CONNECTOR_WARNING_DAYS')).toBe('string(connectorWarningDays)');
+    expect(setting('CONNECTOR_UNHEALTHY_DAYS')).toBe('string(connectorUnhealthyDays)');
   });
 
   it('sign in with the Web App’s identity: as the bot, as the app registration’s federated credential, and to Blob Storage', () => {

@@ -57,7 +57,13 @@ describe('the reader itself', () => {
 
 describe('the templates in infra/', () => {
   it('are the Toolkit’s main template and its modules, each balanced and declaring resources', () => {
-    expect([...FILES.keys()].sort()).toEqual(['infra/azure.bicep', 'infra/modules/azure-bot.bicep', 'infra/modules/monitoring.bicep', 'infra/modules/state-storage.bicep']);
+    expect([...FILES.keys()].sort()).toEqual([
+      'infra/azure.bicep',
+      'infra/modules/azure-bot.bicep',
+      'infra/modules/key-vault.bicep',
+      'infra/modules/monitoring.bicep',
+      'infra/modules/state-storage.bicep',
+    ]);
     for (const [path, file] of FILES) {
       expect(file.declarations.filter((declaration) => declaration.kind === 'resource').length, path).toBeGreaterThan(0);
     }
@@ -77,7 +83,12 @@ describe('the templates in infra/', () => {
 
   it('give each module exactly the parameters it declares, all it requires among them', () => {
     const modules = [...declared(MAIN, 'module').values()];
-    expect(modules.map((declaration) => declaration.type).sort()).toEqual(['./modules/azure-bot.bicep', './modules/monitoring.bicep', './modules/state-storage.bicep']);
+    expect(modules.map((declaration) => declaration.type).sort()).toEqual([
+      './modules/azure-bot.bicep',
+      './modules/key-vault.bicep',
+      './modules/monitoring.bicep',
+      './modules/state-storage.bicep',
+    ]);
     for (const declaration of modules) {
       const target = moduleFile(declaration.type);
       const given = keysAtTopLevel(block(declaration.source, 'params')!);
@@ -119,6 +130,14 @@ describe('the templates in infra/', () => {
   });
 });
 
+/** The Web App's basic-authentication publishing policies, by name. */
+function publishingPolicies(): Map<string, BicepDeclaration> {
+  const found = MAIN.declarations.filter(
+    (declaration) => declaration.kind === 'resource' && declaration.type.startsWith('Microsoft.Web/sites/basicPublishingCredentialsPolicies@'),
+  );
+  return new Map(found.map((policy) => [valueAtTopLevel(policy.source.slice(policy.source.indexOf('{') + 1), 'name')!, policy]));
+}
+
 describe('the Web App', () => {
   const webApp = resource(MAIN, 'Microsoft.Web/sites');
   const plan = resource(MAIN, 'Microsoft.Web/serverfarms');
@@ -141,9 +160,33 @@ describe('the Web App', () => {
     expect(valueAtTopLevel(siteConfig, 'scmMinTlsVersion')).toBe("'1.2'");
     expect(valueAtTopLevel(siteConfig, 'ftpsState')).toBe("'Disabled'");
     expect(valueAtTopLevel(siteConfig, 'healthCheckPath')).toBe("'/healthz'");
-    const ftp = resource(MAIN, 'Microsoft.Web/sites/basicPublishingCredentialsPolicies');
+    const ftp = publishingPolicies().get("'ftp'")!;
     expect(valueAtTopLevel(ftp.source.slice(ftp.source.indexOf('{') + 1), 'name')).toBe("'ftp'");
     expect(valueAtTopLevel(block(ftp.source, 'properties')!, 'allow')).toBe('false');
+  });
+
+  it('takes no basic-authentication publishing credentials on the deployment endpoint either (SCM): the zip deploy signs in with Entra', () => {
+    const policies = publishingPolicies();
+    expect([...policies.keys()].sort()).toEqual(["'ftp'", "'scm'"]);
+    for (const [name, policy] of policies) {
+      expect(policy.source, name).toMatch(/parent:\s*webApp\b/);
+      expect(valueAtTopLevel(block(policy.source, 'properties')!, 'allow'), name).toBe('false');
+    }
+  });
+
+  it('asks for no more instances than the smallest allowed plan scales to (Basic: 3)', () => {
+    const count = declared(MAIN, 'param').get('instanceCount')!;
+    const max = Number(/@maxValue\((\d+)\)/.exec(count.decorators.join('\n'))![1]);
+    const sizes = [
+      ...declared(MAIN, 'param')
+        .get('webAppSku')!
+        .source.matchAll(/'([A-Z][A-Za-z0-9]*)'/g),
+    ].map((match) => match[1]!);
+    // Instances each plan size scales to (https://learn.microsoft.com/azure/app-service/overview-hosting-plans).
+    const scalesTo = (size: string) => (size.startsWith('B') ? 3 : size.startsWith('S') ? 10 : 30);
+    expect(sizes.length).toBeGreaterThan(0);
+    for (const size of sizes) expect(max, size).toBeLessThanOrEqual(scalesTo(size));
+    expect(valueAtTopLevel(block(plan.source, 'sku')!, 'capacity')).toBe('instanceCount');
   });
 
   it('signs in as the user-assigned identity, its only identity', () => {
@@ -212,6 +255,51 @@ describe('the state storage', () => {
     expect(valueAtTopLevel(block(stateModule.source, 'params')!, 'dataContributorPrincipalId')).toBe('identity.properties.principalId');
     // The account's keys are never read, so none can leak into a setting or an output.
     for (const [path, template] of FILES) expect(template.code, path).not.toMatch(/listKeys|listAccountSas|connectionString\s*:/i);
+  });
+});
+
+describe('the Key Vault', () => {
+  const file = moduleFile('modules/key-vault.bicep');
+  const vault = resource(file, 'Microsoft.KeyVault/vaults');
+  const properties = block(vault.source, 'properties')!;
+
+  it('is under Azure RBAC alone, with no access policy, and keeps deleted secrets recoverable', () => {
+    expect(valueAtTopLevel(properties, 'enableRbacAuthorization')).toBe('true');
+    expect(valueAtTopLevel(properties, 'accessPolicies')).toBe('[]');
+    expect(valueAtTopLevel(properties, 'enableSoftDelete')).toBe('true');
+    expect(valueAtTopLevel(properties, 'softDeleteRetentionInDays')).toBe('softDeleteRetentionInDays');
+    expect(file.code).not.toMatch(/Microsoft\.KeyVault\/vaults\/accessPolicies/);
+  });
+
+  it('lets the Web App’s identity read secrets and nothing more, and whoever provisions name who may set them', () => {
+    const assignments = file.declarations.filter((declaration) => declaration.kind === 'resource' && declaration.type.startsWith('Microsoft.Authorization/roleAssignments@'));
+    expect(assignments.map((assignment) => assignment.name).sort()).toEqual(['secretsOfficer', 'secretsUser']);
+    const user = assignments.find((assignment) => assignment.name === 'secretsUser')!;
+    expect(user.source).toMatch(/scope:\s*vault\b/);
+    expect(valueAtTopLevel(block(user.source, 'properties')!, 'principalId')).toBe('secretsUserPrincipalId');
+    expect(readFileSync('infra/modules/key-vault.bicep', 'utf8')).toContain("var keyVaultSecretsUserRoleId = '4633458b-17de-408a-b874-0445c86b69e6'");
+    const officer = assignments.find((assignment) => assignment.name === 'secretsOfficer')!;
+    expect(officer.source).toMatch(/= if \(!empty\(secretsOfficerPrincipalId\)\)/);
+    const vaultModule = declared(MAIN, 'module').get('keyVault')!;
+    expect(valueAtTopLevel(block(vaultModule.source, 'params')!, 'secretsUserPrincipalId')).toBe('identity.properties.principalId');
+    // The Web App resolves Key Vault references as its user-assigned identity.
+    const webApp = resource(MAIN, 'Microsoft.Web/sites');
+    expect(valueAtTopLevel(block(webApp.source, 'properties')!, 'keyVaultReferenceIdentity')).toBe('identity.id');
+  });
+});
+
+describe('the settings an operator may change', () => {
+  it('are parameters in infra/azure.parameters.json, so that a provision keeps them', () => {
+    const params = declared(MAIN, 'param');
+    for (const name of ['webAppSku', 'instanceCount', 'graphBetaCoverage', 'connectorWarningDays', 'connectorUnhealthyDays', 'secretsOfficerPrincipalId']) {
+      expect(params.has(name), name).toBe(true);
+      expect(Object.keys(PARAMETERS.parameters), name).toContain(name);
+    }
+    // Each file value is the template's default, so the file shows what an unchanged provision sets.
+    for (const [name, { value }] of Object.entries(PARAMETERS.parameters)) {
+      const fallback = params.get(name)!.value;
+      if (fallback !== '' && typeof value !== 'string') expect(String(value), name).toBe(fallback);
+    }
   });
 });
 

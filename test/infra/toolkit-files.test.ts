@@ -110,6 +110,20 @@ describe('teamsapp.yml (the hosted environment)', () => {
   });
 });
 
+describe('the Teams package', () => {
+  it('is validated whole after it is zipped and before it is uploaded or published', () => {
+    for (const stage of ['provision', 'publish']) {
+      const steps = HOSTED.get(stage)!;
+      const uses = steps.map((step) => step.uses);
+      const validate = uses.indexOf('teamsApp/validateAppPackage');
+      expect(validate, stage).toBeGreaterThan(uses.indexOf('teamsApp/zipAppPackage'));
+      expect(validate, stage).toBeLessThan(uses.indexOf(stage === 'publish' ? 'teamsApp/publishAppPackage' : 'teamsApp/update'));
+      const zipped = steps.find((step) => step.uses === 'teamsApp/zipAppPackage')!.fields.get('outputZipPath');
+      expect(steps[validate]!.fields.get('appPackagePath'), stage).toBe(zipped);
+    }
+  });
+});
+
 describe('env/.env.dev', () => {
   const envDev = readEnvFile(readText(ROOT, 'env/.env.dev'));
 

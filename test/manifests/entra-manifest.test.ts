@@ -4,10 +4,15 @@ import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { GRAPH_APPLICATION_PERMISSIONS } from '../../src/core/graph/graph-permissions.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 
+/** The Microsoft Graph app manifest format (https://learn.microsoft.com/entra/identity-platform/reference-microsoft-graph-app-manifest), which the Toolkit's aadApp/update reads. */
 interface EntraManifest {
   requiredResourceAccess: Array<{ resourceAppId: string; resourceAccess: Array<{ id: string; type: string }> }>;
   appRoles: Array<{ value: string; allowedMemberTypes: string[]; isEnabled: boolean }>;
-  accessTokenAcceptedVersion: number;
+  api: {
+    requestedAccessTokenVersion: number;
+    oauth2PermissionScopes: Array<{ id: string; value: string; type: string; isEnabled: boolean }>;
+    preAuthorizedApplications: Array<{ appId: string; delegatedPermissionIds: string[] }>;
+  };
 }
 
 const manifest = JSON.parse(readFileSync('aad.manifest.json', 'utf8')) as EntraManifest;
@@ -35,6 +40,18 @@ describe('the Entra app manifest', () => {
       expect.objectContaining({ value: IT_STAFF_ROLE, allowedMemberTypes: ['User'], isEnabled: true }),
       expect.objectContaining({ value: TRIAGER_ROLE, allowedMemberTypes: ['User'], isEnabled: true }),
     ]);
-    expect(manifest.accessTokenAcceptedVersion).toBe(2);
+    expect(manifest.api.requestedAccessTokenVersion).toBe(2);
+  });
+
+  it('is in the Microsoft Graph app manifest format throughout, not the older Azure AD Graph one whose blocks a reader of the new format drops', () => {
+    for (const legacy of ['name', 'oauth2Permissions', 'accessTokenAcceptedVersion', 'preAuthorizedApplications', 'replyUrlsWithType', 'oauth2AllowImplicitFlow'])
+      expect(Object.keys(manifest), legacy).not.toContain(legacy);
+    expect(manifest).toMatchObject({ displayName: 'DeviceManagementHealth${{APP_NAME_SUFFIX}}', signInAudience: 'AzureADMyOrg' });
+    // Teams' SSO: the access_as_user scope, pre-authorized for the Teams desktop and mobile clients and Teams on the web.
+    const [scope] = manifest.api.oauth2PermissionScopes;
+    expect(manifest.api.oauth2PermissionScopes).toHaveLength(1);
+    expect(scope).toMatchObject({ value: 'access_as_user', type: 'User', isEnabled: true });
+    expect(manifest.api.preAuthorizedApplications.map((app) => app.appId).sort()).toEqual(['1fec8e78-bce4-4aaf-ab1b-5451cc387264', '5e3ce6c0-2b1f-4285-8d4b-75ee78787346']);
+    for (const app of manifest.api.preAuthorizedApplications) expect(app.delegatedPermissionIds).toEqual([scope!.id]);
   });
 });
