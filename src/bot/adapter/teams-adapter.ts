@@ -95,7 +95,9 @@ export class TeamsAdapter {
     // serviceUrl it was issued for, and botbuilder refuses an activity naming another
     // (ChannelValidation.authenticateChannelTokenWithServiceUrl). Without BOT_ID nothing signs it,
     // so the bot replies to this machine only, where the Agents Playground runs.
-    if (!this.options.identity.id && !isLoopbackServiceUrl(activityServiceUrl(req.body))) {
+    // A body that is no activity at all is left to the adapter, which answers it 400.
+    const isActivity = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body);
+    if (!this.options.identity.id && isActivity && !isLoopbackServiceUrl(activityServiceUrl(req.body))) {
       this.options.log('bot: refused an activity whose serviceUrl is not on this machine (no BOT_ID)');
       res.send(403, { error: { status: 403, message: 'Without BOT_ID the bot replies to this machine only.' } });
       return;
