@@ -14,14 +14,10 @@ import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
 import type { AssignmentRecords } from '../reports/assignment-hygiene/load.js';
-import type { ReportId } from '../reports/report-model.js';
 import { MAX_NESTING_DEPTH } from './derive.js';
 import type { GroupMembers } from './derive.js';
 import { APPLIES_DEVICE_FIELDS, APPLIES_DEVICES_READ, APPLIES_GROUP_MEMBERS_READ } from './reads.js';
 import type { DeviceRecord } from './resolve.js';
-
-/** The report whose load reads every assignment "what applies" judges: report 2, Assignment Hygiene. */
-export const ASSIGNMENTS_REPORT_ID: ReportId = 'assignment-hygiene';
 
 /** Held by the compiler to the `managedDevice` type: a field Graph does not declare does not compile. */
 const DEVICE_FIELDS: readonly (keyof Graph.ManagedDevice)[] = APPLIES_DEVICE_FIELDS;
