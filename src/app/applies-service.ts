@@ -109,7 +109,8 @@ export class AppliesService {
   /**
    * Report 2's records: from the cache when a load of report 2 there has them, or from a load of
    * report 2 through it; read here only when the cache's report came without them (another
-   * instance's result, or reports loaded some other way).
+   * instance's result, or reports loaded some other way) or its load failed, so that the question
+   * then fails with Graph's own answer, as it always has.
    */
   private async assignments(refresh: boolean): Promise<{ records: AssignmentRecords; at: number }> {
     if (this.sharesReportLoads) {
