@@ -84,6 +84,22 @@ describe("what applies shares report 2's load through the report cache", () => {
     expect(assignmentLoads()).toBe(3);
   });
 
+  it("fails with Graph's own answer when report 2's load fails, keeps nothing, and answers at the next question", async () => {
+    const app = services();
+    // Report 2's load, then the question's own read of the assignments.
+    const removeFault = harness.sim.faults.add({ path: ASSIGNMENT_LIST, status: 403, times: 2 });
+    try {
+      const failed = await app.applies!.applies(APPLIES_DEMO.device);
+      expect(failed).toMatchObject({ kind: 'failed', query: APPLIES_DEMO.device });
+      expect(failed.kind === 'failed' && failed.words).toMatch(/^The tenant could not be read: .*403/);
+    } finally {
+      removeFault();
+    }
+    expect((await app.reports.open('assignment-hygiene')).result.state).toBe('loaded');
+    const answered = await app.applies!.applies(APPLIES_DEMO.device);
+    expect(answerOf(answered).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
+  });
+
   it('reads the assignments itself when the reports are loaded some other way', async () => {
     const app = createServices({
       connection: { tenantLabel: 'Contoso (demo)', demo: true, tenantKey: 'demo-contoso', graph: harness.client() },
