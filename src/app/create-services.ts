@@ -1,4 +1,5 @@
 import { REPORTS } from '../core/reports/registry.js';
+import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
 import { errorText } from '../core/error-text.js';
 import type { StateStore } from '../store/state-store.js';
@@ -13,6 +14,7 @@ import { AppliesService } from './applies-service.js';
 import { ScheduleRecords } from './schedule-records.js';
 import { sharedLoader } from './shared-loads.js';
 import { TriageRecords } from './triage-records.js';
+import { countedReader } from './request-count.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
@@ -72,7 +74,9 @@ export function createServices(options: ServicesOptions): AppServices {
   if (store && store.tenant !== connection.tenantKey) throw new Error(`The state store is opened for tenant ${store.tenant}, and the connection reads ${connection.tenantKey}.`);
   const registry = options.registry ?? REPORTS;
   const memory = store ? storeMemory(store, log) : undefined;
-  const load = options.load ?? loadThrough(registry, connection.graph, { ...options.loadOptions, ...(memory ? { memory } : {}) });
+  // Counted so that a "what applies" question that starts report 2's load counts its requests (request-count.ts).
+  const graph = connection.graph ? countedReader(connection.graph) : undefined;
+  const load = options.load ?? loadThrough(registry, graph, { ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
@@ -101,8 +105,19 @@ export function createServices(options: ServicesOptions): AppServices {
     store,
     triage,
     schedules: store ? new ScheduleRecords(store) : undefined,
-    ...(connection.graph
-      ? { applies: new AppliesService({ graph: connection.graph, maxAgeMs: cacheMaxAgeMs, ...(options.cacheClock ? { clock: options.cacheClock } : {}), log }) }
+    // Its reads are kept in the reports' cache, and it shares report 2's load there when the reports
+    // are loaded through the registry, which hands a load's records over (docs/architecture.md,
+    // "Loading once for everyone").
+    ...(graph
+      ? {
+          applies: new AppliesService({
+            graph,
+            cache,
+            sharesReportLoads: !options.load && registry.has(assignmentHygieneReport.id),
+            ...(options.cacheClock ? { clock: options.cacheClock } : {}),
+            log,
+          }),
+        }
       : {}),
   };
 }
@@ -111,7 +126,7 @@ export function createServices(options: ServicesOptions): AppServices {
 function loadThrough(registry: ReportRegistry, graph: GraphReader | undefined, loadOptions: LoadReportOptions): ReportLoader {
   // A bug, not a state: a composition root gives either the connection's client or its own `load`.
   if (!graph) throw new Error("createServices loads reports through the connection's Graph client, or through `load`: it was given neither.");
-  return (id, onProgress) => registry.load(id, graph, { ...loadOptions, onProgress });
+  return (id, onProgress, request) => registry.load(id, graph, { ...loadOptions, onProgress, ...(request?.onRecords ? { onRecords: request.onRecords } : {}) });
 }
 
 /**

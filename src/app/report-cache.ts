@@ -1,4 +1,4 @@
-import type { LoadProgress, ReportId, ReportResult, SourceRetry } from '../core/reports/report-model.js';
+import type { LoadContext, LoadProgress, ReportId, ReportResult, SourceRetry } from '../core/reports/report-model.js';
 import { withRetryListener } from '../graph/retry-listener.js';
 import type { GraphRetry } from '../graph/retry-listener.js';
 
@@ -12,8 +12,17 @@ export interface ReportLoadProgress {
   sources: Array<{ source: string; records: number; retrying?: SourceRetry }>;
 }
 
-/** Loads a report; `request.refresh` says someone asked for a fresh load (shared-loads.ts takes only a newer result then). */
-export type ReportLoader = (id: ReportId, onProgress: (progress: LoadProgress) => void, request?: { refresh: boolean }) => Promise<ReportResult>;
+/**
+ * Loads a report; `request.refresh` says someone asked for a fresh load (shared-loads.ts takes only a
+ * newer result then). A loader that reads the report's records itself hands them to
+ * `request.onRecords`, when given, for the cache to keep beside the result (`keepRecordsOf`); a
+ * result served from elsewhere (another instance's) has none.
+ */
+export type ReportLoader = (
+  id: ReportId,
+  onProgress: (progress: LoadProgress) => void,
+  request?: { refresh: boolean; onRecords?: (records: unknown) => void },
+) => Promise<ReportResult>;
 
 /** How long a loaded report counts as fresh: five minutes, then it is served while a newer one loads. */
 export const DEFAULT_CACHE_MAX_AGE_MS = 5 * 60_000;
@@ -31,10 +40,16 @@ export interface OpenedReport {
  * report whose result has aged serves that result at once, with its age, while a newer one loads
  * (stale-while-revalidate). A load error is never kept, so the next viewer tries again. While a load
  * is under way its progress can be read, so a viewer of a 100,000-device report sees more than a
- * spinner.
+ * spinner. It is also the one cache for what is loaded beside the reports: a report's records, for
+ * the reports asked for (`keepRecordsOf`, `recordsOf`), and other loads by name (`keep`), which "what
+ * applies" keeps its reads in.
  */
 export class ReportCache {
-  private readonly loaded = new Map<ReportId, { result: ReportResult; at: number }>();
+  /** `records`: what the load read, for a report whose records are kept (`keepRecordsOf`) and whose loader handed them. */
+  private readonly loaded = new Map<ReportId, { result: ReportResult; at: number; records?: { value: unknown } }>();
+  private readonly recordsKept = new Set<ReportId>();
+  /** Loads that are not reports, kept beside them for the same period (`keep`): "what applies" keeps its reads here. */
+  private readonly values = new Map<string, { value: Promise<unknown>; at: number }>();
   private readonly loading = new Map<
     ReportId,
     {
@@ -84,6 +99,61 @@ export class ReportCache {
     return { result: kept.result, refreshing: true };
   }
 
+  /**
+   * Keeps the records of each load of report `id` beside its result from now on, so that another
+   * reader of the same records takes them from here (`recordsOf`) rather than read them again: "what
+   * applies" reads report 2's assignments this way, and report 2 and it make one upstream load
+   * between them (docs/architecture.md, "Loading once for everyone"). Only the reports asked for keep
+   * them: a report's records can be as large as its result.
+   */
+  keepRecordsOf(id: ReportId): void {
+    this.recordsKept.add(id);
+  }
+
+  /**
+   * The records of a load of `report` no older than the cache period, and when that load ended:
+   * those kept with its result, or those of the load under way, or of a load started for them (a
+   * fresh one with `refresh`), which the report's viewers then take too. Null when the result came
+   * without records (another instance's, or a loader that does not hand them) or the load failed: the
+   * caller then reads them itself.
+   */
+  async recordsOf<Records>(
+    report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
+    options: { refresh?: boolean } = {},
+  ): Promise<{ records: Records; at: number } | null> {
+    const { id } = report;
+    const kept = this.loaded.get(id);
+    if (!options.refresh && kept?.records && this.now() - kept.at < this.maxAgeMs) return { records: kept.records.value as Records, at: kept.at };
+    const result = await this.get(id, options.refresh ? { refresh: true } : {});
+    const after = this.loaded.get(id);
+    return after?.result === result && after.records ? { records: after.records.value as Records, at: after.at } : null;
+  }
+
+  /**
+   * A value that is not a report, loaded once for everyone who asks for `name` while it is no older
+   * than the cache period (counted from when its load started), or loaded again with `refresh`.
+   * Whoever asks while it loads waits for the same load; a load that fails is not kept, so the next
+   * caller loads again. `readAt` tells, of a value made partly of older reads (another load's records),
+   * when its oldest read was made: it ages from then.
+   */
+  keep<T>(name: string, load: () => Promise<T>, options: { refresh?: boolean; readAt?: (value: T) => number } = {}): Promise<T> {
+    const kept = this.values.get(name);
+    if (kept && !options.refresh && this.now() - kept.at < this.maxAgeMs) return kept.value as Promise<T>;
+    // A load that throws at once fails like one that rejects: not kept.
+    const entry = { value: (async () => load())(), at: this.now() };
+    this.values.set(name, entry);
+    const { readAt } = options;
+    entry.value.then(
+      (value) => {
+        if (readAt) entry.at = Math.min(entry.at, readAt(value));
+      },
+      () => {
+        if (this.values.get(name) === entry) this.values.delete(name);
+      },
+    );
+    return entry.value as Promise<T>;
+  }
+
   /** Starts a load; `listener` hears its progress from the first event (a load may tell one before it first waits). */
   private startLoad(id: ReportId, refresh = false, listener?: (progress: LoadProgress) => void): Promise<ReportResult> {
     const sources = new Map<string, number>();
@@ -107,14 +177,16 @@ export class ReportCache {
       if (!sources.has(source)) sources.set(source, 0);
       retrying.set(source, { attempt: retry.attempt + 1, status: retry.status ?? null, waitMs: retry.waitMs, at: new Date(this.now() + retry.waitMs).toISOString() });
     };
-    const result = withRetryListener(onRetry, () => this.load(id, onProgress, { refresh })).then(
+    let records: { value: unknown } | undefined;
+    const request = this.recordsKept.has(id) ? { refresh, onRecords: (value: unknown) => (records = { value }) } : { refresh };
+    const result = withRetryListener(onRetry, () => this.load(id, onProgress, request)).then(
       (loadedResult) => {
         this.loading.delete(id);
         listeners.clear();
         if (loadedResult.state === 'load-error') {
           this.loaded.delete(id);
         } else {
-          this.loaded.set(id, { result: loadedResult, at: this.now() });
+          this.loaded.set(id, { result: loadedResult, at: this.now(), ...(records ? { records } : {}) });
         }
         return loadedResult;
       },

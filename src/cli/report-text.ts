@@ -7,7 +7,7 @@ import type { ReportSummary } from '../core/reports/report-summary.js';
 import { notCheckedChecksText, notCheckedHeadline, notCheckedReasonText } from '../core/reports/not-checked.js';
 import type { NotCheckedSource } from '../core/reports/not-checked.js';
 import { layoutTable, wrap } from './text-layout.js';
-import { describeLastChange } from '../core/reports/audit-story/audit-story.js';
+import { describeLastChange } from '../core/audit-story/audit-story.js';
 import type { TextColumn } from './text-layout.js';
 import { countOf, kindLabel } from '../core/text/words.js';
 import { BETA_COVERAGE_ASK, BETA_COVERAGE_SETTING } from '../core/reports/beta-coverage.js';

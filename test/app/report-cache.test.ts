@@ -100,3 +100,80 @@ describe('the report cache', () => {
     expect(held).toHaveLength(2);
   });
 });
+
+describe("the report cache's records and other loads", () => {
+  /** A stand-in for a report whose records the cache may keep: only its id and the type of its records matter. */
+  const report = { id: 'escrow-gaps', load: async () => ({ devices: 0 }) };
+
+  it('keeps the records a load hands over beside its result, for a report asked for, and serves them while fresh', async () => {
+    let clock = 0;
+    const requests: Array<{ refresh: boolean; onRecords?: unknown }> = [];
+    let loads = 0;
+    const cache = new ReportCache(
+      async (_id, _onProgress, request) => {
+        requests.push(request!);
+        loads += 1;
+        request?.onRecords?.({ devices: loads });
+        return reportResult(`load ${loads}`);
+      },
+      60_000,
+      () => clock,
+    );
+    await cache.get('connector-health');
+    expect(requests[0]).toEqual({ refresh: false }); // asked of no report yet: nothing is kept
+    cache.keepRecordsOf('escrow-gaps');
+    expect(await cache.recordsOf(report)).toEqual({ records: { devices: 2 }, at: 0 });
+    clock = 30_000;
+    expect(await cache.recordsOf(report)).toEqual({ records: { devices: 2 }, at: 0 });
+    expect((await cache.get('escrow-gaps')).generatedAt).toBe('load 2'); // the report's viewers take that load
+    expect(loads).toBe(2);
+    clock = 61_000; // aged: loaded again, for the report too
+    expect(await cache.recordsOf(report)).toEqual({ records: { devices: 3 }, at: 61_000 });
+    expect(await cache.recordsOf(report, { refresh: true })).toEqual({ records: { devices: 4 }, at: 61_000 });
+    expect((await cache.get('escrow-gaps')).generatedAt).toBe('load 4');
+  });
+
+  it('has no records for a result that came without them or a load that failed, and joins a load under way', async () => {
+    const loader = manualLoader();
+    const cache = new ReportCache(loader.load, 60_000, () => 0);
+    cache.keepRecordsOf('escrow-gaps');
+    const viewer = cache.get('escrow-gaps');
+    const records = cache.recordsOf(report);
+    expect(loader.loads()).toBe(1);
+    loader.finish(0, reportResult('served by another instance'));
+    await viewer;
+    expect(await records).toBeNull();
+
+    const failing = new ReportCache(
+      async () => reportResult('failed', [], { state: 'load-error' }),
+      60_000,
+      () => 0,
+    );
+    failing.keepRecordsOf('escrow-gaps');
+    expect(await failing.recordsOf(report)).toBeNull();
+  });
+
+  it('loads a value once for everyone while it is fresh, from its oldest read, and not a failed one', async () => {
+    let clock = 0;
+    const cache = new ReportCache(manualLoader().load, 60_000, () => clock);
+    let loads = 0;
+    const load = async () => ({ n: (loads += 1), readAt: clock - 20_000 });
+    const [a, b] = await Promise.all([cache.keep('reads', load), cache.keep('reads', load)]);
+    expect([a.n, b.n]).toEqual([1, 1]);
+    expect((await cache.keep('reads', load, { refresh: true })).n).toBe(2);
+    expect((await cache.keep('other', load)).n).toBe(3); // another name, another value
+
+    const aged = await cache.keep('aged', load, { readAt: (value) => value.readAt });
+    clock = 45_000; // 45 s after its load started, 65 s after its oldest read
+    expect((await cache.keep('aged', load, { readAt: (value) => value.readAt })).n).toBe(aged.n + 1);
+
+    let failures = 0;
+    const failing = async () => {
+      failures += 1;
+      throw new Error('down');
+    };
+    await expect(cache.keep('failing', failing)).rejects.toThrow('down');
+    await expect(cache.keep('failing', failing)).rejects.toThrow('down');
+    expect(failures).toBe(2);
+  });
+});

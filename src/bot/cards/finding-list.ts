@@ -3,7 +3,7 @@ import type { FindingKindTable } from '../../core/findings/finding-kinds.js';
 import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
 import type { Finding, ReportResult } from '../../core/reports/report-model.js';
 import { cardText } from './adaptive-card.js';
-import { changeTime } from '../../core/reports/audit-story/audit-story.js';
+import { changeTime } from '../../core/audit-story/audit-story.js';
 import { formatCount, kindLabel } from '../../core/text/words.js';
 
 /** How many findings a card lists by name; the rest are counted ("and N more"). */

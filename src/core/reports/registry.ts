@@ -93,6 +93,12 @@ export interface LoadReportOptions {
   memory?: LoadMemory;
   /** Told of a failure that is not Graph's answer (data no loader expected, a bug), for the log. */
   onUnexpectedError?: (report: ReportId, error: unknown) => void;
+  /**
+   * Handed the records the report's `load` read, before they are derived: for a cache that shares
+   * them with another reader of the same records ("what applies" reads report 2's; docs/architecture.md,
+   * "Loading once for everyone"). Never called when the load fails.
+   */
+  onRecords?: (records: unknown) => void;
 }
 
 /**
@@ -133,6 +139,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
     });
+    options.onRecords?.(records);
     const generatedAt = now();
     const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
     const derived = definition.derive(records, { now: generatedAt, thresholds });

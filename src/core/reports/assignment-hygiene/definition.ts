@@ -8,7 +8,7 @@ import type { AssignmentFindingKind } from './finding-kinds.js';
 import { loadAssignments } from './load.js';
 import type { AssignmentRecords } from './load.js';
 import { assignmentHygieneDemo } from './demo.js';
-import { withStories } from '../audit-story/audit-story.js';
+import { withStories } from '../../audit-story/audit-story.js';
 
 export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, AssignmentFindingKind> = {
   id: 'assignment-hygiene',

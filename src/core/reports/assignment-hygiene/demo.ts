@@ -5,7 +5,7 @@ import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
 import { daysAgo } from '../demo-records.js';
-import { plantAuditEvent } from '../audit-story/demo-records.js';
+import { plantAuditEvent } from '../../audit-story/demo-records.js';
 import type { Target } from './demo-records.js';
 
 type Tenant = DemoTenantBuilder<AssignmentFindingKind>;

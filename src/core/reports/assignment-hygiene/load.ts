@@ -12,8 +12,8 @@ import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
-import { readAuditLog } from '../audit-story/read-audit-log.js';
-import type { AuditLog } from '../audit-story/audit-story.js';
+import { readAuditLog } from '../../audit-story/read-audit-log.js';
+import type { AuditLog } from '../../audit-story/audit-story.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 

@@ -8,7 +8,7 @@ import type { PostureFindingKind } from './finding-kinds.js';
 import { loadSecurityPosture } from './load.js';
 import type { SecurityPostureRecords } from './load.js';
 import { securityPostureDemo } from './demo.js';
-import { withStories } from '../audit-story/audit-story.js';
+import { withStories } from '../../audit-story/audit-story.js';
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',

@@ -4,8 +4,8 @@ import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js'
 import type { PostureFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
 import { daysAgo, hoursAgo } from '../demo-records.js';
-import { plantAuditEvent } from '../audit-story/demo-records.js';
-import type { AuditActorSpec } from '../audit-story/demo-records.js';
+import { plantAuditEvent } from '../../audit-story/demo-records.js';
+import type { AuditActorSpec } from '../../audit-story/demo-records.js';
 
 type Tenant = DemoTenantBuilder<PostureFindingKind>;
 type PolicyOptions = { settingCount?: number; policySetId?: string };

@@ -14,8 +14,8 @@ import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
-import { readAuditLog } from '../audit-story/read-audit-log.js';
-import type { AuditLog } from '../audit-story/audit-story.js';
+import { readAuditLog } from '../../audit-story/read-audit-log.js';
+import type { AuditLog } from '../../audit-story/audit-story.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {

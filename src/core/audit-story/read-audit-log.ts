@@ -5,9 +5,9 @@
  */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { optionalReadFailure } from '../optional-read.js';
-import { readCollection } from '../read-collection.js';
-import type { LoadContext } from '../report-model.js';
+import { optionalReadFailure } from '../reports/optional-read.js';
+import { readCollection } from '../reports/read-collection.js';
+import type { LoadContext } from '../reports/report-model.js';
 import { auditWindowFilter, auditWindowStart, projectAuditEvent } from './audit-story.js';
 import type { AuditEntry, AuditLog } from './audit-story.js';
 

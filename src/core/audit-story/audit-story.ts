@@ -8,12 +8,12 @@
  */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { asString, graphTimestamp } from '../graph-values.js';
-import type { OptionalRead } from '../optional-read.js';
-import type { AuditChange, ChangedProperty, DerivedReport, LastChange } from '../report-model.js';
+import { asString, graphTimestamp } from '../reports/graph-values.js';
+import type { OptionalRead } from '../reports/optional-read.js';
+import type { AuditChange, ChangedProperty, DerivedReport, LastChange } from '../reports/report-model.js';
 
 // The contract's types (report-model.ts), for the report folders that build stories.
-export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../report-model.js';
+export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
 
 /** An audit event kept to what a story needs, as its page arrives. */
 export interface AuditEntry {

@@ -9,9 +9,9 @@ import {
   projectAuditEvent,
   storiesOf,
   withStories,
-} from '../../../../src/core/reports/audit-story/audit-story.js';
-import type { AuditLog } from '../../../../src/core/reports/audit-story/audit-story.js';
-import type { DerivedReport } from '../../../../src/core/reports/report-model.js';
+} from '../../../src/core/audit-story/audit-story.js';
+import type { AuditLog } from '../../../src/core/audit-story/audit-story.js';
+import type { DerivedReport } from '../../../src/core/reports/report-model.js';
 
 const POLICY = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

@@ -1,6 +1,6 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import type { DemoRecord, DemoTenantBuilder } from '../report-demo.js';
-import { asDemoRecord } from '../demo-records.js';
+import type { DemoRecord, DemoTenantBuilder } from '../reports/report-demo.js';
+import { asDemoRecord } from '../reports/demo-records.js';
 
 /**
  * Intune audit events as the demo tenant serves them, shaped as the auditEvent resource documents
