@@ -14,6 +14,7 @@ import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth } from './text-layout.js';
+import { upstreamReadsOf } from '../core/upstream-reads.js';
 
 /** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
 function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help', string> {
@@ -193,7 +194,11 @@ async function withServices(command: string, registry: ReportRegistry, work: (se
   }
   let connection: GraphConnection;
   try {
-    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage, startDemoTenant: () => startDemoTenant(registry) });
+    connection = await openGraphConnection(read.config.connection, {
+      reads: upstreamReadsOf(registry),
+      betaCoverage: read.config.betaCoverage,
+      startDemoTenant: () => startDemoTenant(registry),
+    });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
     console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);

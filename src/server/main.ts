@@ -14,6 +14,7 @@ import { createReadiness } from './health-routes.js';
 import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
+import { APPLIES_DEVICES_READ } from '../core/applies/reads.js';
 
 // Every line the server writes is inert (log-line.ts): the tenant's name, Graph's messages and
 // stack traces quote text the tenant wrote.
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   try {
-    const page = await connection.graph.get<{ value: unknown[] }>('/v1.0/deviceManagement/managedDevices');
+    const page = await connection.graph.get<{ value: unknown[] }>(APPLIES_DEVICES_READ.path);
     say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;

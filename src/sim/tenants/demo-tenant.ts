@@ -1,5 +1,6 @@
 import { plantAppliesDemo } from '../../core/applies/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
+import { permissionsAskedFor } from '../../core/upstream-reads.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
 import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/report-demo.js';
 import type { ReportId } from '../../core/reports/report-model.js';
@@ -7,18 +8,11 @@ import { pick, seededGuid, seededRandom } from './seeded-random.js';
 import { COLLECTION_NAMES, emptyCollections } from './sim-tenant.js';
 import type { CollectionName, DeclaredFinding, SimDeletedGroup, SimGroup, SimTenant, SingletonName } from './sim-tenant.js';
 
-/** Every application permission the six reports need, as Entra issues the role values. */
-export const DEMO_GRANTED_ROLES = [
-  'DeviceManagementServiceConfig.Read.All',
-  'DeviceManagementConfiguration.Read.All',
-  'DeviceManagementApps.Read.All',
-  'DeviceManagementScripts.Read.All',
-  'Group.Read.All',
-  'DeviceLocalCredential.ReadBasic.All',
-  'BitlockerKey.ReadBasic.All',
-  'DeviceManagementManagedDevices.Read.All',
-  'DeviceManagementRBAC.Read.All',
-];
+/**
+ * The application permissions the demo's app registration is granted, as Entra issues the role
+ * values: those the six reports and "what applies" ask for in their declared reads (src/core/upstream-reads.ts).
+ */
+export const DEMO_GRANTED_ROLES: readonly string[] = permissionsAskedFor(REPORTS);
 
 const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings', 'applePushNotificationCertificate'];
 
@@ -130,7 +124,8 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     singletons,
     groups,
     deletedGroups,
-    grantedRoles: [...DEMO_GRANTED_ROLES],
+    // Those of the registry it was built for, so a report added to it is granted what it reads.
+    grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
     declaredFindings: declared,
   };
 }
