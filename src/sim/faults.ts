@@ -1,3 +1,6 @@
+import { errorAnswer } from './graph-exchange.js';
+import type { RequestContext, SimAnswer } from './graph-exchange.js';
+
 /**
  * Faults on demand, per path, in the spirit of Microsoft's Dev Proxy: slow answers, throttling
  * bursts, gateway errors, broken bodies and dropped connections. They apply to plain requests and
@@ -78,4 +81,31 @@ function matches(pattern: string | RegExp, versionedPath: string): boolean {
   if (pattern === versionedPath) return true;
   const withoutVersion = versionedPath.replace(/^\/(v1\.0|beta)/, '');
   return pattern === withoutVersion;
+}
+
+/** The answer a fault makes in place of the resource's: a malformed body, or a Graph error with the fault's status. */
+export function faultAnswer(fault: FaultEffect, context: RequestContext, origin: string): SimAnswer {
+  if (fault.malformed) {
+    return { status: 200, rawBody: `{"@odata.context":"${origin}/$metadata#value","value":[{"id":"` };
+  }
+  const status = fault.status ?? 503;
+  const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+  const [code, message] =
+    status === 429
+      ? ['TooManyRequests', 'Too many requests from this application. Retry after the number of seconds in Retry-After.']
+      : status === 504
+        ? ['GatewayTimeout', 'The gateway did not receive a response from the service in time.']
+        : status === 503
+          ? ['ServiceUnavailable', 'The service is temporarily unavailable. Retry later.']
+          : ['UnknownError', `Injected failure with status ${status}.`];
+  return errorAnswer(context, status, code, message, headers);
+}
+
+/** Points the answer's `@odata.nextLink` where the fault says: another origin or another path. */
+export function redirectNextLink(answer: SimAnswer, fault: FaultEffect): void {
+  const body = answer.body as Record<string, unknown> | undefined;
+  const nextLink = body?.['@odata.nextLink'];
+  if (typeof nextLink !== 'string') return;
+  const url = new URL(nextLink);
+  body!['@odata.nextLink'] = `${fault.nextLinkOrigin ?? url.origin}${fault.nextLinkPath ?? url.pathname}${url.search}`;
 }

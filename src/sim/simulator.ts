@@ -12,8 +12,10 @@ import { startIdentityEndpoint } from './identity-endpoint.js';
 import type { SimIdentityEndpoint } from './identity-endpoint.js';
 import type { SimApplication } from './entra.js';
 import { FaultInjector } from './faults.js';
-import type { Workload } from './graph-resources.js';
+import type { Workload } from './resources/resource-model.js';
 import { SimGraph } from './graph-service.js';
+import { SIM_RESOURCES } from './resources/index.js';
+import { SimResourceTable } from './resources/resource-table.js';
 import { readBody, sendJson } from './http-helpers.js';
 import { seededRandom } from './tenants/seeded-random.js';
 import type { CollectionName, SimTenant } from './tenants/sim-tenant.js';
@@ -21,6 +23,7 @@ import { DEFAULT_THROTTLE_LIMITS, Throttle } from './throttling.js';
 import type { ThrottleLimit } from './throttling.js';
 
 export interface SimulatorOptions {
+  /** The tenant served, with any resources of its own besides the simulator's (`SimTenant.resources`). */
   tenant: SimTenant;
   /** Loopback only: the simulator is never reachable from another machine. */
   host?: '127.0.0.1' | 'localhost' | '::1';
@@ -92,6 +95,8 @@ export function simulatorEnvironment(
 }
 
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  // Refused before anything starts: a tenant that brings a resource the simulator serves already.
+  const resources = new SimResourceTable([...SIM_RESOURCES, ...(options.tenant.resources ?? [])]);
   const host = options.host ?? '127.0.0.1';
   const pki = await createSimulatorPki();
   const directory = mkdtempSync(join(tmpdir(), 'dmhealth-sim-'));
@@ -126,6 +131,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     latencyMs: () => latencyMs,
     pageSizes: options.pageSizes ?? {},
     random,
+    resources,
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

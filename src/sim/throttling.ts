@@ -1,4 +1,4 @@
-import type { Workload } from './graph-resources.js';
+import type { Workload } from './resources/resource-model.js';
 
 export interface ThrottleLimit {
   requests: number;

@@ -5,7 +5,7 @@ import { blankTenant, requestAppToken, useRawGraph } from '../support/simulated-
 /**
  * The simulator serves the Apple MDM push certificate, ADE and VPP tokens, the Intune Connectors
  * for Active Directory and the directory's deleted items as Graph documents them (the sources are
- * beside each resource in src/sim/graph-resources.ts and graph-service.ts).
+ * beside each resource in src/sim/resources/service-configuration.ts and src/sim/directory.ts).
  */
 const now = new Date('2026-11-22T09:00:00Z');
 const SOFT = '33333333-3333-4333-8333-333333333333';

@@ -5,8 +5,9 @@ import type { ReportRegistry } from '../../core/reports/registry.js';
 import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/report-demo.js';
 import type { ReportId } from '../../core/reports/report-model.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
-import { COLLECTION_NAMES, emptyCollections } from './sim-tenant.js';
-import type { CollectionName, DeclaredFinding, SimDeletedGroup, SimGroup, SimTenant, SingletonName } from './sim-tenant.js';
+import type { SimResourceEntry } from '../resources/resource-model.js';
+import { COLLECTION_NAMES, SINGLETON_NAMES, emptyCollections } from './sim-tenant.js';
+import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimGroup, SimTenant } from './sim-tenant.js';
 
 /**
  * The application permissions the demo's app registration is granted, as Entra issues the role
@@ -14,14 +15,18 @@ import type { CollectionName, DeclaredFinding, SimDeletedGroup, SimGroup, SimTen
  */
 export const DEMO_GRANTED_ROLES: readonly string[] = permissionsAskedFor(REPORTS);
 
-const SINGLETON_NAMES: readonly SingletonName[] = ['androidManagedStoreAccountEnterpriseSettings', 'windowsAutopilotSettings', 'applePushNotificationCertificate'];
-
 export interface DemoTenantOptions {
   seed?: number;
   /** Ages are relative to this instant (connector staleness, request windows). */
   now?: Date;
   /** The reports whose records the tenant holds: the registry's six unless another registry is given. */
   registry?: ReportRegistry;
+  /**
+   * Resources the simulator serves besides its own, for a report that exists only in a test: its
+   * demo steps may plant records into their collections, and the tenant carries them to the
+   * simulator (`SimTenant.resources`).
+   */
+  resources?: readonly SimResourceEntry[];
 }
 
 /** The demo tenant's id: fixed, so its state is kept under the same key (`demo-<id>`) at every start. */
@@ -44,6 +49,14 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   const groups = new Map<string, SimGroup>();
   const deletedGroups = new Map<string, SimDeletedGroup>();
   const declared: DeclaredFinding[] = [];
+  const extraResources = options.resources ?? [];
+  const collectionNames = new Set<string>([...COLLECTION_NAMES, ...extraResources.filter((resource) => resource.kind === 'collection').map((resource) => resource.source)]);
+  const singletonNames = new Set<string>([...SINGLETON_NAMES, ...extraResources.filter((resource) => resource.kind === 'singleton').map((resource) => resource.source)]);
+  /** A collection the simulator serves, made empty the first time a report's step names one of the tenant's own resources. */
+  const collection = (name: string): GraphRecord[] => {
+    if (!collectionNames.has(name)) throw new Error(`the simulator serves no collection "${name}"`);
+    return (collections[name] ??= []);
+  };
 
   // ---- the directory -----------------------------------------------------------------------
   const users = Array.from({ length: 60 }, () => guid());
@@ -83,11 +96,11 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
       deletedGroups.set(id, { id, displayName, deletedDateTime: new Date(now.getTime() - deletedDaysAgo * 86_400_000).toISOString() });
       return id;
     },
-    add: (collection, ...records) => void collections[collectionName(collection)].push(...records),
-    records: (collection) => collections[collectionName(collection)],
+    add: (name, ...records) => void collection(name).push(...records),
+    records: (name) => collection(name),
     setSingleton: (name, record) => {
-      if (!(SINGLETON_NAMES as readonly string[]).includes(name)) throw new Error(`the simulator serves no singleton "${name}"`);
-      singletons[name as SingletonName] = record;
+      if (!singletonNames.has(name)) throw new Error(`the simulator serves no singleton "${name}"`);
+      singletons[name] = record;
     },
     declare: (kind, subjectId, coverage) => void declared.push({ report, kind, subjectId, ...(coverage ? { coverage } : {}) }),
     declareFor: (other, kind, subjectId) => void declared.push({ report: other, kind, subjectId }),
@@ -127,10 +140,6 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     // Those of the registry it was built for, so a report added to it is granted what it reads.
     grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
     declaredFindings: declared,
+    ...(options.resources ? { resources: options.resources } : {}),
   };
-}
-
-function collectionName(name: string): CollectionName {
-  if (!(COLLECTION_NAMES as readonly string[]).includes(name)) throw new Error(`the simulator serves no collection "${name}"`);
-  return name as CollectionName;
 }

@@ -1,36 +1,21 @@
 import type { ReportId } from '../../core/reports/report-model.js';
+import { SIM_RESOURCES } from '../resources/index.js';
+import type { SimResourceEntry } from '../resources/resource-model.js';
 
 /** A Graph record as the simulator stores it: the entity's JSON, navigation properties inline. */
 export type GraphRecord = { id: string } & Record<string, unknown>;
 
-export const COLLECTION_NAMES = [
-  'ndesConnectors',
-  'mobileThreatDefenseConnectors',
-  'deviceManagementPartners',
-  'deviceConfigurations',
-  'deviceCompliancePolicies',
-  'configurationPolicies',
-  'mobileApps',
-  'deviceManagementScripts',
-  'deviceHealthScripts',
-  'intents',
-  'templates',
-  'deviceLocalCredentials',
-  'bitlockerRecoveryKeys',
-  'managedDevices',
-  'operationApprovalPolicies',
-  'operationApprovalRequests',
-  'userExperienceAnalyticsDevicePerformance',
-  'userExperienceAnalyticsAppHealthApplicationPerformance',
-  'configurationPolicyTemplates',
-  'mobileAppRelationships',
-  'assignmentFilters',
-  'depOnboardingSettings',
-  'vppTokens',
-  'domainJoinConnectors',
-  'auditEvents',
-] as const;
-export type CollectionName = (typeof COLLECTION_NAMES)[number];
+/** The lists the simulator serves (src/sim/resources/), each a collection of records in a tenant. */
+type CollectionResource = Extract<(typeof SIM_RESOURCES)[number], { kind: 'collection' }>;
+export type CollectionName = CollectionResource['source'];
+
+/** Every collection a tenant holds, in the order the resources are listed (the large tenant's pinned hash reads them in it). */
+export const COLLECTION_NAMES: readonly CollectionName[] = SIM_RESOURCES.flatMap((resource) => (resource.kind === 'collection' ? [resource.source] : []));
+
+export type SingletonName = Extract<(typeof SIM_RESOURCES)[number], { kind: 'singleton' }>['source'];
+
+/** Every singleton the simulator serves. */
+export const SINGLETON_NAMES: readonly SingletonName[] = SIM_RESOURCES.flatMap((resource) => (resource.kind === 'singleton' ? [resource.source] : []));
 
 /**
  * A collection too large to hold as records (the large tenant's devices and what hangs off them):
@@ -45,8 +30,6 @@ export interface GeneratedRecords {
 
 /** What the simulator reads a collection from: the stored records, or the generated ones. */
 export type RecordList = readonly GraphRecord[] | GeneratedRecords;
-
-export type SingletonName = 'androidManagedStoreAccountEnterpriseSettings' | 'windowsAutopilotSettings' | 'applePushNotificationCertificate';
 
 /**
  * A group in the directory's deleted items (`GET /directory/deletedItems/{id}`): deleted, still
@@ -98,11 +81,11 @@ export interface SimTenant {
   displayName: string;
   /** The verified domain, accepted in place of the tenant id in authority URLs. */
   domain: string;
-  collections: Record<CollectionName, GraphRecord[]>;
+  collections: SimCollections;
   /** Collections made on demand, served in place of `collections` of the same name (which stay empty). */
   generated?: Partial<Record<CollectionName, GeneratedRecords>>;
   /** An absent singleton answers 404, as Graph does for a tenant that never configured it. */
-  singletons: Partial<Record<SingletonName, GraphRecord>>;
+  singletons: SimSingletons;
   /** Keyed by lower-case id. */
   groups: Map<string, SimGroup>;
   /** Soft-deleted groups, keyed by lower-case id; none when absent. */
@@ -110,15 +93,29 @@ export interface SimTenant {
   /** Application permissions the scenario's app registration is granted (the token's `roles`). */
   grantedRoles: string[];
   declaredFindings: DeclaredFinding[];
+  /**
+   * Resources the simulator serves besides its own (src/sim/resources/index.ts): a report that
+   * exists only in a test brings its Graph resource this way, its records in `collections` (or
+   * `singletons`) under the resource's `source`.
+   */
+  resources?: readonly SimResourceEntry[];
 }
 
-export function emptyCollections(): Record<CollectionName, GraphRecord[]> {
-  return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as Record<CollectionName, GraphRecord[]>;
+/** A tenant's collections: one per list the simulator serves, and any its own `resources` read. */
+export type SimCollections = Record<CollectionName, GraphRecord[]> & { [source: string]: GraphRecord[] | undefined };
+
+/** A tenant's singletons, by name; an absent one answers 404. */
+export type SimSingletons = Partial<Record<SingletonName, GraphRecord>> & { [source: string]: GraphRecord | undefined };
+
+const NO_RECORDS: readonly GraphRecord[] = [];
+
+export function emptyCollections(): SimCollections {
+  return Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as SimCollections;
 }
 
 /** A collection's records as the simulator serves them: generated where the tenant generates them. */
-export function recordsOf(tenant: Pick<SimTenant, 'collections' | 'generated'>, name: CollectionName): RecordList {
-  return tenant.generated?.[name] ?? tenant.collections[name];
+export function recordsOf(tenant: Pick<SimTenant, 'collections' | 'generated'>, name: string): RecordList {
+  return tenant.generated?.[name as CollectionName] ?? tenant.collections[name] ?? NO_RECORDS;
 }
 
 /** The findings a tenant plants for a client that reads the spec's `/v1.0` paths, or their beta twins. */
