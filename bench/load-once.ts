@@ -15,6 +15,7 @@ import { REPORTS } from '../src/core/reports/registry.js';
 import type { LoadMemory } from '../src/core/reports/report-model.js';
 import { budgetOf } from '../src/graph/request-budget.js';
 import type { BudgetName } from '../src/graph/request-budget.js';
+import { PRODUCT_READS } from '../src/core/upstream-reads.js';
 
 export interface LoadFigures {
   reports: string[];
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const transport = createHttpTransport();
   const tokens = createMsalTokenSource({ ...connection, transport });
   const graph = new GraphClient({
+    reads: PRODUCT_READS,
     baseUrl: connection.graphBaseUrl,
     tokens,
     transport,

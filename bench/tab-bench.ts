@@ -36,6 +36,7 @@ import { loadReport } from '../src/core/reports/registry.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
 import { launchHeadlessChromium } from '../test/support/chromium.js';
+import { PRODUCT_READS } from '../src/core/upstream-reads.js';
 
 const { values } = parseArgs({
   options: { devices: { type: 'string', default: '135000' }, runs: { type: 'string', default: '3' }, 'window-from': { type: 'string' } },
@@ -56,6 +57,7 @@ const tabDirectory = new URL('../../dist/tab/', here).pathname;
 const sim = await startSimulator({ tenant: buildLargeTenant({ devices }), throttling: false });
 const transport = createHttpTransport({ extraCaPem: sim.caPem });
 const graph = new GraphClient({
+  reads: PRODUCT_READS,
   baseUrl: sim.graphUrl,
   transport,
   tokens: createMsalTokenSource({

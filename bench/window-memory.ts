@@ -16,6 +16,7 @@ import { ReportWindows, windowQuery } from '../src/core/reports/report-window.js
 import type { WindowQuery } from '../src/core/reports/report-window.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
+import { PRODUCT_READS } from '../src/core/upstream-reads.js';
 
 const { values } = parseArgs({ options: { devices: { type: 'string', default: '100000' } }, strict: true });
 const devices = Number(values.devices);
@@ -35,6 +36,7 @@ const sim = await startSimulator({ tenant: buildLargeTenant({ devices }), thrott
 const transport = createHttpTransport({ extraCaPem: sim.caPem });
 try {
   const graph = new GraphClient({
+    reads: PRODUCT_READS,
     baseUrl: sim.graphUrl,
     transport,
     tokens: createMsalTokenSource({

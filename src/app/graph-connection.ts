@@ -6,6 +6,8 @@ import type { HttpTransport } from '../graph/http-transport.js';
 import { createMsalTokenSource } from '../graph/token-source.js';
 import type { AccessTokenSource, ClientCredential } from '../graph/token-source.js';
 import type { TenantKey } from '../store/state-store.js';
+import type { UpstreamRead } from '../core/graph/upstream-read.js';
+import { PRODUCT_READS } from '../core/upstream-reads.js';
 
 /**
  * A simulated tenant read as a tenant, as demo mode needs it: the running simulator (`src/sim`)
@@ -49,6 +51,7 @@ export interface DemoConnectionOptions {
   /** Another app registration of the simulator's (with other roles); the default one otherwise. */
   clientId?: string;
   credential?: ClientCredential;
+  /** The client's options; its `reads` (what it may read) are the product's six reports' and "what applies"' unless given. */
   clientOptions?: Partial<GraphClientOptions>;
   /** The token source's clock, for tests of expiry. */
   tokenClock?: () => number;
@@ -71,7 +74,7 @@ export function connectToDemoTenant(simulator: DemoTenant, options: DemoConnecti
     ...(options.tokenClock ? { now: options.tokenClock } : {}),
   });
   return {
-    graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, ...options.clientOptions }),
+    graph: new GraphClient({ baseUrl: simulator.graphUrl, tokens, transport, reads: PRODUCT_READS, ...options.clientOptions }),
     transport,
     tokens,
     tenantLabel: simulator.tenant.displayName,
@@ -95,11 +98,14 @@ export async function openGraphConnection(
     /** Each Graph call once it ends (telemetry's dependency). */
     onCall?: (call: GraphCall) => void;
     betaCoverage?: boolean;
+    /** The reads the client may make: `upstreamReadsOf` the registry the app serves; the product's own unless given. */
+    reads?: readonly UpstreamRead[];
     /** Starts the simulated tenant demo mode reads; closed with the connection. */
     startDemoTenant?: () => Promise<DemoTenant>;
   } = {},
 ): Promise<GraphConnection> {
   const clientOptions = {
+    reads: options.reads ?? PRODUCT_READS,
     betaCoverage: options.betaCoverage === true,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),

@@ -14,6 +14,7 @@ import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth } from './text-layout.js';
+import { upstreamReadsOf } from '../core/upstream-reads.js';
 
 /** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
 function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help', string> {
@@ -64,8 +65,14 @@ function wantsHelp(args: readonly string[]): boolean {
   return args.includes('--help') || args.includes('-h');
 }
 
+/**
+ * What the demo tenant holds besides the registry's records: the simulator resources a report that
+ * exists only in a test reads (its folder's one resource file; CONTRIBUTING.md, "Adding a Graph read").
+ */
+export type DemoTenantExtras = Parameters<typeof startDemoTenant>[1];
+
 /** Runs one `dmhealth` command over the registry's reports; resolves to the exit status. */
-export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS): Promise<number> {
+export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS, demo: DemoTenantExtras = {}): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(usage(registry));
@@ -78,9 +85,9 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   }
   if (command === 'sim') return runSimulator(rest);
   if (command === 'reports') return listReports(rest, registry);
-  if (command === 'report') return runReport(rest, registry);
-  if (command === 'overview') return runOverview(rest, registry);
-  if (command === 'applies') return runApplies(rest, registry);
+  if (command === 'report') return runReport(rest, registry, demo);
+  if (command === 'overview') return runOverview(rest, registry, demo);
+  if (command === 'applies') return runApplies(rest, registry, demo);
   console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
   return EXIT_USAGE;
 }
@@ -109,7 +116,7 @@ function listReports(args: string[], registry: ReportRegistry): number {
   return 0;
 }
 
-async function runReport(args: string[], registry: ReportRegistry): Promise<number> {
+async function runReport(args: string[], registry: ReportRegistry, demo: DemoTenantExtras): Promise<number> {
   let values: { format?: string; width?: string; 'findings-only'?: boolean };
   let positionals: string[];
   try {
@@ -150,7 +157,7 @@ async function runReport(args: string[], registry: ReportRegistry): Promise<numb
     return EXIT_USAGE;
   }
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
-  return withServices('report', registry, async (services) => {
+  return withServices('report', registry, demo, async (services) => {
     const progress = process.stderr.isTTY ? showProgress : undefined;
     const report = await services.reports.get(id, progress ? { onProgress: progress } : {});
     if (progress) process.stderr.write('\r\u001b[K');
@@ -185,7 +192,7 @@ function printBuildFailure(_report: string, error: unknown): void {
  * on stderr), closing the connection after; a configuration that cannot be read or used is a usage
  * error in one line. The command line keeps no state: no history, triage or schedule.
  */
-async function withServices(command: string, registry: ReportRegistry, work: (services: AppServices) => Promise<number>): Promise<number> {
+async function withServices(command: string, registry: ReportRegistry, demo: DemoTenantExtras, work: (services: AppServices) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {
     console.error(`dmhealth ${command}: ${read.error.message}`);
@@ -193,7 +200,11 @@ async function withServices(command: string, registry: ReportRegistry, work: (se
   }
   let connection: GraphConnection;
   try {
-    connection = await openGraphConnection(read.config.connection, { betaCoverage: read.config.betaCoverage, startDemoTenant: () => startDemoTenant(registry) });
+    connection = await openGraphConnection(read.config.connection, {
+      reads: upstreamReadsOf(registry),
+      betaCoverage: read.config.betaCoverage,
+      startDemoTenant: () => startDemoTenant(registry, demo),
+    });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
     console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
@@ -221,7 +232,7 @@ function readWidth(value: string | undefined): number | undefined | 'invalid' {
 }
 
 /** `dmhealth applies <device|user|group>`: what applies to it, and why (docs/contract.md, "What applies"). */
-async function runApplies(args: string[], registry: ReportRegistry): Promise<number> {
+async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTenantExtras): Promise<number> {
   let values: { format?: string };
   let positionals: string[];
   try {
@@ -241,7 +252,7 @@ async function runApplies(args: string[], registry: ReportRegistry): Promise<num
   }
   // A group's name may have spaces: "dmhealth applies Sales EMEA" asks about one group.
   const query = positionals.join(' ');
-  return withServices('applies', registry, async (services) => {
+  return withServices('applies', registry, demo, async (services) => {
     if (!services.applies) throw new Error('the services were made without a Graph client');
     const result = await services.applies.applies(query);
     const status = result.kind === 'found' ? 0 : result.kind === 'failed' ? EXIT_LOAD_ERROR : EXIT_NOT_FOUND;
@@ -256,7 +267,7 @@ async function runApplies(args: string[], registry: ReportRegistry): Promise<num
 }
 
 /** `dmhealth overview`: every report loaded side by side, each one's state and counts. */
-async function runOverview(args: string[], registry: ReportRegistry): Promise<number> {
+async function runOverview(args: string[], registry: ReportRegistry, demo: DemoTenantExtras): Promise<number> {
   let values: { format?: string; width?: string };
   try {
     ({ values } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, strict: true }));
@@ -270,7 +281,7 @@ async function runOverview(args: string[], registry: ReportRegistry): Promise<nu
     console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
     return EXIT_USAGE;
   }
-  return withServices('overview', registry, async (services) => {
+  return withServices('overview', registry, demo, async (services) => {
     const results = await Promise.all(registry.ids.map((id) => services.reports.get(id)));
     const summaries = await services.reports.summarizeAll(results, new Date());
     if (format === 'json') process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { simulatorEnvironment, startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
 import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import type { DemoTenantOptions } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { EXIT_USAGE } from './exit-status.js';
@@ -9,9 +10,12 @@ import { wrap } from './text-layout.js';
 
 // The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
 
-/** The demo tenant `dmhealth report` and `overview` read when no tenant is configured: the records of the registry's reports. */
-export function startDemoTenant(registry: ReportRegistry): Promise<Simulator> {
-  return startSimulator({ tenant: buildDemoTenant({ registry }) });
+/**
+ * The demo tenant `dmhealth report` and `overview` read when no tenant is configured: the records of
+ * the registry's reports, and the resources a report that exists only in a test brings.
+ */
+export function startDemoTenant(registry: ReportRegistry, extras: Pick<DemoTenantOptions, 'resources'> = {}): Promise<Simulator> {
+  return startSimulator({ tenant: buildDemoTenant({ registry, ...extras }) });
 }
 
 /**

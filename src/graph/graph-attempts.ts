@@ -10,7 +10,7 @@ import type { RetryPolicy } from './retry-policy.js';
 import { budgetOf, GRAPH_BUDGETS, RequestBudget } from './request-budget.js';
 import type { BudgetCost } from './request-budget.js';
 import type { AccessTokenSource } from './token-source.js';
-import { assertAllowedRequest } from './upstream-allow-list.js';
+import type { UpstreamAllowList } from './upstream-allow-list.js';
 import { tellRetry } from './retry-listener.js';
 import type { GraphRetry } from './retry-listener.js';
 
@@ -50,6 +50,8 @@ export interface GraphAttemptsOptions {
   maxConcurrency?: number;
   retry?: RetryPolicy;
   requestTimeoutMs?: number;
+  /** The paths this client may read, derived from the declared reads (upstream-allow-list.ts). */
+  allowList: UpstreamAllowList;
   /** Lets the allow-list take the beta twins of the collections `/v1.0` cuts short. */
   betaCoverage?: boolean;
   onExchange?: (exchange: GraphExchange) => void;
@@ -104,7 +106,11 @@ export class GraphAttempts {
   private readonly random: () => number;
   private readonly now: () => number;
 
+  /** What every request is checked against before it is sent; paging and `$batch` check against it too. */
+  readonly allowList: UpstreamAllowList;
+
   constructor(private readonly options: GraphAttemptsOptions) {
+    this.allowList = options.allowList;
     this.limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
@@ -126,7 +132,7 @@ export class GraphAttempts {
    * it at once, between attempts or during one, with the signal's reason.
    */
   async send(method: 'GET' | 'POST', url: URL, request: AttemptRequest = {}): Promise<RawAnswer> {
-    assertAllowedRequest(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true });
+    this.allowList.assertAllowed(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true });
     const clientRequestId = randomUUID();
     const waits = this.retryWaits(request.signal);
     const onCall = this.options.onCall;

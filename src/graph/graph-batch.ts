@@ -4,7 +4,6 @@ import type { BatchOutcome, BatchSubRequest } from '../core/graph/graph-reader.j
 import { budgetOf } from './request-budget.js';
 import type { BudgetCost } from './request-budget.js';
 import { isRetryableStatus } from './retry-policy.js';
-import { isAllowedUpstreamPath } from './upstream-allow-list.js';
 
 export interface BatchGetOptions {
   /** Where the calls go: `POST /v1.0/$batch` or `POST /beta/$batch` on the configured origin; the sub-requests' URLs are relative to its version. */
@@ -34,7 +33,7 @@ export async function getThroughBatch(attempts: GraphAttempts, requests: readonl
     if (ids.has(request.id)) throw new GraphRequestRefusedError(`Duplicate $batch sub-request id "${request.id}".`);
     ids.add(request.id);
     const pathname = new URL(request.url, 'https://batch.invalid/').pathname;
-    if (!request.url.startsWith('/') || !isAllowedUpstreamPath(`/${version}${pathname}`)) {
+    if (!request.url.startsWith('/') || !attempts.allowList.isAllowed(`/${version}${pathname}`)) {
       throw new GraphRequestRefusedError(`Refused $batch sub-request GET ${request.url}: not a path this service may read.`);
     }
   }

@@ -9,7 +9,8 @@ import type { HttpTransport } from './http-transport.js';
 import type { RequestBudget } from './request-budget.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { AccessTokenSource } from './token-source.js';
-import { BATCH_PATHS, coveragePath } from './upstream-allow-list.js';
+import { BATCH_PATHS, UpstreamAllowList } from './upstream-allow-list.js';
+import type { UpstreamRead } from '../core/graph/upstream-read.js';
 
 // What callers of the client see of its parts: each exchange (for a log or a bench), and how a
 // page's next link is read. The reading vocabulary is the core's Graph port (graph-reader.ts).
@@ -19,6 +20,11 @@ export { peekNextLink } from './graph-paging.js';
 export interface GraphClientOptions {
   /** Graph origin, e.g. `https://graph.microsoft.com` (the spec's `{api_base_url}`). */
   baseUrl: string;
+  /**
+   * The reads this client may make, as the reports and "what applies" declare them: its allow-list
+   * is derived from them (upstream-allow-list.ts). The composition root hands them in.
+   */
+  reads: readonly UpstreamRead[];
   tokens: AccessTokenSource;
   transport: HttpTransport;
   /** Requests in flight at once across every caller of this client. */
@@ -60,6 +66,7 @@ export class GraphClient implements GraphReader {
   constructor(private readonly options: GraphClientOptions) {
     this.origin = new URL(options.baseUrl).origin;
     this.attempts = new GraphAttempts({
+      allowList: new UpstreamAllowList(options.reads),
       tokens: options.tokens,
       transport: options.transport,
       userAgent: options.userAgent ?? USER_AGENT,
@@ -85,7 +92,7 @@ export class GraphClient implements GraphReader {
 
   /** The path this client reads for a specification path: its beta twin under complete coverage. */
   coveragePath(path: string): string {
-    return coveragePath(path, { betaCoverage: this.betaCoverage });
+    return this.attempts.allowList.coveragePath(path, { betaCoverage: this.betaCoverage });
   }
 
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
@@ -106,7 +113,7 @@ export class GraphClient implements GraphReader {
   async *pages<T>(path: string, options: PagesOptions = {}): AsyncGenerator<GraphPage<T>> {
     options.signal?.throwIfAborted();
     const collection = this.resolve(path, options.query);
-    const first = options.after === undefined ? collection : followNextLink(options.after, collection.pathname, this.origin);
+    const first = options.after === undefined ? collection : followNextLink(options.after, collection.pathname, this.origin, this.attempts.allowList);
     yield* readPages<T>(this.attempts, first, options);
   }
 

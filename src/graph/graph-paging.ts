@@ -2,7 +2,7 @@ import type { GraphAttempts, RawAnswer } from './graph-attempts.js';
 import { parseJsonAnswer } from './graph-attempts.js';
 import { GraphError } from '../core/graph/graph-error.js';
 import type { GraphPage } from '../core/graph/graph-reader.js';
-import { selectsSecretFields } from './upstream-allow-list.js';
+import type { UpstreamAllowList } from './upstream-allow-list.js';
 
 /**
  * Pages of one collection at most: at Graph's page sizes, 20,000 pages are millions of records,
@@ -28,7 +28,7 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
   const { headers, signal } = options;
   const source: PageSource = {
     send: (url, onBodyPrefix) => attempts.send('GET', url, { ...(headers ? { headers } : {}), onBodyPrefix, priority: 'paging', ...(signal ? { signal } : {}) }),
-    follow: (link, from) => followNextLink(link, from, first.origin),
+    follow: (link, from) => followNextLink(link, from, first.origin, attempts.allowList),
     signal,
   };
   // Links already requested: a nextLink that repeats one would page for ever.
@@ -79,7 +79,7 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
  * A nextLink is data from upstream: one that leaves `origin` or the collection `from` is refused
  * before anything is sent to it, and the page that named it counts as malformed.
  */
-export function followNextLink(nextLink: string, from: string, origin: string): URL {
+export function followNextLink(nextLink: string, from: string, origin: string, allowList: UpstreamAllowList): URL {
   const refuse = (reason: string) => new GraphError({ kind: 'malformed-response', message: `refused its @odata.nextLink: ${reason}`, method: 'GET', path: from, attempts: 1 });
   let url: URL;
   try {
@@ -93,7 +93,7 @@ export function followNextLink(nextLink: string, from: string, origin: string): 
   const path = keyAsSegment(url.pathname);
   if (path !== from.split('?')[0]) throw refuse(`it leads to ${url.pathname}, another resource`);
   url.pathname = path;
-  if (selectsSecretFields(url)) throw refuse('it selects secret fields (the key or credentials of an escrow list, a VPP token)');
+  if (allowList.selectsSecretFields(url)) throw refuse('it selects secret fields (the key or credentials of an escrow list, a VPP token)');
   return url;
 }
 

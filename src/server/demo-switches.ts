@@ -1,6 +1,6 @@
-import { GRAPH_APPLICATION_PERMISSIONS } from '../core/graph/graph-permissions.js';
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
+import { permissionsAskedFor } from '../core/upstream-reads.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -27,7 +27,8 @@ export function readDemoSwitches(
   faults: readonly string[],
   registry: ReportRegistry,
 ): { ok: true; switches: DemoSwitches } | { ok: false; message: string } {
-  const permissions = Object.keys(GRAPH_APPLICATION_PERMISSIONS);
+  // The permissions the registry's reports and "what applies" ask for, as their reads declare them.
+  const permissions: readonly string[] = permissionsAskedFor(registry);
   for (const permission of deny) {
     // Entra's names are exact, case included: a near miss would deny nothing.
     if (!permissions.includes(permission))

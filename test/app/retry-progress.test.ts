@@ -7,6 +7,8 @@ import { describeProgress } from '../../src/tab/reports/progress-text.js';
 import { CountingTokenSource, ReplayingTransport } from '../support/replaying-transport.js';
 import type { CannedAnswer } from '../support/replaying-transport.js';
 import { reportResult } from '../fixtures/report-result.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
+import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
 const OK = { status: 200, body: { value: [{ id: 'a' }] } };
@@ -15,6 +17,7 @@ const OK = { status: 200, body: { value: [{ id: 'a' }] } };
 function attemptsOver(script: CannedAnswer[], clock: { now: number }) {
   const waits: Array<{ ms: number; release: () => void }> = [];
   const attempts = new GraphAttempts({
+    allowList: new UpstreamAllowList(PRODUCT_READS),
     tokens: new CountingTokenSource(),
     transport: new ReplayingTransport(script),
     userAgent: 'test-agent/1',

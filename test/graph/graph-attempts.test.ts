@@ -5,6 +5,8 @@ import { GraphError, GraphRequestRefusedError } from '../../src/core/graph/graph
 import type { RetryPolicy } from '../../src/graph/retry-policy.js';
 import { CountingTokenSource, ReplayingTransport } from '../support/replaying-transport.js';
 import type { CannedAnswer } from '../support/replaying-transport.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
+import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
@@ -19,6 +21,7 @@ function attemptsOver(script: CannedAnswer[], options: Partial<GraphAttemptsOpti
   const sleeps: number[] = [];
   const exchanges: GraphExchange[] = [];
   const attempts = new GraphAttempts({
+    allowList: new UpstreamAllowList(PRODUCT_READS),
     tokens,
     transport,
     userAgent: 'test-agent/1',

@@ -7,6 +7,8 @@ import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import type { GraphError } from '../../src/core/graph/graph-error.js';
 import { CountingTokenSource, ReplayingTransport } from '../support/replaying-transport.js';
 import type { CannedAnswer, ReplayedRequest } from '../support/replaying-transport.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
+import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const BATCH_URL = new URL('/v1.0/$batch', ORIGIN);
@@ -30,7 +32,15 @@ const idsIn = (request: ReplayedRequest) => (request.json as { requests: Array<{
 function batchOver(script: CannedAnswer[], options: Partial<GraphAttemptsOptions> = {}) {
   const transport = new ReplayingTransport(script);
   const sleeps: number[] = [];
-  const attempts = new GraphAttempts({ tokens: new CountingTokenSource(), transport, userAgent: 'test', sleep: async (ms) => void sleeps.push(ms), random: () => 0, ...options });
+  const attempts = new GraphAttempts({
+    allowList: new UpstreamAllowList(PRODUCT_READS),
+    tokens: new CountingTokenSource(),
+    transport,
+    userAgent: 'test',
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 0,
+    ...options,
+  });
   const run = (requests: BatchSubRequest[], batchSize = 20) => getThroughBatch(attempts, requests, { url: BATCH_URL, batchSize });
   return { run, attempts, transport, sleeps };
 }

@@ -7,6 +7,7 @@ import { createMsalTokenSource } from '../../src/graph/token-source.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { ALL_REPORT_ROLES, managedDevice, requestAppToken, useTestSimulator } from '../support/simulated-tenant.js';
 import type { GraphClientForOptions } from '../support/simulated-tenant.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
 
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
 
@@ -75,7 +76,7 @@ describe('tokens', () => {
       graphBaseUrl: sim.graphUrl,
       transport,
     });
-    const graph = new GraphClient({ baseUrl: sim.graphUrl, tokens, transport });
+    const graph = new GraphClient({ reads: PRODUCT_READS, baseUrl: sim.graphUrl, tokens, transport });
     try {
       await expect(graph.get(`${DEVICES}?$top=1`)).rejects.toMatchObject({ kind: 'token', message: expect.stringContaining('https://127.0.0.1:9/') });
       expect(graphRequests(DEVICES)).toHaveLength(0);

@@ -5,6 +5,8 @@ import { readPages } from '../../src/graph/graph-paging.js';
 import type { PagingOptions } from '../../src/graph/graph-paging.js';
 import { CountingTokenSource, PREFIX_CHARS, ReplayingTransport } from '../support/replaying-transport.js';
 import type { CannedAnswer } from '../support/replaying-transport.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
+import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
@@ -33,6 +35,7 @@ function pagesOver(script: CannedAnswer[], options: PagingOptions = {}, first: U
   const sleeps: number[] = [];
   // Paging alone, request by request as the transport sees them: pacing has tests of its own (request-budget.test.ts).
   const attempts = new GraphAttempts({
+    allowList: new UpstreamAllowList(PRODUCT_READS),
     tokens: new CountingTokenSource(),
     transport,
     userAgent: 'test',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { GRAPH_APPLICATION_PERMISSIONS } from '../../src/core/graph/graph-permissions.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
+import { permissionsAskedFor } from '../../src/core/upstream-reads.js';
 
 /** The Microsoft Graph app manifest format (https://learn.microsoft.com/entra/identity-platform/reference-microsoft-graph-app-manifest), which the Toolkit's aadApp/update reads. */
 interface EntraManifest {
@@ -25,6 +26,12 @@ describe('the Entra app manifest', () => {
     expect(new Set(requested)).toEqual(needed);
     // BitlockerKey.Read.All and DeviceLocalCredential.Read.All would read the secrets themselves.
     expect(requested.some((entry) => ['57f1cf28-c0c4-4ec3-9a30-19a2eaaf2f6e', '884b599e-4d48-43a5-ba94-15c414d00588'].some((id) => entry.endsWith(id)))).toBe(false);
+  });
+
+  it('asks for exactly the permissions the declared reads ask for (the reports\' and "what applies"\'), each named in the README', () => {
+    const requested = manifest.requiredResourceAccess.flatMap((resource) => resource.resourceAccess.map((access) => access.id));
+    expect(new Set(requested)).toEqual(new Set(permissionsAskedFor().map((permission) => GRAPH_APPLICATION_PERMISSIONS[permission])));
+    for (const permission of permissionsAskedFor()) expect(readme).toContain(`\`${permission}\``);
   });
 
   it("names each permission as Entra does: the table's names are Graph's exact values, case included", () => {

@@ -10,12 +10,10 @@ import { readCollection } from '../reports/read-collection.js';
 import type { LoadContext } from '../reports/report-model.js';
 import { auditWindowFilter, auditWindowStart, projectAuditEvent } from './audit-story.js';
 import type { AuditEntry, AuditLog } from './audit-story.js';
+import { AUDIT_EVENTS_READ } from './reads.js';
 
-/**
- * List auditEvents (intune-auditing-auditevent-list): on `/v1.0` as on `/beta`, the same auditEvent,
- * read with DeviceManagementApps.Read.All, a permission the product already holds for report 2.
- */
-export const AUDIT_EVENTS_PATH = '/v1.0/deviceManagement/auditEvents';
+/** List auditEvents, as its declaration says (reads.ts). */
+export const AUDIT_EVENTS_PATH = AUDIT_EVENTS_READ.path;
 
 /**
  * The audit log since the oldest of the objects' last modifications (within the log's retention).

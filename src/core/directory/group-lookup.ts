@@ -4,6 +4,8 @@ import type { BatchOutcome } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { isGraphId } from '../graph/graph-id.js';
 import type { GraphReader } from '../graph/graph-reader.js';
+import { pathInBatch, selectOf } from '../graph/upstream-read.js';
+import { DELETED_GROUP_READ, GROUP_READ } from './reads.js';
 
 /**
  * What is known about one Entra group an assignment or an approval policy points at.
@@ -184,7 +186,7 @@ export class GroupResolver {
       const outcomes = await this.graph.batchGet(
         ids.map((id, index) => ({
           id: String(index + 1),
-          url: `/groups/${id}?$select=id,displayName,visibility,groupTypes,securityEnabled,mailEnabled&$expand=members($select=id)`,
+          url: `${pathInBatch(GROUP_READ, id)}?$select=${selectOf(GROUP_READ)}&$expand=members($select=id)`,
         })),
         this.signal ? { signal: this.signal } : {},
       );
@@ -230,7 +232,7 @@ export class GroupResolver {
     let failure: string | undefined;
     try {
       outcomes = await this.graph.batchGet(
-        ids.map((id, index) => ({ id: String(index + 1), url: `/directory/deletedItems/${id}?$select=id,displayName,deletedDateTime` })),
+        ids.map((id, index) => ({ id: String(index + 1), url: `${pathInBatch(DELETED_GROUP_READ, id)}?$select=${selectOf(DELETED_GROUP_READ)}` })),
         this.signal ? { signal: this.signal } : {},
       );
     } catch (error) {

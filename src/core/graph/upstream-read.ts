@@ -1,3 +1,4 @@
+import { GRAPH_APPLICATION_PERMISSIONS } from './graph-permissions.js';
 import type { GraphApplicationPermission } from './graph-permissions.js';
 
 /**
@@ -23,6 +24,56 @@ export interface UpstreamRead {
    * (`GRAPH_BETA_COVERAGE`), because `/v1.0` leaves out types or properties only beta declares.
    */
   readonly betaTwin?: boolean;
+  /** The twin's `$select`, where it names fields only the beta schema declares (`/v1.0` answers 400 to them). */
+  readonly betaSelect?: readonly string[];
+  /**
+   * Only for a `/v1.0` path that Graph may not answer (400 for a segment it documents on beta only,
+   * or 404): the reader then reads the `/beta` twin, which is allowed with it whatever the coverage.
+   */
+  readonly fallsBackToBeta?: boolean;
+  /**
+   * Fields that hold a secret (a key, a password, a token): never selected or expanded, by the
+   * reader or by a next link, whoever wrote the URL (src/graph/upstream-allow-list.ts).
+   */
+  readonly secretFields?: readonly string[];
+  /** Graph sends `secretFields` unless `$select` leaves them out: a read of this path without a `$select` is refused too. */
+  readonly secretUnlessSelected?: boolean;
   /** Why it is read, in a line: what the report needs it for. */
   readonly why: string;
+}
+
+/** The `$select` value of a read that selects: its declared fields, comma-separated. */
+export function selectOf(read: Pick<UpstreamRead, 'select' | 'path'>): string {
+  if (!read.select) throw new Error(`${read.path} is declared without a $select`);
+  return read.select.join(',');
+}
+
+/** A read of one object's path (`{id}` in it) for that object's id; the caller has checked the id (`isGraphId`). */
+export function pathFor(read: Pick<UpstreamRead, 'path'>, id: string): string {
+  return read.path.replace('{id}', id);
+}
+
+/** The version segment a read's path is on. */
+export function versionOf(read: Pick<UpstreamRead, 'path'>): 'v1.0' | 'beta' {
+  return read.path.startsWith('/beta/') ? 'beta' : 'v1.0';
+}
+
+/** The path after its version segment, as a `$batch` sub-request names it (`/groups/{id}`). */
+export function pathInBatch(read: Pick<UpstreamRead, 'path'>, id?: string): string {
+  const path = id === undefined ? read.path : pathFor(read, id);
+  return path.slice(path.indexOf('/', 1));
+}
+
+/** The `/beta` twin of a `/v1.0` path. */
+export function betaTwinOf(path: string): string {
+  return path.replace(/^\/v1\.0\//, '/beta/');
+}
+
+/**
+ * The permissions the reads ask for (each read's first), each once, in the order of the permissions
+ * table (graph-permissions.ts): the app registration's, the demo tenant's grants, `--deny`'s choices.
+ */
+export function askedPermissions(reads: readonly UpstreamRead[]): GraphApplicationPermission[] {
+  const asked = new Set(reads.map((read) => read.permissions[0]));
+  return (Object.keys(GRAPH_APPLICATION_PERMISSIONS) as GraphApplicationPermission[]).filter((permission) => asked.has(permission));
 }

@@ -12,6 +12,7 @@ import { securityPostureReport } from './security-posture/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
+import type { UpstreamRead } from '../graph/upstream-read.js';
 
 function nameWords(name: string): string {
   return name
@@ -38,7 +39,12 @@ export class ReportRegistry {
     this.byName = new Map(
       definitions.flatMap(({ id, botNames }, index) => [[nameWords(id), id] as const, [String(index + 1), id] as const, ...botNames.map((name) => [nameWords(name), id] as const)]),
     );
+    for (const definition of definitions) checkDeclaredReads(definition);
+    this.reads = [...new Set(definitions.flatMap((definition) => definition.reads))];
   }
+
+  /** Every Graph read the reports declare, each declaration once, in the registry's order. */
+  readonly reads: readonly UpstreamRead[];
 
   /**
    * The report a person names, as the bot and the CLI take it: its id (`escrow-gaps`, or with spaces),
@@ -60,12 +66,31 @@ export class ReportRegistry {
 
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
-    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, ...presentation }) => presentation);
+    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, ...presentation }) => presentation);
   }
 
   /** Loads one report through the one data path, `loadReport`. */
   load(id: ReportId, graph: GraphReader, options: LoadReportOptions = {}): Promise<ReportResult> {
     return loadDefinedReport(this.definition(id), graph, options);
+  }
+}
+
+/**
+ * A report's declarations hold together, or the registry is not made: each permission it says it
+ * needs is one its reads ask for, each read it cannot do without asks for one it says it needs
+ * (an optional read may borrow one the product holds for another report, as report 3's audit log
+ * does), and its fault source is the path of a read it cannot do without.
+ */
+function checkDeclaredReads(definition: ReportDefinition<unknown>): void {
+  const asked = new Set(definition.reads.map((read) => read.permissions[0]));
+  const stated = new Set<string>(definition.permissions);
+  const unasked = definition.permissions.filter((permission) => !asked.has(permission));
+  if (unasked.length > 0) throw new Error(`report "${definition.id}" needs ${unasked.join(', ')}, which none of its declared reads asks for`);
+  const unstated = definition.reads.filter((read) => !read.optional && !stated.has(read.permissions[0]));
+  if (unstated.length > 0)
+    throw new Error(`report "${definition.id}" reads ${unstated.map((read) => read.path).join(', ')} without saying it needs ${unstated[0]!.permissions[0]}`);
+  if (!definition.reads.some((read) => !read.optional && read.path === definition.faultSource)) {
+    throw new Error(`report "${definition.id}": its fault source ${definition.faultSource} is not one of the reads it cannot do without`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { GraphReader } from '../graph/graph-reader.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
+import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
 import type { NotCheckedSource, OptionalSource } from './not-checked.js';
@@ -351,9 +352,16 @@ export interface ReportPresentation<Kind extends string = string> {
  */
 export interface ReportDefinition<Records, Kind extends string = string> extends ReportPresentation<Kind> {
   /**
-   * The upstream path the report cannot do without, as `load` reads it: `npm start -- --fault
-   * <report>:<status>` makes it answer that status, so the whole report is a load error. (An
-   * optional source failing shows as n/a instead, which `--deny` shows.)
+   * Every Graph read `load` makes, declared in the report's folder (`reads.ts`), shared ones (groups,
+   * the audit log) listed where their code declares them. The Graph client's allow-list, the
+   * permissions the product asks for, the demo tenant's grants and the simulator's coverage test are
+   * derived from them (docs/architecture.md, "Declared reads"); `load` reads only through them.
+   */
+  reads: readonly UpstreamRead[];
+  /**
+   * The path of the read the report cannot do without (one of `reads`, not optional), as `load`
+   * reads it: `npm start -- --fault <report>:<status>` makes it answer that status, so the whole
+   * report is a load error. (An optional source failing shows as n/a instead, which `--deny` shows.)
    */
   faultSource: string;
   /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */

@@ -1,5 +1,6 @@
 import { plantAppliesDemo } from '../../core/applies/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
+import { permissionsAskedFor } from '../../core/upstream-reads.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
 import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/report-demo.js';
 import type { ReportId } from '../../core/reports/report-model.js';
@@ -8,18 +9,11 @@ import type { SimResourceEntry } from '../resources/resource-model.js';
 import { COLLECTION_NAMES, SINGLETON_NAMES, emptyCollections } from './sim-tenant.js';
 import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimGroup, SimTenant } from './sim-tenant.js';
 
-/** Every application permission the six reports need, as Entra issues the role values. */
-export const DEMO_GRANTED_ROLES = [
-  'DeviceManagementServiceConfig.Read.All',
-  'DeviceManagementConfiguration.Read.All',
-  'DeviceManagementApps.Read.All',
-  'DeviceManagementScripts.Read.All',
-  'Group.Read.All',
-  'DeviceLocalCredential.ReadBasic.All',
-  'BitlockerKey.ReadBasic.All',
-  'DeviceManagementManagedDevices.Read.All',
-  'DeviceManagementRBAC.Read.All',
-];
+/**
+ * The application permissions the demo's app registration is granted, as Entra issues the role
+ * values: those the six reports and "what applies" ask for in their declared reads (src/core/upstream-reads.ts).
+ */
+export const DEMO_GRANTED_ROLES: readonly string[] = permissionsAskedFor(REPORTS);
 
 export interface DemoTenantOptions {
   seed?: number;
@@ -143,7 +137,8 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     singletons,
     groups,
     deletedGroups,
-    grantedRoles: [...DEMO_GRANTED_ROLES],
+    // Those of the registry it was built for, so a report added to it is granted what it reads.
+    grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
     declaredFindings: declared,
     ...(options.resources ? { resources: options.resources } : {}),
   };

@@ -14,7 +14,11 @@ import { applyFaults, readDemoSwitches } from '../../../src/server/demo-switches
 import type { StateStore } from '../../../src/store/state-store.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
-import { STALE_AFTER_DAYS, staleDevicesReport } from '../../fixtures/stale-devices/definition.js';
+import { AUTOPILOT_DEVICES_READ, STALE_AFTER_DAYS, staleDevicesReport } from '../../fixtures/stale-devices/definition.js';
+import { AUTOPILOT_DEVICE_IDENTITIES } from '../../fixtures/stale-devices/sim-resource.js';
+import { PRODUCT_READS, permissionsAskedFor, upstreamReadsOf } from '../../../src/core/upstream-reads.js';
+import { UpstreamAllowList } from '../../../src/graph/upstream-allow-list.js';
+import { describeSimulatorCoverage } from '../../support/simulator-coverage.js';
 import { startPlayground } from '../../support/agents-playground.js';
 import type { Playground } from '../../support/agents-playground.js';
 import { launchTestBrowser } from '../../support/browser.js';
@@ -27,12 +31,16 @@ import type { TabServer } from '../../support/tab-server.js';
 
 // Adding a report is its folder and one line in the registry: here the six and one more
 // (test/fixtures/stale-devices/), taken up by the demo tenant, the API, the tab, the CLI, the bot,
-// the overview and the fault switches with nothing else changed.
+// the overview and the fault switches with nothing else changed. It reads a Graph path no shipped
+// report reads, declared in its folder: the allow-list, the permissions and the simulator's coverage
+// check take it from there, and the simulator serves it from the folder's one resource file.
 const registry = new ReportRegistry([...REPORTS.definitions, staleDevicesReport as ReportDefinition<unknown>]);
+const resources = [AUTOPILOT_DEVICE_IDENTITIES];
+const reads = upstreamReadsOf(registry);
 
-const harness = useTestSimulator({ tenant: buildDemoTenant({ registry }) });
-const devices = () => harness.sim.tenant.collections.managedDevices;
-const staleCount = () => devices().filter((device) => Date.now() - Date.parse(String(device.lastSyncDateTime)) > STALE_AFTER_DAYS * 86_400_000).length;
+const harness = useTestSimulator({ tenant: buildDemoTenant({ registry, resources }) });
+const devices = () => harness.sim.tenant.collections.windowsAutopilotDeviceIdentities ?? [];
+const staleCount = () => devices().filter((device) => Date.now() - Date.parse(String(device.lastContactedDateTime)) > STALE_AFTER_DAYS * 86_400_000).length;
 const declared = () =>
   declaredFindingsFor(harness.sim.tenant)
     .filter((finding) => finding.report === 'stale-devices')
@@ -58,10 +66,10 @@ describe('the demo tenant, with the added report', () => {
   it("plants the report's records and declares what they must make, and moves none of the six reports' records", () => {
     const now = new Date('2026-11-22T09:00:00Z');
     const six = buildDemoTenant({ now });
-    const seven = buildDemoTenant({ now, registry });
-    const added = seven.collections.managedDevices.slice(six.collections.managedDevices.length);
-    expect(added.map((device) => device.deviceName)).toEqual(['LOBBY-KIOSK-01', 'LOBBY-KIOSK-02']);
-    expect({ ...seven.collections, managedDevices: seven.collections.managedDevices.slice(0, -added.length) }).toEqual(six.collections);
+    const seven = buildDemoTenant({ now, registry, resources });
+    const { windowsAutopilotDeviceIdentities: added = [], ...sixCollections } = seven.collections;
+    expect(added.map((device) => device.displayName)).toEqual(['LOBBY-KIOSK-01', 'LOBBY-KIOSK-02']);
+    expect(sixCollections).toEqual(six.collections);
     expect(seven.singletons).toEqual(six.singletons);
     expect(seven.groups).toEqual(six.groups);
     expect(seven.declaredFindings).toEqual([...six.declaredFindings, { report: 'stale-devices', kind: 'stale-device', subjectId: added[0]!.id }]);
@@ -74,7 +82,7 @@ describe('a report added with its folder and one registry line', () => {
   let page: Page | undefined;
 
   beforeAll(async () => {
-    server = await startTabServer(harness.sim, harness.client(), { registry });
+    server = await startTabServer(harness.sim, harness.client({ reads }), { registry });
     browser = await launchTestBrowser();
   });
 
@@ -92,7 +100,7 @@ describe('a report added with its folder and one registry line', () => {
   it("is in the API's list, and loads through the API with its own finding kinds, finding what its demo records declare", async () => {
     const catalogue = (await (await get('/api/reports')).json()) as ReportPresentation[];
     expect(catalogue.map((report) => report.id)).toEqual([...REPORTS.ids, 'stale-devices']);
-    expect(catalogue.at(-1)).toMatchObject({ title: 'Stale Devices', navigationLabel: 'Stale devices', permissions: ['DeviceManagementManagedDevices.Read.All'] });
+    expect(catalogue.at(-1)).toMatchObject({ title: 'Stale Devices', navigationLabel: 'Stale devices', permissions: ['DeviceManagementServiceConfig.Read.All'] });
 
     const report = (await (await get('/api/reports/stale-devices')).json()) as ReportResult;
     expect(report.state).toBe('loaded');
@@ -140,14 +148,14 @@ describe('a report added with its folder and one registry line', () => {
     expect(run.code).toBe(0);
     expect(run.printed).toMatch(/^stale-devices +Stale Devices$/m);
 
-    // The CLI reads its own demo tenant, the six reports' records: the report loads from it all the same.
-    run = await printedBy(() => runCli(['report', 'stale-devices', '--format', 'json'], registry));
+    // The CLI reads its own demo tenant, the registry's records and the report's own resource.
+    run = await printedBy(() => runCli(['report', 'stale-devices', '--format', 'json'], registry, { resources }));
     expect(run.code).toBe(0);
     const report = JSON.parse(run.printed) as ReportResult;
     expect(report).toMatchObject({ report: 'stale-devices', state: 'loaded' });
     expect(report.rows.length).toBeGreaterThan(0);
 
-    run = await printedBy(() => runCli(['overview', '--format', 'json'], registry));
+    run = await printedBy(() => runCli(['overview', '--format', 'json'], registry, { resources }));
     expect(run.code).toBe(0);
     const summaries = JSON.parse(run.printed) as ReportSummary[];
     expect(summaries.map((summary) => summary.report)).toEqual(registry.ids);
@@ -169,6 +177,34 @@ describe('a report added with its folder and one registry line', () => {
     expect(report.error?.message).toContain(`GET ${staleDevicesReport.faultSource}:`);
   });
 });
+
+describe('its declared read', () => {
+  it('is a path no shipped code reads: the allow-list takes it with the report, and only with it', () => {
+    expect(PRODUCT_READS.some((read) => read.path === AUTOPILOT_DEVICES_READ.path)).toBe(false);
+    expect(new UpstreamAllowList(PRODUCT_READS).isAllowed(AUTOPILOT_DEVICES_READ.path)).toBe(false);
+    const allowList = new UpstreamAllowList(reads);
+    expect(allowList.paths.filter((path) => !new UpstreamAllowList(PRODUCT_READS).paths.includes(path))).toEqual([AUTOPILOT_DEVICES_READ.path]);
+  });
+
+  it('brings its permission into the set the app asks for, the demo tenant grants and --deny takes', () => {
+    expect(staleDevicesReport.permissions).toEqual([AUTOPILOT_DEVICES_READ.permissions[0]]);
+    expect(permissionsAskedFor(registry)).toContain(AUTOPILOT_DEVICES_READ.permissions[0]);
+    expect(buildDemoTenant({ registry, resources }).grantedRoles).toEqual(permissionsAskedFor(registry));
+    expect(readDemoSwitches([AUTOPILOT_DEVICES_READ.permissions[0]], [], registry)).toMatchObject({ ok: true });
+  });
+
+  it('is refused by the registry when the report does not say it needs its permission', () => {
+    const silent = { ...staleDevicesReport, permissions: [] } as unknown as ReportDefinition<unknown>;
+    expect(() => new ReportRegistry([...REPORTS.definitions, silent])).toThrow(/reads \/v1\.0\/deviceManagement\/windowsAutopilotDeviceIdentities without saying it needs/);
+  });
+});
+
+describeSimulatorCoverage(
+  "the simulator's coverage of the added report's read, from its folder's one resource file",
+  () => buildDemoTenant({ registry, resources }),
+  () => staleDevicesReport.reads,
+  () => permissionsAskedFor(registry),
+);
 
 describe("a report's finding kinds", () => {
   it('are a typed union: a misspelt kind does not compile (npm test type-checks this file)', () => {
@@ -192,7 +228,7 @@ describe('the bot, with the added report', () => {
   beforeAll(async () => {
     dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-registry-'));
     store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
-    server = await startBotServer(harness.sim, harness.client(), { store, registry });
+    server = await startBotServer(harness.sim, harness.client({ reads }), { store, registry });
     playground = await startPlayground(`${server.base}/api/messages`);
   });
 

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GraphReader, QueryOptions, RequestOptions } from '../../../src/core/graph/graph-reader.js';
-import { POLICY_FIELDS, REQUEST_FIELDS } from '../../../src/core/reports/admin-approval/load.js';
-import { BETA_ASSIGNMENT_FIELDS, FILTER_FIELDS } from '../../../src/core/reports/assignment-hygiene/load.js';
+import { POLICY_FIELDS, REQUEST_FIELDS } from '../../../src/core/reports/admin-approval/reads.js';
+import { BETA_ASSIGNMENT_FIELDS, FILTER_FIELDS } from '../../../src/core/reports/assignment-hygiene/reads.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
 import type { ReportId } from '../../../src/core/reports/report-model.js';
-import { APP_PERFORMANCE_FIELDS, DEVICE_PERFORMANCE_FIELDS } from '../../../src/core/reports/startup-reliability/load.js';
+import { APP_PERFORMANCE_FIELDS, DEVICE_PERFORMANCE_FIELDS } from '../../../src/core/reports/startup-reliability/reads.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 

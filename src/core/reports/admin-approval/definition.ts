@@ -2,6 +2,7 @@
 
 import { INITIALIZING_TEXT, LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { APPROVAL_POLICIES_READ, APPROVAL_READS } from './reads.js';
 import { SECTION_COVERAGE, SECTION_POLICIES, SECTION_REQUESTS, deriveAdminApproval } from './derive.js';
 import { APPROVAL_FINDING_KINDS } from './finding-kinds.js';
 import type { ApprovalFindingKind } from './finding-kinds.js';
@@ -27,7 +28,8 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   findingKinds: APPROVAL_FINDING_KINDS,
   optionalSources: [],
   demo: adminApprovalDemo,
-  faultSource: '/beta/deviceManagement/operationApprovalPolicies',
+  reads: APPROVAL_READS,
+  faultSource: APPROVAL_POLICIES_READ.path,
   load: loadApprovals,
   derive: deriveAdminApproval,
 };

@@ -7,6 +7,9 @@ import { asString, isoOrNull } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { selectOf } from '../../graph/upstream-read.js';
+import type { POLICY_FIELDS, REQUEST_FIELDS } from './reads.js';
+import { APPROVAL_POLICIES_READ, APPROVAL_REQUESTS_READ } from './reads.js';
 
 export interface ApprovalPolicy {
   id: string;
@@ -49,28 +52,6 @@ function identityName(identitySet: unknown): string | null {
   return asString(identity?.displayName) ?? asString(identity?.id) ?? null;
 }
 
-/**
- * The fields each read asks for (`$select`) and its projection may read: the projections take records
- * of types picked from these lists, so a field read but not asked for does not compile.
- */
-export const POLICY_FIELDS = [
-  'id',
-  'displayName',
-  'policyType',
-  'policySet',
-  'policyPlatform',
-  'approverGroupIds',
-] as const satisfies readonly (keyof Beta.OperationApprovalPolicy)[];
-export const REQUEST_FIELDS = [
-  'id',
-  'requestDateTime',
-  'lastModifiedDateTime',
-  'status',
-  'requestor',
-  'approver',
-  'requiredOperationApprovalPolicyTypes',
-  'requestJustification',
-] as const satisfies readonly (keyof Beta.OperationApprovalRequest)[];
 type SelectedPolicy = Pick<Beta.OperationApprovalPolicy, (typeof POLICY_FIELDS)[number]>;
 type SelectedRequest = Pick<Beta.OperationApprovalRequest, (typeof REQUEST_FIELDS)[number]>;
 
@@ -106,16 +87,16 @@ export async function loadApprovals(context: LoadContext): Promise<ApprovalRecor
       readCollection<SelectedPolicy, ApprovalPolicy>(
         context,
         'operationApprovalPolicies',
-        '/beta/deviceManagement/operationApprovalPolicies',
-        { query: { $select: POLICY_FIELDS.join(',') }, headers: EVOLVABLE_ENUMS, signal },
+        APPROVAL_POLICIES_READ.path,
+        { query: { $select: selectOf(APPROVAL_POLICIES_READ) }, headers: EVOLVABLE_ENUMS, signal },
         readApprovalPolicy,
       ),
     (signal) =>
       readCollection<SelectedRequest, ApprovalRequest>(
         context,
         'operationApprovalRequests',
-        '/beta/deviceManagement/operationApprovalRequests',
-        { query: { $select: REQUEST_FIELDS.join(',') }, headers: EVOLVABLE_ENUMS, signal },
+        APPROVAL_REQUESTS_READ.path,
+        { query: { $select: selectOf(APPROVAL_REQUESTS_READ) }, headers: EVOLVABLE_ENUMS, signal },
         readApprovalRequest,
       ),
   ]);

@@ -2,6 +2,7 @@
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { ASSIGNMENT_READS, DEVICE_CONFIGURATIONS_READ } from './reads.js';
 import { deriveAssignmentHygiene } from './derive.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
@@ -46,7 +47,8 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   findingKinds: ASSIGNMENT_FINDING_KINDS,
   optionalSources: [],
   demo: assignmentHygieneDemo,
-  faultSource: '/v1.0/deviceManagement/deviceConfigurations',
+  reads: ASSIGNMENT_READS,
+  faultSource: DEVICE_CONFIGURATIONS_READ.path,
   load: loadAssignments,
   // Findings about policies, profiles, apps and scripts carry their object's story (docs/finding-rules.md, "A finding's last change").
   derive: (records, context) => withStories(deriveAssignmentHygiene(records, context), records.auditLog),

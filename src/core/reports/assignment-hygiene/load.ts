@@ -14,6 +14,20 @@ import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
+import { pathFor, selectOf } from '../../graph/upstream-read.js';
+import type { UpstreamRead } from '../../graph/upstream-read.js';
+import type { FILTER_FIELDS } from './reads.js';
+import {
+  APP_RELATIONSHIPS_READ,
+  ASSIGNMENT_FILTERS_READ,
+  BETA_ASSIGNMENTS_READS,
+  COMPLIANCE_POLICIES_READ,
+  DEVICE_CONFIGURATIONS_READ,
+  MOBILE_APPS_READ,
+  PLATFORM_SCRIPTS_READ,
+  REMEDIATIONS_READ,
+  SETTINGS_CATALOG_READ,
+} from './reads.js';
 
 export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
 
@@ -98,61 +112,31 @@ export interface AssignmentRecords {
   auditLog?: AuditLog;
 }
 
-export const RELATIONSHIPS_PATH = '/beta/deviceAppManagement/mobileAppRelationships';
-export const ASSIGNMENT_FILTERS_PATH = '/beta/deviceManagement/assignmentFilters';
-
-/**
- * One object's assignments on beta, where their targets carry the filter fields (List
- * deviceConfigurationAssignments, deviceCompliancePolicyAssignments and mobileAppAssignments,
- * learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationassignment-list?view=graph-rest-beta,
- * …-devicecompliancepolicyassignment-list, intune-apps-mobileappassignment-list): the same permissions
- * as the lists. Only the kinds read on `/v1.0` need them.
- */
-export const BETA_ASSIGNMENTS_PATHS: Partial<Record<AssignableKind, string>> = {
-  deviceConfiguration: '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
-  compliancePolicy: '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
-  mobileApp: '/beta/deviceAppManagement/mobileApps/{id}/assignments',
-};
+/** The kinds whose assignments are read again on beta (reads.ts, `BETA_ASSIGNMENTS_READS`). */
+const BETA_ASSIGNMENTS: Partial<Record<AssignableKind, UpstreamRead>> = BETA_ASSIGNMENTS_READS;
 
 interface Source {
   kind: AssignableKind;
   source: string;
-  path: string;
-  /**
-   * `$select`: every field `name`, `link` and the load read (`id`, the kind's name, a built-in
-   * script's flag), beside `$expand=assignments`, which `$select` does not drop (OData 4.01
-   * Protocol, "System Query Option $select": expanded navigation properties must be returned even
-   * when not selected). `@odata.type` is control information, sent for an item of a derived type
-   * whatever is selected (OData 4.01 JSON Format, "Control Information: type"). None where the
-   * items need a property of a derived type: `$select` on a base type's list refuses it.
-   */
-  fields?: readonly string[];
+  /** Its declared read (reads.ts): the path, and the `$select` beside `$expand=assignments` where it selects. */
+  read: UpstreamRead;
   name: (item: Record<string, unknown>) => string;
   link: (item: Record<string, unknown>, id: string, name: string) => string;
 }
 
 const SOURCES: readonly Source[] = [
-  {
-    kind: 'deviceConfiguration',
-    source: 'deviceConfigurations',
-    path: '/v1.0/deviceManagement/deviceConfigurations',
-    fields: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceConfiguration)[],
-    name: displayName,
-    link: (_, id) => intuneLinks.deviceConfiguration(id),
-  },
+  { kind: 'deviceConfiguration', source: 'deviceConfigurations', read: DEVICE_CONFIGURATIONS_READ, name: displayName, link: (_, id) => intuneLinks.deviceConfiguration(id) },
   {
     kind: 'compliancePolicy',
     source: 'deviceCompliancePolicies',
-    path: '/v1.0/deviceManagement/deviceCompliancePolicies',
-    fields: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceCompliancePolicy)[],
+    read: COMPLIANCE_POLICIES_READ,
     name: displayName,
     link: (_, id, name) => intuneLinks.compliancePolicy(id, name),
   },
   {
     kind: 'settingsCatalogPolicy',
     source: 'configurationPolicies',
-    path: '/beta/deviceManagement/configurationPolicies',
-    fields: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
+    read: SETTINGS_CATALOG_READ,
     name: (item) => asString(item.name) ?? asString(item.id) ?? '',
     link: (item, id) =>
       intuneLinks.configurationPolicy({
@@ -163,26 +147,9 @@ const SOURCES: readonly Source[] = [
         platforms: asString(item.platforms) ?? '',
       }),
   },
-  // No `$select`: a catalogue app is told by `appAvailability`, a property of the derived
-  // `managedApp`, which Graph refuses on the `mobileApp` list ("Could not find a property named
-  // 'displayVersion' on type 'microsoft.graph.mobileApp'", msgraph-beta-sdk-dotnet#563).
-  { kind: 'mobileApp', source: 'mobileApps', path: '/v1.0/deviceAppManagement/mobileApps', name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
-  {
-    kind: 'platformScript',
-    source: 'deviceManagementScripts',
-    path: '/beta/deviceManagement/deviceManagementScripts',
-    fields: ['id', 'displayName'] satisfies readonly (keyof Beta.DeviceManagementScript)[],
-    name: displayName,
-    link: (_, id) => intuneLinks.platformScript(id),
-  },
-  {
-    kind: 'remediation',
-    source: 'deviceHealthScripts',
-    path: '/beta/deviceManagement/deviceHealthScripts',
-    fields: ['id', 'displayName', 'isGlobalScript'] satisfies readonly (keyof Beta.DeviceHealthScript)[],
-    name: displayName,
-    link: (_, id) => intuneLinks.remediation(id),
-  },
+  { kind: 'mobileApp', source: 'mobileApps', read: MOBILE_APPS_READ, name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
+  { kind: 'platformScript', source: 'deviceManagementScripts', read: PLATFORM_SCRIPTS_READ, name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
+  { kind: 'remediation', source: 'deviceHealthScripts', read: REMEDIATIONS_READ, name: displayName, link: (_, id) => intuneLinks.remediation(id) },
 ];
 
 function displayName(item: Record<string, unknown>): string {
@@ -252,7 +219,7 @@ export function readRelationship(item: Record<string, unknown>): AppRelationship
 async function readRelationships(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<AppRelationship[]>> {
   const edges: AppRelationship[] = [];
   try {
-    for await (const page of graph.pages<Record<string, unknown>>(RELATIONSHIPS_PATH, { signal })) {
+    for await (const page of graph.pages<Record<string, unknown>>(APP_RELATIONSHIPS_READ.path, { signal })) {
       for (const item of page.items) {
         const edge = readRelationship(item);
         if (!edge) return { ok: false, reason: 'Graph sent an app relationship this report cannot read' };
@@ -266,21 +233,12 @@ async function readRelationships(graph: GraphReader, signal: AbortSignal, onProg
   return { ok: true, value: edges };
 }
 
-/** The filter fields read: the `$select` and the record type the projection reads both come from here. */
-export const FILTER_FIELDS = [
-  'id',
-  'displayName',
-  'assignmentFilterManagementType',
-  'platform',
-  'rule',
-] as const satisfies readonly (keyof Beta.DeviceAndAppManagementAssignmentFilter)[];
-
 /** The tenant's assignment filters; the `platform` member after `unknownFutureValue` needs the `Prefer` header. */
 async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: LoadContext['onProgress']): Promise<OptionalRead<Map<string, AssignmentFilterInfo>>> {
   const filters = new Map<string, AssignmentFilterInfo>();
   try {
-    for await (const page of graph.pages<Pick<Beta.DeviceAndAppManagementAssignmentFilter, (typeof FILTER_FIELDS)[number]>>(ASSIGNMENT_FILTERS_PATH, {
-      query: { $select: FILTER_FIELDS.join(',') },
+    for await (const page of graph.pages<Pick<Beta.DeviceAndAppManagementAssignmentFilter, (typeof FILTER_FIELDS)[number]>>(ASSIGNMENT_FILTERS_READ.path, {
+      query: { $select: selectOf(ASSIGNMENT_FILTERS_READ) },
       headers: { Prefer: 'include-unknown-enum-members' },
       signal,
     })) {
@@ -311,20 +269,13 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
  * intents (a finding whatever the filters).
  */
 export function needsBetaAssignments(object: AssignableObject, filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>): boolean {
-  if (object.readOnV1 !== true || object.targets === null || BETA_ASSIGNMENTS_PATHS[object.kind] === undefined) return false;
+  if (object.readOnV1 !== true || object.targets === null || BETA_ASSIGNMENTS[object.kind] === undefined) return false;
   if (filters.ok && filters.value.size === 0) return false;
   const allUsers = object.targets.filter((target) => target.type === 'allUsers');
   const allDevices = object.targets.filter((target) => target.type === 'allDevices');
   if (allUsers.length === 0 || allDevices.length === 0) return false;
   return !allUsers.some((users) => allDevices.some((devices) => users.intent && devices.intent && users.intent !== devices.intent));
 }
-
-/** What `readTarget` reads of an assignment read on its own: a compliance policy's assignment has no `intent`. */
-export const BETA_ASSIGNMENT_FIELDS: Partial<Record<AssignableKind, readonly string[]>> = {
-  deviceConfiguration: ['id', 'intent', 'target'] satisfies readonly (keyof Beta.DeviceConfigurationAssignment)[],
-  compliancePolicy: ['id', 'target'] satisfies readonly (keyof Beta.DeviceCompliancePolicyAssignment)[],
-  mobileApp: ['id', 'intent', 'target'] satisfies readonly (keyof Beta.MobileAppAssignment)[],
-};
 
 /**
  * An object's assignments read again on `/beta`, to the last page, in place of the `/v1.0` ones. A
@@ -335,8 +286,8 @@ async function readBetaAssignments(graph: GraphReader, object: AssignableObject,
   if (!isGraphId(object.id)) return failed(`its id "${object.id}" is not one Graph's assignments path takes`);
   const targets: AssignmentTarget[] = [];
   try {
-    const path = BETA_ASSIGNMENTS_PATHS[object.kind]!.replace('{id}', object.id);
-    for await (const page of graph.pages<Record<string, unknown>>(path, { query: { $select: BETA_ASSIGNMENT_FIELDS[object.kind]!.join(',') }, signal })) {
+    const read = BETA_ASSIGNMENTS[object.kind]!;
+    for await (const page of graph.pages<Record<string, unknown>>(pathFor(read, object.id), { query: { $select: selectOf(read) }, signal })) {
       for (const item of page.items) targets.push(readTarget(item));
     }
   } catch (error) {
@@ -367,9 +318,9 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
-    const path = graph.coveragePath(source.path);
+    const path = graph.coveragePath(source.read.path);
     const readOnV1 = path.startsWith('/v1.0/');
-    const query = { $expand: 'assignments', ...(source.fields ? { $select: source.fields.join(',') } : {}) };
+    const query = { $expand: 'assignments', ...(source.read.select ? { $select: selectOf(source.read) } : {}) };
     for await (const page of graph.pages<Record<string, unknown>>(path, { query, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and

@@ -2,6 +2,7 @@
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { CONNECTOR_READS, NDES_READ } from './reads.js';
 import { deriveConnectorHealth } from './derive.js';
 import { CONNECTOR_FINDING_KINDS } from './finding-kinds.js';
 import type { ConnectorFindingKind } from './finding-kinds.js';
@@ -49,7 +50,8 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   findingKinds: CONNECTOR_FINDING_KINDS,
   optionalSources: [],
   demo: connectorHealthDemo,
-  faultSource: '/beta/deviceManagement/ndesConnectors',
+  reads: CONNECTOR_READS,
+  faultSource: NDES_READ.path,
   load: loadConnectors,
   derive: deriveConnectorHealth,
 };

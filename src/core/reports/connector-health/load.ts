@@ -15,6 +15,20 @@ import type { OptionalRead } from '../optional-read.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { betaTwinOf, selectOf } from '../../graph/upstream-read.js';
+import type { UpstreamRead } from '../../graph/upstream-read.js';
+import {
+  AD_CONNECTORS_READ,
+  ADE_TOKENS_READ,
+  AUTOPILOT_READ,
+  MANAGED_STORE_READ,
+  MTD_BETA_READ,
+  MTD_READ,
+  NDES_READ,
+  PARTNERS_READ,
+  PUSH_CERTIFICATE_READ,
+  VPP_TOKENS_READ,
+} from './reads.js';
 
 export type NdesConnector = Pick<Beta.NdesConnector, 'id' | 'displayName' | 'machineName' | 'state' | 'lastConnectionDateTime' | 'connectorVersion'>;
 export type MtdConnector = Pick<Graph.MobileThreatDefenseConnector, 'id' | 'lastHeartbeatDateTime' | 'partnerUnresponsivenessThresholdInDays'> & {
@@ -75,42 +89,12 @@ export interface ConnectorRecords {
   adConnectors: OptionalRead<AdConnector[]>;
 }
 
-/** The fields `derive` reads of each list (a `$select`, so nothing else crosses the wire). */
-const NDES_SELECT = 'id,displayName,machineName,state,lastConnectionDateTime,connectorVersion';
-const MTD_SELECT = 'id,partnerState,lastHeartbeatDateTime,partnerUnresponsivenessThresholdInDays';
-const PARTNER_SELECT =
-  'id,displayName,isConfigured,partnerState,lastHeartbeatDateTime,whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime,whenPartnerDevicesWillBeRemovedDateTime';
-const AUTOPILOT_SELECT = 'id,syncStatus,lastSyncDateTime';
-/**
- * The push certificate's fields, never `certificate` (the certificate itself;
- * learn.microsoft.com/graph/api/resources/intune-devices-applepushnotificationcertificate).
- */
-const PUSH_CERTIFICATE_SELECT = 'id,appleIdentifier,topicIdentifier,expirationDateTime,lastModifiedDateTime,certificateUploadStatus,certificateUploadFailureReason';
-const ADE_SELECT = 'id,tokenName,appleIdentifier,tokenType,tokenExpirationDateTime,lastSuccessfulSyncDateTime,lastSyncErrorCode,syncedDeviceCount';
-/**
- * Never `token`: it is the Apple VPP token itself, a secret
- * (learn.microsoft.com/graph/api/resources/intune-onboarding-vpptoken). The allow-list refuses a
- * read of this list without a `$select`, or one that names `token` (src/graph/upstream-allow-list.ts).
- */
-export const VPP_SELECT = 'id,organizationName,appleId,vppTokenAccountType,state,expirationDateTime,lastSyncDateTime,lastSyncStatus';
-const AD_CONNECTOR_SELECT = 'id,displayName,state,version,lastConnectionDateTime';
-
-const MANAGED_STORE_PATH = 'deviceManagement/androidManagedStoreAccountEnterpriseSettings';
-/**
- * The fields report 1 reads of the managed Google Play settings. The singleton also carries the
- * tenant's enrolment tokens and their QR codes (`companyCodes[].enrollmentToken`, `qrCodeContent`,
- * `qrCodeImage`; learn.microsoft.com/graph/api/resources/intune-androidforwork-androidmanagedstoreaccountenterprisesettings):
- * anyone holding one can enrol a device. `$select` keeps them off the wire, and the projection in
- * `loadConnectors` keeps nothing else should Graph send them anyway.
- */
-const MANAGED_STORE_SELECT = 'id,bindStatus,lastAppSyncStatus,lastAppSyncDateTime,ownerOrganizationName';
-
 export async function loadConnectors(context: LoadContext): Promise<ConnectorRecords> {
   const { graph } = context;
   const list =
-    <T>(path: string, source: string, select: string, project: (item: T) => T) =>
+    <T>(read: UpstreamRead, source: string, project: (item: T) => T) =>
     (signal: AbortSignal) =>
-      readCollection(context, source, path, { signal, query: { $select: select } }, project);
+      readCollection(context, source, read.path, { signal, query: { $select: selectOf(read) } }, project);
   const [ndesConnectors, mobileThreatDefenseConnectors, deviceManagementPartners, managedGooglePlay, autopilot, applePushCertificate, adeTokens, vppTokens, adConnectors] =
     await loadSideBySide<
       [
@@ -125,7 +109,7 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
         OptionalRead<AdConnector[]>,
       ]
     >([
-      list<NdesConnector>('/beta/deviceManagement/ndesConnectors', 'ndesConnectors', NDES_SELECT, (c) => ({
+      list<NdesConnector>(NDES_READ, 'ndesConnectors', (c) => ({
         id: c.id,
         displayName: c.displayName,
         machineName: c.machineName,
@@ -134,7 +118,7 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
         connectorVersion: c.connectorVersion,
       })),
       (signal) => loadMobileThreatDefenseConnectors(context, signal),
-      list<PartnerIntegration>('/v1.0/deviceManagement/deviceManagementPartners', 'deviceManagementPartners', PARTNER_SELECT, (p) => ({
+      list<PartnerIntegration>(PARTNERS_READ, 'deviceManagementPartners', (p) => ({
         id: p.id,
         displayName: p.displayName,
         isConfigured: p.isConfigured,
@@ -144,11 +128,11 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
         whenPartnerDevicesWillBeRemovedDateTime: p.whenPartnerDevicesWillBeRemovedDateTime,
       })),
       () => told(context, 'androidManagedStoreAccountEnterpriseSettings', loadManagedGooglePlay(graph)),
-      () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, '/beta/deviceManagement/windowsAutopilotSettings', { $select: AUTOPILOT_SELECT })),
+      () => told(context, 'windowsAutopilotSettings', getSingleton<AutopilotSettings>(graph, AUTOPILOT_READ.path, { $select: selectOf(AUTOPILOT_READ) })),
       (signal) => optional(signal, () => told(context, 'applePushNotificationCertificate', loadApplePushCertificate(graph, signal))),
       (signal) =>
         optional(signal, () =>
-          readCollection<AdeToken, AdeToken>(context, 'depOnboardingSettings', '/beta/deviceManagement/depOnboardingSettings', { signal, query: { $select: ADE_SELECT } }, (t) => ({
+          readCollection<AdeToken, AdeToken>(context, 'depOnboardingSettings', ADE_TOKENS_READ.path, { signal, query: { $select: selectOf(ADE_TOKENS_READ) } }, (t) => ({
             id: t.id,
             tokenName: t.tokenName,
             appleIdentifier: t.appleIdentifier,
@@ -162,7 +146,7 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
       (signal) =>
         optional(signal, () =>
           // The projection keeps nothing else, `token` above all, should Graph send it anyway.
-          readCollection<VppToken, VppToken>(context, 'vppTokens', '/v1.0/deviceAppManagement/vppTokens', { signal, query: { $select: VPP_SELECT } }, (t) => ({
+          readCollection<VppToken, VppToken>(context, 'vppTokens', VPP_TOKENS_READ.path, { signal, query: { $select: selectOf(VPP_TOKENS_READ) } }, (t) => ({
             id: t.id,
             organizationName: t.organizationName,
             appleId: t.appleId,
@@ -175,13 +159,13 @@ export async function loadConnectors(context: LoadContext): Promise<ConnectorRec
         ),
       (signal) =>
         optional(signal, () =>
-          readCollection<AdConnector, AdConnector>(
-            context,
-            'domainJoinConnectors',
-            '/beta/deviceManagement/domainJoinConnectors',
-            { signal, query: { $select: AD_CONNECTOR_SELECT } },
-            (c) => ({ id: c.id, displayName: c.displayName, state: c.state, version: c.version, lastConnectionDateTime: c.lastConnectionDateTime }),
-          ),
+          readCollection<AdConnector, AdConnector>(context, 'domainJoinConnectors', AD_CONNECTORS_READ.path, { signal, query: { $select: selectOf(AD_CONNECTORS_READ) } }, (c) => ({
+            id: c.id,
+            displayName: c.displayName,
+            state: c.state,
+            version: c.version,
+            lastConnectionDateTime: c.lastConnectionDateTime,
+          })),
         ),
     ]);
   return {
@@ -220,7 +204,7 @@ async function optional<T>(signal: AbortSignal, read: () => Promise<T>): Promise
  * Apple ID and no real expiry is as likely: both mean "no certificate" (null).
  */
 async function loadApplePushCertificate(graph: GraphReader, signal: AbortSignal): Promise<ApplePushCertificate | null> {
-  const certificate = await getSingleton<ApplePushCertificate>(graph, '/v1.0/deviceManagement/applePushNotificationCertificate', { $select: PUSH_CERTIFICATE_SELECT }, signal);
+  const certificate = await getSingleton<ApplePushCertificate>(graph, PUSH_CERTIFICATE_READ.path, { $select: selectOf(PUSH_CERTIFICATE_READ) }, signal);
   if (!certificate) return null;
   const projected: ApplePushCertificate = {
     id: certificate.id,
@@ -241,7 +225,6 @@ export function isEmptyPushCertificate(certificate: ApplePushCertificate): boole
   return !certificate.appleIdentifier && !certificate.topicIdentifier && noExpiry;
 }
 
-const MTD_PATH = 'deviceManagement/mobileThreatDefenseConnectors';
 /** What `/v1.0` sends for beta's `notSetUp` and `error` (docs/finding-rules.md, report 1, "Mobile Threat Defense on /v1.0"). */
 const STATE_HIDDEN_BY_V1 = 'unknownFutureValue';
 
@@ -263,12 +246,12 @@ const projectMtd = (c: MtdConnector): MtdConnector => ({
  * state unnamed, which `derive` shows as a warning: never healthy, never a finding.
  */
 async function loadMobileThreatDefenseConnectors(context: LoadContext, signal: AbortSignal): Promise<MtdConnector[]> {
-  const query = { $select: MTD_SELECT };
-  const connectors = await readCollection<MtdConnector, MtdConnector>(context, 'mobileThreatDefenseConnectors', `/v1.0/${MTD_PATH}`, { signal, query }, projectMtd);
+  const query = { $select: selectOf(MTD_READ) };
+  const connectors = await readCollection<MtdConnector, MtdConnector>(context, 'mobileThreatDefenseConnectors', MTD_READ.path, { signal, query }, projectMtd);
   if (!connectors.some((connector) => connector.partnerState === STATE_HIDDEN_BY_V1)) return connectors;
   let onBeta: Map<string, MtdConnector['partnerState']>;
   try {
-    const betaConnectors = await context.graph.getAll<MtdConnector, MtdConnector>(`/beta/${MTD_PATH}`, { signal, query }, projectMtd);
+    const betaConnectors = await context.graph.getAll<MtdConnector, MtdConnector>(MTD_BETA_READ.path, { signal, query: { $select: selectOf(MTD_BETA_READ) } }, projectMtd);
     onBeta = new Map(betaConnectors.map((connector) => [String(connector.id).toLowerCase(), connector.partnerState]));
   } catch (error) {
     if (signal.aborted || !(error instanceof GraphError)) throw error;
@@ -295,13 +278,13 @@ async function told<T>({ onProgress }: LoadContext, source: string, reading: Pro
  * as the contract says, and fall back to beta on 400 or 404.
  */
 async function loadManagedGooglePlay(graph: GraphReader): Promise<ManagedGooglePlay | null> {
-  const query = { $select: MANAGED_STORE_SELECT };
+  const query = { $select: selectOf(MANAGED_STORE_READ) };
   try {
-    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(`/v1.0/${MANAGED_STORE_PATH}`, { query }));
+    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(MANAGED_STORE_READ.path, { query }));
   } catch (error) {
     if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
   }
-  return getSingleton<ManagedGooglePlay>(graph, `/beta/${MANAGED_STORE_PATH}`, query);
+  return getSingleton<ManagedGooglePlay>(graph, betaTwinOf(MANAGED_STORE_READ.path), query);
 }
 
 /** A singleton, or null when the tenant never set it up (404). */

@@ -2,6 +2,7 @@
 
 import { INITIALIZING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { ESCROW_DEVICES_READ, ESCROW_READS } from './reads.js';
 import { deriveEscrowGaps } from './derive.js';
 import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_KIND } from './finding-kinds.js';
 import type { EscrowFindingKind } from './finding-kinds.js';
@@ -51,7 +52,8 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
     },
   ],
   demo: escrowGapsDemo,
-  faultSource: '/v1.0/deviceManagement/managedDevices',
+  reads: ESCROW_READS,
+  faultSource: ESCROW_DEVICES_READ.path,
   load: loadEscrow,
   derive: deriveEscrowGaps,
 };

@@ -8,6 +8,9 @@ import { GraphError } from '../../graph/graph-error.js';
 import { asString, entraDeviceId, timestampText } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { selectOf } from '../../graph/upstream-read.js';
+import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './reads.js';
+import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
 
 export interface WindowsDevice {
   id: string;
@@ -78,22 +81,6 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
   return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
 }
 
-/**
- * The managed device fields this report reads: the `$select` and the projection's record type both
- * come from these lists, so the projection cannot read a field the request did not ask for.
- * `operatingSystem` is read for the client-side Windows check, which stays whatever the filter did.
- */
-export const DEVICE_FIELDS = [
-  'id',
-  'deviceName',
-  'userPrincipalName',
-  'lastSyncDateTime',
-  'azureADDeviceId',
-  'model',
-  'operatingSystem',
-] as const satisfies readonly (keyof Graph.ManagedDevice)[];
-/** With the join type, which only the beta schema declares: `/v1.0` answers 400 to a `$select` naming it. */
-export const BETA_DEVICE_FIELDS = [...DEVICE_FIELDS, 'joinType'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
 type SelectedDevice = Pick<Graph.ManagedDevice, (typeof DEVICE_FIELDS)[number]> & Pick<Beta.ManagedDevice, 'joinType'>;
 
 /**
@@ -104,14 +91,11 @@ type SelectedDevice = Pick<Graph.ManagedDevice, (typeof DEVICE_FIELDS)[number]> 
  */
 export const WINDOWS_FILTER = "operatingSystem eq 'Windows'";
 
-/** The LAPS fields this report reads; `credentials` is never among them (upstream-allow-list.ts, `selectsSecretFields`). */
-export const LAPS_FIELDS = ['id', 'lastBackupDateTime'] as const satisfies readonly (keyof Graph.DeviceLocalCredentialInfo)[];
-
 export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
   // The join type is a beta property: read there only when complete coverage is asked for.
-  const devicesPath = graph.coveragePath('/v1.0/deviceManagement/managedDevices');
-  const $select = (devicesPath.startsWith('/beta/') ? BETA_DEVICE_FIELDS : DEVICE_FIELDS).join(',');
+  const devicesPath = graph.coveragePath(ESCROW_DEVICES_READ.path);
+  const $select = devicesPath.startsWith('/beta/') ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
   const readDevicePages = async (query: Record<string, string>, signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
     let seen = 0;
@@ -166,16 +150,9 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     readDevices,
     // No `$select` on the key list: the report uses each of its four non-secret properties, and its
     // page documents `$filter` only (learn.microsoft.com/graph/api/bitlocker-list-recoverykeys).
-    (signal) => escrowSource(graph, '/v1.0/informationProtection/bitlocker/recoveryKeys', {}, foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
+    (signal) => escrowSource(graph, RECOVERY_KEYS_READ.path, {}, foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
     (signal) =>
-      escrowSource(
-        graph,
-        '/v1.0/directory/deviceLocalCredentials',
-        { $select: LAPS_FIELDS.join(',') },
-        foldLapsPassword,
-        (count) => progress('deviceLocalCredentials', count),
-        signal,
-      ),
+      escrowSource(graph, LAPS_PASSWORDS_READ.path, { $select: selectOf(LAPS_PASSWORDS_READ) }, foldLapsPassword, (count) => progress('deviceLocalCredentials', count), signal),
   ]);
   if (!recoveryKeys.available && !lapsPasswords.available) {
     // Neither source granted: there is nothing to report, and the load error names the 403.

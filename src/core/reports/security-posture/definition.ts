@@ -2,6 +2,7 @@
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { INTENTS_READ, SECURITY_POSTURE_READS } from './reads.js';
 import { deriveSecurityPosture } from './derive.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
@@ -43,7 +44,8 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   findingKinds: POSTURE_FINDING_KINDS,
   optionalSources: [],
   demo: securityPostureDemo,
-  faultSource: '/beta/deviceManagement/intents',
+  reads: SECURITY_POSTURE_READS,
+  faultSource: INTENTS_READ.path,
   load: loadSecurityPosture,
   // Findings about policies and baselines carry their object's story (docs/finding-rules.md, "A finding's last change").
   derive: (records, context) => withStories(deriveSecurityPosture(records, context), records.auditLog),

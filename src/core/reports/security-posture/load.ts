@@ -14,6 +14,8 @@ import { isGraphId } from '../../graph/graph-id.js';
 import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
+import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
 
@@ -161,15 +163,9 @@ export function needsSettings(policy: SecurityPolicy): boolean {
   return !isAuditOnly(policy) && policy.settingCount !== 0;
 }
 
-const POLICIES_PATH = '/beta/deviceManagement/configurationPolicies';
-
-/**
- * The list's fields the rules, rows and links read. Settings are not expanded on the list: Graph
- * then pages it at one or two policies a page whatever `$top` asks (docs/contract.md, "Upstream
- * reads"); they are read per policy through `$batch` instead.
- */
+/** The list's query: its declared fields (reads.ts), and its assignments. */
 export const POLICY_LIST_QUERY = {
-  $select: 'id,name,platforms,technologies,templateReference,settingCount,lastModifiedDateTime,isAssigned',
+  $select: selectOf(SECURITY_POLICIES_READ),
   $expand: 'assignments',
 } as const;
 
@@ -179,7 +175,7 @@ export const POLICY_LIST_QUERY = {
  */
 type SettingsRead = Pick<SecurityPolicy, 'choices' | 'settingsRead' | 'settingsError'>;
 
-const settingsPath = (policy: SecurityPolicy) => `/deviceManagement/configurationPolicies/${policy.id}/settings`;
+const settingsPath = (policy: SecurityPolicy) => pathInBatch(POLICY_SETTINGS_READ, policy.id);
 
 /**
  * Each policy's `/settings` through `POST /beta/$batch`, 20 to a call (the client runs several calls
@@ -213,7 +209,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
     const nextLink = page['@odata.nextLink'];
     if (typeof nextLink === 'string' && nextLink) {
       try {
-        for await (const more of graph.pages<unknown>(`/beta${settingsPath(policy)}`, { after: nextLink, signal })) settings.push(...more.items);
+        for await (const more of graph.pages<unknown>(pathFor(POLICY_SETTINGS_READ, policy.id), { after: nextLink, signal })) settings.push(...more.items);
       } catch (error) {
         // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
         return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), settingsRead: settings.length });
@@ -225,7 +221,13 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
 }
 
 function malformedSettings(policy: SecurityPolicy): GraphError {
-  return new GraphError({ kind: 'malformed-response', message: 'the settings page has no "value" array', method: 'GET', path: `/beta${settingsPath(policy)}`, attempts: 1 });
+  return new GraphError({
+    kind: 'malformed-response',
+    message: 'the settings page has no "value" array',
+    method: 'GET',
+    path: pathFor(POLICY_SETTINGS_READ, policy.id),
+    attempts: 1,
+  });
 }
 
 // ---- settings kept between loads (docs/contract.md, "Kept between loads") ---------------------
@@ -318,8 +320,6 @@ async function settingsOf(context: LoadContext, policies: SecurityPolicy[], sign
   });
 }
 
-const BASELINE_TEMPLATES_PATH = '/beta/deviceManagement/configurationPolicyTemplates';
-
 function projectTemplate(template: Beta.DeviceManagementConfigurationPolicyTemplate): PolicyTemplate {
   return {
     id: template.id,
@@ -343,7 +343,7 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
     readCollection<Beta.DeviceManagementConfigurationPolicyTemplate, PolicyTemplate>(
       context,
       'configurationPolicyTemplates',
-      BASELINE_TEMPLATES_PATH,
+      BASELINE_TEMPLATES_READ.path,
       { query, signal },
       projectTemplate,
     );
@@ -362,11 +362,17 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
 export async function loadSecurityPosture(context: LoadContext): Promise<SecurityPostureRecords> {
   const [policies, intents, templates, policyTemplates] = await loadSideBySide<[SecurityPolicy[], Intent[], Template[], PolicyTemplates]>([
     async (signal) => {
-      const policies = await readCollection<GraphPolicy, SecurityPolicy>(context, 'configurationPolicies', POLICIES_PATH, { query: POLICY_LIST_QUERY, signal }, projectPolicy);
+      const policies = await readCollection<GraphPolicy, SecurityPolicy>(
+        context,
+        'configurationPolicies',
+        SECURITY_POLICIES_READ.path,
+        { query: POLICY_LIST_QUERY, signal },
+        projectPolicy,
+      );
       return settingsOf(context, policies, signal);
     },
     (signal) =>
-      readCollection<Intent, Intent>(context, 'intents', '/beta/deviceManagement/intents', { signal }, (intent) => ({
+      readCollection<Intent, Intent>(context, 'intents', INTENTS_READ.path, { signal }, (intent) => ({
         id: intent.id,
         displayName: intent.displayName,
         templateId: intent.templateId,
@@ -375,7 +381,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         lastModifiedDateTime: intent.lastModifiedDateTime,
       })),
     (signal) =>
-      readCollection<Template, Template>(context, 'templates', '/beta/deviceManagement/templates', { signal }, (template) => ({
+      readCollection<Template, Template>(context, 'templates', TEMPLATES_READ.path, { signal }, (template) => ({
         id: template.id,
         displayName: template.displayName,
         templateType: template.templateType,

@@ -2,6 +2,7 @@
 
 import { INITIALIZING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
+import { DEVICE_PERFORMANCE_READ, STARTUP_READS } from './reads.js';
 import { SECTION_APPS, SECTION_DEVICES, SECTION_MODELS, deriveStartupReliability } from './derive.js';
 import { STARTUP_FINDING_KINDS } from './finding-kinds.js';
 import type { StartupFindingKind } from './finding-kinds.js';
@@ -57,7 +58,8 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   findingKinds: STARTUP_FINDING_KINDS,
   optionalSources: [],
   demo: startupReliabilityDemo,
-  faultSource: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+  reads: STARTUP_READS,
+  faultSource: DEVICE_PERFORMANCE_READ.path,
   load: loadStartup,
   derive: deriveStartupReliability,
 };

@@ -5,6 +5,9 @@ import { asNumber, asString } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
+import type { APP_PERFORMANCE_FIELDS, DEVICE_PERFORMANCE_FIELDS } from './reads.js';
+import { APP_PERFORMANCE_READ, DEVICE_PERFORMANCE_READ } from './reads.js';
+import { selectOf } from '../../graph/upstream-read.js';
 
 export interface DeviceStartup {
   id: string;
@@ -56,36 +59,6 @@ export function timeToDesktopMs(
   return (required as number[]).reduce((sum, value) => sum + value, 0) + (responsive !== null && responsive > 0 ? responsive : 0);
 }
 
-/**
- * The fields each read asks for (`$select`) and the projection may read: its record type is picked
- * from the same list, so a field the projection reads and the request leaves out does not compile.
- */
-export const DEVICE_PERFORMANCE_FIELDS = [
-  'id',
-  'deviceName',
-  'model',
-  'manufacturer',
-  'diskType',
-  'coreBootTimeInMs',
-  'groupPolicyBootTimeInMs',
-  'coreLoginTimeInMs',
-  'groupPolicyLoginTimeInMs',
-  'responsiveDesktopTimeInMs',
-  'blueScreenCount',
-  'restartCount',
-  'healthStatus',
-] as const satisfies readonly (keyof Graph.UserExperienceAnalyticsDevicePerformance)[];
-export const APP_PERFORMANCE_FIELDS = [
-  'id',
-  'appDisplayName',
-  'appName',
-  'appPublisher',
-  'appCrashCount',
-  'appHangCount',
-  'activeDeviceCount',
-  'meanTimeToFailureInMinutes',
-  'appHealthScore',
-] as const satisfies readonly (keyof Graph.UserExperienceAnalyticsAppHealthApplicationPerformance)[];
 type DevicePerformance = Pick<Graph.UserExperienceAnalyticsDevicePerformance, (typeof DEVICE_PERFORMANCE_FIELDS)[number]>;
 type AppPerformance = Pick<Graph.UserExperienceAnalyticsAppHealthApplicationPerformance, (typeof APP_PERFORMANCE_FIELDS)[number]>;
 
@@ -95,8 +68,8 @@ export async function loadStartup(context: LoadContext): Promise<StartupRecords>
       readCollection<DevicePerformance, DeviceStartup>(
         context,
         'userExperienceAnalyticsDevicePerformance',
-        '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
-        { query: { $select: DEVICE_PERFORMANCE_FIELDS.join(',') }, signal },
+        DEVICE_PERFORMANCE_READ.path,
+        { query: { $select: selectOf(DEVICE_PERFORMANCE_READ) }, signal },
         (record) => ({
           id: String(record.id),
           deviceName: record.deviceName ?? String(record.id),
@@ -113,8 +86,8 @@ export async function loadStartup(context: LoadContext): Promise<StartupRecords>
       readCollection<AppPerformance, AppReliability>(
         context,
         'userExperienceAnalyticsAppHealthApplicationPerformance',
-        '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
-        { query: { $select: APP_PERFORMANCE_FIELDS.join(',') }, signal },
+        APP_PERFORMANCE_READ.path,
+        { query: { $select: selectOf(APP_PERFORMANCE_READ) }, signal },
         (record) => {
           const mttf = asNumber(record.meanTimeToFailureInMinutes);
           const score = asNumber(record.appHealthScore);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GraphReader } from '../../../../src/core/graph/graph-reader.js';
-import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS, WINDOWS_FILTER } from '../../../../src/core/reports/escrow-gaps/load.js';
+import { WINDOWS_FILTER } from '../../../../src/core/reports/escrow-gaps/load.js';
+import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS } from '../../../../src/core/reports/escrow-gaps/reads.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';

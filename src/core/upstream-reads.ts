@@ -1,0 +1,24 @@
+import { APPLIES_READS } from './applies/reads.js';
+import { askedPermissions } from './graph/upstream-read.js';
+import type { UpstreamRead } from './graph/upstream-read.js';
+import type { GraphApplicationPermission } from './graph/graph-permissions.js';
+import { REPORTS } from './reports/registry.js';
+import type { ReportRegistry } from './reports/registry.js';
+
+/**
+ * Every Graph read the product makes: its reports' declarations and those of "what applies". The
+ * Graph client's allow-list, the permissions the app registration asks for (aad.manifest.json and
+ * the README, held to this by a test), the demo tenant's grants and the `--deny` switch's choices
+ * are all derived from this list and nothing else (docs/architecture.md, "Declared reads").
+ */
+export function upstreamReadsOf(registry: ReportRegistry): readonly UpstreamRead[] {
+  return [...new Set([...registry.reads, ...APPLIES_READS])];
+}
+
+/** The product's reads: the registry's six reports and "what applies". */
+export const PRODUCT_READS: readonly UpstreamRead[] = upstreamReadsOf(REPORTS);
+
+/** The application permissions the product asks for, in the permissions table's order. */
+export function permissionsAskedFor(registry: ReportRegistry = REPORTS): GraphApplicationPermission[] {
+  return askedPermissions(upstreamReadsOf(registry));
+}
