@@ -1,6 +1,7 @@
 import { findingKind } from '../core/findings/finding-kinds.js';
 import type { GraphApplicationPermission } from '../core/graph/graph-permissions.js';
 import { REPORTS } from '../core/reports/registry.js';
+import { permissionsAskedFor } from '../core/upstream-reads.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 
 /** What a permission not granted costs: a whole report that cannot load, or the checks an n/a source leaves undone. */
@@ -22,13 +23,13 @@ export interface RequiredPermission {
 }
 
 /**
- * The application permissions the reports declare, each with what it costs when it is not granted.
- * The one place the server reads the product's permission set for its consent check: today each
- * report definition's `permissions` and `optionalSources` (docs/contract.md, "Upstream reads"), so
- * when the set comes from elsewhere only this function changes.
+ * The application permissions the product asks for, derived from its declared reads
+ * (`permissionsAskedFor`, docs/architecture.md, "Declared reads"), each with what it costs when it
+ * is not granted: from each report's `permissions` (which the registry holds to its reads) and
+ * `optionalSources`.
  */
 export function requiredGraphPermissions(registry: ReportRegistry = REPORTS): RequiredPermission[] {
-  const byPermission = new Map<GraphApplicationPermission, PermissionCost[]>();
+  const byPermission = new Map<GraphApplicationPermission, PermissionCost[]>(permissionsAskedFor(registry).map((permission) => [permission, []]));
   for (const report of registry.definitions) {
     for (const permission of report.permissions) {
       const optional = report.optionalSources.filter((source) => source.permission === permission);
