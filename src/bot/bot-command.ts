@@ -1,7 +1,7 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import type { ReportId } from '../core/reports/report-model.js';
-import { SCHEDULE_PATTERN, readScheduleRequest } from '../core/schedule/post-schedule.js';
+import { SCHEDULE_PATTERN, readScheduleRequest } from './commands/schedule-grammar.js';
 import type { ScheduleRequest } from '../core/schedule/post-schedule.js';
 import { appliesQuery, showCommand, understand } from './phrasing.js';
 
