@@ -46,8 +46,9 @@ export interface TeamsAdapterOptions {
  * The one place that speaks Bot Framework: TeamsFx's ConversationBot on botbuilder's CloudAdapter,
  * handing each message to `dispatch` as a plain request and keeping notification targets in the
  * state store. Messages are read by the bot's own registry of commands (read-message.ts), not by
- * TeamsFx's command handlers: one reading decides which command answers and what it was asked. Incoming activities are authenticated by the adapter whenever a bot id is set, and
- * must come from the configured tenant.
+ * TeamsFx's command handlers: one reading decides which command answers and what it was asked.
+ * Incoming activities are authenticated by the adapter whenever a bot id is set, and must come
+ * from the configured tenant.
  */
 export class TeamsAdapter {
   private readonly cloudAdapter: CloudAdapter;
