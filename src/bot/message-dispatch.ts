@@ -1,34 +1,22 @@
-import { canonicalText, commandWords, parseCommand } from './bot-command.js';
 import type { BotServices } from './bot-services.js';
 import { helpCard } from './cards/help-card.js';
 import { scheduleSentence } from './cards/schedule-sentence.js';
-import type { BotReply, BotRequest, Command, CommandContext, Conversation } from './commands/command.js';
+import type { BotReply, BotRequest, Command, CommandContext, Conversation, MessageReading } from './commands/command.js';
 import { notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
-
-/** A command as the adapter runs it: the shapes of its messages, and its answer to one. */
-export interface DispatchedCommand {
-  name: string;
-  triggers: readonly RegExp[];
-  answer(request: BotRequest, conversation: Conversation): Promise<BotReply | null>;
-}
+import { readMessage } from './read-message.js';
 
 /**
- * How the bot answers a message, whatever SDK carries it: the adapter rewrites the message's text
- * with `commandText`, gives it to the first command one of whose triggers matches it, and gives a
- * message that none took to `notUnderstood`.
+ * How the bot answers a message, whatever SDK carries it: the adapter has the message read once
+ * (`read`, by the registry of commands), then asks for the answer of the command it was read as,
+ * or of the help card for a message no command took.
  */
 export interface MessageDispatch {
-  /**
-   * The text the triggers match: what the words mean, as the command they mean ("are my connectors
-   * ok" reads "show dead connectors"), else the words themselves (bot-command.ts, `commandWords`:
-   * the mention Teams adds in channels, case and punctuation do not matter).
-   */
-  commandText(text: string | undefined): string;
-  /** The commands in the order a message is matched against them. */
-  commands: readonly DispatchedCommand[];
-  notUnderstood(request: BotRequest, conversation: Conversation): Promise<BotReply>;
+  /** What a message asks (read-message.ts): the mention Teams adds in channels, case and punctuation do not matter. */
+  read(text: string | undefined): MessageReading;
+  /** The answer to a message read; null when its command has sent all it had to say. */
+  answer(reading: MessageReading, request: BotRequest, conversation: Conversation): Promise<BotReply | null>;
 }
 
 export function messageDispatch(services: BotServices, commands: readonly Command[] = COMMANDS): MessageDispatch {
@@ -49,21 +37,8 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
     },
   });
   return {
-    commandText: (text) => canonicalText(parseCommand(text, registry), registry) ?? commandWords(text),
-    commands: matchingOrder(commands).map((command) => ({
-      name: command.name,
-      triggers: command.triggers,
-      answer: (request, conversation) => command.handle(request, context(conversation)),
-    })),
-    notUnderstood: (request, conversation) => notUnderstood(request, context(conversation)),
+    read: (text) => readMessage(text, commands, registry),
+    answer: (reading, request, conversation) =>
+      reading.command ? reading.command.handle(request, reading.reading, context(conversation)) : notUnderstood(request, reading.reading, context(conversation)),
   };
-}
-
-/**
- * The list's order, but the commands that take any words after their own last: "show schedule" is
- * the schedule and "show overview" the overview, not reports of those names. The fixed phrases
- * never match the same message, so their order among themselves does not matter.
- */
-function matchingOrder(commands: readonly Command[]): Command[] {
-  return [...commands.filter((command) => !command.takesAnyWords), ...commands.filter((command) => command.takesAnyWords)];
 }

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
-import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import type { BotReply, BotRequest, Conversation, ReadingContext } from '../../src/bot/commands/command.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
+import { commandWords, plainText } from '../../src/bot/message-words.js';
 import type { MessageDispatch } from '../../src/bot/message-dispatch.js';
 import { NewFindingsPoster } from '../../src/app/new-findings-poster.js';
 import { newFindingsCardFor } from '../../src/bot/cards/new-findings-card.js';
@@ -57,20 +58,15 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** A message as the adapter hands it over: matched on its command text, to the first command that takes it, else not understood. */
+/** A message as the adapter hands it over: read once, and answered by the command it reads as, else not understood. */
 async function ask(text: string, conversation = recordingConversation()): Promise<{ command: string | null; reply: BotReply | null }> {
-  const words = dispatch.commandText(text);
-  for (const command of dispatch.commands) {
-    const matches = command.triggers.map((trigger) => trigger.exec(words)).find((match) => match !== null);
-    if (matches) return { command: command.name, reply: await command.answer(request(words, text, [...matches]), conversation) };
-  }
-  return { command: null, reply: await dispatch.notUnderstood(request(words, text, []), conversation) };
+  const reading = dispatch.read(text);
+  return { command: reading.command?.name ?? null, reply: await dispatch.answer(reading, request(reading.text, text), conversation) };
 }
 
-function request(words: string, sentText: string, matches: string[]): BotRequest {
+function request(words: string, sentText: string): BotRequest {
   return {
     text: words,
-    matches,
     sentText,
     conversation: {
       id: '19:general@thread.tacv2;messageid=1',
@@ -116,11 +112,13 @@ describe('the list of commands', () => {
       ...['', 'hi', 'show the summary', 'open overview', 'show schedule', "What's the posting schedule?", 'when do you post', 'stop the scheduled posts here'],
       ...['post new findings daily at 9:00', 'post new findings daily at 25:00', 'post new findings here', 'show weather', 'show report schedule'],
     ];
+    // The fixed phrases' own forms only: what other words mean is no fixed phrase's to read.
+    const context: ReadingContext = { registry: REPORTS, understand: () => ({ kind: 'nothing' }) };
     for (const message of messages) {
-      const words = dispatch.commandText(message);
-      const fixed = COMMANDS.filter((command) => !command.takesAnyWords && command.triggers.some((trigger) => trigger.test(words)));
+      const read = { words: commandWords(message), plain: plainText(message) };
+      const fixed = COMMANDS.filter((command) => !command.takesAnyWords && command.read(read, context) !== null);
       expect(fixed.length, message).toBeLessThanOrEqual(1);
-      const first = dispatch.commands.find((command) => command.triggers.some((trigger) => trigger.test(words)));
+      const first = dispatch.read(message).command;
       if (fixed[0]) expect(first?.name, message).toBe(fixed[0].name);
     }
   });

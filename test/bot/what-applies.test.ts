@@ -7,10 +7,10 @@ import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
 import { LISTED_ENTRIES, appliesCard } from '../../src/bot/cards/applies-card.js';
-import { canonicalText, parseCommand } from '../../src/bot/bot-command.js';
 import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
-import { whatApplies } from '../../src/bot/commands/what-applies.js';
-import { appliesQuery } from '../../src/bot/phrasing.js';
+import { COMMANDS } from '../../src/bot/commands/index.js';
+import { appliesQuery, whatApplies } from '../../src/bot/commands/what-applies.js';
+import { readMessage } from '../../src/bot/read-message.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
@@ -19,6 +19,11 @@ import { PHRASINGS } from '../fixtures/bot-phrasings.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const options = { tenantLabel: 'Contoso (demo)', tabUrl: 'https://health.contoso.example/tab/' };
+
+/** What a message asks, as the registry of commands reads it. */
+const asks = (text: string) => readMessage(text, COMMANDS, REPORTS).reading as { kind: string };
+/** The words a message is read as: the command it means, else its own words. */
+const readAs = (text: string) => readMessage(text, COMMANDS, REPORTS).text;
 
 interface AdaptiveCardsModule {
   AdaptiveCard: {
@@ -90,24 +95,25 @@ describe('asking what applies', () => {
     ['please, what is applied to "Sales EMEA"', 'Sales EMEA'],
   ])('reads "%s" as a question about %s, in the words as sent', (text, query) => {
     expect(appliesQuery(text)).toBe(query);
-    expect(parseCommand(text)).toEqual({ kind: 'applies', query });
-    expect(canonicalText(parseCommand(text))).toMatch(/^what applies to /);
+    expect(asks(text)).toEqual({ kind: 'applies', query });
+    expect(readAs(text)).toMatch(/^what applies to /);
   });
 
   it('leaves every report phrasing and command to its report', () => {
     for (const [report, phrasings] of Object.entries(PHRASINGS)) {
-      for (const phrasing of phrasings) expect(parseCommand(phrasing), phrasing).toEqual({ kind: 'show', report });
+      for (const phrasing of phrasings) expect(asks(phrasing), phrasing).toEqual({ kind: 'show', report });
     }
     for (const text of ['show escrow gaps', 'which policies are not assigned to anyone', 'what is targeted at all users and all devices', 'show overview', 'help']) {
-      expect(parseCommand(text).kind, text).not.toBe('applies');
+      expect(asks(text).kind, text).not.toBe('applies');
     }
     expect(REPORTS.ids.length).toBeGreaterThan(0);
   });
 
   it('answers the help line itself with how to ask', async () => {
-    expect(parseCommand('what applies to [name]')).toEqual({ kind: 'applies', query: '' });
+    expect(asks('what applies to [name]')).toEqual({ kind: 'applies', query: '' });
     const reply = await whatApplies.handle(
       request('what applies to [name]'),
+      { kind: 'applies', query: '' },
       context(async () => Promise.reject(new Error('not asked'))),
     );
     expect(reply).toEqual({ text: expect.stringContaining('what applies to DESKTOP-0042') });
@@ -222,6 +228,7 @@ describe('a slow first answer', () => {
     const conversation = recordingConversation();
     const reply = await whatApplies.handle(
       request('what applies to CONTOSO-0040'),
+      { kind: 'applies', query: 'CONTOSO-0040' },
       context(() => pending, conversation),
     );
     expect(reply).toEqual({ text: expect.stringContaining('Working out what applies') });
@@ -236,7 +243,6 @@ describe('a slow first answer', () => {
 function request(sentText: string): BotRequest {
   return {
     text: sentText.toLowerCase(),
-    matches: [],
     sentText,
     conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
     sender: { id: 'u', name: 'Megan', timeZone: null },
@@ -255,7 +261,7 @@ function recordingConversation(): Conversation & { sent: string[]; followUps: Bo
   };
 }
 
-function context(applies: (query: string) => Promise<AppliesResult>, conversation = recordingConversation()): Parameters<typeof whatApplies.handle>[1] {
+function context(applies: (query: string) => Promise<AppliesResult>, conversation = recordingConversation()): Parameters<typeof whatApplies.handle>[2] {
   return {
     applies: { applies },
     conversation,
@@ -264,5 +270,5 @@ function context(applies: (query: string) => Promise<AppliesResult>, conversatio
     tabUrl: options.tabUrl,
     followUpAfterMs: 5,
     log: () => undefined,
-  } as unknown as Parameters<typeof whatApplies.handle>[1];
+  } as unknown as Parameters<typeof whatApplies.handle>[2];
 }

@@ -3,16 +3,15 @@ import type { Activity } from 'botbuilder';
 import type { BotRequest } from '../commands/command.js';
 
 /**
- * A message activity as the plain request the commands take. `text` is the message as the
- * triggers matched it, `sentText` as it was sent (kept before the text was rewritten).
+ * A message activity as the plain request the commands take. `text` is the message as it was read
+ * (read-message.ts), `sentText` as it was sent.
  */
-export function requestFrom(activity: Activity, message: { text: string; matches?: RegExpMatchArray | undefined }, sentText: string): BotRequest {
+export function requestFrom(activity: Activity, text: string): BotRequest {
   const channel = conversationChannel(activity);
   const reference = TurnContext.getConversationReference(activity);
   return {
-    text: message.text,
-    matches: message.matches ? [...message.matches] : [],
-    sentText,
+    text,
+    sentText: activity.text ?? '',
     conversation: {
       id: activity.conversation.id,
       kind: activity.conversation.conversationType,

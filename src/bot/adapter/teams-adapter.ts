@@ -1,5 +1,4 @@
 import { BotBuilderCloudAdapter } from '@microsoft/teamsfx';
-import type { TeamsFxBotCommandHandler } from '@microsoft/teamsfx';
 import { ActivityTypes, CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory } from 'botbuilder';
 import type { ConversationReference, Middleware, TurnContext } from 'botbuilder';
 import type { Request, Response } from 'restify';
@@ -7,7 +6,7 @@ import { isLoopback, isLoopbackHost } from '../../core/net/loopback.js';
 import type { BotSendOutcome } from '../../app/telemetry.js';
 import { errorText } from '../../core/error-text.js';
 import type { StateStore } from '../../store/state-store.js';
-import type { DispatchedCommand, MessageDispatch } from '../message-dispatch.js';
+import type { MessageDispatch } from '../message-dispatch.js';
 import type { CardTarget } from '../bot-services.js';
 import { requestFrom } from './activity-request.js';
 import { activityServiceUrl, activityTenantId } from './activity-tenant.js';
@@ -43,16 +42,13 @@ export interface TeamsAdapterOptions {
   onSend?: ((send: BotSendOutcome) => void) | undefined;
 }
 
-/** Words of the message as sent, kept before the command middleware rewrites them. */
-const SENT_TEXT = Symbol('sentText');
-/** Set when a command took the message, so the turn's fallback knows it was one. */
-const HANDLED = Symbol('handled');
-
 /**
  * The one place that speaks Bot Framework: TeamsFx's ConversationBot on botbuilder's CloudAdapter,
- * running the commands of `dispatch` on plain requests and keeping notification targets in the
- * state store. Incoming activities are authenticated by the adapter whenever a bot id is set, and
- * must come from the configured tenant.
+ * handing each message to `dispatch` as a plain request and keeping notification targets in the
+ * state store. Messages are read by the bot's own registry of commands (read-message.ts), not by
+ * TeamsFx's command handlers: one reading decides which command answers and what it was asked.
+ * Incoming activities are authenticated by the adapter whenever a bot id is set, and must come
+ * from the configured tenant.
  */
 export class TeamsAdapter {
   private readonly cloudAdapter: CloudAdapter;
@@ -60,7 +56,7 @@ export class TeamsAdapter {
   private readonly botAppId: string;
 
   constructor(private readonly options: TeamsAdapterOptions) {
-    const { identity, log, dispatch } = options;
+    const { identity, log } = options;
     this.botAppId = identity.id ?? '';
     const credentials = new ConfigurationServiceClientCredentialFactory({
       MicrosoftAppId: identity.id ?? '',
@@ -76,11 +72,9 @@ export class TeamsAdapter {
       log(`bot turn failed (${context.activity.type}): ${errorText(error)}`);
       if (context.activity.type === ActivityTypes.Message) await context.sendActivity(textMessage('Sorry, something went wrong answering that. Please try again in a moment.'));
     };
-    this.cloudAdapter.use(commandTextMiddleware(dispatch));
     if (options.onSend) this.cloudAdapter.use(sendObserver(options.onSend));
     this.conversation = new ConversationBot({
       adapter: this.cloudAdapter,
-      command: { enabled: true, commands: dispatch.commands.map((command) => this.commandHandler(command)) },
       notification: { enabled: true, store: installationStore(options.store), botAppId: this.botAppId },
     });
   }
@@ -109,7 +103,7 @@ export class TeamsAdapter {
       res.send(403, { error: { status: 403, message: 'This bot serves one tenant only.' } });
       return;
     }
-    await this.conversation.requestHandler(req, res, (context) => this.notUnderstood(context));
+    await this.conversation.requestHandler(req, res, (context) => this.answer(context));
   }
 
   /** Where /api/notify posts (installations.ts, `postTargets`). */
@@ -141,49 +135,14 @@ export class TeamsAdapter {
     return { target, botRemoved: () => botRemoved };
   }
 
-  private commandHandler(command: DispatchedCommand): TeamsFxBotCommandHandler {
-    return {
-      triggerPatterns: [...command.triggers],
-      handleCommandReceived: async (context, message) => {
-        context.turnState.set(HANDLED, true);
-        const request = requestFrom(context.activity, message, sentText(context));
-        const reply = await command.answer(request, turnConversation(context, this.cloudAdapter, this.botAppId));
-        return reply ? replyActivity(reply) : undefined;
-      },
-    };
+  /** A message gets the answer of the command it reads as, or the help card; other activities need no answer. */
+  private async answer(context: TurnContext): Promise<void> {
+    if (context.activity.type !== ActivityTypes.Message) return;
+    const reading = this.options.dispatch.read(context.activity.text);
+    const request = requestFrom(context.activity, reading.text);
+    const reply = await this.options.dispatch.answer(reading, request, turnConversation(context, this.cloudAdapter, this.botAppId));
+    if (reply) await context.sendActivity(replyActivity(reply));
   }
-
-  /** A message that no command took gets the help card; other activities need no answer. */
-  private async notUnderstood(context: TurnContext): Promise<void> {
-    if (context.activity.type !== ActivityTypes.Message || context.turnState.get(HANDLED)) return;
-    const request = requestFrom(context.activity, { text: context.activity.text ?? '' }, sentText(context));
-    const reply = await this.options.dispatch.notUnderstood(request, turnConversation(context, this.cloudAdapter, this.botAppId));
-    await context.sendActivity(replyActivity(reply));
-  }
-}
-
-function sentText(context: TurnContext): string {
-  return String(context.turnState.get(SENT_TEXT) ?? '');
-}
-
-/**
- * Commands are matched on `dispatch.commandText`: the mention Teams adds in channels, case and
- * punctuation do not matter. The text as sent is kept for the help card's quote. Card submits and
- * other messages without text pass untouched.
- */
-function commandTextMiddleware(dispatch: MessageDispatch): Middleware {
-  return {
-    async onTurn(context, next) {
-      const activity = context.activity;
-      if (activity.type === ActivityTypes.Message) {
-        context.turnState.set(SENT_TEXT, activity.text ?? '');
-        activity.text = dispatch.commandText(activity.text);
-        // The mention is gone from the text: stop TeamsFx removing it again from what is left.
-        activity.entities = activity.entities?.filter((entity) => entity.type !== 'mention');
-      }
-      await next();
-    },
-  };
 }
 
 /**

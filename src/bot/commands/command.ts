@@ -8,13 +8,11 @@ import type { AdaptiveCardJson } from '../cards/adaptive-card.js';
  */
 export interface BotRequest {
   /**
-   * The message as the triggers matched it: its words (bot-command.ts, `commandWords`), or the
-   * command they mean ("are my connectors ok" reads "show dead connectors").
+   * The message as it was read (read-message.ts): the command it means ("are my connectors ok"
+   * reads "show dead connectors"), else its words (message-words.ts, `commandWords`).
    */
   text: string;
-  /** What the trigger that took the message captured (`[whole, ...groups]`); empty for a message no trigger took. */
-  matches: readonly (string | undefined)[];
-  /** The text as sent, mention markup and all, for quoting back once made plain (bot-command.ts, `plainText`). */
+  /** The text as sent, mention markup and all (message-words.ts, `plainText`, makes it fit to quote back). */
   sentText: string;
   conversation: {
     id: string;
@@ -72,19 +70,107 @@ export interface BotCommandLine {
   description: string;
 }
 
-/** One of the bot's commands: a file of src/bot/commands, and a line of its list (index.ts). */
-export interface Command {
+/** A message as the commands read it. */
+export interface CommandMessage {
+  /** Its words (message-words.ts, `commandWords`): lower case, no punctuation, no mention. */
+  words: string;
+  /** The text as its author wrote it, made plain (`plainText`): what the words lose (a UPN's "@" and dots), and what is quoted back. */
+  plain: string;
+}
+
+/** What a command reading a message may ask: the reports, and what other words mean. */
+export interface ReadingContext {
+  registry: ReportRegistry;
+  /**
+   * What these words mean in their author's own words, over every command's phrasings
+   * (phrasing.ts): `show <report>` asks it of a name that is no report's ("show everything").
+   */
+  understand(words: string): Understood;
+}
+
+/**
+ * Phrases that ask for a command in one's own words: a message naming them asks `reading` of it
+ * ("are my connectors ok" asks for report 1).
+ */
+export interface Phrasing<R> {
+  /** Lower case, each matched as whole words of the message. */
+  phrases: readonly string[];
+  reading: R;
+  /**
+   * Named at all, it decides, before the phrasings that count words ("what is broken with
+   * bitlocker" is the overview). Of those others, the one whose phrases name the most words wins,
+   * and one that ties is suggested rather than guessed; their words are also the subjects a typo is
+   * forgiven in ("bitlokcer").
+   */
+  decides?: boolean;
+}
+
+/**
+ * One of the bot's commands: a file of src/bot/commands, and a line of the registry (index.ts).
+ * All the bot knows of a command is here: the messages it takes (`read`, `phrasings`), the near
+ * misses steered to it (`nearMisses`), its help lines (and so the Teams manifest's) and its answer.
+ * `R` is what a message asks of it, which `read` or a phrasing makes and `handle` answers.
+ */
+export interface Command<R = unknown> {
   /** For the logs and the tests: the command as people type it. */
   name: string;
-  /** The shapes of its messages, matched on `BotRequest.text`. */
-  triggers: readonly RegExp[];
   /**
-   * A command that takes any words after its own (`show <report>`) is tried after the fixed
+   * What a message asks of it in the command's own forms ("post new findings", "show 4"), or null
+   * when the message is not one of them. Read on `commandWords`, or on the plain text where the
+   * words lose what it needs.
+   */
+  read(message: CommandMessage, context: ReadingContext): R | null;
+  /**
+   * A command that takes any words after its own (`show <report>`) is read after the fixed
    * phrases, so that "show overview" and "show schedule" are commands of their own, not reports.
    */
   takesAnyWords?: boolean;
+  /** How a message in one's own words asks for it, tried once no command's own forms took the message. */
+  phrasings?(registry: ReportRegistry): readonly Phrasing<R>[];
+  /**
+   * The command as it reads when a reading of it is said back: what a phrasing is rewritten to
+   * (`BotRequest.text`) and the suggestion when it ties. Without it (or null), the message's own words.
+   */
+  says?(reading: R, registry: ReportRegistry): string | null;
+  /**
+   * The forms a message that misses by a little is steered to ("post new finding"): within a few
+   * edits of the message, or most of their words named in it. Its phrasings' `says` are steered to
+   * by edits too.
+   */
+  nearMisses?: readonly string[];
   /** Its lines on the help card (and in the Teams manifest's command list); none for a command the help card tells of otherwise. */
   helpLines(registry: ReportRegistry): readonly BotCommandLine[];
-  /** The answer; null when the command has sent all it had to say. A throw is answered with an apology and logged. */
-  handle(request: BotRequest, context: CommandContext): Promise<BotReply | null>;
+  /** The answer to what was asked of it; null when it has sent all it had to say. A throw is answered with an apology and logged. */
+  handle(request: BotRequest, reading: R, context: CommandContext): Promise<BotReply | null>;
+}
+
+/**
+ * What a message asks (read-message.ts): the command that answers it and what it asks of it
+ * (`readingOf` makes one, so the two always belong together), or, with no command, a message none
+ * took, which the help card answers with the command it comes closest to.
+ */
+export type MessageReading = { command: Command; reading: unknown; text: string } | { command: null; reading: NotACommand; text: string };
+
+/** A message no command took: as its author wrote it, made plain, and the command it comes closest to, if any. */
+export interface NotACommand {
+  kind: 'unknown';
+  text: string;
+  suggestion: string | null;
+}
+
+/** What words mean in their author's own words: a command's reading, or a command to suggest, or nothing. */
+export type Understood = { kind: 'reading'; reading: MessageReading & { command: Command } } | { kind: 'suggest'; command: string } | { kind: 'nothing' };
+
+/** A command's reading of a message, and the words it is read as (`Command.says`, else the message's own). */
+export function readingOf<R>(command: Command<R>, reading: R, registry: ReportRegistry, words: string): MessageReading & { command: Command } {
+  return { command, reading, text: command.says?.(reading, registry) ?? words };
+}
+
+/**
+ * What `command` was asked, if the reading is its: how a command finds its own reading among what
+ * other words mean (`show <report>` asks what a name that is no report's means).
+ */
+export function readingFor<R>(command: Command<R>, reading: MessageReading): R | null {
+  // `readingOf` pairs a reading with the command that made it, so the command's own is its type.
+  return reading.command === command ? (reading.reading as R) : null;
 }

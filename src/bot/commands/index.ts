@@ -11,9 +11,11 @@ import { stopPosting } from './stop-posting.js';
 import { whatApplies } from './what-applies.js';
 
 /**
- * The bot's commands, in the order the help card lists them. A message is matched against them in
- * this order too, except that those taking any words (`show <report>`) come after the fixed
- * phrases (message-dispatch.ts). A new command is a file beside this one and its line here.
+ * The registry of the bot's commands, in the order the help card lists them: reading a message
+ * (read-message.ts), its phrasings and "did you mean" (phrasing.ts), the help card and the Teams
+ * manifest's command list (`BOT_COMMANDS`) all come from it. A message is read against them in this
+ * order too, except that those taking any words (`show <report>`) come after the fixed phrases. A
+ * new command is a file beside this one and its line here (CONTRIBUTING.md, "Adding a bot command").
  */
 export const COMMANDS: readonly Command[] = [showReport, showOverview, whatApplies, postNewFindings, schedulePosts, stopPosting, showSchedule, help];
 

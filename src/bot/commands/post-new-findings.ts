@@ -1,4 +1,3 @@
-import { COMMAND_PATTERNS } from '../bot-command.js';
 import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
 import type { CardTarget } from '../bot-services.js';
 import type { Command } from './command.js';
@@ -7,11 +6,12 @@ import type { Command } from './command.js';
  * `post new findings`: what is new in this conversation since its last post, as a card of its own,
  * or a card that says nothing is (someone asked, so something is said).
  */
-export const postNewFindings: Command = {
+export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
   name: 'post new findings',
-  triggers: [COMMAND_PATTERNS.postNewFindings],
+  read: ({ words }) => (/^post (?:the )?new findings(?: here)?$/.test(words) ? { kind: 'post-new-findings' } : null),
+  nearMisses: ['post new findings'],
   helpLines: () => [{ command: 'post new findings', description: 'Post what is new since the last post here; add "daily at 9:00" or "weekly on monday" to post on a schedule' }],
-  async handle(request, context) {
+  async handle(request, _reading, context) {
     await context.conversation.typing();
     const target: CardTarget = {
       channel: request.conversation.channel,

@@ -1,26 +1,32 @@
 import { describeCadence, describeSlot, nextSlotAfter, setSchedule } from '../../core/schedule/post-schedule.js';
 import type { ScheduleRequest } from '../../core/schedule/post-schedule.js';
-import { COMMAND_PATTERNS, parseCommand } from '../bot-command.js';
 import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
+import { SCHEDULE_PATTERN, readScheduleRequest } from './schedule-grammar.js';
+
+/** A schedule as asked (schedule-grammar.ts), or why it was not understood. */
+type ScheduleReading = { kind: 'schedule-posts'; request: ScheduleRequest } | { kind: 'schedule-not-understood'; message: string };
 
 /**
  * `post new findings daily at 9:00`: this conversation's schedule, set or replaced; or what was not
  * understood in it. The help card tells of it on the line of `post new findings` and in its own
  * section, so it has no line of its own.
  */
-export const schedulePosts: Command = {
+export const schedulePosts: Command<ScheduleReading> = {
   name: 'post new findings <when>',
-  triggers: [COMMAND_PATTERNS.schedulePosts],
+  read({ words }) {
+    const when = SCHEDULE_PATTERN.exec(words)?.[1];
+    if (when === undefined) return null;
+    const reading = readScheduleRequest(when);
+    return reading.ok ? { kind: 'schedule-posts', request: reading.request } : { kind: 'schedule-not-understood', message: reading.message };
+  },
+  nearMisses: ['post new findings daily at 9:00'],
   helpLines: () => [],
-  async handle(request, context) {
-    const command = parseCommand(request.text, context.registry);
-    if (command.kind === 'schedule-posts') return { text: await replySetSchedule(request, command.request, context) };
-    // This command's pattern is the one parseCommand reads schedules by: anything else is a bug.
-    if (command.kind !== 'schedule-not-understood') throw new Error(`a schedule command read as ${command.kind}`);
+  async handle(request, reading, context) {
+    if (reading.kind === 'schedule-posts') return { text: await replySetSchedule(request, reading.request, context) };
     return {
-      text: `${command.message} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`,
+      text: `${reading.message} For example: "post new findings daily at 9:00", "post new findings weekly on monday at 14:30", or "post new findings daily at 8 am Europe/Berlin".`,
     };
   },
 };

@@ -1,14 +1,15 @@
 import { describeCadence, removeSchedule } from '../../core/schedule/post-schedule.js';
-import { COMMAND_PATTERNS } from '../bot-command.js';
 import type { Command } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 
 /** `stop posting`: this conversation's schedule ends; `post new findings` still posts when asked. */
-export const stopPosting: Command = {
+export const stopPosting: Command<{ kind: 'stop-posting' }> = {
   name: 'stop posting',
-  triggers: [COMMAND_PATTERNS.stopPosting],
+  read: ({ words }) =>
+    /^(?:stop|cancel|end|turn off) (?:the )?(?:scheduled )?(?:posting|posts|schedule)(?: new findings)?(?: here)?$/.test(words) ? { kind: 'stop-posting' } : null,
+  nearMisses: ['stop posting'],
   helpLines: () => [],
-  async handle(request, context) {
+  async handle(request, _reading, context) {
     const { channel } = request.conversation;
     const changed = await changeSchedules(context, 'stop', (book) => {
       const { book: next, removed } = removeSchedule(book, channel);

@@ -6,6 +6,8 @@ import type { StoredReference } from '../conversation-reference.js';
  * once (`post new findings daily at 9:00`), the server posts at each slot in the channel's time
  * zone, and a slot missed while no server ran is posted once when one runs again, not once per
  * missed slot. Everything here is pure: the book of schedules in, the book or a decision out.
+ * The words a channel asks in are the bot's to read (src/bot/commands/schedule-grammar.ts); this
+ * module starts from the `ScheduleRequest` they make.
  */
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -59,8 +61,6 @@ export interface ScheduleBook {
 export const SCHEDULE_LIMIT = 1_000;
 /** A run that failed (Teams refused, the store was busy) is tried again after this long, until the next slot. */
 export const RETRY_AFTER_MS = 10 * 60_000;
-/** The time of day when a message names none. */
-export const DEFAULT_TIME: ClockTime = { hour: 9, minute: 0 };
 
 export function emptyScheduleBook(): ScheduleBook {
   return { version: 1, schedules: [] };
@@ -99,128 +99,14 @@ function isClockTime(value: unknown): value is ClockTime {
   return Number.isInteger(time?.hour) && Number.isInteger(time?.minute) && time!.hour! >= 0 && time!.hour! < 24 && time!.minute! >= 0 && time!.minute! < 60;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading a request from a message's words (bot-command.ts has already lower-cased them and
-// turned punctuation into spaces: "9:30 a.m. Europe/Berlin" arrives as "9 30 a m europe berlin").
-
-/** `post new findings <when>`: the words after "post new findings" that say when. */
-export const SCHEDULE_PATTERN =
-  /^post (?:the )?new findings (?:here )?((?:daily|every|each|weekly|on|at|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b.*)$/;
-
-export type ScheduleRequestReading = { ok: true; request: ScheduleRequest } | { ok: false; message: string };
-
-/**
- * "daily at 9 00", "every day at 14 30", "weekly on monday", "every friday at 4 pm", "daily at 9
- * europe berlin": a cadence, then optionally a time, then optionally a time zone.
- */
-export function readScheduleRequest(when: string): ScheduleRequestReading {
-  const words = when.trim().split(/\s+/);
-  let index = 0;
-  const next = () => words[index];
-  let cadence: Cadence | null = null;
-  if (next() === 'daily') {
-    cadence = { every: 'day' };
-    index += 1;
-  } else if ((next() === 'every' || next() === 'each') && (words[index + 1] === 'day' || words[index + 1] === 'morning')) {
-    cadence = { every: 'day' };
-    index += 2;
-  } else if (next() === 'weekly' || ((next() === 'every' || next() === 'each') && words[index + 1] === 'week')) {
-    index += next() === 'weekly' ? 1 : 2;
-    const day = weekdayAt(words, index) ?? (next() === 'on' ? weekdayAt(words, index + 1) : null);
-    if (day) index += next() === 'on' ? 2 : 1;
-    else if (next() === 'on') return { ok: false, message: `"${words[index + 1] ?? ''}" is not a day of the week.` };
-    cadence = { every: 'week', on: day ?? 'monday' };
-  } else {
-    // "every monday", "on mondays", "mondays"
-    const skip = next() === 'every' || next() === 'each' || next() === 'on' ? 1 : 0;
-    const day = weekdayAt(words, index + skip);
-    if (day) {
-      cadence = { every: 'week', on: day };
-      index += skip + 1;
-    }
-  }
-  if (!cadence) return { ok: false, message: 'Say how often: daily, or weekly on a day ("weekly on monday").' };
-
-  let time = DEFAULT_TIME;
-  if (next() === 'at') {
-    const read = readClockTime(words, index + 1);
-    if (!read.ok) return read;
-    time = read.time;
-    index = read.next;
-  }
-  const rest = words.slice(index).join(' ');
-  let timeZone: string | null = null;
-  if (rest !== '') {
-    timeZone = timeZoneByWords(rest.replace(/^in /, ''));
-    if (!timeZone) return { ok: false, message: `"${rest}" is not a time zone I know; name one as Teams does, such as Europe/Berlin or America/New_York, or UTC.` };
-  }
-  return { ok: true, request: { cadence, time, timeZone } };
-}
-
-function weekdayAt(words: string[], index: number): Weekday | null {
-  const word = words[index]?.replace(/s$/, '');
-  return (WEEKDAYS as readonly string[]).includes(word ?? '') ? (word as Weekday) : null;
-}
-
-function readClockTime(words: string[], start: number): { ok: true; time: ClockTime; next: number } | { ok: false; message: string } {
-  let index = start;
-  const hourWord = words[index];
-  if (hourWord === 'noon' || hourWord === 'midday') return { ok: true, time: { hour: 12, minute: 0 }, next: index + 1 };
-  // "9", "9 30", "0930", "14 30", then "am"/"pm" (or "a m"), then "o clock" forgiven.
-  let hour: number;
-  let minute = 0;
-  if (/^\d{3,4}$/.test(hourWord ?? '')) {
-    hour = Number(hourWord!.slice(0, -2));
-    minute = Number(hourWord!.slice(-2));
-    index += 1;
-  } else if (/^\d{1,2}$/.test(hourWord ?? '')) {
-    hour = Number(hourWord);
-    index += 1;
-    if (/^\d{2}$/.test(words[index] ?? '')) {
-      minute = Number(words[index]);
-      index += 1;
-    }
-  } else {
-    return { ok: false, message: `"${hourWord ?? ''}" is not a time; say it as 9:00, 14:30 or 4 pm.` };
-  }
-  let meridiem: 'am' | 'pm' | null = null;
-  if (words[index] === 'am' || words[index] === 'pm') {
-    meridiem = words[index] as 'am' | 'pm';
-    index += 1;
-  } else if ((words[index] === 'a' || words[index] === 'p') && words[index + 1] === 'm') {
-    meridiem = words[index] === 'a' ? 'am' : 'pm';
-    index += 2;
-  }
-  if (words[index] === 'o' && words[index + 1] === 'clock') index += 2;
-  if (meridiem) {
-    if (hour < 1 || hour > 12) return { ok: false, message: `${hour} ${meridiem} is not a time.` };
-    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
-  }
-  if (hour > 23 || minute > 59) return { ok: false, message: `${hour}:${String(minute).padStart(2, '0')} is not a time of day.` };
-  return { ok: true, time: { hour, minute }, next: index };
-}
-
-/**
- * The IANA zone these words name, lower-cased with its punctuation as spaces ("europe berlin",
- * "america argentina buenos aires", "asia ho chi minh"): each way of joining them with `/` or `_`
- * is asked of the runtime (zone names match regardless of case), and the runtime's own spelling
- * kept. Bounded: a zone name has at most five words here, so at most sixteen joinings.
- */
-function timeZoneByWords(words: string): string | null {
-  if (words === 'utc' || words === 'gmt') return 'UTC';
-  const parts = words.split(' ');
-  if (parts.length < 2 || parts.length > 5 || parts.some((part) => !/^[a-z0-9+-]+$/.test(part))) return null;
-  for (let joins = 0; joins < 2 ** (parts.length - 1); joins++) {
-    const name = parts.reduce((joined, part, index) => (index === 0 ? part : `${joined}${joins & (1 << (index - 1)) ? '_' : '/'}${part}`), '');
-    const format = name ? zoneFormat(name) : null;
-    if (format) return format.resolvedOptions().timeZone;
-  }
-  return null;
-}
-
 /** Whether the runtime knows this IANA zone (Teams sends `localTimezone` in that form). */
 export function isTimeZone(name: string): boolean {
   return name.length > 0 && zoneFormat(name) !== null;
+}
+
+/** The runtime's own spelling of an IANA zone it knows, whatever the case it is named in ("europe/berlin" is "Europe/Berlin"); null for one it does not know. */
+export function runtimeTimeZone(name: string): string | null {
+  return name.length > 0 ? (zoneFormat(name)?.resolvedOptions().timeZone ?? null) : null;
 }
 
 // ---------------------------------------------------------------------------------------------

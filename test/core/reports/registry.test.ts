@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseCommand } from '../../../src/bot/bot-command.js';
+import { COMMANDS } from '../../../src/bot/commands/index.js';
+import { readMessage } from '../../../src/bot/read-message.js';
 import { runCli } from '../../../src/cli/cli-commands.js';
 import { REPORTS, ReportRegistry } from '../../../src/core/reports/registry.js';
 import type { ReportSummary } from '../../../src/core/reports/report-summary.js';
@@ -241,8 +242,8 @@ describe('the bot, with the added report', () => {
 
   it('knows it by its names and its number', () => {
     for (const text of ['show stale devices', 'show stale', 'show 7', 'show stale-devices'])
-      expect(parseCommand(text, registry), text).toEqual({ kind: 'show', report: 'stale-devices' });
-    expect(parseCommand('show stale devices')).toMatchObject({ kind: 'unknown-report', name: 'stale devices' });
+      expect(readMessage(text, COMMANDS, registry).reading, text).toEqual({ kind: 'show', report: 'stale-devices' });
+    expect(readMessage('show stale devices', COMMANDS, REPORTS).reading).toMatchObject({ kind: 'unknown-report', name: 'stale devices' });
   });
 
   it('lists it in its help and its overview, and answers its command with its card', async () => {

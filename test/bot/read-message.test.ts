@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalText, commandWords, parseCommand, plainText } from '../../src/bot/bot-command.js';
-import { BOT_COMMANDS } from '../../src/bot/commands/index.js';
-import { REPORT_IDS } from '../../src/core/reports/registry.js';
+import { BOT_COMMANDS, COMMANDS } from '../../src/bot/commands/index.js';
+import { commandWords, plainText } from '../../src/bot/message-words.js';
+import { readMessage } from '../../src/bot/read-message.js';
+import { REPORTS, REPORT_IDS } from '../../src/core/reports/registry.js';
 import { NEAR_MISSES, PHRASINGS } from '../fixtures/bot-phrasings.js';
+
+/**
+ * What a message asks, as the registry of commands reads it: its command's reading (`kind` and what
+ * it read), or a message no command took (`unknown`, its `text` and `suggestion`, read only then).
+ */
+const asks = (text: string | undefined) => readMessage(text, COMMANDS, REPORTS).reading as { kind: string; text: string; suggestion: string | null };
+/** The words a message is read as: the command it means, else its own words. */
+const readAs = (text: string) => readMessage(text, COMMANDS, REPORTS).text;
 
 describe('command words', () => {
   it('drops the mention Teams adds, case, punctuation and markup', () => {
@@ -12,7 +21,7 @@ describe('command words', () => {
   });
 });
 
-describe('parseCommand', () => {
+describe('reading a message', () => {
   it.each([
     ['help', { kind: 'help' }],
     ['Help!', { kind: 'help' }],
@@ -46,27 +55,27 @@ describe('parseCommand', () => {
     ["What's the posting schedule?", { kind: 'show-schedule' }],
     ['stop postng', { kind: 'unknown', text: 'stop postng', suggestion: 'stop posting' }],
   ] as const)('%j', (text, command) => {
-    expect(parseCommand(text)).toEqual(command);
+    expect(asks(text)).toEqual(command);
   });
 
   it('takes every report by its id and by its number', () => {
     REPORT_IDS.forEach((id, index) => {
-      expect(parseCommand(`show ${id}`)).toEqual({ kind: 'show', report: id });
-      expect(parseCommand(`show ${index + 1}`)).toEqual({ kind: 'show', report: id });
+      expect(asks(`show ${id}`)).toEqual({ kind: 'show', report: id });
+      expect(asks(`show ${index + 1}`)).toEqual({ kind: 'show', report: id });
     });
   });
 
   it('understands every command the help card and the manifest offer', () => {
-    for (const { command } of BOT_COMMANDS) expect(parseCommand(command).kind, command).not.toMatch(/^unknown/);
+    for (const { command } of BOT_COMMANDS) expect(asks(command).kind, command).not.toMatch(/^unknown/);
   });
 
   it('reads an empty message as a request for help', () => {
-    expect(parseCommand('')).toEqual({ kind: 'help' });
-    expect(parseCommand(undefined)).toEqual({ kind: 'help' });
+    expect(asks('')).toEqual({ kind: 'help' });
+    expect(asks(undefined)).toEqual({ kind: 'help' });
   });
 
   it('treats a 10,000-character message as no command, quoting only its start', () => {
-    const command = parseCommand(`show escrow gaps ${'x'.repeat(10_000)}`);
+    const command = asks(`show escrow gaps ${'x'.repeat(10_000)}`);
     expect(command.kind).toBe('unknown');
     expect(command.kind === 'unknown' && command.text.length).toBeLessThanOrEqual(200);
   });
@@ -74,22 +83,22 @@ describe('parseCommand', () => {
 
 describe('phrasings in the words admins use', () => {
   it.each(Object.entries(PHRASINGS).flatMap(([report, phrasings]) => phrasings.map((phrasing) => [phrasing, report] as const)))('%j asks for %s', (phrasing, report) => {
-    expect(parseCommand(phrasing)).toEqual({ kind: 'show', report });
-    expect(canonicalText(parseCommand(phrasing))).toMatch(/^show /);
+    expect(asks(phrasing)).toEqual({ kind: 'show', report });
+    expect(readAs(phrasing)).toMatch(/^show /);
   });
 
   it.each(['give me the overview', 'summary', "what's broken?", 'how is my tenant doing'])('%j asks for the overview', (phrasing) => {
-    expect(parseCommand(phrasing)).toEqual({ kind: 'overview' });
+    expect(asks(phrasing)).toEqual({ kind: 'overview' });
   });
 
   it.each(NEAR_MISSES)('%j is a near miss: it suggests %j rather than guessing', (text, suggestion) => {
-    const command = parseCommand(text);
+    const command = asks(text);
     expect(command.kind).toMatch(/^unknown/);
     expect(command).toMatchObject({ suggestion });
   });
 
   it('suggests one of two reports a message names equally, never both at once', () => {
-    const command = parseCommand('firewall or bitlocker');
+    const command = asks('firewall or bitlocker');
     expect(command.kind).toBe('unknown');
     expect(command.kind === 'unknown' && ['show security posture', 'show escrow gaps']).toContain(command.kind === 'unknown' ? command.suggestion : null);
   });
