@@ -347,13 +347,10 @@ function LoadedReport({ presentation, report, api, format }: { presentation: Rep
   );
 }
 
-/** Reports whose rows are managed devices (report 4's, report 6's device table): their pane offers "What applies". */
-const DEVICE_ROW_REPORTS: ReadonlySet<string> = new Set(['escrow-gaps', 'startup-reliability']);
-
 /** What a row's pane shows, for a report read whole or in windows: its name and link, findings, recent changes, every cell, and "What applies" for a device. */
 export function rowPane(
-  report: Pick<ReportResult, 'report' | 'auditLog'>,
-  section: Pick<ReportSection, 'nameKey' | 'columns'>,
+  report: Pick<ReportResult, 'auditLog'>,
+  section: Pick<ReportSection, 'nameKey' | 'columns' | 'subject'>,
   row: ReportRow,
   findings: Finding[],
   format: FormatContext,
@@ -365,7 +362,8 @@ export function rowPane(
     findings,
     story: storyOf(report.auditLog, row.id),
     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-    ...(DEVICE_ROW_REPORTS.has(report.report) && section.nameKey === 'device' && typeof row.device === 'string' && row.device !== '' ? { appliesQuery: row.device } : {}),
+    // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
+    ...(section.subject === 'device' && typeof row[section.nameKey] === 'string' && row[section.nameKey] !== '' ? { appliesQuery: String(row[section.nameKey]) } : {}),
   };
 }
 

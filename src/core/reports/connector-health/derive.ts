@@ -191,10 +191,10 @@ export function deriveConnectorHealth(records: ConnectorRecords, { now, threshol
     notice: null,
     columns: [
       { key: 'kind', label: 'Integration', available: true, format: 'text' },
-      { key: 'name', label: 'Name', available: true, format: 'text' },
+      { key: 'name', label: 'Name', available: true, format: 'text', role: 'name' },
       { key: 'health', label: 'Health', available: true, format: 'status', toneKey: 'healthTone' },
       { key: 'lastContact', label: 'Last contact', available: true, format: 'date' },
-      { key: 'reason', label: 'Reason', available: true, format: 'text' },
+      { key: 'reason', label: 'Reason', available: true, format: 'text', role: 'wide' },
     ],
     rows,
     findings,
