@@ -6,7 +6,7 @@ import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
 import { rowLink } from './row-link.js';
 import type { FormatContext } from './cell-format.js';
-import type { SortState } from './row-order.js';
+import type { SortState } from './sort-state.js';
 import { PHONE, PHONE_LAYOUT } from '../app/breakpoints.js';
 import { useMediaQuery } from '../app/use-media-query.js';
 import { countOf } from '../../core/text/words.js';
