@@ -6,9 +6,6 @@ import type { ChannelLedger, LockOutcome, StateStore } from '../store/state-stor
 import type { TriageRecords } from './triage-records.js';
 import { errorText } from '../core/error-text.js';
 
-/** Escrow gaps and dead connectors: what the issue names as the default subject of a post. */
-export const DEFAULT_NOTIFY_REPORTS: readonly ReportId[] = ['escrow-gaps', 'connector-health'];
-
 /** What a post says, before it is drawn for its channel (the bot draws it as an Adaptive Card). */
 export interface NewFindingsPost {
   digest: NewFindingsDigest;

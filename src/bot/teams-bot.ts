@@ -7,7 +7,7 @@ import type { BotIdentity, TeamsAdapterOptions } from './adapter/teams-adapter.j
 import type { CardPoster } from './bot-services.js';
 import { newFindingsCardFor } from './cards/new-findings-card.js';
 import { messageDispatch } from './message-dispatch.js';
-import { DEFAULT_NOTIFY_REPORTS, NewFindingsPoster } from '../app/new-findings-poster.js';
+import { NewFindingsPoster } from '../app/new-findings-poster.js';
 import type { PostOutcome } from '../app/new-findings-poster.js';
 import type { ScheduledOutcome } from '../app/post-scheduler.js';
 import type { TabLinks } from './tab-links.js';
@@ -94,7 +94,7 @@ export class TeamsBot {
    * channel of an installed team. Reports load once for all targets.
    */
   async notify(request: { reports?: readonly ReportId[]; target?: string }): Promise<NotifyResult> {
-    const reports = request.reports && request.reports.length > 0 ? request.reports : DEFAULT_NOTIFY_REPORTS;
+    const reports = request.reports && request.reports.length > 0 ? request.reports : this.options.services.registry.postedByDefault;
     const targets = await this.teams.postTargets(request.target);
     if (request.target && targets.length === 0) return { ok: false, status: 404, message: `The app is not installed where "${request.target}" points.` };
     if (targets.length === 0) return { ok: true, outcomes: [] };

@@ -22,6 +22,8 @@ import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenan
 import { recordServerLog, serverLogStream } from '../support/suite-log.js';
 import { gate } from '../support/gate.js';
 import { CSV_ROWS_PER_SLICE, windowsPrepared, writeCsv } from '../../src/server/report-rows.js';
+import { browserRows } from '../../src/tab/reports/browser-rows.js';
+import type { WindowFilters } from '../../src/tab/reports/browser-rows.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 let server: Server;
@@ -226,6 +228,36 @@ describe('GET /api/reports/:id/rows', () => {
     expect(since.json<Window>().rows.map((row) => row.id)).toEqual([finding.subjectId]);
     await decide({ action: 'reopen' });
     expect((await get('/api/reports/escrow-gaps/rows?triage=accepted', token)).json<Window>().total).toBe(0);
+  });
+
+  it('gives the rows the tab gives a report it holds whole, for the same table, order and filters: one code in the browser and on the server', async () => {
+    const token = await userToken();
+    for (const id of ['startup-reliability', 'assignment-hygiene'] as const) {
+      const report = (await get(`/api/reports/${id}`, token)).json<ReportResult>();
+      const kind = report.findings[0]?.kind ?? null;
+      expect(kind).not.toBeNull();
+      for (const table of [...new Set(report.columns.map((column) => column.section ?? null))]) {
+        const keys = report.columns.filter((column) => (column.section ?? null) === table).map((column) => column.key);
+        const none: WindowFilters = { sort: null, q: '', finding: null, open: false, triage: null };
+        const cases: WindowFilters[] = [
+          none,
+          ...keys.flatMap((columnKey) => (['ascending', 'descending'] as const).map((direction) => ({ ...none, sort: { columnKey, direction } }))),
+          { ...none, q: 'a', open: true },
+          { ...none, sort: { columnKey: keys[0]!, direction: 'descending' }, finding: kind, open: true },
+        ];
+        for (const filters of cases) {
+          const parameters = new URLSearchParams({ limit: '1000', q: filters.q, open: String(filters.open) });
+          if (table !== null) parameters.set('table', table);
+          if (filters.sort) parameters.set('sort', filters.sort.columnKey);
+          if (filters.sort) parameters.set('dir', filters.sort.direction === 'descending' ? 'desc' : 'asc');
+          if (filters.finding) parameters.set('finding', filters.finding);
+          const window = (await get(`/api/reports/${id}/rows?${parameters.toString()}`, token)).json<Window>();
+          const inBrowser = browserRows(report, table, filters, new Map());
+          expect(window.total, `${id} ${parameters.toString()}`).toBe(inBrowser.length);
+          expect(window.rows, `${id} ${parameters.toString()}`).toEqual(inBrowser.slice(0, 1000));
+        }
+      }
+    }
   });
 
   it('refuses what it cannot take with a 400 naming the parameter', async () => {

@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import type { Finding, ReportRow } from '../../src/core/reports/report-model.js';
-import { textSortKey } from '../../src/tab/table/row-order.js';
+import { windowTextSortKey as textSortKey } from '../../src/core/reports/row-keys.js';
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';

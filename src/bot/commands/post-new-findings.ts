@@ -1,4 +1,3 @@
-import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
 import type { CardTarget } from '../bot-services.js';
 import type { Command } from './command.js';
 
@@ -18,7 +17,7 @@ export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
       name: request.conversation.name ?? 'this conversation',
       send: (card) => context.conversation.send({ card }),
     };
-    const outcome = await context.poster.post(target, DEFAULT_NOTIFY_REPORTS, { alwaysAnswer: true });
+    const outcome = await context.poster.post(target, context.registry.postedByDefault, { alwaysAnswer: true });
     context.log(`post new findings in ${target.channel}: ${outcome.status}, ${outcome.fresh} new`);
     if (outcome.status === 'busy') return { text: 'Another post of new findings to this channel is under way; it will say what is new.' };
     if (outcome.status === 'failed') throw new Error(`posting new findings failed: ${outcome.message ?? 'unknown error'}`);

@@ -1,6 +1,5 @@
 import { describeCadence, describeSlot, nextSlotAfter, setSchedule } from '../../core/schedule/post-schedule.js';
 import type { ScheduleRequest } from '../../core/schedule/post-schedule.js';
-import { DEFAULT_NOTIFY_REPORTS } from '../../app/new-findings-poster.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 import { SCHEDULE_PATTERN, readScheduleRequest } from './schedule-grammar.js';
@@ -44,7 +43,7 @@ async function replySetSchedule(request: BotRequest, scheduleRequest: ScheduleRe
       channel,
       name: request.conversation.name ?? 'this conversation',
       reference: request.conversation.channelReference,
-      reports: [...DEFAULT_NOTIFY_REPORTS],
+      reports: [...context.registry.postedByDefault],
       setBy: request.sender.name ?? 'someone',
       senderTimeZone: request.sender.timeZone,
       now,

@@ -29,11 +29,17 @@ function nameWords(name: string): string {
  */
 export class ReportRegistry {
   readonly ids: readonly ReportId[];
+  /** The reports whose new findings are posted when none is named, in their declared order (`postedByDefault`). */
+  readonly postedByDefault: readonly ReportId[];
   private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
   private readonly byName: ReadonlyMap<string, ReportId>;
 
   constructor(readonly definitions: readonly ReportDefinition<unknown>[]) {
     this.ids = definitions.map((definition) => definition.id);
+    this.postedByDefault = definitions
+      .filter((definition) => definition.postedByDefault !== undefined)
+      .sort((a, b) => a.postedByDefault! - b.postedByDefault!)
+      .map((definition) => definition.id);
     this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
     if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
     this.byName = new Map(
@@ -66,7 +72,9 @@ export class ReportRegistry {
 
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
-    return this.definitions.map(({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, ...presentation }) => presentation);
+    return this.definitions.map(
+      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, ...presentation }) => presentation,
+    );
   }
 
   /** Loads one report through the one data path, `loadReport`. */

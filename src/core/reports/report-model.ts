@@ -22,6 +22,14 @@ export type CellValue = string | number | boolean | null;
  */
 export type ColumnFormat = 'text' | 'date' | 'duration' | 'count' | 'number' | 'status';
 
+/**
+ * What a column is to its row beyond its cells (docs/contract.md, "Columns"): `name`, the cell that
+ * says what the row is, which the tab shows first and pinned and names the row's links, charts and
+ * pane by (a table's first column where none is); `wide`, long free text (a reason, a list of
+ * groups), which the tab gives twice a cell's room and cuts at two lines, whole in the row's pane.
+ */
+export type ColumnRole = 'name' | 'wide';
+
 /** How a cell's verdict should look: fine, worth a look, a gap to close, or no verdict. */
 export type CellTone = 'ok' | 'warning' | 'danger' | 'neutral';
 
@@ -37,6 +45,8 @@ export interface ReportColumn {
   available: boolean;
   section?: string;
   format: ColumnFormat;
+  /** What the column is to its row, where it is more than a cell: one `name` column a table at most. */
+  role?: ColumnRole;
   /** A `duration` column's unit. */
   unit?: 'seconds' | 'minutes';
   /** The row cell that holds each cell's `CellTone`: for verdicts worded row by row (`Outdated: …`). */
@@ -300,6 +310,9 @@ export interface ReportChart {
   threshold?: { key: keyof ReportThresholds; label: string };
 }
 
+/** What a table's rows can be asked about as (`ReportPresentation.rowSubjects`): a managed device. */
+export type RowSubject = 'device';
+
 /**
  * What a report says of itself, besides loading and deriving: enough for the API's list, the tab's
  * navigation and tables, the bot's names and help, and the CLI. All of it is product text, the same
@@ -332,6 +345,13 @@ export interface ReportPresentation<Kind extends string = string> {
   botDescription: string;
   /** Table titles: `''` for a report with one table, else by the section key its rows carry. */
   tables: Readonly<Record<string, string>>;
+  /**
+   * What a table's rows are about, by table key as `tables` has them, where a question can be asked
+   * of it: `device`, a managed device, named by the row's `name` column, whose pane in the tab asks
+   * what applies to it (docs/contract.md, "What applies"). A table not named here is about nothing
+   * such a question can be asked of.
+   */
+  rowSubjects?: Readonly<Record<string, RowSubject>>;
   /** The status line while the application starts, and while the data is fetched. */
   pending: { starting: PendingText; fetching: PendingText };
   /** The charts the tab draws from the rows, in order. */
@@ -364,6 +384,13 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    * report is a load error. (An optional source failing shows as n/a instead, which `--deny` shows.)
    */
   faultSource: string;
+  /**
+   * Set where the report's new findings are posted without being asked for by id (`post new
+   * findings`, `/api/notify` without `reports`, a schedule set from then on): its place among those
+   * reports, 1 first, the order a post's card lists them in (docs/contract.md, "The server's
+   * endpoints", `/api/notify`). Absent: posted only when asked for by id.
+   */
+  postedByDefault?: number;
   /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
   demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;

@@ -1,6 +1,6 @@
 /**
- * What the server's windows (report-window.ts) and the tab share to order and show a table alike:
- * one definition each, browser-safe, so that a window's order is exactly the tab's.
+ * What the report windows (report-window.ts, on the server and in the tab) and the tab's columns
+ * share: one definition each, browser-safe.
  */
 
 /**
@@ -13,9 +13,9 @@ export const CHANGED_COLUMN_KEY = 'lastChanged';
 const DIGIT_PAD = '000000000000';
 
 /**
- * A text's sort key, the tab's too (row-order.ts `textSortKey` is this one): lower case, accents
- * dropped, runs of digits padded so "pc-2" orders before "PC-10". Plain `<` on keys built once is a
- * tenth of Intl.Collator.compare's time over 100,000 names. One definition, so the server and the tab agree.
+ * A text's sort key in the report windows' order: lower case, accents dropped, runs of digits
+ * padded so "pc-2" orders before "PC-10". Plain `<` on keys built once is a tenth of
+ * Intl.Collator.compare's time over 100,000 names.
  */
 export function windowTextSortKey(text: string): string {
   // eslint-disable-next-line no-control-regex

@@ -1,4 +1,3 @@
-import { countOf } from '../../core/text/words.js';
 import {
   Accordion,
   AccordionHeader,
@@ -11,59 +10,26 @@ import {
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
-  SearchBox,
-  Spinner,
-  Subtitle1,
-  Switch,
   Title2,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { Fragment, useCallback, useMemo, useState } from 'react';
-import { countFindingsByKind, findingKind, findingsBySubject } from '../../core/findings/finding-kinds.js';
-import type { FindingSeverity } from '../../core/findings/finding-kinds.js';
-import { reportToCsv } from '../../core/reports/report-csv.js';
-import { isPartialReport } from '../../core/reports/report-preview.js';
-import type { Finding, ReportColumn, ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
-import { splitByTriage } from '../../core/triage/triage-book.js';
-import type { TriageDecision } from '../../core/triage/triage-book.js';
+import type { ReportPresentation } from '../../core/reports/report-model.js';
 import type { ReportApi } from '../api/report-api.js';
-import { formatCell, relativeTime } from '../table/cell-format.js';
+import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
-import { ReportTable } from '../table/ReportTable.js';
-import { rowLink } from '../table/row-link.js';
-import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../table/row-order.js';
-import type { SortState } from '../table/row-order.js';
 import { ClampedText } from './ClampedText.js';
-import { FindingsSection } from './FindingsSection.js';
-import { RowPane } from './RowPane.js';
-import { withChangedColumn } from './changed-column.js';
-import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
-import { FindingsSummary } from './FindingsSummary.js';
-import type { FindingFilter } from './FindingsSummary.js';
-import { useHistory } from './HistoryLine.js';
-import { useTriage } from './use-triage.js';
 import { PendingStatus } from './PendingStatus.js';
-import { reportSections } from './report-sections.js';
-import type { ReportSection } from './report-sections.js';
-import { ReportCharts } from './ReportCharts.js';
+import { ReportRows } from './ReportRows.js';
 import { isWindowedReport, useReport } from './use-report.js';
 import { windowFromRows } from './window-threshold.js';
-import { WindowedReport } from './WindowedReport.js';
 import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
   view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0, [PHONE]: { gap: tokens.spacingVerticalS } },
   heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
-  toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   grow: { flexGrow: 1 },
-  // The section's gap spaces it from the tools above; a heading's own margin would double that.
-  sectionTitle: { margin: 0 },
-  // On a phone the table's tools take two rows: the filter beside Export, the switch beside the count.
-  search: { [PHONE]: { flexGrow: 1, flexBasis: '140px', minWidth: 0 } },
-  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
-  counting: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, color: tokens.colorNeutralForeground3 },
   // A phone's first screen is for the first rows: a smaller title there.
   title: { [PHONE]: { fontSize: tokens.fontSizeBase500, lineHeight: tokens.lineHeightBase500 } },
 });
@@ -182,204 +148,5 @@ function ReportBody({
       </MessageBar>
     );
   }
-  if (isWindowedReport(report, windowFrom)) return <WindowedReport presentation={presentation} report={report} api={api} format={format} />;
-  return <LoadedReport presentation={presentation} report={report} api={api} format={format} />;
-}
-
-const NO_DECISIONS: ReadonlyMap<string, TriageDecision> = new Map();
-
-/** How far down a row stands before the user sorts: by its worst open finding, rows without one last. */
-const ROW_RANK: Record<FindingSeverity, number> = { high: 0, medium: 1, low: 2 };
-const ROW_RANK_CLEAR = 3;
-
-function LoadedReport({ presentation, report, api, format }: { presentation: ReportPresentation; report: ReportResult; api: ReportApi; format: FormatContext }) {
-  const styles = useStyles();
-  const [query, setQuery] = useState('');
-  const [onlyFindings, setOnlyFindings] = useState(false);
-  const [filter, setFilter] = useState<FindingFilter>(null);
-  const [sorts, setSorts] = useState<Record<string, SortState>>({});
-  const { triage, change } = useTriage(api, report.report, report.generatedAt);
-  const history = useHistory(api, report.report, report.generatedAt);
-  const decisions = triage.phase === 'loaded' ? triage.decisions : NO_DECISIONS;
-  // Accepted and snoozed findings are shown apart: counted by their state, never as open.
-  const split = useMemo(() => splitByTriage(report.findings, decisions, new Date()), [report, decisions]);
-  const counts = useMemo(() => countFindingsByKind(split.open, report.findingKinds), [split, report]);
-  const subjects = useMemo(() => {
-    const matching = filter === null ? split.open : 'kind' in filter ? split.open.filter((finding) => finding.kind === filter.kind) : split[filter.triage];
-    return new Set(matching.map((finding) => finding.subjectId));
-  }, [split, filter]);
-  const narrowed = onlyFindings || filter !== null;
-  const findingsOf = useMemo(() => findingsBySubject(report.findings, report.findingKinds), [report]);
-  const [details, setDetails] = useState<FindingDetailsProps['subject']>(null);
-  const findingCount = useCallback((row: ReportRow) => (typeof row.id === 'string' ? (findingsOf.get(row.id)?.length ?? 0) : 0), [findingsOf]);
-  // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
-  // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
-  const whole = isPartialReport(report) ? report.whole : null;
-  const sections = useMemo(() => {
-    // A "Changed" column where the load read the audit log, so the table can sort by it (changed-column.ts).
-    const { columns, rows } = withChangedColumn(report.columns, report.rows, report.auditLog);
-    return reportSections(presentation, columns, rows);
-  }, [presentation, report]);
-  const searchTexts = useMemo(() => sections.map((section) => section.rows.map((row) => rowSearchText(row, section.columns))), [sections]);
-  // Before the user sorts, the worst open finding first, then the report's own order (row-order.ts).
-  const openOf = useMemo(() => findingsBySubject(split.open, report.findingKinds), [split, report]);
-  const worstFirst = useMemo(
-    () =>
-      sections.map((section) =>
-        worstFirstOrder(section.rows, (row) => {
-          const worst = typeof row.id === 'string' ? openOf.get(row.id)?.[0] : undefined;
-          return worst ? ROW_RANK[findingKind(report.findingKinds, worst.kind).severity] : ROW_RANK_CLEAR;
-        }),
-      ),
-    [sections, openOf, report],
-  );
-
-  const shown = useMemo(
-    () =>
-      sections.map((section, index) => {
-        const sort = sorts[section.key ?? ''];
-        const order = sort ? sortedOrder(section.rows, sort) : (worstFirst[index] ?? Int32Array.from(section.rows.keys()));
-        let rows = visibleRows(section.rows, order, searchTexts[index] ?? [], query);
-        if (narrowed) rows = rows.filter((row) => typeof row.id === 'string' && subjects.has(row.id));
-        return { ...section, rows };
-      }),
-    [sections, searchTexts, worstFirst, query, narrowed, subjects, sorts],
-  );
-  const shownCount = shown.reduce((total, section) => total + section.rows.length, 0);
-
-  const toggleSort = useCallback((section: ReportSection, columnKey: string) => {
-    setSorts((previous) => {
-      const current = previous[section.key ?? ''];
-      const direction = current?.columnKey === columnKey && current.direction === 'ascending' ? 'descending' : 'ascending';
-      return { ...previous, [section.key ?? '']: { columnKey, direction } };
-    });
-  }, []);
-
-  // Each chart stands just above the table it summarizes (report 6's models and apps); a chart of no shown table, after the tables.
-  const chartsOf = (key: string | null | undefined) => {
-    const charts = presentation.charts.filter((chart) => (key === undefined ? !shown.some((section) => section.key === (chart.section ?? null)) : (chart.section ?? null) === key));
-    return charts.length > 0 && !whole ? <ReportCharts charts={charts} rows={report.rows} thresholds={report.thresholds} locale={format.locale} /> : null;
-  };
-
-  const exportCsv = () => {
-    const csv = reportToCsv({ columns: report.columns, rows: shown.flatMap((section) => section.rows), findings: report.findings, findingKinds: report.findingKinds });
-    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = `${report.report}-${report.generatedAt.slice(0, 10)}.csv`;
-    anchor.click();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  };
-
-  return (
-    <>
-      <FindingsSection report={report} history={history} triage={triage} format={format}>
-        {whole ? (
-          <Caption1 className={styles.counting} data-state="counting">
-            <Spinner size="tiny" aria-hidden />
-            Reading all {whole.rows.toLocaleString(format.locale)} rows to count their findings…
-          </Caption1>
-        ) : (
-          <FindingsSummary
-            counts={counts}
-            triaged={{ accepted: split.accepted.length, snoozed: split.snoozed.length }}
-            kinds={report.findingKinds}
-            selected={filter}
-            onSelect={setFilter}
-            locale={format.locale}
-            notChecked={report.notChecked.length > 0}
-          />
-        )}
-      </FindingsSection>
-      <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
-        <SearchBox
-          className={styles.search}
-          placeholder="Filter rows"
-          aria-label="Filter rows"
-          value={query}
-          onChange={(_, data) => setQuery(data.value)}
-          disabled={whole !== null}
-        />
-        {/* Beside the filter on every screen, so the keys move through the tools in the order they are drawn. */}
-        <Button onClick={exportCsv} disabled={shownCount === 0 || whole !== null}>
-          Export CSV
-        </Button>
-        <Switch label="Open findings only" checked={onlyFindings} onChange={(_, data) => setOnlyFindings(data.checked)} disabled={split.open.length === 0 || whole !== null} />
-        <span className={styles.grow} />
-        {/* One live region, its text changed in place, so the swap to the whole report is announced. */}
-        <Caption1 aria-live="polite" data-shown-count={shownCount} data-partial={whole ? '' : undefined}>
-          {whole
-            ? `Showing the first ${shownCount.toLocaleString(format.locale)} of ${countOf(whole.rows, 'row', 'rows', new Intl.NumberFormat(format.locale))}; loading the rest…`
-            : `Showing ${shownCount.toLocaleString(format.locale)} of ${countOf(report.rows.length, 'row', 'rows', new Intl.NumberFormat(format.locale))}`}
-        </Caption1>
-      </div>
-      {shown.map((section) => (
-        <Fragment key={section.key ?? 'rows'}>
-          {chartsOf(section.key)}
-          <section className={styles.section} aria-label={section.title}>
-            {shown.length > 1 ? (
-              <Subtitle1 as="h3" className={styles.sectionTitle}>
-                {section.title}
-              </Subtitle1>
-            ) : null}
-            {section.rows.length === 0 ? (
-              <Body1 className={styles.muted}>{query || narrowed ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
-            ) : (
-              <ReportTable
-                label={`${report.title}: ${section.title}`}
-                columns={section.columns}
-                rows={section.rows as ReportRow[]}
-                sort={sorts[section.key ?? ''] ?? null}
-                onSort={(columnKey) => toggleSort(section, columnKey)}
-                partial={whole !== null}
-                format={format}
-                nameKey={section.nameKey}
-                findingCount={findingCount}
-                onOpenFindings={(row) => setDetails(rowPane(report, section, row, typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [], format))}
-              />
-            )}
-          </section>
-        </Fragment>
-      ))}
-      {chartsOf(undefined)}
-      <RowPane api={api} report={report} subject={details} triage={triage} change={change} format={format} onClose={() => setDetails(null)} />
-    </>
-  );
-}
-
-/** Reports whose rows are managed devices (report 4's, report 6's device table): their pane offers "What applies". */
-const DEVICE_ROW_REPORTS: ReadonlySet<string> = new Set(['escrow-gaps', 'startup-reliability']);
-
-/** What a row's pane shows, for a report read whole or in windows: its name and link, findings, recent changes, every cell, and "What applies" for a device. */
-export function rowPane(
-  report: Pick<ReportResult, 'report' | 'auditLog'>,
-  section: Pick<ReportSection, 'nameKey' | 'columns'>,
-  row: ReportRow,
-  findings: Finding[],
-  format: FormatContext,
-): NonNullable<FindingDetailsProps['subject']> {
-  const name = String(row[section.nameKey] ?? row.id);
-  return {
-    name,
-    link: rowLink(row, name),
-    findings,
-    story: storyOf(report.auditLog, row.id),
-    fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-    ...(DEVICE_ROW_REPORTS.has(report.report) && section.nameKey === 'device' && typeof row.device === 'string' && row.device !== '' ? { appliesQuery: row.device } : {}),
-  };
-}
-
-/** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
-export function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {
-  if (!auditLog) return undefined;
-  if (auditLog.state === 'unreadable') return { unavailable: auditLog.reason };
-  const key = typeof id === 'string' ? Object.keys(auditLog.changes).find((candidate) => candidate.toLowerCase() === id.toLowerCase()) : undefined;
-  return { changes: key ? auditLog.changes[key]! : [] };
-}
-
-/** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */
-export function fullText(row: ReportRow, column: ReportColumn, format: FormatContext): string {
-  if (!column.available) return 'n/a (the permission for this source is not granted)';
-  const cell = formatCell(row[column.key], column, format);
-  return cell.detail && cell.detail !== cell.text ? `${cell.text} (${cell.detail})` : cell.text;
+  return <ReportRows presentation={presentation} report={report} api={api} format={format} fromServer={isWindowedReport(report, windowFrom)} />;
 }

@@ -2,19 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Finding, ReportLoadError, ReportId, ReportRow } from '../../core/reports/report-model.js';
 import { ApiError } from '../api/report-api.js';
 import type { ReportApi, RowsQuery } from '../api/report-api.js';
-import type { SortState } from '../table/row-order.js';
-import type { TriageState } from '../../core/triage/triage-book.js';
+import type { WindowFilters } from './browser-rows.js';
 import { WINDOW_PAGE_ROWS, dropFarPages } from './window-pages.js';
-
-/** What a windowed table shows: its order and filters, each a server query (docs/contract.md, the rows). */
-export interface WindowFilters {
-  sort: SortState | null;
-  /** The text filter, already debounced by the caller. */
-  q: string;
-  finding: string | null;
-  open: boolean;
-  triage: TriageState | null;
-}
 
 /** One table of a large report, read a page of rows at a time as they come into view. */
 export interface ReportWindowView {

@@ -6,15 +6,13 @@ import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
 import { rowLink } from './row-link.js';
 import type { FormatContext } from './cell-format.js';
-import type { SortState } from './row-order.js';
+import type { SortState } from './sort-state.js';
 import { PHONE, PHONE_LAYOUT } from '../app/breakpoints.js';
 import { useMediaQuery } from '../app/use-media-query.js';
 import { countOf } from '../../core/text/words.js';
 
 /** A row of one line; rows whose names or verdicts wrap are measured as they are drawn. */
 const ROW_HEIGHT = 40;
-/** Long free text gets twice the room of a name or a status, and is cut at two lines (whole in the row's pane). */
-const WIDE_COLUMNS = new Set(['reason', 'detail', 'note', 'assignments', 'justification', 'coveredBy', 'areas', 'approvers', 'setting']);
 
 const useStyles = makeStyles({
   scroller: {
@@ -126,8 +124,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   // alike: a cell cut short with "…" is never readable only on hover.
   const styles = useStyles();
   // A column's width rules, the same for its header and every cell, so the two stay aligned.
-  const widthOf = (column: ReportColumn) =>
-    mergeClasses(styles.cell, WIDE_COLUMNS.has(column.key) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
+  const widthOf = (column: ReportColumn) => mergeClasses(styles.cell, isWide(column) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -232,11 +229,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                           <span className={mergeClasses(styles.text, styles.secondary)}>{cell.detail}</span>
                         </span>
                       ) : (
-                        <span
-                          className={mergeClasses(styles.text, WIDE_COLUMNS.has(column.key) && styles.clamped)}
-                          data-long-text={WIDE_COLUMNS.has(column.key) || undefined}
-                          title={cell.detail ?? cell.text}
-                        >
+                        <span className={mergeClasses(styles.text, isWide(column) && styles.clamped)} data-long-text={isWide(column) || undefined} title={cell.detail ?? cell.text}>
                           {cell.text}
                         </span>
                       )}
@@ -272,6 +265,11 @@ function FindingsButton({ count, name, onOpen }: { count: number; name: string; 
       {countOf(count, 'finding')}
     </Button>
   );
+}
+
+/** Long free text (its role `wide`): twice the room of a name or a status, cut at two lines (whole in the row's pane). */
+function isWide(column: ReportColumn): boolean {
+  return column.role === 'wide';
 }
 
 /** A column of verdicts (a status, a key's state): it has tones, and shows on a phone beside the row's name. */

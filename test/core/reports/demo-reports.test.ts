@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_IDS, reportDefinition } from '../../../src/core/reports/registry.js';
+import { REPORTS, REPORT_IDS, reportDefinition } from '../../../src/core/reports/registry.js';
 import type { ReportId } from '../../../src/core/reports/report-model.js';
 import { cellTone } from '../../../src/core/reports/report-model.js';
 import { V1_COVERAGE_NOTICE } from '../../../src/core/reports/assignment-hygiene/derive.js';
@@ -101,6 +101,40 @@ describe("the reports' charts on the demo tenant", () => {
       const bars = result.rows.filter((row) => (row.section ?? undefined) === chart.section && Number(row[chart.valueKey]) > 0);
       expect(bars.length, chart.id).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("the reports' columns and rows describe themselves", () => {
+  /** The cell each table's rows are named by: what the tab's list of name keys gave before the reports declared it. */
+  const NAMED_BY: Record<ReportId, Record<string, string>> = {
+    'connector-health': { '': 'name' },
+    'assignment-hygiene': { '': 'name' },
+    'security-posture': { '': 'policy' },
+    'escrow-gaps': { '': 'device' },
+    'admin-approval': { coverage: 'area', policies: 'policy', requests: 'requested' },
+    'startup-reliability': { devices: 'device', apps: 'app', models: 'modelName' },
+  };
+
+  it.each(REPORT_IDS)('%s names each table by one declared column, asks of devices only in its tables, and gives wide room only to text', async (id) => {
+    const result = await loadReport(id, harness.client(), { now: () => now });
+    harness.sim.graph.clearLog();
+    const tables = [...new Set(result.columns.map((column) => column.section ?? ''))];
+    const named = Object.fromEntries(
+      tables.map((table) => {
+        const names = result.columns.filter((column) => (column.section ?? '') === table && column.role === 'name');
+        expect(names.length, `${id} ${table}`).toBe(1);
+        return [table, names[0]!.key];
+      }),
+    );
+    expect(named).toEqual(NAMED_BY[id]);
+    for (const table of Object.keys(reportDefinition(id).rowSubjects ?? {})) expect(tables).toContain(table);
+    for (const column of result.columns.filter((column) => column.role === 'wide')) expect(column.format, `${id} ${column.key}`).toBe('text');
+  });
+
+  it('posts report 4, then report 1, when no report is named, and keeps that out of the catalogue', () => {
+    expect(REPORTS.postedByDefault).toEqual(['escrow-gaps', 'connector-health']);
+    expect(REPORTS.catalogue().some((presentation) => 'postedByDefault' in presentation)).toBe(false);
+    expect(REPORTS.catalogue().find((presentation) => presentation.id === 'startup-reliability')?.rowSubjects).toEqual({ devices: 'device' });
   });
 });
 

@@ -3,7 +3,7 @@ import { CHANGED_COLUMN_KEY, ReportWindows, parseWindowQuery, windowQuery } from
 import type { WindowQuery } from '../../../src/core/reports/report-window.js';
 import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../../src/core/reports/report-model.js';
 import type { FindingKindTable } from '../../../src/core/findings/finding-kinds.js';
-import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from '../../../src/tab/table/row-order.js';
+import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from './window-reference.js';
 import { findingKind, findingsBySubject } from '../../../src/core/findings/finding-kinds.js';
 import { splitByTriage } from '../../../src/core/triage/triage-book.js';
 import type { TriageDecision } from '../../../src/core/triage/triage-book.js';
@@ -162,6 +162,17 @@ describe('a report window: order', () => {
     expect(ids(windows.window(result, query(), decisions).rows)).toEqual(tab);
     // With no decisions in force, every finding is open.
     expect(ids(windows.window(result, query(), new Map()).rows)[0]).toBe('device-0');
+  });
+});
+
+describe('a report window: the default order', () => {
+  it("puts the worst finding first and keeps the report's own order within a rank, rows without a finding last", () => {
+    // Report 6's own order is slowest start first; a blue screen (High) outranks a slow start (Low).
+    const rows: ReportRow[] = ['slowest', 'clean', 'blue-screen-a', 'slow', 'blue-screen-b'].map((id) => ({ id, link: null, device: id }));
+    const worst: Record<string, string> = { slowest: 'stale', 'blue-screen-a': 'noKey', slow: 'stale', 'blue-screen-b': 'noKey' };
+    const findings: Finding[] = Object.entries(worst).map(([id, kind]) => ({ kind, subjectId: id, subjectName: id, detail: kind, fingerprint: `${kind}:${id}` }));
+    const result = resultOf(rows, COLUMNS.slice(0, 1), { findings });
+    expect(ids(new ReportWindows().window(result, query(), new Map()).rows)).toEqual(['blue-screen-a', 'blue-screen-b', 'slowest', 'slow', 'clean']);
   });
 });
 

@@ -269,25 +269,25 @@ export const HEURISTIC_NOTICE =
 export function deriveAdminApproval(records: ApprovalRecords, { now, thresholds }: DeriveContext<ApprovalThresholds>): DerivedReport<ApprovalFindingKind> {
   const columns: ReportColumn[] = [
     ...sectionColumns(SECTION_COVERAGE, [
-      { key: 'area', label: 'Area', format: 'text' },
+      { key: 'area', label: 'Area', format: 'text', role: 'name' },
       { key: 'coverage', label: 'Coverage', format: 'status', toneKey: 'coverageTone' },
-      { key: 'coveredBy', label: 'Access policies', format: 'text' },
+      { key: 'coveredBy', label: 'Access policies', format: 'text', role: 'wide' },
     ]),
     ...sectionColumns(SECTION_POLICIES, [
-      { key: 'policy', label: 'Access policy', format: 'text' },
+      { key: 'policy', label: 'Access policy', format: 'text', role: 'name' },
       { key: 'policyType', label: 'Type', format: 'text' },
-      { key: 'areas', label: 'Protects', format: 'text' },
-      { key: 'approvers', label: 'Approver groups', format: 'text' },
+      { key: 'areas', label: 'Protects', format: 'text', role: 'wide' },
+      { key: 'approvers', label: 'Approver groups', format: 'text', role: 'wide' },
       { key: 'approvable', label: 'Status', format: 'status', toneKey: 'approvableTone' },
     ]),
     ...sectionColumns(SECTION_REQUESTS, [
-      { key: 'requested', label: 'Requested', format: 'date' },
+      { key: 'requested', label: 'Requested', format: 'date', role: 'name' },
       // Graph's request status as it is (needsApproval, approved, …): a record, not a verdict of ours.
       { key: 'status', label: 'Status', format: 'text' },
       { key: 'requestor', label: 'Requested by', format: 'text' },
       { key: 'approver', label: 'Approved by', format: 'text' },
       { key: 'requestTypes', label: 'Policy types', format: 'text' },
-      { key: 'justification', label: 'Justification', format: 'text' },
+      { key: 'justification', label: 'Justification', format: 'text', role: 'wide' },
     ]),
   ];
   const rows: ReportRow[] = [];

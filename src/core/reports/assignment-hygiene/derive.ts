@@ -469,9 +469,9 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
     notice: notices.length > 0 ? notices.join(' ') : null,
     columns: [
       { key: 'type', label: 'Type', available: true, format: 'text' },
-      { key: 'name', label: 'Name', available: true, format: 'text' },
+      { key: 'name', label: 'Name', available: true, format: 'text', role: 'name' },
       { key: 'status', label: 'Status', available: true, format: 'status', toneKey: 'statusTone' },
-      { key: 'assignments', label: 'Assignments', available: true, format: 'text' },
+      { key: 'assignments', label: 'Assignments', available: true, format: 'text', role: 'wide' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,

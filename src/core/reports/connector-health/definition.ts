@@ -45,6 +45,8 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   ],
   botDescription: 'Connectors and integrations that stopped working',
   tables: { '': 'Connectors and integrations' },
+  // A dead connector is posted without being asked for, after escrow gaps.
+  postedByDefault: 2,
   pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
   charts: [],
   findingKinds: CONNECTOR_FINDING_KINDS,

@@ -37,6 +37,9 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
   ],
   botDescription: 'Windows devices without an escrowed BitLocker key or LAPS password',
   tables: { '': 'Windows devices' },
+  rowSubjects: { '': 'device' },
+  // A missing key or password is the gap the product was asked to post about first.
+  postedByDefault: 1,
   // The specification names no placeholder of its own for report 4's fetch: its status line stays.
   pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
   charts: [],

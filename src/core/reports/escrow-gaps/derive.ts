@@ -24,7 +24,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   const keysAvailable = records.recoveryKeys.available;
   const lapsAvailable = records.lapsPasswords.available;
   const columns: ReportColumn[] = [
-    { key: 'device', label: 'Device', available: true, format: 'text' },
+    { key: 'device', label: 'Device', available: true, format: 'text', role: 'name' },
     { key: 'user', label: 'User', available: true, format: 'text' },
     { key: 'lastCheckIn', label: 'Last check-in', available: true, format: 'date' },
     // When the key or password was escrowed, or a word where there is none (`missing`, `not applicable`).
@@ -43,7 +43,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       format: 'date',
       tones: { byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity) }, otherwise: 'ok' },
     },
-    { key: 'note', label: 'Note', available: true, format: 'text' },
+    { key: 'note', label: 'Note', available: true, format: 'text', role: 'wide' },
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 

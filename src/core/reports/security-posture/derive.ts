@@ -457,8 +457,8 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     notice: null,
     columns: [
       { key: 'area', label: 'Area', available: true, format: 'text' },
-      { key: 'policy', label: 'Policy', available: true, format: 'text' },
-      { key: 'setting', label: 'Rule or setting', available: true, format: 'text' },
+      { key: 'policy', label: 'Policy', available: true, format: 'text', role: 'name' },
+      { key: 'setting', label: 'Rule or setting', available: true, format: 'text', role: 'wide' },
       { key: 'value', label: 'Value', available: true, format: 'text' },
       { key: 'status', label: 'Status', available: true, format: 'status', toneKey: 'statusTone' },
     ],

@@ -40,6 +40,7 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   ],
   botDescription: 'Slow startups, blue screens and unreliable apps',
   tables: { [SECTION_DEVICES]: 'Devices', [SECTION_APPS]: 'Applications', [SECTION_MODELS]: 'Device models' },
+  rowSubjects: { [SECTION_DEVICES]: 'device' },
   // The specification names no placeholder of its own for report 6's fetch: its status line stays.
   pending: { starting: INITIALIZING_TEXT, fetching: INITIALIZING_TEXT },
   charts: [

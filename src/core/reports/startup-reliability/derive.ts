@@ -21,7 +21,7 @@ export const SECTION_MODELS = 'models';
 export function deriveStartupReliability(records: StartupRecords, { thresholds }: DeriveContext<StartupThresholds>): DerivedReport<StartupFindingKind> {
   const columns: ReportColumn[] = [
     ...sectionColumns(SECTION_DEVICES, [
-      { key: 'device', label: 'Device', format: 'text' },
+      { key: 'device', label: 'Device', format: 'text', role: 'name' },
       { key: 'model', label: 'Model', format: 'text' },
       { key: 'diskType', label: 'Disk', format: 'text' },
       { key: 'timeToDesktopSeconds', label: 'Power-on to desktop (s)', format: 'duration', unit: 'seconds' },
@@ -29,7 +29,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
       { key: 'restarts', label: 'Restarts (30 days)', format: 'count' },
     ]),
     ...sectionColumns(SECTION_APPS, [
-      { key: 'app', label: 'Application', format: 'text' },
+      { key: 'app', label: 'Application', format: 'text', role: 'name' },
       { key: 'publisher', label: 'Publisher', format: 'text' },
       { key: 'crashes', label: 'Crashes', format: 'count' },
       { key: 'hangs', label: 'Hangs', format: 'count' },
@@ -38,7 +38,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
       { key: 'healthScore', label: 'Health score', format: 'number' },
     ]),
     ...sectionColumns(SECTION_MODELS, [
-      { key: 'modelName', label: 'Model', format: 'text' },
+      { key: 'modelName', label: 'Model', format: 'text', role: 'name' },
       { key: 'manufacturer', label: 'Manufacturer', format: 'text' },
       { key: 'devices', label: 'Devices', format: 'count' },
       { key: 'meanTimeToDesktopSeconds', label: 'Mean power-on to desktop (s)', format: 'duration', unit: 'seconds' },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adConnectorVerdict, adeTokenVerdict, deriveConnectorHealth, pushCertificateVerdict, vppTokenVerdict } from '../../../../src/core/reports/connector-health/derive.js';
+import { adeTokenVerdict, pushCertificateVerdict, vppTokenVerdict } from '../../../../src/core/reports/connector-health/apple-verdicts.js';
+import { adConnectorVerdict } from '../../../../src/core/reports/connector-health/connector-verdicts.js';
+import { deriveConnectorHealth } from '../../../../src/core/reports/connector-health/derive.js';
 import { CONNECTOR_FINDING_KINDS } from '../../../../src/core/reports/connector-health/finding-kinds.js';
 import { isEmptyPushCertificate } from '../../../../src/core/reports/connector-health/load.js';
 import type { AdConnector, AdeToken, ApplePushCertificate, ConnectorRecords, VppToken } from '../../../../src/core/reports/connector-health/load.js';

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  autopilotVerdict,
-  certificateConnectorVerdict,
-  deriveConnectorHealth,
-  managedGooglePlayVerdict,
-  mobileThreatDefenseVerdict,
-  partnerVerdict,
-} from '../../../../src/core/reports/connector-health/derive.js';
+import { certificateConnectorVerdict, mobileThreatDefenseVerdict } from '../../../../src/core/reports/connector-health/connector-verdicts.js';
+import { deriveConnectorHealth } from '../../../../src/core/reports/connector-health/derive.js';
+import { autopilotVerdict, managedGooglePlayVerdict, partnerVerdict } from '../../../../src/core/reports/connector-health/partner-verdicts.js';
 import type { ConnectorRecords } from '../../../../src/core/reports/connector-health/load.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';

@@ -1,5 +1,12 @@
-import type { CellValue, ReportColumn, ReportRow } from '../../core/reports/report-model.js';
-import { windowTextSortKey } from '../../core/reports/row-keys.js';
+import type { CellValue, ReportColumn, ReportRow } from '../../../src/core/reports/report-model.js';
+import { windowTextSortKey } from '../../../src/core/reports/row-keys.js';
+
+/**
+ * The order, the filter and the default order a report's windows promise (docs/contract.md, "The
+ * server's endpoints", the rows), written the plain way: a comparator sort, a substring scan. The
+ * tab ordered its tables with this code before it windowed them with the server's; the window tests
+ * hold the indexed, stepped build (report-window.ts) to it.
+ */
 
 export type SortDirection = 'ascending' | 'descending';
 
@@ -8,12 +15,7 @@ export interface SortState {
   direction: SortDirection;
 }
 
-/**
- * A text's sort key: lower case, accents dropped and runs of digits padded, so that plain `<`
- * orders "pc-2" before "PC-10" and "é" with "e". One definition, in core, so that the server's
- * windows (docs/contract.md, "The server's endpoints") order text exactly as the tab does.
- */
-export const textSortKey = windowTextSortKey;
+const textSortKey = windowTextSortKey;
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
 

@@ -1,0 +1,41 @@
+import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import { formatCell } from '../table/cell-format.js';
+import type { FormatContext } from '../table/cell-format.js';
+import { rowLink } from '../table/row-link.js';
+import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
+import type { ReportSection } from './report-sections.js';
+
+/** What a row's pane shows, whichever source its rows come from: its name and link, findings, recent changes, every cell, and "What applies" for a device. */
+export function rowPane(
+  report: Pick<ReportResult, 'auditLog'>,
+  section: Pick<ReportSection, 'nameKey' | 'columns' | 'subject'>,
+  row: ReportRow,
+  findings: Finding[],
+  format: FormatContext,
+): NonNullable<FindingDetailsProps['subject']> {
+  const name = String(row[section.nameKey] ?? row.id);
+  return {
+    name,
+    link: rowLink(row, name),
+    findings,
+    story: storyOf(report.auditLog, row.id),
+    fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
+    // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
+    ...(section.subject === 'device' && typeof row[section.nameKey] === 'string' && row[section.nameKey] !== '' ? { appliesQuery: String(row[section.nameKey]) } : {}),
+  };
+}
+
+/** A row's object's recent changes for its pane, or why they could not be read; undefined where the report read no log. */
+export function storyOf(auditLog: ReportResult['auditLog'], id: ReportRow[string] | undefined): FindingStory | undefined {
+  if (!auditLog) return undefined;
+  if (auditLog.state === 'unreadable') return { unavailable: auditLog.reason };
+  const key = typeof id === 'string' ? Object.keys(auditLog.changes).find((candidate) => candidate.toLowerCase() === id.toLowerCase()) : undefined;
+  return { changes: key ? auditLog.changes[key]! : [] };
+}
+
+/** A cell in full, for the row's pane: its text and, where the table rounds or relates it, the exact value. */
+export function fullText(row: ReportRow, column: ReportColumn, format: FormatContext): string {
+  if (!column.available) return 'n/a (the permission for this source is not granted)';
+  const cell = formatCell(row[column.key], column, format);
+  return cell.detail && cell.detail !== cell.text ? `${cell.text} (${cell.detail})` : cell.text;
+}
