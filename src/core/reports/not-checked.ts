@@ -7,7 +7,6 @@
 import { SEVERITY_LABEL, findingKind, severityRank } from '../findings/finding-kinds.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
-import type { ReportColumn } from './report-model.js';
 import { plural } from '../text/words.js';
 
 /**
@@ -38,8 +37,15 @@ export interface OptionalSource<Kind extends string = string> {
   permission: GraphApplicationPermission;
 }
 
+/** What of a report column (report-model.ts, `ReportColumn`) tells whether its source was read; named here so the model can import this file without a circle. */
+interface ColumnAvailability {
+  key: string;
+  label: string;
+  available: boolean;
+}
+
 /** The optional sources whose column came back n/a, with what they would have checked. */
-export function notCheckedSources(optionalSources: readonly OptionalSource[], columns: readonly ReportColumn[], kinds: FindingKindTable): NotCheckedSource[] {
+export function notCheckedSources(optionalSources: readonly OptionalSource[], columns: readonly ColumnAvailability[], kinds: FindingKindTable): NotCheckedSource[] {
   const unavailable = new Map(columns.filter((column) => !column.available).map((column) => [column.key, column.label]));
   return optionalSources
     .filter((optional) => unavailable.has(optional.column))

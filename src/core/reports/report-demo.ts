@@ -5,8 +5,6 @@
  * steps through this interface, which it implements (src/sim/tenants/demo-tenant.ts).
  */
 
-import type { ReportId } from './report-model.js';
-
 /** A record as Graph returns it, as the demo tenant serves it: the entity's JSON, navigation properties inline. */
 export type DemoRecord = { id: string } & Record<string, unknown>;
 
@@ -59,8 +57,9 @@ export interface DemoTenantBuilder<Kind extends string = string> {
   /**
    * A finding another report makes of a record this report planted: report 2 judges every settings
    * catalog policy's assignments, so report 3's policies that reach no one are its findings too.
+   * `report` is a report's id (report-model.ts, `ReportId`, not imported: the model imports this file).
    */
-  declareFor(report: ReportId, kind: string, subjectId: string): void;
+  declareFor(report: string, kind: string, subjectId: string): void;
 }
 
 /**
