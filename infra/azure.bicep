@@ -4,7 +4,7 @@
 // identity, so that nothing here makes or stores a secret:
 // - Microsoft Graph: the identity is trusted by the Entra app that holds the reports' application
 //   permissions (M365_CLIENT_ID) through a federated identity credential, made once per
-//   environment after provisioning (README, "Deploy to your organization", step 4);
+//   environment after provisioning (docs/deployment.md, "Deploy to your organization", step 4);
 // - the Bot Framework: an Azure Bot of type UserAssignedMSI on the identity (modules/azure-bot.bicep);
 // - the state: Blob Storage without account keys, the identity a data contributor on the state
 //   container alone (modules/state-storage.bicep);
@@ -33,7 +33,7 @@ param location string = resourceGroup().location
 ])
 param webAppSku string = 'B1'
 
-@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (README, "State"). At most 3: the Basic plans allowed above scale to 3 instances, the Standard and Premium ones further (https://learn.microsoft.com/azure/app-service/overview-hosting-plans), so every allowed size takes every allowed count.')
+@description('Instances of the Web App. More than one share the state and the report loads through Blob Storage (docs/using.md, "State"). At most 3: the Basic plans allowed above scale to 3 instances, the Standard and Premium ones further (https://learn.microsoft.com/azure/app-service/overview-hosting-plans), so every allowed size takes every allowed count.')
 @minValue(1)
 @maxValue(3)
 param instanceCount int = 1
@@ -70,7 +70,7 @@ param logRetentionDays int = 30
 
 // What an operator may change, kept here so that a provision, which rewrites every app setting,
 // keeps them (docs/contract.md, "Configuration", says what each does).
-@description('GRAPH_BETA_COVERAGE: read the four collections /v1.0 cuts short on /beta (README, "What /v1.0 cannot show").')
+@description('GRAPH_BETA_COVERAGE: read the four collections /v1.0 cuts short on /beta (docs/using.md, "What /v1.0 cannot show").')
 param graphBetaCoverage bool = false
 
 @description('CONNECTOR_WARNING_DAYS: days without a connector sync before report 1 warns; less than connectorUnhealthyDays.')
@@ -244,7 +244,7 @@ resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
     GRAPH_BETA_COVERAGE: graphBetaCoverage ? 'true' : 'false'
     CONNECTOR_WARNING_DAYS: string(connectorWarningDays)
     CONNECTOR_UNHEALTHY_DAYS: string(connectorUnhealthyDays)
-    // The notify key, set in the vault by an operator (README, "Deploy to your organization"):
+    // The notify key, set in the vault by an operator (docs/deployment.md, "Deploy to your organization"):
     // until the secret exists App Service hands the reference's own text over, which the server
     // reads as no key, so /api/notify stays off (docs/contract.md, "Configuration").
     NOTIFY_API_KEY: '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=notify-api-key)'
@@ -296,7 +296,7 @@ output TAB_DOMAIN string = webApp.properties.defaultHostName
 output TAB_ENDPOINT string = 'https://${webApp.properties.defaultHostName}'
 // The bot's id in the Teams manifest: the managed identity's client id.
 output BOT_ID string = identity.properties.clientId
-// What the federated identity credential on the Entra app names (README, "Deploy to your
+// What the federated identity credential on the Entra app names (docs/deployment.md, "Deploy to your
 // organization", step 4): the identity's object id as subject, its tenant in the issuer.
 output MANAGED_IDENTITY_CLIENT_ID string = identity.properties.clientId
 output MANAGED_IDENTITY_PRINCIPAL_ID string = identity.properties.principalId

@@ -1,4 +1,4 @@
-// Lets the app registration trust the Web App's managed identity (README, "Deploy to your
+// Lets the app registration trust the Web App's managed identity (docs/deployment.md, "Deploy to your
 // organization", step 4), run by `atk provision` after the Azure resources are made (teamsapp.yml):
 // a federated identity credential on the registration, whose subject is the identity's object id
 // ("Configure an application to trust a managed identity", Microsoft Learn). It uses the Azure CLI
@@ -42,7 +42,7 @@ export function credentialFor(env) {
  */
 export async function ensureFederatedCredential(env, az) {
   const wanted = credentialFor(env);
-  const byHand = 'do step 4 of "Deploy to your organization" in the README by hand (or have the registration\'s owner or an Application Administrator do it)';
+  const byHand = 'do step 4 of "Deploy to your organization" in docs/deployment.md by hand (or have the registration\'s owner or an Application Administrator do it)';
   if (!wanted.ok) return { made: false, message: `The federated credential was not made: ${wanted.missing.join(', ')} not set yet; ${byHand}.` };
   const { appId, credential } = wanted;
   let existing;

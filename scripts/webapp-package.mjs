@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lays out what `teamsapp deploy` zips onto the Web App (README, "Deploy to your organization"):
+// Lays out what `teamsapp deploy` zips onto the Web App (docs/deployment.md, "Deploy to your organization"):
 //   node scripts/webapp-package.mjs            after `npm run build`; writes build/webapp/
 //   --root DIR                                 the project folder (this script's parent by default)
 //   --no-install                               lays out the files and package.json only (tests)

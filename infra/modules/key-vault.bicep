@@ -41,7 +41,7 @@ resource vault 'Microsoft.KeyVault/vaults@2023-07-01' = {
     accessPolicies: []
     // A secret or the vault deleted by mistake can be recovered. Purge protection is left off: it
     // cannot be turned off again, and it would keep the vault's name taken for the retention period
-    // after the resource group is deleted (README, "Removing it").
+    // after the resource group is deleted (docs/deployment.md, "Removing it").
     enableSoftDelete: true
     softDeleteRetentionInDays: softDeleteRetentionInDays
     enabledForDeployment: false

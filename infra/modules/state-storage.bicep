@@ -1,4 +1,4 @@
-// The app's state (installations, ledgers, schedules, triage, history, shared loads: README,
+// The app's state (installations, ledgers, schedules, triage, history, shared loads: docs/using.md,
 // "State") in Blob Storage, which only Microsoft Entra identities may reach: no account key, no
 // SAS signed with one, no anonymous read. The Web App's managed identity is the one principal
 // given data access, and only to the state container.

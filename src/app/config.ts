@@ -29,7 +29,7 @@ export interface AppConfig {
   thresholds: ReportThresholds;
   /**
    * `GRAPH_BETA_COVERAGE=true`: read deviceConfigurations, deviceCompliancePolicies, mobileApps and
-   * managedDevices on `/beta`, where `/v1.0` leaves out types and the join type (README, "What /v1.0
+   * managedDevices on `/beta`, where `/v1.0` leaves out types and the join type (docs/using.md, "What /v1.0
    * cannot show"). Off by default, as the specification puts these calls on `/v1.0`.
    */
   betaCoverage: boolean;
@@ -80,7 +80,7 @@ export interface BotConfig {
   trustedProxy: string | undefined;
 }
 
-/** A notify key shorter than this is guessable; 32 random characters is what the README suggests. */
+/** A notify key shorter than this is guessable; 32 random characters is what docs/deployment.md suggests. */
 const MIN_NOTIFY_KEY_LENGTH = 16;
 
 export class ConfigError extends Error {

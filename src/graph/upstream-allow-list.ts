@@ -30,7 +30,7 @@ export class UpstreamAllowList {
   readonly paths: readonly string[];
   /**
    * The `/beta` twins read instead of `/v1.0` paths when complete coverage is asked for
-   * (`GRAPH_BETA_COVERAGE`, README "What /v1.0 cannot show"): `/v1.0` silently leaves out policy,
+   * (`GRAPH_BETA_COVERAGE`, docs/using.md, "What /v1.0 cannot show"): `/v1.0` silently leaves out policy,
    * profile and app types that only the beta schema declares, and a device's join type. The same
    * permissions read them; nothing else is added.
    */

@@ -2,7 +2,7 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { HttpTransport } from '../graph/http-transport.js';
 
-/** The app role that marks IT staff: only users assigned it may read the reports (README, Entra manifest). */
+/** The app role that marks IT staff: only users assigned it may read the reports (docs/deployment.md, step 6; the Entra manifest). */
 export const IT_STAFF_ROLE = 'DeviceHealth.Reader';
 
 /**

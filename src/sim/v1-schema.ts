@@ -2,7 +2,7 @@
  * What Microsoft Graph's `/v1.0` schema leaves out of the Intune collections that the beta schema
  * has. `/v1.0` answers with the records whose type its own schema declares and silently leaves the
  * rest out, so a tenant's Wi-Fi profiles, WinGet apps or AOSP compliance policies are simply absent
- * from a `/v1.0` list (README, "What /v1.0 cannot show").
+ * from a `/v1.0` list (docs/using.md, "What /v1.0 cannot show").
  *
  * The lists are the derived types of `deviceConfiguration`, `deviceCompliancePolicy` and `mobileApp`
  * in the beta metadata that the v1.0 metadata does not declare, taken from Microsoft's published

@@ -1,6 +1,6 @@
 // infra/ read as far as a plain reader can: no Bicep compiler runs here (the Toolkit fetches one
 // when it provisions), so these tests check the templates' shape, their parameters and outputs
-// against teamsapp.yml, and the security settings the deployment promises (README, "Deploy to
+// against teamsapp.yml, and the security settings the deployment promises (docs/deployment.md, "Deploy to
 // your organization"). They cannot tell that Azure accepts the templates.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -2,7 +2,7 @@
  * From how many rows the tab reads a report in windows from the server (`GET /api/reports/:id/rows`)
  * rather than downloading it whole. Below it the whole report is the faster way: one request, then
  * sorting and filtering in the browser with no round trip. The tab's bench with report 4 at 101,329
- * rows (README, "Performance", "The tab in the browser") paints the whole report 399 ms after it arrives (target 1,500) and
+ * rows (docs/performance.md, "The tab in the browser") paints the whole report 399 ms after it arrives (target 1,500) and
  * sorts a column in 92 to 111 ms (target 200), both growing in step with the rows: past about
  * 180,000 rows a sort misses its target and the download passes 7 MB, while a window costs one
  * request of 100 rows whatever the size. 150,000 keeps every tenant the whole path still serves
