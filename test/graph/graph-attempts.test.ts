@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GraphAttempts } from '../../src/graph/graph-attempts.js';
 import type { GraphAttemptsOptions, GraphExchange } from '../../src/graph/graph-attempts.js';
 import { GraphError, GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import type { RetryPolicy } from '../../src/graph/retry-policy.js';
-import { CountingTokenSource, ReplayingTransport } from '../support/replaying-transport.js';
+import { replayingAttempts } from '../support/replaying-transport.js';
 import type { CannedAnswer } from '../support/replaying-transport.js';
-import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
-import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
@@ -16,18 +13,10 @@ const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_0
 
 /** Attempts over a script, with waits recorded instead of spent, no jitter and a clock at 0. */
 function attemptsOver(script: CannedAnswer[], options: Partial<GraphAttemptsOptions> = {}) {
-  const transport = new ReplayingTransport(script);
-  const tokens = new CountingTokenSource();
-  const sleeps: number[] = [];
   const exchanges: GraphExchange[] = [];
-  const attempts = new GraphAttempts({
-    allowList: new UpstreamAllowList(PRODUCT_READS),
-    tokens,
-    transport,
+  const { attempts, transport, tokens, sleeps } = replayingAttempts(script, {
     userAgent: 'test-agent/1',
     retry: POLICY,
-    sleep: async (ms) => void sleeps.push(ms),
-    random: () => 0,
     now: () => 0,
     onExchange: (exchange) => exchanges.push(exchange),
     ...options,

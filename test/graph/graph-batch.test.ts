@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GraphAttempts } from '../../src/graph/graph-attempts.js';
 import type { GraphAttemptsOptions } from '../../src/graph/graph-attempts.js';
 import { getThroughBatch } from '../../src/graph/graph-batch.js';
 import type { BatchOutcome, BatchSubRequest } from '../../src/core/graph/graph-reader.js';
 import { GraphRequestRefusedError } from '../../src/core/graph/graph-error.js';
 import type { GraphError } from '../../src/core/graph/graph-error.js';
-import { CountingTokenSource, ReplayingTransport } from '../support/replaying-transport.js';
+import { replayingAttempts } from '../support/replaying-transport.js';
 import type { CannedAnswer, ReplayedRequest } from '../support/replaying-transport.js';
-import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
-import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const BATCH_URL = new URL('/v1.0/$batch', ORIGIN);
@@ -30,17 +27,7 @@ const batchAnswer = (responses: SubAnswer[]): CannedAnswer => ({ path: BATCH_URL
 const idsIn = (request: ReplayedRequest) => (request.json as { requests: Array<{ id: string }> }).requests.map((sub) => sub.id);
 
 function batchOver(script: CannedAnswer[], options: Partial<GraphAttemptsOptions> = {}) {
-  const transport = new ReplayingTransport(script);
-  const sleeps: number[] = [];
-  const attempts = new GraphAttempts({
-    allowList: new UpstreamAllowList(PRODUCT_READS),
-    tokens: new CountingTokenSource(),
-    transport,
-    userAgent: 'test',
-    sleep: async (ms) => void sleeps.push(ms),
-    random: () => 0,
-    ...options,
-  });
+  const { attempts, transport, sleeps } = replayingAttempts(script, options);
   const run = (requests: BatchSubRequest[], batchSize = 20) => getThroughBatch(attempts, requests, { url: BATCH_URL, batchSize });
   return { run, attempts, transport, sleeps };
 }

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GraphAttempts } from '../../src/graph/graph-attempts.js';
 import { GraphError } from '../../src/core/graph/graph-error.js';
 import { readPages } from '../../src/graph/graph-paging.js';
 import type { PagingOptions } from '../../src/graph/graph-paging.js';
-import { CountingTokenSource, PREFIX_CHARS, ReplayingTransport } from '../support/replaying-transport.js';
+import { PREFIX_CHARS, replayingAttempts } from '../support/replaying-transport.js';
 import type { CannedAnswer } from '../support/replaying-transport.js';
-import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
-import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
 
 const ORIGIN = 'https://graph.test';
 const DEVICES = '/v1.0/deviceManagement/managedDevices';
@@ -31,18 +28,8 @@ function chain(count: number, records = 2): CannedAnswer[] {
 }
 
 function pagesOver(script: CannedAnswer[], options: PagingOptions = {}, first: URL = FIRST) {
-  const transport = new ReplayingTransport(script);
-  const sleeps: number[] = [];
   // Paging alone, request by request as the transport sees them: pacing has tests of its own (request-budget.test.ts).
-  const attempts = new GraphAttempts({
-    allowList: new UpstreamAllowList(PRODUCT_READS),
-    tokens: new CountingTokenSource(),
-    transport,
-    userAgent: 'test',
-    sleep: async (ms) => void sleeps.push(ms),
-    random: () => 0,
-    budget: false,
-  });
+  const { attempts, transport, sleeps } = replayingAttempts(script, { budget: false });
   return { pages: readPages<{ id: string }>(attempts, first, options), transport, sleeps };
 }
 

@@ -1,6 +1,10 @@
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/graph/http-transport.js';
 import { TransportError } from '../../src/graph/http-transport.js';
 import type { AccessTokenSource } from '../../src/graph/token-source.js';
+import { GraphAttempts } from '../../src/graph/graph-attempts.js';
+import type { GraphAttemptsOptions } from '../../src/graph/graph-attempts.js';
+import { UpstreamAllowList } from '../../src/graph/upstream-allow-list.js';
+import { PRODUCT_READS } from '../../src/core/upstream-reads.js';
 
 /**
  * One canned answer. A request takes the first unused answer whose `path` matches it (an answer
@@ -141,4 +145,25 @@ async function abortable(promise: Promise<unknown>, signal: AbortSignal | undefi
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Graph attempts over a script of answers, as the client's tests drive them: the product's
+ * allow-list, a counting token source, waits recorded instead of spent and no jitter. `options`
+ * adds to or overrides any of it (a retry policy, a clock, a budget).
+ */
+export function replayingAttempts(script: CannedAnswer[], options: Partial<GraphAttemptsOptions> = {}) {
+  const transport = new ReplayingTransport(script);
+  const tokens = new CountingTokenSource();
+  const sleeps: number[] = [];
+  const attempts = new GraphAttempts({
+    allowList: new UpstreamAllowList(PRODUCT_READS),
+    tokens,
+    transport,
+    userAgent: 'test',
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 0,
+    ...options,
+  });
+  return { attempts, transport, tokens, sleeps };
 }
