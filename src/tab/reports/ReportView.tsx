@@ -9,7 +9,6 @@ import {
   Caption1,
   MessageBar,
   MessageBarBody,
-  MessageBarTitle,
   Title2,
   makeStyles,
   tokens,
@@ -20,6 +19,7 @@ import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { ClampedText } from './ClampedText.js';
 import { PendingStatus } from './PendingStatus.js';
+import { LoadErrorBar } from './LoadErrorBar.js';
 import { ReportRows } from './ReportRows.js';
 import { isWindowedReport, useReport } from './use-report.js';
 import { windowFromRows } from './window-threshold.js';
@@ -119,28 +119,9 @@ function ReportBody({
 }) {
   if (!api) return <PendingStatus text={presentation.pending.starting} progress={null} />;
   if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} />;
-  if (state.phase === 'failed') {
-    return (
-      <MessageBar intent="error" layout="multiline" data-state="api-error">
-        <MessageBarBody>
-          <MessageBarTitle>Could not load this report</MessageBarTitle>
-          {state.error.message}
-        </MessageBarBody>
-      </MessageBar>
-    );
-  }
+  if (state.phase === 'failed') return <LoadErrorBar state="api-error" message={state.error.message} />;
   const { report } = state;
-  if (report.state === 'load-error') {
-    const status = report.error?.status;
-    return (
-      <MessageBar intent="error" layout="multiline" data-state="load-error">
-        <MessageBarBody>
-          <MessageBarTitle>{status ? `Could not load this report: Microsoft Graph answered HTTP ${status}` : 'Could not load this report'}</MessageBarTitle>
-          {report.error?.message}
-        </MessageBarBody>
-      </MessageBar>
-    );
-  }
+  if (report.state === 'load-error') return <LoadErrorBar state="load-error" status={report.error?.status} message={report.error?.message} />;
   if (report.state === 'empty') {
     return (
       <MessageBar intent="warning" layout="multiline" data-state="empty">

@@ -1,4 +1,4 @@
-import { Body1, MessageBar, MessageBarBody, MessageBarTitle, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
+import { Body1, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect } from 'react';
 import type { ReactNode } from 'react';
 import type { Finding, ReportId, ReportRow } from '../../core/reports/report-model.js';
@@ -11,6 +11,7 @@ import { useReportWindow } from './use-report-window.js';
 import type { ReportWindowView } from './use-report-window.js';
 import type { WindowFilters } from './browser-rows.js';
 import { VISUALLY_HIDDEN } from './visually-hidden.js';
+import { LoadErrorBar } from './LoadErrorBar.js';
 
 const useStyles = makeStyles({
   // The section's gap spaces it from the tools above; a heading's own margin would double that.
@@ -72,21 +73,9 @@ export function TableSection({ view, ...props }: TableSectionProps & { view: Tab
           </span>
         ) : null}
         {view.loadError ? (
-          <MessageBar intent="error" layout="multiline" data-state="load-error">
-            <MessageBarBody>
-              <MessageBarTitle>
-                {view.loadError.status ? `Could not load this report: Microsoft Graph answered HTTP ${view.loadError.status}` : 'Could not load this report'}
-              </MessageBarTitle>
-              {view.loadError.message}
-            </MessageBarBody>
-          </MessageBar>
+          <LoadErrorBar state="load-error" status={view.loadError.status} message={view.loadError.message} />
         ) : view.error ? (
-          <MessageBar intent="error" layout="multiline" data-state="api-error">
-            <MessageBarBody>
-              <MessageBarTitle>Could not load this report</MessageBarTitle>
-              {view.error.message}
-            </MessageBarBody>
-          </MessageBar>
+          <LoadErrorBar state="api-error" message={view.error.message} />
         ) : view.total === 0 ? (
           <Body1 className={styles.muted}>{narrowed ? 'No rows match the filter.' : 'Nothing to show.'}</Body1>
         ) : (
