@@ -9,7 +9,7 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import type { GraphClient } from '../../src/graph/graph-client.js';
 import type { ReportRegistry } from '../../src/core/reports/registry.js';
 import type { Simulator } from '../../src/sim/simulator.js';
-import type { Page, Route } from 'playwright-core';
+import type { Page, Response, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { TAB_DIRECTORY, launchTestBrowser } from './browser.js';
 import { gate } from './gate.js';
@@ -151,4 +151,19 @@ export async function holdRequests(page: Page, url: string | RegExp, answer: (ro
     await answer(route);
   });
   return released.open;
+}
+
+/**
+ * The page's next answer that `test` accepts and whose body arrived whole. The tab aborts a request it
+ * no longer needs (a window superseded by a newer one); such an answer may have matched already and its
+ * body is gone, so it is passed over, as `waitForResponse` would not.
+ */
+export async function finishedAnswer(page: Page, test: (response: Response) => boolean | Promise<boolean>): Promise<Response> {
+  const request = await page.waitForEvent('requestfinished', async (finished) => {
+    const response = await finished.response();
+    return response !== null && (await test(response));
+  });
+  const response = await request.response();
+  if (response === null) throw new Error(`no answer to ${request.url()}`);
+  return response;
 }

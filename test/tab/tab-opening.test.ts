@@ -6,7 +6,7 @@ import { PREVIEW_ROWS_PER_TABLE } from '../../src/core/reports/report-preview.js
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { holdRequests, useTabPages } from '../support/tab-server.js';
+import { finishedAnswer, holdRequests, useTabPages } from '../support/tab-server.js';
 
 // 2,000 devices: report 4 has about 1,500 rows, more than a preview holds whole.
 const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000 }) });
@@ -33,7 +33,7 @@ describe('opening a report', () => {
     const requests = reportRequests(page, 'escrow-gaps');
     // The whole report's request alone (not its preview, progress or triage).
     const releaseWhole = await holdRequests(page, '**/api/reports/escrow-gaps');
-    const previewAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
+    const previewAnswer = finishedAnswer(page, (response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const { whole } = (await (await previewAnswer).json()) as ReportPreview;
     expect(whole.rows).toBeGreaterThan(1_000);
@@ -68,7 +68,7 @@ describe('opening a report', () => {
 
   it('once the whole report is in, its tools answer for every row: "Open findings only" keeps the rows with an open finding', async () => {
     const page = await tab.newPage();
-    const wholeAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps');
+    const wholeAnswer = finishedAnswer(page, (response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps');
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
     const report = (await (await wholeAnswer).json()) as ReportResult;
     await page.locator('[data-shown-count]:not([data-partial])').waitFor();

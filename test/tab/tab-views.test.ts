@@ -9,7 +9,7 @@ import { saveScreenshot } from '../support/browser.js';
 import type { PageGlobals } from '../support/browser.js';
 import { gate } from '../support/gate.js';
 import { ALL_REPORT_ROLES, useTestSimulator } from '../support/simulated-tenant.js';
-import { holdRequests, useTabPages } from '../support/tab-server.js';
+import { finishedAnswer, holdRequests, useTabPages } from '../support/tab-server.js';
 import type { TabServer } from '../support/tab-server.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
 
@@ -254,7 +254,7 @@ describe('full text without hover', () => {
   it("a row's first cell opens, by keyboard, a pane with every field in full, however the table cut it", async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 1024, height: 768 });
-    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene/preview');
+    const answer = finishedAnswer(page, (response) => new URL(response.url()).pathname === '/api/reports/assignment-hygiene/preview');
     await page.goto(`${tab.server.base}/tab/#/assignment-hygiene`);
     const report = (await (await answer).json()) as { columns: Array<{ key: string; label: string; format: string }>; rows: Array<Record<string, unknown>> };
     await page.locator('[role=table]').first().waitFor();

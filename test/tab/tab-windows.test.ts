@@ -6,7 +6,7 @@ import { windowTextSortKey as textSortKey } from '../../src/core/reports/row-key
 import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
 import { seriousViolations } from '../support/axe-check.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { holdRequests, useTabPages } from '../support/tab-server.js';
+import { finishedAnswer, holdRequests, useTabPages } from '../support/tab-server.js';
 import { gate } from '../support/gate.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 
@@ -40,8 +40,8 @@ const isRows = (url: string, test: (query: URLSearchParams) => boolean) => {
 
 /** The windowed report open, its first window painted; the preview's sizes and the first window. */
 async function openWindowed(page: Page): Promise<{ whole: ReportPreview['whole']; first: Window }> {
-  const previewAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
-  const firstAnswer = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('offset') === '0'));
+  const previewAnswer = finishedAnswer(page, (response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps/preview');
+  const firstAnswer = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('offset') === '0'));
   await page.goto(`${tab.server.base}/tab/?windowFrom=${WINDOW_FROM}#/escrow-gaps`);
   const { whole } = (await (await previewAnswer).json()) as ReportPreview;
   const first = (await (await firstAnswer).json()) as Window;
@@ -120,7 +120,7 @@ describe('a report read in windows', () => {
     const lastPage = Math.floor((whole.rows - 1) / 100) * 100;
     // The windows past the first are held until the test has seen their placeholders.
     const release = await holdRequests(page, /\/api\/reports\/escrow-gaps\/rows\?(.*&)?offset=[1-9]/);
-    const lastAnswer = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('offset') === String(lastPage)));
+    const lastAnswer = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('offset') === String(lastPage)));
     await page.getByRole('region', { name: /Escrow Gaps/ }).evaluate((scroller) => scroller.scrollTo(0, scroller.scrollHeight));
     const placeholder = page.locator(`[role=table] [role=row][data-placeholder][aria-rowindex="${whole.rows + 1}"]`);
     await placeholder.waitFor();
@@ -143,7 +143,7 @@ describe('a report read in windows', () => {
     const page = await tab.newPage();
     await openWindowed(page);
     const header = page.getByRole('columnheader', { name: 'Device' });
-    const ascending = page.waitForResponse((response) =>
+    const ascending = finishedAnswer(page, (response) =>
       isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'asc' && query.get('offset') === '0'),
     );
     await header.getByRole('button').click();
@@ -153,7 +153,7 @@ describe('a report read in windows', () => {
     await expect.poll(() => shownDevices(page, 5)).toEqual(names);
     const keys = names.map(textSortKey);
     expect([...keys].sort()).toEqual(keys);
-    const descending = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'desc'));
+    const descending = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'desc'));
     await header.getByRole('button').click();
     const reversed = (await (await descending).json()) as Window;
     expect(await header.getAttribute('aria-sort')).toBe('descending');
@@ -165,7 +165,7 @@ describe('a report read in windows', () => {
     const requests = apiRequests(page, 'escrow-gaps');
     const { first } = await openWindowed(page);
     const name = String(first.rows[0]!.device);
-    const filtered = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('q') === name));
+    const filtered = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('q') === name));
     await page.getByRole('searchbox', { name: 'Filter rows' }).pressSequentially(name, { delay: 10 });
     const answer = (await (await filtered).json()) as Window;
     expect(answer.total).toBeGreaterThanOrEqual(1);
@@ -177,7 +177,7 @@ describe('a report read in windows', () => {
     await page.getByRole('searchbox', { name: 'Filter rows' }).fill('no-device-is-named-this');
     await page.getByText('No rows match the filter.').waitFor();
     expect(await page.locator('[role=table]').count()).toBe(0);
-    const cleared = page.waitForResponse((response) => isRows(response.url(), (query) => !query.has('q') && query.get('offset') === '0'));
+    const cleared = finishedAnswer(page, (response) => isRows(response.url(), (query) => !query.has('q') && query.get('offset') === '0'));
     await page.getByRole('searchbox', { name: 'Filter rows' }).fill('');
     await cleared;
     await expect.poll(() => shownCount(page)).toBe(first.total);
@@ -185,7 +185,7 @@ describe('a report read in windows', () => {
     const kind = page.locator('[data-finding-kind]').first();
     const kindKey = (await kind.getAttribute('data-finding-kind'))!;
     const kindCount = Number(await kind.getAttribute('data-finding-count'));
-    const ofKind = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('finding') === kindKey && query.get('open') === 'true' && !query.has('q')));
+    const ofKind = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('finding') === kindKey && query.get('open') === 'true' && !query.has('q')));
     await kind.getByRole('button').click();
     const kindAnswer = (await (await ofKind).json()) as Window;
     // One finding of a kind per device in this report: as many rows as the kind's count.
@@ -193,7 +193,7 @@ describe('a report read in windows', () => {
     await expect.poll(() => shownCount(page)).toBe(kindCount);
     await kind.getByRole('button').click();
 
-    const open = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('open') === 'true' && !query.has('finding')));
+    const open = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('open') === 'true' && !query.has('finding')));
     await page.getByRole('switch', { name: 'Open findings only' }).check();
     const openAnswer = (await (await open).json()) as Window;
     expect(openAnswer.total).toBeLessThan(first.total);
@@ -219,7 +219,7 @@ describe('a report read in windows', () => {
 
     const accepted = page.locator('[data-triaged=accepted]');
     await expect.poll(() => accepted.getAttribute('data-finding-count')).toBe('1');
-    const narrowed = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('triage') === 'accepted' && !query.has('open')));
+    const narrowed = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('triage') === 'accepted' && !query.has('open')));
     await accepted.getByRole('button').click();
     const answer = (await (await narrowed).json()) as Window;
     expect(answer.total).toBe(1);
@@ -244,7 +244,7 @@ describe('a report read in windows', () => {
   it('exports the server’s CSV of the whole report, not one built in the browser', async () => {
     const page = await tab.newPage();
     await openWindowed(page);
-    const csvAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps.csv');
+    const csvAnswer = finishedAnswer(page, (response) => new URL(response.url()).pathname === '/api/reports/escrow-gaps.csv');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const answer = await csvAnswer;
@@ -283,14 +283,14 @@ describe('a report read in windows', () => {
     await openWindowed(page);
     const header = page.getByRole('columnheader', { name: 'Device' });
     await header.getByRole('button').focus();
-    const sorted = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'asc'));
+    const sorted = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('sort') === 'device' && query.get('dir') === 'asc'));
     await page.keyboard.press('Enter');
     await sorted;
     expect(await header.getAttribute('aria-sort')).toBe('ascending');
     // The table's region takes focus and scrolls with the keys; the windows in view follow.
     const region = page.getByRole('region', { name: /Escrow Gaps/ });
     await region.focus();
-    const further = page.waitForResponse((response) => isRows(response.url(), (query) => query.get('offset') !== '0' && query.get('sort') === 'device'));
+    const further = finishedAnswer(page, (response) => isRows(response.url(), (query) => query.get('offset') !== '0' && query.get('sort') === 'device'));
     await page.keyboard.press('End');
     expect(((await (await further).json()) as Window).offset).toBeGreaterThan(0);
   });
@@ -313,7 +313,8 @@ describe('a report read in windows', () => {
     await page.goto(`${server.base}/tab/?windowFrom=${WINDOW_FROM}#/escrow-gaps`);
     await page.locator('[role=table] [role=row][aria-rowindex="2"]:not([data-placeholder])').waitFor();
     expect(await page.locator('[data-generated-at]').getAttribute('data-generated-at')).toBe(now.toISOString());
-    const newerWindow = page.waitForResponse(
+    const newerWindow = finishedAnswer(
+      page,
       async (response) => isRows(response.url(), () => true) && ((await response.json()) as { generatedAt: string }).generatedAt === later.toISOString(),
     );
     try {
