@@ -15,6 +15,7 @@ import { ScheduleRecords } from './schedule-records.js';
 import { sharedLoader } from './shared-loads.js';
 import { TriageRecords } from './triage-records.js';
 import { countedReader } from './request-count.js';
+import { SharedAuditLog } from '../core/audit-story/shared-audit-log.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
@@ -76,7 +77,9 @@ export function createServices(options: ServicesOptions): AppServices {
   const memory = store ? storeMemory(store, log) : undefined;
   // Counted so that a "what applies" question that starts report 2's load counts its requests (request-count.ts).
   const graph = connection.graph ? countedReader(connection.graph) : undefined;
-  const load = options.load ?? loadThrough(registry, graph, { ...options.loadOptions, ...(memory ? { memory } : {}) });
+  // Reports 2 and 3 read Intune's audit log for their stories: once for both, then only what is new.
+  const auditLog = new SharedAuditLog(memory);
+  const load = options.load ?? loadThrough(registry, graph, { auditLog, ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.

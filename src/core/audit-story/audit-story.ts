@@ -10,13 +10,15 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asString, graphTimestamp } from '../reports/graph-values.js';
 import type { OptionalRead } from '../reports/optional-read.js';
-import type { AuditChange, ChangedProperty, DerivedReport, LastChange } from '../reports/report-model.js';
+import type { AuditChange, ChangedProperty, DerivedReport, LastChange, LoadContext } from '../reports/report-model.js';
 
 // The contract's types (report-model.ts), for the report folders that build stories.
 export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
 
 /** An audit event kept to what a story needs, as its page arrives. */
 export interface AuditEntry {
+  /** The event's id, which tells an event read twice (windows that overlap) from two events; '' when Graph gave none. */
+  id: string;
   at: string;
   /** The user principal name, or the app's display name for a change made by an app (`UNNAMED_ACTOR` when the log names neither). */
   by: string;
@@ -28,6 +30,11 @@ export interface AuditEntry {
 
 /** The audit log as one load read it: the events since `since`, or why it could not be read. */
 export type AuditLog = OptionalRead<{ since: string; entries: AuditEntry[] }>;
+
+/** Where a load reads the log when the tenant's reports share it (shared-audit-log.ts). */
+export interface AuditLogSource {
+  read(context: LoadContext, since: Date, signal: AbortSignal): Promise<AuditLog>;
+}
 
 /** Changes kept per object in a report's JSON, newest first: enough for the tab's pane, bounded for a large tenant. */
 export const MAX_CHANGES_PER_OBJECT = 5;
@@ -75,6 +82,7 @@ export function projectAuditEvent(event: Graph.AuditEvent): AuditEntry {
   const at = graphTimestamp(event.activityDateTime)?.toISOString() ?? '';
   const resources = Array.isArray(event.resources) ? event.resources : [];
   return {
+    id: asString(event.id) ?? '',
     at,
     by: auditActorName(event.actor) ?? UNNAMED_ACTOR,
     activity: asString(event.activity) ?? asString(event.activityType) ?? asString(event.displayName) ?? 'a change',
@@ -110,9 +118,10 @@ export function auditWindowStart(lastModified: ReadonlyArray<string | null | und
   return new Date(Math.max(retention, oldest - WINDOW_SLACK_MS));
 }
 
-/** The `$filter` of a read from `since`: Graph's DateTimeOffset literal, whole seconds. */
-export function auditWindowFilter(since: Date): string {
-  return `activityDateTime ge ${since.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+/** The `$filter` of a read from `since` (and before `before`, when given): Graph's DateTimeOffset literals, whole seconds. */
+export function auditWindowFilter(since: Date, before?: Date): string {
+  const literal = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return before === undefined ? `activityDateTime ge ${literal(since)}` : `activityDateTime ge ${literal(since)} and activityDateTime lt ${literal(before)}`;
 }
 
 /**

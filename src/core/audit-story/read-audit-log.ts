@@ -1,7 +1,8 @@
 /**
- * The one read of Intune's audit log a load makes for its findings' stories (audit-story.ts):
- * through the Graph port like every other read (paged, paced, progress told per page), optional,
- * so a log that cannot be read is a value, never the report's load error.
+ * The read of Intune's audit log a load makes for its findings' stories (audit-story.ts): through
+ * the Graph port like every other read (paged, paced, progress told per page), optional, so a log
+ * that cannot be read is a value, never the report's load error. Where the tenant's reports share
+ * the log (`context.auditLog`, shared-audit-log.ts), it is read once for them and then only what is new.
  */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
@@ -25,16 +26,15 @@ export async function readAuditLog(context: LoadContext, lastModified: ReadonlyA
   const since = auditWindowStart(lastModified, context.now?.() ?? new Date());
   // A read asked for without a signal is never aborted; it still needs one to tell an abort from a failure.
   const readSignal = signal ?? new AbortController().signal;
+  if (context.auditLog) return context.auditLog.read(context, since, readSignal);
   try {
-    const entries = await readCollection<Graph.AuditEvent, AuditEntry>(
-      context,
-      'auditEvents',
-      AUDIT_EVENTS_PATH,
-      { query: { $filter: auditWindowFilter(since) }, signal: readSignal },
-      projectAuditEvent,
-    );
-    return { ok: true, value: { since: since.toISOString(), entries } };
+    return { ok: true, value: { since: since.toISOString(), entries: await readAuditWindow(context, since, undefined, readSignal) } };
   } catch (error) {
     return { ok: false, reason: optionalReadFailure(error, readSignal) };
   }
+}
+
+/** The events from `from` on, or up to `to` (excluded) when given; a failed read throws, as the Graph port does. */
+export function readAuditWindow(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal): Promise<AuditEntry[]> {
+  return readCollection<Graph.AuditEvent, AuditEntry>(context, 'auditEvents', AUDIT_EVENTS_PATH, { query: { $filter: auditWindowFilter(from, to) }, signal }, projectAuditEvent);
 }

@@ -13,6 +13,7 @@ import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
+import type { AuditLogSource } from '../audit-story/audit-story.js';
 
 function nameWords(name: string): string {
   return name
@@ -124,6 +125,8 @@ export interface LoadReportOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Where reports keep what they may reuse at their next load of this tenant; each report's names are its own. */
   memory?: LoadMemory;
+  /** Intune's audit log shared by the reports of this tenant (shared-audit-log.ts); each load reads its own without it. */
+  auditLog?: AuditLogSource;
   /** Told of a failure that is not Graph's answer (data no loader expected, a bug), for the log. */
   onUnexpectedError?: (report: ReportId, error: unknown) => void;
   /**
@@ -171,6 +174,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       now,
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
+      ...(options.auditLog ? { auditLog: options.auditLog } : {}),
     });
     options.onRecords?.(records);
     const generatedAt = now();

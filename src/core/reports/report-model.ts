@@ -4,6 +4,7 @@ import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
+import type { AuditLogSource } from '../audit-story/audit-story.js';
 import type { NotCheckedSource, OptionalSource } from './not-checked.js';
 
 /**
@@ -252,6 +253,8 @@ export interface LoadContext {
   memory?: LoadMemory;
   /** The load's clock, for what it keeps in `memory`. */
   now?: () => Date;
+  /** Intune's audit log as the tenant's reports share it, read once and then only what is new; absent where each load reads its own (the CLI). */
+  auditLog?: AuditLogSource;
 }
 
 /**

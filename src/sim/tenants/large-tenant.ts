@@ -9,6 +9,7 @@ import { applePushNotificationCertificate, depOnboardingSetting, domainJoinConne
 import { bitlockerRecoveryKey, deviceLocalCredentialInfo, managedDevice } from '../../core/reports/escrow-gaps/demo-records.js';
 import { asrRulesSetting, choiceSetting, deviceManagementIntent, deviceManagementTemplate } from '../../core/reports/security-posture/demo-records.js';
 import { baselinePolicyTemplates } from '../../core/reports/security-posture/demo.js';
+import { auditEvent } from '../../core/audit-story/demo-records.js';
 import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
 import { GUID_DRAWS, pick, seededGuid, seededRandom } from './seeded-random.js';
 import type { SeededRandom } from './seeded-random.js';
@@ -22,6 +23,8 @@ export interface LargeTenantOptions {
   devices?: number;
   /** Settings catalog policies, when not scaled with the devices (800 at 100,000 devices): report 3's volume. */
   policies?: number;
+  /** Events in Intune's audit log over its year, when not scaled with the devices (100,000 from 100,000 devices on). */
+  auditEvents?: number;
 }
 
 /**
@@ -186,13 +189,14 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   );
   const applePush = applePushNotificationCertificate({ id: guid(), appleIdentifier: 'mdm@northwind-large.example', expirationDateTime: daysFromNow(now, 180), now });
   addAppliesCases({ collections, groups, deviceCount, deviceUserIds, now, seed: (options.seed ?? 7) + 1 });
+  const auditEvents = generateAuditLog(collections, now, options.auditEvents ?? Math.min(100_000, count(100_000)));
 
   return {
     tenantId: '3c9e7b21-5f4a-4d8e-9b6c-1a2f3e4d5c6b',
     displayName: 'Northwind (large)',
     domain: 'northwind-large.onmicrosoft.com',
     collections,
-    generated,
+    generated: { ...generated, auditEvents },
     singletons: {
       windowsAutopilotSettings: windowsAutopilotSettings({ lastSyncDateTime: hoursAgo(now, 3), syncStatus: 'completed', now }),
       applePushNotificationCertificate: applePush,
@@ -460,4 +464,40 @@ function addAppliesCases(tenant: {
     }),
     deviceConfiguration({ id: guid(), displayName: 'Applies unreadable profile', targets: [{ kind: 'include', groupId: unreadable }], now }),
   );
+}
+
+/**
+ * A year of Intune's audit log (the log keeps "up to one year of audit events",
+ * learn.microsoft.com/intune/intune-service/fundamentals/monitor-audit-logs): `count` changes to the
+ * tenant's profiles, compliance policies, settings catalog policies, baselines and apps, evenly
+ * spread from a year ago to an hour ago, in the order they were written (the List page promises no
+ * other), one in fifty a failed attempt. Made on demand from their index, as the devices are.
+ */
+function generateAuditLog(collections: SimTenant['collections'], now: Date, count: number): { length: number; at: (index: number) => GraphRecord } {
+  const objects = [
+    ...collections.deviceConfigurations.map((record) => ({ record, type: 'DeviceConfiguration', name: record.displayName })),
+    ...collections.deviceCompliancePolicies.map((record) => ({ record, type: 'DeviceCompliancePolicy', name: record.displayName })),
+    ...collections.configurationPolicies.map((record) => ({ record, type: 'DeviceManagementConfigurationPolicy', name: record.name })),
+    ...collections.intents.map((record) => ({ record, type: 'DeviceManagementIntent', name: record.displayName })),
+    ...collections.mobileApps.map((record) => ({ record, type: 'MobileApp', name: record.displayName })),
+  ];
+  const newest = now.getTime() - 3_600_000;
+  const span = 365 * 86_400_000 - 7_200_000;
+  const hex = (index: number) => index.toString(16).padStart(12, '0');
+  return {
+    length: objects.length === 0 ? 0 : count,
+    at: (index) => {
+      const object = objects[(index * 7919) % objects.length]!;
+      return auditEvent(`ae000000-0000-4000-8000-${hex(index)}`, `ac000000-0000-4000-8000-${hex(index)}`, {
+        resourceId: String(object.record.id),
+        resourceName: String(object.name),
+        resourceType: object.type,
+        operation: 'Patch',
+        verb: index % 3 === 0 ? 'Assign' : 'Patch',
+        at: new Date(newest - span + Math.floor((span * index) / Math.max(1, count))).toISOString(),
+        actor: { user: `admin${index % 12}@northwind-large.example` },
+        result: index % 50 === 49 ? 'Failure' : 'Success',
+      }) as unknown as GraphRecord;
+    },
+  };
 }

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { auditEvent } from '../../../src/core/audit-story/demo-records.js';
+import { KEPT_AUDIT_LOG, SharedAuditLog } from '../../../src/core/audit-story/shared-audit-log.js';
+import type { LoadMemory, ReportResult } from '../../../src/core/reports/report-model.js';
+import { REPORTS } from '../../../src/core/reports/registry.js';
+import { GRAPH_BUDGETS, RequestBudget } from '../../../src/graph/request-budget.js';
+import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
+import { buildLargeTenant } from '../../../src/sim/tenants/large-tenant.js';
+import type { GraphRecord } from '../../../src/sim/tenants/sim-tenant.js';
+import { useTestSimulator } from '../../support/simulated-tenant.js';
+import type { SimulatorHarness } from '../../support/simulated-tenant.js';
+
+/**
+ * Reports 2 and 3 share one read of Intune's audit log, and later loads read only what is new
+ * (shared-audit-log.ts, docs/performance.md "The audit log, read once"). Request counts, not time.
+ */
+const AUDIT_PATH = '/v1.0/deviceManagement/auditEvents';
+const now = new Date('2026-11-22T09:00:00Z');
+
+function auditRequests(harness: SimulatorHarness): Array<{ query: URLSearchParams }> {
+  return harness.sim.graph.requests.filter((request) => request.path === AUDIT_PATH).map((request) => ({ query: new URLSearchParams(request.query) }));
+}
+
+/** A state store's kept texts, in memory. */
+function keptTexts(): LoadMemory & { texts: Map<string, string> } {
+  const texts = new Map<string, string>();
+  return {
+    texts,
+    read: async (name) => texts.get(name) ?? null,
+    write: async (name, text) => {
+      texts.set(name, text);
+    },
+  };
+}
+
+/** Each finding's fingerprint with its last change, for comparing stories. */
+function stories(results: readonly ReportResult[]): Array<[string, unknown]> {
+  return results.flatMap((result) => result.findings.map((finding): [string, unknown] => [finding.fingerprint, finding.lastChange ?? null])).sort(([a], [b]) => a.localeCompare(b));
+}
+
+// A warm load's reads do not grow with the log: 10,000 events (200 pages) prove it as 100,000 would,
+// at a tenth of the cold read. `npm run bench` reads the 100,000 of the large tenant (docs/performance.md).
+const EVENTS = 10_000;
+
+describe('a year of audit events', () => {
+  const clock = { now: 0 };
+  const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000, auditEvents: EVENTS, now }), throttleClock: () => clock.now });
+  const client = () =>
+    harness.client({
+      budget: new RequestBudget(
+        GRAPH_BUDGETS,
+        () => clock.now,
+        async (ms) => {
+          clock.now += ms;
+        },
+      ),
+    });
+
+  it('is read once for reports 2 and 3, and a warm load of both reads at most two pages of it', async () => {
+    const auditLog = new SharedAuditLog();
+    const graph = client();
+    const load = () => Promise.all(['assignment-hygiene', 'security-posture'].map((id) => REPORTS.load(id, graph, { now: () => now, auditLog })));
+
+    const cold = await load();
+    for (const result of cold) expect(result.error).toBeNull();
+    const coldReads = auditRequests(harness);
+    // The year once (pages of 50), whichever report asked first, and at most a gap and a page of new events for the other.
+    expect(coldReads.length).toBeGreaterThanOrEqual(EVENTS / 50);
+    expect(coldReads.length).toBeLessThanOrEqual(EVENTS / 50 + 2);
+    expect(cold.some((result) => result.findings.some((finding) => finding.lastChange))).toBe(true);
+
+    harness.sim.graph.clearLog();
+    const warm = await load();
+    const warmReads = auditRequests(harness);
+    expect(warmReads.length).toBeGreaterThanOrEqual(1);
+    expect(warmReads.length).toBeLessThanOrEqual(2);
+    // Only the last hour and after is asked for again.
+    for (const read of warmReads) expect(read.query.get('$filter')).toBe('activityDateTime ge 2026-11-22T08:00:00Z');
+    expect(stories(warm)).toEqual(stories(cold));
+  });
+});
+
+describe('the shared audit log on the demo tenant', () => {
+  const tenant = buildDemoTenant({ now });
+  const harness = useTestSimulator({ tenant });
+  const ids = ['assignment-hygiene', 'security-posture'];
+
+  it('tells the same stories as reports that read the log each on their own', async () => {
+    const graph = harness.client();
+    const alone = await Promise.all(ids.map((id) => REPORTS.load(id, graph, { now: () => now })));
+    const shared = new SharedAuditLog();
+    const together = await Promise.all(ids.map((id) => REPORTS.load(id, graph, { now: () => now, auditLog: shared })));
+    expect(stories(together)).toEqual(stories(alone));
+    expect(stories(together).some(([, change]) => change !== null)).toBe(true);
+  });
+
+  it('adds an event written since the last read, reads an event twice only once, and starts warm from what the state kept', async () => {
+    const graph = harness.client();
+    const memory = keptTexts();
+    const first = await REPORTS.load('assignment-hygiene', graph, { now: () => now, auditLog: new SharedAuditLog(memory) });
+    expect(memory.texts.has(KEPT_AUDIT_LOG)).toBe(true);
+    const finding = first.findings.find((candidate) => candidate.lastChange)!;
+    // A newer change of that finding's object, written after the first read, ten minutes before the next.
+    const later = new Date(now.getTime() + 50 * 60_000);
+    const change = auditEvent('9d1c0b7e-5a4f-4e3d-8c2b-1a0f9e8d7c6b', '8c0b9a6d-4e3f-4d2c-9b1a-0f9e8d7c6b5a', {
+      resourceId: finding.subjectId,
+      resourceName: 'changed',
+      resourceType: 'DeviceConfiguration',
+      operation: 'Patch',
+      verb: 'Patch',
+      at: new Date(later.getTime() - 10 * 60_000).toISOString(),
+      actor: { user: 'erin@contoso.com' },
+      result: 'Success',
+    }) as unknown as GraphRecord;
+    tenant.collections.auditEvents.push(change);
+    try {
+      harness.sim.graph.clearLog();
+      // Another process over the same state: it reads only from an hour before the last read on.
+      const second = await REPORTS.load('assignment-hygiene', graph, { now: () => later, auditLog: new SharedAuditLog(memory) });
+      const reads = auditRequests(harness);
+      expect(reads.map((read) => read.query.get('$filter'))).toEqual(['activityDateTime ge 2026-11-22T08:00:00Z']);
+      const again = second.findings.find((candidate) => candidate.fingerprint === finding.fingerprint)!;
+      expect(again.lastChange).toMatchObject({ by: 'erin@contoso.com' });
+      const kept = second.auditLog?.state === 'read' ? second.auditLog.changes[finding.subjectId]! : [];
+      expect(kept.filter((entry) => entry.by === 'erin@contoso.com')).toHaveLength(1);
+
+      // Read once more over the same hour: the event is read twice and kept once.
+      const third = await REPORTS.load('assignment-hygiene', graph, { now: () => later, auditLog: new SharedAuditLog(memory) });
+      const keptAgain = third.auditLog?.state === 'read' ? third.auditLog.changes[finding.subjectId]! : [];
+      expect(keptAgain.filter((entry) => entry.by === 'erin@contoso.com')).toHaveLength(1);
+    } finally {
+      tenant.collections.auditEvents.pop();
+    }
+  });
+
+  it('reads the whole window again when the kept log is torn', async () => {
+    const memory = keptTexts();
+    memory.texts.set(KEPT_AUDIT_LOG, '{"since": 1, "nextFrom": "torn"');
+    const result = await REPORTS.load('assignment-hygiene', harness.client(), { now: () => now, auditLog: new SharedAuditLog(memory) });
+    expect(result.auditLog?.state).toBe('read');
+    expect(auditRequests(harness)[0]!.query.get('$filter')).toBe('activityDateTime ge 2025-11-22T09:00:00Z');
+    expect(JSON.parse(memory.texts.get(KEPT_AUDIT_LOG)!)).toMatchObject({ nextFrom: now.getTime() - 3_600_000 });
+  });
+});
