@@ -17,6 +17,7 @@ import { budgetOf } from '../src/graph/request-budget.js';
 import type { BudgetName } from '../src/graph/request-budget.js';
 import { PRODUCT_READS } from '../src/core/upstream-reads.js';
 import { SharedAuditLog } from '../src/core/audit-story/shared-audit-log.js';
+import { nodeSha256Hex } from '../src/app/node-digest.js';
 import { AUDIT_EVENTS_PATH } from '../src/core/audit-story/read-audit-log.js';
 
 export interface LoadFigures {
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   // Reports 2 and 3 share one read of the audit log, kept with the rest when BENCH_MEMORY_DIR is set, as the server does.
   const auditLog = new SharedAuditLog(memory);
-  const results = await Promise.all(ids.map((id) => loadReport(id, graph, { auditLog, ...(memory ? { memory } : {}) })));
+  const results = await Promise.all(ids.map((id) => loadReport(id, graph, { auditLog, digest: nodeSha256Hex, ...(memory ? { memory } : {}) })));
   const timeMs = performance.now() - started;
   for (const exchange of exchanges) {
     if (exchange.method === 'GET' && ![429, 503, 504].includes(exchange.status ?? 0)) units[budgetOf(exchange.path.split('?')[0]!)] += 1;

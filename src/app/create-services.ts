@@ -16,6 +16,7 @@ import { sharedLoader } from './shared-loads.js';
 import { TriageRecords } from './triage-records.js';
 import { countedReader } from './request-count.js';
 import { SharedAuditLog } from '../core/audit-story/shared-audit-log.js';
+import { nodeSha256Hex } from './node-digest.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
@@ -79,7 +80,7 @@ export function createServices(options: ServicesOptions): AppServices {
   const graph = connection.graph ? countedReader(connection.graph) : undefined;
   // Reports 2 and 3 read Intune's audit log for their stories: once for both, then only what is new.
   const auditLog = new SharedAuditLog(memory);
-  const load = options.load ?? loadThrough(registry, graph, { auditLog, ...options.loadOptions, ...(memory ? { memory } : {}) });
+  const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.

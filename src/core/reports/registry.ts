@@ -1,4 +1,5 @@
 import { findingFingerprint } from '../findings/fingerprint.js';
+import type { Sha256Hex } from '../findings/fingerprint.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { adminApprovalReport } from './admin-approval/definition.js';
@@ -127,6 +128,8 @@ export interface LoadReportOptions {
   memory?: LoadMemory;
   /** Intune's audit log shared by the reports of this tenant (shared-audit-log.ts); each load reads its own without it. */
   auditLog?: AuditLogSource;
+  /** The SHA-256 the findings' fingerprints are made with: Node's where the code runs on Node (fingerprint.ts). */
+  digest?: Sha256Hex;
   /** Told of a failure that is not Graph's answer (data no loader expected, a bug), for the log. */
   onUnexpectedError?: (report: ReportId, error: unknown) => void;
   /**
@@ -188,13 +191,13 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       notice: derived.notice,
       columns: derived.columns,
       rows: derived.rows,
-      findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey) })),
+      findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey, options.digest) })),
       findingKinds: definition.findingKinds,
       unchecked: uncheckedKinds(definition, derived.columns),
       uncheckedSubjects: distinctSubjects(derived.uncheckedSubjects ?? []).map(({ kind, subjectId, ruleKey }) => ({
         kind,
         subjectId,
-        fingerprint: ruleKey === undefined ? null : findingFingerprint(id, kind, subjectId, ruleKey),
+        fingerprint: ruleKey === undefined ? null : findingFingerprint(id, kind, subjectId, ruleKey, options.digest),
       })),
       notChecked: notCheckedSources(definition.optionalSources, derived.columns, definition.findingKinds),
       thresholds,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { findingFingerprint } from '../../../src/core/findings/fingerprint.js';
+import { findingFingerprint, sha256Hex } from '../../../src/core/findings/fingerprint.js';
+import { nodeSha256Hex } from '../../../src/app/node-digest.js';
 
 const DEVICE = '6f1c2a9e-0b7d-4c3e-9a51-2d8e7f4b1c0a';
 
@@ -52,5 +53,16 @@ describe('findingFingerprint', () => {
     expect(findingFingerprint('ab', 'c', 'd')).not.toBe(findingFingerprint('a', 'bc', 'd'));
     expect(findingFingerprint('r', 'k', 'subject', 'rule')).not.toBe(findingFingerprint('r', 'k', 'subjectrule'));
     expect(findingFingerprint('r', 'k|x', 's')).not.toBe(findingFingerprint('r', 'k', 'x|s'));
+  });
+});
+
+describe("the findings' digest on Node", () => {
+  it('makes the same fingerprints as the browser-safe one, for any text', () => {
+    const subjects = [DEVICE, 'Device-Wipe', 'Gerät-Ä-ß', '設備-42', 'emoji-😀', 'quote-"-back\\slash', '\u2028line'];
+    for (const subject of subjects) {
+      for (const ruleKey of ['', 'rule-a,rule-b', 'é']) {
+        expect(findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, nodeSha256Hex)).toBe(findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, sha256Hex));
+      }
+    }
   });
 });
