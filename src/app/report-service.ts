@@ -12,6 +12,9 @@ import type { HistoryRecords } from './history-records.js';
 import type { OpenedReport, ReportCache, ReportLoadProgress } from './report-cache.js';
 import type { TriageRecords } from './triage-records.js';
 
+/** Audit entries the triage view still carries, the report's latest: what it carried before the audit was paged (`triageAudit`). */
+const AUDIT_SHOWN = 200;
+
 export interface ReportServiceOptions {
   cache: ReportCache;
   /** The reports' history and the triage decisions, kept in the state store; a caller without a store (the CLI) has neither. */
@@ -152,6 +155,7 @@ function triageViewOf(book: TriageBook, report: ReportId, user: { canTriage: boo
   return {
     canTriage: user.canTriage,
     decisions: [...decisionsInForce(book, now).values()].filter((decision) => decision.report === report),
+    audit: audit.slice(-AUDIT_SHOWN).reverse(),
     auditCount: audit.length,
     auditLatest: audit.at(-1)?.seq ?? null,
   };

@@ -60,7 +60,7 @@ function describeTriageOn(name: string, openStore: () => Promise<{ store: () => 
     it('lets a reader read the decisions but answers 403 to a change without the Triager role', async () => {
       const reader = await token([IT_STAFF_ROLE]);
       const view = await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, reader);
-      expect(view).toEqual({ status: 200, json: { canTriage: false, decisions: [], auditCount: 0, auditLatest: null } });
+      expect(view).toEqual({ status: 200, json: { canTriage: false, decisions: [], audit: [], auditCount: 0, auditLatest: null } });
       expect((await call<AuditPage>(server, 'GET', `/api/reports/${REPORT}/triage/audit`, reader)).json).toEqual({
         report: REPORT,
         entries: [],
@@ -118,6 +118,7 @@ function describeTriageOn(name: string, openStore: () => Promise<{ store: () => 
       const reopened = await call<TriageView>(server, 'POST', `/api/reports/${REPORT}/triage`, triager, { action: 'reopen', fingerprint: first!.fingerprint });
       expect(reopened.json.decisions.map((decision) => decision.fingerprint)).toEqual([second!.fingerprint]);
       expect(reopened.json).toMatchObject({ auditCount: 3, auditLatest: 3 });
+      expect(reopened.json.audit.map((entry) => entry.seq)).toEqual([3, 2, 1]);
       const audit = (await call<AuditPage>(server, 'GET', `/api/reports/${REPORT}/triage/audit`, await token([IT_STAFF_ROLE]))).json;
       expect(audit.entries.map((entry) => [entry.seq, entry.action, entry.by.username])).toEqual([
         [3, 'reopen', 'alex.wilber@contoso.example'],
@@ -370,8 +371,10 @@ describe('the triage audit, read a page at a time', () => {
     const his = (await audit(`?person=${alexId}&limit=100&before=101`)).json;
     expect(his.entries.map((entry) => entry.seq)).toEqual(Array.from({ length: 99 }, (_, index) => 100 - index));
     expect(his).toMatchObject({ total: 240, older: null });
-    // The decisions' answer counts the entries and names the newest.
-    expect((await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, await token([IT_STAFF_ROLE]))).json).toMatchObject({ auditCount: 241, auditLatest: 241 });
+    // The decisions' answer counts the entries and names the newest, and still carries the latest 200.
+    const view = (await call<TriageView>(server, 'GET', `/api/reports/${REPORT}/triage`, await token([IT_STAFF_ROLE]))).json;
+    expect(view).toMatchObject({ auditCount: 241, auditLatest: 241 });
+    expect(view.audit).toEqual(seen.slice(0, 200));
   });
 
   it('goes on from where a page ended when entries are added between pages: no gap, no repeat', async () => {

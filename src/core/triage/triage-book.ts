@@ -70,6 +70,11 @@ export interface TriageView {
   canTriage: boolean;
   /** Decisions in force for the report. */
   decisions: TriageDecision[];
+  /**
+   * The report's latest 200 audit entries, newest first: kept for the callers that read them here
+   * (docs/contract.md, "Versioning and compatibility"); the tab reads the whole list by pages.
+   */
+  audit: TriageAuditEntry[];
   /** How many audit entries the report has. */
   auditCount: number;
   /** The `seq` of the report's newest audit entry, or null for none: it changes with every change to the report's triage. */
