@@ -111,7 +111,7 @@ export class ReportService {
     return this.options.triage ? this.options.triage.inForceOrNull(this.log) : Promise.resolve(new Map());
   }
 
-  /** One report's decisions in force and how many audit entries it has, for a user who may or may not change them. A torn book is a `StateStoreError`. */
+  /** One report's decisions in force, its latest audit entries and their count, for a user who may or may not change them. A torn book is a `StateStoreError`. */
   async triageView(id: ReportId, user: { canTriage: boolean }, now: Date): Promise<TriageView> {
     return triageViewOf(await this.triageRecords().read(), id, user, now);
   }

@@ -28,9 +28,10 @@ export interface TriageRoutesOptions {
 
 /**
  * Accept, snooze and reopen (docs/contract.md, "Triage"): anyone who may read the reports reads the
- * decisions and their audit list, a page at a time (400 for a parameter it cannot take); only a holder of DeviceHealth.Triager changes them (403 otherwise),
- * with a JSON body (415 otherwise), a few dozen changes a minute at most (429), and only for a
- * finding of the report the route names (404 otherwise).
+ * decisions, and their audit list a page at a time (400 for a parameter it cannot take); only a
+ * holder of DeviceHealth.Triager changes them (403 otherwise), with a JSON body (415 otherwise), a
+ * few dozen changes a minute at most (429), and only for a finding of the report the route names
+ * (404 otherwise).
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { authorised } = options;

@@ -35,8 +35,9 @@ export type TriageAction = 'accept' | 'snooze' | 'reopen';
 /** One line of the audit list: who did what to which finding, and when. */
 export interface TriageAuditEntry {
   /**
-   * The entry's place in the book's audit list, counted from 1 and never given twice: a reader
-   * pages by it (`before`), which new entries, all numbered higher, do not move (audit-page.ts).
+   * The entry's number in the book's audit list: from 1, each one higher than any before it, never
+   * given twice. A reader pages by it (`before`), which new entries, all numbered higher, do not
+   * move (audit-page.ts).
    */
   seq: number;
   at: string;
@@ -61,9 +62,9 @@ export interface TriageBook {
 export type StoredTriageBook = Omit<TriageBook, 'audit'> & { audit: Array<Omit<TriageAuditEntry, 'seq'> & { seq?: number }> };
 
 /**
- * What the tab reads of the book for one report (docs/contract.md, "Triage"). The audit entries
- * themselves are read a page at a time (`auditPageOf`, audit-page.ts), so that no one's entries can
- * be pushed out of sight by someone else's many.
+ * What the tab reads of the book for one report (docs/contract.md, "Triage"). The whole audit list
+ * is read a page at a time (`auditPageOf`, audit-page.ts), so that no one's entries can be pushed
+ * out of sight by someone else's many.
  */
 export interface TriageView {
   /** Whether the signed-in user may change decisions (holds DeviceHealth.Triager). */

@@ -133,7 +133,7 @@ export class ReportApi {
     return (await this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal)).value;
   }
 
-  /** The report's accepted and snoozed findings, how many audit entries it has, and whether this user may change them. */
+  /** The report's accepted and snoozed findings, its latest audit entries and their count, and whether this user may change them. */
   async triage(id: ReportId, signal?: AbortSignal): Promise<TriageView> {
     return (await this.getJson<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, signal)).value;
   }

@@ -142,7 +142,7 @@ function TriageLogPages({ api, report, kinds, format }: { api: ReportApi; report
   const retry = () => (state.failed?.page === 'older' ? read('older', state.person, state.older) : read('first', state.person, null));
 
   return (
-    <DialogContent className={styles.content} data-triage-log-pages={state.entries.length}>
+    <DialogContent className={styles.content}>
       {state.people.length > 1 || state.person !== null ? (
         <Field label="Whose entries">
           <Dropdown
