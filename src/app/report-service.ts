@@ -5,12 +5,14 @@ import { latestChange } from '../core/history/report-history.js';
 import type { ReportHistory } from '../core/history/report-history.js';
 import { decisionsInForce } from '../core/triage/triage-book.js';
 import type { TriageActor, TriageBook, TriageDecision, TriageOutcome, TriageRequest, TriageView } from '../core/triage/triage-book.js';
+import { auditPageOf } from '../core/triage/audit-page.js';
+import type { AuditPage, AuditPageQuery } from '../core/triage/audit-page.js';
 import { errorText } from '../core/error-text.js';
 import type { HistoryRecords } from './history-records.js';
 import type { OpenedReport, ReportCache, ReportLoadProgress } from './report-cache.js';
 import type { TriageRecords } from './triage-records.js';
 
-/** Audit entries a triage view carries: the latest of the report's, newest first. */
+/** Audit entries the triage view still carries, the report's latest: what it carried before the audit was paged (`triageAudit`). */
 const AUDIT_SHOWN = 200;
 
 export interface ReportServiceOptions {
@@ -109,9 +111,14 @@ export class ReportService {
     return this.options.triage ? this.options.triage.inForceOrNull(this.log) : Promise.resolve(new Map());
   }
 
-  /** One report's decisions in force and its audit list, for a user who may or may not change them. A torn book is a `StateStoreError`. */
+  /** One report's decisions in force, its latest audit entries and their count, for a user who may or may not change them. A torn book is a `StateStoreError`. */
   async triageView(id: ReportId, user: { canTriage: boolean }, now: Date): Promise<TriageView> {
     return triageViewOf(await this.triageRecords().read(), id, user, now);
+  }
+
+  /** One page of a report's triage audit, newest first, maybe of one person's entries (audit-page.ts). A torn book is a `StateStoreError`. */
+  async triageAudit(id: ReportId, query: AuditPageQuery): Promise<AuditPage> {
+    return auditPageOf((await this.triageRecords().read()).audit, id, query);
   }
 
   /**
@@ -144,12 +151,12 @@ export class ReportService {
 }
 
 function triageViewOf(book: TriageBook, report: ReportId, user: { canTriage: boolean }, now: Date): TriageView {
+  const audit = book.audit.filter((entry) => entry.report === report);
   return {
     canTriage: user.canTriage,
     decisions: [...decisionsInForce(book, now).values()].filter((decision) => decision.report === report),
-    audit: book.audit
-      .filter((entry) => entry.report === report)
-      .slice(-AUDIT_SHOWN)
-      .reverse(),
+    audit: audit.slice(-AUDIT_SHOWN).reverse(),
+    auditCount: audit.length,
+    auditLatest: audit.at(-1)?.seq ?? null,
   };
 }

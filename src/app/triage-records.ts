@@ -1,6 +1,6 @@
 import { documentPath, readDocumentAs } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
-import { applyTriage, decisionsInForce, emptyTriageBook, isTriageBook } from '../core/triage/triage-book.js';
+import { applyTriage, decisionsInForce, emptyTriageBook, isTriageBook, sequencedTriageBook } from '../core/triage/triage-book.js';
 import type { TriageBook, TriageDecision, TriageOutcome, TriageRequest } from '../core/triage/triage-book.js';
 import { errorText } from '../core/error-text.js';
 
@@ -70,13 +70,15 @@ export class TriageRecords {
     return locked.ok ? locked.value : { ok: false, status: 503, message: 'Another change to the triage decisions is under way; try again.' };
   }
 
-  private readStored(): Promise<TriageBook> {
-    return readDocumentAs(
+  /** The stored book, its audit entries numbered (an older book's have no numbers until its next change). */
+  private async readStored(): Promise<TriageBook> {
+    const stored = await readDocumentAs(
       this.store,
       DOCUMENT,
       isTriageBook,
       emptyTriageBook,
       `The triage decisions in the state store are not readable; move ${documentPath(this.store, DOCUMENT)} aside to start afresh.`,
     );
+    return sequencedTriageBook(stored);
   }
 }

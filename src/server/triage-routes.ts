@@ -4,6 +4,7 @@ import { jsonBodyParser, readJsonBody } from './json-body.js';
 import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import { StateStoreError } from '../store/state-store.js';
 import { readTriageRequest } from '../core/triage/triage-book.js';
+import { readAuditPageQuery } from '../core/triage/audit-page.js';
 import type { AppServices } from '../app/create-services.js';
 import type { TabUser } from './tab-access.js';
 import { TRIAGER_ROLE } from './tab-access.js';
@@ -27,9 +28,10 @@ export interface TriageRoutesOptions {
 
 /**
  * Accept, snooze and reopen (docs/contract.md, "Triage"): anyone who may read the reports reads the
- * decisions and their audit list; only a holder of DeviceHealth.Triager changes them (403 otherwise),
- * with a JSON body (415 otherwise), a few dozen changes a minute at most (429), and only for a
- * finding of the report the route names (404 otherwise).
+ * decisions, and their audit list a page at a time (400 for a parameter it cannot take); only a
+ * holder of DeviceHealth.Triager changes them (403 otherwise), with a JSON body (415 otherwise), a
+ * few dozen changes a minute at most (429), and only for a finding of the report the route names
+ * (404 otherwise).
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { authorised } = options;
@@ -53,6 +55,23 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     if (!id) return;
     try {
       res.send(200, await reports.triageView(id, user, now()));
+    } catch (error) {
+      unreadable(res, error);
+    }
+  });
+
+  server.get('/api/reports/:id/triage/audit', async (req: Request, res: Response) => {
+    const user = await authorised(req, res);
+    if (!user) return;
+    const id = reportOf(res, req.params.id);
+    if (!id) return;
+    const parsed = readAuditPageQuery((req.query as Record<string, unknown> | undefined) ?? {});
+    if (!parsed.ok) {
+      res.send(400, { error: { status: 400, message: parsed.error.message, parameter: parsed.error.parameter } });
+      return;
+    }
+    try {
+      res.send(200, await reports.triageAudit(id, parsed.query));
     } catch (error) {
       unreadable(res, error);
     }

@@ -249,6 +249,7 @@ describe('a phone once a report has history and a triage decision', () => {
       await page.locator('section[aria-label=Findings] svg[data-trend-points]').waitFor();
       await page.keyboard.press('Escape');
       await page.locator('[data-triage-log="1"]').click();
+      await page.getByRole('dialog').locator('[data-audit-entry]').first().waitFor();
       expect(await page.getByRole('dialog').textContent()).toContain('Known and tracked elsewhere');
     },
   );

@@ -1,11 +1,17 @@
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../src/sim/tenants/sim-tenant.js';
-import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
+import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
+import { TRIAGE_CHANGES_PER_MINUTE } from '../../src/server/triage-routes.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { seriousViolations } from '../support/axe-check.js';
 import { saveScreenshot } from '../support/browser.js';
+import type { PageGlobals } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
+import type { TabServer } from '../support/tab-server.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const tab = useTabPages(harness);
@@ -92,6 +98,7 @@ describe('accepting and snoozing in the tab', () => {
     expect(await page.getByRole('table').first().textContent()).toContain(device);
     await page.getByRole('button', { name: /^Triage log \(1\)$/ }).click();
     const log = page.getByRole('dialog');
+    await log.locator('[data-audit-entry]').first().waitFor();
     expect(await log.textContent()).toMatch(new RegExp(`accepted “[^”]+” on ${device}: Kiosk: BitLocker off by design`));
     await saveScreenshot(page, 'triage-log');
     await page.keyboard.press('Escape');
@@ -219,5 +226,119 @@ describe('accepting and snoozing in the tab', () => {
     await section.locator('[data-triage=open]').waitFor();
     expect(await section.textContent()).toContain('Read only: accepting or snoozing a finding needs the DeviceHealth.Triager role.');
     expect(await section.getByRole('button', { name: 'Accept…' }).count()).toBe(0);
+  });
+});
+
+describe('the triage log, read a page at a time', () => {
+  let server: TabServer;
+
+  // Megan's one decision, then Alex's 60 changes, at the pace the limit allows (its clock moved, not waited for).
+  beforeAll(async () => {
+    let limitNow = 0;
+    server = await tab.startServer(harness.client(), { limitClock: () => limitNow });
+    const tokenOf = (username: string, name: string, oid: string) =>
+      harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [TRIAGER_ROLE], username, name, claims: { oid } });
+    const megan = await tokenOf('megan@contoso.example', 'Megan Bowen', '77777777-7777-4777-8777-777777777777');
+    const alex = await tokenOf('alex.wilber@contoso.example', 'Alex Wilber', '88888888-8888-4888-8888-888888888888');
+    const api = async (bearer: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const response = await request(`${server.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.body.text();
+      expect(response.statusCode, text).toBe(200);
+      return JSON.parse(text) as unknown;
+    };
+    const findings = ((await api(alex, 'GET', '/api/reports/escrow-gaps')) as ReportResult).findings;
+    await api(megan, 'POST', '/api/reports/escrow-gaps/triage', { action: 'accept', fingerprint: findings[0]!.fingerprint, reason: 'Lab device, wiped weekly' });
+    for (let index = 0; index < 60; index += 1) {
+      if (index % TRIAGE_CHANGES_PER_MINUTE === 0) limitNow += 60_000;
+      await api(alex, 'POST', '/api/reports/escrow-gaps/triage', {
+        action: index % 2 === 0 ? 'accept' : 'reopen',
+        fingerprint: findings[1]!.fingerprint,
+        reason: `round ${index}`,
+      });
+    }
+  });
+
+  async function openLog(options: Parameters<typeof tab.newPage>[0] = {}): Promise<{ page: Page; log: Locator }> {
+    const page = await tab.newPage(options);
+    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.getByRole('button', { name: /^Triage log \(61\)$/ }).click();
+    return { page, log: page.getByRole('dialog') };
+  }
+
+  it("pages back by keyboard to another person's one old entry past someone's many, and narrows to a person", async () => {
+    const { page, log } = await openLog();
+    const entries = log.locator('[data-audit-entry]');
+    const shown = log.locator('[data-audit-shown]');
+    await expect.poll(() => entries.count()).toBe(50);
+    expect(await shown.textContent()).toBe('50 of 61 entries, newest first.');
+    expect(await log.textContent()).not.toContain('Lab device, wiped weekly');
+    expect(await entries.first().textContent()).toContain('Alex Wilber reopened');
+
+    // "Show older", by keyboard: the rest, down to Megan's, and focus on the first of them once there is nothing older.
+    const older = log.getByRole('button', { name: 'Show older' });
+    await older.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => entries.count()).toBe(61);
+    expect(await older.count()).toBe(0);
+    expect(await entries.last().textContent()).toContain('Megan Bowen accepted');
+    expect(await entries.last().textContent()).toContain('Lab device, wiped weekly');
+    const first = await entries.nth(50).getAttribute('data-audit-entry');
+    expect(await page.evaluate((selector) => (globalThis as unknown as PageGlobals).document.activeElement?.matches(selector) ?? false, `[data-audit-entry="${first}"]`)).toBe(
+      true,
+    );
+    await saveScreenshot(page, 'triage-log-paged');
+
+    // Narrowed to Megan: her entry alone; to Alex: his newest page; back to everyone by keyboard.
+    const picker = log.getByRole('combobox', { name: 'Whose entries' });
+    await picker.click();
+    await page.getByRole('option', { name: 'Megan Bowen (1)' }).click();
+    await expect.poll(() => entries.count()).toBe(1);
+    expect(await entries.first().textContent()).toContain('Megan Bowen accepted');
+    expect(await shown.textContent()).toBe('1 of 1 entry by Megan Bowen, newest first.');
+    expect(await older.count()).toBe(0);
+    await picker.click();
+    await page.getByRole('option', { name: 'Alex Wilber (60)' }).click();
+    await expect.poll(() => shown.textContent()).toBe('50 of 60 entries by Alex Wilber, newest first.');
+    await picker.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => shown.textContent()).toBe('50 of 61 entries, newest first.');
+  });
+
+  it('says why a page could not be read and reads it again when asked', async () => {
+    const page = await tab.newPage();
+    let failOnce = true;
+    await page.route('**/api/reports/escrow-gaps/triage/audit*', (route) => {
+      if (!failOnce) return route.continue();
+      failOnce = false;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { status: 503, message: 'The state store is out of reach.' } }) });
+    });
+    await page.goto(`${server.base}/tab/#/escrow-gaps`);
+    await page.getByRole('button', { name: /^Triage log \(61\)$/ }).click();
+    const log = page.getByRole('dialog');
+    const failed = log.locator('[data-state=audit-error]');
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('The triage log could not be read. The server answered HTTP 503: The state store is out of reach.');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => log.locator('[data-audit-entry]').count()).toBe(50);
+    expect(await failed.count()).toBe(0);
+  });
+
+  it.each(['light', 'dark', 'contrast'] as const)('open in %s theme: no serious or critical axe violation', async (theme) => {
+    const { page, log } = await openLog(theme === 'contrast' ? { forcedColors: 'active' } : { colorScheme: theme });
+    await page.locator(`[data-theme=${theme}]`).waitFor();
+    await log.locator('[data-audit-entry]').first().waitFor();
+    // Colours are judged once the dialog has finished opening: mid-animation they are see-through.
+    await log.evaluate((element) => {
+      const animated = element as unknown as { getAnimations(options: { subtree: boolean }): Array<{ finished: Promise<unknown> }> };
+      return Promise.all(animated.getAnimations({ subtree: true }).map((animation) => animation.finished));
+    });
+    await saveScreenshot(page, `triage-log-${theme}`);
+    expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
   });
 });

@@ -34,6 +34,12 @@ export type TriageAction = 'accept' | 'snooze' | 'reopen';
 
 /** One line of the audit list: who did what to which finding, and when. */
 export interface TriageAuditEntry {
+  /**
+   * The entry's number in the book's audit list: from 1, each one higher than any before it, never
+   * given twice. A reader pages by it (`before`), which new entries, all numbered higher, do not
+   * move (audit-page.ts).
+   */
+  seq: number;
   at: string;
   by: TriageActor;
   action: TriageAction;
@@ -52,14 +58,28 @@ export interface TriageBook {
   updatedAt: string | null;
 }
 
-/** What the tab reads of the book for one report (docs/contract.md, "Triage"). */
+/** A book as stored: entries written before they were numbered have no `seq` (`sequencedTriageBook` gives them one). */
+export type StoredTriageBook = Omit<TriageBook, 'audit'> & { audit: Array<Omit<TriageAuditEntry, 'seq'> & { seq?: number }> };
+
+/**
+ * What the tab reads of the book for one report (docs/contract.md, "Triage"). The whole audit list
+ * is read a page at a time (`auditPageOf`, audit-page.ts), so that no one's entries can be pushed
+ * out of sight by someone else's many.
+ */
 export interface TriageView {
   /** Whether the signed-in user may change decisions (holds DeviceHealth.Triager). */
   canTriage: boolean;
   /** Decisions in force for the report. */
   decisions: TriageDecision[];
-  /** The report's audit list, newest first (the latest 200). */
+  /**
+   * The report's latest 200 audit entries, newest first: kept for the callers that read them here
+   * (docs/contract.md, "Versioning and compatibility"); the tab reads the whole list by pages.
+   */
   audit: TriageAuditEntry[];
+  /** How many audit entries the report has. */
+  auditCount: number;
+  /** The `seq` of the report's newest audit entry, or null for none: it changes with every change to the report's triage. */
+  auditLatest: number | null;
 }
 
 /** A request to change a finding's triage, as the API receives it. */
@@ -149,7 +169,7 @@ export function applyTriage(book: TriageBook, request: TriageRequest, context: {
     // Another report's decision is not this report's to reopen.
     if (existing && existing.report !== report) return { ok: false, status: 404, message: 'This report has no decision on a finding with this fingerprint.' };
     if (!existing || !triageStateAt(existing, now)) return { ok: false, status: 409, message: 'This finding is not accepted or snoozed.' };
-    const entry = auditEntry('reopen', existing, by, at, reason, null);
+    const entry = auditEntry(nextSeq(book.audit), 'reopen', existing, by, at, reason, null);
     return { ok: true, book: bounded({ decisions: others, audit: [...book.audit, entry], updatedAt: at }, now), decision: null };
   }
 
@@ -178,12 +198,36 @@ export function applyTriage(book: TriageBook, request: TriageRequest, context: {
     by,
     at,
   };
-  const entry = auditEntry(request.action, decision, by, at, reason, until);
+  const entry = auditEntry(nextSeq(book.audit), request.action, decision, by, at, reason, until);
   return { ok: true, book: bounded({ decisions: [...others, decision], audit: [...book.audit, entry], updatedAt: at }, now), decision };
 }
 
-function auditEntry(action: TriageAction, about: TriageDecision, by: TriageActor, at: string, reason: string, until: string | null): TriageAuditEntry {
-  return { at, by, action, fingerprint: about.fingerprint, report: about.report, kind: about.kind, subjectName: about.subjectName, reason, until };
+function auditEntry(seq: number, action: TriageAction, about: TriageDecision, by: TriageActor, at: string, reason: string, until: string | null): TriageAuditEntry {
+  return { seq, at, by, action, fingerprint: about.fingerprint, report: about.report, kind: about.kind, subjectName: about.subjectName, reason, until };
+}
+
+/**
+ * The next entry's number. The newest entry is never dropped (it is the newest of its person's), so
+ * the highest number given stays in the list and no number is given twice.
+ */
+function nextSeq(audit: readonly TriageAuditEntry[]): number {
+  return (audit.at(-1)?.seq ?? 0) + 1;
+}
+
+/**
+ * A stored book with every audit entry numbered. A book written before entries had numbers (or
+ * by an instance that does not give them, during an upgrade) has entries without one: each takes
+ * the number after the entry before it, which is its place in the list until the next change
+ * writes the numbers down, so a reader's cursor means the same before and after that write.
+ */
+export function sequencedTriageBook(stored: StoredTriageBook): TriageBook {
+  let previous = 0;
+  const audit = stored.audit.map((entry): TriageAuditEntry => {
+    const seq = entry.seq !== undefined && entry.seq > previous ? entry.seq : previous + 1;
+    previous = seq;
+    return { ...entry, seq };
+  });
+  return { ...stored, audit };
 }
 
 /** Ended snoozes are dropped (the audit list keeps them); past the limits, the oldest go first. */
@@ -233,8 +277,8 @@ export function readTriageRequest(body: unknown): { ok: true; request: TriageReq
  * is an error, never an empty book that would reopen everything, and never a book that a change is
  * written into and then cannot be shown (which would answer an error for a change made).
  */
-export function isTriageBook(value: unknown): value is TriageBook {
-  const book = value as Partial<TriageBook> | null;
+export function isTriageBook(value: unknown): value is StoredTriageBook {
+  const book = value as Partial<StoredTriageBook> | null;
   return (
     typeof book === 'object' &&
     book !== null &&
@@ -258,13 +302,14 @@ function isTriageDecision(value: unknown): value is TriageDecision {
   );
 }
 
-function isTriageAuditEntry(value: unknown): value is TriageAuditEntry {
+function isTriageAuditEntry(value: unknown): value is StoredTriageBook['audit'][number] {
   const entry = value as Partial<TriageAuditEntry> | null;
   return (
     typeof entry === 'object' &&
     entry !== null &&
     (entry.action === 'accept' || entry.action === 'snooze' || entry.action === 'reopen') &&
     (entry.until === null || typeof entry.until === 'string') &&
+    (entry.seq === undefined || (Number.isSafeInteger(entry.seq) && entry.seq > 0)) &&
     areStrings(entry, ['at', 'fingerprint', 'report', 'kind', 'subjectName', 'reason']) &&
     isTriageActor(entry.by)
   );

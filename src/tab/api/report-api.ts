@@ -4,6 +4,7 @@ import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageState, TriageView } from '../../core/triage/triage-book.js';
 import type { AppliesResult } from '../../core/applies/applies-result.js';
+import type { AuditPage, AuditPageQuery } from '../../core/triage/audit-page.js';
 
 export interface TenantInfo {
   label: string;
@@ -132,9 +133,19 @@ export class ReportApi {
     return (await this.getJson<LoadProgressSnapshot>(`/api/reports/${encodeURIComponent(id)}/progress`, signal)).value;
   }
 
-  /** The report's accepted and snoozed findings, their audit list, and whether this user may change them. */
+  /** The report's accepted and snoozed findings, its latest audit entries and their count, and whether this user may change them. */
   async triage(id: ReportId, signal?: AbortSignal): Promise<TriageView> {
     return (await this.getJson<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, signal)).value;
+  }
+
+  /** One page of the report's triage audit, newest first, maybe of one person's entries (docs/contract.md, "Triage"). */
+  async triageAudit(id: ReportId, query: Partial<AuditPageQuery>, signal?: AbortSignal): Promise<AuditPage> {
+    const parameters = new URLSearchParams();
+    if (query.limit !== undefined) parameters.set('limit', String(query.limit));
+    if (query.before !== undefined && query.before !== null) parameters.set('before', String(query.before));
+    if (query.person !== undefined && query.person !== null) parameters.set('person', query.person);
+    const search = parameters.toString();
+    return (await this.getJson<AuditPage>(`/api/reports/${encodeURIComponent(id)}/triage/audit${search ? `?${search}` : ''}`, signal)).value;
   }
 
   /** Accepts, snoozes or reopens a finding; the report's triage as it is afterwards. */

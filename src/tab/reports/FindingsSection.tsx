@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { ReportResult } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { FormatContext } from '../table/cell-format.js';
+import type { ReportApi } from '../api/report-api.js';
 import { ClampedText } from './ClampedText.js';
 import { HistoryButton } from './HistoryButton.js';
 import { NotCheckedNotice } from './NotCheckedNotice.js';
@@ -19,9 +20,11 @@ const useStyles = makeStyles({
 const NOTICE_LINES = 2;
 
 export interface FindingsSectionProps {
-  report: Pick<ReportResult, 'notice' | 'notChecked' | 'findingKinds'>;
+  report: Pick<ReportResult, 'report' | 'notice' | 'notChecked' | 'findingKinds'>;
   history: Pick<ReportSummary, 'changes' | 'trend'> | null;
   triage: TriageLoad;
+  /** What the triage log reads its pages through. */
+  api: ReportApi;
   format: FormatContext;
   /** The counts and toggles of the findings, as the report is read (whole or in windows). */
   children: ReactNode;
@@ -32,7 +35,7 @@ export interface FindingsSectionProps {
  * so the specification's states read word for word in both: the report's notice, the findings'
  * history and triage log, the checks that did not run, and a failed read of the triage decisions.
  */
-export function FindingsSection({ report, history, triage, format, children }: FindingsSectionProps) {
+export function FindingsSection({ report, history, triage, api, format, children }: FindingsSectionProps) {
   const styles = useStyles();
   return (
     <>
@@ -48,7 +51,7 @@ export function FindingsSection({ report, history, triage, format, children }: F
           <Subtitle1 as="h3">Findings</Subtitle1>
           <span className={styles.grow} />
           {history ? <HistoryButton summary={history} format={format} /> : null}
-          {triage.phase === 'loaded' ? <TriageLog audit={triage.view.audit} kinds={report.findingKinds} format={format} /> : null}
+          {triage.phase === 'loaded' ? <TriageLog api={api} report={report.report} count={triage.view.auditCount} kinds={report.findingKinds} format={format} /> : null}
         </div>
         <NotCheckedNotice sources={report.notChecked} />
         {triage.phase === 'failed' ? (

@@ -76,7 +76,7 @@ export function ReportRows({ presentation, report, api, format, fromServer }: Re
   const split = useMemo(() => splitByTriage(report.findings, decisions, new Date()), [report, decisions]);
   const inForce = useMemo(() => decisionsInForce({ decisions: [...decisions.values()] }, new Date()), [decisions]);
   // A triage change changes which findings are open: the server's counts and windows are asked again.
-  const freshness = `${report.generatedAt}|${triage.phase === 'loaded' ? triage.view.audit.length : triage.phase}`;
+  const freshness = `${report.generatedAt}|${triage.phase === 'loaded' ? (triage.view.auditLatest ?? 0) : triage.phase}`;
   const summary = useSummary(fromServer ? api : null, report, freshness);
   // Only the report's first rows, while the rest is on its way (report-preview.ts): shown as they
   // are, with nothing that would need the rest (counts, filters, sorting, export, charts).
@@ -177,7 +177,7 @@ export function ReportRows({ presentation, report, api, format, fromServer }: Re
 
   return (
     <>
-      <FindingsSection report={report} history={history} triage={triage} format={format}>
+      <FindingsSection report={report} history={history} triage={triage} api={api} format={format}>
         {findingCounts ? (
           <FindingsSummary
             counts={findingCounts.counts}
