@@ -173,6 +173,7 @@ describe('a large answer', () => {
       link: `https://intune.microsoft.com/#view/x/${index}`,
       verdict,
       intent: null,
+      platform: { kind: 'for', platforms: ['windows'], words: 'Windows' },
       path: [],
       words:
         verdict === 'unknown'
@@ -188,7 +189,7 @@ describe('a large answer', () => {
       answer: {
         subject: { kind: 'group', id: 'g', name: 'All of them' },
         groups: [{ typeLabel: 'Configuration profiles', entries }],
-        counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000 },
+        counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000, notForPlatform: 0 },
         notes: [],
       },
     };

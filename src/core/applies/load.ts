@@ -76,6 +76,7 @@ async function readDevices(graph: GraphReader): Promise<DeviceRecord[]> {
       userId: item.userId || null,
       userPrincipalName: item.userPrincipalName || null,
       azureADDeviceId: item.azureADDeviceId ?? null,
+      operatingSystem: item.operatingSystem || null,
       properties: {
         deviceName: item.deviceName ?? null,
         manufacturer: item.manufacturer ?? null,
