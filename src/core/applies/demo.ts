@@ -99,14 +99,27 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   // and an Android compliance policy are "not for this platform" there, and say their platform to a user.
   tenant.add(
     'mobileApps',
-    records.mobileApp({ id: tenant.guid(), displayName: 'Sales CRM for iPhone', publisher: 'Contoso', odataType: '#microsoft.graph.iosStoreApp', targets: [{ ...include(regional), intent: 'required' }], now }),
+    records.mobileApp({
+      id: tenant.guid(),
+      displayName: 'Sales CRM for iPhone',
+      publisher: 'Contoso',
+      odataType: '#microsoft.graph.iosStoreApp',
+      targets: [{ ...include(regional), intent: 'required' }],
+      now,
+    }),
   );
   const macPolicy = plantConfigurationPolicy(tenant, { name: 'Sales Mac FileVault', templateFamily: 'none', settings: [], targets: [include(sales)] });
   const macRecord = tenant.records('configurationPolicies').find((record) => record.id === macPolicy);
   if (macRecord) (macRecord as Record<string, unknown>).platforms = 'macOS';
   tenant.add(
     'deviceCompliancePolicies',
-    records.deviceCompliancePolicy({ id: tenant.guid(), displayName: 'Sales Android compliance', odataType: '#microsoft.graph.androidWorkProfileCompliancePolicy', targets: [include(regional)], now }),
+    records.deviceCompliancePolicy({
+      id: tenant.guid(),
+      displayName: 'Sales Android compliance',
+      odataType: '#microsoft.graph.androidWorkProfileCompliancePolicy',
+      targets: [include(regional)],
+      now,
+    }),
   );
 
   // Filter modes (learn.microsoft.com/mem/intune/fundamentals/filters-reports-troubleshoot, "Filter

@@ -293,29 +293,22 @@ function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: Ap
   const { mode, id } = target.filter;
   const info = id && records.filters.ok ? records.filters.value.get(id) : undefined;
   // Named by its display name where Graph gave it; an id alone is not a name anyone recognises.
-  const name = info?.displayName ?? 'an assignment filter';
-  const label = info ? `"${info.displayName}"` : name;
-  const unread = !records.filters.ok
-    ? `the assignment filters could not be read: ${records.filters.reason}`
-    : info
-      ? null
-      : `it is not among the assignment filters read (id ${id ?? 'not given'})`;
+  const how = mode === 'include' ? 'include filter' : 'exclude filter';
+  // Named by its display name where Graph gave it; a bare id is not a name anyone recognises (the id stays in `id`).
+  const name = info?.displayName ?? 'an assignment filter not in the filter list';
+  const label = info ? `the ${how} "${info.displayName}"` : records.filters.ok ? `an ${how} that is not in the tenant's filter list` : `an ${how}`;
   const rule =
     subject.kind !== 'device'
       ? { kind: 'depends' as const, reason: 'a filter is evaluated on each device' }
-      : unread
-        ? { kind: 'depends' as const, reason: unread }
-        : evaluateFilterRule(info?.rule, subject.properties);
+      : !records.filters.ok
+        ? { kind: 'depends' as const, reason: `the assignment filters could not be read: ${records.filters.reason}` }
+        : !info
+          ? { kind: 'depends' as const, reason: 'its rule could not be read' }
+          : evaluateFilterRule(info.rule, subject.properties);
   // Include mode: in when the rule matches. Exclude mode: in when it does not
   // (learn.microsoft.com/mem/intune/fundamentals/filters, "Include filtered devices / Exclude filtered devices").
   const verdict = rule.kind === 'depends' ? 'depends' : (rule.kind === 'match') === (mode === 'include') ? 'in' : 'out';
-  const how = mode === 'include' ? 'include filter' : 'exclude filter';
-  const words =
-    verdict === 'in'
-      ? `${how} ${label} lets it in`
-      : verdict === 'out'
-        ? `${how} ${label} keeps it out`
-        : `depends on the ${how} ${label} (${rule.kind === 'depends' ? rule.reason : ''})`;
+  const words = verdict === 'in' ? `${label} lets it in` : verdict === 'out' ? `${label} keeps it out` : `depends on ${label} (${rule.kind === 'depends' ? rule.reason : ''})`;
   return { mode, filter: { mode, id, name, verdict, words } };
 }
 
@@ -530,6 +523,9 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
   const filter = decider.reading.filter;
   const deciderCaveats = [...(decider.reading.caveat ? [decider.reading.caveat] : []), ...caveats];
   const suffix = platformNote ? ` ${platformNote}` : '';
+  // Say why an exclude filter decided when other assignments had no filter or an include filter.
+  const outranked = decider.reading.mode === 'exclude' && readings.some((reading) => reading.reading.mode === 'none' || reading.reading.mode === 'include');
+  const precedence = outranked ? ' An exclude filter wins over an assignment with no filter or an include filter.' : '';
 
   if (decision.verdict !== 'out' && (platformDoubt || doubtful.length > 0)) {
     const exclusion = doubtful[0]?.exclusion;
@@ -543,7 +539,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
       intent,
       path,
       ...(filter ? { filter } : {}),
-      words: `Applies through ${pathWords(path)}${filter ? `; ${filter.words}` : ''}.${suffix}`,
+      words: `Applies through ${pathWords(path)}${filter ? `; ${filter.words}` : ''}.${precedence}${suffix}`,
       caveats: deciderCaveats,
     };
   }
@@ -576,7 +572,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     path,
     filter: filter!,
     exclusion: { kind: 'filter', filter: filter!, words: filter!.words },
-    words: `Targets it through ${pathWords(path)}, but the ${filter!.words}.`,
+    words: `Targets it through ${pathWords(path)}, but ${filter!.words}.${precedence}`,
     caveats: deciderCaveats,
   };
 }

@@ -62,7 +62,9 @@ export async function loadAppliesReads(graph: GraphReader, assignments: Promise<
   const lookups = new Map<string, GroupLookup>();
   for (const lookup of records.groups.values()) lookups.set(lookup.id.toLowerCase(), lookup);
   const unnamed = [...members.keys()].filter((id) => lookups.get(id)?.state !== 'found' && isGraphId(id));
-  if (unnamed.length > 0) for (const lookup of (await lookUpGroups(graph, unnamed)).values()) if (lookup.state === 'found' || !lookups.has(lookup.id.toLowerCase())) lookups.set(lookup.id.toLowerCase(), lookup);
+  if (unnamed.length > 0)
+    for (const lookup of (await lookUpGroups(graph, unnamed)).values())
+      if (lookup.state === 'found' || !lookups.has(lookup.id.toLowerCase())) lookups.set(lookup.id.toLowerCase(), lookup);
   for (const [id, group] of members) {
     const lookup = lookups.get(id);
     const displayName = lookup?.state === 'found' ? lookup.displayName : (group.displayName ?? null);

@@ -117,7 +117,7 @@ describe('what applies: path rules', () => {
     expect(out?.exclusion).toMatchObject({ kind: 'filter', filter: { mode: 'exclude', name: 'Windows 11', verdict: 'out' } });
     const inside = deriveEntry(policy, device({ osVersion: '10.0.19045.1' }), records([]));
     expect(inside?.verdict).toBe('applies');
-    expect(inside?.filter?.words).toBe('exclude filter "Windows 11" lets it in');
+    expect(inside?.filter?.words).toBe('the exclude filter "Windows 11" lets it in');
     const depends = deriveEntry(policy, device({ osVersion: null }), records([]));
     expect(depends?.verdict).toBe('dependsOnFilter');
     expect(depends?.words).toContain('depends on the exclude filter "Windows 11" (the device\'s device.osVersion is not known)');
