@@ -134,7 +134,8 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain(`Excluded: ${APPLIES_DEMO.exclusion.join(' → ')}`);
     expect(text).toContain(APPLIES_DEMO.chain.join(' → '));
     // The group that could not be read: named, with why, and never "does not apply".
-    expect(text).toContain('Could not be decided (1)');
+    // Two: a group whose members answer 500, and an exclusion group whose membership is hidden.
+    expect(text).toContain('Could not be decided (2)');
     expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
   });
