@@ -130,6 +130,10 @@ export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
   'Remediations',
 ];
 
+/** Which object types the answer covers, said with every answer so that a missing type is not read as "nothing assigned". */
+export const OBJECT_TYPES_READ =
+  'Object types read: configuration profiles, settings catalog and endpoint security policies, compliance policies, apps, platform scripts and remediations; administrative templates, macOS shell scripts and update profiles are not read.';
+
 /** Nesting followed below an assigned group; deeper is unknown, never "not a member". */
 export const MAX_NESTING_DEPTH = 5;
 
@@ -603,6 +607,6 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
     subject,
     groups,
     counts,
-    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.'],
+    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.', OBJECT_TYPES_READ],
   };
 }

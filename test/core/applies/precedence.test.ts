@@ -4,7 +4,7 @@
  * Each `describe` names the Microsoft Learn section it follows.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveApplies, deriveEntry, resolveIntents } from '../../../src/core/applies/derive.js';
+import { OBJECT_TYPES_READ, deriveApplies, deriveEntry, resolveIntents } from '../../../src/core/applies/derive.js';
 import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
 import { devicePlatform, objectPlatform } from '../../../src/core/applies/platform.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';
@@ -120,6 +120,7 @@ describe('platforms (the deviceCompliancePolicy resource: "Compliance policies a
       'Set time zone': 'applies',
     });
     expect(answer.counts.notForPlatform).toBe(3);
+    expect(answer.notes).toContain(OBJECT_TYPES_READ);
   });
 
   it("a user's answer says which platform each object is for, and keeps its verdict", () => {
