@@ -110,7 +110,7 @@ describe('what applies in the tab', () => {
     await box.press('Enter');
     await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
     await page.getByRole('button', { name: /^Could not be decided/ }).click();
-    await page.locator('[data-applies-reason]').waitFor();
+    await page.locator('[data-applies-reason]').first().waitFor();
     expect(await seriousViolations(page, { forcedColors: theme === 'contrast' })).toEqual([]);
     await saveScreenshot(page, `applies-${theme}`);
   });
