@@ -134,7 +134,8 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain(`Excluded: ${APPLIES_DEMO.exclusion.join(' → ')}`);
     expect(text).toContain(APPLIES_DEMO.chain.join(' → '));
     // The group that could not be read: named, with why, and never "does not apply".
-    expect(text).toContain('Could not be decided (1)');
+    // Two: a group whose members answer 500, and an exclusion group whose membership is hidden.
+    expect(text).toContain('Could not be decided (2)');
     expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
   });
@@ -173,6 +174,7 @@ describe('a large answer', () => {
       link: `https://intune.microsoft.com/#view/x/${index}`,
       verdict,
       intent: null,
+      platform: { kind: 'for', platforms: ['windows'], words: 'Windows' },
       path: [],
       words:
         verdict === 'unknown'
@@ -188,7 +190,7 @@ describe('a large answer', () => {
       answer: {
         subject: { kind: 'group', id: 'g', name: 'All of them' },
         groups: [{ typeLabel: 'Configuration profiles', entries }],
-        counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000 },
+        counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000, notForPlatform: 0 },
         notes: [],
       },
     };

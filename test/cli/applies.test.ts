@@ -37,6 +37,34 @@ describe('dmhealth applies', () => {
     expect(stdout.indexOf('Configuration profiles')).toBeLessThan(stdout.indexOf('\nApps\n'));
   });
 
+  it('lists no object of another platform as applying to a Windows PC: each is "not for this platform"', async () => {
+    const { code, stdout } = await dmhealth(['applies', 'CONTOSO-0026', '--format', 'json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as {
+      answer: { groups: Array<{ entries: Array<{ name: string; verdict: string; platform: { kind: string; platforms: string[] } }> }> };
+    };
+    const entries = result.answer.groups.flatMap((group) => group.entries);
+    const applying = entries.filter((entry) => entry.verdict === 'applies' || entry.verdict === 'dependsOnFilter');
+    expect(applying.length).toBeGreaterThan(0);
+    for (const entry of applying) expect(entry.platform.kind === 'any' || entry.platform.platforms.includes('windows'), entry.name).toBe(true);
+    expect(entries.find((entry) => entry.name === 'iOS - Compliance')?.verdict).toBe('notForPlatform');
+    const text = await dmhealth(['applies', 'CONTOSO-0026']);
+    expect(text.stdout).toContain('  other OS iOS - Compliance\n           Not for this platform: it is for iOS/iPadOS devices, and CONTOSO-0026 runs Windows.');
+  });
+
+  it('shows on the demo device the precedence rules Intune applies: filter modes, intents, mixed groups, hidden membership', async () => {
+    const { stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
+    for (const name of APPLIES_DEMO.otherPlatforms) expect(stdout).toContain(`  other OS ${name}`);
+    expect(stdout).toContain(`  excluded ${APPLIES_DEMO.filterModes.excluded}`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.filterModes.ored}`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.intents.requiredOverUninstall} (required)`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.intents.requiredAndAvailable} (required and available)`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.mixedGroups.userExclusionOnAllDevices}`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.mixedGroups.deviceExclusionOnUserGroup}`);
+    expect(stdout).toMatch(new RegExp(`  unknown  ${APPLIES_DEMO.hidden.object}\\n.*Member\\.Read\\.Hidden`));
+    expect(stdout).not.toMatch(/filter filter|depends on filter [0-9a-f]{8}-/);
+  });
+
   it('prints the answer as JSON for a group with spaces in its name', async () => {
     const { code, stdout } = await dmhealth(['applies', 'Sales', 'EMEA', '--format', 'json']);
     expect(code).toBe(0);

@@ -16,7 +16,13 @@ export const LISTED_ENTRIES = 20;
 export const LISTED_REASONS = 5;
 export const NAMES_PER_REASON = 5;
 
-const VERDICT_COLOUR: Readonly<Record<AppliesVerdict, string>> = { applies: 'Good', excluded: 'Default', dependsOnFilter: 'Warning', unknown: 'Default' };
+const VERDICT_COLOUR: Readonly<Record<AppliesVerdict, string>> = {
+  applies: 'Good',
+  excluded: 'Default',
+  dependsOnFilter: 'Warning',
+  unknown: 'Default',
+  notForPlatform: 'Default',
+};
 
 /** The command that asks again about one candidate, as the bot reads it (what-applies.ts). */
 export function appliesCommand(idOrName: string): string {

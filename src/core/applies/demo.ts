@@ -10,14 +10,26 @@ import type { DemoRecord } from '../reports/report-demo.js';
 import type { DemoGroup } from '../reports/report-demo.js';
 import * as records from '../reports/assignment-hygiene/demo-records.js';
 import type { Target } from '../reports/assignment-hygiene/demo-records.js';
+import { plantConfigurationPolicy } from '../reports/demo-records.js';
 
 export interface AppliesDemoBuilder {
   readonly now: Date;
   guid(): string;
   readonly users: readonly string[];
   readonly groups: Readonly<Record<DemoGroup, string>>;
-  /** Adds a group whose members are the given users and groups; `membersFault` makes its member list answer that status. */
-  addGroup(group: { displayName: string; userIds?: readonly string[]; groupIds?: readonly string[]; membersFault?: 403 | 500 }): string;
+  /**
+   * Adds a group whose members are the given users, devices (Entra object ids) and groups;
+   * `membersFault` makes its member list answer that status; `HiddenMembership` shows its members
+   * only to an app holding Member.Read.Hidden.
+   */
+  addGroup(group: {
+    displayName: string;
+    userIds?: readonly string[];
+    deviceIds?: readonly string[];
+    groupIds?: readonly string[];
+    membersFault?: 403 | 500;
+    visibility?: 'HiddenMembership';
+  }): string;
   add(collection: string, ...records: DemoRecord[]): void;
   records(collection: string): readonly DemoRecord[];
 }
@@ -30,6 +42,13 @@ export const APPLIES_DEMO = {
   chain: ['Regional Offices', 'Sales', 'Sales EMEA'],
   exclusion: ['VPN Exclusions', 'Executives'],
   unreadable: 'Contractors',
+  /** Reach CONTOSO-0040 through its primary user, and are for iOS, macOS and Android. */
+  otherPlatforms: ['Sales CRM for iPhone', 'Sales Mac FileVault', 'Sales Android compliance'],
+  /** An exclude filter beside an assignment with none; two include filters, one of which matches. */
+  filterModes: { excluded: 'Windows 10 tidy-up', ored: 'Windows 11 or lab diagnostics' },
+  intents: { requiredOverUninstall: 'Contoso Softphone', requiredAndAvailable: 'Sales Analytics' },
+  mixedGroups: { userExclusionOnAllDevices: 'Device firewall rules', deviceExclusionOnUserGroup: 'Sales printers' },
+  hidden: { group: 'Board members', object: 'Regional file shares' },
 } as const;
 
 export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
@@ -74,4 +93,65 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   app('Sales CRM', [{ ...include(regional), intent: 'required' }]);
   app('Sales Toolkit', [{ ...include(sales), intent: 'available' }]);
   app('Legacy Sales Dialer', [{ ...include(salesEmea), intent: 'uninstall' }]);
+
+  // Platforms: each of these reaches CONTOSO-0040 through its primary user, and none is for Windows
+  // (docs/finding-rules.md, "What applies", "Platforms"): an iOS app, a macOS settings catalog policy
+  // and an Android compliance policy are "not for this platform" there, and say their platform to a user.
+  tenant.add(
+    'mobileApps',
+    records.mobileApp({
+      id: tenant.guid(),
+      displayName: 'Sales CRM for iPhone',
+      publisher: 'Contoso',
+      odataType: '#microsoft.graph.iosStoreApp',
+      targets: [{ ...include(regional), intent: 'required' }],
+      now,
+    }),
+  );
+  const macPolicy = plantConfigurationPolicy(tenant, { name: 'Sales Mac FileVault', templateFamily: 'none', settings: [], targets: [include(sales)] });
+  const macRecord = tenant.records('configurationPolicies').find((record) => record.id === macPolicy);
+  if (macRecord) (macRecord as Record<string, unknown>).platforms = 'macOS';
+  tenant.add(
+    'deviceCompliancePolicies',
+    records.deviceCompliancePolicy({
+      id: tenant.guid(),
+      displayName: 'Sales Android compliance',
+      odataType: '#microsoft.graph.androidWorkProfileCompliancePolicy',
+      targets: [include(regional)],
+      now,
+    }),
+  );
+
+  // Filter modes (learn.microsoft.com/mem/intune/fundamentals/filters-reports-troubleshoot, "Filter
+  // mode"): an exclude filter wins over an assignment with no filter, and two include filters are
+  // ORed. CONTOSO-0040 runs Windows 11 (osVersion 10.0.22…), which no demo device's manufacturer makes "Lab".
+  const lab = records.assignmentFilter({ id: tenant.guid(), displayName: 'Lab devices', platform: 'windows10AndLater', rule: '(device.manufacturer -eq "Contoso Lab")', now });
+  tenant.add('assignmentFilters', lab);
+  remediation('Windows 10 tidy-up', [include(regional), { kind: 'allDevices', filter: { mode: 'exclude', id: String(filter.id) } }]);
+  remediation('Windows 11 or lab diagnostics', [
+    { ...include(regional), filter: { mode: 'include', id: String(lab.id) } },
+    { kind: 'allDevices', filter: { mode: 'include', id: String(filter.id) } },
+  ]);
+
+  // Conflicting intents (learn.microsoft.com/mem/intune/apps/apps-deploy, "How conflicts between app
+  // intents are resolved"): Required beats Uninstall; Required beside Available is "Required and Available".
+  app('Contoso Softphone', [
+    { ...include(salesEmea), intent: 'uninstall' },
+    { ...include(regional), intent: 'required' },
+  ]);
+  app('Sales Analytics', [
+    { ...include(sales), intent: 'available' },
+    { ...include(regional), intent: 'required' },
+  ]);
+
+  // Mixed groups (learn.microsoft.com/intune/device-configuration/assign-device-profile, "Exclude
+  // groups from a policy assignment"): a user-group exclusion does not take a device out of an All
+  // devices assignment, nor a device-group exclusion a user out of a user-group one.
+  const kiosks = tenant.addGroup({ displayName: 'Kiosk devices', deviceIds: [tenant.guid(), tenant.guid()] });
+  configuration('Device firewall rules', [{ kind: 'allDevices' }, { kind: 'exclude', groupId: vpnExclusions }]);
+  configuration('Sales printers', [include(regional), { kind: 'exclude', groupId: kiosks }]);
+
+  // Hidden membership: its members are not listed to this app, so whether it excludes anyone is unknown.
+  const board = tenant.addGroup({ displayName: 'Board members', userIds: [users[40]!], visibility: 'HiddenMembership' });
+  configuration('Regional file shares', [include(regional), { kind: 'exclude', groupId: board }]);
 }

@@ -9,6 +9,8 @@ import type { AssignableKind, AssignableObject, AssignmentFilterInfo, Assignment
 import type { OptionalRead } from '../reports/optional-read.js';
 import { evaluateFilterRule } from './filter-rule.js';
 import type { FilterDeviceProperties } from './filter-rule.js';
+import { devicePlatform, objectPlatform, platformWords } from './platform.js';
+import type { Platform } from './platform.js';
 
 /** Who the question is about, as the app resolved it. */
 export type AppliesSubject =
@@ -26,6 +28,8 @@ export type AppliesSubject =
       /** The primary user's Entra object id (`managedDevice.userId`), through whom user-targeted assignments apply. */
       primaryUserId: string | null;
       primaryUserName: string | null;
+      /** The managed device's `operatingSystem` (free text, e.g. `Windows`, `iOS`): which platform's objects reach it. */
+      operatingSystem: string | null;
       properties: FilterDeviceProperties;
       link: string;
     }
@@ -57,7 +61,17 @@ export interface AppliedFilter {
   words: string;
 }
 
-export type AppliesVerdict = 'applies' | 'excluded' | 'dependsOnFilter' | 'unknown';
+/** `notForPlatform`: assigned so that it reaches the device, but for another platform, so Intune never delivers it there. */
+export type AppliesVerdict = 'applies' | 'excluded' | 'dependsOnFilter' | 'unknown' | 'notForPlatform';
+
+/** Which platform an object is for, as far as the records tell. */
+export interface AppliesPlatform {
+  /** `any`: a web link; `unknown`: its type does not tell (never guessed). */
+  kind: 'for' | 'any' | 'unknown';
+  platforms: Platform[];
+  /** "iOS/iPadOS", "any platform", "an unknown platform". */
+  words: string;
+}
 
 export interface AppliesEntry {
   objectId: string;
@@ -66,8 +80,13 @@ export interface AppliesEntry {
   typeLabel: ObjectTypeLabel;
   link: string;
   verdict: AppliesVerdict;
-  /** App intent (`required`, `available`, `uninstall`, …) of the assignment that decides; null for other kinds. */
+  /**
+   * App intent as Intune resolves it between the assignments that reach the subject (`required`,
+   * `available`, `uninstall`, or a merged `required and available`); null for other kinds.
+   */
   intent: string | null;
+  /** Which platform it is for. */
+  platform: AppliesPlatform;
   /** The way it reaches the subject, from the assignment's target down to the subject. */
   path: PathStep[];
   /** What takes it out: an exclusion group (with its path) or a filter. */
@@ -111,6 +130,10 @@ export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
   'Remediations',
 ];
 
+/** Which object types the answer covers, said with every answer so that a missing type is not read as "nothing assigned". */
+export const OBJECT_TYPES_READ =
+  'Object types read: configuration profiles, settings catalog and endpoint security policies, compliance policies, apps, platform scripts and remediations; administrative templates, macOS shell scripts and update profiles are not read.';
+
 /** Nesting followed below an assigned group; deeper is unknown, never "not a member". */
 export const MAX_NESTING_DEPTH = 5;
 
@@ -133,7 +156,15 @@ export function typeLabel(object: Pick<AssignableObject, 'kind'> & { templateFam
   }
 }
 
-type Membership = { kind: 'member'; path: PathStep[] } | { kind: 'notMember' } | { kind: 'unknown'; path: PathStep[]; reason: string };
+/**
+ * How a target reaches the subject: through a user (the subject, or a device's primary user),
+ * through the device itself, through the group asked about, or, for a group that could not be
+ * read, either way. Intune applies an exclusion only against an inclusion of the same group type
+ * (docs/finding-rules.md, "What applies", "Mixed user and device groups").
+ */
+type Via = 'user' | 'device' | 'group' | 'either';
+
+type Membership = { kind: 'member'; path: PathStep[]; via: Via } | { kind: 'notMember' } | { kind: 'unknown'; path: PathStep[]; reason: string; via: Via };
 
 /** The ids that count as the subject in a member list: the subject itself and, for a device, its primary user. */
 interface Seekers {
@@ -174,22 +205,27 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
   const visit = (id: string, chain: PathStep[], seen: Set<string>): Membership | null => {
     const step = groupStep(id, records);
     const path = [...chain, step];
-    if (seek.groupId === id) return { kind: 'member', path };
+    if (seek.groupId === id) return { kind: 'member', path, via: 'group' };
     const members = records.members.get(id);
     if (!members || members.state === 'unknown') {
-      unknown ??= { kind: 'unknown', path, reason: members?.state === 'unknown' ? members.reason : 'its members were not read' };
+      unknown ??= { kind: 'unknown', path, reason: members?.state === 'unknown' ? members.reason : 'its members were not read', via: 'either' };
       return null;
     }
     for (const userId of members.userIds) {
       const via = seek.userIds.get(userId);
-      if (via) return { kind: 'member', path: [...path, ...via] };
+      if (via) return { kind: 'member', path: [...path, ...via], via: 'user' };
     }
-    if (seek.deviceId && members.deviceIds.has(seek.deviceId)) return { kind: 'member', path };
+    if (seek.deviceId && members.deviceIds.has(seek.deviceId)) return { kind: 'member', path, via: 'device' };
     if (seek.deviceUnknown && members.deviceIds.size > 0) {
-      unknown ??= { kind: 'unknown', path, reason: 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has' };
+      unknown ??= {
+        kind: 'unknown',
+        path,
+        reason: 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
+        via: 'device',
+      };
     }
     if (path.length > MAX_NESTING_DEPTH) {
-      if (members.groupIds.length > 0) unknown ??= { kind: 'unknown', path, reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels` };
+      if (members.groupIds.length > 0) unknown ??= { kind: 'unknown', path, reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels`, via: 'either' };
       return null;
     }
     for (const nested of members.groupIds) {
@@ -211,11 +247,11 @@ function targetMembership(target: AssignmentTarget, subject: AppliesSubject, rec
   switch (target.type) {
     case 'allDevices':
       // All devices reaches every managed device; a user or a group only through their devices.
-      return subject.kind === 'device' ? { kind: 'member', path: [{ kind: 'allDevices', words: 'All devices' }] } : { kind: 'notMember' };
+      return subject.kind === 'device' ? { kind: 'member', path: [{ kind: 'allDevices', words: 'All devices' }], via: 'device' } : { kind: 'notMember' };
     case 'allUsers':
-      if (subject.kind === 'user') return { kind: 'member', path: [{ kind: 'allUsers', words: 'All users' }] };
+      if (subject.kind === 'user') return { kind: 'member', path: [{ kind: 'allUsers', words: 'All users' }], via: 'user' };
       if (subject.kind === 'device' && subject.primaryUserId) {
-        return { kind: 'member', path: [{ kind: 'allUsers', words: 'All users' }, ...seek.userIds.get(subject.primaryUserId.toLowerCase())!] };
+        return { kind: 'member', path: [{ kind: 'allUsers', words: 'All users' }, ...seek.userIds.get(subject.primaryUserId.toLowerCase())!], via: 'user' };
       }
       return { kind: 'notMember' };
     case 'include':
@@ -226,44 +262,145 @@ function targetMembership(target: AssignmentTarget, subject: AppliesSubject, rec
   }
 }
 
-function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, readOnV1: boolean): { filter?: AppliedFilter; caveat?: string } {
+/**
+ * Whether an exclusion reached through `exclusion` can take out an inclusion reached through
+ * `inclusion`. Intune applies exclusions between groups of one type only (user from user, device
+ * from device) and "doesn't evaluate user-to-device group relationships" (Microsoft Learn, "Assign
+ * policies in Microsoft Intune", "Exclude groups from a policy assignment"). A group that could not
+ * be read may be of either type.
+ */
+function sameGroupType(inclusion: Via, exclusion: Via): boolean {
+  return inclusion === exclusion || inclusion === 'either' || exclusion === 'either' || inclusion === 'group' || exclusion === 'group';
+}
+
+/** How a filter on an assignment reads for the subject; `mode` is the assignment's filter mode, `none` when it has none. */
+interface FilterReading {
+  mode: 'exclude' | 'none' | 'include' | 'unrecognised';
+  filter?: AppliedFilter;
+  caveat?: string;
+}
+
+function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, readOnV1: boolean): FilterReading {
   if (target.filter === undefined) {
     return {
+      mode: 'none',
       caveat: readOnV1
         ? 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.'
         : 'Graph sent this assignment without its filter fields: a filter could still keep it out.',
     };
   }
-  if (target.filter.mode === 'none') return {};
+  if (target.filter.mode === 'none') return { mode: 'none' };
   if (target.filter.mode === 'unrecognised') {
-    return {
-      filter: { mode: 'include', id: null, name: `a filter of type "${target.filter.value}"`, verdict: 'depends', words: `depends on a filter of type "${target.filter.value}"` },
-    };
+    const name = `a filter of type "${target.filter.value}"`;
+    return { mode: 'unrecognised', filter: { mode: 'include', id: null, name, verdict: 'depends', words: `depends on ${name}, a filter mode this app does not know` } };
   }
   const { mode, id } = target.filter;
   const info = id && records.filters.ok ? records.filters.value.get(id) : undefined;
-  const name = info?.displayName ?? (id ? `filter ${id}` : 'a filter');
-  const rule = subject.kind === 'device' ? evaluateFilterRule(info?.rule, subject.properties) : { kind: 'depends' as const, reason: 'a filter is evaluated on each device' };
+  // Named by its display name where Graph gave it; an id alone is not a name anyone recognises.
+  const how = mode === 'include' ? 'include filter' : 'exclude filter';
+  // Named by its display name where Graph gave it; a bare id is not a name anyone recognises (the id stays in `id`).
+  const name = info?.displayName ?? 'an assignment filter not in the filter list';
+  const label = info ? `the ${how} "${info.displayName}"` : records.filters.ok ? `an ${how} that is not in the tenant's filter list` : `an ${how}`;
+  const rule =
+    subject.kind !== 'device'
+      ? { kind: 'depends' as const, reason: 'a filter is evaluated on each device' }
+      : !records.filters.ok
+        ? { kind: 'depends' as const, reason: `the assignment filters could not be read: ${records.filters.reason}` }
+        : !info
+          ? { kind: 'depends' as const, reason: 'its rule could not be read' }
+          : evaluateFilterRule(info.rule, subject.properties);
   // Include mode: in when the rule matches. Exclude mode: in when it does not
   // (learn.microsoft.com/mem/intune/fundamentals/filters, "Include filtered devices / Exclude filtered devices").
   const verdict = rule.kind === 'depends' ? 'depends' : (rule.kind === 'match') === (mode === 'include') ? 'in' : 'out';
-  const how = mode === 'include' ? 'include filter' : 'exclude filter';
-  const words =
-    verdict === 'in'
-      ? `${how} ${name} lets it in`
-      : verdict === 'out'
-        ? `${how} ${name} keeps it out`
-        : `depends on filter ${name} (${rule.kind === 'depends' ? rule.reason : ''})`;
-  return { filter: { mode, id, name, verdict, words } };
+  const words = verdict === 'in' ? `${label} lets it in` : verdict === 'out' ? `${label} keeps it out` : `depends on ${label} (${rule.kind === 'depends' ? rule.reason : ''})`;
+  return { mode, filter: { mode, id, name, verdict, words } };
+}
+
+/**
+ * Intune's precedence between the filters of the assignments that reach the subject (Microsoft
+ * Learn, "Filter reports and troubleshooting", "Filter mode"): exclude mode wins over no filter
+ * and over include mode, no filter wins over include mode; between filters of one mode "OR logic
+ * is used" (one match is enough to include, or to exclude). A filter of a mode not known leaves it
+ * undecided unless an exclude filter already keeps the object out.
+ */
+function decideFilters<T extends { reading: FilterReading }>(candidates: readonly T[]): { verdict: 'in' | 'out' | 'depends'; decider: T } {
+  const of = (mode: FilterReading['mode']) => candidates.filter((candidate) => candidate.reading.mode === mode);
+  const excludes = of('exclude');
+  const keepsOut = excludes.find((candidate) => candidate.reading.filter?.verdict === 'out');
+  if (keepsOut) return { verdict: 'out', decider: keepsOut };
+  const unrecognised = of('unrecognised')[0];
+  if (unrecognised) return { verdict: 'depends', decider: unrecognised };
+  if (excludes.length > 0) {
+    const depends = excludes.find((candidate) => candidate.reading.filter?.verdict === 'depends');
+    return depends ? { verdict: 'depends', decider: depends } : { verdict: 'in', decider: excludes[0]! };
+  }
+  const unfiltered = of('none')[0];
+  if (unfiltered) return { verdict: 'in', decider: unfiltered };
+  const includes = of('include');
+  const letsIn = includes.find((candidate) => candidate.reading.filter?.verdict === 'in');
+  if (letsIn) return { verdict: 'in', decider: letsIn };
+  const depends = includes.find((candidate) => candidate.reading.filter?.verdict === 'depends');
+  return depends ? { verdict: 'depends', decider: depends } : { verdict: 'out', decider: includes[0]! };
+}
+
+/** The intents that win between the assignments that reach the subject, or why Microsoft's table does not say. */
+export type IntentResolution = { kind: 'resolved'; winners: string[] } | { kind: 'unlisted'; words: string };
+
+/**
+ * Intune's resolution of conflicting app intents (Microsoft Learn, "Assign apps to groups with
+ * Microsoft Intune", "How conflicts between app intents are resolved"), made before filters are
+ * evaluated ("Filter reports and troubleshooting", "App intent"): Required wins over Uninstall
+ * whatever the group types, and merges with Available into "Required and Available"; between
+ * Available and Uninstall, Uninstall wins within one group type, while a user Available beside a
+ * device Uninstall resolves Available. A pair the table does not list is not guessed.
+ */
+export function resolveIntents(intents: ReadonlyArray<{ intent: string; via: 'user' | 'device' }>): IntentResolution {
+  const has = (intent: string, via?: 'user' | 'device') => intents.some((entry) => entry.intent === intent && (via === undefined || entry.via === via));
+  const distinct = [...new Set(intents.map((entry) => entry.intent))];
+  if (distinct.length <= 1) return { kind: 'resolved', winners: distinct };
+  const known = ['required', 'available', 'uninstall', 'availableWithoutEnrollment'];
+  const strange = distinct.find((intent) => !known.includes(intent));
+  if (strange) return { kind: 'unlisted', words: `the intents ${distinct.join(', ')} conflict, and Microsoft's table does not list "${strange}"` };
+  if (has('required')) {
+    const winners = ['required'];
+    if (has('available')) winners.push('available');
+    // "User Available without enrollment | Device Required": "Required and Available without enrollment"; a user Required alone resolves Required.
+    if (has('availableWithoutEnrollment') && has('required', 'device')) winners.push('availableWithoutEnrollment');
+    return { kind: 'resolved', winners };
+  }
+  if (has('available') && has('uninstall')) {
+    if ((has('available', 'user') && has('uninstall', 'user')) || (has('available', 'device') && has('uninstall', 'device'))) return { kind: 'resolved', winners: ['uninstall'] };
+    if (has('available', 'user') && has('uninstall', 'device')) return { kind: 'resolved', winners: ['available'] };
+    return { kind: 'unlisted', words: "a device Available beside a user Uninstall conflict, a pair Microsoft's table does not list" };
+  }
+  if (has('availableWithoutEnrollment') && has('available')) return { kind: 'resolved', winners: ['available'] };
+  if (has('availableWithoutEnrollment') && has('uninstall', 'device') && !has('uninstall', 'user'))
+    return { kind: 'resolved', winners: ['uninstall', 'availableWithoutEnrollment'] };
+  return { kind: 'unlisted', words: `the intents ${distinct.join(' and ')} conflict in a way Microsoft's table does not list` };
+}
+
+function intentWords(winners: readonly string[]): string {
+  const words = winners.map((intent) => (intent === 'availableWithoutEnrollment' ? 'available without enrollment' : intent));
+  return words.join(' and ');
 }
 
 function pathWords(path: readonly PathStep[]): string {
   return path.map((step) => step.words).join(' → ');
 }
 
+function platformOf(object: AssignableObject): AppliesPlatform & { reason?: string } {
+  const platform = objectPlatform(object);
+  if (platform.kind === 'for') return { kind: 'for', platforms: platform.platforms, words: platformWords(platform.platforms) };
+  if (platform.kind === 'any') return { kind: 'any', platforms: [], words: 'any platform' };
+  return { kind: 'unknown', platforms: [], words: 'an unknown platform', reason: platform.reason };
+}
+
+type Reached = { target: AssignmentTarget; member: Extract<Membership, { kind: 'member' }> };
+
 /** One object's verdict for the subject, or null when none of its assignments reaches it. */
-export function deriveEntry(object: AssignableObject & { templateFamily?: string | null }, subject: AppliesSubject, records: AppliesRecords): AppliesEntry | null {
-  const base = { objectId: object.id, name: object.name, kind: object.kind, typeLabel: typeLabel(object), link: object.link };
+export function deriveEntry(object: AssignableObject, subject: AppliesSubject, records: AppliesRecords): AppliesEntry | null {
+  const { reason: platformReason, ...platform } = platformOf(object);
+  const base = { objectId: object.id, name: object.name, kind: object.kind, typeLabel: typeLabel(object), link: object.link, platform };
   if (object.targets === null) {
     return { ...base, verdict: 'unknown', intent: null, path: [], words: 'Its assignments could not be read.', caveats: [] };
   }
@@ -272,97 +409,189 @@ export function deriveEntry(object: AssignableObject & { templateFamily?: string
   const withEnd = (path: PathStep[]) => (path.at(-1)?.kind === 'subject' || subject.kind === 'group' ? path : [...path, ...end]);
   const includes = object.targets.filter((target) => target.type === 'include' || target.type === 'allUsers' || target.type === 'allDevices');
   const excludes = object.targets.filter((target) => target.type === 'exclude');
-  const reached = includes.map((target) => ({ target, member: targetMembership(target, subject, records, seek) })).filter(({ member }) => member.kind !== 'notMember');
-  if (reached.length === 0) return null;
-  const intentOf = (target: AssignmentTarget) => (object.kind === 'mobileApp' ? target.intent : null);
-  // Exclusion wins over inclusion, whatever the filter (learn.microsoft.com/mem/intune/apps/apps-inclusion-exclusion,
-  // learn.microsoft.com/mem/intune/configuration/device-profile-assign, "Exclude groups").
-  const excluded = excludes.map((target) => ({ target, member: targetMembership(target, subject, records, seek) }));
-  const firstIncluded = reached.find(({ member }) => member.kind === 'member') ?? reached[0]!;
-  const hit = excluded.find(({ member }) => member.kind === 'member');
-  if (hit && hit.member.kind === 'member') {
-    const path = withEnd(hit.member.path);
+  const reached = includes.map((target) => ({ target, member: targetMembership(target, subject, records, seek) }));
+  const members: Reached[] = reached.flatMap(({ target, member }) => (member.kind === 'member' ? [{ target, member }] : []));
+  const unknownInclusion = reached.find(({ member }) => member.kind === 'unknown');
+  if (members.length === 0 && !unknownInclusion) return null;
+  const firstPath = withEnd(members[0]?.member.path ?? []);
+  const isApp = object.kind === 'mobileApp';
+  const platformNote = platformSentence(platform, subject);
+
+  // Intune delivers an object only to devices of its platform: one for another platform reaches the device in name only.
+  const osPlatform = subject.kind === 'device' ? devicePlatform(subject.operatingSystem) : null;
+  if (subject.kind === 'device' && platform.kind === 'for' && osPlatform && !platform.platforms.includes(osPlatform)) {
     return {
       ...base,
-      verdict: 'excluded',
-      intent: intentOf(firstIncluded.target),
-      path: withEnd(firstIncluded.member.kind === 'notMember' ? [] : firstIncluded.member.path),
-      exclusion: { kind: 'group', path, words: `excluded through ${pathWords(path)}` },
-      words: `Excluded: ${pathWords(path)}.`,
+      verdict: 'notForPlatform',
+      intent: isApp ? (members[0]?.target.intent ?? unknownInclusion?.target.intent ?? null) : null,
+      path: firstPath,
+      words: `Not for this platform: it is for ${platform.words} devices, and ${subject.name} runs ${subject.operatingSystem}.`,
       caveats: [],
     };
   }
-  const unknownExclusion = excluded.find(({ member }) => member.kind === 'unknown');
-  const members = reached.filter(({ member }) => member.kind === 'member').map((entry) => ({ ...entry, ...filterOf(entry.target, subject, records, object.readOnV1 === true) }));
-  const passing = members.find(({ filter }) => filter === undefined || filter.verdict === 'in');
-  const depending = members.find(({ filter }) => filter?.verdict === 'depends');
-  const unknownInclusion = reached.find(({ member }) => member.kind === 'unknown');
-  if (passing) {
-    const path = withEnd(passing.member.kind === 'member' ? passing.member.path : []);
-    const caveats = passing.caveat ? [passing.caveat] : [];
-    if (unknownExclusion && unknownExclusion.member.kind === 'unknown') {
-      const exclusionPath = unknownExclusion.member.path;
+  const platformDoubt =
+    subject.kind !== 'device'
+      ? null
+      : platform.kind === 'unknown'
+        ? `which platform it is for could not be told: ${platformReason ?? 'its type does not say'}`
+        : platform.kind === 'for' && !osPlatform
+          ? `the device's operating system ${subject.operatingSystem ? `"${subject.operatingSystem}"` : '(not given)'} is not one this app can match to ${platform.words}`
+          : null;
+
+  // Exclusions take out inclusions of their own group type only.
+  const exclusions = excludes.map((target) => targetMembership(target, subject, records, seek));
+  const caveats: string[] = [];
+  const live: Reached[] = [];
+  const doubtful: Array<{ reached: Reached; exclusion: Extract<Membership, { kind: 'unknown' }> }> = [];
+  let excludedBy: Extract<Membership, { kind: 'member' }> | null = null;
+  for (const inclusion of members) {
+    const hit = exclusions.find(
+      (exclusion): exclusion is Extract<Membership, { kind: 'member' }> => exclusion.kind === 'member' && sameGroupType(inclusion.member.via, exclusion.via),
+    );
+    if (hit) {
+      excludedBy ??= hit;
+      continue;
+    }
+    const maybe = exclusions.find(
+      (exclusion): exclusion is Extract<Membership, { kind: 'unknown' }> => exclusion.kind === 'unknown' && sameGroupType(inclusion.member.via, exclusion.via),
+    );
+    if (maybe) doubtful.push({ reached: inclusion, exclusion: maybe });
+    else live.push(inclusion);
+  }
+  for (const exclusion of exclusions) {
+    // An exclusion that reaches it only as the other group type is shown, with why it does not count.
+    if (exclusion.kind !== 'member' || members.length === 0 || members.some((inclusion) => sameGroupType(inclusion.member.via, exclusion.via))) continue;
+    const path = withEnd(exclusion.path);
+    caveats.push(
+      `Exclusion group ${pathWords(path)} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,
+    );
+  }
+
+  if (live.length === 0) {
+    if (doubtful.length > 0) {
+      const { reached: first, exclusion } = doubtful[0]!;
+      const path = withEnd(first.member.path);
       return {
         ...base,
         verdict: 'unknown',
-        intent: intentOf(passing.target),
+        intent: isApp ? first.target.intent : null,
         path,
-        ...(passing.filter ? { filter: passing.filter } : {}),
-        words: `Targets it through ${pathWords(path)}, but whether exclusion group ${pathWords(exclusionPath)} takes it out could not be told: ${unknownExclusion.member.reason}.`,
+        words: `Targets it through ${pathWords(path)}, but whether exclusion group ${pathWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}.`,
         caveats,
       };
     }
-    return {
-      ...base,
-      verdict: 'applies',
-      intent: intentOf(passing.target),
-      path,
-      ...(passing.filter ? { filter: passing.filter } : {}),
-      words: `Applies through ${pathWords(path)}${passing.filter ? `; ${passing.filter.words}` : ''}.`,
-      caveats,
-    };
-  }
-  if (depending) {
-    const path = withEnd(depending.member.kind === 'member' ? depending.member.path : []);
-    return {
-      ...base,
-      verdict: 'dependsOnFilter',
-      intent: intentOf(depending.target),
-      path,
-      filter: depending.filter!,
-      words: `Targets it through ${pathWords(path)}; it ${depending.filter!.words}.`,
-      caveats: depending.caveat ? [depending.caveat] : [],
-    };
-  }
-  if (unknownInclusion && unknownInclusion.member.kind === 'unknown') {
-    const path = unknownInclusion.member.path;
+    if (excludedBy) {
+      const path = withEnd(excludedBy.path);
+      return {
+        ...base,
+        verdict: 'excluded',
+        intent: isApp ? (members[0]?.target.intent ?? null) : null,
+        path: firstPath,
+        exclusion: { kind: 'group', path, words: `excluded through ${pathWords(path)}` },
+        words: `Excluded: ${pathWords(path)}.`,
+        caveats,
+      };
+    }
+    const unknown = unknownInclusion!.member as Extract<Membership, { kind: 'unknown' }>;
     return {
       ...base,
       verdict: 'unknown',
-      intent: intentOf(unknownInclusion.target),
-      path,
-      words: `Assigned to ${pathWords(path)}, whose membership could not be told: ${unknownInclusion.member.reason}.`,
-      caveats: [],
+      intent: isApp ? unknownInclusion!.target.intent : null,
+      path: unknown.path,
+      words: `Assigned to ${pathWords(unknown.path)}, whose membership could not be told: ${unknown.reason}.`,
+      caveats,
     };
   }
-  // Every inclusion that reaches it has a filter that keeps it out.
-  const out = members[0]!;
-  const path = withEnd(out.member.kind === 'member' ? out.member.path : []);
+
+  // Apps: the intent is resolved first; only the winning intent's assignments go on to their filters.
+  let candidates = live;
+  let intent: string | null = null;
+  if (isApp) {
+    const intents = live.flatMap(({ target, member }) =>
+      target.intent ? [{ intent: target.intent, via: member.via === 'device' ? ('device' as const) : ('user' as const) }] : [],
+    );
+    const resolution = resolveIntents(intents);
+    if (resolution.kind === 'unlisted') {
+      const path = withEnd(live[0]!.member.path);
+      return { ...base, verdict: 'unknown', intent: null, path, words: `Targets it through ${pathWords(path)}, but ${resolution.words}.`, caveats };
+    }
+    intent = resolution.winners.length > 0 ? intentWords(resolution.winners) : null;
+    if (resolution.winners.length > 0) candidates = live.filter(({ target }) => target.intent !== null && resolution.winners.includes(target.intent));
+    if (candidates.length === 0) candidates = live;
+  }
+
+  const readings = candidates.map((candidate) => ({ ...candidate, reading: filterOf(candidate.target, subject, records, object.readOnV1 === true) }));
+  const decision = decideFilters(readings);
+  const decider = decision.decider;
+  const path = withEnd(decider.member.path);
+  const filter = decider.reading.filter;
+  const deciderCaveats = [...(decider.reading.caveat ? [decider.reading.caveat] : []), ...caveats];
+  const suffix = platformNote ? ` ${platformNote}` : '';
+  // Say why an exclude filter decided when other assignments had no filter or an include filter.
+  const outranked = decider.reading.mode === 'exclude' && readings.some((reading) => reading.reading.mode === 'none' || reading.reading.mode === 'include');
+  const precedence = outranked ? ' An exclude filter wins over an assignment with no filter or an include filter.' : '';
+
+  if (decision.verdict !== 'out' && (platformDoubt || doubtful.length > 0)) {
+    const exclusion = doubtful[0]?.exclusion;
+    const why = exclusion ? `whether exclusion group ${pathWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}` : platformDoubt!;
+    return { ...base, verdict: 'unknown', intent, path, ...(filter ? { filter } : {}), words: `Targets it through ${pathWords(path)}, but ${why}.`, caveats: deciderCaveats };
+  }
+  if (decision.verdict === 'in') {
+    return {
+      ...base,
+      verdict: 'applies',
+      intent,
+      path,
+      ...(filter ? { filter } : {}),
+      words: `Applies through ${pathWords(path)}${filter ? `; ${filter.words}` : ''}.${precedence}${suffix}`,
+      caveats: deciderCaveats,
+    };
+  }
+  if (decision.verdict === 'depends') {
+    return {
+      ...base,
+      verdict: 'dependsOnFilter',
+      intent,
+      path,
+      filter: filter!,
+      words: `Targets it through ${pathWords(path)}; it ${filter!.words}.${suffix}`,
+      caveats: deciderCaveats,
+    };
+  }
+  if (unknownInclusion && unknownInclusion.member.kind === 'unknown') {
+    const unknown = unknownInclusion.member;
+    return {
+      ...base,
+      verdict: 'unknown',
+      intent,
+      path: unknown.path,
+      words: `Assigned to ${pathWords(unknown.path)}, whose membership could not be told: ${unknown.reason}.`,
+      caveats,
+    };
+  }
   return {
     ...base,
     verdict: 'excluded',
-    intent: intentOf(out.target),
+    intent,
     path,
-    filter: out.filter!,
-    exclusion: { kind: 'filter', filter: out.filter!, words: out.filter!.words },
-    words: `Targets it through ${pathWords(path)}, but the ${out.filter!.words}.`,
-    caveats: [],
+    filter: filter!,
+    exclusion: { kind: 'filter', filter: filter!, words: filter!.words },
+    words: `Targets it through ${pathWords(path)}, but ${filter!.words}.${precedence}`,
+    caveats: deciderCaveats,
   };
+}
+
+/** For a user's or a group's answer, which platform's devices the object is for. */
+function platformSentence(platform: AppliesPlatform, subject: AppliesSubject): string | null {
+  if (subject.kind === 'device') return null;
+  if (platform.kind === 'for') return `It is for ${platform.words} devices.`;
+  if (platform.kind === 'unknown') return 'Which platform it is for could not be told.';
+  return null;
 }
 
 /** Every object that reaches the subject, grouped by object type in the admin center's order. */
 export function deriveApplies(subject: AppliesSubject, records: AppliesRecords): AppliesAnswer {
-  const counts: Record<AppliesVerdict, number> = { applies: 0, excluded: 0, dependsOnFilter: 0, unknown: 0 };
+  const counts: Record<AppliesVerdict, number> = { applies: 0, excluded: 0, dependsOnFilter: 0, unknown: 0, notForPlatform: 0 };
   const byType = new Map<ObjectTypeLabel, AppliesEntry[]>();
   for (const object of records.objects) {
     const entry = deriveEntry(object, subject, records);
@@ -378,6 +607,6 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
     subject,
     groups,
     counts,
-    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.'],
+    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.', OBJECT_TYPES_READ],
   };
 }

@@ -9,6 +9,7 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { lookUpGroups } from '../directory/group-lookup.js';
+import type { GroupLookup } from '../directory/group-lookup.js';
 import { errorText } from '../error-text.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
@@ -58,12 +59,31 @@ export async function loadAppliesReads(graph: GraphReader, assignments: Promise<
   const members = await readMembers(graph, new Set(assigned));
   // Names of the groups read: those the assignments name came with report 2's look-ups; nested
   // ones are looked up the same way (`GET /groups/{id}`, twenty to a `$batch` call).
-  const names = new Map<string, string>();
-  for (const lookup of records.groups.values()) if (lookup.state === 'found') names.set(lookup.id.toLowerCase(), lookup.displayName);
-  const unnamed = [...members.keys()].filter((id) => !names.has(id) && isGraphId(id));
-  if (unnamed.length > 0) for (const lookup of (await lookUpGroups(graph, unnamed)).values()) if (lookup.state === 'found') names.set(lookup.id.toLowerCase(), lookup.displayName);
-  for (const [id, group] of members) members.set(id, { ...group, displayName: names.get(id) ?? group.displayName ?? null } as GroupMembers);
+  const lookups = new Map<string, GroupLookup>();
+  for (const lookup of records.groups.values()) lookups.set(lookup.id.toLowerCase(), lookup);
+  const unnamed = [...members.keys()].filter((id) => lookups.get(id)?.state !== 'found' && isGraphId(id));
+  if (unnamed.length > 0)
+    for (const lookup of (await lookUpGroups(graph, unnamed)).values())
+      if (lookup.state === 'found' || !lookups.has(lookup.id.toLowerCase())) lookups.set(lookup.id.toLowerCase(), lookup);
+  for (const [id, group] of members) {
+    const lookup = lookups.get(id);
+    const displayName = lookup?.state === 'found' ? lookup.displayName : (group.displayName ?? null);
+    members.set(id, hiddenAsUnknown({ ...group, displayName } as GroupMembers, lookup));
+  }
   return { assignments: records, devices, members };
+}
+
+/**
+ * A member list that came back empty is unknown when the group's look-up could not confirm it
+ * (report 2's rule, src/core/directory/group-lookup.ts): a group with hidden membership lists no
+ * members to an app without Member.Read.Hidden (learn.microsoft.com/graph/api/group-list-members),
+ * so "no members" there may be "members not shown".
+ */
+function hiddenAsUnknown(group: GroupMembers, lookup: GroupLookup | undefined): GroupMembers {
+  if (group.state !== 'read' || group.userIds.size > 0 || group.deviceIds.size > 0 || group.groupIds.length > 0) return group;
+  if (lookup?.state !== 'unknown') return group;
+  const why = 'message' in lookup.error && typeof lookup.error.message === 'string' ? lookup.error.message : errorText(lookup.error);
+  return { state: 'unknown', id: group.id, displayName: group.displayName, reason: `it lists no members to this app, which does not prove it has none: ${why}` };
 }
 
 async function readDevices(graph: GraphReader): Promise<DeviceRecord[]> {
@@ -76,6 +96,7 @@ async function readDevices(graph: GraphReader): Promise<DeviceRecord[]> {
       userId: item.userId || null,
       userPrincipalName: item.userPrincipalName || null,
       azureADDeviceId: item.azureADDeviceId ?? null,
+      operatingSystem: item.operatingSystem || null,
       properties: {
         deviceName: item.deviceName ?? null,
         manufacturer: item.manufacturer ?? null,

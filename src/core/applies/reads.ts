@@ -6,13 +6,14 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  * (`/v1.0/groups/{id}`), which report 2 declares too.
  */
 
-/** The managed device fields read: who the device is, its primary user, and what filter rules read. */
+/** The managed device fields read: who the device is, its primary user, its platform, and what filter rules read. */
 export const APPLIES_DEVICE_FIELDS = [
   'id',
   'deviceName',
   'userId',
   'userPrincipalName',
   'azureADDeviceId',
+  'operatingSystem',
   'manufacturer',
   'model',
   'osVersion',
@@ -26,7 +27,7 @@ export const APPLIES_DEVICES_READ = {
   select: APPLIES_DEVICE_FIELDS,
   optional: false,
   betaTwin: true,
-  why: 'The device a question names, its primary user, and the properties assignment filters read.',
+  why: 'The device a question names, its primary user, its platform, and the properties assignment filters read.',
 } as const satisfies UpstreamRead;
 
 /** `GET /groups/{id}/members`: a group's direct members (learn.microsoft.com/graph/api/group-list-members). */

@@ -16,6 +16,8 @@ export interface DeviceRecord {
   userId: string | null;
   userPrincipalName: string | null;
   azureADDeviceId: string | null;
+  /** `operatingSystem`, free text (`Windows`, `iOS`, …): which platform's objects reach it. */
+  operatingSystem: string | null;
   properties: FilterDeviceProperties;
 }
 
@@ -90,6 +92,7 @@ function deviceSubject(device: DeviceRecord): AppliesSubject {
     entraObjectId: null,
     primaryUserId: device.userId,
     primaryUserName: device.userPrincipalName,
+    operatingSystem: device.operatingSystem,
     properties: device.properties,
     link: intuneLinks.managedDevice(device.id),
   };

@@ -14,6 +14,7 @@ export const VERDICT_WORDS: Readonly<Record<AppliesVerdict, string>> = {
   excluded: 'excluded',
   dependsOnFilter: 'depends',
   unknown: 'unknown',
+  notForPlatform: 'other OS',
 };
 
 /** A verdict as a heading or a label, where the short word would be unclear ("depends" on what?). */
@@ -22,6 +23,7 @@ export const VERDICT_LABELS: Readonly<Record<AppliesVerdict, string>> = {
   excluded: 'Excluded',
   dependsOnFilter: 'Depends on a filter',
   unknown: 'Could not be decided',
+  notForPlatform: 'Not for this platform',
 };
 
 export const SUBJECT_WORDS = { device: 'device', user: 'user', group: 'group' } as const;
@@ -32,10 +34,11 @@ export function appliesHeading(subject: AppliesAnswer['subject']): string {
   return `What applies to ${SUBJECT_WORDS[subject.kind]} ${subject.name}${who}`;
 }
 
-/** "28 apply, 2 excluded, 1 depend on a filter, 1 unknown." */
+/** "28 apply, 2 excluded, 1 depend on a filter, 1 unknown." and, where there are some, "; 12 are for another platform". */
 export function countsSentence(counts: AppliesAnswer['counts']): string {
-  const { applies, excluded, dependsOnFilter, unknown } = counts;
-  return `${applies} apply, ${excluded} excluded, ${dependsOnFilter} depend on a filter, ${unknown} unknown.`;
+  const { applies, excluded, dependsOnFilter, unknown, notForPlatform } = counts;
+  const others = notForPlatform > 0 ? `; ${notForPlatform} ${notForPlatform === 1 ? 'is' : 'are'} for another platform` : '';
+  return `${applies} apply, ${excluded} excluded, ${dependsOnFilter} depend on a filter, ${unknown} unknown${others}.`;
 }
 
 export const NOTHING_ASSIGNED = 'No policy, profile, app or script is assigned to it.';

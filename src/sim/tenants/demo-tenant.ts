@@ -119,10 +119,14 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     guid: appliesGuid,
     users,
     groups: directory,
-    addGroup: ({ displayName, userIds = [], groupIds = [], membersFault }) => {
+    addGroup: ({ displayName, userIds = [], deviceIds = [], groupIds = [], membersFault, visibility }) => {
       const id = appliesGuid();
-      const members = [...userIds.map((member) => ({ id: member, type: 'user' as const })), ...groupIds.map((member) => ({ id: member, type: 'group' as const }))];
-      groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}) });
+      const members = [
+        ...userIds.map((member) => ({ id: member, type: 'user' as const })),
+        ...deviceIds.map((member) => ({ id: member, type: 'device' as const })),
+        ...groupIds.map((member) => ({ id: member, type: 'group' as const })),
+      ];
+      groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}), ...(visibility ? { visibility } : {}) });
       return id;
     },
     add: reportRecords.add,

@@ -48,7 +48,13 @@ const useStyles = makeStyles({
   candidates: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
 
-const VERDICT_BADGE: Readonly<Record<AppliesVerdict, BadgeProps['color']>> = { applies: 'success', excluded: 'informative', dependsOnFilter: 'warning', unknown: 'subtle' };
+const VERDICT_BADGE: Readonly<Record<AppliesVerdict, BadgeProps['color']>> = {
+  applies: 'success',
+  excluded: 'informative',
+  dependsOnFilter: 'warning',
+  unknown: 'subtle',
+  notForPlatform: 'subtle',
+};
 
 type Phase = { phase: 'loading'; since: number } | { phase: 'answered'; result: AppliesResult } | { phase: 'failed'; message: string };
 

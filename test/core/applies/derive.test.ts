@@ -35,8 +35,23 @@ const allUsers = (intent?: string) => ({
   target: { '@odata.type': '#microsoft.graph.allLicensedUsersAssignmentTarget', deviceAndAppManagementAssignmentFilterType: 'none' },
 });
 
-function object(kind: AssignableObject['kind'], name: string, assignments: Array<{ target: unknown; intent?: unknown }>): AssignableObject {
-  return { kind, id: `id-${name}`, name, targets: assignments.map(readTarget), link: `https://intune.example/${name}` };
+/** A Windows object of each kind, as Graph types it (`@odata.type`, or a configuration policy's `platforms`). */
+const WINDOWS: Record<AssignableObject['kind'], Partial<AssignableObject>> = {
+  deviceConfiguration: { odataType: 'windows10GeneralConfiguration' },
+  compliancePolicy: { odataType: 'windows10CompliancePolicy' },
+  settingsCatalogPolicy: { platforms: 'windows10' },
+  mobileApp: { odataType: 'win32LobApp' },
+  platformScript: {},
+  remediation: {},
+};
+
+function object(
+  kind: AssignableObject['kind'],
+  name: string,
+  assignments: Array<{ target: unknown; intent?: unknown }>,
+  typed: Partial<AssignableObject> = WINDOWS[kind],
+): AssignableObject {
+  return { kind, id: `id-${name}`, name, targets: assignments.map(readTarget), link: `https://intune.example/${name}`, ...typed };
 }
 
 const read = (id: string, name: string, members: { users?: string[]; devices?: string[]; groups?: string[] }): GroupMembers => ({
@@ -63,6 +78,7 @@ const device = (rule: Partial<{ osVersion: string | null; entraObjectId: string 
   entraObjectId: rule.entraObjectId === undefined ? DEVICE_OBJECT : rule.entraObjectId,
   primaryUserId: rule.primaryUserId === undefined ? USER : rule.primaryUserId,
   primaryUserName: 'alice@contoso.example',
+  operatingSystem: 'Windows',
   properties: { osVersion: rule.osVersion === undefined ? '10.0.22631.1' : rule.osVersion, model: 'Surface Laptop 5' },
   link: 'https://intune.example/device',
 });
@@ -87,8 +103,8 @@ describe('what applies: path rules', () => {
     expect(entry?.words).toBe('Applies through All staff → Sales → Sales EMEA → its primary user alice@contoso.example → DESKTOP-0042.');
   });
 
-  it('an exclusion through a nested group wins over the inclusion', () => {
-    const entry = deriveEntry(object('deviceConfiguration', 'Wi-Fi', [allDevices(), exclusion(G.b)]), device(), records([]));
+  it('an exclusion through a nested group wins over an inclusion of the same group type', () => {
+    const entry = deriveEntry(object('deviceConfiguration', 'Wi-Fi', [allUsers(), exclusion(G.b)]), device(), records([]));
     expect(entry?.verdict).toBe('excluded');
     expect(entry?.exclusion?.kind).toBe('group');
     expect(entry?.words).toBe('Excluded: Sales → Sales EMEA → its primary user alice@contoso.example → DESKTOP-0042.');
@@ -101,10 +117,10 @@ describe('what applies: path rules', () => {
     expect(out?.exclusion).toMatchObject({ kind: 'filter', filter: { mode: 'exclude', name: 'Windows 11', verdict: 'out' } });
     const inside = deriveEntry(policy, device({ osVersion: '10.0.19045.1' }), records([]));
     expect(inside?.verdict).toBe('applies');
-    expect(inside?.filter?.words).toBe('exclude filter Windows 11 lets it in');
+    expect(inside?.filter?.words).toBe('the exclude filter "Windows 11" lets it in');
     const depends = deriveEntry(policy, device({ osVersion: null }), records([]));
     expect(depends?.verdict).toBe('dependsOnFilter');
-    expect(depends?.words).toContain("depends on filter Windows 11 (the device's device.osVersion is not known)");
+    expect(depends?.words).toContain('depends on the exclude filter "Windows 11" (the device\'s device.osVersion is not known)');
     const unsupported = deriveEntry(policy, device(), records([], '(device.osVersion -startsWith "10") and (device.model -eq "x") or (device.manufacturer -eq "y")'));
     expect(unsupported?.verdict).toBe('dependsOnFilter');
   });
@@ -166,7 +182,7 @@ describe('what applies: path rules', () => {
       ]),
     });
     expect(answer.groups.map((entry) => entry.typeLabel)).toEqual(['Configuration profiles', 'Apps', 'Platform scripts']);
-    expect(answer.counts).toEqual({ applies: 2, excluded: 0, dependsOnFilter: 0, unknown: 1 });
+    expect(answer.counts).toEqual({ applies: 2, excluded: 0, dependsOnFilter: 0, unknown: 1, notForPlatform: 0 });
   });
 
   it('assignments read on /v1.0 apply with the caveat that a filter is not shown', () => {

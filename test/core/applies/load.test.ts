@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { APPLIES_DEMO } from '../../../src/core/applies/demo.js';
 import { loadAppliesReads } from '../../../src/core/applies/load.js';
 import { APPLIES_DEVICES_READ, APPLIES_GROUP_MEMBERS_READ } from '../../../src/core/applies/reads.js';
 import { loadAssignments } from '../../../src/core/reports/assignment-hygiene/load.js';
@@ -30,6 +31,24 @@ describe("what applies' own reads", () => {
     // Everything else is a nested group's name, looked up as report 2 looks groups up.
     const others = sent.filter((request) => !devices.includes(request) && !members.includes(request));
     for (const request of others) expect(request.path).toMatch(pattern('/v1.0/groups/{id}'));
+  });
+
+  it("reads each device's operating system, which decides which platform's objects reach it", async () => {
+    const reads = await loadAppliesReads(harness.client(), loadAssignments({ graph: harness.client() }));
+    const systems = new Set(reads.devices.map((device) => device.operatingSystem));
+    expect(systems).toContain('Windows');
+    expect(systems).toContain('iOS');
+  });
+
+  it("a hidden-membership group lists no members to this app, and is read as unknown with report 2's reason, never as empty", async () => {
+    const graph = harness.client();
+    const reads = await loadAppliesReads(graph, loadAssignments({ graph }));
+    // The simulator lists no member of a hidden group to an app without Member.Read.Hidden, as Graph does.
+    const hidden = [...reads.members.values()].filter((group) => group.state === 'unknown' && group.reason.includes('Member.Read.Hidden'));
+    expect(hidden).toHaveLength(1);
+    expect(hidden[0]).toMatchObject({ reason: expect.stringContaining('does not prove it has none') });
+    const board = harness.sim.tenant.groups.get(hidden[0]!.id);
+    expect(board?.displayName).toBe(APPLIES_DEMO.hidden.group);
   });
 
   it('fails when the managed devices cannot be read, as the question then cannot be answered', async () => {

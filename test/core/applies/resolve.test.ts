@@ -8,6 +8,7 @@ const device = (id: string, deviceName: string, upn: string | null, userId: stri
   userId,
   userPrincipalName: upn,
   azureADDeviceId: null,
+  operatingSystem: 'Windows',
   properties: { deviceName, osVersion: '10.0.22631.1' },
 });
 

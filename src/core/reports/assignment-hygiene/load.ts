@@ -69,6 +69,8 @@ export interface AssignableObject {
   betaAssignmentsFailure?: string;
   /** A configuration policy's `templateReference.templateFamily`: endpoint security policies are told by it. */
   templateFamily?: string | null;
+  /** A configuration policy's `platforms` (deviceManagementConfigurationPlatforms): "what applies" tells its platform by it. */
+  platforms?: string | null;
 }
 
 /** One Win32 app relationship as an edge: for supersedence the parent is the superseding (newer) app. */
@@ -339,6 +341,7 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
         const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
         const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
         const templateFamily = source.kind === 'settingsCatalogPolicy' ? asString((item.templateReference as { templateFamily?: unknown } | undefined)?.templateFamily) : null;
+        const platforms = source.kind === 'settingsCatalogPolicy' ? asString(item.platforms) : null;
         objects.push({
           kind: source.kind,
           id,
@@ -348,6 +351,7 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
           readOnV1,
           ...(odataType ? { odataType } : {}),
           ...(templateFamily ? { templateFamily } : {}),
+          ...(platforms ? { platforms } : {}),
         });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
       }
