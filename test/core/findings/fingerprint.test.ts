@@ -61,7 +61,9 @@ describe("the findings' digest on Node", () => {
     const subjects = [DEVICE, 'Device-Wipe', 'Gerät-Ä-ß', '設備-42', 'emoji-😀', 'quote-"-back\\slash', '\u2028line'];
     for (const subject of subjects) {
       for (const ruleKey of ['', 'rule-a,rule-b', 'é']) {
-        expect(findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, nodeSha256Hex)).toBe(findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, sha256Hex));
+        expect(findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, nodeSha256Hex)).toBe(
+          findingFingerprint('escrow-gaps', 'missing-recovery-key', subject, ruleKey, sha256Hex),
+        );
       }
     }
   });
