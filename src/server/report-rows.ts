@@ -30,9 +30,17 @@ function serialOf(result: ReportResult): number {
  * one window of one table, with the load's `generatedAt` and state, so a viewer can tell a window of a
  * newer load from one of an older. A load error is answered as the report's JSON has it, never as an
  * empty window; a parameter the window cannot take is a 400 naming it. The window is the same for
- * the same load, query and decisions in force, so its ETag names those and a 304 costs no query.
+ * the same load, query and decisions in force, so its ETag names those and a 304 costs no query. The
+ * window is made a step at a time (`ReportWindows.windowSteps`), yielding to the event loop between
+ * steps.
  */
-export function answerWindow(req: Request, res: Response, result: ReportResult, windows: ReportWindows, decisions: ReadonlyMap<string, TriageDecision> | null): void {
+export async function answerWindow(
+  req: Request,
+  res: Response,
+  result: ReportResult,
+  windows: ReportWindows,
+  decisions: ReadonlyMap<string, TriageDecision> | null,
+): Promise<void> {
   const head = { report: result.report, state: result.state, generatedAt: result.generatedAt };
   if (result.state === 'load-error') {
     res.send(200, { ...head, error: result.error, notice: result.notice });
@@ -55,7 +63,14 @@ export function answerWindow(req: Request, res: Response, result: ReportResult, 
     res.end();
     return;
   }
-  const window = windows.window(result, query, decisions);
+  // A step per turn of the event loop: a filter over a large table is many steps, and other viewers (and /healthz) are answered between them.
+  const steps = windows.windowSteps(result, query, decisions);
+  let step = steps.next();
+  while (!step.done) {
+    await nextTurn();
+    step = steps.next();
+  }
+  const window = step.value;
   // The rows' findings ride along, so the tab shows a row's findings and its pane from the window alone.
   res.send(200, {
     ...head,
