@@ -172,7 +172,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
         return;
       }
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
-      await writeCsv(res, report);
+      await writeCsv(res, report, windows);
     } finally {
       exportsUnderWay -= 1;
     }

@@ -100,6 +100,16 @@ export class ReportWindows {
     return found;
   }
 
+  /** A subject's findings (a row's `id`), worst first: from the index, so built once per result. */
+  findingsOfSubject(result: ReportResult, subjectId: string): Finding[] {
+    return (this.indexOf(result).bySubject.get(subjectId) ?? []).map((at) => result.findings[at]!);
+  }
+
+  /** The result's index (its tables and each subject's findings) built a step at a time, as `prepare` builds it first. */
+  *indexed(result: ReportResult): Generator<void, void> {
+    yield* this.indexSteps(result);
+  }
+
   /**
    * The decisions in force that bear on this result's windows, as one text (`'unread'` when they
    * could not be read): two requests with the same text and query get the same window.
