@@ -3,7 +3,8 @@
  * heaviest requests a reader may send run (docs/performance.md, "Bounded work per request"). The
  * large simulated tenant (a process of its own: simulator-process.ts) and the server reading it as
  * a configured tenant (`npm start`, a process of its own); report 4 is loaded and its windows built
- * first, unmeasured. Then, one workload at a time, four requests at once while a probe asks for
+ * first, unmeasured. Then the probe alone for 3 s (what the server does by itself just after a load),
+ * and one workload at a time, four requests at once while a probe asks for
  * `/healthz` every 50 ms from outside, each probe waiting for the last: four 7,000-word window
  * queries (refused now), four costly filters a window takes (16 words each, each a different set of
  * words, so none is answered from a kept filter), and four CSV exports of
@@ -122,8 +123,8 @@ async function main(): Promise<void> {
     if (warm.status !== 200) throw new Error(`the first window answered ${warm.status}`);
     const { total } = (await (await request(`${base}/api/reports/escrow-gaps/rows?limit=1`, { headers, dispatcher: work })).body.json()) as { total: number };
 
-    /** Four requests at once, /healthz asked for every 50 ms from another connection until all four are answered. */
-    const measure = async (name: string, requests: Array<() => Promise<Outcome>>) => {
+    /** Four requests at once (or none, for `idleMs`), /healthz asked for every 50 ms from another connection until all four are answered. */
+    const measure = async (name: string, requests: Array<() => Promise<Outcome>>, idleMs = 0) => {
       const probes: number[] = [];
       let running = true;
       const probe = (async () => {
@@ -136,11 +137,11 @@ async function main(): Promise<void> {
         }
       })();
       const begun = performance.now();
-      const outcomes = await Promise.all(requests.map((send) => send()));
+      const [outcomes] = await Promise.all([Promise.all(requests.map((send) => send())), new Promise((resolve) => setTimeout(resolve, idleMs))]);
       const elapsed = performance.now() - begun;
       running = false;
       await probe;
-      console.log(`\n${name} (${ms(elapsed)} ms for all four)`);
+      console.log(`\n${name} (${ms(elapsed)} ms)`);
       for (const outcome of outcomes) console.log(`  ${outcome.label}: ${outcome.status} in ${ms(outcome.ms)} ms, ${outcome.bytes.toLocaleString('en-US')} bytes`);
       console.log(
         `  /healthz while they ran: ${probes.length} answers, p50 ${ms(percentile(probes, 50))} ms, p99 ${ms(percentile(probes, 99))} ms, longest ${ms(Math.max(0, ...probes))} ms`,
@@ -148,6 +149,8 @@ async function main(): Promise<void> {
     };
 
     console.log(`Bounded work per request: report 4 (escrow-gaps) of ${devices.toLocaleString('en-US')} devices, ${total.toLocaleString('en-US')} rows, Node ${process.version}`);
+    // What the server does by itself just after a load (the load's own work and its garbage), for comparison.
+    await measure('Nothing else, for 3 s', [], 3_000);
     await measure(
       'Four 7,000-word window queries',
       [0, 1, 2, 3].map(
