@@ -44,7 +44,13 @@ export interface AppServerOptions {
   trustedProxy?: string;
   /** Explicit refreshes (`?refresh=true`) one user may ask for a minute; 6 by default. */
   refreshesPerMinute?: number;
-  /** The clock the per-minute limits (refreshes, triage changes) count by, in milliseconds: `Date.now` unless a test holds it. */
+  /** Window requests (`/rows`) one user may make a minute (report-routes.ts, `WINDOW_REQUESTS_PER_MINUTE`, by default). */
+  windowRequestsPerMinute?: number;
+  /** CSV exports one user may start a minute (report-routes.ts, `EXPORTS_PER_MINUTE`, by default). */
+  exportsPerMinute?: number;
+  /** CSV exports this instance writes at once (report-routes.ts, `EXPORTS_AT_ONCE`, by default). */
+  exportsAtOnce?: number;
+  /** The clock the per-minute limits (refreshes, windows, exports, triage changes) count by, in milliseconds: `Date.now` unless a test holds it. */
   limitClock?: () => number;
   /** Sees each request once answered, by its route template (telemetry): never its path or query. */
   onRequest?: (request: { method: string; route: string; status: number; durationMs: number }) => void;
@@ -116,6 +122,9 @@ export function createAppServer(options: AppServerOptions): Server {
     ...(options.windows ? { windows: options.windows } : {}),
     authorised,
     ...(options.refreshesPerMinute !== undefined ? { refreshesPerMinute: options.refreshesPerMinute } : {}),
+    ...(options.windowRequestsPerMinute !== undefined ? { windowRequestsPerMinute: options.windowRequestsPerMinute } : {}),
+    ...(options.exportsPerMinute !== undefined ? { exportsPerMinute: options.exportsPerMinute } : {}),
+    ...(options.exportsAtOnce !== undefined ? { exportsAtOnce: options.exportsAtOnce } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

@@ -6,7 +6,7 @@ import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/repor
 import { PREVIEW_WHOLE_UP_TO_ROWS } from '../core/reports/report-preview.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { AppServices } from '../app/create-services.js';
-import { FixedWindowRateLimit } from './rate-limit.js';
+import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';
@@ -21,10 +21,33 @@ export interface ReportRoutesOptions {
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   /** Explicit refreshes one user may ask for a minute (6 by default); more are answered from the cache. */
   refreshesPerMinute?: number;
-  /** The clock the refresh limit counts minutes by, in milliseconds: `Date.now` unless a test holds it. */
+  /** Window requests (`/rows`) one user may make a minute (`WINDOW_REQUESTS_PER_MINUTE` by default); more are 429. */
+  windowRequestsPerMinute?: number;
+  /** CSV exports one user may start a minute (`EXPORTS_PER_MINUTE` by default); more are 429. */
+  exportsPerMinute?: number;
+  /** CSV exports this instance writes at once, whoever asked (`EXPORTS_AT_ONCE` by default); more are 429. */
+  exportsAtOnce?: number;
+  /** The clock the per-minute limits count minutes by, in milliseconds: `Date.now` unless a test holds it. */
   limitClock?: () => number;
   log?: (line: string) => void;
 }
+
+/**
+ * A person scrolling a very large table asks for a window of 100 rows each time rows not yet read
+ * come into view: a few a second, more while its scrollbar is dragged, and a 75,000-row table is 750
+ * windows in all. 1,200 a minute (20 a second held for a whole minute) leaves room for that and stops
+ * a script asking at machine speed (docs/contract.md, "The server's endpoints").
+ */
+export const WINDOW_REQUESTS_PER_MINUTE = 1_200;
+/** A person exports a report now and then; ten a minute is generous. */
+export const EXPORTS_PER_MINUTE = 10;
+/**
+ * Exports written at once by one instance: each is seconds of encoding on a large tenant, a slice
+ * per turn of the event loop, so a few at once keep the loop answering other viewers.
+ */
+export const EXPORTS_AT_ONCE = 2;
+/** What the answer past the exports at once says to wait: an export of a large report takes seconds. */
+const EXPORT_BUSY_RETRY_SECONDS = 10;
 
 /**
  * The report API (docs/contract.md, "The server's endpoints"): the list, the tenant, one report as
@@ -36,6 +59,12 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   const { registry, reports } = services;
   const windows = options.windows ?? new ReportWindows();
   const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000, options.limitClock);
+  const windowRequestsPerMinute = options.windowRequestsPerMinute ?? WINDOW_REQUESTS_PER_MINUTE;
+  const windowRequests = new FixedWindowRateLimit(windowRequestsPerMinute, 60_000, options.limitClock);
+  const exportsPerMinute = options.exportsPerMinute ?? EXPORTS_PER_MINUTE;
+  const exportsStarted = new FixedWindowRateLimit(exportsPerMinute, 60_000, options.limitClock);
+  const exportsAtOnce = options.exportsAtOnce ?? EXPORTS_AT_ONCE;
+  let exportsUnderWay = 0;
   /**
    * Whether to load again for `?refresh=true`: a refresh joins a load under way anyway, and one user
    * may start only a few a minute, so a held-down refresh button cannot make the tenant's Graph
@@ -103,9 +132,14 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
+    const retryAfter = windowRequests.take(user.objectId);
+    if (retryAfter > 0) {
+      refuseTooMany(res, retryAfter, `More than ${windowRequestsPerMinute.toLocaleString('en-US')} windows of rows in a minute; try again in ${retryAfter} s.`);
+      return;
+    }
     const result = await openFor(req, res, user, id);
     if (result.state !== 'load-error') await windowsPrepared(windows, result);
-    answerWindow(req, res, result, windows, result.state === 'load-error' ? null : await reports.decisionsInForce());
+    await answerWindow(req, res, result, windows, result.state === 'load-error' ? null : await reports.decisionsInForce());
   });
 
   server.get('/api/reports/:name', async (req: Request, res: Response) => {
@@ -119,15 +153,30 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       await sendEncoded(req, res, await encodings.encoded(await openFor(req, res, user, id)));
       return;
     }
-    // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
-    const report = await reports.get(id, { refresh: refreshAllowed(req, res, user) });
-    options.log?.(`report ${id}: ${describeState(report)} (CSV)`);
-    if (report.state === 'load-error') {
-      res.send(502, { error: report.error });
+    // An export waiting for its load counts as under way: it is about to encode the whole report.
+    if (exportsUnderWay >= exportsAtOnce) {
+      refuseTooMany(res, EXPORT_BUSY_RETRY_SECONDS, `${exportsAtOnce} exports are being written now; try again in ${EXPORT_BUSY_RETRY_SECONDS} s.`);
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
-    await writeCsv(res, report);
+    const retryAfter = exportsStarted.take(user.objectId);
+    if (retryAfter > 0) {
+      refuseTooMany(res, retryAfter, `More than ${exportsPerMinute} exports in a minute; try again in ${retryAfter} s.`);
+      return;
+    }
+    exportsUnderWay += 1;
+    try {
+      // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
+      const report = await reports.get(id, { refresh: refreshAllowed(req, res, user) });
+      options.log?.(`report ${id}: ${describeState(report)} (CSV)`);
+      if (report.state === 'load-error') {
+        res.send(502, { error: report.error });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${id}.csv"` });
+      await writeCsv(res, report, windows);
+    } finally {
+      exportsUnderWay -= 1;
+    }
   });
 }
 

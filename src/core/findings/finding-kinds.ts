@@ -79,8 +79,17 @@ export function countFindingsByKind(findings: readonly { kind: string }[], kinds
 
 /** Findings worst first: by the severity of their kind; stable otherwise, so a report's own order holds. */
 export function findingsWorstFirst<T extends { kind: string }>(findings: readonly T[], kinds: FindingKindTable): T[] {
-  const rank = (finding: T) => SEVERITY_RANK[findingKind(kinds, finding.kind).severity];
-  return [...findings].sort((a, b) => rank(a) - rank(b));
+  // One pass per severity, each keeping the report's order: what a stable sort by severity gives,
+  // without looking each finding's kind up at every comparison (1.7 s for 150,000 findings, held
+  // by a CSV export before its first line).
+  const bySeverity: T[][] = [[], [], []];
+  const rankOf = new Map<string, number>();
+  for (const finding of findings) {
+    let rank = rankOf.get(finding.kind);
+    if (rank === undefined) rankOf.set(finding.kind, (rank = SEVERITY_RANK[findingKind(kinds, finding.kind).severity]));
+    bySeverity[rank]!.push(finding);
+  }
+  return bySeverity.flat();
 }
 
 /** Findings by the subject they are about (a table row's \`id\`), each subject's worst first. */

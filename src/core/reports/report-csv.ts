@@ -1,6 +1,6 @@
 import { findingKind, findingsBySubject } from '../findings/finding-kinds.js';
 import { singleLine } from './graph-values.js';
-import type { CellValue, ReportColumn, ReportResult, ReportRow } from './report-model.js';
+import type { CellValue, Finding, ReportColumn, ReportResult, ReportRow } from './report-model.js';
 
 /**
  * A report table as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
@@ -22,16 +22,21 @@ export function reportToCsv(report: Pick<ReportResult, 'columns' | 'rows' | 'fin
 /**
  * The CSV's header line and a row's line (without their CRLF), as `reportToCsv` writes them: shared
  * by the whole text and by a server writing a large report's CSV as it goes, so both are the same bytes.
+ * `findingsOf` gives a subject's findings worst first (`findingsBySubject`'s order); a server passes
+ * the ones its windows index already holds (report-window.ts), built a step at a time.
  */
-export function csvEncoder(report: Pick<ReportResult, 'columns' | 'findings' | 'findingKinds'>): { header: string; line: (row: ReportRow) => string } {
+export function csvEncoder(
+  report: Pick<ReportResult, 'columns' | 'findings' | 'findingKinds'>,
+  findingsOf?: (subjectId: string) => readonly Finding[],
+): { header: string; line: (row: ReportRow) => string } {
   const sectioned = report.columns.some((column) => column.section !== undefined);
   const header = [...(sectioned ? ['Section'] : []), ...report.columns.map((column) => column.label), 'Findings', 'Severity', 'Detail', 'Link'];
-  const findingsOf = findingsBySubject(report.findings, report.findingKinds);
+  const ofSubject = findingsOf ?? lookUp(findingsBySubject(report.findings, report.findingKinds));
   const line = (row: ReportRow): string => {
     const cells: string[] = [];
     if (sectioned) cells.push(csvField(row.section ?? ''));
     for (const column of report.columns) cells.push(csvField(cellFor(column, row)));
-    const found = typeof row.id === 'string' ? (findingsOf.get(row.id) ?? []) : [];
+    const found = typeof row.id === 'string' ? ofSubject(row.id) : [];
     cells.push(csvField(found.map((finding) => findingKind(report.findingKinds, finding.kind).label).join('; ')));
     cells.push(csvField(found[0] ? findingKind(report.findingKinds, found[0].kind).severity : ''));
     cells.push(csvField(found.map((finding) => finding.detail).join(' ')));
@@ -39,6 +44,10 @@ export function csvEncoder(report: Pick<ReportResult, 'columns' | 'findings' | '
     return cells.join(',');
   };
   return { header: header.map(csvField).join(','), line };
+}
+
+function lookUp(bySubject: ReadonlyMap<string, readonly Finding[]>): (subjectId: string) => readonly Finding[] {
+  return (subjectId) => bySubject.get(subjectId) ?? [];
 }
 
 function cellFor(column: ReportColumn, row: Record<string, CellValue>): CellValue {

@@ -1,12 +1,13 @@
 import type { Finding, ReportResult, ReportRow } from './report-model.js';
 import { CHANGED_COLUMN_KEY, windowTextSortKey } from './row-keys.js';
-import { buildIndex, decisionsKey, drain, searchTextOf, searchTextSteps } from './window-index.js';
+import { WORK_PER_STEP, buildIndex, decisionsKey, drain, pauseAt, searchTextSteps } from './window-index.js';
 import type { ResultIndex, TableIndex } from './window-index.js';
-import { columnOrder, columnOrderSteps, defaultOrder } from './window-order.js';
+import { columnOrderSteps, defaultOrderSteps } from './window-order.js';
+import { filterWords } from './window-query.js';
 import type { DecisionsInForce, WindowQuery, WindowShape } from './window-query.js';
 
 export { CHANGED_COLUMN_KEY, windowTextSortKey };
-export { WINDOW_DEFAULT_LIMIT, WINDOW_MAX_LIMIT, parseWindowQuery, windowQuery } from './window-query.js';
+export { WINDOW_DEFAULT_LIMIT, WINDOW_MAX_LIMIT, WINDOW_Q_MAX_CHARACTERS, WINDOW_Q_MAX_WORDS, parseWindowQuery, windowQuery } from './window-query.js';
 export type { DecisionsInForce, WindowDirection, WindowQuery, WindowQueryError, WindowShape } from './window-query.js';
 
 /**
@@ -53,22 +54,32 @@ export class ReportWindows {
    * decided, as the tab counts them then.
    */
   window(result: ReportResult, query: WindowQuery, inForce: DecisionsInForce | null): ReportWindow {
-    const index = this.indexOf(result);
+    return drain(this.windowSteps(result, query, inForce));
+  }
+
+  /**
+   * `window` a step at a time: a server drives it a step per turn of the event loop
+   * (src/server/report-rows.ts), so a filter over a large table, or an order not built yet, does not
+   * hold every other request while it runs. Each step is a few milliseconds' work (`WORK_PER_STEP`).
+   */
+  *windowSteps(result: ReportResult, query: WindowQuery, inForce: DecisionsInForce | null): Generator<void, ReportWindow> {
+    const index = yield* this.indexSteps(result);
     const table = index.tables.get(query.table);
     if (!table) return { total: 0, offset: query.offset, rows: [] };
     const count = table.rowIndices.length;
-    const order = query.sort === null ? defaultOrder(result, index, table, inForce) : columnOrder(table, result, query.sort, this.countBuild)[query.dir];
-    const words = query.q.toLowerCase().split(/\s+/).filter(Boolean);
+    const order = query.sort === null ? yield* defaultOrderSteps(result, index, table, inForce) : (yield* columnOrderSteps(table, result, query.sort, this.countBuild))[query.dir];
+    const words = filterWords(query.q);
     const picked: number[] = [];
     let total: number;
     if (words.length === 0 && query.finding === null && !query.open && query.triage === null) {
       total = count;
       for (let at = query.offset; at < Math.min(count, query.offset + query.limit); at += 1) picked.push(order[at]!);
     } else {
-      const { passes, passing } = this.filterOf(result, index, table, words, query, inForce);
+      const { passes, passing } = yield* this.filterSteps(result, index, table, words, query, inForce);
       total = passing;
       let seen = 0;
       for (let at = 0; at < count && picked.length < query.limit && seen < total; at += 1) {
+        if (pauseAt(at)) yield;
         const position = order[at]!;
         if (!passes[position]) continue;
         if (seen >= query.offset) picked.push(position);
@@ -87,6 +98,16 @@ export class ReportWindows {
     const found: Finding[] = [];
     for (const id of new Set(rows.map((row) => row.id))) if (typeof id === 'string') for (const at of bySubject.get(id) ?? []) found.push(result.findings[at]!);
     return found;
+  }
+
+  /** A subject's findings (a row's `id`), worst first: from the index, so built once per result. */
+  findingsOfSubject(result: ReportResult, subjectId: string): Finding[] {
+    return (this.indexOf(result).bySubject.get(subjectId) ?? []).map((at) => result.findings[at]!);
+  }
+
+  /** The result's index (its tables and each subject's findings) built a step at a time, as `prepare` builds it first. */
+  *indexed(result: ReportResult): Generator<void, void> {
+    yield* this.indexSteps(result);
   }
 
   /**
@@ -118,19 +139,22 @@ export class ReportWindows {
   }
 
   /**
-   * Which rows pass a filter (the text's words, a finding kind, open or decided findings), one flag per row, and
-   * how many: made once per filter and set of decisions and kept for the last few, so viewers paging
-   * or sorting a filtered table scan flags rather than texts.
+   * Which rows pass a filter (the text's words, a finding kind, open or decided findings), one flag
+   * per row, and how many, a step at a time: made once per filter and set of decisions and kept for
+   * the last few (a bounded list, the least recently asked for dropped first), so viewers paging or
+   * sorting a filtered table scan flags rather than texts. The same words in another order or
+   * repeated are the same filter.
    */
-  private filterOf(
+  private *filterSteps(
     result: ReportResult,
     index: ResultIndex,
     table: TableIndex,
     words: readonly string[],
     query: WindowQuery,
     inForce: DecisionsInForce | null,
-  ): { passes: Uint8Array; passing: number } {
-    const key = JSON.stringify([words, query.finding, query.open, query.triage, query.open || query.triage !== null ? decisionsKey(index, inForce) : null]);
+  ): Generator<void, { passes: Uint8Array; passing: number }> {
+    const distinctWords = [...new Set(words)].sort();
+    const key = JSON.stringify([distinctWords, query.finding, query.open, query.triage, query.open || query.triage !== null ? decisionsKey(index, inForce) : null]);
     const known = table.filters.get(key);
     if (known) {
       // The most recent last: the oldest goes first when there are too many.
@@ -139,18 +163,27 @@ export class ReportWindows {
       return known;
     }
     const count = table.rowIndices.length;
-    const texts = words.length > 0 ? searchTextOf(table, result) : null;
+    const texts = distinctWords.length > 0 ? yield* searchTextSteps(table, result) : null;
     const narrowed = query.finding !== null || query.open || query.triage !== null;
     const passes = new Uint8Array(count);
     let passing = 0;
+    // A row costs a look per word and per finding: the pauses count those, not rows.
+    let work = 0;
     for (let position = 0; position < count; position += 1) {
+      if (work >= WORK_PER_STEP) {
+        work = 0;
+        yield;
+      }
+      work += 1;
       if (texts) {
         const text = texts[position]!;
-        if (!words.every((word) => text.includes(word))) continue;
+        work += distinctWords.length;
+        if (!distinctWords.every((word) => text.includes(word))) continue;
       }
       if (narrowed) {
         let found = false;
         for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]! && !found; at += 1) {
+          work += 1;
           const finding = result.findings[table.findingIndex[at]!]!;
           found =
             (query.finding === null || finding.kind === query.finding) &&
@@ -163,6 +196,7 @@ export class ReportWindows {
       passing += 1;
     }
     const filter = { passes, passing };
+    table.filters.delete(key);
     if (table.filters.size >= FILTERS_KEPT) table.filters.delete(table.filters.keys().next().value!);
     table.filters.set(key, filter);
     return filter;

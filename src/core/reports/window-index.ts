@@ -118,17 +118,27 @@ export function* buildIndex(result: ReportResult): Generator<void, ResultIndex> 
     }
   }
   const tableKeys = [...new Set(columns.map((column) => column.section ?? ''))];
-  const severityRank = Uint8Array.from(result.findings, (finding) => SEVERITY_RANK[findingKind(result.findingKinds, finding.kind).severity]);
-  // Each subject's findings, worst first (as the tab lists a row's findings).
+  // Each finding's rank and fingerprint, and each subject's findings, worst first (as the tab lists a row's findings).
+  const severityRank = new Uint8Array(result.findings.length);
+  const rankOfKind = new Map<string, number>();
+  const fingerprints = new Set<string>();
   const bySubject = new Map<string, number[]>();
   for (let at = 0; at < result.findings.length; at += 1) {
     if (pauseAt(at)) yield;
     const finding = result.findings[at]!;
+    let rank = rankOfKind.get(finding.kind);
+    if (rank === undefined) rankOfKind.set(finding.kind, (rank = SEVERITY_RANK[findingKind(result.findingKinds, finding.kind).severity]));
+    severityRank[at] = rank;
+    fingerprints.add(finding.fingerprint);
     const found = bySubject.get(finding.subjectId);
     if (found) found.push(at);
     else bySubject.set(finding.subjectId, [at]);
   }
-  for (const found of bySubject.values()) if (found.length > 1) found.sort((a, b) => severityRank[a]! - severityRank[b]! || a - b);
+  let sorted = 0;
+  for (const found of bySubject.values()) {
+    if (pauseAt(sorted++)) yield;
+    if (found.length > 1) found.sort((a, b) => severityRank[a]! - severityRank[b]! || a - b);
+  }
   yield;
   const sectioned = result.columns.some((column) => column.section !== undefined);
   const tables = new Map<string, TableIndex>();
@@ -165,5 +175,5 @@ export function* buildIndex(result: ReportResult): Generator<void, ResultIndex> 
         : null,
     });
   }
-  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints: new Set(result.findings.map((finding) => finding.fingerprint)), bySubject };
+  return { tables, tableKeys, kinds: Object.keys(result.findingKinds), severityRank, fingerprints, bySubject };
 }

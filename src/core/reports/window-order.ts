@@ -164,14 +164,18 @@ export function* columnOrderSteps(table: TableIndex, result: ReportResult, key: 
   return order;
 }
 
-/** The tab's order before anyone sorts: the worst open finding first, then the report's own order. */
-export function defaultOrder(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: DecisionsInForce | null): Uint32Array {
+/**
+ * The tab's order before anyone sorts: the worst open finding first, then the report's own order;
+ * a step at a time, as a request's window is made (`ReportWindows.windowSteps`).
+ */
+export function* defaultOrderSteps(result: ReportResult, index: ResultIndex, table: TableIndex, inForce: DecisionsInForce | null): Generator<void, Uint32Array> {
   const key = decisionsKey(index, inForce);
   const known = table.defaultOrders.get(key);
   if (known) return known;
   const count = table.rowIndices.length;
   const ranks = new Uint8Array(count);
   for (let position = 0; position < count; position += 1) {
+    if (pauseAt(position)) yield;
     let rank = RANK_CLEAR;
     for (let at = table.findingStart[position]!; at < table.findingStart[position + 1]!; at += 1) {
       const finding = result.findings[table.findingIndex[at]!]!;
@@ -185,6 +189,7 @@ export function defaultOrder(result: ReportResult, index: ResultIndex, table: Ta
   for (let position = 0; position < count; position += 1) starts[ranks[position]! + 1]! += 1;
   for (let rank = 1; rank < starts.length; rank += 1) starts[rank]! += starts[rank - 1]!;
   const order = new Uint32Array(count);
+  yield;
   for (let position = 0; position < count; position += 1) order[starts[ranks[position]!]!++] = position;
   if (table.defaultOrders.size >= DEFAULT_ORDERS_KEPT) table.defaultOrders.delete(table.defaultOrders.keys().next().value!);
   table.defaultOrders.set(key, order);

@@ -11,6 +11,19 @@ import type { TriageDecision, TriageState } from '../triage/triage-book.js';
 export const WINDOW_MAX_LIMIT = 1_000;
 export const WINDOW_DEFAULT_LIMIT = 100;
 
+/**
+ * The longest text filter a window takes, in characters and in words: every word is looked for in
+ * every row, so the work of a query grows with both (docs/contract.md, the rows). A person types a
+ * name or two; a 7,000-word filter held a 100,000-device server for seconds.
+ */
+export const WINDOW_Q_MAX_CHARACTERS = 200;
+export const WINDOW_Q_MAX_WORDS = 16;
+
+/** A filter's words, lower-cased: what a row's text must hold each of. */
+export function filterWords(q: string): string[] {
+  return q.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
 export type WindowDirection = 'asc' | 'desc';
 
 export interface WindowQuery {
@@ -62,7 +75,7 @@ const list = (values: readonly string[]) => values.map((value) => `"${value}"`).
  * out (the report's first table); `limit` is 1 to 1,000 (100 when left out); `offset` a whole number
  * from 0; `sort` a column of that table; `dir` `asc` or `desc`; `finding` a kind of the report;
  * `open` `true` or `false`; `triage` `accepted` or `snoozed`, and not with `open=true` (a finding
- * decided on is not open).
+ * decided on is not open); `q` at most 200 characters and 16 words.
  */
 export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, shape: WindowShape): { ok: true; query: WindowQuery } | { ok: false; error: WindowQueryError } {
   const text = (name: string): string | undefined => {
@@ -111,5 +124,9 @@ export function parseWindowQuery(parameters: Readonly<Record<string, unknown>>, 
   const triage = text('triage') ?? null;
   if (triage !== null && triage !== 'accepted' && triage !== 'snoozed') return fail('triage', `triage: "${triage}" is not "accepted" or "snoozed".`);
   if (triage !== null && open === 'true') return fail('triage', 'triage: a finding accepted or snoozed is not open; ask for triage or for open=true, not both.');
-  return { ok: true, query: windowQuery(table, { offset, limit, sort, dir, q: text('q') ?? '', finding, open: open === 'true', triage }) };
+  const q = text('q') ?? '';
+  if (q.length > WINDOW_Q_MAX_CHARACTERS) return fail('q', `q: the filter is ${q.length.toLocaleString('en-US')} characters long; it takes at most ${WINDOW_Q_MAX_CHARACTERS}.`);
+  const words = filterWords(q).length;
+  if (words > WINDOW_Q_MAX_WORDS) return fail('q', `q: the filter has ${words} words; it takes at most ${WINDOW_Q_MAX_WORDS}.`);
+  return { ok: true, query: windowQuery(table, { offset, limit, sort, dir, q, finding, open: open === 'true', triage }) };
 }

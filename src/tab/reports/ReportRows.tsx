@@ -4,6 +4,7 @@ import { countFindingsByKind } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import type { ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
+import { WINDOW_Q_MAX_CHARACTERS } from '../../core/reports/window-query.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import { countOf } from '../../core/text/words.js';
 import { decisionsInForce, splitByTriage } from '../../core/triage/triage-book.js';
@@ -196,7 +197,15 @@ export function ReportRows({ presentation, report, api, format, fromServer }: Re
         )}
       </FindingsSection>
       <div className={styles.toolbar} role="toolbar" aria-label="Table tools">
-        <SearchBox className={styles.search} placeholder="Filter rows" aria-label="Filter rows" value={query} onChange={(_, data) => setQuery(data.value)} disabled={partial} />
+        <SearchBox
+          className={styles.search}
+          placeholder="Filter rows"
+          aria-label="Filter rows"
+          maxLength={WINDOW_Q_MAX_CHARACTERS}
+          value={query}
+          onChange={(_, data) => setQuery(data.value)}
+          disabled={partial}
+        />
         {/* Beside the filter on every screen, so the keys move through the tools in the order they are drawn. */}
         <Button onClick={exportCsv} disabled={fromServer ? exporting : shownCount === 0 || partial}>
           Export CSV
