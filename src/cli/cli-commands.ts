@@ -13,51 +13,52 @@ import { appliesToText } from './applies-text.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { overviewToText, reportToText } from './report-text.js';
-import { MIN_WIDTH, outputWidth } from './text-layout.js';
+import { MIN_WIDTH, outputWidth, wrap } from './text-layout.js';
 import { upstreamReadsOf } from '../core/upstream-reads.js';
 
-/** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
-function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help', string> {
+type CommandName = 'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help';
+
+/** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists: its synopsis and what it does, wrapped to the width when printed. */
+function commandHelp(registry: ReportRegistry): Record<CommandName, readonly [synopsis: string, description: string]> {
   return {
-    reports: `reports [--format table|json]
-    List the reports: id, title, required application permissions, prerequisites.`,
-    report: `report <report> [--format table|json|csv] [--width N] [--findings-only]
-    Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
-    M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
-    for another endpoint), or from the demo tenant when none is configured.
-    <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}.
-    The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then
-    the table without the columns that do not fit, then every finding and how to fix it.
-    --findings-only leaves the table out: the findings and how to fix them (with --format
-    json, the report's findings and finding kinds alone).`,
-    overview: `overview [--format table|json] [--width N]
-    Load every report and print each one's state and its findings counted by kind.`,
-    applies: `applies <device|user|group> [--format table|json]
-    What applies to a managed device (name or id), a user (UPN or id) or a group (name or
-    id), and why: each profile, policy, app and script that targets it, grouped by type,
-    with the path that reaches it, what takes it out, its filter, and a link to Intune.
-    Exit status 4 when nothing, or more than one thing, has that name.`,
-    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]
-    Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
-    what a client needs to reach it: Graph URL, authority, tenant id, client id and
-    secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity
-    it also serves an identity endpoint as App Service does, and prints the identity's
-    variables instead of a secret. The variables are printed as export lines a shell takes
-    as they are (other lines are # comments); --env prints NAME=value lines for a .env file.`,
-    help: `help
-    Show this text. Every command also takes --help.`,
+    reports: [`reports [--format table|json]`, `List the reports: id, title, required application permissions, prerequisites.`],
+    report: [
+      `report <report> [--format table|json|csv] [--width N] [--findings-only]`,
+      `Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST for another endpoint), or from the demo tenant when none is configured. <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}. The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then the table without the columns that do not fit, then every finding and how to fix it. --findings-only leaves the table out: the findings and how to fix them (with --format json, the report's findings and finding kinds alone).`,
+    ],
+    overview: [`overview [--format table|json] [--width N]`, `Load every report and print each one's state and its findings counted by kind.`],
+    applies: [
+      `applies <device|user|group> [--format table|json]`,
+      `What applies to a managed device (name or id), a user (UPN or id) or a group (name or id), and why: each profile, policy, app and script that targets it, grouped by type, with the path that reaches it, what takes it out, its filter, and a link to Intune. Exit status 4 when nothing, or more than one thing, has that name.`,
+    ],
+    sim: [
+      `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]`,
+      `Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print what a client needs to reach it: Graph URL, authority, tenant id, client id and secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity it also serves an identity endpoint as App Service does, and prints the identity's variables instead of a secret. The variables are printed as export lines a shell takes as they are (other lines are # comments); --env prints NAME=value lines for a .env file.`,
+    ],
+    help: [`help`, `Show this text. Every command also takes --help.`],
   };
 }
 
-function usage(registry: ReportRegistry): string {
-  return `Usage: dmhealth <command>
+/** One command's help within `width`: the synopsis, then what it does, indented under it (options kept whole at spaces). */
+function helpLines(help: readonly [string, string], width: number, indent: string): string[] {
+  const [synopsis, description] = help;
+  return [...wrap(synopsis, width, `${indent}      `, indent), ...wrap(description, width, `${indent}    `)];
+}
 
-Commands:
-${Object.values(commandHelp(registry))
-  .map((text) => `  ${text.replace(/\n/g, '\n  ')}`)
-  .join('\n')}
+/** The width help is laid out for: as any output, and 80 where nothing says (help is read, not parsed). */
+function helpWidth(): number {
+  return outputWidth(undefined, process.stdout, process.env) ?? 80;
+}
 
-Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
+function usage(registry: ReportRegistry, width: number): string {
+  return [
+    'Usage: dmhealth <command>',
+    '',
+    'Commands:',
+    ...Object.values(commandHelp(registry)).flatMap((help) => helpLines(help, width, '  ')),
+    '',
+    ...wrap("Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error, 4 (applies) nothing or more than one thing has that name.", width),
+  ].join('\n');
 }
 
 /** `dmhealth <command> --help`: that command's help on stdout, exit 0. */
@@ -75,12 +76,13 @@ export type DemoTenantExtras = Parameters<typeof startDemoTenant>[1];
 export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS, demo: DemoTenantExtras = {}): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    console.log(usage(registry));
+    console.log(usage(registry, helpWidth()));
     return command === undefined ? EXIT_USAGE : 0;
   }
   const help = commandHelp(registry);
   if (Object.hasOwn(help, command) && command !== 'help' && wantsHelp(rest)) {
-    console.log(`Usage: dmhealth ${help[command as keyof typeof help]}`);
+    const [synopsis, description] = help[command as CommandName];
+    console.log(helpLines([`Usage: dmhealth ${synopsis}`, description], helpWidth(), '').join('\n'));
     return 0;
   }
   if (command === 'sim') return runSimulator(rest);
@@ -88,7 +90,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
   if (command === 'applies') return runApplies(rest, registry, demo);
-  console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
+  console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry, helpWidth())}`);
   return EXIT_USAGE;
 }
 
@@ -109,9 +111,11 @@ function listReports(args: string[], registry: ReportRegistry): number {
     console.log(JSON.stringify(reports, null, 2));
     return 0;
   }
+  const width = outputWidth(undefined, process.stdout, process.env);
+  const under = ' '.repeat(22);
   for (const report of reports) {
-    console.log(`${report.id.padEnd(21)} ${report.title}${report.beta ? ' (beta)' : ''}`);
-    console.log(`${' '.repeat(22)}permissions: ${report.permissions.join(', ')}`);
+    console.log(wrap(`${report.title}${report.beta ? ' (beta)' : ''}`, width, under, `${report.id.padEnd(21)} `).join('\n'));
+    console.log(wrap(`permissions: ${report.permissions.join(', ')}`, width, `${under}  `, under).join('\n'));
   }
   return 0;
 }
@@ -211,7 +215,12 @@ async function withServices(command: string, registry: ReportRegistry, demo: Dem
     return EXIT_USAGE;
   }
   try {
-    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    if (connection.demo)
+      console.error(
+        wrap(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`, outputWidth(undefined, process.stderr, process.env)).join(
+          '\n',
+        ),
+      );
     const services = createServices({
       connection,
       registry,
@@ -258,10 +267,22 @@ async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTe
     const status = result.kind === 'found' ? 0 : result.kind === 'failed' ? EXIT_LOAD_ERROR : EXIT_NOT_FOUND;
     if (format === 'json') {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      if (status !== 0) console.error(inertLogLine(`dmhealth applies: ${'words' in result ? result.words : ''}`));
-    } else if (status === 0) process.stdout.write(appliesToText(result));
+      if (status !== 0)
+        console.error(
+          wrap(`dmhealth applies: ${'words' in result ? result.words : ''}`, outputWidth(undefined, process.stderr, process.env))
+            .map(inertLogLine)
+            .join('\n'),
+        );
+    } else if (status === 0) process.stdout.write(appliesToText(result, outputWidth(undefined, process.stdout, process.env)));
     // The query is the caller's own text, echoed: each line written inert (log-line.ts).
-    else process.stderr.write(`${appliesToText(result).trimEnd().split('\n').map(inertLogLine).join('\n')}\n`);
+    else
+      process.stderr.write(
+        `${appliesToText(result, outputWidth(undefined, process.stderr, process.env))
+          .trimEnd()
+          .split('\n')
+          .map(inertLogLine)
+          .join('\n')}\n`,
+      );
     return status;
   });
 }

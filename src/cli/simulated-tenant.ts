@@ -6,7 +6,7 @@ import type { DemoTenantOptions } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { EXIT_USAGE } from './exit-status.js';
-import { wrap } from './text-layout.js';
+import { outputWidth, wrap } from './text-layout.js';
 
 // The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
 
@@ -98,7 +98,7 @@ export function shellLines(variables: Readonly<Record<string, string>>, form: 'e
   });
 }
 
-/** Text as `# ` comment lines of at most 100 characters, which a shell and a .env file both skip. */
+/** Text as `# ` comment lines of at most 100 characters, or the output's width if less, which a shell and a .env file both skip. */
 function comment(text: string): string[] {
-  return wrap(text, 100, '# ', '# ');
+  return wrap(text, Math.min(100, outputWidth(undefined, process.stdout, process.env) ?? 100), '# ', '# ');
 }
