@@ -12,6 +12,7 @@ import { EXIT_LOAD_ERROR, EXIT_NOT_FOUND, EXIT_USAGE } from './exit-status.js';
 import { appliesToText } from './applies-text.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
+import { printError } from './print-error.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth, wrap } from './text-layout.js';
 import { upstreamReadsOf } from '../core/upstream-reads.js';
@@ -90,7 +91,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
   if (command === 'applies') return runApplies(rest, registry, demo);
-  console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry, helpWidth())}`);
+  printError(`dmhealth: unknown command "${command}"\n\n${usage(registry, helpWidth())}`);
   return EXIT_USAGE;
 }
 
@@ -99,11 +100,11 @@ function listReports(args: string[], registry: ReportRegistry): number {
   try {
     format = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, strict: true }).values.format ?? 'table';
   } catch (error) {
-    console.error(`dmhealth reports: ${(error as Error).message}`);
+    printError(`dmhealth reports: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   if (format !== 'table' && format !== 'json') {
-    console.error(`dmhealth reports: --format must be table or json, got "${format}"`);
+    printError(`dmhealth reports: --format must be table or json, got "${format}"`);
     return EXIT_USAGE;
   }
   const reports = registry.catalogue();
@@ -131,33 +132,33 @@ async function runReport(args: string[], registry: ReportRegistry, demo: DemoTen
       strict: true,
     }));
   } catch (error) {
-    console.error(`dmhealth report: ${(error as Error).message}`);
+    printError(`dmhealth report: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   if (positionals.length === 0) {
-    console.error(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
+    printError(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
     return EXIT_USAGE;
   }
   // "dmhealth report escrow gaps" names one report in two words, as the bot would take it.
   const name = positionals.join(' ');
   const id = registry.find(name);
   if (!id) {
-    console.error(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
+    printError(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
     return EXIT_USAGE;
   }
   const width = readWidth(values.width);
   if (width === 'invalid') {
-    console.error(`dmhealth report: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
+    printError(`dmhealth report: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json' && format !== 'csv') {
-    console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
+    printError(`dmhealth report: --format must be table, json or csv, got "${format}"`);
     return EXIT_USAGE;
   }
   const findingsOnly = values['findings-only'] === true;
   if (findingsOnly && format === 'csv') {
-    console.error('dmhealth report: --findings-only is for --format table or json; --format csv is the table itself');
+    printError('dmhealth report: --findings-only is for --format table or json; --format csv is the table itself');
     return EXIT_USAGE;
   }
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
@@ -173,7 +174,7 @@ async function runReport(args: string[], registry: ReportRegistry, demo: DemoTen
       );
     if (report.state === 'load-error') {
       // Graph's message is upstream text: written inert, as every log line (log-line.ts).
-      if (format !== 'table') console.error(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
+      if (format !== 'table') printError(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
       return EXIT_LOAD_ERROR;
     }
     return 0;
@@ -199,7 +200,7 @@ function printBuildFailure(_report: string, error: unknown): void {
 async function withServices(command: string, registry: ReportRegistry, demo: DemoTenantExtras, work: (services: AppServices) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {
-    console.error(`dmhealth ${command}: ${read.error.message}`);
+    printError(`dmhealth ${command}: ${read.error.message}`);
     return EXIT_USAGE;
   }
   let connection: GraphConnection;
@@ -211,7 +212,7 @@ async function withServices(command: string, registry: ReportRegistry, demo: Dem
     });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
-    console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
+    printError(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   try {
@@ -247,16 +248,16 @@ async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTe
   try {
     ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
   } catch (error) {
-    console.error(`dmhealth applies: ${(error as Error).message}`);
+    printError(`dmhealth applies: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json') {
-    console.error(`dmhealth applies: --format must be table or json, got "${format}"`);
+    printError(`dmhealth applies: --format must be table or json, got "${format}"`);
     return EXIT_USAGE;
   }
   if (positionals.length === 0) {
-    console.error('dmhealth applies: name a device, a user (UPN) or a group');
+    printError('dmhealth applies: name a device, a user (UPN) or a group');
     return EXIT_USAGE;
   }
   // A group's name may have spaces: "dmhealth applies Sales EMEA" asks about one group.
@@ -293,13 +294,13 @@ async function runOverview(args: string[], registry: ReportRegistry, demo: DemoT
   try {
     ({ values } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, strict: true }));
   } catch (error) {
-    console.error(`dmhealth overview: ${(error as Error).message}`);
+    printError(`dmhealth overview: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   const width = readWidth(values.width);
   if ((format !== 'table' && format !== 'json') || width === 'invalid') {
-    console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
+    printError(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
     return EXIT_USAGE;
   }
   return withServices('overview', registry, demo, async (services) => {
