@@ -32,6 +32,7 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
         commands: botCommands(registry, commands),
         ...(notUnderstood.unknown !== undefined ? { unknown: notUnderstood.unknown } : {}),
         ...(notUnderstood.suggestion ? { suggestion: notUnderstood.suggestion } : {}),
+        ...(notUnderstood.why ? { why: notUnderstood.why } : {}),
         schedule: scheduleSentence(schedule, services.now()),
       });
     },

@@ -12,52 +12,54 @@ import { EXIT_LOAD_ERROR, EXIT_NOT_FOUND, EXIT_USAGE } from './exit-status.js';
 import { appliesToText } from './applies-text.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
+import { printError } from './print-error.js';
 import { overviewToText, reportToText } from './report-text.js';
-import { MIN_WIDTH, outputWidth } from './text-layout.js';
+import { MIN_WIDTH, outputWidth, wrap } from './text-layout.js';
 import { upstreamReadsOf } from '../core/upstream-reads.js';
 
-/** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists. */
-function commandHelp(registry: ReportRegistry): Record<'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help', string> {
+type CommandName = 'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help';
+
+/** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists: its synopsis and what it does, wrapped to the width when printed. */
+function commandHelp(registry: ReportRegistry): Record<CommandName, readonly [synopsis: string, description: string]> {
   return {
-    reports: `reports [--format table|json]
-    List the reports: id, title, required application permissions, prerequisites.`,
-    report: `report <report> [--format table|json|csv] [--width N] [--findings-only]
-    Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and
-    M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST
-    for another endpoint), or from the demo tenant when none is configured.
-    <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}.
-    The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then
-    the table without the columns that do not fit, then every finding and how to fix it.
-    --findings-only leaves the table out: the findings and how to fix them (with --format
-    json, the report's findings and finding kinds alone).`,
-    overview: `overview [--format table|json] [--width N]
-    Load every report and print each one's state and its findings counted by kind.`,
-    applies: `applies <device|user|group> [--format table|json]
-    What applies to a managed device (name or id), a user (UPN or id) or a group (name or
-    id), and why: each profile, policy, app and script that targets it, grouped by type,
-    with the path that reaches it, what takes it out, its filter, and a link to Intune.
-    Exit status 4 when nothing, or more than one thing, has that name.`,
-    sim: `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]
-    Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print
-    what a client needs to reach it: Graph URL, authority, tenant id, client id and
-    secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity
-    it also serves an identity endpoint as App Service does, and prints the identity's
-    variables instead of a secret. The variables are printed as export lines a shell takes
-    as they are (other lines are # comments); --env prints NAME=value lines for a .env file.`,
-    help: `help
-    Show this text. Every command also takes --help.`,
+    reports: [`reports [--format table|json]`, `List the reports: id, title, required application permissions, prerequisites.`],
+    report: [
+      `report <report> [--format table|json|csv] [--width N] [--findings-only]`,
+      `Load one report from the configured tenant (M365_TENANT_ID, M365_CLIENT_ID and M365_CLIENT_SECRET or M365_CLIENT_CERTIFICATE; GRAPH_BASE_URL and M365_AUTHORITY_HOST for another endpoint), or from the demo tenant when none is configured. <report> is an id, a number or a name, as the bot takes them: ${registry.ids.map((id, index) => `${index + 1} ${id}`).join(', ')}. The table fits the terminal (or --width, or COLUMNS): findings counted worst first, then the table without the columns that do not fit, then every finding and how to fix it. --findings-only leaves the table out: the findings and how to fix them (with --format json, the report's findings and finding kinds alone).`,
+    ],
+    overview: [`overview [--format table|json] [--width N]`, `Load every report and print each one's state and its findings counted by kind.`],
+    applies: [
+      `applies <device|user|group> [--format table|json]`,
+      `What applies to a managed device (name or id), a user (UPN or id) or a group (name or id), and why: each profile, policy, app and script that targets it, grouped by type, with the path that reaches it, what takes it out, its filter, and a link to Intune. Exit status 4 when nothing, or more than one thing, has that name.`,
+    ],
+    sim: [
+      `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]`,
+      `Run the simulated tenant (HTTPS Graph and Entra look-alike on loopback) and print what a client needs to reach it: Graph URL, authority, tenant id, client id and secret, and the CA file to trust through NODE_EXTRA_CA_CERTS. With --managed-identity it also serves an identity endpoint as App Service does, and prints the identity's variables instead of a secret. The variables are printed as export lines a shell takes as they are (other lines are # comments); --env prints NAME=value lines for a .env file.`,
+    ],
+    help: [`help`, `Show this text. Every command also takes --help.`],
   };
 }
 
-function usage(registry: ReportRegistry): string {
-  return `Usage: dmhealth <command>
+/** One command's help within `width`: the synopsis, then what it does, indented under it (options kept whole at spaces). */
+function helpLines(help: readonly [string, string], width: number, indent: string): string[] {
+  const [synopsis, description] = help;
+  return [...wrap(synopsis, width, `${indent}      `, indent), ...wrap(description, width, `${indent}    `)];
+}
 
-Commands:
-${Object.values(commandHelp(registry))
-  .map((text) => `  ${text.replace(/\n/g, '\n  ')}`)
-  .join('\n')}
+/** The width help is laid out for: as any output, and 80 where nothing says (help is read, not parsed). */
+function helpWidth(): number {
+  return outputWidth(undefined, process.stdout, process.env) ?? 80;
+}
 
-Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error.`;
+function usage(registry: ReportRegistry, width: number): string {
+  return [
+    'Usage: dmhealth <command>',
+    '',
+    'Commands:',
+    ...Object.values(commandHelp(registry)).flatMap((help) => helpLines(help, width, '  ')),
+    '',
+    ...wrap("Exit status: 0 loaded (or the report's empty notice), 3 load error, 2 usage or configuration error, 4 (applies) nothing or more than one thing has that name.", width),
+  ].join('\n');
 }
 
 /** `dmhealth <command> --help`: that command's help on stdout, exit 0. */
@@ -75,12 +77,13 @@ export type DemoTenantExtras = Parameters<typeof startDemoTenant>[1];
 export async function runCli(argv: readonly string[], registry: ReportRegistry = REPORTS, demo: DemoTenantExtras = {}): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    console.log(usage(registry));
+    console.log(usage(registry, helpWidth()));
     return command === undefined ? EXIT_USAGE : 0;
   }
   const help = commandHelp(registry);
   if (Object.hasOwn(help, command) && command !== 'help' && wantsHelp(rest)) {
-    console.log(`Usage: dmhealth ${help[command as keyof typeof help]}`);
+    const [synopsis, description] = help[command as CommandName];
+    console.log(helpLines([`Usage: dmhealth ${synopsis}`, description], helpWidth(), '').join('\n'));
     return 0;
   }
   if (command === 'sim') return runSimulator(rest);
@@ -88,7 +91,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
   if (command === 'applies') return runApplies(rest, registry, demo);
-  console.error(`dmhealth: unknown command "${command}"\n\n${usage(registry)}`);
+  printError(`dmhealth: unknown command "${command}"\n\n${usage(registry, helpWidth())}`);
   return EXIT_USAGE;
 }
 
@@ -97,11 +100,11 @@ function listReports(args: string[], registry: ReportRegistry): number {
   try {
     format = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, strict: true }).values.format ?? 'table';
   } catch (error) {
-    console.error(`dmhealth reports: ${(error as Error).message}`);
+    printError(`dmhealth reports: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   if (format !== 'table' && format !== 'json') {
-    console.error(`dmhealth reports: --format must be table or json, got "${format}"`);
+    printError(`dmhealth reports: --format must be table or json, got "${format}"`);
     return EXIT_USAGE;
   }
   const reports = registry.catalogue();
@@ -109,9 +112,11 @@ function listReports(args: string[], registry: ReportRegistry): number {
     console.log(JSON.stringify(reports, null, 2));
     return 0;
   }
+  const width = outputWidth(undefined, process.stdout, process.env);
+  const under = ' '.repeat(22);
   for (const report of reports) {
-    console.log(`${report.id.padEnd(21)} ${report.title}${report.beta ? ' (beta)' : ''}`);
-    console.log(`${' '.repeat(22)}permissions: ${report.permissions.join(', ')}`);
+    console.log(wrap(`${report.title}${report.beta ? ' (beta)' : ''}`, width, under, `${report.id.padEnd(21)} `).join('\n'));
+    console.log(wrap(`permissions: ${report.permissions.join(', ')}`, width, `${under}  `, under).join('\n'));
   }
   return 0;
 }
@@ -127,33 +132,33 @@ async function runReport(args: string[], registry: ReportRegistry, demo: DemoTen
       strict: true,
     }));
   } catch (error) {
-    console.error(`dmhealth report: ${(error as Error).message}`);
+    printError(`dmhealth report: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   if (positionals.length === 0) {
-    console.error(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
+    printError(`dmhealth report: name one report: ${registry.ids.join(', ')}`);
     return EXIT_USAGE;
   }
   // "dmhealth report escrow gaps" names one report in two words, as the bot would take it.
   const name = positionals.join(' ');
   const id = registry.find(name);
   if (!id) {
-    console.error(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
+    printError(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
     return EXIT_USAGE;
   }
   const width = readWidth(values.width);
   if (width === 'invalid') {
-    console.error(`dmhealth report: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
+    printError(`dmhealth report: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json' && format !== 'csv') {
-    console.error(`dmhealth report: --format must be table, json or csv, got "${format}"`);
+    printError(`dmhealth report: --format must be table, json or csv, got "${format}"`);
     return EXIT_USAGE;
   }
   const findingsOnly = values['findings-only'] === true;
   if (findingsOnly && format === 'csv') {
-    console.error('dmhealth report: --findings-only is for --format table or json; --format csv is the table itself');
+    printError('dmhealth report: --findings-only is for --format table or json; --format csv is the table itself');
     return EXIT_USAGE;
   }
   // stdout carries the report and nothing else; what happens on the way goes to stderr.
@@ -169,7 +174,7 @@ async function runReport(args: string[], registry: ReportRegistry, demo: DemoTen
       );
     if (report.state === 'load-error') {
       // Graph's message is upstream text: written inert, as every log line (log-line.ts).
-      if (format !== 'table') console.error(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
+      if (format !== 'table') printError(inertLogLine(`dmhealth report: ${report.title} could not load: ${report.error?.message}`));
       return EXIT_LOAD_ERROR;
     }
     return 0;
@@ -195,7 +200,7 @@ function printBuildFailure(_report: string, error: unknown): void {
 async function withServices(command: string, registry: ReportRegistry, demo: DemoTenantExtras, work: (services: AppServices) => Promise<number>): Promise<number> {
   const read = readConfig(process.env);
   if (!read.ok) {
-    console.error(`dmhealth ${command}: ${read.error.message}`);
+    printError(`dmhealth ${command}: ${read.error.message}`);
     return EXIT_USAGE;
   }
   let connection: GraphConnection;
@@ -207,11 +212,16 @@ async function withServices(command: string, registry: ReportRegistry, demo: Dem
     });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.
-    console.error(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
+    printError(`dmhealth ${command}: cannot connect to the tenant: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   try {
-    if (connection.demo) console.error(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`);
+    if (connection.demo)
+      console.error(
+        wrap(`Demo tenant: reading the simulated tenant "${connection.tenantLabel}" (no M365_TENANT_ID configured).`, outputWidth(undefined, process.stderr, process.env)).join(
+          '\n',
+        ),
+      );
     const services = createServices({
       connection,
       registry,
@@ -238,16 +248,16 @@ async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTe
   try {
     ({ values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'table' } }, allowPositionals: true, strict: true }));
   } catch (error) {
-    console.error(`dmhealth applies: ${(error as Error).message}`);
+    printError(`dmhealth applies: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json') {
-    console.error(`dmhealth applies: --format must be table or json, got "${format}"`);
+    printError(`dmhealth applies: --format must be table or json, got "${format}"`);
     return EXIT_USAGE;
   }
   if (positionals.length === 0) {
-    console.error('dmhealth applies: name a device, a user (UPN) or a group');
+    printError('dmhealth applies: name a device, a user (UPN) or a group');
     return EXIT_USAGE;
   }
   // A group's name may have spaces: "dmhealth applies Sales EMEA" asks about one group.
@@ -258,10 +268,22 @@ async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTe
     const status = result.kind === 'found' ? 0 : result.kind === 'failed' ? EXIT_LOAD_ERROR : EXIT_NOT_FOUND;
     if (format === 'json') {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      if (status !== 0) console.error(inertLogLine(`dmhealth applies: ${'words' in result ? result.words : ''}`));
-    } else if (status === 0) process.stdout.write(appliesToText(result));
+      if (status !== 0)
+        console.error(
+          wrap(`dmhealth applies: ${'words' in result ? result.words : ''}`, outputWidth(undefined, process.stderr, process.env))
+            .map(inertLogLine)
+            .join('\n'),
+        );
+    } else if (status === 0) process.stdout.write(appliesToText(result, outputWidth(undefined, process.stdout, process.env)));
     // The query is the caller's own text, echoed: each line written inert (log-line.ts).
-    else process.stderr.write(`${appliesToText(result).trimEnd().split('\n').map(inertLogLine).join('\n')}\n`);
+    else
+      process.stderr.write(
+        `${appliesToText(result, outputWidth(undefined, process.stderr, process.env))
+          .trimEnd()
+          .split('\n')
+          .map(inertLogLine)
+          .join('\n')}\n`,
+      );
     return status;
   });
 }
@@ -272,13 +294,13 @@ async function runOverview(args: string[], registry: ReportRegistry, demo: DemoT
   try {
     ({ values } = parseArgs({ args, options: { format: { type: 'string', default: 'table' }, width: { type: 'string' } }, strict: true }));
   } catch (error) {
-    console.error(`dmhealth overview: ${(error as Error).message}`);
+    printError(`dmhealth overview: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   const format = values.format ?? 'table';
   const width = readWidth(values.width);
   if ((format !== 'table' && format !== 'json') || width === 'invalid') {
-    console.error(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
+    printError(`dmhealth overview: --format must be table or json, and --width a whole number from ${MIN_WIDTH} to 1000`);
     return EXIT_USAGE;
   }
   return withServices('overview', registry, demo, async (services) => {

@@ -58,7 +58,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     const rows = report.rows.filter((row) => section === undefined || row.section === section);
     if (section !== undefined) lines.push(...wrap(definition.tables[section] ?? section, width).map(bold));
     const table = layoutTable(
-      columns.map((column, index) => ({ label: column.label, priority: columnPriority(column, index) }) satisfies TextColumn),
+      columns.map((column, index) => textColumn(column, index, columns)),
       rows.map((row) => columns.map((column) => (column.available ? display(row[column.key] ?? null, column) : 'n/a'))),
       width,
     );
@@ -94,15 +94,21 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
 }
 
 /**
- * Which columns a narrow terminal keeps: the first (what the row is) always, then verdicts (a
- * status or a toned cell, what the report is about), then dates and figures, then other text.
+ * Which columns a narrow terminal keeps, and how each gives way: the column that names the row
+ * (docs/contract.md, "Columns": its `role: 'name'`, else the first) always, then verdicts (a status
+ * or a toned cell, what the report is about), then the first column, then dates and figures, then
+ * other text.
  */
-function columnPriority(column: ReportColumn, index: number): number {
-  if (index === 0) return 100;
+function textColumn(column: ReportColumn, index: number, columns: readonly ReportColumn[]): TextColumn {
+  const nameIndex = Math.max(
+    0,
+    columns.findIndex((candidate) => candidate.role === 'name'),
+  );
   const verdict = column.format === 'status' || column.toneKey !== undefined || column.tones !== undefined;
-  const base = verdict ? 60 : column.format === 'text' ? 20 : 40;
+  if (index === nameIndex) return { label: column.label, priority: 100, kind: 'name' };
+  const base = verdict ? 80 : index === 0 ? 70 : column.format === 'text' ? 20 : 40;
   // Among equals, the report's own order: earlier columns matter more.
-  return base - index / 100;
+  return { label: column.label, priority: base - index / 100, ...(verdict ? { kind: 'verdict' as const } : {}) };
 }
 
 /** The six reports as the overview shows them: one block each, its state and what it found. */

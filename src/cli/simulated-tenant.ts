@@ -6,7 +6,8 @@ import type { DemoTenantOptions } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
 import { EXIT_USAGE } from './exit-status.js';
-import { wrap } from './text-layout.js';
+import { outputWidth, wrap } from './text-layout.js';
+import { printError } from './print-error.js';
 
 // The one file of the command line that knows the simulator (docs/architecture.md, "The parts").
 
@@ -40,32 +41,32 @@ export async function runSimulator(args: string[]): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    console.error(`dmhealth sim: ${(error as Error).message}`);
+    printError(`dmhealth sim: ${(error as Error).message}`);
     return EXIT_USAGE;
   }
   const tenantName = values.tenant ?? 'demo';
   if (tenantName !== 'demo' && tenantName !== 'large') {
-    console.error(`dmhealth sim: --tenant must be demo or large, got "${tenantName}"`);
+    printError(`dmhealth sim: --tenant must be demo or large, got "${tenantName}"`);
     return EXIT_USAGE;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   const latencyMs = values.latency === undefined ? 0 : Number(values.latency);
   if (!Number.isInteger(port) || port < 0 || port > 65535 || !Number.isFinite(latencyMs) || latencyMs < 0) {
-    console.error('dmhealth sim: --port must be a port number and --latency a number of milliseconds');
+    printError('dmhealth sim: --port must be a port number and --latency a number of milliseconds');
     return EXIT_USAGE;
   }
 
   const devices = values.devices === undefined ? 100_000 : Number(values.devices);
   if (!Number.isInteger(devices) || devices < 1 || devices > 1_000_000 || (values.devices !== undefined && tenantName !== 'large')) {
-    console.error('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
+    printError('dmhealth sim: --devices takes a whole number from 1 to 1,000,000, with --tenant large');
     return EXIT_USAGE;
   }
   const policies = values.policies === undefined ? undefined : Number(values.policies);
   if (policies !== undefined && (!Number.isInteger(policies) || policies < 0 || policies > 100_000 || tenantName !== 'large')) {
-    console.error('dmhealth sim: --policies takes a whole number from 0 to 100,000, with --tenant large');
+    printError('dmhealth sim: --policies takes a whole number from 0 to 100,000, with --tenant large');
     return EXIT_USAGE;
   }
-  if (tenantName === 'large') console.error(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
+  if (tenantName === 'large') printError(`Building the large tenant (${devices.toLocaleString('en')} devices)...`);
   const tenant = tenantName === 'large' ? buildLargeTenant({ devices, ...(policies === undefined ? {} : { policies }) }) : buildDemoTenant();
   const managedIdentity = values['managed-identity'] === true;
   const sim = await startSimulator({ tenant, port, latencyMs, throttling: !values['no-throttling'], managedIdentity });
@@ -98,7 +99,7 @@ export function shellLines(variables: Readonly<Record<string, string>>, form: 'e
   });
 }
 
-/** Text as `# ` comment lines of at most 100 characters, which a shell and a .env file both skip. */
+/** Text as `# ` comment lines of at most 100 characters, or the output's width if less, which a shell and a .env file both skip. */
 function comment(text: string): string[] {
-  return wrap(text, 100, '# ', '# ');
+  return wrap(text, Math.min(100, outputWidth(undefined, process.stdout, process.env) ?? 100), '# ', '# ');
 }

@@ -23,7 +23,7 @@ export function registerAppliesRoute(server: Server, options: AppliesRouteOption
     if (q === '' || q.length > LONGEST_APPLIES_QUERY) {
       const message =
         q === ''
-          ? 'Name a device, a user or a group: ?q=DESKTOP-0042, ?q=alice@contoso.com or ?q=Sales EMEA.'
+          ? 'Name a device, a user or a group: ?q=CONTOSO-0040, ?q=user41@contoso-demo.example or ?q=Sales EMEA.'
           : `The question is longer than ${LONGEST_APPLIES_QUERY} characters, longer than any name, user principal name or id.`;
       res.send(400, { error: { status: 400, message, parameter: 'q' } });
       return;

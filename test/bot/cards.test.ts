@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { undecidedSentence } from '../../src/bot/cards/applies-card.js';
 import { digestNewFindings } from '../../src/core/ledger/new-findings.js';
 import { REPORTS, loadReport } from '../../src/core/reports/registry.js';
 import { escrowGapsReport } from '../../src/core/reports/escrow-gaps/definition.js';
@@ -453,5 +454,16 @@ describe('words on the cards', () => {
     }
     const hygiene = demoResults.find((result) => result.report === 'assignment-hygiene')!;
     expect(allText(reportCard(hygiene, { beta: false }, options))).toContain('Ask whoever runs this app to turn on its beta coverage');
+  });
+});
+
+describe('the "what applies" card: what could not be decided', () => {
+  it('speaks of one object in the singular, and of "the same reason" only for several', () => {
+    expect(undecidedSentence(1, 1, 'Could not be decided (1)')).toBe(
+      'One object may or may not apply: the app could not tell. Could not be decided (1) below says why. That is not "does not apply".',
+    );
+    expect(undecidedSentence(3, 1, 'Could not be decided (3)')).toContain('3 objects may or may not apply, all for the same reason');
+    expect(undecidedSentence(3, 2, 'Could not be decided (3)')).toContain('3 objects may or may not apply, for 2 reasons');
+    expect(undecidedSentence(1, 1, 'x')).not.toMatch(/each|same reason|shown below/i);
   });
 });

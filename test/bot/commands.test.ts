@@ -104,6 +104,13 @@ describe('the list of commands', () => {
     ]);
   });
 
+  it('answers a report number there is not ("show 9") saying how many reports there are, which the card lists', async () => {
+    const { command, reply } = await ask('show 9');
+    expect(command).toBe('show <report>');
+    expect(shown(reply)).toContain(`There are ${REPORTS.ids.length} reports, numbered 1 to ${REPORTS.ids.length}, each listed below by name.`);
+    for (const definition of REPORTS.definitions) expect(shown(reply)).toContain(`show ${definition.botNames[0]}`);
+  });
+
   it('takes each message with at most one fixed phrase, and by `show <report>` only when no fixed phrase takes it', () => {
     const messages = [
       ...BOT_COMMANDS.map(({ command }) => command),

@@ -116,7 +116,7 @@ describe('asking what applies', () => {
       { kind: 'applies', query: '' },
       context(async () => Promise.reject(new Error('not asked'))),
     );
-    expect(reply).toEqual({ text: expect.stringContaining('what applies to DESKTOP-0042') });
+    expect(reply).toEqual({ text: expect.stringContaining('what applies to CONTOSO-0040') });
   });
 });
 

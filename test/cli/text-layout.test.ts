@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutTable, outputWidth, wrap } from '../../src/cli/text-layout.js';
+import { cutCell, layoutTable, outputWidth, wrap } from '../../src/cli/text-layout.js';
 
 describe('text for a terminal', () => {
   it('wraps at spaces within the width, cutting a word longer than a line but never a link', () => {
@@ -28,6 +28,27 @@ describe('text for a terminal', () => {
     expect(left).toEqual(['Notes']);
     expect(lines[0]).toMatch(/^Device +Recovery key$/);
     expect(layoutTable(columns, rows, null).left).toEqual([]);
+  });
+
+  it('keeps names that share a long prefix apart, cutting them in the middle, and a verdict whole before a name', () => {
+    const columns = [
+      { label: 'Integration', priority: 70 },
+      { label: 'Name', priority: 100, kind: 'name' as const },
+      { label: 'Health', priority: 80, kind: 'verdict' as const },
+      { label: 'Reason', priority: 20 },
+    ];
+    const rows = [1, 2, 3, 4, 5, 6, 7].map((token) => ['Apple VPP token', `Contoso (example) VPP token ${token}`, 'Only deleted or empty groups', 'x'.repeat(60)]);
+    for (const width of [50, 80, 120]) {
+      const { lines } = layoutTable(columns, rows, width);
+      expect(lines.every((line) => line.length <= width)).toBe(true);
+      const body = lines.slice(2);
+      // The rows differ only in their names: seven tokens, seven different lines. The verdict whole.
+      expect(new Set(body).size).toBe(7);
+      expect(body.every((line) => line.includes('Only deleted or empty groups'))).toBe(true);
+    }
+    expect(cutCell('Contoso (example) VPP token 7', 12, 'name')).toBe('Conto…oken 7');
+    expect(cutCell('Only deleted or empty groups', 12)).toBe('Only delete…');
+    expect(cutCell('short', 12, 'name')).toBe('short');
   });
 
   it('lays out for --width, else the terminal, else COLUMNS; a pipe without COLUMNS has no limit', () => {

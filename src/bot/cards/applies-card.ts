@@ -205,10 +205,7 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
     types,
     undecided,
     undecidedHeading: `${VERDICT_LABELS.unknown} (${undecided.toLocaleString('en-US')})`,
-    undecidedText:
-      reasons.length === 1
-        ? 'Each for the same reason, shown below: the app could not tell whether it reaches this. That is not "does not apply".'
-        : `For ${countOf(reasons.length, 'reason')}, shown below: the app could not tell whether they reach this. That is not "does not apply".`,
+    undecidedText: undecidedSentence(undecided, reasons.length, `${VERDICT_LABELS.unknown} (${undecided.toLocaleString('en-US')})`),
     reasons: reasons.slice(0, LISTED_REASONS).map((reason) => {
       const names = reason.entries.slice(0, NAMES_PER_REASON).map((entry) => cardText(entry.name, 60));
       const left = reason.entries.length - names.length;
@@ -223,6 +220,18 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
     subjectLink: answer.subject.kind === 'device' ? answer.subject.link : '',
     tabUrl: options.tabUrl,
   });
+}
+
+/**
+ * What the undecided objects are, above the one button (titled `button`) that opens their reasons:
+ * in the singular for one object, "the same reason" only for several that share it.
+ */
+export function undecidedSentence(undecided: number, reasons: number, button: string): string {
+  const notNo = 'That is not "does not apply".';
+  if (undecided === 1) return `One object may or may not apply: the app could not tell. ${button} below says why. ${notNo}`;
+  const some = `${undecided.toLocaleString('en-US')} objects may or may not apply`;
+  if (reasons === 1) return `${some}, all for the same reason: the app could not tell. ${button} below says which and why. ${notNo}`;
+  return `${some}, for ${countOf(reasons, 'reason')}: the app could not tell. ${button} below says which and why. ${notNo}`;
 }
 
 function entryData(entry: AppliesEntry): { verdict: string; colour: string; name: string; link: string; intent: string; why: string; caveat: string } {

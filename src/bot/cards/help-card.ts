@@ -13,6 +13,7 @@ const HELP_CARD_TEMPLATE = {
         { type: 'TextRun', text: "I don't know " },
         { type: 'TextRun', text: '${unknown}', weight: 'Bolder' },
         { type: 'TextRun', text: '. ' },
+        { type: 'TextRun', $when: "${why != ''}", text: '${why} ' },
         { type: 'TextRun', $when: "${suggestion != ''}", text: 'Did you mean ' },
         { type: 'TextRun', $when: "${suggestion != ''}", text: '${suggestion}', weight: 'Bolder', fontType: 'Monospace' },
         { type: 'TextRun', $when: "${suggestion != ''}", text: '?' },
@@ -61,6 +62,8 @@ export function helpCard(options: {
   tabUrl: string;
   unknown?: string;
   suggestion?: string;
+  /** What the reader needs to ask again, after the quote. */
+  why?: string;
   /** The lines to list: each command's own, in the order of src/bot/commands/index.ts (`botCommands`). */
   commands: readonly BotCommandLine[];
   /** This conversation's posting schedule in a sentence (scheduleSentence); by default, how to set one. */
@@ -69,6 +72,7 @@ export function helpCard(options: {
   return expandCard(HELP_CARD_TEMPLATE, {
     unknown: options.unknown ? `"${cardText(options.unknown, 60)}"` : '',
     suggestion: options.suggestion ?? '',
+    why: options.why ? cardText(options.why, 200) : '',
     tenant: cardText(options.tenantLabel, 80),
     commands: options.commands,
     tabUrl: options.tabUrl,

@@ -55,6 +55,8 @@ export interface Conversation {
 export interface NotUnderstood {
   unknown?: string | undefined;
   suggestion?: string | null | undefined;
+  /** What the reader needs to ask again, said after the quote ("There are 6 reports…"). */
+  why?: string | undefined;
 }
 
 /** What a command works with: the app's parts, the conversation, and the help card, which lists every command. */

@@ -36,7 +36,9 @@ export const showReport: Command<ShowReading> = {
   helpLines: (registry) => registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
   async handle(request, reading, context) {
     if (reading.kind === 'unknown-report') {
-      return { card: await context.helpCard(request.conversation.channel, { unknown: reading.text, suggestion: reading.suggestion }) };
+      return {
+        card: await context.helpCard(request.conversation.channel, { unknown: reading.text, suggestion: reading.suggestion, why: reportsSentence(context.registry.ids.length) }),
+      };
     }
     await context.conversation.typing();
     const definition = context.registry.definition(reading.report);
@@ -54,6 +56,11 @@ export const showReport: Command<ShowReading> = {
     });
   },
 };
+
+/** Why `show 9` or `show <no report's name>` is not one: how many reports there are, and where they are listed. */
+export function reportsSentence(count: number): string {
+  return `There are ${count} reports, numbered 1 to ${count}, each listed below by name.`;
+}
 
 /** The command that shows a report, as the help card names it and as a message asking for it reads: `show` and its first name. */
 export function showCommand(report: { botNames: readonly [string, ...string[]] }): string {

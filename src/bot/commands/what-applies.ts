@@ -5,7 +5,8 @@ import { appliesCard } from '../cards/applies-card.js';
 import { answerWhenReady } from './answer-when-ready.js';
 import type { BotReply, Command } from './command.js';
 
-const ASK_WITH_A_NAME = 'Ask with a name: "what applies to DESKTOP-0042" for a device, "what does alice@contoso.com get" for a user, or "what applies to Sales EMEA" for a group.';
+const ASK_WITH_A_NAME =
+  'Ask with a name: "what applies to CONTOSO-0040" for a device, "what does user41@contoso-demo.example get" for a user, or "what applies to Sales EMEA" for a group.';
 
 /**
  * `what applies to <device|user|group>`: what targets it, through which group, and what takes it
@@ -48,7 +49,7 @@ export const whatApplies: Command<{ kind: 'applies'; query: string }> = {
 
 /**
  * What a message asks "what applies" about, as its author wrote it (a UPN keeps its "@" and dots, a
- * device name its hyphen), or null when it asks something else: "what applies to DESKTOP-0042",
+ * device name its hyphen), or null when it asks something else: "what applies to CONTOSO-0040",
  * "what does alice@contoso.com get", "which apps apply to Sales EMEA?", "effective assignments for
  * CONTOSO-0040". Report phrasings ("which policies are not assigned to anyone", "what is targeted
  * at all users") are not of this shape.

@@ -28,7 +28,7 @@ export function AppliesSearch({ api }: { api: ReportApi | null }) {
     <>
       <form className={styles.form} onSubmit={submit} role="search" aria-label="What applies">
         <Field className={styles.field} label="What applies to a device, user or group" hint="A device name, a user principal name (alice@contoso.com) or a group name">
-          <Input value={text} maxLength={LONGEST_APPLIES_QUERY} onChange={(_, data) => setText(data.value)} placeholder="DESKTOP-0042" />
+          <Input value={text} maxLength={LONGEST_APPLIES_QUERY} onChange={(_, data) => setText(data.value)} placeholder="CONTOSO-0040" />
         </Field>
         <Button type="submit" appearance="primary" disabled={text.trim() === ''}>
           Show what applies

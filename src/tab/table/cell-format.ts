@@ -65,7 +65,8 @@ export function relativeTime(timestamp: number, context: FormatContext): string 
  * the format's kind (a `date` column's `missing`) reads as the text it is.
  */
 export function formatCell(value: CellValue | undefined, column: Pick<ReportColumn, 'format' | 'unit'>, context: FormatContext): FormattedCell {
-  if (value === null || value === undefined || value === '') return { text: '—', detail: 'No value' };
+  // The dash alone: a date cell shows its detail under its text, which read "— No value".
+  if (value === null || value === undefined || value === '') return { text: '—' };
   const formats = formattersFor(context.locale);
   switch (column.format) {
     case 'duration': {

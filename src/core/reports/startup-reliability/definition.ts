@@ -13,7 +13,8 @@ import { startupReliabilityDemo } from './demo.js';
 export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupFindingKind> = {
   id: 'startup-reliability',
   title: 'Startup Performance & App Reliability',
-  summary: 'Devices slowest from power-on to a usable desktop, devices with blue screens, and the applications that crash or hang most, with a breakdown by device model.',
+  summary:
+    'Devices with blue screens first, then those slow from power-on to a usable desktop, each slowest first; the applications that crash or hang most, the unreliable first; and a breakdown by device model, slowest first.',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   prerequisites: ['An Intune licence for the tenant.', 'Endpoint analytics enabled for the tenant. Its figures refresh about once a day.'],
   beta: false,

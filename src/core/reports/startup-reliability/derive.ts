@@ -51,9 +51,17 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
   const slowMs = thresholds.slowStartupSeconds * 1000;
   const link = intuneLinks.endpointAnalytics();
 
-  // Slowest first, then the most blue screens; devices without a full measurement last.
+  // A device marked "insufficient data" has too few boots for endpoint analytics to score it
+  // (learn.microsoft.com/mem/analytics/startup-performance); it is listed but not ranked as slow.
+  const isSlow = (device: StartupRecords['devices'][number]) => device.timeToDesktopMs !== null && device.timeToDesktopMs > slowMs && !device.insufficientData;
+  // The order the summary states and the tab keeps before anyone sorts (its worst open finding
+  // first, then this order: docs/contract.md, "Columns"), so the command line, the bot and the tab
+  // list the same device first: blue screens (high), then slow to start (low), then the rest; in
+  // each, slowest first, devices without a full measurement last.
+  const deviceRank = (device: StartupRecords['devices'][number]) => (device.blueScreenCount > 0 ? 0 : isSlow(device) ? 1 : 2);
   const devices = [...records.devices].sort(
-    (a, b) => (b.timeToDesktopMs ?? -1) - (a.timeToDesktopMs ?? -1) || b.blueScreenCount - a.blueScreenCount || compareText(a.deviceName, b.deviceName),
+    (a, b) =>
+      deviceRank(a) - deviceRank(b) || (b.timeToDesktopMs ?? -1) - (a.timeToDesktopMs ?? -1) || b.blueScreenCount - a.blueScreenCount || compareText(a.deviceName, b.deviceName),
   );
   const rows: ReportRow[] = [];
   for (const device of devices) {
@@ -68,9 +76,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
       restarts: device.restartCount,
       link,
     });
-    // A device marked "insufficient data" has too few boots for endpoint analytics to score it
-    // (learn.microsoft.com/mem/analytics/startup-performance); it is listed but not ranked as slow.
-    if (device.timeToDesktopMs !== null && device.timeToDesktopMs > slowMs && !device.insufficientData) {
+    if (isSlow(device) && device.timeToDesktopMs !== null) {
       findings.push({
         kind: 'slow-startup',
         subjectId: device.id,
@@ -88,7 +94,12 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
     }
   }
 
-  const apps = [...records.apps].sort((a, b) => b.crashes + b.hangs - (a.crashes + a.hangs) || b.crashes - a.crashes || compareText(a.name, b.name));
+  const isUnreliable = (app: StartupRecords['apps'][number]) =>
+    app.crashes + app.hangs > 0 && app.meanTimeToFailureMinutes !== null && app.meanTimeToFailureMinutes < thresholds.unreliableAppMttfMinutes;
+  // Unreliable first (its finding, as the tab's default order puts it), then by crashes and hangs.
+  const apps = [...records.apps].sort(
+    (a, b) => Number(isUnreliable(b)) - Number(isUnreliable(a)) || b.crashes + b.hangs - (a.crashes + a.hangs) || b.crashes - a.crashes || compareText(a.name, b.name),
+  );
   for (const app of apps) {
     rows.push({
       section: SECTION_APPS,
@@ -102,8 +113,7 @@ export function deriveStartupReliability(records: StartupRecords, { thresholds }
       healthScore: app.healthScore,
       link,
     });
-    const failures = app.crashes + app.hangs;
-    if (failures > 0 && app.meanTimeToFailureMinutes !== null && app.meanTimeToFailureMinutes < thresholds.unreliableAppMttfMinutes) {
+    if (isUnreliable(app)) {
       findings.push({
         kind: 'unreliable-app',
         subjectId: app.id,

@@ -227,15 +227,16 @@ describe('deriveStartupReliability', () => {
       expect(report.findings).toEqual([]);
     });
 
-    it('lists apps with the most failures first', () => {
+    it('lists unreliable apps first, then by most failures, as the summary says and the tab keeps', () => {
       const apps = [
         app('a-few', 'Few failures', 1, 1, 2000),
+        app('a-often', 'Often, over a long use', 30, 30, 5000),
         app('a-many', 'Many failures', 2, 40, 100, { publisher: null, activeDevices: null, healthScore: null }),
         app('a-tie-crash', 'Tie, more crashes', 5, 1, 900),
         app('a-tie-hang', 'Tie, more hangs', 1, 5, 900),
       ];
       const report = deriveStartupReliability({ devices, apps }, context);
-      expect(section(report, 'apps').map((row) => row.id)).toEqual(['a-many', 'a-tie-crash', 'a-tie-hang', 'a-few']);
+      expect(section(report, 'apps').map((row) => row.id)).toEqual(['a-many', 'a-tie-crash', 'a-tie-hang', 'a-often', 'a-few']);
       expect(section(report, 'apps')[0]).toEqual({
         section: 'apps',
         id: 'a-many',
@@ -252,10 +253,12 @@ describe('deriveStartupReliability', () => {
   });
 
   describe('device rows', () => {
-    it('lists devices slowest first, then by blue screens, unmeasured devices last', () => {
+    it('lists devices with blue screens, then slow ones, then the rest, each slowest first and unmeasured devices last', () => {
       const records: StartupRecords = {
         devices: [
           device('d-fast', 'PC-FAST', 30_000),
+          device('d-slow-bsod', 'PC-SLOW-B', 130_000, { blueScreenCount: 1 }),
+          device('d-slow-unscored', 'PC-SLOW-UNSCORED', 200_000, { insufficientData: true }),
           device('d-unmeasured', 'PC-UNMEASURED', null, { blueScreenCount: 5 }),
           device('d-slowest', 'PC-SLOWEST', 190_000),
           device('d-mid-bsod', 'PC-MID-B', 60_000, { blueScreenCount: 2 }),
@@ -264,7 +267,8 @@ describe('deriveStartupReliability', () => {
         apps: [],
       };
       const report = deriveStartupReliability(records, context);
-      expect(section(report, 'devices').map((row) => row.id)).toEqual(['d-slowest', 'd-mid-bsod', 'd-mid', 'd-fast', 'd-unmeasured']);
+      // The summary's order, which is the tab's default one too: the worst finding first (docs/contract.md, "Columns").
+      expect(section(report, 'devices').map((row) => row.id)).toEqual(['d-slow-bsod', 'd-mid-bsod', 'd-unmeasured', 'd-slowest', 'd-slow-unscored', 'd-mid', 'd-fast']);
     });
 
     it('shows the time in seconds, disk, blue screens and restarts', () => {
