@@ -8,15 +8,15 @@ import { useTabPages } from '../support/tab-server.js';
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const tab = useTabPages(harness);
 
-/** What has the keyboard's focus: the search box, the dialog, or anything else by its tag. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement;
-    if (!active || active === document.body) return 'body';
-    if (active.closest('[data-applies-dialog]')) return 'dialog';
-    if (active.closest('[role=search]') && active.tagName === 'INPUT') return 'search box';
-    return active.tagName.toLowerCase();
-  });
+/** What has the keyboard's focus: the search box, the dialog, the page's body, or anything else by its tag. */
+const FOCUSED = `(() => {
+  const active = document.activeElement;
+  if (!active || active === document.body) return 'body';
+  if (active.closest('[data-applies-dialog]')) return 'dialog';
+  if (active.closest('[role=search]') && active.tagName === 'INPUT') return 'search box';
+  return active.tagName.toLowerCase();
+})()`;
+const focused = (page: Page) => page.evaluate(FOCUSED) as Promise<string>;
 
 describe('what applies, by keyboard only', () => {
   it('opens with Enter and closes with Escape every time, and each close gives the focus back to the search box', async () => {
