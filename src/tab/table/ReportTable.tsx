@@ -79,8 +79,8 @@ const useStyles = makeStyles({
   // words, and after a user principal name's "@" (breakPoints), and inside a word only when it is
   // longer than the whole line.
   text: { whiteSpace: 'normal', overflowWrap: 'break-word', minWidth: 0, paddingBlock: tokens.spacingVerticalXXS },
-  // Long free text (a reason, a list of groups): three lines (two on a phone), the whole of it in the row's pane.
-  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 3, overflow: 'hidden', [PHONE]: { WebkitLineClamp: 2 } },
+  // Long free text (a reason, a list of groups): two lines, the whole of it in the row's pane.
+  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden' },
   name: { textAlign: 'start' },
   stacked: { display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: tokens.lineHeightBase200 },
   secondary: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
