@@ -19,15 +19,17 @@ const FOCUSED = `(() => {
 const focused = (page: Page) => page.evaluate(FOCUSED) as Promise<string>;
 
 describe('what applies, by keyboard only', () => {
-  it('opens with Enter and closes with Escape every time, and each close gives the focus back to the search box', async () => {
+  it('opens with Enter and closes with Escape, four times over, and each close gives the focus back to the search box', async () => {
     const page = await tab.newPage();
+    // The dialog's opening and closing animations are part of no round: a busy machine drew each one slowly.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${tab.server.base}/tab/`);
     const box = page.getByRole('search', { name: 'What applies' }).getByRole('textbox');
     await box.waitFor();
     await box.focus();
     await page.keyboard.type(APPLIES_DEMO.device);
     const dialog = page.locator('[data-applies-dialog]');
-    for (let round = 1; round <= 5; round += 1) {
+    for (let round = 1; round <= 4; round += 1) {
       await page.keyboard.press('Enter');
       await dialog.waitFor();
       await expect.poll(() => focused(page), { message: `round ${round}: the focus moves into the dialog` }).toBe('dialog');

@@ -300,7 +300,7 @@ function FindingsButton({ count, name, onOpen }: { count: number; name: string; 
   );
 }
 
-/** Long free text (its role `wide`): twice the room of a name or a status, cut at two lines (whole in the row's pane). */
+/** Long free text (its role `wide`): more room than a name or a status, cut at two lines (whole in the row's pane). */
 function isWide(column: ReportColumn): boolean {
   return column.role === 'wide';
 }
