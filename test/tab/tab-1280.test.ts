@@ -41,6 +41,10 @@ const MEASURE = `(() => {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent;
+      const whole = document.createRange();
+      whole.selectNodeContents(node);
+      // A text on one line breaks nowhere: only those on several are read a character at a time.
+      if (new Set([...whole.getClientRects()].map((box) => Math.round(box.top))).size <= 1) continue;
       let top = null;
       for (let index = 0; index < text.length; index += 1) {
         const range = document.createRange();
@@ -71,20 +75,17 @@ async function openPage(): Promise<Page> {
 }
 
 describe(`the tab at ${WIDTH}×${HEIGHT}`, () => {
-  it('shows every report with each column header whole, names broken only between words, and at most five texts cut at their lines on its first screen', async () => {
+  // One report a test: each loads and measures in a few seconds, even on a busy machine.
+  it.each(REPORT_IDS)('shows %s with each column header whole, names broken only between words, and at most five texts cut at their lines on its first screen', async (id) => {
     const page = await openPage();
-    const failures: string[] = [];
-    for (const id of REPORT_IDS) {
-      await page.goto(`${tab.server.base}/tab/#/${id}`);
-      await page.locator('[role=table] [data-open-row]').first().waitFor();
-      await page.locator('section[aria-label=Findings] [data-triage-log]').waitFor();
-      const measured = (await page.evaluate(MEASURE)) as Measured;
-      await saveScreenshot(page, `report-${id}-${WIDTH}x${HEIGHT}`);
-      if (measured.headersCut.length > 0) failures.push(`${id}: headers cut: ${measured.headersCut.join(' | ')}`);
-      if (measured.clamped.length > MOST_CLAMPED) failures.push(`${id}: ${measured.clamped.length} texts cut at their lines: ${measured.clamped.join(' | ')}`);
-      if (measured.brokenInWords.length > 0) failures.push(`${id}: broken inside a word: ${measured.brokenInWords.join(' | ')}`);
-    }
-    expect(failures).toEqual([]);
+    await page.goto(`${tab.server.base}/tab/#/${id}`);
+    await page.locator('[role=table] [data-open-row]').first().waitFor();
+    await page.locator('section[aria-label=Findings] [data-triage-log]').waitFor();
+    const measured = (await page.evaluate(MEASURE)) as Measured;
+    await saveScreenshot(page, `report-${id}-${WIDTH}x${HEIGHT}`);
+    expect(measured.headersCut).toEqual([]);
+    expect(measured.clamped.length, `texts cut at their lines: ${measured.clamped.join(' | ')}`).toBeLessThanOrEqual(MOST_CLAMPED);
+    expect(measured.brokenInWords).toEqual([]);
   });
 
   it('lines the "Show what applies" button up with the search box, not with its hint', async () => {
