@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { saveScreenshot } from '../support/browser.js';
+import { launchTestBrowser, saveScreenshot } from '../support/browser.js';
+import type { TestBrowser } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
 
@@ -67,17 +68,25 @@ interface Measured {
   brokenInWords: string[];
 }
 
-async function openPage(): Promise<Page> {
-  const page = await tab.newPageOnOwnClock();
+// One browser of the test's own for every report (its page's clock stands at the test's `now`),
+// started once: a browser a test took much of a busy machine's limit to start.
+let browser: TestBrowser;
+let page: Page;
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+  page = await browser.newPage();
   await page.clock.setFixedTime(now);
   await page.setViewportSize({ width: WIDTH, height: HEIGHT });
-  return page;
-}
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe(`the tab at ${WIDTH}×${HEIGHT}`, () => {
   // One report a test: each loads and measures in a few seconds, even on a busy machine.
   it.each(REPORT_IDS)('shows %s with each column header whole, names broken only between words, and at most five texts cut at their lines on its first screen', async (id) => {
-    const page = await openPage();
+    // A fresh load of the tab, so that nothing measured is the report before's.
+    await page.goto('about:blank');
     await page.goto(`${tab.server.base}/tab/#/${id}`);
     await page.locator('[role=table] [data-open-row]').first().waitFor();
     await page.locator('section[aria-label=Findings] [data-triage-log]').waitFor();
@@ -89,7 +98,7 @@ describe(`the tab at ${WIDTH}×${HEIGHT}`, () => {
   });
 
   it('lines the "Show what applies" button up with the search box, not with its hint', async () => {
-    const page = await openPage();
+    await page.goto('about:blank');
     await page.goto(`${tab.server.base}/tab/`);
     const search = page.getByRole('search', { name: 'What applies' });
     const box = await search.getByRole('textbox').boundingBox();
