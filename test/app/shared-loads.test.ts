@@ -31,7 +31,10 @@ interface Instance {
 let azurite: Azurite;
 const instances: Instance[] = [];
 
-/** `npm start` as a deployment runs it: the simulator as its tenant, its state in Azurite, on loopback. */
+/**
+ * `npm start` as a deployment runs it: the simulator as its tenant, its state in Azurite, on loopback.
+ * Ready when it says it listens; a start that fails ends the process, which fails the start at once.
+ */
 async function startInstance(): Promise<Instance> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -45,18 +48,29 @@ async function startInstance(): Promise<Instance> {
   });
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const instance = { base: `http://127.0.0.1:${port}`, output: () => output, process: child };
   instances.push(instance);
-  await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Listening on');
+  await new Promise<void>((listening, failed) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('Listening on')) listening();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => failed(new Error(`the server ended (exit code ${code}) before it listened:\n${output}`)));
+  });
   return instance;
 }
 
+// Three server processes, started side by side before the test: a start is a process loading its
+// modules, seconds on a busy machine, and none of what the test checks. The limit only stops a start
+// that hangs.
+let first: Instance, second: Instance, third: Instance;
 beforeAll(async () => {
   azurite = await startAzurite();
   recordCredential(harness.sim.clientSecret);
-});
+  [first, second, third] = await Promise.all([startInstance(), startInstance(), startInstance()]);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(
@@ -73,7 +87,6 @@ const loadsIn = (instance: Instance, id: string) => instance.output().split(`rep
 
 describe('several instances sharing Azure Storage', () => {
   it('make one upstream load of a report between them: one loads under the lease, the other serves its result', async () => {
-    const [first, second] = [await startInstance(), await startInstance()];
     harness.sim.graph.clearLog();
     const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
     const read = async (instance: Instance) =>
@@ -90,8 +103,7 @@ describe('several instances sharing Azure Storage', () => {
     expect(keyReads).toHaveLength(1);
     expect(first.output() + second.output()).toContain('report escrow-gaps: served the result another instance loaded at');
 
-    // A third instance started later serves the stored result too, within the cache period.
-    const third = await startInstance();
+    // A third instance, not asked until now, serves the stored result too, within the cache period.
     expect((await read(third)).generatedAt).toBe(fromFirst.generatedAt);
     expect(loadsIn(third, 'escrow-gaps')).toBe(0);
   });

@@ -23,7 +23,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { BadgeProps } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppliesResult } from '../../core/applies/applies-result.js';
 import type { AppliesEntry, AppliesVerdict } from '../../core/applies/applies-result.js';
 import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
@@ -56,7 +56,8 @@ const VERDICT_BADGE: Readonly<Record<AppliesVerdict, BadgeProps['color']>> = {
   notForPlatform: 'subtle',
 };
 
-type Phase = { phase: 'loading'; since: number } | { phase: 'answered'; result: AppliesResult } | { phase: 'failed'; message: string };
+/** Where the question `query` stands; what another question got is never shown under this one's title. */
+type Phase = ({ phase: 'loading'; since: number } | { phase: 'answered'; result: AppliesResult } | { phase: 'failed'; message: string }) & { query: string | null };
 
 export interface AppliesDialogProps {
   api: ReportApi | null;
@@ -75,22 +76,34 @@ export interface AppliesDialogProps {
  */
 export function AppliesDialog({ api, query, onAsk, onClose }: AppliesDialogProps) {
   const styles = useStyles();
-  const [state, setState] = useState<Phase>({ phase: 'loading', since: Date.now() });
+  const [asked, setState] = useState<Phase>({ phase: 'loading', since: Date.now(), query: null });
   useEffect(() => {
     if (query === null || api === null) return;
     const controller = new AbortController();
-    setState({ phase: 'loading', since: Date.now() });
+    setState({ phase: 'loading', since: Date.now(), query });
     api
       .applies(query, controller.signal)
-      .then((result) => setState({ phase: 'answered', result }))
+      .then((result) => setState({ phase: 'answered', result, query }))
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) setState({ phase: 'failed', message: error instanceof Error ? error.message : String(error) });
+        if (!controller.signal.aborted) setState({ phase: 'failed', message: error instanceof Error ? error.message : String(error), query });
       });
     return () => controller.abort();
   }, [api, query]);
+  // Until the effect above has asked, an earlier question's answer is not this one's.
+  const state: Phase = asked.query === query ? asked : { phase: 'loading', since: Date.now(), query };
+  const phase = state.phase === 'answered' ? state.result.kind : state.phase;
+  const open = query !== null;
+  const surface = useRef<HTMLDivElement>(null);
+  useFocusReturn(open);
+  // The focus stays in the dialog while its content changes: an answer replacing the spinner, or a
+  // candidate picked, removes what had the focus, and the browser then gives it to the page's body,
+  // where Escape no longer reaches the dialog.
+  useEffect(() => {
+    if (open && (document.activeElement === null || document.activeElement === document.body)) surface.current?.focus();
+  }, [open, phase, query]);
   return (
-    <Dialog open={query !== null} onOpenChange={(_, data) => !data.open && onClose()} modalType="modal">
-      <DialogSurface className={styles.surface} aria-label="What applies" data-applies-dialog data-phase={state.phase === 'answered' ? state.result.kind : state.phase}>
+    <Dialog open={open} onOpenChange={(_, data) => !data.open && onClose()} modalType="modal">
+      <DialogSurface ref={surface} className={styles.surface} aria-label="What applies" data-applies-dialog data-phase={phase}>
         <DialogBody>
           <DialogTitle>What applies{query !== null ? ` to ${query}` : ''}</DialogTitle>
           <DialogContent className={styles.content}>
@@ -111,6 +124,29 @@ export function AppliesDialog({ api, query, onAsk, onClose }: AppliesDialogProps
       </DialogSurface>
     </Dialog>
   );
+}
+
+/**
+ * Gives the focus back, when the dialog closes, to what had it when the dialog opened (the search box,
+ * the button that asked). Fluent's Dialog does so only for its own DialogTrigger, and this dialog is
+ * opened by a form or a pane: without this the focus fell to the page's body, where Enter asks nothing
+ * and Escape reaches no dialog.
+ */
+function useFocusReturn(open: boolean): void {
+  const opener = useRef<HTMLElement | null>(null);
+  // A layout effect runs before the Dialog's own effect moves the focus into the dialog.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [open]);
+  useEffect(() => {
+    if (open) return;
+    const element = opener.current;
+    opener.current = null;
+    // An opener that has gone since (a pane that closed as it asked) has nothing to take the focus back.
+    if (element?.isConnected) element.focus();
+  }, [open]);
 }
 
 /** The first answer on a large tenant reads every assignment and group (about half a minute): say so, and count the seconds. */

@@ -6,8 +6,11 @@ import type { ReportApi } from '../api/report-api.js';
 import { AppliesDialog } from './AppliesDialog.js';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', alignItems: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
-  field: { flexGrow: 1, minWidth: 'min(280px, 100%)', maxWidth: '560px' },
+  field: { maxWidth: '720px' },
+  // The button stands beside the box, inside the field, so that the field's hint runs under both and
+  // the button lines up with the box, not with the hint.
+  control: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  input: { flexGrow: 1, minWidth: 'min(280px, 100%)' },
 });
 
 /**
@@ -26,13 +29,17 @@ export function AppliesSearch({ api }: { api: ReportApi | null }) {
   };
   return (
     <>
-      <form className={styles.form} onSubmit={submit} role="search" aria-label="What applies">
+      <form onSubmit={submit} role="search" aria-label="What applies">
         <Field className={styles.field} label="What applies to a device, user or group" hint="A device name, a user principal name (alice@contoso.com) or a group name">
-          <Input value={text} maxLength={LONGEST_APPLIES_QUERY} onChange={(_, data) => setText(data.value)} placeholder="CONTOSO-0040" />
+          {(control) => (
+            <div className={styles.control}>
+              <Input {...control} className={styles.input} value={text} maxLength={LONGEST_APPLIES_QUERY} onChange={(_, data) => setText(data.value)} placeholder="CONTOSO-0040" />
+              <Button type="submit" appearance="primary" disabled={text.trim() === ''}>
+                Show what applies
+              </Button>
+            </div>
+          )}
         </Field>
-        <Button type="submit" appearance="primary" disabled={text.trim() === ''}>
-          Show what applies
-        </Button>
       </form>
       <AppliesDialog api={api} query={asked} onAsk={setAsked} onClose={() => setAsked(null)} />
     </>

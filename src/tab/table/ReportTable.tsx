@@ -1,6 +1,7 @@
 import { Button, Link, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { Fragment, useEffect, useMemo, useRef } from 'react';
+import type { ReactNode } from 'react';
 import type { ReportColumn, ReportRow } from '../../core/reports/report-model.js';
 import { cellTone } from '../../core/reports/report-model.js';
 import { formatCell, isNumeric } from './cell-format.js';
@@ -23,8 +24,10 @@ const useStyles = makeStyles({
     ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
   // As wide as its columns' least widths, never narrower: the rows (placed absolutely) span the
-  // whole table, so a pinned first cell can travel the whole way across.
-  table: { width: '100%', minWidth: 'max-content' },
+  // whole table, so a pinned first cell can travel the whole way across. Least widths, not the
+  // headers' widths on one line: those made report 4's table wider than a 1280-pixel window's
+  // room, and its last columns started out of view.
+  table: { width: '100%', minWidth: 'min-content' },
   header: {
     position: 'sticky',
     top: 0,
@@ -42,14 +45,22 @@ const useStyles = makeStyles({
     ':hover': { backgroundColor: tokens.colorNeutralBackground1, boxShadow: `inset ${tokens.strokeWidthThickest} 0 0 ${tokens.colorBrandStroke1}` },
     ':active': { backgroundColor: tokens.colorNeutralBackground1 },
   },
-  cell: { minWidth: '110px', flexGrow: 1, flexBasis: 0 },
-  wide: { flexGrow: 2 },
+  // The least widths add up, for every report's table, to less than the table's room in a 1280-pixel
+  // window beside the navigation, so every column shows without scrolling sideways; the
+  // room left over goes to names, verdicts and long text first (flexGrow).
+  cell: { minWidth: '100px', flexGrow: 1, flexBasis: 0 },
+  // Long free text gets the most room, so that fewer of its texts are cut at their lines.
+  wide: { flexGrow: 3 },
   // A verdict ("Only deleted or empty groups, one still restorable") gets a name's room: read whole, on few lines.
-  verdict: { flexGrow: 2, minWidth: '150px', [PHONE]: { minWidth: '110px' } },
-  linkCell: { flexGrow: 0, flexBasis: '96px', minWidth: '96px' },
+  verdict: { flexGrow: 2, minWidth: '110px' },
+  // A count, a duration, a score: a few digits, under a header that wraps between its words.
+  numericCell: { minWidth: '72px' },
+  // "2 findings" and "Open", each with its header, whole.
+  findingsCell: { flexGrow: 0, flexBasis: '88px', minWidth: '88px' },
+  intuneCell: { flexGrow: 0, flexBasis: '56px', minWidth: '56px' },
   // A time gets room for its precise line ("Dec 28, 2026, 12:58 PM") unbroken: otherwise "PM" wraps
   // to a third line at some hours and not others, and the table's first screen changes with the clock.
-  date: { minWidth: '150px' },
+  date: { minWidth: '120px' },
   // The first column says what the row is: it stays in view when the table scrolls sideways (a
   // narrow window), so "missing missing" never shows without its device.
   pinned: {
@@ -60,12 +71,14 @@ const useStyles = makeStyles({
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     // What the row is gets room enough to read on one or two lines.
     flexGrow: 2,
-    minWidth: '160px',
+    minWidth: '130px',
     [PHONE]: { minWidth: '120px' },
   },
   // Names, verdicts and dates wrap rather than end in "…": "NDES-CONNECTOR-01" and "-02" differ
-  // only at their end, and a verdict cut short is not one an admin can act on.
-  text: { whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0, paddingBlock: tokens.spacingVerticalXXS },
+  // only at their end, and a verdict cut short is not one an admin can act on. They wrap between
+  // words, and after a user principal name's "@" (breakPoints), and inside a word only when it is
+  // longer than the whole line.
+  text: { whiteSpace: 'normal', overflowWrap: 'break-word', minWidth: 0, paddingBlock: tokens.spacingVerticalXXS },
   // Long free text (a reason, a list of groups): two lines, the whole of it in the row's pane.
   clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden' },
   name: { textAlign: 'start' },
@@ -124,7 +137,8 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   // alike: a cell cut short with "…" is never readable only on hover.
   const styles = useStyles();
   // A column's width rules, the same for its header and every cell, so the two stay aligned.
-  const widthOf = (column: ReportColumn) => mergeClasses(styles.cell, isWide(column) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
+  const widthOf = (column: ReportColumn) =>
+    mergeClasses(styles.cell, isNumeric(column) && styles.numericCell, isWide(column) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -161,8 +175,8 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                 {column.available ? null : ' (n/a)'}
               </TableHeaderCell>
             ))}
-            <TableHeaderCell className={styles.linkCell}>Findings</TableHeaderCell>
-            {phone ? null : <TableHeaderCell className={styles.linkCell}>Intune</TableHeaderCell>}
+            <TableHeaderCell className={styles.findingsCell}>Findings</TableHeaderCell>
+            {phone ? null : <TableHeaderCell className={styles.intuneCell}>Intune</TableHeaderCell>}
           </TableRow>
         </TableHeader>
         <TableBody className={styles.body} style={{ height: `${virtualizer.getTotalSize()}px` }}>
@@ -221,7 +235,7 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                           aria-label={`${cell.text}: every field${findingCount(row) > 0 ? ' and its findings' : ''}`}
                           data-open-row
                         >
-                          {cell.text}
+                          {breakPoints(cell.text)}
                         </Link>
                       ) : column.format === 'date' && cell.detail ? (
                         <span className={styles.stacked}>
@@ -230,17 +244,17 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
                         </span>
                       ) : (
                         <span className={mergeClasses(styles.text, isWide(column) && styles.clamped)} data-long-text={isWide(column) || undefined} title={cell.detail ?? cell.text}>
-                          {cell.text}
+                          {breakPoints(cell.text)}
                         </span>
                       )}
                     </TableCell>
                   );
                 })}
-                <TableCell className={styles.linkCell}>
+                <TableCell className={styles.findingsCell}>
                   <FindingsButton count={findingCount(row)} name={String(row[nameKey] ?? 'this item')} onOpen={() => onOpenFindings(row)} />
                 </TableCell>
                 {phone ? null : (
-                  <TableCell className={styles.linkCell}>
+                  <TableCell className={styles.intuneCell}>
                     {link ? (
                       <Link href={link.href} target="_blank" rel="noopener noreferrer" aria-label={`Open ${link.label} in the Intune admin center`}>
                         Open
@@ -257,6 +271,25 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   );
 }
 
+/**
+ * The text with a place to break after each "@": a user principal name ("user26@contoso-demo.example")
+ * then wraps as its user and its domain, not wherever the line ends. The text itself is unchanged
+ * (copy, search and screen readers read it whole).
+ */
+function breakPoints(text: string): ReactNode {
+  const [first = '', ...rest] = text.split('@');
+  if (rest.length === 0) return text;
+  return [
+    first,
+    ...rest.map((part, index) => (
+      <Fragment key={index}>
+        @<wbr />
+        {part}
+      </Fragment>
+    )),
+  ];
+}
+
 /** Opens a row's findings: a button, so the keyboard and touch reach it as a pointer does. */
 function FindingsButton({ count, name, onOpen }: { count: number; name: string; onOpen: () => void }) {
   if (count === 0) return null;
@@ -267,7 +300,7 @@ function FindingsButton({ count, name, onOpen }: { count: number; name: string; 
   );
 }
 
-/** Long free text (its role `wide`): twice the room of a name or a status, cut at two lines (whole in the row's pane). */
+/** Long free text (its role `wide`): more room than a name or a status, cut at two lines (whole in the row's pane). */
 function isWide(column: ReportColumn): boolean {
   return column.role === 'wide';
 }
