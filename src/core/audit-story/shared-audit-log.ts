@@ -96,7 +96,10 @@ export class SharedAuditLog implements AuditLogSource {
     const readSignal = new AbortController().signal;
     const entries: AuditEntry[] = [];
     try {
-      for (const window of windows) entries.push(...(await readAuditWindow(context, new Date(window.from), window.to === undefined ? undefined : new Date(window.to), readSignal)));
+      for (const window of windows) {
+        // One by one: a year of events is more than a spread's arguments may hold.
+        for (const entry of await readAuditWindow(context, new Date(window.from), window.to === undefined ? undefined : new Date(window.to), readSignal)) entries.push(entry);
+      }
     } catch (error) {
       return { ok: false, reason: optionalReadFailure(error, readSignal) };
     }
