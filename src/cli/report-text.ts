@@ -62,7 +62,8 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
       rows.map((row) => columns.map((column) => (column.available ? display(row[column.key] ?? null, column) : 'n/a'))),
       width,
     );
-    lines.push(...table.lines);
+    // One by one: a large tenant's table has more lines than a spread's arguments may hold.
+    for (const line of table.lines) lines.push(line);
     if (table.left.length > 0) lines.push(...wrap(`Left out to fit ${width} columns: ${table.left.join(', ')}. --format csv has every column.`, width));
     lines.push('');
   }

@@ -117,7 +117,8 @@ function namesApartWidth(values: readonly string[], least: number, most: number)
  * shared out evenly, each column growing towards its natural width, so no one column takes it all.
  */
 export function layoutTable(columns: readonly TextColumn[], rows: ReadonlyArray<readonly string[]>, width: number | null): { lines: string[]; left: string[] } {
-  const natural = columns.map((column, index) => Math.max(column.label.length, ...rows.map((row) => row[index]!.length)));
+  // A loop, not Math.max(...): a large tenant's table has more rows than a call's arguments may hold.
+  const natural = columns.map((column, index) => rows.reduce((widest, row) => Math.max(widest, row[index]!.length), column.label.length));
   // Comfortable floors first: a name up to NAME_FLOOR whole. Only if those do not fit does a name
   // shrink to the width that still keeps its names apart, before any column is dropped.
   const floorsFor = (tight: boolean) =>
