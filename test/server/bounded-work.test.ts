@@ -1,26 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Server } from 'restify';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileStateStore } from '../../src/store/file-state-store.js';
-import { createServices } from '../../src/app/create-services.js';
-import { createAppServer } from '../../src/server/app-server.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
-import { createHttpTransport } from '../../src/graph/http-transport.js';
+import { describe, expect, it } from 'vitest';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import { WINDOW_Q_MAX_CHARACTERS, WINDOW_Q_MAX_WORDS } from '../../src/core/reports/report-window.js';
-import type { ReportId, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
 import { CSV_ROWS_PER_SLICE } from '../../src/server/report-rows.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
-import { recordServerLog, serverLogStream } from '../support/suite-log.js';
-import { gate } from '../support/gate.js';
+import { HeldLoads, enlargedRows, useApiServer } from '../support/api-server.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
 
 /**
  * Bounded work per request (docs/contract.md, "The server's endpoints"): the limits on a window's
@@ -29,87 +17,43 @@ import { gate } from '../support/gate.js';
  */
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-let server: Server;
-let base: string;
-let keysTransport: ReturnType<typeof createHttpTransport>;
-let stateDirectory: string;
-let store: FileStateStore;
 /** The minute the per-person limits count by: held by the test. */
 let limitNow = 0;
 /** Access checks answered, whatever their outcome: a request past this point has been counted by its route. */
 let accessChecks = 0;
-const held = new Map<ReportId, ReturnType<typeof gate>>();
+const held = new HeldLoads();
 /** Rows in the large copy of report 4 (about 30 MB of CSV, more than a socket's buffers hold): many slices of an export, many steps of a filter. */
 const LARGE_ROWS = 100_000;
 const WINDOWS_PER_MINUTE = 4;
 const EXPORTS_PER_MINUTE = 3;
 const EXPORTS_AT_ONCE = 2;
 
-function enlarged(result: ReportResult): ReportResult {
-  const rows: ReportRow[] = [];
-  for (let index = 0; index < LARGE_ROWS; index += 1) {
-    const row = result.rows[index % result.rows.length]!;
-    rows.push(index < result.rows.length ? row : { ...row, id: `${String(row.id)}-${index}`, device: `${String(row.device)}-${index}` });
-  }
-  return { ...result, rows };
-}
-
-beforeAll(async () => {
-  const sim = harness.sim;
-  const graph = harness.client();
-  keysTransport = createHttpTransport({ extraCaPem: sim.caPem });
-  stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-bounded-state-'));
-  store = await FileStateStore.open(stateDirectory, { tenant: simulatorTenantKey(sim) });
-  const services = createServices({
-    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true, tenantKey: simulatorTenantKey(sim) },
-    load: async (id, onProgress) => {
-      const holding = held.get(id);
-      if (holding) {
-        onProgress({ report: id, source: 'managedDevices', records: 0 });
-        await holding.opened;
-        held.delete(id);
-      }
+const api = useApiServer(harness, {
+  name: 'bounded work',
+  load: (graph) =>
+    held.around(async (id, onProgress) => {
       const result = await loadReport(id, graph, { onProgress });
-      return id === 'escrow-gaps' && result.state === 'loaded' ? enlarged(result) : result;
-    },
-    store,
-    log: (line) => recordServerLog('bounded work', line),
-  });
-  const checkAccess = createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport });
-  server = createAppServer({
-    services,
+      return id === 'escrow-gaps' && result.state === 'loaded'
+        ? enlargedRows(result, LARGE_ROWS, (row, index) => ({ ...row, id: `${String(row.id)}-${index}`, device: `${String(row.device)}-${index}` }))
+        : result;
+    }),
+  aroundAccess: (checkAccess) => async (authorization) => {
+    const access = await checkAccess(authorization);
+    accessChecks += 1;
+    changed();
+    return access;
+  },
+  server: {
     limitClock: () => limitNow,
     windowRequestsPerMinute: WINDOWS_PER_MINUTE,
     exportsPerMinute: EXPORTS_PER_MINUTE,
     exportsAtOnce: EXPORTS_AT_ONCE,
-    checkAccess: async (authorization) => {
-      const access = await checkAccess(authorization);
-      accessChecks += 1;
-      changed();
-      return access;
-    },
-    log: (line) => recordServerLog('bounded work', line),
-    logStream: serverLogStream('bounded work (restify)'),
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  },
 });
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await store.close();
-  await rm(stateDirectory, { recursive: true, force: true });
-  await keysTransport.close();
-});
+const get = (path: string, token?: string) => api.get(path, token);
 
 /** A person of their own: each token the simulator issues names another user. */
 const person = () => harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
-
-async function get(path: string, token?: string) {
-  const response = await request(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, text, json: <T = Record<string, unknown>>() => JSON.parse(text) as T };
-}
 
 const rowsOf = (q: string) => `/api/reports/escrow-gaps/rows?q=${encodeURIComponent(q)}`;
 
@@ -194,8 +138,7 @@ describe('per-person limits', () => {
 
 describe('exports at once', () => {
   it('writes at most two exports at once, an export waiting for its load included; a third is 429 with Retry-After, and is taken once one ends', async () => {
-    const loading = gate();
-    held.set('security-posture', loading);
+    const loading = held.hold('security-posture');
     const [first, second, third] = await Promise.all([person(), person(), person()]);
     const checked = accessChecks;
     const exports = [get('/api/reports/security-posture.csv', first), get('/api/reports/security-posture.csv', second)];
@@ -224,7 +167,7 @@ describe('/healthz while the costliest work runs', () => {
     let exportsRead = 0;
     const readers: Array<ReturnType<typeof spawn>> = [];
     const exportOf = async (token: string) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', CSV_READER, `${base}/api/reports/escrow-gaps.csv`, token], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', CSV_READER, `${api.base}/api/reports/escrow-gaps.csv`, token], { stdio: ['pipe', 'pipe', 'inherit'] });
       readers.push(child);
       let said = '';
       child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,101 +1,47 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Server } from 'restify';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileStateStore } from '../../src/store/file-state-store.js';
-import { createServices } from '../../src/app/create-services.js';
-import { createAppServer } from '../../src/server/app-server.js';
-import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
-import { createHttpTransport } from '../../src/graph/http-transport.js';
+import { describe, expect, it } from 'vitest';
+import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import { reportToCsv } from '../../src/core/reports/report-csv.js';
 import { ReportWindows } from '../../src/core/reports/report-window.js';
-import type { Finding, ReportId, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
+import type { Finding, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
-import { recordServerLog, serverLogStream } from '../support/suite-log.js';
+import { HeldLoads, enlargedRows, useApiServer } from '../support/api-server.js';
 import { gate } from '../support/gate.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
 import { CSV_ROWS_PER_SLICE, windowsPrepared, writeCsv } from '../../src/server/report-rows.js';
 import { browserRows } from '../../src/tab/reports/browser-rows.js';
 import type { WindowFilters } from '../../src/tab/reports/browser-rows.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-let server: Server;
-let base: string;
-let keysTransport: ReturnType<typeof createHttpTransport>;
-let stateDirectory: string;
-let store: FileStateStore;
 const windows = new ReportWindows();
-/** Loads a test holds until it lets go, by report. */
-const held = new Map<ReportId, ReturnType<typeof gate>>();
+const held = new HeldLoads();
 /** Rows in the large copy of report 4 this file serves: enough for many slices of a streamed CSV. */
 const LARGE_ROWS = 30_000;
 
 /** Report 4 of the demo tenant, its rows repeated to a large table; some names start as a spreadsheet formula would. */
 function enlarged(result: ReportResult, rowCount = LARGE_ROWS): ReportResult {
-  const rows: ReportRow[] = [];
-  for (let index = 0; index < rowCount; index += 1) {
-    const row = result.rows[index % result.rows.length]!;
-    rows.push(
-      index < result.rows.length
-        ? row
-        : { ...row, id: `${String(row.id)}-${index}`, device: index % 97 === 0 ? `=HYPERLINK("x", "PC-${index}")` : `${String(row.device)}-${index}` },
-    );
-  }
-  return { ...result, rows };
+  return enlargedRows(result, rowCount, (row, index) => ({
+    ...row,
+    id: `${String(row.id)}-${index}`,
+    device: index % 97 === 0 ? `=HYPERLINK("x", "PC-${index}")` : `${String(row.device)}-${index}`,
+  }));
 }
 
-beforeAll(async () => {
-  const sim = harness.sim;
-  const graph = harness.client();
-  keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
-  stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-rows-state-'));
-  store = await FileStateStore.open(stateDirectory, { tenant: simulatorTenantKey(harness.sim) });
-  const services = createServices({
-    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true, tenantKey: simulatorTenantKey(harness.sim) },
-    load: async (id, onProgress) => {
-      const holding = held.get(id);
-      if (holding) {
-        onProgress({ report: id, source: 'managedDevices', records: 0 });
-        await holding.opened;
-        held.delete(id);
-      }
+const api = useApiServer(harness, {
+  name: 'report rows',
+  load: (graph) =>
+    held.around(async (id, onProgress) => {
       const result = await loadReport(id, graph, { onProgress });
       return id === 'escrow-gaps' && result.state === 'loaded' ? enlarged(result) : result;
-    },
-    store,
-    log: (line) => recordServerLog('report rows', line),
-  });
-  server = createAppServer({
-    services,
-    windows,
-    limitClock: () => 0,
-    checkAccess: createTabAccessCheck({ authorityHost: sim.authorityHost, tenantId: sim.tenantId, clientId: sim.clientId, transport: keysTransport }),
-    log: (line) => recordServerLog('report rows', line),
-    logStream: serverLogStream('report rows (restify)'),
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }),
+  server: { windows, limitClock: () => 0 },
 });
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await store.close();
-  await rm(stateDirectory, { recursive: true, force: true });
-  await keysTransport.close();
-});
-
-async function get(path: string, token?: string, headers: Record<string, string> = {}) {
-  const response = await request(`${base}${path}`, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, text, json: <T = Record<string, unknown>>() => JSON.parse(text) as T };
-}
+const get = api.get;
 
 const userToken = () => harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] });
 
@@ -119,8 +65,7 @@ describe('GET /api/reports/:id/rows', () => {
 
   it('waits for the first load as the report does, the load showing its progress meanwhile, then answers the rows', async () => {
     const token = await userToken();
-    const holding = gate();
-    held.set('security-posture', holding);
+    const holding = held.hold('security-posture');
     let settled = false;
     const answer = get('/api/reports/security-posture/rows?limit=5', token).then((response) => ((settled = true), response));
     let progress = (await get('/api/reports/security-posture/progress', token)).json<{ loading: boolean }>();
@@ -208,7 +153,7 @@ describe('GET /api/reports/:id/rows', () => {
     expect((await get('/api/reports/escrow-gaps/rows?triage=accepted', token)).json<Window>().total).toBe(0);
     const triager = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE, TRIAGER_ROLE] });
     const decide = async (body: Record<string, string>) => {
-      const response = await request(`${base}/api/reports/escrow-gaps/triage`, {
+      const response = await request(`${api.base}/api/reports/escrow-gaps/triage`, {
         method: 'POST',
         headers: { authorization: `Bearer ${triager}`, 'content-type': 'application/json' },
         body: JSON.stringify({ fingerprint: finding.fingerprint, ...body }),
@@ -307,7 +252,7 @@ describe('GET /api/reports/:id.csv, written as it is made', () => {
   it('sends the same bytes as the whole-text CSV, the formula guard included', async () => {
     const token = await userToken();
     const report = (await get('/api/reports/escrow-gaps', token)).json<ReportResult>();
-    const response = await request(`${base}/api/reports/escrow-gaps.csv`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await request(`${api.base}/api/reports/escrow-gaps.csv`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     const bytes = Buffer.from(await response.body.arrayBuffer());

@@ -1,83 +1,37 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FileStateStore } from '../../src/store/file-state-store.js';
-import { createServices } from '../../src/app/create-services.js';
 import { SignJWT, generateKeyPair } from 'jose';
-import type { Server } from 'restify';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServer } from '../../src/server/app-server.js';
+import { describe, expect, it } from 'vitest';
 import { EncodedReports } from '../../src/server/report-encoding.js';
-import { IT_STAFF_ROLE, createTabAccessCheck } from '../../src/server/tab-access.js';
-import { createHttpTransport } from '../../src/graph/http-transport.js';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { isPartialReport } from '../../src/core/reports/report-preview.js';
 import type { ReportPreview } from '../../src/core/reports/report-preview.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useApiServer } from '../support/api-server.js';
 import { getWithHost } from '../support/host-header.js';
-import { useTestSimulator, simulatorTenantKey } from '../support/simulated-tenant.js';
-import { recordServerLog, serverLogStream } from '../support/suite-log.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-let server: Server;
-let base: string;
 let loads = 0;
 const encodings = new EncodedReports();
-let keysTransport: ReturnType<typeof createHttpTransport>;
-let stateDirectory: string;
-let store: FileStateStore;
 
-beforeAll(async () => {
-  const sim = harness.sim;
-  const graph = harness.client();
-  keysTransport = createHttpTransport({ extraCaPem: harness.sim.caPem });
-  stateDirectory = await mkdtemp(join(tmpdir(), 'dmhealth-api-state-'));
-  store = await FileStateStore.open(stateDirectory, { tenant: simulatorTenantKey(harness.sim) });
-  const services = createServices({
-    connection: { graph, tenantLabel: 'Contoso (demo)', demo: true, tenantKey: simulatorTenantKey(harness.sim) },
-    load: (id, onProgress) => {
-      loads += 1;
-      return loadReport(id, graph, { onProgress });
-    },
-    store,
-    log: (line) => recordServerLog('reports API', line),
-  });
-  server = createAppServer({
-    services,
+const api = useApiServer(harness, {
+  name: 'reports API',
+  load: (graph) => (id, onProgress) => {
+    loads += 1;
+    return loadReport(id, graph, { onProgress });
+  },
+  access: () => ({ applicationIdUri: `api://localhost:53000/${harness.sim.clientId}` }),
+  server: {
     encodings,
     // The refresh limit counts minutes on a clock the tests hold: a slow run never leaves the minute.
     limitClock: () => 0,
-    checkAccess: createTabAccessCheck({
-      authorityHost: sim.authorityHost,
-      tenantId: sim.tenantId,
-      clientId: sim.clientId,
-      applicationIdUri: `api://localhost:53000/${sim.clientId}`,
-      transport: keysTransport,
-    }),
-    demoToken: async () => ({ token: await sim.entra.issueUserToken({ audience: sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
-    log: (line) => recordServerLog('reports API', line),
-    logStream: serverLogStream('reports API (restify)'),
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    demoToken: async () => ({ token: await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE] }), expiresIn: 3600 }),
+  },
 });
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await store.close();
-  await rm(stateDirectory, { recursive: true, force: true });
-  await keysTransport.close();
-});
-
-async function get(path: string, token?: string) {
-  const response = await request(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
-}
+const get = (path: string, token?: string) => api.get(path, token);
 
 const userToken = (options: Partial<Parameters<typeof harness.sim.entra.issueUserToken>[0]> = {}) =>
   harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], ...options });
@@ -179,7 +133,7 @@ describe('the tab API: reports', () => {
   it('turns a report into bytes once for every viewer: one serialization, one ETag, compressed as each client accepts, 304 for a client that has it', async () => {
     const token = await userToken();
     const fetchReport = (headers: Record<string, string>) =>
-      request(`${base}/api/reports/security-posture`, { headers: { authorization: `Bearer ${token}`, ...headers } }).then(async (response) => ({
+      request(`${api.base}/api/reports/security-posture`, { headers: { authorization: `Bearer ${token}`, ...headers } }).then(async (response) => ({
         status: response.statusCode,
         headers: response.headers,
         body: Buffer.from(await response.body.arrayBuffer()),
@@ -241,7 +195,7 @@ describe('the tab API: reports', () => {
     const oid = '7d1c9e3a-0000-4000-8000-00000000f5f5';
     const token = await userToken({ claims: { oid } });
     const refresh = async (bearer: string) => {
-      const response = await request(`${base}/api/reports/admin-approval?refresh=true`, { headers: { authorization: `Bearer ${bearer}` } });
+      const response = await request(`${api.base}/api/reports/admin-approval?refresh=true`, { headers: { authorization: `Bearer ${bearer}` } });
       await response.body.text();
       return response.headers['x-refresh-limited'];
     };
@@ -269,14 +223,14 @@ describe('the tab API: reports', () => {
   it('signs a browser on this machine into the demo tenant', async () => {
     const { token } = (await get('/api/demo/token')).json() as { token: string };
     expect((await get('/api/reports', token)).status).toBe(200);
-    for (const host of ['localhost', `localhost:${new URL(base).port}`, '127.0.0.1', '[::1]:3978']) {
-      expect((await getWithHost(base, host, '/api/demo/token')).status, host).toBe(200);
+    for (const host of ['localhost', `localhost:${new URL(api.base).port}`, '127.0.0.1', '[::1]:3978']) {
+      expect((await getWithHost(api.base, host, '/api/demo/token')).status, host).toBe(200);
     }
   });
 
   it("refuses the demo sign-in to a page under another site's name that resolves to this machine (DNS rebinding)", async () => {
     for (const host of ['attacker.example', 'attacker.example:3978', '127.0.0.1.attacker.example', 'localhost.attacker.example', '']) {
-      const response = await getWithHost(base, host, '/api/demo/token');
+      const response = await getWithHost(api.base, host, '/api/demo/token');
       expect(response.status, host).toBe(403);
       expect(response.text).not.toContain('token"');
     }

@@ -133,6 +133,49 @@ describe('the shared audit log on the demo tenant', () => {
     }
   });
 
+  it('keeps what it had when a later read fails, and the next read starts where the last good one did', async () => {
+    const graph = harness.client();
+    const auditLog = new SharedAuditLog();
+    const first = await REPORTS.load('assignment-hygiene', graph, { now: () => now, auditLog });
+    expect(first.auditLog?.state).toBe('read');
+    const later = new Date(now.getTime() + 30 * 60_000);
+
+    // A 403 is not retried: the read fails at once, and the report says so in its notice, not with an error.
+    const removeFault = harness.sim.faults.add({ path: AUDIT_PATH, status: 403 });
+    let failed: ReportResult;
+    try {
+      failed = await REPORTS.load('assignment-hygiene', graph, { now: () => later, auditLog });
+    } finally {
+      removeFault();
+    }
+    expect(failed.error).toBeNull();
+    expect(failed.auditLog?.state).toBe('unreadable');
+    expect(failed.findings.map((finding) => finding.fingerprint)).toEqual(first.findings.map((finding) => finding.fingerprint));
+
+    // The failed read moved nothing on: the next one asks again from an hour before the first read.
+    harness.sim.graph.clearLog();
+    const after = await REPORTS.load('assignment-hygiene', graph, { now: () => later, auditLog });
+    expect(auditRequests(harness).map((read) => read.query.get('$filter'))).toEqual(['activityDateTime ge 2026-11-22T08:00:00Z']);
+    expect(stories([after])).toEqual(stories([first]));
+  });
+
+  it('leaves a read under way to the others when the report that asked stops waiting', async () => {
+    const graph = harness.client();
+    const auditLog = new SharedAuditLog();
+    const since = new Date(now.getTime() - 30 * 86_400_000);
+    const context = { graph, now: () => now };
+    const stopped = new AbortController();
+    const asking = auditLog.read(context, since, stopped.signal);
+    const waiting = auditLog.read(context, since, new AbortController().signal);
+    stopped.abort(new Error('the viewer left'));
+    await expect(asking).rejects.toThrow('the viewer left');
+    const answer = await waiting;
+    expect(answer.ok).toBe(true);
+    // One read served both: the window was read once.
+    const reads = auditRequests(harness);
+    expect(new Set(reads.map((read) => read.query.get('$filter')))).toEqual(new Set(['activityDateTime ge 2026-10-23T09:00:00Z']));
+  });
+
   it('reads the whole window again when the kept log is torn', async () => {
     const memory = keptTexts();
     memory.texts.set(KEPT_AUDIT_LOG, '{"since": 1, "nextFrom": "torn"');
