@@ -14,15 +14,13 @@
  *
  * Options: --devices N (100000).
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { freePort } from '../test/support/local-service.js';
+import { ChildProcesses, ms, percentile } from './child-processes.js';
 
 const { values } = parseArgs({ options: { devices: { type: 'string', default: '100000' } }, strict: true });
 const devices = Number(values.devices);
@@ -30,41 +28,12 @@ if (!Number.isInteger(devices) || devices <= 0) throw new Error('--devices takes
 
 const MAIN = new URL('../src/server/main.js', import.meta.url).pathname;
 const SIMULATOR = new URL('./simulator-process.js', import.meta.url).pathname;
-/** How often the probe asks for /healthz, and how long it may wait for a start or a load. */
+/** How often the probe asks for /healthz, and how long it may wait for a load. */
 const PROBE_EVERY_MS = 50;
-const START_WITHIN_MS = 180_000;
 const LOAD_WITHIN_MS = 600_000;
 
-interface Started {
-  process: ChildProcessByStdio<null, Readable, Readable>;
-  output: () => string;
-}
-const started: Started[] = [];
-
-async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const entry = { process: child, output: () => output };
-  started.push(entry);
-  const deadline = Date.now() + START_WITHIN_MS;
-  while (!ready.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return entry;
-}
-
-async function stop({ process: child }: Started): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0;
-const ms = (value: number) => Math.round(value).toLocaleString('en-US');
+const processes = new ChildProcesses();
+const start = processes.start.bind(processes);
 
 /** The words of a filter: `count` single characters from an alphabet, starting at `from`, as a person could type them. */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -169,7 +138,7 @@ async function main(): Promise<void> {
     await probeAgent.close();
     if (server.process.exitCode !== null) console.log(`The server stopped (exit ${server.process.exitCode}):\n${server.output().slice(-4_000)}`);
   } finally {
-    for (const entry of started.reverse()) await stop(entry);
+    await processes.stopAll();
     rmSync(files, { recursive: true, force: true });
   }
 }

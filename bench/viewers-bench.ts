@@ -30,15 +30,15 @@
  * (both), --window-seconds S (20), --embedded.
  */
 import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { freePort } from '../test/support/local-service.js';
+import { ChildProcesses, ms, percentile, stop } from './child-processes.js';
+import type { Started } from './child-processes.js';
 import { REPORT_IDS } from '../src/core/reports/registry.js';
 import { ESCROW_FINDING_KINDS } from '../src/core/reports/escrow-gaps/finding-kinds.js';
 
@@ -69,36 +69,9 @@ const AZURITE_BLOB = join(createRequire(import.meta.url).resolve('azurite/packag
 const MAIN = new URL('../src/server/main.js', import.meta.url).pathname;
 const SIMULATOR = new URL('./simulator-process.js', import.meta.url).pathname;
 
-interface Started {
-  process: ChildProcessByStdio<null, Readable, Readable>;
-  output: () => string;
-}
-
-const started: Started[] = [];
+const processes = new ChildProcesses();
+const start = processes.start.bind(processes);
 const folders: string[] = [];
-
-/** A process of its own, its output kept, waited for until `ready` shows in it (bounded). */
-async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, cwd?: string): Promise<Started> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const entry = { process: child, output: () => output };
-  started.push(entry);
-  const deadline = Date.now() + 180_000;
-  while (!ready.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return entry;
-}
-
-async function stop({ process: child }: Started): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** A process's resident memory now, in MB (Linux). */
 function rssMb(pid: number): number {
@@ -106,8 +79,6 @@ function rssMb(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
-const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0;
-const ms = (value: number) => Math.round(value).toLocaleString('en-US');
 const loadsIn = (instance: Started) => (instance.output().match(/loading from Microsoft Graph/g) ?? []).length;
 
 interface Run {
@@ -289,7 +260,7 @@ async function measureEmbedded(): Promise<void> {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const instance: Started = { process: child, output: () => output };
-  started.push(instance);
+  processes.adopt(instance);
   const begun = performance.now();
   const phases: Array<{ phase: string; seconds: number; peak: number }> = [];
   let peak = 0;
@@ -352,7 +323,7 @@ try {
   if (embedded) await measureEmbedded();
   else await measureSeparate();
 } finally {
-  for (const entry of started.reverse()) await stop(entry);
+  await processes.stopAll();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }
 

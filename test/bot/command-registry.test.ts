@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BotServices } from '../../src/bot/bot-services.js';
-import type { BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import type { Conversation } from '../../src/bot/commands/command.js';
+import { personalRequest } from '../support/bot-request.js';
 import { BOT_COMMANDS, COMMANDS, botCommands } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
 import { readMessage } from '../../src/bot/read-message.js';
@@ -23,19 +24,10 @@ const services = {
 
 const conversation: Conversation = { typing: async () => undefined, send: async () => undefined, followUp: async () => undefined };
 
-function request(text: string, sentText: string): BotRequest {
-  return {
-    text,
-    sentText,
-    conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
-    sender: { id: 'u', name: 'Megan', timeZone: null },
-  };
-}
-
 async function ask(text: string) {
   const dispatch = messageDispatch(services, WITH_VERSION);
   const reading = dispatch.read(text);
-  return { command: reading.command?.name ?? null, reading, reply: JSON.stringify(await dispatch.answer(reading, request(reading.text, text), conversation)) };
+  return { command: reading.command?.name ?? null, reading, reply: JSON.stringify(await dispatch.answer(reading, personalRequest(text, reading.text), conversation)) };
 }
 
 describe('a command added with one registry line', () => {

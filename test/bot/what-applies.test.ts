@@ -7,7 +7,8 @@ import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
 import { LISTED_ENTRIES, appliesCard } from '../../src/bot/cards/applies-card.js';
-import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import type { BotReply, Conversation } from '../../src/bot/commands/command.js';
+import { personalRequest } from '../support/bot-request.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { appliesQuery, whatApplies } from '../../src/bot/commands/what-applies.js';
 import { readMessage } from '../../src/bot/read-message.js';
@@ -112,7 +113,7 @@ describe('asking what applies', () => {
   it('answers the help line itself with how to ask', async () => {
     expect(asks('what applies to [name]')).toEqual({ kind: 'applies', query: '' });
     const reply = await whatApplies.handle(
-      request('what applies to [name]'),
+      personalRequest('what applies to [name]'),
       { kind: 'applies', query: '' },
       context(async () => Promise.reject(new Error('not asked'))),
     );
@@ -229,7 +230,7 @@ describe('a slow first answer', () => {
     const pending = new Promise<AppliesResult>((resolve) => (answer = resolve));
     const conversation = recordingConversation();
     const reply = await whatApplies.handle(
-      request('what applies to CONTOSO-0040'),
+      personalRequest('what applies to CONTOSO-0040'),
       { kind: 'applies', query: 'CONTOSO-0040' },
       context(() => pending, conversation),
     );
@@ -241,15 +242,6 @@ describe('a slow first answer', () => {
     expect(JSON.stringify(conversation.followUps[0])).toContain('Nothing is called');
   });
 });
-
-function request(sentText: string): BotRequest {
-  return {
-    text: sentText.toLowerCase(),
-    sentText,
-    conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
-    sender: { id: 'u', name: 'Megan', timeZone: null },
-  };
-}
 
 function recordingConversation(): Conversation & { sent: string[]; followUps: BotReply[] } {
   const sent: string[] = [];

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
-import type { BotReply, BotRequest } from '../../src/bot/commands/command.js';
+import type { BotReply } from '../../src/bot/commands/command.js';
+import { personalRequest } from '../support/bot-request.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { whatApplies } from '../../src/bot/commands/what-applies.js';
 import { readMessage } from '../../src/bot/read-message.js';
@@ -65,15 +66,6 @@ function botQuestions(text: string): string[] {
 /** What a name is, by its shape in the demo tenant: a UPN is a user, CONTOSO-nnnn a device, else a group. */
 function kindOf(name: string): 'user' | 'device' | 'group' {
   return name.includes('@') ? 'user' : /^CONTOSO-\d{4}$/.test(name) ? 'device' : 'group';
-}
-
-function request(sentText: string): BotRequest {
-  return {
-    text: sentText.toLowerCase(),
-    sentText,
-    conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
-    sender: { id: 'u', name: 'Megan', timeZone: null },
-  };
 }
 
 /** What the command needs to answer here: the applies service on the demo tenant, and time enough that the answer comes in the reply. */
@@ -133,7 +125,7 @@ describe('the examples the texts show are true on the demo tenant', () => {
   it("answers the bot's questions, from the docs and from its own help, with a card about what each names", async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
     const ask = await whatApplies.handle(
-      request('what applies to [name]'),
+      personalRequest('what applies to [name]'),
       { kind: 'applies', query: '' },
       context(async () => Promise.reject(new Error('not asked'))),
     );
@@ -145,7 +137,7 @@ describe('the examples the texts show are true on the demo tenant', () => {
       const reading = readMessage(question, COMMANDS, REPORTS).reading as { kind: string; query: string };
       expect(reading.kind, question).toBe('applies');
       const reply = await whatApplies.handle(
-        request(question),
+        personalRequest(question),
         { kind: 'applies', query: reading.query },
         context((query) => service.applies(query)),
       );
