@@ -75,6 +75,23 @@ describe.each([false, true])('report 2 on the demo tenant (beta coverage: %s)', 
     expect(row(report, 'Collect Defender logs').assignments).toBe('Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")');
   });
 
+  it('reads the object types only beta has on either coverage, and finds them applying to nobody or to All users and All devices', async () => {
+    const report = await load(betaCoverage);
+    expect(kindsOf(report, 'Windows - Office ADMX (draft)')).toEqual(['unassigned']);
+    expect(row(report, 'Windows - Office ADMX (draft)').type).toBe('Administrative template');
+    expect(kindsOf(report, 'Windows - Edge ADMX (home page)')).toEqual([]);
+    expect(kindsOf(report, 'macOS - Set dock items')).toEqual(['all-users-and-all-devices']);
+    expect(row(report, 'macOS - Set dock items').assignments).toBe('Include: All users; All devices');
+    expect(kindsOf(report, 'macOS - Install Rosetta')).toEqual([]);
+    expect(kindsOf(report, 'Windows 11 24H2 rollout')).toEqual(['exclusions-only']);
+    expect(row(report, 'Windows 11 24H2 rollout').type).toBe('Windows feature update profile');
+    expect(kindsOf(report, 'Linux - Compliance')).toEqual(['unassigned']);
+    expect(row(report, 'Linux - Compliance').type).toBe('Compliance policy (settings catalog)');
+    expect(kindsOf(report, 'Windows baseline (2021, unassigned)')).toEqual(['unassigned']);
+    expect(row(report, 'Windows baseline (2021, unassigned)').type).toBe('Endpoint security policy (intent)');
+    expect(row(report, 'Windows baseline (2021, unassigned)').linkLabel).toBe('the security baselines list');
+  });
+
   it('judges /v1.0-read profiles by their filters on either coverage, reading their assignments again on /beta where /v1.0 hides them', async () => {
     const report = await load(betaCoverage);
     expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
