@@ -95,8 +95,8 @@ export const APP_RELATIONSHIPS_READ = {
 
 /**
  * Administrative Templates (ADMX), beta only (intune-grouppolicy-grouppolicyconfiguration-list?view=graph-rest-beta):
- * DeviceManagementConfiguration.Read.All. Windows only: "Administrative templates … settings to
- * manage Windows devices" (learn.microsoft.com/mem/intune/configuration/administrative-templates-windows).
+ * DeviceManagementConfiguration.Read.All. Windows only: their settings are Windows group policy
+ * (ADMX) settings (learn.microsoft.com/mem/intune/configuration/administrative-templates-windows).
  */
 export const ADMINISTRATIVE_TEMPLATES_READ = {
   path: '/beta/deviceManagement/groupPolicyConfigurations',
