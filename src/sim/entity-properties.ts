@@ -530,3 +530,131 @@ export const MOBILE_APP_ASSIGNMENT: DeclaredProperties = {
   type: 'mobileAppAssignment',
   beta: propertiesOf<Beta.MobileAppAssignment>()(['id', 'intent', 'settings', 'source', 'sourceId', 'target']),
 };
+
+/** The beta-only assignable types "what applies" and report 2 read with `$select` (reads.ts of report 2). */
+export const GROUP_POLICY_CONFIGURATION: DeclaredProperties = {
+  type: 'groupPolicyConfiguration',
+  beta: propertiesOf<Beta.GroupPolicyConfiguration>()([
+    'assignments',
+    'createdDateTime',
+    'definitionValues',
+    'description',
+    'displayName',
+    'id',
+    'lastModifiedDateTime',
+    'policyConfigurationIngestionType',
+    'roleScopeTagIds',
+  ]),
+};
+
+export const DEVICE_SHELL_SCRIPT: DeclaredProperties = {
+  type: 'deviceShellScript',
+  beta: propertiesOf<Beta.DeviceShellScript>()([
+    'assignments',
+    'blockExecutionNotifications',
+    'createdDateTime',
+    'description',
+    'deviceRunStates',
+    'displayName',
+    'executionFrequency',
+    'fileName',
+    'groupAssignments',
+    'id',
+    'lastModifiedDateTime',
+    'retryCount',
+    'roleScopeTagIds',
+    'runAsAccount',
+    'runSummary',
+    'scriptContent',
+    'userRunStates',
+  ]),
+};
+
+export const WINDOWS_FEATURE_UPDATE_PROFILE: DeclaredProperties = {
+  type: 'windowsFeatureUpdateProfile',
+  beta: propertiesOf<Beta.WindowsFeatureUpdateProfile>()([
+    'assignments',
+    'createdDateTime',
+    'deployableContentDisplayName',
+    'description',
+    'displayName',
+    'endOfSupportDate',
+    'featureUpdateVersion',
+    'id',
+    'installFeatureUpdatesOptional',
+    'installLatestWindows10OnWindows11IneligibleDevice',
+    'lastModifiedDateTime',
+    'roleScopeTagIds',
+    'rolloutSettings',
+  ]),
+};
+
+export const WINDOWS_QUALITY_UPDATE_PROFILE: DeclaredProperties = {
+  type: 'windowsQualityUpdateProfile',
+  beta: propertiesOf<Beta.WindowsQualityUpdateProfile>()([
+    'assignments',
+    'createdDateTime',
+    'deployableContentDisplayName',
+    'description',
+    'displayName',
+    'expeditedUpdateSettings',
+    'id',
+    'lastModifiedDateTime',
+    'releaseDateDisplayName',
+    'roleScopeTagIds',
+  ]),
+};
+
+export const WINDOWS_QUALITY_UPDATE_POLICY: DeclaredProperties = {
+  type: 'windowsQualityUpdatePolicy',
+  beta: propertiesOf<Beta.WindowsQualityUpdatePolicy>()([
+    'approvalSettings',
+    'assignments',
+    'createdDateTime',
+    'description',
+    'displayName',
+    'hotpatchEnabled',
+    'id',
+    'lastModifiedDateTime',
+    'roleScopeTagIds',
+  ]),
+};
+
+export const WINDOWS_DRIVER_UPDATE_PROFILE: DeclaredProperties = {
+  type: 'windowsDriverUpdateProfile',
+  beta: propertiesOf<Beta.WindowsDriverUpdateProfile>()([
+    'approvalType',
+    'assignments',
+    'createdDateTime',
+    'deploymentDeferralInDays',
+    'description',
+    'deviceReporting',
+    'displayName',
+    'driverInventories',
+    'id',
+    'inventorySyncStatus',
+    'lastModifiedDateTime',
+    'newUpdates',
+    'roleScopeTagIds',
+  ]),
+};
+
+export const COMPLIANCE_POLICY_V2: DeclaredProperties = {
+  type: 'deviceManagementCompliancePolicy',
+  beta: propertiesOf<Beta.DeviceManagementCompliancePolicy>()([
+    'assignments',
+    'createdDateTime',
+    'creationSource',
+    'description',
+    'id',
+    'isAssigned',
+    'lastModifiedDateTime',
+    'name',
+    'platforms',
+    'roleScopeTagIds',
+    'scheduledActionsForRule',
+    'settingCount',
+    'settings',
+    'technologies',
+  ]),
+};

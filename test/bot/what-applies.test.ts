@@ -135,8 +135,9 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain(`Excluded: ${APPLIES_DEMO.exclusion.join(' → ')}`);
     expect(text).toContain(APPLIES_DEMO.chain.join(' → '));
     // The group that could not be read: named, with why, and never "does not apply".
-    // Two: a group whose members answer 500, and an exclusion group whose membership is hidden.
-    expect(text).toContain('Could not be decided (2)');
+    // Three: a group whose members answer 500, an exclusion group whose membership is hidden, and
+    // an intent whose template Graph no longer lists, so its platform cannot be told.
+    expect(text).toContain('Could not be decided (3)');
     expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
   });

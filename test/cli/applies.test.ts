@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -29,7 +30,7 @@ describe('dmhealth applies', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`What applies to device ${APPLIES_DEMO.device} (primary user user40@contoso-demo.example)`);
     expect(stdout).toMatch(
-      /\n {2}applies {2}Regional Wi-Fi\n {11}Applies through Regional Offices → Sales → Sales EMEA → its primary user user40@contoso-demo\.example → CONTOSO-0040\.\n {11}Read on \/v1\.0, which does not show assignment filters: a filter could still keep it out\.\n {11}https:\/\/intune\.microsoft\.com\//,
+      /\n {2}applies {2}Regional Wi-Fi\n {11}Applies through Regional Offices → Sales → Sales EMEA → its primary user user40@contoso-demo\.example → CONTOSO-0040\.\n {11}https:\/\/intune\.microsoft\.com\//,
     );
     expect(stdout).toContain('  excluded Regional VPN');
     expect(stdout).toContain('  unknown  Contractor compliance');
@@ -63,6 +64,26 @@ describe('dmhealth applies', () => {
     expect(stdout).toContain(`  applies  ${APPLIES_DEMO.mixedGroups.deviceExclusionOnUserGroup}`);
     expect(stdout).toMatch(new RegExp(`  unknown  ${APPLIES_DEMO.hidden.object}\\n.*Member\\.Read\\.Hidden`));
     expect(stdout).not.toMatch(/filter filter|depends on filter [0-9a-f]{8}-/);
+  });
+
+  it('names the Administrative Template and the Windows update that apply to a Windows PC, and the macOS script as another platform', async () => {
+    const { code, stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`\nAdministrative templates\n  applies  ${APPLIES_DEMO.types.administrativeTemplate}\n`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.types.featureUpdate}`);
+    expect(stdout).toContain(`  applies  ${APPLIES_DEMO.types.intent}`);
+    expect(stdout).toContain(`\nmacOS shell scripts\n  other OS ${APPLIES_DEMO.types.macOSShellScript}\n`);
+    // The /v1.0 profile's exclude filter, read again on /beta, keeps the Windows 11 device out.
+    expect(stdout).toContain(`  excluded ${APPLIES_DEMO.v1ExcludeFilter}\n           Targets it through`);
+    expect(stdout).toContain('but the exclude filter "Windows 11 devices" keeps it out.');
+  });
+
+  it('names the macOS shell script that applies to a Mac through All devices, and no Administrative Template as applying', async () => {
+    const mac = String(buildDemoTenant().collections.managedDevices.find((device) => device.operatingSystem === 'macOS')!.deviceName);
+    const { code, stdout } = await dmhealth(['applies', mac]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`\nmacOS shell scripts\n  applies  ${APPLIES_DEMO.types.macOSShellScript}\n           Applies through All devices → ${mac}.`);
+    expect(stdout).not.toContain(`  applies  ${APPLIES_DEMO.types.administrativeTemplate}`);
   });
 
   it('prints the answer as JSON for a group with spaces in its name', async () => {

@@ -22,6 +22,7 @@ describe('the derived allow-list', () => {
         "/beta/deviceAppManagement/mobileApps/{id}/assignments",
         "/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings",
         "/beta/deviceManagement/assignmentFilters",
+        "/beta/deviceManagement/compliancePolicies",
         "/beta/deviceManagement/configurationPolicies",
         "/beta/deviceManagement/configurationPolicies/{id}/settings",
         "/beta/deviceManagement/configurationPolicyTemplates",
@@ -30,7 +31,9 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/deviceConfigurations/{id}/assignments",
         "/beta/deviceManagement/deviceHealthScripts",
         "/beta/deviceManagement/deviceManagementScripts",
+        "/beta/deviceManagement/deviceShellScripts",
         "/beta/deviceManagement/domainJoinConnectors",
+        "/beta/deviceManagement/groupPolicyConfigurations",
         "/beta/deviceManagement/intents",
         "/beta/deviceManagement/mobileThreatDefenseConnectors",
         "/beta/deviceManagement/ndesConnectors",
@@ -38,6 +41,10 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/operationApprovalRequests",
         "/beta/deviceManagement/templates",
         "/beta/deviceManagement/windowsAutopilotSettings",
+        "/beta/deviceManagement/windowsDriverUpdateProfiles",
+        "/beta/deviceManagement/windowsFeatureUpdateProfiles",
+        "/beta/deviceManagement/windowsQualityUpdatePolicies",
+        "/beta/deviceManagement/windowsQualityUpdateProfiles",
         "/v1.0/deviceAppManagement/mobileApps",
         "/v1.0/deviceAppManagement/vppTokens",
         "/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings",
@@ -71,8 +78,11 @@ describe('upstream allow-list', () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
-    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3.
-    expect(UPSTREAM_PATHS).toHaveLength(37);
+    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3;
+    // report 2's assignable types only beta has: Administrative Templates, macOS shell scripts,
+    // Windows feature, quality and driver update profiles, quality update policies and settings
+    // catalog compliance policies.
+    expect(UPSTREAM_PATHS).toHaveLength(44);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);

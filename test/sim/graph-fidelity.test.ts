@@ -52,6 +52,35 @@ describe('the demo tenant as Graph serves it', () => {
     expect(onV1.body.error?.message).toBe("Resource not found for the segment 'androidManagedStoreAccountEnterpriseSettings'.");
   });
 
+  it('serves the assignable types only beta declares on beta only, their assignments expanded with the filter fields', async () => {
+    // None of groupPolicyConfiguration, deviceShellScript, the Windows update profiles and policies
+    // or deviceManagementCompliancePolicy is in the v1.0 schema; their beta list pages
+    // (intune-grouppolicy-grouppolicyconfiguration-list?view=graph-rest-beta and siblings) document
+    // `assignments`, whose targets carry the filter fields on beta.
+    for (const collection of [
+      'groupPolicyConfigurations',
+      'deviceShellScripts',
+      'windowsFeatureUpdateProfiles',
+      'windowsQualityUpdateProfiles',
+      'windowsQualityUpdatePolicies',
+      'windowsDriverUpdateProfiles',
+      'compliancePolicies',
+    ]) {
+      const onV1 = await raw(`/v1.0/deviceManagement/${collection}`);
+      expect(onV1.status, collection).toBe(400);
+      expect(onV1.body.error?.message).toBe(`Resource not found for the segment '${collection}'.`);
+      const onBeta = await raw(`/beta/deviceManagement/${collection}?$expand=assignments`);
+      expect(onBeta.status, collection).toBe(200);
+    }
+    const admx = await graph.getAll<{ displayName: string; assignments: Array<{ target: Record<string, unknown> }> }>('/beta/deviceManagement/groupPolicyConfigurations', {
+      query: { $expand: 'assignments', $select: 'id,displayName' },
+    });
+    expect(admx.length).toBeGreaterThan(0);
+    expect(admx.flatMap((item) => item.assignments).every((assignment) => 'deviceAndAppManagementAssignmentFilterType' in assignment.target)).toBe(true);
+    // A property the type does not declare is refused, as Graph refuses it.
+    expect((await raw('/beta/deviceManagement/deviceShellScripts?$select=id,platforms')).status).toBe(400);
+  });
+
   it('keeps the escrow lists to metadata and enforces their documented quirks', async () => {
     const keys = await graph.getAll<Record<string, unknown>>('/v1.0/informationProtection/bitlocker/recoveryKeys');
     expect(keys.length).toBeGreaterThan(200);

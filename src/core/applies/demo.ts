@@ -10,7 +10,8 @@ import type { DemoRecord } from '../reports/report-demo.js';
 import type { DemoGroup } from '../reports/report-demo.js';
 import * as records from '../reports/assignment-hygiene/demo-records.js';
 import type { Target } from '../reports/assignment-hygiene/demo-records.js';
-import { plantConfigurationPolicy } from '../reports/demo-records.js';
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { asDemoRecord, plantConfigurationPolicy } from '../reports/demo-records.js';
 
 export interface AppliesDemoBuilder {
   readonly now: Date;
@@ -49,6 +50,19 @@ export const APPLIES_DEMO = {
   intents: { requiredOverUninstall: 'Contoso Softphone', requiredAndAvailable: 'Sales Analytics' },
   mixedGroups: { userExclusionOnAllDevices: 'Device firewall rules', deviceExclusionOnUserGroup: 'Sales printers' },
   hidden: { group: 'Board members', object: 'Regional file shares' },
+  /**
+   * Object types only beta has, each reaching CONTOSO-0040 through its primary user's groups but the
+   * macOS script, which goes to All devices (so to every Mac) and the Linux compliance policy.
+   */
+  types: {
+    administrativeTemplate: 'Regional Edge settings (ADMX)',
+    macOSShellScript: 'Mac onboarding script',
+    featureUpdate: 'Regional Windows 11 feature update',
+    intent: 'Regional Defender antivirus (intent)',
+    linuxCompliance: 'Regional Linux compliance',
+  },
+  /** A profile read on /v1.0 whose assignment, read again on /beta, has an exclude filter CONTOSO-0040 matches. */
+  v1ExcludeFilter: 'Windows 10 legacy settings',
 } as const;
 
 export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
@@ -154,4 +168,66 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   // Hidden membership: its members are not listed to this app, so whether it excludes anyone is unknown.
   const board = tenant.addGroup({ displayName: 'Board members', userIds: [users[40]!], visibility: 'HiddenMembership' });
   configuration('Regional file shares', [include(regional), { kind: 'exclude', groupId: board }]);
+
+  // Object types only beta has (docs/finding-rules.md, "What applies", "Object types"), each for
+  // the platform Microsoft documents: an Administrative Template (Windows, administrative-templates-windows),
+  // a macOS shell script (the deviceShellScript resource: "enrolled Mac OS devices"), a Windows
+  // feature update profile, an intent whose template is for Windows 10 and later (its template's
+  // platformType), and a settings catalog compliance policy for Linux (its `platforms`).
+  const { types } = APPLIES_DEMO;
+  tenant.add('groupPolicyConfigurations', records.groupPolicyConfiguration({ id: tenant.guid(), displayName: types.administrativeTemplate, targets: [include(regional)], now }));
+  tenant.add('deviceShellScripts', records.deviceShellScript({ id: tenant.guid(), displayName: types.macOSShellScript, targets: [{ kind: 'allDevices' }], now }));
+  tenant.add(
+    'windowsFeatureUpdateProfiles',
+    records.windowsFeatureUpdateProfile({
+      id: tenant.guid(),
+      displayName: types.featureUpdate,
+      featureUpdateVersion: 'Windows 11, version 24H2',
+      targets: [include(regional)],
+      now,
+    }),
+  );
+  // An endpoint security template (templateType `securityTemplate`, subtype `antivirus`: not a baseline, so not
+  // report 3's), for Windows 10 and later (deviceManagementTemplate, beta: `platformType`).
+  const antivirusTemplate = tenant.guid();
+  tenant.add(
+    'templates',
+    asDemoRecord({
+      '@odata.type': '#microsoft.graph.deviceManagementTemplate',
+      id: antivirusTemplate,
+      displayName: 'Microsoft Defender Antivirus',
+      description: '',
+      versionInfo: '1',
+      isDeprecated: false,
+      intentCount: 1,
+      templateType: 'securityTemplate',
+      platformType: 'windows10AndLater',
+      templateSubtype: 'antivirus',
+      publishedDateTime: '2020-06-01T00:00:00Z',
+    } satisfies Beta.DeviceManagementTemplate & { '@odata.type': string }),
+  );
+  const intentId = tenant.guid();
+  tenant.add(
+    'intents',
+    asDemoRecord({
+      id: intentId,
+      displayName: types.intent,
+      description: '',
+      isAssigned: true,
+      isMigratingToConfigurationPolicy: false,
+      lastModifiedDateTime: now.toISOString(),
+      templateId: antivirusTemplate,
+      roleScopeTagIds: ['0'],
+      assignments: records.intentAssignments(intentId, [include(regional)]),
+    } satisfies Beta.DeviceManagementIntent),
+  );
+  tenant.add(
+    'compliancePolicies',
+    records.deviceManagementCompliancePolicy({ id: tenant.guid(), name: types.linuxCompliance, platforms: 'linux', targets: [include(regional)], now }),
+  );
+
+  // Filters hidden by /v1.0 (docs/finding-rules.md, "What applies", "Filters on /v1.0 objects"):
+  // a profile /v1.0 lists without its targets' filters, whose assignment beta shows with an exclude
+  // filter CONTOSO-0040 (Windows 11) matches, so it is excluded once read again on beta.
+  configuration(APPLIES_DEMO.v1ExcludeFilter, [{ ...include(regional), filter: { mode: 'exclude', id: String(filter.id) } }]);
 }

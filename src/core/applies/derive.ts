@@ -42,7 +42,16 @@ export type GroupMembers =
   | { state: 'unknown'; id: string; displayName: string | null; reason: string };
 
 export type ObjectTypeLabel =
-  'Configuration profiles' | 'Settings catalog policies' | 'Endpoint security policies' | 'Compliance policies' | 'Apps' | 'Platform scripts' | 'Remediations';
+  | 'Configuration profiles'
+  | 'Administrative templates'
+  | 'Settings catalog policies'
+  | 'Endpoint security policies'
+  | 'Compliance policies'
+  | 'Windows updates'
+  | 'Apps'
+  | 'Platform scripts'
+  | 'macOS shell scripts'
+  | 'Remediations';
 
 /** One step of the way an assignment reaches the subject. */
 export type PathStep =
@@ -122,17 +131,23 @@ export interface AppliesRecords {
 
 export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
   'Configuration profiles',
+  'Administrative templates',
   'Settings catalog policies',
   'Endpoint security policies',
   'Compliance policies',
+  'Windows updates',
   'Apps',
   'Platform scripts',
+  'macOS shell scripts',
   'Remediations',
 ];
 
-/** Which object types the answer covers, said with every answer so that a missing type is not read as "nothing assigned". */
+/**
+ * Which object types the answer covers, said with every answer so that a missing type is not read
+ * as "nothing assigned" (docs/finding-rules.md, "What applies", "Object types").
+ */
 export const OBJECT_TYPES_READ =
-  'Object types read: configuration profiles, settings catalog and endpoint security policies, compliance policies, apps, platform scripts and remediations; administrative templates, macOS shell scripts and update profiles are not read.';
+  'Object types read: configuration profiles, administrative templates, settings catalog policies, endpoint security policies (settings catalog and intents), compliance policies (classic and settings catalog), Windows feature, quality and driver updates, apps, platform scripts, macOS shell scripts and remediations. Not read: app protection and app configuration policies (they target users and apps, not a device), enrollment profiles and Cloud PC policies.';
 
 /** Nesting followed below an assigned group; deeper is unknown, never "not a member". */
 export const MAX_NESTING_DEPTH = 5;
@@ -141,17 +156,30 @@ export function typeLabel(object: Pick<AssignableObject, 'kind'> & { templateFam
   switch (object.kind) {
     case 'deviceConfiguration':
       return 'Configuration profiles';
+    case 'administrativeTemplate':
+      return 'Administrative templates';
     case 'settingsCatalogPolicy':
       // Endpoint security policies are configuration policies whose template family starts with
       // `endpointSecurity` (deviceManagementConfigurationTemplateFamily, Graph beta).
       return object.templateFamily?.startsWith('endpointSecurity') ? 'Endpoint security policies' : 'Settings catalog policies';
+    // Endpoint security policies and security baselines made before the settings catalog (deviceManagementIntent).
+    case 'intent':
+      return 'Endpoint security policies';
     case 'compliancePolicy':
+    case 'settingsCompliancePolicy':
       return 'Compliance policies';
+    case 'featureUpdateProfile':
+    case 'qualityUpdateProfile':
+    case 'qualityUpdatePolicy':
+    case 'driverUpdateProfile':
+      return 'Windows updates';
     case 'mobileApp':
       return 'Apps';
     case 'platformScript':
       return 'Platform scripts';
-    default:
+    case 'macOSShellScript':
+      return 'macOS shell scripts';
+    case 'remediation':
       return 'Remediations';
   }
 }
@@ -280,13 +308,25 @@ interface FilterReading {
   caveat?: string;
 }
 
-function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, readOnV1: boolean): FilterReading {
+function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, object: AssignableObject): FilterReading {
   if (target.filter === undefined) {
+    // A tenant whose filter list was read and is empty has no filter on any assignment: a filter in
+    // use cannot be deleted (docs/finding-rules.md, report 2, "Assignment filters").
+    if (records.filters.ok && records.filters.value.size === 0) return { mode: 'none' };
+    // Its assignments were to be read again on /beta to see their filters, and could not be: unknown, never "no filter".
+    if (object.betaAssignmentsFailure) {
+      const name = 'a filter /v1.0 does not show';
+      return {
+        mode: 'unrecognised',
+        filter: { mode: 'include', id: null, name, verdict: 'depends', words: `depends on whether ${name} keeps it out: ${object.betaAssignmentsFailure}` },
+      };
+    }
     return {
       mode: 'none',
-      caveat: readOnV1
-        ? 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.'
-        : 'Graph sent this assignment without its filter fields: a filter could still keep it out.',
+      caveat:
+        object.readOnV1 === true
+          ? 'Read on /v1.0, which does not show assignment filters: a filter could still keep it out.'
+          : 'Graph sent this assignment without its filter fields: a filter could still keep it out.',
     };
   }
   if (target.filter.mode === 'none') return { mode: 'none' };
@@ -520,7 +560,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     if (candidates.length === 0) candidates = live;
   }
 
-  const readings = candidates.map((candidate) => ({ ...candidate, reading: filterOf(candidate.target, subject, records, object.readOnV1 === true) }));
+  const readings = candidates.map((candidate) => ({ ...candidate, reading: filterOf(candidate.target, subject, records, object) }));
   const decision = decideFilters(readings);
   const decider = decision.decider;
   const path = withEnd(decider.member.path);

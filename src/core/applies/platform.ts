@@ -3,8 +3,9 @@
  * (docs/finding-rules.md, "What applies", "Platforms"). Intune delivers a profile, a compliance
  * policy, a settings catalog policy, a script or an app only to devices of its platform, so an
  * object for iOS assigned to All users never reaches a Windows PC. Told from what Graph sends: the
- * object's `@odata.type` (profiles, compliance policies, apps), a configuration policy's
- * `platforms`, the script kind. A type not listed here is an unknown platform, never a guess.
+ * object's `@odata.type` (profiles, compliance policies, apps), a configuration or compliance
+ * policy's `platforms`, the script kind, the object type (Administrative Templates and Windows
+ * updates: Windows), an intent's template's `platformType`. A type not listed here is an unknown platform, never a guess.
  */
 
 import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
@@ -66,14 +67,54 @@ const CONFIGURATION_PLATFORMS: Readonly<Record<string, Platform>> = {
   linux: 'linux',
 };
 
-export function objectPlatform(object: Pick<AssignableObject, 'kind' | 'odataType'> & { platforms?: string | null }): ObjectPlatform {
+/**
+ * `policyPlatformType` members (Graph beta, the deviceManagementTemplate resource), an intent
+ * template's `platformType`: the platform its intents are for. `all` is every platform; Windows
+ * Phone 8.1 is a platform `operatingSystem` does not name alike, so unknown.
+ */
+const POLICY_PLATFORMS: Readonly<Record<string, Platform | 'any'>> = {
+  windows10andlater: 'windows',
+  windows81andlater: 'windows',
+  windows10xprofile: 'windows',
+  ios: 'iOS',
+  macos: 'macOS',
+  android: 'android',
+  androidforwork: 'android',
+  androidworkprofile: 'android',
+  androidaosp: 'android',
+  all: 'any',
+};
+
+export function objectPlatform(object: Pick<AssignableObject, 'kind' | 'odataType' | 'templatePlatform'> & { platforms?: string | null }): ObjectPlatform {
   switch (object.kind) {
+    // Administrative Templates are ADMX settings for Windows
+    // (learn.microsoft.com/mem/intune/configuration/administrative-templates-windows); Windows
+    // Update for Business profiles and policies are for Windows 10 and later
+    // (learn.microsoft.com/mem/intune/protect/windows-update-for-business-configure).
+    case 'administrativeTemplate':
+    case 'featureUpdateProfile':
+    case 'qualityUpdateProfile':
+    case 'qualityUpdatePolicy':
+    case 'driverUpdateProfile':
+      return { kind: 'for', platforms: ['windows'] };
+    // deviceShellScript: "Shell scripts on the enrolled Mac OS devices" (the resource's Graph page).
+    case 'macOSShellScript':
+      return { kind: 'for', platforms: ['macOS'] };
+    case 'intent': {
+      const template = object.templatePlatform;
+      if (!template) return { kind: 'unknown', reason: 'its template was not read' };
+      if (!template.ok) return { kind: 'unknown', reason: template.reason };
+      const platform = template.value ? POLICY_PLATFORMS[template.value.toLowerCase()] : undefined;
+      if (!platform) return { kind: 'unknown', reason: `its template's platform "${template.value ?? ''}" is not one this app knows` };
+      return platform === 'any' ? { kind: 'any' } : { kind: 'for', platforms: [platform] };
+    }
     // Platform scripts read here are `deviceManagementScript`, PowerShell for Windows (macOS shell
     // scripts are `deviceShellScript`, another collection); remediations run on Windows only.
     case 'platformScript':
     case 'remediation':
       return { kind: 'for', platforms: ['windows'] };
-    case 'settingsCatalogPolicy': {
+    case 'settingsCatalogPolicy':
+    case 'settingsCompliancePolicy': {
       const names = (object.platforms ?? '')
         .split(',')
         .map((name) => name.trim())

@@ -31,5 +31,15 @@ export const intuneLinks = {
    * for Secure Cloud names this blade for its Intune baseline pages.
    */
   securityBaselines: () => `${PORTAL}Microsoft_Intune_Workflows/SecurityManagementMenu/~/securityBaselines`,
+  /**
+   * Lists, for objects with no sourced page of their own (each named by community guides linking
+   * the blade): Devices > Configuration (Administrative Templates are listed there), Devices > Compliance, Devices >
+   * Scripts and remediations (macOS shell scripts), Devices > Windows updates (feature, quality
+   * and driver updates; a community troubleshooting note links this blade for feature updates).
+   */
+  configurationList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/configuration`,
+  complianceList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/compliance`,
+  scriptsList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/scripts`,
+  windowsUpdatesList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/windows10Update`,
   endpointAnalytics: () => `${PORTAL}Microsoft_Intune_Enrollment/UXAnalyticsMenu/~/overview`,
 } as const;

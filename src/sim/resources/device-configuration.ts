@@ -182,3 +182,67 @@ export const CONFIGURATION_POLICY_SETTINGS: SimNestedResource = {
 export const DEVICE_CONFIGURATION_ASSIGNMENTS = objectAssignments(DEVICE_CONFIGURATIONS, entity.DEVICE_CONFIGURATION_ASSIGNMENT);
 
 export const DEVICE_COMPLIANCE_POLICY_ASSIGNMENTS = objectAssignments(DEVICE_COMPLIANCE_POLICIES, entity.DEVICE_COMPLIANCE_POLICY_ASSIGNMENT);
+
+/**
+ * The assignable objects only beta declares, each with `$expand=assignments` (its `assignments`
+ * navigation property, whose targets carry the filter fields on beta) and the permissions its
+ * Graph page lists for an application (all ?view=graph-rest-beta):
+ * intune-grouppolicy-grouppolicyconfiguration-list, intune-softwareupdate-windowsfeatureupdateprofile-list,
+ * …-windowsqualityupdateprofile-list, …-windowsqualityupdatepolicy-list, …-windowsdriverupdateprofile-list,
+ * intune-deviceconfigv2-devicemanagementcompliancepolicy-list (DeviceManagementConfiguration.*);
+ * intune-devices-deviceshellscript-list (DeviceManagementScripts.*). None is in the v1.0 schema
+ * (the `@microsoft/microsoft-graph-types` package declares none of these types), so `/v1.0` answers
+ * them as it answers any path it does not know. Graph documents no page size for them: the usual 100.
+ */
+function betaAssignable<const Source extends string>(
+  path: string,
+  source: Source,
+  permissions: readonly string[],
+  properties: entity.DeclaredProperties,
+): SimResource & { kind: 'collection'; source: Source } {
+  return {
+    kind: 'collection',
+    path,
+    source,
+    versions: BETA,
+    permissions,
+    workload: 'intune',
+    entitySet: path.slice(1),
+    navigation: ['assignments'],
+    defaultPageSize: 100,
+    properties,
+  };
+}
+
+export const GROUP_POLICY_CONFIGURATIONS = betaAssignable(
+  '/deviceManagement/groupPolicyConfigurations',
+  'groupPolicyConfigurations',
+  CONFIGURATION_PERMISSIONS,
+  entity.GROUP_POLICY_CONFIGURATION,
+);
+export const DEVICE_SHELL_SCRIPTS = betaAssignable('/deviceManagement/deviceShellScripts', 'deviceShellScripts', SCRIPTS_PERMISSIONS, entity.DEVICE_SHELL_SCRIPT);
+export const WINDOWS_FEATURE_UPDATE_PROFILES = betaAssignable(
+  '/deviceManagement/windowsFeatureUpdateProfiles',
+  'windowsFeatureUpdateProfiles',
+  CONFIGURATION_PERMISSIONS,
+  entity.WINDOWS_FEATURE_UPDATE_PROFILE,
+);
+export const WINDOWS_QUALITY_UPDATE_PROFILES = betaAssignable(
+  '/deviceManagement/windowsQualityUpdateProfiles',
+  'windowsQualityUpdateProfiles',
+  CONFIGURATION_PERMISSIONS,
+  entity.WINDOWS_QUALITY_UPDATE_PROFILE,
+);
+export const WINDOWS_QUALITY_UPDATE_POLICIES = betaAssignable(
+  '/deviceManagement/windowsQualityUpdatePolicies',
+  'windowsQualityUpdatePolicies',
+  CONFIGURATION_PERMISSIONS,
+  entity.WINDOWS_QUALITY_UPDATE_POLICY,
+);
+export const WINDOWS_DRIVER_UPDATE_PROFILES = betaAssignable(
+  '/deviceManagement/windowsDriverUpdateProfiles',
+  'windowsDriverUpdateProfiles',
+  CONFIGURATION_PERMISSIONS,
+  entity.WINDOWS_DRIVER_UPDATE_PROFILE,
+);
+export const COMPLIANCE_POLICIES_V2 = betaAssignable('/deviceManagement/compliancePolicies', 'compliancePolicies', CONFIGURATION_PERMISSIONS, entity.COMPLIANCE_POLICY_V2);

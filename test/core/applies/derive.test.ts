@@ -43,6 +43,15 @@ const WINDOWS: Record<AssignableObject['kind'], Partial<AssignableObject>> = {
   mobileApp: { odataType: 'win32LobApp' },
   platformScript: {},
   remediation: {},
+  administrativeTemplate: {},
+  // A macOS shell script is for macOS whatever it says: there is no Windows one.
+  macOSShellScript: {},
+  featureUpdateProfile: {},
+  qualityUpdateProfile: {},
+  qualityUpdatePolicy: {},
+  driverUpdateProfile: {},
+  settingsCompliancePolicy: { platforms: 'windows10' },
+  intent: { templatePlatform: { ok: true, value: 'windows10AndLater' } },
 };
 
 function object(

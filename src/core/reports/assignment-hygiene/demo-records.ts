@@ -191,3 +191,91 @@ export function appRelationship(
     supersedenceType: value.supersedenceType,
   } satisfies Beta.MobileAppSupersedence & { '@odata.type': string });
 }
+
+/**
+ * An Administrative Template (groupPolicyConfiguration, beta only;
+ * learn.microsoft.com/graph/api/resources/intune-grouppolicy-grouppolicyconfiguration?view=graph-rest-beta):
+ * its settings (`definitionValues`) are not read here.
+ */
+export function groupPolicyConfiguration(value: { id: string; displayName: string; targets: readonly Target[]; now: Date }): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    createdDateTime: daysAgo(value.now, 120),
+    lastModifiedDateTime: daysAgo(value.now, 12),
+    policyConfigurationIngestionType: 'builtIn',
+    roleScopeTagIds: ['0'],
+    assignments: assignments(value.id, value.targets) as Beta.GroupPolicyConfigurationAssignment[],
+  } satisfies Beta.GroupPolicyConfiguration);
+}
+
+/** A macOS shell script (deviceShellScript, beta only; learn.microsoft.com/graph/api/resources/intune-devices-deviceshellscript?view=graph-rest-beta). */
+export function deviceShellScript(value: { id: string; displayName: string; targets: readonly Target[]; now: Date }): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    fileName: `${value.displayName.replace(/\W+/g, '-').toLowerCase()}.sh`,
+    runAsAccount: 'system',
+    retryCount: 3,
+    blockExecutionNotifications: true,
+    createdDateTime: daysAgo(value.now, 100),
+    lastModifiedDateTime: daysAgo(value.now, 8),
+    roleScopeTagIds: ['0'],
+    assignments: assignments(value.id, value.targets) as Beta.DeviceManagementScriptAssignment[],
+  } satisfies Beta.DeviceShellScript);
+}
+
+/**
+ * A Windows feature update profile (windowsFeatureUpdateProfile, beta only;
+ * learn.microsoft.com/graph/api/resources/intune-softwareupdate-windowsfeatureupdateprofile?view=graph-rest-beta).
+ */
+export function windowsFeatureUpdateProfile(value: { id: string; displayName: string; featureUpdateVersion: string; targets: readonly Target[]; now: Date }): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    displayName: value.displayName,
+    description: '',
+    featureUpdateVersion: value.featureUpdateVersion,
+    installFeatureUpdatesOptional: false,
+    createdDateTime: daysAgo(value.now, 60),
+    lastModifiedDateTime: daysAgo(value.now, 6),
+    roleScopeTagIds: ['0'],
+    assignments: assignments(value.id, value.targets) as Beta.WindowsFeatureUpdateProfileAssignment[],
+  } satisfies Beta.WindowsFeatureUpdateProfile);
+}
+
+/**
+ * A settings catalog compliance policy (deviceManagementCompliancePolicy, beta only;
+ * learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementcompliancepolicy?view=graph-rest-beta):
+ * `platforms` says which platform it is for.
+ */
+export function deviceManagementCompliancePolicy(value: {
+  id: string;
+  name: string;
+  platforms: Beta.DeviceManagementConfigurationPlatforms;
+  targets: readonly Target[];
+  now: Date;
+}): DemoRecord {
+  return asDemoRecord({
+    id: value.id,
+    name: value.name,
+    description: '',
+    platforms: value.platforms,
+    technologies: 'linuxMdm' as Beta.DeviceManagementConfigurationTechnologies,
+    createdDateTime: daysAgo(value.now, 45),
+    lastModifiedDateTime: daysAgo(value.now, 4),
+    settingCount: 0,
+    roleScopeTagIds: ['0'],
+    assignments: assignments(value.id, value.targets) as Beta.DeviceManagementConfigurationPolicyAssignment[],
+  } satisfies Beta.DeviceManagementCompliancePolicy);
+}
+
+/**
+ * An intent's assignments (deviceManagementIntentAssignment, beta only;
+ * learn.microsoft.com/graph/api/resources/intune-deviceintent-devicemanagementintentassignment?view=graph-rest-beta),
+ * as `$expand=assignments` gives them on an intent.
+ */
+export function intentAssignments(intentId: string, targets: readonly Target[]): Beta.DeviceManagementIntentAssignment[] {
+  return assignments(intentId, targets) as Beta.DeviceManagementIntentAssignment[];
+}

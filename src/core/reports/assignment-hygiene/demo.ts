@@ -276,6 +276,48 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       plantStories(tenant);
     },
   },
+  {
+    // The object types only beta has (docs/finding-rules.md, report 2, "Object types"), each with
+    // its filters on its targets as beta shows them: a step of its own, after the highest in use.
+    step: 16,
+    plant(tenant) {
+      const { allStaff, kioskExclusions } = tenant.groups;
+      const { now } = tenant;
+      const admx = (displayName: string, targets: Target[]) => {
+        const item = records.groupPolicyConfiguration({ id: tenant.guid(), displayName, targets, now });
+        tenant.add('groupPolicyConfigurations', item);
+        return item.id;
+      };
+      admx('Windows - Edge ADMX (home page)', [{ kind: 'include', groupId: allStaff }]);
+      tenant.declare('unassigned', admx('Windows - Office ADMX (draft)', []));
+      const shell = (displayName: string, targets: Target[]) => {
+        const item = records.deviceShellScript({ id: tenant.guid(), displayName, targets, now });
+        tenant.add('deviceShellScripts', item);
+        return item.id;
+      };
+      shell('macOS - Install Rosetta', [{ kind: 'allDevices' }]);
+      tenant.declare('all-users-and-all-devices', shell('macOS - Set dock items', [{ kind: 'allUsers' }, { kind: 'allDevices' }]));
+      const feature = records.windowsFeatureUpdateProfile({
+        id: tenant.guid(),
+        displayName: 'Windows 11 24H2 rollout',
+        featureUpdateVersion: 'Windows 11, version 24H2',
+        targets: [{ kind: 'exclude', groupId: kioskExclusions }],
+        now,
+      });
+      tenant.add('windowsFeatureUpdateProfiles', feature);
+      tenant.declare('exclusions-only', feature.id);
+      const linux = records.deviceManagementCompliancePolicy({ id: tenant.guid(), name: 'Linux - Compliance', platforms: 'linux', targets: [], now });
+      tenant.add('compliancePolicies', linux);
+      tenant.declare('unassigned', linux.id);
+      // Intents, as `$expand=assignments` gives them: those report 3 marks assigned go to All
+      // devices, the one it marks unassigned has none (isAssigned, the deviceManagementIntent resource).
+      for (const intent of tenant.records('intents')) {
+        const record = intent as Record<string, unknown>;
+        record.assignments = records.intentAssignments(String(intent.id), record.isAssigned === false ? [] : [{ kind: 'allDevices' }]);
+        if (record.isAssigned === false) tenant.declare('unassigned', String(intent.id));
+      }
+    },
+  },
 ];
 
 /**

@@ -19,6 +19,14 @@ const KIND_LABELS: Record<AssignableKind, string> = {
   mobileApp: 'App',
   platformScript: 'Platform script',
   remediation: 'Remediation',
+  administrativeTemplate: 'Administrative template',
+  macOSShellScript: 'macOS shell script',
+  featureUpdateProfile: 'Windows feature update profile',
+  qualityUpdateProfile: 'Windows quality update profile',
+  qualityUpdatePolicy: 'Windows quality update policy',
+  driverUpdateProfile: 'Windows driver update profile',
+  settingsCompliancePolicy: 'Compliance policy (settings catalog)',
+  intent: 'Endpoint security policy (intent)',
 };
 
 /**
@@ -432,6 +440,7 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
       status,
       statusTone: statusTone(verdict),
       link: object.link,
+      ...(object.linkLabel ? { linkLabel: object.linkLabel } : {}),
       order: STATUS_ORDER[verdict.kind],
     });
     if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') {

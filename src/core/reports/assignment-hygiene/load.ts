@@ -14,22 +14,45 @@ import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
-import { pathFor, selectOf } from '../../graph/upstream-read.js';
+import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 import type { FILTER_FIELDS } from './reads.js';
 import {
+  ADMINISTRATIVE_TEMPLATES_READ,
   APP_RELATIONSHIPS_READ,
   ASSIGNMENT_FILTERS_READ,
   BETA_ASSIGNMENTS_READS,
   COMPLIANCE_POLICIES_READ,
   DEVICE_CONFIGURATIONS_READ,
+  DRIVER_UPDATE_PROFILES_READ,
+  FEATURE_UPDATE_PROFILES_READ,
+  INTENTS_READ,
+  MACOS_SHELL_SCRIPTS_READ,
   MOBILE_APPS_READ,
   PLATFORM_SCRIPTS_READ,
+  QUALITY_UPDATE_POLICIES_READ,
+  QUALITY_UPDATE_PROFILES_READ,
   REMEDIATIONS_READ,
   SETTINGS_CATALOG_READ,
+  SETTINGS_COMPLIANCE_READ,
+  TEMPLATES_READ,
 } from './reads.js';
 
-export type AssignableKind = 'deviceConfiguration' | 'compliancePolicy' | 'settingsCatalogPolicy' | 'mobileApp' | 'platformScript' | 'remediation';
+export type AssignableKind =
+  | 'deviceConfiguration'
+  | 'compliancePolicy'
+  | 'settingsCatalogPolicy'
+  | 'mobileApp'
+  | 'platformScript'
+  | 'remediation'
+  | 'administrativeTemplate'
+  | 'macOSShellScript'
+  | 'featureUpdateProfile'
+  | 'qualityUpdateProfile'
+  | 'qualityUpdatePolicy'
+  | 'driverUpdateProfile'
+  | 'settingsCompliancePolicy'
+  | 'intent';
 
 /**
  * An assignment's filter (`deviceAndAppManagementAssignmentFilterId` and `…FilterType`, declared on
@@ -61,6 +84,8 @@ export interface AssignableObject {
   targets: AssignmentTarget[] | null;
   /** For the settings catalog deep link. */
   link: string;
+  /** What `link` opens when it is a list rather than the object's own page (docs/contract.md, "Columns"). */
+  linkLabel?: string;
   /** An app's `@odata.type` without the namespace (`win32LobApp`): only Win32 apps can be dependencies. */
   odataType?: string;
   /** Read on `/v1.0`, whose schema has no assignment filter fields: their absence there proves nothing. */
@@ -69,8 +94,13 @@ export interface AssignableObject {
   betaAssignmentsFailure?: string;
   /** A configuration policy's `templateReference.templateFamily`: endpoint security policies are told by it. */
   templateFamily?: string | null;
-  /** A configuration policy's `platforms` (deviceManagementConfigurationPlatforms): "what applies" tells its platform by it. */
+  /** A configuration or compliance policy's `platforms` (deviceManagementConfigurationPlatforms): "what applies" tells its platform by it. */
   platforms?: string | null;
+  /**
+   * An intent's template's `platformType` (policyPlatformType), or why it could not be told: the
+   * intent itself carries only its `templateId`.
+   */
+  templatePlatform?: { ok: true; value: string | null } | { ok: false; reason: string };
 }
 
 /** One Win32 app relationship as an edge: for supersedence the parent is the superseding (newer) app. */
@@ -124,6 +154,8 @@ interface Source {
   read: UpstreamRead;
   name: (item: Record<string, unknown>) => string;
   link: (item: Record<string, unknown>, id: string, name: string) => string;
+  /** What `link` opens, when it is a list page. */
+  linkLabel?: string;
 }
 
 const SOURCES: readonly Source[] = [
@@ -152,6 +184,41 @@ const SOURCES: readonly Source[] = [
   { kind: 'mobileApp', source: 'mobileApps', read: MOBILE_APPS_READ, name: displayName, link: (_, id) => intuneLinks.mobileApp(id) },
   { kind: 'platformScript', source: 'deviceManagementScripts', read: PLATFORM_SCRIPTS_READ, name: displayName, link: (_, id) => intuneLinks.platformScript(id) },
   { kind: 'remediation', source: 'deviceHealthScripts', read: REMEDIATIONS_READ, name: displayName, link: (_, id) => intuneLinks.remediation(id) },
+  // The kinds below are beta only (reads.ts), so read on /beta whatever the coverage, where their
+  // targets carry the filter fields. Those with no sourced page of their own link to their list.
+  {
+    kind: 'administrativeTemplate',
+    source: 'groupPolicyConfigurations',
+    read: ADMINISTRATIVE_TEMPLATES_READ,
+    name: displayName,
+    link: () => intuneLinks.configurationList(),
+    linkLabel: 'the configuration list',
+  },
+  {
+    kind: 'macOSShellScript',
+    source: 'deviceShellScripts',
+    read: MACOS_SHELL_SCRIPTS_READ,
+    name: displayName,
+    link: () => intuneLinks.scriptsList(),
+    linkLabel: 'the scripts list',
+  },
+  ...(
+    [
+      ['featureUpdateProfile', 'windowsFeatureUpdateProfiles', FEATURE_UPDATE_PROFILES_READ],
+      ['qualityUpdateProfile', 'windowsQualityUpdateProfiles', QUALITY_UPDATE_PROFILES_READ],
+      ['qualityUpdatePolicy', 'windowsQualityUpdatePolicies', QUALITY_UPDATE_POLICIES_READ],
+      ['driverUpdateProfile', 'windowsDriverUpdateProfiles', DRIVER_UPDATE_PROFILES_READ],
+    ] as const
+  ).map(([kind, source, read]) => ({ kind, source, read, name: displayName, link: () => intuneLinks.windowsUpdatesList(), linkLabel: 'the Windows updates list' })),
+  {
+    kind: 'settingsCompliancePolicy',
+    source: 'compliancePolicies',
+    read: SETTINGS_COMPLIANCE_READ,
+    name: (item) => asString(item.name) ?? asString(item.id) ?? '',
+    link: () => intuneLinks.complianceList(),
+    linkLabel: 'the compliance policies list',
+  },
+  { kind: 'intent', source: 'intents', read: INTENTS_READ, name: displayName, link: () => intuneLinks.securityBaselines(), linkLabel: 'the security baselines list' },
 ];
 
 function displayName(item: Record<string, unknown>): string {
@@ -264,51 +331,92 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
 }
 
 /**
- * Whether an object read on `/v1.0` must have its assignments read again on `/beta`: it has both an
- * All users and an All devices target, so its verdict depends on their filters (docs/finding-rules.md,
- * report 2), which `/v1.0` does not show. Not when the filter list was read and is empty (a filter in
- * use cannot be deleted, so no assignment has one), nor when an app's two targets have different
- * intents (a finding whatever the filters).
+ * Whether an object read on `/v1.0` must have its assignments read again on `/beta`, where their
+ * targets carry the filter fields `/v1.0` does not declare (docs/finding-rules.md, report 2 and
+ * "What applies", "Filters on /v1.0 objects"): whenever it has a target other than an exclusion
+ * (an object assigned to exclusions only reaches no one, and "what applies" reads the filters of
+ * the targets that reach the subject), so that "what applies" knows each one's filter and mode, and
+ * report 2 its All users + All devices pairs. Not when the filter list was read and is empty: a
+ * filter in use cannot be deleted, so no assignment has one.
  */
 export function needsBetaAssignments(object: AssignableObject, filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>): boolean {
   if (object.readOnV1 !== true || object.targets === null || BETA_ASSIGNMENTS[object.kind] === undefined) return false;
   if (filters.ok && filters.value.size === 0) return false;
-  const allUsers = object.targets.filter((target) => target.type === 'allUsers');
-  const allDevices = object.targets.filter((target) => target.type === 'allDevices');
-  if (allUsers.length === 0 || allDevices.length === 0) return false;
-  return !allUsers.some((users) => allDevices.some((devices) => users.intent && devices.intent && users.intent !== devices.intent));
+  return object.targets.some((target) => target.type !== 'exclude');
 }
 
 /**
- * An object's assignments read again on `/beta`, to the last page, in place of the `/v1.0` ones. A
- * Graph failure stays with the object ("could not check"), never the report's.
+ * The objects' assignments read again on `/beta` through `POST /beta/$batch`, twenty to a call
+ * (learn.microsoft.com/graph/json-batching; the client splits and paces the calls), each answer's
+ * nextLink followed to the end, in place of the `/v1.0` ones. A failure stays with its object as
+ * its `betaAssignmentsFailure` ("could not check", and for "what applies" an unknown filter), never
+ * the report's, and never "no filter".
  */
-async function readBetaAssignments(graph: GraphReader, object: AssignableObject, signal: AbortSignal): Promise<AssignableObject> {
-  const failed = (reason: string): AssignableObject => ({ ...object, betaAssignmentsFailure: reason });
-  if (!isGraphId(object.id)) return failed(`its id "${object.id}" is not one Graph's assignments path takes`);
-  const targets: AssignmentTarget[] = [];
-  try {
-    const read = BETA_ASSIGNMENTS[object.kind]!;
-    for await (const page of graph.pages<Record<string, unknown>>(pathFor(read, object.id), { query: { $select: selectOf(read) }, signal })) {
-      for (const item of page.items) targets.push(readTarget(item));
-    }
-  } catch (error) {
-    return failed(`its assignments could not be read on /beta to see their filters (${optionalReadFailure(error, signal)})`);
-  }
-  return { ...object, targets, readOnV1: false };
-}
-
 async function readAllBetaAssignments(
   graph: GraphReader,
   objects: AssignableObject[],
   filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>,
   signal: AbortSignal,
 ): Promise<AssignableObject[]> {
-  const indexes = objects.flatMap((object, index) => (needsBetaAssignments(object, filters) ? [index] : []));
-  const reread = await rereadEach(indexes, (index) => readBetaAssignments(graph, objects[index]!, signal));
   const result = [...objects];
-  indexes.forEach((index, position) => (result[index] = reread[position]!));
+  const failed = (index: number, reason: string) => (result[index] = { ...objects[index]!, betaAssignmentsFailure: reason });
+  const indexes: number[] = [];
+  for (const [index, object] of objects.entries()) {
+    if (!needsBetaAssignments(object, filters)) continue;
+    if (isGraphId(object.id)) indexes.push(index);
+    else failed(index, `its id "${object.id}" is not one Graph's assignments path takes`);
+  }
+  if (indexes.length === 0) return result;
+  const readOf = (index: number) => BETA_ASSIGNMENTS[objects[index]!.kind]!;
+  // Sub-requests are named by position: two objects of one id in two lists must not make two the same.
+  const outcomes = await graph.batchGet(
+    indexes.map((index) => ({ id: String(index), url: `${pathInBatch(readOf(index), objects[index]!.id)}?$select=${selectOf(readOf(index))}` })),
+    { signal, version: 'beta' },
+  );
+  const why = (error: unknown) => `its assignments could not be read on /beta to see their filters (${optionalReadFailure(error, signal)})`;
+  await rereadEach(indexes, async (index) => {
+    const object = objects[index]!;
+    const outcome = outcomes.get(String(index));
+    if (!outcome) return failed(index, 'its assignments could not be read on /beta to see their filters (Graph gave no answer for them)');
+    if (!outcome.ok) return failed(index, why(outcome.error));
+    const page = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
+    if (!Array.isArray(page?.value)) return failed(index, 'its assignments could not be read on /beta to see their filters (Graph sent a malformed answer)');
+    const targets = (page.value as Array<{ target?: unknown; intent?: unknown }>).map(readTarget);
+    const nextLink = page['@odata.nextLink'];
+    if (typeof nextLink === 'string' && nextLink) {
+      try {
+        for await (const more of graph.pages<{ target?: unknown; intent?: unknown }>(pathFor(readOf(index), object.id), { after: nextLink, signal }))
+          targets.push(...more.items.map(readTarget));
+      } catch (error) {
+        return failed(index, why(error));
+      }
+    }
+    return (result[index] = { ...object, targets, readOnV1: false });
+  });
   return result;
+}
+
+/**
+ * Each intent template's `platformType` (policyPlatformType, deviceManagementTemplate, beta), by
+ * template id, for the intents' platforms; a failure is every intent's "platform unknown".
+ */
+async function readTemplatePlatforms(graph: GraphReader, signal: AbortSignal): Promise<OptionalRead<Map<string, string | null>>> {
+  const platforms = new Map<string, string | null>();
+  try {
+    for await (const page of graph.pages<Pick<Beta.DeviceManagementTemplate, 'id' | 'platformType'>>(TEMPLATES_READ.path, { signal }))
+      for (const item of page.items) if (item.id) platforms.set(item.id.toLowerCase(), asString(item.platformType));
+  } catch (error) {
+    return { ok: false, reason: optionalReadFailure(error, signal) };
+  }
+  return { ok: true, value: platforms };
+}
+
+function withTemplatePlatform(object: AssignableObject, templateId: string | null, platforms: OptionalRead<ReadonlyMap<string, string | null>>): AssignableObject {
+  if (!templateId) return { ...object, templatePlatform: { ok: false, reason: 'Graph sent no template id for it' } };
+  if (!platforms.ok) return { ...object, templatePlatform: { ok: false, reason: `the intent templates could not be read (${platforms.reason})` } };
+  const platform = platforms.value.get(templateId.toLowerCase());
+  if (platform === undefined) return { ...object, templatePlatform: { ok: false, reason: 'its template is not in the template list Graph gave' } };
+  return { ...object, templatePlatform: { ok: true, value: platform } };
 }
 
 export async function loadAssignments(context: LoadContext): Promise<AssignmentRecords> {
@@ -317,6 +425,9 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   // Groups are looked up while the pages that name them are still arriving.
   const groups = new GroupResolver(graph, controller.signal);
   const leftOut = { catalogueApps: 0, builtInScripts: 0 };
+  // Each intent's template id, to tell its platform by its template once both lists are read.
+  const intentTemplates = new Map<string, string | null>();
+  let templatePlatforms: OptionalRead<Map<string, string | null>> = { ok: false, reason: 'not read' };
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
@@ -341,13 +452,15 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
         const targets = Array.isArray(item.assignments) ? (item.assignments as Array<{ target?: unknown; intent?: unknown }>).map(readTarget) : null;
         const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
         const templateFamily = source.kind === 'settingsCatalogPolicy' ? asString((item.templateReference as { templateFamily?: unknown } | undefined)?.templateFamily) : null;
-        const platforms = source.kind === 'settingsCatalogPolicy' ? asString(item.platforms) : null;
+        const platforms = source.kind === 'settingsCatalogPolicy' || source.kind === 'settingsCompliancePolicy' ? asString(item.platforms) : null;
+        if (source.kind === 'intent') intentTemplates.set(id, asString(item.templateId));
         objects.push({
           kind: source.kind,
           id,
           name,
           targets,
           link: source.link(item, id, name),
+          ...(source.linkLabel ? { linkLabel: source.linkLabel } : {}),
           readOnV1,
           ...(odataType ? { odataType } : {}),
           ...(templateFamily ? { templateFamily } : {}),
@@ -373,11 +486,16 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
       filters = await readFilters(graph, signal, onProgress);
       return [];
     },
+    async (signal: AbortSignal) => {
+      templatePlatforms = await readTemplatePlatforms(graph, signal);
+      return [];
+    },
   ];
   try {
     const perSource = await loadSideBySide<AssignableObject[][]>([...SOURCES.map(readSource), ...optional], controller);
     // Needs the filter list, so it follows it: only the few objects whose verdict hangs on filters.
-    objects = await readAllBetaAssignments(graph, perSource.flat(), filters, controller.signal);
+    const read = perSource.flat().map((object) => (object.kind === 'intent' ? withTemplatePlatform(object, intentTemplates.get(object.id) ?? null, templatePlatforms) : object));
+    objects = await readAllBetaAssignments(graph, read, filters, controller.signal);
     groups.add(objects.flatMap((object) => (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : []))));
   } catch (error) {
     if (!controller.signal.aborted) controller.abort(error);

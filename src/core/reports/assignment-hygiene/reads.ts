@@ -17,6 +17,7 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { DELETED_GROUP_READ, GROUP_READ } from '../../directory/reads.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 import { AUDIT_EVENTS_READ } from '../../audit-story/reads.js';
+import { INTENTS_READ, TEMPLATES_READ } from '../security-posture/reads.js';
 
 /** intune-deviceconfig-deviceconfiguration-list: DeviceManagementConfiguration.Read.All. */
 export const DEVICE_CONFIGURATIONS_READ = {
@@ -92,6 +93,92 @@ export const APP_RELATIONSHIPS_READ = {
   why: 'Which unassigned Win32 apps are installed anyway, as a dependency or a supersedence of an assigned one.',
 } as const satisfies UpstreamRead;
 
+/**
+ * Administrative Templates (ADMX), beta only (intune-grouppolicy-grouppolicyconfiguration-list?view=graph-rest-beta):
+ * DeviceManagementConfiguration.Read.All. Windows only: their settings are Windows group policy
+ * (ADMX) settings (learn.microsoft.com/mem/intune/configuration/administrative-templates-windows).
+ */
+export const ADMINISTRATIVE_TEMPLATES_READ = {
+  path: '/beta/deviceManagement/groupPolicyConfigurations',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.GroupPolicyConfiguration)[],
+  optional: false,
+  why: 'Administrative Templates and their assignments.',
+} as const satisfies UpstreamRead;
+
+/**
+ * macOS shell scripts, beta only (intune-devices-deviceshellscript-list?view=graph-rest-beta):
+ * DeviceManagementScripts.Read.All on the current page, as for the platform scripts ("Intune will
+ * provide customer the ability to run their Shell scripts on the enrolled Mac OS devices",
+ * the deviceShellScript resource).
+ */
+export const MACOS_SHELL_SCRIPTS_READ = {
+  path: '/beta/deviceManagement/deviceShellScripts',
+  permissions: ['DeviceManagementScripts.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.DeviceShellScript)[],
+  optional: false,
+  why: 'macOS shell scripts and their assignments.',
+} as const satisfies UpstreamRead;
+
+/**
+ * Windows Update for Business profiles and policies, each beta only, each read with
+ * DeviceManagementConfiguration.Read.All (intune-softwareupdate-windowsfeatureupdateprofile-list,
+ * …-windowsqualityupdateprofile-list, …-windowsdriverupdateprofile-list and
+ * …-windowsqualityupdatepolicy-list, ?view=graph-rest-beta). Quality update *policies* (hotpatch)
+ * are a collection of their own beside the expedited quality update *profiles*.
+ */
+export const FEATURE_UPDATE_PROFILES_READ = {
+  path: '/beta/deviceManagement/windowsFeatureUpdateProfiles',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsFeatureUpdateProfile)[],
+  optional: false,
+  why: 'Windows feature update profiles and their assignments.',
+} as const satisfies UpstreamRead;
+
+export const QUALITY_UPDATE_PROFILES_READ = {
+  path: '/beta/deviceManagement/windowsQualityUpdateProfiles',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsQualityUpdateProfile)[],
+  optional: false,
+  why: 'Windows expedited quality update profiles and their assignments.',
+} as const satisfies UpstreamRead;
+
+export const QUALITY_UPDATE_POLICIES_READ = {
+  path: '/beta/deviceManagement/windowsQualityUpdatePolicies',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsQualityUpdatePolicy)[],
+  optional: false,
+  why: 'Windows quality update (hotpatch) policies and their assignments.',
+} as const satisfies UpstreamRead;
+
+export const DRIVER_UPDATE_PROFILES_READ = {
+  path: '/beta/deviceManagement/windowsDriverUpdateProfiles',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsDriverUpdateProfile)[],
+  optional: false,
+  why: 'Windows driver update profiles and their assignments.',
+} as const satisfies UpstreamRead;
+
+/**
+ * Settings catalog compliance policies (deviceManagementCompliancePolicy), beta only
+ * (intune-deviceconfigv2-devicemanagementcompliancepolicy-list?view=graph-rest-beta):
+ * DeviceManagementConfiguration.Read.All. Each is for the platforms its `platforms` names.
+ */
+export const SETTINGS_COMPLIANCE_READ = {
+  path: '/beta/deviceManagement/compliancePolicies',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  select: ['id', 'name', 'platforms'] satisfies readonly (keyof Beta.DeviceManagementCompliancePolicy)[],
+  optional: false,
+  why: 'Settings catalog compliance policies and their assignments.',
+} as const satisfies UpstreamRead;
+
+/**
+ * Endpoint security intents and intent-era baselines with their assignments: report 3's reads of
+ * `/beta/deviceManagement/intents` and of its templates (each template's `platformType` says which
+ * platform its intents are for), shared rather than declared twice.
+ */
+export { INTENTS_READ, TEMPLATES_READ };
+
 /** The filter fields read: the `$select` and the record type the projection reads both come from here. */
 export const FILTER_FIELDS = [
   'id',
@@ -155,6 +242,15 @@ export const ASSIGNMENT_READS: readonly UpstreamRead[] = [
   MOBILE_APPS_READ,
   PLATFORM_SCRIPTS_READ,
   REMEDIATIONS_READ,
+  ADMINISTRATIVE_TEMPLATES_READ,
+  MACOS_SHELL_SCRIPTS_READ,
+  FEATURE_UPDATE_PROFILES_READ,
+  QUALITY_UPDATE_PROFILES_READ,
+  QUALITY_UPDATE_POLICIES_READ,
+  DRIVER_UPDATE_PROFILES_READ,
+  SETTINGS_COMPLIANCE_READ,
+  INTENTS_READ,
+  TEMPLATES_READ,
   APP_RELATIONSHIPS_READ,
   ASSIGNMENT_FILTERS_READ,
   ...Object.values(BETA_ASSIGNMENTS_READS),

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../../../../src/core/graph/graph-error.js';
-import type { GraphPage, GraphReader, RequestOptions } from '../../../../src/core/graph/graph-reader.js';
+import type { BatchOptions, BatchOutcome, BatchSubRequest, GraphPage, GraphReader, PagesOptions } from '../../../../src/core/graph/graph-reader.js';
 import { deriveAssignmentHygiene } from '../../../../src/core/reports/assignment-hygiene/derive.js';
 import { loadAssignments } from '../../../../src/core/reports/assignment-hygiene/load.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 
 /**
- * Report 2 on /v1.0 coverage (docs/finding-rules.md, report 2, "Assignment filters"): an object
- * assigned to both All users and All devices, whose verdict depends on filters /v1.0 does not show,
- * has its assignments read again on beta (List deviceConfigurationAssignments and its siblings,
- * ?view=graph-rest-beta), to the last page, a few at a time; a failed re-read leaves that object
+ * Report 2 on /v1.0 coverage (docs/finding-rules.md, report 2, "Assignment filters"): when the
+ * tenant has filters, an object with a target a filter can be on has its assignments read again on
+ * beta (List deviceConfigurationAssignments and its siblings, ?view=graph-rest-beta) through
+ * `$batch`, each answer's nextLink followed to the last page; a failed re-read leaves that object
  * "could not check". Records are shaped as those pages document them.
  */
 
@@ -45,26 +45,19 @@ interface Tenant {
   betaCoverage?: boolean;
 }
 
-function reader(tenant: Tenant): GraphReader & { paths: string[]; maxInFlight: () => number } {
+function reader(tenant: Tenant): GraphReader & { paths: string[]; batches: BatchSubRequest[][] } {
   const paths: string[] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
-  async function* pages<T>(path: string, _options?: RequestOptions): AsyncGenerator<GraphPage<T>> {
+  const batches: BatchSubRequest[][] = [];
+  const notFound = (path: string) => new GraphError({ kind: 'http', status: 404, code: 'ResourceNotFound', message: 'not found', method: 'GET', path, attempts: 1 });
+  const betaPages = (path: string) => tenant.beta?.[path.match(/^\/beta\/.*\/([^/]+)\/assignments$/)?.[1] ?? ''];
+  async function* pages<T>(path: string, options?: PagesOptions): AsyncGenerator<GraphPage<T>> {
     paths.push(path);
-    const assignments = path.match(/^\/beta\/.*\/([^/]+)\/assignments$/);
-    if (assignments) {
-      const answer = tenant.beta?.[assignments[1]!];
-      if (!answer) throw new GraphError({ kind: 'http', status: 404, code: 'ResourceNotFound', message: 'not found', method: 'GET', path, attempts: 1 });
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      try {
-        // Let the other re-reads start before this one ends.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (answer instanceof GraphError) throw answer;
-        for (const [index, items] of answer.entries()) yield { items: items as T[], index };
-      } finally {
-        inFlight -= 1;
-      }
+    if (options?.after) {
+      // The rest of a list whose first page came in a `$batch` answer: the page the link names.
+      const answer = betaPages(path);
+      if (!answer || answer instanceof GraphError) throw answer ?? notFound(path);
+      const from = Number(new URL(options.after).searchParams.get('page'));
+      for (const [index, items] of answer.slice(from).entries()) yield { items: items as T[], index: index + 1 };
       return;
     }
     if (path.endsWith('/deviceManagement/deviceConfigurations')) return yield { items: (tenant.profiles ?? []) as T[], index: 0 };
@@ -75,15 +68,33 @@ function reader(tenant: Tenant): GraphReader & { paths: string[]; maxInFlight: (
     }
     return yield { items: [], index: 0 };
   }
+  async function batchGet(requests: readonly BatchSubRequest[], options?: BatchOptions): Promise<Map<string, BatchOutcome>> {
+    batches.push([...requests]);
+    const outcomes = new Map<string, BatchOutcome>();
+    for (const request of requests) {
+      const path = `/${options?.version ?? 'v1.0'}${request.url.split('?')[0]}`;
+      paths.push(path);
+      const answer = betaPages(path);
+      if (!answer) outcomes.set(request.id, { ok: false, error: notFound(path) });
+      else if (answer instanceof GraphError) outcomes.set(request.id, { ok: false, error: answer });
+      else
+        outcomes.set(request.id, {
+          ok: true,
+          status: 200,
+          body: { value: answer[0] ?? [], ...(answer.length > 1 ? { '@odata.nextLink': `https://graph.microsoft.com${path}?page=1` } : {}) },
+        });
+    }
+    return outcomes;
+  }
   return {
     paths,
-    maxInFlight: () => maxInFlight,
+    batches,
     betaCoverage: tenant.betaCoverage === true,
     coveragePath: (path) => (tenant.betaCoverage && !path.includes('configurationPolicies') ? path.replace('/v1.0/', '/beta/') : path),
     get: () => Promise.reject(new Error('not read')),
     pages,
     getAll: () => Promise.reject(new Error('not read')),
-    batchGet: () => Promise.reject(new Error('no group is named')),
+    batchGet,
   };
 }
 
@@ -164,16 +175,25 @@ describe('report 2 reads on beta the assignments of a /v1.0 object whose All use
     expect(row('Odd id').status).toBe('Could not check: All users and All devices may overlap, but its id "legacy-1" is not one Graph\'s assignments path takes');
   });
 
-  it('reads no assignments again where the verdict does not depend on filters', async () => {
+  it('reads no assignments again where no target can carry a filter that matters: exclusions only, or none', async () => {
     const { graph, kinds } = await judge({
       profiles: [
-        { id: id(1), displayName: 'All users only', assignments: [both()[0]] },
+        { id: id(1), displayName: 'Exclusions only', assignments: [{ id: 'a_0', target: { '@odata.type': '#microsoft.graph.exclusionGroupAssignmentTarget', groupId: id(9) } }] },
         { id: id(2), displayName: 'No targets', assignments: [] },
       ],
-      // Different intents are a finding whatever the filters.
-      apps: [{ id: id(3), displayName: 'Travel', assignments: both(undefined, undefined, ['required', 'uninstall']) }],
     });
     expect(graph.paths.filter((path) => path.endsWith('/assignments'))).toEqual([]);
+    expect(kinds('No targets')).toEqual(['unassigned']);
+  });
+
+  it('reads again, when the tenant has filters, every object a filter could be on: one target, or two with different intents', async () => {
+    const { graph, kinds } = await judge({
+      profiles: [{ id: id(1), displayName: 'All users only', assignments: [both()[0]] }],
+      // Different intents are a finding whatever the filters.
+      apps: [{ id: id(3), displayName: 'Travel', assignments: both(undefined, undefined, ['required', 'uninstall']) }],
+      beta: { [id(1)]: [[both([CORPORATE, 'exclude'])[0]]], [id(3)]: [both('none', 'none', ['required', 'uninstall'])] },
+    });
+    expect(graph.paths.filter((path) => path.endsWith('/assignments'))).toEqual([betaPath(id(1)), `/beta/deviceAppManagement/mobileApps/${id(3)}/assignments`]);
     expect(kinds('Travel')).toEqual(['all-users-and-all-devices']);
   });
 
@@ -186,16 +206,17 @@ describe('report 2 reads on beta the assignments of a /v1.0 object whose All use
     expect(onBeta.kinds('P')).toEqual(['all-users-and-all-devices']);
   });
 
-  it("reads an app's assignments on the apps path, and at most four objects' at once", async () => {
-    const apps = Array.from({ length: 10 }, (_, n) => ({ id: id(n + 1), displayName: `App ${n + 1}`, assignments: both(undefined, undefined, ['required', 'required']) }));
+  it("reads an app's assignments on the apps path, all of them in one `$batch` call (the client sends it twenty to a request)", async () => {
+    const apps = Array.from({ length: 30 }, (_, n) => ({ id: id(n + 1), displayName: `App ${n + 1}`, assignments: both(undefined, undefined, ['required', 'required']) }));
     const { graph, kinds } = await judge({
       apps,
       beta: Object.fromEntries(apps.map((app) => [app.id, [both('none', 'none', ['required', 'required'])]])),
     });
     const reread = graph.paths.filter((path) => path.endsWith('/assignments'));
     expect(new Set(reread)).toEqual(new Set(apps.map((app) => `/beta/deviceAppManagement/mobileApps/${app.id}/assignments`)));
-    expect(reread).toHaveLength(10);
-    expect(graph.maxInFlight()).toBe(4);
+    expect(reread).toHaveLength(30);
+    expect(graph.batches).toHaveLength(1);
+    expect(graph.batches[0]![0]!.url).toBe(`/deviceAppManagement/mobileApps/${id(1)}/assignments?$select=id,intent,target`);
     for (const app of apps) expect(kinds(app.displayName)).toEqual(['all-users-and-all-devices']);
   });
 });

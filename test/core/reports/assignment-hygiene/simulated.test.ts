@@ -75,6 +75,23 @@ describe.each([false, true])('report 2 on the demo tenant (beta coverage: %s)', 
     expect(row(report, 'Collect Defender logs').assignments).toBe('Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")');
   });
 
+  it('reads the object types only beta has on either coverage, and finds them applying to nobody or to All users and All devices', async () => {
+    const report = await load(betaCoverage);
+    expect(kindsOf(report, 'Windows - Office ADMX (draft)')).toEqual(['unassigned']);
+    expect(row(report, 'Windows - Office ADMX (draft)').type).toBe('Administrative template');
+    expect(kindsOf(report, 'Windows - Edge ADMX (home page)')).toEqual([]);
+    expect(kindsOf(report, 'macOS - Set dock items')).toEqual(['all-users-and-all-devices']);
+    expect(row(report, 'macOS - Set dock items').assignments).toBe('Include: All users; All devices');
+    expect(kindsOf(report, 'macOS - Install Rosetta')).toEqual([]);
+    expect(kindsOf(report, 'Windows 11 24H2 rollout')).toEqual(['exclusions-only']);
+    expect(row(report, 'Windows 11 24H2 rollout').type).toBe('Windows feature update profile');
+    expect(kindsOf(report, 'Linux - Compliance')).toEqual(['unassigned']);
+    expect(row(report, 'Linux - Compliance').type).toBe('Compliance policy (settings catalog)');
+    expect(kindsOf(report, 'Windows baseline (2021, unassigned)')).toEqual(['unassigned']);
+    expect(row(report, 'Windows baseline (2021, unassigned)').type).toBe('Endpoint security policy (intent)');
+    expect(row(report, 'Windows baseline (2021, unassigned)').linkLabel).toBe('the security baselines list');
+  });
+
   it('judges /v1.0-read profiles by their filters on either coverage, reading their assignments again on /beta where /v1.0 hides them', async () => {
     const report = await load(betaCoverage);
     expect(kindsOf(report, 'Windows - BitLocker (legacy)')).toEqual(['all-users-and-all-devices']);
@@ -87,32 +104,41 @@ describe.each([false, true])('report 2 on the demo tenant (beta coverage: %s)', 
     expect(row(report, 'Windows - BitLocker (legacy)').assignments).toBe(
       'Include: All users (include filter "Corporate Windows"); All devices (include filter "Corporate Windows")',
     );
-    // Different app intents are a finding whatever the filters, so /v1.0's answer is kept.
+    // Different app intents are a finding whatever the filters; its filters are read on /beta all the same, for "what applies".
     expect(row(report, 'Contoso Travel').assignments).toBe(
-      betaCoverage
-        ? 'Include: All users [required] (include filter "Corporate Windows"); All devices [uninstall] (exclude filter "Corporate Windows")'
-        : 'Include: All users [required]; All devices [uninstall]',
+      'Include: All users [required] (include filter "Corporate Windows"); All devices [uninstall] (exclude filter "Corporate Windows")',
     );
   });
 
-  it("reads one object's assignments on /beta only on /v1.0 coverage, and only for All users + All devices objects", async () => {
+  it('reads on /beta, only on /v1.0 coverage, the assignments of every /v1.0 object a filter could be on, twenty to a $batch call', async () => {
+    harness.sim.graph.clearLog();
     await loadReport('assignment-hygiene', harness.client({ betaCoverage }), { now: () => now });
-    const reread = harness.sim.graph.requests.map((request) => request.path).filter((path) => path.endsWith('/assignments'));
+    const requests = harness.sim.graph.requests;
+    const reread = requests.filter((request) => request.path.endsWith('/assignments'));
+    const batches = requests.filter((request) => !request.inBatch && request.path === '/beta/$batch');
     harness.sim.graph.clearLog();
     if (betaCoverage) {
       expect(reread).toEqual([]);
       return;
     }
-    const id = (collection: 'deviceConfigurations' | 'deviceCompliancePolicies', name: string) =>
+    const id = (collection: 'deviceConfigurations' | 'deviceCompliancePolicies' | 'mobileApps', name: string) =>
       harness.sim.tenant.collections[collection].find((record) => record.displayName === name)!.id;
-    expect(new Set(reread)).toEqual(
-      new Set([
+    const paths = reread.map((request) => request.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
         `/beta/deviceManagement/deviceConfigurations/${id('deviceConfigurations', 'Windows - Endpoint protection (legacy)')}/assignments`,
         `/beta/deviceManagement/deviceConfigurations/${id('deviceConfigurations', 'Windows - BitLocker (legacy)')}/assignments`,
         `/beta/deviceManagement/deviceCompliancePolicies/${id('deviceCompliancePolicies', 'Windows - Compliance (corporate split)')}/assignments`,
+        `/beta/deviceAppManagement/mobileApps/${id('mobileApps', 'Contoso Travel')}/assignments`,
       ]),
     );
-    expect(reread).toHaveLength(3);
+    // Exclusions only, and unassigned: no filter there can matter, so not read again.
+    expect(paths).not.toContain(`/beta/deviceManagement/deviceConfigurations/${id('deviceConfigurations', 'Windows - Kiosk lockdown')}/assignments`);
+    expect(paths).not.toContain(`/beta/deviceAppManagement/mobileApps/${id('mobileApps', 'Legacy PDF Reader')}/assignments`);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(reread.every((request) => request.inBatch)).toBe(true);
+    // The group look-ups go to /v1.0/$batch; these alone to /beta/$batch, at most twenty each.
+    expect(batches).toHaveLength(Math.ceil(paths.length / 20));
   });
 });
 
@@ -122,7 +148,7 @@ describe("report 2 when an object's assignments cannot be read again on /beta", 
   it.each([
     ['answers 500', { status: 500 }, 'Graph answered 500'],
     ['answers 403', { status: 403 }, 'Graph answered 403'],
-    ['sends a malformed answer', { malformed: true }, 'Graph sent a malformed answer'],
+    ['answers 404', { status: 404 }, 'Graph answered 404'],
   ] as const)("that object stays 'could not check' when Graph %s; the report loads and the others are judged", async (_label, fault, reason) => {
     harness.sim.faults.add({ path: `/beta/deviceManagement/deviceConfigurations/${endpointProtection()}/assignments`, ...fault });
     const report = await load(false);
