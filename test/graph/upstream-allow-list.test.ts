@@ -47,14 +47,21 @@ describe('the derived allow-list', () => {
         "/v1.0/deviceManagement/deviceConfigurations",
         "/v1.0/deviceManagement/deviceManagementPartners",
         "/v1.0/deviceManagement/managedDevices",
+        "/v1.0/deviceManagement/managedDevices/{id}",
         "/v1.0/deviceManagement/mobileThreatDefenseConnectors",
         "/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance",
         "/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance",
+        "/v1.0/devices(deviceId='{id}')",
+        "/v1.0/devices(deviceId='{id}')/memberOf",
+        "/v1.0/devices(deviceId='{id}')/transitiveMemberOf",
         "/v1.0/directory/deletedItems/{id}",
         "/v1.0/directory/deviceLocalCredentials",
+        "/v1.0/groups",
         "/v1.0/groups/{id}",
-        "/v1.0/groups/{id}/members",
+        "/v1.0/groups/{id}/memberOf",
         "/v1.0/informationProtection/bitlocker/recoveryKeys",
+        "/v1.0/users/{id}/memberOf",
+        "/v1.0/users/{id}/transitiveMemberOf",
       ]
     `);
   });
@@ -71,8 +78,10 @@ describe('upstream allow-list', () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
-    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3.
-    expect(UPSTREAM_PATHS).toHaveLength(37);
+    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3; what
+    // applies' reads about one subject (a device by id, groups by name, a user's, a group's and a
+    // device's memberships, the Entra device).
+    expect(UPSTREAM_PATHS).toHaveLength(44);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
@@ -100,11 +109,24 @@ describe('upstream allow-list', () => {
 
   it('allows a group by GUID only', () => {
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
-    // A group's direct members, for what applies; its transitive members and other relationships stay refused.
-    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(true);
+    // The groups a group is in, for what applies; its members and other relationships stay refused.
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/memberOf')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMembers')).toBe(false);
-    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/members')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/memberOf')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
+  });
+
+  it("allows a user's and a device's memberships by GUID only, for what applies", () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/transitiveMemberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/memberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/users/someone@contoso.example/memberOf')).toBe(false);
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}`)).toBe(false);
+    expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')/transitiveMemberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')`)).toBe(true);
+    expect(isAllowedUpstreamPath("/v1.0/devices(deviceId='x')/memberOf")).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/devices')).toBe(false);
   });
 
   it('keeps each path on its version segment', () => {

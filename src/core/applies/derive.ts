@@ -25,6 +25,8 @@ export type AppliesSubject =
        * a member list shows a device's `deviceId` only to an app that may read devices.
        */
       entraObjectId: string | null;
+      /** Why `entraObjectId` is null, said where a group may hold devices (the optional Device.Read.All not granted, say). */
+      entraUnknownReason?: string;
       /** The primary user's Entra object id (`managedDevice.userId`), through whom user-targeted assignments apply. */
       primaryUserId: string | null;
       primaryUserName: string | null;
@@ -172,6 +174,7 @@ interface Seekers {
   deviceId: string | null;
   /** A device whose Entra object id is not known: a group with device members cannot be told. */
   deviceUnknown: boolean;
+  deviceUnknownReason?: string;
   groupId: string | null;
 }
 
@@ -182,7 +185,13 @@ function seekers(subject: AppliesSubject): Seekers {
       const name = subject.primaryUserName ?? subject.primaryUserId;
       userIds.set(subject.primaryUserId.toLowerCase(), [{ kind: 'primaryUser', id: subject.primaryUserId, name, words: `its primary user ${name}` }]);
     }
-    return { userIds, deviceId: subject.entraObjectId?.toLowerCase() ?? null, deviceUnknown: subject.entraObjectId === null, groupId: null };
+    return {
+      userIds,
+      deviceId: subject.entraObjectId?.toLowerCase() ?? null,
+      deviceUnknown: subject.entraObjectId === null,
+      ...(subject.entraUnknownReason ? { deviceUnknownReason: subject.entraUnknownReason } : {}),
+      groupId: null,
+    };
   }
   if (subject.kind === 'user') {
     return { userIds: new Map([[subject.id.toLowerCase(), []]]), deviceId: null, deviceUnknown: false, groupId: null };
@@ -220,7 +229,7 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
       unknown ??= {
         kind: 'unknown',
         path,
-        reason: 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
+        reason: seek.deviceUnknownReason ?? 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
         via: 'device',
       };
     }
