@@ -26,6 +26,12 @@ export const SINGLETON_NAMES: readonly SingletonName[] = SIM_RESOURCES.flatMap((
 export interface GeneratedRecords {
   readonly length: number;
   at(index: number): GraphRecord;
+  /**
+   * The positions of the records whose `property` equals `value`, found without making every record,
+   * or undefined where the list keeps no such index. The same records a scan would find: it only
+   * spares the simulator a scan of 500,000 generated records for `$filter=deviceName eq '…'`.
+   */
+  indexOf?(property: string, value: string): number[] | undefined;
 }
 
 /** What the simulator reads a collection from: the stored records, or the generated ones. */
