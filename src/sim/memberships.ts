@@ -164,7 +164,7 @@ export class SimMemberships {
 function findUser(tenant: SimTenant, wanted: string): string | undefined {
   const explicit = tenant.users?.get(wanted) ?? [...(tenant.users?.values() ?? [])].find((user) => user.userPrincipalName?.toLowerCase() === wanted);
   if (explicit) return explicit.id.toLowerCase();
-  for (const group of tenant.groups.values()) if (group.members.some((member) => member.type === 'user' && member.id.toLowerCase() === wanted)) return wanted;
+  if (directParents(tenant, wanted).some((group) => group.members.some((member) => member.type === 'user' && member.id.toLowerCase() === wanted))) return wanted;
   const devices = tenant.collections.managedDevices ?? [];
   for (const device of devices) {
     const userId = typeof device.userId === 'string' ? device.userId.toLowerCase() : '';
@@ -173,8 +173,35 @@ function findUser(tenant: SimTenant, wanted: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The groups each member is directly in, by lower-case member id: built once per directory and
+ * kept while its groups and their member counts stay the same (a test that changes a tenant's
+ * groups between requests changes one or the other), so that a question on a tenant of 25,000
+ * groups does not scan every member list per request. Only the look-alike's speed: the answer is
+ * the scan's.
+ */
+const parentIndexes = new WeakMap<Map<string, SimGroup>, { signature: string; parents: Map<string, SimGroup[]> }>();
+
 function directParents(tenant: SimTenant, memberId: string): SimGroup[] {
-  return [...tenant.groups.values()].filter((group) => !tenant.deletedGroups?.has(group.id.toLowerCase()) && group.members.some((member) => member.id.toLowerCase() === memberId));
+  let members = 0;
+  for (const group of tenant.groups.values()) members += group.members.length;
+  const signature = `${tenant.groups.size}/${members}/${tenant.deletedGroups?.size ?? 0}`;
+  let index = parentIndexes.get(tenant.groups);
+  if (index?.signature !== signature) {
+    const parents = new Map<string, SimGroup[]>();
+    for (const group of tenant.groups.values()) {
+      if (tenant.deletedGroups?.has(group.id.toLowerCase())) continue;
+      for (const member of group.members) {
+        const key = member.id.toLowerCase();
+        const list = parents.get(key);
+        if (!list) parents.set(key, [group]);
+        else if (!list.includes(group)) list.push(group);
+      }
+    }
+    index = { signature, parents };
+    parentIndexes.set(tenant.groups, index);
+  }
+  return index.parents.get(memberId) ?? [];
 }
 
 /** Every group `memberId` is in, directly or through nested groups, each once. */

@@ -606,7 +606,9 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
     const entry = deriveEntry(object, subject, records);
     if (!entry) continue;
     counts[entry.verdict] += 1;
-    byType.set(entry.typeLabel, [...(byType.get(entry.typeLabel) ?? []), entry]);
+    const entries = byType.get(entry.typeLabel);
+    if (entries) entries.push(entry);
+    else byType.set(entry.typeLabel, [entry]);
   }
   const groups = TYPE_ORDER.flatMap((label) => {
     const entries = byType.get(label);

@@ -210,8 +210,9 @@ function graphReason(error: unknown): string {
 
 function sideOf(as: Side['as'], direct: ListRead, transitive: ListRead | null, who: string): Side {
   if (direct.state === 'read') return { as, direct: direct.groups, transitive: transitive?.state === 'read' ? transitive.groups : null };
-  const reason = direct.state === 'notFound' ? `the directory has no ${who}` : `the groups ${who} is in could not be read (${direct.reason})`;
-  return { as, direct: [], transitive: null, failed: reason };
+  // 404: the directory has no such object (a primary user since deleted), so it is in no group.
+  if (direct.state === 'notFound') return { as, direct: [], transitive: [] };
+  return { as, direct: [], transitive: null, failed: `the groups ${who} is in could not be read (${direct.reason})` };
 }
 
 async function userSide(graph: GraphReader, userId: string, transitive?: ListRead): Promise<Side> {
