@@ -198,8 +198,10 @@ async function main(): Promise<void> {
     simulator.stop();
     rmSync(memoryDir, { recursive: true, force: true });
   }
-  // What applies to one device on the same tenant (applies-bench.ts), in a process of its own.
-  const applies = spawn(process.execPath, [new URL('./applies-bench.js', here).pathname, '--latency', String(latencyMs), '--devices', String(devices)], { stdio: 'inherit' });
+  // What applies on the same tenant and on one five times larger (applies-bench.ts), in a process of its own.
+  const applies = spawn(process.execPath, [new URL('./applies-bench.js', here).pathname, '--latency', String(latencyMs), '--devices', `${devices},${devices * 5}`], {
+    stdio: 'inherit',
+  });
   const code = await new Promise<number | null>((resolve) => applies.once('exit', resolve));
   if (code !== 0) throw new Error(`the what-applies bench failed (exit ${code})`);
 }

@@ -1,13 +1,15 @@
 /**
  * "What applies to this device, this user or this group, and why?" (docs/contract.md, "What
- * applies"): one load's reads (src/core/applies/load.ts) kept in the report cache for as long as a
- * report is kept fresh, and each question answered from them by the pure rules
- * (src/core/applies/answer.ts). The assignments are report 2's records, taken from report 2's load
- * in the same cache, or loaded through it, so that report 2 and "what applies" make one upstream
- * assignment load between them. Each answer counts the Graph requests it made.
+ * applies"): each question's own reads (src/core/applies/load.ts: the subject found by what Graph
+ * filters on, and the groups it is in), kept per question for as long as a report is kept fresh,
+ * and answered by the pure rules (src/core/applies/answer.ts). The assignments are report 2's
+ * records, taken from report 2's load in the report cache, or loaded through it, so that report 2
+ * and "what applies" make one upstream assignment load between them. Each answer counts the Graph
+ * requests it made.
  */
 
 import { answerApplies } from '../core/applies/answer.js';
+import type { AppliesOutcome } from '../core/applies/answer.js';
 import type { AppliesResult } from '../core/applies/applies-result.js';
 import { loadAppliesReads } from '../core/applies/load.js';
 import type { AppliesReads } from '../core/applies/load.js';
@@ -25,12 +27,15 @@ export type { AppliesCandidate } from '../core/applies/resolve.js';
 
 export type { AppliesResult } from '../core/applies/applies-result.js';
 
-/** The name its reads are kept under in the report cache, beside the reports. */
-const KEPT_AS = 'what-applies';
+/** Questions whose reads are kept at once; past it the oldest is dropped (a question is a few requests to read again). */
+export const MAX_KEPT_QUESTIONS = 500;
 
-/** The reads of one load, and when they were made: the older of report 2's load and the reads of its own. */
-interface Loaded {
-  reads: AppliesReads;
+/** One question's reads, the assignment load they were made against, and when: the older of report 2's load and its own reads. */
+interface Kept {
+  reads: Promise<AppliesReads>;
+  /** The answer derived from `reads`, once: the rules are pure, so the same reads answer the same way (on the large tenant, a few hundred milliseconds of work). */
+  outcome?: AppliesOutcome;
+  assignments: AssignmentRecords;
   at: number;
 }
 
@@ -38,9 +43,9 @@ export interface AppliesServiceOptions {
   /** What it reads Graph through: wrapped with `countedReader` (request-count.ts) when it is not already. */
   graph: GraphReader;
   /**
-   * The cache the reports are kept in (createServices gives its own): its reads are kept there, and
-   * report 2's records taken from it. Without one (a test, the bench) it makes one of its own over
-   * the registry's reports, `graph`, `maxAgeMs` and `clock`.
+   * The cache the reports are kept in (createServices gives its own): report 2's records are taken
+   * from it. Without one (a test, the bench) it makes one of its own over the registry's reports,
+   * `graph`, `maxAgeMs` and `clock`.
    */
   cache?: ReportCache;
   /**
@@ -49,7 +54,7 @@ export interface AppliesServiceOptions {
    * assignments are read here. True by default.
    */
   sharesReportLoads?: boolean;
-  /** For a cache of its own: how long one load's reads answer questions (the reports' freshness, five minutes by default). */
+  /** How long one question's reads answer it again (the reports' freshness, five minutes by default). */
   maxAgeMs?: number;
   clock?: () => number;
   log: (line: string) => void;
@@ -60,9 +65,13 @@ export class AppliesService {
   private readonly cache: ReportCache;
   private readonly sharesReportLoads: boolean;
   private readonly now: () => number;
+  private readonly maxAgeMs: number;
+  /** Each question's reads, by its words trimmed and in lower case, oldest first. */
+  private readonly kept = new Map<string, Kept>();
 
   constructor(private readonly options: AppliesServiceOptions) {
     this.now = options.clock ?? Date.now;
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
     this.graph = countedReader(options.graph);
     if (options.cache) {
       this.cache = options.cache;
@@ -71,7 +80,7 @@ export class AppliesService {
       const graph = this.graph;
       this.cache = new ReportCache(
         (id, onProgress, request) => REPORTS.load(id, graph, { onProgress, ...(request?.onRecords ? { onRecords: request.onRecords } : {}) }),
-        options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
+        this.maxAgeMs,
         this.now,
       );
       this.sharesReportLoads = true;
@@ -81,43 +90,59 @@ export class AppliesService {
 
   async applies(query: string, options: { refresh?: boolean } = {}): Promise<AppliesResult> {
     const count: RequestCount = { requests: 0 };
-    let loaded: Loaded;
+    const refresh = options.refresh === true;
+    let kept: Kept;
+    let reads: AppliesReads;
     try {
-      loaded = await countingRequests(count, () => this.cache.keep(KEPT_AS, () => this.load(options.refresh === true), { ...options, readAt: (kept) => kept.at }));
+      ({ kept, reads } = await countingRequests(count, async () => {
+        const assignments = await this.assignments(refresh);
+        const entry = this.question(query, assignments, refresh);
+        return { kept: entry, reads: await entry.reads };
+      }));
     } catch (error) {
       return { kind: 'failed', query, words: `The tenant could not be read: ${errorText(error)}`, requests: count.requests };
     }
-    const outcome = answerApplies(query, loaded.reads);
+    const outcome = (kept.outcome ??= answerApplies(reads));
     if (outcome.kind !== 'found') return { ...outcome, requests: count.requests };
-    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(loaded.at).toISOString() };
+    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(kept.at).toISOString() };
   }
 
-  private async load(refresh: boolean): Promise<Loaded> {
-    const at = this.now();
-    let assignmentsAt = at;
-    const assignments = this.assignments(refresh).then(({ records, at: loadedAt }) => {
-      assignmentsAt = Math.min(at, loadedAt);
-      return records;
-    });
-    const reads = await loadAppliesReads(this.graph, assignments);
-    this.options.log(
-      `what applies: read ${reads.assignments.objects.length} assigned objects, ${reads.devices.length} managed devices and the members of ${reads.members.size} groups`,
+  /** The question's kept reads while they are fresh and made against the same assignment load; else new ones. */
+  private question(query: string, assignments: { records: AssignmentRecords; at: number }, refresh: boolean): Kept {
+    const key = query.trim().toLowerCase();
+    const found = this.kept.get(key);
+    if (found && !refresh && found.assignments === assignments.records && this.now() - found.at < this.maxAgeMs) return found;
+    const at = Math.min(this.now(), assignments.at);
+    const entry: Kept = { reads: loadAppliesReads(this.graph, query, assignments.records), assignments: assignments.records, at };
+    this.kept.delete(key);
+    this.kept.set(key, entry);
+    if (this.kept.size > MAX_KEPT_QUESTIONS) this.kept.delete(this.kept.keys().next().value!);
+    entry.reads.then(
+      (reads) => {
+        const about = reads.resolution.kind === 'found' ? `a ${reads.resolution.subject.kind}` : `nothing (${reads.resolution.kind})`;
+        this.options.log(`what applies: a question about ${about}, against ${reads.assignments.objects.length} assigned objects, ${reads.members.size} groups weighed`);
+      },
+      () => {
+        if (this.kept.get(key) === entry) this.kept.delete(key);
+      },
     );
-    return { reads, at: assignmentsAt };
+    return entry;
   }
 
   /**
    * Report 2's records: from the cache when a load of report 2 there has them, or from a load of
    * report 2 through it; read here only when the cache's report came without them (another
    * instance's result, or reports loaded some other way) or its load failed, so that the question
-   * then fails with Graph's own answer, as it always has.
+   * then fails with Graph's own answer, as it always has. Kept like a report when read here.
    */
   private async assignments(refresh: boolean): Promise<{ records: AssignmentRecords; at: number }> {
     if (this.sharesReportLoads) {
       const shared = await this.cache.recordsOf(assignmentHygieneReport, { refresh });
       if (shared) return shared;
     }
-    const at = this.now();
-    return { records: await assignmentHygieneReport.load({ graph: this.graph }), at };
+    return this.cache.keep('what-applies-assignments', async () => ({ records: await assignmentHygieneReport.load({ graph: this.graph }), at: this.now() }), {
+      refresh,
+      readAt: (value) => value.at,
+    });
   }
 }

@@ -118,6 +118,7 @@ export function createServices(options: ServicesOptions): AppServices {
             graph,
             cache,
             sharesReportLoads: !options.load && registry.has(assignmentHygieneReport.id),
+            maxAgeMs: cacheMaxAgeMs,
             ...(options.cacheClock ? { clock: options.cacheClock } : {}),
             log,
           }),

@@ -1,6 +1,6 @@
 import { errorAnswer } from './graph-exchange.js';
 import type { RequestContext, SimAnswer } from './graph-exchange.js';
-import { decodeSkipToken, filterTest, listOption, nextPageLink } from './odata-query.js';
+import { decodeSkipToken, filterEquality, filterTest, listOption, nextPageLink } from './odata-query.js';
 import type { RecordTest } from './odata-query.js';
 import { capExpanded, prefersUnknownEnumMembers, schemaTest, shape, shaper } from './odata-shaping.js';
 import type { SimResourceTable } from './resources/resource-table.js';
@@ -51,6 +51,10 @@ export class SimCollectionReads {
     const keep: RecordTest | null = inSchema && passes ? (record) => inSchema(record) && passes(record) : (inSchema ?? passes);
     if (!isGenerated(list)) return storedSelection(keep ? list.filter(keep) : list);
     if (!keep) return generatedSelection(list, null);
+    // An equality the generated list indexes: the records a scan would keep, found without making the others.
+    const equality = filterEquality(filter);
+    const positions = equality ? list.indexOf?.(equality.property, equality.value) : undefined;
+    if (positions) return storedSelection(positions.map((position) => list.at(position)).filter(keep));
     const scans = this.generatedScans.get(list) ?? new Map<string, GeneratedScan>();
     this.generatedScans.set(list, scans);
     const key = `${resource.path}|${version}|${filter ?? ''}`;

@@ -6,6 +6,7 @@ import { answerBatch } from './batch.js';
 import type { BatchHost } from './batch.js';
 import { SimCollectionReads } from './collection-reads.js';
 import { SimDirectory } from './directory.js';
+import { SimMemberships } from './memberships.js';
 import type { SimEntra } from './entra.js';
 import { faultAnswer, redirectNextLink } from './faults.js';
 import type { FaultInjector } from './faults.js';
@@ -80,12 +81,14 @@ export class SimGraph {
   private logGeneration = 0;
   private readonly access: SimGraphAccess;
   private readonly directory: SimDirectory;
+  private readonly memberships: SimMemberships;
   private readonly reads: SimCollectionReads;
   private readonly batchHost: BatchHost;
 
   constructor(private readonly options: SimGraphOptions) {
     this.access = new SimGraphAccess(options.entra, options.throttle);
     this.directory = new SimDirectory({ origin: options.origin, tenant: options.tenant, access: this.access });
+    this.memberships = new SimMemberships({ origin: options.origin, tenant: options.tenant, access: this.access });
     this.reads = new SimCollectionReads({ origin: options.origin, tenant: options.tenant, resources: options.resources, pageSizes: options.pageSizes });
     this.batchHost = {
       origin: options.origin,
@@ -220,6 +223,8 @@ export class SimGraph {
 
     const directoryAnswer = this.directory.answer(context, version, path);
     if (directoryAnswer) return directoryAnswer;
+    const membershipAnswer = this.memberships.answer(context, version, path);
+    if (membershipAnswer) return membershipAnswer;
 
     const { resources } = this.options;
     const nested = resources.findNestedResource(version, path);

@@ -86,6 +86,12 @@ function dateRange(filter: string, resource: SimResource | SimNestedResource): D
 
 export type RecordTest = (record: GraphRecord) => boolean;
 
+/** The property and value of a `$filter=<property> eq '<value>'`; null for any other filter. */
+export function filterEquality(filter: string | null): { property: string; value: string } | null {
+  const match = filter === null ? null : FILTER_EQUALS.exec(filter.trim());
+  return match ? { property: match[1]!, value: match[2]!.replace(/''/g, "'") } : null;
+}
+
 /** What a checked `$filter` keeps; null without one. */
 export function filterTest(filter: string | null, resource: SimResource | SimNestedResource): RecordTest | null {
   if (filter === null) return null;

@@ -26,30 +26,44 @@ describe('what applies, on the demo tenant', () => {
     expect(entry(result, 'Regional Wi-Fi')!.path.map((step) => step.words)).toEqual([...APPLIES_DEMO.chain, 'its primary user user40@contoso-demo.example', APPLIES_DEMO.device]);
     expect(entry(result, 'Regional VPN')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'group' } });
     expect(entry(result, 'Regional VPN')!.words).toContain('VPN Exclusions → Executives');
-    expect(entry(result, 'Contractor compliance')).toMatchObject({ verdict: 'unknown', typeLabel: 'Compliance policies' });
-    expect(entry(result, 'Contractor compliance')!.words).toContain('Graph answered 500');
+    // Its members answer 500, but the question reads the primary user's groups, which list it.
+    expect(entry(result, 'Contractor compliance')).toMatchObject({ verdict: 'applies', typeLabel: 'Compliance policies' });
+    // A device group, which this app may not read: unknown, the permission named.
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'unknown' });
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)!.words).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(entry(result, 'Windows 10 clean-up')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'filter', filter: { verdict: 'out', name: 'Windows 11 devices' } } });
     expect(entry(result, 'Windows 11 start menu repair')).toMatchObject({ verdict: 'applies', filter: { verdict: 'in' } });
     expect(['Sales CRM', 'Sales Toolkit', 'Legacy Sales Dialer'].map((name) => entry(result, name)?.intent)).toEqual(['required', 'available', 'uninstall']);
     expect(entry(result, 'Regional Wi-Fi')!.link).toMatch(/^https:\/\/intune\.microsoft\.com\//);
     expect(result.requests).toBeGreaterThan(0);
 
-    // A second question within the load's life reads nothing.
-    const again = await service.applies(APPLIES_DEMO.user);
-    expect(again.requests).toBe(0);
-    expect(found(again).subject).toMatchObject({ kind: 'user' });
-    expect(entry(again, 'Regional VPN')?.verdict).toBe('applies');
+    // The same question again within the reports' freshness reads nothing; another reads only about its own subject.
+    expect((await service.applies(APPLIES_DEMO.device)).requests).toBe(0);
+    const other = await service.applies(APPLIES_DEMO.user);
+    expect(other.requests).toBeGreaterThan(0);
+    expect(other.requests).toBeLessThan(result.requests);
+    expect(found(other).subject).toMatchObject({ kind: 'user' });
+    expect(entry(other, 'Regional VPN')?.verdict).toBe('applies');
+    expect((await service.applies(APPLIES_DEMO.user)).requests).toBe(0);
   });
 
-  it('counts its requests: the lists, one $batch call per twenty groups, the managed devices', async () => {
+  it("counts its requests: report 2's assignments once, then a few reads about the device, never the device list or a group's members", async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
     harness.sim.graph.clearLog();
     const result = await service.applies(APPLIES_DEMO.device);
     const sent = harness.sim.graph.requests.filter((request) => !request.inBatch);
     expect(result.requests).toBe(sent.length);
-    const memberReads = harness.sim.graph.requests.filter((request) => request.inBatch && /^\/v1\.0\/groups\/[^/]+\/members$/.test(request.path));
-    expect(memberReads.length).toBeGreaterThan(0);
-    expect(sent.filter((request) => request.path === '/v1.0/deviceManagement/managedDevices')).toHaveLength(1);
+    expect(harness.sim.graph.requests.filter((request) => /\/members$/.test(request.path))).toEqual([]);
+    const deviceReads = sent.filter((request) => request.path === '/v1.0/deviceManagement/managedDevices');
+    expect(deviceReads.map((request) => new URLSearchParams(request.query).get('$filter'))).toEqual([`deviceName eq '${APPLIES_DEMO.device}'`]);
+    // Once report 2's assignments are kept, a question about another device is its own reads only: the device by
+    // name, a group by that name, the primary user's groups (all, and direct), the Entra device (refused: no
+    // Device.Read.All), and the groups above the user's, read upwards two levels, one $batch call each: 7.
+    harness.sim.graph.clearLog();
+    const next = await service.applies('CONTOSO-0041');
+    expect(found(next).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0041' });
+    expect(next.requests).toBe(harness.sim.graph.requests.filter((request) => !request.inBatch).length);
+    expect(next.requests).toBe(7);
   });
 
   it('answers for a group nested in assigned groups', async () => {

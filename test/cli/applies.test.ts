@@ -33,7 +33,8 @@ describe('dmhealth applies', () => {
       /\n {2}applies {2}Regional Wi-Fi\n {11}Applies through Regional Offices → Sales → Sales EMEA → its primary user user40@contoso-demo\.example → CONTOSO-0040\.\n {11}https:\/\/intune\.microsoft\.com\//,
     );
     expect(stdout).toContain('  excluded Regional VPN');
-    expect(stdout).toContain('  unknown  Contractor compliance');
+    expect(stdout).toContain('  applies  Contractor compliance');
+    expect(stdout).toContain(`  unknown  ${APPLIES_DEMO.deviceGroups.object}`);
     expect(stdout).toContain('  applies  Sales CRM (required)');
     expect(stdout.indexOf('Configuration profiles')).toBeLessThan(stdout.indexOf('\nApps\n'));
   });

@@ -54,14 +54,21 @@ describe('the derived allow-list', () => {
         "/v1.0/deviceManagement/deviceConfigurations",
         "/v1.0/deviceManagement/deviceManagementPartners",
         "/v1.0/deviceManagement/managedDevices",
+        "/v1.0/deviceManagement/managedDevices/{id}",
         "/v1.0/deviceManagement/mobileThreatDefenseConnectors",
         "/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance",
         "/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance",
+        "/v1.0/devices(deviceId='{id}')",
+        "/v1.0/devices(deviceId='{id}')/memberOf",
+        "/v1.0/devices(deviceId='{id}')/transitiveMemberOf",
         "/v1.0/directory/deletedItems/{id}",
         "/v1.0/directory/deviceLocalCredentials",
+        "/v1.0/groups",
         "/v1.0/groups/{id}",
-        "/v1.0/groups/{id}/members",
+        "/v1.0/groups/{id}/memberOf",
         "/v1.0/informationProtection/bitlocker/recoveryKeys",
+        "/v1.0/users/{id}/memberOf",
+        "/v1.0/users/{id}/transitiveMemberOf",
       ]
     `);
   });
@@ -81,8 +88,9 @@ describe('upstream allow-list', () => {
     // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3;
     // report 2's assignable types only beta has: Administrative Templates, macOS shell scripts,
     // Windows feature, quality and driver update profiles, quality update policies and settings
-    // catalog compliance policies.
-    expect(UPSTREAM_PATHS).toHaveLength(44);
+    // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
+    // name, a user's, a group's and a device's memberships, the Entra device).
+    expect(UPSTREAM_PATHS).toHaveLength(51);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
@@ -110,11 +118,24 @@ describe('upstream allow-list', () => {
 
   it('allows a group by GUID only', () => {
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
-    // A group's direct members, for what applies; its transitive members and other relationships stay refused.
-    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(true);
+    // The groups a group is in, for what applies; its members and other relationships stay refused.
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/memberOf')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMembers')).toBe(false);
-    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/members')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/everyone/memberOf')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);
+  });
+
+  it("allows a user's and a device's memberships by GUID only, for what applies", () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/transitiveMemberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/memberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/users/someone@contoso.example/memberOf')).toBe(false);
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}`)).toBe(false);
+    expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')/transitiveMemberOf`)).toBe(true);
+    expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')`)).toBe(true);
+    expect(isAllowedUpstreamPath("/v1.0/devices(deviceId='x')/memberOf")).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/devices')).toBe(false);
   });
 
   it('keeps each path on its version segment', () => {

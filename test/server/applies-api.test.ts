@@ -38,8 +38,13 @@ describe('GET /api/applies', () => {
     expect(result.answer.subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
     expect(result.requests).toBeGreaterThan(0);
     expect(result.answer.groups.map((group) => group.typeLabel)).toContain('Configuration profiles');
-    const again = (await ask(APPLIES_DEMO.user, bearer)).json as AppliesResult;
+    // The same question again reads nothing; another question reads only about its own subject.
+    const again = (await ask(APPLIES_DEMO.device, bearer)).json as AppliesResult;
     expect(again).toMatchObject({ kind: 'found', requests: 0 });
+    const other = (await ask(APPLIES_DEMO.user, bearer)).json as AppliesResult;
+    expect(other.kind).toBe('found');
+    expect(other.requests).toBeGreaterThan(0);
+    expect(other.requests).toBeLessThan(result.requests);
   });
 
   it('answers a name nothing has with notFound', async () => {

@@ -33,6 +33,21 @@ async function readAll(path: string): Promise<{ records: Array<Record<string, un
 }
 
 describe('generated collections of the large tenant', () => {
+  it("finds a device by name and a user's devices by UPN as a scan of every record would, filtered on the wire", async () => {
+    const devices = all(recordsOf(tenant, 'managedDevices'));
+    for (const [property, value] of [
+      ['deviceName', String(devices[42]!.deviceName)],
+      ['deviceName', String(devices[2_999]!.deviceName)],
+      ['userPrincipalName', String(devices[7]!.userPrincipalName)],
+      ['deviceName', 'NW-0000042'],
+      ['deviceName', 'NO-SUCH-DEVICE'],
+    ] as const) {
+      const scanned = devices.filter((device) => device[property] === value).map((device) => device.id);
+      const { records } = await readAll(`/v1.0/deviceManagement/managedDevices?$filter=${property} eq '${value}'&$select=id`);
+      expect(records.map((record) => record.id)).toEqual(scanned);
+    }
+  });
+
   it('holds none of the records, and makes each one again the same', () => {
     const devices = recordsOf(tenant, 'managedDevices');
     expect(tenant.collections.managedDevices).toEqual([]);

@@ -106,6 +106,6 @@ describe("$filter=operatingSystem eq '…' on managed devices", () => {
   });
 
   it('is a 400 on a property the list does not filter on', async () => {
-    expect((await graph.get("/v1.0/deviceManagement/managedDevices?$filter=deviceName eq 'CONTOSO-0001'")).status).toBe(400);
+    expect((await graph.get("/v1.0/deviceManagement/managedDevices?$filter=model eq 'Surface Laptop 5'")).status).toBe(400);
   });
 });

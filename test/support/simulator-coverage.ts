@@ -21,6 +21,8 @@ function anIdFor(tenant: SimTenant, path: string): string {
     throw new Error(`the tenant holds no record for ${path}`);
   };
   if (collection === 'groups') return first(tenant.groups.keys());
+  if (collection === 'users') return first([...tenant.groups.values()].flatMap((group) => group.members.filter((member) => member.type === 'user').map((member) => member.id)));
+  if (path.includes("/devices(deviceId='{id}')")) return first([...(tenant.entraDevices?.values() ?? [])].map((device) => device.deviceId));
   if (collection === 'deletedItems') return first(tenant.deletedGroups?.keys() ?? []);
   const records = (tenant.collections as Record<string, Array<{ id: string }> | undefined>)[collection ?? ''];
   return first((records ?? []).map((record) => record.id));

@@ -31,6 +31,12 @@ export interface AppliesDemoBuilder {
     membersFault?: 403 | 500;
     visibility?: 'HiddenMembership';
   }): string;
+  /**
+   * Adds the Entra device object of a managed device (its `azureADDeviceId` is the Entra `deviceId`,
+   * learn.microsoft.com/graph/api/resources/intune-devices-manageddevice) and returns its object id,
+   * which device groups list.
+   */
+  addEntraDevice(device: { deviceId: string; displayName: string }): string;
   add(collection: string, ...records: DemoRecord[]): void;
   records(collection: string): readonly DemoRecord[];
 }
@@ -42,7 +48,8 @@ export const APPLIES_DEMO = {
   user: 'user41@contoso-demo.example',
   chain: ['Regional Offices', 'Sales', 'Sales EMEA'],
   exclusion: ['VPN Exclusions', 'Executives'],
-  unreadable: 'Contractors',
+  /** A group whose membership for CONTOSO-0040 cannot be told by the demo app: a device group, read only with Device.Read.All. */
+  unreadable: 'Managed PCs',
   /** Reach CONTOSO-0040 through its primary user, and are for iOS, macOS and Android. */
   otherPlatforms: ['Sales CRM for iPhone', 'Sales Mac FileVault', 'Sales Android compliance'],
   /** An exclude filter beside an assignment with none; two include filters, one of which matches. */
@@ -63,6 +70,8 @@ export const APPLIES_DEMO = {
   },
   /** A profile read on /v1.0 whose assignment, read again on /beta, has an exclude filter CONTOSO-0040 matches. */
   v1ExcludeFilter: 'Windows 10 legacy settings',
+  /** CONTOSO-0040's Entra device is in Lobby PCs, nested in Managed PCs: decided with Device.Read.All, unknown without. */
+  deviceGroups: { chain: ['Managed PCs', 'Lobby PCs'], object: 'Lobby screen saver', app: 'Lobby sign-in kiosk' },
 } as const;
 
 export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
@@ -79,6 +88,7 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   const regional = tenant.addGroup({ displayName: 'Regional Offices', groupIds: [sales] });
   const executives = tenant.addGroup({ displayName: 'Executives', userIds: [users[40]!] });
   const vpnExclusions = tenant.addGroup({ displayName: 'VPN Exclusions', groupIds: [executives] });
+  // Its member list answers 500: "what applies" does not read assigned groups' members (it reads the subject's groups), so it is decided all the same.
   const contractors = tenant.addGroup({ displayName: 'Contractors', userIds: users.slice(40, 48), membersFault: 500 });
   const filter = records.assignmentFilter({
     id: tenant.guid(),
@@ -96,7 +106,6 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   configuration('Regional Wi-Fi', [include(regional)]);
   // The same chain, with an exclusion through a nested group: VPN Exclusions → Executives → user40.
   configuration('Regional VPN', [include(regional), { kind: 'exclude', groupId: vpnExclusions }]);
-  // A group whose members cannot be read: unknown, never "does not apply".
   tenant.add('deviceCompliancePolicies', records.deviceCompliancePolicy({ id: tenant.guid(), displayName: 'Contractor compliance', targets: [include(contractors)], now }));
   // All devices with an exclude filter (keeps Windows 11 out) and an include filter (lets it in); remediations are read on /beta, where filters show.
   remediation('Windows 10 clean-up', [{ kind: 'allDevices', filter: { mode: 'exclude', id: String(filter.id) } }]);
@@ -230,4 +239,13 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   // a profile /v1.0 lists without its targets' filters, whose assignment beta shows with an exclude
   // filter CONTOSO-0040 (Windows 11) matches, so it is excluded once read again on beta.
   configuration(APPLIES_DEMO.v1ExcludeFilter, [{ ...include(regional), filter: { mode: 'exclude', id: String(filter.id) } }]);
+  // Device groups: CONTOSO-0040's Entra device in Lobby PCs, nested in Managed PCs. Which groups a
+  // device is in is read through its Entra device (learn.microsoft.com/graph/api/device-list-transitivememberof),
+  // with Device.Read.All only: the demo app is not granted it, so these are unknown there, and decided for an app that is.
+  const pc = tenant.records('managedDevices').find((device) => device.deviceName === APPLIES_DEMO.device);
+  const entraDevice = tenant.addEntraDevice({ deviceId: String(pc?.azureADDeviceId), displayName: APPLIES_DEMO.device });
+  const lobby = tenant.addGroup({ displayName: 'Lobby PCs', deviceIds: [entraDevice, tenant.guid()] });
+  const managedPcs = tenant.addGroup({ displayName: 'Managed PCs', groupIds: [lobby] });
+  configuration(APPLIES_DEMO.deviceGroups.object, [include(managedPcs)]);
+  app(APPLIES_DEMO.deviceGroups.app, [{ ...include(lobby), intent: 'required' }]);
 }

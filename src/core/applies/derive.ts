@@ -25,6 +25,8 @@ export type AppliesSubject =
        * a member list shows a device's `deviceId` only to an app that may read devices.
        */
       entraObjectId: string | null;
+      /** Why `entraObjectId` is null, said where a group may hold devices (the optional Device.Read.All not granted, say). */
+      entraUnknownReason?: string;
       /** The primary user's Entra object id (`managedDevice.userId`), through whom user-targeted assignments apply. */
       primaryUserId: string | null;
       primaryUserName: string | null;
@@ -200,6 +202,7 @@ interface Seekers {
   deviceId: string | null;
   /** A device whose Entra object id is not known: a group with device members cannot be told. */
   deviceUnknown: boolean;
+  deviceUnknownReason?: string;
   groupId: string | null;
 }
 
@@ -210,7 +213,13 @@ function seekers(subject: AppliesSubject): Seekers {
       const name = subject.primaryUserName ?? subject.primaryUserId;
       userIds.set(subject.primaryUserId.toLowerCase(), [{ kind: 'primaryUser', id: subject.primaryUserId, name, words: `its primary user ${name}` }]);
     }
-    return { userIds, deviceId: subject.entraObjectId?.toLowerCase() ?? null, deviceUnknown: subject.entraObjectId === null, groupId: null };
+    return {
+      userIds,
+      deviceId: subject.entraObjectId?.toLowerCase() ?? null,
+      deviceUnknown: subject.entraObjectId === null,
+      ...(subject.entraUnknownReason ? { deviceUnknownReason: subject.entraUnknownReason } : {}),
+      groupId: null,
+    };
   }
   if (subject.kind === 'user') {
     return { userIds: new Map([[subject.id.toLowerCase(), []]]), deviceId: null, deviceUnknown: false, groupId: null };
@@ -248,7 +257,7 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
       unknown ??= {
         kind: 'unknown',
         path,
-        reason: 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
+        reason: seek.deviceUnknownReason ?? 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
         via: 'device',
       };
     }
@@ -637,7 +646,9 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
     const entry = deriveEntry(object, subject, records);
     if (!entry) continue;
     counts[entry.verdict] += 1;
-    byType.set(entry.typeLabel, [...(byType.get(entry.typeLabel) ?? []), entry]);
+    const entries = byType.get(entry.typeLabel);
+    if (entries) entries.push(entry);
+    else byType.set(entry.typeLabel, [entry]);
   }
   const groups = TYPE_ORDER.flatMap((label) => {
     const entries = byType.get(label);

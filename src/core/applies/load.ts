@@ -1,184 +1,417 @@
 /**
- * What "what applies" reads of its own (docs/finding-rules.md, "What applies"): the managed devices,
- * the members of the groups the assignments name and of the groups nested in them, and the names of
- * those nested groups. Every read goes through the Graph port and is one of the declarations in
- * `reads.ts` (its path and its `$select`), or a group look-up report 2 declares. The assignments
- * are report 2's records, handed in by the caller, which shares report 2's load rather than make a
- * second one (docs/architecture.md, "Loading once for everyone").
+ * What "what applies" reads about the one device, user or group a question names
+ * (docs/finding-rules.md, "What applies"): the subject found by what Graph filters on (a managed
+ * device by `deviceName` or by id, a user's devices by `userPrincipalName`, a user by id, a group by
+ * `displayName` or id), then the groups it is in: a user's `transitiveMemberOf` and `memberOf`, a
+ * device's the same with the optional Device.Read.All, and the groups above them read upwards
+ * (`/groups/{id}/memberOf`) to tell each path. Nothing here reads the tenant's device list or an
+ * assigned group's members, so a question costs the same at 1,000 devices as at 500,000. Every read
+ * goes through the Graph port and is one of the declarations in `reads.ts`, or a group look-up
+ * report 2 declares. The assignments are report 2's records, handed in by the caller, which shares
+ * report 2's load (docs/architecture.md, "Loading once for everyone").
  */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { lookUpGroups } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { errorText } from '../error-text.js';
+import { GraphError } from '../graph/graph-error.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
+import { pathFor, pathInBatch, selectOf } from '../graph/upstream-read.js';
+import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { AssignmentRecords } from '../reports/assignment-hygiene/load.js';
 import { MAX_NESTING_DEPTH } from './derive.js';
-import type { GroupMembers } from './derive.js';
-import { APPLIES_DEVICE_FIELDS, APPLIES_DEVICES_READ, APPLIES_GROUP_MEMBERS_READ } from './reads.js';
-import type { DeviceRecord } from './resolve.js';
+import type { AppliesSubject, GroupMembers } from './derive.js';
+import {
+  APPLIES_DEVICE_DIRECT_GROUPS_READ,
+  APPLIES_DEVICE_FIELDS,
+  APPLIES_DEVICE_GROUPS_READ,
+  APPLIES_DEVICE_READ,
+  APPLIES_DEVICES_READ,
+  APPLIES_ENTRA_DEVICE_READ,
+  APPLIES_GROUP_PARENTS_READ,
+  APPLIES_GROUPS_BY_NAME_READ,
+  APPLIES_USER_DIRECT_GROUPS_READ,
+  APPLIES_USER_GROUPS_READ,
+} from './reads.js';
+import { resolveSubject } from './resolve.js';
+import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
 
 /** Held by the compiler to the `managedDevice` type: a field Graph does not declare does not compile. */
 const DEVICE_FIELDS: readonly (keyof Graph.ManagedDevice)[] = APPLIES_DEVICE_FIELDS;
 
-/** Members are read for at most this many groups per load; past it, a group is unknown, never "not a member". */
-export const MAX_GROUPS_READ = 6000;
-/** Graph's largest page for a member list (`$top` up to 999, learn.microsoft.com/graph/api/group-list-members). */
-const MEMBERS_PAGE = 999;
+/** Graph's largest page for a membership list: "The default and maximum page sizes are 100 and 999" (user-list-transitivememberof, group-list-memberof). */
+const MEMBERSHIP_PAGE = '999';
 
 /**
- * The member read's version and its path relative to it: a `$batch` call's sub-requests name their
- * URL relative to the version the call is posted to (learn.microsoft.com/graph/json-batching).
+ * Groups whose parents one question reads at most, to tell the paths: a subject in more groups
+ * than this (a user in hundreds of groups) is answered all the same, from Graph's transitive list,
+ * each path past what was read said to be through nested groups not read.
  */
-const MEMBERS_VERSION = APPLIES_GROUP_MEMBERS_READ.path.startsWith('/beta/') ? 'beta' : 'v1.0';
-const MEMBERS_RELATIVE_PATH = APPLIES_GROUP_MEMBERS_READ.path.slice(`/${MEMBERS_VERSION}`.length);
-const MEMBERS_SELECT = APPLIES_GROUP_MEMBERS_READ.select.join(',');
+export const MAX_PARENT_READS = 200;
 
-/** What one load reads for "what applies": report 2's assignments, the managed devices and the groups' members. */
+/** A managed device with no Entra device id carries this one. */
+const NO_ENTRA_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Stands in a group's device members for "which devices it holds was not read": the device asked
+ * about may be one of them. derive.ts makes such a group unknown for a device whose Entra object
+ * could not be told (`entraObjectId` null), with the subject's `entraUnknownReason`.
+ */
+export const DEVICES_NOT_READ = 'devices-not-read';
+
+/** What one question read: the assignments (report 2's records), who it names, and the groups that matter to it. */
 export interface AppliesReads {
   assignments: AssignmentRecords;
-  devices: DeviceRecord[];
-  /** Members of every group read (those assignments name and those nested in them), by lower-case id, with their names. */
+  resolution: Resolution;
+  /**
+   * For derive.ts, by lower-case id: every assigned group and every group the subject is in, each
+   * with the members that matter to the subject (the subject, its primary user, the groups nested
+   * on its way), or why that could not be told. A group the subject is not in lists no one.
+   */
   members: Map<string, GroupMembers>;
 }
 
+type Listed = { id: string; displayName: string | null };
+type ListRead = { state: 'read'; groups: Listed[] } | { state: 'notFound' } | { state: 'failed'; reason: string };
+
+/** One member's groups, as read: those it is directly in, all it is in (null when not read), and why not. */
+interface Side {
+  /** Who is in the groups, as derive's member lists name them. */
+  as: { kind: 'user' | 'device' | 'group'; id: string };
+  direct: Listed[];
+  /** Every group it is in, nested ones included; null when Graph gives no such list for it (a group, to this app). */
+  transitive: Listed[] | null;
+  /** Why its groups could not be read; then every assigned group it is not known to be in is unknown. */
+  failed?: string;
+}
+
 /**
- * Reads the managed devices while the assignments arrive (`assignments`, report 2's records), then the
- * members of the groups they name, nesting included, and the names of nested groups. A failure of
- * the assignments or the devices is thrown (the question cannot be answered); a group that cannot be
- * read is unknown, never "no members".
+ * Finds what `query` names and reads the groups that matter to it. A failure to find the subject
+ * (the managed devices or the groups cannot be read) is thrown: the question cannot be answered. A
+ * group that could not be read is unknown, never "not a member".
  */
-export async function loadAppliesReads(graph: GraphReader, assignments: Promise<AssignmentRecords>): Promise<AppliesReads> {
-  // Both are awaited together, so that a failure of either is this load's, and neither is left unhandled.
-  const [records, devices] = await Promise.all([assignments, readDevices(graph)]);
-  const assigned = records.objects.flatMap((object) =>
-    (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])),
-  );
-  const members = await readMembers(graph, new Set(assigned));
-  // Names of the groups read: those the assignments name came with report 2's look-ups; nested
-  // ones are looked up the same way (`GET /groups/{id}`, twenty to a `$batch` call).
-  const lookups = new Map<string, GroupLookup>();
-  for (const lookup of records.groups.values()) lookups.set(lookup.id.toLowerCase(), lookup);
-  const unnamed = [...members.keys()].filter((id) => lookups.get(id)?.state !== 'found' && isGraphId(id));
-  if (unnamed.length > 0)
-    for (const lookup of (await lookUpGroups(graph, unnamed)).values())
-      if (lookup.state === 'found' || !lookups.has(lookup.id.toLowerCase())) lookups.set(lookup.id.toLowerCase(), lookup);
-  for (const [id, group] of members) {
-    const lookup = lookups.get(id);
-    const displayName = lookup?.state === 'found' ? lookup.displayName : (group.displayName ?? null);
-    members.set(id, hiddenAsUnknown({ ...group, displayName } as GroupMembers, lookup));
+export async function loadAppliesReads(graph: GraphReader, query: string, assignments: AssignmentRecords): Promise<AppliesReads> {
+  const wanted = query.trim();
+  if (!wanted) return { assignments, resolution: resolveSubject(query, [], []), members: new Map() };
+  const isId = isGraphId(wanted);
+  const quoted = wanted.replace(/'/g, "''");
+  const [byName, byUpn, byId, groupsByName, groupById, userGroups] = await Promise.all([
+    readDevices(graph, `deviceName eq '${quoted}'`),
+    wanted.includes('@') ? readDevices(graph, `userPrincipalName eq '${quoted}'`) : Promise.resolve([]),
+    isId ? readDevice(graph, wanted) : Promise.resolve(null),
+    graph.getAll<Listed>(APPLIES_GROUPS_BY_NAME_READ.path, { query: { $filter: `displayName eq '${quoted}'`, $select: selectOf(APPLIES_GROUPS_BY_NAME_READ) } }),
+    isId ? lookUpGroups(graph, [wanted]).then((found) => [...found.values()][0]) : Promise.resolve(undefined),
+    // A user named by id: their groups, which also tell whether the directory has such a user (404 when not).
+    isId ? readList(graph, APPLIES_USER_GROUPS_READ, wanted) : Promise.resolve(undefined),
+  ]);
+  const devices = new Map<string, DeviceRecord>();
+  for (const device of [...byName, ...byUpn, ...(byId ? [byId] : [])]) devices.set(device.id.toLowerCase(), device);
+  const groups: GroupRecord[] = groupsByName.flatMap((group) => (group.displayName ? [{ id: group.id, displayName: group.displayName }] : []));
+  if (groupById?.state === 'found' && !groups.some((group) => group.id.toLowerCase() === groupById.id.toLowerCase()))
+    groups.push({ id: groupById.id, displayName: groupById.displayName });
+  const userIds = new Set(userGroups && userGroups.state !== 'notFound' ? [wanted.toLowerCase()] : []);
+  const resolution = resolveSubject(query, [...devices.values()], groups, userIds);
+  if (resolution.kind !== 'found') return { assignments, resolution, members: new Map() };
+
+  const subject = resolution.subject;
+  const sides: Side[] = [];
+  if (subject.kind === 'user') {
+    const known = userGroups && subject.id.toLowerCase() === wanted.toLowerCase() ? userGroups : undefined;
+    sides.push(await userSide(graph, subject.id, known));
+  } else if (subject.kind === 'group') {
+    const direct = await readList(graph, APPLIES_GROUP_PARENTS_READ, subject.id);
+    sides.push(sideOf({ kind: 'group', id: subject.id }, direct, null, `group ${subject.name}`));
+  } else {
+    const record = devices.get(subject.id.toLowerCase());
+    const [user, device] = await Promise.all([
+      subject.primaryUserId && isGraphId(subject.primaryUserId) ? userSide(graph, subject.primaryUserId) : Promise.resolve(null),
+      deviceSide(graph, record?.azureADDeviceId ?? null),
+    ]);
+    if (user) sides.push(user);
+    if (device.side) sides.push(device.side);
+    resolution.subject = { ...subject, entraObjectId: device.entraObjectId, ...(device.unknownReason ? { entraUnknownReason: device.unknownReason } : {}) };
   }
-  return { assignments: records, devices, members };
+  const assigned = new Set(
+    assignments.objects.flatMap((object) =>
+      (object.targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId.toLowerCase()] : [])),
+    ),
+  );
+  const walk = await walkUp(graph, sides, assigned);
+  return { assignments, resolution, members: membersFor(resolution.subject, sides, walk, assignments) };
 }
+
+async function readDevices(graph: GraphReader, filter: string): Promise<DeviceRecord[]> {
+  return graph.getAll<DeviceItem, DeviceRecord>(graph.coveragePath(APPLIES_DEVICES_READ.path), { query: { $filter: filter, $select: DEVICE_FIELDS.join(',') } }, deviceRecord);
+}
+
+/** A device named by its managed device id; null when Intune has none by that id (404). */
+async function readDevice(graph: GraphReader, id: string): Promise<DeviceRecord | null> {
+  try {
+    return deviceRecord(await graph.get<DeviceItem>(pathFor(APPLIES_DEVICE_READ, id), { query: { $select: DEVICE_FIELDS.join(',') } }));
+  } catch (error) {
+    if (error instanceof GraphError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+type DeviceItem = Pick<Graph.ManagedDevice, (typeof APPLIES_DEVICE_FIELDS)[number]>;
+
+function deviceRecord(item: DeviceItem): DeviceRecord {
+  return {
+    id: String(item.id ?? ''),
+    deviceName: item.deviceName ?? null,
+    userId: item.userId || null,
+    userPrincipalName: item.userPrincipalName || null,
+    azureADDeviceId: item.azureADDeviceId ?? null,
+    operatingSystem: item.operatingSystem || null,
+    properties: {
+      deviceName: item.deviceName ?? null,
+      manufacturer: item.manufacturer ?? null,
+      model: item.model ?? null,
+      osVersion: item.osVersion ?? null,
+      // Filters' `deviceOwnership` is Corporate or Personal (filters-device-properties); the managed device says company or personal.
+      deviceOwnership: item.managedDeviceOwnerType === 'company' ? 'Corporate' : item.managedDeviceOwnerType === 'personal' ? 'Personal' : null,
+      enrollmentProfileName: item.enrollmentProfileName ?? null,
+    },
+  };
+}
+
+type MembershipItem = { '@odata.type'?: unknown; id?: unknown; displayName?: unknown };
 
 /**
- * A member list that came back empty is unknown when the group's look-up could not confirm it
- * (report 2's rule, src/core/directory/group-lookup.ts): a group with hidden membership lists no
- * members to an app without Member.Read.Hidden (learn.microsoft.com/graph/api/group-list-members),
- * so "no members" there may be "members not shown".
+ * A membership list (`memberOf`, `transitiveMemberOf`) of one object: its groups only (directory
+ * roles and administrative units are not assignment targets), read to its end at 999 a page, with no
+ * advanced query (which would need `ConsistencyLevel: eventual`). 404: no such object.
  */
-function hiddenAsUnknown(group: GroupMembers, lookup: GroupLookup | undefined): GroupMembers {
-  if (group.state !== 'read' || group.userIds.size > 0 || group.deviceIds.size > 0 || group.groupIds.length > 0) return group;
-  if (lookup?.state !== 'unknown') return group;
-  const why = 'message' in lookup.error && typeof lookup.error.message === 'string' ? lookup.error.message : errorText(lookup.error);
-  return { state: 'unknown', id: group.id, displayName: group.displayName, reason: `it lists no members to this app, which does not prove it has none: ${why}` };
+async function readList(graph: GraphReader, read: UpstreamRead, id: string): Promise<ListRead> {
+  try {
+    const items = await graph.getAll<MembershipItem>(pathFor(read, id), { query: { $select: selectOf(read), $top: MEMBERSHIP_PAGE } });
+    return { state: 'read', groups: groupsOf(items) };
+  } catch (error) {
+    if (error instanceof GraphError && error.status === 404) return { state: 'notFound' };
+    return { state: 'failed', reason: graphReason(error) };
+  }
 }
 
-async function readDevices(graph: GraphReader): Promise<DeviceRecord[]> {
-  return graph.getAll<Pick<Graph.ManagedDevice, (typeof APPLIES_DEVICE_FIELDS)[number]>, DeviceRecord>(
-    graph.coveragePath(APPLIES_DEVICES_READ.path),
-    { query: { $select: DEVICE_FIELDS.join(',') } },
-    (item) => ({
-      id: String(item.id ?? ''),
-      deviceName: item.deviceName ?? null,
-      userId: item.userId || null,
-      userPrincipalName: item.userPrincipalName || null,
-      azureADDeviceId: item.azureADDeviceId ?? null,
-      operatingSystem: item.operatingSystem || null,
-      properties: {
-        deviceName: item.deviceName ?? null,
-        manufacturer: item.manufacturer ?? null,
-        model: item.model ?? null,
-        osVersion: item.osVersion ?? null,
-        // Filters' `deviceOwnership` is Corporate or Personal (filters-device-properties); the managed device says company or personal.
-        deviceOwnership: item.managedDeviceOwnerType === 'company' ? 'Corporate' : item.managedDeviceOwnerType === 'personal' ? 'Personal' : null,
-        enrollmentProfileName: item.enrollmentProfileName ?? null,
-      },
-    }),
+function groupsOf(items: readonly MembershipItem[]): Listed[] {
+  return items.flatMap((item) =>
+    item['@odata.type'] === '#microsoft.graph.group' && typeof item.id === 'string'
+      ? [{ id: item.id.toLowerCase(), displayName: typeof item.displayName === 'string' ? item.displayName : null }]
+      : [],
   );
 }
 
+function graphReason(error: unknown): string {
+  return error instanceof GraphError && error.status !== undefined ? `Graph answered ${error.status}` : errorText(error);
+}
+
+function sideOf(as: Side['as'], direct: ListRead, transitive: ListRead | null, who: string): Side {
+  if (direct.state === 'read') return { as, direct: direct.groups, transitive: transitive?.state === 'read' ? transitive.groups : null };
+  // 404: the directory has no such object (a primary user since deleted), so it is in no group.
+  if (direct.state === 'notFound') return { as, direct: [], transitive: [] };
+  return { as, direct: [], transitive: null, failed: `the groups ${who} is in could not be read (${direct.reason})` };
+}
+
+async function userSide(graph: GraphReader, userId: string, transitive?: ListRead): Promise<Side> {
+  const [all, direct] = await Promise.all([transitive ?? readList(graph, APPLIES_USER_GROUPS_READ, userId), readList(graph, APPLIES_USER_DIRECT_GROUPS_READ, userId)]);
+  return sideOf({ kind: 'user', id: userId }, direct, all, `user ${userId}`);
+}
+
 /**
- * The direct members of every group the assignments name, and of the groups nested in them to
- * `MAX_NESTING_DEPTH`: first pages twenty to a `$batch` call, further pages one request each.
+ * The device's own groups, through its Entra device object (the managed device's `azureADDeviceId`
+ * is the Entra `deviceId`): read only with Device.Read.All, which the app does not ask for. Without
+ * it Graph answers 403, and which device groups hold the device stays unknown, the permission named.
  */
-async function readMembers(graph: GraphReader, start: ReadonlySet<string>): Promise<Map<string, GroupMembers>> {
-  const members = new Map<string, GroupMembers>();
-  let level = [...start];
-  for (let depth = 0; depth <= MAX_NESTING_DEPTH && level.length > 0; depth += 1) {
+async function deviceSide(graph: GraphReader, deviceId: string | null): Promise<{ side: Side | null; entraObjectId: string | null; unknownReason?: string }> {
+  if (!deviceId || deviceId === NO_ENTRA_ID || !isGraphId(deviceId)) {
+    return { side: null, entraObjectId: null, unknownReason: 'the managed device names no Entra device id, so which device groups hold it cannot be told' };
+  }
+  let entra: { id?: unknown };
+  try {
+    entra = await graph.get<{ id?: unknown }>(pathFor(APPLIES_ENTRA_DEVICE_READ, deviceId), { query: { $select: selectOf(APPLIES_ENTRA_DEVICE_READ) } });
+  } catch (error) {
+    if (error instanceof GraphError && error.status === 403) {
+      return {
+        side: null,
+        entraObjectId: null,
+        unknownReason:
+          'whether this device is in it can be told only with Device.Read.All, an optional permission this app has not been granted (README, "Optional permission: device groups")',
+      };
+    }
+    if (error instanceof GraphError && error.status === 404) {
+      return { side: null, entraObjectId: null, unknownReason: `Entra ID has no device with the device id ${deviceId}, so which device groups hold it cannot be told` };
+    }
+    return { side: null, entraObjectId: null, unknownReason: `its Entra device could not be read (${graphReason(error)})` };
+  }
+  const objectId = typeof entra.id === 'string' ? entra.id.toLowerCase() : null;
+  if (!objectId) return { side: null, entraObjectId: null, unknownReason: 'Graph sent its Entra device without an id' };
+  const [all, direct] = await Promise.all([readList(graph, APPLIES_DEVICE_GROUPS_READ, deviceId), readList(graph, APPLIES_DEVICE_DIRECT_GROUPS_READ, deviceId)]);
+  return { side: sideOf({ kind: 'device', id: objectId }, direct, all, 'the device'), entraObjectId: objectId };
+}
+
+/** What reading upwards found: each group's parents, the names seen, and where it stopped. */
+interface Walk {
+  /** The groups directly above each group read, by lower-case id. */
+  parents: Map<string, string[]>;
+  /** Every group reached from the subject's own groups upwards, with its name. */
+  reached: Map<string, string | null>;
+  /** Groups whose parents were not read (deeper than MAX_NESTING_DEPTH, or the read failed), with why. */
+  stopped: Map<string, string>;
+}
+
+/**
+ * Reads upwards from the sides' own groups, one level at a time (`/groups/{id}/memberOf`, twenty to a
+ * `$batch` call), to MAX_NESTING_DEPTH levels and MAX_PARENT_READS groups, and no further once every
+ * assigned group in a side's transitive list is reached: then each path that matters is known. A user
+ * whose assigned groups hold them directly costs no read at all.
+ */
+async function walkUp(graph: GraphReader, sides: readonly Side[], assigned: ReadonlySet<string>): Promise<Walk> {
+  const walk: Walk = { parents: new Map(), reached: new Map(), stopped: new Map() };
+  for (const side of sides) for (const group of side.direct) if (!walk.reached.has(group.id)) walk.reached.set(group.id, group.displayName);
+  const complete = () =>
+    sides.every((side) => side.failed !== undefined || (side.transitive !== null && side.transitive.every((group) => !assigned.has(group.id) || walk.reached.has(group.id))));
+  let level = [...walk.reached.keys()];
+  let read = 0;
+  for (let depth = 1; level.length > 0; depth += 1) {
+    if (complete()) return walk;
+    if (depth > MAX_NESTING_DEPTH || read + level.length > MAX_PARENT_READS) {
+      const why = depth > MAX_NESTING_DEPTH ? `nested deeper than ${MAX_NESTING_DEPTH} levels` : `more than ${MAX_PARENT_READS} groups would have to be read`;
+      for (const id of level) walk.stopped.set(id, `the groups above it were not read (${why})`);
+      return walk;
+    }
+    read += level.length;
     const next: string[] = [];
     for (let index = 0; index < level.length; index += MAX_BATCH_SIZE) {
-      const chunk = level.slice(index, index + MAX_BATCH_SIZE).filter((id) => !members.has(id));
-      const readable = chunk.filter((id) => isGraphId(id) && members.size < MAX_GROUPS_READ);
-      for (const id of chunk) {
-        if (!readable.includes(id))
-          members.set(id, {
-            state: 'unknown',
-            id,
-            displayName: null,
-            reason: isGraphId(id) ? `more than ${MAX_GROUPS_READ} groups would have to be read` : 'its id is not a group id',
-          });
-      }
-      if (readable.length === 0) continue;
+      const chunk = level.slice(index, index + MAX_BATCH_SIZE);
       const outcomes = await graph.batchGet(
-        readable.map((id, position) => ({ id: String(position + 1), url: `${MEMBERS_RELATIVE_PATH.replace('{id}', id)}?$select=${MEMBERS_SELECT}&$top=${MEMBERS_PAGE}` })),
-        { version: MEMBERS_VERSION },
+        chunk.map((id, position) => ({
+          id: String(position + 1),
+          url: `${pathInBatch(APPLIES_GROUP_PARENTS_READ, id)}?$select=${selectOf(APPLIES_GROUP_PARENTS_READ)}&$top=${MEMBERSHIP_PAGE}`,
+        })),
+        { version: 'v1.0' },
       );
-      for (const [position, id] of readable.entries()) {
-        const group = await readGroup(graph, id, outcomes.get(String(position + 1)));
-        members.set(id, group);
-        if (group.state === 'read') next.push(...group.groupIds.filter((nested) => !members.has(nested)));
+      for (const [position, id] of chunk.entries()) {
+        const parents = await parentsOf(graph, id, outcomes.get(String(position + 1)));
+        if (parents.state !== 'read') {
+          walk.stopped.set(id, parents.state === 'failed' ? `the groups above it could not be read (${parents.reason})` : 'it is no longer in the directory');
+          continue;
+        }
+        walk.parents.set(
+          id,
+          parents.groups.map((group) => group.id),
+        );
+        for (const group of parents.groups) {
+          if (walk.reached.has(group.id)) continue;
+          walk.reached.set(group.id, group.displayName);
+          next.push(group.id);
+        }
       }
     }
-    level = [...new Set(next)];
+    level = next;
   }
-  return members;
+  return walk;
 }
 
-type MemberItem = { '@odata.type'?: unknown; id?: unknown };
-
-async function readGroup(graph: GraphReader, id: string, outcome: BatchOutcome | undefined): Promise<GroupMembers> {
-  if (!outcome) return { state: 'unknown', id, displayName: null, reason: 'Graph gave no answer for it' };
-  if (!outcome.ok) {
-    const status = outcome.error.status;
-    // A group the directory no longer has (404) reaches no one: what names it applies to nobody through it.
-    if (status === 404) return { state: 'read', id, displayName: `deleted group ${id}`, userIds: new Set(), deviceIds: new Set(), groupIds: [] };
-    return { state: 'unknown', id, displayName: null, reason: status !== undefined ? `Graph answered ${status}` : errorText(outcome.error) };
-  }
+async function parentsOf(graph: GraphReader, id: string, outcome: BatchOutcome | undefined): Promise<ListRead> {
+  if (!outcome) return { state: 'failed', reason: 'Graph gave no answer for it' };
+  if (!outcome.ok) return outcome.error.status === 404 ? { state: 'notFound' } : { state: 'failed', reason: graphReason(outcome.error) };
   const body = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
-  if (!Array.isArray(body?.value)) return { state: 'unknown', id, displayName: null, reason: 'Graph sent a malformed member list' };
-  let items = body.value as MemberItem[];
-  if (typeof body['@odata.nextLink'] === 'string') {
-    // More than one page: the whole list is read again as pages (the first page twice, once in the batch).
-    try {
-      items = await graph.getAll<MemberItem>(APPLIES_GROUP_MEMBERS_READ.path.replace('{id}', id), { query: { $select: MEMBERS_SELECT, $top: String(MEMBERS_PAGE) } });
-    } catch (error) {
-      return { state: 'unknown', id, displayName: null, reason: `its members could not all be read (${errorText(error)})` };
+  if (!Array.isArray(body?.value)) return { state: 'failed', reason: 'Graph sent a malformed list' };
+  // More than a page of parents: the whole list is read again as pages.
+  if (typeof body['@odata.nextLink'] === 'string') return readList(graph, APPLIES_GROUP_PARENTS_READ, id);
+  return { state: 'read', groups: groupsOf(body.value as MembershipItem[]) };
+}
+
+/**
+ * The member lists derive.ts reads, made from what was read about the subject: each group the
+ * subject is in lists the subject (or its primary user, or its device) where it is a direct member,
+ * and the groups on the subject's way below it; a group known to hold the subject only through
+ * Graph's transitive list, its chain not read, lists a step saying so. Every assigned group the
+ * subject is not in lists no one, unless that could not be told: then it is unknown, with why.
+ */
+function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk, records: AssignmentRecords): Map<string, GroupMembers> {
+  const members = new Map<string, { id: string; displayName: string; userIds: Set<string>; deviceIds: Set<string>; groupIds: string[] }>();
+  const lookups = new Map<string, GroupLookup>();
+  for (const lookup of records.groups.values()) lookups.set(lookup.id.toLowerCase(), lookup);
+  const nameOf = (id: string, listed?: string | null) => {
+    const lookup = lookups.get(id);
+    return (lookup?.state === 'found' ? lookup.displayName : null) ?? listed ?? walk.reached.get(id) ?? `group ${id}`;
+  };
+  const entry = (id: string, listed?: string | null) => {
+    let found = members.get(id);
+    if (!found) {
+      found = { id, displayName: nameOf(id, listed), userIds: new Set(), deviceIds: new Set(), groupIds: [] };
+      members.set(id, found);
+    }
+    return found;
+  };
+  const place = (group: ReturnType<typeof entry>, as: Side['as']) => {
+    if (as.kind === 'user') group.userIds.add(as.id.toLowerCase());
+    else if (as.kind === 'device') group.deviceIds.add(as.id.toLowerCase());
+    else if (!group.groupIds.includes(as.id.toLowerCase())) group.groupIds.push(as.id.toLowerCase());
+  };
+  for (const [child, parents] of walk.parents) for (const parent of parents) if (!entry(parent).groupIds.includes(child)) entry(parent).groupIds.push(child);
+  for (const id of walk.reached.keys()) entry(id);
+  for (const side of sides) {
+    for (const group of side.direct) place(entry(group.id, group.displayName), side.as);
+    // In Graph's transitive list but not reached upwards (a parent read failed, or deeper than the walk):
+    // a member, through nested groups whose chain is not known; the step says so.
+    for (const group of side.transitive ?? []) {
+      if (walk.reached.has(group.id)) continue;
+      const stepId = `${group.id}/nested`;
+      const step = {
+        id: stepId,
+        displayName: 'nested groups not read (a member through them, as Graph lists it; the chain is not known)',
+        userIds: new Set<string>(),
+        deviceIds: new Set<string>(),
+        groupIds: [] as string[],
+      };
+      members.set(stepId, step);
+      place(step, side.as);
+      entry(group.id, group.displayName).groupIds.push(stepId);
     }
   }
-  const userIds = new Set<string>();
-  const deviceIds = new Set<string>();
-  const groupIds: string[] = [];
-  for (const item of items) {
-    const memberId = typeof item.id === 'string' ? item.id.toLowerCase() : null;
-    if (!memberId) continue;
-    // Members come as directoryObject with `@odata.type` (group-list-members); other types (contacts,
-    // service principals) are neither a device nor a user and cannot make a policy apply.
-    if (item['@odata.type'] === '#microsoft.graph.user') userIds.add(memberId);
-    else if (item['@odata.type'] === '#microsoft.graph.device') deviceIds.add(memberId);
-    else if (item['@odata.type'] === '#microsoft.graph.group') groupIds.push(memberId);
+  const result = new Map<string, GroupMembers>();
+  for (const [id, group] of members) result.set(id, { state: 'read', ...group });
+
+  // Assigned groups the subject is not known to be in.
+  const failed = sides.find((side) => side.failed !== undefined)?.failed;
+  const incomplete = sides.some((side) => side.transitive === null) && walk.stopped.size > 0 ? [...walk.stopped.entries()][0] : undefined;
+  const deviceUnknown = subject.kind === 'device' && subject.entraObjectId === null;
+  for (const object of records.objects) {
+    for (const target of object.targets ?? []) {
+      if (target.type !== 'include' && target.type !== 'exclude') continue;
+      const id = target.groupId.toLowerCase();
+      if (result.has(id)) continue;
+      const lookup = lookups.get(id);
+      const displayName = lookup?.state === 'found' ? lookup.displayName : null;
+      if (lookup?.state === 'deleted') {
+        result.set(id, { state: 'read', id, displayName: `deleted group ${id}`, userIds: new Set(), deviceIds: new Set(), groupIds: [] });
+      } else if (lookup?.state === 'unknown') {
+        // Report 2's look-up could not read it (its membership hidden from this app, a 403, a 5xx): a
+        // hidden group is left out of membership lists to an app without Member.Read.Hidden, so its absence proves nothing.
+        const why = 'message' in lookup.error && typeof lookup.error.message === 'string' ? lookup.error.message : errorText(lookup.error);
+        result.set(id, { state: 'unknown', id, displayName, reason: `whether it holds ${subject.name} cannot be told: ${why}` });
+      } else if (failed) {
+        result.set(id, { state: 'unknown', id, displayName, reason: failed });
+      } else if (incomplete) {
+        result.set(id, { state: 'unknown', id, displayName, reason: `${nameOf(incomplete[0])} may be nested in it: ${incomplete[1]}` });
+      } else {
+        // Report 2's look-up saw its whole member list: empty, or users only, holds no device.
+        const emptyForSure = lookup?.state === 'found' && (lookup.isEmpty || lookup.holdsNoDevice === true);
+        result.set(id, {
+          state: 'read',
+          id,
+          displayName: displayName ?? `group ${id}`,
+          userIds: new Set(),
+          deviceIds: new Set(deviceUnknown && !emptyForSure ? [DEVICES_NOT_READ] : []),
+          groupIds: [],
+        });
+      }
+    }
   }
-  return { state: 'read', id, displayName: `group ${id}`, userIds, deviceIds, groupIds };
+  return result;
 }

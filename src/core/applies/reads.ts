@@ -1,7 +1,8 @@
 import type { UpstreamRead } from '../graph/upstream-read.js';
 
 /**
- * The Graph reads "what applies" makes of its own (docs/finding-rules.md, "What applies"). It also
+ * The Graph reads "what applies" makes of its own (docs/finding-rules.md, "What applies"): each
+ * about the one device, user or group a question names, never a list of the whole tenant. It also
  * makes report 2's assignment reads, which report 2's folder declares, and looks groups up by id
  * (`/v1.0/groups/{id}`), which report 2 declares too.
  */
@@ -21,22 +22,109 @@ export const APPLIES_DEVICE_FIELDS = [
   'enrollmentProfileName',
 ] as const;
 
+/** Found by `$filter=deviceName eq '…'` (a device's name) or `userPrincipalName eq '…'` (a user's devices): a page or two, whatever the tenant's size. */
 export const APPLIES_DEVICES_READ = {
   path: '/v1.0/deviceManagement/managedDevices',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: APPLIES_DEVICE_FIELDS,
   optional: false,
   betaTwin: true,
-  why: 'The device a question names, its primary user, its platform, and the properties assignment filters read.',
+  why: 'The device a question names (by name, or its primary user by UPN), its primary user, its platform, and the properties assignment filters read.',
 } as const satisfies UpstreamRead;
 
-/** `GET /groups/{id}/members`: a group's direct members (learn.microsoft.com/graph/api/group-list-members). */
-export const APPLIES_GROUP_MEMBERS_READ = {
-  path: '/v1.0/groups/{id}/members',
+/** `GET /deviceManagement/managedDevices/{id}` (learn.microsoft.com/graph/api/intune-devices-manageddevice-get): a device named by its id. */
+export const APPLIES_DEVICE_READ = {
+  path: '/v1.0/deviceManagement/managedDevices/{id}',
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
+  select: APPLIES_DEVICE_FIELDS,
+  optional: false,
+  why: 'The device a question names by its managed device id.',
+} as const satisfies UpstreamRead;
+
+/** `GET /groups?$filter=displayName eq '…'` (learn.microsoft.com/graph/api/group-list): a group named in a question. */
+export const APPLIES_GROUPS_BY_NAME_READ = {
+  path: '/v1.0/groups',
   permissions: ['Group.Read.All'],
-  select: ['id'],
-  optional: true,
-  why: 'The members of the groups assignments name, and of the groups nested in them; a group not read is unknown.',
+  select: ['id', 'displayName'],
+  optional: false,
+  why: 'The group a question names by its display name.',
 } as const satisfies UpstreamRead;
 
-export const APPLIES_READS: readonly UpstreamRead[] = [APPLIES_DEVICES_READ, APPLIES_GROUP_MEMBERS_READ];
+/**
+ * `GET /users/{id}/transitiveMemberOf` (learn.microsoft.com/graph/api/user-list-transitivememberof):
+ * every group the user is in, nested ones included. For another user's memberships the page lists
+ * Group.Read.All among the application permissions that allow it.
+ */
+export const APPLIES_USER_GROUPS_READ = {
+  path: '/v1.0/users/{id}/transitiveMemberOf',
+  permissions: ['Group.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: "Every group a user (asked about, or a device's primary user) is in, directly or through nested groups; also tells whether the user exists.",
+} as const satisfies UpstreamRead;
+
+/** `GET /users/{id}/memberOf` (learn.microsoft.com/graph/api/user-list-memberof): the groups a user is directly in, where each path through nested groups starts. */
+export const APPLIES_USER_DIRECT_GROUPS_READ = {
+  path: '/v1.0/users/{id}/memberOf',
+  permissions: ['Group.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: 'The groups a user is directly in: where the path to an assigned group starts.',
+} as const satisfies UpstreamRead;
+
+/**
+ * `GET /groups/{id}/memberOf` (learn.microsoft.com/graph/api/group-list-memberof): the groups a group
+ * is directly in, read upwards from the subject's own groups to tell the path to an assigned group.
+ * (A group's `transitiveMemberOf` needs Directory.Read.All for an application, which this app does not ask for.)
+ */
+export const APPLIES_GROUP_PARENTS_READ = {
+  path: '/v1.0/groups/{id}/memberOf',
+  permissions: ['Group.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: 'The groups a group is directly in: each step of the path from the subject up to an assigned group.',
+} as const satisfies UpstreamRead;
+
+/**
+ * The managed device's Entra device object, addressed by its `deviceId` (the managed device's
+ * `azureADDeviceId`; learn.microsoft.com/graph/api/device-get: "You can address the device using
+ * either its id or deviceId"). Device.Read.All, which the app registration does not ask for: granted
+ * by choice (README, "Optional permission: device groups").
+ */
+export const APPLIES_ENTRA_DEVICE_READ = {
+  path: "/v1.0/devices(deviceId='{id}')",
+  permissions: ['Device.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: "The Entra device object of the device asked about: its object id, which device groups' member lists name.",
+} as const satisfies UpstreamRead;
+
+/** `GET /devices(deviceId='{deviceId}')/transitiveMemberOf` (learn.microsoft.com/graph/api/device-list-transitivememberof): Device.Read.All. */
+export const APPLIES_DEVICE_GROUPS_READ = {
+  path: "/v1.0/devices(deviceId='{id}')/transitiveMemberOf",
+  permissions: ['Device.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: 'Every group the device asked about is in, nested ones included: which device-group assignments reach it.',
+} as const satisfies UpstreamRead;
+
+/** `GET /devices(deviceId='{deviceId}')/memberOf` (learn.microsoft.com/graph/api/device-list-memberof): Device.Read.All. */
+export const APPLIES_DEVICE_DIRECT_GROUPS_READ = {
+  path: "/v1.0/devices(deviceId='{id}')/memberOf",
+  permissions: ['Device.Read.All'],
+  select: ['id', 'displayName'],
+  optional: true,
+  why: 'The groups the device asked about is directly in: where the path to an assigned device group starts.',
+} as const satisfies UpstreamRead;
+
+export const APPLIES_READS: readonly UpstreamRead[] = [
+  APPLIES_DEVICES_READ,
+  APPLIES_DEVICE_READ,
+  APPLIES_GROUPS_BY_NAME_READ,
+  APPLIES_USER_GROUPS_READ,
+  APPLIES_USER_DIRECT_GROUPS_READ,
+  APPLIES_GROUP_PARENTS_READ,
+  APPLIES_ENTRA_DEVICE_READ,
+  APPLIES_DEVICE_GROUPS_READ,
+  APPLIES_DEVICE_DIRECT_GROUPS_READ,
+];

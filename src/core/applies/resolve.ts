@@ -1,8 +1,8 @@
 /**
  * Which device, user or group a question names (docs/finding-rules.md, "What applies"): a device
- * by name or managed device id, a user by UPN or object id (as the managed devices' primary users
- * name them, or as a group lists them), a group by name or id among the groups the assignments name
- * and the groups nested in them. Pure: the candidates come from what the app read.
+ * by name or managed device id, a user by UPN (as the managed devices' primary users name them) or
+ * object id, a group by name or id. Pure: the candidates are what Graph found for the question's
+ * words (load.ts: `$filter` by name, or a read by id), compared here without case.
  */
 
 import { intuneLinks } from '../reports/intune-links.js';
@@ -69,7 +69,7 @@ export function resolveSubject(query: string, devices: readonly DeviceRecord[], 
     return {
       kind: 'notFound',
       query,
-      words: `Nothing is called "${query.trim()}": no managed device by that name or id, no primary user with that UPN or id, and no group by that name or id among the groups assignments name.`,
+      words: `Nothing is called "${query.trim()}": no managed device by that name or id, no primary user with that UPN, no user with that id, and no group by that name or id.`,
     };
   }
   const candidates = found.slice(0, MAX_CANDIDATES).map((subject) => candidate(subject, users));

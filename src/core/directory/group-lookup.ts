@@ -19,6 +19,8 @@ export type GroupLookup =
       displayName: string;
       /** No member in effect: none at all, or only groups that are themselves empty in effect. */
       isEmpty: boolean;
+      /** Its whole member list was seen (fewer than the 20 `$expand` returns at most) and holds users only: no device is in it. */
+      holdsNoDevice?: boolean;
       /** A dynamic group: empty now, it may fill as its rule matches. */
       dynamic?: boolean;
       /** Empty only through its nested groups, which it has. */
@@ -283,11 +285,14 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: Gr
   }
   const dynamic = Array.isArray(group.groupTypes) && group.groupTypes.includes('DynamicMembership');
   const notSecurityGroup = groupKindIfNotSecurity(group);
+  // Fewer than Graph's cap of 20 expanded members is the whole list: users only there means no device is in it ("what applies").
+  const holdsNoDevice = members.length > 0 && members.length < 20 && members.every((member) => member['@odata.type'] === '#microsoft.graph.user');
   const found: GroupLookup = {
     state: 'found',
     id,
     displayName: group.displayName ?? id,
     isEmpty: members.length === 0,
+    ...(holdsNoDevice ? { holdsNoDevice } : {}),
     ...(dynamic ? { dynamic } : {}),
     ...(notSecurityGroup ? { notSecurityGroup } : {}),
   };

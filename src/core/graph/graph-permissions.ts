@@ -21,3 +21,17 @@ export const GRAPH_APPLICATION_PERMISSIONS = {
 
 /** A permission this app may ask for: a misspelt one does not compile. */
 export type GraphApplicationPermission = keyof typeof GRAPH_APPLICATION_PERMISSIONS;
+
+/**
+ * Permissions a read may use when the tenant's administrator chose to grant them, which the app
+ * registration does not ask for (aad.manifest.json leaves them out; the README says how and why to
+ * add one). A read of this kind is `optional`: without the permission Graph answers 403 and what the
+ * read would have decided stays unknown, with the permission named. Id: the application permission
+ * id in the Microsoft Graph permissions reference, https://learn.microsoft.com/graph/permissions-reference.
+ */
+export const OPTIONAL_GRAPH_APPLICATION_PERMISSIONS = {
+  /** Reads Entra device objects: which groups a managed device's Entra device is in ("what applies", device groups). */
+  'Device.Read.All': '7438b122-aefc-4978-80ed-43db9fcc7715',
+} as const;
+
+export type OptionalGraphPermission = keyof typeof OPTIONAL_GRAPH_APPLICATION_PERMISSIONS;

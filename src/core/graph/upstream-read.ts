@@ -1,5 +1,5 @@
 import { GRAPH_APPLICATION_PERMISSIONS } from './graph-permissions.js';
-import type { GraphApplicationPermission } from './graph-permissions.js';
+import type { GraphApplicationPermission, OptionalGraphPermission } from './graph-permissions.js';
 
 /**
  * One Graph read a report (or "what applies") makes, declared in its own folder. The Graph client's
@@ -12,9 +12,11 @@ export interface UpstreamRead {
   readonly path: string;
   /**
    * The application permissions that allow it, any one of them enough; the first is the one the
-   * product asks for (least privileged, as Graph's page for the call lists it).
+   * product asks for (least privileged, as Graph's page for the call lists it), unless it is one of the
+   * permissions the product never asks for (`OPTIONAL_GRAPH_APPLICATION_PERMISSIONS`): such a read is
+   * `optional`, and made only to see whether the administrator granted it.
    */
-  readonly permissions: readonly [GraphApplicationPermission, ...GraphApplicationPermission[]];
+  readonly permissions: readonly [GraphApplicationPermission | OptionalGraphPermission, ...(GraphApplicationPermission | OptionalGraphPermission)[]];
   /** The fields its `$select` names, when it selects. */
   readonly select?: readonly string[];
   /** Whether the reader can do without it: a 403 then shows as n/a or "not checked", not as a load error. */

@@ -54,5 +54,10 @@ export const MANAGED_DEVICES = {
   // correctly for other properties, such as operatingSystem", v1.0 and beta). How it compares case is not
   // documented; the look-alike matches exactly, as OData's `eq` does (`tolower` exists for the other case),
   // so a device whose `operatingSystem` is spelt otherwise is not in the filtered list: the strict case.
-  filterable: ['operatingSystem'],
+  //
+  // `deviceName eq '…'` and `userPrincipalName eq '…'`: how one device, or one user's devices, are found
+  // by name. The list page documents no per-property filter table; Microsoft's answer on Q&A shows
+  // `Get-MgDeviceManagementManagedDevice -Filter "deviceName eq '…'"`, which sends this `$filter`
+  // (learn.microsoft.com/answers/questions/1686350). Compared exactly, as above: the strict case.
+  filterable: ['operatingSystem', 'deviceName', 'userPrincipalName'],
 } as const satisfies SimResource;

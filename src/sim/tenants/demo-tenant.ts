@@ -7,7 +7,7 @@ import type { ReportId } from '../../core/reports/report-model.js';
 import { pick, seededGuid, seededRandom } from './seeded-random.js';
 import type { SimResourceEntry } from '../resources/resource-model.js';
 import { COLLECTION_NAMES, SINGLETON_NAMES, emptyCollections } from './sim-tenant.js';
-import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimGroup, SimTenant } from './sim-tenant.js';
+import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimEntraDevice, SimGroup, SimTenant } from './sim-tenant.js';
 
 /**
  * The application permissions the demo's app registration is granted, as Entra issues the role
@@ -114,6 +114,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   const appliesRandom = seededRandom((options.seed ?? 20261121) + 1);
   const appliesGuid = () => seededGuid(appliesRandom);
   const reportRecords = builder('assignment-hygiene');
+  const entraDevices = new Map<string, SimEntraDevice>();
   plantAppliesDemo({
     now,
     guid: appliesGuid,
@@ -129,6 +130,11 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
       groups.set(id, { id, displayName, members, ...(membersFault ? { membersFault } : {}), ...(visibility ? { visibility } : {}) });
       return id;
     },
+    addEntraDevice: ({ deviceId, displayName }) => {
+      const id = appliesGuid();
+      entraDevices.set(deviceId.toLowerCase(), { id, deviceId, displayName });
+      return id;
+    },
     add: reportRecords.add,
     records: reportRecords.records,
   });
@@ -141,6 +147,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     singletons,
     groups,
     deletedGroups,
+    entraDevices,
     // Those of the registry it was built for, so a report added to it is granted what it reads.
     grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
     declaredFindings: declared,

@@ -395,7 +395,18 @@ function generateDevices(options: {
   const localCredentials = madeOf('localCredential');
   const performance = madeOf('performance');
   return {
-    managedDevices: list(deviceCount, (index) => devices(index)[0]!),
+    managedDevices: {
+      ...list(deviceCount, (index) => devices(index)[0]!),
+      // A device's name and its primary user's UPN carry its index (drawDevice): `NW-000042`, `iPhone-42`, `user42@northwind.example`.
+      indexOf: (property: string, value: string) => {
+        const pattern = property === 'deviceName' ? /^(?:NW-(\d{6,})|iPhone-(\d+))$/ : property === 'userPrincipalName' ? /^user(\d+)@northwind\.example$/ : null;
+        if (!pattern) return undefined;
+        const match = pattern.exec(value);
+        const index = match ? Number(match[1] ?? match[2]) : Number.NaN;
+        if (!Number.isInteger(index) || index < 0 || index >= deviceCount) return [];
+        return devices(index)[0]![property] === value ? [index] : [];
+      },
+    },
     bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => recoveryKeys(owner >>> 1)[owner & 1]!),
     deviceLocalCredentials: list(Uint32Array.from(credentialOwners), (index) => localCredentials(index)[0]!),
     userExperienceAnalyticsDevicePerformance: list(Uint32Array.from(performanceOwners), (index) => performance(index)[0]!),

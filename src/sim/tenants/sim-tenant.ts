@@ -26,6 +26,12 @@ export const SINGLETON_NAMES: readonly SingletonName[] = SIM_RESOURCES.flatMap((
 export interface GeneratedRecords {
   readonly length: number;
   at(index: number): GraphRecord;
+  /**
+   * The positions of the records whose `property` equals `value`, found without making every record,
+   * or undefined where the list keeps no such index. The same records a scan would find: it only
+   * spares the simulator a scan of 500,000 generated records for `$filter=deviceName eq '…'`.
+   */
+  indexOf?(property: string, value: string): number[] | undefined;
 }
 
 /** What the simulator reads a collection from: the stored records, or the generated ones. */
@@ -58,6 +64,22 @@ export interface SimGroup {
   membersFault?: 403 | 500;
 }
 
+/** A user the directory knows beyond the group members and managed devices that name them (the large tenant's primary users). */
+export interface SimUser {
+  id: string;
+  userPrincipalName?: string;
+}
+
+/**
+ * An Entra device object (learn.microsoft.com/graph/api/resources/device): its object `id`, which
+ * group member lists name, and its `deviceId`, which a managed device carries as `azureADDeviceId`.
+ */
+export interface SimEntraDevice {
+  id: string;
+  deviceId: string;
+  displayName: string;
+}
+
 export type { ReportId } from '../../core/reports/report-model.js';
 
 /**
@@ -88,6 +110,10 @@ export interface SimTenant {
   singletons: SimSingletons;
   /** Keyed by lower-case id. */
   groups: Map<string, SimGroup>;
+  /** Users besides those group members and stored managed devices name, keyed by lower-case id. */
+  users?: Map<string, SimUser>;
+  /** Entra device objects, keyed by lower-case `deviceId`; none when absent. */
+  entraDevices?: Map<string, SimEntraDevice>;
   /** Soft-deleted groups, keyed by lower-case id; none when absent. */
   deletedGroups?: Map<string, SimDeletedGroup>;
   /** Application permissions the scenario's app registration is granted (the token's `roles`). */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
+
+/**
+ * The membership reads "what applies" makes, as Microsoft documents them (src/sim/memberships.ts):
+ * pages of 100 and `$top` to 999, advanced queries refused without `ConsistencyLevel: eventual`,
+ * hidden-membership groups left out, and the device reads refused without Device.Read.All.
+ */
+const tenant = buildDemoTenant();
+const graph = useRawGraph(tenant);
+const groupNamed = (name: string) => [...tenant.groups.values()].find((group) => group.displayName === name)!;
+const user40 = () => groupNamed('Executives').members[0]!.id;
+
+describe("the simulator's membership reads", () => {
+  it("lists a user's groups, transitive ones included, without the hidden-membership group", async () => {
+    const direct = await graph.get(`/v1.0/users/${user40()}/memberOf?$select=id,displayName`);
+    const all = await graph.get(`/v1.0/users/${user40()}/transitiveMemberOf?$select=id,displayName`);
+    expect(direct.status).toBe(200);
+    const names = (body: typeof direct.body) => (body.value as Array<{ displayName: string }>).map((group) => group.displayName);
+    expect(names(direct.body)).toContain('Sales EMEA');
+    expect(names(direct.body)).not.toContain('Sales');
+    expect(names(all.body)).toEqual(expect.arrayContaining(['Sales EMEA', 'Sales', 'Regional Offices', 'Executives', 'VPN Exclusions']));
+    // Member.Read.Hidden is not granted: the hidden group is not listed, though user40 is in it.
+    expect(names(all.body)).not.toContain(APPLIES_DEMO.hidden.group);
+  });
+
+  it('refuses a $filter, a $search or a cast without ConsistencyLevel eventual and $count, and a $top past 999', async () => {
+    const path = `/v1.0/users/${user40()}/transitiveMemberOf`;
+    for (const query of ["?$filter=displayName eq 'Sales'", '?$search="displayName:Sales"', '/microsoft.graph.group']) {
+      const answer = await graph.get(`${path}${query}`);
+      expect(answer.status, query).toBe(400);
+      expect((answer.body as { error?: { code?: string } }).error?.code, query).toBe('Request_UnsupportedQuery');
+    }
+    expect((await graph.get(`${path}?$top=1000`)).status).toBe(400);
+    const page = await graph.get(`${path}?$top=2&$select=id`);
+    expect((page.body.value as unknown[]).length).toBe(2);
+    expect(page.body['@odata.nextLink']).toBeDefined();
+  });
+
+  it("answers 404 for a user the directory does not have, and 403 for a device's groups without Device.Read.All", async () => {
+    expect((await graph.get('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/memberOf')).status).toBe(404);
+    const entra = [...(tenant.entraDevices?.values() ?? [])][0]!;
+    expect((await graph.get(`/v1.0/devices(deviceId='${entra.deviceId}')/transitiveMemberOf`)).status).toBe(403);
+    const app = graph.sim.addApplication({ roles: ['Device.Read.All'] });
+    const bearer = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    const groups = await graph.get(`/v1.0/devices(deviceId='${entra.deviceId}')/transitiveMemberOf?$select=displayName`, { bearer });
+    expect((groups.body.value as Array<{ displayName: string }>).map((group) => group.displayName).sort()).toEqual([...APPLIES_DEMO.deviceGroups.chain].sort());
+    expect((await graph.get("/v1.0/devices(deviceId='0f8fad5b-d9cb-469f-a165-70867728950e')", { bearer })).status).toBe(404);
+  });
+
+  it('finds groups by display name, exactly, and refuses other filters', async () => {
+    const found = await graph.get("/v1.0/groups?$filter=displayName eq 'Sales EMEA'&$select=id,displayName");
+    expect((found.body.value as Array<{ id: string }>).map((group) => group.id)).toEqual([groupNamed('Sales EMEA').id]);
+    expect(((await graph.get("/v1.0/groups?$filter=displayName eq 'sales emea'")).body.value as unknown[]).length).toBe(0);
+    expect((await graph.get("/v1.0/groups?$filter=startswith(displayName,'Sales')")).status).toBe(400);
+  });
+});
