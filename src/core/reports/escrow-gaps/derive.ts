@@ -2,11 +2,11 @@
 
 import { compareText } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
-import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow } from '../report-model.js';
+import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_KIND } from './finding-kinds.js';
 import type { EscrowFindingKind } from './finding-kinds.js';
-import { isHybridJoined } from './load.js';
+import { isHybridJoined, isWorkplaceJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 
@@ -15,6 +15,32 @@ export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 /** The words an escrow cell holds where there is no date: nothing escrowed, or nothing to escrow (a Cloud PC). */
 const MISSING = 'missing';
 const NOT_APPLICABLE = 'not applicable';
+/**
+ * The LAPS cell of a Microsoft Entra registered (workplace-joined) device: Windows LAPS does not support
+ * it (learn.microsoft.com/mem/intune/protect/windows-laps-overview, "Active Directory support").
+ */
+export const LAPS_NOT_SUPPORTED = 'not supported';
+/**
+ * The LAPS cell of a hybrid-joined device with no record in Entra ID: Windows LAPS backs up to "one
+ * directory type or the other, but not both" (the same page), so its password may be in on-premises
+ * Active Directory, which Graph cannot show. Not a finding: the data does not prove a gap.
+ */
+export const LAPS_MAY_BE_IN_AD = 'may be backed up to AD';
+/**
+ * The caveat of a load without the join type (/v1.0), for what it makes findings of: missing keys
+ * (a hybrid-joined device's may be in AD), missing LAPS passwords (a hybrid-joined device's may be in
+ * AD, and a Microsoft Entra registered device cannot have one), or both.
+ */
+export function joinTypeNotice(gaps: { keys: boolean; laps: boolean }): string {
+  if (gaps.keys && !gaps.laps) return HYBRID_JOIN_NOTICE;
+  const hybrid = gaps.keys
+    ? 'a hybrid-joined device that escrows its BitLocker key or backs up its LAPS password to on-premises Active Directory shows here as missing them in Entra ID'
+    : 'a hybrid-joined device that backs up its LAPS password to on-premises Active Directory shows here as missing it in Entra ID';
+  return (
+    `Read on /v1.0, Graph does not give the join type: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
+    `as missing its password. ${BETA_COVERAGE_ASK} to tell them apart.`
+  );
+}
 export const HYBRID_JOIN_NOTICE =
   'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
   `shows here as missing its key in Entra ID. ${BETA_COVERAGE_ASK} to tell hybrid-joined devices apart.`;
@@ -41,7 +67,11 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       label: 'LAPS password',
       available: lapsAvailable,
       format: 'date',
-      tones: { byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity) }, otherwise: 'ok' },
+      // Not supported, or maybe in AD: no verdict either way (docs/contract.md, "Columns": neutral).
+      tones: {
+        byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity), [LAPS_NOT_SUPPORTED]: 'neutral', [LAPS_MAY_BE_IN_AD]: 'neutral' },
+        otherwise: 'ok',
+      },
     },
     { key: 'note', label: 'Note', available: true, format: 'text', role: 'wide' },
   ];
@@ -49,6 +79,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
 
   const rows: Array<ReportRow & { gaps: number }> = [];
   const findings: FindingDraft<EscrowFindingKind>[] = [];
+  const uncheckedSubjects: Array<UncheckedSubject<EscrowFindingKind>> = [];
   for (const device of records.devices) {
     const notes: string[] = [];
     let recoveryKey: string | null = null;
@@ -90,6 +121,16 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
       if (hasPassword) {
         lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
+      } else if (isWorkplaceJoined(device.joinType)) {
+        // Nothing can be backed up, so nothing is missing (docs/finding-rules.md, report 4).
+        lapsPassword = LAPS_NOT_SUPPORTED;
+        notes.push('Microsoft Entra registered (workplace joined): Windows LAPS does not support it');
+      } else if (hybrid && device.entraDeviceId) {
+        // Its password may be in AD instead: what Graph cannot show is unknown, not missing, and an
+        // earlier finding about it stays open rather than resolved.
+        lapsPassword = LAPS_MAY_BE_IN_AD;
+        notes.push('Its LAPS password may be backed up to on-premises Active Directory instead of Entra ID (one or the other, never both)');
+        uncheckedSubjects.push({ kind: MISSING_LAPS_KIND, subjectId: device.id, ruleKey: '' });
       } else {
         lapsPassword = MISSING;
         gaps += 1;
@@ -119,12 +160,17 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
 
   const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;
   const keyFindings = findings.some((finding) => finding.kind === MISSING_KEY_KIND);
-  const notices = [noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : '', keyFindings && !records.joinTypeKnown ? HYBRID_JOIN_NOTICE : ''].filter(Boolean);
+  const lapsFindings = findings.some((finding) => finding.kind === MISSING_LAPS_KIND);
+  const notices = [
+    noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : '',
+    (keyFindings || lapsFindings) && !records.joinTypeKnown ? joinTypeNotice({ keys: keyFindings, laps: lapsFindings }) : '',
+  ].filter(Boolean);
   return {
     state: 'loaded',
     notice: notices.length > 0 ? notices.join(' ') : null,
     columns,
     rows: rows.map(({ gaps: _gaps, ...row }) => row),
     findings,
+    ...(uncheckedSubjects.length > 0 ? { uncheckedSubjects } : {}),
   };
 }
