@@ -1,6 +1,5 @@
 /** Report 4's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-import { compareText } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
@@ -9,6 +8,7 @@ import type { EscrowFindingKind } from './finding-kinds.js';
 import { isHybridJoined, isWorkplaceJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
+import { DeviceNameOrder } from './name-order.js';
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
@@ -77,10 +77,13 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
-  const rows: Array<ReportRow & { gaps: number }> = [];
+  // Rows by device, in the order the devices came; how many gaps each has decides where it goes.
+  const rows = new Array<ReportRow>(records.devices.length);
+  const gapsOf = new Uint8Array(records.devices.length);
   const findings: FindingDraft<EscrowFindingKind>[] = [];
   const uncheckedSubjects: Array<UncheckedSubject<EscrowFindingKind>> = [];
-  for (const device of records.devices) {
+  for (let index = 0; index < records.devices.length; index += 1) {
+    const device = records.devices[index]!;
     const notes: string[] = [];
     let recoveryKey: string | null = null;
     let lapsPassword: string | null = null;
@@ -143,7 +146,7 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         });
       }
     }
-    rows.push({
+    rows[index] = {
       id: device.id,
       device: device.deviceName,
       user: device.userPrincipalName,
@@ -152,11 +155,9 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       lapsPassword,
       note: notes.join('. ') || null,
       link: intuneLinks.managedDevice(device.id),
-      gaps,
-    });
+    };
+    gapsOf[index] = gaps;
   }
-  // Missing both first, then missing either, then complete (docs/finding-rules.md, report 4).
-  rows.sort((a, b) => b.gaps - a.gaps || compareText(String(a.device), String(b.device)));
 
   const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;
   const keyFindings = findings.some((finding) => finding.kind === MISSING_KEY_KIND);
@@ -169,8 +170,29 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
     state: 'loaded',
     notice: notices.length > 0 ? notices.join(' ') : null,
     columns,
-    rows: rows.map(({ gaps: _gaps, ...row }) => row),
+    rows: inGapOrder(rows, gapsOf, nameOrderOf(records)),
     findings,
     ...(uncheckedSubjects.length > 0 ? { uncheckedSubjects } : {}),
   };
+}
+
+/**
+ * The devices' name order: the one the load built while the pages arrived (`EscrowRecords.nameOrder`),
+ * when it orders these very devices, else made here.
+ */
+function nameOrderOf(records: EscrowRecords): readonly number[] {
+  const built = records.nameOrder;
+  return built && built.size === records.devices.length ? built.indices() : DeviceNameOrder.of(records.devices.map((device) => device.deviceName)).indices();
+}
+
+/**
+ * Missing both first, then missing either, then complete, each by name (docs/finding-rules.md,
+ * report 4): the name order split by gaps, as a stable sort on gaps then name would give it.
+ */
+function inGapOrder(rows: readonly ReportRow[], gapsOf: Uint8Array, nameOrder: readonly number[]): ReportRow[] {
+  const ordered: ReportRow[] = [];
+  for (const gaps of [2, 1, 0]) {
+    for (const index of nameOrder) if (gapsOf[index] === gaps) ordered.push(rows[index]!);
+  }
+  return ordered;
 }

@@ -11,6 +11,7 @@ import { loadSideBySide } from '../side-by-side.js';
 import { selectOf } from '../../graph/upstream-read.js';
 import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './reads.js';
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
+import { DeviceNameOrder } from './name-order.js';
 
 export interface WindowsDevice {
   id: string;
@@ -38,6 +39,11 @@ export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { 
 
 export interface EscrowRecords {
   devices: WindowsDevice[];
+  /**
+   * The devices' names in order, built while their pages arrived so that little is left after the
+   * last one (docs/performance.md); `derive` makes it itself when absent or not of these devices.
+   */
+  nameOrder?: DeviceNameOrder;
   /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
   joinTypeKnown: boolean;
   recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
@@ -110,9 +116,12 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   const $select = devicesPath.startsWith('/beta/') ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
   const readDevicePages = async (query: Record<string, string>, signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
+    // Each page's names sorted as it arrives, while the other lists' pages are awaited (name-order.ts).
+    const nameOrder = new DeviceNameOrder();
     let seen = 0;
     for await (const page of graph.pages<SelectedDevice>(devicesPath, { query, signal })) {
       seen += page.items.length;
+      const first = devices.length;
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
         devices.push({
@@ -125,9 +134,10 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
           cloudPc: isCloudPc(device.model),
         });
       }
+      nameOrder.add(devices.slice(first).map((device) => device.deviceName));
       progress('managedDevices', seen);
     }
-    return devices;
+    return { devices, nameOrder };
   };
   const readDevices = async (signal: AbortSignal) => {
     try {
@@ -158,7 +168,9 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   };
 
   // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
-  const [devices, recoveryKeys, lapsPasswords] = await loadSideBySide<[WindowsDevice[], EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
+  const [{ devices, nameOrder }, recoveryKeys, lapsPasswords] = await loadSideBySide<
+    [{ devices: WindowsDevice[]; nameOrder: DeviceNameOrder }, EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]
+  >([
     readDevices,
     // No `$select` on the key list: the report uses each of its four non-secret properties, and its
     // page documents `$filter` only (learn.microsoft.com/graph/api/bitlocker-list-recoverykeys).
@@ -170,7 +182,7 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     // Neither source granted: there is nothing to report, and the load error names the 403.
     throw recoveryKeys.error;
   }
-  return { devices, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
+  return { devices, nameOrder, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
 }
 
 /**
