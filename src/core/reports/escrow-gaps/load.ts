@@ -83,9 +83,8 @@ export function isHybridJoined(joinType: string | null): boolean {
  * Microsoft Entra registered ("workplace joined"), as beta's `joinType` names it (`azureADRegistered`,
  * learn.microsoft.com/graph/api/resources/intune-devices-jointype). Windows LAPS does not support such
  * devices: "Devices that are workplace-joined (WPJ) aren't supported by Intune for LAPS"
- * (learn.microsoft.com/mem/intune/protect/windows-laps-overview, "Active Directory support"), and Entra
- * ID's LAPS takes Entra joined and hybrid joined devices only
- * (learn.microsoft.com/entra/identity/devices/howto-manage-local-admin-passwords).
+ * (learn.microsoft.com/mem/intune/protect/windows-laps-overview, "Active Directory support"), whose
+ * cloud backup lists Microsoft Entra join and hybrid join only.
  */
 export function isWorkplaceJoined(joinType: string | null): boolean {
   return joinType === 'azureADRegistered';
