@@ -11,7 +11,9 @@
  * passed (see `budgetFloorMs`).
  *
  * Options: --latency MS (40), --devices N (100000), --policies N (2000: report 3's settings catalog
- * policies), --concurrency N (8), --no-throttling (to compare the client with the limits off).
+ * policies), --concurrency N (8), --no-throttling (to compare the client with the limits off),
+ * --reports ID,...,all (only those rows, `all` being all six together; the stories and what applies
+ * are then left out), for measuring one report again without the whole bench.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     policies: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '8' },
     'no-throttling': { type: 'boolean', default: false },
+    reports: { type: 'string' },
   },
   strict: true,
 });
@@ -37,6 +40,12 @@ const devices = Number(values.devices);
 const policies = Number(values.policies);
 const concurrency = Number(values.concurrency);
 const throttling = !values['no-throttling'];
+/** The rows asked for with --reports, or every row. */
+const only = values.reports === undefined ? undefined : new Set(values.reports.split(',').map((id) => id.trim()));
+if (only && ![...only].every((id) => id === 'all' || (REPORT_IDS as readonly string[]).includes(id))) {
+  throw new Error(`--reports takes report ids and "all", comma-separated; got ${values.reports}`);
+}
+const wanted = (row: string) => !only || only.has(row);
 if (![latencyMs, devices, policies, concurrency].every((value) => Number.isFinite(value) && value >= 0) || concurrency < 1) {
   throw new Error('--latency, --devices, --policies and --concurrency take non-negative numbers (concurrency at least 1)');
 }
@@ -141,11 +150,13 @@ async function main(): Promise<void> {
     // One unmeasured pass first, as benchmarks do: it compiles the simulator's hot paths and fills
     // its serialised-record cache, so every measured row sees the same warm service. The throttling
     // window it fills is let pass before the rows are measured.
-    await measure([...REPORT_IDS], simulator.env);
+    // With --reports and without all six, the reports measured are the pass.
+    await measure(only && !only.has('all') ? REPORT_IDS.filter((id) => only.has(id)) : [...REPORT_IDS], simulator.env);
     const windowPassed = () => (throttling ? new Promise((resolve) => setTimeout(resolve, 21_000)) : Promise.resolve());
     let longestFloor = 0;
     const measured: Record<string, { figures: LoadFigures; floorMs: number }> = {};
     for (const id of REPORT_IDS) {
+      if (!wanted(id)) continue;
       await windowPassed();
       const figures = await measure([id], simulator.env, id === 'security-posture' ? memoryDir : undefined);
       if (figures.states[0] === 'load-error') throw new Error(`${id} failed to load on the large tenant`);
@@ -163,41 +174,50 @@ async function main(): Promise<void> {
     // The stories of reports 2 and 3: one read of the audit log's year for both, then, with what it
     // kept, only what is new (docs/performance.md, "The audit log, read once").
     const storiesDir = mkdtempSync(join(tmpdir(), 'dmhealth-bench-stories-'));
-    const stories: Record<'cold' | 'warm', LoadFigures> = {} as Record<'cold' | 'warm', LoadFigures>;
+    const stories: Partial<Record<'cold' | 'warm', LoadFigures>> = {};
     try {
-      for (const pass of ['cold', 'warm'] as const) {
+      for (const pass of only ? [] : (['cold', 'warm'] as const)) {
         await windowPassed();
-        stories[pass] = await measure(['assignment-hygiene', 'security-posture'], simulator.env, storiesDir);
-        console.log(
-          row(`reports 2 and 3 with their stories (${pass}: ${stories[pass].auditRequests.toLocaleString('en')} audit log requests)`, stories[pass], floorOf(stories[pass])),
-        );
+        const figures = await measure(['assignment-hygiene', 'security-posture'], simulator.env, storiesDir);
+        stories[pass] = figures;
+        console.log(row(`reports 2 and 3 with their stories (${pass}: ${figures.auditRequests.toLocaleString('en')} audit log requests)`, figures, floorOf(figures)));
       }
     } finally {
       rmSync(storiesDir, { recursive: true, force: true });
     }
-    await windowPassed();
-    const all = await measure([...REPORT_IDS], simulator.env);
-    // Together they can be no faster than the slowest alone, nor than their requests through the slots and the budget.
-    measured.all = { figures: all, floorMs: Math.max(longestFloor, floorOf(all)) };
-    console.log(row('all six together', all, measured.all.floorMs));
+    if (wanted('all')) {
+      await windowPassed();
+      const all = await measure([...REPORT_IDS], simulator.env);
+      // Together they can be no faster than the slowest alone, nor than their requests through the
+      // slots and the budget. Measured without the rows alone, the floor is the load's own.
+      measured.all = { figures: all, floorMs: Math.max(longestFloor, floorOf(all)) };
+      console.log(row('all six together', all, measured.all.floorMs));
+    }
 
     const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
     const ratio = ({ figures, floorMs }: { figures: LoadFigures; floorMs: number }) => figures.timeMs / floorMs;
     const throttled = Object.values(measured).reduce((sum, { figures }) => sum + figures.exchanges.filter((exchange) => exchange.status === 429).length, 0);
-    const cold = measured['security-posture']!.figures.timeMs;
-    const warmMs = measured.warm!.figures.timeMs;
     console.log('\n| target | measured | |');
     console.log('|---|---:|---|');
-    console.log(`| report 3 cold within 25,000 ms | ${Math.round(cold).toLocaleString('en')} ms | ${verdict(cold <= 25_000)} |`);
-    console.log(`| report 3 warm within 5,000 ms | ${Math.round(warmMs).toLocaleString('en')} ms | ${verdict(warmMs <= 5_000)} |`);
-    console.log(`| report 4 within 1.3× its floor | ${ratio(measured['escrow-gaps']!).toFixed(2)}× | ${verdict(ratio(measured['escrow-gaps']!) <= 1.3)} |`);
-    console.log(`| all six within 1.3× their floor | ${ratio(measured.all).toFixed(2)}× | ${verdict(ratio(measured.all) <= 1.3)} |`);
-    console.log(`| a warm load of reports 2 and 3 reads at most a few audit log pages | ${stories.warm.auditRequests} | ${verdict(stories.warm.auditRequests <= 3)} |`);
+    if (measured['security-posture'] && measured.warm) {
+      const cold = measured['security-posture'].figures.timeMs;
+      const warmMs = measured.warm.figures.timeMs;
+      console.log(`| report 3 cold within 25,000 ms | ${Math.round(cold).toLocaleString('en')} ms | ${verdict(cold <= 25_000)} |`);
+      console.log(`| report 3 warm within 5,000 ms | ${Math.round(warmMs).toLocaleString('en')} ms | ${verdict(warmMs <= 5_000)} |`);
+    }
+    if (measured['escrow-gaps']) {
+      console.log(`| report 4 within 1.3× its floor | ${ratio(measured['escrow-gaps']).toFixed(2)}× | ${verdict(ratio(measured['escrow-gaps']) <= 1.3)} |`);
+    }
+    if (measured.all) console.log(`| all six within 1.3× their floor | ${ratio(measured.all).toFixed(2)}× | ${verdict(ratio(measured.all) <= 1.3)} |`);
+    if (stories.warm) {
+      console.log(`| a warm load of reports 2 and 3 reads at most a few audit log pages | ${stories.warm.auditRequests} | ${verdict(stories.warm.auditRequests <= 3)} |`);
+    }
     console.log(`| no 429 answered to the client's own pace | ${throttled} | ${verdict(!throttling || throttled === 0)} |`);
   } finally {
     simulator.stop();
     rmSync(memoryDir, { recursive: true, force: true });
   }
+  if (only) return;
   // What applies on the same tenant and on one five times larger (applies-bench.ts), in a process of its own.
   const applies = spawn(process.execPath, [new URL('./applies-bench.js', here).pathname, '--latency', String(latencyMs), '--devices', `${devices},${devices * 5}`], {
     stdio: 'inherit',

@@ -22,7 +22,9 @@ export interface PagingOptions {
  * page's successor is requested as soon as its link is known, from the first kilobytes of the body
  * when the link comes ahead of `value` (as in Graph's responses), and at most one page runs ahead
  * of the reader. Pages are a collection's critical path, so they go ahead of `$batch` calls waiting
- * for a slot, and while the collection is paged one slot is kept free of those calls.
+ * for a slot, and while the collection is paged one slot is kept free of those calls. A page is
+ * parsed a turn of the event loop after it arrives, so that pages of other collections read side
+ * by side do not wait for it to request their next page.
  */
 export async function* readPages<T>(attempts: GraphAttempts, first: URL, options: PagingOptions = {}): AsyncGenerator<GraphPage<T>> {
   const { headers, signal } = options;
@@ -40,6 +42,10 @@ export async function* readPages<T>(attempts: GraphAttempts, first: URL, options
       const current: PageFetch = next;
       current.arm();
       const answer = await current.answer;
+      // Parsing a page and the reader's work on it hold the event loop for milliseconds. Let what
+      // already waits on it go first (another list's page whose prefix names its next page, whose
+      // request would otherwise wait for this one's parsing), then parse.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       signal?.throwIfAborted();
       // A page too small for its prefix to be seen on the way arrives whole: read its link now.
       current.offerLink(peekNextLink(answer.text), answer.requestPath);

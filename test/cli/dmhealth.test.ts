@@ -65,7 +65,13 @@ describe('dmhealth', () => {
     expect(Number.isNaN(Date.parse(report.generatedAt))).toBe(false);
     expect(report.columns.filter((column) => ['recoveryKey', 'lapsPassword'].includes(column.key))).toEqual([
       { key: 'recoveryKey', label: 'Recovery key', available: true, format: 'date', tones: { byValue: { missing: 'danger', 'not applicable': 'neutral' }, otherwise: 'ok' } },
-      { key: 'lapsPassword', label: 'LAPS password', available: true, format: 'date', tones: { byValue: { missing: 'warning' }, otherwise: 'ok' } },
+      {
+        key: 'lapsPassword',
+        label: 'LAPS password',
+        available: true,
+        format: 'date',
+        tones: { byValue: { missing: 'warning', 'not supported': 'neutral', 'may be backed up to AD': 'neutral' }, otherwise: 'ok' },
+      },
     ]);
     const gaps = report.rows.map((row) => Number(row.recoveryKey === 'missing') + Number(row.lapsPassword === 'missing'));
     expect(gaps).toEqual([...gaps].sort((a, b) => b - a));

@@ -181,6 +181,24 @@ describe('what /v1.0 leaves out, as Graph does (issue 11, points 3, 5 and 6)', (
     expect((onBeta.body.value as Array<Record<string, unknown>>).every((device) => typeof device.joinType === 'string')).toBe(true);
   });
 
+  it('carries Windows devices of each join type, a workplace-joined one enrolled by "Add work account" among them', async () => {
+    // joinType members (learn.microsoft.com/graph/api/resources/intune-devices-jointype, beta) and
+    // windowsAutoEnrollment, "Windows 10 automatic enrollment. (Add work account)"
+    // (learn.microsoft.com/graph/api/resources/intune-devices-deviceenrollmenttype).
+    const windows: Array<Record<string, unknown>> = [];
+    let next: string | undefined = `/beta/deviceManagement/managedDevices?$filter=${encodeURIComponent("operatingSystem eq 'Windows'")}&$select=id,joinType,deviceEnrollmentType`;
+    while (next) {
+      const page = await raw(next);
+      expect(page.status).toBe(200);
+      windows.push(...(page.body.value as Array<Record<string, unknown>>));
+      const link = page.body['@odata.nextLink'];
+      next = typeof link === 'string' ? link.slice(link.indexOf('/beta/')) : undefined;
+    }
+    expect(new Set(windows.map((device) => device.joinType))).toEqual(new Set(['azureADJoined', 'hybridAzureADJoined', 'azureADRegistered']));
+    const registered = windows.filter((device) => device.joinType === 'azureADRegistered');
+    expect(registered.map((device) => device.deviceEnrollmentType)).toEqual(['windowsAutoEnrollment']);
+  });
+
   it('sends the beta-only Mobile Threat Defense states as unknownFutureValue on /v1.0, whatever the Prefer header asks', async () => {
     const connector = {
       ...(sim.tenant.collections.mobileThreatDefenseConnectors[0] as Record<string, unknown>),

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE } from '../../src/core/reports/escrow-gaps/derive.js';
+import { LAPS_PREREQUISITE_NOTICE, joinTypeNotice } from '../../src/core/reports/escrow-gaps/derive.js';
 import { REPORT_IDS, loadReport, reportDefinition } from '../../src/core/reports/registry.js';
 import type { ReportId } from '../../src/core/reports/report-model.js';
 import { EMPTY_NOTICE as NO_ANALYTICS_NOTICE } from '../../src/core/reports/startup-reliability/derive.js';
@@ -359,8 +359,8 @@ describe('the states of the specification', () => {
       const page = await openPage();
       await page.goto(`${server.base}/tab/#/escrow-gaps`);
       await page.locator('[role=table]').waitFor();
-      // Read on /v1.0, the report also says that hybrid-joined devices cannot be told apart.
-      expect(await page.locator('[data-state=notice] [data-clamped]').textContent()).toBe(`${LAPS_PREREQUISITE_NOTICE} ${HYBRID_JOIN_NOTICE}`);
+      // Read on /v1.0, the report also says that hybrid-joined and Entra registered devices cannot be told apart.
+      expect(await page.locator('[data-state=notice] [data-clamped]').textContent()).toBe(`${LAPS_PREREQUISITE_NOTICE} ${joinTypeNotice({ keys: true, laps: true })}`);
       const lapsCells = await page.$$eval('[role=table] [role=row]', (rows) => rows.slice(1).map((row) => row.querySelectorAll('[role=cell]')[4]?.textContent));
       expect(new Set(lapsCells)).toEqual(new Set(['missing']));
       await saveScreenshot(page, 'state-laps-off');

@@ -3,7 +3,7 @@ import { REPORTS, REPORT_IDS, reportDefinition } from '../../../src/core/reports
 import type { ReportId } from '../../../src/core/reports/report-model.js';
 import { cellTone } from '../../../src/core/reports/report-model.js';
 import { V1_COVERAGE_NOTICE } from '../../../src/core/reports/assignment-hygiene/derive.js';
-import { HYBRID_JOIN_NOTICE } from '../../../src/core/reports/escrow-gaps/derive.js';
+import { LAPS_MAY_BE_IN_AD, LAPS_NOT_SUPPORTED, joinTypeNotice } from '../../../src/core/reports/escrow-gaps/derive.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
@@ -201,12 +201,27 @@ describe('what /v1.0 cannot show, on the demo tenant (issue 11, points 3 and 6)'
     expect(cloudPcs).toHaveLength(2);
     expect(cloudPcs.every((row) => row.recoveryKey === 'not applicable')).toBe(true);
     expect(onV1.findings.filter((finding) => cloudPcs.some((row) => row.id === finding.subjectId)).map((finding) => finding.kind)).toEqual(['missing-laps-password']);
-    expect(onV1.notice).toContain(HYBRID_JOIN_NOTICE);
+    expect(onV1.notice).toContain(joinTypeNotice({ keys: true, laps: true }));
     expect(onV1.findings.some((finding) => finding.kind === 'recovery-key-not-in-entra')).toBe(false);
+    expect(onV1.rows.some((row) => row.lapsPassword === LAPS_NOT_SUPPORTED || row.lapsPassword === LAPS_MAY_BE_IN_AD)).toBe(false);
+    expect(onV1.uncheckedSubjects).toEqual([]);
 
     const onBeta = await loadReport('escrow-gaps', harness.client({ betaCoverage: true }));
     expect(onBeta.findings.filter((finding) => finding.kind === 'recovery-key-not-in-entra')).toHaveLength(2);
     expect(onBeta.notice ?? '').not.toContain('GRAPH_BETA_COVERAGE');
-    expect(onBeta.rows.filter((row) => String(row.note ?? '').startsWith('Hybrid joined'))).toHaveLength(3);
+    expect(onBeta.notice ?? '').not.toContain('Graph does not give the join type');
+    expect(onBeta.rows.filter((row) => String(row.note ?? '').startsWith('Hybrid joined'))).toHaveLength(4);
+    // LAPS by join type: the workplace-joined device is not supported, the hybrid one without a
+    // password in Entra ID may be backed up to AD, and neither is a finding.
+    const notSupported = onBeta.rows.filter((row) => row.lapsPassword === LAPS_NOT_SUPPORTED);
+    const mayBeInAd = onBeta.rows.filter((row) => row.lapsPassword === LAPS_MAY_BE_IN_AD);
+    expect(notSupported.map((row) => row.device)).toEqual(['CONTOSO-0250']);
+    expect(mayBeInAd.map((row) => row.device)).toEqual(['CONTOSO-0251']);
+    const notFindings = new Set([...notSupported, ...mayBeInAd].map((row) => String(row.id)));
+    expect(onBeta.findings.filter((finding) => notFindings.has(finding.subjectId))).toEqual([]);
+    expect(onV1.findings.filter((finding) => notFindings.has(finding.subjectId)).map((finding) => finding.kind)).toEqual(['missing-laps-password', 'missing-laps-password']);
+    // The hybrid one is left unchecked, with the fingerprint its /v1.0 finding had, so that finding stays open.
+    const v1Finding = onV1.findings.find((finding) => finding.subjectId === mayBeInAd[0]!.id)!;
+    expect(onBeta.uncheckedSubjects).toEqual([{ kind: 'missing-laps-password', subjectId: String(mayBeInAd[0]!.id), fingerprint: v1Finding.fingerprint }]);
   });
 });

@@ -19,6 +19,12 @@ export function managedDevice(value: {
   enrolledDateTime: string;
   /** Beta's `joinType`; `/v1.0` leaves it out (v1-schema.ts). Windows devices default to Entra joined. */
   joinType?: Beta.JoinType;
+  /**
+   * How it enrolled; Entra joined by default. A Microsoft Entra registered Windows device enrolled
+   * through "Add work account": `windowsAutoEnrollment`
+   * (learn.microsoft.com/graph/api/resources/intune-devices-deviceenrollmenttype).
+   */
+  deviceEnrollmentType?: Graph.DeviceEnrollmentType;
 }): DemoRecord {
   return asDemoRecord({
     id: value.id,
@@ -33,7 +39,7 @@ export function managedDevice(value: {
     managementAgent: 'mdm',
     osVersion: value.osVersion,
     azureADRegistered: value.azureADDeviceId !== null && value.azureADDeviceId !== ZERO_GUID,
-    deviceEnrollmentType: 'windowsAzureADJoin',
+    deviceEnrollmentType: value.deviceEnrollmentType ?? 'windowsAzureADJoin',
     emailAddress: value.userPrincipalName,
     azureADDeviceId: value.azureADDeviceId,
     deviceRegistrationState: 'registered',

@@ -1,3 +1,4 @@
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { daysAgo, daysFromNow, hoursAgo } from '../demo-records.js';
 import { ZERO_GUID } from '../graph-values.js';
 import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js';
@@ -21,12 +22,13 @@ function addDevice(
   entraDeviceId: string | null,
   model: string,
   manufacturer: string,
-  joinType?: 'hybridAzureADJoined',
+  joinType?: Beta.JoinType,
 ): DemoRecord {
   const { now } = tenant;
   const id = tenant.guid();
   const device = records.managedDevice({
     ...(joinType ? { joinType } : {}),
+    ...(joinType === 'azureADRegistered' ? { deviceEnrollmentType: 'windowsAutoEnrollment' as const } : {}),
     id,
     deviceName: operatingSystem.toLowerCase() === 'windows' ? `CONTOSO-${String(index).padStart(4, '0')}` : `${operatingSystem}-${index}`,
     operatingSystem,
@@ -149,6 +151,31 @@ export const escrowGapsDemo: readonly DemoStep<EscrowFindingKind>[] = [
       const hybridWithKey = addDevice(tenant, 249, 'Windows', hybridWithKeyId, 'OptiPlex 7010', 'Dell Inc.', 'hybridAzureADJoined');
       key(tenant, hybridWithKeyId, 'operatingSystemVolume');
       laps(tenant, hybridWithKey, hybridWithKeyId);
+    },
+  },
+  {
+    // The join type for LAPS (docs/finding-rules.md, report 4). Windows LAPS does not support Microsoft
+    // Entra registered devices ("Devices that are workplace-joined (WPJ) aren't supported by Intune for
+    // LAPS"), and backs up to "one directory type or the other, but not both"
+    // (learn.microsoft.com/mem/intune/protect/windows-laps-overview). Only /beta gives the join type,
+    // so /v1.0 still calls both a missing password.
+    step: 16,
+    plant(tenant) {
+      // Workplace joined (Entra registered), its BitLocker key in Entra ID, no LAPS record: not supported, no finding.
+      const registeredId = tenant.guid();
+      const registered = addDevice(tenant, 250, 'Windows', registeredId, 'Surface Laptop 5', 'Microsoft Corporation', 'azureADRegistered');
+      key(tenant, registeredId, 'operatingSystemVolume');
+      tenant.declare('missing-laps-password', registered.id, 'v1.0');
+      // Hybrid joined, its key in Entra ID, no LAPS record there: it may back up to AD, so no finding.
+      const hybridId = tenant.guid();
+      const hybrid = addDevice(tenant, 251, 'Windows', hybridId, 'OptiPlex 7010', 'Dell Inc.', 'hybridAzureADJoined');
+      key(tenant, hybridId, 'operatingSystemVolume');
+      tenant.declare('missing-laps-password', hybrid.id, 'v1.0');
+      // The look-alike: Entra joined, its key escrowed, no LAPS record: missing however it is read.
+      const joinedId = tenant.guid();
+      const joined = addDevice(tenant, 252, 'Windows', joinedId, 'Surface Laptop 5', 'Microsoft Corporation', 'azureADJoined');
+      key(tenant, joinedId, 'operatingSystemVolume');
+      tenant.declare('missing-laps-password', joined.id);
     },
   },
 ];

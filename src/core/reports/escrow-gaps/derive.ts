@@ -1,20 +1,46 @@
 /** Report 4's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-import { compareText } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
-import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow } from '../report-model.js';
+import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_KIND } from './finding-kinds.js';
 import type { EscrowFindingKind } from './finding-kinds.js';
-import { isHybridJoined } from './load.js';
+import { isHybridJoined, isWorkplaceJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
+import { DeviceNameOrder } from './name-order.js';
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
 /** The words an escrow cell holds where there is no date: nothing escrowed, or nothing to escrow (a Cloud PC). */
 const MISSING = 'missing';
 const NOT_APPLICABLE = 'not applicable';
+/**
+ * The LAPS cell of a Microsoft Entra registered (workplace-joined) device: Windows LAPS does not support
+ * it (learn.microsoft.com/mem/intune/protect/windows-laps-overview, "Active Directory support").
+ */
+export const LAPS_NOT_SUPPORTED = 'not supported';
+/**
+ * The LAPS cell of a hybrid-joined device with no record in Entra ID: Windows LAPS backs up to "one
+ * directory type or the other, but not both" (the same page), so its password may be in on-premises
+ * Active Directory, which Graph cannot show. Not a finding: the data does not prove a gap.
+ */
+export const LAPS_MAY_BE_IN_AD = 'may be backed up to AD';
+/**
+ * The caveat of a load without the join type (/v1.0), for what it makes findings of: missing keys
+ * (a hybrid-joined device's may be in AD), missing LAPS passwords (a hybrid-joined device's may be in
+ * AD, and a Microsoft Entra registered device cannot have one), or both.
+ */
+export function joinTypeNotice(gaps: { keys: boolean; laps: boolean }): string {
+  if (gaps.keys && !gaps.laps) return HYBRID_JOIN_NOTICE;
+  const hybrid = gaps.keys
+    ? 'a hybrid-joined device that escrows its BitLocker key or backs up its LAPS password to on-premises Active Directory shows here as missing them in Entra ID'
+    : 'a hybrid-joined device that backs up its LAPS password to on-premises Active Directory shows here as missing it in Entra ID';
+  return (
+    `Read on /v1.0, Graph does not give the join type: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
+    `as missing its password. ${BETA_COVERAGE_ASK} to tell them apart.`
+  );
+}
 export const HYBRID_JOIN_NOTICE =
   'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
   `shows here as missing its key in Entra ID. ${BETA_COVERAGE_ASK} to tell hybrid-joined devices apart.`;
@@ -41,25 +67,33 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       label: 'LAPS password',
       available: lapsAvailable,
       format: 'date',
-      tones: { byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity) }, otherwise: 'ok' },
+      // Not supported, or maybe in AD: no verdict either way (docs/contract.md, "Columns": neutral).
+      tones: {
+        byValue: { [MISSING]: severityTone(ESCROW_FINDING_KINDS[MISSING_LAPS_KIND].severity), [LAPS_NOT_SUPPORTED]: 'neutral', [LAPS_MAY_BE_IN_AD]: 'neutral' },
+        otherwise: 'ok',
+      },
     },
     { key: 'note', label: 'Note', available: true, format: 'text', role: 'wide' },
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
-  const rows: Array<ReportRow & { gaps: number }> = [];
+  // Rows by device, in the order the devices came; how many gaps each has decides where it goes.
+  const rows = new Array<ReportRow>(records.devices.length);
+  const gapsOf = new Uint8Array(records.devices.length);
   const findings: FindingDraft<EscrowFindingKind>[] = [];
-  for (const device of records.devices) {
-    const notes: string[] = [];
+  const uncheckedSubjects: Array<UncheckedSubject<EscrowFindingKind>> = [];
+  for (let index = 0; index < records.devices.length; index += 1) {
+    const device = records.devices[index]!;
+    // The row's note, its parts joined by '. '; most rows have none (75,000 rows on a large tenant).
+    let note: string | null = null;
     let recoveryKey: string | null = null;
     let lapsPassword: string | null = null;
     let gaps = 0;
-    const subject = { subjectId: device.id, subjectName: device.deviceName };
-    if (!device.entraDeviceId) notes.push('Not registered in Entra ID, so nothing can be escrowed');
+    if (!device.entraDeviceId) note = withNote(note, 'Not registered in Entra ID, so nothing can be escrowed');
 
     const hybrid = isHybridJoined(device.joinType);
-    if (device.cloudPc) notes.push('Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks');
-    else if (hybrid) notes.push('Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
+    if (device.cloudPc) note = withNote(note, 'Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks');
+    else if (hybrid) note = withNote(note, 'Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
     if (records.recoveryKeys.available) {
       const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
       if (escrow?.hasOsVolumeKey) {
@@ -72,9 +106,10 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         gaps += 1;
         const kind = hybrid && device.entraDeviceId ? HYBRID_KEY_KIND : MISSING_KEY_KIND;
         const dataOnly = (escrow?.dataVolumeKeys ?? 0) > 0;
-        if (dataOnly) notes.push('Only data-volume keys are escrowed, none for the operating-system volume');
+        if (dataOnly) note = withNote(note, 'Only data-volume keys are escrowed, none for the operating-system volume');
         findings.push({
-          ...subject,
+          subjectId: device.id,
+          subjectName: device.deviceName,
           kind,
           detail: !device.entraDeviceId
             ? 'No BitLocker recovery key can be escrowed: the device is not registered in Entra ID.'
@@ -90,11 +125,22 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
       const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
       if (hasPassword) {
         lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
+      } else if (isWorkplaceJoined(device.joinType)) {
+        // Nothing can be backed up, so nothing is missing (docs/finding-rules.md, report 4).
+        lapsPassword = LAPS_NOT_SUPPORTED;
+        note = withNote(note, 'Microsoft Entra registered (workplace joined): Windows LAPS does not support it');
+      } else if (hybrid && device.entraDeviceId) {
+        // Its password may be in AD instead: what Graph cannot show is unknown, not missing, and an
+        // earlier finding about it stays open rather than resolved.
+        lapsPassword = LAPS_MAY_BE_IN_AD;
+        note = withNote(note, 'Its LAPS password may be backed up to on-premises Active Directory instead of Entra ID (one or the other, never both)');
+        uncheckedSubjects.push({ kind: MISSING_LAPS_KIND, subjectId: device.id, ruleKey: '' });
       } else {
         lapsPassword = MISSING;
         gaps += 1;
         findings.push({
-          ...subject,
+          subjectId: device.id,
+          subjectName: device.deviceName,
           kind: MISSING_LAPS_KIND,
           detail: !device.entraDeviceId
             ? 'No local administrator password can be escrowed: the device is not registered in Entra ID.'
@@ -102,29 +148,58 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         });
       }
     }
-    rows.push({
+    rows[index] = {
       id: device.id,
       device: device.deviceName,
       user: device.userPrincipalName,
       lastCheckIn: device.lastSyncDateTime,
       recoveryKey,
       lapsPassword,
-      note: notes.join('. ') || null,
+      note,
       link: intuneLinks.managedDevice(device.id),
-      gaps,
-    });
+    };
+    gapsOf[index] = gaps;
   }
-  // Missing both first, then missing either, then complete (docs/finding-rules.md, report 4).
-  rows.sort((a, b) => b.gaps - a.gaps || compareText(String(a.device), String(b.device)));
 
   const noLapsAtAll = records.lapsPasswords.available && records.lapsPasswords.byDevice.size === 0;
   const keyFindings = findings.some((finding) => finding.kind === MISSING_KEY_KIND);
-  const notices = [noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : '', keyFindings && !records.joinTypeKnown ? HYBRID_JOIN_NOTICE : ''].filter(Boolean);
+  const lapsFindings = findings.some((finding) => finding.kind === MISSING_LAPS_KIND);
+  const notices = [
+    noLapsAtAll ? LAPS_PREREQUISITE_NOTICE : '',
+    (keyFindings || lapsFindings) && !records.joinTypeKnown ? joinTypeNotice({ keys: keyFindings, laps: lapsFindings }) : '',
+  ].filter(Boolean);
   return {
     state: 'loaded',
     notice: notices.length > 0 ? notices.join(' ') : null,
     columns,
-    rows: rows.map(({ gaps: _gaps, ...row }) => row),
+    rows: inGapOrder(rows, gapsOf, nameOrderOf(records)),
     findings,
+    ...(uncheckedSubjects.length > 0 ? { uncheckedSubjects } : {}),
   };
+}
+
+/** A row's note with one more part, the parts joined by '. '. */
+function withNote(note: string | null, part: string): string {
+  return note === null ? part : `${note}. ${part}`;
+}
+
+/**
+ * The devices' name order: the one the load built while the pages arrived (`EscrowRecords.nameOrder`),
+ * when it orders these very devices, else made here.
+ */
+function nameOrderOf(records: EscrowRecords): readonly number[] {
+  const built = records.nameOrder;
+  return built && built.size === records.devices.length ? built.indices() : DeviceNameOrder.of(records.devices.map((device) => device.deviceName)).indices();
+}
+
+/**
+ * Missing both first, then missing either, then complete, each by name (docs/finding-rules.md,
+ * report 4): the name order split by gaps, as a stable sort on gaps then name would give it.
+ */
+function inGapOrder(rows: readonly ReportRow[], gapsOf: Uint8Array, nameOrder: readonly number[]): ReportRow[] {
+  const ordered: ReportRow[] = [];
+  for (const gaps of [2, 1, 0]) {
+    for (const index of nameOrder) if (gapsOf[index] === gaps) ordered.push(rows[index]!);
+  }
+  return ordered;
 }

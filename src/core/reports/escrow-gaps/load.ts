@@ -11,6 +11,7 @@ import { loadSideBySide } from '../side-by-side.js';
 import { selectOf } from '../../graph/upstream-read.js';
 import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './reads.js';
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
+import { DeviceNameOrder } from './name-order.js';
 
 export interface WindowsDevice {
   id: string;
@@ -38,6 +39,11 @@ export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { 
 
 export interface EscrowRecords {
   devices: WindowsDevice[];
+  /**
+   * The devices' names in order, built while their pages arrived so that little is left after the
+   * last one (docs/performance.md); `derive` makes it itself when absent or not of these devices.
+   */
+  nameOrder?: DeviceNameOrder;
   /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
   joinTypeKnown: boolean;
   recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
@@ -74,6 +80,17 @@ export function isHybridJoined(joinType: string | null): boolean {
 }
 
 /**
+ * Microsoft Entra registered ("workplace joined"), as beta's `joinType` names it (`azureADRegistered`,
+ * learn.microsoft.com/graph/api/resources/intune-devices-jointype). Windows LAPS does not support such
+ * devices: "Devices that are workplace-joined (WPJ) aren't supported by Intune for LAPS"
+ * (learn.microsoft.com/mem/intune/protect/windows-laps-overview, "Active Directory support"), whose
+ * cloud backup lists Microsoft Entra join and hybrid join only.
+ */
+export function isWorkplaceJoined(joinType: string | null): boolean {
+  return joinType === 'azureADRegistered';
+}
+
+/**
  * `volumeType` arrives as the member name or its number (1 is the operating-system volume). A key
  * without one counts as the operating-system volume's (docs/finding-rules.md, report 4): when in doubt, no finding.
  */
@@ -98,9 +115,12 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   const $select = devicesPath.startsWith('/beta/') ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
   const readDevicePages = async (query: Record<string, string>, signal: AbortSignal) => {
     const devices: WindowsDevice[] = [];
+    // Each page's names sorted as it arrives, while the other lists' pages are awaited (name-order.ts).
+    const nameOrder = new DeviceNameOrder();
     let seen = 0;
     for await (const page of graph.pages<SelectedDevice>(devicesPath, { query, signal })) {
       seen += page.items.length;
+      const first = devices.length;
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
         devices.push({
@@ -113,9 +133,10 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
           cloudPc: isCloudPc(device.model),
         });
       }
+      nameOrder.add(devices.slice(first).map((device) => device.deviceName));
       progress('managedDevices', seen);
     }
-    return devices;
+    return { devices, nameOrder };
   };
   const readDevices = async (signal: AbortSignal) => {
     try {
@@ -146,7 +167,9 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   };
 
   // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
-  const [devices, recoveryKeys, lapsPasswords] = await loadSideBySide<[WindowsDevice[], EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
+  const [{ devices, nameOrder }, recoveryKeys, lapsPasswords] = await loadSideBySide<
+    [{ devices: WindowsDevice[]; nameOrder: DeviceNameOrder }, EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]
+  >([
     readDevices,
     // No `$select` on the key list: the report uses each of its four non-secret properties, and its
     // page documents `$filter` only (learn.microsoft.com/graph/api/bitlocker-list-recoverykeys).
@@ -158,7 +181,7 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     // Neither source granted: there is nothing to report, and the load error names the 403.
     throw recoveryKeys.error;
   }
-  return { devices, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
+  return { devices, nameOrder, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
 }
 
 /**

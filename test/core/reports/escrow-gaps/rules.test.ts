@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../../../../src/core/graph/graph-error.js';
-import { EMPTY_NOTICE, HYBRID_JOIN_NOTICE, LAPS_PREREQUISITE_NOTICE, deriveEscrowGaps } from '../../../../src/core/reports/escrow-gaps/derive.js';
-import { isCloudPc, isOperatingSystemVolume, isWindows } from '../../../../src/core/reports/escrow-gaps/load.js';
+import {
+  EMPTY_NOTICE,
+  HYBRID_JOIN_NOTICE,
+  LAPS_MAY_BE_IN_AD,
+  LAPS_NOT_SUPPORTED,
+  LAPS_PREREQUISITE_NOTICE,
+  deriveEscrowGaps,
+  joinTypeNotice,
+} from '../../../../src/core/reports/escrow-gaps/derive.js';
+import { isCloudPc, isOperatingSystemVolume, isWindows, isWorkplaceJoined } from '../../../../src/core/reports/escrow-gaps/load.js';
 import type { EscrowRecords, EscrowSource, RecoveryKeyEscrow, WindowsDevice } from '../../../../src/core/reports/escrow-gaps/load.js';
 import { entraDeviceId, graphTimestamp, unwrapSingleton } from '../../../../src/core/reports/graph-values.js';
 import { intuneLinks } from '../../../../src/core/reports/intune-links.js';
@@ -415,6 +423,82 @@ describe('devices that are not gaps in the same sense (issue 11, point 6)', () =
     expect(report.notice).toBe(HYBRID_JOIN_NOTICE);
     expect(HYBRID_JOIN_NOTICE).toContain('Ask whoever runs this app to turn on its beta coverage');
     expect(HYBRID_JOIN_NOTICE).not.toContain('GRAPH_BETA_COVERAGE');
+  });
+});
+
+describe('LAPS by join type (Windows LAPS: Entra joined or hybrid joined, one directory or the other)', () => {
+  const osKeys = (...ids: string[]) => keys(ids.map((id) => [id, osKey('2026-10-01T10:00:00.000Z')]));
+  const joinFleet = (joinTypeKnown: boolean): EscrowRecords => ({
+    joinTypeKnown,
+    devices: [
+      device('md-registered', 'BYOD-01', ENTRA.alpha, { joinType: joinTypeKnown ? 'azureADRegistered' : null }),
+      device('md-hybrid', 'HQ-DESK-01', ENTRA.bravo, { joinType: joinTypeKnown ? 'hybridAzureADJoined' : null }),
+      device('md-joined', 'LAPTOP-03', ENTRA.charlie, { joinType: joinTypeKnown ? 'azureADJoined' : null }),
+      device('md-backed-up', 'LAPTOP-04', ENTRA.delta, { joinType: joinTypeKnown ? 'hybridAzureADJoined' : null }),
+    ],
+    recoveryKeys: osKeys(ENTRA.alpha, ENTRA.bravo, ENTRA.charlie, ENTRA.delta),
+    lapsPasswords: laps([[ENTRA.delta, '2026-11-20T03:00:00.000Z']]),
+  });
+
+  it('reads azureADRegistered, and only it, as workplace joined', () => {
+    expect(isWorkplaceJoined('azureADRegistered')).toBe(true);
+    for (const other of ['azureADJoined', 'hybridAzureADJoined', 'unknown', null]) expect(isWorkplaceJoined(other)).toBe(false);
+  });
+
+  it('a workplace-joined device is "not supported", not missing: no finding, nothing left unchecked, and the row says why', () => {
+    const report = deriveEscrowGaps(joinFleet(true), context);
+    const row = report.rows.find((candidate) => candidate.id === 'md-registered')!;
+    expect(row.lapsPassword).toBe(LAPS_NOT_SUPPORTED);
+    expect(row.note).toBe('Microsoft Entra registered (workplace joined): Windows LAPS does not support it');
+    expect(report.findings.some((finding) => finding.subjectId === 'md-registered')).toBe(false);
+    expect((report.uncheckedSubjects ?? []).some((subject) => subject.subjectId === 'md-registered')).toBe(false);
+    const lapsColumn = report.columns.find((column) => column.key === 'lapsPassword')!;
+    expect(cellTone(row, lapsColumn)).toBe('neutral');
+  });
+
+  it('a hybrid-joined device without a password in Entra ID "may be backed up to AD": no finding, the missing-password check left unchecked for it', () => {
+    const report = deriveEscrowGaps(joinFleet(true), context);
+    const row = report.rows.find((candidate) => candidate.id === 'md-hybrid')!;
+    expect(row.lapsPassword).toBe(LAPS_MAY_BE_IN_AD);
+    expect(row.note).toBe(
+      'Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show. Its LAPS password may be backed up to on-premises Active Directory instead of Entra ID (one or the other, never both)',
+    );
+    expect(report.findings.some((finding) => finding.subjectId === 'md-hybrid')).toBe(false);
+    // What Graph cannot show is unknown: an earlier finding about it stays open rather than resolved.
+    expect(report.uncheckedSubjects).toEqual([{ kind: 'missing-laps-password', subjectId: 'md-hybrid', ruleKey: '' }]);
+    const lapsColumn = report.columns.find((column) => column.key === 'lapsPassword')!;
+    expect(cellTone(row, lapsColumn)).toBe('neutral');
+    // A hybrid-joined device whose password is in Entra ID shows its date, and an Entra joined one without is missing.
+    expect(report.rows.find((candidate) => candidate.id === 'md-backed-up')?.lapsPassword).toBe('2026-11-20T03:00:00.000Z');
+    expect(kindsOf(report)).toEqual([['missing-laps-password', 'md-joined']]);
+    expect(report.notice).toBeNull();
+  });
+
+  it('read without the join type (/v1.0), both are missing their password, and the report says why it cannot tell', () => {
+    const report = deriveEscrowGaps(joinFleet(false), context);
+    expect(kindsOf(report)).toEqual([
+      ['missing-laps-password', 'md-registered'],
+      ['missing-laps-password', 'md-hybrid'],
+      ['missing-laps-password', 'md-joined'],
+    ]);
+    expect(report.uncheckedSubjects).toBeUndefined();
+    expect(report.notice).toBe(joinTypeNotice({ keys: false, laps: true }));
+    expect(report.notice).toContain('Microsoft Entra registered device, which Windows LAPS does not support');
+    expect(report.notice).toContain('Ask whoever runs this app to turn on its beta coverage');
+  });
+
+  it('one caveat covers missing keys and missing passwords alike', () => {
+    expect(joinTypeNotice({ keys: true, laps: false })).toBe(HYBRID_JOIN_NOTICE);
+    const both = joinTypeNotice({ keys: true, laps: true });
+    expect(both).toContain('BitLocker key or backs up its LAPS password to on-premises Active Directory');
+    expect(both.match(/Ask whoever runs this app/g)).toHaveLength(1);
+  });
+
+  it('a workplace-joined device whose password Entra ID holds after all shows it: the data wins', () => {
+    const records = joinFleet(true);
+    records.lapsPasswords = laps([[ENTRA.alpha, '2026-11-18T03:00:00.000Z']]);
+    const report = deriveEscrowGaps(records, context);
+    expect(report.rows.find((candidate) => candidate.id === 'md-registered')?.lapsPassword).toBe('2026-11-18T03:00:00.000Z');
   });
 });
 
