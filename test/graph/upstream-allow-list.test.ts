@@ -36,6 +36,8 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/ndesConnectors",
         "/beta/deviceManagement/operationApprovalPolicies",
         "/beta/deviceManagement/operationApprovalRequests",
+        "/beta/deviceManagement/roleAssignments",
+        "/beta/deviceManagement/roleScopeTags",
         "/beta/deviceManagement/templates",
         "/beta/deviceManagement/windowsAutopilotSettings",
         "/v1.0/deviceAppManagement/mobileApps",
@@ -71,8 +73,11 @@ describe('upstream allow-list', () => {
     // The beta twin of the managed Google Play settings; report 1's beta re-read of Mobile Threat
     // Defense connectors; report 2's relationships, filters and per-object assignments; report 3's
     // settings and templates; report 1's Apple push certificate, ADE and VPP tokens and connectors
-    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3.
-    expect(UPSTREAM_PATHS).toHaveLength(37);
+    // for Active Directory; report 2's deleted groups; Intune's audit log for reports 2 and 3; the
+    // viewer scope's role assignments and scope tags.
+    expect(UPSTREAM_PATHS).toHaveLength(39);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
