@@ -1,5 +1,6 @@
 import type { Request, Response } from 'restify';
 import type { ViewerScopes } from '../app/viewer-scopes.js';
+import { OUTSIDE_VIEWER_SCOPE_CODE } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { TabUser } from './tab-access.js';
@@ -12,7 +13,7 @@ import type { TabUser } from './tab-access.js';
  */
 
 /** The code of a refusal by scope, beside its plain explanation. */
-export const OUT_OF_SCOPE_CODE = 'outsideViewerScope';
+export const OUT_OF_SCOPE_CODE = OUTSIDE_VIEWER_SCOPE_CODE;
 
 function refuse(res: Response, message: string): void {
   res.send(403, { error: { status: 403, code: OUT_OF_SCOPE_CODE, message } });
