@@ -4,6 +4,7 @@ import { TOKEN_EXCHANGE_AUDIENCE, tokenExchangeAudienceFor } from '../graph/mana
 import type { ManagedIdentity } from '../graph/managed-identity.js';
 import { DEFAULT_THRESHOLDS } from '../core/reports/thresholds.js';
 import type { ReportThresholds } from '../core/reports/thresholds.js';
+import { INTUNE_RBAC_SCOPE } from './viewer-scopes.js';
 
 /** Where report data comes from: the embedded demo tenant, or a real (or look-alike) tenant. */
 export type TenantConnection =
@@ -33,6 +34,11 @@ export interface AppConfig {
    * cannot show"). Off by default, as the specification puts these calls on `/v1.0`.
    */
   betaCoverage: boolean;
+  /**
+   * `VIEWER_SCOPE=intune-rbac`: each viewer sees what their Intune role assignments let them see
+   * (scope tags; docs/finding-rules.md, "Viewer scope"). Unset, every viewer sees the whole tenant, as before.
+   */
+  viewerScope: boolean;
   bot: BotConfig;
   /**
    * `MANAGED_IDENTITY_CLIENT_ID` with the identity endpoint App Service sets (`IDENTITY_ENDPOINT`,
@@ -109,6 +115,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
         stateStore: readStateStore(env, managedIdentity),
         thresholds: readThresholds(env),
         betaCoverage: readSwitch(env, 'GRAPH_BETA_COVERAGE'),
+        viewerScope: readViewerScope(env),
         bot: readBot(env, managedIdentity),
         managedIdentity,
         telemetryConnectionString: env.APPLICATIONINSIGHTS_CONNECTION_STRING?.trim() || undefined,
@@ -299,4 +306,12 @@ function readThresholds(env: NodeJS.ProcessEnv): ReportThresholds {
   const unhealthy = days('CONNECTOR_UNHEALTHY_DAYS', DEFAULT_THRESHOLDS.connectorUnhealthyAfterDays);
   if (warning >= unhealthy) throw new ConfigError(`CONNECTOR_WARNING_DAYS (${warning}) must be less than CONNECTOR_UNHEALTHY_DAYS (${unhealthy}).`);
   return { ...DEFAULT_THRESHOLDS, connectorWarningAfterDays: warning, connectorUnhealthyAfterDays: unhealthy };
+}
+
+/** `VIEWER_SCOPE`: unset or empty for none, `intune-rbac` for Intune's role assignments; anything else is refused, never guessed. */
+function readViewerScope(env: NodeJS.ProcessEnv): boolean {
+  const value = env.VIEWER_SCOPE?.trim() ?? '';
+  if (value === '') return false;
+  if (value === INTUNE_RBAC_SCOPE) return true;
+  throw new ConfigError(`VIEWER_SCOPE is "${value}"; it takes "${INTUNE_RBAC_SCOPE}" (each viewer sees what their Intune role assignments let them see), or nothing.`);
 }

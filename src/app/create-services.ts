@@ -8,6 +8,7 @@ import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { GraphConnection } from './graph-connection.js';
 import { HistoryRecords } from './history-records.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
+import { ViewerScopes } from './viewer-scopes.js';
 import type { ReportLoader } from './report-cache.js';
 import { ReportService } from './report-service.js';
 import { AppliesService } from './applies-service.js';
@@ -37,6 +38,11 @@ export interface ServicesOptions {
    */
   store?: StateStore;
   log: (line: string) => void;
+  /**
+   * `VIEWER_SCOPE=intune-rbac`: each viewer sees what their Intune role assignments let them see
+   * (viewer-scopes.ts). Needs the connection's Graph client; off by default.
+   */
+  viewerScope?: boolean;
   /** Each upstream report load once it ends (telemetry): counts and state only, never a record. */
   onReportLoaded?: (load: ReportLoadOutcome) => void;
 }
@@ -62,6 +68,8 @@ export interface AppServices {
   schedules: ScheduleRecords | undefined;
   /** What applies to a device, a user or a group; absent when reports are loaded without a Graph client (some tests). */
   applies?: AppliesService;
+  /** Each viewer's Intune scope, when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`); absent, every viewer sees the whole tenant. */
+  viewerScopes?: ViewerScopes;
 }
 
 /**
@@ -102,6 +110,8 @@ export function createServices(options: ServicesOptions): AppServices {
   // Instances that share Azure Storage share loads too: one loads a report, the others serve its result.
   const cache = new ReportCache(store?.kind === 'azure-blob' ? sharedLoader(upstream, store, { maxAgeMs: cacheMaxAgeMs, log }) : upstream, cacheMaxAgeMs, options.cacheClock);
   const triage = store ? new TriageRecords(store) : undefined;
+  // A bug, not a state: the scope reads Graph, so a scope asked for without a client must not be silently off.
+  if (options.viewerScope && !graph) throw new Error('The viewer scope reads Intune role assignments through the connection’s Graph client: it was given none.');
   return {
     registry,
     tenant: { label: connection.tenantLabel, demo: connection.demo },
@@ -124,6 +134,7 @@ export function createServices(options: ServicesOptions): AppServices {
           }),
         }
       : {}),
+    ...(options.viewerScope && graph ? { viewerScopes: new ViewerScopes({ graph, cache, log }) } : {}),
   };
 }
 

@@ -23,7 +23,11 @@ export interface DemoTenant {
   readonly clientSecret: string;
   /** The CA that signed its TLS certificate, trusted besides the system roots. */
   readonly caPem: string;
-  readonly tenant: { readonly displayName: string };
+  readonly tenant: {
+    readonly displayName: string;
+    /** Its central and regional Intune administrators (src/core/viewer-scope/demo.ts), whom the demo sign-in can sign in as. */
+    readonly demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
+  };
   /** Signs a tab user's SSO token: the demo sign-in, outside Teams. */
   readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number; claims?: Record<string, unknown> }): Promise<string> };
   close(): Promise<void>;

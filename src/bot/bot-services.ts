@@ -5,6 +5,7 @@ import type { NewFindingsPoster, PostTarget } from '../app/new-findings-poster.j
 import type { AdaptiveCardJson } from './cards/adaptive-card.js';
 import type { TabLinks } from './tab-links.js';
 import type { AppliesService } from '../app/applies-service.js';
+import type { ViewerScopes } from '../app/viewer-scopes.js';
 
 /** A channel, chat or conversation the bot posts cards to. */
 export type CardTarget = PostTarget<AdaptiveCardJson>;
@@ -37,4 +38,6 @@ export interface BotServices {
   followUpAfterMs: number;
   now: () => Date;
   log: (line: string) => void;
+  /** Each asker's Intune scope, when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`). */
+  viewerScopes?: Pick<ViewerScopes, 'scopeOf'> | undefined;
 }

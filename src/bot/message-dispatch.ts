@@ -2,7 +2,7 @@ import type { BotServices } from './bot-services.js';
 import { helpCard } from './cards/help-card.js';
 import { scheduleSentence } from './cards/schedule-sentence.js';
 import type { BotReply, BotRequest, Command, CommandContext, Conversation, MessageReading } from './commands/command.js';
-import { notUnderstood } from './commands/help.js';
+import { help, notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
 import { readMessage } from './read-message.js';
@@ -39,7 +39,27 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
   });
   return {
     read: (text) => readMessage(text, commands, registry),
-    answer: (reading, request, conversation) =>
-      reading.command ? reading.command.handle(request, reading.reading, context(conversation)) : notUnderstood(request, reading.reading, context(conversation)),
+    answer: async (reading, request, conversation) => {
+      if (reading.command && reading.command !== help) {
+        const refusal = await outsideScope(services, request);
+        if (refusal) return { text: refusal };
+      }
+      return reading.command ? reading.command.handle(request, reading.reading, context(conversation)) : notUnderstood(request, reading.reading, context(conversation));
+    },
   };
+}
+
+/**
+ * With the viewer scope on (docs/finding-rules.md, "Viewer scope"), the bot's commands are not yet
+ * answered in the asker's scope, so only an asker whose Intune role assignment covers the whole
+ * tenant is answered; anyone else is told why. Null when the command may be answered.
+ */
+async function outsideScope(services: BotServices, request: BotRequest): Promise<string | null> {
+  if (!services.viewerScopes) return null;
+  const objectId = request.sender.objectId;
+  if (!objectId) return 'This app shows each person what their Intune role assignments let them see, and Teams did not say who you are, so I cannot answer.';
+  const scope = await services.viewerScopes.scopeOf({ objectId });
+  if (scope.kind === 'tenant') return null;
+  if (scope.kind === 'none') return scope.explanation;
+  return 'This app shows each person what their Intune role assignments let them see, and I cannot yet answer within yours (scope tags). Open the tab: it shows what your scope tags let you see.';
 }

@@ -79,6 +79,7 @@ export class TeamsBot {
       followUpAfterMs: options.followUpAfterMs ?? 8_000,
       now,
       log: this.log,
+      ...(services.viewerScopes ? { viewerScopes: services.viewerScopes } : {}),
     });
     this.teams = new TeamsAdapter({ identity: options.identity, allowedTenantId: options.allowedTenantId, store, dispatch, log: this.log, onSend: options.onSend });
   }

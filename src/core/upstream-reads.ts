@@ -3,19 +3,21 @@ import { askedPermissions } from './graph/upstream-read.js';
 import type { UpstreamRead } from './graph/upstream-read.js';
 import type { GraphApplicationPermission } from './graph/graph-permissions.js';
 import { REPORTS } from './reports/registry.js';
+import { VIEWER_SCOPE_READS } from './viewer-scope/reads.js';
 import type { ReportRegistry } from './reports/registry.js';
 
 /**
- * Every Graph read the product makes: its reports' declarations and those of "what applies". The
+ * Every Graph read the product makes: its reports' declarations, those of "what applies" and those
+ * of the viewer scope (made only when it is on, `VIEWER_SCOPE=intune-rbac`). The
  * Graph client's allow-list, the permissions the app registration asks for (aad.manifest.json and
  * the README, held to this by a test), the demo tenant's grants and the `--deny` switch's choices
  * are all derived from this list and nothing else (docs/architecture.md, "Declared reads").
  */
 export function upstreamReadsOf(registry: ReportRegistry): readonly UpstreamRead[] {
-  return [...new Set([...registry.reads, ...APPLIES_READS])];
+  return [...new Set([...registry.reads, ...APPLIES_READS, ...VIEWER_SCOPE_READS])];
 }
 
-/** The product's reads: the registry's six reports and "what applies". */
+/** The product's reads: the registry's six reports, "what applies" and the viewer scope. */
 export const PRODUCT_READS: readonly UpstreamRead[] = upstreamReadsOf(REPORTS);
 
 /** The application permissions the product asks for, in the permissions table's order. */

@@ -73,6 +73,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.loadOptions ? { loadOptions: options.loadOptions } : {}),
     ...(options.onReportLoaded ? { onReportLoaded: options.onReportLoaded } : {}),
+    ...(options.viewerScope ? { viewerScope: true } : {}),
   });
   const { bot, scheduler } = botOptions
     ? createBot(services, {
@@ -104,6 +105,7 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
             }),
             expiresIn: 3600,
           }),
+          ...(demoTenant.tenant.demoAdministrators ? { demoAdministrators: demoTenant.tenant.demoAdministrators } : {}),
         }
       : {}),
     ...(bot ? { bot } : {}),

@@ -10,6 +10,7 @@ import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import { registerAppliesRoute } from './applies-route.js';
 import type { TabAccess, TabUser } from './tab-access.js';
+import { wholeTenantOnly } from './viewer-scope-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -22,7 +23,7 @@ import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
   /** The application floor (create-services.ts): its registry is the API's list and ids and the tab's navigation. */
-  services: Pick<AppServices, 'registry' | 'reports' | 'tenant' | 'applies'>;
+  services: Pick<AppServices, 'registry' | 'reports' | 'tenant' | 'applies' | 'viewerScopes'>;
   /** The reports' bytes, made once per result for all viewers; the server's own unless a test reads its count. */
   encodings?: EncodedReports;
   /** The windows over each result (`GET /api/reports/:id/rows`); the server's own unless a test counts their sorts. */
@@ -34,6 +35,11 @@ export interface AppServerOptions {
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
   demoToken?: (userId: string) => Promise<{ token: string; expiresIn: number }>;
+  /**
+   * The demo tenant's Intune administrators: `/api/demo/token?as=central` (or `regional`) signs in
+   * as one of them, to see the viewer scope's difference (docs/finding-rules.md, "Viewer scope").
+   */
+  demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
   /** The Teams bot, at /api/messages. */
   bot?: TeamsBot;
   /** `POST /api/notify`'s bearer key; without it the route answers 404. */
@@ -129,8 +135,15 @@ export function createAppServer(options: AppServerOptions): Server {
     ...(options.log ? { log: options.log } : {}),
   });
 
-  registerTriageRoutes(server, { services, authorised, ...(options.limitClock ? { limitClock: options.limitClock } : {}), ...(options.log ? { log: options.log } : {}) });
-  registerAppliesRoute(server, { applies: services.applies, authorised });
+  // Not yet filtered by scope: with the viewer scope on, only a whole-tenant viewer may use them (viewer-scope-access.ts).
+  const wholeTenant = wholeTenantOnly(services.viewerScopes, authorised);
+  registerTriageRoutes(server, {
+    services,
+    authorised: wholeTenant,
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  registerAppliesRoute(server, { applies: services.applies, authorised: wholeTenant });
 
   const bot = options.bot;
   if (bot) {
@@ -152,6 +165,12 @@ export function createAppServer(options: AppServerOptions): Server {
       }
       // One user per browser: the id is kept in a cookie the page cannot read, so per-person
       // limits and the triage log's names bind in the demo as they do for Teams users.
+      const as = (req.query as Record<string, unknown> | undefined)?.as;
+      const administrator = as === 'central' || as === 'regional' ? options.demoAdministrators?.[as] : undefined;
+      if (administrator) {
+        res.send(200, await demoToken(administrator));
+        return;
+      }
       const kept = demoUserOf(req.header('cookie'));
       const userId = kept ?? randomUUID();
       if (!kept) res.header('set-cookie', `${DEMO_USER_COOKIE}=${userId}; Path=/api/demo; HttpOnly; SameSite=Strict; Max-Age=31536000`);

@@ -140,6 +140,7 @@ async function main(argv: string[]): Promise<void> {
     serveSourceMaps: process.env.NODE_ENV === 'development',
     ...(botConfig.tabDomain ? { applicationIdUri: `api://${botConfig.tabDomain}/${connection.identity.clientId}` } : {}),
     store,
+    viewerScope: config.viewerScope,
     bot: {
       identity: { id: botConfig.id, password: botConfig.password, tenantId: botConfig.tenantId, managedIdentity: botConfig.managedIdentity },
       tabUrl,

@@ -9,11 +9,12 @@ import type { AppServices } from '../app/create-services.js';
 import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
+import { scopeOrRefuse, viewOrRefuse } from './viewer-scope-access.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';
 
 export interface ReportRoutesOptions {
   /** The reports, their summaries and whose data this is (shown by the tab, so a demo tenant is never mistaken for a real one). */
-  services: Pick<AppServices, 'registry' | 'reports' | 'tenant'>;
+  services: Pick<AppServices, 'registry' | 'reports' | 'tenant' | 'viewerScopes'>;
   encodings: EncodedReports;
   /** The windows over each result (`GET /api/reports/:id/rows`); the routes' own unless a test counts their sorts. */
   windows?: ReportWindows;
@@ -56,7 +57,7 @@ const EXPORT_BUSY_RETRY_SECONDS = 10;
  */
 export function registerReportRoutes(server: Server, options: ReportRoutesOptions): void {
   const { authorised, services, encodings } = options;
-  const { registry, reports } = services;
+  const { registry, reports, viewerScopes } = services;
   const windows = options.windows ?? new ReportWindows();
   const refreshes = new FixedWindowRateLimit(options.refreshesPerMinute ?? 6, 60_000, options.limitClock);
   const windowRequestsPerMinute = options.windowRequestsPerMinute ?? WINDOW_REQUESTS_PER_MINUTE;
@@ -111,7 +112,13 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    res.send(200, await reports.summarize(await openFor(req, res, user, id), new Date()));
+    const scope = await scopeOrRefuse(viewerScopes, res, user);
+    if (!scope) return;
+    const result = viewOrRefuse(viewerScopes, res, await openFor(req, res, user, id), scope);
+    if (!result) return;
+    // The history counts the whole tenant's findings: a viewer of a limited scope gets no trend (docs/finding-rules.md, "Viewer scope").
+    const [summary] = await reports.summarizeAll([result], new Date(), { history: scope.kind === 'tenant' });
+    res.send(200, summary);
   });
 
   // The report as the tab opens it: the whole result when small, else its first rows (report-preview.ts), so the first screen does not wait for the rest.
@@ -120,7 +127,10 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
-    const result = await openFor(req, res, user, id);
+    const scope = await scopeOrRefuse(viewerScopes, res, user);
+    if (!scope) return;
+    const result = viewOrRefuse(viewerScopes, res, await openFor(req, res, user, id), scope);
+    if (!result) return;
     // A result too large to preview whole is read in windows next: their orders start building now.
     if (result.rows.length > PREVIEW_WHOLE_UP_TO_ROWS) void windowsPrepared(windows, result);
     await sendEncoded(req, res, await encodings.encodedPreview(result));
@@ -137,7 +147,11 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
       refuseTooMany(res, retryAfter, `More than ${windowRequestsPerMinute.toLocaleString('en-US')} windows of rows in a minute; try again in ${retryAfter} s.`);
       return;
     }
-    const result = await openFor(req, res, user, id);
+    const scope = await scopeOrRefuse(viewerScopes, res, user);
+    if (!scope) return;
+    // Each scope's result is made once and kept with the shared one, so its windows are built once for all its viewers.
+    const result = viewOrRefuse(viewerScopes, res, await openFor(req, res, user, id), scope);
+    if (!result) return;
     if (result.state !== 'load-error') await windowsPrepared(windows, result);
     await answerWindow(req, res, result, windows, result.state === 'load-error' ? null : await reports.decisionsInForce());
   });
@@ -149,8 +163,11 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     const csv = name.endsWith('.csv');
     const id = csv ? name.slice(0, -'.csv'.length) : name;
     if (refuseUnknownReport(res, registry, id)) return;
+    const scope = await scopeOrRefuse(viewerScopes, res, user);
+    if (!scope) return;
     if (!csv) {
-      await sendEncoded(req, res, await encodings.encoded(await openFor(req, res, user, id)));
+      const result = viewOrRefuse(viewerScopes, res, await openFor(req, res, user, id), scope);
+      if (result) await sendEncoded(req, res, await encodings.encoded(result));
       return;
     }
     // An export waiting for its load counts as under way: it is about to encode the whole report.
@@ -166,8 +183,10 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
     exportsUnderWay += 1;
     try {
       // A download carries no header a person sees, so an export waits for a fresh result rather than exporting an aged one.
-      const report = await reports.get(id, { refresh: refreshAllowed(req, res, user) });
-      options.log?.(`report ${id}: ${describeState(report)} (CSV)`);
+      const shared = await reports.get(id, { refresh: refreshAllowed(req, res, user) });
+      options.log?.(`report ${id}: ${describeState(shared)} (CSV)`);
+      const report = viewOrRefuse(viewerScopes, res, shared, scope);
+      if (!report) return;
       if (report.state === 'load-error') {
         res.send(502, { error: report.error });
         return;

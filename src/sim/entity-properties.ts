@@ -658,3 +658,32 @@ export const COMPLIANCE_POLICY_V2: DeclaredProperties = {
     'technologies',
   ]),
 };
+
+/**
+ * `deviceManagement/roleAssignments` holds `deviceAndAppManagementRoleAssignment` on both versions.
+ * v1.0 declares only `members` beside the base type's fields; beta adds `roleScopeTagIds`,
+ * `roleScopeTags`, `scopeMembers` and `scopeType` (the v1.0 and beta metadata), so a v1.0 `$select`
+ * of the scope tags is a 400, as Graph answers it.
+ */
+export const ROLE_ASSIGNMENT: DeclaredProperties = {
+  type: 'deviceAndAppManagementRoleAssignment',
+  'v1.0': propertiesOf<Graph.DeviceAndAppManagementRoleAssignment>()(['description', 'displayName', 'id', 'members', 'resourceScopes', 'roleDefinition']),
+  beta: propertiesOf<Beta.DeviceAndAppManagementRoleAssignment>()([
+    'description',
+    'displayName',
+    'id',
+    'members',
+    'resourceScopes',
+    'roleDefinition',
+    'roleScopeTagIds',
+    'roleScopeTags',
+    'scopeMembers',
+    'scopeType',
+  ]),
+};
+
+/** `roleScopeTag`: beta only (v1.0 has no `roleScopeTags` collection). */
+export const ROLE_SCOPE_TAG: DeclaredProperties = {
+  type: 'roleScopeTag',
+  beta: propertiesOf<Beta.RoleScopeTag>()(['assignments', 'description', 'displayName', 'id', 'isBuiltIn']),
+};

@@ -16,6 +16,7 @@ describe('readConfig', () => {
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
         betaCoverage: false,
+        viewerScope: false,
         bot: NO_BOT,
         telemetrySdkEndpoints: false,
       },
@@ -31,6 +32,16 @@ describe('readConfig', () => {
     const wrong = read('yes');
     expect(wrong.ok).toBe(false);
     if (!wrong.ok) expect(wrong.error.message).toBe('GRAPH_BETA_COVERAGE must be true or false, got "yes".');
+  });
+
+  it('reads VIEWER_SCOPE: off unless it is intune-rbac, and refuses any other value rather than guess', () => {
+    const read = (value: string) => readConfig({ VIEWER_SCOPE: value });
+    expect(readConfig({})).toMatchObject({ ok: true, config: { viewerScope: false } });
+    expect(read('')).toMatchObject({ ok: true, config: { viewerScope: false } });
+    expect(read(' intune-rbac ')).toMatchObject({ ok: true, config: { viewerScope: true } });
+    const wrong = read('scope-tags');
+    expect(wrong.ok).toBe(false);
+    if (!wrong.ok) expect(wrong.error.message).toMatch(/^VIEWER_SCOPE is "scope-tags"; it takes "intune-rbac"/);
   });
 
   it("reads a tenant with a secret, defaulting to Microsoft's hosts", () => {
@@ -51,6 +62,7 @@ describe('readConfig', () => {
         stateStore: 'file:.data',
         thresholds: DEFAULT_THRESHOLDS,
         betaCoverage: false,
+        viewerScope: false,
         bot: NO_BOT,
         telemetrySdkEndpoints: false,
       },

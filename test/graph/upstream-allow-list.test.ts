@@ -39,6 +39,8 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/ndesConnectors",
         "/beta/deviceManagement/operationApprovalPolicies",
         "/beta/deviceManagement/operationApprovalRequests",
+        "/beta/deviceManagement/roleAssignments",
+        "/beta/deviceManagement/roleScopeTags",
         "/beta/deviceManagement/templates",
         "/beta/deviceManagement/windowsAutopilotSettings",
         "/beta/deviceManagement/windowsDriverUpdateProfiles",
@@ -66,6 +68,7 @@ describe('the derived allow-list', () => {
         "/v1.0/groups",
         "/v1.0/groups/{id}",
         "/v1.0/groups/{id}/memberOf",
+        "/v1.0/groups/{id}/members",
         "/v1.0/informationProtection/bitlocker/recoveryKeys",
         "/v1.0/users/{id}/memberOf",
         "/v1.0/users/{id}/transitiveMemberOf",
@@ -89,8 +92,11 @@ describe('upstream allow-list', () => {
     // report 2's assignable types only beta has: Administrative Templates, macOS shell scripts,
     // Windows feature, quality and driver update profiles, quality update policies and settings
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
-    // name, a user's, a group's and a device's memberships, the Entra device).
-    expect(UPSTREAM_PATHS).toHaveLength(51);
+    // name, a user's, a group's and a device's memberships, the Entra device); the viewer scope's
+    // role assignments, scope tags and admin groups' members.
+    expect(UPSTREAM_PATHS).toHaveLength(54);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceAppManagement/mobileAppRelationships')).toBe(true);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/assignmentFilters')).toBe(true);
@@ -118,9 +124,10 @@ describe('upstream allow-list', () => {
 
   it('allows a group by GUID only', () => {
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
-    // The groups a group is in, for what applies; its members and other relationships stay refused.
+    // The groups a group is in, for what applies, and its direct members, for the viewer scope's admin
+    // groups; its other relationships stay refused.
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/memberOf')).toBe(true);
-    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/members')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/groups/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMembers')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone/memberOf')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/groups/everyone')).toBe(false);

@@ -256,3 +256,29 @@ describe('settings catalog paging as Intune pages it (issue 11, point 8)', () =>
     expect((await page('?$expand=assignments')).count).toBeGreaterThan(2);
   });
 });
+
+describe("Intune's role-based access control as Graph serves it (the viewer scope)", () => {
+  it('serves the role assignments on both versions, their scope tags and scope groups on /beta only, and refuses a /v1.0 $select of them', async () => {
+    const beta = await raw('/beta/deviceManagement/roleAssignments?$select=id,displayName,members,roleScopeTagIds,scopeMembers,scopeType');
+    expect(beta.status).toBe(200);
+    const assignments = beta.body.value as Array<Record<string, unknown>>;
+    expect(assignments.map((assignment) => assignment.displayName).sort()).toEqual(['Central IT (read only)', 'Europe IT']);
+    expect(assignments.find((assignment) => assignment.displayName === 'Europe IT')).toMatchObject({ roleScopeTagIds: ['1'], scopeType: 'resourceScope' });
+    // v1.0's deviceAndAppManagementRoleAssignment has members and roleAssignment's fields only.
+    const v1 = await raw('/v1.0/deviceManagement/roleAssignments');
+    expect(v1.status).toBe(200);
+    for (const assignment of v1.body.value as Array<Record<string, unknown>>) {
+      expect(assignment.members).toBeDefined();
+      expect('roleScopeTagIds' in assignment || 'scopeMembers' in assignment || 'scopeType' in assignment).toBe(false);
+    }
+    const selected = await raw('/v1.0/deviceManagement/roleAssignments?$select=id,roleScopeTagIds');
+    expect(selected.status).toBe(400);
+  });
+
+  it('serves the scope tags on /beta only, the built-in Default as id "0"', async () => {
+    const tags = await raw('/beta/deviceManagement/roleScopeTags?$select=id,displayName,isBuiltIn');
+    expect(tags.status).toBe(200);
+    expect(tags.body.value).toContainEqual({ id: '0', displayName: 'Default', isBuiltIn: true });
+    expect((await raw('/v1.0/deviceManagement/roleScopeTags')).status).toBe(400);
+  });
+});

@@ -20,7 +20,7 @@ export function requestFrom(activity: Activity, text: string): BotRequest {
       // Scheduled posts go to the channel, not the thread the schedule was set in.
       channelReference: { ...reference, conversation: { ...reference.conversation, id: channel } } as Record<string, unknown>,
     },
-    sender: { id: activity.from?.id, name: activity.from?.name, timeZone: activity.localTimezone ?? null },
+    sender: { id: activity.from?.id, name: activity.from?.name, objectId: activity.from?.aadObjectId, timeZone: activity.localTimezone ?? null },
   };
 }
 

@@ -30,6 +30,8 @@ export interface BotRequest {
   sender: {
     id: string | undefined;
     name: string | undefined;
+    /** The sender's Entra object id (the activity's `from.aadObjectId`), when Teams sends it: whose Intune scope a command answers in. */
+    objectId?: string | undefined;
     /** An IANA time zone: Teams sends the sender's with each message (`localTimezone`); null when it does not. */
     timeZone: string | null;
   };

@@ -13,6 +13,13 @@ import type { NotCheckedSource, OptionalSource } from './not-checked.js';
  */
 export type ReportId = string;
 
+/**
+ * The `error.code` of a 403 that refuses what lies outside the viewer's Intune scope
+ * (`VIEWER_SCOPE=intune-rbac`; docs/contract.md, "The server's endpoints"): its message says why, in
+ * plain words, and the tab shows it as it is.
+ */
+export const OUTSIDE_VIEWER_SCOPE_CODE = 'outsideViewerScope';
+
 export type CellValue = string | number | boolean | null;
 
 /**

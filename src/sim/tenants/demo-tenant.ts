@@ -1,4 +1,5 @@
 import { plantAppliesDemo } from '../../core/applies/demo.js';
+import { plantViewerScopeDemo } from '../../core/viewer-scope/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
 import { permissionsAskedFor } from '../../core/upstream-reads.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
@@ -139,6 +140,21 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     records: reportRecords.records,
   });
 
+  // The viewer scope (src/core/viewer-scope/demo.ts): scope tags, role assignments, a central and a
+  // regional administrator, report 3's policies tagged by region. A sequence of its own too.
+  const scopeRandom = seededRandom((options.seed ?? 20261121) + 2);
+  const scopeGuid = () => seededGuid(scopeRandom);
+  const viewerScope = plantViewerScopeDemo({
+    guid: scopeGuid,
+    addGroup: ({ displayName, userIds }) => {
+      const id = scopeGuid();
+      groups.set(id, { id, displayName, members: userIds.map((member) => ({ id: member, type: 'user' as const })) });
+      return id;
+    },
+    add: reportRecords.add,
+    records: reportRecords.records,
+  });
+
   return {
     tenantId: DEMO_TENANT_ID,
     displayName: 'Contoso (demo)',
@@ -151,6 +167,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     // Those of the registry it was built for, so a report added to it is granted what it reads.
     grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
     declaredFindings: declared,
+    demoAdministrators: viewerScope.administrators,
     ...(options.resources ? { resources: options.resources } : {}),
   };
 }

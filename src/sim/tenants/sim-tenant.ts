@@ -120,6 +120,11 @@ export interface SimTenant {
   grantedRoles: string[];
   declaredFindings: DeclaredFinding[];
   /**
+   * The demo tenant's administrators by Intune role (src/core/viewer-scope/demo.ts): the object ids
+   * the demo sign-in uses for a central and a regional administrator. Absent in other tenants.
+   */
+  demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
+  /**
    * Resources the simulator serves besides its own (src/sim/resources/index.ts): a report that
    * exists only in a test brings its Graph resource this way, its records in `collections` (or
    * `singletons`) under the resource's `source`.

@@ -1,4 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
+import { failureMessage } from './failure-message.js';
 import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
@@ -184,22 +185,5 @@ export class ReportApi {
     } catch {
       throw new ApiError(response.status, 'The server sent an answer that is not JSON.');
     }
-  }
-}
-
-async function failureMessage(response: Response, method: 'GET' | 'POST'): Promise<string> {
-  const reason = await response
-    .json()
-    .then((body: { error?: { message?: string } }) => body.error?.message)
-    .catch(() => undefined);
-  switch (response.status) {
-    case 401:
-      return `You are not signed in to Device Management Health (HTTP 401)${reason ? `: ${reason}` : ''}.`;
-    case 403:
-      // A change refused: the server names the role it needs (DeviceHealth.Triager).
-      if (method === 'POST') return `Not allowed (HTTP 403)${reason ? `: ${reason}` : '.'}`;
-      return `You are signed in but not allowed to read these reports (HTTP 403). Ask an administrator to assign you the DeviceHealth.Reader role of the Device Management Health app.`;
-    default:
-      return `The server answered HTTP ${response.status}${reason ? `: ${reason}` : ''}.`;
   }
 }

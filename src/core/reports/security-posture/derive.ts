@@ -2,6 +2,7 @@
 
 import { capitalise, compareText, graphTimestamp, joinAnd } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
+import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
@@ -319,6 +320,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
       uncheckedSubjects.push({ kind: 'asr-rule-audit', subjectId: policy.id }, { kind: 'firewall-profile-off', subjectId: policy.id });
       rows.push({
         id: policy.id,
+        [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(policy.roleScopeTagIds),
         area: 'Policy settings',
         policy: policy.name,
         setting: 'Attack surface reduction and firewall settings',
@@ -347,6 +349,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
             : 'ok';
       rows.push({
         id: policy.id,
+        [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(policy.roleScopeTagIds),
         area: 'Attack surface reduction',
         policy: policy.name,
         setting: rule.name,
@@ -375,6 +378,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     for (const { profile, enabled } of profiles) {
       rows.push({
         id: policy.id,
+        [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(policy.roleScopeTagIds),
         area: 'Firewall',
         policy: policy.name,
         setting: `${capitalise(profile)} profile`,
@@ -405,6 +409,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     rows.push({
       ...baselineRow(verdict, deployment, auditOnly),
       id: policy.id,
+      [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(policy.roleScopeTagIds),
       policy: policy.name,
       setting: policy.templateDisplayName ?? 'Security baseline',
       link: policyLink(policy),
@@ -430,6 +435,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     rows.push({
       ...baselineRow(verdict, deployment, migrating),
       id: String(intent.id),
+      [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(intent.roleScopeTagIds),
       policy: name,
       setting: verdict.template?.displayName ?? 'Security baseline',
       // An intent-era baseline has no sourced page of its own: the list it is in.

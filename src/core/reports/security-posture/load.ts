@@ -58,9 +58,14 @@ export interface SecurityPolicy {
   settingsPaged: boolean;
   /** Why the policy's `/settings` could not be read again, or null when it was not needed or succeeded. */
   settingsError: string | null;
+  /** The policy's scope tags (`roleScopeTagIds`), or null when Graph sent none: what the viewer scope filters its rows by. */
+  roleScopeTagIds?: string[] | null;
 }
 
-export type Intent = Pick<Beta.DeviceManagementIntent, 'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned' | 'lastModifiedDateTime'>;
+export type Intent = Pick<
+  Beta.DeviceManagementIntent,
+  'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned' | 'lastModifiedDateTime' | 'roleScopeTagIds'
+>;
 export type Template = Pick<
   Beta.DeviceManagementTemplate,
   'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
@@ -146,6 +151,7 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
     settingsRead: settings.length,
     settingsPaged: typeof policy['settings@odata.nextLink'] !== 'string',
     settingsError: null,
+    roleScopeTagIds: Array.isArray(policy.roleScopeTagIds) ? policy.roleScopeTagIds.filter((id): id is string => typeof id === 'string') : null,
   };
 }
 
@@ -379,6 +385,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
         isAssigned: intent.isAssigned,
         lastModifiedDateTime: intent.lastModifiedDateTime,
+        roleScopeTagIds: intent.roleScopeTagIds,
       })),
     (signal) =>
       readCollection<Template, Template>(context, 'templates', TEMPLATES_READ.path, { signal }, (template) => ({

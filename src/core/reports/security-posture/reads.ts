@@ -17,7 +17,8 @@ import { AUDIT_EVENTS_READ } from '../../audit-story/reads.js';
 export const SECURITY_POLICIES_READ = {
   path: '/beta/deviceManagement/configurationPolicies',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'name', 'platforms', 'technologies', 'templateReference', 'settingCount', 'lastModifiedDateTime', 'isAssigned'],
+  // `roleScopeTagIds`: the policy's scope tags, beta only like the list, for the viewer scope (docs/finding-rules.md, "Viewer scope").
+  select: ['id', 'name', 'platforms', 'technologies', 'templateReference', 'settingCount', 'lastModifiedDateTime', 'isAssigned', 'roleScopeTagIds'],
   optional: false,
   why: 'The endpoint security policies and baselines, and whether they are assigned.',
 } as const satisfies UpstreamRead;

@@ -1,0 +1,82 @@
+/**
+ * What the demo tenant plants so the viewer scope shows its rules (docs/finding-rules.md, "Viewer
+ * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
+ * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
+ * scope group; report 3's policies tagged by region. Planted after every report's records, from a
+ * sequence of its own, so no other record's id moves.
+ */
+
+import type { DemoRecord } from '../reports/report-demo.js';
+import { DEFAULT_SCOPE_TAG_ID } from './scope.js';
+
+export interface ViewerScopeDemoBuilder {
+  guid(): string;
+  /** Adds a group whose direct members are these users, and returns its id. */
+  addGroup(group: { displayName: string; userIds: readonly string[] }): string;
+  add(collection: string, ...records: DemoRecord[]): void;
+  records(collection: string): readonly DemoRecord[];
+}
+
+/** The demo's names and ids, for the demo sign-in, the tests and the docs. */
+export const VIEWER_SCOPE_DEMO = {
+  tags: { europe: '1', americas: '2' },
+  /** Report 3's settings catalog policies tagged Europe, Americas or both; every other object keeps Default. */
+  europePolicies: ['ASR - Standard protection', 'Security baseline for Windows (23H2)'],
+  americasPolicies: ['Firewall - Corporate'],
+  bothPolicies: ['Firewall - Lab'],
+} as const;
+
+/** The two demo administrators, as the demo sign-in names them (`/api/demo/token?as=central`). */
+export type DemoAdministrator = 'central' | 'regional';
+
+export interface ViewerScopeDemo {
+  /** Each demo administrator's Entra object id. */
+  administrators: Record<DemoAdministrator, string>;
+}
+
+export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScopeDemo {
+  const central = tenant.guid();
+  const regional = tenant.guid();
+  tenant.add(
+    'roleScopeTags',
+    { id: DEFAULT_SCOPE_TAG_ID, displayName: 'Default', description: 'Default scope tag', isBuiltIn: true },
+    { id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe', description: 'Offices in Europe', isBuiltIn: false },
+    { id: VIEWER_SCOPE_DEMO.tags.americas, displayName: 'Americas', description: 'Offices in the Americas', isBuiltIn: false },
+  );
+  const centralAdmins = tenant.addGroup({ displayName: 'Intune Central Admins', userIds: [central] });
+  const europeAdmins = tenant.addGroup({ displayName: 'Intune Europe Admins', userIds: [regional] });
+  const europeDevices = tenant.addGroup({ displayName: 'Europe Devices', userIds: [] });
+  tenant.add(
+    'roleAssignments',
+    // No scope tag: "Admins that have no scope tags essentially have all scope tags"
+    // (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
+    {
+      id: tenant.guid(),
+      displayName: 'Central IT (read only)',
+      description: 'Read Only Operator for the whole tenant',
+      members: [centralAdmins],
+      scopeMembers: [],
+      resourceScopes: [],
+      scopeType: 'allDevicesAndLicensedUsers',
+      roleScopeTagIds: [],
+    },
+    // The Europe tag and a scope group: the scope group decides whom they may act on, the tag what they see.
+    {
+      id: tenant.guid(),
+      displayName: 'Europe IT',
+      description: 'Policy and Profile Manager for the European offices',
+      members: [europeAdmins],
+      scopeMembers: [europeDevices],
+      resourceScopes: [europeDevices],
+      scopeType: 'resourceScope',
+      roleScopeTagIds: [VIEWER_SCOPE_DEMO.tags.europe],
+    },
+  );
+  const tag = (names: readonly string[], tagIds: string[]) => {
+    for (const policy of tenant.records('configurationPolicies')) if (names.includes(String(policy.name))) policy.roleScopeTagIds = tagIds;
+  };
+  tag(VIEWER_SCOPE_DEMO.europePolicies, [VIEWER_SCOPE_DEMO.tags.europe]);
+  tag(VIEWER_SCOPE_DEMO.americasPolicies, [VIEWER_SCOPE_DEMO.tags.americas]);
+  tag(VIEWER_SCOPE_DEMO.bothPolicies, [VIEWER_SCOPE_DEMO.tags.americas, VIEWER_SCOPE_DEMO.tags.europe]);
+  return { administrators: { central, regional } };
+}

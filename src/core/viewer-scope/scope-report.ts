@@ -1,0 +1,67 @@
+import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
+import { describeScope, visibleTo } from './scope.js';
+import type { ViewerScope } from './scope.js';
+
+/**
+ * A report as one viewer may see it (docs/finding-rules.md, "Viewer scope"): the shared result,
+ * filtered. Each row of a report whose objects carry scope tags holds them in its
+ * `roleScopeTagIds` cell (no column shows it); a row's findings and audit stories follow its `id`.
+ */
+
+/** The row cell that holds a row's object's scope tags: the ids joined by commas, `''` for none (Default), null when not known. */
+export const ROW_SCOPE_TAGS_KEY = 'roleScopeTagIds';
+
+/** An object's `roleScopeTagIds` as its row's cell: null when Graph sent none (not known), else the ids joined by commas. */
+export function scopeTagsCell(tagIds: readonly (string | null | undefined)[] | null | undefined): string | null {
+  if (!Array.isArray(tagIds)) return null;
+  return tagIds.filter((id): id is string => typeof id === 'string').join(',');
+}
+
+/** A row's scope tags from its cell: null when the row carries none (a tenant-wide object, or a report without scope tags). */
+export function rowScopeTags(row: ReportRow): string[] | null {
+  const cell: CellValue | undefined = row[ROW_SCOPE_TAGS_KEY];
+  if (typeof cell !== 'string') return null;
+  return cell === '' ? [] : cell.split(',');
+}
+
+export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; explanation: string };
+
+/**
+ * The result as a viewer of `scope` may see it:
+ * - the whole tenant: the result itself, unchanged;
+ * - no scope: refused, with the scope's explanation;
+ * - scope tags: a report none of whose rows carries scope tags covers the whole tenant (connectors,
+ *   multi admin approval, analytics) and is refused with why; any other keeps the rows whose object
+ *   carries one of the tags, the findings and unchecked subjects of those objects (by `id` and
+ *   `subjectId`, without case), their audit stories, and says in its notice which scope it shows.
+ * A load error carries no tenant data and is passed on as it is, except to a viewer of no scope.
+ */
+export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
+  if (scope.kind === 'tenant') return { ok: true, result };
+  if (scope.kind === 'none') return { ok: false, explanation: scope.explanation };
+  if (result.state === 'load-error') return { ok: true, result };
+  const tagged = result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string');
+  if (result.rows.length > 0 && !tagged)
+    return {
+      ok: false,
+      explanation: `${result.title} covers the whole tenant: its objects carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
+    };
+  const rows: ReportRow[] = [];
+  const visibleIds = new Set<string>();
+  for (const row of result.rows) {
+    if (!visibleTo(scope, rowScopeTags(row))) continue;
+    rows.push(row);
+    if (typeof row.id === 'string') visibleIds.add(row.id.toLowerCase());
+  }
+  const seen = (subjectId: string) => visibleIds.has(subjectId.toLowerCase());
+  const scopedNotice = `Showing what your Intune role assignments let you see: ${describeScope(scope)} (${rows.length.toLocaleString('en-US')} of ${result.rows.length.toLocaleString('en-US')} rows).`;
+  const scoped: ReportResult = {
+    ...result,
+    notice: result.notice ? `${scopedNotice} ${result.notice}` : scopedNotice,
+    rows,
+    findings: result.findings.filter((finding) => seen(finding.subjectId)),
+    uncheckedSubjects: result.uncheckedSubjects.filter((subject) => seen(subject.subjectId)),
+  };
+  if (result.auditLog?.state === 'read') scoped.auditLog = { ...result.auditLog, changes: Object.fromEntries(Object.entries(result.auditLog.changes).filter(([id]) => seen(id))) };
+  return { ok: true, result: scoped };
+}

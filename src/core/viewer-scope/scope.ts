@@ -1,0 +1,124 @@
+/**
+ * What a viewer may see when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`): Intune's rules for
+ * scope tags, as Microsoft documents them, worked out from the role assignments, their admin groups'
+ * members and the scope tags (docs/finding-rules.md, "Viewer scope"). Pure: records in, a scope out.
+ *
+ * Microsoft's rules (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags):
+ * - "Roles determine what access admins have to which objects. Scope tags determine which objects
+ *   admins can see": a role assignment's Members (Groups) "can see Intune objects that also have"
+ *   one of its scope tags.
+ * - "The default scope tag is automatically added to all untagged objects that support scope tags"
+ *   (the built-in tag "Default", id "0").
+ * - "If a role assignment has no scope tag, that IT admin can see all objects based on the IT admins
+ *   permissions. Admins that have no scope tags essentially have all scope tags."
+ * - With several assignments, scope tags "apply to all objects of the same type ... in any of the
+ *   user's assignments" (learn.microsoft.com/intune/fundamentals/role-based-access-control/role-based-access-control,
+ *   "Multiple role assignments"; the default behaviour merges them): the tags are the union.
+ * - Scope (Groups) decide which users and devices the admins may act on, not what they see; this app
+ *   takes no action, so they narrow nothing here.
+ */
+
+/** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
+export const DEFAULT_SCOPE_TAG_ID = '0';
+
+/** One Intune role assignment as the scope reads it (deviceAndAppManagementRoleAssignment, beta). */
+export interface RoleAssignmentRecord {
+  id: string;
+  displayName: string;
+  /** The admin groups (`members`): security group ids whose members hold the assignment. */
+  memberGroupIds: readonly string[];
+  /** The assignment's scope tags (`roleScopeTagIds`); empty when it has none. */
+  scopeTagIds: readonly string[];
+}
+
+export interface ScopeTagRecord {
+  id: string;
+  displayName: string;
+}
+
+/** The direct user members of one admin group (lower-case ids), or why they could not be read: never "no members". */
+export type AdminGroupMembers = { state: 'read'; userIds: ReadonlySet<string> } | { state: 'unknown'; reason: string };
+
+/** What one load of the role-based access control reads: the assignments, the tags and the admin groups' members by lower-case id. */
+export interface RbacRecords {
+  assignments: readonly RoleAssignmentRecord[];
+  tags: readonly ScopeTagRecord[];
+  members: ReadonlyMap<string, AdminGroupMembers>;
+}
+
+/** The signed-in viewer: their Entra object id (the token's `oid`). */
+export interface Viewer {
+  objectId: string;
+}
+
+/**
+ * What a viewer may see:
+ * - `tenant`: everything (an assignment without scope tags);
+ * - `tags`: objects carrying one of `tagIds`; `key` names the set, the same for every viewer of the same tags;
+ * - `none`: nothing, and why, in words for the viewer.
+ */
+export type ViewerScope =
+  | { kind: 'tenant'; assignments: readonly string[] }
+  | { kind: 'tags'; tagIds: ReadonlySet<string>; tagNames: readonly string[]; assignments: readonly string[]; key: string }
+  | { kind: 'none'; explanation: string };
+
+/**
+ * The viewer's scope: the assignments whose admin groups hold them as a direct member, and the
+ * union of their scope tags; an assignment without tags is the whole tenant. A viewer in no
+ * assignment sees nothing. An admin group whose members could not be read proves nothing either
+ * way: if the viewer holds no other assignment, the explanation says the groups could not be read.
+ */
+export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope {
+  const me = viewer.objectId.toLowerCase();
+  const held: RoleAssignmentRecord[] = [];
+  const unread = new Set<string>();
+  for (const assignment of records.assignments) {
+    let holds = false;
+    for (const groupId of assignment.memberGroupIds) {
+      const members = records.members.get(groupId.toLowerCase());
+      if (!members || members.state === 'unknown') unread.add(groupId.toLowerCase());
+      else if (members.userIds.has(me)) holds = true;
+    }
+    if (holds) held.push(assignment);
+  }
+  if (held.length === 0) {
+    const why =
+      unread.size > 0
+        ? ` The members of ${unread.size === 1 ? 'one admin group' : `${unread.size} admin groups`} could not be read, so whether you are in ${unread.size === 1 ? 'it' : 'them'} is unknown.`
+        : '';
+    return {
+      kind: 'none',
+      explanation:
+        'You hold no Intune role assignment, so this app shows you no tenant data: it shows each viewer what their Intune role assignments let them see (scope tags).' +
+        why +
+        ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles). A Microsoft Entra role alone (Intune Administrator, Global Administrator) is not read by this app.',
+    };
+  }
+  const names = held.map((assignment) => assignment.displayName).sort();
+  if (held.some((assignment) => assignment.scopeTagIds.length === 0)) return { kind: 'tenant', assignments: names };
+  const tagIds = new Set(held.flatMap((assignment) => assignment.scopeTagIds.map(String)));
+  const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
+  const sorted = [...tagIds].sort();
+  return { kind: 'tags', tagIds, tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`), assignments: names, key: sorted.join(',') };
+}
+
+/**
+ * Whether a viewer of `scope` may see an object carrying `tagIds` (its `roleScopeTagIds`):
+ * - an empty list is the Default tag, which Intune adds to every untagged object that supports tags;
+ * - `null` is an object whose tags are not known: one of a type without scope tags (a connector, an
+ *   approval policy, an analytics row), or one read without them. Only a viewer who sees the whole
+ *   tenant sees it: the app reads no role definitions, so it cannot tell whose role covers that area.
+ */
+export function visibleTo(scope: ViewerScope, tagIds: readonly string[] | null): boolean {
+  if (scope.kind === 'tenant') return true;
+  if (scope.kind === 'none' || tagIds === null) return false;
+  if (tagIds.length === 0) return scope.tagIds.has(DEFAULT_SCOPE_TAG_ID);
+  return tagIds.some((id) => scope.tagIds.has(id));
+}
+
+/** A scope in a line, for a notice or a log: which tags, or the whole tenant. */
+export function describeScope(scope: ViewerScope): string {
+  if (scope.kind === 'tenant') return 'the whole tenant';
+  if (scope.kind === 'none') return 'nothing';
+  return `scope tag${scope.tagNames.length === 1 ? '' : 's'} ${scope.tagNames.join(', ')}`;
+}

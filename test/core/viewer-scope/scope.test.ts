@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import type { AdminGroupMembers, RbacRecords, RoleAssignmentRecord } from '../../../src/core/viewer-scope/scope.js';
+
+const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
+const REGIONAL = 'c0000000-0000-4000-8000-000000000002';
+const NOBODY = 'c0000000-0000-4000-8000-000000000003';
+const CENTRAL_GROUP = 'a0000000-0000-4000-8000-000000000001';
+const EUROPE_GROUP = 'a0000000-0000-4000-8000-000000000002';
+const SECRET_GROUP = 'a0000000-0000-4000-8000-000000000003';
+
+const read = (...userIds: string[]): AdminGroupMembers => ({ state: 'read', userIds: new Set(userIds) });
+
+function records(assignments: RoleAssignmentRecord[], members: Array<[string, AdminGroupMembers]>): RbacRecords {
+  return {
+    assignments,
+    tags: [
+      { id: '0', displayName: 'Default' },
+      { id: '1', displayName: 'Europe' },
+      { id: '2', displayName: 'Americas' },
+    ],
+    members: new Map(members),
+  };
+}
+
+const central: RoleAssignmentRecord = { id: 'ra-1', displayName: 'Central IT', memberGroupIds: [CENTRAL_GROUP], scopeTagIds: [] };
+const europe: RoleAssignmentRecord = { id: 'ra-2', displayName: 'Europe IT', memberGroupIds: [EUROPE_GROUP], scopeTagIds: ['1'] };
+const americas: RoleAssignmentRecord = { id: 'ra-3', displayName: 'Americas readers', memberGroupIds: [EUROPE_GROUP], scopeTagIds: ['2', '0'] };
+
+describe('a viewer’s Intune scope', () => {
+  it('an assignment without scope tags sees the whole tenant (“admins that have no scope tags essentially have all scope tags”)', () => {
+    const scope = viewerScopeOf(
+      records(
+        [central, europe],
+        [
+          [CENTRAL_GROUP, read(CENTRAL)],
+          [EUROPE_GROUP, read(REGIONAL)],
+        ],
+      ),
+      { objectId: CENTRAL },
+    );
+    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'] });
+    expect(visibleTo(scope, null)).toBe(true);
+    expect(visibleTo(scope, ['1'])).toBe(true);
+  });
+
+  it('a regional viewer sees the union of the tags of every assignment they hold, named', () => {
+    const scope = viewerScopeOf(
+      records(
+        [central, europe, americas],
+        [
+          [CENTRAL_GROUP, read(CENTRAL)],
+          [EUROPE_GROUP, read(REGIONAL)],
+        ],
+      ),
+      {
+        objectId: REGIONAL.toUpperCase(),
+      },
+    );
+    expect(scope.kind).toBe('tags');
+    if (scope.kind !== 'tags') return;
+    expect([...scope.tagIds].sort()).toEqual(['0', '1', '2']);
+    expect(scope.tagNames).toEqual(['Default', 'Europe', 'Americas']);
+    expect(scope.key).toBe('0,1,2');
+    expect(scope.assignments).toEqual(['Americas readers', 'Europe IT']);
+    expect(describeScope(scope)).toBe('scope tags Default, Europe, Americas');
+  });
+
+  it('an object is seen when it carries one of the tags; an untagged one is Default; one whose tags are unknown is seen by the whole-tenant viewer only', () => {
+    const scope = viewerScopeOf(records([europe], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(visibleTo(scope, ['1'])).toBe(true);
+    expect(visibleTo(scope, ['2', '1'])).toBe(true);
+    expect(visibleTo(scope, ['2'])).toBe(false);
+    expect(visibleTo(scope, [DEFAULT_SCOPE_TAG_ID])).toBe(false);
+    expect(visibleTo(scope, [])).toBe(false);
+    expect(visibleTo(scope, null)).toBe(false);
+    const withDefault = viewerScopeOf(records([americas], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(visibleTo(withDefault, [])).toBe(true);
+  });
+
+  it('a viewer in no assignment sees nothing, and is told why in plain words', () => {
+    const scope = viewerScopeOf(
+      records(
+        [central, europe],
+        [
+          [CENTRAL_GROUP, read(CENTRAL)],
+          [EUROPE_GROUP, read(REGIONAL)],
+        ],
+      ),
+      { objectId: NOBODY },
+    );
+    expect(scope.kind).toBe('none');
+    if (scope.kind !== 'none') return;
+    expect(scope.explanation).toMatch(/^You hold no Intune role assignment/);
+    expect(scope.explanation).not.toMatch(/could not be read/);
+    expect(visibleTo(scope, null)).toBe(false);
+    expect(visibleTo(scope, ['0'])).toBe(false);
+  });
+
+  it('an admin group whose members could not be read proves nothing: no scope, and the explanation says so', () => {
+    const hidden: RoleAssignmentRecord = { id: 'ra-4', displayName: 'Hidden', memberGroupIds: [SECRET_GROUP], scopeTagIds: [] };
+    const scope = viewerScopeOf(records([hidden], [[SECRET_GROUP, { state: 'unknown', reason: 'hidden membership' }]]), { objectId: CENTRAL });
+    expect(scope.kind).toBe('none');
+    if (scope.kind === 'none') expect(scope.explanation).toMatch(/members of one admin group could not be read/);
+  });
+
+  it('scope groups narrow nothing the viewer sees: only members and tags decide', () => {
+    const scoped = { ...europe, scopeGroupIds: ['some-group'] } as RoleAssignmentRecord;
+    const scope = viewerScopeOf(records([scoped], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(scope.kind === 'tags' && scope.key).toBe('1');
+  });
+});

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assembleApp } from '../../src/server/app-assembly.js';
+import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
+import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import type { ReportResult } from '../../src/core/reports/report-model.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
+import { simulatorConnection, useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+
+interface Started {
+  base: string;
+  requests: () => number;
+  close(): Promise<void>;
+}
+
+/** The server as `npm start` assembles it on the demo tenant, without the tab's files, with the viewer scope on or off. */
+async function start(viewerScope: boolean): Promise<Started> {
+  const graph = harness.client();
+  const connection = simulatorConnection(harness.sim, graph);
+  const directory = await mkdtemp(join(tmpdir(), 'dmhealth-scope-'));
+  const store = await FileStateStore.open(directory, { tenant: connection.tenantKey });
+  const { server, services } = assembleApp({ connection, store, log: () => {}, ...(viewerScope ? { viewerScope: true } : {}) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => harness.sim.graph.requests.length,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.reports.settled();
+      await connection.transport.close();
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+let scoped: Started;
+let unscoped: Started;
+const tokens: Record<'central' | 'regional' | 'nobody', string> = { central: '', regional: '', nobody: '' };
+
+beforeAll(async () => {
+  [scoped, unscoped] = await Promise.all([start(true), start(false)]);
+  for (const who of ['central', 'regional'] as const) tokens[who] = ((await (await fetch(`${scoped.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
+  tokens.nobody = ((await (await fetch(`${scoped.base}/api/demo/token`)).json()) as { token: string }).token;
+});
+afterAll(async () => {
+  await Promise.all([scoped?.close(), unscoped?.close()]);
+});
+
+const get = (server: Started, path: string, who: keyof typeof tokens) => fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${tokens[who]}` } });
+const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+const europe = [...VIEWER_SCOPE_DEMO.europePolicies, ...VIEWER_SCOPE_DEMO.bothPolicies].sort();
+const policiesOf = (result: Pick<ReportResult, 'rows'>) => [...new Set(result.rows.map((row) => String(row.policy)))].sort();
+
+describe('the demo sign-in as an Intune administrator', () => {
+  it('signs in as the central or the regional administrator by name', async () => {
+    const { central, regional } = harness.sim.tenant.demoAdministrators!;
+    expect(decodeJwt(tokens.central).oid).toBe(central);
+    expect(decodeJwt(tokens.regional).oid).toBe(regional);
+    expect(decodeJwt(tokens.nobody).oid).not.toBe(central);
+  });
+});
+
+describe('with the viewer scope off (the default)', () => {
+  it('the regional administrator sees the whole report, as everyone does', async () => {
+    const central = await json<ReportResult>(await get(unscoped, '/api/reports/security-posture', 'central'));
+    const regional = await json<ReportResult>(await get(unscoped, '/api/reports/security-posture', 'regional'));
+    expect(regional.rows).toHaveLength(central.rows.length);
+    expect(regional.findings).toEqual(central.findings);
+    expect(regional.notice).toBe(central.notice);
+    expect((await get(unscoped, '/api/reports/connector-health', 'nobody')).status).toBe(200);
+    expect((await get(unscoped, '/api/applies?q=CONTOSO-0040', 'regional')).status).toBe(200);
+  });
+});
+
+describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
+  it('the report: the central administrator sees it whole, the regional one Europe’s policies and their findings only', async () => {
+    const whole = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
+    const regional = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'regional'));
+    expect(policiesOf(whole)).toEqual(expect.arrayContaining([...europe, ...VIEWER_SCOPE_DEMO.americasPolicies]));
+    expect(policiesOf(regional)).toEqual(europe);
+    expect(regional.findings.map((finding) => finding.subjectName).sort()).toEqual(['ASR - Standard protection', 'Security baseline for Windows (23H2)']);
+    expect(regional.notice).toMatch(/^Showing what your Intune role assignments let you see: scope tag Europe/);
+  });
+
+  it('the preview and the summary: the same rows and counts as the scoped report, and no tenant-wide trend', async () => {
+    const preview = await json<ReportResult>(await get(scoped, '/api/reports/security-posture/preview', 'regional'));
+    expect(policiesOf(preview)).toEqual(europe);
+    const summary = await json<{ findings: number; trend: unknown[] }>(await get(scoped, '/api/reports/security-posture/summary', 'regional'));
+    expect(summary.findings).toBe(2);
+    expect(summary.trend).toEqual([]);
+    const whole = await json<{ findings: number }>(await get(scoped, '/api/reports/security-posture/summary', 'central'));
+    expect(whole.findings).toBeGreaterThan(2);
+  });
+
+  it('the window API: only the rows of the scope, counted as the scope counts them', async () => {
+    const window = await json<{ total: number; rows: Array<Record<string, unknown>> }>(await get(scoped, '/api/reports/security-posture/rows', 'regional'));
+    expect(window.total).toBe(window.rows.length);
+    expect([...new Set(window.rows.map((row) => String(row.policy)))].sort()).toEqual(europe);
+    const whole = await json<{ total: number }>(await get(scoped, '/api/reports/security-posture/rows', 'central'));
+    expect(whole.total).toBeGreaterThan(window.total);
+  });
+
+  it('the CSV: the scope’s rows only', async () => {
+    const csv = await (await get(scoped, '/api/reports/security-posture.csv', 'regional')).text();
+    for (const name of europe) expect(csv).toContain(name);
+    expect(csv).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(await (await get(scoped, '/api/reports/security-posture.csv', 'central')).text()).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+  });
+
+  it('a tenant-wide report (connectors, multi admin approval) is refused to the regional administrator with why, and shown to the central one', async () => {
+    for (const id of ['connector-health', 'admin-approval']) {
+      const refused = await get(scoped, `/api/reports/${id}`, 'regional');
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toMatchObject({ error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
+      expect((await get(scoped, `/api/reports/${id}`, 'central')).status).toBe(200);
+    }
+  });
+
+  it('a viewer with no Intune role assignment sees no tenant data on any surface, and is told why', async () => {
+    for (const path of [
+      '/api/reports/security-posture',
+      '/api/reports/security-posture/preview',
+      '/api/reports/security-posture/summary',
+      '/api/reports/security-posture/rows',
+      '/api/reports/security-posture.csv',
+      '/api/applies?q=CONTOSO-0040',
+      '/api/reports/security-posture/triage',
+    ]) {
+      const response = await get(scoped, path, 'nobody');
+      expect(response.status, path).toBe(403);
+      expect(await json(response)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/^You hold no Intune role assignment/) } });
+    }
+  });
+
+  it('what applies and triage, not yet filtered by scope, are the whole-tenant viewer’s only', async () => {
+    expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'regional')).status).toBe(403);
+    expect((await get(scoped, '/api/reports/security-posture/triage', 'regional')).status).toBe(403);
+    expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'central')).status).toBe(200);
+    expect((await get(scoped, '/api/reports/security-posture/triage', 'central')).status).toBe(200);
+  });
+
+  it('reads the role assignments once for every viewer while they are fresh', async () => {
+    harness.sim.graph.clearLog();
+    await get(scoped, '/api/reports/security-posture', 'central');
+    await get(scoped, '/api/reports/security-posture', 'regional');
+    await get(scoped, '/api/reports/security-posture', 'nobody');
+    expect(harness.sim.graph.requests.filter((request) => request.path.endsWith('/roleAssignments'))).toHaveLength(0);
+  });
+});
