@@ -3,7 +3,7 @@ import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { PHONE } from '../app/breakpoints.js';
 
 const useStyles = makeStyles({
-  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', overflow: 'hidden', [PHONE]: { WebkitLineClamp: 2 } },
+  clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', overflow: 'hidden', [PHONE]: { WebkitLineClamp: 1 } },
   two: { WebkitLineClamp: 2 },
   three: { WebkitLineClamp: 3 },
   more: { marginLeft: tokens.spacingHorizontalXS, whiteSpace: 'nowrap' },
@@ -14,7 +14,7 @@ const useStyles = makeStyles({
  * otherwise push the report's rows off the first screen, on a phone most of all. The text is all
  * in the page (search, copy and screen readers get it whole); only its drawing is cut.
  */
-export function ClampedText({ text, lines }: { text: string; /** On a wide screen; a phone shows two. */ lines: 2 | 3 }) {
+export function ClampedText({ text, lines }: { text: string; /** On a wide screen; a phone, where every line pushes the rows down, shows one. */ lines: 2 | 3 }) {
   const styles = useStyles();
   const id = useId();
   const ref = useRef<HTMLSpanElement>(null);
