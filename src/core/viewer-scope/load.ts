@@ -31,7 +31,8 @@ export async function loadRbacRecords(graph: GraphReader): Promise<RbacRecords> 
         id: String(assignment.id),
         displayName: assignment.displayName ?? String(assignment.id),
         memberGroupIds: strings(assignment.members),
-        scopeTagIds: strings(assignment.roleScopeTagIds),
+        // A field Graph did not send is not "no scope tags" (scope.ts, `scopeTagIds`).
+        scopeTagIds: Array.isArray(assignment.roleScopeTagIds) ? strings(assignment.roleScopeTagIds) : null,
       }),
     ),
     graph.getAll<Beta.RoleScopeTag, ScopeTagRecord>(ROLE_SCOPE_TAGS_READ.path, { query: { $select: TAG_FIELDS.join(',') } }, (tag) => ({

@@ -27,8 +27,12 @@ export interface RoleAssignmentRecord {
   displayName: string;
   /** The admin groups (`members`): security group ids whose members hold the assignment. */
   memberGroupIds: readonly string[];
-  /** The assignment's scope tags (`roleScopeTagIds`); empty when it has none. */
-  scopeTagIds: readonly string[];
+  /**
+   * The assignment's scope tags (`roleScopeTagIds`); empty when it has none, null when Graph did not
+   * send the field. Only an empty list is "no scope tags" (the whole tenant): a field not sent proves
+   * nothing, so such an assignment gives its holders no scope.
+   */
+  scopeTagIds: readonly string[] | null;
 }
 
 export interface ScopeTagRecord {
@@ -67,11 +71,14 @@ export type ViewerScope =
  * union of their scope tags; an assignment without tags is the whole tenant. A viewer in no
  * assignment sees nothing. An admin group whose members could not be read proves nothing either
  * way: if the viewer holds no other assignment, the explanation says the groups could not be read.
+ * An assignment whose scope tags Graph did not send gives nothing either, and the explanation says so.
  */
 export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope {
   const me = viewer.objectId.toLowerCase();
   const held: RoleAssignmentRecord[] = [];
   const unread = new Set<string>();
+  /** Assignments the viewer holds whose scope tags Graph did not send. */
+  const untold: string[] = [];
   for (const assignment of records.assignments) {
     let holds = false;
     for (const groupId of assignment.memberGroupIds) {
@@ -79,24 +86,31 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
       if (!members || members.state === 'unknown') unread.add(groupId.toLowerCase());
       else if (members.userIds.has(me)) holds = true;
     }
-    if (holds) held.push(assignment);
+    if (holds && assignment.scopeTagIds !== null) held.push(assignment);
+    else if (holds) untold.push(assignment.displayName);
   }
   if (held.length === 0) {
     const why =
       unread.size > 0
         ? ` The members of ${unread.size === 1 ? 'one admin group' : `${unread.size} admin groups`} could not be read, so whether you are in ${unread.size === 1 ? 'it' : 'them'} is unknown.`
         : '';
+    const untoldWhy =
+      untold.length > 0
+        ? ` Graph did not say which scope tags your role assignment${untold.length === 1 ? '' : 's'} (${untold.sort().join(', ')}) carr${untold.length === 1 ? 'ies' : 'y'}, so it gives you no scope here.`
+        : '';
     return {
       kind: 'none',
       explanation:
-        'You hold no Intune role assignment, so this app shows you no tenant data: it shows each viewer what their Intune role assignments let them see (scope tags).' +
+        (untold.length > 0 ? 'This app shows you no tenant data' : 'You hold no Intune role assignment, so this app shows you no tenant data') +
+        ': it shows each viewer what their Intune role assignments let them see (scope tags).' +
         why +
+        untoldWhy +
         ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles). A Microsoft Entra role alone (Intune Administrator, Global Administrator) is not read by this app.',
     };
   }
   const names = held.map((assignment) => assignment.displayName).sort();
-  if (held.some((assignment) => assignment.scopeTagIds.length === 0)) return { kind: 'tenant', assignments: names };
-  const tagIds = new Set(held.flatMap((assignment) => assignment.scopeTagIds.map(String)));
+  if (held.some((assignment) => assignment.scopeTagIds?.length === 0)) return { kind: 'tenant', assignments: names };
+  const tagIds = new Set(held.flatMap((assignment) => (assignment.scopeTagIds ?? []).map(String)));
   const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
   const sorted = [...tagIds].sort();
   return { kind: 'tags', tagIds, tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`), assignments: names, key: sorted.join(',') };

@@ -104,6 +104,28 @@ describe('a viewer’s Intune scope', () => {
     if (scope.kind === 'none') expect(scope.explanation).toMatch(/members of one admin group could not be read/);
   });
 
+  it('an assignment whose scope tags Graph did not send gives no scope, never the whole tenant, and the explanation says so', () => {
+    const untold: RoleAssignmentRecord = { ...central, scopeTagIds: null };
+    const scope = viewerScopeOf(records([untold], [[CENTRAL_GROUP, read(CENTRAL)]]), { objectId: CENTRAL });
+    expect(scope.kind).toBe('none');
+    if (scope.kind === 'none') {
+      expect(scope.explanation).toMatch(/^This app shows you no tenant data/);
+      expect(scope.explanation).toContain('Graph did not say which scope tags your role assignment (Central IT) carries');
+    }
+    // Beside an assignment whose tags are known, only the known one counts.
+    const both = viewerScopeOf(
+      records(
+        [untold, europe],
+        [
+          [CENTRAL_GROUP, read(CENTRAL)],
+          [EUROPE_GROUP, read(CENTRAL)],
+        ],
+      ),
+      { objectId: CENTRAL },
+    );
+    expect(both.kind === 'tags' && both.key).toBe('1');
+  });
+
   it('scope groups narrow nothing the viewer sees: only members and tags decide', () => {
     const scoped = { ...europe, scopeGroupIds: ['some-group'] } as RoleAssignmentRecord;
     const scope = viewerScopeOf(records([scoped], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
