@@ -114,6 +114,9 @@ export class AppliesService {
     if (found && !refresh && found.assignments === assignments.records && this.now() - found.at < this.maxAgeMs) return found;
     const at = Math.min(this.now(), assignments.at);
     const entry: Kept = { reads: loadAppliesReads(this.graph, query, assignments.records), assignments: assignments.records, at };
+    // Questions kept against an older assignment load, or past their freshness, are of no more use,
+    // and would keep that load's records alive: they go before the new one is kept.
+    for (const [other, kept] of this.kept) if (kept.assignments !== assignments.records || this.now() - kept.at >= this.maxAgeMs) this.kept.delete(other);
     this.kept.delete(key);
     this.kept.set(key, entry);
     if (this.kept.size > MAX_KEPT_QUESTIONS) this.kept.delete(this.kept.keys().next().value!);

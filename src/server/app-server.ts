@@ -52,6 +52,8 @@ export interface AppServerOptions {
   refreshesPerMinute?: number;
   /** Window requests (`/rows`) one user may make a minute (report-routes.ts, `WINDOW_REQUESTS_PER_MINUTE`, by default). */
   windowRequestsPerMinute?: number;
+  /** "What applies" questions one user may ask a minute (applies-route.ts, `APPLIES_QUESTIONS_PER_MINUTE`, by default). */
+  questionsPerMinute?: number;
   /** CSV exports one user may start a minute (report-routes.ts, `EXPORTS_PER_MINUTE`, by default). */
   exportsPerMinute?: number;
   /** CSV exports this instance writes at once (report-routes.ts, `EXPORTS_AT_ONCE`, by default). */
@@ -143,7 +145,12 @@ export function createAppServer(options: AppServerOptions): Server {
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  registerAppliesRoute(server, { applies: services.applies, authorised: wholeTenant });
+  registerAppliesRoute(server, {
+    applies: services.applies,
+    authorised: wholeTenant,
+    ...(options.questionsPerMinute !== undefined ? { questionsPerMinute: options.questionsPerMinute } : {}),
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
+  });
 
   const bot = options.bot;
   if (bot) {

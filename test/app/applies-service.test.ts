@@ -79,6 +79,22 @@ describe('what applies, on the demo tenant', () => {
     expect(result).toMatchObject({ kind: 'notFound' });
   });
 
+  it('never says nothing is called an id whose group or user could not be read, and asks again at the next question', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const id = '6b0f3c2e-9d4a-4c1b-8e7f-2a5d9c0b1e3f';
+    // Report 2's assignments first, whose own group look-ups the fault below would fail.
+    expect(await service.applies('NO-SUCH-DEVICE')).toMatchObject({ kind: 'notFound' });
+    const removeFault = harness.sim.faults.add({ path: /^\/v1\.0\/groups\/[0-9a-f-]{36}$/, status: 403 });
+    try {
+      const failed = await service.applies(id);
+      expect(failed.kind === 'failed' && failed.words).toContain(`"${id}" could not be looked up: a group with that id could not be read`);
+    } finally {
+      removeFault();
+    }
+    // Nothing failed this time: the directory has no such group or user.
+    expect(await service.applies(id)).toMatchObject({ kind: 'notFound' });
+  });
+
   it('says the tenant could not be read when a read fails, keeps no half a load, and reads again at the next question', async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
     const removeFault = harness.sim.faults.add({ path: '/v1.0/deviceManagement/managedDevices', status: 403, times: 1 });

@@ -27,6 +27,7 @@ const LARGE_ROWS = 100_000;
 const WINDOWS_PER_MINUTE = 4;
 const EXPORTS_PER_MINUTE = 3;
 const EXPORTS_AT_ONCE = 2;
+const QUESTIONS_PER_MINUTE = 3;
 
 const api = useApiServer(harness, {
   name: 'bounded work',
@@ -48,6 +49,7 @@ const api = useApiServer(harness, {
     windowRequestsPerMinute: WINDOWS_PER_MINUTE,
     exportsPerMinute: EXPORTS_PER_MINUTE,
     exportsAtOnce: EXPORTS_AT_ONCE,
+    questionsPerMinute: QUESTIONS_PER_MINUTE,
   },
 });
 const get = (path: string, token?: string) => api.get(path, token);
@@ -121,6 +123,20 @@ describe('per-person limits', () => {
     expect((await get('/api/reports/escrow-gaps/rows?limit=1', await person())).status).toBe(200);
     limitNow += 45_000;
     expect((await get('/api/reports/escrow-gaps/rows?limit=1', token)).status).toBe(200);
+  });
+
+  it('lets a person ask "what applies" a few times a minute here, each new question being Graph reads of its own, then 429 with Retry-After', async () => {
+    limitNow = 3_000_000;
+    const token = await person();
+    for (const q of ['NO-SUCH-DEVICE-1', 'NO-SUCH-DEVICE-2', 'NO-SUCH-DEVICE-3']) expect((await get(`/api/applies?q=${q}`, token)).status).toBe(200);
+    limitNow += 20_000;
+    const refused = await get('/api/applies?q=NO-SUCH-DEVICE-4', token);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('40');
+    expect(refused.json<{ error: { message: string } }>().error.message).toBe(`More than ${QUESTIONS_PER_MINUTE} questions in a minute; try again in 40 s.`);
+    expect((await get('/api/applies?q=NO-SUCH-DEVICE-4', await person())).status).toBe(200);
+    limitNow += 40_000;
+    expect((await get('/api/applies?q=NO-SUCH-DEVICE-4', token)).status).toBe(200);
   });
 
   it('lets a person start a few exports a minute here, then 429 with Retry-After until the minute is over', async () => {

@@ -112,8 +112,17 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
   const groups: GroupRecord[] = groupsByName.flatMap((group) => (group.displayName ? [{ id: group.id, displayName: group.displayName }] : []));
   if (groupById?.state === 'found' && !groups.some((group) => group.id.toLowerCase() === groupById.id.toLowerCase()))
     groups.push({ id: groupById.id, displayName: groupById.displayName });
-  const userIds = new Set(userGroups && userGroups.state !== 'notFound' ? [wanted.toLowerCase()] : []);
+  // Only a read list proves the user exists; a failed read proves nothing either way.
+  const userIds = new Set(userGroups?.state === 'read' ? [wanted.toLowerCase()] : []);
   const resolution = resolveSubject(query, [...devices.values()], groups, userIds);
+  // "Nothing is called …" only when every look-up answered: a group or user read that failed may be the very subject.
+  if (resolution.kind === 'notFound') {
+    const unread = [
+      groupById?.state === 'unknown' ? `a group with that id could not be read (${errorText(groupById.error)})` : null,
+      userGroups?.state === 'failed' ? `a user with that id could not be read (${userGroups.reason})` : null,
+    ].filter((why): why is string => why !== null);
+    if (unread.length > 0) throw new Error(`"${wanted}" could not be looked up: ${unread.join('; ')}`);
+  }
   if (resolution.kind !== 'found') return { assignments, resolution, members: new Map() };
 
   const subject = resolution.subject;
