@@ -32,10 +32,11 @@ export const intuneLinks = {
    */
   securityBaselines: () => `${PORTAL}Microsoft_Intune_Workflows/SecurityManagementMenu/~/securityBaselines`,
   /**
-   * Lists, for objects with no sourced page of their own (each named by community guides linking
-   * the blade): Devices > Configuration (Administrative Templates are listed there), Devices > Compliance, Devices >
-   * Scripts and remediations (macOS shell scripts), Devices > Windows updates (feature, quality
-   * and driver updates; a community troubleshooting note links this blade for feature updates).
+   * Lists, for objects whose own page no Microsoft source gives a link to: Devices > Configuration
+   * (Administrative Templates are listed there), Devices > Compliance, Devices > Scripts and
+   * remediations (macOS shell scripts), Devices > Windows updates (feature, quality and driver
+   * updates). These blade paths are not documented by Microsoft either: they are the admin center's
+   * own menu entries, and the link's label says it opens a list.
    */
   configurationList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/configuration`,
   complianceList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/compliance`,
