@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { OBJECT_TYPES_READ } from '../../src/core/applies/derive.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { entry, found } from '../support/applies-answer.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
 /**
@@ -14,14 +14,6 @@ import { useTestSimulator } from '../support/simulated-tenant.js';
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const { types } = APPLIES_DEMO;
 
-function found(result: AppliesResult) {
-  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}: ${'words' in result ? result.words : ''}`);
-  return result.answer;
-}
-const entry = (result: AppliesResult, name: string) =>
-  found(result)
-    .groups.flatMap((group) => group.entries)
-    .find((item) => item.name === name);
 const service = () => new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
 
 /** The demo's first Mac, by name: the demo tenant plants its devices' platforms from its seed. */

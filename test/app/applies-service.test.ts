@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { entry, found } from '../support/applies-answer.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
-
-function found(result: AppliesResult) {
-  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}: ${'words' in result ? result.words : ''}`);
-  return result.answer;
-}
-
-const entry = (result: AppliesResult, name: string) =>
-  found(result)
-    .groups.flatMap((group) => group.entries)
-    .find((item) => item.name === name);
 
 describe('what applies, on the demo tenant', () => {
   it('answers for a device: nested chain, exclusion through a nested group, unreadable group, filters, app intents; then answers again from what it read', async () => {

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ReportCache } from '../../src/app/report-cache.js';
 import { ViewerScopes } from '../../src/app/viewer-scopes.js';
 import type { BotServices } from '../../src/bot/bot-services.js';
-import type { BotRequest, Conversation } from '../../src/bot/commands/command.js';
+import type { Conversation } from '../../src/bot/commands/command.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 import { emptyScheduleBook } from '../../src/core/schedule/post-schedule.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { showVersion } from '../fixtures/show-version-command.js';
+import { personalRequest } from '../support/bot-request.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -32,19 +33,10 @@ function dispatchWithScope() {
   return messageDispatch(services, [...COMMANDS, showVersion]);
 }
 
-function request(text: string, objectId: string | undefined): BotRequest {
-  return {
-    text,
-    sentText: text,
-    conversation: { id: 'c', kind: 'personal', name: undefined, channel: 'c', channelReference: {} },
-    sender: { id: '29:teams-user', name: 'Megan', objectId, timeZone: null },
-  };
-}
-
 async function ask(text: string, objectId: string | undefined): Promise<string> {
   const dispatch = dispatchWithScope();
   const reading = dispatch.read(text);
-  return JSON.stringify(await dispatch.answer(reading, request(reading.text, objectId), conversation));
+  return JSON.stringify(await dispatch.answer(reading, personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId }), conversation));
 }
 
 describe('the bot with the viewer scope on', () => {
