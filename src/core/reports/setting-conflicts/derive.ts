@@ -1,0 +1,230 @@
+/**
+ * The setting conflicts report's rules (docs/finding-rules.md, "Setting conflicts"): every setting
+ * two or more policies set, found through an index by `settingDefinitionId` (never every policy
+ * against every other), its values compared normalised, and the policies' targets compared as
+ * Intune decides who they reach (overlap.ts).
+ */
+
+import type { GroupLookup } from '../../directory/group-lookup.js';
+import { compareText } from '../graph-values.js';
+import { severityTone } from '../report-model.js';
+import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
+import type { AssignableObject } from '../assignment-hygiene/load.js';
+import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
+import type { ConflictFindingKind } from './finding-kinds.js';
+import { targetsOverlap } from './overlap.js';
+import type { Overlap, TargetedPolicy } from './overlap.js';
+import type { SettingValue } from './setting-values.js';
+
+/** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
+export interface ConflictPolicy {
+  id: string;
+  name: string;
+  /** `templateReference.templateFamily`: `endpointSecurity…` and `baseline` make a conflict a security one. */
+  templateFamily: string;
+  platforms: string;
+  /** What it sets, or null when its settings could not be read whole (`settingsError` says why). */
+  values: SettingValue[] | null;
+  settingsError: string | null;
+  /** Its page in the Intune admin center. */
+  link: string | null;
+}
+
+export interface SettingConflictRecords {
+  policies: ConflictPolicy[];
+  /** Report 2's assignment records: each configuration policy's targets, and the groups they name by lower-case id. */
+  assignments: { objects: readonly AssignableObject[]; groups: ReadonlyMap<string, GroupLookup> };
+  /** Display names of setting definitions by id, where they were read; a setting without one is named by its id. */
+  definitionNames?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
+ * exclusions (Microsoft Learn, "Antivirus policy for endpoint security in Intune", "Settings and
+ * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths). The
+ * ASR rules merge rule by rule: each rule is compared on its own (setting-values.ts keeps them apart).
+ */
+export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
+  'device_vendor_msft_policy_config_defender_excludedpaths',
+  'device_vendor_msft_policy_config_defender_excludedextensions',
+  'device_vendor_msft_policy_config_defender_excludedprocesses',
+]);
+
+/**
+ * Device control's device installation settings: the ASR policy page lists them as merged ("Policy
+ * merge for device control profiles"), the antivirus policy page says the CSP for preventing
+ * installation of matching device IDs does not merge. Where Microsoft's pages disagree, two values
+ * are never a proven conflict.
+ */
+const DEVICE_CONTROL = /^device_vendor_msft_policy_config_deviceinstallation_(allow|prevent)installationofmatching(deviceids|devicesetupclasses|deviceinstanceids)/;
+const DEVICE_CONTROL_DOUBT =
+  "Microsoft's pages disagree on whether Intune merges this device control setting (the attack surface reduction policy page lists it as merged, the antivirus policy page says preventing installation by device IDs does not merge)";
+
+/** Settings whose conflict leaves a protection off (docs/finding-rules.md, "Setting conflicts", "Security settings are high"). */
+const SECURITY_SETTING =
+  /^(vendor_msft_firewall_|device_vendor_msft_policy_config_defender_|device_vendor_msft_defender_|device_vendor_msft_bitlocker_|device_vendor_msft_laps_|device_vendor_msft_policy_config_attacksurfacereduction)/;
+
+function isSecurity(settingDefinitionId: string, policies: readonly ConflictPolicy[]): boolean {
+  return SECURITY_SETTING.test(settingDefinitionId) || policies.some((policy) => policy.templateFamily.startsWith('endpointSecurity') || policy.templateFamily === 'baseline');
+}
+
+interface Setter {
+  policy: ConflictPolicy;
+  value: SettingValue;
+}
+
+type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Overlap; why: string };
+
+const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
+  'security-setting-conflict': 'Conflict',
+  'setting-conflict': 'Conflict',
+  'possible-setting-conflict': 'Possible conflict',
+  'duplicate-setting': 'Duplicate',
+};
+const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+
+function overlapWords(overlap: Overlap): string {
+  return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.reason}` : `No overlap: ${overlap.reason}`;
+}
+
+/**
+ * The verdict on one pair of policies setting one setting: a conflict where the values differ and a
+ * device or user is proven reached by both; possible where either cannot be told; a duplicate where
+ * the values are the same and the overlap is proven; nothing otherwise.
+ */
+function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: Overlap, security: boolean): Verdict | null {
+  if (overlap.kind === 'disjoint') return null;
+  const secret = a.value.secret || b.value.secret;
+  const same = !secret && a.value.value === b.value.value;
+  if (same) return overlap.kind === 'overlap' ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' } : null;
+  if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
+  if (overlap.kind === 'possible') return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: overlap.reason };
+  if (DEVICE_CONTROL.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_DOUBT };
+  return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
+}
+
+/** Report 2's record of a configuration policy, by lower-case id, with the platforms report 3 read where report 2 has none. */
+function targetedPolicies(records: SettingConflictRecords): Map<string, TargetedPolicy> {
+  const byId = new Map<string, TargetedPolicy>();
+  for (const object of records.assignments.objects) if (object.kind === 'settingsCatalogPolicy') byId.set(object.id.toLowerCase(), object);
+  return byId;
+}
+
+export function deriveSettingConflicts(records: SettingConflictRecords): DerivedReport<ConflictFindingKind> {
+  const groups = records.assignments.groups;
+  const targeted = targetedPolicies(records);
+  const names = records.definitionNames ?? new Map<string, string>();
+  const uncheckedSubjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
+
+  // The index: each setting's setters, in one pass over every policy's settings.
+  const index = new Map<string, Setter[]>();
+  for (const policy of records.policies) {
+    if (policy.values === null) continue;
+    const seen = new Set<string>();
+    for (const value of policy.values) {
+      // A setting a policy sets twice (two entries of one list are folded by setting-values.ts) counts once.
+      if (seen.has(value.settingDefinitionId)) continue;
+      seen.add(value.settingDefinitionId);
+      const setters = index.get(value.settingDefinitionId);
+      if (setters) setters.push({ policy, value });
+      else index.set(value.settingDefinitionId, [{ policy, value }]);
+    }
+  }
+
+  const overlaps = new Map<string, Overlap>();
+  const overlapOf = (a: ConflictPolicy, b: ConflictPolicy): Overlap => {
+    const key = a.id < b.id ? `${a.id}\u0000${b.id}` : `${b.id}\u0000${a.id}`;
+    const known = overlaps.get(key);
+    if (known) return known;
+    const targetA = targeted.get(a.id.toLowerCase());
+    const targetB = targeted.get(b.id.toLowerCase());
+    const missing = !targetA ? a : !targetB ? b : null;
+    const overlap: Overlap = missing
+      ? { kind: 'possible', reason: `the assignments of "${missing.name}" were not among those read` }
+      : targetsOverlap({ ...targetA!, platforms: targetA!.platforms ?? a.platforms }, { ...targetB!, platforms: targetB!.platforms ?? b.platforms }, groups);
+    overlaps.set(key, overlap);
+    return overlap;
+  };
+
+  const rows: Array<ReportRow & { order: number }> = [];
+  const findings: Array<FindingDraft<ConflictFindingKind>> = [];
+  for (const [settingDefinitionId, setters] of index) {
+    if (setters.length < 2 || MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    const security = isSecurity(
+      settingDefinitionId,
+      setters.map((setter) => setter.policy),
+    );
+    // Pairs within one setting's setters only: a setting is set by a few policies, not by all of them.
+    let worst: Verdict | null = null;
+    const involved = new Map<string, Setter>();
+    for (let i = 0; i < setters.length; i += 1) {
+      for (let j = i + 1; j < setters.length; j += 1) {
+        const verdict = judgePair(settingDefinitionId, setters[i]!, setters[j]!, overlapOf(setters[i]!.policy, setters[j]!.policy), security);
+        if (!verdict) continue;
+        if (!worst || ORDER.indexOf(verdict.kind) < ORDER.indexOf(worst.kind)) worst = verdict;
+        for (const setter of verdict.pair) involved.set(setter.policy.id, setter);
+      }
+    }
+    if (!worst) continue;
+    const name = names.get(settingDefinitionId) ?? settingDefinitionId;
+    const parties = [...involved.values()].sort((x, y) => compareText(x.policy.name, y.policy.name));
+    const values = parties.map((setter) => `"${setter.policy.name}": ${setter.value.display}`).join('; ');
+    const [first, second] = worst.pair;
+    const severity = CONFLICT_FINDING_KINDS[worst.kind].severity;
+    const tone: CellTone = severityTone(severity);
+    rows.push({
+      id: settingDefinitionId,
+      setting: name,
+      settingId: settingDefinitionId,
+      verdict: VERDICT_WORDS[worst.kind],
+      verdictTone: worst.kind === 'duplicate-setting' ? 'neutral' : tone,
+      policies: values,
+      overlap: overlapWords(worst.overlap),
+      link: first.policy.link,
+      order: ORDER.indexOf(worst.kind),
+    });
+    findings.push({
+      kind: worst.kind,
+      subjectId: settingDefinitionId,
+      subjectName: name,
+      detail: `"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
+      ruleKey: parties
+        .map((setter) => setter.policy.id.toLowerCase())
+        .sort()
+        .join(','),
+    });
+  }
+
+  // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
+  for (const policy of records.policies) {
+    if (policy.values !== null) continue;
+    for (const kind of ORDER) uncheckedSubjects.push({ kind, subjectId: policy.id });
+    rows.push({
+      id: policy.id,
+      setting: `Settings of "${policy.name}"`,
+      settingId: '',
+      verdict: 'Could not check',
+      verdictTone: 'neutral',
+      policies: policy.name,
+      overlap: policy.settingsError ?? 'its settings were not read',
+      link: policy.link,
+      order: ORDER.length,
+    });
+  }
+
+  rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
+  return {
+    state: rows.length === 0 ? 'empty' : 'loaded',
+    notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
+    columns: [
+      { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
+      { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
+      { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
+      { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
+      { key: 'settingId', label: 'Setting id', available: true, format: 'text' },
+    ],
+    rows: rows.map(({ order: _order, ...row }) => row),
+    findings,
+    uncheckedSubjects,
+  };
+}
