@@ -98,7 +98,8 @@ function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: O
   const same = !secret && a.value.value === b.value.value;
   if (same) return overlap.kind === 'overlap' ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' } : null;
   if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
-  if (overlap.kind === 'possible') return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: overlap.reason };
+  if (overlap.kind === 'possible')
+    return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values differ, and whether a device or user gets both could not be told' };
   if (DEVICE_CONTROL.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_DOUBT };
   return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
 }

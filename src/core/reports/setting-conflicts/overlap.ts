@@ -111,8 +111,16 @@ export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: Rea
   }
   const exclusions = [...liveExclusions(a, groups).map((id) => ({ policy: a, id })), ...liveExclusions(b, groups).map((id) => ({ policy: b, id }))];
   let doubt: string | null = liveA.unsure ?? liveB.unsure;
+  const excludes = (policy: TargetedPolicy, groupId: string) =>
+    (policy.targets ?? []).some((target) => target.type === 'exclude' && target.groupId.toLowerCase() === groupId.toLowerCase());
   for (const targetA of liveA.includes) {
     for (const targetB of liveB.includes) {
+      // All users or All devices beside a group the same policy excludes: out only where the group's members are of the type the inclusion reaches.
+      const [wide, wideTarget, narrow, narrowTarget] = targetB.type === 'include' ? [a, targetA, b, targetB] : [b, targetB, a, targetA];
+      if (wideTarget.type !== 'include' && narrowTarget.type === 'include' && excludes(wide, narrowTarget.groupId)) {
+        doubt ??= `"${wide.name}" excludes ${groupName(groups, narrowTarget.groupId)}, which "${narrow.name}" targets, but Intune takes its members out of ${targetName(wideTarget, groups)} only where they are ${wideTarget.type === 'allUsers' ? 'users' : 'devices'}, and the kind of its members was not read`;
+        continue;
+      }
       const same = sameTarget(targetA, targetB, groups);
       if ('doubt' in same) {
         doubt ??= same.doubt;

@@ -26,6 +26,28 @@ const MAX_DEPTH = 32;
 
 export const SECRET_DISPLAY = '(secret, set)';
 
+/**
+ * Longer values are kept as their length and two 32-bit hashes rather than whole: report 3 keeps
+ * every policy's values between loads, and a custom XML or script setting can be large. Two values
+ * that differ and still share length and both hashes are not a practical case (a chance near 2^-64).
+ */
+const KEEP_WHOLE_MAX = 256;
+
+function fnv1a(text: string, seed: number): string {
+  let hash = seed >>> 0;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** The value two policies are compared by: whole when short, else its length and hashes. */
+function compact(value: string | null): string | null {
+  if (value === null || value.length <= KEEP_WHOLE_MAX) return value;
+  return `#${value.length}:${fnv1a(value, 0x811c9dc5)}${fnv1a(value, 0x01000193)}`;
+}
+
 type Instance = Record<string, unknown>;
 
 function odataType(node: Instance): string {
@@ -105,7 +127,7 @@ function canonical(instance: Instance, depth: number, walk: Walk): string {
 
 function emit(walk: Walk, settingDefinitionId: string, value: string | null, secret: boolean, shown?: string): void {
   if (!settingDefinitionId) return;
-  walk.out.push({ settingDefinitionId, value: secret ? null : value, display: shown ?? display(settingDefinitionId, value, secret), secret });
+  walk.out.push({ settingDefinitionId, value: secret ? null : compact(value), display: shown ?? display(settingDefinitionId, value, secret), secret });
 }
 
 /**
