@@ -8,7 +8,18 @@ import { connectorHealthReport } from './connector-health/definition.js';
 import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
 import { notCheckedSources } from './not-checked.js';
-import type { LoadMemory, LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
+import type {
+  LoadContext,
+  LoadMemory,
+  LoadProgress,
+  ReportColumn,
+  ReportDefinition,
+  ReportId,
+  ReportLoadError,
+  ReportPresentation,
+  ReportResult,
+  UncheckedSubject,
+} from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
@@ -138,6 +149,8 @@ export interface LoadReportOptions {
    * "Loading once for everyone"). Never called when the load fails.
    */
   onRecords?: (records: unknown) => void;
+  /** Another report's records, shared by the cache the load runs under (LoadContext's `recordsOf`). */
+  recordsOf?: LoadContext['recordsOf'];
 }
 
 /**
@@ -178,6 +191,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
       ...(options.auditLog ? { auditLog: options.auditLog } : {}),
+      ...(options.recordsOf ? { recordsOf: options.recordsOf } : {}),
     });
     options.onRecords?.(records);
     const generatedAt = now();

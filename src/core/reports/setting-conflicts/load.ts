@@ -1,17 +1,19 @@
 /**
  * The setting conflicts report reads nothing of its own: its records are report 3's (the settings
  * catalog, endpoint security and baseline policies with every setting they set) and report 2's (each
- * policy's assignment targets and the groups they name), loaded side by side through those reports'
- * own loads, so it makes exactly their reads and no other (docs/finding-rules.md, "Setting
- * conflicts").
+ * policy's assignment targets and the groups they name): taken from the application's report cache
+ * where their loads are shared (docs/architecture.md, "Loading once for everyone"), else loaded side
+ * by side through those reports' own loads. Either way it makes no read of its own
+ * (docs/finding-rules.md, "Setting conflicts").
  */
 
 import type { LoadContext } from '../report-model.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { intuneLinks } from '../intune-links.js';
-import { loadAssignments } from '../assignment-hygiene/load.js';
+import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
+import { securityPostureReport } from '../security-posture/definition.js';
 import type { AssignmentRecords } from '../assignment-hygiene/load.js';
-import { isAuditOnly, loadSecurityPosture } from '../security-posture/load.js';
+import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
 import type { ConflictPolicy, SettingConflictRecords } from './derive.js';
 
@@ -51,7 +53,15 @@ export function conflictRecords(posture: Pick<SecurityPostureRecords, 'policies'
   return { policies: conflictPolicies(posture), assignments: { objects: assignments.objects, groups: assignments.groups } };
 }
 
+/** A report's records from the cache that shares them, or from a load of its own where none can be shared. */
+async function shared<Records>(context: LoadContext, report: { id: string; load: (context: LoadContext) => Promise<Records> }): Promise<Records> {
+  return (await context.recordsOf?.(report)) ?? report.load(context);
+}
+
 export async function loadSettingConflicts(context: LoadContext): Promise<SettingConflictRecords> {
-  const [posture, assignments] = await loadSideBySide<[SecurityPostureRecords, AssignmentRecords]>([() => loadSecurityPosture(context), () => loadAssignments(context)]);
+  const [posture, assignments] = await loadSideBySide<[SecurityPostureRecords, AssignmentRecords]>([
+    () => shared(context, securityPostureReport),
+    () => shared(context, assignmentHygieneReport),
+  ]);
   return conflictRecords(posture, assignments);
 }
