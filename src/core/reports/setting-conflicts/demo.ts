@@ -23,6 +23,18 @@ const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend
 const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
 const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
 
+const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
+/** The tokens Graph gives in place of a secret's value; a test checks that no result carries them. */
+export const SECRET_TOKENS = ['9fab7c95-0bb6-4fda-a4a1-6ca582bb3124', '1301f427-7ba6-4908-92a1-15938680cde6'] as const;
+
+function secretSetting(settingDefinitionId: string, token: string): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+    settingDefinitionId,
+    simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationSecretSettingValue', value: token, valueState: 'encryptedValueToken' },
+  } as SettingInstance;
+}
+
 function integerSetting(settingDefinitionId: string, value: number): SettingInstance {
   return {
     '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
@@ -101,6 +113,19 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       // merge", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-antivirus-policy): never a conflict.
       policy(tenant, 'Defender - build tool exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\Build'])], [{ kind: 'allDevices' }]);
       policy(tenant, 'Defender - line-of-business exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\LOB'])], [{ kind: 'allDevices' }]);
+
+      // Defender for Endpoint onboarding in two policies to one group. The onboarding blob is a
+      // secret: Graph returns it as `deviceManagementConfigurationSecretSettingValue` with
+      // `valueState` `encryptedValueToken`, a token per policy, not the blob (Graph beta,
+      // deviceManagementConfigurationSecretSettingValue), so two policies cannot be compared and the
+      // report never keeps or shows the token: a possible conflict, saying the values are secret.
+      for (const [name, token] of [
+        ['Defender for Endpoint - onboarding (Engineering)', SECRET_TOKENS[0]],
+        ['Defender for Endpoint - onboarding, second tenant blob (Engineering)', SECRET_TOKENS[1]],
+      ] as const) {
+        policy(tenant, name, [secretSetting(ONBOARDING, token)], [include(engineering)]);
+      }
+      tenant.declare('possible-setting-conflict', ONBOARDING);
 
       // Report 3's firewall policies set the private profile on (All devices) and off (Finance
       // devices, through a policy set): whether a device gets both is not told by report 2's records

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORTS, ReportRegistry } from '../../../../src/core/reports/registry.js';
 import type { ReportDefinition, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
+import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
@@ -39,6 +40,9 @@ describe('setting conflicts on the strict simulator', () => {
     expect(byId('device_vendor_msft_policy_config_defender_allowcloudprotection').detail).toContain('Both reach group "Engineering devices"');
     expect(byId('device_vendor_msft_policy_config_update_activehoursstart').detail).toContain('are different groups');
     expect(byId('device_vendor_msft_policy_config_update_activehoursend').detail).toContain('excludes group "Engineering devices"');
+    expect(byId('device_vendor_msft_windowsadvancedthreatprotection_onboarding').detail).toContain('(secret, set)');
+    // What Graph gives in place of a secret is never kept nor shown.
+    for (const token of SECRET_TOKENS) expect(JSON.stringify(result)).not.toContain(token);
   });
 
   it('finds nothing for merged Defender exclusions, nor for a policy that reaches no one', async () => {
