@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { REPORTS, ReportRegistry } from '../../../../src/core/reports/registry.js';
+import { LOADING_TEXT } from '../../../../src/core/reports/report-model.js';
+import type { ReportDefinition } from '../../../../src/core/reports/report-model.js';
+import { CONFLICT_FINDING_KINDS } from '../../../../src/core/reports/setting-conflicts/finding-kinds.js';
+import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
+import { assignmentHygieneReport } from '../../../../src/core/reports/assignment-hygiene/definition.js';
+import { securityPostureReport } from '../../../../src/core/reports/security-posture/definition.js';
+
+describe('the setting conflicts report as it says of itself', () => {
+  it("uses the specification's words while pending", () => {
+    expect(settingConflictsReport.pending).toEqual({ starting: LOADING_TEXT, fetching: LOADING_TEXT });
+  });
+
+  it('holds together beside the six: a registry takes it, and its reads are only those of reports 3 and 2', () => {
+    const others = REPORTS.definitions.filter((definition) => definition.id !== settingConflictsReport.id);
+    const registry = new ReportRegistry([...others, settingConflictsReport as ReportDefinition<unknown>]);
+    expect(registry.find('conflicts')).toBe(settingConflictsReport.id);
+    const theirs = new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads]);
+    expect(settingConflictsReport.reads.every((read) => theirs.has(read))).toBe(true);
+    expect(new Set(registry.reads)).toEqual(new Set(others.flatMap((definition) => definition.reads)));
+  });
+
+  it.each(Object.entries(CONFLICT_FINDING_KINDS))('%s has guidance: why, 2 to 6 distinct steps, Microsoft Learn sources', (_kind, entry) => {
+    expect(entry.remediation.why.trim()).not.toBe('');
+    const steps = entry.remediation.steps;
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(steps.length).toBeLessThanOrEqual(6);
+    expect(new Set(steps).size).toBe(steps.length);
+    for (const source of entry.remediation.sources) expect(new URL(source.url).hostname).toBe('learn.microsoft.com');
+  });
+});
