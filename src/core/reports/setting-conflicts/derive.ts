@@ -12,7 +12,7 @@ import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject
 import type { AssignableObject } from '../assignment-hygiene/load.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
-import { targetsOverlap } from './overlap.js';
+import { provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
 import type { Overlap, TargetedPolicy } from './overlap.js';
 import type { SettingValue } from './setting-values.js';
 
@@ -104,6 +104,62 @@ function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: O
   return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
 }
 
+/** The most policies a row and a finding name; the rest are counted. */
+const MAX_LISTED = 10;
+/** How many pairs of different values are tried for a possible conflict when the first are disjoint (other platforms). */
+const MAX_POSSIBLE_TRIES = 20;
+
+interface Lookups {
+  keysOf: (policy: ConflictPolicy) => readonly string[];
+  reachesNoOne: (policy: ConflictPolicy) => boolean;
+  overlapOf: (a: ConflictPolicy, b: ConflictPolicy) => Overlap;
+}
+
+const differs = (a: Setter, b: Setter) => a.value.secret || b.value.secret || a.value.value !== b.value.value;
+const worse = (a: Verdict | null, b: Verdict | null) => (!a ? b : !b ? a : ORDER.indexOf(b.kind) < ORDER.indexOf(a.kind) ? b : a);
+
+/**
+ * The worst verdict among one setting's setters, without judging every pair: proven overlaps are
+ * found through an index of the targets that prove one (`provenTargetKeys`), so only setters that
+ * share such a target are judged as a pair; where none proves a conflict, a possible one is looked
+ * for among pairs of different values, a few at most.
+ */
+function settingVerdict(settingDefinitionId: string, setters: readonly Setter[], security: boolean, lookups: Lookups): Verdict | null {
+  const live = setters.filter((setter) => !lookups.reachesNoOne(setter.policy));
+  if (live.length < 2) return null;
+  const judge = (a: Setter, b: Setter) => judgePair(settingDefinitionId, a, b, lookups.overlapOf(a.policy, b.policy), security);
+  const byTarget = new Map<string, Setter[]>();
+  for (const setter of live) {
+    for (const key of lookups.keysOf(setter.policy)) {
+      const sharing = byTarget.get(key);
+      if (sharing) sharing.push(setter);
+      else byTarget.set(key, [setter]);
+    }
+  }
+  let worst: Verdict | null = null;
+  for (const sharing of byTarget.values()) {
+    if (sharing.length < 2) continue;
+    const first = sharing[0]!;
+    const other = sharing.find((setter) => setter.policy.id !== first.policy.id && differs(first, setter));
+    if (other) worst = worse(worst, judge(first, other));
+    const same = sharing.find((setter) => setter.policy.id !== first.policy.id && !differs(first, setter));
+    if (same) worst = worse(worst, judge(first, same));
+    if (worst && ORDER.indexOf(worst.kind) < ORDER.indexOf('possible-setting-conflict')) return worst;
+  }
+  let tries = 0;
+  for (let i = 0; i < live.length && tries < MAX_POSSIBLE_TRIES; i += 1) {
+    for (let j = i + 1; j < live.length && tries < MAX_POSSIBLE_TRIES; j += 1) {
+      if (!differs(live[i]!, live[j]!)) continue;
+      tries += 1;
+      const verdict = judge(live[i]!, live[j]!);
+      if (verdict) return worse(worst, verdict);
+    }
+    // Setters equal to the first are equal to each other: a different value, if any, pairs with the first.
+    if (i === 0 && tries === 0) break;
+  }
+  return worst;
+}
+
 /** Report 2's record of a configuration policy, by lower-case id, with the platforms report 3 read where report 2 has none. */
 function targetedPolicies(records: SettingConflictRecords): Map<string, TargetedPolicy> {
   const byId = new Map<string, TargetedPolicy>();
@@ -147,6 +203,27 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     return overlap;
   };
 
+  const keys = new Map<string, readonly string[]>();
+  const keysOf = (policy: ConflictPolicy): readonly string[] => {
+    let known = keys.get(policy.id);
+    if (!known) {
+      const target = targeted.get(policy.id.toLowerCase());
+      known = target ? provenTargetKeys(target, groups) : [];
+      keys.set(policy.id, known);
+    }
+    return known;
+  };
+  const nobody = new Map<string, boolean>();
+  const reachesNoOne = (policy: ConflictPolicy): boolean => {
+    let known = nobody.get(policy.id);
+    if (known === undefined) {
+      const target = targeted.get(policy.id.toLowerCase());
+      known = target ? reachesNoOneAtAll(target, groups) : false;
+      nobody.set(policy.id, known);
+    }
+    return known;
+  };
+
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: Array<FindingDraft<ConflictFindingKind>> = [];
   for (const [settingDefinitionId, setters] of index) {
@@ -155,21 +232,15 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       settingDefinitionId,
       setters.map((setter) => setter.policy),
     );
-    // Pairs within one setting's setters only: a setting is set by a few policies, not by all of them.
-    let worst: Verdict | null = null;
-    const involved = new Map<string, Setter>();
-    for (let i = 0; i < setters.length; i += 1) {
-      for (let j = i + 1; j < setters.length; j += 1) {
-        const verdict = judgePair(settingDefinitionId, setters[i]!, setters[j]!, overlapOf(setters[i]!.policy, setters[j]!.policy), security);
-        if (!verdict) continue;
-        if (!worst || ORDER.indexOf(verdict.kind) < ORDER.indexOf(worst.kind)) worst = verdict;
-        for (const setter of verdict.pair) involved.set(setter.policy.id, setter);
-      }
-    }
+    const verdict = settingVerdict(settingDefinitionId, setters, security, { keysOf, reachesNoOne, overlapOf });
+    if (!verdict) continue;
+    const worst = verdict;
+    const involved = new Map<string, Setter>(setters.filter((setter) => !reachesNoOne(setter.policy)).map((setter) => [setter.policy.id, setter]));
     if (!worst) continue;
     const name = names.get(settingDefinitionId) ?? settingDefinitionId;
     const parties = [...involved.values()].sort((x, y) => compareText(x.policy.name, y.policy.name));
-    const values = parties.map((setter) => `"${setter.policy.name}": ${setter.value.display}`).join('; ');
+    const shown = parties.slice(0, MAX_LISTED);
+    const values = `${shown.map((setter) => `"${setter.policy.name}": ${setter.value.display}`).join('; ')}${parties.length > shown.length ? `; and ${parties.length - shown.length} more` : ''}`;
     const [first, second] = worst.pair;
     const severity = CONFLICT_FINDING_KINDS[worst.kind].severity;
     const tone: CellTone = severityTone(severity);
@@ -189,7 +260,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       subjectId: settingDefinitionId,
       subjectName: name,
       detail: `"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
-      ruleKey: parties
+      // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is not a new finding.
+      ruleKey: worst.pair
         .map((setter) => setter.policy.id.toLowerCase())
         .sort()
         .join(','),

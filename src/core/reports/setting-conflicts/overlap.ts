@@ -36,7 +36,7 @@ function reachesNoOne(group: GroupLookup | undefined): boolean {
  * one group type, and a group is of one type; Microsoft Learn, device-profile-assign, "Exclude groups
  * from a policy assignment").
  */
-function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): { includes: Include[]; unsure: string | null } {
+export function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): { includes: Include[]; unsure: string | null } {
   const targets = policy.targets ?? [];
   const excluded = new Set(targets.filter((target) => target.type === 'exclude').map((target) => target.groupId.toLowerCase()));
   const includes: Include[] = [];
@@ -55,7 +55,7 @@ function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, Grou
 }
 
 /** The exclusions that may take someone out: those of groups that are not deleted or empty. */
-function liveExclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
+export function liveExclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
   return (policy.targets ?? [])
     .filter((target): target is Extract<AssignmentTarget, { type: 'exclude' }> => target.type === 'exclude')
     .map((target) => target.groupId)
@@ -141,4 +141,31 @@ export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: Rea
     }
   }
   return doubt ? { kind: 'possible', reason: doubt } : { kind: 'disjoint', reason: 'their targets share no one' };
+}
+
+/**
+ * The targets through which a policy is proven to reach someone alike with any other policy naming
+ * the same one (`targetsOverlap`'s proven case): All devices, All users, or a group read with members,
+ * without an assignment filter, on a policy with no exclusion that may take members out. The index
+ * of these keys finds proven overlaps without comparing every policy with every other.
+ */
+export function provenTargetKeys(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
+  if (policy.targets === null || liveExclusions(policy, groups).length > 0) return [];
+  const keys: string[] = [];
+  for (const target of liveInclusions(policy, groups).includes) {
+    if (target.filter?.mode !== 'none') continue;
+    if (target.type !== 'include') keys.push(target.type);
+    else {
+      const group = groups.get(target.groupId.toLowerCase());
+      if (group?.state === 'found' && !group.isEmpty) keys.push(`group:${target.groupId.toLowerCase()}`);
+    }
+  }
+  return keys;
+}
+
+/** Whether a policy reaches no one at all (so it overlaps no other): its assignments read, and none of them live. */
+export function reachesNoOneAtAll(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): boolean {
+  if (policy.targets === null) return false;
+  const live = liveInclusions(policy, groups);
+  return live.includes.length === 0 && live.unsure === null;
 }

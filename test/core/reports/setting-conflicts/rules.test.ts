@@ -206,6 +206,19 @@ describe('deriveSettingConflicts', () => {
     expect(JSON.stringify(derived)).not.toMatch(/"one"|"two"|: one|: two/);
   });
 
+  it('finds a proven conflict among many setters through the target index, naming the pair that decides it', () => {
+    const camera = (value: string) => setting(choiceInstance(CAMERA, `${CAMERA}_${value}`));
+    const many = Array.from({ length: 30 }, (_, index) =>
+      policyPair(
+        `p${String(index).padStart(2, '0')}`,
+        [camera(index === 29 ? '0' : '1')],
+        [include(index >= 28 ? G1 : G2, index >= 28 ? { mode: 'none' } : { mode: 'include', id: 'f' })],
+      ),
+    );
+    const derived = deriveSettingConflicts(records(...many));
+    expect(derived.findings).toEqual([expect.objectContaining({ kind: 'setting-conflict', ruleKey: 'p28,p29', detail: expect.stringContaining('and 20 more') })]);
+  });
+
   it('leaves a policy whose settings were not read unchecked rather than clean', () => {
     const a = policyPair('a', [], [allDevices], { values: null, settingsError: 'reading its settings failed: 503' });
     const derived = deriveSettingConflicts(records(a, policyPair('b', [], [allDevices])));
