@@ -249,7 +249,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       setting: name,
       settingId: settingDefinitionId,
       verdict: VERDICT_WORDS[worst.kind],
-      verdictTone: worst.kind === 'duplicate-setting' ? 'neutral' : tone,
+      // As loud as the finding, a duplicate (low) included: docs/contract.md, "Columns", "Tones".
+      verdictTone: tone,
       policies: values,
       overlap: overlapWords(worst.overlap),
       link: first.policy.link,
