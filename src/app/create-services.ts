@@ -21,7 +21,7 @@ import { nodeSha256Hex } from './node-digest.js';
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
   connection: Pick<GraphConnection, 'tenantLabel' | 'demo' | 'tenantKey'> & { graph?: GraphReader };
-  /** The reports offered; the six by default. */
+  /** The reports offered; the registry's seven by default. */
   registry?: ReportRegistry;
   /** How a report is loaded: by default through the registry and the connection's Graph client, which it then needs. */
   load?: ReportLoader;

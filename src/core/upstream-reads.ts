@@ -15,7 +15,7 @@ export function upstreamReadsOf(registry: ReportRegistry): readonly UpstreamRead
   return [...new Set([...registry.reads, ...APPLIES_READS])];
 }
 
-/** The product's reads: the registry's six reports and "what applies". */
+/** The product's reads: the registry's seven reports and "what applies". */
 export const PRODUCT_READS: readonly UpstreamRead[] = upstreamReadsOf(REPORTS);
 
 /** The application permissions the product asks for, in the permissions table's order. */

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/create-services.js';
 import type { AppServices } from '../../src/app/create-services.js';
-import { REPORTS, ReportRegistry } from '../../src/core/reports/registry.js';
-import type { ReportDefinition } from '../../src/core/reports/report-model.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
 import { settingConflictsReport } from '../../src/core/reports/setting-conflicts/definition.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
-const registry = REPORTS.has(settingConflictsReport.id) ? REPORTS : new ReportRegistry([...REPORTS.definitions, settingConflictsReport as ReportDefinition<unknown>]);
+const registry = REPORTS;
 const harness = useTestSimulator({ tenant: buildDemoTenant({ registry }) });
 
 /** The first of each shared report's lists: each upstream load of the report reads it once. */

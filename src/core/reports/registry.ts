@@ -21,6 +21,7 @@ import type {
   UncheckedSubject,
 } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
+import { settingConflictsReport } from './setting-conflicts/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
@@ -115,7 +116,7 @@ function checkDeclaredReads(definition: ReportDefinition<unknown>): void {
   }
 }
 
-/** The six reports in the specification's order: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
+/** The six reports in the specification's order, then the setting conflicts report: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,
@@ -123,6 +124,7 @@ export const REPORTS = new ReportRegistry([
   escrowGapsReport,
   adminApprovalReport,
   startupReliabilityReport,
+  settingConflictsReport,
 ] as ReportDefinition<unknown>[]);
 
 export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REPORTS, ReportRegistry } from '../../../../src/core/reports/registry.js';
-import type { ReportDefinition, ReportResult } from '../../../../src/core/reports/report-model.js';
+import { REPORTS } from '../../../../src/core/reports/registry.js';
+import type { ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
@@ -8,8 +8,7 @@ import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
-// The demo tenant with this report's records, whether or not the shipped registry holds it.
-const registry = REPORTS.has(settingConflictsReport.id) ? REPORTS : new ReportRegistry([...REPORTS.definitions, settingConflictsReport as ReportDefinition<unknown>]);
+const registry = REPORTS;
 const tenant = buildDemoTenant({ now, registry });
 const harness = useTestSimulator({ tenant });
 
