@@ -247,7 +247,6 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: settingDefinitionId,
       setting: name,
-      settingId: settingDefinitionId,
       verdict: VERDICT_WORDS[worst.kind],
       // As loud as the finding, a duplicate (low) included: docs/contract.md, "Columns", "Tones".
       verdictTone: tone,
@@ -276,7 +275,6 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
-      settingId: '',
       verdict: 'Could not check',
       verdictTone: 'neutral',
       policies: policy.name,
@@ -291,11 +289,11 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     state: rows.length === 0 ? 'empty' : 'loaded',
     notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
     columns: [
+      // The setting's id is its name where no display name was read (the load reads none), so it is not shown twice.
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
       { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
       { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
       { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
-      { key: 'settingId', label: 'Setting id', available: true, format: 'text' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
