@@ -49,7 +49,11 @@ describe('the seven reports on the demo tenant', () => {
       const requests = harness.sim.graph.requests
         .filter((request) => !['/v1.0/$batch', '/beta/$batch'].includes(request.path))
         .map((request) => `${request.method} ${request.path}?${request.query}`);
-      expect(new Set(requests).size).toBe(requests.length);
+      // The setting conflicts report loaded alone runs reports 3's and 2's loads side by side (with no
+      // cache to share them), and both read Intune's template list: report 3 for its baselines,
+      // report 2 for its intents' platforms.
+      const repeated = requests.filter((request, index) => requests.indexOf(request) !== index);
+      expect(repeated).toEqual(id === 'setting-conflicts' ? ['GET /beta/deviceManagement/templates?'] : []);
       expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || ['/v1.0/$batch', '/beta/$batch'].includes(request.path))).toBe(true);
       harness.sim.graph.clearLog();
     },
