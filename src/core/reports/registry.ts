@@ -8,8 +8,20 @@ import { connectorHealthReport } from './connector-health/definition.js';
 import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
 import { notCheckedSources } from './not-checked.js';
-import type { LoadMemory, LoadProgress, ReportColumn, ReportDefinition, ReportId, ReportLoadError, ReportPresentation, ReportResult, UncheckedSubject } from './report-model.js';
+import type {
+  LoadContext,
+  LoadMemory,
+  LoadProgress,
+  ReportColumn,
+  ReportDefinition,
+  ReportId,
+  ReportLoadError,
+  ReportPresentation,
+  ReportResult,
+  UncheckedSubject,
+} from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
+import { settingConflictsReport } from './setting-conflicts/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
@@ -104,7 +116,7 @@ function checkDeclaredReads(definition: ReportDefinition<unknown>): void {
   }
 }
 
-/** The six reports in the specification's order: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
+/** The six reports in the specification's order, then the setting conflicts report: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,
@@ -112,6 +124,7 @@ export const REPORTS = new ReportRegistry([
   escrowGapsReport,
   adminApprovalReport,
   startupReliabilityReport,
+  settingConflictsReport,
 ] as ReportDefinition<unknown>[]);
 
 export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;
@@ -138,6 +151,8 @@ export interface LoadReportOptions {
    * "Loading once for everyone"). Never called when the load fails.
    */
   onRecords?: (records: unknown) => void;
+  /** Another report's records, shared by the cache the load runs under (LoadContext's `recordsOf`). */
+  recordsOf?: LoadContext['recordsOf'];
 }
 
 /**
@@ -178,6 +193,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
       ...(options.auditLog ? { auditLog: options.auditLog } : {}),
+      ...(options.recordsOf ? { recordsOf: options.recordsOf } : {}),
     });
     options.onRecords?.(records);
     const generatedAt = now();

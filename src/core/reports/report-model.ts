@@ -262,6 +262,12 @@ export interface LoadContext {
   now?: () => Date;
   /** Intune's audit log as the tenant's reports share it, read once and then only what is new; absent where each load reads its own (the CLI). */
   auditLog?: AuditLogSource;
+  /**
+   * The records of another report's load, shared through the application's report cache (its
+   * `recordsOf`, docs/architecture.md, "Loading once for everyone"), or null when none can be shared:
+   * the caller then loads them itself. Absent where loads are not shared (the CLI, tests).
+   */
+  recordsOf?: <Records>(report: { id: ReportId; load: (context: LoadContext) => Promise<Records> }) => Promise<Records | null>;
 }
 
 /**
