@@ -8,6 +8,7 @@
  */
 
 import type { LoadContext } from '../report-model.js';
+import type { AuditLogSource } from '../../audit-story/audit-story.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { intuneLinks } from '../intune-links.js';
 import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
@@ -53,9 +54,18 @@ export function conflictRecords(posture: Pick<SecurityPostureRecords, 'policies'
   return { policies: conflictPolicies(posture), assignments: { objects: assignments.objects, groups: assignments.groups } };
 }
 
+/**
+ * Reports 3 and 2 tell their findings' stories from Intune's audit log (docs/finding-rules.md, "A
+ * finding's last change"); this report tells none, so the loads it makes of them itself read no
+ * audit log, which on a tenant with a year of events is most of their requests.
+ */
+const NO_AUDIT_LOG: AuditLogSource = {
+  read: async () => ({ ok: false, reason: 'not read: the setting conflicts report tells no stories' }),
+};
+
 /** A report's records from the cache that shares them, or from a load of its own where none can be shared. */
 async function shared<Records>(context: LoadContext, report: { id: string; load: (context: LoadContext) => Promise<Records> }): Promise<Records> {
-  return (await context.recordsOf?.(report)) ?? report.load(context);
+  return (await context.recordsOf?.(report)) ?? report.load({ ...context, auditLog: NO_AUDIT_LOG });
 }
 
 export async function loadSettingConflicts(context: LoadContext): Promise<SettingConflictRecords> {

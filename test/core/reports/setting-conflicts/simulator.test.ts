@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUDIT_EVENTS_PATH } from '../../../../src/core/audit-story/read-audit-log.js';
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
@@ -60,5 +61,13 @@ describe('setting conflicts on the strict simulator', () => {
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
     expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests);
+  });
+
+  it('reads no audit log when it loads reports 3 and 2 itself: it tells no stories, and they would', async () => {
+    const auditRequests = () => harness.sim.graph.requests.filter((request) => request.path.endsWith(AUDIT_EVENTS_PATH)).length;
+    await load('assignment-hygiene');
+    expect(auditRequests()).toBeGreaterThan(0);
+    await load(settingConflictsReport.id);
+    expect(auditRequests()).toBe(0);
   });
 });
