@@ -169,7 +169,7 @@ describe('posts for one scope tag', () => {
       /^Your Intune role assignments let you see scope tag Europe, not the whole tenant, so a schedule you set must name one of your scope tags/,
     );
     expect(await said('post new findings for scope tag Americas daily at 9:00', regional, channel)).toBe('"americas" is not one of your scope tags; yours: Europe.');
-    expect(await said('post new findings for scope tag Asia daily at 9:00', regional, channel)).toBe('"asia" is not a scope tag of this tenant; yours: Europe.');
+    expect(await said('post new findings for scope tag Asia daily at 9:00', regional, channel)).toBe('"asia" is not one of your scope tags; yours: Europe.');
     expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(
       /^From now on I post new findings in scope tag Europe here daily at 09:00 \(UTC\), starting Tue 24 Nov, 09:00\./,
     );
@@ -181,6 +181,9 @@ describe('posts for one scope tag', () => {
     // The central administrator sets the whole tenant's in another channel; the regional one may neither replace nor stop it.
     const tenantChannel = '19:central@thread.tacv2';
     expect(await said('post new findings daily at 9:00 UTC', central, tenantChannel)).toMatch(/^From now on I post new findings here daily/);
+    expect(await said('post new findings for scope tag Asia daily at 9:00', central, tenantChannel)).toBe(
+      '"asia" is not a scope tag of this tenant; its tags: Americas, Default, Europe.',
+    );
     const notTheirs =
       "This conversation's schedule posts new findings, which is outside what your Intune role assignments let you see (scope tag Europe), so you cannot change or stop it.";
     expect(await said('stop posting', regional, tenantChannel)).toBe(notTheirs);

@@ -79,10 +79,10 @@ async function scopeTagFor(words: string | null, context: CommandContext): Promi
   const tag = tags.find((candidate) => commandWords(candidate.displayName) === words);
   if (!tag || !yours.includes(tag)) {
     const names = yours.map((candidate) => candidate.displayName).sort();
-    // Only the tags the asker sees are named: the others are outside their scope.
+    // Only the tags the asker sees are named, and whether another exists is not said: the others are outside their scope.
     return {
       ok: false,
-      message: `"${words}" is not ${tag ? 'one of your scope tags' : 'a scope tag of this tenant'}; ${names.length > 0 ? `yours: ${names.join(', ')}` : 'you see none'}.`,
+      message: `"${words}" is not ${scope.kind === 'tenant' ? 'a scope tag of this tenant' : 'one of your scope tags'}; ${names.length > 0 ? `${scope.kind === 'tenant' ? 'its tags' : 'yours'}: ${names.join(', ')}` : 'there are none'}.`,
     };
   }
   if (context.registry.scopeTagged.length === 0) return { ok: false, message: 'No report carries scope tags, so there is nothing to post for one.' };
