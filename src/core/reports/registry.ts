@@ -45,6 +45,8 @@ export class ReportRegistry {
   readonly ids: readonly ReportId[];
   /** The reports whose new findings are posted when none is named, in their declared order (`postedByDefault`). */
   readonly postedByDefault: readonly ReportId[];
+  /** The reports whose rows carry their objects' scope tags (`scopeTagged`): what a post for one scope tag holds. */
+  readonly scopeTagged: readonly ReportId[];
   private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
   private readonly byName: ReadonlyMap<string, ReportId>;
 
@@ -54,6 +56,7 @@ export class ReportRegistry {
       .filter((definition) => definition.postedByDefault !== undefined)
       .sort((a, b) => a.postedByDefault! - b.postedByDefault!)
       .map((definition) => definition.id);
+    this.scopeTagged = definitions.filter((definition) => definition.scopeTagged).map((definition) => definition.id);
     this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
     if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
     this.byName = new Map(
@@ -87,7 +90,8 @@ export class ReportRegistry {
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
     return this.definitions.map(
-      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, ...presentation }) => presentation,
+      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, scopeTagged: _scopeTagged, ...presentation }) =>
+        presentation,
     );
   }
 

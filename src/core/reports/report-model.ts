@@ -407,6 +407,12 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    * endpoints", `/api/notify`). Absent: posted only when asked for by id.
    */
   postedByDefault?: number;
+  /**
+   * Set where each row carries its object's scope tags (the `roleScopeTagIds` cell,
+   * docs/finding-rules.md, "Viewer scope"): the reports a channel's posts for one scope tag hold.
+   * The rows still decide: a load whose rows carry no tags is left out of such a post.
+   */
+  scopeTagged?: true;
   /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
   demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;

@@ -8,6 +8,7 @@ import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../../src/core/viewer-scope/scope-report.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const tenant = buildDemoTenant({ now });
@@ -138,11 +139,18 @@ describe("the reports' columns and rows describe themselves", () => {
     expect(named).toEqual(NAMED_BY[id]);
     for (const table of Object.keys(reportDefinition(id).rowSubjects ?? {})) expect(tables).toContain(table);
     for (const column of result.columns.filter((column) => column.role === 'wide')) expect(column.format, `${id} ${column.key}`).toBe('text');
+    // A report declares that its rows carry scope tags exactly when they do: a post for one scope tag holds those reports.
+    expect(
+      result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string'),
+      `${id} rows carry scope tags`,
+    ).toBe(REPORTS.scopeTagged.includes(id));
   });
 
   it('posts report 4, then report 1, when no report is named, and keeps that out of the catalogue', () => {
     expect(REPORTS.postedByDefault).toEqual(['escrow-gaps', 'connector-health']);
     expect(REPORTS.catalogue().some((presentation) => 'postedByDefault' in presentation)).toBe(false);
+    expect(REPORTS.scopeTagged).toEqual(['security-posture']);
+    expect(REPORTS.catalogue().some((presentation) => 'scopeTagged' in presentation)).toBe(false);
     expect(REPORTS.catalogue().find((presentation) => presentation.id === 'startup-reliability')?.rowSubjects).toEqual({ devices: 'device' });
   });
 });
