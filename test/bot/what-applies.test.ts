@@ -194,6 +194,7 @@ describe('a large answer', () => {
         subject: { kind: 'group', id: 'g', name: 'All of them' },
         groups: [{ typeLabel: 'Configuration profiles', entries }],
         counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000, notForPlatform: 0 },
+        conflicts: { state: 'deviceOnly', words: 'Setting conflicts are shown for a device.' },
         notes: [],
       },
     };
