@@ -76,8 +76,10 @@ export type AppliesConflicts =
       /** What was not compared and why (a policy whose settings were not read whole), in plain English. */
       notes: string[];
     }
-  /** `unread`: the policies' settings could not be read; `deviceOnly`: the question is about a user or a group. Never "no conflicts". */
-  | { state: 'unread' | 'deviceOnly'; words: string };
+  /** The policies' settings could not be read: why, never "no conflicts". */
+  | { state: 'unread'; words: string }
+  /** The question is about a user or a group, whose conflicts depend on the devices they use. */
+  | { state: 'deviceOnly'; words: string };
 
 /** What the conflict check covers, said with every checked answer so that a type not compared is not read as "no conflict". */
 export const CONFLICTS_COMPARED =
