@@ -55,8 +55,8 @@ export interface AppliesServiceOptions {
   graph: GraphReader;
   /**
    * The cache the reports are kept in (createServices gives its own): report 2's records are taken
-   * from it, and report 3's for a device's conflicts. Without one (a test, the bench) it makes one of its own over the registry's reports,
-   * `graph`, `maxAgeMs` and `clock`.
+   * from it, and report 3's for a device's conflicts. Without one (a test, the bench) it makes one
+   * of its own over the registry's reports, `graph`, `maxAgeMs` and `clock`.
    */
   cache?: ReportCache;
   /**
