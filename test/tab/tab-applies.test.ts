@@ -86,6 +86,26 @@ describe('what applies in the tab', () => {
     await saveScreenshot(page, 'applies-conflicts');
   });
 
+  it("says in the conflicts section when a device's conflicts could not be checked, and why", async () => {
+    const page = await tab.newPage();
+    // The server's answer for the demo device as it is when report 3's records cannot be read (the
+    // service's own tests make that read fail: test/app/applies-conflicts.test.ts).
+    const bearer = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], username: 'alex.wilber@contoso.example', name: 'Alex Wilber' });
+    const found = (await (await request(`${tab.server.base}/api/applies?q=${APPLIES_DEMO.device}`, { headers: { authorization: `Bearer ${bearer}` } })).body.json()) as {
+      answer: Record<string, unknown>;
+    };
+    const words = 'Setting conflicts could not be checked: the settings of the policies could not be read (Graph answered 403). That is not "no conflicts".';
+    await page.route('**/api/applies?q=UNREAD', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...found, answer: { ...found.answer, conflicts: { state: 'unread', words } } }) }),
+    );
+    await askFromOverview(page, 'UNREAD');
+    await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
+    const section = page.getByRole('region', { name: 'Setting conflicts' });
+    expect(await section.getAttribute('data-applies-conflicts')).toBe('unread');
+    expect(await section.textContent()).toBe(`Setting conflicts${words}`);
+    expect(await section.locator('[data-applies-conflict]').count()).toBe(0);
+  });
+
   it('opens from a report 4 device row', async () => {
     const page = await tab.newPage();
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
