@@ -1,6 +1,7 @@
 /**
  * "What applies" on the large simulated tenant, at each device count asked for: a device's answer
- * cold (report 2's assignments loaded with it, through the report cache), the first answer for
+ * cold (report 2's assignments and, for its setting conflicts, report 3's settings loaded with it,
+ * through the report cache), the first answer for
  * another device once those assignments are kept (the question's own reads: the device by name,
  * its primary user's and its Entra device's groups, the groups above them), and a later answer to
  * the same question (its reads kept for the reports' freshness), with the time and the Graph
@@ -53,7 +54,7 @@ async function measure(devices: number, objectsFor: number): Promise<Row[]> {
     const service = new AppliesService({ graph: connection.graph, maxAgeMs: 10 * 60_000, log: () => undefined });
     const rows: Row[] = [];
     for (const [label, query] of [
-      ["cold (report 2's assignments loaded with it)", first!],
+      ["cold (report 2's assignments and report 3's settings loaded with it)", first!],
       ["first (report 2's assignments kept)", second!],
       ['later (the same question again)', second!],
     ] as const) {

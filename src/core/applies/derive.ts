@@ -5,6 +5,8 @@
  * never "does not apply".
  */
 
+import { CONFLICTS_DEVICE_ONLY, deviceConflicts } from './conflicts.js';
+import type { AppliesConflicts, ConflictSettings } from './conflicts.js';
 import type { AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/load.js';
 import type { OptionalRead } from '../reports/optional-read.js';
 import { evaluateFilterRule } from './filter-rule.js';
@@ -118,7 +120,12 @@ export interface AppliesAnswer {
   subject: AppliesSubject;
   groups: AppliesGroup[];
   counts: Record<AppliesVerdict, number>;
-  /** Why conflicts between policies are not shown: the records read carry no setting ids. */
+  /**
+   * For a device: the settings its policies set differently (or alike), and which value Intune
+   * applies; or why they could not be checked (conflicts.ts). Never "no conflicts" for what was not read.
+   */
+  conflicts: AppliesConflicts;
+  /** Which object types were read, said under the answer. */
   notes: string[];
 }
 
@@ -129,6 +136,8 @@ export interface AppliesRecords {
   members: ReadonlyMap<string, GroupMembers>;
   /** Names of groups as report 2 found them, by lower-case id, for a group whose members were not read. */
   groupNames?: ReadonlyMap<string, string>;
+  /** What the settings catalog, endpoint security and baseline policies set (report 3's records), for a device's conflicts; absent, not read. */
+  settings?: ConflictSettings;
 }
 
 export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
@@ -682,10 +691,9 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
     const entries = byType.get(label);
     return entries ? [{ typeLabel: label, entries: entries.sort((a, b) => NAME_ORDER.compare(a.name, b.name)) }] : [];
   });
-  return {
-    subject,
-    groups,
-    counts,
-    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.', OBJECT_TYPES_READ],
-  };
+  const conflicts: AppliesConflicts =
+    subject.kind !== 'device'
+      ? { state: 'deviceOnly', words: CONFLICTS_DEVICE_ONLY }
+      : deviceConflicts(groups, records.settings ?? { state: 'failed', reason: 'they were not read for this answer' });
+  return { subject, groups, counts, conflicts, notes: [OBJECT_TYPES_READ] };
 }

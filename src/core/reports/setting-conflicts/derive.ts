@@ -64,16 +64,16 @@ const DEVICE_CONTROL_DOUBT =
 const SECURITY_SETTING =
   /^(vendor_msft_firewall_|device_vendor_msft_policy_config_defender_|device_vendor_msft_defender_|device_vendor_msft_bitlocker_|device_vendor_msft_laps_|device_vendor_msft_policy_config_attacksurfacereduction)/;
 
-function isSecurity(settingDefinitionId: string, policies: readonly ConflictPolicy[]): boolean {
+export function isSecurity(settingDefinitionId: string, policies: readonly ConflictPolicy[]): boolean {
   return SECURITY_SETTING.test(settingDefinitionId) || policies.some((policy) => policy.templateFamily.startsWith('endpointSecurity') || policy.templateFamily === 'baseline');
 }
 
-interface Setter {
+export interface Setter {
   policy: ConflictPolicy;
   value: SettingValue;
 }
 
-type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Overlap; why: string };
+export type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Overlap; why: string };
 
 const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
   'security-setting-conflict': 'Conflict',
@@ -95,9 +95,10 @@ function overlapCell(overlap: Overlap): string {
 /**
  * The verdict on one pair of policies setting one setting: a conflict where the values differ and a
  * device or user is proven reached by both; possible where either cannot be told; a duplicate where
- * the values are the same and the overlap is proven; nothing otherwise.
+ * the values are the same and the overlap is proven; nothing otherwise. "What applies" judges a
+ * device's policies with it too (src/core/applies/conflicts.ts), the overlap being what it decided.
  */
-function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: Overlap, security: boolean): Verdict | null {
+export function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: Overlap, security: boolean): Verdict | null {
   if (overlap.kind === 'disjoint') return null;
   const secret = a.value.secret || b.value.secret;
   const same = !secret && a.value.value === b.value.value;
