@@ -198,7 +198,7 @@ describe('consent: the Graph token holds every permission the reports declare', 
     expect(grantedRoles('opaque')).toBeNull();
     expect(missingPermissions('opaque', requiredGraphPermissions(REPORTS))).toEqual([]);
     expect(describeMissingPermissions(requiredGraphPermissions(REPORTS).filter(({ permission }) => permission === 'Group.Read.All'))).toBe(
-      'admin consent is missing for Group.Read.All (report assignment-hygiene cannot load; report admin-approval cannot load)',
+      'admin consent is missing for Group.Read.All (report assignment-hygiene cannot load; report admin-approval cannot load; report setting-conflicts cannot load)',
     );
   });
 });
