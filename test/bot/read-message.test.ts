@@ -45,11 +45,17 @@ describe('reading a message', () => {
     ['make coffee', { kind: 'unknown', text: 'make coffee', suggestion: null }],
     ['show overview', { kind: 'overview' }],
     ['<at>Test Bot</at> make me a sandwich', { kind: 'unknown', text: 'make me a sandwich', suggestion: null }],
-    ['<at>Bot</at> Post new findings daily at 9:00', { kind: 'schedule-posts', request: { cadence: { every: 'day' }, time: { hour: 9, minute: 0 }, timeZone: null } }],
-    ['post new findings weekly on Monday', { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'monday' }, time: { hour: 9, minute: 0 }, timeZone: null } }],
+    [
+      '<at>Bot</at> Post new findings daily at 9:00',
+      { kind: 'schedule-posts', request: { cadence: { every: 'day' }, time: { hour: 9, minute: 0 }, timeZone: null }, scopeTag: null },
+    ],
+    [
+      'post new findings weekly on Monday',
+      { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'monday' }, time: { hour: 9, minute: 0 }, timeZone: null }, scopeTag: null },
+    ],
     [
       'post new findings every Friday at 4:30 p.m. Europe/Berlin',
-      { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'friday' }, time: { hour: 16, minute: 30 }, timeZone: 'Europe/Berlin' } },
+      { kind: 'schedule-posts', request: { cadence: { every: 'week', on: 'friday' }, time: { hour: 16, minute: 30 }, timeZone: 'Europe/Berlin' }, scopeTag: null },
     ],
     ['post new findings daily at 9:75', { kind: 'schedule-not-understood', message: '9:75 is not a time of day.' }],
     ['Stop posting', { kind: 'stop-posting' }],

@@ -86,7 +86,8 @@ beforeAll(async () => {
   ports.push(await freePort(), await freePort());
   await startBoth();
   playground = await startPlayground(`http://127.0.0.1:${ports[0]}/api/messages`);
-}, 90_000);
+  // Azurite, two instances of the app and the playground, each bounded on its own (local-service.ts).
+}, 240_000);
 
 afterAll(async () => {
   await stopBoth().catch(() => undefined);
