@@ -5,17 +5,14 @@
  * when its page comes, and each device is tied to what is escrowed for it as soon as both are known,
  * whichever came first. What it ties is exactly what looking each device up after the last page
  * would find: a recovery key entry is one object, updated in place as more keys of the device come
- * (`load.ts`, `foldRecoveryKey`); a LAPS backup date is kept as it came, and a second record for the
- * same device, which would replace it, makes `derive` look the dates up after all. Pure: no I/O.
+ * (`load.ts`, `foldRecoveryKey`), and a LAPS backup date is replaced by a later record of the same
+ * device as the map's entry is. Pure: no I/O.
  */
 
 import { intuneLinks } from '../intune-links.js';
 import type { ReportRow } from '../report-model.js';
 import type { RecoveryKeyEscrow, WindowsDevice } from './load.js';
 import { DeviceNameOrder } from './name-order.js';
-
-/** Devices waiting for escrow of their Entra device id: one index, or several when devices share the id. */
-type Waiting = Map<string, number | number[]>;
 
 export class EscrowJoin {
   /** The devices in the order they came; the records' `devices`. */
@@ -24,14 +21,17 @@ export class EscrowJoin {
   readonly nameOrder = new DeviceNameOrder();
   /** Each device's row, escrow cells and note still empty; handed to one `derive` only (`takeRows`). */
   private rows: ReportRow[] | undefined = [];
-  /** The recovery key entry of each device, once both are known. */
-  private readonly keyOf: Array<RecoveryKeyEscrow | undefined> = [];
-  /** The LAPS backup date of each device, once both are known (null: backed up, date unknown); undefined while none is known. */
-  private readonly lapsOf: Array<string | null | undefined> = [];
-  private readonly waitingForKey: Waiting = new Map();
-  private readonly waitingForLaps: Waiting = new Map();
-  /** A device's LAPS record came twice: the dates kept may be stale, so `derive` looks them up. */
-  private lapsReplaced = false;
+  /**
+   * Each Entra device id met in any of the three lists, by its slot: where the escrow of that id is
+   * kept, whichever list named it first. One look-up a device or escrow record, none undone.
+   */
+  private readonly slots = new Map<string, number>();
+  /** The recovery key entry of each slot's id, once its first key came. */
+  private readonly keyBySlot: Array<RecoveryKeyEscrow | undefined> = [];
+  /** The last LAPS backup date of each slot's id (null: backed up, date unknown); undefined while none came. */
+  private readonly lapsBySlot: Array<string | null | undefined> = [];
+  /** Each device's slot; -1 when it has no Entra id. */
+  private readonly slotOf: number[] = [];
 
   /**
    * @param recoveryKeys the map the recovery key list is folded into (`keyArrived` told of each new entry)
@@ -40,19 +40,22 @@ export class EscrowJoin {
   constructor(
     readonly recoveryKeys: ReadonlyMap<string, RecoveryKeyEscrow>,
     readonly lapsPasswords: ReadonlyMap<string, string | null>,
-  ) {}
+  ) {
+    // What the escrow lists folded before this join began (the devices read again): taken as it stands.
+    for (const [entraId, entry] of recoveryKeys) this.keyArrived(entraId, entry);
+    for (const [entraId, lastBackup] of lapsPasswords) this.lapsArrived(entraId, lastBackup);
+  }
 
   /** How many devices it holds. */
   get size(): number {
     return this.devices.length;
   }
 
-  /** The next page's Windows devices: their rows made, their names ordered, each tied to its escrow or set to wait for it. */
+  /** The next page's Windows devices: their rows made, their names ordered, each given the slot of its Entra id. */
   addDevices(page: readonly WindowsDevice[]): void {
     if (page.length === 0) return;
     const rows = this.rows;
     for (const device of page) {
-      const index = this.devices.length;
       this.devices.push(device);
       rows?.push({
         id: device.id,
@@ -64,59 +67,34 @@ export class EscrowJoin {
         note: null,
         link: intuneLinks.managedDevice(device.id),
       });
-      const entraId = device.entraDeviceId;
-      if (entraId === null) {
-        this.keyOf.push(undefined);
-        this.lapsOf.push(undefined);
-        continue;
-      }
-      const key = this.recoveryKeys.get(entraId);
-      this.keyOf.push(key);
-      if (key === undefined) wait(this.waitingForKey, entraId, index);
-      // The map holds a date or null, never undefined: undefined is "no record yet".
-      const laps = this.lapsPasswords.get(entraId);
-      this.lapsOf.push(laps);
-      if (laps === undefined) wait(this.waitingForLaps, entraId, index);
+      this.slotOf.push(device.entraDeviceId === null ? -1 : this.slotFor(device.entraDeviceId));
     }
     this.nameOrder.add(page.map((device) => device.deviceName));
   }
 
-  /** A recovery key entry made for `entraId` (its first key): the devices waiting for it are tied to it. */
+  /** A recovery key entry made for `entraId` (its first key); its later keys update the same object. */
   keyArrived(entraId: string, entry: RecoveryKeyEscrow): void {
-    const waiting = this.waitingForKey.get(entraId);
-    if (waiting === undefined) return;
-    this.waitingForKey.delete(entraId);
-    if (typeof waiting === 'number') this.keyOf[waiting] = entry;
-    else for (const index of waiting) this.keyOf[index] = entry;
+    this.keyBySlot[this.slotFor(entraId)] = entry;
   }
 
-  /** A LAPS record for `entraId`; `first` when the map held none for it before. */
-  lapsArrived(entraId: string, lastBackup: string | null, first: boolean): void {
-    if (!first) {
-      this.lapsReplaced = true;
-      return;
-    }
-    const waiting = this.waitingForLaps.get(entraId);
-    if (waiting === undefined) return;
-    this.waitingForLaps.delete(entraId);
-    if (typeof waiting === 'number') this.lapsOf[waiting] = lastBackup;
-    else for (const index of waiting) this.lapsOf[index] = lastBackup;
+  /** A LAPS record for `entraId`: its backup date, replacing any earlier record's as the map's entry is. */
+  lapsArrived(entraId: string, lastBackup: string | null): void {
+    this.lapsBySlot[this.slotFor(entraId)] = lastBackup;
   }
 
   /** The recovery key entry of the device at `index`, as `recoveryKeys.get` of its Entra id gives it now. */
   keyAt(index: number): RecoveryKeyEscrow | undefined {
-    return this.keyOf[index];
+    const slot = this.slotOf[index]!;
+    return slot < 0 ? undefined : this.keyBySlot[slot];
   }
 
   /**
    * The LAPS backup of the device at `index`, as `lapsPasswords` holds it now: undefined when there
-   * is none (or it has no Entra id), else its date or null.
+   * is none (or the device has no Entra id), else its date or null.
    */
   lapsAt(index: number): string | null | undefined {
-    if (!this.lapsReplaced) return this.lapsOf[index];
-    const entraId = this.devices[index]!.entraDeviceId;
-    if (entraId === null || !this.lapsPasswords.has(entraId)) return undefined;
-    return this.lapsPasswords.get(entraId) ?? null;
+    const slot = this.slotOf[index]!;
+    return slot < 0 ? undefined : this.lapsBySlot[slot];
   }
 
   /**
@@ -129,11 +107,16 @@ export class EscrowJoin {
     this.rows = undefined;
     return rows && rows.length === this.devices.length ? rows : undefined;
   }
-}
 
-function wait(waiting: Waiting, entraId: string, index: number): void {
-  const already = waiting.get(entraId);
-  if (already === undefined) waiting.set(entraId, index);
-  else if (typeof already === 'number') waiting.set(entraId, [already, index]);
-  else already.push(index);
+  /** The slot of an Entra id, made when the id is new; its escrow unknown until a list names it. */
+  private slotFor(entraId: string): number {
+    let slot = this.slots.get(entraId);
+    if (slot === undefined) {
+      slot = this.slots.size;
+      this.slots.set(entraId, slot);
+      this.keyBySlot.push(undefined);
+      this.lapsBySlot.push(undefined);
+    }
+    return slot;
+  }
 }

@@ -222,10 +222,9 @@ export function foldRecoveryKey(byDevice: Map<string, RecoveryKeyEscrow>, key: G
 export function foldLapsPassword(byDevice: Map<string, string | null>, info: LapsInfo, join?: EscrowJoin): void {
   const deviceId = entraDeviceId(info.id);
   if (!deviceId) return;
-  const first = !byDevice.has(deviceId);
   const lastBackup = timestampText(info.lastBackupDateTime);
   byDevice.set(deviceId, lastBackup);
-  join?.lapsArrived(deviceId, lastBackup, first);
+  join?.lapsArrived(deviceId, lastBackup);
 }
 
 /**
