@@ -22,7 +22,7 @@
  * `--embedded` measures what `npm start -- --tenant large --devices N` holds instead: the server and
  * its simulated tenant in ONE process, as the README's quick start runs it, signed in through the
  * demo sign-in. Its RSS is sampled every 100 ms from the start, through the tenant's build, the
- * first load of all six reports (their summaries, as the overview asks) and the window workload on
+ * first load of all seven reports (their summaries, as the overview asks) and the window workload on
  * report 4, and the peak is printed beside the target (under 1.5 GB at 500,000 devices). Memory
  * does not depend on the machine's load; times do.
  *
@@ -296,7 +296,7 @@ async function measureEmbedded(): Promise<void> {
         return `${id} ${response.statusCode} in ${ms(performance.now() - loadBegun)} ms`;
       }),
     );
-    endPhase('first load of the six reports');
+    endPhase('first load of the seven reports');
     await patient.close();
     // Each sign-in without the demo's cookie is another person, as each browser is.
     const people = await Promise.all(Array.from({ length: viewers }, async () => ((await (await request(`${base}/api/demo/token`)).body.json()) as { token: string }).token));
@@ -306,7 +306,7 @@ async function measureEmbedded(): Promise<void> {
     console.log(
       `\nOne process: npm start -- --tenant large --devices ${devices.toLocaleString('en-US')} (the server and its simulated tenant together), Node ${process.version}; ${windowed.rows.toLocaleString('en-US')} rows in report 4`,
     );
-    console.log(`First loads (summaries, all six at once): ${loads.join('; ')}`);
+    console.log(`First loads (summaries, all seven at once): ${loads.join('; ')}`);
     console.log('| phase | ends at, s | peak RSS in the phase, MB |');
     console.log('|---|---:|---:|');
     for (const { phase, seconds, peak: phasePeakMb } of phases) console.log(`| ${phase} | ${seconds.toFixed(1)} | ${ms(phasePeakMb)} |`);

@@ -4,13 +4,17 @@
  * filters on, and the groups it is in), kept per question for as long as a report is kept fresh,
  * and answered by the pure rules (src/core/applies/answer.ts). The assignments are report 2's
  * records, taken from report 2's load in the report cache, or loaded through it, so that report 2
- * and "what applies" make one upstream assignment load between them. Each answer counts the Graph
- * requests it made.
+ * and "what applies" make one upstream assignment load between them. A device's setting conflicts
+ * are judged on report 3's records (what each policy sets), shared through the cache the same way:
+ * report 3 and every question make one upstream load of them between them. Each answer counts the
+ * Graph requests it made.
  */
 
 import { answerApplies } from '../core/applies/answer.js';
 import type { AppliesOutcome } from '../core/applies/answer.js';
 import type { AppliesResult } from '../core/applies/applies-result.js';
+import { conflictSettingsOf } from '../core/applies/conflicts.js';
+import type { ConflictSettings } from '../core/applies/conflicts.js';
 import { loadAppliesReads } from '../core/applies/load.js';
 import type { AppliesReads } from '../core/applies/load.js';
 import { errorText } from '../core/error-text.js';
@@ -18,12 +22,15 @@ import type { GraphReader } from '../core/graph/graph-reader.js';
 import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { AssignmentRecords } from '../core/reports/assignment-hygiene/load.js';
 import { REPORTS } from '../core/reports/registry.js';
+import { securityPostureReport } from '../core/reports/security-posture/definition.js';
+import type { SecurityPostureRecords } from '../core/reports/security-posture/load.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
 import { countedReader, countingRequests } from './request-count.js';
 import type { RequestCount } from './request-count.js';
 
 export type { AppliesAnswer, AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from '../core/applies/derive.js';
 export type { AppliesCandidate } from '../core/applies/resolve.js';
+export type { AppliesConflictKind, AppliesConflictPolicy, AppliesConflicts, AppliesSettingConflict } from '../core/applies/conflicts.js';
 
 export type { AppliesResult } from '../core/applies/applies-result.js';
 
@@ -33,8 +40,12 @@ export const MAX_KEPT_QUESTIONS = 500;
 /** One question's reads, the assignment load they were made against, and when: the older of report 2's load and its own reads. */
 interface Kept {
   reads: Promise<AppliesReads>;
-  /** The answer derived from `reads`, once: the rules are pure, so the same reads answer the same way (on the large tenant, a few hundred milliseconds of work). */
-  outcome?: AppliesOutcome;
+  /**
+   * The answer derived from `reads` and the settings it was judged with, once for those settings: the
+   * rules are pure, so the same reads answer the same way (on the large tenant, a few hundred
+   * milliseconds of work).
+   */
+  outcome?: { settings: ConflictSettings | null; outcome: AppliesOutcome };
   assignments: AssignmentRecords;
   at: number;
 }
@@ -44,14 +55,14 @@ export interface AppliesServiceOptions {
   graph: GraphReader;
   /**
    * The cache the reports are kept in (createServices gives its own): report 2's records are taken
-   * from it. Without one (a test, the bench) it makes one of its own over the registry's reports,
-   * `graph`, `maxAgeMs` and `clock`.
+   * from it, and report 3's for a device's conflicts. Without one (a test, the bench) it makes one
+   * of its own over the registry's reports, `graph`, `maxAgeMs` and `clock`.
    */
   cache?: ReportCache;
   /**
-   * Whether the cache's loads of report 2 read its records through the registry and hand them over
-   * (`ReportLoader`'s `onRecords`): false when the reports are loaded some other way, and then the
-   * assignments are read here. True by default.
+   * Whether the cache's loads of reports 2 and 3 read their records through the registry and hand
+   * them over (`ReportLoader`'s `onRecords`): false when the reports are loaded some other way, and
+   * then the assignments and the policies' settings are read here. True by default.
    */
   sharesReportLoads?: boolean;
   /** How long one question's reads answer it again (the reports' freshness, five minutes by default). */
@@ -68,6 +79,8 @@ export class AppliesService {
   private readonly maxAgeMs: number;
   /** Each question's reads, by its words trimmed and in lower case, oldest first. */
   private readonly kept = new Map<string, Kept>();
+  /** Report 3's records made into what the conflict rules read, once per load of them. */
+  private readonly settingsOf = new WeakMap<SecurityPostureRecords, ConflictSettings>();
 
   constructor(private readonly options: AppliesServiceOptions) {
     this.now = options.clock ?? Date.now;
@@ -85,7 +98,10 @@ export class AppliesService {
       );
       this.sharesReportLoads = true;
     }
-    if (this.sharesReportLoads) this.cache.keepRecordsOf(assignmentHygieneReport.id);
+    if (this.sharesReportLoads) {
+      this.cache.keepRecordsOf(assignmentHygieneReport.id);
+      this.cache.keepRecordsOf(securityPostureReport.id);
+    }
   }
 
   async applies(query: string, options: { refresh?: boolean } = {}): Promise<AppliesResult> {
@@ -102,9 +118,15 @@ export class AppliesService {
     } catch (error) {
       return { kind: 'failed', query, words: `The tenant could not be read: ${errorText(error)}`, requests: count.requests };
     }
-    const outcome = (kept.outcome ??= answerApplies(reads));
+    // Only a device's answer shows conflicts (conflicts.ts), so only a device's question reads the settings.
+    const device = reads.resolution.kind === 'found' && reads.resolution.subject.kind === 'device';
+    const settings = device ? await countingRequests(count, () => this.settings(refresh)) : null;
+    if (kept.outcome?.settings !== (settings?.value ?? null)) kept.outcome = { settings: settings?.value ?? null, outcome: answerApplies(reads, settings?.value) };
+    const { outcome } = kept.outcome;
     if (outcome.kind !== 'found') return { ...outcome, requests: count.requests };
-    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(kept.at).toISOString() };
+    // As old as its oldest read: the question's own, report 2's or report 3's.
+    const at = Math.min(kept.at, settings?.at ?? kept.at);
+    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(at).toISOString() };
   }
 
   /** The question's kept reads while they are fresh and made against the same assignment load; else new ones. */
@@ -130,6 +152,31 @@ export class AppliesService {
       },
     );
     return entry;
+  }
+
+  /**
+   * What each policy sets, from report 3's records: from the cache when a load of report 3 there has
+   * them, or from a load of report 3 through it; read here only when the cache's report came without
+   * them or its load failed, kept like a report. Never thrown: a failure is what the answer says
+   * instead of conflicts, with Graph's reason, never "no conflicts".
+   */
+  private async settings(refresh: boolean): Promise<{ value: ConflictSettings; at: number }> {
+    try {
+      let posture: { records: SecurityPostureRecords; at: number } | null = null;
+      if (this.sharesReportLoads) posture = await this.cache.recordsOf(securityPostureReport, { refresh });
+      posture ??= await this.cache.keep('what-applies-settings', async () => ({ records: await securityPostureReport.load({ graph: this.graph }), at: this.now() }), {
+        refresh,
+        readAt: (value) => value.at,
+      });
+      let value = this.settingsOf.get(posture.records);
+      if (!value) {
+        value = conflictSettingsOf(posture.records);
+        this.settingsOf.set(posture.records, value);
+      }
+      return { value, at: posture.at };
+    } catch (error) {
+      return { value: { state: 'failed', reason: errorText(error) }, at: this.now() };
+    }
   }
 
   /**

@@ -3,7 +3,7 @@ import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/defi
 import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
 import { errorText } from '../core/error-text.js';
 import type { StateStore } from '../store/state-store.js';
-import type { LoadMemory } from '../core/reports/report-model.js';
+import type { LoadContext, LoadMemory } from '../core/reports/report-model.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { GraphConnection } from './graph-connection.js';
 import { HistoryRecords } from './history-records.js';
@@ -22,7 +22,7 @@ import { nodeSha256Hex } from './node-digest.js';
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
   connection: Pick<GraphConnection, 'tenantLabel' | 'demo' | 'tenantKey'> & { graph?: GraphReader };
-  /** The reports offered; the six by default. */
+  /** The reports offered; the registry's seven by default. */
   registry?: ReportRegistry;
   /** How a report is loaded: by default through the registry and the connection's Graph client, which it then needs. */
   load?: ReportLoader;
@@ -88,7 +88,15 @@ export function createServices(options: ServicesOptions): AppServices {
   const graph = connection.graph ? countedReader(connection.graph) : undefined;
   // Reports 2 and 3 read Intune's audit log for their stories: once for both, then only what is new.
   const auditLog = new SharedAuditLog(memory);
-  const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, ...options.loadOptions, ...(memory ? { memory } : {}) });
+  // A report that judges another's records (the setting conflicts report, reports 3's and 2's) takes
+  // them from the cache rather than read them again; the cache is made below, over this loader.
+  const made: { cache?: ReportCache } = {};
+  const recordsOf: LoadContext['recordsOf'] = async (report) => {
+    if (!made.cache) return null;
+    made.cache.keepRecordsOf(report.id);
+    return (await made.cache.recordsOf(report))?.records ?? null;
+  };
+  const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, recordsOf, ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
@@ -109,6 +117,7 @@ export function createServices(options: ServicesOptions): AppServices {
   const cacheMaxAgeMs = options.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
   // Instances that share Azure Storage share loads too: one loads a report, the others serve its result.
   const cache = new ReportCache(store?.kind === 'azure-blob' ? sharedLoader(upstream, store, { maxAgeMs: cacheMaxAgeMs, log }) : upstream, cacheMaxAgeMs, options.cacheClock);
+  made.cache = cache;
   const triage = store ? new TriageRecords(store) : undefined;
   // A bug, not a state: the scope reads Graph, so a scope asked for without a client must not be silently off.
   if (options.viewerScope && !graph) throw new Error('The viewer scope reads Intune role assignments through the connection’s Graph client: it was given none.');

@@ -55,7 +55,7 @@ export interface DemoConnectionOptions {
   /** Another app registration of the simulator's (with other roles); the default one otherwise. */
   clientId?: string;
   credential?: ClientCredential;
-  /** The client's options; its `reads` (what it may read) are the product's six reports' and "what applies"' unless given. */
+  /** The client's options; its `reads` (what it may read) are the product's seven reports' and "what applies"' unless given. */
   clientOptions?: Partial<GraphClientOptions>;
   /** The token source's clock, for tests of expiry. */
   tokenClock?: () => number;

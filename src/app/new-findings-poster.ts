@@ -1,6 +1,9 @@
 import { digestNewFindings } from '../core/ledger/new-findings.js';
 import type { NewFindingsDigest } from '../core/ledger/new-findings.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import { scopeReport } from '../core/viewer-scope/scope-report.js';
+import { describeScope } from '../core/viewer-scope/scope.js';
+import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import { StateStoreError } from '../store/state-store.js';
 import type { ChannelLedger, LockOutcome, StateStore } from '../store/state-store.js';
 import type { TriageRecords } from './triage-records.js';
@@ -13,6 +16,8 @@ export interface NewFindingsPost {
   rowsByReport: ReadonlyMap<string, ReportResult['rows']>;
   /** When a post to this channel was cut off before its ledger recorded it: this post may repeat what that one said. */
   interruptedPostAt?: string;
+  /** The scope the post holds, in words ("scope tag Europe"), when it is one scope tag's (docs/finding-rules.md, "Viewer scope"). */
+  scope?: string;
 }
 
 /** Somewhere a post can go: a team channel, a group chat, a personal chat. */
@@ -70,15 +75,24 @@ export class NewFindingsPoster<Message> {
   /**
    * `results`, when given, are the reports already loaded for this trigger (one load serves every
    * target). With `alwaysAnswer`, a "nothing new" card is sent too (someone asked in the channel);
-   * it records nothing.
+   * it records nothing. With `scope` (a schedule for one scope tag), the post holds only the findings
+   * of that scope, filtered as the tab's API filters a viewer's report (`scopeReport`): a report whose
+   * objects carry no scope tags is left out of the post and its ledger entries kept as they are, and a
+   * finding the tenant's load still shows outside the scope is not resolved.
    */
-  async post(target: PostTarget<Message>, reports: readonly ReportId[], options: { results?: ReportResult[]; alwaysAnswer?: boolean } = {}): Promise<PostOutcome> {
-    const results = options.results ?? (await this.options.loadReports(reports));
+  async post(
+    target: PostTarget<Message>,
+    reports: readonly ReportId[],
+    options: { results?: ReportResult[]; alwaysAnswer?: boolean; scope?: ViewerScope } = {},
+  ): Promise<PostOutcome> {
+    const loaded = options.results ?? (await this.options.loadReports(reports));
+    const { results, elsewhere } = options.scope ? inScope(loaded, options.scope) : { results: loaded, elsewhere: new Set<string>() };
+    const scope = options.scope ? describeScope(options.scope) : undefined;
     const loadErrors = results.filter((result) => result.state === 'load-error').map((result) => ({ report: result.report, status: result.error?.status ?? null }));
     const base = { channel: target.channel, name: target.name, loadErrors };
     let locked: LockOutcome<PostOutcome>;
     try {
-      locked = await this.options.store.withLock(target.channel, () => this.postUnderLock(target, results, base, options.alwaysAnswer ?? false), {
+      locked = await this.options.store.withLock(target.channel, () => this.postUnderLock(target, results, base, options.alwaysAnswer ?? false, elsewhere, scope), {
         waitMs: this.options.lockWaitMs ?? 60_000,
       });
     } catch (error) {
@@ -94,11 +108,13 @@ export class NewFindingsPoster<Message> {
     results: ReportResult[],
     base: Pick<PostOutcome, 'channel' | 'name' | 'loadErrors'>,
     alwaysAnswer: boolean,
+    elsewhere: ReadonlySet<string>,
+    scope: string | undefined,
   ): Promise<PostOutcome> {
     const { store } = this.options;
     const ledger = await store.readLedger(target.channel);
     const triaged = new Set(this.options.triage ? (await this.options.triage.inForce()).keys() : []);
-    const digest = digestNewFindings(ledger, results, this.now(), triaged);
+    const digest = digestNewFindings(ledger, results, this.now(), triaged, elsewhere);
     const counts = { fresh: digest.freshCount, resolved: digest.resolvedCount };
     if (digest.freshCount === 0 && !alwaysAnswer) {
       // What an interrupted post held has resolved since: nothing is left that it may repeat.
@@ -109,6 +125,7 @@ export class NewFindingsPoster<Message> {
       digest,
       rowsByReport: new Map(results.map((result) => [result.report, result.rows])),
       ...(ledger.postStartedAt !== undefined ? { interruptedPostAt: ledger.postStartedAt } : {}),
+      ...(scope !== undefined ? { scope } : {}),
     });
     // The channel will be told of what resolved too, so the ledger records it.
     const records = digest.freshCount > 0 || digest.resolvedCount > 0;
@@ -125,6 +142,23 @@ export class NewFindingsPoster<Message> {
     if (records) await store.writeLedger(digest.nextLedger);
     return { ...base, ...counts, status: digest.freshCount > 0 ? 'posted' : 'nothing-new' };
   }
+}
+
+/**
+ * The results as a post for `scope` holds them: each filtered by the viewer scope's own rule, those
+ * refused (a report whose objects carry no scope tags) left out; and the fingerprints the loads show
+ * outside the scope.
+ */
+function inScope(loaded: readonly ReportResult[], scope: ViewerScope): { results: ReportResult[]; elsewhere: Set<string> } {
+  const results: ReportResult[] = [];
+  const elsewhere = new Set<string>();
+  for (const result of loaded) {
+    const view = scopeReport(result, scope);
+    if (view.ok) results.push(view.result);
+    const seen = new Set(view.ok ? view.result.findings.map((finding) => finding.fingerprint) : []);
+    for (const finding of result.findings) if (!seen.has(finding.fingerprint)) elsewhere.add(finding.fingerprint);
+  }
+  return { results, elsewhere };
 }
 
 function withoutPostMarker(ledger: ChannelLedger): ChannelLedger {

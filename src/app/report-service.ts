@@ -1,4 +1,7 @@
+import { OUTSIDE_VIEWER_SCOPE_CODE } from '../core/reports/report-model.js';
 import type { LoadProgress, ReportId, ReportResult } from '../core/reports/report-model.js';
+import type { ScopedReport } from '../core/viewer-scope/scope-report.js';
+import { subjectsInView, triageBookInView } from '../core/viewer-scope/scope-triage.js';
 import { summarizeReport } from '../core/reports/report-summary.js';
 import type { ReportSummary } from '../core/reports/report-summary.js';
 import { latestChange } from '../core/history/report-history.js';
@@ -14,6 +17,23 @@ import type { TriageRecords } from './triage-records.js';
 
 /** Audit entries the triage view still carries, the report's latest: what it carried before the audit was paged (`triageAudit`). */
 const AUDIT_SHOWN = 200;
+
+/**
+ * A viewer limited to scope tags (docs/finding-rules.md, "Viewer scope"): a result as they may see
+ * it, the server's own filtering (`ViewerScopes.view` bound to their scope). Absent, the whole tenant.
+ */
+export type InScope = (result: ReportResult) => ScopedReport;
+
+/** A triage read or change refused by the viewer scope, with why in plain words. */
+export interface OutsideScope {
+  ok: false;
+  status: 403;
+  code: typeof OUTSIDE_VIEWER_SCOPE_CODE;
+  message: string;
+}
+
+/** What a viewer limited to scope tags is told of a finding they cannot see. */
+const FINDING_OUTSIDE_SCOPE = 'This finding is about an object outside what your Intune role assignments let you see (its scope tags), so you cannot accept, snooze or reopen it.';
 
 export interface ReportServiceOptions {
   cache: ReportCache;
@@ -111,36 +131,66 @@ export class ReportService {
     return this.options.triage ? this.options.triage.inForceOrNull(this.log) : Promise.resolve(new Map());
   }
 
-  /** One report's decisions in force, its latest audit entries and their count, for a user who may or may not change them. A torn book is a `StateStoreError`. */
-  async triageView(id: ReportId, user: { canTriage: boolean }, now: Date): Promise<TriageView> {
-    return triageViewOf(await this.triageRecords().read(), id, user, now);
+  /**
+   * One report's decisions in force, its latest audit entries and their count, for a user who may or
+   * may not change them; with `inScope`, only those of findings the viewer sees (`triageBookInView`),
+   * placed through the report's latest load. A torn book is a `StateStoreError`.
+   */
+  async triageView(id: ReportId, user: { canTriage: boolean }, now: Date, inScope?: InScope): Promise<TriageView | OutsideScope> {
+    const book = await this.bookFor(id, inScope);
+    return 'ok' in book ? book : triageViewOf(book, id, user, now);
   }
 
-  /** One page of a report's triage audit, newest first, maybe of one person's entries (audit-page.ts). A torn book is a `StateStoreError`. */
-  async triageAudit(id: ReportId, query: AuditPageQuery): Promise<AuditPage> {
-    return auditPageOf((await this.triageRecords().read()).audit, id, query);
+  /** One page of a report's triage audit, newest first, maybe of one person's entries (audit-page.ts); with `inScope`, of findings the viewer sees. A torn book is a `StateStoreError`. */
+  async triageAudit(id: ReportId, query: AuditPageQuery, inScope?: InScope): Promise<AuditPage | OutsideScope> {
+    const book = await this.bookFor(id, inScope);
+    return 'ok' in book ? book : auditPageOf(book.audit, id, query);
   }
 
   /**
    * Accepts, snoozes or reopens a finding of a report (docs/contract.md, "Triage"): only a finding
    * the latest load of that report shows can be accepted or snoozed, and the audit names it as that
-   * load shows it. The answer is the report's triage view after the change.
+   * load shows it. With `inScope`, only a finding the viewer sees in that load, or a decision whose
+   * subject they see there, and the view after the change is theirs. The answer is the report's
+   * triage view after the change.
    */
   async decide(
     id: ReportId,
     request: TriageRequest,
     user: TriageActor & { canTriage: boolean },
     now: Date,
-  ): Promise<{ ok: true; view: TriageView } | Extract<TriageOutcome, { ok: false }> | { ok: false; status: 503; message: string }> {
-    const result = request.action === 'reopen' ? null : (await this.cache.open(id)).result;
+    inScope?: InScope,
+  ): Promise<{ ok: true; view: TriageView } | Extract<TriageOutcome, { ok: false }> | { ok: false; status: 503; message: string } | OutsideScope> {
+    const result = request.action === 'reopen' && !inScope ? null : (await this.cache.open(id)).result;
     const found = result?.findings.find((finding) => finding.fingerprint === request.fingerprint);
+    let view: ReportResult | null = null;
+    if (inScope && result) {
+      const scoped = inScope(result);
+      if (!scoped.ok) return outsideScope(scoped.explanation);
+      view = scoped.result;
+      if (request.action === 'reopen') {
+        // The decision names its subject; one the latest load does not show to the viewer cannot be placed in their scope.
+        const decision = (await this.triageRecords().read()).decisions.find((kept) => kept.report === id && kept.fingerprint === request.fingerprint);
+        if (decision && !subjectsInView(view).has(decision.subjectId.toLowerCase())) return outsideScope(FINDING_OUTSIDE_SCOPE);
+      } else if (found && !view.findings.some((finding) => finding.fingerprint === request.fingerprint)) {
+        return outsideScope(FINDING_OUTSIDE_SCOPE);
+      }
+    }
     const outcome = await this.triageRecords().change(request, {
       report: id,
       finding: found ?? null,
       by: { objectId: user.objectId, name: user.name, username: user.username },
     });
     if (!outcome.ok) return outcome;
-    return { ok: true, view: triageViewOf(outcome.book, id, user, now) };
+    return { ok: true, view: triageViewOf(view ? triageBookInView(outcome.book, id, view) : outcome.book, id, user, now) };
+  }
+
+  /** The book, or as much of it as the viewer of `inScope` may read of report `id`, placed through its latest load. */
+  private async bookFor(id: ReportId, inScope: InScope | undefined): Promise<TriageBook | OutsideScope> {
+    if (!inScope) return this.triageRecords().read();
+    const [opened, book] = await Promise.all([this.cache.open(id), this.triageRecords().read()]);
+    const scoped = inScope(opened.result);
+    return scoped.ok ? triageBookInView(book, id, scoped.result) : outsideScope(scoped.explanation);
   }
 
   private triageRecords(): TriageRecords {
@@ -148,6 +198,10 @@ export class ReportService {
     if (!this.options.triage) throw new Error('Triage needs the state store, and this report service has none.');
     return this.options.triage;
   }
+}
+
+function outsideScope(message: string): OutsideScope {
+  return { ok: false, status: 403, code: OUTSIDE_VIEWER_SCOPE_CODE, message };
 }
 
 function triageViewOf(book: TriageBook, report: ReportId, user: { canTriage: boolean }, now: Date): TriageView {

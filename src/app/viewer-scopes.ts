@@ -15,7 +15,7 @@ import { loadRbacRecords } from '../core/viewer-scope/load.js';
 import { scopeReport } from '../core/viewer-scope/scope-report.js';
 import type { ScopedReport } from '../core/viewer-scope/scope-report.js';
 import { viewerScopeOf } from '../core/viewer-scope/scope.js';
-import type { RbacRecords, Viewer, ViewerScope } from '../core/viewer-scope/scope.js';
+import type { RbacRecords, ScopeTagRecord, Viewer, ViewerScope } from '../core/viewer-scope/scope.js';
 import type { ReportCache } from './report-cache.js';
 
 /** The name the role-based access control's reads are kept under in the report cache. */
@@ -60,6 +60,16 @@ export class ViewerScopes {
     let scope = byViewer.get(id);
     if (!scope) byViewer.set(id, (scope = viewerScopeOf(records, viewer)));
     return scope;
+  }
+
+  /** The tenant's scope tags, from the kept reads (loaded when none is fresh), for a schedule that names one; null when they could not be read. */
+  async scopeTags(): Promise<readonly ScopeTagRecord[] | null> {
+    try {
+      return (await this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph))).tags;
+    } catch (error) {
+      this.options.log(`viewer scope: Intune's scope tags could not be read: ${errorText(error)}`);
+      return null;
+    }
   }
 
   /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per set of tags. */

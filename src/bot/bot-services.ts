@@ -39,5 +39,5 @@ export interface BotServices {
   now: () => Date;
   log: (line: string) => void;
   /** Each asker's Intune scope, when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`). */
-  viewerScopes?: Pick<ViewerScopes, 'scopeOf'> | undefined;
+  viewerScopes?: Pick<ViewerScopes, 'scopeOf' | 'view' | 'scopeTags'> | undefined;
 }

@@ -2,10 +2,12 @@ import type { BotServices } from './bot-services.js';
 import { helpCard } from './cards/help-card.js';
 import { scheduleSentence } from './cards/schedule-sentence.js';
 import type { BotReply, BotRequest, Command, CommandContext, Conversation, MessageReading } from './commands/command.js';
-import { help, notUnderstood } from './commands/help.js';
+import { notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
 import { readMessage } from './read-message.js';
+import { describeScope } from '../core/viewer-scope/scope.js';
+import type { ViewerScope } from '../core/viewer-scope/scope.js';
 
 /**
  * How the bot answers a message, whatever SDK carries it: the adapter has the message read once
@@ -21,9 +23,11 @@ export interface MessageDispatch {
 
 export function messageDispatch(services: BotServices, commands: readonly Command[] = COMMANDS): MessageDispatch {
   const { registry } = services;
-  const context = (conversation: Conversation): CommandContext => ({
+  const context = (conversation: Conversation, scope: ViewerScope): CommandContext => ({
     ...services,
     conversation,
+    scope,
+    inScope: (result) => (services.viewerScopes ? services.viewerScopes.view(result, scope) : { ok: true, result }),
     async helpCard(channel, notUnderstood = {}) {
       const schedule = await scheduleOf(services, channel);
       return helpCard({
@@ -40,26 +44,35 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
   return {
     read: (text) => readMessage(text, commands, registry),
     answer: async (reading, request, conversation) => {
-      if (reading.command && reading.command !== help) {
-        const refusal = await outsideScope(services, request);
-        if (refusal) return { text: refusal };
-      }
-      return reading.command ? reading.command.handle(request, reading.reading, context(conversation)) : notUnderstood(request, reading.reading, context(conversation));
+      if (!reading.command) return notUnderstood(request, reading.reading, context(conversation, noTenantData(services)));
+      const scope = await askerScope(services, reading.command, request);
+      if (typeof scope === 'string') return { text: scope };
+      return reading.command.handle(request, reading.reading, context(conversation, scope));
     },
   };
 }
 
+/** The whole tenant, as every asker sees it with the viewer scope off. */
+const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
+
+/** The scope a command that shows no tenant data answers in: none at all with the viewer scope on, so that a tenant read in it shows nothing. */
+function noTenantData(services: BotServices): ViewerScope {
+  return services.viewerScopes ? { kind: 'none', explanation: 'This answer shows no tenant data.' } : WHOLE_TENANT;
+}
+
 /**
- * With the viewer scope on (docs/finding-rules.md, "Viewer scope"), the bot's commands are not yet
- * answered in the asker's scope, so only an asker whose Intune role assignment covers the whole
- * tenant is answered; anyone else is told why. Null when the command may be answered.
+ * The scope the asker is answered in (docs/finding-rules.md, "Viewer scope"), or what they are told
+ * instead: with the viewer scope on, the asker is Teams' `from.aadObjectId`; one with no scope is told
+ * why, and one whose scope is limited to scope tags is answered only by a command that keeps to a
+ * scope (`Command.viewerScope`). A command that shows no tenant data (`help`) answers anyone.
  */
-async function outsideScope(services: BotServices, request: BotRequest): Promise<string | null> {
-  if (!services.viewerScopes) return null;
+async function askerScope(services: BotServices, command: Command, request: BotRequest): Promise<ViewerScope | string> {
+  if (!services.viewerScopes) return WHOLE_TENANT;
+  if (command.viewerScope === 'no-tenant-data') return noTenantData(services);
   const objectId = request.sender.objectId;
   if (!objectId) return 'This app shows each person what their Intune role assignments let them see, and Teams did not say who you are, so I cannot answer.';
   const scope = await services.viewerScopes.scopeOf({ objectId });
-  if (scope.kind === 'tenant') return null;
   if (scope.kind === 'none') return scope.explanation;
-  return 'This app shows each person what their Intune role assignments let them see, and I cannot yet answer within yours (scope tags). Open the tab: it shows what your scope tags let you see.';
+  if (scope.kind === 'tenant' || command.viewerScope === 'in-scope') return scope;
+  return `This app shows each person what their Intune role assignments let them see (yours: ${describeScope(scope)}), and "${command.name}" cannot yet keep to a scope, so it answers only people whose role assignment has no scope tags. "show <report>", "show overview" and a schedule for one of your scope tags ("post new findings for scope tag <name> daily at 9:00") answer within yours, and the tab shows what your scope tags let you see.`;
 }

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'restify';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
+import { scopeOfTag } from '../core/viewer-scope/scope.js';
 import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
 import type { BotIdentity, TeamsAdapterOptions } from './adapter/teams-adapter.js';
@@ -111,12 +112,16 @@ export class TeamsBot {
 
   /**
    * A scheduled post (post-scheduler.ts): the new findings, or a short "nothing new", so the
-   * channel sees that its schedule ran, sent to the conversation the schedule was set in.
+   * channel sees that its schedule ran, sent to the conversation the schedule was set in; a
+   * schedule of one scope tag posts that tag's findings only (docs/finding-rules.md, "Viewer
+   * scope"), filtered by the tag it keeps whether or not the scope is still on, so that a channel
+   * set for one tag is never sent the whole tenant's.
    * `botRemoved` when Teams answers that the bot is not in that conversation any more (403 or 404).
    */
   async postOnSchedule(schedule: PostSchedule, results: ReportResult[]): Promise<ScheduledOutcome> {
     const { target, botRemoved } = this.teams.referenceTarget(schedule.reference, { channel: schedule.channel, name: schedule.name });
-    const outcome = await this.poster.post(target, schedule.reports, { results, alwaysAnswer: true });
+    const scope = schedule.scopeTag ? { scope: scopeOfTag({ id: schedule.scopeTag.id, displayName: schedule.scopeTag.name }) } : {};
+    const outcome = await this.poster.post(target, schedule.reports, { results, alwaysAnswer: true, ...scope });
     return botRemoved() ? { ...outcome, botRemoved: true } : outcome;
   }
 

@@ -1,7 +1,21 @@
-/** `dmhealth applies` as text: the answer grouped by object type, each object with its verdict, its path in words and its link. */
+/**
+ * `dmhealth applies` as text: the answer grouped by object type, each object with its verdict, its
+ * path in words and its link; then, for a device, the settings its policies set differently, each
+ * with the value Intune applies.
+ */
 
-import type { AppliesResult } from '../app/applies-service.js';
-import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_WORDS, appliesHeading, countsSentence } from '../core/applies/words.js';
+import type { AppliesConflicts, AppliesResult } from '../app/applies-service.js';
+import {
+  CONFLICTS_HEADING,
+  CONFLICT_KIND_LABELS,
+  NOTHING_ASSIGNED,
+  SUBJECT_WORDS,
+  VERDICT_LABELS,
+  VERDICT_WORDS,
+  appliesHeading,
+  conflictsSentence,
+  countsSentence,
+} from '../core/applies/words.js';
 import { wrap } from './text-layout.js';
 
 /** Under an entry's verdict: its path, caveats and link line up with its name. */
@@ -29,6 +43,25 @@ export function appliesToText(result: AppliesResult, width: number | null = null
       if (entry.link) lines.push(`${UNDER_ENTRY}${entry.link}`);
     }
   }
+  lines.push('', ...conflictLines(answer.conflicts, width));
   lines.push('', ...answer.notes.flatMap((note) => wrap(note, width)));
   return `${lines.join('\n')}\n`;
+}
+
+/** Under a setting: which value Intune applies, each policy with its value, and why. */
+const UNDER_SETTING = ' '.repeat(4);
+
+/** A device's setting conflicts: every setting two or more of its policies set, conflicts first; or why they were not checked. */
+function conflictLines(conflicts: AppliesConflicts, width: number | null): string[] {
+  const lines = [...wrap(CONFLICTS_HEADING, width), ...wrap(conflictsSentence(conflicts), width)];
+  if (conflicts.state !== 'checked') return lines;
+  for (const setting of conflicts.settings) {
+    lines.push(...wrap(`${CONFLICT_KIND_LABELS[setting.kind]}${setting.security ? ' (security)' : ''}: ${setting.setting}`, width, UNDER_SETTING, '  '));
+    lines.push(...wrap(`Applied: ${setting.applied}`, width, UNDER_SETTING, UNDER_SETTING));
+    for (const policy of setting.policies)
+      lines.push(...wrap(`${policy.name} (${VERDICT_LABELS[policy.verdict].toLowerCase()}): ${policy.value}`, width, `${UNDER_SETTING}  `, `${UNDER_SETTING}- `));
+    lines.push(...wrap(setting.words, width, UNDER_SETTING, UNDER_SETTING));
+  }
+  for (const note of conflicts.notes) lines.push(...wrap(note, width));
+  return lines;
 }

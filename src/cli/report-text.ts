@@ -112,7 +112,7 @@ function textColumn(column: ReportColumn, index: number, columns: readonly Repor
   return { label: column.label, priority: base - index / 100, ...(verdict ? { kind: 'verdict' as const } : {}) };
 }
 
-/** The six reports as the overview shows them: one block each, its state and what it found. */
+/** The seven reports as the overview shows them: one block each, its state and what it found. */
 export function overviewToText(summaries: readonly ReportSummary[], options: TextOptions & { tenantLabel: string }): string {
   const { width } = options;
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);

@@ -17,7 +17,7 @@ export function upstreamReadsOf(registry: ReportRegistry): readonly UpstreamRead
   return [...new Set([...registry.reads, ...APPLIES_READS, ...VIEWER_SCOPE_READS])];
 }
 
-/** The product's reads: the registry's six reports, "what applies" and the viewer scope. */
+/** The product's reads: the registry's seven reports, "what applies" and the viewer scope. */
 export const PRODUCT_READS: readonly UpstreamRead[] = upstreamReadsOf(REPORTS);
 
 /** The application permissions the product asks for, in the permissions table's order. */

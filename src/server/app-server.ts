@@ -137,17 +137,16 @@ export function createAppServer(options: AppServerOptions): Server {
     ...(options.log ? { log: options.log } : {}),
   });
 
-  // Not yet filtered by scope: with the viewer scope on, only a whole-tenant viewer may use them (viewer-scope-access.ts).
-  const wholeTenant = wholeTenantOnly(services.viewerScopes, authorised);
   registerTriageRoutes(server, {
     services,
-    authorised: wholeTenant,
+    authorised,
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   registerAppliesRoute(server, {
     applies: services.applies,
-    authorised: wholeTenant,
+    // Not yet filtered by scope: with the viewer scope on, only a whole-tenant viewer may use it (viewer-scope-access.ts).
+    authorised: wholeTenantOnly(services.viewerScopes, authorised),
     ...(options.questionsPerMinute !== undefined ? { questionsPerMinute: options.questionsPerMinute } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
   });

@@ -6,6 +6,8 @@ import { StateStoreError } from '../store/state-store.js';
 import { readTriageRequest } from '../core/triage/triage-book.js';
 import { readAuditPageQuery } from '../core/triage/audit-page.js';
 import type { AppServices } from '../app/create-services.js';
+import type { InScope, OutsideScope } from '../app/report-service.js';
+import { scopeOrRefuse } from './viewer-scope-access.js';
 import type { TabUser } from './tab-access.js';
 import { TRIAGER_ROLE } from './tab-access.js';
 
@@ -18,7 +20,7 @@ const MAX_BODY_BYTES = 4 * 1024;
 export const TRIAGE_CHANGES_PER_MINUTE = 30;
 
 export interface TriageRoutesOptions {
-  services: Pick<AppServices, 'registry' | 'reports'>;
+  services: Pick<AppServices, 'registry' | 'reports' | 'viewerScopes'>;
   authorised: (req: Request, res: Response) => Promise<TabUser | null>;
   now?: () => Date;
   /** The rate limit's clock, in milliseconds: `Date.now` unless a test moves it. */
@@ -31,17 +33,34 @@ export interface TriageRoutesOptions {
  * decisions, and their audit list a page at a time (400 for a parameter it cannot take); only a
  * holder of DeviceHealth.Triager changes them (403 otherwise), with a JSON body (415 otherwise), a
  * few dozen changes a minute at most (429), and only for a finding of the report the route names
- * (404 otherwise).
+ * (404 otherwise). With the viewer scope on, a viewer limited to scope tags reads and changes only
+ * the triage of findings in their scope (docs/finding-rules.md, "Viewer scope"), and is answered 403
+ * `outsideViewerScope` for any other.
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { authorised } = options;
-  const { registry, reports } = options.services;
+  const { registry, reports, viewerScopes } = options.services;
   const now = options.now ?? (() => new Date());
   const changes = new FixedWindowRateLimit(TRIAGE_CHANGES_PER_MINUTE, 60_000, options.limitClock);
   const parseBody = jsonBodyParser(MAX_BODY_BYTES);
   const reportOf = (res: Response, value: unknown): string | null => {
     const id = typeof value === 'string' ? value : '';
     return refuseUnknownReport(res, registry, id) ? null : id;
+  };
+  /**
+   * The viewer's scope as the service takes it: undefined for the whole tenant (or the scope off),
+   * the server's filtering bound to their tags otherwise; null once a viewer of no scope has been
+   * answered 403 with why.
+   */
+  const scopeFor = async (res: Response, user: TabUser): Promise<InScope | undefined | null> => {
+    const scope = await scopeOrRefuse(viewerScopes, res, user);
+    if (!scope) return null;
+    if (!viewerScopes || scope.kind === 'tenant') return undefined;
+    return (result) => viewerScopes.view(result, scope);
+  };
+  const answer = <T extends object>(res: Response, value: T | OutsideScope): void => {
+    if ('ok' in value && value.ok === false) res.send(403, { error: { status: 403, code: value.code, message: value.message } });
+    else res.send(200, value);
   };
   const unreadable = (res: Response, error: unknown): void => {
     if (!(error instanceof StateStoreError)) throw error;
@@ -53,8 +72,10 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     if (!user) return;
     const id = reportOf(res, req.params.id);
     if (!id) return;
+    const inScope = await scopeFor(res, user);
+    if (inScope === null) return;
     try {
-      res.send(200, await reports.triageView(id, user, now()));
+      answer(res, await reports.triageView(id, user, now(), inScope));
     } catch (error) {
       unreadable(res, error);
     }
@@ -70,8 +91,10 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
       res.send(400, { error: { status: 400, message: parsed.error.message, parameter: parsed.error.parameter } });
       return;
     }
+    const inScope = await scopeFor(res, user);
+    if (inScope === null) return;
     try {
-      res.send(200, await reports.triageAudit(id, parsed.query));
+      answer(res, await reports.triageAudit(id, parsed.query, inScope));
     } catch (error) {
       unreadable(res, error);
     }
@@ -99,10 +122,12 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
       return;
     }
     const { request } = read;
+    const inScope = await scopeFor(res, user);
+    if (inScope === null) return;
     try {
-      const outcome = await reports.decide(id, request, user, now());
+      const outcome = await reports.decide(id, request, user, now(), inScope);
       if (!outcome.ok) {
-        res.send(outcome.status, { error: { status: outcome.status, message: outcome.message } });
+        res.send(outcome.status, { error: { status: outcome.status, ...('code' in outcome ? { code: outcome.code } : {}), message: outcome.message } });
         return;
       }
       options.log?.(`triage: ${user.username || user.objectId} did ${request.action} on a finding of report ${id}`);

@@ -7,8 +7,8 @@ import type { TabUser } from './tab-access.js';
 
 /**
  * The viewer scope at the server's door (docs/finding-rules.md, "Viewer scope"): what the report
- * routes serve a viewer, filtered from the one shared result, and which routes a viewer of a
- * limited scope may not use yet. Without the scope (`VIEWER_SCOPE` unset) nothing here changes an
+ * and triage routes serve a viewer, filtered from the one shared result, and which routes a viewer
+ * of a limited scope may not use yet. Without the scope (`VIEWER_SCOPE` unset) nothing here changes an
  * answer.
  */
 
@@ -38,7 +38,7 @@ export function viewOrRefuse(scopes: ViewerScopes | undefined, res: Response, re
 }
 
 /**
- * The access check for the routes not yet filtered by scope ("what applies", triage and its log):
+ * The access check for the routes not yet filtered by scope ("what applies"):
  * with the scope on, only a viewer who sees the whole tenant may use them; anyone else is answered
  * 403 with why, rather than shown what their role does not let them see.
  */

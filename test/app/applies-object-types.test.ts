@@ -80,7 +80,8 @@ describe('what applies, for the object types only beta has', () => {
 
   it('reads the beta assignments twenty to a $batch call, one list request per new type, so the count stays bounded', async () => {
     harness.sim.graph.clearLog();
-    const result = await service().applies(APPLIES_DEMO.device);
+    // A user's question reads no policy's settings (a device's conflicts do): every list counted here is report 2's.
+    const result = await service().applies(APPLIES_DEMO.user);
     const requests = harness.sim.graph.requests;
     const sent = requests.filter((request) => !request.inBatch);
     expect(result.requests).toBe(sent.length);

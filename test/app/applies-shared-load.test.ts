@@ -31,8 +31,9 @@ function answerOf(result: AppliesResult) {
 describe("what applies shares report 2's load through the report cache", () => {
   it("answers from the assignments report 2's load read, reading only its own sources, with the answer a load of its own gives", async () => {
     const app = services();
-    const report = await app.reports.get('assignment-hygiene');
-    expect(report.state).toBe('loaded');
+    // Report 3's too: a device's answer judges its conflicts on what each policy sets (applies-conflicts.test.ts).
+    const reports = await Promise.all([app.reports.get('assignment-hygiene'), app.reports.get('security-posture')]);
+    expect(reports.map((report) => report.state)).toEqual(['loaded', 'loaded']);
     expect(assignmentLoads()).toBe(1);
     harness.sim.graph.clearLog();
 

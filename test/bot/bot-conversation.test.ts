@@ -60,6 +60,8 @@ describe('commands through the Agents Playground', () => {
     ['show security posture', 'Endpoint Security Policy Posture', 'security-posture'],
     ['show approval coverage', 'Multi Admin Approval Coverage', 'admin-approval'],
     ['show startup', 'Startup Performance & App Reliability', 'startup-reliability'],
+    ['show setting conflicts', 'Setting Conflicts', 'setting-conflicts'],
+    ['show conflicts', 'Setting Conflicts', 'setting-conflicts'],
     ['show 4', 'Windows LAPS & BitLocker Escrow Gaps', 'escrow-gaps'],
     ['Show Escrow-Gaps!!', 'Windows LAPS & BitLocker Escrow Gaps', 'escrow-gaps'],
   ])('%s answers with the report card', async (text, title, report) => {

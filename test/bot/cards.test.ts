@@ -139,7 +139,7 @@ describe('the card check itself', () => {
 });
 
 describe('report cards', () => {
-  it('parse without errors for each of the six demo reports, with counts, the worst items and a deep link to the tab', () => {
+  it('parse without errors for each of the seven demo reports, with counts, the worst items and a deep link to the tab', () => {
     for (const result of demoResults) {
       const definition = REPORTS.definitions.find((report) => report.id === result.report)!;
       const card = reportCard(result, definition, options);

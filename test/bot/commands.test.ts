@@ -148,6 +148,13 @@ describe('commands on plain requests', () => {
     expect((await records.read()).schedules).toEqual([]);
   });
 
+  it('refuses a schedule for a scope tag without the viewer scope, rather than post the whole tenant to it', async () => {
+    const { command, reply } = await ask('post new findings for scope tag Europe daily at 9:00');
+    expect(command).toBe('post new findings <when>');
+    expect(shown(reply)).toContain('Posts for one scope tag need the viewer scope (VIEWER_SCOPE=intune-rbac)');
+    expect((await records.read()).schedules).toEqual([]);
+  });
+
   it('answers "reading…" for a report slower than the wait, and follows up with its card', async () => {
     let release: (result: ReportResult) => void = () => undefined;
     loadReport = () => new Promise((resolve) => (release = resolve));

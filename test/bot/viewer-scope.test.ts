@@ -1,61 +1,224 @@
-import { describe, expect, it } from 'vitest';
-import { ReportCache } from '../../src/app/report-cache.js';
-import { ViewerScopes } from '../../src/app/viewer-scopes.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../../src/app/create-services.js';
+import type { AppServices } from '../../src/app/create-services.js';
+import { NewFindingsPoster } from '../../src/app/new-findings-poster.js';
 import type { BotServices } from '../../src/bot/bot-services.js';
-import type { Conversation } from '../../src/bot/commands/command.js';
+import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
+import { newFindingsCardFor } from '../../src/bot/cards/new-findings-card.js';
+import type { BotReply, BotRequest, Conversation } from '../../src/bot/commands/command.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
-import { REPORTS } from '../../src/core/reports/registry.js';
-import { emptyScheduleBook } from '../../src/core/schedule/post-schedule.js';
+import { createTabLinks } from '../../src/bot/tab-links.js';
+import { REPORT_IDS } from '../../src/core/reports/registry.js';
+import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { scopeOfTag } from '../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { FileStateStore } from '../../src/store/file-state-store.js';
 import { showVersion } from '../fixtures/show-version-command.js';
 import { personalRequest } from '../support/bot-request.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { cardTexts } from '../support/card-texts.js';
+import { simulatorConnection, simulatorTenantKey, useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 
 const conversation: Conversation = { typing: async () => undefined, send: async () => undefined, followUp: async () => undefined };
+const tabLinks = createTabLinks({ tabUrl: 'http://127.0.0.1:3978/tab/' });
 
-/** The bot's dispatch with the viewer scope on, reading the demo tenant's role assignments; the fixture's command shows it answering. */
+let directory: string;
+let store: FileStateStore;
+let services: AppServices;
+let poster: NewFindingsPoster<AdaptiveCardJson>;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'dmhealth-bot-scope-'));
+  store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
+  services = createServices({ connection: simulatorConnection(harness.sim, harness.client()), store, viewerScope: true, log: () => undefined });
+  poster = new NewFindingsPoster({ store, loadReports: (ids) => services.reports.loadFresh(ids), render: newFindingsCardFor({ tenantLabel: 'Contoso (demo)', tabLinks }) });
+});
+afterAll(async () => {
+  await services?.reports.settled();
+  await store?.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/**
+ * The bot's dispatch over the application floor as the server has it with the viewer scope on:
+ * reports loaded from the demo tenant once for everyone, each asker's scope from its role
+ * assignments, the schedules in a state store. The fixture's command is one that has not said how
+ * it keeps to a scope.
+ */
 function dispatchWithScope() {
-  const cache = new ReportCache(async () => {
-    throw new Error('no report is loaded here');
-  }, 60_000);
-  const services = {
-    registry: REPORTS,
-    schedules: { read: async () => emptyScheduleBook() },
+  const bot: BotServices = {
+    reports: services.reports,
+    registry: services.registry,
+    schedules: services.schedules!,
+    poster,
     tenantLabel: 'Contoso (demo)',
+    tabLinks,
     tabUrl: 'http://127.0.0.1:3978/tab/',
+    followUpAfterMs: 60_000,
     now: () => new Date('2026-11-23T10:00:00Z'),
     log: () => undefined,
-    viewerScopes: new ViewerScopes({ graph: harness.client(), cache, log: () => undefined }),
-  } as unknown as BotServices;
-  return messageDispatch(services, [...COMMANDS, showVersion]);
+    viewerScopes: services.viewerScopes,
+  };
+  return messageDispatch(bot, [...COMMANDS, showVersion]);
 }
 
-async function ask(text: string, objectId: string | undefined): Promise<string> {
-  const dispatch = dispatchWithScope();
+let dispatch: ReturnType<typeof dispatchWithScope> | undefined;
+
+async function reply(text: string, objectId: string | undefined, channel?: string): Promise<BotReply | null> {
+  dispatch ??= dispatchWithScope();
   const reading = dispatch.read(text);
-  return JSON.stringify(await dispatch.answer(reading, personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId }), conversation));
+  const request: BotRequest = personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId });
+  if (channel) request.conversation = { id: channel, kind: 'channel', name: 'Europe IT › General', channel, channelReference: { conversation: { id: channel } } };
+  return dispatch.answer(reading, request, conversation);
 }
+
+async function ask(text: string, objectId: string | undefined, channel?: string): Promise<string> {
+  return JSON.stringify(await reply(text, objectId, channel));
+}
+
+/** Every text of a card answer; a text answer's text. */
+async function texts(text: string, objectId: string | undefined): Promise<string[]> {
+  const answer = await reply(text, objectId);
+  if (answer && 'card' in answer) return [...cardTexts(answer.card).blocks, ...cardTexts(answer.card).runs];
+  return answer ? [answer.text] : [];
+}
+
+const administrators = () => harness.sim.tenant.demoAdministrators!;
+const NOBODY = '00000000-0000-4000-8000-000000000009';
 
 describe('the bot with the viewer scope on', () => {
-  it('answers a whole-tenant asker as before', async () => {
-    expect(await ask('show version', harness.sim.tenant.demoAdministrators!.central)).toContain('version 0.0.0');
+  it('shows a regional asker a report in their scope tags only: the rows and findings the tab shows them', async () => {
+    const regional = (await texts('show security posture', administrators().regional)).join('\n');
+    const whole = (await texts('show security posture', administrators().central)).join('\n');
+    expect(regional).toMatch(/Showing what your Intune role assignments let you see: scope tag Europe \(\d+ of \d+ rows\)/);
+    expect(regional).toMatch(/^2 findings, worst first$/m);
+    for (const name of ['ASR - Standard protection', 'Security baseline for Windows (23H2)']) expect(regional).toContain(name);
+    expect(regional).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(whole).not.toContain('Showing what your Intune role assignments let you see');
+    const wholeCount = Number(/^(\d+) findings, worst first$/m.exec(whole)?.[1]);
+    expect(wholeCount).toBeGreaterThan(2);
   });
 
-  it('tells an asker limited to scope tags it cannot yet answer within them, rather than show the whole tenant', async () => {
-    const reply = await ask('show version', harness.sim.tenant.demoAdministrators!.regional);
-    expect(reply).not.toContain('version 0.0.0');
-    expect(reply).toContain('cannot yet answer within yours (scope tags)');
+  it('answers a regional asker who asks for a tenant-wide report (escrow gaps) with why it is not theirs, and the central one with the report', async () => {
+    const regional = await texts('show escrow gaps', administrators().regional);
+    expect(regional).toHaveLength(1);
+    expect(regional[0]).toMatch(/^Windows LAPS & BitLocker Escrow Gaps covers the whole tenant: its rows carry no scope tags, .* Yours show scope tag Europe\.$/);
+    expect(await reply('show escrow gaps', administrators().central)).toHaveProperty('card');
   });
 
-  it('tells an asker with no Intune role assignment why, and one Teams did not name that it cannot tell who they are', async () => {
-    expect(await ask('show version', '00000000-0000-4000-8000-000000000009')).toContain('You hold no Intune role assignment');
-    expect(await ask('show version', undefined)).toContain('Teams did not say who you are');
+  it('the overview: the regional asker’s scope named, their report counted in it, each tenant-wide report said to be outside it', async () => {
+    const answer = await reply('show overview', administrators().regional);
+    const card = JSON.stringify(answer);
+    expect(card).toContain('Contoso (demo) · scope tag Europe');
+    const all = cardTexts((answer as { card: unknown }).card);
+    // Every report but report 3, whose policies carry their scope tags.
+    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 1);
+    expect(all.blocks).toContain('2 open findings, worst Medium');
+    expect(all.runs.filter((text) => /covers the whole tenant: its rows carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 1);
+    expect(JSON.stringify(await reply('show overview', administrators().central))).not.toContain('Not in your scope');
   });
 
-  it('still answers help, which shows no tenant data', async () => {
-    expect(await ask('help', '00000000-0000-4000-8000-000000000009')).not.toContain('You hold no Intune role assignment');
+  it('a command that cannot yet keep to a scope answers the whole-tenant asker only, and tells the regional one which commands do', async () => {
+    expect(await ask('show version', administrators().central)).toContain('version 0.0.0');
+    const regional = await ask('show version', administrators().regional);
+    expect(regional).not.toContain('version 0.0.0');
+    expect(regional).toContain('(yours: scope tag Europe), and \\"show version\\" cannot yet keep to a scope');
+  });
+
+  it('tells an asker with no Intune role assignment why, whatever they ask, and one Teams did not name that it cannot tell who they are', async () => {
+    for (const command of ['show version', 'show security posture', 'show overview']) {
+      expect(await texts(command, NOBODY)).toEqual([expect.stringMatching(/^You hold no Intune role assignment, so this app shows you no tenant data/)]);
+    }
+    expect(await ask('show security posture', undefined)).toContain('Teams did not say who you are');
+  });
+
+  it('still answers help and the schedule, which show no tenant data', async () => {
+    expect(await ask('help', NOBODY)).not.toContain('You hold no Intune role assignment');
+    expect(await texts('show schedule', NOBODY)).toEqual([expect.stringMatching(/^Nothing is posted here on a schedule/)]);
+  });
+});
+
+/** The text of a text answer. */
+async function said(text: string, objectId: string | undefined, channel: string): Promise<string> {
+  const answer = await reply(text, objectId, channel);
+  if (!answer || !('text' in answer)) throw new Error(`"${text}" was not answered with text: ${JSON.stringify(answer)}`);
+  return answer.text;
+}
+
+describe('posts for one scope tag', () => {
+  it('reads the scope tag a schedule names, before its time', () => {
+    dispatch ??= dispatchWithScope();
+    for (const [text, tag] of [
+      ['post new findings for scope tag Europe daily at 9:00', 'europe'],
+      ['post new findings in scope tag North America weekly on monday', 'north america'],
+      ['post new findings daily at 9:00', undefined],
+    ] as const) {
+      const reading = dispatch.read(text);
+      expect(reading.command?.name, text).toBe('post new findings <when>');
+      expect(reading.reading, text).toMatchObject({ kind: 'schedule-posts', scopeTag: tag ?? null });
+    }
+  });
+
+  it('a regional administrator schedules their own scope tag only; the central one any, or the whole tenant', async () => {
+    const { regional, central } = administrators();
+    const channel = '19:europe@thread.tacv2';
+    expect(await said('post new findings daily at 9:00', regional, channel)).toMatch(
+      /^Your Intune role assignments let you see scope tag Europe, not the whole tenant, so a schedule you set must name one of your scope tags/,
+    );
+    expect(await said('post new findings for scope tag Americas daily at 9:00', regional, channel)).toBe('"americas" is not one of your scope tags; yours: Europe.');
+    expect(await said('post new findings for scope tag Asia daily at 9:00', regional, channel)).toBe('"asia" is not one of your scope tags; yours: Europe.');
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(
+      /^From now on I post new findings in scope tag Europe here daily at 09:00 \(UTC\), starting Tue 24 Nov, 09:00\./,
+    );
+    const schedule = (await services.schedules!.read()).schedules.find((kept) => kept.channel === channel)!;
+    expect(schedule.scopeTag).toEqual({ id: VIEWER_SCOPE_DEMO.tags.europe, name: 'Europe' });
+    expect(schedule.reports).toEqual(['security-posture']);
+    expect(await said('show schedule', regional, channel)).toMatch(/^New findings in scope tag Europe are posted here daily at 09:00 \(UTC\)/);
+
+    // The central administrator sets the whole tenant's in another channel; the regional one may neither replace nor stop it.
+    const tenantChannel = '19:central@thread.tacv2';
+    expect(await said('post new findings daily at 9:00 UTC', central, tenantChannel)).toMatch(/^From now on I post new findings here daily/);
+    expect(await said('post new findings for scope tag Asia daily at 9:00', central, tenantChannel)).toBe(
+      '"asia" is not a scope tag of this tenant; its tags: Americas, Default, Europe.',
+    );
+    const notTheirs =
+      "This conversation's schedule posts new findings, which is outside what your Intune role assignments let you see (scope tag Europe), so you cannot change or stop it.";
+    expect(await said('stop posting', regional, tenantChannel)).toBe(notTheirs);
+    expect(await said('post new findings for scope tag Europe weekly on friday', regional, tenantChannel)).toBe(notTheirs);
+    expect((await services.schedules!.read()).schedules.find((kept) => kept.channel === tenantChannel)?.scopeTag).toBeUndefined();
+
+    expect(await said('stop posting', regional, channel)).toMatch(/^Stopped: new findings in scope tag Europe are no longer posted here daily/);
+    expect(await said('stop posting', central, tenantChannel)).toMatch(/^Stopped: new findings are no longer posted here daily/);
+  });
+
+  it('the post holds only the scope tag’s findings, and a finding outside it is neither posted nor resolved', async () => {
+    const results = await services.reports.loadFresh(['security-posture']);
+    const whole = results[0]!;
+    const europe = services.viewerScopes!.view(whole, scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }));
+    expect(europe.ok && europe.result.findings.length).toBe(2);
+    const sent: AdaptiveCardJson[] = [];
+    const target = { channel: '19:posts@thread.tacv2', name: 'Europe IT › General', send: async (card: AdaptiveCardJson) => void sent.push(card) };
+
+    const first = await poster.post(target, ['security-posture'], { results, scope: scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }) });
+    expect(first).toMatchObject({ status: 'posted', fresh: 2, resolved: 0 });
+    const card = cardTexts(sent[0]);
+    expect(card.runs[0]).toBe('2 new findings in Contoso (demo), scope tag Europe');
+    const named = [...card.blocks, ...card.runs].join('\n');
+    for (const name of ['ASR - Standard protection', 'Security baseline for Windows (23H2)']) expect(named).toContain(name);
+    const others = whole.findings.filter((finding) => !['ASR - Standard protection', 'Security baseline for Windows (23H2)'].includes(finding.subjectName));
+    expect(others.length).toBeGreaterThan(0);
+    for (const finding of others) expect(named).not.toContain(finding.subjectName);
+
+    // The channel's tag changes to Americas: Europe's findings are still in the tenant's load, so they are not resolved.
+    const second = await poster.post(target, ['security-posture'], { results, scope: scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.americas, displayName: 'Americas' }) });
+    expect(second.resolved).toBe(0);
+    expect(cardTexts(sent.at(-1)).runs[0]).toMatch(/ in Contoso \(demo\), scope tag Americas$/);
+    const ledger = await store.readLedger(target.channel);
+    expect(ledger.entries.filter((entry) => entry.status === 'resolved')).toEqual([]);
   });
 });

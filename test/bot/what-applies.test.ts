@@ -6,7 +6,7 @@ import type { AppliesEntry } from '../../src/core/applies/derive.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';
-import { LISTED_ENTRIES, appliesCard } from '../../src/bot/cards/applies-card.js';
+import { LISTED_CONFLICTS, LISTED_ENTRIES, POLICIES_PER_CONFLICT, appliesCard } from '../../src/bot/cards/applies-card.js';
 import type { BotReply, Conversation } from '../../src/bot/commands/command.js';
 import { personalRequest } from '../support/bot-request.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';
@@ -141,6 +141,31 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain('Device.Read.All');
     expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
+    // Its setting conflicts: the camera set both ways to All devices, neither applied; the private
+    // firewall profile possibly, as one of its policies could not be decided; the merged Defender exclusions counted.
+    expect(text).toContain('Setting conflicts\n');
+    expect(text).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.');
+    expect(text).toContain('Conflict\n · \ndevice_vendor_msft_policy_config_camera_allowcamera');
+    expect(text).toContain('Applied: Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.');
+    expect(text).toContain('Devices - camera allowed: 1; Devices - camera blocked (meeting rooms): 0');
+    expect(text).toContain('Firewall - Corporate: true; Firewall - Branch offices (policy set) (could not be decided): false');
+    expect(text).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
+  });
+
+  it("says on the card when a device's conflicts could not be checked, and why", async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    await service.applies(APPLIES_DEMO.user); // report 2's records, so that only report 3's read of the same list fails
+    const removeFault = harness.sim.faults.add({ path: '/beta/deviceManagement/configurationPolicies', status: 403 });
+    let result: AppliesResult;
+    try {
+      result = await service.applies(APPLIES_DEMO.device);
+    } finally {
+      removeFault();
+    }
+    const card = appliesCard(result, options);
+    expect(cardProblems(card)).toEqual([]);
+    expect(allText(card)).toMatch(/Setting conflicts could not be checked: .*403.*That is not "no conflicts"\./);
+    expect(JSON.stringify(card)).toContain('"style":"warning"');
   });
 
   it('says what was not found, and lists the candidates of an ambiguous name as commands to send', async () => {
@@ -194,6 +219,26 @@ describe('a large answer', () => {
         subject: { kind: 'group', id: 'g', name: 'All of them' },
         groups: [{ typeLabel: 'Configuration profiles', entries }],
         counts: { applies: 300, excluded: 0, dependsOnFilter: 0, unknown: 2000, notForPlatform: 0 },
+        conflicts: {
+          state: 'checked',
+          settings: Array.from({ length: 200 }, (_, index) => ({
+            settingDefinitionId: `device_vendor_msft_policy_config_${'x'.repeat(200)}_${index}`,
+            setting: `device_vendor_msft_policy_config_${'x'.repeat(200)}_${index}`,
+            kind: 'conflict' as const,
+            security: index % 2 === 0,
+            policies: Array.from({ length: 30 }, (_, policy) => ({
+              objectId: `p${policy}`,
+              name: `Policy ${policy} ${'n'.repeat(200)}`,
+              link: null,
+              verdict: 'applies' as const,
+              value: 'v'.repeat(160),
+            })),
+            applied: 'Neither value.',
+            words: 'w'.repeat(400),
+          })),
+          counts: { conflict: 200, possibleConflict: 0, duplicate: 0, merged: 0 },
+          notes: [],
+        },
         notes: [],
       },
     };
@@ -204,6 +249,8 @@ describe('a large answer', () => {
     expect(text).toContain(`and ${300 - LISTED_ENTRIES} more`);
     expect(text).toContain('Could not be decided (2,000)');
     expect(text).toContain('667 objects: Assigned to Devices 0, whose membership could not be told');
+    expect(text).toContain(`and ${200 - LISTED_CONFLICTS} more settings in conflict or possibly so`);
+    expect(text).toContain(`; and ${30 - POLICIES_PER_CONFLICT} more`);
   });
 });
 

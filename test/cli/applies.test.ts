@@ -87,6 +87,32 @@ describe('dmhealth applies', () => {
     expect(stdout).not.toContain(`  applies  ${APPLIES_DEMO.types.administrativeTemplate}`);
   });
 
+  it("lists the device's setting conflicts, each with the value Intune applies, in text and in JSON", async () => {
+    const { code, stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
+    expect(code).toBe(0);
+    const section = stdout.slice(stdout.indexOf('\nSetting conflicts\n'));
+    expect(section).toContain('\nSetting conflicts\n1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.\n');
+    expect(section).toContain(
+      [
+        '  Conflict: device_vendor_msft_policy_config_camera_allowcamera',
+        '    Applied: Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.',
+        '    - Devices - camera allowed (applies): 1',
+        '    - Devices - camera blocked (meeting rooms) (applies): 0',
+      ].join('\n'),
+    );
+    expect(section).toContain('    - Firewall - Branch offices (policy set) (could not be decided): false');
+    expect(section).toContain('  Merged: device_vendor_msft_policy_config_defender_excludedpaths\n    Applied: All of them, merged into one list: C:\\Build; C:\\LOB.');
+
+    const json = await dmhealth(['applies', APPLIES_DEMO.device, '--format', 'json']);
+    const result = JSON.parse(json.stdout) as { answer: { conflicts: { state: string; settings: Array<{ kind: string; settingDefinitionId: string }> } } };
+    expect(result.answer.conflicts.state).toBe('checked');
+    expect(result.answer.conflicts.settings.map((setting) => [setting.kind, setting.settingDefinitionId])).toEqual([
+      ['conflict', 'device_vendor_msft_policy_config_camera_allowcamera'],
+      ['possibleConflict', 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall'],
+      ['merged', 'device_vendor_msft_policy_config_defender_excludedpaths'],
+    ]);
+  });
+
   it('prints the answer as JSON for a group with spaces in its name', async () => {
     const { code, stdout } = await dmhealth(['applies', 'Sales', 'EMEA', '--format', 'json']);
     expect(code).toBe(0);

@@ -104,5 +104,6 @@ describe('the command line at COLUMNS=80 and 120', () => {
     const hygiene = await output(['report', 'assignment-hygiene'], 120);
     expect(hygiene).toContain('Only deleted or empty groups  ');
     expect(hygiene).not.toContain('Only delete…');
-  });
+    // Three CLI processes, each loading the demo tenant: a bound for a busy machine, not a speed test.
+  }, 60_000);
 });

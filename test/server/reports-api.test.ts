@@ -112,9 +112,11 @@ describe('the tab API: who may call it', () => {
 });
 
 describe('the tab API: reports', () => {
-  it('lists the six reports', async () => {
+  it('lists the seven reports, the setting conflicts report last', async () => {
     const response = await get('/api/reports', await userToken());
-    expect((response.json() as Array<{ id: string }>).map((report) => report.id)).toHaveLength(6);
+    const ids = (response.json() as Array<{ id: string }>).map((report) => report.id);
+    expect(ids).toHaveLength(7);
+    expect(ids.at(-1)).toBe('setting-conflicts');
     expect(response.headers['cache-control']).toBe('no-store');
   });
 

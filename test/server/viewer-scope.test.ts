@@ -8,6 +8,9 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
+import type { ReportSummary } from '../../src/core/reports/report-summary.js';
+import type { AuditPage } from '../../src/core/triage/audit-page.js';
+import type { TriageView } from '../../src/core/triage/triage-book.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { simulatorConnection, useTestSimulator } from '../support/simulated-tenant.js';
@@ -55,6 +58,8 @@ afterAll(async () => {
 });
 
 const get = (server: Started, path: string, who: keyof typeof tokens) => fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${tokens[who]}` } });
+const post = (server: Started, path: string, who: keyof typeof tokens, body: unknown) =>
+  fetch(`${server.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokens[who]}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 const europe = [...VIEWER_SCOPE_DEMO.europePolicies, ...VIEWER_SCOPE_DEMO.bothPolicies].sort();
 const policiesOf = (result: Pick<ReportResult, 'rows'>) => [...new Set(result.rows.map((row) => String(row.policy)))].sort();
@@ -140,11 +145,9 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
   });
 
-  it('what applies and triage, not yet filtered by scope, are the whole-tenant viewer’s only', async () => {
+  it('what applies, not yet filtered by scope, is the whole-tenant viewer’s only', async () => {
     expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'regional')).status).toBe(403);
-    expect((await get(scoped, '/api/reports/security-posture/triage', 'regional')).status).toBe(403);
     expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'central')).status).toBe(200);
-    expect((await get(scoped, '/api/reports/security-posture/triage', 'central')).status).toBe(200);
   });
 
   it('reads the role assignments once for every viewer while they are fresh', async () => {
@@ -153,5 +156,80 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     await get(scoped, '/api/reports/security-posture', 'regional');
     await get(scoped, '/api/reports/security-posture', 'nobody');
     expect(harness.sim.graph.requests.filter((request) => request.path.endsWith('/roleAssignments'))).toHaveLength(0);
+  });
+});
+
+describe('triage and history with the viewer scope on', () => {
+  const TRIAGE = '/api/reports/security-posture/triage';
+  const outside = { error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/outside what your Intune role assignments let you see/) } };
+
+  it('a regional viewer accepts and snoozes only findings in their scope tags, and reopens only decisions of objects in them', async () => {
+    const whole = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
+    const regional = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'regional'));
+    const mine = regional.findings[0]!;
+    const theirs = whole.findings.find((finding) => !regional.findings.some((seen) => seen.fingerprint === finding.fingerprint))!;
+    expect(theirs).toBeDefined();
+
+    const accepted = await post(scoped, TRIAGE, 'regional', { action: 'accept', fingerprint: mine.fingerprint, reason: 'Europe: known exception' });
+    expect(accepted.status).toBe(200);
+    expect((await json<TriageView>(accepted)).decisions.map((decision) => decision.fingerprint)).toEqual([mine.fingerprint]);
+
+    for (const action of [
+      { action: 'accept', fingerprint: theirs.fingerprint, reason: 'not mine to accept' },
+      { action: 'snooze', fingerprint: theirs.fingerprint, until: '2099-01-01' },
+    ]) {
+      const refused = await post(scoped, TRIAGE, 'regional', action);
+      expect(refused.status, action.action).toBe(403);
+      expect(await json(refused)).toMatchObject(outside);
+    }
+
+    // The central administrator accepts a finding outside Europe: the regional one may not reopen it.
+    expect((await post(scoped, TRIAGE, 'central', { action: 'accept', fingerprint: theirs.fingerprint, reason: 'central: known exception' })).status).toBe(200);
+    const reopen = await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: theirs.fingerprint });
+    expect(reopen.status).toBe(403);
+    expect(await json(reopen)).toMatchObject(outside);
+
+    // A report whose objects carry no scope tags is refused as the report itself is.
+    const escrow = await json<ReportResult>(await get(scoped, '/api/reports/escrow-gaps', 'central'));
+    const tenantWide = await post(scoped, '/api/reports/escrow-gaps/triage', 'regional', { action: 'accept', fingerprint: escrow.findings[0]!.fingerprint, reason: 'x' });
+    expect(tenantWide.status).toBe(403);
+    expect(await json(tenantWide)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
+    expect((await get(scoped, '/api/reports/escrow-gaps/triage', 'regional')).status).toBe(403);
+
+    // What each reads back: the regional viewer, the decision and the audit entry of their own scope only; the central one, both.
+    const regionalView = await json<TriageView>(await get(scoped, TRIAGE, 'regional'));
+    expect(regionalView.decisions.map((decision) => decision.fingerprint)).toEqual([mine.fingerprint]);
+    expect(regionalView.audit.map((entry) => entry.fingerprint)).toEqual([mine.fingerprint]);
+    expect(regionalView.auditCount).toBe(1);
+    const centralView = await json<TriageView>(await get(scoped, TRIAGE, 'central'));
+    expect(centralView.decisions.map((decision) => decision.fingerprint).sort()).toEqual([mine.fingerprint, theirs.fingerprint].sort());
+    expect(centralView.auditCount).toBe(2);
+
+    const regionalAudit = await json<AuditPage>(await get(scoped, `${TRIAGE}/audit`, 'regional'));
+    expect(regionalAudit.total).toBe(1);
+    expect(regionalAudit.entries.map((entry) => entry.reason)).toEqual(['Europe: known exception']);
+    expect(regionalAudit.people.map((person) => person.objectId)).toEqual([harness.sim.tenant.demoAdministrators!.regional]);
+    const centralAudit = await json<AuditPage>(await get(scoped, `${TRIAGE}/audit?person=${harness.sim.tenant.demoAdministrators!.central}`, 'regional'));
+    expect(centralAudit.total).toBe(0);
+    expect((await json<AuditPage>(await get(scoped, `${TRIAGE}/audit`, 'central'))).total).toBe(2);
+
+    // The summary counts what is accepted within the scope only.
+    const regionalSummary = await json<ReportSummary>(await get(scoped, '/api/reports/security-posture/summary', 'regional'));
+    expect(regionalSummary.triaged).toEqual({ accepted: 1, snoozed: 0 });
+    expect(regionalSummary.findings).toBe(regional.findings.length - 1);
+    expect((await json<ReportSummary>(await get(scoped, '/api/reports/security-posture/summary', 'central'))).triaged).toEqual({ accepted: 2, snoozed: 0 });
+
+    // The regional viewer reopens their own decision.
+    expect((await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: mine.fingerprint })).status).toBe(200);
+  });
+
+  it('the history: a regional viewer gets no trend and no changes, which count the whole tenant; the central one gets both', async () => {
+    await get(scoped, '/api/reports/security-posture?refresh=true', 'central');
+    const central = await json<ReportSummary>(await get(scoped, '/api/reports/security-posture/summary', 'central'));
+    expect(central.trend.length).toBeGreaterThanOrEqual(2);
+    expect(central.changes).not.toBeNull();
+    const regional = await json<ReportSummary>(await get(scoped, '/api/reports/security-posture/summary', 'regional'));
+    expect(regional.trend).toEqual([]);
+    expect(regional.changes).toBeNull();
   });
 });

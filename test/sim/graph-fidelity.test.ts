@@ -126,6 +126,10 @@ describe('the demo tenant as Graph serves it', () => {
         'startup-reliability/slow-startup',
         'startup-reliability/blue-screens',
         'startup-reliability/unreliable-app',
+        'setting-conflicts/security-setting-conflict',
+        'setting-conflicts/setting-conflict',
+        'setting-conflicts/possible-setting-conflict',
+        'setting-conflicts/duplicate-setting',
       ].sort(),
     );
     const declaredIds = new Set(sim.tenant.declaredFindings.map((finding) => finding.subjectId));

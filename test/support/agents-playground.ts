@@ -54,6 +54,9 @@ const CLI = createRequire(import.meta.url).resolve('@microsoft/m365agentsplaygro
  */
 export const PLAYGROUND_QUIET_ENV = { TEAMSAPPTESTER_BROWSER: 'none', APPLICATION_INSIGHTS_NO_STATSBEAT: 'true' } as const;
 
+/** The Entra object id the current user sends with each message (`from.aadObjectId`) when a test names them (`currentUserName`). */
+export const PLAYGROUND_CURRENT_USER_OBJECT_ID = '00000000-0000-0000-0000-000000000020';
+
 /**
  * The Playground's own default tenant (its built-in `.m365agentsplayground.yml`, version 0.1.1),
  * with the current user named `currentUserName`: the file replaces the built-in one whole, and JSON is YAML.
@@ -72,7 +75,7 @@ function playgroundConfigFile(currentUserName: string): string {
     version: '0.1.1',
     tenantId: '00000000-0000-0000-0000-0000000000001',
     bot: { id: '00000000-0000-0000-0000-00000000000011', name: 'Test Bot' },
-    currentUser: { ...user(0, 'Alex Wilber', 'alexw'), name: currentUserName },
+    currentUser: { ...user(0, 'Alex Wilber', 'alexw'), aadObjectId: PLAYGROUND_CURRENT_USER_OBJECT_ID, name: currentUserName },
     users: [
       user(1, 'Megan Bowen', 'meganb'),
       user(2, 'Adele Vance', 'adelev'),

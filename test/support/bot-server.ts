@@ -35,6 +35,8 @@ export interface BotServerOptions {
   registry?: ReportRegistry;
   /** The time as scheduled posts see it. */
   now?: () => Date;
+  /** `VIEWER_SCOPE=intune-rbac`: each asker answered in their Intune scope. */
+  viewerScope?: boolean;
 }
 
 /** The app's server with the bot, assembled as `npm start` assembles it, reading Graph through `graph`. */
@@ -48,6 +50,7 @@ export async function startBotServer(sim: Simulator, graph: GraphClient, options
     connection,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.load ? { load: options.load } : {}),
+    ...(options.viewerScope ? { viewerScope: true } : {}),
     store: options.store,
     bot: {
       identity: options.identity ?? {},

@@ -50,6 +50,62 @@ describe('what applies in the tab', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  it("lists the device's setting conflicts in a section of their own, in plain English, the duplicates and merged settings opened by keyboard", async () => {
+    const page = await tab.newPage();
+    await askFromOverview(page, APPLIES_DEMO.device);
+    await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
+    const section = page.getByRole('region', { name: 'Setting conflicts' });
+    expect(await section.getAttribute('data-applies-conflicts')).toBe('checked');
+    expect(await section.textContent()).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.');
+    const conflict = section.locator('[data-applies-conflict="conflict"]');
+    expect(await conflict.count()).toBe(1);
+    const camera = (await conflict.textContent()) ?? '';
+    expect(camera).toContain('device_vendor_msft_policy_config_camera_allowcamera');
+    expect(camera).toContain('Applied: Neither value. Intune reports a conflict and applies neither setting');
+    expect(camera).toContain('Devices - camera allowed (applies): 1');
+    expect(camera).toContain('Devices - camera blocked (meeting rooms) (applies): 0');
+    const possible = (await section.locator('[data-applies-conflict="possibleConflict"]').textContent()) ?? '';
+    expect(possible).toContain('Firewall - Branch offices (policy set) (could not be decided): false');
+    expect(possible).toContain('whether "Firewall - Branch offices (policy set)" applies could not be decided');
+    // Each policy is a link to Intune, reached by Tab.
+    const link = conflict.getByRole('link', { name: 'Devices - camera allowed' });
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/intune\.microsoft\.com\//);
+    await link.focus();
+    expect(await page.locator('[data-applies-dialog] :focus').textContent()).toBe('Devices - camera allowed');
+    // The next Tab goes on to the other policy's link.
+    await page.keyboard.press('Tab');
+    expect(await page.locator('[data-applies-dialog] :focus').textContent()).toBe('Devices - camera blocked (meeting rooms)');
+    // The merged Defender exclusions are folded, and open with Enter.
+    expect(await section.locator('[data-applies-conflict="merged"]').count()).toBe(0);
+    const folded = section.getByRole('button', { name: 'Duplicates and merged settings (1)' });
+    await folded.focus();
+    await page.keyboard.press('Enter');
+    expect(await section.locator('[data-applies-conflict="merged"]').textContent()).toContain('Applied: All of them, merged into one list: C:\\Build; C:\\LOB.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await section.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'applies-conflicts');
+  });
+
+  it("says in the conflicts section when a device's conflicts could not be checked, and why", async () => {
+    const page = await tab.newPage();
+    // The server's answer for the demo device as it is when report 3's records cannot be read (the
+    // service's own tests make that read fail: test/app/applies-conflicts.test.ts).
+    const bearer = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], username: 'alex.wilber@contoso.example', name: 'Alex Wilber' });
+    const found = (await (await request(`${tab.server.base}/api/applies?q=${APPLIES_DEMO.device}`, { headers: { authorization: `Bearer ${bearer}` } })).body.json()) as {
+      answer: Record<string, unknown>;
+    };
+    const words = 'Setting conflicts could not be checked: the settings of the policies could not be read (Graph answered 403). That is not "no conflicts".';
+    await page.route('**/api/applies?q=UNREAD', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...found, answer: { ...found.answer, conflicts: { state: 'unread', words } } }) }),
+    );
+    await askFromOverview(page, 'UNREAD');
+    await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
+    const section = page.getByRole('region', { name: 'Setting conflicts' });
+    expect(await section.getAttribute('data-applies-conflicts')).toBe('unread');
+    expect(await section.textContent()).toBe(`Setting conflicts${words}`);
+    expect(await section.locator('[data-applies-conflict]').count()).toBe(0);
+  });
+
   it('opens from a report 4 device row', async () => {
     const page = await tab.newPage();
     await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);

@@ -1,6 +1,16 @@
-import type { AppliesResult } from '../../app/applies-service.js';
+import type { AppliesConflictKind, AppliesConflicts, AppliesResult, AppliesSettingConflict } from '../../app/applies-service.js';
 import type { AppliesEntry, AppliesVerdict } from '../../core/applies/derive.js';
-import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
+import {
+  CONFLICTS_HEADING,
+  CONFLICT_KIND_LABELS,
+  NOTHING_ASSIGNED,
+  SUBJECT_WORDS,
+  VERDICT_LABELS,
+  appliesHeading,
+  conflictsSentence,
+  countsSentence,
+  undecidedReasons,
+} from '../../core/applies/words.js';
 import { countOf } from '../../core/text/words.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
 import type { AdaptiveCardJson } from './adaptive-card.js';
@@ -15,6 +25,16 @@ export const LISTED_ENTRIES = 20;
 /** Reasons an answer could not be decided, listed in its "Could not be decided" section; and object names per reason. */
 export const LISTED_REASONS = 5;
 export const NAMES_PER_REASON = 5;
+/** Conflicts and possible conflicts a card lists (duplicates and merged settings are counted only); policies named per setting. */
+export const LISTED_CONFLICTS = 3;
+export const POLICIES_PER_CONFLICT = 3;
+
+const CONFLICT_COLOUR: Readonly<Record<AppliesConflictKind, string>> = {
+  conflict: 'Attention',
+  possibleConflict: 'Warning',
+  duplicate: 'Default',
+  merged: 'Default',
+};
 
 const VERDICT_COLOUR: Readonly<Record<AppliesVerdict, string>> = {
   applies: 'Good',
@@ -75,6 +95,33 @@ const FOUND_TEMPLATE = {
       items: [
         { type: 'TextBlock', text: '${undecidedHeading}', weight: 'Bolder', wrap: true },
         { type: 'TextBlock', text: '${undecidedText}', wrap: true, size: 'Small', isSubtle: true, spacing: 'None' },
+      ],
+    },
+    {
+      type: 'Container',
+      spacing: 'Medium',
+      style: '${conflictsStyle}',
+      items: [
+        { type: 'TextBlock', text: '${conflictsHeading}', weight: 'Bolder', wrap: true },
+        { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${conflictsSummary}', size: 'Small' }] },
+        {
+          type: 'Container',
+          $data: '${conflicts}',
+          spacing: 'Small',
+          items: [
+            {
+              type: 'RichTextBlock',
+              inlines: [
+                { type: 'TextRun', text: '${label}', weight: 'Bolder', color: '${colour}' },
+                { type: 'TextRun', text: ' · ' },
+                { type: 'TextRun', text: '${setting}', weight: 'Bolder' },
+              ],
+            },
+            { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: 'Applied: ${applied}', size: 'Small' }] },
+            { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${policies}', isSubtle: true, size: 'Small' }] },
+          ],
+        },
+        { type: 'TextBlock', $when: '${moreConflicts > 0}', text: '${moreConflictsText}', isSubtle: true, size: 'Small', wrap: true, spacing: 'Small' },
       ],
     },
     { type: 'Container', $data: '${notes}', items: [{ type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: '${text}', isSubtle: true, size: 'Small' }] }] },
@@ -216,10 +263,45 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
     }),
     moreReasons: Math.max(0, reasons.length - LISTED_REASONS),
     moreReasonsText: `and ${countOf(Math.max(0, reasons.length - LISTED_REASONS), 'more reason')}; the tab lists them all`,
+    ...conflictsData(answer.conflicts),
     notes: answer.notes.slice(0, 3).map((note) => ({ text: cardText(note, 300) })),
     subjectLink: answer.subject.kind === 'device' ? answer.subject.link : '',
     tabUrl: options.tabUrl,
   });
+}
+
+/**
+ * A device's setting conflicts on the card: the conflicts and possible conflicts by setting, each
+ * with the value Intune applies and its policies' values, the first few only; duplicates and merged
+ * settings counted in the summary. For a user or a group, or when the settings could not be read, the
+ * sentence that says so (never "no conflicts").
+ */
+function conflictsData(conflicts: AppliesConflicts) {
+  const listed = conflicts.state === 'checked' ? conflicts.settings.filter((setting) => setting.kind === 'conflict' || setting.kind === 'possibleConflict') : [];
+  const more = Math.max(0, listed.length - LISTED_CONFLICTS);
+  return {
+    conflictsHeading: CONFLICTS_HEADING,
+    conflictsStyle: conflicts.state === 'unread' ? 'warning' : 'default',
+    conflictsSummary: cardText(conflictsSentence(conflicts), 300),
+    conflicts: listed.slice(0, LISTED_CONFLICTS).map(conflictData),
+    moreConflicts: more,
+    moreConflictsText: `and ${countOf(more, 'more setting')} in conflict or possibly so; the tab and dmhealth applies list them all`,
+  };
+}
+
+function conflictData(setting: AppliesSettingConflict): { label: string; colour: string; setting: string; applied: string; policies: string } {
+  const named = setting.policies.slice(0, POLICIES_PER_CONFLICT).map((policy) => {
+    const verdict = policy.verdict === 'applies' ? '' : ` (${VERDICT_LABELS[policy.verdict].toLowerCase()})`;
+    return `${cardText(policy.name, 50)}${verdict}: ${cardText(policy.value, 30)}`;
+  });
+  const left = setting.policies.length - named.length;
+  return {
+    label: `${CONFLICT_KIND_LABELS[setting.kind]}${setting.security ? ', security' : ''}`,
+    colour: CONFLICT_COLOUR[setting.kind],
+    setting: cardText(setting.setting, 100),
+    applied: cardText(setting.applied, 160),
+    policies: `${named.join('; ')}${left > 0 ? `; and ${left} more` : ''}`,
+  };
 }
 
 /**

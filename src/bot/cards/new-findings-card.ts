@@ -39,14 +39,16 @@ const NEW_FINDINGS_CARD_TEMPLATE = {
  * What is new in a channel since its last post: per report, the new (and reopened) findings by
  * kind and the worst few by name, how many were resolved since, and the reports that could not be
  * checked. The same card says "nothing new" when asked in a channel where nothing is, and says so
- * when it may repeat a post that was cut off.
+ * when it may repeat a post that was cut off; a post for one scope tag names it.
  */
 export function newFindingsCard(
   digest: NewFindingsDigest,
-  options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']>; interruptedPostAt?: string },
+  options: { tenantLabel: string; tabLinks: TabLinks; rowsByReport: ReadonlyMap<string, ReportResult['rows']>; interruptedPostAt?: string; scope?: string },
 ): AdaptiveCardJson {
   const { freshCount, resolvedCount } = digest;
-  const headline = freshCount > 0 ? `${countOf(freshCount, 'new finding')} in ${cardText(options.tenantLabel, 60)}` : `Nothing new in ${cardText(options.tenantLabel, 60)}`;
+  // A post for one scope tag names it beside the tenant, in the headline's text run (tenant text is never read as Markdown).
+  const where = `${cardText(options.tenantLabel, 60)}${options.scope ? `, ${cardText(options.scope, 80)}` : ''}`;
+  const headline = freshCount > 0 ? `${countOf(freshCount, 'new finding')} in ${where}` : `Nothing new in ${where}`;
   const since = digest.lastPostedAt ? `since the last post here (${readAt(digest.lastPostedAt)})` : 'first post here';
   const resolved = resolvedCount > 0 ? ` · ${resolvedCount.toLocaleString('en-US')} resolved` : '';
   return expandCard(NEW_FINDINGS_CARD_TEMPLATE, {
@@ -90,5 +92,6 @@ export function newFindingsCardFor(options: { tenantLabel: string; tabLinks: Tab
       ...options,
       rowsByReport: post.rowsByReport,
       ...(post.interruptedPostAt !== undefined ? { interruptedPostAt: post.interruptedPostAt } : {}),
+      ...(post.scope !== undefined ? { scope: post.scope } : {}),
     });
 }

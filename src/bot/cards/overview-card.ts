@@ -1,5 +1,6 @@
 import { notCheckedLine } from '../../core/reports/not-checked.js';
 import { SEVERITY_LABEL } from '../../core/findings/finding-kinds.js';
+import type { ReportId } from '../../core/reports/report-model.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TabLinks } from '../tab-links.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';
@@ -32,17 +33,38 @@ const OVERVIEW_CARD_TEMPLATE = {
   actions: [{ type: 'Action.OpenUrl', title: 'Open the overview', url: '${tabUrl}' }],
 } as const;
 
+/** A report the asker's viewer scope does not show them, and why (docs/finding-rules.md, "Viewer scope"). */
+export interface OutsideScopeLine {
+  report: ReportId;
+  title: string;
+  outsideScope: string;
+}
+
 /**
  * Every report in one card (`show overview`): each one's state in a line (its open findings and the
  * worst severity, the load error with the upstream status, or the empty notice), the kinds it
- * found, what is accepted or snoozed, and a link to the report in the tab.
+ * found, what is accepted or snoozed, and a link to the report in the tab. With the viewer scope
+ * on, `scope` names the asker's scope tags under the tenant's name, and a report outside them says why.
  */
-export function overviewCard(summaries: readonly ReportSummary[], options: { tenantLabel: string; tabUrl: string; tabLinks: TabLinks }): AdaptiveCardJson {
+export function overviewCard(
+  summaries: readonly (ReportSummary | OutsideScopeLine)[],
+  options: { tenantLabel: string; tabUrl: string; tabLinks: TabLinks; scope?: string | null },
+): AdaptiveCardJson {
   const number = (value: number) => value.toLocaleString('en-US');
   return expandCard(OVERVIEW_CARD_TEMPLATE, {
-    subtitle: cardText(options.tenantLabel, 80),
+    subtitle: cardText(options.tenantLabel, 80) + (options.scope ? ` · ${cardText(options.scope, 120)}` : ''),
     tabUrl: options.tabUrl,
     reports: summaries.map((summary) => {
+      if ('outsideScope' in summary) {
+        return {
+          title: summary.title,
+          link: options.tabLinks(summary.report),
+          notChecked: '',
+          status: 'Not in your scope',
+          color: 'Default',
+          detail: cardText(summary.outsideScope, 300),
+        };
+      }
       const base = {
         title: summary.title,
         link: options.tabLinks(summary.report),

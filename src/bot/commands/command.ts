@@ -1,4 +1,7 @@
 import type { ReportRegistry } from '../../core/reports/registry.js';
+import type { ReportResult } from '../../core/reports/report-model.js';
+import type { ScopedReport } from '../../core/viewer-scope/scope-report.js';
+import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 import type { BotServices } from '../bot-services.js';
 import type { AdaptiveCardJson } from '../cards/adaptive-card.js';
 
@@ -61,9 +64,24 @@ export interface NotUnderstood {
   why?: string | undefined;
 }
 
-/** What a command works with: the app's parts, the conversation, and the help card, which lists every command. */
+/**
+ * What a command works with: the app's parts, the conversation, the help card, which lists every
+ * command, and the asker's viewer scope.
+ */
 export interface CommandContext extends BotServices {
   conversation: Conversation;
+  /**
+   * The asker's Intune scope (docs/finding-rules.md, "Viewer scope"): the whole tenant when the
+   * viewer scope is off; with it on, never `none` for a command that answers in scope (the asker is
+   * told why first), and `none` for a command that shows no tenant data, which must not ask.
+   */
+  scope: ViewerScope;
+  /**
+   * A report as the asker may see it: the server's own filtering of the shared result
+   * (src/app/viewer-scopes.ts, `view`), or why it is not theirs to see. The result itself when the
+   * scope is off or covers the whole tenant.
+   */
+  inScope(result: ReportResult): ScopedReport;
   /** The help card as it reads in `channel` (the commands, the channel's posting schedule). */
   helpCard(channel: string, notUnderstood?: NotUnderstood): Promise<AdaptiveCardJson>;
 }
@@ -144,6 +162,13 @@ export interface Command<R = unknown> {
   nearMisses?: readonly string[];
   /** Its lines on the help card (and in the Teams manifest's command list); none for a command the help card tells of otherwise. */
   helpLines(registry: ReportRegistry): readonly BotCommandLine[];
+  /**
+   * How it answers with the viewer scope on (docs/finding-rules.md, "Viewer scope"): `in-scope`, it
+   * shows only what the asker's scope lets them see (`CommandContext.inScope`); `no-tenant-data`, it
+   * shows no tenant data and answers anyone. Without it, only an asker whose scope is the whole
+   * tenant is answered: a new command shows nothing beyond a scope until it says how it keeps to one.
+   */
+  viewerScope?: 'in-scope' | 'no-tenant-data';
   /** The answer to what was asked of it; null when it has sent all it had to say. A throw is answered with an apology and logged. */
   handle(request: BotRequest, reading: R, context: CommandContext): Promise<BotReply | null>;
 }

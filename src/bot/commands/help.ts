@@ -5,6 +5,7 @@ export const help: Command<{ kind: 'help' }> = {
   name: 'help',
   read: ({ words }) => (/^(?:help|hi|hello|commands|what can you do)?$/.test(words) ? { kind: 'help' } : null),
   nearMisses: ['help'],
+  viewerScope: 'no-tenant-data',
   helpLines: () => [{ command: 'help', description: 'This list' }],
   handle: async (request, _reading, context) => ({ card: await context.helpCard(request.conversation.channel) }),
 };

@@ -24,5 +24,5 @@ export function botCommands(registry: ReportRegistry, commands: readonly Command
   return commands.flatMap((command) => command.helpLines(registry));
 }
 
-/** The six reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
+/** The seven reports' commands; the Teams manifest's command list must say the same (a test holds them together). */
 export const BOT_COMMANDS: readonly BotCommandLine[] = botCommands(REPORTS);

@@ -12,9 +12,13 @@ import type { Cadence, ClockTime, ScheduleRequest, Weekday } from '../../core/sc
 /** The time of day when a message names none. */
 export const DEFAULT_TIME: ClockTime = { hour: 9, minute: 0 };
 
-/** `post new findings <when>`: the words after "post new findings" that say when. */
+/**
+ * `post new findings [for scope tag <name>] <when>`: the scope tag's name, if one is named (group 1,
+ * as words), and the words after it that say when (group 2). A tag's name is read up to the first
+ * word a "when" starts with.
+ */
 export const SCHEDULE_PATTERN =
-  /^post (?:the )?new findings (?:here )?((?:daily|every|each|weekly|on|at|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b.*)$/;
+  /^post (?:the )?new findings (?:here )?(?:(?:for|in|of) (?:the )?scope tag (.+?) )?((?:daily|every|each|weekly|on|at|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b.*)$/;
 
 export type ScheduleRequestReading = { ok: true; request: ScheduleRequest } | { ok: false; message: string };
 

@@ -34,6 +34,7 @@ export const showReport: Command<ShowReading> = {
   phrasings: (registry) => registry.definitions.map(({ id, botNames, botTopics }) => ({ phrases: [...botNames, ...botTopics], reading: { kind: 'show', report: id } })),
   says: (reading, registry) => (reading.kind === 'show' ? showCommand(registry.definition(reading.report)) : null),
   helpLines: (registry) => registry.definitions.map((definition) => ({ command: showCommand(definition), description: definition.botDescription })),
+  viewerScope: 'in-scope',
   async handle(request, reading, context) {
     if (reading.kind === 'unknown-report') {
       return {
@@ -42,13 +43,18 @@ export const showReport: Command<ShowReading> = {
     }
     await context.conversation.typing();
     const definition = context.registry.definition(reading.report);
-    const toCard = async (result: ReportResult): Promise<BotReply> => ({
-      card: reportCard(result, definition, {
-        tenantLabel: context.tenantLabel,
-        tabLinks: context.tabLinks,
-        triaged: await context.reports.decisionsInForce().then((inForce) => (inForce ? new Set(inForce.keys()) : null)),
-      }),
-    });
+    const toCard = async (shared: ReportResult): Promise<BotReply> => {
+      // The shared result filtered as the tab's API filters it, or why it is not the asker's to see (docs/finding-rules.md, "Viewer scope").
+      const view = context.inScope(shared);
+      if (!view.ok) return { text: view.explanation };
+      return {
+        card: reportCard(view.result, definition, {
+          tenantLabel: context.tenantLabel,
+          tabLinks: context.tabLinks,
+          triaged: await context.reports.decisionsInForce().then((inForce) => (inForce ? new Set(inForce.keys()) : null)),
+        }),
+      };
+    };
     const loading = context.reports.get(reading.report);
     return answerWhenReady(context, loading, toCard, {
       what: `show ${reading.report}`,

@@ -1,10 +1,12 @@
 /**
  * A question answered from its reads (docs/contract.md, "What applies"): which device, user or
  * group it names (resolved as the reads were made, load.ts and resolve.ts), then what applies to it
- * and why (derive.ts). Pure.
+ * and why (derive.ts), and for a device the settings its policies set differently, from `settings`
+ * (report 3's records, conflicts.ts). Pure.
  */
 
 import { deriveApplies } from './derive.js';
+import type { ConflictSettings } from './conflicts.js';
 import type { AppliesAnswer } from './derive.js';
 import type { AppliesReads } from './load.js';
 import type { Resolution } from './resolve.js';
@@ -12,7 +14,7 @@ import type { Resolution } from './resolve.js';
 /** The answer, or why there is none: an `AppliesResult` before the caller adds what it read (`requests`, `loadedAt`). */
 export type AppliesOutcome = Exclude<Resolution, { kind: 'found' }> | { kind: 'found'; answer: AppliesAnswer };
 
-export function answerApplies(reads: AppliesReads): AppliesOutcome {
+export function answerApplies(reads: AppliesReads, settings?: ConflictSettings): AppliesOutcome {
   const { resolution } = reads;
   if (resolution.kind !== 'found') return resolution;
   const groupNames = new Map<string, string>();
@@ -22,6 +24,7 @@ export function answerApplies(reads: AppliesReads): AppliesOutcome {
     filters: reads.assignments.filters,
     members: reads.members,
     groupNames,
+    ...(settings ? { settings } : {}),
   });
   return { kind: 'found', answer };
 }

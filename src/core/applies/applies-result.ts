@@ -9,6 +9,7 @@ import type { AppliesCandidate } from './resolve.js';
 
 export type { AppliesAnswer, AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from './derive.js';
 export type { AppliesCandidate } from './resolve.js';
+export type { AppliesConflictKind, AppliesConflictPolicy, AppliesConflicts, AppliesSettingConflict } from './conflicts.js';
 
 /** What `applies(query)` answers: an answer, or why there is none, in plain English. */
 export type AppliesResult =

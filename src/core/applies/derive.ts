@@ -5,6 +5,8 @@
  * never "does not apply".
  */
 
+import { CONFLICTS_DEVICE_ONLY, deviceConflicts } from './conflicts.js';
+import type { AppliesConflicts, ConflictSettings } from './conflicts.js';
 import type { AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/load.js';
 import type { OptionalRead } from '../reports/optional-read.js';
 import { evaluateFilterRule } from './filter-rule.js';
@@ -118,7 +120,12 @@ export interface AppliesAnswer {
   subject: AppliesSubject;
   groups: AppliesGroup[];
   counts: Record<AppliesVerdict, number>;
-  /** Why conflicts between policies are not shown: the records read carry no setting ids. */
+  /**
+   * For a device: the settings its policies set differently (or alike), and which value Intune
+   * applies; or why they could not be checked (conflicts.ts). Never "no conflicts" for what was not read.
+   */
+  conflicts: AppliesConflicts;
+  /** Which object types were read, said under the answer. */
   notes: string[];
 }
 
@@ -129,6 +136,8 @@ export interface AppliesRecords {
   members: ReadonlyMap<string, GroupMembers>;
   /** Names of groups as report 2 found them, by lower-case id, for a group whose members were not read. */
   groupNames?: ReadonlyMap<string, string>;
+  /** What the settings catalog, endpoint security and baseline policies set (report 3's records), for a device's conflicts; absent, not read. */
+  settings?: ConflictSettings;
 }
 
 export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
@@ -227,6 +236,30 @@ function seekers(subject: AppliesSubject): Seekers {
   return { userIds: new Map(), deviceId: null, deviceUnknown: false, groupId: subject.id.toLowerCase() };
 }
 
+/**
+ * What one question works out once for every object it judges: whom to look for, and each group's
+ * membership, by lower-case id, since many objects name the same groups.
+ */
+export interface Question {
+  seek: Seekers;
+  memberships: Map<string, Membership>;
+}
+
+export function question(subject: AppliesSubject): Question {
+  return { seek: seekers(subject), memberships: new Map() };
+}
+
+/** `membership`, once per group and question: its answer depends only on the group, the records and whom it seeks. */
+function knownMembership(groupId: string, records: AppliesRecords, asked: Question): Membership {
+  const id = groupId.toLowerCase();
+  let found = asked.memberships.get(id);
+  if (!found) {
+    found = membership(id, records, asked.seek);
+    asked.memberships.set(id, found);
+  }
+  return found;
+}
+
 function groupStep(id: string, records: AppliesRecords): PathStep {
   const members = records.members.get(id);
   const name = (members?.displayName ?? records.groupNames?.get(id) ?? null) || `group ${id}`;
@@ -280,7 +313,8 @@ function subjectStep(subject: AppliesSubject): PathStep {
   return { kind: 'subject', id: subject.id, name: subject.name, words: subject.name };
 }
 
-function targetMembership(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, seek: Seekers): Membership {
+function targetMembership(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, asked: Question): Membership {
+  const { seek } = asked;
   switch (target.type) {
     case 'allDevices':
       // All devices reaches every managed device; a user or a group only through their devices.
@@ -293,7 +327,7 @@ function targetMembership(target: AssignmentTarget, subject: AppliesSubject, rec
       return { kind: 'notMember' };
     case 'include':
     case 'exclude':
-      return membership(target.groupId, records, seek);
+      return knownMembership(target.groupId, records, asked);
     default:
       return { kind: 'notMember' };
   }
@@ -447,18 +481,17 @@ function platformOf(object: AssignableObject): AppliesPlatform & { reason?: stri
 type Reached = { target: AssignmentTarget; member: Extract<Membership, { kind: 'member' }> };
 
 /** One object's verdict for the subject, or null when none of its assignments reaches it. */
-export function deriveEntry(object: AssignableObject, subject: AppliesSubject, records: AppliesRecords): AppliesEntry | null {
+export function deriveEntry(object: AssignableObject, subject: AppliesSubject, records: AppliesRecords, asked: Question = question(subject)): AppliesEntry | null {
   const { reason: platformReason, ...platform } = platformOf(object);
   const base = { objectId: object.id, name: object.name, kind: object.kind, typeLabel: typeLabel(object), link: object.link, platform };
   if (object.targets === null) {
     return { ...base, verdict: 'unknown', intent: null, path: [], words: 'Its assignments could not be read.', caveats: [] };
   }
-  const seek = seekers(subject);
   const end = subject.kind === 'group' ? [] : [subjectStep(subject)];
   const withEnd = (path: PathStep[]) => (path.at(-1)?.kind === 'subject' || subject.kind === 'group' ? path : [...path, ...end]);
   const includes = object.targets.filter((target) => target.type === 'include' || target.type === 'allUsers' || target.type === 'allDevices');
   const excludes = object.targets.filter((target) => target.type === 'exclude');
-  const reached = includes.map((target) => ({ target, member: targetMembership(target, subject, records, seek) }));
+  const reached = includes.map((target) => ({ target, member: targetMembership(target, subject, records, asked) }));
   const members: Reached[] = reached.flatMap(({ target, member }) => (member.kind === 'member' ? [{ target, member }] : []));
   const unknownInclusion = reached.find(({ member }) => member.kind === 'unknown');
   if (members.length === 0 && !unknownInclusion) return null;
@@ -488,7 +521,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
           : null;
 
   // Exclusions take out inclusions of their own group type only.
-  const exclusions = excludes.map((target) => targetMembership(target, subject, records, seek));
+  const exclusions = excludes.map((target) => targetMembership(target, subject, records, asked));
   const caveats: string[] = [];
   const live: Reached[] = [];
   const doubtful: Array<{ reached: Reached; exclusion: Extract<Membership, { kind: 'unknown' }> }> = [];
@@ -639,11 +672,15 @@ function platformSentence(platform: AppliesPlatform, subject: AppliesSubject): s
 }
 
 /** Every object that reaches the subject, grouped by object type in the admin center's order. */
+/** `localeCompare`'s order, with one collator for the whole sort rather than a look-up per comparison. */
+const NAME_ORDER = new Intl.Collator();
+
 export function deriveApplies(subject: AppliesSubject, records: AppliesRecords): AppliesAnswer {
   const counts: Record<AppliesVerdict, number> = { applies: 0, excluded: 0, dependsOnFilter: 0, unknown: 0, notForPlatform: 0 };
   const byType = new Map<ObjectTypeLabel, AppliesEntry[]>();
+  const asked = question(subject);
   for (const object of records.objects) {
-    const entry = deriveEntry(object, subject, records);
+    const entry = deriveEntry(object, subject, records, asked);
     if (!entry) continue;
     counts[entry.verdict] += 1;
     const entries = byType.get(entry.typeLabel);
@@ -652,12 +689,11 @@ export function deriveApplies(subject: AppliesSubject, records: AppliesRecords):
   }
   const groups = TYPE_ORDER.flatMap((label) => {
     const entries = byType.get(label);
-    return entries ? [{ typeLabel: label, entries: entries.sort((a, b) => a.name.localeCompare(b.name)) }] : [];
+    return entries ? [{ typeLabel: label, entries: entries.sort((a, b) => NAME_ORDER.compare(a.name, b.name)) }] : [];
   });
-  return {
-    subject,
-    groups,
-    counts,
-    notes: ['Conflicts between policies are not shown: the assignments read do not say which settings each policy sets.', OBJECT_TYPES_READ],
-  };
+  const conflicts: AppliesConflicts =
+    subject.kind !== 'device'
+      ? { state: 'deviceOnly', words: CONFLICTS_DEVICE_ONLY }
+      : deviceConflicts(groups, records.settings ?? { state: 'failed', reason: 'they were not read for this answer' });
+  return { subject, groups, counts, conflicts, notes: [OBJECT_TYPES_READ] };
 }

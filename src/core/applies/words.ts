@@ -3,6 +3,8 @@
  * command line, the bot's card and the tab so that all three say the same thing.
  */
 
+import { countOf } from '../text/words.js';
+import type { AppliesConflictKind, AppliesConflicts } from './conflicts.js';
 import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
 
 /** A question is a name, a UPN or an id: anything longer is not one (the bot and `GET /api/applies` take as much). */
@@ -66,4 +68,27 @@ export function undecidedReasons(answer: AppliesAnswer): UndecidedReason[] {
     }
   }
   return [...byWords].map(([words, entries]) => ({ words, entries })).sort((a, b) => b.entries.length - a.entries.length || a.words.localeCompare(b.words));
+}
+
+/** The heading of a device's setting conflicts, wherever the answer goes. */
+export const CONFLICTS_HEADING = 'Setting conflicts';
+
+/** What two or more policies setting one setting amount to, as a label. */
+export const CONFLICT_KIND_LABELS: Readonly<Record<AppliesConflictKind, string>> = {
+  conflict: 'Conflict',
+  possibleConflict: 'Possible conflict',
+  duplicate: 'Duplicate',
+  merged: 'Merged',
+};
+
+/**
+ * "4 settings in conflict, 1 possible conflict, 30 duplicates and 1 merged setting." for a checked
+ * answer; why it was not checked otherwise (never "no conflicts" for what was not read).
+ */
+export function conflictsSentence(conflicts: AppliesConflicts): string {
+  if (conflicts.state !== 'checked') return conflicts.words;
+  const { conflict, possibleConflict, duplicate, merged } = conflicts.counts;
+  if (conflict + possibleConflict + duplicate + merged === 0) return 'No setting is set by two of the policies that may apply to it.';
+  const parts = [`${countOf(conflict, 'setting')} in conflict`, countOf(possibleConflict, 'possible conflict'), countOf(duplicate, 'duplicate'), countOf(merged, 'merged setting')];
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`;
 }

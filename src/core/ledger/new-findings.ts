@@ -57,9 +57,17 @@ export const RESOLVED_RETENTION_DAYS = 90;
  * does a source shown as n/a: "could not check" is never "clear". Entries of reports not loaded
  * this time are kept as they are. An accepted or snoozed finding (`triaged`, by fingerprint) is
  * neither posted nor resolved; once its snooze ends it is posted as any finding the channel has not
- * heard of.
+ * heard of. A channel posted one scope tag's findings is handed them only (`results` filtered), and
+ * `elsewhere` holds the fingerprints the tenant's load shows outside that scope: they have not gone
+ * away (their object left the scope, or the channel's scope changed), so they are not resolved.
  */
-export function digestNewFindings(ledger: ChannelLedger, results: readonly ReportResult[], at: Date, triaged: ReadonlySet<string> = new Set()): NewFindingsDigest {
+export function digestNewFindings(
+  ledger: ChannelLedger,
+  results: readonly ReportResult[],
+  at: Date,
+  triaged: ReadonlySet<string> = new Set(),
+  elsewhere: ReadonlySet<string> = new Set(),
+): NewFindingsDigest {
   const changedAt = at.toISOString();
   const byFingerprint = new Map(ledger.entries.map((entry) => [entry.fingerprint, entry]));
   const next = new Map(byFingerprint);
@@ -101,7 +109,7 @@ export function digestNewFindings(ledger: ChannelLedger, results: readonly Repor
     const unchecked = new Set(news.unchecked);
     const uncheckedSubjects = new Set(result.uncheckedSubjects.map(({ kind, subjectId }) => uncheckedSubjectKey(kind, subjectId)));
     for (const entry of byFingerprint.values()) {
-      if (entry.report !== result.report || entry.status !== 'open' || present.has(entry.fingerprint)) continue;
+      if (entry.report !== result.report || entry.status !== 'open' || present.has(entry.fingerprint) || elsewhere.has(entry.fingerprint)) continue;
       if (unchecked.has(entry.kind) || uncheckedSubjects.has(uncheckedSubjectKey(entry.kind, entry.subjectId))) continue;
       news.resolved += 1;
       next.set(entry.fingerprint, { ...entry, status: 'resolved', changedAt });

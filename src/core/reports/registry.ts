@@ -11,6 +11,7 @@ import { notCheckedSources } from './not-checked.js';
 import type {
   Finding,
   FindingDraft,
+  LoadContext,
   LoadMemory,
   LoadProgress,
   ReportColumn,
@@ -22,6 +23,7 @@ import type {
   UncheckedSubject,
 } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
+import { settingConflictsReport } from './setting-conflicts/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
@@ -45,6 +47,8 @@ export class ReportRegistry {
   readonly ids: readonly ReportId[];
   /** The reports whose new findings are posted when none is named, in their declared order (`postedByDefault`). */
   readonly postedByDefault: readonly ReportId[];
+  /** The reports whose rows carry their objects' scope tags (`scopeTagged`): what a post for one scope tag holds. */
+  readonly scopeTagged: readonly ReportId[];
   private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
   private readonly byName: ReadonlyMap<string, ReportId>;
 
@@ -54,6 +58,7 @@ export class ReportRegistry {
       .filter((definition) => definition.postedByDefault !== undefined)
       .sort((a, b) => a.postedByDefault! - b.postedByDefault!)
       .map((definition) => definition.id);
+    this.scopeTagged = definitions.filter((definition) => definition.scopeTagged).map((definition) => definition.id);
     this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
     if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
     this.byName = new Map(
@@ -87,7 +92,8 @@ export class ReportRegistry {
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
     return this.definitions.map(
-      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, ...presentation }) => presentation,
+      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, scopeTagged: _scopeTagged, ...presentation }) =>
+        presentation,
     );
   }
 
@@ -116,7 +122,7 @@ function checkDeclaredReads(definition: ReportDefinition<unknown>): void {
   }
 }
 
-/** The six reports in the specification's order: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
+/** The six reports in the specification's order, then the setting conflicts report: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
   connectorHealthReport,
   assignmentHygieneReport,
@@ -124,6 +130,7 @@ export const REPORTS = new ReportRegistry([
   escrowGapsReport,
   adminApprovalReport,
   startupReliabilityReport,
+  settingConflictsReport,
 ] as ReportDefinition<unknown>[]);
 
 export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;
@@ -150,6 +157,8 @@ export interface LoadReportOptions {
    * "Loading once for everyone"). Never called when the load fails.
    */
   onRecords?: (records: unknown) => void;
+  /** Another report's records, shared by the cache the load runs under (LoadContext's `recordsOf`). */
+  recordsOf?: LoadContext['recordsOf'];
 }
 
 /**
@@ -190,6 +199,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
       ...(options.auditLog ? { auditLog: options.auditLog } : {}),
+      ...(options.recordsOf ? { recordsOf: options.recordsOf } : {}),
     });
     options.onRecords?.(records);
     const generatedAt = now();

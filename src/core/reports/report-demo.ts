@@ -66,7 +66,7 @@ export interface DemoTenantBuilder<Kind extends string = string> {
  * One step of a report's demo. Every id and every draw comes from one seeded sequence, so the
  * tenant runs all reports' steps in the order of `step` (by the registry's order where two share
  * one), and a record added anywhere but at the end would change every id after it. A new report,
- * or new records for a report, take a step after the highest in use (15), so that nothing planted
+ * or new records for a report, take a step after the highest in use (17), so that nothing planted
  * before changes.
  */
 export interface DemoStep<Kind extends string = string> {

@@ -262,6 +262,12 @@ export interface LoadContext {
   now?: () => Date;
   /** Intune's audit log as the tenant's reports share it, read once and then only what is new; absent where each load reads its own (the CLI). */
   auditLog?: AuditLogSource;
+  /**
+   * The records of another report's load, shared through the application's report cache (its
+   * `recordsOf`, docs/architecture.md, "Loading once for everyone"), or null when none can be shared:
+   * the caller then loads them itself. Absent where loads are not shared (the CLI, tests).
+   */
+  recordsOf?: <Records>(report: { id: ReportId; load: (context: LoadContext) => Promise<Records> }) => Promise<Records | null>;
 }
 
 /**
@@ -401,6 +407,12 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    * endpoints", `/api/notify`). Absent: posted only when asked for by id.
    */
   postedByDefault?: number;
+  /**
+   * Set where each row carries its object's scope tags (the `roleScopeTagIds` cell,
+   * docs/finding-rules.md, "Viewer scope"): the reports a channel's posts for one scope tag hold.
+   * The rows still decide: a load whose rows carry no tags is left out of such a post.
+   */
+  scopeTagged?: true;
   /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
   demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;

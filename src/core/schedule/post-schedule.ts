@@ -39,6 +39,12 @@ export interface PostSchedule {
   /** An IANA time zone name (`Europe/Berlin`, `UTC`). */
   timeZone: string;
   reports: ReportId[];
+  /**
+   * With the viewer scope on, the one scope tag whose findings the channel is posted (docs/finding-rules.md,
+   * "Viewer scope"): its id, which the post filters by, and its name as it was when the schedule was
+   * set. Absent: the whole tenant's findings.
+   */
+  scopeTag?: { id: string; name: string };
   /** How the server reaches the channel without being spoken to (a Bot Framework conversation reference). */
   reference: StoredReference;
   setBy: string;
@@ -84,7 +90,8 @@ export function isScheduleBook(value: unknown): value is ScheduleBook {
         typeof schedule.reference === 'object' &&
         schedule.reference !== null &&
         typeof schedule.setAt === 'string' &&
-        (schedule.lastSlot === null || typeof schedule.lastSlot === 'string'),
+        (schedule.lastSlot === null || typeof schedule.lastSlot === 'string') &&
+        (schedule.scopeTag === undefined || (typeof schedule.scopeTag?.id === 'string' && typeof schedule.scopeTag.name === 'string')),
     )
   );
 }
@@ -120,7 +127,16 @@ export type ScheduleChange =
 export function setSchedule(
   book: ScheduleBook,
   request: ScheduleRequest,
-  context: { channel: string; name: string; reference: StoredReference; reports: ReportId[]; setBy: string; senderTimeZone: string | null; now: Date },
+  context: {
+    channel: string;
+    name: string;
+    reference: StoredReference;
+    reports: ReportId[];
+    scopeTag?: { id: string; name: string };
+    setBy: string;
+    senderTimeZone: string | null;
+    now: Date;
+  },
 ): ScheduleChange {
   const replaced = book.schedules.find((schedule) => schedule.channel === context.channel) ?? null;
   if (!replaced && book.schedules.length >= SCHEDULE_LIMIT) return { ok: false, message: `This app already posts on ${SCHEDULE_LIMIT} schedules; stop one first.` };
@@ -132,6 +148,7 @@ export function setSchedule(
     time: request.time,
     timeZone: request.timeZone ?? sender ?? 'UTC',
     reports: context.reports,
+    ...(context.scopeTag ? { scopeTag: context.scopeTag } : {}),
     reference: context.reference,
     setBy: context.setBy,
     setAt: context.now.toISOString(),
@@ -213,6 +230,11 @@ export function describeCadence(schedule: Pick<PostSchedule, 'cadence' | 'time' 
   const time = `${String(schedule.time.hour).padStart(2, '0')}:${String(schedule.time.minute).padStart(2, '0')}`;
   const when = schedule.cadence.every === 'day' ? 'daily' : `weekly on ${capitalise(schedule.cadence.on)}`;
   return `${when} at ${time} (${schedule.timeZone})`;
+}
+
+/** What a schedule posts, in words: "new findings", or "new findings in scope tag Europe" for a schedule of one scope tag. */
+export function describePosts(schedule: Pick<PostSchedule, 'scopeTag'>): string {
+  return schedule.scopeTag ? `new findings in scope tag ${schedule.scopeTag.name}` : 'new findings';
 }
 
 /** A slot as the channel reads it: "Tue 24 Nov, 09:00" in the schedule's time zone. */

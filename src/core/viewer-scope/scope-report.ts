@@ -44,7 +44,7 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   if (result.rows.length > 0 && !tagged)
     return {
       ok: false,
-      explanation: `${result.title} covers the whole tenant: its objects carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
+      explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
     };
   const rows: ReportRow[] = [];
   const visibleIds = new Set<string>();

@@ -136,3 +136,13 @@ export function describeScope(scope: ViewerScope): string {
   if (scope.kind === 'none') return 'nothing';
   return `scope tag${scope.tagNames.length === 1 ? '' : 's'} ${scope.tagNames.join(', ')}`;
 }
+
+/**
+ * The scope of one scope tag, as a channel's posts for it see the tenant (docs/finding-rules.md,
+ * "Viewer scope"): the objects carrying that tag, as an admin whose only assignment has that tag
+ * sees them ("Admins in the Member (Groups) can see Intune objects that also have" the assignment's
+ * scope tags, learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
+ */
+export function scopeOfTag(tag: ScopeTagRecord): ViewerScope {
+  return { kind: 'tags', tagIds: new Set([tag.id]), tagNames: [tag.displayName], assignments: [], key: tag.id };
+}

@@ -12,7 +12,7 @@ import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimEntraDevice, Sim
 
 /**
  * The application permissions the demo's app registration is granted, as Entra issues the role
- * values: those the six reports and "what applies" ask for in their declared reads (src/core/upstream-reads.ts).
+ * values: those the seven reports and "what applies" ask for in their declared reads (src/core/upstream-reads.ts).
  */
 export const DEMO_GRANTED_ROLES: readonly string[] = permissionsAskedFor(REPORTS);
 
@@ -20,7 +20,7 @@ export interface DemoTenantOptions {
   seed?: number;
   /** Ages are relative to this instant (connector staleness, request windows). */
   now?: Date;
-  /** The reports whose records the tenant holds: the registry's six unless another registry is given. */
+  /** The reports whose records the tenant holds: the registry's seven unless another registry is given. */
   registry?: ReportRegistry;
   /**
    * Resources the simulator serves besides its own, for a report that exists only in a test: its

@@ -23,6 +23,11 @@ export interface LargeTenantOptions {
   devices?: number;
   /** Settings catalog policies, when not scaled with the devices (800 at 100,000 devices): report 3's volume. */
   policies?: number;
+  /**
+   * The device count the groups, profiles, policies, apps and scripts are sized for (the devices by
+   * default): held at 100,000 while the devices grow, it shows what grows with the devices alone.
+   */
+  objectsFor?: number;
   /** Events in Intune's audit log over its year, when not scaled with the devices (100,000 from 100,000 devices on). */
   auditEvents?: number;
 }
@@ -41,19 +46,21 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   const deviceCount = options.devices ?? 100_000;
   const scale = deviceCount / 100_000;
   const count = (full: number) => Math.max(1, Math.round(full * scale));
+  const objectScale = (options.objectsFor ?? deviceCount) / 100_000;
+  const objects = (full: number) => Math.max(1, Math.round(full * objectScale));
   const guid = () => seededGuid(random);
   const collections = emptyCollections();
 
   const groups = new Map<string, SimGroup>();
   const groupIds: string[] = [];
-  for (let index = 0; index < count(5000); index += 1) {
+  for (let index = 0; index < objects(5000); index += 1) {
     const id = guid();
     const empty = random() < 0.1;
     const memberCount = empty ? 0 : 1 + Math.floor(random() * 40);
     groups.set(id, { id, displayName: `Group ${index}`, members: Array.from({ length: memberCount }, () => ({ id: guid(), type: random() < 0.7 ? 'user' : 'device' })) });
     groupIds.push(id);
   }
-  const deletedGroupIds = Array.from({ length: count(100) }, () => guid());
+  const deletedGroupIds = Array.from({ length: objects(100) }, () => guid());
   const randomTargets = (): Target[] => {
     const roll = random();
     if (roll < 0.08) return [];
@@ -66,12 +73,12 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     return targets;
   };
 
-  for (let index = 0; index < count(600); index += 1)
+  for (let index = 0; index < objects(600); index += 1)
     collections.deviceConfigurations.push(deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
-  for (let index = 0; index < count(200); index += 1)
+  for (let index = 0; index < objects(200); index += 1)
     collections.deviceCompliancePolicies.push(deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;
-  for (let index = 0; index < (options.policies ?? count(800)); index += 1) {
+  for (let index = 0; index < (options.policies ?? objects(800)); index += 1) {
     const family = pick(random, ['none', 'none', 'endpointSecurityAttackSurfaceReduction', 'endpointSecurityFirewall', 'baseline'] as const);
     const settings =
       family === 'endpointSecurityAttackSurfaceReduction'
@@ -95,11 +102,11 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
       }),
     );
   }
-  for (let index = 0; index < count(200); index += 1)
+  for (let index = 0; index < objects(200); index += 1)
     collections.deviceManagementScripts.push(deviceManagementScript({ id: guid(), displayName: `Script ${index}`, targets: randomTargets(), now }));
-  for (let index = 0; index < count(200); index += 1)
+  for (let index = 0; index < objects(200); index += 1)
     collections.deviceHealthScripts.push(deviceHealthScript({ id: guid(), displayName: `Remediation ${index}`, targets: randomTargets(), now }));
-  for (let index = 0; index < count(1000); index += 1) {
+  for (let index = 0; index < objects(1000); index += 1) {
     collections.mobileApps.push(
       mobileApp({
         id: guid(),
@@ -122,7 +129,7 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
   collections.templates.push(baselineTemplate);
   // Graph lists the same settings catalog baseline templates for every tenant: what makes a baseline current or outdated.
   collections.configurationPolicyTemplates.push(...baselinePolicyTemplates());
-  for (let index = 0; index < count(40); index += 1)
+  for (let index = 0; index < objects(40); index += 1)
     collections.intents.push(deviceManagementIntent({ id: guid(), displayName: `Baseline ${index}`, templateId: baselineTemplate.id, now }));
 
   collections.ndesConnectors = [

@@ -25,8 +25,18 @@ import {
 import type { BadgeProps } from '@fluentui/react-components';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppliesResult } from '../../core/applies/applies-result.js';
-import type { AppliesEntry, AppliesVerdict } from '../../core/applies/applies-result.js';
-import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
+import type { AppliesConflictKind, AppliesConflicts, AppliesEntry, AppliesSettingConflict, AppliesVerdict } from '../../core/applies/applies-result.js';
+import {
+  CONFLICTS_HEADING,
+  CONFLICT_KIND_LABELS,
+  NOTHING_ASSIGNED,
+  SUBJECT_WORDS,
+  VERDICT_LABELS,
+  appliesHeading,
+  conflictsSentence,
+  countsSentence,
+  undecidedReasons,
+} from '../../core/applies/words.js';
 import type { ReportApi } from '../api/report-api.js';
 
 const useStyles = makeStyles({
@@ -47,6 +57,13 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   candidates: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
+
+const CONFLICT_BADGE: Readonly<Record<AppliesConflictKind, BadgeProps['color']>> = {
+  conflict: 'danger',
+  possibleConflict: 'warning',
+  duplicate: 'informative',
+  merged: 'subtle',
+};
 
 const VERDICT_BADGE: Readonly<Record<AppliesVerdict, BadgeProps['color']>> = {
   applies: 'success',
@@ -261,12 +278,106 @@ function Answer({ result, onAsk }: { result: AppliesResult; onAsk: (query: strin
           </AccordionItem>
         </Accordion>
       ) : null}
+      <Conflicts conflicts={answer.conflicts} />
       {answer.notes.map((note) => (
         <Caption1 key={note} className={styles.muted}>
           {note}
         </Caption1>
       ))}
     </>
+  );
+}
+
+/**
+ * A device's setting conflicts (docs/contract.md, "What applies"): the conflicts and possible ones
+ * listed, each with the value Intune applies and every policy's value, each policy a link; the
+ * duplicates and merged settings collapsed below them; or why they were not checked, never "none".
+ */
+function Conflicts({ conflicts }: { conflicts: AppliesConflicts }) {
+  const styles = useStyles();
+  if (conflicts.state === 'deviceOnly') return <Caption1 className={styles.muted}>{conflicts.words}</Caption1>;
+  const heading = (
+    <Subtitle2 as="h4" id="applies-conflicts-heading">
+      {CONFLICTS_HEADING}
+    </Subtitle2>
+  );
+  if (conflicts.state === 'unread') {
+    return (
+      <section className={styles.type} aria-labelledby="applies-conflicts-heading" data-applies-conflicts="unread">
+        {heading}
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody className={styles.words}>{conflicts.words}</MessageBarBody>
+        </MessageBar>
+      </section>
+    );
+  }
+  const shown = conflicts.settings.filter((setting) => setting.kind === 'conflict' || setting.kind === 'possibleConflict');
+  const folded = conflicts.settings.filter((setting) => setting.kind === 'duplicate' || setting.kind === 'merged');
+  return (
+    <section className={styles.type} aria-labelledby="applies-conflicts-heading" data-applies-conflicts="checked">
+      {heading}
+      <Body1 className={styles.words}>{conflictsSentence(conflicts)}</Body1>
+      {shown.length > 0 ? (
+        <ul className={styles.list} aria-label="Conflicts">
+          {shown.map((setting) => (
+            <SettingConflict key={setting.settingDefinitionId} setting={setting} />
+          ))}
+        </ul>
+      ) : null}
+      {folded.length > 0 ? (
+        <Accordion collapsible>
+          <AccordionItem value="duplicates">
+            <AccordionHeader as="h5">Duplicates and merged settings ({folded.length.toLocaleString()})</AccordionHeader>
+            <AccordionPanel>
+              <Caption1>Set by more than one policy without a conflict: the same value twice, or a setting Intune merges into one list.</Caption1>
+              <ul className={styles.list}>
+                {folded.map((setting) => (
+                  <SettingConflict key={setting.settingDefinitionId} setting={setting} />
+                ))}
+              </ul>
+            </AccordionPanel>
+          </AccordionItem>
+        </Accordion>
+      ) : null}
+      {conflicts.notes.map((note) => (
+        <Caption1 key={note} className={styles.muted}>
+          {note}
+        </Caption1>
+      ))}
+    </section>
+  );
+}
+
+function SettingConflict({ setting }: { setting: AppliesSettingConflict }) {
+  const styles = useStyles();
+  return (
+    <li className={styles.entry} data-applies-conflict={setting.kind}>
+      <div className={styles.line}>
+        <Badge appearance="tint" color={CONFLICT_BADGE[setting.kind]}>
+          {CONFLICT_KIND_LABELS[setting.kind]}
+          {setting.security ? ', security' : ''}
+        </Badge>
+        <Text weight="semibold" className={styles.words}>
+          {setting.setting}
+        </Text>
+      </div>
+      <Body1 className={styles.words}>Applied: {setting.applied}</Body1>
+      <ul className={styles.list}>
+        {setting.policies.map((policy) => (
+          <li key={policy.objectId} className={styles.words}>
+            {policy.link ? (
+              <Link href={policy.link} target="_blank" rel="noopener noreferrer">
+                {policy.name}
+              </Link>
+            ) : (
+              policy.name
+            )}{' '}
+            <Caption1 className={styles.muted}>({VERDICT_LABELS[policy.verdict].toLowerCase()})</Caption1>: {policy.value}
+          </li>
+        ))}
+      </ul>
+      <Caption1 className={styles.muted}>{setting.words}</Caption1>
+    </li>
   );
 }
 

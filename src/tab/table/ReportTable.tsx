@@ -76,8 +76,8 @@ const useStyles = makeStyles({
   },
   // Names, verdicts and dates wrap rather than end in "…": "NDES-CONNECTOR-01" and "-02" differ
   // only at their end, and a verdict cut short is not one an admin can act on. They wrap between
-  // words, and after a user principal name's "@" (breakPoints), and inside a word only when it is
-  // longer than the whole line.
+  // words, after a user principal name's "@" and after a setting id's "_" (breakPoints), and inside
+  // a word only when it is longer than the whole line.
   text: { whiteSpace: 'normal', overflowWrap: 'break-word', minWidth: 0, paddingBlock: tokens.spacingVerticalXXS },
   // Long free text (a reason, a list of groups): two lines, the whole of it in the row's pane.
   clamped: { display: '-webkit-box', WebkitBoxOrient: 'vertical', WebkitLineClamp: 2, overflow: 'hidden' },
@@ -272,22 +272,21 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
 }
 
 /**
- * The text with a place to break after each "@": a user principal name ("user26@contoso-demo.example")
- * then wraps as its user and its domain, not wherever the line ends. The text itself is unchanged
- * (copy, search and screen readers read it whole).
+ * The text with a place to break after each "@" and "_": a user principal name ("user26@contoso-demo.example")
+ * then wraps as its user and its domain, and a settings catalog setting id
+ * ("device_vendor_msft_policy_config_camera_allowcamera", the setting conflicts report) between its
+ * parts, not wherever the line ends. The text itself is unchanged (copy, search and screen readers read it whole).
  */
 function breakPoints(text: string): ReactNode {
-  const [first = '', ...rest] = text.split('@');
-  if (rest.length === 0) return text;
-  return [
-    first,
-    ...rest.map((part, index) => (
-      <Fragment key={index}>
-        @<wbr />
-        {part}
-      </Fragment>
-    )),
-  ];
+  // Each part ends at its mark, found without a lookbehind (Safari before 16.4 has none).
+  const parts = text.replace(/[@_]/g, '$&\u0000').split('\u0000');
+  if (parts.length === 1) return text;
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
 }
 
 /** Opens a row's findings: a button, so the keyboard and touch reach it as a pointer does. */

@@ -3,7 +3,7 @@ import type { FindingKind } from '../../../src/core/findings/finding-kinds.js';
 import { REPORTS } from '../../../src/core/reports/registry.js';
 import { staleDevicesReport } from '../../fixtures/stale-devices/definition.js';
 
-/** Every kind every report states, with the fixture's seventh report beside the six. */
+/** Every kind every report states, with the fixture's eighth report beside the seven. */
 const KINDS = [...REPORTS.definitions, staleDevicesReport].flatMap((report) =>
   Object.entries(report.findingKinds as Readonly<Record<string, FindingKind>>).map(([kind, entry]) => ({ report: report.id, kind, entry })),
 );

@@ -55,6 +55,17 @@ describe('digestNewFindings', () => {
     expect(second.nextLedger.entries.find((entry) => entry.subjectId === 'a')?.status).toBe('resolved');
   });
 
+  it('does not resolve a finding the tenant still shows outside the channel’s scope (`elsewhere`), and keeps its entry open', () => {
+    const first = digestNewFindings(emptyLedger('c'), [escrow([finding('a'), finding('b')])], t0);
+    // The channel's scope now leaves out "a", which the tenant's load still shows; "b" has gone.
+    const second = digestNewFindings(first.nextLedger, [escrow([])], new Date(t0.getTime() + DAY), new Set(), new Set([finding('a').fingerprint]));
+    expect(second.reports[0]).toMatchObject({ resolved: 1, continuing: 0, fresh: [] });
+    expect(second.nextLedger.entries.map((entry) => [entry.subjectId, entry.status])).toEqual([
+      ['a', 'open'],
+      ['b', 'resolved'],
+    ]);
+  });
+
   it('neither posts nor resolves an accepted or snoozed finding, and posts it once its decision ends', () => {
     const a = finding('a');
     const b = finding('b');

@@ -8,6 +8,7 @@ import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../../src/core/viewer-scope/scope-report.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const tenant = buildDemoTenant({ now });
@@ -15,7 +16,7 @@ const harness = useTestSimulator({ tenant });
 
 const key = (finding: { kind: string; subjectId: string }) => `${finding.kind} ${finding.subjectId.toLowerCase()}`;
 
-describe('the six reports on the demo tenant', () => {
+describe('the seven reports on the demo tenant', () => {
   it('tells how far a load has got, per source, in records', async () => {
     const progress: Array<{ report: string; source: string; records: number }> = [];
     await loadReport('escrow-gaps', harness.client(), { now: () => now, onProgress: (step) => progress.push(step) });
@@ -44,11 +45,16 @@ describe('the six reports on the demo tenant', () => {
 
       // Each GET once, in a batch or not; `$batch` calls themselves repeat (report 2 sends the
       // group look-ups, then the deleted-items look-ups of the groups not found, and on /v1.0
-      // coverage the objects' assignments to /beta/$batch, twenty to a call).
+      // coverage the objects' assignments to /beta/$batch, twenty to a call; report 3 reads
+      // policies' settings 20 to a call, and the setting conflicts demo's policies make it two calls).
       const requests = harness.sim.graph.requests
-        .filter((request) => request.path !== '/v1.0/$batch' && request.path !== '/beta/$batch')
+        .filter((request) => !['/v1.0/$batch', '/beta/$batch'].includes(request.path))
         .map((request) => `${request.method} ${request.path}?${request.query}`);
-      expect(new Set(requests).size).toBe(requests.length);
+      // The setting conflicts report loaded alone runs reports 3's and 2's loads side by side (with no
+      // cache to share them), and both read Intune's template list: report 3 for its baselines,
+      // report 2 for its intents' platforms.
+      const repeated = requests.filter((request, index) => requests.indexOf(request) !== index);
+      expect(repeated).toEqual(id === 'setting-conflicts' ? ['GET /beta/deviceManagement/templates?'] : []);
       expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || ['/v1.0/$batch', '/beta/$batch'].includes(request.path))).toBe(true);
       harness.sim.graph.clearLog();
     },
@@ -116,6 +122,7 @@ describe("the reports' columns and rows describe themselves", () => {
     'escrow-gaps': { '': 'device' },
     'admin-approval': { coverage: 'area', policies: 'policy', requests: 'requested' },
     'startup-reliability': { devices: 'device', apps: 'app', models: 'modelName' },
+    'setting-conflicts': { '': 'setting' },
   };
 
   it.each(REPORT_IDS)('%s names each table by one declared column, asks of devices only in its tables, and gives wide room only to text', async (id) => {
@@ -132,11 +139,18 @@ describe("the reports' columns and rows describe themselves", () => {
     expect(named).toEqual(NAMED_BY[id]);
     for (const table of Object.keys(reportDefinition(id).rowSubjects ?? {})) expect(tables).toContain(table);
     for (const column of result.columns.filter((column) => column.role === 'wide')) expect(column.format, `${id} ${column.key}`).toBe('text');
+    // A report declares that its rows carry scope tags exactly when they do: a post for one scope tag holds those reports.
+    expect(
+      result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string'),
+      `${id} rows carry scope tags`,
+    ).toBe(REPORTS.scopeTagged.includes(id));
   });
 
   it('posts report 4, then report 1, when no report is named, and keeps that out of the catalogue', () => {
     expect(REPORTS.postedByDefault).toEqual(['escrow-gaps', 'connector-health']);
     expect(REPORTS.catalogue().some((presentation) => 'postedByDefault' in presentation)).toBe(false);
+    expect(REPORTS.scopeTagged).toEqual(['security-posture']);
+    expect(REPORTS.catalogue().some((presentation) => 'scopeTagged' in presentation)).toBe(false);
     expect(REPORTS.catalogue().find((presentation) => presentation.id === 'startup-reliability')?.rowSubjects).toEqual({ devices: 'device' });
   });
 });

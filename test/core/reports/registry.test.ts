@@ -30,7 +30,7 @@ import { useTestSimulator, simulatorTenantKey } from '../../support/simulated-te
 import { startTabServer } from '../../support/tab-server.js';
 import type { TabServer } from '../../support/tab-server.js';
 
-// Adding a report is its folder and one line in the registry: here the six and one more
+// Adding a report is its folder and one line in the registry: here the seven and one more
 // (test/fixtures/stale-devices/), taken up by the demo tenant, the API, the tab, the CLI, the bot,
 // the overview and the fault switches with nothing else changed. It reads a Graph path no shipped
 // report reads, declared in its folder: the allow-list, the permissions and the simulator's coverage
@@ -64,16 +64,16 @@ async function printedBy(work: () => Promise<number>): Promise<{ code: number; p
 }
 
 describe('the demo tenant, with the added report', () => {
-  it("plants the report's records and declares what they must make, and moves none of the six reports' records", () => {
+  it("plants the report's records and declares what they must make, and moves none of the seven reports' records", () => {
     const now = new Date('2026-11-22T09:00:00Z');
-    const six = buildDemoTenant({ now });
-    const seven = buildDemoTenant({ now, registry, resources });
-    const { windowsAutopilotDeviceIdentities: added = [], ...sixCollections } = seven.collections;
+    const seven = buildDemoTenant({ now });
+    const eight = buildDemoTenant({ now, registry, resources });
+    const { windowsAutopilotDeviceIdentities: added = [], ...sevenCollections } = eight.collections;
     expect(added.map((device) => device.displayName)).toEqual(['LOBBY-KIOSK-01', 'LOBBY-KIOSK-02']);
-    expect(sixCollections).toEqual(six.collections);
-    expect(seven.singletons).toEqual(six.singletons);
-    expect(seven.groups).toEqual(six.groups);
-    expect(seven.declaredFindings).toEqual([...six.declaredFindings, { report: 'stale-devices', kind: 'stale-device', subjectId: added[0]!.id }]);
+    expect(sevenCollections).toEqual(seven.collections);
+    expect(eight.singletons).toEqual(seven.singletons);
+    expect(eight.groups).toEqual(seven.groups);
+    expect(eight.declaredFindings).toEqual([...seven.declaredFindings, { report: 'stale-devices', kind: 'stale-device', subjectId: added[0]!.id }]);
   });
 });
 
@@ -168,7 +168,7 @@ describe('a report added with its folder and one registry line', () => {
 
   it('fails as a whole under --fault through the source its definition names, by its id or its number', async () => {
     expect(readDemoSwitches([], ['stale-devices:403'], REPORTS)).toMatchObject({ ok: false });
-    expect(readDemoSwitches([], ['7:403'], registry)).toEqual({ ok: true, switches: { deny: [], faults: [{ report: 'stale-devices', status: 403 }] } });
+    expect(readDemoSwitches([], ['8:403'], registry)).toEqual({ ok: true, switches: { deny: [], faults: [{ report: 'stale-devices', status: 403 }] } });
     const switches = readDemoSwitches([], ['stale-devices:403'], registry);
     if (!switches.ok) throw new Error(switches.message);
     applyFaults(harness.sim, switches.switches.faults, registry);
@@ -241,7 +241,7 @@ describe('the bot, with the added report', () => {
   });
 
   it('knows it by its names and its number', () => {
-    for (const text of ['show stale devices', 'show stale', 'show 7', 'show stale-devices'])
+    for (const text of ['show stale devices', 'show stale', 'show 8', 'show stale-devices'])
       expect(readMessage(text, COMMANDS, registry).reading, text).toEqual({ kind: 'show', report: 'stale-devices' });
     expect(readMessage('show stale devices', COMMANDS, REPORTS).reading).toMatchObject({ kind: 'unknown-report', name: 'stale devices' });
   });

@@ -191,4 +191,23 @@ describe('the book of schedules', () => {
     expect(isScheduleBook({ version: 2, schedules: [] })).toBe(false);
     expect(isScheduleBook(null)).toBe(false);
   });
+
+  it('keeps the scope tag a schedule is for, and knows a torn one', () => {
+    const { book, schedule } = scheduled(request('daily'), '2026-11-23T10:00:00Z');
+    const tagged = setSchedule(book, request('daily'), {
+      channel: schedule.channel,
+      name: schedule.name,
+      reference: schedule.reference,
+      reports: ['security-posture'],
+      scopeTag: { id: '1', name: 'Europe' },
+      setBy: 'Megan',
+      senderTimeZone: 'UTC',
+      now: at('2026-11-23T11:00:00Z'),
+    });
+    if (!tagged.ok) throw new Error(tagged.message);
+    expect(tagged.schedule.scopeTag).toEqual({ id: '1', name: 'Europe' });
+    expect(tagged.replaced?.scopeTag).toBeUndefined();
+    expect(isScheduleBook(JSON.parse(JSON.stringify(tagged.book)))).toBe(true);
+    expect(isScheduleBook({ ...tagged.book, schedules: [{ ...tagged.schedule, scopeTag: { id: 1 } }] })).toBe(false);
+  });
 });

@@ -81,7 +81,7 @@ describe("a report as one viewer's scope shows it", () => {
     expect(scoped).toEqual({
       ok: false,
       explanation:
-        'Connector & integration health covers the whole tenant: its objects carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show scope tag Europe.',
+        'Connector & integration health covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show scope tag Europe.',
     });
     expect(scopeReport(connectors, TENANT)).toEqual({ ok: true, result: connectors });
   });

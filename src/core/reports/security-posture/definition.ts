@@ -21,6 +21,8 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
     'Attack surface reduction rules give full value only where Microsoft Defender for Endpoint and Windows Enterprise E3 or higher are licensed.',
   ],
   beta: false,
+  // Each row carries its policy's scope tags (derive.ts), so a post for one scope tag holds this report.
+  scopeTagged: true,
   navigationLabel: 'Security policy posture',
   botNames: ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
   botTopics: [

@@ -18,6 +18,8 @@ import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
+import { settingValues } from '../setting-conflicts/setting-values.js';
+import type { SettingValue } from '../setting-conflicts/setting-values.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
@@ -48,6 +50,12 @@ export interface SecurityPolicy {
   platforms: string;
   /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
   choices: ChoiceValue[];
+  /**
+   * Every setting it sets, normalised, a secret only as "set" (setting-values.ts): not read by this
+   * report's rules, but kept for the setting conflicts report, which shares this load. Absent where
+   * the settings were not read.
+   */
+  values?: SettingValue[];
   /** When the policy last changed (Graph's `lastModifiedDateTime`), or null: what decides whether its kept settings still hold. */
   lastModifiedDateTime: string | null;
   /** Graph's `settingCount` ("Number of settings"), or null when it is not reported. */
@@ -146,6 +154,7 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
     technologies: asString(policy.technologies) ?? '',
     platforms: asString(policy.platforms) ?? '',
     choices: relevantChoices(settings),
+    values: settingValues(settings),
     lastModifiedDateTime: asString(policy.lastModifiedDateTime),
     settingCount: typeof policy.settingCount === 'number' ? policy.settingCount : null,
     settingsRead: settings.length,
@@ -179,7 +188,7 @@ export const POLICY_LIST_QUERY = {
  * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
  * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
  */
-type SettingsRead = Pick<SecurityPolicy, 'choices' | 'settingsRead' | 'settingsError'>;
+type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingsRead' | 'settingsError'>;
 
 const settingsPath = (policy: SecurityPolicy) => pathInBatch(POLICY_SETTINGS_READ, policy.id);
 
@@ -193,7 +202,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
   const readable: SecurityPolicy[] = [];
   for (const policy of policies) {
     if (isGraphId(policy.id)) readable.push(policy);
-    else reads.set(policy.id, { choices: [], settingsRead: 0, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
+    else reads.set(policy.id, { choices: [], values: [], settingsRead: 0, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
   }
   // Sub-requests are named by position: a list that names a policy twice must not make two the same.
   const outcomes = await graph.batchGet(
@@ -202,6 +211,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
   );
   const failed = (error: unknown): SettingsRead => ({
     choices: [],
+    values: [],
     settingsRead: 0,
     settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}`,
   });
@@ -218,10 +228,10 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
         for await (const more of graph.pages<unknown>(pathFor(POLICY_SETTINGS_READ, policy.id), { after: nextLink, signal })) settings.push(...more.items);
       } catch (error) {
         // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
-        return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), settingsRead: settings.length });
+        return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), values: settingValues(settings), settingsRead: settings.length });
       }
     }
-    return reads.set(policy.id, { choices: relevantChoices(settings), settingsRead: settings.length, settingsError: null });
+    return reads.set(policy.id, { choices: relevantChoices(settings), values: settingValues(settings), settingsRead: settings.length, settingsError: null });
   });
   return reads;
 }
@@ -240,7 +250,8 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 
 /** The name the settings are kept under in the load's memory; its version changes when what is kept does. */
 export const SETTINGS_MEMORY = 'policy-settings';
-const SETTINGS_MEMORY_VERSION = 1;
+// Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report.
+const SETTINGS_MEMORY_VERSION = 2;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
 const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -255,6 +266,7 @@ interface KeptSettings {
   readAt: string;
   settingsRead: number;
   choices: ChoiceValue[];
+  values: SettingValue[];
 }
 
 interface KeptSettingsDocument {
@@ -279,9 +291,17 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
   if (!kept || policy.lastModifiedDateTime === null) return undefined;
   const age = now.getTime() - Date.parse(kept.readAt);
   const unchanged = kept.lastModifiedDateTime === policy.lastModifiedDateTime && kept.settingCount === policy.settingCount;
-  if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || typeof kept.settingsRead !== 'number') return undefined;
+  if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || !Array.isArray(kept.values) || typeof kept.settingsRead !== 'number')
+    return undefined;
   const choices = kept.choices.filter((choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string');
-  return { choices, settingsRead: kept.settingsRead, settingsError: null };
+  const values = kept.values.filter(
+    (value) =>
+      typeof value?.settingDefinitionId === 'string' &&
+      (value.value === null || typeof value.value === 'string') &&
+      typeof value.display === 'string' &&
+      typeof value.secret === 'boolean',
+  );
+  return { choices, values, settingsRead: kept.settingsRead, settingsError: null };
 }
 
 /**
@@ -316,6 +336,7 @@ async function settingsOf(context: LoadContext, policies: SecurityPolicy[], sign
         readAt: entry.readAt,
         settingsRead: entry.read.settingsRead,
         choices: entry.read.choices,
+        values: entry.read.values ?? [],
       };
     }
     await context.memory.write(SETTINGS_MEMORY, JSON.stringify({ version: SETTINGS_MEMORY_VERSION, policies: keep } satisfies KeptSettingsDocument));

@@ -1,0 +1,258 @@
+/**
+ * The settings a device's policies set differently, and which value Intune applies
+ * (docs/finding-rules.md, "What applies", "Conflicts on a device"). The policies are those "what
+ * applies" decided for the device; what each sets is report 3's records, as the setting conflicts
+ * report reads them (src/core/reports/setting-conflicts/load.ts, `conflictPolicies`), and each pair
+ * is judged by that report's own rule (`judgePair`), its overlap being this answer's verdicts: two
+ * policies that both apply reach the device, and one whose verdict is not "applies" but may be
+ * (unknown, or depending on a filter) makes a conflict possible. Pure: nothing here reads Graph.
+ */
+
+import { compareText } from '../reports/graph-values.js';
+import { isAuditOnly } from '../reports/security-posture/load.js';
+import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
+import { MERGED_SETTINGS, isSecurity, judgePair } from '../reports/setting-conflicts/derive.js';
+import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
+import { conflictPolicies } from '../reports/setting-conflicts/load.js';
+import type { Overlap } from '../reports/setting-conflicts/overlap.js';
+import type { AppliesGroup, AppliesVerdict } from './derive.js';
+
+/**
+ * What the policies set, as report 3 read them, or why they could not be read. `auditOnly`: the
+ * ids of the audit-only baselines report 3 read, which enforce nothing and so set nothing that can
+ * conflict (setting-conflicts/load.ts).
+ */
+export type ConflictSettings = { state: 'read'; policies: readonly ConflictPolicy[]; auditOnly: ReadonlySet<string> } | { state: 'failed'; reason: string };
+
+/** Report 3's records made into what the conflict rules read. */
+export function conflictSettingsOf(posture: Pick<SecurityPostureRecords, 'policies'>): ConflictSettings {
+  return {
+    state: 'read',
+    policies: conflictPolicies(posture),
+    auditOnly: new Set(posture.policies.filter((policy) => isAuditOnly(policy)).map((policy) => policy.id.toLowerCase())),
+  };
+}
+
+/**
+ * `conflict`: set differently by two policies that both apply, so Intune applies neither value;
+ * `possibleConflict`: set differently where one of them may not apply, or where the values cannot be
+ * compared (secret); `duplicate`: set to the same value by two policies that both apply;
+ * `merged`: a setting Intune merges across policies (Defender's exclusions), never a conflict.
+ */
+export type AppliesConflictKind = 'conflict' | 'possibleConflict' | 'duplicate' | 'merged';
+
+export interface AppliesConflictPolicy {
+  objectId: string;
+  name: string;
+  /** Its page in the Intune admin center. */
+  link: string | null;
+  /** Its verdict for the device: `applies`, or `unknown` / `dependsOnFilter` where it may apply. */
+  verdict: AppliesVerdict;
+  /** The value it sets, as a person reads it; "(secret, set)" for a secret, whose value is never kept. */
+  value: string;
+}
+
+export interface AppliesSettingConflict {
+  settingDefinitionId: string;
+  /** The setting as named: its id, as the setting conflicts report names it (no display names are read). */
+  setting: string;
+  kind: AppliesConflictKind;
+  /** A setting whose conflict leaves a protection off (the setting conflicts report's "Security settings are high"). */
+  security: boolean;
+  /** The policies that set it and may reach the device, those that apply first. */
+  policies: AppliesConflictPolicy[];
+  /** Which value Intune applies, in plain English. */
+  applied: string;
+  /** Why, in plain English. */
+  words: string;
+}
+
+export type AppliesConflicts =
+  | {
+      state: 'checked';
+      /** Every setting set by two or more of the device's policies, conflicts first. */
+      settings: AppliesSettingConflict[];
+      counts: Record<AppliesConflictKind, number>;
+      /** What was not compared and why (a policy whose settings were not read whole), in plain English. */
+      notes: string[];
+    }
+  /** The policies' settings could not be read: why, never "no conflicts". */
+  | { state: 'unread'; words: string }
+  /** The question is about a user or a group, whose conflicts depend on the devices they use. */
+  | { state: 'deviceOnly'; words: string };
+
+/** What the conflict check covers, said with every checked answer so that a type not compared is not read as "no conflict". */
+export const CONFLICTS_COMPARED =
+  'Compared: the settings catalog, endpoint security and security baseline policies that may apply, setting by setting (by setting id), as the Setting conflicts report compares them. Not compared: configuration profiles, Administrative Templates and endpoint security policies made before the settings catalog, whose settings are not read.';
+
+export const CONFLICTS_DEVICE_ONLY =
+  'Setting conflicts are shown for a device: what a user or a group ends up with depends on the devices they use and the device groups those are in. Ask about a device to see its conflicts.';
+
+/**
+ * Intune applies neither value of a conflict: "Devices and users targeted with the same setting from
+ * different policies cause conflicts. When conflicts occur, Intune generates an error and doesn't
+ * apply either setting" (Microsoft Learn, "Avoiding policy conflicts",
+ * https://learn.microsoft.com/intune/solutions/education/tutorial-school-deployment/policy-conflicts).
+ */
+export const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.';
+
+/** The verdicts under which a policy may reach the device: the others (excluded, another platform) never deliver it. */
+const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
+
+const KIND_ORDER: readonly AppliesConflictKind[] = ['conflict', 'possibleConflict', 'duplicate', 'merged'];
+
+/** A policy that may reach the device, with what it sets. */
+interface Candidate {
+  objectId: string;
+  name: string;
+  link: string | null;
+  verdict: AppliesVerdict;
+  policy: ConflictPolicy;
+}
+
+interface DeviceSetter extends Setter {
+  candidate: Candidate;
+}
+
+function kindOf(verdict: Verdict): AppliesConflictKind {
+  if (verdict.kind === 'duplicate-setting') return 'duplicate';
+  if (verdict.kind === 'possible-setting-conflict') return 'possibleConflict';
+  return 'conflict';
+}
+
+/** Why a policy may not apply, in a few words. */
+function mayNotApply(candidate: Candidate): string {
+  return candidate.verdict === 'dependsOnFilter' ? `whether "${candidate.name}" applies depends on a filter` : `whether "${candidate.name}" applies could not be decided`;
+}
+
+/** Who both policies reach, as this answer decided it: both apply, so the device; else whether one does is not known. */
+function overlapOf(a: Candidate, b: Candidate): Overlap {
+  if (a.verdict === 'applies' && b.verdict === 'applies') return { kind: 'overlap', shared: 'this device' };
+  const doubtful = a.verdict === 'applies' ? b : a;
+  return { kind: 'possible', reason: mayNotApply(doubtful), short: doubtful.verdict === 'dependsOnFilter' ? 'a filter' : 'not decided' };
+}
+
+function policyOf(setter: DeviceSetter): AppliesConflictPolicy {
+  const { candidate } = setter;
+  return { objectId: candidate.objectId, name: candidate.name, link: candidate.link, verdict: candidate.verdict, value: setter.value.display };
+}
+
+/** The worst verdict among one setting's setters, every pair judged (one device's policies are few). */
+function worstVerdict(settingDefinitionId: string, setters: readonly DeviceSetter[], security: boolean): Verdict | null {
+  let worst: Verdict | null = null;
+  for (let i = 0; i < setters.length; i += 1) {
+    for (let j = i + 1; j < setters.length; j += 1) {
+      const a = setters[i]!;
+      const b = setters[j]!;
+      const verdict = judgePair(settingDefinitionId, a, b, overlapOf(a.candidate, b.candidate), security);
+      if (!verdict) continue;
+      if (!worst || KIND_ORDER.indexOf(kindOf(verdict)) < KIND_ORDER.indexOf(kindOf(worst))) worst = verdict;
+      if (kindOf(worst) === 'conflict') return worst;
+    }
+  }
+  return worst;
+}
+
+function appliedWords(kind: AppliesConflictKind, verdict: Verdict | null, setters: readonly DeviceSetter[]): string {
+  if (kind === 'conflict') return NEITHER_APPLIES;
+  if (kind === 'duplicate') return `${verdict!.pair[0].value.display}, the value each policy that applies sets.`;
+  if (kind === 'merged') return `All of them, merged into one list: ${[...new Set(setters.map((setter) => setter.value.display))].join('; ')}.`;
+  return 'Cannot tell. Where two policies set it differently and both reach the device, Intune applies neither.';
+}
+
+function sentence(text: string): string {
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
+
+/** Why, in a sentence or two: the rule's reason, and for a possible conflict what could not be told. */
+function conflictWords(kind: AppliesConflictKind, verdict: Verdict | null): string {
+  // "Settings and CSPs that support policy merge" (Microsoft Learn, "Antivirus policy for endpoint security in Intune").
+  if (kind === 'merged') return 'Intune merges this setting from every policy that applies (policy merge), so different values are not a conflict.';
+  if (kind === 'duplicate') return 'They set the same value: a duplicate, not a conflict. Changing one of them later makes a conflict.';
+  const { why, overlap } = verdict!;
+  return overlap.kind === 'possible' ? `${sentence(why)}: ${overlap.reason}.` : `${sentence(why)}.`;
+}
+
+/**
+ * The settings that two or more of the device's policies set, with which value Intune applies. Only
+ * settings catalog, endpoint security and baseline policies (report 3's records; `configurationPolicies`)
+ * are compared; a policy excluded or for another platform reaches the device with nothing.
+ */
+export function deviceConflicts(groups: readonly AppliesGroup[], settings: ConflictSettings): AppliesConflicts {
+  if (settings.state === 'failed') {
+    return {
+      state: 'unread',
+      words: `Setting conflicts could not be checked: the settings of the policies could not be read (${settings.reason}). That is not "no conflicts".`,
+    };
+  }
+  const byId = new Map<string, ConflictPolicy>();
+  for (const policy of settings.policies) byId.set(policy.id.toLowerCase(), policy);
+  const notes: string[] = [CONFLICTS_COMPARED];
+  const index = new Map<string, DeviceSetter[]>();
+  for (const group of groups) {
+    for (const entry of group.entries) {
+      if (entry.kind !== 'settingsCatalogPolicy' || !MAY_APPLY.has(entry.verdict)) continue;
+      const id = entry.objectId.toLowerCase();
+      const policy = byId.get(id);
+      if (!policy) {
+        if (!settings.auditOnly.has(id))
+          notes.push(`"${entry.name}" was not among the policies whose settings were read (it may be newer than that read), so its settings are not compared.`);
+        continue;
+      }
+      if (policy.values === null) {
+        notes.push(`The settings of "${entry.name}" could not be read whole (${policy.settingsError ?? 'not read'}), so its settings are not compared.`);
+        continue;
+      }
+      const candidate: Candidate = { objectId: entry.objectId, name: entry.name, link: entry.link || policy.link, verdict: entry.verdict, policy };
+      const seen = new Set<string>();
+      for (const value of policy.values) {
+        // A setting a policy sets twice counts once, as in the setting conflicts report.
+        if (seen.has(value.settingDefinitionId)) continue;
+        seen.add(value.settingDefinitionId);
+        const setter: DeviceSetter = { policy, value, candidate };
+        const setters = index.get(value.settingDefinitionId);
+        if (setters) setters.push(setter);
+        else index.set(value.settingDefinitionId, [setter]);
+      }
+    }
+  }
+
+  const found: AppliesSettingConflict[] = [];
+  for (const [settingDefinitionId, all] of index) {
+    if (all.length < 2) continue;
+    // Those that apply first, then by name: the list reads as "these set it, and these may".
+    const setters = [...all].sort(
+      (a, b) => Number(b.candidate.verdict === 'applies') - Number(a.candidate.verdict === 'applies') || compareText(a.candidate.name, b.candidate.name),
+    );
+    const security = isSecurity(
+      settingDefinitionId,
+      setters.map((setter) => setter.policy),
+    );
+    let kind: AppliesConflictKind;
+    let verdict: Verdict | null = null;
+    let listed = setters;
+    if (MERGED_SETTINGS.has(settingDefinitionId)) {
+      // Merged into one list for the device from every policy that applies: one that only may apply adds what it sets, or not.
+      listed = setters.filter((setter) => setter.candidate.verdict === 'applies');
+      if (listed.length < 2) continue;
+      kind = 'merged';
+    } else {
+      verdict = worstVerdict(settingDefinitionId, setters, security);
+      if (!verdict) continue;
+      kind = kindOf(verdict);
+    }
+    found.push({
+      settingDefinitionId,
+      setting: settingDefinitionId,
+      kind,
+      security: kind !== 'merged' && security,
+      policies: listed.map(policyOf),
+      applied: appliedWords(kind, verdict, listed),
+      words: conflictWords(kind, verdict),
+    });
+  }
+  found.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || Number(b.security) - Number(a.security) || compareText(a.setting, b.setting));
+  const counts: Record<AppliesConflictKind, number> = { conflict: 0, possibleConflict: 0, duplicate: 0, merged: 0 };
+  for (const setting of found) counts[setting.kind] += 1;
+  return { state: 'checked', settings: found, counts, notes };
+}

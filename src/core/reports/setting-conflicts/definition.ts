@@ -1,0 +1,43 @@
+/** The setting conflicts report as the registry holds it: what it says of itself, the source --fault breaks, its records in the demo tenant, and its load and derive. */
+
+import { LOADING_TEXT } from '../report-model.js';
+import type { ReportDefinition } from '../report-model.js';
+import type { GraphApplicationPermission } from '../../graph/graph-permissions.js';
+import type { UpstreamRead } from '../../graph/upstream-read.js';
+import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
+import { securityPostureReport } from '../security-posture/definition.js';
+import { SECURITY_POLICIES_READ } from '../security-posture/reads.js';
+import { deriveSettingConflicts } from './derive.js';
+import type { SettingConflictRecords } from './derive.js';
+import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
+import type { ConflictFindingKind } from './finding-kinds.js';
+import { loadSettingConflicts } from './load.js';
+import { settingConflictsDemo } from './demo.js';
+
+/** Report 3's reads and report 2's, each once: the records it judges are theirs (load.ts). */
+const READS: readonly UpstreamRead[] = [...new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads])];
+const PERMISSIONS: readonly GraphApplicationPermission[] = [...new Set([...securityPostureReport.permissions, ...assignmentHygieneReport.permissions])];
+
+export const settingConflictsReport: ReportDefinition<SettingConflictRecords, ConflictFindingKind> = {
+  id: 'setting-conflicts',
+  title: 'Setting Conflicts',
+  summary:
+    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value.',
+  permissions: PERMISSIONS,
+  prerequisites: ['An Intune licence for the tenant.'],
+  beta: false,
+  navigationLabel: 'Setting conflicts',
+  botNames: ['setting conflicts', 'conflicts', 'policy conflicts', 'conflicting settings'],
+  botTopics: ['conflict', 'conflicts', 'conflicting', 'policy conflict', 'setting conflict', 'duplicate setting', 'duplicate settings', 'set twice'],
+  botDescription: 'Settings two policies set differently for the same devices',
+  tables: { '': 'Settings set by more than one policy' },
+  pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
+  charts: [],
+  findingKinds: CONFLICT_FINDING_KINDS,
+  optionalSources: [],
+  demo: settingConflictsDemo,
+  reads: READS,
+  faultSource: SECURITY_POLICIES_READ.path,
+  load: loadSettingConflicts,
+  derive: (records) => deriveSettingConflicts(records),
+};

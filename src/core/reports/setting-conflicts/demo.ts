@@ -1,0 +1,141 @@
+/**
+ * The setting conflicts report's records in the demo tenant: settings catalog policies that set one
+ * setting, each case beside the rule and Microsoft page that decides it (docs/finding-rules.md,
+ * "Setting conflicts"). Reports 2 and 3 read these policies too; they are assigned to groups with
+ * members and set nothing report 3 judges, so they make no finding there, except the one assigned to
+ * an empty group, which report 2 declares.
+ */
+
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { plantConfigurationPolicy } from '../demo-records.js';
+import type { SettingInstance, Target } from '../demo-records.js';
+import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
+import { choiceSetting } from '../security-posture/demo-records.js';
+import type { ConflictFindingKind } from './finding-kinds.js';
+
+type Tenant = DemoTenantBuilder<ConflictFindingKind>;
+
+const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
+const CORTANA = 'device_vendor_msft_policy_config_experience_allowcortana';
+const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activehoursstart';
+const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
+const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
+const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
+
+const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
+/** The tokens Graph gives in place of a secret's value; a test checks that no result carries them. */
+export const SECRET_TOKENS = ['9fab7c95-0bb6-4fda-a4a1-6ca582bb3124', '1301f427-7ba6-4908-92a1-15938680cde6'] as const;
+
+function secretSetting(settingDefinitionId: string, token: string): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+    settingDefinitionId,
+    simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationSecretSettingValue', value: token, valueState: 'encryptedValueToken' },
+  } as SettingInstance;
+}
+
+function integerSetting(settingDefinitionId: string, value: number): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+    settingDefinitionId,
+    simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationIntegerSettingValue', value },
+  } as SettingInstance;
+}
+
+function stringListSetting(settingDefinitionId: string, values: string[]): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingCollectionInstance',
+    settingDefinitionId,
+    simpleSettingCollectionValue: values.map((value) => ({ '@odata.type': '#microsoft.graph.deviceManagementConfigurationStringSettingValue', value })),
+  } as SettingInstance;
+}
+
+/**
+ * A settings catalog policy whose assignments carry their filter fields as Graph beta returns them
+ * (`deviceAndAppManagementAssignmentFilterType` `none` where there is no filter; the beta
+ * `deviceAndAppManagementAssignmentTarget`), so that "no filter" is read, not unknown.
+ */
+function policy(tenant: Tenant, name: string, settings: SettingInstance[], targets: Target[]): string {
+  const id = plantConfigurationPolicy(tenant, { name, templateFamily: 'none', settings, targets });
+  const record = tenant.records('configurationPolicies').find((candidate) => candidate.id === id) as unknown as Beta.DeviceManagementConfigurationPolicy;
+  for (const assignment of record.assignments ?? []) {
+    if (assignment.target) Object.assign(assignment.target, { deviceAndAppManagementAssignmentFilterId: null, deviceAndAppManagementAssignmentFilterType: 'none' });
+  }
+  return id;
+}
+
+export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
+  {
+    step: 17,
+    plant(tenant) {
+      const engineering = tenant.addGroup({ displayName: 'Engineering devices', memberCount: 4 });
+      const leads = tenant.addGroup({ displayName: 'Engineering leads', memberCount: 2 });
+      const include = (groupId: string): Target => ({ kind: 'include', groupId });
+
+      // Two policies reach one group and set cloud protection on and off: "Intune generates an error
+      // and doesn't apply either setting" (learn.microsoft.com/intune/solutions/education/tutorial-school-deployment/policy-conflicts).
+      // A Defender setting: high.
+      policy(tenant, 'Defender - cloud protection on (Engineering)', [choiceSetting(CLOUD_PROTECTION, '1')], [include(engineering)]);
+      policy(tenant, 'Defender - cloud protection off for builds (Engineering)', [choiceSetting(CLOUD_PROTECTION, '0')], [include(engineering)]);
+      tenant.declare('security-setting-conflict', CLOUD_PROTECTION);
+
+      // Two policies to All devices, the camera allowed and blocked: a conflict on a setting that is not a security one (medium).
+      policy(tenant, 'Devices - camera allowed', [choiceSetting(CAMERA, '1')], [{ kind: 'allDevices' }]);
+      policy(tenant, 'Devices - camera blocked (meeting rooms)', [choiceSetting(CAMERA, '0')], [{ kind: 'allDevices' }]);
+      tenant.declare('setting-conflict', CAMERA);
+
+      // The same value twice, to the same group: a duplicate, not a conflict (a conflict is the same
+      // setting "with different values", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-asr-policy).
+      policy(tenant, 'Engineering - Cortana off', [choiceSetting(CORTANA, '0')], [include(engineering)]);
+      policy(tenant, 'Engineering - privacy settings', [choiceSetting(CORTANA, '0')], [include(engineering)]);
+      tenant.declare('duplicate-setting', CORTANA);
+
+      // Different values to two groups whose shared members (a nested group, or the same user in
+      // both) report 2 does not read: a possible conflict, which says why.
+      policy(tenant, 'Updates - active hours from 8 (Engineering)', [integerSetting(ACTIVE_HOURS_START, 8)], [include(engineering)]);
+      policy(tenant, 'Updates - active hours from 9 (Engineering leads)', [integerSetting(ACTIVE_HOURS_START, 9)], [include(leads)]);
+      tenant.declare('possible-setting-conflict', ACTIVE_HOURS_START);
+
+      // All devices except a group, and that group: Intune applies an exclusion only to members of the
+      // type the inclusion reaches (learn.microsoft.com/en-us/mem/intune/configuration/device-profile-assign),
+      // and the kind of the group's members is not read: possible, saying so.
+      policy(
+        tenant,
+        'Updates - active hours until 17 (all but Engineering)',
+        [integerSetting(ACTIVE_HOURS_END, 17)],
+        [{ kind: 'allDevices' }, { kind: 'exclude', groupId: engineering }],
+      );
+      policy(tenant, 'Updates - active hours until 20 (Engineering)', [integerSetting(ACTIVE_HOURS_END, 20)], [include(engineering)]);
+      tenant.declare('possible-setting-conflict', ACTIVE_HOURS_END);
+
+      // Defender exclusions merge across policies into one list ("Settings and CSPs that support policy
+      // merge", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-antivirus-policy): never a conflict.
+      policy(tenant, 'Defender - build tool exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\Build'])], [{ kind: 'allDevices' }]);
+      policy(tenant, 'Defender - line-of-business exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\LOB'])], [{ kind: 'allDevices' }]);
+
+      // Defender for Endpoint onboarding in two policies to one group. The onboarding blob is a
+      // secret: Graph returns it as `deviceManagementConfigurationSecretSettingValue` with
+      // `valueState` `encryptedValueToken`, a token per policy, not the blob (Graph beta,
+      // deviceManagementConfigurationSecretSettingValue), so two policies cannot be compared and the
+      // report never keeps or shows the token: a possible conflict, saying the values are secret.
+      for (const [name, token] of [
+        ['Defender for Endpoint - onboarding (Engineering)', SECRET_TOKENS[0]],
+        ['Defender for Endpoint - onboarding, second tenant blob (Engineering)', SECRET_TOKENS[1]],
+      ] as const) {
+        policy(tenant, name, [secretSetting(ONBOARDING, token)], [include(engineering)]);
+      }
+      tenant.declare('possible-setting-conflict', ONBOARDING);
+
+      // Report 3's firewall policies set the private profile on (All devices) and off (Finance
+      // devices, through a policy set): whether a device gets both is not told by report 2's records
+      // (report 3's demo assigns them without their filter fields, unread), so it is possible.
+      tenant.declare('possible-setting-conflict', 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall');
+
+      // Different values, but one policy reaches no one (an empty group): disjoint, no conflict. Report 2 finds the empty group.
+      policy(tenant, 'Diagnostics - full (Engineering)', [choiceSetting(TELEMETRY, '3')], [include(engineering)]);
+      const nobody = policy(tenant, 'Diagnostics - basic (empty group)', [choiceSetting(TELEMETRY, '1')], [include(tenant.groups.emptyGroup)]);
+      tenant.declareFor('assignment-hygiene', 'assigned-to-missing-or-empty-groups', nobody);
+    },
+  },
+];

@@ -1,0 +1,308 @@
+/**
+ * The setting conflicts report's rules (docs/finding-rules.md, "Setting conflicts"): every setting
+ * two or more policies set, found through an index by `settingDefinitionId` (never every policy
+ * against every other), its values compared normalised, and the policies' targets compared as
+ * Intune decides who they reach (overlap.ts).
+ */
+
+import type { GroupLookup } from '../../directory/group-lookup.js';
+import { compareText } from '../graph-values.js';
+import { severityTone } from '../report-model.js';
+import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
+import type { AssignableObject } from '../assignment-hygiene/load.js';
+import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
+import type { ConflictFindingKind } from './finding-kinds.js';
+import { provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
+import type { Overlap, TargetedPolicy } from './overlap.js';
+import type { SettingValue } from './setting-values.js';
+
+/** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
+export interface ConflictPolicy {
+  id: string;
+  name: string;
+  /** `templateReference.templateFamily`: `endpointSecurity…` and `baseline` make a conflict a security one. */
+  templateFamily: string;
+  platforms: string;
+  /** What it sets, or null when its settings could not be read whole (`settingsError` says why). */
+  values: SettingValue[] | null;
+  settingsError: string | null;
+  /** Its page in the Intune admin center. */
+  link: string | null;
+}
+
+export interface SettingConflictRecords {
+  policies: ConflictPolicy[];
+  /** Report 2's assignment records: each configuration policy's targets, and the groups they name by lower-case id. */
+  assignments: { objects: readonly AssignableObject[]; groups: ReadonlyMap<string, GroupLookup> };
+  /** Display names of setting definitions by id, where they were read; a setting without one is named by its id. */
+  definitionNames?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
+ * exclusions (Microsoft Learn, "Antivirus policy for endpoint security in Intune", "Settings and
+ * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths). The
+ * ASR rules merge rule by rule: each rule is compared on its own (setting-values.ts keeps them apart).
+ */
+export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
+  'device_vendor_msft_policy_config_defender_excludedpaths',
+  'device_vendor_msft_policy_config_defender_excludedextensions',
+  'device_vendor_msft_policy_config_defender_excludedprocesses',
+]);
+
+/**
+ * Device control's device installation settings: the ASR policy page lists them as merged ("Policy
+ * merge for device control profiles"), the antivirus policy page says the CSP for preventing
+ * installation of matching device IDs does not merge. Where Microsoft's pages disagree, two values
+ * are never a proven conflict.
+ */
+const DEVICE_CONTROL = /^device_vendor_msft_policy_config_deviceinstallation_(allow|prevent)installationofmatching(deviceids|devicesetupclasses|deviceinstanceids)/;
+const DEVICE_CONTROL_DOUBT =
+  "Microsoft's pages disagree on whether Intune merges this device control setting (the attack surface reduction policy page lists it as merged, the antivirus policy page says preventing installation by device IDs does not merge)";
+
+/** Settings whose conflict leaves a protection off (docs/finding-rules.md, "Setting conflicts", "Security settings are high"). */
+const SECURITY_SETTING =
+  /^(vendor_msft_firewall_|device_vendor_msft_policy_config_defender_|device_vendor_msft_defender_|device_vendor_msft_bitlocker_|device_vendor_msft_laps_|device_vendor_msft_policy_config_attacksurfacereduction)/;
+
+export function isSecurity(settingDefinitionId: string, policies: readonly ConflictPolicy[]): boolean {
+  return SECURITY_SETTING.test(settingDefinitionId) || policies.some((policy) => policy.templateFamily.startsWith('endpointSecurity') || policy.templateFamily === 'baseline');
+}
+
+export interface Setter {
+  policy: ConflictPolicy;
+  value: SettingValue;
+}
+
+export type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Overlap; why: string };
+
+const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
+  'security-setting-conflict': 'Conflict',
+  'setting-conflict': 'Conflict',
+  'possible-setting-conflict': 'Possible conflict',
+  'duplicate-setting': 'Duplicate',
+};
+const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+
+function overlapWords(overlap: Overlap): string {
+  return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.reason}` : `No overlap: ${overlap.reason}`;
+}
+
+/** The Overlap cell: the verdict on who both reach in a few words; the finding's detail says why in full. */
+function overlapCell(overlap: Overlap): string {
+  return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.short}` : 'No overlap';
+}
+
+/**
+ * The verdict on one pair of policies setting one setting: a conflict where the values differ and a
+ * device or user is proven reached by both; possible where either cannot be told; a duplicate where
+ * the values are the same and the overlap is proven; nothing otherwise. "What applies" judges a
+ * device's policies with it too (src/core/applies/conflicts.ts), the overlap being what it decided.
+ */
+export function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: Overlap, security: boolean): Verdict | null {
+  if (overlap.kind === 'disjoint') return null;
+  const secret = a.value.secret || b.value.secret;
+  const same = !secret && a.value.value === b.value.value;
+  if (same) return overlap.kind === 'overlap' ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' } : null;
+  if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
+  if (overlap.kind === 'possible')
+    return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values differ, and whether a device or user gets both could not be told' };
+  if (DEVICE_CONTROL.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_DOUBT };
+  return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
+}
+
+/** The most policies a row and a finding name; the rest are counted. */
+const MAX_LISTED = 10;
+/** How many pairs of different values are tried for a possible conflict when the first are disjoint (other platforms). */
+const MAX_POSSIBLE_TRIES = 20;
+
+interface Lookups {
+  keysOf: (policy: ConflictPolicy) => readonly string[];
+  reachesNoOne: (policy: ConflictPolicy) => boolean;
+  overlapOf: (a: ConflictPolicy, b: ConflictPolicy) => Overlap;
+}
+
+const differs = (a: Setter, b: Setter) => a.value.secret || b.value.secret || a.value.value !== b.value.value;
+const worse = (a: Verdict | null, b: Verdict | null) => (!a ? b : !b ? a : ORDER.indexOf(b.kind) < ORDER.indexOf(a.kind) ? b : a);
+
+/**
+ * The worst verdict among one setting's setters, without judging every pair: proven overlaps are
+ * found through an index of the targets that prove one (`provenTargetKeys`), so only setters that
+ * share such a target are judged as a pair; where none proves a conflict, a possible one is looked
+ * for among pairs of different values, a few at most.
+ */
+function settingVerdict(settingDefinitionId: string, setters: readonly Setter[], security: boolean, lookups: Lookups): Verdict | null {
+  const live = setters.filter((setter) => !lookups.reachesNoOne(setter.policy));
+  if (live.length < 2) return null;
+  const judge = (a: Setter, b: Setter) => judgePair(settingDefinitionId, a, b, lookups.overlapOf(a.policy, b.policy), security);
+  const byTarget = new Map<string, Setter[]>();
+  for (const setter of live) {
+    for (const key of lookups.keysOf(setter.policy)) {
+      const sharing = byTarget.get(key);
+      if (sharing) sharing.push(setter);
+      else byTarget.set(key, [setter]);
+    }
+  }
+  let worst: Verdict | null = null;
+  for (const sharing of byTarget.values()) {
+    if (sharing.length < 2) continue;
+    const first = sharing[0]!;
+    const other = sharing.find((setter) => setter.policy.id !== first.policy.id && differs(first, setter));
+    if (other) worst = worse(worst, judge(first, other));
+    const same = sharing.find((setter) => setter.policy.id !== first.policy.id && !differs(first, setter));
+    if (same) worst = worse(worst, judge(first, same));
+    if (worst && ORDER.indexOf(worst.kind) < ORDER.indexOf('possible-setting-conflict')) return worst;
+  }
+  let tries = 0;
+  for (let i = 0; i < live.length && tries < MAX_POSSIBLE_TRIES; i += 1) {
+    for (let j = i + 1; j < live.length && tries < MAX_POSSIBLE_TRIES; j += 1) {
+      if (!differs(live[i]!, live[j]!)) continue;
+      tries += 1;
+      const verdict = judge(live[i]!, live[j]!);
+      if (verdict) return worse(worst, verdict);
+    }
+    // Setters equal to the first are equal to each other: a different value, if any, pairs with the first.
+    if (i === 0 && tries === 0) break;
+  }
+  return worst;
+}
+
+/** Report 2's record of a configuration policy, by lower-case id, with the platforms report 3 read where report 2 has none. */
+function targetedPolicies(records: SettingConflictRecords): Map<string, TargetedPolicy> {
+  const byId = new Map<string, TargetedPolicy>();
+  for (const object of records.assignments.objects) if (object.kind === 'settingsCatalogPolicy') byId.set(object.id.toLowerCase(), object);
+  return byId;
+}
+
+export function deriveSettingConflicts(records: SettingConflictRecords): DerivedReport<ConflictFindingKind> {
+  const groups = records.assignments.groups;
+  const targeted = targetedPolicies(records);
+  const names = records.definitionNames ?? new Map<string, string>();
+  const uncheckedSubjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
+
+  // The index: each setting's setters, in one pass over every policy's settings.
+  const index = new Map<string, Setter[]>();
+  for (const policy of records.policies) {
+    if (policy.values === null) continue;
+    const seen = new Set<string>();
+    for (const value of policy.values) {
+      // A setting a policy sets twice (two entries of one list are folded by setting-values.ts) counts once.
+      if (seen.has(value.settingDefinitionId)) continue;
+      seen.add(value.settingDefinitionId);
+      const setters = index.get(value.settingDefinitionId);
+      if (setters) setters.push({ policy, value });
+      else index.set(value.settingDefinitionId, [{ policy, value }]);
+    }
+  }
+
+  const overlaps = new Map<string, Overlap>();
+  const overlapOf = (a: ConflictPolicy, b: ConflictPolicy): Overlap => {
+    const key = a.id < b.id ? `${a.id}\u0000${b.id}` : `${b.id}\u0000${a.id}`;
+    const known = overlaps.get(key);
+    if (known) return known;
+    const targetA = targeted.get(a.id.toLowerCase());
+    const targetB = targeted.get(b.id.toLowerCase());
+    const missing = !targetA ? a : !targetB ? b : null;
+    const overlap: Overlap = missing
+      ? { kind: 'possible', reason: `the assignments of "${missing.name}" were not among those read`, short: 'assignments not read' }
+      : targetsOverlap({ ...targetA!, platforms: targetA!.platforms ?? a.platforms }, { ...targetB!, platforms: targetB!.platforms ?? b.platforms }, groups);
+    overlaps.set(key, overlap);
+    return overlap;
+  };
+
+  const keys = new Map<string, readonly string[]>();
+  const keysOf = (policy: ConflictPolicy): readonly string[] => {
+    let known = keys.get(policy.id);
+    if (!known) {
+      const target = targeted.get(policy.id.toLowerCase());
+      known = target ? provenTargetKeys(target, groups) : [];
+      keys.set(policy.id, known);
+    }
+    return known;
+  };
+  const nobody = new Map<string, boolean>();
+  const reachesNoOne = (policy: ConflictPolicy): boolean => {
+    let known = nobody.get(policy.id);
+    if (known === undefined) {
+      const target = targeted.get(policy.id.toLowerCase());
+      known = target ? reachesNoOneAtAll(target, groups) : false;
+      nobody.set(policy.id, known);
+    }
+    return known;
+  };
+
+  const rows: Array<ReportRow & { order: number }> = [];
+  const findings: Array<FindingDraft<ConflictFindingKind>> = [];
+  for (const [settingDefinitionId, setters] of index) {
+    if (setters.length < 2 || MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    const security = isSecurity(
+      settingDefinitionId,
+      setters.map((setter) => setter.policy),
+    );
+    const verdict = settingVerdict(settingDefinitionId, setters, security, { keysOf, reachesNoOne, overlapOf });
+    if (!verdict) continue;
+    const worst = verdict;
+    const involved = new Map<string, Setter>(setters.filter((setter) => !reachesNoOne(setter.policy)).map((setter) => [setter.policy.id, setter]));
+    if (!worst) continue;
+    const name = names.get(settingDefinitionId) ?? settingDefinitionId;
+    const parties = [...involved.values()].sort((x, y) => compareText(x.policy.name, y.policy.name));
+    const shown = parties.slice(0, MAX_LISTED);
+    const values = `${shown.map((setter) => `"${setter.policy.name}": ${setter.value.display}`).join('; ')}${parties.length > shown.length ? `; and ${parties.length - shown.length} more` : ''}`;
+    const [first, second] = worst.pair;
+    const severity = CONFLICT_FINDING_KINDS[worst.kind].severity;
+    const tone: CellTone = severityTone(severity);
+    rows.push({
+      id: settingDefinitionId,
+      setting: name,
+      verdict: VERDICT_WORDS[worst.kind],
+      // As loud as the finding, a duplicate (low) included: docs/contract.md, "Columns", "Tones".
+      verdictTone: tone,
+      policies: values,
+      overlap: overlapCell(worst.overlap),
+      link: first.policy.link,
+      order: ORDER.indexOf(worst.kind),
+    });
+    findings.push({
+      kind: worst.kind,
+      subjectId: settingDefinitionId,
+      subjectName: name,
+      detail: `"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
+      // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is not a new finding.
+      ruleKey: worst.pair
+        .map((setter) => setter.policy.id.toLowerCase())
+        .sort()
+        .join(','),
+    });
+  }
+
+  // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
+  for (const policy of records.policies) {
+    if (policy.values !== null) continue;
+    for (const kind of ORDER) uncheckedSubjects.push({ kind, subjectId: policy.id });
+    rows.push({
+      id: policy.id,
+      setting: `Settings of "${policy.name}"`,
+      verdict: 'Could not check',
+      verdictTone: 'neutral',
+      policies: `${policy.name}: ${policy.settingsError ?? 'its settings were not read'}`,
+      overlap: 'Settings not read',
+      link: policy.link,
+      order: ORDER.length,
+    });
+  }
+
+  rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
+  return {
+    state: rows.length === 0 ? 'empty' : 'loaded',
+    notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
+    columns: [
+      // The setting's id is its name where no display name was read (the load reads none), so it is not shown twice.
+      { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
+      { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
+      { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
+      { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
+    ],
+    rows: rows.map(({ order: _order, ...row }) => row),
+    findings,
+    uncheckedSubjects,
+  };
+}

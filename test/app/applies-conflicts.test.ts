@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { AppliesConflicts, AppliesResult, AppliesSettingConflict } from '../../src/app/applies-service.js';
+import { AppliesService } from '../../src/app/applies-service.js';
+import { createServices } from '../../src/app/create-services.js';
+import type { AppServices } from '../../src/app/create-services.js';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildDemoTenant() });
+
+/** A Windows device whose primary user (user2) is in "Engineering devices", where the setting conflicts demo plants its cases, and not in "Engineering leads". */
+const ENGINEERING_DEVICE = 'CONTOSO-0002';
+
+const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
+const CORTANA = 'device_vendor_msft_policy_config_experience_allowcortana';
+const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activehoursstart';
+const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
+const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
+const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
+const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
+const PRIVATE_FIREWALL = 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall';
+
+/** Report 3's list of policies, and each policy's settings: what its upstream load reads. */
+const SETTINGS_READS = /^\/beta\/deviceManagement\/configurationPolicies(\/[^/]+\/settings)?$/;
+
+function services(lines: string[] = []): AppServices {
+  return createServices({
+    connection: { tenantLabel: 'Contoso (demo)', demo: true, tenantKey: 'demo-contoso', graph: harness.client() },
+    cacheMaxAgeMs: 60_000,
+    log: (line) => lines.push(line),
+  });
+}
+
+function conflictsOf(result: AppliesResult): AppliesConflicts {
+  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}`);
+  return result.answer.conflicts;
+}
+
+function checked(result: AppliesResult): AppliesSettingConflict[] {
+  const conflicts = conflictsOf(result);
+  if (conflicts.state !== 'checked') throw new Error(`expected the conflicts checked, got ${conflicts.state}: ${conflicts.words}`);
+  return conflicts.settings;
+}
+
+const ids = (settings: readonly AppliesSettingConflict[], kind: AppliesSettingConflict['kind']) =>
+  settings
+    .filter((setting) => setting.kind === kind)
+    .map((setting) => setting.settingDefinitionId)
+    .sort();
+
+const values = (setting: AppliesSettingConflict | undefined) => setting?.policies.map((policy) => [policy.name, policy.verdict, policy.value]);
+
+describe("what applies lists a device's setting conflicts, judged as the setting conflicts report judges them", () => {
+  it('lists exactly the conflicts the demo plants for a device in the Engineering group, with the value Intune applies', async () => {
+    const result = await services().applies!.applies(ENGINEERING_DEVICE);
+    const settings = checked(result);
+
+    // Cloud protection on and off to its group (and on in report 3's two Defender policies), the camera
+    // allowed and blocked to All devices, active hours until 17 (All devices but a user group, which
+    // Intune does not take out of a device assignment) and until 20, and report 3's firewall private
+    // profile on (All devices) and off (its policy set): every one a conflict, neither value applied.
+    expect(ids(settings, 'conflict')).toEqual([ACTIVE_HOURS_END, CAMERA, CLOUD_PROTECTION, PRIVATE_FIREWALL].sort());
+    for (const setting of settings.filter((candidate) => candidate.kind === 'conflict')) {
+      expect(setting.applied).toMatch(/^Neither value/);
+      expect(setting.policies.every((policy) => policy.verdict === 'applies')).toBe(true);
+    }
+    const cloud = settings.find((setting) => setting.settingDefinitionId === CLOUD_PROTECTION)!;
+    expect(cloud.security).toBe(true);
+    expect(values(cloud)).toEqual([
+      ['Defender - cloud protection off for builds (Engineering)', 'applies', '0'],
+      ['Defender - cloud protection on (Engineering)', 'applies', '1'],
+      ['Defender - Full configuration', 'applies', '1'],
+      ['Defender - Servers', 'applies', '1'],
+    ]);
+    const camera = settings.find((setting) => setting.settingDefinitionId === CAMERA)!;
+    expect(camera.security).toBe(false);
+    expect(values(camera)).toEqual([
+      ['Devices - camera allowed', 'applies', '1'],
+      ['Devices - camera blocked (meeting rooms)', 'applies', '0'],
+    ]);
+    // Conflicts come first, the security ones before the others.
+    expect(settings.slice(0, 4).map((setting) => setting.security)).toEqual([true, true, false, false]);
+
+    // The onboarding blob twice: secret values, never kept, so only possible.
+    expect(ids(settings, 'possibleConflict')).toEqual([ONBOARDING]);
+    const onboarding = settings.find((setting) => setting.settingDefinitionId === ONBOARDING)!;
+    expect(onboarding.policies.map((policy) => policy.value)).toEqual(['(secret, set)', '(secret, set)']);
+    expect(onboarding.words).toContain('secret');
+    expect(JSON.stringify(result)).not.toContain(SECRET_TOKENS[0]);
+    expect(JSON.stringify(result)).not.toContain(SECRET_TOKENS[1]);
+
+    // Cortana off twice is a duplicate (so are the settings report 3's two Defender policies both set to one value).
+    const cortana = settings.find((setting) => setting.settingDefinitionId === CORTANA)!;
+    expect(cortana.kind).toBe('duplicate');
+    expect(cortana.applied).toBe('0, the value each policy that applies sets.');
+    for (const duplicate of settings.filter((setting) => setting.kind === 'duplicate'))
+      expect(new Set(duplicate.policies.map((policy) => policy.value)).size, duplicate.settingDefinitionId).toBe(1);
+
+    // Defender's excluded paths merge: listed as merged, both values applied, never a conflict.
+    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS]);
+    expect(settings.find((setting) => setting.settingDefinitionId === EXCLUDED_PATHS)!.applied).toBe('All of them, merged into one list: C:\\Build; C:\\LOB.');
+
+    // Active hours from 9 goes to Engineering leads, which this device's user is not in; diagnostics
+    // basic to an empty group: one policy each reaches the device, so no conflict.
+    expect(settings.map((setting) => setting.settingDefinitionId)).not.toContain(ACTIVE_HOURS_START);
+    expect(settings.map((setting) => setting.settingDefinitionId)).not.toContain(TELEMETRY);
+  });
+
+  it('says a conflict is possible where one of the policies may or may not apply', async () => {
+    const settings = checked(await services().applies!.applies(APPLIES_DEMO.device));
+    expect(ids(settings, 'conflict')).toEqual([CAMERA]);
+    expect(ids(settings, 'possibleConflict')).toEqual([PRIVATE_FIREWALL]);
+    expect(ids(settings, 'duplicate')).toEqual([]);
+    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS]);
+    const firewall = settings.find((setting) => setting.settingDefinitionId === PRIVATE_FIREWALL)!;
+    expect(values(firewall)).toEqual([
+      ['Firewall - Corporate', 'applies', 'true'],
+      ['Firewall - Branch offices (policy set)', 'unknown', 'false'],
+    ]);
+    expect(firewall.words).toContain('whether "Firewall - Branch offices (policy set)" applies could not be decided');
+    expect(firewall.applied).toMatch(/^Cannot tell\./);
+  });
+
+  it('checks no conflicts for a user, and reads no settings for one', async () => {
+    const app = services();
+    const result = await app.applies!.applies(APPLIES_DEMO.user);
+    expect(conflictsOf(result)).toMatchObject({ state: 'deviceOnly' });
+    expect(harness.sim.graph.requests.filter((request) => SETTINGS_READS.test(request.path) && request.path.endsWith('/settings'))).toEqual([]);
+  });
+
+  it("shares report 3's load: one upstream load for the report and every question, none per question", async () => {
+    const lines: string[] = [];
+    const app = services(lines);
+    const first = await app.applies!.applies(ENGINEERING_DEVICE);
+    expect(conflictsOf(first).state).toBe('checked');
+    expect(first.requests).toBe(harness.sim.graph.requests.filter((request) => !request.inBatch).length);
+    expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(1);
+
+    // Another device, and report 3's viewers: nothing of report 3 is read again.
+    harness.sim.graph.clearLog();
+    const second = await app.applies!.applies(APPLIES_DEMO.device);
+    expect(conflictsOf(second).state).toBe('checked');
+    expect((await app.reports.get('security-posture')).state).toBe('loaded');
+    expect(harness.sim.graph.requests.filter((request) => SETTINGS_READS.test(request.path))).toEqual([]);
+    expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(1);
+    // Its own reads about the device only: a handful, whatever the tenant's number of policies.
+    expect(second.requests).toBeLessThanOrEqual(12);
+  });
+
+  it("says the conflicts could not be checked, and why, when report 3's records cannot be read, and answers the rest", async () => {
+    const app = services();
+    // Report 2's records first, so that only report 3's read of the same list fails.
+    expect((await app.reports.get('assignment-hygiene')).state).toBe('loaded');
+    const removeFault = harness.sim.faults.add({ path: '/beta/deviceManagement/configurationPolicies', status: 403 });
+    let result: AppliesResult;
+    try {
+      result = await app.applies!.applies(ENGINEERING_DEVICE);
+    } finally {
+      removeFault();
+    }
+    expect(result.kind).toBe('found');
+    const conflicts = conflictsOf(result);
+    expect(conflicts.state).toBe('unread');
+    expect(conflicts.state !== 'checked' && conflicts.words).toMatch(/^Setting conflicts could not be checked: .*403.*That is not "no conflicts"\.$/);
+    expect(result.kind === 'found' && result.answer.groups.length).toBeGreaterThan(0);
+
+    // Nothing failed is kept: the next question reads them and lists the conflicts.
+    expect(ids(checked(await app.applies!.applies(ENGINEERING_DEVICE)), 'conflict')).toContain(CAMERA);
+  });
+
+  it('reads the settings itself where nothing shares the loads, with the same answer', async () => {
+    const alone = await new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined }).applies(ENGINEERING_DEVICE);
+    const shared = await services().applies!.applies(ENGINEERING_DEVICE);
+    expect(conflictsOf(alone)).toEqual(conflictsOf(shared));
+  });
+});

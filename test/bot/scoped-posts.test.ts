@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStateStore } from '../../src/app/open-state-store.js';
+import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import type { StateStore } from '../../src/store/state-store.js';
+import { PLAYGROUND_CURRENT_USER_OBJECT_ID, startPlayground } from '../support/agents-playground.js';
+import type { Playground, PlaygroundMessage } from '../support/agents-playground.js';
+import { startBotServer } from '../support/bot-server.js';
+import type { BotServer } from '../support/bot-server.js';
+import { cardTexts } from '../support/card-texts.js';
+import { simulatorTenantKey, useTestSimulator } from '../support/simulated-tenant.js';
+
+/**
+ * The viewer scope through Teams, as the Agents Playground carries it: the person who sends the
+ * messages is made a member of the demo tenant's "Intune Europe Admins" (the regional role
+ * assignment, scope tag Europe), so the bot answers them in that scope, and a schedule they set for
+ * their scope tag is posted by the server with that tag's findings only.
+ */
+const tenant = buildDemoTenant();
+const europeAdmins = [...tenant.groups.values()].find((group) => group.displayName === 'Intune Europe Admins')!;
+europeAdmins.members.push({ id: PLAYGROUND_CURRENT_USER_OBJECT_ID, type: 'user' });
+const harness = useTestSimulator({ tenant });
+
+let dataDirectory: string;
+let store: StateStore;
+let server: BotServer;
+let playground: Playground;
+/** The time as scheduled posts see it; the test moves it. */
+let now = new Date('2026-11-23T10:00:00Z'); // a Monday
+
+beforeAll(async () => {
+  dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-scoped-posts-'));
+  store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
+  server = await startBotServer(harness.sim, harness.client(), { store, now: () => now, viewerScope: true });
+  playground = await startPlayground(`${server.base}/api/messages`, { currentUserName: 'Alex Wilber' });
+});
+
+afterAll(async () => {
+  await playground?.close();
+  await server?.close();
+  await store?.close();
+  rmSync(dataDirectory, { recursive: true, force: true });
+});
+
+async function ask(text: string, conversationId: string, mention = false): Promise<PlaygroundMessage> {
+  const from = playground.messages.length;
+  await playground.send(conversationId, text, { mention });
+  const [reply] = await playground.waitForMessages(from, 1);
+  return reply!;
+}
+
+const texts = (message: PlaygroundMessage) => message.cards.flatMap((card) => [...cardTexts(card).blocks, ...cardTexts(card).runs]).join('\n');
+const europeFindings = ['ASR - Standard protection', 'Security baseline for Windows (23H2)'];
+
+describe('a regional administrator through Teams, with the viewer scope on', () => {
+  it('is shown a report in their scope tag only', async () => {
+    const reply = texts(await ask('show security posture', playground.config.personalChat.id));
+    expect(reply).toMatch(/^2 findings, worst first$/m);
+    expect(reply).toMatch(/Showing what your Intune role assignments let you see: scope tag Europe/);
+    for (const name of europeFindings) expect(reply).toContain(name);
+    expect(reply).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+  });
+
+  it('sets a schedule for their scope tag, and the server posts that tag’s new findings only', async () => {
+    const team = playground.config.teams[0]!;
+    const channel = team.channels.find((candidate) => candidate.name === 'General') ?? team.channels[0]!;
+    const set = await ask('post new findings for scope tag Europe daily at 9:00 UTC', channel.id, true);
+    expect(set.text).toContain('From now on I post new findings in scope tag Europe here daily at 09:00 (UTC), starting Tue 24 Nov, 09:00.');
+
+    now = new Date('2026-11-24T09:00:30Z');
+    const from = playground.messages.length;
+    const [run] = await server.scheduler.tick();
+    expect(run?.outcome).toMatchObject({ status: 'posted', fresh: 2 });
+    const [post] = await playground.waitForMessages(from, 1);
+    expect(post!.conversationId).toBe(channel.id);
+    const card = texts(post!);
+    expect(card).toContain('2 new findings in Contoso (demo), scope tag Europe');
+    for (const name of europeFindings) expect(card).toContain(name);
+    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(card).not.toContain('Connector & Integration Health');
+    expect(await server.scheduler.tick()).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { CONFLICTS_COMPARED, deviceConflicts } from '../../../src/core/applies/conflicts.js';
+import type { AppliesConflicts, ConflictSettings } from '../../../src/core/applies/conflicts.js';
+import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/derive.js';
+import type { ConflictPolicy } from '../../../src/core/reports/setting-conflicts/derive.js';
+import type { SettingValue } from '../../../src/core/reports/setting-conflicts/setting-values.js';
+
+const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
+const DEVICE_IDS = 'device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdeviceids';
+const EXCLUDED_EXTENSIONS = 'device_vendor_msft_policy_config_defender_excludedextensions';
+
+const value = (settingDefinitionId: string, text: string): SettingValue => ({ settingDefinitionId, value: text, display: text, secret: false });
+
+function policy(id: string, values: SettingValue[] | null, settingsError: string | null = null): ConflictPolicy {
+  return { id, name: `Policy ${id}`, templateFamily: 'none', platforms: 'windows10', values, settingsError, link: `https://intune.example/${id}` };
+}
+
+function entry(id: string, verdict: AppliesVerdict, kind: AppliesEntry['kind'] = 'settingsCatalogPolicy'): AppliesEntry {
+  return {
+    objectId: id,
+    name: `Policy ${id}`,
+    kind,
+    typeLabel: 'Settings catalog policies',
+    link: '',
+    verdict,
+    intent: null,
+    platform: { kind: 'for', platforms: ['windows'], words: 'Windows' },
+    path: [],
+    words: '',
+    caveats: [],
+  };
+}
+
+const groups = (...entries: AppliesEntry[]): AppliesGroup[] => [{ typeLabel: 'Settings catalog policies', entries }];
+const read = (...policies: ConflictPolicy[]): ConflictSettings => ({ state: 'read', policies, auditOnly: new Set(['audit']) });
+
+function settingsOf(conflicts: AppliesConflicts) {
+  if (conflicts.state !== 'checked') throw new Error(`not checked: ${conflicts.words}`);
+  return conflicts.settings;
+}
+
+describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", "Setting conflicts on a device")', () => {
+  it('a different value in a policy whose verdict depends on a filter is a possible conflict, saying so; the same value there is nothing', () => {
+    const conflicts = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'dependsOnFilter'), entry('c', 'unknown')),
+      read(policy('a', [value(CAMERA, '1')]), policy('b', [value(CAMERA, '0')]), policy('c', [value(CAMERA, '1')])),
+    );
+    const [camera] = settingsOf(conflicts);
+    expect(camera).toMatchObject({ kind: 'possibleConflict', settingDefinitionId: CAMERA });
+    expect(camera!.words).toContain('whether "Policy b" applies depends on a filter');
+    expect(camera!.policies.map((listed) => [listed.name, listed.verdict])).toEqual([
+      ['Policy a', 'applies'],
+      ['Policy b', 'dependsOnFilter'],
+      ['Policy c', 'unknown'],
+    ]);
+    // The same value in a policy that may not apply is neither a conflict nor a duplicate.
+    const same = deviceConflicts(groups(entry('a', 'applies'), entry('c', 'unknown')), read(policy('a', [value(CAMERA, '1')]), policy('c', [value(CAMERA, '1')])));
+    expect(settingsOf(same)).toEqual([]);
+  });
+
+  it('a policy excluded or for another platform sets nothing on the device', () => {
+    const conflicts = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'excluded'), entry('c', 'notForPlatform')),
+      read(policy('a', [value(CAMERA, '1')]), policy('b', [value(CAMERA, '0')]), policy('c', [value(CAMERA, '0')])),
+    );
+    expect(settingsOf(conflicts)).toEqual([]);
+  });
+
+  it("keeps the setting conflicts report's merge rules: merged settings and Microsoft's disputed device control settings are never a proven conflict", () => {
+    const conflicts = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'applies')),
+      read(policy('a', [value(EXCLUDED_EXTENSIONS, '.log'), value(DEVICE_IDS, 'PCI\\1')]), policy('b', [value(EXCLUDED_EXTENSIONS, '.tmp'), value(DEVICE_IDS, 'PCI\\2')])),
+    );
+    const settings = settingsOf(conflicts);
+    expect(settings.map((setting) => [setting.settingDefinitionId, setting.kind])).toEqual([
+      [DEVICE_IDS, 'possibleConflict'],
+      [EXCLUDED_EXTENSIONS, 'merged'],
+    ]);
+    expect(settings[0]!.words).toContain("Microsoft's pages disagree");
+    expect(settings[1]!.applied).toBe('All of them, merged into one list: .log; .tmp.');
+  });
+
+  it('says which policies were not compared and why: settings not read whole, or not in the list read; an audit-only baseline sets nothing', () => {
+    const conflicts = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'applies'), entry('gone', 'applies'), entry('audit', 'applies'), entry('intent', 'applies', 'intent')),
+      read(policy('a', [value(CAMERA, '1')]), policy('b', null, 'Graph answered 500')),
+    );
+    expect(conflicts).toEqual({
+      state: 'checked',
+      settings: [],
+      counts: { conflict: 0, possibleConflict: 0, duplicate: 0, merged: 0 },
+      notes: [
+        CONFLICTS_COMPARED,
+        'The settings of "Policy b" could not be read whole (Graph answered 500), so its settings are not compared.',
+        '"Policy gone" was not among the policies whose settings were read (it may be newer than that read), so its settings are not compared.',
+      ],
+    });
+  });
+
+  it('never says "no conflicts" when the settings could not be read', () => {
+    const conflicts = deviceConflicts(groups(entry('a', 'applies')), { state: 'failed', reason: 'Graph answered 403' });
+    expect(conflicts).toEqual({
+      state: 'unread',
+      words: 'Setting conflicts could not be checked: the settings of the policies could not be read (Graph answered 403). That is not "no conflicts".',
+    });
+  });
+});

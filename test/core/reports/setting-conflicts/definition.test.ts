@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { REPORTS } from '../../../../src/core/reports/registry.js';
+import { LOADING_TEXT } from '../../../../src/core/reports/report-model.js';
+import { CONFLICT_FINDING_KINDS } from '../../../../src/core/reports/setting-conflicts/finding-kinds.js';
+import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
+import { assignmentHygieneReport } from '../../../../src/core/reports/assignment-hygiene/definition.js';
+import { securityPostureReport } from '../../../../src/core/reports/security-posture/definition.js';
+
+describe('the setting conflicts report as it says of itself', () => {
+  it("uses the specification's words while pending", () => {
+    expect(settingConflictsReport.pending).toEqual({ starting: LOADING_TEXT, fetching: LOADING_TEXT });
+  });
+
+  it("is the registry's seventh report, named by its bot names and its number, and its reads are only those of reports 3 and 2", () => {
+    expect(REPORTS.ids.at(-1)).toBe(settingConflictsReport.id);
+    for (const name of ['setting conflicts', 'conflicts', 'policy conflicts', 'conflicting settings', '7', 'setting-conflicts'])
+      expect(REPORTS.find(name), name).toBe(settingConflictsReport.id);
+    const theirs = new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads]);
+    expect(settingConflictsReport.reads.every((read) => theirs.has(read))).toBe(true);
+    // Registering it added no read: the product's reads are the six others'.
+    const others = REPORTS.definitions.filter((definition) => definition.id !== settingConflictsReport.id);
+    expect(new Set(REPORTS.reads)).toEqual(new Set(others.flatMap((definition) => definition.reads)));
+  });
+
+  it.each(Object.entries(CONFLICT_FINDING_KINDS))('%s has guidance: why, 2 to 6 distinct steps, Microsoft Learn sources', (_kind, entry) => {
+    expect(entry.remediation.why.trim()).not.toBe('');
+    const steps = entry.remediation.steps;
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(steps.length).toBeLessThanOrEqual(6);
+    expect(new Set(steps).size).toBe(steps.length);
+    for (const source of entry.remediation.sources) expect(new URL(source.url).hostname).toBe('learn.microsoft.com');
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { AUDIT_EVENTS_PATH } from '../../../../src/core/audit-story/read-audit-log.js';
+import { REPORTS } from '../../../../src/core/reports/registry.js';
+import type { ReportResult } from '../../../../src/core/reports/report-model.js';
+import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
+import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
+import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
+import { useTestSimulator } from '../../../support/simulated-tenant.js';
+
+const now = new Date('2026-11-22T09:00:00Z');
+const registry = REPORTS;
+const tenant = buildDemoTenant({ now, registry });
+const harness = useTestSimulator({ tenant });
+
+async function load(id: string): Promise<{ result: ReportResult; requests: number }> {
+  harness.sim.graph.clearLog();
+  const result = await registry.load(id, harness.client(), { now: () => now });
+  expect(result.error).toBeNull();
+  return { result, requests: harness.sim.graph.requests.length };
+}
+
+const policyId = (name: string) => {
+  const record = tenant.collections.configurationPolicies.find((item) => item.name === name);
+  if (!record) throw new Error(`the demo plants no "${name}"`);
+  return record.id;
+};
+
+describe('setting conflicts on the strict simulator', () => {
+  it('finds exactly what the demo declares: a conflict on one group, one on All devices, a duplicate, and possible ones that say why', async () => {
+    const { result } = await load(settingConflictsReport.id);
+    const declared = declaredFindingsFor(tenant).filter((finding) => finding.report === settingConflictsReport.id);
+    const found = result.findings.map((finding) => `${finding.kind} ${finding.subjectId}`).sort();
+    expect(found).toEqual(declared.map((finding) => `${finding.kind} ${finding.subjectId}`).sort());
+    expect(new Set(result.findings.map((finding) => finding.kind))).toEqual(
+      new Set(['security-setting-conflict', 'setting-conflict', 'duplicate-setting', 'possible-setting-conflict']),
+    );
+
+    const byId = (id: string) => result.findings.find((finding) => finding.subjectId === id)!;
+    expect(byId('device_vendor_msft_policy_config_defender_allowcloudprotection').detail).toContain('Both reach group "Engineering devices"');
+    expect(byId('device_vendor_msft_policy_config_update_activehoursstart').detail).toContain('are different groups');
+    expect(byId('device_vendor_msft_policy_config_update_activehoursend').detail).toContain('excludes group "Engineering devices"');
+    expect(byId('device_vendor_msft_windowsadvancedthreatprotection_onboarding').detail).toContain('(secret, set)');
+    // What Graph gives in place of a secret is never kept nor shown.
+    for (const token of SECRET_TOKENS) expect(JSON.stringify(result)).not.toContain(token);
+  });
+
+  it('finds nothing for merged Defender exclusions, nor for a policy that reaches no one', async () => {
+    const { result } = await load(settingConflictsReport.id);
+    const subjects = result.findings.map((finding) => finding.subjectId);
+    expect(subjects).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
+    expect(subjects).not.toContain('device_vendor_msft_policy_config_system_allowtelemetry');
+    // The policies exist and were read: their absence is the rule, not a missed read.
+    expect(policyId('Defender - line-of-business exclusions')).toBeTruthy();
+    expect(result.rows.some((row) => row.verdict === 'Could not check')).toBe(false);
+  });
+
+  it('makes no more Graph requests than reports 2 and 3 make between them', async () => {
+    const conflicts = await load(settingConflictsReport.id);
+    const posture = await load('security-posture');
+    const assignments = await load('assignment-hygiene');
+    expect(conflicts.requests).toBeGreaterThan(0);
+    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests);
+  });
+
+  it('reads no audit log when it loads reports 3 and 2 itself: it tells no stories, and they would', async () => {
+    const auditRequests = () => harness.sim.graph.requests.filter((request) => request.path.endsWith(AUDIT_EVENTS_PATH)).length;
+    await load('assignment-hygiene');
+    expect(auditRequests()).toBeGreaterThan(0);
+    await load(settingConflictsReport.id);
+    expect(auditRequests()).toBe(0);
+  });
+});
