@@ -9,6 +9,8 @@ import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
 import { notCheckedSources } from './not-checked.js';
 import type {
+  Finding,
+  FindingDraft,
   LoadContext,
   LoadMemory,
   LoadProgress,
@@ -211,7 +213,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       notice: derived.notice,
       columns: derived.columns,
       rows: derived.rows,
-      findings: derived.findings.map(({ ruleKey, ...finding }) => ({ ...finding, fingerprint: findingFingerprint(id, finding.kind, finding.subjectId, ruleKey, options.digest) })),
+      findings: derived.findings.map((draft) => withFingerprint(draft, findingFingerprint(id, draft.kind, draft.subjectId, draft.ruleKey, options.digest))),
       findingKinds: definition.findingKinds,
       unchecked: uncheckedKinds(definition, derived.columns),
       uncheckedSubjects: distinctSubjects(derived.uncheckedSubjects ?? []).map(({ kind, subjectId, ruleKey }) => ({
@@ -229,6 +231,17 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
     options.onUnexpectedError?.(id, error);
     return failed({ status: null, code: 'unreadableData', message: 'The report could not be built from what Microsoft Graph returned; the reason is in the server log.' });
   }
+}
+
+/**
+ * The finding a draft makes: its properties in their order, without `ruleKey`, and its fingerprint
+ * last. `Object.assign` where the draft has no rule key: a rest pattern costs several times as much
+ * over a large report's findings (120,000 of report 4's at 500,000 devices; docs/performance.md).
+ */
+function withFingerprint(draft: FindingDraft, fingerprint: string): Finding {
+  if (!Object.hasOwn(draft, 'ruleKey')) return Object.assign({}, draft, { fingerprint });
+  const { ruleKey: _ruleKey, ...finding } = draft;
+  return { ...finding, fingerprint };
 }
 
 /** The finding kinds that only an n/a source could prove: a load without that source did not check them. */

@@ -9,6 +9,7 @@ import { isHybridJoined, isWorkplaceJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 import { DeviceNameOrder } from './name-order.js';
+import type { EscrowJoin } from './escrow-join.js';
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
 
@@ -77,13 +78,19 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   ];
   if (records.devices.length === 0) return { state: 'empty', notice: EMPTY_NOTICE, columns, rows: [], findings: [] };
 
-  // Rows by device, in the order the devices came; how many gaps each has decides where it goes.
-  const rows = new Array<ReportRow>(records.devices.length);
-  const gapsOf = new Uint8Array(records.devices.length);
+  // Rows by device, in the order the devices came; how many gaps each has decides where it goes. What
+  // the load joined while the pages arrived spares looking each device up and making its row here.
+  const devices = records.devices;
+  const join = joinOf(records);
+  const made = join?.takeRows();
+  const keys = records.recoveryKeys.available ? records.recoveryKeys.byDevice : undefined;
+  const laps = records.lapsPasswords.available ? records.lapsPasswords.byDevice : undefined;
+  const rows = made ?? new Array<ReportRow>(devices.length);
+  const gapsOf = new Uint8Array(devices.length);
   const findings: FindingDraft<EscrowFindingKind>[] = [];
   const uncheckedSubjects: Array<UncheckedSubject<EscrowFindingKind>> = [];
-  for (let index = 0; index < records.devices.length; index += 1) {
-    const device = records.devices[index]!;
+  for (let index = 0; index < devices.length; index += 1) {
+    const device = devices[index]!;
     // The row's note, its parts joined by '. '; most rows have none (75,000 rows on a large tenant).
     let note: string | null = null;
     let recoveryKey: string | null = null;
@@ -94,8 +101,8 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
     const hybrid = isHybridJoined(device.joinType);
     if (device.cloudPc) note = withNote(note, 'Windows 365 Cloud PC: BitLocker is not supported; Windows 365 encrypts its disks');
     else if (hybrid) note = withNote(note, 'Hybrid joined: its BitLocker key may be escrowed to on-premises Active Directory, which Graph cannot show');
-    if (records.recoveryKeys.available) {
-      const escrow = device.entraDeviceId ? records.recoveryKeys.byDevice.get(device.entraDeviceId) : undefined;
+    if (keys) {
+      const escrow = join ? join.keyAt(index) : device.entraDeviceId ? keys.get(device.entraDeviceId) : undefined;
       if (escrow?.hasOsVolumeKey) {
         recoveryKey = escrow.osVolumeKeyCreated ?? 'escrowed';
       } else if (device.cloudPc) {
@@ -121,10 +128,11 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         });
       }
     }
-    if (records.lapsPasswords.available) {
-      const hasPassword = device.entraDeviceId ? records.lapsPasswords.byDevice.has(device.entraDeviceId) : false;
-      if (hasPassword) {
-        lapsPassword = records.lapsPasswords.byDevice.get(device.entraDeviceId!) ?? 'escrowed';
+    if (laps) {
+      // The backup's date (null: backed up, no date), or undefined when there is none.
+      const backup = join ? join.lapsAt(index) : device.entraDeviceId && laps.has(device.entraDeviceId) ? laps.get(device.entraDeviceId)! : undefined;
+      if (backup !== undefined) {
+        lapsPassword = backup ?? 'escrowed';
       } else if (isWorkplaceJoined(device.joinType)) {
         // Nothing can be backed up, so nothing is missing (docs/finding-rules.md, report 4).
         lapsPassword = LAPS_NOT_SUPPORTED;
@@ -148,16 +156,24 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         });
       }
     }
-    rows[index] = {
-      id: device.id,
-      device: device.deviceName,
-      user: device.userPrincipalName,
-      lastCheckIn: device.lastSyncDateTime,
-      recoveryKey,
-      lapsPassword,
-      note,
-      link: intuneLinks.managedDevice(device.id),
-    };
+    if (made) {
+      // Made with the page, these three cells left empty (escrow-join.ts): the same row as below.
+      const row = made[index]!;
+      row.recoveryKey = recoveryKey;
+      row.lapsPassword = lapsPassword;
+      row.note = note;
+    } else {
+      rows[index] = {
+        id: device.id,
+        device: device.deviceName,
+        user: device.userPrincipalName,
+        lastCheckIn: device.lastSyncDateTime,
+        recoveryKey,
+        lapsPassword,
+        note,
+        link: intuneLinks.managedDevice(device.id),
+      };
+    }
     gapsOf[index] = gaps;
   }
 
@@ -184,6 +200,18 @@ function withNote(note: string | null, part: string): string {
 }
 
 /**
+ * What the load joined while the pages arrived (escrow-join.ts), when it is of these very devices and
+ * escrow maps; else undefined, and each device is looked up here.
+ */
+function joinOf(records: EscrowRecords): EscrowJoin | undefined {
+  const join = records.join;
+  if (!join || join.devices !== records.devices || join.size !== records.devices.length) return undefined;
+  if (records.recoveryKeys.available && records.recoveryKeys.byDevice !== join.recoveryKeys) return undefined;
+  if (records.lapsPasswords.available && records.lapsPasswords.byDevice !== join.lapsPasswords) return undefined;
+  return join;
+}
+
+/**
  * The devices' name order: the one the load built while the pages arrived (`EscrowRecords.nameOrder`),
  * when it orders these very devices, else made here.
  */
@@ -194,12 +222,18 @@ function nameOrderOf(records: EscrowRecords): readonly number[] {
 
 /**
  * Missing both first, then missing either, then complete, each by name (docs/finding-rules.md,
- * report 4): the name order split by gaps, as a stable sort on gaps then name would give it.
+ * report 4): the name order split by gaps, as a stable sort on gaps then name would give it, in one
+ * pass, each row written to its place in its group.
  */
 function inGapOrder(rows: readonly ReportRow[], gapsOf: Uint8Array, nameOrder: readonly number[]): ReportRow[] {
-  const ordered: ReportRow[] = [];
-  for (const gaps of [2, 1, 0]) {
-    for (const index of nameOrder) if (gapsOf[index] === gaps) ordered.push(rows[index]!);
+  let both = 0;
+  let either = 0;
+  for (const gaps of gapsOf) {
+    if (gaps === 2) both += 1;
+    else if (gaps === 1) either += 1;
   }
+  const next = [0, both, both + either];
+  const ordered = new Array<ReportRow>(rows.length);
+  for (const index of nameOrder) ordered[next[2 - gapsOf[index]!]!++] = rows[index]!;
   return ordered;
 }

@@ -11,7 +11,8 @@ import { loadSideBySide } from '../side-by-side.js';
 import { selectOf } from '../../graph/upstream-read.js';
 import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './reads.js';
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
-import { DeviceNameOrder } from './name-order.js';
+import type { DeviceNameOrder } from './name-order.js';
+import { EscrowJoin } from './escrow-join.js';
 
 export interface WindowsDevice {
   id: string;
@@ -44,6 +45,11 @@ export interface EscrowRecords {
    * last one (docs/performance.md); `derive` makes it itself when absent or not of these devices.
    */
   nameOrder?: DeviceNameOrder;
+  /**
+   * The devices tied to their escrow and their rows made while the pages arrived (escrow-join.ts);
+   * `derive` looks each device up itself when absent or not of these very devices and maps.
+   */
+  join?: EscrowJoin;
   /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
   joinTypeKnown: boolean;
   recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
@@ -113,17 +119,22 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
   // The join type is a beta property: read there only when complete coverage is asked for.
   const devicesPath = graph.coveragePath(ESCROW_DEVICES_READ.path);
   const $select = devicesPath.startsWith('/beta/') ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
+  // Both escrow lists are folded into these maps as their pages come; the devices read so far are
+  // tied to them as both arrive (escrow-join.ts). A fresh read of the devices starts a fresh join.
+  const keysByDevice = new Map<string, RecoveryKeyEscrow>();
+  const lapsByDevice = new Map<string, string | null>();
+  let join: EscrowJoin | undefined;
   const readDevicePages = async (query: Record<string, string>, signal: AbortSignal) => {
-    const devices: WindowsDevice[] = [];
-    // Each page's names sorted as it arrives, while the other lists' pages are awaited (name-order.ts).
-    const nameOrder = new DeviceNameOrder();
+    // Each page's names sorted and its rows made as it arrives, while the other lists' pages are awaited.
+    const pageJoin = new EscrowJoin(keysByDevice, lapsByDevice);
+    join = pageJoin;
     let seen = 0;
     for await (const page of graph.pages<SelectedDevice>(devicesPath, { query, signal })) {
       seen += page.items.length;
-      const first = devices.length;
+      const windows: WindowsDevice[] = [];
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
-        devices.push({
+        windows.push({
           id: String(device.id),
           deviceName: device.deviceName ?? String(device.id),
           userPrincipalName: asString(device.userPrincipalName) || null,
@@ -133,10 +144,10 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
           cloudPc: isCloudPc(device.model),
         });
       }
-      nameOrder.add(devices.slice(first).map((device) => device.deviceName));
+      pageJoin.addDevices(windows);
       progress('managedDevices', seen);
     }
-    return { devices, nameOrder };
+    return pageJoin;
   };
   const readDevices = async (signal: AbortSignal) => {
     try {
@@ -148,40 +159,72 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
       return readDevicePages({ $select }, signal);
     }
   };
-  const foldRecoveryKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => {
-    const deviceId = entraDeviceId(key.deviceId);
-    if (!deviceId) return;
-    const entry = byDevice.get(deviceId) ?? { hasOsVolumeKey: false, osVolumeKeyCreated: null, dataVolumeKeys: 0 };
-    if (isOperatingSystemVolume(key.volumeType)) {
-      entry.hasOsVolumeKey = true;
-      const created = timestampText(key.createdDateTime);
-      if (created && (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated)) entry.osVolumeKeyCreated = created;
-    } else {
-      entry.dataVolumeKeys += 1;
-    }
-    byDevice.set(deviceId, entry);
-  };
-  const foldLapsPassword = (byDevice: Map<string, string | null>, info: Pick<Graph.DeviceLocalCredentialInfo, (typeof LAPS_FIELDS)[number]>) => {
-    const deviceId = entraDeviceId(info.id);
-    if (deviceId) byDevice.set(deviceId, timestampText(info.lastBackupDateTime));
-  };
+  const foldKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => foldRecoveryKey(byDevice, key, join);
+  const foldLaps = (byDevice: Map<string, string | null>, info: LapsInfo) => foldLapsPassword(byDevice, info, join);
 
   // Both escrow lists run beside the device list; a 403 on one of them is its n/a column.
-  const [{ devices, nameOrder }, recoveryKeys, lapsPasswords] = await loadSideBySide<
-    [{ devices: WindowsDevice[]; nameOrder: DeviceNameOrder }, EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]
-  >([
+  const [devicesJoin, recoveryKeys, lapsPasswords] = await loadSideBySide<[EscrowJoin, EscrowSource<RecoveryKeyEscrow>, EscrowSource<string | null>]>([
     readDevices,
     // No `$select` on the key list: the report uses each of its four non-secret properties, and its
     // page documents `$filter` only (learn.microsoft.com/graph/api/bitlocker-list-recoverykeys).
-    (signal) => escrowSource(graph, RECOVERY_KEYS_READ.path, {}, foldRecoveryKey, (count) => progress('recoveryKeys', count), signal),
+    (signal) => escrowSource(graph, RECOVERY_KEYS_READ.path, {}, keysByDevice, foldKey, (count) => progress('recoveryKeys', count), signal),
     (signal) =>
-      escrowSource(graph, LAPS_PASSWORDS_READ.path, { $select: selectOf(LAPS_PASSWORDS_READ) }, foldLapsPassword, (count) => progress('deviceLocalCredentials', count), signal),
+      escrowSource(
+        graph,
+        LAPS_PASSWORDS_READ.path,
+        { $select: selectOf(LAPS_PASSWORDS_READ) },
+        lapsByDevice,
+        foldLaps,
+        (count) => progress('deviceLocalCredentials', count),
+        signal,
+      ),
   ]);
   if (!recoveryKeys.available && !lapsPasswords.available) {
     // Neither source granted: there is nothing to report, and the load error names the 403.
     throw recoveryKeys.error;
   }
-  return { devices, nameOrder, joinTypeKnown: graph.betaCoverage, recoveryKeys, lapsPasswords };
+  return {
+    devices: devicesJoin.devices,
+    nameOrder: devicesJoin.nameOrder,
+    join: devicesJoin,
+    joinTypeKnown: graph.betaCoverage,
+    recoveryKeys,
+    lapsPasswords,
+  };
+}
+
+type LapsInfo = Pick<Graph.DeviceLocalCredentialInfo, (typeof LAPS_FIELDS)[number]>;
+
+/**
+ * One recovery key folded into its device's entry: one entry a device, made with its first key and
+ * updated in place by the later ones, so the join (told of each new entry) holds the very object a
+ * look-up after the last page would find.
+ */
+export function foldRecoveryKey(byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey, join?: EscrowJoin): void {
+  const deviceId = entraDeviceId(key.deviceId);
+  if (!deviceId) return;
+  let entry = byDevice.get(deviceId);
+  if (entry === undefined) {
+    entry = { hasOsVolumeKey: false, osVolumeKeyCreated: null, dataVolumeKeys: 0 };
+    byDevice.set(deviceId, entry);
+    join?.keyArrived(deviceId, entry);
+  }
+  if (isOperatingSystemVolume(key.volumeType)) {
+    entry.hasOsVolumeKey = true;
+    const created = timestampText(key.createdDateTime);
+    if (created && (!entry.osVolumeKeyCreated || created > entry.osVolumeKeyCreated)) entry.osVolumeKeyCreated = created;
+  } else {
+    entry.dataVolumeKeys += 1;
+  }
+}
+
+/** One LAPS record folded in: its device's last backup date (a later record of the same device replaces it), the join told. */
+export function foldLapsPassword(byDevice: Map<string, string | null>, info: LapsInfo, join?: EscrowJoin): void {
+  const deviceId = entraDeviceId(info.id);
+  if (!deviceId) return;
+  const lastBackup = timestampText(info.lastBackupDateTime);
+  byDevice.set(deviceId, lastBackup);
+  join?.lapsArrived(deviceId, lastBackup);
 }
 
 /**
@@ -193,11 +236,11 @@ async function escrowSource<Item, Value>(
   graph: GraphReader,
   path: string,
   query: Record<string, string>,
+  byDevice: Map<string, Value>,
   fold: (byDevice: Map<string, Value>, item: Item) => void,
   progress: (count: number) => void,
   signal: AbortSignal,
 ): Promise<EscrowSource<Value>> {
-  const byDevice = new Map<string, Value>();
   let count = 0;
   try {
     for await (const page of graph.pages<Item>(path, { query, headers: ESCROW_HEADERS, signal })) {
