@@ -44,6 +44,24 @@ describe('the demo tenant as Graph serves it', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it("gives a policy's settings their definitions only to $expand=settingDefinitions, and never inside $expand=settings", async () => {
+    // deviceManagementConfigurationSetting's `settingDefinitions` is a relationship ("List of related
+    // Setting Definitions"): learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta.
+    const policy = sim.tenant.collections.configurationPolicies.find((item) => item.name === 'Defender - cloud protection on (Engineering)')!;
+    const path = `/beta/deviceManagement/configurationPolicies/${policy.id}/settings`;
+    const plain = await graph.getAll<Record<string, unknown>>(path);
+    expect(plain.length).toBe(1);
+    expect(plain.every((item) => !('settingDefinitions' in item))).toBe(true);
+    const expanded = await graph.getAll<Record<string, unknown>>(path, { query: { $expand: 'settingDefinitions' } });
+    expect(expanded[0]!.settingDefinitions).toEqual([
+      expect.objectContaining({ id: 'device_vendor_msft_policy_config_defender_allowcloudprotection', displayName: 'Allow Cloud Protection' }),
+    ]);
+    const listed = await graph.getAll<{ id: string; settings: Array<Record<string, unknown>> }>('/beta/deviceManagement/configurationPolicies', { query: { $expand: 'settings' } });
+    const settings = listed.flatMap((item) => item.settings);
+    expect(settings.length).toBeGreaterThan(0);
+    expect(settings.every((item) => !('settingDefinitions' in item))).toBe(true);
+  });
+
   it('serves singletons at the top level and beta-only resources on beta only', async () => {
     const settings = await graph.get<Record<string, unknown>>('/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings');
     expect(settings).toMatchObject({ bindStatus: 'boundAndValidated', '@odata.context': expect.stringContaining('$entity') });

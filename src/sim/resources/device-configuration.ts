@@ -61,6 +61,10 @@ export const CONFIGURATION_POLICIES = {
   // no more than one page of `/settings` (25) and points on to the rest, so a policy with more
   // settings is read whole only by a client that follows `settings@odata.nextLink`.
   expandedItemCap: { settings: 25 },
+  // An expanded setting is a deviceManagementConfigurationSetting, whose `settingDefinitions` is a
+  // navigation property of its own (resources/intune-deviceconfigv2-devicemanagementconfigurationsetting,
+  // ?view=graph-rest-beta): not inside `$expand=settings` unless expanded in turn.
+  expandedNavigation: { settings: ['settingDefinitions'] },
   properties: entity.CONFIGURATION_POLICY,
 } as const satisfies SimResource;
 
@@ -161,7 +165,10 @@ export const CONFIGURATION_POLICY_TEMPLATES = {
 
 /**
  * A settings catalog policy's `/settings`, served on its own path
- * (intune-deviceconfigv2-devicemanagementconfigurationsetting-list, beta). It pages at 25 whatever
+ * (intune-deviceconfigv2-devicemanagementconfigurationsetting-list, beta), each setting's
+ * `settingDefinitions` (its own and its children's definitions) only to `$expand=settingDefinitions`,
+ * that navigation property of deviceManagementConfigurationSetting
+ * (resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta). It pages at 25 whatever
  * `$top` asks, as admins report (jseerden/IntuneBackupAndRestore#88: "saved only 25 settings"
  * without the nextLink; Microsoft365DSC/Microsoft365DSC#5921).
  */

@@ -252,6 +252,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: settingDefinitionId,
       setting: name,
+      settingId: settingDefinitionId,
       verdict: VERDICT_WORDS[worst.kind],
       // As loud as the finding, a duplicate (low) included: docs/contract.md, "Columns", "Tones".
       verdictTone: tone,
@@ -280,6 +281,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
+      settingId: '',
       verdict: 'Could not check',
       verdictTone: 'neutral',
       policies: `${policy.name}: ${policy.settingsError ?? 'its settings were not read'}`,
@@ -294,11 +296,13 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     state: rows.length === 0 ? 'empty' : 'loaded',
     notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
     columns: [
-      // The setting's id is its name where no display name was read (the load reads none), so it is not shown twice.
+      // The setting's display name where its definition was read, else its id (never a name made up).
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
       { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
       { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
       { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
+      // The id the finding is known by (its subject), which Intune's setting search and the CSP docs use.
+      { key: 'settingId', label: 'Setting id', available: true, format: 'text' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,

@@ -3,8 +3,9 @@
  * catalog, endpoint security and baseline policies with every setting they set) and report 2's (each
  * policy's assignment targets and the groups they name): taken from the application's report cache
  * where their loads are shared (docs/architecture.md, "Loading once for everyone"), else loaded side
- * by side through those reports' own loads. Either way it makes no read of its own
- * (docs/finding-rules.md, "Setting conflicts").
+ * by side through those reports' own loads. Either way it makes no read of its own for them
+ * (docs/finding-rules.md, "Setting conflicts"); the settings' display names come with report 3's
+ * settings reads.
  */
 
 import type { LoadContext } from '../report-model.js';
@@ -48,9 +49,26 @@ export function conflictPolicies(posture: Pick<SecurityPostureRecords, 'policies
     });
 }
 
+/**
+ * The settings' display names, from the definitions report 3 read with each policy's settings
+ * (security-posture/load.ts, `settingNames`): the first a policy gave for an id. A setting none gave
+ * a name for is named by its id (derive.ts).
+ */
+export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const policy of posture.policies) {
+    for (const [id, name] of Object.entries(policy.settingNames ?? {})) if (!names.has(id)) names.set(id, name);
+  }
+  return names;
+}
+
 /** The two reports' records made into this report's. */
 export function conflictRecords(posture: Pick<SecurityPostureRecords, 'policies'>, assignments: Pick<AssignmentRecords, 'objects' | 'groups'>): SettingConflictRecords {
-  return { policies: conflictPolicies(posture), assignments: { objects: assignments.objects, groups: assignments.groups } };
+  return {
+    policies: conflictPolicies(posture),
+    assignments: { objects: assignments.objects, groups: assignments.groups },
+    definitionNames: definitionNames(posture),
+  };
 }
 
 /** A report's records from the cache that shares them, or from a load of its own where none can be shared. */

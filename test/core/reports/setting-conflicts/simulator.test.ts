@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js';
 import { REPORTS } from '../../../../src/core/reports/registry.js';
-import type { ReportResult } from '../../../../src/core/reports/report-model.js';
+import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
@@ -12,12 +13,20 @@ const registry = REPORTS;
 const tenant = buildDemoTenant({ now, registry });
 const harness = useTestSimulator({ tenant });
 
-async function load(id: string): Promise<{ result: ReportResult; requests: number }> {
+async function load(id: string, memory?: LoadMemory): Promise<{ result: ReportResult; requests: number }> {
   harness.sim.graph.clearLog();
-  const result = await registry.load(id, harness.client(), { now: () => now });
+  const result = await registry.load(id, harness.client(), { now: () => now, ...(memory ? { memory } : {}) });
   expect(result.error).toBeNull();
   return { result, requests: harness.sim.graph.requests.length };
 }
+
+function memoryOfItsOwn(): LoadMemory {
+  const texts = new Map<string, string>();
+  return { read: async (name) => texts.get(name) ?? null, write: async (name, text) => void texts.set(name, text) };
+}
+
+const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+const settingsReads = () => harness.sim.graph.requests.filter((request) => request.path.endsWith('/settings'));
 
 const policyId = (name: string) => {
   const record = tenant.collections.configurationPolicies.find((item) => item.name === name);
@@ -60,5 +69,39 @@ describe('setting conflicts on the strict simulator', () => {
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
     expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests);
+  });
+
+  it("names each setting by its definition's display name, read with the settings, and keeps its id as the finding's identity", async () => {
+    const { result } = await load(settingConflictsReport.id);
+    // The names come with the settings reads report 3 makes: no read of its own, no read per definition.
+    expect(settingsReads().length).toBeGreaterThan(0);
+    expect(settingsReads().every((request) => new URLSearchParams(request.query).get('$expand') === 'settingDefinitions')).toBe(true);
+    expect(harness.sim.graph.requests.some((request) => request.path.includes('configurationSettings'))).toBe(false);
+
+    const finding = result.findings.find((candidate) => candidate.subjectId === CLOUD_PROTECTION)!;
+    expect(finding.subjectName).toBe('Allow Cloud Protection');
+    const row = result.rows.find((candidate) => candidate.id === CLOUD_PROTECTION)!;
+    expect(row).toMatchObject({ setting: 'Allow Cloud Protection', settingId: CLOUD_PROTECTION });
+    // The fingerprint is the id's and the pair's, as before names were read.
+    const pair = [policyId('Defender - cloud protection on (Engineering)'), policyId('Defender - cloud protection off for builds (Engineering)')]
+      .map((id) => id.toLowerCase())
+      .sort()
+      .join(',');
+    expect(finding.fingerprint).toBe(findingFingerprint(settingConflictsReport.id, 'security-setting-conflict', CLOUD_PROTECTION, pair));
+    // A setting Graph sent no definition for keeps its id as its name.
+    const onboarding = result.findings.find((candidate) => candidate.subjectId === 'device_vendor_msft_windowsadvancedthreatprotection_onboarding')!;
+    expect(onboarding.subjectName).toBe('device_vendor_msft_windowsadvancedthreatprotection_onboarding');
+  });
+
+  it('keeps the names with the settings, so a warm load names the settings without reading them again', async () => {
+    const memory = memoryOfItsOwn();
+    const cold = await load(settingConflictsReport.id, memory);
+    expect(settingsReads().length).toBeGreaterThan(0);
+    const warm = await load(settingConflictsReport.id, memory);
+    expect(settingsReads()).toEqual([]);
+    expect(warm.requests).toBeLessThan(cold.requests);
+    const names = (result: ReportResult) => result.findings.map((finding) => `${finding.subjectId} ${finding.subjectName} ${finding.fingerprint}`).sort();
+    expect(names(warm.result)).toEqual(names(cold.result));
+    expect(warm.result.findings.find((finding) => finding.subjectId === CLOUD_PROTECTION)?.subjectName).toBe('Allow Cloud Protection');
   });
 });
