@@ -144,6 +144,11 @@ describe('the demo tenant as Graph serves it', () => {
         'startup-reliability/slow-startup',
         'startup-reliability/blue-screens',
         'startup-reliability/unreliable-app',
+        'setting-conflicts/security-setting-conflict',
+        'setting-conflicts/setting-conflict',
+        'setting-conflicts/reported-setting-conflict',
+        'setting-conflicts/possible-setting-conflict',
+        'setting-conflicts/duplicate-setting',
       ].sort(),
     );
     const declaredIds = new Set(sim.tenant.declaredFindings.map((finding) => finding.subjectId));

@@ -186,6 +186,29 @@ export const CONFIGURATION_POLICY_SETTINGS: SimNestedResource = {
   maxPageSize: 25,
 };
 
+/**
+ * What devices reported in conflict between device configuration profiles
+ * (deviceConfigurationConflictSummary, beta only:
+ * learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationconflictsummary-list?view=graph-rest-beta,
+ * DeviceManagementConfiguration.Read.All or its ReadWrite form). Each entry's `id` is the ids of its
+ * `conflictingDeviceConfigurations` in lexicographical order joined by underscores
+ * (resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta). Graph
+ * documents no `$filter`, `$select` nor page size for it: any `$filter` is refused, and pages hold
+ * the usual 100 with a nextLink to the rest, so a client that stops at the first misses entries.
+ */
+export const DEVICE_CONFIGURATION_CONFLICT_SUMMARY = {
+  kind: 'collection',
+  path: '/deviceManagement/deviceConfigurationConflictSummary',
+  source: 'deviceConfigurationConflictSummary',
+  versions: BETA,
+  permissions: CONFIGURATION_PERMISSIONS,
+  workload: 'intune',
+  entitySet: 'deviceManagement/deviceConfigurationConflictSummary',
+  navigation: [],
+  defaultPageSize: 100,
+  maxPageSize: 100,
+} as const satisfies SimResource;
+
 export const DEVICE_CONFIGURATION_ASSIGNMENTS = objectAssignments(DEVICE_CONFIGURATIONS, entity.DEVICE_CONFIGURATION_ASSIGNMENT);
 
 export const DEVICE_COMPLIANCE_POLICY_ASSIGNMENTS = objectAssignments(DEVICE_COMPLIANCE_POLICIES, entity.DEVICE_COMPLIANCE_POLICY_ASSIGNMENT);

@@ -6,6 +6,8 @@
  */
 
 import type { GroupLookup } from '../../directory/group-lookup.js';
+import type { OptionalRead } from '../optional-read.js';
+import { intuneLinks } from '../intune-links.js';
 import { compareText } from '../graph-values.js';
 import { severityTone } from '../report-model.js';
 import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
@@ -36,7 +38,24 @@ export interface SettingConflictRecords {
   assignments: { objects: readonly AssignableObject[]; groups: ReadonlyMap<string, GroupLookup> };
   /** Display names of setting definitions by id, where they were read; a setting without one is named by its id. */
   definitionNames?: ReadonlyMap<string, string>;
+  /** What devices already reported (the conflict summary), or why it could not be read. */
+  reported: ReportedConflicts;
 }
+
+/**
+ * One entry of Intune's conflict summary for device configuration profiles
+ * (deviceConfigurationConflictSummary, Graph beta): the profiles in conflict, the settings, and how
+ * many check-ins it affected. Its `id` is the profiles' ids in lexicographical order joined by
+ * underscores, so it names the same conflict from one load to the next.
+ */
+export interface ReportedConflict {
+  id: string;
+  profiles: Array<{ id: string | null; name: string | null; sourceType: string | null }>;
+  settings: string[];
+  deviceCheckinsImpacted: number | null;
+}
+
+export type ReportedConflicts = OptionalRead<ReportedConflict[]>;
 
 /**
  * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
@@ -77,11 +96,14 @@ type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Ove
 
 const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
   'security-setting-conflict': 'Conflict',
+  'reported-setting-conflict': 'Reported by devices',
   'setting-conflict': 'Conflict',
   'possible-setting-conflict': 'Possible conflict',
   'duplicate-setting': 'Duplicate',
 };
-const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'reported-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+/** The kinds the policies' settings and targets decide; the reported kind is the summary's alone. */
+const PREDICTED: readonly ConflictFindingKind[] = ORDER.filter((kind) => kind !== 'reported-setting-conflict');
 
 function overlapWords(overlap: Overlap): string {
   return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.reason}` : `No overlap: ${overlap.reason}`;
@@ -258,6 +280,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       verdictTone: tone,
       policies: values,
       overlap: overlapCell(worst.overlap),
+      checkinsImpacted: null,
       link: first.policy.link,
       order: ORDER.indexOf(worst.kind),
     });
@@ -277,7 +300,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
   for (const policy of records.policies) {
     if (policy.values !== null) continue;
-    for (const kind of ORDER) uncheckedSubjects.push({ kind, subjectId: policy.id });
+    for (const kind of PREDICTED) uncheckedSubjects.push({ kind, subjectId: policy.id });
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
@@ -286,10 +309,13 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       verdictTone: 'neutral',
       policies: `${policy.name}: ${policy.settingsError ?? 'its settings were not read'}`,
       overlap: 'Settings not read',
+      checkinsImpacted: null,
       link: policy.link,
       order: ORDER.length,
     });
   }
+
+  reportedConflicts(records.reported, rows, findings);
 
   rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
   return {
@@ -303,9 +329,65 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
       // The id the finding is known by (its subject), which Intune's setting search and the CSP docs use.
       { key: 'settingId', label: 'Setting id', available: true, format: 'text' },
+      // The summary's count, for the conflicts devices reported; n/a when it could not be read (definition.ts, `optionalSources`).
+      { key: 'checkinsImpacted', label: 'Check-ins impacted', available: records.reported.ok, format: 'count' },
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
     uncheckedSubjects,
   };
+}
+
+/** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */
+function profileNames(conflict: ReportedConflict): string[] {
+  return conflict.profiles.map((profile) => `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`);
+}
+
+/**
+ * What devices already reported, one row and one finding per entry of the conflict summary: Intune
+ * saw the conflict on devices checking in, so it is not judged again from targets. A summary that
+ * could not be read is one "Could not check" row saying why (its column n/a), never "none reported".
+ */
+function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & { order: number }>, findings: Array<FindingDraft<ConflictFindingKind>>): void {
+  const order = ORDER.indexOf('reported-setting-conflict');
+  if (!reported.ok) {
+    rows.push({
+      id: 'deviceConfigurationConflictSummary',
+      setting: 'Conflicts devices reported',
+      settingId: '',
+      verdict: 'Could not check',
+      verdictTone: 'neutral',
+      policies: reported.reason,
+      overlap: 'Not read',
+      checkinsImpacted: null,
+      link: null,
+      order: ORDER.length,
+    });
+    return;
+  }
+  const kind = 'reported-setting-conflict';
+  for (const conflict of reported.value) {
+    const profiles = profileNames(conflict);
+    const settings = conflict.settings.length > 0 ? conflict.settings.join(', ') : 'settings Graph did not name';
+    const first = conflict.profiles.find((profile) => profile.id !== null && profile.sourceType !== 'deviceIntent');
+    const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : String(conflict.deviceCheckinsImpacted);
+    rows.push({
+      id: conflict.id,
+      setting: settings,
+      settingId: '',
+      verdict: VERDICT_WORDS[kind],
+      verdictTone: severityTone(CONFLICT_FINDING_KINDS[kind].severity),
+      policies: profiles.join('; '),
+      overlap: 'Reported by devices',
+      checkinsImpacted: conflict.deviceCheckinsImpacted,
+      link: first?.id ? intuneLinks.deviceConfiguration(first.id) : null,
+      order,
+    });
+    findings.push({
+      kind,
+      subjectId: conflict.id,
+      subjectName: settings,
+      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.`,
+    });
+  }
 }

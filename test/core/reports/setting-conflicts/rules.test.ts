@@ -56,7 +56,7 @@ function policyPair(
 }
 
 function records(...pairs: Array<ReturnType<typeof policyPair>>): SettingConflictRecords {
-  return { policies: pairs.map((pair) => pair.policy), assignments: { objects: pairs.map((pair) => pair.object), groups } };
+  return { policies: pairs.map((pair) => pair.policy), assignments: { objects: pairs.map((pair) => pair.object), groups }, reported: { ok: true, value: [] } };
 }
 
 describe('settingValues', () => {
@@ -276,5 +276,42 @@ describe("the settings' display names", () => {
       [CAMERA, 'Allow Camera'],
       [FIREWALL, 'Enable Public Network Firewall'],
     ]);
+  });
+});
+
+describe('the conflicts devices reported', () => {
+  const entry = {
+    id: 'a_b',
+    profiles: [
+      { id: 'a', name: 'Restrictions', sourceType: 'deviceConfiguration' },
+      { id: 'b', name: null, sourceType: 'deviceConfiguration' },
+    ],
+    settings: ['cameraBlocked', 'bluetoothBlocked'],
+    deviceCheckinsImpacted: 4,
+  };
+
+  it('makes one row and one finding per entry, as loud as the kind, the profiles named or else by id', () => {
+    const derived = deriveSettingConflicts({ ...records(), reported: { ok: true, value: [entry] } });
+    expect(derived.findings).toEqual([
+      {
+        kind: 'reported-setting-conflict',
+        subjectId: 'a_b',
+        subjectName: 'cameraBlocked, bluetoothBlocked',
+        detail: 'Intune reports "Restrictions" and "b" in conflict on cameraBlocked, bluetoothBlocked: 4 device check-ins impacted. Intune applies neither value on those devices.',
+      },
+    ]);
+    expect(derived.rows).toEqual([
+      expect.objectContaining({ id: 'a_b', verdict: 'Reported by devices', verdictTone: 'warning', checkinsImpacted: 4, policies: '"Restrictions"; "b"' }),
+    ]);
+    expect(derived.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(true);
+  });
+
+  it('says why it could not check when the summary was not read, and finds nothing from it', () => {
+    const derived = deriveSettingConflicts({ ...records(), reported: { ok: false, reason: 'the conflicts devices reported could not be read: 503' } });
+    expect(derived.findings).toEqual([]);
+    expect(derived.rows).toEqual([
+      expect.objectContaining({ verdict: 'Could not check', verdictTone: 'neutral', policies: 'the conflicts devices reported could not be read: 503' }),
+    ]);
+    expect(derived.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ function memoryOfItsOwn(): LoadMemory {
 }
 
 const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+const SUMMARY_PATH = '/beta/deviceManagement/deviceConfigurationConflictSummary';
 const settingsReads = () => harness.sim.graph.requests.filter((request) => request.path.endsWith('/settings'));
 
 const policyId = (name: string) => {
@@ -41,7 +42,7 @@ describe('setting conflicts on the strict simulator', () => {
     const found = result.findings.map((finding) => `${finding.kind} ${finding.subjectId}`).sort();
     expect(found).toEqual(declared.map((finding) => `${finding.kind} ${finding.subjectId}`).sort());
     expect(new Set(result.findings.map((finding) => finding.kind))).toEqual(
-      new Set(['security-setting-conflict', 'setting-conflict', 'duplicate-setting', 'possible-setting-conflict']),
+      new Set(['security-setting-conflict', 'setting-conflict', 'duplicate-setting', 'possible-setting-conflict', 'reported-setting-conflict']),
     );
 
     const byId = (id: string) => result.findings.find((finding) => finding.subjectId === id)!;
@@ -63,12 +64,12 @@ describe('setting conflicts on the strict simulator', () => {
     expect(result.rows.some((row) => row.verdict === 'Could not check')).toBe(false);
   });
 
-  it('makes no more Graph requests than reports 2 and 3 make between them', async () => {
+  it('makes no more Graph requests than reports 2 and 3 make between them, and one page of the conflict summary', async () => {
     const conflicts = await load(settingConflictsReport.id);
     const posture = await load('security-posture');
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
-    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests);
+    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests + 1);
   });
 
   it("names each setting by its definition's display name, read with the settings, and keeps its id as the finding's identity", async () => {
@@ -103,5 +104,63 @@ describe('setting conflicts on the strict simulator', () => {
     const names = (result: ReportResult) => result.findings.map((finding) => `${finding.subjectId} ${finding.subjectName} ${finding.fingerprint}`).sort();
     expect(names(warm.result)).toEqual(names(cold.result));
     expect(warm.result.findings.find((finding) => finding.subjectId === CLOUD_PROTECTION)?.subjectName).toBe('Allow Cloud Protection');
+  });
+
+  it("shows each conflict devices reported as a finding of its own, named by its settings, its id the profiles' ids", async () => {
+    const { result } = await load(settingConflictsReport.id);
+    expect(harness.sim.graph.requests.filter((request) => request.path === SUMMARY_PATH).map((request) => request.status)).toEqual([200]);
+    const reported = result.findings.filter((finding) => finding.kind === 'reported-setting-conflict');
+    expect(reported.map((finding) => finding.subjectName).sort()).toEqual(['cameraBlocked', 'passwordMinimumLength']);
+    const camera = reported.find((finding) => finding.subjectName === 'cameraBlocked')!;
+    const profiles = ['Front desk - device restrictions', 'Front desk - camera blocked'].map(
+      (name) => tenant.collections.deviceConfigurations.find((item) => item.displayName === name)!.id,
+    );
+    expect(camera.subjectId).toBe([...profiles].sort().join('_'));
+    expect(camera.detail).toContain('7 device check-ins impacted');
+    const row = result.rows.find((candidate) => candidate.id === camera.subjectId)!;
+    expect(row).toMatchObject({ verdict: 'Reported by devices', verdictTone: 'warning', checkinsImpacted: 7 });
+    expect(String(row.link)).toContain('configurationId/');
+    expect(result.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(true);
+    expect(result.unchecked).toEqual([]);
+  });
+
+  it('makes a summary that cannot be read "could not check" for that part, never a load error', async () => {
+    // A 400 is not retried; any failure of the read is the same "could not check".
+    const stop = harness.sim.faults.add({ path: SUMMARY_PATH, status: 400 });
+    try {
+      const { result } = await load(settingConflictsReport.id);
+      expect(result.findings.some((finding) => finding.kind === 'reported-setting-conflict')).toBe(false);
+      // The settings' own findings are found as before.
+      expect(result.findings.some((finding) => finding.kind === 'security-setting-conflict')).toBe(true);
+      expect(result.rows.find((row) => row.id === 'deviceConfigurationConflictSummary')).toMatchObject({ verdict: 'Could not check', verdictTone: 'neutral' });
+      expect(result.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(false);
+      expect(result.unchecked).toEqual(['reported-setting-conflict']);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('the conflicts devices reported, paged as Graph pages them', () => {
+  const many = buildDemoTenant({ now, registry });
+  for (let index = 0; index < 130; index += 1) {
+    const ids = [`00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, `ffffffff-0000-4000-8000-${String(index).padStart(12, '0')}`];
+    many.collections.deviceConfigurationConflictSummary.push({
+      '@odata.type': '#microsoft.graph.deviceConfigurationConflictSummary',
+      id: ids.join('_'),
+      conflictingDeviceConfigurations: ids.map((id) => ({ id, displayName: `Profile ${id}`, sourceType: 'deviceConfiguration' })),
+      contributingSettings: ['wiFiBlocked'],
+      deviceCheckinsImpacted: 1,
+    });
+  }
+  const paged = useTestSimulator({ tenant: many });
+
+  it('follows the nextLink to the last page', async () => {
+    paged.sim.graph.clearLog();
+    const result = await registry.load(settingConflictsReport.id, paged.client(), { now: () => now });
+    expect(result.error).toBeNull();
+    const pages = paged.sim.graph.requests.filter((request) => request.path === SUMMARY_PATH);
+    expect(pages.length).toBe(2);
+    expect(result.findings.filter((finding) => finding.kind === 'reported-setting-conflict')).toHaveLength(132);
   });
 });
