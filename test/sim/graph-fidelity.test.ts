@@ -119,6 +119,25 @@ describe('the demo tenant as Graph serves it', () => {
     expect(missing).toMatchObject({ status: 404, body: { error: { code: 'Request_ResourceNotFound' } } });
   });
 
+  it("serves the conflicts devices reported on beta only, each id the profiles' ids in lexicographical order joined by underscores", async () => {
+    // learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationconflictsummary-list?view=graph-rest-beta
+    // and the resource's page (its `id`): beta only, no query options documented.
+    const entries = await graph.getAll<{ id: string; conflictingDeviceConfigurations: Array<{ id: string }>; deviceCheckinsImpacted: number }>(
+      '/beta/deviceManagement/deviceConfigurationConflictSummary',
+    );
+    expect(entries.length).toBe(2);
+    for (const entry of entries) {
+      const ids = entry.conflictingDeviceConfigurations.map((profile) => profile.id);
+      expect(entry.id).toBe([...ids].sort().join('_'));
+      expect(ids.every((id) => sim.tenant.collections.deviceConfigurations.some((profile) => profile.id === id))).toBe(true);
+      expect(entry.deviceCheckinsImpacted).toBeGreaterThan(0);
+    }
+    expect((await raw('/v1.0/deviceManagement/deviceConfigurationConflictSummary')).status).toBe(400);
+    const filtered = await raw('/beta/deviceManagement/deviceConfigurationConflictSummary?$filter=deviceCheckinsImpacted%20eq%207');
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.error?.message).toContain('filter');
+  });
+
   it('plants every finding kind of the design in the demo tenant', () => {
     const kinds = new Set(sim.tenant.declaredFindings.map((finding) => `${finding.report}/${finding.kind}`));
     expect([...kinds].sort()).toEqual(

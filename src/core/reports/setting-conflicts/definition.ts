@@ -23,7 +23,7 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
   id: 'setting-conflicts',
   title: 'Setting Conflicts',
   summary:
-    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value.',
+    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported.',
   permissions: PERMISSIONS,
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
