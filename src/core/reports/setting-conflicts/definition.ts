@@ -39,7 +39,7 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
   // n/a (a failed read) leaves its kind unchecked rather than resolved.
   optionalSources: [
     {
-      column: 'checkinsImpacted',
+      column: 'conflictSummary',
       findingKinds: ['reported-setting-conflict'],
       source: 'the conflicts devices reported',
       permission: CONFLICT_SUMMARY_READ.permissions[0],

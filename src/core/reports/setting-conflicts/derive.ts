@@ -96,7 +96,7 @@ type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Ove
 
 const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
   'security-setting-conflict': 'Conflict',
-  'reported-setting-conflict': 'Reported by devices',
+  'reported-setting-conflict': 'Reported',
   'setting-conflict': 'Conflict',
   'possible-setting-conflict': 'Possible conflict',
   'duplicate-setting': 'Duplicate',
@@ -274,13 +274,11 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: settingDefinitionId,
       setting: name,
-      settingId: settingDefinitionId,
       verdict: VERDICT_WORDS[worst.kind],
       // As loud as the finding, a duplicate (low) included: docs/contract.md, "Columns", "Tones".
       verdictTone: tone,
       policies: values,
       overlap: overlapCell(worst.overlap),
-      checkinsImpacted: null,
       link: first.policy.link,
       order: ORDER.indexOf(worst.kind),
     });
@@ -288,7 +286,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       kind: worst.kind,
       subjectId: settingDefinitionId,
       subjectName: name,
-      detail: `"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
+      // The id the finding is known by, which Intune's settings search and the CSP pages use, where a name is shown instead.
+      detail: `${name === settingDefinitionId ? '' : `Setting id ${settingDefinitionId}. `}"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
       // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is not a new finding.
       ruleKey: worst.pair
         .map((setter) => setter.policy.id.toLowerCase())
@@ -304,12 +303,10 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
-      settingId: '',
       verdict: 'Could not check',
       verdictTone: 'neutral',
       policies: `${policy.name}: ${policy.settingsError ?? 'its settings were not read'}`,
       overlap: 'Settings not read',
-      checkinsImpacted: null,
       link: policy.link,
       order: ORDER.length,
     });
@@ -327,10 +324,10 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
       { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
       { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
-      // The id the finding is known by (its subject), which Intune's setting search and the CSP docs use.
-      { key: 'settingId', label: 'Setting id', available: true, format: 'text' },
-      // The summary's count, for the conflicts devices reported; n/a when it could not be read (definition.ts, `optionalSources`).
-      { key: 'checkinsImpacted', label: 'Check-ins impacted', available: records.reported.ok, format: 'count' },
+      // Only when the conflict summary could not be read: its n/a column lists the kind it proves as
+      // unchecked (definition.ts, `optionalSources`); a row holds its count in Overlap otherwise, so
+      // the table is no wider for it.
+      ...(records.reported.ok ? [] : [{ key: 'conflictSummary', label: 'Conflicts devices reported', available: false, format: 'text' } as const]),
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
@@ -354,12 +351,10 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
     rows.push({
       id: 'deviceConfigurationConflictSummary',
       setting: 'Conflicts devices reported',
-      settingId: '',
       verdict: 'Could not check',
       verdictTone: 'neutral',
       policies: reported.reason,
       overlap: 'Not read',
-      checkinsImpacted: null,
       link: null,
       order: ORDER.length,
     });
@@ -370,16 +365,15 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
     const profiles = profileNames(conflict);
     const settings = conflict.settings.length > 0 ? conflict.settings.join(', ') : 'settings Graph did not name';
     const first = conflict.profiles.find((profile) => profile.id !== null && profile.sourceType !== 'deviceIntent');
-    const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : String(conflict.deviceCheckinsImpacted);
+    const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
     rows.push({
       id: conflict.id,
       setting: settings,
-      settingId: '',
       verdict: VERDICT_WORDS[kind],
       verdictTone: severityTone(CONFLICT_FINDING_KINDS[kind].severity),
       policies: profiles.join('; '),
-      overlap: 'Reported by devices',
-      checkinsImpacted: conflict.deviceCheckinsImpacted,
+      // Short, as a row's height is its tallest cell's; the detail says it whole.
+      overlap: `${checkins} check-ins`,
       link: first?.id ? intuneLinks.deviceConfiguration(first.id) : null,
       order,
     });

@@ -51,8 +51,8 @@ export const CONFLICT_FINDING_KINDS = {
     },
   },
   'reported-setting-conflict': {
-    label: 'Conflicts between device configuration profiles that devices reported',
-    one: 'Conflict between device configuration profiles that devices reported',
+    label: 'Profile conflicts devices reported',
+    one: 'Profile conflict devices reported',
     severity: 'medium',
     remediation: {
       why: 'Intune itself reports that devices checking in received these device configuration profiles with settings in conflict: Intune applies neither value on those devices, and the count says how many check-ins it affected.',

@@ -262,10 +262,12 @@ describe("the settings' display names", () => {
     const b = policyPair('b', [camera('0')], [include(G1)]);
     const named = deriveSettingConflicts({ ...records(a, b), definitionNames: new Map([[CAMERA, 'Allow Camera']]) });
     expect(named.findings[0]).toMatchObject({ kind: 'setting-conflict', subjectId: CAMERA, subjectName: 'Allow Camera', ruleKey: 'a,b' });
-    expect(named.rows[0]).toMatchObject({ id: CAMERA, setting: 'Allow Camera', settingId: CAMERA });
+    expect(named.rows[0]).toMatchObject({ id: CAMERA, setting: 'Allow Camera' });
+    expect(named.findings[0]!.detail).toMatch(new RegExp(`^Setting id ${CAMERA}\\. "Policy a" sets`));
     const unnamed = deriveSettingConflicts(records(a, b));
     expect(unnamed.findings[0]).toMatchObject({ subjectId: CAMERA, subjectName: CAMERA, ruleKey: 'a,b' });
-    expect(unnamed.rows[0]).toMatchObject({ setting: CAMERA, settingId: CAMERA });
+    expect(unnamed.rows[0]).toMatchObject({ setting: CAMERA });
+    expect(unnamed.findings[0]!.detail).toMatch(/^"Policy a" sets/);
   });
 
   it('gathers the names report 3 read per policy, the first given for an id', () => {
@@ -300,10 +302,8 @@ describe('the conflicts devices reported', () => {
         detail: 'Intune reports "Restrictions" and "b" in conflict on cameraBlocked, bluetoothBlocked: 4 device check-ins impacted. Intune applies neither value on those devices.',
       },
     ]);
-    expect(derived.rows).toEqual([
-      expect.objectContaining({ id: 'a_b', verdict: 'Reported by devices', verdictTone: 'warning', checkinsImpacted: 4, policies: '"Restrictions"; "b"' }),
-    ]);
-    expect(derived.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(true);
+    expect(derived.rows).toEqual([expect.objectContaining({ id: 'a_b', verdict: 'Reported', verdictTone: 'warning', policies: '"Restrictions"; "b"' })]);
+    expect(derived.columns.some((column) => column.key === 'conflictSummary')).toBe(false);
   });
 
   it('says why it could not check when the summary was not read, and finds nothing from it', () => {
@@ -312,6 +312,6 @@ describe('the conflicts devices reported', () => {
     expect(derived.rows).toEqual([
       expect.objectContaining({ verdict: 'Could not check', verdictTone: 'neutral', policies: 'the conflicts devices reported could not be read: 503' }),
     ]);
-    expect(derived.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(false);
+    expect(derived.columns.find((column) => column.key === 'conflictSummary')?.available).toBe(false);
   });
 });

@@ -82,7 +82,8 @@ describe('setting conflicts on the strict simulator', () => {
     const finding = result.findings.find((candidate) => candidate.subjectId === CLOUD_PROTECTION)!;
     expect(finding.subjectName).toBe('Allow Cloud Protection');
     const row = result.rows.find((candidate) => candidate.id === CLOUD_PROTECTION)!;
-    expect(row).toMatchObject({ setting: 'Allow Cloud Protection', settingId: CLOUD_PROTECTION });
+    expect(row).toMatchObject({ setting: 'Allow Cloud Protection' });
+    expect(finding.detail).toContain(`Setting id ${CLOUD_PROTECTION}.`);
     // The fingerprint is the id's and the pair's, as before names were read.
     const pair = [policyId('Defender - cloud protection on (Engineering)'), policyId('Defender - cloud protection off for builds (Engineering)')]
       .map((id) => id.toLowerCase())
@@ -118,9 +119,9 @@ describe('setting conflicts on the strict simulator', () => {
     expect(camera.subjectId).toBe([...profiles].sort().join('_'));
     expect(camera.detail).toContain('7 device check-ins impacted');
     const row = result.rows.find((candidate) => candidate.id === camera.subjectId)!;
-    expect(row).toMatchObject({ verdict: 'Reported by devices', verdictTone: 'warning', checkinsImpacted: 7 });
+    expect(row).toMatchObject({ verdict: 'Reported', verdictTone: 'warning', overlap: '7 check-ins' });
     expect(String(row.link)).toContain('configurationId/');
-    expect(result.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(true);
+    expect(result.columns.some((column) => column.key === 'conflictSummary')).toBe(false);
     expect(result.unchecked).toEqual([]);
   });
 
@@ -133,7 +134,7 @@ describe('setting conflicts on the strict simulator', () => {
       // The settings' own findings are found as before.
       expect(result.findings.some((finding) => finding.kind === 'security-setting-conflict')).toBe(true);
       expect(result.rows.find((row) => row.id === 'deviceConfigurationConflictSummary')).toMatchObject({ verdict: 'Could not check', verdictTone: 'neutral' });
-      expect(result.columns.find((column) => column.key === 'checkinsImpacted')?.available).toBe(false);
+      expect(result.columns.find((column) => column.key === 'conflictSummary')?.available).toBe(false);
       expect(result.unchecked).toEqual(['reported-setting-conflict']);
     } finally {
       stop();
