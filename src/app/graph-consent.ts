@@ -32,7 +32,9 @@ export function requiredGraphPermissions(registry: ReportRegistry = REPORTS): Re
   const byPermission = new Map<GraphApplicationPermission, PermissionCost[]>(permissionsAskedFor(registry).map((permission) => [permission, []]));
   for (const report of registry.definitions) {
     for (const permission of report.permissions) {
-      const optional = report.optionalSources.filter((source) => source.permission === permission);
+      // A permission the report's required reads ask for too costs the whole report, whatever optional source it also reads.
+      const wholeReport = report.reads.some((read) => !read.optional && read.permissions[0] === permission);
+      const optional = wholeReport ? [] : report.optionalSources.filter((source) => source.permission === permission);
       const costs: PermissionCost[] =
         optional.length > 0
           ? optional.map((source) => ({

@@ -38,7 +38,7 @@ export function shaper(resource: SimResource | SimNestedResource, context: Reque
       if (select.size > 0 && !select.has(key) && !key.startsWith('@')) continue;
       result[key] = record[key];
     }
-    for (const name of expand) result[name] = (record[name] as unknown[] | undefined) ?? [];
+    for (const name of expand) result[name] = withoutNavigation((record[name] as unknown[] | undefined) ?? [], resource.expandedNavigation?.[name]);
     if (masks) {
       for (const [property, lateMembers] of Object.entries(masks)) maskLateMembers(result, property.split('.'), lateMembers);
     }
@@ -49,6 +49,17 @@ export function shaper(resource: SimResource | SimNestedResource, context: Reque
     for (const path of v1Omits?.nested ?? []) omitNested(result, path.split('.'));
     return result;
   };
+}
+
+/** The items of an expanded collection without their own navigation properties, each copied so the stored record is untouched. */
+function withoutNavigation(items: unknown[], navigation: readonly string[] | undefined): unknown[] {
+  if (!navigation?.length) return items;
+  return items.map((item) => {
+    if (typeof item !== 'object' || item === null || !navigation.some((name) => name in item)) return item;
+    const copy = { ...(item as Record<string, unknown>) };
+    for (const name of navigation) delete copy[name];
+    return copy;
+  });
 }
 
 /** Removes the property at `path` (`a[].b.c`) from `target`, copying each object on the way so the stored record is untouched. */

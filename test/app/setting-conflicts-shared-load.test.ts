@@ -12,6 +12,8 @@ const harness = useTestSimulator({ tenant: buildDemoTenant({ registry }) });
 /** The first of each shared report's lists: each upstream load of the report reads it once. */
 const POLICY_LIST = '/beta/deviceManagement/configurationPolicies';
 const ASSIGNMENT_LIST = '/v1.0/deviceManagement/deviceConfigurations';
+/** Its one read of its own: what devices already reported. */
+const CONFLICT_SUMMARY = '/beta/deviceManagement/deviceConfigurationConflictSummary';
 const loadsOf = (path: string) => harness.sim.graph.requests.filter((request) => request.path === path && !request.inBatch).length;
 
 function services(lines: string[] = []): AppServices {
@@ -24,7 +26,7 @@ function services(lines: string[] = []): AppServices {
 }
 
 describe("the setting conflicts report shares reports 3's and 2's loads through the report cache", () => {
-  it('loads them through the cache when it is asked first, so their viewers then load nothing, and reads nothing of its own', async () => {
+  it('loads them through the cache when it is asked first, so their viewers then load nothing, and reads only the conflict summary of its own', async () => {
     const lines: string[] = [];
     const app = services(lines);
     const conflicts = await app.reports.get(settingConflictsReport.id);
@@ -39,9 +41,10 @@ describe("the setting conflicts report shares reports 3's and 2's loads through 
     expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(1);
     expect(lines.filter((line) => line === 'report assignment-hygiene: loading from Microsoft Graph')).toHaveLength(1);
     expect(loadsOf(ASSIGNMENT_LIST)).toBe(1);
+    expect(loadsOf(CONFLICT_SUMMARY)).toBe(1);
   });
 
-  it('makes no request when reports 3 and 2 were loaded first and kept their records', async () => {
+  it('makes no request but the conflict summary when reports 3 and 2 were loaded first and kept their records', async () => {
     harness.sim.graph.clearLog();
     const app = services();
     // The first conflicts load asks the cache to keep their records; reports loaded after that keep them.
@@ -53,6 +56,6 @@ describe("the setting conflicts report shares reports 3's and 2's loads through 
 
     const conflicts = await app.reports.get(settingConflictsReport.id, { refresh: true });
     expect(conflicts.state).toBe('loaded');
-    expect(harness.sim.graph.requests.length).toBe(before);
+    expect(harness.sim.graph.requests.slice(before).map((request) => request.path)).toEqual([CONFLICT_SUMMARY]);
   });
 });

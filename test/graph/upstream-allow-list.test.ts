@@ -28,6 +28,7 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/configurationPolicyTemplates",
         "/beta/deviceManagement/depOnboardingSettings",
         "/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments",
+        "/beta/deviceManagement/deviceConfigurationConflictSummary",
         "/beta/deviceManagement/deviceConfigurations/{id}/assignments",
         "/beta/deviceManagement/deviceHealthScripts",
         "/beta/deviceManagement/deviceManagementScripts",
@@ -93,8 +94,8 @@ describe('upstream allow-list', () => {
     // Windows feature, quality and driver update profiles, quality update policies and settings
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
     // name, a user's, a group's and a device's memberships, the Entra device); the viewer scope's
-    // role assignments, scope tags and admin groups' members.
-    expect(UPSTREAM_PATHS).toHaveLength(54);
+    // role assignments, scope tags and admin groups' members; report 7's conflict summary.
+    expect(UPSTREAM_PATHS).toHaveLength(55);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);

@@ -176,6 +176,9 @@ describe('consent: the Graph token holds every permission the reports declare', 
       },
     ]);
     expect(required.find(({ permission }) => permission === deniedWhole)!.costs.map((cost) => [cost.report, cost.scope])).toEqual([['admin-approval', 'report']]);
+    // Report 7's conflict summary is an optional source read with a permission its required reads need too: without it the whole report fails.
+    const configuration = required.find(({ permission }) => permission === 'DeviceManagementConfiguration.Read.All')!.costs;
+    expect(configuration.filter((cost) => cost.report === 'setting-conflicts').map((cost) => cost.scope)).toEqual(['report']);
   });
 
   it('is not ready while consent is missing, naming the permissions and what they cost', async () => {

@@ -44,6 +44,24 @@ describe('the demo tenant as Graph serves it', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it("gives a policy's settings their definitions only to $expand=settingDefinitions, and never inside $expand=settings", async () => {
+    // deviceManagementConfigurationSetting's `settingDefinitions` is a relationship ("List of related
+    // Setting Definitions"): learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta.
+    const policy = sim.tenant.collections.configurationPolicies.find((item) => item.name === 'Defender - cloud protection on (Engineering)')!;
+    const path = `/beta/deviceManagement/configurationPolicies/${policy.id}/settings`;
+    const plain = await graph.getAll<Record<string, unknown>>(path);
+    expect(plain.length).toBe(1);
+    expect(plain.every((item) => !('settingDefinitions' in item))).toBe(true);
+    const expanded = await graph.getAll<Record<string, unknown>>(path, { query: { $expand: 'settingDefinitions' } });
+    expect(expanded[0]!.settingDefinitions).toEqual([
+      expect.objectContaining({ id: 'device_vendor_msft_policy_config_defender_allowcloudprotection', displayName: 'Allow Cloud Protection' }),
+    ]);
+    const listed = await graph.getAll<{ id: string; settings: Array<Record<string, unknown>> }>('/beta/deviceManagement/configurationPolicies', { query: { $expand: 'settings' } });
+    const settings = listed.flatMap((item) => item.settings);
+    expect(settings.length).toBeGreaterThan(0);
+    expect(settings.every((item) => !('settingDefinitions' in item))).toBe(true);
+  });
+
   it('serves singletons at the top level and beta-only resources on beta only', async () => {
     const settings = await graph.get<Record<string, unknown>>('/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings');
     expect(settings).toMatchObject({ bindStatus: 'boundAndValidated', '@odata.context': expect.stringContaining('$entity') });
@@ -101,6 +119,25 @@ describe('the demo tenant as Graph serves it', () => {
     expect(missing).toMatchObject({ status: 404, body: { error: { code: 'Request_ResourceNotFound' } } });
   });
 
+  it("serves the conflicts devices reported on beta only, each id the profiles' ids in lexicographical order joined by underscores", async () => {
+    // learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationconflictsummary-list?view=graph-rest-beta
+    // and the resource's page (its `id`): beta only, no query options documented.
+    const entries = await graph.getAll<{ id: string; conflictingDeviceConfigurations: Array<{ id: string }>; deviceCheckinsImpacted: number }>(
+      '/beta/deviceManagement/deviceConfigurationConflictSummary',
+    );
+    expect(entries.length).toBe(2);
+    for (const entry of entries) {
+      const ids = entry.conflictingDeviceConfigurations.map((profile) => profile.id);
+      expect(entry.id).toBe([...ids].sort().join('_'));
+      expect(ids.every((id) => sim.tenant.collections.deviceConfigurations.some((profile) => profile.id === id))).toBe(true);
+      expect(entry.deviceCheckinsImpacted).toBeGreaterThan(0);
+    }
+    expect((await raw('/v1.0/deviceManagement/deviceConfigurationConflictSummary')).status).toBe(400);
+    const filtered = await raw('/beta/deviceManagement/deviceConfigurationConflictSummary?$filter=deviceCheckinsImpacted%20eq%207');
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.error?.message).toContain('filter');
+  });
+
   it('plants every finding kind of the design in the demo tenant', () => {
     const kinds = new Set(sim.tenant.declaredFindings.map((finding) => `${finding.report}/${finding.kind}`));
     expect([...kinds].sort()).toEqual(
@@ -128,6 +165,7 @@ describe('the demo tenant as Graph serves it', () => {
         'startup-reliability/unreliable-app',
         'setting-conflicts/security-setting-conflict',
         'setting-conflicts/setting-conflict',
+        'setting-conflicts/reported-setting-conflict',
         'setting-conflicts/possible-setting-conflict',
         'setting-conflicts/duplicate-setting',
       ].sort(),

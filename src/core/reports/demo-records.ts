@@ -1,6 +1,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import type { DemoRecord, DemoTenantBuilder } from './report-demo.js';
+import { demoSettingDefinitions } from './demo-setting-definitions.js';
 
 /**
  * Typed builders for the records the demo tenant holds that several reports plant; each report's
@@ -97,7 +98,8 @@ export function configurationPolicy(value: {
       templateDisplayName: value.templateDisplayName ?? null,
       templateDisplayVersion: value.templateDisplayVersion ?? null,
     },
-    settings: value.settings.map((settingInstance, index) => ({ id: String(index), settingInstance })),
+    // `settingDefinitions` is a navigation property: served only to `$expand=settingDefinitions` (src/sim/odata-shaping.ts).
+    settings: value.settings.map((settingInstance, index) => ({ id: String(index), settingInstance, settingDefinitions: demoSettingDefinitions(settingInstance) })),
     assignments: value.targets.map((target, index) => ({
       id: `${value.id}_${index}`,
       source: value.policySetId ? ('policySets' as const) : ('direct' as const),

@@ -61,6 +61,10 @@ export const CONFIGURATION_POLICIES = {
   // no more than one page of `/settings` (25) and points on to the rest, so a policy with more
   // settings is read whole only by a client that follows `settings@odata.nextLink`.
   expandedItemCap: { settings: 25 },
+  // An expanded setting is a deviceManagementConfigurationSetting, whose `settingDefinitions` is a
+  // navigation property of its own (resources/intune-deviceconfigv2-devicemanagementconfigurationsetting,
+  // ?view=graph-rest-beta): not inside `$expand=settings` unless expanded in turn.
+  expandedNavigation: { settings: ['settingDefinitions'] },
   properties: entity.CONFIGURATION_POLICY,
 } as const satisfies SimResource;
 
@@ -161,7 +165,10 @@ export const CONFIGURATION_POLICY_TEMPLATES = {
 
 /**
  * A settings catalog policy's `/settings`, served on its own path
- * (intune-deviceconfigv2-devicemanagementconfigurationsetting-list, beta). It pages at 25 whatever
+ * (intune-deviceconfigv2-devicemanagementconfigurationsetting-list, beta), each setting's
+ * `settingDefinitions` (its own and its children's definitions) only to `$expand=settingDefinitions`,
+ * that navigation property of deviceManagementConfigurationSetting
+ * (resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta). It pages at 25 whatever
  * `$top` asks, as admins report (jseerden/IntuneBackupAndRestore#88: "saved only 25 settings"
  * without the nextLink; Microsoft365DSC/Microsoft365DSC#5921).
  */
@@ -178,6 +185,29 @@ export const CONFIGURATION_POLICY_SETTINGS: SimNestedResource = {
   defaultPageSize: 25,
   maxPageSize: 25,
 };
+
+/**
+ * What devices reported in conflict between device configuration profiles
+ * (deviceConfigurationConflictSummary, beta only:
+ * learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationconflictsummary-list?view=graph-rest-beta,
+ * DeviceManagementConfiguration.Read.All or its ReadWrite form). Each entry's `id` is the ids of its
+ * `conflictingDeviceConfigurations` in lexicographical order joined by underscores
+ * (resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta). Graph
+ * documents no `$filter`, `$select` nor page size for it: any `$filter` is refused, and pages hold
+ * the usual 100 with a nextLink to the rest, so a client that stops at the first misses entries.
+ */
+export const DEVICE_CONFIGURATION_CONFLICT_SUMMARY = {
+  kind: 'collection',
+  path: '/deviceManagement/deviceConfigurationConflictSummary',
+  source: 'deviceConfigurationConflictSummary',
+  versions: BETA,
+  permissions: CONFIGURATION_PERMISSIONS,
+  workload: 'intune',
+  entitySet: 'deviceManagement/deviceConfigurationConflictSummary',
+  navigation: [],
+  defaultPageSize: 100,
+  maxPageSize: 100,
+} as const satisfies SimResource;
 
 export const DEVICE_CONFIGURATION_ASSIGNMENTS = objectAssignments(DEVICE_CONFIGURATIONS, entity.DEVICE_CONFIGURATION_ASSIGNMENT);
 

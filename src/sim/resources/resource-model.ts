@@ -69,6 +69,11 @@ interface ResourceBase {
    * Navigation Property": a partial collection carries a next link).
    */
   expandedItemCap?: Readonly<Record<string, number>>;
+  /**
+   * Per expanded navigation property, the navigation properties of its items: left out of each item,
+   * as an unexpanded navigation property is (OData: a nested `$expand` alone brings them).
+   */
+  expandedNavigation?: Readonly<Record<string, readonly string[]>>;
   /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
   filterable?: readonly string[];
   /**

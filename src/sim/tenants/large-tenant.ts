@@ -75,6 +75,19 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
 
   for (let index = 0; index < objects(600); index += 1)
     collections.deviceConfigurations.push(deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
+  // The conflicts devices reported between pairs of those profiles (report 7), drawing nothing, so
+  // that every other record stays as the seed made it; each id is the pair's ids sorted and joined
+  // by an underscore, as Graph makes it (deviceConfigurationConflictSummary, beta).
+  for (let index = 0; index + 1 < Math.min(collections.deviceConfigurations.length, 2 * objects(20)); index += 2) {
+    const pair = collections.deviceConfigurations.slice(index, index + 2).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    collections.deviceConfigurationConflictSummary.push({
+      '@odata.type': '#microsoft.graph.deviceConfigurationConflictSummary',
+      id: pair.map((profile) => profile.id).join('_'),
+      conflictingDeviceConfigurations: pair.map((profile) => ({ id: profile.id, displayName: profile.displayName, sourceType: 'deviceConfiguration' })),
+      contributingSettings: ['cameraBlocked'],
+      deviceCheckinsImpacted: index + 1,
+    });
+  }
   for (let index = 0; index < objects(200); index += 1)
     collections.deviceCompliancePolicies.push(deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;

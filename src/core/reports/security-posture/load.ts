@@ -56,6 +56,12 @@ export interface SecurityPolicy {
    * the settings were not read.
    */
   values?: SettingValue[];
+  /**
+   * The display names of the settings in `values`, by `settingDefinitionId`, from the definitions
+   * Graph expanded with the settings (`settingNames`): a setting without one is named by its id.
+   * Absent where the settings were not read.
+   */
+  settingNames?: Record<string, string>;
   /** When the policy last changed (Graph's `lastModifiedDateTime`), or null: what decides whether its kept settings still hold. */
   lastModifiedDateTime: string | null;
   /** Graph's `settingCount` ("Number of settings"), or null when it is not reported. */
@@ -188,9 +194,49 @@ export const POLICY_LIST_QUERY = {
  * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
  * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
  */
-type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingsRead' | 'settingsError'>;
+type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'>;
 
-const settingsPath = (policy: SecurityPolicy) => pathInBatch(POLICY_SETTINGS_READ, policy.id);
+/**
+ * Each setting with its definitions: `settingDefinitions` is a navigation property of
+ * deviceManagementConfigurationSetting, "List of related Setting Definitions"
+ * (learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta),
+ * so one read gives what a setting is called without a read per definition. Maester's BitLocker
+ * test and Microsoft365DSC read a policy's settings the same way. The nextLink Graph gives carries
+ * the query on.
+ */
+export const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
+
+const settingsPath = (policy: SecurityPolicy) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
+
+/** The longest display name kept; a definition's name is a few words. */
+const NAME_MAX = 200;
+
+/**
+ * The display names of the settings a policy sets, from the definitions expanded with them: only
+ * for the ids in `values`, each definition's `displayName` as Graph gave it. A setting whose
+ * definition did not come has none here, never one made up.
+ */
+export function settingNames(settings: readonly unknown[], values: readonly SettingValue[]): Record<string, string> {
+  const wanted = new Set(values.map((value) => value.settingDefinitionId));
+  const names: Record<string, string> = {};
+  for (const setting of settings) {
+    const definitions = typeof setting === 'object' && setting !== null ? (setting as Record<string, unknown>).settingDefinitions : undefined;
+    if (!Array.isArray(definitions)) continue;
+    for (const definition of definitions) {
+      if (typeof definition !== 'object' || definition === null) continue;
+      const id = asString((definition as Record<string, unknown>).id);
+      const name = asString((definition as Record<string, unknown>).displayName)?.trim();
+      if (id && name && wanted.has(id) && !Object.hasOwn(names, id)) names[id] = name.slice(0, NAME_MAX);
+    }
+  }
+  return names;
+}
+
+/** What one policy's settings give: its choices, values and the names of its settings. */
+function readOf(settings: readonly unknown[]): Omit<SettingsRead, 'settingsError'> {
+  const values = settingValues(settings);
+  return { choices: relevantChoices(settings), values, settingNames: settingNames(settings, values), settingsRead: settings.length };
+}
 
 /**
  * Each policy's `/settings` through `POST /beta/$batch`, 20 to a call (the client runs several calls
@@ -228,10 +274,10 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
         for await (const more of graph.pages<unknown>(pathFor(POLICY_SETTINGS_READ, policy.id), { after: nextLink, signal })) settings.push(...more.items);
       } catch (error) {
         // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
-        return reads.set(policy.id, { ...failed(error), choices: relevantChoices(settings), values: settingValues(settings), settingsRead: settings.length });
+        return reads.set(policy.id, { ...failed(error), ...readOf(settings) });
       }
     }
-    return reads.set(policy.id, { choices: relevantChoices(settings), values: settingValues(settings), settingsRead: settings.length, settingsError: null });
+    return reads.set(policy.id, { ...readOf(settings), settingsError: null });
   });
   return reads;
 }
@@ -250,8 +296,9 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 
 /** The name the settings are kept under in the load's memory; its version changes when what is kept does. */
 export const SETTINGS_MEMORY = 'policy-settings';
-// Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report.
-const SETTINGS_MEMORY_VERSION = 2;
+// Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report;
+// version 3 the settings' display names (`settingNames`), so that a warm load does not read them again.
+const SETTINGS_MEMORY_VERSION = 3;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
 const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -267,6 +314,7 @@ interface KeptSettings {
   settingsRead: number;
   choices: ChoiceValue[];
   values: SettingValue[];
+  settingNames: Record<string, string>;
 }
 
 interface KeptSettingsDocument {
@@ -301,7 +349,11 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
       typeof value.display === 'string' &&
       typeof value.secret === 'boolean',
   );
-  return { choices, values, settingsRead: kept.settingsRead, settingsError: null };
+  const names: Record<string, string> = {};
+  if (typeof kept.settingNames === 'object' && kept.settingNames !== null) {
+    for (const [id, name] of Object.entries(kept.settingNames)) if (typeof name === 'string') names[id] = name;
+  }
+  return { choices, values, settingNames: names, settingsRead: kept.settingsRead, settingsError: null };
 }
 
 /**
@@ -337,6 +389,7 @@ async function settingsOf(context: LoadContext, policies: SecurityPolicy[], sign
         settingsRead: entry.read.settingsRead,
         choices: entry.read.choices,
         values: entry.read.values ?? [],
+        settingNames: entry.read.settingNames ?? {},
       };
     }
     await context.memory.write(SETTINGS_MEMORY, JSON.stringify({ version: SETTINGS_MEMORY_VERSION, policies: keep } satisfies KeptSettingsDocument));

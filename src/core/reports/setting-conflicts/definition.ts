@@ -13,16 +13,17 @@ import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
 import { loadSettingConflicts } from './load.js';
 import { settingConflictsDemo } from './demo.js';
+import { CONFLICT_SUMMARY_READ, SETTING_CONFLICT_READS } from './reads.js';
 
-/** Report 3's reads and report 2's, each once: the records it judges are theirs (load.ts). */
-const READS: readonly UpstreamRead[] = [...new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads])];
+/** Report 3's reads and report 2's, each once: the records it judges are theirs (load.ts); then its own, what devices reported. */
+const READS: readonly UpstreamRead[] = [...new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads, ...SETTING_CONFLICT_READS])];
 const PERMISSIONS: readonly GraphApplicationPermission[] = [...new Set([...securityPostureReport.permissions, ...assignmentHygieneReport.permissions])];
 
 export const settingConflictsReport: ReportDefinition<SettingConflictRecords, ConflictFindingKind> = {
   id: 'setting-conflicts',
   title: 'Setting Conflicts',
   summary:
-    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value.',
+    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported.',
   permissions: PERMISSIONS,
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
@@ -34,7 +35,16 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
   pending: { starting: LOADING_TEXT, fetching: LOADING_TEXT },
   charts: [],
   findingKinds: CONFLICT_FINDING_KINDS,
-  optionalSources: [],
+  // The conflict summary is read with a permission the report cannot do without anyway; its column
+  // n/a (a failed read) leaves its kind unchecked rather than resolved.
+  optionalSources: [
+    {
+      column: 'conflictSummary',
+      findingKinds: ['reported-setting-conflict'],
+      source: 'the conflicts devices reported',
+      permission: CONFLICT_SUMMARY_READ.permissions[0],
+    },
+  ],
   demo: settingConflictsDemo,
   reads: READS,
   faultSource: SECURITY_POLICIES_READ.path,

@@ -7,10 +7,11 @@
  */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { plantConfigurationPolicy } from '../demo-records.js';
+import { asDemoRecord, plantConfigurationPolicy } from '../demo-records.js';
 import type { SettingInstance, Target } from '../demo-records.js';
 import type { DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import { choiceSetting } from '../security-posture/demo-records.js';
+import { deviceConfiguration } from '../assignment-hygiene/demo-records.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
 
 type Tenant = DemoTenantBuilder<ConflictFindingKind>;
@@ -136,6 +137,38 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       policy(tenant, 'Diagnostics - full (Engineering)', [choiceSetting(TELEMETRY, '3')], [include(engineering)]);
       const nobody = policy(tenant, 'Diagnostics - basic (empty group)', [choiceSetting(TELEMETRY, '1')], [include(tenant.groups.emptyGroup)]);
       tenant.declareFor('assignment-hygiene', 'assigned-to-missing-or-empty-groups', nobody);
+    },
+  },
+  {
+    step: 18,
+    plant(tenant) {
+      // What devices already reported: Intune's conflict summary for device configuration profiles
+      // (deviceConfigurationConflictSummary, learn.microsoft.com/graph/api/resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta),
+      // each entry's id the profiles' ids in lexicographical order joined by underscores. Two legacy
+      // profiles that set the camera differently, and two that set the password length differently,
+      // reach one group; devices reported both pairs.
+      const kiosks = tenant.addGroup({ displayName: 'Front desk devices', memberCount: 3 });
+      const profile = (displayName: string, settings: Record<string, unknown>) => {
+        const item = deviceConfiguration({ id: tenant.guid(), displayName, targets: [{ kind: 'include', groupId: kiosks }], now: tenant.now });
+        tenant.add('deviceConfigurations', Object.assign(item, settings));
+        return { id: item.id, displayName };
+      };
+      const summary = (profiles: Array<{ id: string; displayName: string }>, contributingSettings: string[], deviceCheckinsImpacted: number) => {
+        const sorted = [...profiles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        const entry = {
+          '@odata.type': '#microsoft.graph.deviceConfigurationConflictSummary',
+          id: sorted.map((item) => item.id).join('_'),
+          conflictingDeviceConfigurations: sorted.map((item) => ({ id: item.id, displayName: item.displayName, sourceType: 'deviceConfiguration' as const })),
+          contributingSettings,
+          deviceCheckinsImpacted,
+        } satisfies Beta.DeviceConfigurationConflictSummary & { '@odata.type': string };
+        tenant.add('deviceConfigurationConflictSummary', asDemoRecord(entry));
+        return entry.id;
+      };
+      const camera = [profile('Front desk - device restrictions', { cameraBlocked: false }), profile('Front desk - camera blocked', { cameraBlocked: true })];
+      tenant.declare('reported-setting-conflict', summary(camera, ['cameraBlocked'], 7));
+      const password = [profile('Front desk - password (8)', { passwordMinimumLength: 8 }), profile('Front desk - password (12)', { passwordMinimumLength: 12 })];
+      tenant.declare('reported-setting-conflict', summary(password, ['passwordMinimumLength'], 3));
     },
   },
 ];

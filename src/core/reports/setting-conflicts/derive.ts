@@ -6,6 +6,8 @@
  */
 
 import type { GroupLookup } from '../../directory/group-lookup.js';
+import type { OptionalRead } from '../optional-read.js';
+import { intuneLinks } from '../intune-links.js';
 import { compareText } from '../graph-values.js';
 import { severityTone } from '../report-model.js';
 import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
@@ -36,7 +38,24 @@ export interface SettingConflictRecords {
   assignments: { objects: readonly AssignableObject[]; groups: ReadonlyMap<string, GroupLookup> };
   /** Display names of setting definitions by id, where they were read; a setting without one is named by its id. */
   definitionNames?: ReadonlyMap<string, string>;
+  /** What devices already reported (the conflict summary), or why it could not be read. */
+  reported: ReportedConflicts;
 }
+
+/**
+ * One entry of Intune's conflict summary for device configuration profiles
+ * (deviceConfigurationConflictSummary, Graph beta): the profiles in conflict, the settings, and how
+ * many check-ins it affected. Its `id` is the profiles' ids in lexicographical order joined by
+ * underscores, so it names the same conflict from one load to the next.
+ */
+export interface ReportedConflict {
+  id: string;
+  profiles: Array<{ id: string | null; name: string | null; sourceType: string | null }>;
+  settings: string[];
+  deviceCheckinsImpacted: number | null;
+}
+
+export type ReportedConflicts = OptionalRead<ReportedConflict[]>;
 
 /**
  * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
@@ -77,11 +96,14 @@ export type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overl
 
 const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
   'security-setting-conflict': 'Conflict',
+  'reported-setting-conflict': 'Reported',
   'setting-conflict': 'Conflict',
   'possible-setting-conflict': 'Possible conflict',
   'duplicate-setting': 'Duplicate',
 };
-const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'reported-setting-conflict', 'setting-conflict', 'possible-setting-conflict', 'duplicate-setting'];
+/** The kinds the policies' settings and targets decide; the reported kind is the summary's alone. */
+const PREDICTED: readonly ConflictFindingKind[] = ORDER.filter((kind) => kind !== 'reported-setting-conflict');
 
 function overlapWords(overlap: Overlap): string {
   return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.reason}` : `No overlap: ${overlap.reason}`;
@@ -265,7 +287,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       kind: worst.kind,
       subjectId: settingDefinitionId,
       subjectName: name,
-      detail: `"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
+      // The id the finding is known by, which Intune's settings search and the CSP pages use, where a name is shown instead.
+      detail: `${name === settingDefinitionId ? '' : `Setting id ${settingDefinitionId}. `}"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
       // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is not a new finding.
       ruleKey: worst.pair
         .map((setter) => setter.policy.id.toLowerCase())
@@ -277,7 +300,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
   for (const policy of records.policies) {
     if (policy.values !== null) continue;
-    for (const kind of ORDER) uncheckedSubjects.push({ kind, subjectId: policy.id });
+    for (const kind of PREDICTED) uncheckedSubjects.push({ kind, subjectId: policy.id });
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
@@ -290,19 +313,76 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     });
   }
 
+  reportedConflicts(records.reported, rows, findings);
+
   rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
   return {
     state: rows.length === 0 ? 'empty' : 'loaded',
     notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
     columns: [
-      // The setting's id is its name where no display name was read (the load reads none), so it is not shown twice.
+      // The setting's display name where its definition was read, else its id (never a name made up).
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
       { key: 'verdict', label: 'Verdict', available: true, format: 'status', toneKey: 'verdictTone' },
       { key: 'policies', label: 'Policies and their values', available: true, format: 'text', role: 'wide' },
       { key: 'overlap', label: 'Overlap', available: true, format: 'text' },
+      // Only when the conflict summary could not be read: its n/a column lists the kind it proves as
+      // unchecked (definition.ts, `optionalSources`); a row holds its count in Overlap otherwise, so
+      // the table is no wider for it.
+      ...(records.reported.ok ? [] : [{ key: 'conflictSummary', label: 'Conflicts devices reported', available: false, format: 'text' } as const]),
     ],
     rows: rows.map(({ order: _order, ...row }) => row),
     findings,
     uncheckedSubjects,
   };
+}
+
+/** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */
+function profileNames(conflict: ReportedConflict): string[] {
+  return conflict.profiles.map((profile) => `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`);
+}
+
+/**
+ * What devices already reported, one row and one finding per entry of the conflict summary: Intune
+ * saw the conflict on devices checking in, so it is not judged again from targets. A summary that
+ * could not be read is one "Could not check" row saying why (its column n/a), never "none reported".
+ */
+function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & { order: number }>, findings: Array<FindingDraft<ConflictFindingKind>>): void {
+  const order = ORDER.indexOf('reported-setting-conflict');
+  if (!reported.ok) {
+    rows.push({
+      id: 'deviceConfigurationConflictSummary',
+      setting: 'Conflicts devices reported',
+      verdict: 'Could not check',
+      verdictTone: 'neutral',
+      policies: reported.reason,
+      overlap: 'Not read',
+      link: null,
+      order: ORDER.length,
+    });
+    return;
+  }
+  const kind = 'reported-setting-conflict';
+  for (const conflict of reported.value) {
+    const profiles = profileNames(conflict);
+    const settings = conflict.settings.length > 0 ? conflict.settings.join(', ') : 'settings Graph did not name';
+    const first = conflict.profiles.find((profile) => profile.id !== null && profile.sourceType !== 'deviceIntent');
+    const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
+    rows.push({
+      id: conflict.id,
+      setting: settings,
+      verdict: VERDICT_WORDS[kind],
+      verdictTone: severityTone(CONFLICT_FINDING_KINDS[kind].severity),
+      policies: profiles.join('; '),
+      // Short, as a row's height is its tallest cell's; the detail says it whole.
+      overlap: `${checkins} check-ins`,
+      link: first?.id ? intuneLinks.deviceConfiguration(first.id) : null,
+      order,
+    });
+    findings.push({
+      kind,
+      subjectId: conflict.id,
+      subjectName: settings,
+      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.`,
+    });
+  }
 }

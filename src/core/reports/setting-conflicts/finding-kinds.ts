@@ -50,6 +50,23 @@ export const CONFLICT_FINDING_KINDS = {
       sources: [AVOID_CONFLICTS, PROFILE_TROUBLESHOOT, SETTINGS_CATALOG],
     },
   },
+  'reported-setting-conflict': {
+    label: 'Profile conflicts devices reported',
+    one: 'Profile conflict devices reported',
+    severity: 'medium',
+    remediation: {
+      why: 'Intune itself reports that devices checking in received these device configuration profiles with settings in conflict: Intune applies neither value on those devices, and the count says how many check-ins it affected.',
+      steps: ['Open each profile the finding names (Devices > Configuration) and find the settings it lists.', ...FIX_STEPS.slice(1)],
+      sources: [
+        PROFILE_TROUBLESHOOT,
+        { title: 'Monitor device configuration profiles in Microsoft Intune', url: 'https://learn.microsoft.com/en-us/mem/intune/configuration/device-profile-monitor' },
+        {
+          title: 'deviceConfigurationConflictSummary resource type (Microsoft Graph beta)',
+          url: 'https://learn.microsoft.com/graph/api/resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta',
+        },
+      ],
+    },
+  },
   'possible-setting-conflict': {
     label: 'Settings set differently by policies that may reach the same devices',
     one: 'Setting set differently by policies that may reach the same devices',

@@ -3,20 +3,26 @@
  * catalog, endpoint security and baseline policies with every setting they set) and report 2's (each
  * policy's assignment targets and the groups they name): taken from the application's report cache
  * where their loads are shared (docs/architecture.md, "Loading once for everyone"), else loaded side
- * by side through those reports' own loads. Either way it makes no read of its own
- * (docs/finding-rules.md, "Setting conflicts").
+ * by side through those reports' own loads. Either way it makes no read of its own for them
+ * (docs/finding-rules.md, "Setting conflicts"); the settings' display names come with report 3's
+ * settings reads. Its one read of its own is what devices already reported (reads.ts), optional.
  */
 
+import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import type { LoadContext } from '../report-model.js';
 import type { AuditLogSource } from '../../audit-story/audit-story.js';
 import { loadSideBySide } from '../side-by-side.js';
+import { readCollection } from '../read-collection.js';
+import { asString } from '../graph-values.js';
+import { optionalReadFailure } from '../optional-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
 import { securityPostureReport } from '../security-posture/definition.js';
 import type { AssignmentRecords } from '../assignment-hygiene/load.js';
 import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
-import type { ConflictPolicy, SettingConflictRecords } from './derive.js';
+import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './derive.js';
+import { CONFLICT_SUMMARY_READ } from './reads.js';
 
 function policyLink(policy: SecurityPolicy): string {
   return intuneLinks.configurationPolicy({
@@ -49,9 +55,52 @@ export function conflictPolicies(posture: Pick<SecurityPostureRecords, 'policies
     });
 }
 
-/** The two reports' records made into this report's. */
-export function conflictRecords(posture: Pick<SecurityPostureRecords, 'policies'>, assignments: Pick<AssignmentRecords, 'objects' | 'groups'>): SettingConflictRecords {
-  return { policies: conflictPolicies(posture), assignments: { objects: assignments.objects, groups: assignments.groups } };
+/**
+ * The settings' display names, from the definitions report 3 read with each policy's settings
+ * (security-posture/load.ts, `settingNames`): the first a policy gave for an id. A setting none gave
+ * a name for is named by its id (derive.ts).
+ */
+export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const policy of posture.policies) {
+    for (const [id, name] of Object.entries(policy.settingNames ?? {})) if (!names.has(id)) names.set(id, name);
+  }
+  return names;
+}
+
+/** The two reports' records made into this report's, with what devices reported. */
+export function conflictRecords(
+  posture: Pick<SecurityPostureRecords, 'policies'>,
+  assignments: Pick<AssignmentRecords, 'objects' | 'groups'>,
+  reported: ReportedConflicts = { ok: true, value: [] },
+): SettingConflictRecords {
+  return {
+    policies: conflictPolicies(posture),
+    assignments: { objects: assignments.objects, groups: assignments.groups },
+    definitionNames: definitionNames(posture),
+    reported,
+  };
+}
+
+/** One entry of the conflict summary, kept to what a row shows; a profile without an id is left out of the link, not the row. */
+export function projectReported(entry: Beta.DeviceConfigurationConflictSummary): ReportedConflict {
+  return {
+    id: String(entry.id),
+    profiles: (entry.conflictingDeviceConfigurations ?? []).flatMap((source) =>
+      source ? [{ id: asString(source.id), name: asString(source.displayName), sourceType: asString(source.sourceType) }] : [],
+    ),
+    settings: (entry.contributingSettings ?? []).filter((setting): setting is string => typeof setting === 'string' && setting.length > 0),
+    deviceCheckinsImpacted: typeof entry.deviceCheckinsImpacted === 'number' ? entry.deviceCheckinsImpacted : null,
+  };
+}
+
+/** The conflict summary, every page, or why it could not be read: "could not check" for that part, never a load error. */
+async function loadReported(context: LoadContext, signal: AbortSignal): Promise<ReportedConflicts> {
+  try {
+    return { ok: true, value: await readCollection(context, 'deviceConfigurationConflictSummary', CONFLICT_SUMMARY_READ.path, { signal }, projectReported) };
+  } catch (error) {
+    return { ok: false, reason: `the conflicts devices reported could not be read: ${optionalReadFailure(error, signal)}` };
+  }
 }
 
 /**
@@ -69,9 +118,10 @@ async function shared<Records>(context: LoadContext, report: { id: string; load:
 }
 
 export async function loadSettingConflicts(context: LoadContext): Promise<SettingConflictRecords> {
-  const [posture, assignments] = await loadSideBySide<[SecurityPostureRecords, AssignmentRecords]>([
+  const [posture, assignments, reported] = await loadSideBySide<[SecurityPostureRecords, AssignmentRecords, ReportedConflicts]>([
     () => shared(context, securityPostureReport),
     () => shared(context, assignmentHygieneReport),
+    (signal) => loadReported(context, signal),
   ]);
-  return conflictRecords(posture, assignments);
+  return conflictRecords(posture, assignments, reported);
 }

@@ -421,12 +421,13 @@ describe('completeness of settings', () => {
         paths.push(`POST /${options?.version ?? 'v1.0'}/$batch ${requests.map((request) => request.url).join(' ')}`);
         const outcomes = new Map<string, BatchOutcome>();
         for (const request of requests) {
-          const items = settings(`/beta${request.url}`);
+          const items = settings(`/beta${request.url.split('?')[0]}`);
           if (items instanceof GraphError) {
             outcomes.set(request.id, { ok: false, error: items });
             continue;
           }
-          const more = items.length > 25 ? { '@odata.nextLink': `https://graph.microsoft.com/beta${request.url}?$skiptoken=25` } : {};
+          // Graph's nextLink carries the request's query on.
+          const more = items.length > 25 ? { '@odata.nextLink': `https://graph.microsoft.com/beta${request.url}&$skiptoken=25` } : {};
           outcomes.set(request.id, { ok: true, status: 200, body: { ...more, value: items.slice(0, 25) } });
         }
         return outcomes;
@@ -442,8 +443,8 @@ describe('completeness of settings', () => {
     const loaded = await loadSecurityPosture({ graph });
     expect(graph.paths.filter((path) => !path.includes('Templates') && !path.includes('intents') && !path.includes('templates'))).toEqual([
       `/beta/deviceManagement/configurationPolicies?${new URLSearchParams(POLICY_LIST_QUERY).toString()}`,
-      `POST /beta/$batch ${SETTINGS}`,
-      `/beta${SETTINGS} after https://graph.microsoft.com/beta${SETTINGS}?$skiptoken=25`,
+      `POST /beta/$batch ${SETTINGS}?$expand=settingDefinitions`,
+      `/beta${SETTINGS} after https://graph.microsoft.com/beta${SETTINGS}?$expand=settingDefinitions&$skiptoken=25`,
       // Then, once, the audit log for the findings' stories (docs/finding-rules.md, "A finding's last change").
       expect.stringMatching(/^\/v1\.0\/deviceManagement\/auditEvents\?%24filter=activityDateTime\+ge\+/),
     ]);
@@ -534,7 +535,7 @@ describe('completeness of settings', () => {
         await loadSecurityPosture({ graph: reader([policy(changed)], () => audit35), memory, now: at('2026-11-22T09:00:00Z') });
         const again = reader([next], () => audit35);
         await loadSecurityPosture({ graph: again, memory, now: at(later) });
-        expect(again.paths.filter((path) => path.includes('$batch'))).toEqual([`POST /beta/$batch ${SETTINGS}`]);
+        expect(again.paths.filter((path) => path.includes('$batch'))).toEqual([`POST /beta/$batch ${SETTINGS}?$expand=settingDefinitions`]);
       }
     });
 

@@ -6,6 +6,8 @@ import type { TargetedPolicy } from '../../../../src/core/reports/setting-confli
 import { SECRET_DISPLAY, settingValues } from '../../../../src/core/reports/setting-conflicts/setting-values.js';
 import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
 import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import { settingNames } from '../../../../src/core/reports/security-posture/load.js';
+import { definitionNames } from '../../../../src/core/reports/setting-conflicts/load.js';
 
 const ASR = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
 const OBFUSCATED = `${ASR}_blockexecutionofpotentiallyobfuscatedscripts`;
@@ -54,7 +56,7 @@ function policyPair(
 }
 
 function records(...pairs: Array<ReturnType<typeof policyPair>>): SettingConflictRecords {
-  return { policies: pairs.map((pair) => pair.policy), assignments: { objects: pairs.map((pair) => pair.object), groups } };
+  return { policies: pairs.map((pair) => pair.policy), assignments: { objects: pairs.map((pair) => pair.object), groups }, reported: { ok: true, value: [] } };
 }
 
 describe('settingValues', () => {
@@ -237,5 +239,79 @@ describe('deriveSettingConflicts', () => {
     expect(derived.rows).toEqual([
       expect.objectContaining({ verdict: 'Could not check', policies: expect.stringContaining('reading its settings failed: 503'), overlap: 'Settings not read' }),
     ]);
+  });
+});
+
+describe("the settings' display names", () => {
+  const definition = (id: string, displayName: unknown) => ({ '@odata.type': '#microsoft.graph.deviceManagementConfigurationSettingDefinition', id, displayName });
+
+  it("takes each set setting's name from the definitions expanded with the settings, children included, and no other", () => {
+    const settings = [
+      {
+        ...setting(asrInstance([[OBFUSCATED, 'block']])),
+        settingDefinitions: [definition(ASR, 'Attack Surface Reduction Rules'), definition(OBFUSCATED, ' Block execution of potentially obfuscated scripts ')],
+      },
+      { ...camera('0'), settingDefinitions: [definition('device_vendor_msft_policy_config_unset', 'Not set here'), definition(CAMERA, '')] },
+    ];
+    // The ASR group itself is not a value (its rules are), the camera's definition has no name, and a definition of a setting not set is not kept.
+    expect(settingNames(settings, settingValues(settings))).toEqual({ [OBFUSCATED]: 'Block execution of potentially obfuscated scripts' });
+  });
+
+  it('names a row and its finding by the display name, keeps the id as the subject, and names a setting without one by its id', () => {
+    const a = policyPair('a', [camera('1')], [include(G1)]);
+    const b = policyPair('b', [camera('0')], [include(G1)]);
+    const named = deriveSettingConflicts({ ...records(a, b), definitionNames: new Map([[CAMERA, 'Allow Camera']]) });
+    expect(named.findings[0]).toMatchObject({ kind: 'setting-conflict', subjectId: CAMERA, subjectName: 'Allow Camera', ruleKey: 'a,b' });
+    expect(named.rows[0]).toMatchObject({ id: CAMERA, setting: 'Allow Camera' });
+    expect(named.findings[0]!.detail).toMatch(new RegExp(`^Setting id ${CAMERA}\\. "Policy a" sets`));
+    const unnamed = deriveSettingConflicts(records(a, b));
+    expect(unnamed.findings[0]).toMatchObject({ subjectId: CAMERA, subjectName: CAMERA, ruleKey: 'a,b' });
+    expect(unnamed.rows[0]).toMatchObject({ setting: CAMERA });
+    expect(unnamed.findings[0]!.detail).toMatch(/^"Policy a" sets/);
+  });
+
+  it('gathers the names report 3 read per policy, the first given for an id', () => {
+    const names = definitionNames({
+      policies: [{ settingNames: { [CAMERA]: 'Allow Camera' } }, {}, { settingNames: { [CAMERA]: 'Camera (other)', [FIREWALL]: 'Enable Public Network Firewall' } }] as never,
+    });
+    expect([...names]).toEqual([
+      [CAMERA, 'Allow Camera'],
+      [FIREWALL, 'Enable Public Network Firewall'],
+    ]);
+  });
+});
+
+describe('the conflicts devices reported', () => {
+  const entry = {
+    id: 'a_b',
+    profiles: [
+      { id: 'a', name: 'Restrictions', sourceType: 'deviceConfiguration' },
+      { id: 'b', name: null, sourceType: 'deviceConfiguration' },
+    ],
+    settings: ['cameraBlocked', 'bluetoothBlocked'],
+    deviceCheckinsImpacted: 4,
+  };
+
+  it('makes one row and one finding per entry, as loud as the kind, the profiles named or else by id', () => {
+    const derived = deriveSettingConflicts({ ...records(), reported: { ok: true, value: [entry] } });
+    expect(derived.findings).toEqual([
+      {
+        kind: 'reported-setting-conflict',
+        subjectId: 'a_b',
+        subjectName: 'cameraBlocked, bluetoothBlocked',
+        detail: 'Intune reports "Restrictions" and "b" in conflict on cameraBlocked, bluetoothBlocked: 4 device check-ins impacted. Intune applies neither value on those devices.',
+      },
+    ]);
+    expect(derived.rows).toEqual([expect.objectContaining({ id: 'a_b', verdict: 'Reported', verdictTone: 'warning', policies: '"Restrictions"; "b"' })]);
+    expect(derived.columns.some((column) => column.key === 'conflictSummary')).toBe(false);
+  });
+
+  it('says why it could not check when the summary was not read, and finds nothing from it', () => {
+    const derived = deriveSettingConflicts({ ...records(), reported: { ok: false, reason: 'the conflicts devices reported could not be read: 503' } });
+    expect(derived.findings).toEqual([]);
+    expect(derived.rows).toEqual([
+      expect.objectContaining({ verdict: 'Could not check', verdictTone: 'neutral', policies: 'the conflicts devices reported could not be read: 503' }),
+    ]);
+    expect(derived.columns.find((column) => column.key === 'conflictSummary')?.available).toBe(false);
   });
 });

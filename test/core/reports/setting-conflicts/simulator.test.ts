@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_EVENTS_PATH } from '../../../../src/core/audit-story/read-audit-log.js';
+import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js';
 import { REPORTS } from '../../../../src/core/reports/registry.js';
-import type { ReportResult } from '../../../../src/core/reports/report-model.js';
+import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
@@ -13,12 +14,21 @@ const registry = REPORTS;
 const tenant = buildDemoTenant({ now, registry });
 const harness = useTestSimulator({ tenant });
 
-async function load(id: string): Promise<{ result: ReportResult; requests: number }> {
+async function load(id: string, memory?: LoadMemory): Promise<{ result: ReportResult; requests: number }> {
   harness.sim.graph.clearLog();
-  const result = await registry.load(id, harness.client(), { now: () => now });
+  const result = await registry.load(id, harness.client(), { now: () => now, ...(memory ? { memory } : {}) });
   expect(result.error).toBeNull();
   return { result, requests: harness.sim.graph.requests.length };
 }
+
+function memoryOfItsOwn(): LoadMemory {
+  const texts = new Map<string, string>();
+  return { read: async (name) => texts.get(name) ?? null, write: async (name, text) => void texts.set(name, text) };
+}
+
+const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+const SUMMARY_PATH = '/beta/deviceManagement/deviceConfigurationConflictSummary';
+const settingsReads = () => harness.sim.graph.requests.filter((request) => request.path.endsWith('/settings'));
 
 const policyId = (name: string) => {
   const record = tenant.collections.configurationPolicies.find((item) => item.name === name);
@@ -33,7 +43,7 @@ describe('setting conflicts on the strict simulator', () => {
     const found = result.findings.map((finding) => `${finding.kind} ${finding.subjectId}`).sort();
     expect(found).toEqual(declared.map((finding) => `${finding.kind} ${finding.subjectId}`).sort());
     expect(new Set(result.findings.map((finding) => finding.kind))).toEqual(
-      new Set(['security-setting-conflict', 'setting-conflict', 'duplicate-setting', 'possible-setting-conflict']),
+      new Set(['security-setting-conflict', 'setting-conflict', 'duplicate-setting', 'possible-setting-conflict', 'reported-setting-conflict']),
     );
 
     const byId = (id: string) => result.findings.find((finding) => finding.subjectId === id)!;
@@ -55,12 +65,65 @@ describe('setting conflicts on the strict simulator', () => {
     expect(result.rows.some((row) => row.verdict === 'Could not check')).toBe(false);
   });
 
-  it('makes no more Graph requests than reports 2 and 3 make between them', async () => {
+  it('makes no more Graph requests than reports 2 and 3 make between them, and one page of the conflict summary', async () => {
     const conflicts = await load(settingConflictsReport.id);
     const posture = await load('security-posture');
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
-    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests);
+    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests + 1);
+  });
+
+  it("names each setting by its definition's display name, read with the settings, and keeps its id as the finding's identity", async () => {
+    const { result } = await load(settingConflictsReport.id);
+    // The names come with the settings reads report 3 makes: no read of its own, no read per definition.
+    expect(settingsReads().length).toBeGreaterThan(0);
+    expect(settingsReads().every((request) => new URLSearchParams(request.query).get('$expand') === 'settingDefinitions')).toBe(true);
+    expect(harness.sim.graph.requests.some((request) => request.path.includes('configurationSettings'))).toBe(false);
+
+    const finding = result.findings.find((candidate) => candidate.subjectId === CLOUD_PROTECTION)!;
+    expect(finding.subjectName).toBe('Allow Cloud Protection');
+    const row = result.rows.find((candidate) => candidate.id === CLOUD_PROTECTION)!;
+    expect(row).toMatchObject({ setting: 'Allow Cloud Protection' });
+    expect(finding.detail).toContain(`Setting id ${CLOUD_PROTECTION}.`);
+    // The fingerprint is the id's and the pair's, as before names were read.
+    const pair = [policyId('Defender - cloud protection on (Engineering)'), policyId('Defender - cloud protection off for builds (Engineering)')]
+      .map((id) => id.toLowerCase())
+      .sort()
+      .join(',');
+    expect(finding.fingerprint).toBe(findingFingerprint(settingConflictsReport.id, 'security-setting-conflict', CLOUD_PROTECTION, pair));
+    // A setting Graph sent no definition for keeps its id as its name.
+    const onboarding = result.findings.find((candidate) => candidate.subjectId === 'device_vendor_msft_windowsadvancedthreatprotection_onboarding')!;
+    expect(onboarding.subjectName).toBe('device_vendor_msft_windowsadvancedthreatprotection_onboarding');
+  });
+
+  it('keeps the names with the settings, so a warm load names the settings without reading them again', async () => {
+    const memory = memoryOfItsOwn();
+    const cold = await load(settingConflictsReport.id, memory);
+    expect(settingsReads().length).toBeGreaterThan(0);
+    const warm = await load(settingConflictsReport.id, memory);
+    expect(settingsReads()).toEqual([]);
+    expect(warm.requests).toBeLessThan(cold.requests);
+    const names = (result: ReportResult) => result.findings.map((finding) => `${finding.subjectId} ${finding.subjectName} ${finding.fingerprint}`).sort();
+    expect(names(warm.result)).toEqual(names(cold.result));
+    expect(warm.result.findings.find((finding) => finding.subjectId === CLOUD_PROTECTION)?.subjectName).toBe('Allow Cloud Protection');
+  });
+
+  it("shows each conflict devices reported as a finding of its own, named by its settings, its id the profiles' ids", async () => {
+    const { result } = await load(settingConflictsReport.id);
+    expect(harness.sim.graph.requests.filter((request) => request.path === SUMMARY_PATH).map((request) => request.status)).toEqual([200]);
+    const reported = result.findings.filter((finding) => finding.kind === 'reported-setting-conflict');
+    expect(reported.map((finding) => finding.subjectName).sort()).toEqual(['cameraBlocked', 'passwordMinimumLength']);
+    const camera = reported.find((finding) => finding.subjectName === 'cameraBlocked')!;
+    const profiles = ['Front desk - device restrictions', 'Front desk - camera blocked'].map(
+      (name) => tenant.collections.deviceConfigurations.find((item) => item.displayName === name)!.id,
+    );
+    expect(camera.subjectId).toBe([...profiles].sort().join('_'));
+    expect(camera.detail).toContain('7 device check-ins impacted');
+    const row = result.rows.find((candidate) => candidate.id === camera.subjectId)!;
+    expect(row).toMatchObject({ verdict: 'Reported', verdictTone: 'warning', overlap: '7 check-ins' });
+    expect(String(row.link)).toContain('configurationId/');
+    expect(result.columns.some((column) => column.key === 'conflictSummary')).toBe(false);
+    expect(result.unchecked).toEqual([]);
   });
 
   it('reads no audit log when it loads reports 3 and 2 itself: it tells no stories, and they would', async () => {
@@ -69,5 +132,45 @@ describe('setting conflicts on the strict simulator', () => {
     expect(auditRequests()).toBeGreaterThan(0);
     await load(settingConflictsReport.id);
     expect(auditRequests()).toBe(0);
+  });
+
+  it('makes a summary that cannot be read "could not check" for that part, never a load error', async () => {
+    // A 400 is not retried; any failure of the read is the same "could not check".
+    const stop = harness.sim.faults.add({ path: SUMMARY_PATH, status: 400 });
+    try {
+      const { result } = await load(settingConflictsReport.id);
+      expect(result.findings.some((finding) => finding.kind === 'reported-setting-conflict')).toBe(false);
+      // The settings' own findings are found as before.
+      expect(result.findings.some((finding) => finding.kind === 'security-setting-conflict')).toBe(true);
+      expect(result.rows.find((row) => row.id === 'deviceConfigurationConflictSummary')).toMatchObject({ verdict: 'Could not check', verdictTone: 'neutral' });
+      expect(result.columns.find((column) => column.key === 'conflictSummary')?.available).toBe(false);
+      expect(result.unchecked).toEqual(['reported-setting-conflict']);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('the conflicts devices reported, paged as Graph pages them', () => {
+  const many = buildDemoTenant({ now, registry });
+  for (let index = 0; index < 130; index += 1) {
+    const ids = [`00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, `ffffffff-0000-4000-8000-${String(index).padStart(12, '0')}`];
+    many.collections.deviceConfigurationConflictSummary.push({
+      '@odata.type': '#microsoft.graph.deviceConfigurationConflictSummary',
+      id: ids.join('_'),
+      conflictingDeviceConfigurations: ids.map((id) => ({ id, displayName: `Profile ${id}`, sourceType: 'deviceConfiguration' })),
+      contributingSettings: ['wiFiBlocked'],
+      deviceCheckinsImpacted: 1,
+    });
+  }
+  const paged = useTestSimulator({ tenant: many });
+
+  it('follows the nextLink to the last page', async () => {
+    paged.sim.graph.clearLog();
+    const result = await registry.load(settingConflictsReport.id, paged.client(), { now: () => now });
+    expect(result.error).toBeNull();
+    const pages = paged.sim.graph.requests.filter((request) => request.path === SUMMARY_PATH);
+    expect(pages.length).toBe(2);
+    expect(result.findings.filter((finding) => finding.kind === 'reported-setting-conflict')).toHaveLength(132);
   });
 });
