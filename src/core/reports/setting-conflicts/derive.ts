@@ -146,6 +146,13 @@ interface Lookups {
 const differs = (a: Setter, b: Setter) => a.value.secret || b.value.secret || a.value.value !== b.value.value;
 const worse = (a: Verdict | null, b: Verdict | null) => (!a ? b : !b ? a : ORDER.indexOf(b.kind) < ORDER.indexOf(a.kind) ? b : a);
 
+/** Policy ids in one fixed order, case aside. */
+const compareIds = (a: string, b: string) => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 /**
  * The worst verdict among one setting's setters, without judging every pair: proven overlaps are
  * found through an index of the targets that prove one (`provenTargetKeys`), so only setters that
@@ -153,7 +160,8 @@ const worse = (a: Verdict | null, b: Verdict | null) => (!a ? b : !b ? a : ORDER
  * for among pairs of different values, a few at most.
  */
 function settingVerdict(settingDefinitionId: string, setters: readonly Setter[], security: boolean, lookups: Lookups): Verdict | null {
-  const live = setters.filter((setter) => !lookups.reachesNoOne(setter.policy));
+  // In policy id order, so the pair that decides the verdict, and so the finding's fingerprint, never follows the order Graph listed the policies in.
+  const live = setters.filter((setter) => !lookups.reachesNoOne(setter.policy)).sort((a, b) => compareIds(a.policy.id, b.policy.id));
   if (live.length < 2) return null;
   const judge = (a: Setter, b: Setter) => judgePair(settingDefinitionId, a, b, lookups.overlapOf(a.policy, b.policy), security);
   const byTarget = new Map<string, Setter[]>();
@@ -289,7 +297,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       subjectName: name,
       // The id the finding is known by, which Intune's settings search and the CSP pages use, where a name is shown instead.
       detail: `${name === settingDefinitionId ? '' : `Setting id ${settingDefinitionId}. `}"${first.policy.name}" sets ${first.value.display} and "${second.policy.name}" sets ${second.value.display}: ${worst.why}. ${overlapWords(worst.overlap)}.${parties.length > 2 ? ` Set by ${parties.length} policies: ${values}.` : ''}`,
-      // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is not a new finding.
+      // The pair that decides the verdict, not every policy that sets the setting: a third policy added later is a new finding only if it sorts into that pair.
       ruleKey: worst.pair
         .map((setter) => setter.policy.id.toLowerCase())
         .sort()

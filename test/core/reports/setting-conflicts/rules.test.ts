@@ -223,6 +223,14 @@ describe('deriveSettingConflicts', () => {
     expect(derived.findings).toEqual([expect.objectContaining({ kind: 'setting-conflict', ruleKey: 'p28,p29', detail: expect.stringContaining('and 20 more') })]);
   });
 
+  it('decides on the same pair whatever order Graph lists the policies in, so a finding keeps its identity', () => {
+    const pairs = [policyPair('c', [camera('0')], [allDevices]), policyPair('a', [camera('1')], [allDevices]), policyPair('b', [camera('0')], [allDevices])];
+    const listed = deriveSettingConflicts(records(...pairs)).findings;
+    const reversed = deriveSettingConflicts(records(...[...pairs].reverse())).findings;
+    expect(listed.map((finding) => finding.ruleKey)).toEqual(['a,b']);
+    expect(reversed).toEqual(listed);
+  });
+
   it('keeps the Overlap cell to a few words and says the whole reason in the finding', () => {
     const derived = deriveSettingConflicts(records(policyPair('a', [camera('0')], [include(G1)]), policyPair('b', [camera('1')], [include(G2)])));
     expect(derived.rows).toEqual([expect.objectContaining({ overlap: 'Cannot tell: different groups' })]);
