@@ -4,6 +4,7 @@
  */
 
 import { countOf } from '../text/words.js';
+import { CONFLICTS_COMPARED } from './conflicts.js';
 import type { AppliesConflictKind, AppliesConflicts } from './conflicts.js';
 import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
 
@@ -88,7 +89,13 @@ export const CONFLICT_KIND_LABELS: Readonly<Record<AppliesConflictKind, string>>
 export function conflictsSentence(conflicts: AppliesConflicts): string {
   if (conflicts.state !== 'checked') return conflicts.words;
   const { conflict, possibleConflict, duplicate, merged } = conflicts.counts;
-  if (conflict + possibleConflict + duplicate + merged === 0) return 'No setting is set by two of the policies that may apply to it.';
+  // A policy whose settings were not read whole is not compared: "none" is said only of those that were.
+  const notCompared = conflicts.notes.filter((note) => note !== CONFLICTS_COMPARED).length;
+  if (conflict + possibleConflict + duplicate + merged === 0) {
+    return notCompared === 0
+      ? 'No setting is set by two of the policies that may apply to it.'
+      : `No setting is set by two of the policies compared; ${countOf(notCompared, 'policy', 'policies')} that may apply could not be compared.`;
+  }
   const parts = [`${countOf(conflict, 'setting')} in conflict`, countOf(possibleConflict, 'possible conflict'), countOf(duplicate, 'duplicate'), countOf(merged, 'merged setting')];
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`;
 }

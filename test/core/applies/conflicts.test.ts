@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONFLICTS_COMPARED, deviceConflicts } from '../../../src/core/applies/conflicts.js';
 import type { AppliesConflicts, ConflictSettings } from '../../../src/core/applies/conflicts.js';
 import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/derive.js';
+import { conflictsSentence } from '../../../src/core/applies/words.js';
 import type { ConflictPolicy } from '../../../src/core/reports/setting-conflicts/derive.js';
 import type { SettingValue } from '../../../src/core/reports/setting-conflicts/setting-values.js';
 
@@ -95,6 +96,8 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
         '"Policy gone" was not among the policies whose settings were read (it may be newer than that read), so its settings are not compared.',
       ],
     });
+    // The sentence the card, the tab and the CLI lead with says "none" only of the policies compared.
+    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 2 policies that may apply could not be compared.');
   });
 
   it('never says "no conflicts" when the settings could not be read', () => {
