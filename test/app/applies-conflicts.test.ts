@@ -7,20 +7,13 @@ import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { ACTIVE_HOURS_END, ACTIVE_HOURS_START, CAMERA, CLOUD_PROTECTION, CORTANA, EXCLUDED_PATHS, ONBOARDING, TELEMETRY } from '../../src/core/reports/setting-conflicts/demo.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 
 /** A Windows device whose primary user (user2) is in "Engineering devices", where the setting conflicts demo plants its cases, and not in "Engineering leads". */
 const ENGINEERING_DEVICE = 'CONTOSO-0002';
 
-const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
-const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
-const CORTANA = 'device_vendor_msft_policy_config_experience_allowcortana';
-const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activehoursstart';
-const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
-const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
-const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
-const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
 const PRIVATE_FIREWALL = 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall';
 
 /** Report 3's list of policies, and each policy's settings: what its upstream load reads. */

@@ -16,15 +16,16 @@ import type { ConflictFindingKind } from './finding-kinds.js';
 
 type Tenant = DemoTenantBuilder<ConflictFindingKind>;
 
-const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
-const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
-const CORTANA = 'device_vendor_msft_policy_config_experience_allowcortana';
-const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activehoursstart';
-const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
-const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
-const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
+/** The settings the demo's policies set, by id: its tests name the same ones. */
+export const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
+export const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
+export const CORTANA = 'device_vendor_msft_policy_config_experience_allowcortana';
+export const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activehoursstart';
+export const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
+export const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
+export const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
 
-const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
+export const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
 /** The tokens Graph gives in place of a secret's value; a test checks that no result carries them. */
 export const SECRET_TOKENS = ['9fab7c95-0bb6-4fda-a4a1-6ca582bb3124', '1301f427-7ba6-4908-92a1-15938680cde6'] as const;
 

@@ -4,7 +4,7 @@ import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import { SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import { CLOUD_PROTECTION, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
@@ -26,7 +26,6 @@ function memoryOfItsOwn(): LoadMemory {
   return { read: async (name) => texts.get(name) ?? null, write: async (name, text) => void texts.set(name, text) };
 }
 
-const CLOUD_PROTECTION = 'device_vendor_msft_policy_config_defender_allowcloudprotection';
 const SUMMARY_PATH = '/beta/deviceManagement/deviceConfigurationConflictSummary';
 const settingsReads = () => harness.sim.graph.requests.filter((request) => request.path.endsWith('/settings'));
 
