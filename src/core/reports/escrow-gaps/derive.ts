@@ -1,6 +1,5 @@
 /** Report 4's rules (docs/finding-rules.md): records in, table and findings out, no I/O. */
 
-import { intuneLinks } from '../intune-links.js';
 import type { DeriveContext, DerivedReport, FindingDraft, ReportColumn, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { ESCROW_FINDING_KINDS, HYBRID_KEY_KIND, MISSING_KEY_KIND, MISSING_LAPS_KIND } from './finding-kinds.js';
@@ -9,6 +8,7 @@ import { isHybridJoined, isWorkplaceJoined } from './load.js';
 import type { EscrowRecords } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 import { DeviceNameOrder } from './name-order.js';
+import { deviceRow } from './escrow-join.js';
 import type { EscrowJoin } from './escrow-join.js';
 
 export const EMPTY_NOTICE = 'Intune returned no Windows devices.';
@@ -156,24 +156,11 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
         });
       }
     }
-    if (made) {
-      // Made with the page, these three cells left empty (escrow-join.ts): the same row as below.
-      const row = made[index]!;
-      row.recoveryKey = recoveryKey;
-      row.lapsPassword = lapsPassword;
-      row.note = note;
-    } else {
-      rows[index] = {
-        id: device.id,
-        device: device.deviceName,
-        user: device.userPrincipalName,
-        lastCheckIn: device.lastSyncDateTime,
-        recoveryKey,
-        lapsPassword,
-        note,
-        link: intuneLinks.managedDevice(device.id),
-      };
-    }
+    // Made with the page where the join made it (escrow-join.ts), else here: the same row, these three cells filled in.
+    const row = made ? made[index]! : (rows[index] = deviceRow(device));
+    row.recoveryKey = recoveryKey;
+    row.lapsPassword = lapsPassword;
+    row.note = note;
     gapsOf[index] = gaps;
   }
 

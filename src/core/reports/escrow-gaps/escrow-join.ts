@@ -14,6 +14,20 @@ import type { ReportRow } from '../report-model.js';
 import type { RecoveryKeyEscrow, WindowsDevice } from './load.js';
 import { DeviceNameOrder } from './name-order.js';
 
+/** A device's row in report 4, its escrow cells and note left empty for `derive` to fill in. */
+export function deviceRow(device: WindowsDevice): ReportRow {
+  return {
+    id: device.id,
+    device: device.deviceName,
+    user: device.userPrincipalName,
+    lastCheckIn: device.lastSyncDateTime,
+    recoveryKey: null,
+    lapsPassword: null,
+    note: null,
+    link: intuneLinks.managedDevice(device.id),
+  };
+}
+
 export class EscrowJoin {
   /** The devices in the order they came; the records' `devices`. */
   readonly devices: WindowsDevice[] = [];
@@ -57,16 +71,7 @@ export class EscrowJoin {
     const rows = this.rows;
     for (const device of page) {
       this.devices.push(device);
-      rows?.push({
-        id: device.id,
-        device: device.deviceName,
-        user: device.userPrincipalName,
-        lastCheckIn: device.lastSyncDateTime,
-        recoveryKey: null,
-        lapsPassword: null,
-        note: null,
-        link: intuneLinks.managedDevice(device.id),
-      });
+      rows?.push(deviceRow(device));
       this.slotOf.push(device.entraDeviceId === null ? -1 : this.slotFor(device.entraDeviceId));
     }
     this.nameOrder.add(page.map((device) => device.deviceName));
