@@ -6,7 +6,7 @@ import { notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
 import { readMessage } from './read-message.js';
-import { describeScope } from '../core/viewer-scope/scope.js';
+import { WHOLE_TENANT, describeScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 
 /**
@@ -51,9 +51,6 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
     },
   };
 }
-
-/** The whole tenant, as every asker sees it with the viewer scope off. */
-const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
 
 /** The scope a command that shows no tenant data answers in: none at all with the viewer scope on, so that a tenant read in it shows nothing. */
 function noTenantData(services: BotServices): ViewerScope {

@@ -7,7 +7,7 @@ import { readTriageRequest } from '../core/triage/triage-book.js';
 import { readAuditPageQuery } from '../core/triage/audit-page.js';
 import type { AppServices } from '../app/create-services.js';
 import type { InScope, OutsideScope } from '../app/report-service.js';
-import { scopeOrRefuse } from './viewer-scope-access.js';
+import { refuse, scopeOrRefuse } from './viewer-scope-access.js';
 import type { TabUser } from './tab-access.js';
 import { TRIAGER_ROLE } from './tab-access.js';
 
@@ -59,7 +59,7 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
     return (result) => viewerScopes.view(result, scope);
   };
   const answer = <T extends object>(res: Response, value: T | OutsideScope): void => {
-    if ('ok' in value && value.ok === false) res.send(403, { error: { status: 403, code: value.code, message: value.message } });
+    if ('ok' in value && value.ok === false) refuse(res, value.message);
     else res.send(200, value);
   };
   const unreadable = (res: Response, error: unknown): void => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'restify';
 import type { ViewerScopes } from '../app/viewer-scopes.js';
 import { OUTSIDE_VIEWER_SCOPE_CODE } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
+import { WHOLE_TENANT } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { TabUser } from './tab-access.js';
 
@@ -15,13 +16,14 @@ import type { TabUser } from './tab-access.js';
 /** The code of a refusal by scope, beside its plain explanation. */
 export const OUT_OF_SCOPE_CODE = OUTSIDE_VIEWER_SCOPE_CODE;
 
-function refuse(res: Response, message: string): void {
+/** A 403 refusal by scope, in the body every scoped route sends. */
+export function refuse(res: Response, message: string): void {
   res.send(403, { error: { status: 403, code: OUT_OF_SCOPE_CODE, message } });
 }
 
 /** The viewer's scope, or null once a viewer of no scope has been answered 403 with why; the whole tenant when the scope is off. */
 export async function scopeOrRefuse(scopes: ViewerScopes | undefined, res: Response, user: TabUser): Promise<ViewerScope | null> {
-  if (!scopes) return { kind: 'tenant', assignments: [] };
+  if (!scopes) return WHOLE_TENANT;
   const scope = await scopes.scopeOf({ objectId: user.objectId });
   if (scope.kind !== 'none') return scope;
   refuse(res, scope.explanation);

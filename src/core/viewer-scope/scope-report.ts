@@ -1,6 +1,7 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
 import { describeScope, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
+import { subjectsInView } from './scope-triage.js';
 
 /**
  * A report as one viewer may see it (docs/finding-rules.md, "Viewer scope"): the shared result,
@@ -46,13 +47,8 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
       ok: false,
       explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
     };
-  const rows: ReportRow[] = [];
-  const visibleIds = new Set<string>();
-  for (const row of result.rows) {
-    if (!visibleTo(scope, rowScopeTags(row))) continue;
-    rows.push(row);
-    if (typeof row.id === 'string') visibleIds.add(row.id.toLowerCase());
-  }
+  const rows: ReportRow[] = result.rows.filter((row) => visibleTo(scope, rowScopeTags(row)));
+  const visibleIds = subjectsInView({ rows });
   const seen = (subjectId: string) => visibleIds.has(subjectId.toLowerCase());
   const scopedNotice = `Showing what your Intune role assignments let you see: ${describeScope(scope)} (${rows.length.toLocaleString('en-US')} of ${result.rows.length.toLocaleString('en-US')} rows).`;
   const scoped: ReportResult = {

@@ -66,6 +66,9 @@ export type ViewerScope =
   | { kind: 'tags'; tagIds: ReadonlySet<string>; tagNames: readonly string[]; assignments: readonly string[]; key: string }
   | { kind: 'none'; explanation: string };
 
+/** The whole tenant, as every viewer sees it with the viewer scope off. */
+export const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
+
 /**
  * The viewer's scope: the assignments whose admin groups hold them as a direct member, and the
  * union of their scope tags; an assignment without tags is the whole tenant. A viewer in no
