@@ -10,11 +10,11 @@ import {
   CONFLICT_KIND_LABELS,
   NOTHING_ASSIGNED,
   SUBJECT_WORDS,
-  VERDICT_LABELS,
   VERDICT_WORDS,
   appliesHeading,
   conflictsSentence,
   countsSentence,
+  policyVerdictWords,
 } from '../core/applies/words.js';
 import { wrap } from './text-layout.js';
 
@@ -59,7 +59,7 @@ function conflictLines(conflicts: AppliesConflicts, width: number | null): strin
     lines.push(...wrap(`${CONFLICT_KIND_LABELS[setting.kind]}${setting.security ? ' (security)' : ''}: ${setting.setting}`, width, UNDER_SETTING, '  '));
     lines.push(...wrap(`Applied: ${setting.applied}`, width, UNDER_SETTING, UNDER_SETTING));
     for (const policy of setting.policies)
-      lines.push(...wrap(`${policy.name} (${VERDICT_LABELS[policy.verdict].toLowerCase()}): ${policy.value}`, width, `${UNDER_SETTING}  `, `${UNDER_SETTING}- `));
+      lines.push(...wrap(`${policy.name} (${policyVerdictWords(policy.verdict)}): ${policy.value}`, width, `${UNDER_SETTING}  `, `${UNDER_SETTING}- `));
     lines.push(...wrap(setting.words, width, UNDER_SETTING, UNDER_SETTING));
   }
   for (const note of conflicts.notes) lines.push(...wrap(note, width));

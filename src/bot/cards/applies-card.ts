@@ -9,6 +9,8 @@ import {
   appliesHeading,
   conflictsSentence,
   countsSentence,
+  isListedConflict,
+  policyVerdictWords,
   undecidedReasons,
 } from '../../core/applies/words.js';
 import { countOf } from '../../core/text/words.js';
@@ -277,7 +279,7 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
  * sentence that says so (never "no conflicts").
  */
 function conflictsData(conflicts: AppliesConflicts) {
-  const listed = conflicts.state === 'checked' ? conflicts.settings.filter((setting) => setting.kind === 'conflict' || setting.kind === 'possibleConflict') : [];
+  const listed = conflicts.state === 'checked' ? conflicts.settings.filter(isListedConflict) : [];
   const more = Math.max(0, listed.length - LISTED_CONFLICTS);
   return {
     conflictsHeading: CONFLICTS_HEADING,
@@ -291,7 +293,7 @@ function conflictsData(conflicts: AppliesConflicts) {
 
 function conflictData(setting: AppliesSettingConflict): { label: string; colour: string; setting: string; applied: string; policies: string } {
   const named = setting.policies.slice(0, POLICIES_PER_CONFLICT).map((policy) => {
-    const verdict = policy.verdict === 'applies' ? '' : ` (${VERDICT_LABELS[policy.verdict].toLowerCase()})`;
+    const verdict = policy.verdict === 'applies' ? '' : ` (${policyVerdictWords(policy.verdict)})`;
     return `${cardText(policy.name, 50)}${verdict}: ${cardText(policy.value, 30)}`;
   });
   const left = setting.policies.length - named.length;

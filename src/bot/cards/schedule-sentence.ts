@@ -1,5 +1,6 @@
 import { describeCadence, describePosts, describeSlot, nextSlotAfter } from '../../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
+import { capitalise } from '../../core/reports/graph-values.js';
 import { cardText } from './adaptive-card.js';
 
 /** What the help card says of a conversation without a schedule: how to set one. */
@@ -18,7 +19,7 @@ export function scheduleSentence(schedule: PostSchedule | null | 'unreadable', n
     ? ` The last run (${describeSlot(new Date(schedule.lastRun.at), schedule.timeZone)}) ${LAST_RUN_WORDS[schedule.lastRun.status] ?? schedule.lastRun.status}.`
     : '';
   return (
-    `${capitalised(cardText(describePosts(schedule), 160))} are posted here ${describeCadence(schedule)}; next on ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}.${last} ` +
+    `${capitalise(cardText(describePosts(schedule), 160))} are posted here ${describeCadence(schedule)}; next on ${describeSlot(nextSlotAfter(schedule, now), schedule.timeZone)}.${last} ` +
     // The name as Teams gave it, on one line: a line break in it must not start a line of the answer's own.
     `Set by ${cardText(schedule.setBy, 100)}. Send "stop posting" to end it.`
   );
@@ -30,8 +31,3 @@ const LAST_RUN_WORDS: Record<string, string> = {
   failed: 'failed and is tried again',
   busy: 'found another post under way and is tried again',
 };
-
-/** The scope tag's name is the tenant's text: `cardText` keeps it to one line; the sentence starts with a capital. */
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}

@@ -8,7 +8,7 @@
  * (unknown, or depending on a filter) makes a conflict possible. Pure: nothing here reads Graph.
  */
 
-import { compareText } from '../reports/graph-values.js';
+import { capitalise, compareText } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
 import { MERGED_SETTINGS, isSecurity, judgePair } from '../reports/setting-conflicts/derive.js';
@@ -54,7 +54,7 @@ export interface AppliesConflictPolicy {
 
 export interface AppliesSettingConflict {
   settingDefinitionId: string;
-  /** The setting as named: its id, as the setting conflicts report names it (no display names are read). */
+  /** The setting as named here: its id (the setting conflicts report shows the display names report 3 reads; this answer does not yet). */
   setting: string;
   kind: AppliesConflictKind;
   /** A setting whose conflict leaves a protection off (the setting conflicts report's "Security settings are high"). */
@@ -94,7 +94,7 @@ export const CONFLICTS_DEVICE_ONLY =
  * apply either setting" (Microsoft Learn, "Avoiding policy conflicts",
  * https://learn.microsoft.com/intune/solutions/education/tutorial-school-deployment/policy-conflicts).
  */
-export const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.';
+const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.';
 
 /** The verdicts under which a policy may reach the device: the others (excluded, another platform) never deliver it. */
 const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
@@ -160,17 +160,13 @@ function appliedWords(kind: AppliesConflictKind, verdict: Verdict | null, setter
   return 'Cannot tell. Where two policies set it differently and both reach the device, Intune applies neither.';
 }
 
-function sentence(text: string): string {
-  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
-}
-
 /** Why, in a sentence or two: the rule's reason, and for a possible conflict what could not be told. */
 function conflictWords(kind: AppliesConflictKind, verdict: Verdict | null): string {
   // "Settings and CSPs that support policy merge" (Microsoft Learn, "Antivirus policy for endpoint security in Intune").
   if (kind === 'merged') return 'Intune merges this setting from every policy that applies (policy merge), so different values are not a conflict.';
   if (kind === 'duplicate') return 'They set the same value: a duplicate, not a conflict. Changing one of them later makes a conflict.';
   const { why, overlap } = verdict!;
-  return overlap.kind === 'possible' ? `${sentence(why)}: ${overlap.reason}.` : `${sentence(why)}.`;
+  return overlap.kind === 'possible' ? `${capitalise(why)}: ${overlap.reason}.` : `${capitalise(why)}.`;
 }
 
 /**

@@ -240,12 +240,12 @@ function seekers(subject: AppliesSubject): Seekers {
  * What one question works out once for every object it judges: whom to look for, and each group's
  * membership, by lower-case id, since many objects name the same groups.
  */
-export interface Question {
+interface Question {
   seek: Seekers;
   memberships: Map<string, Membership>;
 }
 
-export function question(subject: AppliesSubject): Question {
+function question(subject: AppliesSubject): Question {
   return { seek: seekers(subject), memberships: new Map() };
 }
 
@@ -671,10 +671,10 @@ function platformSentence(platform: AppliesPlatform, subject: AppliesSubject): s
   return null;
 }
 
-/** Every object that reaches the subject, grouped by object type in the admin center's order. */
 /** `localeCompare`'s order, with one collator for the whole sort rather than a look-up per comparison. */
 const NAME_ORDER = new Intl.Collator();
 
+/** Every object that reaches the subject, grouped by object type in the admin center's order. */
 export function deriveApplies(subject: AppliesSubject, records: AppliesRecords): AppliesAnswer {
   const counts: Record<AppliesVerdict, number> = { applies: 0, excluded: 0, dependsOnFilter: 0, unknown: 0, notForPlatform: 0 };
   const byType = new Map<ObjectTypeLabel, AppliesEntry[]>();

@@ -5,7 +5,7 @@
 
 import { countOf } from '../text/words.js';
 import { CONFLICTS_COMPARED } from './conflicts.js';
-import type { AppliesConflictKind, AppliesConflicts } from './conflicts.js';
+import type { AppliesConflictKind, AppliesConflicts, AppliesSettingConflict } from './conflicts.js';
 import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
 
 /** A question is a name, a UPN or an id: anything longer is not one (the bot and `GET /api/applies` take as much). */
@@ -28,6 +28,16 @@ export const VERDICT_LABELS: Readonly<Record<AppliesVerdict, string>> = {
   unknown: 'Could not be decided',
   notForPlatform: 'Not for this platform',
 };
+
+/** A policy's verdict where a conflict lists it, inside a sentence: "(could not be decided)". */
+export function policyVerdictWords(verdict: AppliesVerdict): string {
+  return VERDICT_LABELS[verdict].toLowerCase();
+}
+
+/** The conflicts every front end lists one by one: conflicts and possible ones; duplicates and merged settings are only counted or folded. */
+export function isListedConflict(setting: Pick<AppliesSettingConflict, 'kind'>): boolean {
+  return setting.kind === 'conflict' || setting.kind === 'possibleConflict';
+}
 
 export const SUBJECT_WORDS = { device: 'device', user: 'user', group: 'group' } as const;
 

@@ -35,6 +35,8 @@ import {
   appliesHeading,
   conflictsSentence,
   countsSentence,
+  isListedConflict,
+  policyVerdictWords,
   undecidedReasons,
 } from '../../core/applies/words.js';
 import type { ReportApi } from '../api/report-api.js';
@@ -311,7 +313,7 @@ function Conflicts({ conflicts }: { conflicts: AppliesConflicts }) {
       </section>
     );
   }
-  const shown = conflicts.settings.filter((setting) => setting.kind === 'conflict' || setting.kind === 'possibleConflict');
+  const shown = conflicts.settings.filter(isListedConflict);
   const folded = conflicts.settings.filter((setting) => setting.kind === 'duplicate' || setting.kind === 'merged');
   return (
     <section className={styles.type} aria-labelledby="applies-conflicts-heading" data-applies-conflicts="checked">
@@ -372,7 +374,7 @@ function SettingConflict({ setting }: { setting: AppliesSettingConflict }) {
             ) : (
               policy.name
             )}{' '}
-            <Caption1 className={styles.muted}>({VERDICT_LABELS[policy.verdict].toLowerCase()})</Caption1>: {policy.value}
+            <Caption1 className={styles.muted}>({policyVerdictWords(policy.verdict)})</Caption1>: {policy.value}
           </li>
         ))}
       </ul>

@@ -204,7 +204,7 @@ type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' |
  * test and Microsoft365DSC read a policy's settings the same way. The nextLink Graph gives carries
  * the query on.
  */
-export const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
+const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
 
 const settingsPath = (policy: SecurityPolicy) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
 

@@ -268,11 +268,9 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       settingDefinitionId,
       setters.map((setter) => setter.policy),
     );
-    const verdict = settingVerdict(settingDefinitionId, setters, security, { keysOf, reachesNoOne, overlapOf });
-    if (!verdict) continue;
-    const worst = verdict;
-    const involved = new Map<string, Setter>(setters.filter((setter) => !reachesNoOne(setter.policy)).map((setter) => [setter.policy.id, setter]));
+    const worst = settingVerdict(settingDefinitionId, setters, security, { keysOf, reachesNoOne, overlapOf });
     if (!worst) continue;
+    const involved = new Map<string, Setter>(setters.filter((setter) => !reachesNoOne(setter.policy)).map((setter) => [setter.policy.id, setter]));
     const name = names.get(settingDefinitionId) ?? settingDefinitionId;
     const parties = [...involved.values()].sort((x, y) => compareText(x.policy.name, y.policy.name));
     const shown = parties.slice(0, MAX_LISTED);

@@ -69,7 +69,7 @@ export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'
 }
 
 /** The two reports' records made into this report's, with what devices reported. */
-export function conflictRecords(
+function conflictRecords(
   posture: Pick<SecurityPostureRecords, 'policies'>,
   assignments: Pick<AssignmentRecords, 'objects' | 'groups'>,
   reported: ReportedConflicts = { ok: true, value: [] },
@@ -83,7 +83,7 @@ export function conflictRecords(
 }
 
 /** One entry of the conflict summary, kept to what a row shows; a profile without an id is left out of the link, not the row. */
-export function projectReported(entry: Beta.DeviceConfigurationConflictSummary): ReportedConflict {
+function projectReported(entry: Beta.DeviceConfigurationConflictSummary): ReportedConflict {
   return {
     id: String(entry.id),
     profiles: (entry.conflictingDeviceConfigurations ?? []).flatMap((source) =>

@@ -42,7 +42,7 @@ function reachesNoOne(group: GroupLookup | undefined): boolean {
  * one group type, and a group is of one type; Microsoft Learn, device-profile-assign, "Exclude groups
  * from a policy assignment").
  */
-export function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): { includes: Include[]; unsure: string | null } {
+function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): { includes: Include[]; unsure: string | null } {
   const targets = policy.targets ?? [];
   const excluded = new Set(targets.filter((target) => target.type === 'exclude').map((target) => target.groupId.toLowerCase()));
   const includes: Include[] = [];
@@ -61,7 +61,7 @@ export function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<strin
 }
 
 /** The exclusions that may take someone out: those of groups that are not deleted or empty. */
-export function liveExclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
+function liveExclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
   return (policy.targets ?? [])
     .filter((target): target is Extract<AssignmentTarget, { type: 'exclude' }> => target.type === 'exclude')
     .map((target) => target.groupId)
