@@ -11,7 +11,7 @@
 import { capitalise, compareText } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
-import { MERGED_SETTINGS, isSecurity, judgePair } from '../reports/setting-conflicts/derive.js';
+import { MERGED_SETTINGS, indexSetters, isSecurity, judgePair } from '../reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
 import { conflictPolicies } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
@@ -200,16 +200,7 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
         continue;
       }
       const candidate: Candidate = { objectId: entry.objectId, name: entry.name, link: entry.link || policy.link, verdict: entry.verdict, policy };
-      const seen = new Set<string>();
-      for (const value of policy.values) {
-        // A setting a policy sets twice counts once, as in the setting conflicts report.
-        if (seen.has(value.settingDefinitionId)) continue;
-        seen.add(value.settingDefinitionId);
-        const setter: DeviceSetter = { policy, value, candidate };
-        const setters = index.get(value.settingDefinitionId);
-        if (setters) setters.push(setter);
-        else index.set(value.settingDefinitionId, [setter]);
-      }
+      indexSetters(index, policy.values, (value): DeviceSetter => ({ policy, value, candidate }));
     }
   }
 

@@ -203,6 +203,21 @@ function targetedPolicies(records: SettingConflictRecords): Map<string, Targeted
   return byId;
 }
 
+/**
+ * Adds one policy's settings to an index of each setting's setters, by `settingDefinitionId`: a
+ * setting a policy sets twice (two entries of one list are folded by setting-values.ts) counts once.
+ */
+export function indexSetters<S extends Setter>(index: Map<string, S[]>, values: readonly SettingValue[], setterOf: (value: SettingValue) => S): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(value.settingDefinitionId)) continue;
+    seen.add(value.settingDefinitionId);
+    const setters = index.get(value.settingDefinitionId);
+    if (setters) setters.push(setterOf(value));
+    else index.set(value.settingDefinitionId, [setterOf(value)]);
+  }
+}
+
 export function deriveSettingConflicts(records: SettingConflictRecords): DerivedReport<ConflictFindingKind> {
   const groups = records.assignments.groups;
   const targeted = targetedPolicies(records);
@@ -211,18 +226,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 
   // The index: each setting's setters, in one pass over every policy's settings.
   const index = new Map<string, Setter[]>();
-  for (const policy of records.policies) {
-    if (policy.values === null) continue;
-    const seen = new Set<string>();
-    for (const value of policy.values) {
-      // A setting a policy sets twice (two entries of one list are folded by setting-values.ts) counts once.
-      if (seen.has(value.settingDefinitionId)) continue;
-      seen.add(value.settingDefinitionId);
-      const setters = index.get(value.settingDefinitionId);
-      if (setters) setters.push({ policy, value });
-      else index.set(value.settingDefinitionId, [{ policy, value }]);
-    }
-  }
+  for (const policy of records.policies) if (policy.values !== null) indexSetters(index, policy.values, (value) => ({ policy, value }));
 
   const overlaps = new Map<string, Overlap>();
   const overlapOf = (a: ConflictPolicy, b: ConflictPolicy): Overlap => {
