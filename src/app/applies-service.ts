@@ -21,6 +21,7 @@ import { errorText } from '../core/error-text.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { AssignmentRecords } from '../core/reports/assignment-hygiene/load.js';
+import type { LoadContext, ReportId } from '../core/reports/report-model.js';
 import { REPORTS } from '../core/reports/registry.js';
 import { securityPostureReport } from '../core/reports/security-posture/definition.js';
 import type { SecurityPostureRecords } from '../core/reports/security-posture/load.js';
@@ -162,12 +163,7 @@ export class AppliesService {
    */
   private async settings(refresh: boolean): Promise<{ value: ConflictSettings; at: number }> {
     try {
-      let posture: { records: SecurityPostureRecords; at: number } | null = null;
-      if (this.sharesReportLoads) posture = await this.cache.recordsOf(securityPostureReport, { refresh });
-      posture ??= await this.cache.keep('what-applies-settings', async () => ({ records: await securityPostureReport.load({ graph: this.graph }), at: this.now() }), {
-        refresh,
-        readAt: (value) => value.at,
-      });
+      const posture = await this.recordsOf(securityPostureReport, 'what-applies-settings', refresh);
       let value = this.settingsOf.get(posture.records);
       if (!value) {
         value = conflictSettingsOf(posture.records);
@@ -185,14 +181,20 @@ export class AppliesService {
    * instance's result, or reports loaded some other way) or its load failed, so that the question
    * then fails with Graph's own answer, as it always has. Kept like a report when read here.
    */
-  private async assignments(refresh: boolean): Promise<{ records: AssignmentRecords; at: number }> {
-    if (this.sharesReportLoads) {
-      const shared = await this.cache.recordsOf(assignmentHygieneReport, { refresh });
-      if (shared) return shared;
-    }
-    return this.cache.keep('what-applies-assignments', async () => ({ records: await assignmentHygieneReport.load({ graph: this.graph }), at: this.now() }), {
-      refresh,
-      readAt: (value) => value.at,
-    });
+  private assignments(refresh: boolean): Promise<{ records: AssignmentRecords; at: number }> {
+    return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh);
+  }
+
+  /**
+   * A report's records: those of its load in the cache when the cache shares report loads and that
+   * load handed them, else a load of the report's own read here and kept in the cache as `keptAs`.
+   */
+  private async recordsOf<Records>(
+    report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
+    keptAs: string,
+    refresh: boolean,
+  ): Promise<{ records: Records; at: number }> {
+    const shared = this.sharesReportLoads ? await this.cache.recordsOf(report, { refresh }) : null;
+    return shared ?? this.cache.keep(keptAs, async () => ({ records: await report.load({ graph: this.graph }), at: this.now() }), { refresh, readAt: (value) => value.at });
   }
 }
