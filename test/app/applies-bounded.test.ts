@@ -4,6 +4,7 @@ import type { AppliesResult } from '../../src/app/applies-service.js';
 import * as records from '../../src/core/reports/assignment-hygiene/demo-records.js';
 import type { SimTenant } from '../../src/sim/tenants/sim-tenant.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
+import { found } from '../support/applies-answer.js';
 
 const USER = '22222222-0000-4000-8000-000000000001';
 const BUSY = '22222222-0000-4000-8000-000000000002';
@@ -40,8 +41,7 @@ const small = useTestSimulator({ tenant: tenantWith(1_000) });
 const large = useTestSimulator({ tenant: tenantWith(20_000) });
 
 function entries(result: AppliesResult) {
-  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}`);
-  return result.answer.groups.flatMap((group) => group.entries);
+  return found(result).groups.flatMap((group) => group.entries);
 }
 
 describe('what applies costs the same requests whatever the number of devices', () => {

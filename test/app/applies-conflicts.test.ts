@@ -8,6 +8,7 @@ import { SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js'
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { ACTIVE_HOURS_END, ACTIVE_HOURS_START, CAMERA, CLOUD_PROTECTION, CORTANA, EXCLUDED_PATHS, ONBOARDING, TELEMETRY } from '../../src/core/reports/setting-conflicts/demo.js';
+import { found } from '../support/applies-answer.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 
@@ -28,8 +29,7 @@ function services(lines: string[] = []): AppServices {
 }
 
 function conflictsOf(result: AppliesResult): AppliesConflicts {
-  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}`);
-  return result.answer.conflicts;
+  return found(result).conflicts;
 }
 
 function checked(result: AppliesResult): AppliesSettingConflict[] {

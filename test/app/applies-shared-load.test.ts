@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
 import { createServices } from '../../src/app/create-services.js';
 import type { AppServices } from '../../src/app/create-services.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { reportResult } from '../fixtures/report-result.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { found } from '../support/applies-answer.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 
@@ -21,11 +21,6 @@ function services(lines: string[] = [], options: { cacheClock?: () => number } =
     ...options,
     log: (line) => lines.push(line),
   });
-}
-
-function answerOf(result: AppliesResult) {
-  if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}`);
-  return result.answer;
 }
 
 describe("what applies shares report 2's load through the report cache", () => {
@@ -47,7 +42,7 @@ describe("what applies shares report 2's load through the report cache", () => {
 
     const alone = await new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined }).applies(APPLIES_DEMO.device);
     expect(shared.requests).toBeLessThan(alone.requests);
-    expect(answerOf(shared)).toEqual(answerOf(alone));
+    expect(found(shared)).toEqual(found(alone));
   });
 
   it("loads report 2 through the cache for its first question, so report 2's viewers then load nothing", async () => {
@@ -67,7 +62,7 @@ describe("what applies shares report 2's load through the report cache", () => {
     const app = services();
     const [report, answer] = await Promise.all([app.reports.get('assignment-hygiene'), app.applies!.applies(APPLIES_DEMO.user)]);
     expect(report.state).toBe('loaded');
-    expect(answerOf(answer).subject).toMatchObject({ kind: 'user' });
+    expect(found(answer).subject).toMatchObject({ kind: 'user' });
     expect(assignmentLoads()).toBe(1);
   });
 
@@ -99,7 +94,7 @@ describe("what applies shares report 2's load through the report cache", () => {
     }
     expect((await app.reports.open('assignment-hygiene')).result.state).toBe('loaded');
     const answered = await app.applies!.applies(APPLIES_DEMO.device);
-    expect(answerOf(answered).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
+    expect(found(answered).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
   });
 
   it('reads the assignments itself when the reports are loaded some other way', async () => {
@@ -109,7 +104,7 @@ describe("what applies shares report 2's load through the report cache", () => {
       log: () => undefined,
     });
     const answer = await app.applies!.applies(APPLIES_DEMO.device);
-    expect(answerOf(answer).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
+    expect(found(answer).subject).toMatchObject({ kind: 'device', name: APPLIES_DEMO.device });
     expect(assignmentLoads()).toBe(1);
   });
 });
