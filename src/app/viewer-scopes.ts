@@ -46,7 +46,7 @@ export class ViewerScopes {
   async scopeOf(viewer: Viewer): Promise<ViewerScope> {
     let records: RbacRecords;
     try {
-      records = await this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph));
+      records = await this.records();
     } catch (error) {
       this.options.log(`viewer scope: Intune's role assignments could not be read: ${errorText(error)}`);
       return {
@@ -65,11 +65,16 @@ export class ViewerScopes {
   /** The tenant's scope tags, from the kept reads (loaded when none is fresh), for a schedule that names one; null when they could not be read. */
   async scopeTags(): Promise<readonly ScopeTagRecord[] | null> {
     try {
-      return (await this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph))).tags;
+      return (await this.records()).tags;
     } catch (error) {
       this.options.log(`viewer scope: Intune's scope tags could not be read: ${errorText(error)}`);
       return null;
     }
+  }
+
+  /** The role assignments, scope tags and admin groups, loaded once for everyone while they are fresh. */
+  private records(): Promise<RbacRecords> {
+    return this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph));
   }
 
   /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per set of tags. */
