@@ -8,6 +8,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { optionalReadFailure } from '../reports/optional-read.js';
 import { readCollection } from '../reports/read-collection.js';
+import { loadSideBySide } from '../reports/side-by-side.js';
 import type { LoadContext } from '../reports/report-model.js';
 import { auditWindowFilter, auditWindowStart, projectAuditEvent } from './audit-story.js';
 import type { AuditEntry, AuditLog } from './audit-story.js';
@@ -34,7 +35,65 @@ export async function readAuditLog(context: LoadContext, lastModified: ReadonlyA
   }
 }
 
-/** The events from `from` on, or up to `to` (excluded) when given; a failed read throws, as the Graph port does. */
-export function readAuditWindow(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal): Promise<AuditEntry[]> {
-  return readCollection<Graph.AuditEvent, AuditEntry>(context, 'auditEvents', AUDIT_EVENTS_PATH, { query: { $filter: auditWindowFilter(from, to) }, signal }, projectAuditEvent);
+/** Windows shorter than two of these are read in one piece; longer ones in slices at least this long. */
+export const AUDIT_SLICE_MIN_MS = 7 * 86_400_000;
+/** At most this many slices of one window are read at once: the Graph client's default concurrency (docs/performance.md, "The audit log, read once"). */
+export const MAX_AUDIT_SLICES = 8;
+
+/**
+ * The events from `from` on, or up to `to` (excluded) when given; a failed read throws, as the
+ * Graph port does. A long window (a cold load's year) is read as consecutive time slices side by
+ * side, each `activityDateTime ge … and activityDateTime lt …`, the last one open-ended as the
+ * whole window is: the log pages only forward through `@odata.nextLink`, so one chain of a year's
+ * pages would wait a round trip per page, while slices let the client pace itself on Intune's
+ * budget instead. Slices do not overlap, so no event is read twice; the first slice that fails
+ * stops the others (`loadSideBySide`).
+ */
+export async function readAuditWindow(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal): Promise<AuditEntry[]> {
+  const slices = auditSlices(from, to, context.now?.() ?? new Date());
+  if (slices.length === 1) {
+    return readCollection<Graph.AuditEvent, AuditEntry>(context, 'auditEvents', AUDIT_EVENTS_PATH, { query: { $filter: auditWindowFilter(from, to) }, signal }, projectAuditEvent);
+  }
+  let read = 0;
+  context.onProgress?.('auditEvents', 0);
+  const counted = (items: number) => {
+    read += items;
+    context.onProgress?.('auditEvents', read);
+  };
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  const parts = await loadSideBySide(
+    slices.map((slice) => (sliceSignal: AbortSignal) => readSlice(context, slice.from, slice.to, sliceSignal, counted)),
+    controller,
+  );
+  return parts.flat();
+}
+
+/**
+ * The slices a window is read in: consecutive, each starting where the one before ends, the first
+ * at `from`, the last ending at `to` (or open-ended, as the window is, so that nothing written
+ * during the read is missed). One slice for a window shorter than two `AUDIT_SLICE_MIN_MS`.
+ */
+export function auditSlices(from: Date, to: Date | undefined, now: Date): Array<{ from: Date; to: Date | undefined }> {
+  const start = from.getTime();
+  const end = (to ?? now).getTime();
+  const count = Math.max(1, Math.min(MAX_AUDIT_SLICES, Math.floor((end - start) / AUDIT_SLICE_MIN_MS)));
+  // Whole seconds, as the filter's literals are.
+  const step = Math.ceil((end - start) / count / 1000) * 1000;
+  return Array.from({ length: count }, (_, index) => ({
+    from: new Date(start + index * step),
+    to: index === count - 1 ? to : new Date(start + (index + 1) * step),
+  }));
+}
+
+/** One slice's events, each page counted into the window's progress as it arrives. */
+async function readSlice(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal, counted: (items: number) => void): Promise<AuditEntry[]> {
+  const query = { query: { $filter: auditWindowFilter(from, to) }, signal };
+  const entries: AuditEntry[] = [];
+  for await (const page of context.graph.pages<Graph.AuditEvent>(AUDIT_EVENTS_PATH, query)) {
+    for (const item of page.items) entries.push(projectAuditEvent(item));
+    counted(page.items.length);
+  }
+  return entries;
 }

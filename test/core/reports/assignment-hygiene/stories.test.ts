@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import { ASSIGNMENT_HYGIENE_STORIES } from '../../../../src/core/reports/assignment-hygiene/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
+import { MAX_AUDIT_SLICES } from '../../../../src/core/audit-story/read-audit-log.js';
+import { expectWindowTiled } from '../../../support/audit-window.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
@@ -16,9 +18,11 @@ describe("report 2's findings tell their story", () => {
       expect(findings.length, objectName).toBeGreaterThan(0);
       for (const finding of findings) expect(finding.lastChange, objectName).toMatchObject(lastChange);
     }
-    const reads = harness.sim.graph.requests.filter((request) => request.path === '/v1.0/deviceManagement/auditEvents' && !request.query.includes('skiptoken'));
-    expect(reads).toHaveLength(1);
-    // The lists do not select when each object last changed: the window is the log's year.
-    expect(new URLSearchParams(reads[0]!.query).get('$filter')).toBe('activityDateTime ge 2025-11-22T09:00:00Z');
+    const firstPages = harness.sim.graph.requests
+      .filter((request) => request.path === '/v1.0/deviceManagement/auditEvents' && !request.query.includes('skiptoken'))
+      .map((request) => new URLSearchParams(request.query).get('$filter'));
+    // The lists do not select when each object last changed: the window is the log's year, read in
+    // slices side by side, each once.
+    expect(expectWindowTiled(firstPages, '2025-11-22T09:00:00Z')).toBe(MAX_AUDIT_SLICES);
   });
 });
