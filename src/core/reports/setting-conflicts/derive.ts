@@ -60,13 +60,20 @@ export type ReportedConflicts = OptionalRead<ReportedConflict[]>;
 /**
  * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
  * exclusions (Microsoft Learn, "Antivirus policy for endpoint security in Intune", "Settings and
- * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths). The
- * ASR rules merge rule by rule: each rule is compared on its own (setting-values.ts keeps them apart).
+ * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths), and
+ * Windows Firewall rules: "When rules from multiple rules profiles don't conflict with each other,
+ * devices merge the rules from each profile to create combined firewall rule configuration on the
+ * device" (Microsoft Learn, "Firewall policy for endpoint security in Intune", "Firewall rule
+ * mergers and policy conflicts", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy;
+ * two rules for the same thing configured differently are both delivered and conflict on the
+ * device, which no policy-level comparison sees). The ASR rules merge rule by rule: each rule is
+ * compared on its own (setting-values.ts keeps them apart, their definition allowing one entry).
  */
 export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
   'device_vendor_msft_policy_config_defender_excludedpaths',
   'device_vendor_msft_policy_config_defender_excludedextensions',
   'device_vendor_msft_policy_config_defender_excludedprocesses',
+  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}',
 ]);
 
 /**

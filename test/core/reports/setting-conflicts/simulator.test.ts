@@ -4,7 +4,7 @@ import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import { CLOUD_PROTECTION, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import { CLOUD_PROTECTION, FIREWALL_RULES, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
@@ -131,6 +131,15 @@ describe('setting conflicts on the strict simulator', () => {
     expect(auditRequests()).toBeGreaterThan(0);
     await load(settingConflictsReport.id);
     expect(auditRequests()).toBe(0);
+  });
+
+  it('finds no conflict between two firewall rule policies with one different rule each: the rules are a list, and devices merge them', async () => {
+    const { result } = await load(settingConflictsReport.id);
+    // Both policies were read and reach All devices; neither the rules' list nor a rule's name, action or ports is a finding.
+    expect(policyId('Firewall - allow remote desktop')).toBeTruthy();
+    expect(policyId('Firewall - block SMB inbound')).toBeTruthy();
+    expect(result.findings.filter((finding) => finding.subjectId.startsWith(FIREWALL_RULES))).toEqual([]);
+    expect(result.rows.filter((row) => String(row.id).startsWith(FIREWALL_RULES))).toEqual([]);
   });
 
   it('makes a summary that cannot be read "could not check" for that part, never a load error', async () => {
