@@ -315,9 +315,9 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   }
 
   // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
+  uncheckedSubjects.push(...unreadSettingsSubjects(records.policies, index, { reachesNoOne, overlapOf }));
   for (const policy of records.policies) {
     if (policy.values !== null) continue;
-    for (const kind of PREDICTED) uncheckedSubjects.push({ kind, subjectId: policy.id });
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
@@ -351,6 +351,32 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     findings,
     uncheckedSubjects,
   };
+}
+
+/**
+ * What a policy whose settings could not be read leaves unchecked. Findings are keyed by setting
+ * (`subjectId` the setting definition id, `ruleKey` the pair of policies that decides it), so the
+ * unchecked subjects are settings too: every setting a readable policy sets that the unread one
+ * may reach the same devices or users as. Any finding of such a setting may have been decided by a
+ * pair naming the unread policy, or be decided by one now, so none of them counts as resolved in
+ * this load. A setting no readable policy sets that the unread one may share cannot have had a
+ * finding with it (a pair needs both to set it), and an unread policy that reaches no one, or only
+ * devices the others do not, takes part in no finding whatever it sets.
+ */
+function unreadSettingsSubjects(
+  policies: readonly ConflictPolicy[],
+  index: ReadonlyMap<string, readonly Setter[]>,
+  lookups: Pick<Lookups, 'reachesNoOne' | 'overlapOf'>,
+): Array<UncheckedSubject<ConflictFindingKind>> {
+  const unread = policies.filter((policy) => policy.values === null && !lookups.reachesNoOne(policy));
+  if (unread.length === 0) return [];
+  const subjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
+  for (const [settingDefinitionId, setters] of index) {
+    if (MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    const shared = setters.some((setter) => !lookups.reachesNoOne(setter.policy) && unread.some((policy) => lookups.overlapOf(policy, setter.policy).kind !== 'disjoint'));
+    if (shared) for (const kind of PREDICTED) subjects.push({ kind, subjectId: settingDefinitionId });
+  }
+  return subjects;
 }
 
 /** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */

@@ -296,11 +296,14 @@ describe('deriveSettingConflicts', () => {
     expect(derived.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['setting-conflict', LIST]]);
   });
 
-  it('leaves a policy whose settings were not read unchecked rather than clean', () => {
+  it('leaves a policy whose settings were not read unchecked rather than clean, by the settings its findings are about', () => {
     const a = policyPair('a', [], [allDevices], { values: null, settingsError: 'reading its settings failed: 503' });
-    const derived = deriveSettingConflicts(records(a, policyPair('b', [], [allDevices])));
+    const derived = deriveSettingConflicts(records(a, policyPair('b', [camera('1')], [allDevices]), policyPair('c', [camera('0')], [include(EMPTY)])));
     expect(derived.findings).toEqual([]);
-    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'setting-conflict', subjectId: 'a' });
+    // Findings are about settings: every setting a policy that may share devices with it sets is unchecked.
+    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'setting-conflict', subjectId: CAMERA });
+    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'security-setting-conflict', subjectId: CAMERA });
+    expect(derived.uncheckedSubjects!.map((subject) => subject.subjectId)).not.toContain('a');
     expect(derived.rows).toEqual([
       expect.objectContaining({ verdict: 'Could not check', policies: expect.stringContaining('reading its settings failed: 503'), overlap: 'Settings not read' }),
     ]);
