@@ -7,7 +7,17 @@ import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
-import { ACTIVE_HOURS_END, ACTIVE_HOURS_START, CAMERA, CLOUD_PROTECTION, CORTANA, EXCLUDED_PATHS, ONBOARDING, TELEMETRY } from '../../src/core/reports/setting-conflicts/demo.js';
+import {
+  ACTIVE_HOURS_END,
+  ACTIVE_HOURS_START,
+  CAMERA,
+  CLOUD_PROTECTION,
+  CORTANA,
+  EXCLUDED_PATHS,
+  FIREWALL_RULES,
+  ONBOARDING,
+  TELEMETRY,
+} from '../../src/core/reports/setting-conflicts/demo.js';
 import { found } from '../support/applies-answer.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -92,8 +102,9 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     for (const duplicate of settings.filter((setting) => setting.kind === 'duplicate'))
       expect(new Set(duplicate.policies.map((policy) => policy.value)).size, duplicate.settingDefinitionId).toBe(1);
 
-    // Defender's excluded paths merge: listed as merged, both values applied, never a conflict.
-    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS]);
+    // Defender's excluded paths merge, and so do the firewall rules of two rule policies (one different
+    // rule each): listed as merged, both values applied, never a conflict.
+    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS, FIREWALL_RULES]);
     expect(settings.find((setting) => setting.settingDefinitionId === EXCLUDED_PATHS)!.applied).toBe('All of them, merged into one list: C:\\Build; C:\\LOB.');
 
     // Active hours from 9 goes to Engineering leads, which this device's user is not in; diagnostics
@@ -107,7 +118,7 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     expect(ids(settings, 'conflict')).toEqual([CAMERA]);
     expect(ids(settings, 'possibleConflict')).toEqual([PRIVATE_FIREWALL]);
     expect(ids(settings, 'duplicate')).toEqual([]);
-    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS]);
+    expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS, FIREWALL_RULES]);
     const firewall = settings.find((setting) => setting.settingDefinitionId === PRIVATE_FIREWALL)!;
     expect(values(firewall)).toEqual([
       ['Firewall - Corporate', 'applies', 'true'],

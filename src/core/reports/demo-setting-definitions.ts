@@ -22,10 +22,40 @@ const DISPLAY_NAMES: Readonly<Record<string, string>> = {
   vendor_msft_firewall_mdmstore_domainprofile_enablefirewall: 'Enable Domain Network Firewall',
   vendor_msft_firewall_mdmstore_privateprofile_enablefirewall: 'Enable Private Network Firewall',
   vendor_msft_firewall_mdmstore_publicprofile_enablefirewall: 'Enable Public Network Firewall',
+  device_vendor_msft_policy_config_defender_attacksurfacereductionrules: 'Attack Surface Reduction Rules',
+  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}': 'Firewall Rules',
 };
 
-/** A definition as the expansion returns it, kept to what identifies and names it. */
+/**
+ * The group collections among them, with how many entries their definition allows
+ * (deviceManagementConfigurationSettingGroupCollectionDefinition, `minimumCount` and `maximumCount`,
+ * learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsettinggroupcollectiondefinition?view=graph-rest-beta):
+ * what tells one group from a list (setting-values.ts).
+ * - The ASR rules: one entry. The group maps to the one Defender/AttackSurfaceReductionRules node,
+ *   a single string of `rule GUID=action` pairs ("Policy CSP - Defender", AttackSurfaceReductionRules,
+ *   learn.microsoft.com/windows/client-management/mdm/policy-csp-defender#attacksurfacereductionrules),
+ *   so a policy holds one entry, each rule a child of it.
+ * - Firewall rules: many. "Each instance of this profile supports up to 150 custom rules" (Microsoft
+ *   Learn, "Firewall policy for endpoint security in Intune",
+ *   learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy), each rule an
+ *   entry under the MdmStore/FirewallRules/{FirewallRuleName} node ("Firewall CSP").
+ */
+const GROUP_COLLECTIONS: Readonly<Record<string, { minimumCount: number; maximumCount: number }>> = {
+  device_vendor_msft_policy_config_defender_attacksurfacereductionrules: { minimumCount: 0, maximumCount: 1 },
+  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}': { minimumCount: 0, maximumCount: 150 },
+};
+
+/** A definition as the expansion returns it, kept to what identifies and names it, and a group collection's counts. */
 function definition(id: string, displayName: string): Beta.DeviceManagementConfigurationSettingDefinition {
+  const collection = GROUP_COLLECTIONS[id];
+  if (collection)
+    return {
+      '@odata.type': '#microsoft.graph.deviceManagementConfigurationSettingGroupCollectionDefinition',
+      id,
+      name: id,
+      displayName,
+      ...collection,
+    } as Beta.DeviceManagementConfigurationSettingGroupCollectionDefinition;
   return { '@odata.type': '#microsoft.graph.deviceManagementConfigurationSettingDefinition', id, name: id, displayName } as Beta.DeviceManagementConfigurationSettingDefinition;
 }
 

@@ -297,8 +297,9 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 /** The name the settings are kept under in the load's memory; its version changes when what is kept does. */
 export const SETTINGS_MEMORY = 'policy-settings';
 // Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report;
-// version 3 the settings' display names (`settingNames`), so that a warm load does not read them again.
-const SETTINGS_MEMORY_VERSION = 3;
+// version 3 the settings' display names (`settingNames`), so that a warm load does not read them again;
+// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts).
+const SETTINGS_MEMORY_VERSION = 4;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
 const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 

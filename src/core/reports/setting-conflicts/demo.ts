@@ -25,6 +25,9 @@ export const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activeh
 export const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
 export const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
 
+/** Windows Firewall rules (Firewall CSP, MdmStore/FirewallRules/{FirewallRuleName}): a group collection, one entry a rule. */
+export const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
+
 export const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
 /** The tokens Graph gives in place of a secret's value; a test checks that no result carries them. */
 export const SECRET_TOKENS = ['9fab7c95-0bb6-4fda-a4a1-6ca582bb3124', '1301f427-7ba6-4908-92a1-15938680cde6'] as const;
@@ -50,6 +53,33 @@ function stringListSetting(settingDefinitionId: string, values: string[]): Setti
     '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingCollectionInstance',
     settingDefinitionId,
     simpleSettingCollectionValue: values.map((value) => ({ '@odata.type': '#microsoft.graph.deviceManagementConfigurationStringSettingValue', value })),
+  } as SettingInstance;
+}
+
+function stringSetting(settingDefinitionId: string, value: string): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+    settingDefinitionId,
+    simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationStringSettingValue', value },
+  } as SettingInstance;
+}
+
+/** One firewall rule, as the settings catalog holds it: an entry of the rules' group collection, its name, action, direction and local ports its children. */
+function firewallRulesSetting(rule: { name: string; action: 'allow' | 'block'; ports: string[] }): SettingInstance {
+  return {
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+    settingDefinitionId: FIREWALL_RULES,
+    groupSettingCollectionValue: [
+      {
+        children: [
+          stringSetting(`${FIREWALL_RULES}_name`, rule.name),
+          // The action's options are 0 (Block) and 1 (Allow) (Firewall CSP, FirewallRules/{FirewallRuleName}/Action/Type).
+          choiceSetting(`${FIREWALL_RULES}_action_type`, rule.action === 'allow' ? '1' : '0'),
+          choiceSetting(`${FIREWALL_RULES}_direction`, 'in'),
+          stringListSetting(`${FIREWALL_RULES}_localportranges`, rule.ports),
+        ],
+      },
+    ],
   } as SettingInstance;
 }
 
@@ -115,6 +145,15 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       // merge", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-antivirus-policy): never a conflict.
       policy(tenant, 'Defender - build tool exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\Build'])], [{ kind: 'allDevices' }]);
       policy(tenant, 'Defender - line-of-business exclusions', [stringListSetting(EXCLUDED_PATHS, ['C:\\LOB'])], [{ kind: 'allDevices' }]);
+
+      // Two firewall rule policies to All devices with one rule each, different rules (their names,
+      // actions and ports differ). The rules' collection may hold many entries (its definition's
+      // maximumCount), so each policy's one entry is a rule of a list, not one group whose children
+      // conflict; and devices merge the rules of several policies: "When rules from multiple rules
+      // profiles don't conflict with each other, devices merge the rules from each profile"
+      // (learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy). No finding.
+      policy(tenant, 'Firewall - allow remote desktop', [firewallRulesSetting({ name: 'Allow RDP', action: 'allow', ports: ['3389'] })], [{ kind: 'allDevices' }]);
+      policy(tenant, 'Firewall - block SMB inbound', [firewallRulesSetting({ name: 'Block SMB', action: 'block', ports: ['445'] })], [{ kind: 'allDevices' }]);
 
       // Defender for Endpoint onboarding in two policies to one group. The onboarding blob is a
       // secret: Graph returns it as `deviceManagementConfigurationSecretSettingValue` with

@@ -60,13 +60,20 @@ export type ReportedConflicts = OptionalRead<ReportedConflict[]>;
 /**
  * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
  * exclusions (Microsoft Learn, "Antivirus policy for endpoint security in Intune", "Settings and
- * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths). The
- * ASR rules merge rule by rule: each rule is compared on its own (setting-values.ts keeps them apart).
+ * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths), and
+ * Windows Firewall rules: "When rules from multiple rules profiles don't conflict with each other,
+ * devices merge the rules from each profile to create combined firewall rule configuration on the
+ * device" (Microsoft Learn, "Firewall policy for endpoint security in Intune", "Firewall rule
+ * mergers and policy conflicts", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy;
+ * two rules for the same thing configured differently are both delivered and conflict on the
+ * device, which no policy-level comparison sees). The ASR rules merge rule by rule: each rule is
+ * compared on its own (setting-values.ts keeps them apart, their definition allowing one entry).
  */
 export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
   'device_vendor_msft_policy_config_defender_excludedpaths',
   'device_vendor_msft_policy_config_defender_excludedextensions',
   'device_vendor_msft_policy_config_defender_excludedprocesses',
+  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}',
 ]);
 
 /**
@@ -308,9 +315,9 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   }
 
   // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
+  uncheckedSubjects.push(...unreadSettingsSubjects(records.policies, index, { reachesNoOne, overlapOf }));
   for (const policy of records.policies) {
     if (policy.values !== null) continue;
-    for (const kind of PREDICTED) uncheckedSubjects.push({ kind, subjectId: policy.id });
     rows.push({
       id: policy.id,
       setting: `Settings of "${policy.name}"`,
@@ -344,6 +351,32 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     findings,
     uncheckedSubjects,
   };
+}
+
+/**
+ * What a policy whose settings could not be read leaves unchecked. Findings are keyed by setting
+ * (`subjectId` the setting definition id, `ruleKey` the pair of policies that decides it), so the
+ * unchecked subjects are settings too: every setting a readable policy sets that the unread one
+ * may reach the same devices or users as. Any finding of such a setting may have been decided by a
+ * pair naming the unread policy, or be decided by one now, so none of them counts as resolved in
+ * this load. A setting no readable policy sets that the unread one may share cannot have had a
+ * finding with it (a pair needs both to set it), and an unread policy that reaches no one, or only
+ * devices the others do not, takes part in no finding whatever it sets.
+ */
+function unreadSettingsSubjects(
+  policies: readonly ConflictPolicy[],
+  index: ReadonlyMap<string, readonly Setter[]>,
+  lookups: Pick<Lookups, 'reachesNoOne' | 'overlapOf'>,
+): Array<UncheckedSubject<ConflictFindingKind>> {
+  const unread = policies.filter((policy) => policy.values === null && !lookups.reachesNoOne(policy));
+  if (unread.length === 0) return [];
+  const subjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
+  for (const [settingDefinitionId, setters] of index) {
+    if (MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    const shared = setters.some((setter) => !lookups.reachesNoOne(setter.policy) && unread.some((policy) => lookups.overlapOf(policy, setter.policy).kind !== 'disjoint'));
+    if (shared) for (const kind of PREDICTED) subjects.push({ kind, subjectId: settingDefinitionId });
+  }
+  return subjects;
 }
 
 /** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */

@@ -86,6 +86,8 @@ interface Walk {
   out: SettingValue[];
   /** Whether a secret was met in the subtree just canonicalised. */
   secret: boolean;
+  /** The group collections whose definition allows one entry only (`singleEntryCollections`): one group, its children compared one by one. */
+  single: ReadonlySet<string>;
 }
 
 /**
@@ -133,9 +135,12 @@ function emit(walk: Walk, settingDefinitionId: string, value: string | null, sec
 /**
  * One setting instance and what it holds. A choice is its option id, and its children are settings
  * of their own. A group's children are settings of their own, and so are those of a group collection
- * with one entry (the ASR rules, a BitLocker or LAPS group): each is compared on its own. A group
- * collection of several entries (a list of firewall rules, of device IDs) is one value, compared
- * whole, as Intune delivers it whole.
+ * whose definition allows one entry only (`maximumCount` 1: the ASR rules, a BitLocker or LAPS
+ * group), each compared on its own. Any other group collection is a list (of firewall rules, of
+ * device IDs), one value compared whole, as Intune delivers it whole, however many entries it holds
+ * now: two policies with one different rule each set two rules, not two values of one rule's
+ * children. Where the definition was not read, nothing proves the collection is one group, so it is
+ * a list too (docs/finding-rules.md, "Setting conflicts", "Values are compared normalised").
  */
 function visit(instance: Instance, depth: number, walk: Walk): void {
   if (depth > MAX_DEPTH) return;
@@ -148,7 +153,7 @@ function visit(instance: Instance, depth: number, walk: Walk): void {
     return;
   }
   if (type.endsWith('choicesettingcollectioninstance')) {
-    const inner: Walk = { out: [], secret: false };
+    const inner: Walk = { out: [], secret: false, single: walk.single };
     const values = records(instance.choiceSettingCollectionValue).map((item) => asString(item.value) ?? '');
     const text = canonical(instance, depth, inner);
     emit(walk, id, inner.secret ? null : text, inner.secret, inner.secret ? undefined : choiceDisplay(id, values));
@@ -172,20 +177,44 @@ function visit(instance: Instance, depth: number, walk: Walk): void {
   }
   if (type.endsWith('groupsettingcollectioninstance')) {
     const entries = records(instance.groupSettingCollectionValue);
-    if (entries.length === 1) {
+    if (entries.length === 1 && walk.single.has(id.toLowerCase())) {
       for (const child of records(entries[0]!.children)) visit(child, depth + 1, walk);
       return;
     }
-    const inner: Walk = { out: [], secret: false };
+    const inner: Walk = { out: [], secret: false, single: walk.single };
     const text = canonical(instance, depth, inner);
-    emit(walk, id, text, inner.secret, inner.secret ? undefined : `${entries.length} entries`);
+    emit(walk, id, text, inner.secret, inner.secret ? undefined : entries.length === 1 ? '1 entry' : `${entries.length} entries`);
   }
   // An instance type not listed above is not compared: a value it does not know is not a value.
 }
 
-/** Every setting a policy's settings set, from `/settings`' `value` array (each item's `settingInstance`). */
+/**
+ * The group collections whose definition allows one entry only, by lower-case id: the definitions a
+ * setting's `settingDefinitions` holds when read with `$expand=settingDefinitions` (its own and its
+ * children's), a `deviceManagementConfigurationSettingGroupCollectionDefinition` carrying
+ * `maximumCount` and `minimumCount`
+ * (learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsettinggroupcollectiondefinition?view=graph-rest-beta).
+ * Microsoft365DSC decides the same way whether a group collection is a collection, by its
+ * definition's `maximumCount` being above 1, never by how many entries a policy holds.
+ */
+export function singleEntryCollections(settings: unknown): Set<string> {
+  const single = new Set<string>();
+  for (const setting of records(settings)) {
+    for (const definition of records(setting.settingDefinitions)) {
+      const id = asString(definition.id);
+      if (id && odataType(definition).endsWith('settinggroupcollectiondefinition') && definition.maximumCount === 1) single.add(id.toLowerCase());
+    }
+  }
+  return single;
+}
+
+/**
+ * Every setting a policy's settings set, from `/settings`' `value` array (each item's
+ * `settingInstance`, and its `settingDefinitions` where they were expanded, which say whether a
+ * group collection is one group or a list).
+ */
 export function settingValues(settings: unknown): SettingValue[] {
-  const walk: Walk = { out: [], secret: false };
+  const walk: Walk = { out: [], secret: false, single: singleEntryCollections(settings) };
   for (const setting of records(settings)) {
     const instance = setting.settingInstance;
     if (typeof instance === 'object' && instance !== null) visit(instance as Instance, 0, walk);

@@ -26,6 +26,30 @@ const asrInstance = (rules: Array<[string, string]>) => ({
   groupSettingCollectionValue: [{ children: rules.map(([id, mode]) => choiceInstance(id, `${id}_${mode}`)) }],
 });
 const setting = (instance: unknown) => ({ id: '0', settingInstance: instance });
+/** A group collection's definition as `$expand=settingDefinitions` gives it, with how many entries it allows. */
+const collectionDefinition = (id: string, maximumCount: number) => ({
+  '@odata.type': '#microsoft.graph.deviceManagementConfigurationSettingGroupCollectionDefinition',
+  id,
+  minimumCount: 0,
+  maximumCount,
+});
+/** The ASR rules with their definition, which allows one entry: each rule is a setting of its own. */
+const asrSetting = (rules: Array<[string, string]>) => ({ ...setting(asrInstance(rules)), settingDefinitions: [collectionDefinition(ASR, 1)] });
+const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
+const stringInstance = (id: string, value: string) => ({
+  '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+  settingDefinitionId: id,
+  simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationStringSettingValue', value },
+});
+/** One firewall rule in a list of rules, the list's definition given or not. */
+const firewallRule = (name: string, port: string, definition: 'listed' | 'not read' = 'listed') => ({
+  ...setting({
+    '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+    settingDefinitionId: FIREWALL_RULES,
+    groupSettingCollectionValue: [{ children: [stringInstance(`${FIREWALL_RULES}_name`, name), stringInstance(`${FIREWALL_RULES}_localportranges`, port)] }],
+  }),
+  ...(definition === 'listed' ? { settingDefinitions: [collectionDefinition(FIREWALL_RULES, 150)] } : {}),
+});
 const camera = (value: string) => setting(choiceInstance(CAMERA, `${CAMERA}_${value}`));
 
 const G1 = '11111111-1111-4111-8111-111111111111';
@@ -62,12 +86,10 @@ function records(...pairs: Array<ReturnType<typeof policyPair>>): SettingConflic
 describe('settingValues', () => {
   it('keeps each rule of an ASR group collection apart, and a choice without its setting prefix for display', () => {
     const values = settingValues([
-      setting(
-        asrInstance([
-          [OBFUSCATED, 'block'],
-          [PSEXEC, 'audit'],
-        ]),
-      ),
+      asrSetting([
+        [OBFUSCATED, 'block'],
+        [PSEXEC, 'audit'],
+      ]),
     ]);
     expect(values).toEqual([
       { settingDefinitionId: OBFUSCATED, value: `${OBFUSCATED}_block`, display: 'block', secret: false },
@@ -113,6 +135,18 @@ describe('settingValues', () => {
   });
 });
 
+describe('settingValues: one group or a list, as the definition says', () => {
+  it('compares a group collection whose definition allows several entries whole, even with one entry in it', () => {
+    const values = settingValues([firewallRule('Allow RDP', '3389')]);
+    expect(values.map((value) => [value.settingDefinitionId, value.display])).toEqual([[FIREWALL_RULES, '1 entry']]);
+  });
+
+  it('compares a group collection whole where its definition was not read: nothing proves it is one group', () => {
+    expect(settingValues([firewallRule('Allow RDP', '3389', 'not read')]).map((value) => value.settingDefinitionId)).toEqual([FIREWALL_RULES]);
+    expect(settingValues([setting(asrInstance([[OBFUSCATED, 'block']]))]).map((value) => value.settingDefinitionId)).toEqual([ASR]);
+  });
+});
+
 describe('targetsOverlap', () => {
   const targeted = (name: string, targets: AssignmentTarget[] | null, platforms = 'windows10'): TargetedPolicy => ({
     kind: 'settingsCatalogPolicy',
@@ -154,17 +188,15 @@ describe('deriveSettingConflicts', () => {
     const a = policyPair(
       'a',
       [
-        setting(
-          asrInstance([
-            [OBFUSCATED, 'block'],
-            [PSEXEC, 'block'],
-          ]),
-        ),
+        asrSetting([
+          [OBFUSCATED, 'block'],
+          [PSEXEC, 'block'],
+        ]),
       ],
       [include(G1)],
       { templateFamily: 'endpointSecurityAttackSurfaceReduction' },
     );
-    const b = policyPair('b', [setting(asrInstance([[OBFUSCATED, 'audit']]))], [include(G1)], { templateFamily: 'endpointSecurityAttackSurfaceReduction' });
+    const b = policyPair('b', [asrSetting([[OBFUSCATED, 'audit']])], [include(G1)], { templateFamily: 'endpointSecurityAttackSurfaceReduction' });
     const derived = deriveSettingConflicts(records(a, b));
     expect(derived.findings).toEqual([
       expect.objectContaining({ kind: 'security-setting-conflict', subjectId: OBFUSCATED, ruleKey: 'a,b', detail: expect.stringContaining('Both reach group "Finance devices"') }),
@@ -239,11 +271,39 @@ describe('deriveSettingConflicts', () => {
     ]);
   });
 
-  it('leaves a policy whose settings were not read unchecked rather than clean', () => {
+  it('finds no conflict between two firewall rule policies with one different rule each: two rules, merged on the device', () => {
+    const a = policyPair('a', [firewallRule('Allow RDP', '3389')], [allDevices]);
+    const b = policyPair('b', [firewallRule('Block SMB', '445')], [allDevices]);
+    expect(deriveSettingConflicts(records(a, b)).findings).toEqual([]);
+    // Without the definitions, the same: each list is compared whole, and the rules merge.
+    const unread = deriveSettingConflicts(
+      records(policyPair('a', [firewallRule('Allow RDP', '3389', 'not read')], [allDevices]), policyPair('b', [firewallRule('Block SMB', '445', 'not read')], [allDevices])),
+    );
+    expect(unread.findings).toEqual([]);
+  });
+
+  it('compares a list Microsoft documents no merge for whole: different entries conflict on the list, never on the children of a rule', () => {
+    const LIST = 'device_vendor_msft_example_list';
+    const entry = (port: string) => ({
+      ...setting({
+        '@odata.type': '#microsoft.graph.deviceManagementConfigurationGroupSettingCollectionInstance',
+        settingDefinitionId: LIST,
+        groupSettingCollectionValue: [{ children: [stringInstance(`${LIST}_port`, port)] }],
+      }),
+      settingDefinitions: [collectionDefinition(LIST, 10)],
+    });
+    const derived = deriveSettingConflicts(records(policyPair('a', [entry('80')], [allDevices]), policyPair('b', [entry('443')], [allDevices])));
+    expect(derived.findings.map((finding) => [finding.kind, finding.subjectId])).toEqual([['setting-conflict', LIST]]);
+  });
+
+  it('leaves a policy whose settings were not read unchecked rather than clean, by the settings its findings are about', () => {
     const a = policyPair('a', [], [allDevices], { values: null, settingsError: 'reading its settings failed: 503' });
-    const derived = deriveSettingConflicts(records(a, policyPair('b', [], [allDevices])));
+    const derived = deriveSettingConflicts(records(a, policyPair('b', [camera('1')], [allDevices]), policyPair('c', [camera('0')], [include(EMPTY)])));
     expect(derived.findings).toEqual([]);
-    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'setting-conflict', subjectId: 'a' });
+    // Findings are about settings: every setting a policy that may share devices with it sets is unchecked.
+    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'setting-conflict', subjectId: CAMERA });
+    expect(derived.uncheckedSubjects).toContainEqual({ kind: 'security-setting-conflict', subjectId: CAMERA });
+    expect(derived.uncheckedSubjects!.map((subject) => subject.subjectId)).not.toContain('a');
     expect(derived.rows).toEqual([
       expect.objectContaining({ verdict: 'Could not check', policies: expect.stringContaining('reading its settings failed: 503'), overlap: 'Settings not read' }),
     ]);
@@ -257,7 +317,10 @@ describe("the settings' display names", () => {
     const settings = [
       {
         ...setting(asrInstance([[OBFUSCATED, 'block']])),
-        settingDefinitions: [definition(ASR, 'Attack Surface Reduction Rules'), definition(OBFUSCATED, ' Block execution of potentially obfuscated scripts ')],
+        settingDefinitions: [
+          { ...collectionDefinition(ASR, 1), displayName: 'Attack Surface Reduction Rules' },
+          definition(OBFUSCATED, ' Block execution of potentially obfuscated scripts '),
+        ],
       },
       { ...camera('0'), settingDefinitions: [definition('device_vendor_msft_policy_config_unset', 'Not set here'), definition(CAMERA, '')] },
     ];

@@ -4,8 +4,11 @@ import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import { CLOUD_PROTECTION, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import { CLOUD_PROTECTION, FIREWALL_RULES, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
+import { emptyLedger } from '../../../../src/core/ledger/channel-ledger.js';
+import { digestNewFindings } from '../../../../src/core/ledger/new-findings.js';
+import { emptyHistory, recordLoad } from '../../../../src/core/history/report-history.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
@@ -131,6 +134,49 @@ describe('setting conflicts on the strict simulator', () => {
     expect(auditRequests()).toBeGreaterThan(0);
     await load(settingConflictsReport.id);
     expect(auditRequests()).toBe(0);
+  });
+
+  it('finds no conflict between two firewall rule policies with one different rule each: the rules are a list, and devices merge them', async () => {
+    const { result } = await load(settingConflictsReport.id);
+    // Both policies were read and reach All devices; neither the rules' list nor a rule's name, action or ports is a finding.
+    expect(policyId('Firewall - allow remote desktop')).toBeTruthy();
+    expect(policyId('Firewall - block SMB inbound')).toBeTruthy();
+    expect(result.findings.filter((finding) => finding.subjectId.startsWith(FIREWALL_RULES))).toEqual([]);
+    expect(result.rows.filter((row) => String(row.id).startsWith(FIREWALL_RULES))).toEqual([]);
+  });
+
+  it("keeps a finding open, neither resolved in the channel's post nor in the history, when one of its policies' settings cannot be read", async () => {
+    const before = (await load(settingConflictsReport.id)).result;
+    const finding = before.findings.find((item) => item.subjectId === CLOUD_PROTECTION)!;
+    expect(finding.kind).toBe('security-setting-conflict');
+    const first = digestNewFindings(emptyLedger('channel'), [before], now);
+    const history = recordLoad(emptyHistory(settingConflictsReport.id), null, before)!;
+
+    const unread = 'Defender - cloud protection off for builds (Engineering)';
+    const stop = harness.sim.faults.add({ path: `/beta/deviceManagement/configurationPolicies/${policyId(unread)}/settings`, status: 500 });
+    try {
+      const later = new Date(now.getTime() + 3_600_000);
+      harness.sim.graph.clearLog();
+      const after = await registry.load(settingConflictsReport.id, harness.client(), { now: () => later });
+      expect(after.error).toBeNull();
+      // The finding could not be checked: it is not in this load, and the table says why.
+      expect(after.findings.some((item) => item.subjectId === CLOUD_PROTECTION)).toBe(false);
+      expect(after.rows.find((row) => row.id === policyId(unread))).toMatchObject({
+        setting: `Settings of "${unread}"`,
+        verdict: 'Could not check',
+        policies: expect.stringContaining('reading its settings failed'),
+      });
+      expect(after.uncheckedSubjects).toContainEqual({ kind: 'security-setting-conflict', subjectId: CLOUD_PROTECTION, fingerprint: null });
+
+      const post = digestNewFindings(first.nextLedger, [after], later);
+      expect(post.resolvedCount).toBe(0);
+      expect(post.nextLedger.entries.find((entry) => entry.fingerprint === finding.fingerprint)?.status).toBe('open');
+      const next = recordLoad(history.history, history.last, after)!;
+      expect(next.history.points.at(-1)?.resolved).toBe(0);
+      expect(next.last.byKind['security-setting-conflict']).toContain(finding.fingerprint);
+    } finally {
+      stop();
+    }
   });
 
   it('makes a summary that cannot be read "could not check" for that part, never a load error', async () => {
