@@ -99,6 +99,7 @@ const FOLDERS = {
       'src/core/reports/window-index.ts',
       'src/core/reports/window-order.ts',
       'src/core/reports/not-checked.ts',
+      'src/core/reports/setting-conflicts/sides.ts',
       'src/core/findings/finding-kinds.ts',
       'src/core/triage/triage-book.ts',
       'src/core/triage/audit-page.ts',
@@ -107,7 +108,7 @@ const FOLDERS = {
       'src/core/applies/words.ts',
     ],
     notPackages: ['node:*', 'undici', '@azure/*', ...BOT_SDK_PACKAGES, 'restify'],
-    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, the report windows the server's /rows runs too, not-checked, finding-kinds, triage-book and its audit pages, what applies' result and words, and words for counts) and talks to the server over its API.",
+    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, the report windows the server's /rows runs too, not-checked, a setting conflict's policies side by side, finding-kinds, triage-book and its audit pages, what applies' result and words, and words for counts) and talks to the server over its API.",
   },
   'src/sim': {
     may: ['src/sim', 'src/core'],

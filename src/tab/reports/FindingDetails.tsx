@@ -6,6 +6,8 @@ import type { TriageDecision, TriageRequest } from '../../core/triage/triage-boo
 import type { ApiError } from '../api/report-api.js';
 import { formatCell } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
+import { ConflictSidesSection } from './ConflictSides.js';
+import type { ConflictComparison } from './ConflictSides.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { TriageControls } from './TriageControls.js';
 import type { RowLink } from '../table/row-link.js';
@@ -34,6 +36,8 @@ export interface FindingDetailsProps {
     story?: FindingStory;
     /** A managed device's name, where the row is one: the pane offers "What applies" to it. */
     appliesQuery?: string;
+    /** A setting-conflict row's policies and their values, shown side by side first. */
+    comparison?: ConflictComparison;
   } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
@@ -73,6 +77,7 @@ export function FindingDetails({ subject, kinds, triage, format, onClose, onWhat
             </Button>
           </div>
         ) : null}
+        {subject?.comparison ? <ConflictSidesSection comparison={subject.comparison} locale={format.locale} /> : null}
         {subject?.findings.map((finding) => {
           const kind = findingKind(kinds, finding.kind);
           const { remediation } = kind;

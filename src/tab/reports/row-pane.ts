@@ -1,7 +1,10 @@
+import { cellTone } from '../../core/reports/report-model.js';
 import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../core/reports/report-model.js';
+import { conflictSidesOf } from '../../core/reports/setting-conflicts/sides.js';
 import { formatCell } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { rowLink } from '../table/row-link.js';
+import type { ConflictComparison } from './ConflictSides.js';
 import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import type { ReportSection } from './report-sections.js';
 
@@ -21,7 +24,30 @@ export function rowPane(
     story: storyOf(report.auditLog, row.id),
     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
     // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
+    // A setting's conflict (report 7): its policies and their values side by side.
+    ...comparisonOf(section, row, name, format),
     ...(section.subject === 'device' && typeof row[section.nameKey] === 'string' && row[section.nameKey] !== '' ? { appliesQuery: String(row[section.nameKey]) } : {}),
+  };
+}
+
+/**
+ * A setting-conflict row's policies side by side, from the row's structured cell of them
+ * (setting-conflicts/sides.ts), with the row's verdict (the column with tones) and Overlap cell; none
+ * for a row without that cell.
+ */
+function comparisonOf(section: Pick<ReportSection, 'columns'>, row: ReportRow, name: string, format: FormatContext): { comparison: ConflictComparison } | Record<string, never> {
+  const sides = conflictSidesOf(row);
+  if (!sides) return {};
+  const verdict = section.columns.find((column) => column.available && (column.toneKey !== undefined || column.tones !== undefined));
+  const overlap = section.columns.find((column) => column.available && column.key === 'overlap');
+  return {
+    comparison: {
+      setting: name,
+      settingId: String(row.id ?? name),
+      verdict: verdict ? { text: fullText(row, verdict, format), tone: cellTone(row, verdict) } : null,
+      overlap: overlap ? fullText(row, overlap, format) : null,
+      sides,
+    },
   };
 }
 

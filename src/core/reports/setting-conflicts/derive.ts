@@ -17,6 +17,7 @@ import type { ConflictFindingKind } from './finding-kinds.js';
 import { provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
 import type { Overlap, TargetedPolicy } from './overlap.js';
 import type { SettingValue } from './setting-values.js';
+import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
 
 /** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
 export interface ConflictPolicy {
@@ -299,6 +300,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       overlap: overlapCell(worst.overlap),
       link: first.policy.link,
       order: ORDER.indexOf(worst.kind),
+      // The same policies and values, structured for the tab's pane to show side by side; no column shows it (sides.ts).
+      [CONFLICT_SIDES_KEY]: conflictSidesCell(shown, parties.length - shown.length, worst.pair),
     });
     findings.push({
       kind: worst.kind,
