@@ -108,6 +108,9 @@ function reachOf(groups: ReadonlyMap<string, GroupLookup>, groupId: string, dept
   let partial: Doubt | null = null;
   if (group?.state === 'deleted') {
     // A deleted group holds no one.
+  } else if (group === undefined && depth > 0) {
+    // A group nested among users is not looked up by report 2 unless a policy names it too (group-lookup.ts reads below groups of groups only).
+    partial = { reason: `${name}, nested in a group assigned, was not looked up, so its members were not seen`, short: 'nested group not read' };
   } else if (group?.state !== 'found') {
     partial = { reason: `the members of ${name} could not be read`, short: 'group not read' };
   } else if (group.members === undefined) {

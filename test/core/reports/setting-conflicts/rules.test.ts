@@ -221,6 +221,14 @@ describe('overlap from the member lists report 2 already read', () => {
       short: 'not all members seen',
     });
     expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(DEV)]), lists)).toMatchObject({ kind: 'possible', short: 'users and devices' });
+    // A group nested among users that no policy names is not looked up: its members were not seen.
+    const UNREAD = 'a8000000-0000-4000-8000-000000000000';
+    const withUnread = new Map([...lists, [X, found(X, 'X', [...users(5, 6), { id: UNREAD, type: 'group' }])]]);
+    expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(Y)]), withUnread)).toMatchObject({
+      kind: 'possible',
+      reason: expect.stringContaining(`group ${UNREAD}, nested in a group assigned, was not looked up`),
+      short: 'nested group not read',
+    });
   });
 
   it('keeps All users or All devices beside a group "cannot tell", counting the group where its list was seen whole', () => {
