@@ -31,6 +31,15 @@ export type GroupLookup =
        * `Unified`, or `mailEnabled` is true, or `securityEnabled` is false. Absent fields prove nothing.
        */
       notSecurityGroup?: 'microsoft365' | 'mailEnabledSecurity' | 'distribution' | 'notSecurityEnabled';
+      /**
+       * The members the look-up's `$expand=members($select=id)` listed, by lower-case id, each with
+       * the kind its `@odata.type` names: the whole list when there are fewer than 20 (Graph's cap on
+       * an expanded list), else the first 20. Kept from the one read already made, so report 7 can
+       * tell who two policies' groups both hold (docs/finding-rules.md, "Setting conflicts").
+       */
+      members?: readonly GroupMember[];
+      /** `members` is the group's whole list: fewer than 20 came back, each with its id. */
+      membersWhole?: boolean;
     }
   | {
       state: 'deleted';
@@ -44,6 +53,18 @@ export type GroupLookup =
       recovery?: GroupRecovery;
     }
   | { state: 'unknown'; id: string; error: GraphError | { message: string } };
+
+/** One member of a group as the expanded list names it: a user, a device, a nested group, or another kind of object. */
+export type GroupMember = { id: string; type: 'user' | 'device' | 'group' | 'other' };
+
+/** Graph caps an expanded navigation list at 20 items (learn.microsoft.com/graph/query-parameters#expand-parameter): fewer is the whole list. */
+export const EXPANDED_MEMBERS_CAP = 20;
+
+const MEMBER_TYPES: Readonly<Record<string, GroupMember['type']>> = {
+  '#microsoft.graph.user': 'user',
+  '#microsoft.graph.device': 'device',
+  '#microsoft.graph.group': 'group',
+};
 
 export type GroupRecovery =
   { kind: 'restorable'; displayName: string; deletedDateTime: string; restorableUntil: string } | { kind: 'permanent' } | { kind: 'unknown'; reason: string };
@@ -286,7 +307,10 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: Gr
   const dynamic = Array.isArray(group.groupTypes) && group.groupTypes.includes('DynamicMembership');
   const notSecurityGroup = groupKindIfNotSecurity(group);
   // Fewer than Graph's cap of 20 expanded members is the whole list: users only there means no device is in it ("what applies").
-  const holdsNoDevice = members.length > 0 && members.length < 20 && members.every((member) => member['@odata.type'] === '#microsoft.graph.user');
+  const holdsNoDevice = members.length > 0 && members.length < EXPANDED_MEMBERS_CAP && members.every((member) => member['@odata.type'] === '#microsoft.graph.user');
+  const kept = members.flatMap((member): GroupMember[] =>
+    typeof member.id === 'string' ? [{ id: member.id.toLowerCase(), type: MEMBER_TYPES[String(member['@odata.type'])] ?? 'other' }] : [],
+  );
   const found: GroupLookup = {
     state: 'found',
     id,
@@ -295,6 +319,8 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: Gr
     ...(holdsNoDevice ? { holdsNoDevice } : {}),
     ...(dynamic ? { dynamic } : {}),
     ...(notSecurityGroup ? { notSecurityGroup } : {}),
+    members: kept,
+    membersWhole: kept.length === members.length && members.length < EXPANDED_MEMBERS_CAP,
   };
   const onlyGroups = members.length > 0 && members.every((member) => member['@odata.type'] === '#microsoft.graph.group' && typeof member.id === 'string');
   return onlyGroups ? { lookup: found, memberGroupIds: members.map((member) => String(member.id).toLowerCase()) } : { lookup: found };

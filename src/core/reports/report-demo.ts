@@ -29,12 +29,17 @@ export interface DemoTenantBuilder<Kind extends string = string> {
   readonly users: readonly string[];
   readonly groups: Readonly<Record<DemoGroup, string>>;
   /**
-   * Adds a group to the directory, its members the first `memberCount` users, and returns its id
+   * Adds a group to the directory, its members the first `memberCount` users, or else the users
+   * and groups named (a group among another's members is nested in it), and returns its id
    * (drawn from the sequence). `kind` is what Graph's `groupTypes`, `mailEnabled` and
    * `securityEnabled` make it (learn.microsoft.com/graph/api/resources/groups-overview); a
    * security group unless said.
    */
-  addGroup(group: { displayName: string; memberCount: number; kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution' }): string;
+  addGroup(
+    group: { displayName: string; kind?: 'security' | 'microsoft365' | 'mailEnabledSecurity' | 'distribution' } & (
+      { memberCount: number } | { userIds: readonly string[]; groupIds?: readonly string[] }
+    ),
+  ): string;
   /**
    * Adds a soft-deleted group to the directory's deleted items, deleted `deletedDaysAgo` days
    * before `now`, and returns its id (drawn from the sequence): `GET /groups/{id}` answers 404 for

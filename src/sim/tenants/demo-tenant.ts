@@ -87,9 +87,13 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     pick: (items) => pick(random, items),
     users,
     groups: directory,
-    addGroup: ({ displayName, memberCount, kind }) => {
+    addGroup: (group) => {
       const id = guid();
-      groups.set(id, { id, displayName, members: users.slice(0, memberCount).map((member) => ({ id: member, type: 'user' })), ...(kind ? { kind } : {}) });
+      const members: SimGroup['members'] =
+        'memberCount' in group
+          ? users.slice(0, group.memberCount).map((member) => ({ id: member, type: 'user' as const }))
+          : [...group.userIds.map((member) => ({ id: member, type: 'user' as const })), ...(group.groupIds ?? []).map((member) => ({ id: member, type: 'group' as const }))];
+      groups.set(id, { id, displayName: group.displayName, members, ...(group.kind ? { kind: group.kind } : {}) });
       return id;
     },
     addDeletedGroup: ({ displayName, deletedDaysAgo }) => {

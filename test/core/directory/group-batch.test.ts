@@ -42,8 +42,10 @@ describe('group look-ups through $batch', () => {
     expect(new Set(subRequests.map((request) => request.path)).size).toBe(45);
     expect(subRequests.every((request) => request.method === 'GET')).toBe(true);
 
-    expect(lookups.get(groupId(0))).toEqual({ state: 'found', id: groupId(0), displayName: 'Group 0', isEmpty: true });
-    expect(lookups.get(groupId(20))).toEqual({ state: 'found', id: groupId(20), displayName: 'Group 20', isEmpty: false });
+    expect(lookups.get(groupId(0))).toEqual({ state: 'found', id: groupId(0), displayName: 'Group 0', isEmpty: true, members: [], membersWhole: true });
+    // Of its 30 members, the 20 Graph's expanded list gives are kept, and the list is not whole.
+    const twenty = Array.from({ length: 20 }, (_, member) => ({ id: `33333333-0000-4000-8000-${(20 * 100 + member).toString(16).padStart(12, '0')}`, type: 'user' }));
+    expect(lookups.get(groupId(20))).toEqual({ state: 'found', id: groupId(20), displayName: 'Group 20', isEmpty: false, members: twenty, membersWhole: false });
     for (let index = 40; index < 45; index += 1) expect(lookups.get(groupId(index))).toEqual({ state: 'deleted', id: groupId(index) });
   });
 

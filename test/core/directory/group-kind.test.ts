@@ -38,12 +38,22 @@ describe('group look-ups tell a security group from the rest (learn.microsoft.co
     const lookups = await lookUpGroups(graph, [1, 2, 3, 4, 5, 6, 7].map(id));
     expect(urls.every((url) => url.includes('$select=id,displayName,visibility,groupTypes,securityEnabled,mailEnabled&'))).toBe(true);
     // Each lists its whole membership, one user: it holds no device (group-lookup.ts, `holdsNoDevice`).
-    expect(lookups.get(id(1))).toEqual({ state: 'found', id: id(1), displayName: 'Security', isEmpty: false, holdsNoDevice: true });
+    const kept = { members: [{ id: 'u1', type: 'user' }], membersWhole: true };
+    expect(lookups.get(id(1))).toEqual({ state: 'found', id: id(1), displayName: 'Security', isEmpty: false, holdsNoDevice: true, ...kept });
     expect(lookups.get(id(2))).toMatchObject({ notSecurityGroup: 'microsoft365' });
     expect(lookups.get(id(3))).toMatchObject({ notSecurityGroup: 'microsoft365' });
     expect(lookups.get(id(4))).toMatchObject({ notSecurityGroup: 'mailEnabledSecurity' });
     expect(lookups.get(id(5))).toMatchObject({ notSecurityGroup: 'distribution' });
-    expect(lookups.get(id(6))).toEqual({ state: 'found', id: id(6), displayName: 'Fields not returned', isEmpty: false, holdsNoDevice: true });
-    expect(lookups.get(id(7))).toEqual({ state: 'found', id: id(7), displayName: 'Dynamic Microsoft 365', isEmpty: true, dynamic: true, notSecurityGroup: 'microsoft365' });
+    expect(lookups.get(id(6))).toEqual({ state: 'found', id: id(6), displayName: 'Fields not returned', isEmpty: false, holdsNoDevice: true, ...kept });
+    expect(lookups.get(id(7))).toEqual({
+      state: 'found',
+      id: id(7),
+      displayName: 'Dynamic Microsoft 365',
+      isEmpty: true,
+      dynamic: true,
+      notSecurityGroup: 'microsoft365',
+      members: [],
+      membersWhole: true,
+    });
   });
 });

@@ -24,6 +24,10 @@ export const ACTIVE_HOURS_START = 'device_vendor_msft_policy_config_update_activ
 export const ACTIVE_HOURS_END = 'device_vendor_msft_policy_config_update_activehoursend';
 export const EXCLUDED_PATHS = 'device_vendor_msft_policy_config_defender_excludedpaths';
 export const TELEMETRY = 'device_vendor_msft_policy_config_system_allowtelemetry';
+/** Set through a group nested in another (a proven conflict), to two small groups apart (none), and beside a group too large to see whole (possible). */
+export const INSTALL_DAY = 'device_vendor_msft_policy_config_update_scheduledinstallday';
+export const INACTIVITY_LOCK = 'device_vendor_msft_policy_config_devicelock_maxinactivitytimedevicelock';
+export const INSTALL_TIME = 'device_vendor_msft_policy_config_update_scheduledinstalltime';
 
 /** Windows Firewall rules (Firewall CSP, MdmStore/FirewallRules/{FirewallRuleName}): a group collection, one entry a rule. */
 export const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
@@ -123,11 +127,13 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       policy(tenant, 'Engineering - privacy settings', [choiceSetting(CORTANA, '0')], [include(engineering)]);
       tenant.declare('duplicate-setting', CORTANA);
 
-      // Different values to two groups whose shared members (a nested group, or the same user in
-      // both) report 2 does not read: a possible conflict, which says why.
+      // Different values to two different groups whose whole member lists (fewer than 20, as Graph's
+      // expanded list gives them: learn.microsoft.com/graph/query-parameters#expand-parameter) share
+      // two users, the leads: "Exclusion takes precedence over inclusion" aside (neither excludes),
+      // both reach them, so a conflict, the users counted.
       policy(tenant, 'Updates - active hours from 8 (Engineering)', [integerSetting(ACTIVE_HOURS_START, 8)], [include(engineering)]);
       policy(tenant, 'Updates - active hours from 9 (Engineering leads)', [integerSetting(ACTIVE_HOURS_START, 9)], [include(leads)]);
-      tenant.declare('possible-setting-conflict', ACTIVE_HOURS_START);
+      tenant.declare('setting-conflict', ACTIVE_HOURS_START);
 
       // All devices except a group, and that group: Intune applies an exclusion only to members of the
       // type the inclusion reaches (learn.microsoft.com/en-us/mem/intune/configuration/device-profile-assign),
@@ -209,6 +215,39 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       tenant.declare('reported-setting-conflict', summary(camera, ['cameraBlocked'], 7));
       const password = [profile('Front desk - password (8)', { passwordMinimumLength: 8 }), profile('Front desk - password (12)', { passwordMinimumLength: 12 })];
       tenant.declare('reported-setting-conflict', summary(password, ['passwordMinimumLength'], 3));
+    },
+  },
+  {
+    // Planted after every other report's records, so the ids drawn before it stay as they were.
+    step: 19,
+    plant(tenant) {
+      const include = (groupId: string): Target => ({ kind: 'include', groupId });
+      const users = tenant.users;
+      // A group nested in another: its members are members of the parent too (Microsoft Entra,
+      // "Add a group to another group": nested groups "can be used for membership"), so a policy to
+      // the parent reaches the nested group's users, and a policy to the nested group reaches them
+      // alike. The parent holds users and the nested group; both lists are seen whole.
+      const buildAgents = tenant.addGroup({ displayName: 'Build agents', userIds: users.slice(50, 52) });
+      const platform = tenant.addGroup({ displayName: 'Platform engineering', userIds: users.slice(52, 54), groupIds: [buildAgents] });
+      policy(tenant, 'Updates - install on Mondays (Platform engineering)', [integerSetting(INSTALL_DAY, 2)], [include(platform)]);
+      policy(tenant, 'Updates - install on Saturdays (Build agents)', [integerSetting(INSTALL_DAY, 7)], [include(buildAgents)]);
+      tenant.declare('setting-conflict', INSTALL_DAY);
+
+      // Two small groups seen whole, no user in both and no nesting: no one is reached by both, so
+      // different values make no finding at all.
+      const reception = tenant.addGroup({ displayName: 'Reception staff', userIds: users.slice(54, 56) });
+      const warehouse = tenant.addGroup({ displayName: 'Warehouse staff', userIds: users.slice(56, 58) });
+      policy(tenant, 'Lock after 5 minutes (Reception staff)', [integerSetting(INACTIVITY_LOCK, 5)], [include(reception)]);
+      policy(tenant, 'Lock after 15 minutes (Warehouse staff)', [integerSetting(INACTIVITY_LOCK, 15)], [include(warehouse)]);
+
+      // A group of 25 users: Graph's expanded list gives the first 20 only, so the two users of the
+      // other group (the last of the 25) are not among those seen, and whether they are in both cannot
+      // be told: a possible conflict, saying which group was not seen whole.
+      const site = tenant.addGroup({ displayName: 'Head office (25 users)', userIds: users.slice(30, 55) });
+      const visitors = tenant.addGroup({ displayName: 'Meeting room hosts', userIds: users.slice(53, 55) });
+      policy(tenant, 'Updates - install at 3:00 (Head office)', [integerSetting(INSTALL_TIME, 3)], [include(site)]);
+      policy(tenant, 'Updates - install at 22:00 (Meeting room hosts)', [integerSetting(INSTALL_TIME, 22)], [include(visitors)]);
+      tenant.declare('possible-setting-conflict', INSTALL_TIME);
     },
   },
 ];

@@ -14,7 +14,7 @@ import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject
 import type { AssignableObject } from '../assignment-hygiene/load.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
-import { provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
+import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
 import type { Overlap, TargetedPolicy } from './overlap.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
@@ -114,12 +114,21 @@ const ORDER: readonly ConflictFindingKind[] = ['security-setting-conflict', 'rep
 const PREDICTED: readonly ConflictFindingKind[] = ORDER.filter((kind) => kind !== 'reported-setting-conflict');
 
 function overlapWords(overlap: Overlap): string {
-  return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.reason}` : `No overlap: ${overlap.reason}`;
+  if (overlap.kind === 'possible') return `Cannot tell: ${overlap.reason}`;
+  if (overlap.kind === 'disjoint') return `No overlap: ${overlap.reason}`;
+  if (!overlap.reached) return `Both reach ${overlap.shared}`;
+  // Counted, a few named by id: Graph's expanded member list gives ids, not names.
+  const { named, whole } = overlap.reached;
+  const total = overlap.reached.users + overlap.reached.devices;
+  const more = total > named.length ? ` and ${total - named.length} more` : '';
+  return `Both reach ${overlap.shared}: ${whole ? '' : 'at least '}${counted(overlap.reached)} (${named.join(', ')}${more})${whole ? '' : ', more may be in lists not seen whole'}`;
 }
 
 /** The Overlap cell: the verdict on who both reach in a few words; the finding's detail says why in full. */
 function overlapCell(overlap: Overlap): string {
-  return overlap.kind === 'overlap' ? `Both reach ${overlap.shared}` : overlap.kind === 'possible' ? `Cannot tell: ${overlap.short}` : 'No overlap';
+  if (overlap.kind === 'possible') return `Cannot tell: ${overlap.short}`;
+  if (overlap.kind === 'disjoint') return 'No overlap';
+  return overlap.reached ? `Both reach ${overlap.reached.whole ? '' : 'at least '}${counted(overlap.reached)}` : `Both reach ${overlap.shared}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/cor
 import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
 import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/overlap.js';
 import { SECRET_DISPLAY, settingValues } from '../../../../src/core/reports/setting-conflicts/setting-values.js';
-import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
+import type { GroupLookup, GroupMember } from '../../../../src/core/directory/group-lookup.js';
 import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
 import { settingNames } from '../../../../src/core/reports/security-posture/load.js';
 import { definitionNames } from '../../../../src/core/reports/setting-conflicts/load.js';
@@ -183,6 +183,116 @@ describe('targetsOverlap', () => {
   });
 });
 
+describe('overlap from the member lists report 2 already read', () => {
+  const U = (n: number) => `00000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
+  const D1 = '44444444-4444-4444-8444-444444444444';
+  const [P, C, X, Y, BIG, DEV, EXC] = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'].map((n) => `${n}000000-0000-4000-8000-000000000000`) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const users = (...ns: number[]) => ns.map((n) => ({ id: U(n), type: 'user' as const }));
+  const found = (id: string, displayName: string, members: GroupMember[], whole = true): GroupLookup => ({
+    state: 'found',
+    id,
+    displayName,
+    isEmpty: members.length === 0,
+    members,
+    membersWhole: whole,
+  });
+  const lists = new Map<string, GroupLookup>([
+    // "Parent" holds two users and the group "Child"; "X" and "Y" share no one; "Big" lists 20 of its members.
+    [P, found(P, 'Parent', [...users(1, 2), { id: C, type: 'group' }])],
+    [C, found(C, 'Child', users(3, 4))],
+    [X, found(X, 'X', users(5, 6))],
+    [Y, found(Y, 'Y', users(7, 8))],
+    [BIG, found(BIG, 'Big', users(10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29), false)],
+    [DEV, found(DEV, 'Kiosks', [{ id: D1, type: 'device' }])],
+    [EXC, found(EXC, 'Opted out', users(3))],
+  ]);
+  const targeted = (name: string, targets: AssignmentTarget[]): TargetedPolicy => ({ kind: 'settingsCatalogPolicy', id: name, name, targets, platforms: 'windows10' });
+
+  it('proves overlap through a nested group, counting and naming its members by id', () => {
+    const overlap = targetsOverlap(targeted('A', [include(P)]), targeted('B', [include(C)]), lists);
+    expect(overlap).toEqual({
+      kind: 'overlap',
+      shared: 'group "Child", nested in group "Parent"',
+      reached: { users: 2, devices: 0, named: [`user ${U(3)}`, `user ${U(4)}`], whole: true },
+    });
+  });
+
+  it('proves overlap through the same user in two groups, less those an exclusion is seen to take out', () => {
+    const parentAndX = found(X, 'X', users(2, 3, 6));
+    const withShared = new Map([...lists, [X, parentAndX]]);
+    expect(targetsOverlap(targeted('A', [include(P)]), targeted('B', [include(X)]), withShared)).toMatchObject({
+      kind: 'overlap',
+      shared: 'the members group "Parent" and group "X" share',
+      reached: { users: 2, named: [`user ${U(2)}`, `user ${U(3)}`], whole: true },
+    });
+    // "Opted out" holds user 3: excluded by B, only user 2 is left, and the count says some were taken out.
+    expect(targetsOverlap(targeted('A', [include(P)]), targeted('B', [include(X), exclude(EXC)]), withShared)).toMatchObject({
+      kind: 'overlap',
+      reached: { users: 1, named: [`user ${U(2)}`], whole: false },
+    });
+  });
+
+  it('is disjoint for two groups seen whole that share no one, saying why it is proven', () => {
+    expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(Y)]), lists)).toEqual({
+      kind: 'disjoint',
+      reason: 'group "X" and group "Y" were each seen whole (fewer than 20 members, nested groups included) and share no user or device',
+    });
+  });
+
+  it('cannot tell where a list was not seen whole, saying which, nor for users beside devices', () => {
+    expect(targetsOverlap(targeted('A', [include(BIG)]), targeted('B', [include(X)]), lists)).toEqual({
+      kind: 'possible',
+      reason:
+        'group "Big" and group "X" are different groups, and not all of who they hold was seen: group "Big" has 20 members or more, and Graph lists only the first 20 of them in the one read made',
+      short: 'not all members seen',
+    });
+    expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(DEV)]), lists)).toMatchObject({ kind: 'possible', short: 'users and devices' });
+    // A group nested among users that no policy names is not looked up: its members were not seen.
+    const UNREAD = 'a8000000-0000-4000-8000-000000000000';
+    const withUnread = new Map([...lists, [X, found(X, 'X', [...users(5, 6), { id: UNREAD, type: 'group' }])]]);
+    expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(Y)]), withUnread)).toMatchObject({
+      kind: 'possible',
+      reason: expect.stringContaining(`group ${UNREAD}, nested in a group assigned, was not looked up`),
+      short: 'nested group not read',
+    });
+  });
+
+  it('keeps All users or All devices beside a group "cannot tell", counting the group where its list was seen whole', () => {
+    expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(DEV)]), lists)).toMatchObject({
+      kind: 'possible',
+      reason: expect.stringContaining('group "Kiosks" holds 1 device (its whole list, nested groups included)'),
+      short: 'All devices beside a group',
+    });
+    // All devices except a group of devices seen whole, and that group: every one of them is taken out.
+    expect(targetsOverlap(targeted('A', [allDevices, exclude(DEV)]), targeted('B', [include(DEV)]), lists).kind).toBe('disjoint');
+    // All devices except a group of users: Intune takes no user's device out of All devices.
+    expect(targetsOverlap(targeted('A', [allDevices, exclude(X)]), targeted('B', [include(X)]), lists)).toMatchObject({ kind: 'possible', short: 'an exclusion' });
+  });
+
+  it('indexes a policy by the groups nested in its own and by each member it is seen to reach, so derive finds these pairs', () => {
+    const derived = deriveSettingConflicts({
+      policies: [policyPair('a', [camera('0')], [include(P)]).policy, policyPair('b', [camera('1')], [include(C)]).policy],
+      assignments: { objects: [policyPair('a', [], [include(P)]).object, policyPair('b', [], [include(C)]).object], groups: lists },
+      reported: { ok: true, value: [] },
+    });
+    expect(derived.rows).toEqual([expect.objectContaining({ verdict: 'Conflict', overlap: 'Both reach 2 users' })]);
+    expect(derived.findings).toEqual([
+      expect.objectContaining({
+        kind: 'setting-conflict',
+        detail: expect.stringContaining(`Both reach group "Child", nested in group "Parent": 2 users (user ${U(3)}, user ${U(4)})`),
+      }),
+    ]);
+  });
+});
+
 describe('deriveSettingConflicts', () => {
   it('finds a security conflict on one ASR rule, and none on the rules set alike or only once', () => {
     const a = policyPair(
@@ -265,9 +375,12 @@ describe('deriveSettingConflicts', () => {
 
   it('keeps the Overlap cell to a few words and says the whole reason in the finding', () => {
     const derived = deriveSettingConflicts(records(policyPair('a', [camera('0')], [include(G1)]), policyPair('b', [camera('1')], [include(G2)])));
-    expect(derived.rows).toEqual([expect.objectContaining({ overlap: 'Cannot tell: different groups' })]);
+    expect(derived.rows).toEqual([expect.objectContaining({ overlap: 'Cannot tell: members not read' })]);
     expect(derived.findings).toEqual([
-      expect.objectContaining({ kind: 'possible-setting-conflict', detail: expect.stringContaining('are different groups, and whether they share members') }),
+      expect.objectContaining({
+        kind: 'possible-setting-conflict',
+        detail: expect.stringContaining('are different groups, and not all of who they hold was seen: the members of group "Finance devices" were not read'),
+      }),
     ]);
   });
 

@@ -4,7 +4,7 @@ import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import { CLOUD_PROTECTION, FIREWALL_RULES, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import { CLOUD_PROTECTION, FIREWALL_RULES, INACTIVITY_LOCK, INSTALL_DAY, INSTALL_TIME, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { emptyLedger } from '../../../../src/core/ledger/channel-ledger.js';
 import { digestNewFindings } from '../../../../src/core/ledger/new-findings.js';
@@ -50,11 +50,43 @@ describe('setting conflicts on the strict simulator', () => {
 
     const byId = (id: string) => result.findings.find((finding) => finding.subjectId === id)!;
     expect(byId('device_vendor_msft_policy_config_defender_allowcloudprotection').detail).toContain('Both reach group "Engineering devices"');
-    expect(byId('device_vendor_msft_policy_config_update_activehoursstart').detail).toContain('are different groups');
+    expect(byId('device_vendor_msft_policy_config_update_activehoursstart').detail).toContain(
+      'Both reach the members group "Engineering leads" and group "Engineering devices" share: 2 users',
+    );
     expect(byId('device_vendor_msft_policy_config_update_activehoursend').detail).toContain('excludes group "Engineering devices"');
     expect(byId('device_vendor_msft_windowsadvancedthreatprotection_onboarding').detail).toContain('(secret, set)');
     // What Graph gives in place of a secret is never kept nor shown.
     for (const token of SECRET_TOKENS) expect(JSON.stringify(result)).not.toContain(token);
+  });
+
+  it("decides overlap from the member lists report 2's group look-ups already hold: through a nested group, apart for small groups, open for a group not seen whole", async () => {
+    const { result } = await load(settingConflictsReport.id);
+    const groupNamed = (name: string) => [...tenant.groups.values()].find((group) => group.displayName === name)!;
+    const finding = (id: string) => result.findings.find((candidate) => candidate.subjectId === id);
+    const row = (id: string) => result.rows.find((candidate) => candidate.id === id);
+
+    // "Build agents" is nested in "Platform engineering": both policies reach its two users, counted and named by id.
+    const nested = finding(INSTALL_DAY)!;
+    expect(nested.kind).toBe('setting-conflict');
+    const agents = groupNamed('Build agents')
+      .members.map((member) => `user ${member.id.toLowerCase()}`)
+      .sort();
+    expect(nested.detail).toContain(`Both reach group "Build agents", nested in group "Platform engineering": 2 users (${agents.join(', ')})`);
+    expect(row(INSTALL_DAY)).toMatchObject({ verdict: 'Conflict', overlap: 'Both reach 2 users' });
+
+    // Two groups of two users each, seen whole, no one in both: no finding and no row.
+    expect(finding(INACTIVITY_LOCK)).toBeUndefined();
+    expect(row(INACTIVITY_LOCK)).toBeUndefined();
+
+    // A group of 25: Graph's expanded list gave 20, so whether the other group's users are in it is open, and the finding says which group.
+    const open = finding(INSTALL_TIME)!;
+    expect(open.kind).toBe('possible-setting-conflict');
+    expect(open.detail).toContain('group "Head office (25 users)" has 20 members or more, and Graph lists only the first 20 of them');
+    expect(row(INSTALL_TIME)).toMatchObject({ verdict: 'Possible conflict', overlap: 'Cannot tell: not all members seen' });
+
+    // Nothing read for it: groups only through the look-ups' $batch, their members only through its $expand.
+    const reads = harness.sim.graph.requests.map((request) => request.path);
+    expect(reads.some((path) => /\/(transitiveMembers|members|memberOf|transitiveMemberOf)$/.test(path))).toBe(false);
   });
 
   it('finds nothing for merged Defender exclusions, nor for a policy that reaches no one', async () => {
