@@ -53,6 +53,7 @@ afterAll(async () => {
 function dispatchWithScope() {
   const bot: BotServices = {
     reports: services.reports,
+    ...(services.applies ? { applies: services.applies } : {}),
     registry: services.registry,
     schedules: services.schedules!,
     poster,
@@ -255,5 +256,35 @@ describe('"post new findings" asked now, with the viewer scope on', () => {
     for (const name of VIEWER_SCOPE_DEMO.europePolicies) expect(posted.cards[0]).not.toContain(name);
     expect(posted.cards[0]).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
     expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
+  });
+});
+
+describe('"what applies" with the viewer scope on', () => {
+  const cardOf = async (text: string, objectId: string) => {
+    const answer = await reply(text, objectId);
+    if (!answer || !('card' in answer)) throw new Error(`"${text}" was not answered with a card: ${JSON.stringify(answer)}`);
+    const { blocks, runs } = cardTexts(answer.card);
+    return [...blocks, ...runs].join('\n');
+  };
+
+  it('answers the central and the regional administrator about the same device, each in their scope', async () => {
+    const { regional, central } = administrators();
+    const question = `what applies to ${VIEWER_SCOPE_DEMO.europeDevice}`;
+    const whole = await cardOf(question, central);
+    const europe = await cardOf(question, regional);
+    expect(whole).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(whole).not.toContain('Showing what your Intune role assignments let you see');
+    for (const name of VIEWER_SCOPE_DEMO.europePolicies) expect(europe).toContain(name);
+    expect(europe).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(europe).not.toContain('Windows - Compliance');
+    expect(europe).toMatch(/Showing what your Intune role assignments let you see \(scope tag Europe\)\. \d+ more assigned objects reach this device but are not shown/);
+  });
+
+  it('refuses the regional administrator a device outside their tags without saying whether it exists', async () => {
+    const { regional } = administrators();
+    const outside = await cardOf(`what applies to ${VIEWER_SCOPE_DEMO.americasDevice}`, regional);
+    const missing = await cardOf('what applies to NO-SUCH-DEVICE', regional);
+    expect(outside).toContain(`"${VIEWER_SCOPE_DEMO.americasDevice}" names no device your Intune role assignments let you see (scope tag Europe)`);
+    expect(outside.replace(VIEWER_SCOPE_DEMO.americasDevice, '…')).toBe(missing.replace('NO-SUCH-DEVICE', '…'));
   });
 });
