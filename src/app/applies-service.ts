@@ -15,7 +15,10 @@ import type { AppliesOutcome } from '../core/applies/answer.js';
 import type { AppliesResult } from '../core/applies/applies-result.js';
 import { conflictSettingsOf } from '../core/applies/conflicts.js';
 import type { ConflictSettings } from '../core/applies/conflicts.js';
-import { loadAppliesReads } from '../core/applies/load.js';
+import { loadAppliesReads, loadDeviceScopeTags } from '../core/applies/load.js';
+import { objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
+import { visibleTo } from '../core/viewer-scope/scope.js';
+import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { AppliesReads } from '../core/applies/load.js';
 import { errorText } from '../core/error-text.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
@@ -49,6 +52,8 @@ interface Kept {
   outcome?: { settings: ConflictSettings | null; outcome: AppliesOutcome };
   assignments: AssignmentRecords;
   at: number;
+  /** The device's scope tags (beta), read once for the first viewer limited to scope tags who asks (`scoped`). */
+  deviceTags?: Promise<string[] | null> | undefined;
 }
 
 export interface AppliesServiceOptions {
@@ -105,7 +110,13 @@ export class AppliesService {
     }
   }
 
-  async applies(query: string, options: { refresh?: boolean } = {}): Promise<AppliesResult> {
+  /**
+   * What applies to what `query` names. With `scope` limited to scope tags (the viewer scope on,
+   * docs/finding-rules.md "What applies", "For a viewer limited to scope tags"), only a device the
+   * viewer may see is answered, listing only the objects carrying one of their tags; without it, or
+   * for the whole tenant, the answer is the tenant's (the command line has no viewer).
+   */
+  async applies(query: string, options: { refresh?: boolean; scope?: ViewerScope } = {}): Promise<AppliesResult> {
     const count: RequestCount = { requests: 0 };
     const refresh = options.refresh === true;
     let kept: Kept;
@@ -124,10 +135,61 @@ export class AppliesService {
     const settings = device ? await countingRequests(count, () => this.settings(refresh)) : null;
     if (kept.outcome?.settings !== (settings?.value ?? null)) kept.outcome = { settings: settings?.value ?? null, outcome: answerApplies(reads, settings?.value) };
     const { outcome } = kept.outcome;
+    const { scope } = options;
+    if (scope && scope.kind !== 'tenant') return this.scoped(query, scope, { kept, reads, outcome, settings, count, refresh });
     if (outcome.kind !== 'found') return { ...outcome, requests: count.requests };
     // As old as its oldest read: the question's own, report 2's or report 3's.
     const at = Math.min(kept.at, settings?.at ?? kept.at);
     return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(at).toISOString() };
+  }
+
+  /**
+   * The answer for a viewer limited to scope tags: one device they may see (its own scope tags, read
+   * on beta, carry one of theirs), with only the objects whose tags carry one of theirs; anything
+   * else is told the same words, without the requests it took, so that neither says whether a
+   * device outside their scope exists (src/core/applies/scope.ts).
+   */
+  private async scoped(
+    query: string,
+    scope: Exclude<ViewerScope, { kind: 'tenant' }>,
+    question: {
+      kept: Kept;
+      reads: AppliesReads;
+      outcome: AppliesOutcome;
+      settings: { value: ConflictSettings; at: number } | null;
+      count: RequestCount;
+      refresh: boolean;
+    },
+  ): Promise<AppliesResult> {
+    const { kept, reads, outcome, settings, count, refresh } = question;
+    const refused: AppliesResult = { kind: 'notFound', query, words: scope.kind === 'none' ? scope.explanation : outsideScopeWords(query, scope), requests: 0 };
+    if (scope.kind === 'none' || outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device') return refused;
+    const deviceId = outcome.answer.subject.id;
+    kept.deviceTags ??= loadDeviceScopeTags(this.graph, deviceId);
+    let deviceTags: string[] | null;
+    try {
+      deviceTags = await countingRequests(count, () => kept.deviceTags!);
+    } catch (error) {
+      // Not kept: the next question reads them again. Unknown tags are not the viewer's to see.
+      kept.deviceTags = undefined;
+      this.options.log(`what applies: a device's scope tags could not be read: ${errorText(error)}`);
+      return refused;
+    }
+    if (!visibleTo(scope, deviceTags)) return refused;
+    let posture: { records: SecurityPostureRecords; at: number } | null = null;
+    try {
+      posture = await countingRequests(count, () => this.recordsOf(securityPostureReport, 'what-applies-settings', refresh));
+    } catch (error) {
+      // Without report 3's records no object's tags are known, so none is shown, and the count says how many were not.
+      this.options.log(`what applies: the policies' scope tags could not be read: ${errorText(error)}`);
+    }
+    const tagsOf = objectScopeTags(posture?.records ?? null);
+    const shown = { ...reads, assignments: { ...reads.assignments, objects: objectsInScope(reads.assignments.objects, scope, tagsOf) } };
+    const scopedOutcome = answerApplies(shown, settings?.value);
+    if (scopedOutcome.kind !== 'found') return refused;
+    const { answer, note } = scopedAnswer(scopedOutcome.answer, outcome.answer, scope);
+    const at = Math.min(kept.at, settings?.at ?? kept.at, posture?.at ?? kept.at);
+    return { kind: 'found', answer, requests: count.requests, loadedAt: new Date(at).toISOString(), scope: note };
   }
 
   /** The question's kept reads while they are fresh and made against the same assignment load; else new ones. */

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'restify';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
-import { scopeOfTag } from '../core/viewer-scope/scope.js';
+import { errorText } from '../core/error-text.js';
+import { channelScope } from './commands/channel-scope.js';
 import type { AppServices } from '../app/create-services.js';
 import { TeamsAdapter } from './adapter/teams-adapter.js';
 import type { BotIdentity, TeamsAdapterOptions } from './adapter/teams-adapter.js';
@@ -93,21 +94,48 @@ export class TeamsBot {
   /**
    * Posts new findings to the channels where the app is installed (team installations, which post to
    * the team's General channel) or to one named target: an installation's conversation id, or a
-   * channel of an installed team. Reports load once for all targets.
+   * channel of an installed team. Reports load once for all targets. A channel whose schedule was set
+   * for one scope tag is sent that tag's findings only, from the reports whose rows carry tags (its
+   * schedule's reports when none are named), as its scheduled posts are (docs/finding-rules.md,
+   * "Viewer scope"); if the schedules cannot be read, which channels are kept to a tag is unknown,
+   * and nothing is posted anywhere.
    */
   async notify(request: { reports?: readonly ReportId[]; target?: string }): Promise<NotifyResult> {
-    const reports = request.reports && request.reports.length > 0 ? request.reports : this.options.services.registry.postedByDefault;
+    const named = request.reports && request.reports.length > 0 ? request.reports : null;
     const targets = await this.teams.postTargets(request.target);
     if (request.target && targets.length === 0) return { ok: false, status: 404, message: `The app is not installed where "${request.target}" points.` };
     if (targets.length === 0) return { ok: true, outcomes: [] };
-    const results = await this.loadFresh(reports);
+    const tagged = await this.taggedChannels();
+    if (!tagged.ok) {
+      this.log(`notify: nothing posted, the posting schedules could not be read: ${tagged.reason}`);
+      const message = `Nothing was posted: the posting schedules could not be read, so which channels are kept to one scope tag is unknown (${tagged.reason}).`;
+      return { ok: true, outcomes: targets.map((target) => ({ channel: target.channel, name: target.name, loadErrors: [], fresh: 0, resolved: 0, status: 'failed', message })) };
+    }
+    const plans = targets.map((target) => {
+      const schedule = tagged.schedules.get(target.channel);
+      const tag = schedule?.scopeTag;
+      const reports = named ?? (schedule ? schedule.reports : this.options.services.registry.postedByDefault);
+      return { target, reports, ...(tag ? { scope: channelScope(tag) } : {}) };
+    });
+    const results = await this.loadFresh([...new Set(plans.flatMap((plan) => plan.reports))]);
     const outcomes: PostOutcome[] = [];
-    for (const target of targets) {
-      const outcome = await this.poster.post(target, reports, { results });
+    for (const { target, reports, scope } of plans) {
+      const mine = results.filter((result) => reports.includes(result.report));
+      const outcome = await this.poster.post(target, reports, { results: mine, ...(scope ? { scope } : {}) });
       this.log(`notify ${target.name}: ${outcome.status}, ${outcome.fresh} new, ${outcome.resolved} resolved${outcome.message ? ` (${outcome.message})` : ''}`);
       outcomes.push(outcome);
     }
     return { ok: true, outcomes };
+  }
+
+  /** The schedules set for one scope tag, by channel, or why the schedules could not be read. */
+  private async taggedChannels(): Promise<{ ok: true; schedules: Map<string, PostSchedule> } | { ok: false; reason: string }> {
+    try {
+      const book = await this.options.services.schedules!.read();
+      return { ok: true, schedules: new Map(book.schedules.filter((schedule) => schedule.scopeTag).map((schedule) => [schedule.channel, schedule])) };
+    } catch (error) {
+      return { ok: false, reason: errorText(error) };
+    }
   }
 
   /**
@@ -120,7 +148,7 @@ export class TeamsBot {
    */
   async postOnSchedule(schedule: PostSchedule, results: ReportResult[]): Promise<ScheduledOutcome> {
     const { target, botRemoved } = this.teams.referenceTarget(schedule.reference, { channel: schedule.channel, name: schedule.name });
-    const scope = schedule.scopeTag ? { scope: scopeOfTag({ id: schedule.scopeTag.id, displayName: schedule.scopeTag.name }) } : {};
+    const scope = schedule.scopeTag ? { scope: channelScope(schedule.scopeTag) } : {};
     const outcome = await this.poster.post(target, schedule.reports, { results, alwaysAnswer: true, ...scope });
     return botRemoved() ? { ...outcome, botRemoved: true } : outcome;
   }

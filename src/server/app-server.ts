@@ -10,7 +10,6 @@ import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import { registerAppliesRoute } from './applies-route.js';
 import type { TabAccess, TabUser } from './tab-access.js';
-import { wholeTenantOnly } from './viewer-scope-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -145,8 +144,8 @@ export function createAppServer(options: AppServerOptions): Server {
   });
   registerAppliesRoute(server, {
     applies: services.applies,
-    // Not yet filtered by scope: with the viewer scope on, only a whole-tenant viewer may use it (viewer-scope-access.ts).
-    authorised: wholeTenantOnly(services.viewerScopes, authorised),
+    authorised,
+    viewerScopes: services.viewerScopes,
     ...(options.questionsPerMinute !== undefined ? { questionsPerMinute: options.questionsPerMinute } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
   });

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'restify';
+import type { Response } from 'restify';
 import type { ViewerScopes } from '../app/viewer-scopes.js';
 import { OUTSIDE_VIEWER_SCOPE_CODE } from '../core/reports/report-model.js';
 import type { ReportResult } from '../core/reports/report-model.js';
@@ -8,9 +8,8 @@ import type { TabUser } from './tab-access.js';
 
 /**
  * The viewer scope at the server's door (docs/finding-rules.md, "Viewer scope"): what the report
- * and triage routes serve a viewer, filtered from the one shared result, and which routes a viewer
- * of a limited scope may not use yet. Without the scope (`VIEWER_SCOPE` unset) nothing here changes an
- * answer.
+ * and triage routes serve a viewer, filtered from the one shared result, and the scope "what
+ * applies" answers in. Without the scope (`VIEWER_SCOPE` unset) nothing here changes an answer.
  */
 
 /** The code of a refusal by scope, beside its plain explanation. */
@@ -37,25 +36,4 @@ export function viewOrRefuse(scopes: ViewerScopes | undefined, res: Response, re
   if (view.ok) return view.result;
   refuse(res, view.explanation);
   return null;
-}
-
-/**
- * The access check for the routes not yet filtered by scope ("what applies"):
- * with the scope on, only a viewer who sees the whole tenant may use them; anyone else is answered
- * 403 with why, rather than shown what their role does not let them see.
- */
-export function wholeTenantOnly(
-  scopes: ViewerScopes | undefined,
-  authorised: (req: Request, res: Response) => Promise<TabUser | null>,
-): (req: Request, res: Response) => Promise<TabUser | null> {
-  if (!scopes) return authorised;
-  return async (req, res) => {
-    const user = await authorised(req, res);
-    if (!user) return null;
-    const scope = await scopeOrRefuse(scopes, res, user);
-    if (!scope) return null;
-    if (scope.kind === 'tenant') return user;
-    refuse(res, 'This part of the app is not yet limited to a scope, so with the viewer scope on it is shown only to viewers whose Intune role assignment has no scope tags.');
-    return null;
-  };
 }

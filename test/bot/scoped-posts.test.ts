@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostOutcome } from '../../src/app/new-findings-poster.js';
 import { openStateStore } from '../../src/app/open-state-store.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
@@ -24,6 +25,8 @@ const europeAdmins = [...tenant.groups.values()].find((group) => group.displayNa
 europeAdmins.members.push({ id: PLAYGROUND_CURRENT_USER_OBJECT_ID, type: 'user' });
 const harness = useTestSimulator({ tenant });
 
+const NOTIFY_KEY = 'test-notify-key-0123456789abcdef';
+
 let dataDirectory: string;
 let store: StateStore;
 let server: BotServer;
@@ -34,7 +37,7 @@ let now = new Date('2026-11-23T10:00:00Z'); // a Monday
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-scoped-posts-'));
   store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
-  server = await startBotServer(harness.sim, harness.client(), { store, now: () => now, viewerScope: true });
+  server = await startBotServer(harness.sim, harness.client(), { store, now: () => now, viewerScope: true, notifyApiKey: NOTIFY_KEY });
   playground = await startPlayground(`${server.base}/api/messages`, { currentUserName: 'Alex Wilber' });
 });
 
@@ -82,5 +85,61 @@ describe('a regional administrator through Teams, with the viewer scope on', () 
     expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
     expect(card).not.toContain('Connector & Integration Health');
     expect(await server.scheduler.tick()).toEqual([]);
+  });
+});
+
+async function notify(body: unknown): Promise<{ status: number; targets: PostOutcome[] }> {
+  const response = await fetch(`${server.base}/api/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${NOTIFY_KEY}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, targets: ((await response.json()) as { targets: PostOutcome[] }).targets };
+}
+
+describe('posts made outside a schedule, in a channel set for one scope tag', () => {
+  const team = () => playground.config.teams[0]!;
+  const general = () => team().channels.find((candidate) => candidate.name === 'General') ?? team().channels[0]!;
+  const announcements = () => team().channels.find((candidate) => candidate.name === 'Announcements')!;
+
+  it('/api/notify sends such a channel its tag’s new findings only, whichever reports it is asked for', async () => {
+    const set = await ask('post new findings for scope tag Europe daily at 9:00 UTC', announcements().id, true);
+    expect(set.text).toContain('in scope tag Europe');
+    const from = playground.messages.length;
+    // The reports posted by default carry no scope tags: none of their findings may reach a channel set for Europe.
+    const named = await notify({ reports: ['escrow-gaps', 'connector-health', 'security-posture'], target: announcements().id });
+    expect(named.status).toBe(200);
+    expect(named.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 2 })]);
+    const [post] = await playground.waitForMessages(from, 1);
+    expect(post!.conversationId).toBe(announcements().id);
+    const card = texts(post!);
+    expect(card).toContain('2 new findings in Contoso (demo), scope tag Europe');
+    for (const name of europeFindings) expect(card).toContain(name);
+    expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(card).not.toContain('Connector & Integration Health');
+
+    // Every installation, no reports named: the team's General channel, set for Europe above, has had that tag's findings already.
+    const all = await notify({});
+    expect(all.targets).toEqual([expect.objectContaining({ channel: general().id, status: 'nothing-new', fresh: 0, resolved: 0 })]);
+    expect(playground.messages.length).toBe(from + 1);
+  });
+
+  it('"post new findings" asked there posts the tag’s findings, not the whole tenant’s', async () => {
+    const reply = await ask('post new findings', general().id, true);
+    const card = texts(reply);
+    expect(card).toContain('Nothing new in Contoso (demo), scope tag Europe');
+    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(card).not.toContain('Connector & Integration Health');
+  });
+
+  it('"post new findings" asked by a regional administrator where no schedule names a tag posts their scope only', async () => {
+    const chat = playground.config.groupChats[0]!;
+    const reply = await ask('post new findings', chat.id, true);
+    const card = texts(reply);
+    expect(card).toContain('2 new findings in Contoso (demo), scope tag Europe');
+    for (const name of europeFindings) expect(card).toContain(name);
+    expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
   });
 });

@@ -53,6 +53,7 @@ afterAll(async () => {
 function dispatchWithScope() {
   const bot: BotServices = {
     reports: services.reports,
+    ...(services.applies ? { applies: services.applies } : {}),
     registry: services.registry,
     schedules: services.schedules!,
     poster,
@@ -220,5 +221,70 @@ describe('posts for one scope tag', () => {
     expect(cardTexts(sent.at(-1)).runs[0]).toMatch(/ in Contoso \(demo\), scope tag Americas$/);
     const ledger = await store.readLedger(target.channel);
     expect(ledger.entries.filter((entry) => entry.status === 'resolved')).toEqual([]);
+  });
+});
+
+describe('"post new findings" asked now, with the viewer scope on', () => {
+  /** The answer and every card the command sent into the channel. */
+  async function askToPost(objectId: string, channel: string): Promise<{ answer: BotReply | null; cards: string[] }> {
+    dispatch ??= dispatchWithScope();
+    const cards: string[] = [];
+    const capturing: Conversation = { ...conversation, send: async (reply) => void ('card' in reply && cards.push(JSON.stringify(cardTexts(reply.card)))) };
+    const reading = dispatch.read('post new findings');
+    const request: BotRequest = personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId });
+    request.conversation = { id: channel, kind: 'channel', name: 'Americas IT › General', channel, channelReference: { conversation: { id: channel } } };
+    return { answer: await dispatch.answer(reading, request, capturing), cards };
+  }
+
+  it('in a channel set for Americas: the central administrator posts Americas’ findings only, the regional (Europe) one is refused and told why', async () => {
+    const { regional, central } = administrators();
+    const channel = '19:americas@thread.tacv2';
+    expect(await said('post new findings for scope tag Americas daily at 9:00 UTC', central, channel)).toMatch(/^From now on I post new findings in scope tag Americas here/);
+
+    const refused = await askToPost(regional, channel);
+    expect(refused.cards).toEqual([]);
+    expect(refused.answer).toEqual({
+      text: expect.stringMatching(/^This channel's posts are for scope tag Americas, which is outside what your Intune role assignments let you see \(scope tag Europe\)/),
+    });
+    expect((await store.readLedger(channel)).entries).toEqual([]);
+
+    const posted = await askToPost(central, channel);
+    expect(posted.answer).toBeNull();
+    expect(posted.cards).toHaveLength(1);
+    expect(posted.cards[0]).toContain('in Contoso (demo), scope tag Americas');
+    expect(posted.cards[0]).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    for (const name of VIEWER_SCOPE_DEMO.europePolicies) expect(posted.cards[0]).not.toContain(name);
+    expect(posted.cards[0]).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
+  });
+});
+
+describe('"what applies" with the viewer scope on', () => {
+  const cardOf = async (text: string, objectId: string) => {
+    const answer = await reply(text, objectId);
+    if (!answer || !('card' in answer)) throw new Error(`"${text}" was not answered with a card: ${JSON.stringify(answer)}`);
+    const { blocks, runs } = cardTexts(answer.card);
+    return [...blocks, ...runs].join('\n');
+  };
+
+  it('answers the central and the regional administrator about the same device, each in their scope', async () => {
+    const { regional, central } = administrators();
+    const question = `what applies to ${VIEWER_SCOPE_DEMO.europeDevice}`;
+    const whole = await cardOf(question, central);
+    const europe = await cardOf(question, regional);
+    expect(whole).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(whole).not.toContain('Showing what your Intune role assignments let you see');
+    for (const name of VIEWER_SCOPE_DEMO.europePolicies) expect(europe).toContain(name);
+    expect(europe).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+    expect(europe).not.toContain('Windows - Compliance');
+    expect(europe).toMatch(/Showing what your Intune role assignments let you see \(scope tag Europe\)\. \d+ more assigned objects reach this device but are not shown/);
+  });
+
+  it('refuses the regional administrator a device outside their tags without saying whether it exists', async () => {
+    const { regional } = administrators();
+    const outside = await cardOf(`what applies to ${VIEWER_SCOPE_DEMO.americasDevice}`, regional);
+    const missing = await cardOf('what applies to NO-SUCH-DEVICE', regional);
+    expect(outside).toContain(`"${VIEWER_SCOPE_DEMO.americasDevice}" names no device your Intune role assignments let you see (scope tag Europe)`);
+    expect(outside.replace(VIEWER_SCOPE_DEMO.americasDevice, '…')).toBe(missing.replace('NO-SUCH-DEVICE', '…'));
   });
 });

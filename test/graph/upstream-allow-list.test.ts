@@ -36,6 +36,7 @@ describe('the derived allow-list', () => {
         "/beta/deviceManagement/domainJoinConnectors",
         "/beta/deviceManagement/groupPolicyConfigurations",
         "/beta/deviceManagement/intents",
+        "/beta/deviceManagement/managedDevices/{id}",
         "/beta/deviceManagement/mobileThreatDefenseConnectors",
         "/beta/deviceManagement/ndesConnectors",
         "/beta/deviceManagement/operationApprovalPolicies",
@@ -93,9 +94,10 @@ describe('upstream allow-list', () => {
     // report 2's assignable types only beta has: Administrative Templates, macOS shell scripts,
     // Windows feature, quality and driver update profiles, quality update policies and settings
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
-    // name, a user's, a group's and a device's memberships, the Entra device); the viewer scope's
-    // role assignments, scope tags and admin groups' members; report 7's conflict summary.
-    expect(UPSTREAM_PATHS).toHaveLength(55);
+    // name, a user's, a group's and a device's memberships, the Entra device, and on beta a
+    // device's scope tags for a viewer limited to them); the viewer scope's role assignments, scope
+    // tags and admin groups' members; report 7's conflict summary.
+    expect(UPSTREAM_PATHS).toHaveLength(56);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);

@@ -6,7 +6,9 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
+import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
 import type { AuditPage } from '../../src/core/triage/audit-page.js';
@@ -81,7 +83,9 @@ describe('with the viewer scope off (the default)', () => {
     expect(regional.findings).toEqual(central.findings);
     expect(regional.notice).toBe(central.notice);
     expect((await get(unscoped, '/api/reports/connector-health', 'nobody')).status).toBe(200);
-    expect((await get(unscoped, '/api/applies?q=CONTOSO-0040', 'regional')).status).toBe(200);
+    const applies = await get(unscoped, '/api/applies?q=CONTOSO-0040', 'regional');
+    expect(applies.status).toBe(200);
+    expect(await json(applies)).not.toHaveProperty('scope');
   });
 });
 
@@ -145,9 +149,47 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
   });
 
-  it('what applies, not yet filtered by scope, is the whole-tenant viewer’s only', async () => {
-    expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'regional')).status).toBe(403);
-    expect((await get(scoped, '/api/applies?q=CONTOSO-0040', 'central')).status).toBe(200);
+  it('what applies to a Europe device: the central administrator sees every object, the regional one only those tagged Europe, and how many more', async () => {
+    const device = VIEWER_SCOPE_DEMO.europeDevice;
+    const central = await json<AppliesResult>(await get(scoped, `/api/applies?q=${device}`, 'central'));
+    const regional = await json<AppliesResult>(await get(scoped, `/api/applies?q=${device}`, 'regional'));
+    if (central.kind !== 'found' || regional.kind !== 'found') throw new Error(`not found: ${JSON.stringify([central, regional]).slice(0, 400)}`);
+    const names = (result: typeof central) => result.answer.groups.flatMap((group) => group.entries.map((entry) => entry.name)).sort();
+    const conflicting = (result: typeof central) =>
+      result.answer.conflicts.state === 'checked' ? result.answer.conflicts.settings.flatMap((setting) => setting.policies.map((policy) => policy.name)) : [];
+
+    // The central administrator: the whole tenant, as with the scope off; Americas' and Default's objects and their conflicts too.
+    expect(central.scope).toBeUndefined();
+    expect(names(central)).toEqual(expect.arrayContaining([...VIEWER_SCOPE_DEMO.europePolicies, VIEWER_SCOPE_DEMO.americasPolicies[0], 'Windows - Compliance']));
+    expect(conflicting(central)).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+
+    // The regional one: the policies tagged Europe only, a line saying how many more reach it, and no conflict with a policy not shown.
+    expect(names(regional)).toEqual([...VIEWER_SCOPE_DEMO.europePolicies].sort());
+    const hidden = names(central).length - names(regional).length;
+    expect(regional.scope).toEqual({ scope: 'scope tag Europe', hidden, words: expect.stringContaining(`${hidden} more assigned objects reach this device but are not shown`) });
+    expect(regional.answer.notes[0]).toBe(regional.scope!.words);
+    expect(regional.answer.conflicts).toMatchObject({ state: 'checked', settings: [] });
+    expect(
+      regional.answer.counts.applies +
+        regional.answer.counts.excluded +
+        regional.answer.counts.dependsOnFilter +
+        regional.answer.counts.unknown +
+        regional.answer.counts.notForPlatform,
+    ).toBe(2);
+  });
+
+  it('what applies to a device outside the regional administrator’s tags is refused in the same words as one that does not exist', async () => {
+    const outside = await json<AppliesResult>(await get(scoped, `/api/applies?q=${VIEWER_SCOPE_DEMO.americasDevice}`, 'regional'));
+    const missing = await json<AppliesResult>(await get(scoped, '/api/applies?q=NO-SUCH-DEVICE', 'regional'));
+    const user = await json<AppliesResult>(await get(scoped, `/api/applies?q=${encodeURIComponent(APPLIES_DEMO.user)}`, 'regional'));
+    const wordsOf = (result: AppliesResult, query: string) => (result.kind === 'notFound' ? result.words.replace(`"${query}"`, '"…"') : `not refused: ${result.kind}`);
+    expect(outside).toMatchObject({ kind: 'notFound', query: VIEWER_SCOPE_DEMO.americasDevice, requests: 0 });
+    expect(outside).toEqual({ ...missing, query: VIEWER_SCOPE_DEMO.americasDevice, words: outside.kind === 'notFound' ? outside.words : '' });
+    expect(wordsOf(outside, VIEWER_SCOPE_DEMO.americasDevice)).toBe(wordsOf(missing, 'NO-SUCH-DEVICE'));
+    expect(wordsOf(user, APPLIES_DEMO.user)).toBe(wordsOf(missing, 'NO-SUCH-DEVICE'));
+    expect(wordsOf(missing, 'NO-SUCH-DEVICE')).toMatch(/^"…" names no device your Intune role assignments let you see \(scope tag Europe\)/);
+    // The central administrator is answered about it.
+    expect(await json<AppliesResult>(await get(scoped, `/api/applies?q=${VIEWER_SCOPE_DEMO.americasDevice}`, 'central'))).toMatchObject({ kind: 'found' });
   });
 
   it('reads the role assignments once for every viewer while they are fresh', async () => {

@@ -10,7 +10,8 @@ const ASK_WITH_A_NAME =
 
 /**
  * `what applies to <device|user|group>`: what targets it, through which group, and what takes it
- * out (docs/contract.md, "What applies"), as a card grouped by object type. The first question on a
+ * out (docs/contract.md, "What applies"), as a card grouped by object type, in the asker's viewer
+ * scope (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags"). The first question on a
  * large tenant reads for a while (about half a minute at 100,000 devices); it is answered the way a
  * slow report is: "working on it" now, the card when it is ready.
  */
@@ -30,12 +31,14 @@ export const whatApplies: Command<{ kind: 'applies'; query: string }> = {
       description: 'For a device, a user (alice@contoso.com) or a group: each policy, app and script that targets it, and why',
     },
   ],
+  // Answered in the asker's scope: a viewer limited to scope tags about a device they may see only, with the objects of their tags (AppliesService).
+  viewerScope: 'in-scope',
   async handle(_request, reading, context) {
     const query = reading.query.slice(0, LONGEST_APPLIES_QUERY).trim();
     if (!context.applies) return { text: 'What applies cannot be asked here: this app reads no tenant.' };
     if (query === '') return { text: ASK_WITH_A_NAME };
     await context.conversation.typing();
-    const loading = context.applies.applies(query);
+    const loading = context.applies.applies(query, { scope: context.scope });
     const toCard = (result: AppliesResult): Promise<BotReply> => {
       if (result.kind === 'failed') context.log(`what applies: ${result.words}`);
       return Promise.resolve({ card: appliesCard(result, { tenantLabel: context.tenantLabel, tabUrl: context.tabUrl }) });

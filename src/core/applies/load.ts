@@ -29,6 +29,7 @@ import {
   APPLIES_DEVICE_FIELDS,
   APPLIES_DEVICE_GROUPS_READ,
   APPLIES_DEVICE_READ,
+  APPLIES_DEVICE_SCOPE_TAGS_READ,
   APPLIES_DEVICES_READ,
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_GROUP_PARENTS_READ,
@@ -157,6 +158,22 @@ async function readDevices(graph: GraphReader, filter: string): Promise<DeviceRe
 }
 
 /** A device named by its managed device id; null when Intune has none by that id (404). */
+/**
+ * The scope tags of one managed device (`roleScopeTagIds`, beta), for a viewer limited to scope
+ * tags; null when Graph did not send them, or the device is gone: unknown, never "no tags".
+ */
+export async function loadDeviceScopeTags(graph: GraphReader, id: string): Promise<string[] | null> {
+  try {
+    const device = await graph.get<{ id?: string; roleScopeTagIds?: unknown }>(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), {
+      query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) },
+    });
+    return Array.isArray(device.roleScopeTagIds) ? device.roleScopeTagIds.filter((tag): tag is string => typeof tag === 'string') : null;
+  } catch (error) {
+    if (error instanceof GraphError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 async function readDevice(graph: GraphReader, id: string): Promise<DeviceRecord | null> {
   try {
     return deviceRecord(await graph.get<DeviceItem>(pathFor(APPLIES_DEVICE_READ, id), { query: { $select: DEVICE_FIELDS.join(',') } }));

@@ -117,6 +117,22 @@ export const APPLIES_DEVICE_DIRECT_GROUPS_READ = {
   why: 'The groups the device asked about is directly in: where the path to an assigned device group starts.',
 } as const satisfies UpstreamRead;
 
+/**
+ * `GET /beta/deviceManagement/managedDevices/{id}` with `$select=id,roleScopeTagIds`: the scope tags
+ * of the device a viewer limited to scope tags asks about, made only for such a viewer with the
+ * viewer scope on (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags").
+ * Beta only: `/v1.0`'s managedDevice has no `roleScopeTagIds` (the v1.0 and beta metadata;
+ * learn.microsoft.com/graph/api/resources/intune-devices-manageddevice?view=graph-rest-beta lists it,
+ * "List of Scope Tag IDs for this Device instance").
+ */
+export const APPLIES_DEVICE_SCOPE_TAGS_READ = {
+  path: '/beta/deviceManagement/managedDevices/{id}',
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
+  select: ['id', 'roleScopeTagIds'],
+  optional: true,
+  why: 'The scope tags of the device a viewer limited to scope tags asks about: whether their Intune role assignments let them see it.',
+} as const satisfies UpstreamRead;
+
 export const APPLIES_READS: readonly UpstreamRead[] = [
   APPLIES_DEVICES_READ,
   APPLIES_DEVICE_READ,
@@ -127,4 +143,5 @@ export const APPLIES_READS: readonly UpstreamRead[] = [
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_DEVICE_GROUPS_READ,
   APPLIES_DEVICE_DIRECT_GROUPS_READ,
+  APPLIES_DEVICE_SCOPE_TAGS_READ,
 ];

@@ -2,7 +2,7 @@
  * What the demo tenant plants so the viewer scope shows its rules (docs/finding-rules.md, "Viewer
  * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
  * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
- * scope group; report 3's policies tagged by region. Planted after every report's records, from a
+ * scope group; report 3's policies and two managed devices tagged by region. Planted after every report's records, from a
  * sequence of its own, so no other record's id moves.
  */
 
@@ -24,6 +24,13 @@ export const VIEWER_SCOPE_DEMO = {
   europePolicies: ['ASR - Standard protection', 'Security baseline for Windows (23H2)'],
   americasPolicies: ['Firewall - Corporate'],
   bothPolicies: ['Firewall - Lab'],
+  /**
+   * Managed devices tagged by region, for "what applies" (docs/finding-rules.md, "What applies", "For
+   * a viewer limited to scope tags"): one the regional administrator sees, one they do not. Every
+   * other device carries Default.
+   */
+  europeDevice: 'CONTOSO-0040',
+  americasDevice: 'CONTOSO-0041',
 } as const;
 
 /** The two demo administrators, as the demo sign-in names them (`/api/demo/token?as=central`). */
@@ -78,5 +85,11 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
   tag(VIEWER_SCOPE_DEMO.europePolicies, [VIEWER_SCOPE_DEMO.tags.europe]);
   tag(VIEWER_SCOPE_DEMO.americasPolicies, [VIEWER_SCOPE_DEMO.tags.americas]);
   tag(VIEWER_SCOPE_DEMO.bothPolicies, [VIEWER_SCOPE_DEMO.tags.americas, VIEWER_SCOPE_DEMO.tags.europe]);
+  // A managed device carries scope tags as policies do (`roleScopeTagIds`, beta managedDevice), Default until tagged.
+  for (const device of tenant.records('managedDevices')) {
+    if (device.deviceName === VIEWER_SCOPE_DEMO.europeDevice) device.roleScopeTagIds = [VIEWER_SCOPE_DEMO.tags.europe];
+    else if (device.deviceName === VIEWER_SCOPE_DEMO.americasDevice) device.roleScopeTagIds = [VIEWER_SCOPE_DEMO.tags.americas];
+    else device.roleScopeTagIds ??= [DEFAULT_SCOPE_TAG_ID];
+  }
   return { administrators: { central, regional } };
 }

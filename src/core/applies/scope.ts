@@ -1,0 +1,76 @@
+/**
+ * "What applies" for a viewer limited to scope tags (docs/finding-rules.md, "What applies", "For a
+ * viewer limited to scope tags"). Pure. Microsoft's rule
+ * (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags): "Scope tags
+ * determine which objects admins can see"; admins "can see Intune objects that also have" one of
+ * their assignment's tags, and untagged objects carry Default. A managed device is such an object
+ * (it carries `roleScopeTagIds`), and so is each policy, app and script an answer lists. Scope
+ * (Groups) decide which users and devices the admins may act on, not what they see; this app takes
+ * no action, so they narrow nothing here, as elsewhere ("Viewer scope").
+ */
+
+import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
+import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
+import { describeScope, visibleTo } from '../viewer-scope/scope.js';
+import type { ViewerScope } from '../viewer-scope/scope.js';
+import type { AppliesScopeNote } from './applies-result.js';
+import type { AppliesAnswer } from './derive.js';
+
+/**
+ * The scope tags of the objects an answer may list, by lower-case id, as far as the records tell.
+ * Report 2's records (every assigned object) carry no tags: they are read on `/v1.0`, or on beta
+ * without `roleScopeTagIds`. Report 3's carry them for its settings catalog policies (read on beta
+ * with `roleScopeTagIds`) and intents (beta), so only objects of those kinds found there have known
+ * tags; every other object's are unknown (null), and a scoped viewer is not shown it.
+ */
+export function objectScopeTags(posture: SecurityPostureRecords | null): (object: Pick<AssignableObject, 'kind' | 'id'>) => readonly string[] | null {
+  const policies = new Map<string, readonly string[] | null>();
+  const intents = new Map<string, readonly string[] | null>();
+  for (const policy of posture?.policies ?? []) policies.set(policy.id.toLowerCase(), policy.roleScopeTagIds ?? null);
+  for (const intent of posture?.intents ?? []) if (intent.id) intents.set(intent.id.toLowerCase(), intent.roleScopeTagIds ?? null);
+  return (object) => {
+    if (object.kind === 'settingsCatalogPolicy') return policies.get(object.id.toLowerCase()) ?? null;
+    if (object.kind === 'intent') return intents.get(object.id.toLowerCase()) ?? null;
+    return null;
+  };
+}
+
+/** The assigned objects a viewer of `scope` may see: those carrying one of their tags; an object whose tags are unknown is left out. */
+export function objectsInScope(
+  objects: readonly AssignableObject[],
+  scope: ViewerScope,
+  tagsOf: (object: Pick<AssignableObject, 'kind' | 'id'>) => readonly string[] | null,
+): AssignableObject[] {
+  return objects.filter((object) => visibleTo(scope, tagsOf(object)));
+}
+
+/**
+ * The answer as a viewer of `scope` sees it: `scoped` is the answer derived from the objects in
+ * their scope only (so its conflicts are only between shown policies), `whole` the answer from every
+ * object, which says how many were left out. Only the count is said: not which objects, nor of which
+ * types (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags").
+ */
+export function scopedAnswer(scoped: AppliesAnswer, whole: AppliesAnswer, scope: ViewerScope): { answer: AppliesAnswer; note: AppliesScopeNote } {
+  const count = (answer: AppliesAnswer) => answer.groups.reduce((sum, group) => sum + group.entries.length, 0);
+  const hidden = Math.max(0, count(whole) - count(scoped));
+  const scopeWords = describeScope(scope);
+  const words =
+    `Showing what your Intune role assignments let you see (${scopeWords}). ` +
+    (hidden === 0
+      ? 'No other assigned object reaches this device.'
+      : `${hidden} more assigned object${hidden === 1 ? '' : 's'} reach${hidden === 1 ? 'es' : ''} this device but ${hidden === 1 ? 'is' : 'are'} not shown: outside your scope tags, or of a type whose scope tags this app does not read. Setting conflicts are checked between the policies shown only.`);
+  return { answer: { ...scoped, notes: [words, ...scoped.notes] }, note: { scope: scopeWords, hidden, words } };
+}
+
+/**
+ * What a viewer limited to scope tags is told when a question does not name exactly one device they
+ * may see, the same whatever the reason (no such device, several, one outside their tags, one whose
+ * tags Graph did not send, a user or a group), so that it does not reveal whether a device outside
+ * their scope exists.
+ */
+export function outsideScopeWords(query: string, scope: ViewerScope): string {
+  return (
+    `"${query}" names no device your Intune role assignments let you see (${describeScope(scope)}): there may be none, or it carries none of your scope tags, and this app does not say which. ` +
+    'Ask about one managed device by its name or id; users and groups carry no scope tags, so only whole-tenant viewers are answered about them.'
+  );
+}

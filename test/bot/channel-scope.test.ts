@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { onDemandPost } from '../../src/bot/commands/channel-scope.js';
+import type { ReportId } from '../../src/core/reports/report-model.js';
+import { WHOLE_TENANT, scopeOfTag } from '../../src/core/viewer-scope/scope.js';
+import type { ViewerScope } from '../../src/core/viewer-scope/scope.js';
+
+const reports = { postedByDefault: ['escrow-gaps', 'connector-health'] as ReportId[], scopeTagged: ['security-posture'] as ReportId[] };
+const europe: ViewerScope = { kind: 'tags', tagIds: new Set(['1']), tagNames: ['Europe'], assignments: ['Europe IT'], key: '1' };
+const europeChannel = { scopeTag: { id: '1', name: 'Europe' }, reports: ['security-posture'] as ReportId[] };
+const americasChannel = { scopeTag: { id: '2', name: 'Americas' }, reports: ['security-posture'] as ReportId[] };
+const wholeTenantChannel = { reports: ['escrow-gaps', 'connector-health'] as ReportId[] };
+
+describe('"post new findings" asked now: at most what both the asker and the channel may see', () => {
+  it('posts the whole tenant for a whole-tenant asker in a channel of no scope tag, as with the scope off', () => {
+    expect(onDemandPost(WHOLE_TENANT, undefined, reports)).toEqual({ ok: true, scope: null, reports: reports.postedByDefault });
+    expect(onDemandPost(WHOLE_TENANT, wholeTenantChannel, reports)).toEqual({ ok: true, scope: null, reports: reports.postedByDefault });
+  });
+
+  it('keeps a channel set for a scope tag to that tag, whoever asks', () => {
+    const expected = { ok: true, scope: scopeOfTag({ id: '1', displayName: 'Europe' }), reports: ['security-posture'] };
+    expect(onDemandPost(WHOLE_TENANT, europeChannel, reports)).toEqual(expected);
+    expect(onDemandPost(europe, europeChannel, reports)).toEqual(expected);
+  });
+
+  it('posts a regional asker’s own tags in a channel of no scope tag', () => {
+    expect(onDemandPost(europe, undefined, reports)).toEqual({ ok: true, scope: europe, reports: ['security-posture'] });
+  });
+
+  it('refuses, and says why, where the channel’s tag is outside the asker’s scope', () => {
+    const refused = onDemandPost(europe, americasChannel, reports);
+    expect(refused).toEqual({
+      ok: false,
+      message: expect.stringContaining("This channel's posts are for scope tag Americas, which is outside what your Intune role assignments let you see (scope tag Europe)"),
+    });
+  });
+
+  it('refuses an asker of no scope, with their explanation, and a regional asker when no report carries tags', () => {
+    expect(onDemandPost({ kind: 'none', explanation: 'No role.' }, undefined, reports)).toEqual({ ok: false, message: 'No role.' });
+    expect(onDemandPost(europe, undefined, { ...reports, scopeTagged: [] })).toMatchObject({ ok: false, message: expect.stringContaining('No report carries scope tags') });
+  });
+});
