@@ -156,9 +156,19 @@ export const BETA_ONLY_MOBILE_APP_TYPES: readonly string[] = [
 /**
  * `managedDevice.joinType` (`unknown`, `azureADJoined`, `azureADRegistered`, `hybridAzureADJoined`)
  * is declared in the beta schema only (learn.microsoft.com/graph/api/resources/intune-devices-jointype,
- * a beta page); `/v1.0` does not return it.
+ * a beta page); `/v1.0` does not return it. Nor the device's scope tags (`BETA_ONLY_SCOPE_TAG_PROPERTIES`).
  */
-export const BETA_ONLY_MANAGED_DEVICE_PROPERTIES: readonly string[] = ['joinType'];
+export const BETA_ONLY_MANAGED_DEVICE_PROPERTIES: readonly string[] = ['joinType', 'roleScopeTagIds'];
+
+/**
+ * `roleScopeTagIds`, an object's scope tags, is declared on `deviceConfiguration`,
+ * `deviceCompliancePolicy`, `mobileApp` and `managedDevice` in the beta schema only
+ * (learn.microsoft.com/graph/api/resources/intune-shared-deviceconfiguration?view=graph-rest-beta,
+ * intune-shared-devicecompliancepolicy, intune-apps-mobileapp and intune-shared-manageddevice, each
+ * beta against ?view=graph-rest-1.0; the v1.0 metadata, as entity-properties.ts lists it): `/v1.0`
+ * answers 400 to a `$select` of it and sends it in no record.
+ */
+export const BETA_ONLY_SCOPE_TAG_PROPERTIES: readonly string[] = ['roleScopeTagIds'];
 
 /**
  * `mobileThreatPartnerTenantState` on `/v1.0` ends at `unknownFutureValue`; beta adds `notSetUp` and

@@ -76,12 +76,14 @@ describe('a regional administrator through Teams, with the viewer scope on', () 
     now = new Date('2026-11-24T09:00:30Z');
     const from = playground.messages.length;
     const [run] = await server.scheduler.tick();
-    expect(run?.outcome).toMatchObject({ status: 'posted', fresh: 2 });
+    // Report 3's two and report 2's two (its Europe objects read with their tags); report 4 read on /v1.0 carries none.
+    expect(run?.outcome).toMatchObject({ status: 'posted', fresh: 4 });
     const [post] = await playground.waitForMessages(from, 1);
     expect(post!.conversationId).toBe(channel.id);
     const card = texts(post!);
-    expect(card).toContain('2 new findings in Contoso (demo), scope tag Europe');
-    for (const name of europeFindings) expect(card).toContain(name);
+    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    for (const name of [...europeFindings, 'Clean up temp folders', 'Clear Teams cache']) expect(card).toContain(name);
+    expect(card).not.toContain('Collect Defender logs');
     expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
     expect(card).not.toContain('Connector & Integration Health');
     expect(await server.scheduler.tick()).toEqual([]);

@@ -25,9 +25,12 @@ interface Started {
   close(): Promise<void>;
 }
 
-/** The server as `npm start` assembles it on the demo tenant, without the tab's files, with the viewer scope on or off. */
-async function start(viewerScope: boolean): Promise<Started> {
-  const graph = harness.client();
+/**
+ * The server as `npm start` assembles it on the demo tenant, without the tab's files, with the viewer
+ * scope on or off, and with complete coverage (`GRAPH_BETA_COVERAGE=true`) when asked.
+ */
+async function start(viewerScope: boolean, betaCoverage = false): Promise<Started> {
+  const graph = harness.client(betaCoverage ? { betaCoverage } : {});
   const connection = simulatorConnection(harness.sim, graph);
   const directory = await mkdtemp(join(tmpdir(), 'dmhealth-scope-'));
   const store = await FileStateStore.open(directory, { tenant: connection.tenantKey });
@@ -198,6 +201,108 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     await get(scoped, '/api/reports/security-posture', 'regional');
     await get(scoped, '/api/reports/security-posture', 'nobody');
     expect(harness.sim.graph.requests.filter((request) => request.path.endsWith('/roleAssignments'))).toHaveLength(0);
+  });
+});
+
+describe('reports 2 and 4, whose rows carry their objects’ scope tags where Graph gives them', () => {
+  /** With the scope on and complete coverage: every object read on beta, where each carries its tags. */
+  let beta: Started;
+  beforeAll(async () => {
+    beta = await start(true, true);
+  });
+  afterAll(async () => {
+    await beta?.close();
+  });
+
+  const namesOf = (result: Pick<ReportResult, 'rows'>) => result.rows.map((row) => String(row.name)).sort();
+  const subjectsOf = (result: Pick<ReportResult, 'findings'>) => result.findings.map((finding) => finding.subjectName).sort();
+  const ROWS = '/api/reports/assignment-hygiene/rows';
+  type Window = { total: number; rows: Array<Record<string, unknown>> };
+
+  it('report 2 on /v1.0: the regional administrator sees Europe’s objects read with their tags and their findings in the report, the window API and the CSV; the central one all', async () => {
+    const expected = ['Clean up temp folders', 'Clear Teams cache', ...europe].sort();
+    const regional = await json<ReportResult>(await get(scoped, '/api/reports/assignment-hygiene', 'regional'));
+    expect(namesOf(regional)).toEqual(expected);
+    expect(subjectsOf(regional)).toEqual(['Platform script: Clean up temp folders', 'Remediation: Clear Teams cache']);
+    expect(regional.notice).toMatch(/^Showing what your Intune role assignments let you see: scope tag Europe/);
+    const window = await json<Window>(await get(scoped, ROWS, 'regional'));
+    expect(window.total).toBe(expected.length);
+    expect(window.rows.map((row) => String(row.name)).sort()).toEqual(expected);
+    const csv = await (await get(scoped, '/api/reports/assignment-hygiene.csv', 'regional')).text();
+    expect(csv).toContain('Clear Teams cache');
+    // An Americas object, and a profile read on /v1.0 without its tags (its Europe tag not known): neither shown.
+    expect(csv).not.toContain('Collect Defender logs');
+    expect(csv).not.toContain('Windows - Kiosk lockdown');
+
+    const central = await json<ReportResult>(await get(scoped, '/api/reports/assignment-hygiene', 'central'));
+    const unscopedResult = await json<ReportResult>(await get(unscoped, '/api/reports/assignment-hygiene', 'central'));
+    expect(namesOf(central)).toEqual(namesOf(unscopedResult));
+    expect(subjectsOf(central)).toEqual(subjectsOf(unscopedResult));
+    const centralCsv = await (await get(scoped, '/api/reports/assignment-hygiene.csv', 'central')).text();
+    for (const name of ['Collect Defender logs', 'Windows - Kiosk lockdown', 'Clear Teams cache']) expect(centralCsv).toContain(name);
+  });
+
+  it('report 2 read on beta: the profiles and apps carry their tags too, so the regional administrator sees Europe’s of every kind', async () => {
+    const regional = await json<ReportResult>(await get(beta, '/api/reports/assignment-hygiene', 'regional'));
+    expect(namesOf(regional)).toEqual([...VIEWER_SCOPE_DEMO.europeObjects, ...europe].sort());
+    expect(subjectsOf(regional)).toEqual([
+      'App: Contoso Expenses',
+      'Configuration profile: Windows - Kiosk lockdown',
+      'Platform script: Clean up temp folders',
+      'Remediation: Clear Teams cache',
+    ]);
+    const csv = await (await get(beta, '/api/reports/assignment-hygiene.csv', 'regional')).text();
+    expect(csv).toContain('Windows - Kiosk lockdown');
+    expect(csv).not.toContain('Collect Defender logs');
+  });
+
+  it('report 4 read on beta: the regional administrator sees Europe’s devices and their gaps only, in the report, the window API and the CSV; the central one every device', async () => {
+    const europeDevices = Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => `CONTOSO-${String(index + 1).padStart(4, '0')}`);
+    const regional = await json<ReportResult>(await get(beta, '/api/reports/escrow-gaps', 'regional'));
+    expect(regional.rows.map((row) => String(row.device)).sort()).toEqual(europeDevices);
+    const ids = new Set(regional.rows.map((row) => row.id));
+    expect(regional.findings.length).toBeGreaterThan(0);
+    expect(regional.findings.every((finding) => ids.has(finding.subjectId))).toBe(true);
+    const window = await json<Window>(await get(beta, '/api/reports/escrow-gaps/rows', 'regional'));
+    expect(window.total).toBe(europeDevices.length);
+    const csv = await (await get(beta, '/api/reports/escrow-gaps.csv', 'regional')).text();
+    expect(csv).toContain('CONTOSO-0001');
+    expect(csv).not.toContain('CONTOSO-0081');
+
+    const central = await json<ReportResult>(await get(beta, '/api/reports/escrow-gaps', 'central'));
+    expect(central.rows.length).toBeGreaterThan(regional.rows.length + VIEWER_SCOPE_DEMO.americasDevices);
+    const inEurope = central.findings.filter((finding) => ids.has(finding.subjectId));
+    expect(regional.findings.map((finding) => finding.fingerprint).sort()).toEqual(inEurope.map((finding) => finding.fingerprint).sort());
+    expect(await (await get(beta, '/api/reports/escrow-gaps.csv', 'central')).text()).toContain('CONTOSO-0081');
+  });
+
+  it('with the scope off, reports 2 and 4 are whole for everyone, and report 4 makes the very requests it makes with the scope on, none naming scope tags', async () => {
+    for (const id of ['assignment-hygiene', 'escrow-gaps']) {
+      const central = await json<ReportResult>(await get(unscoped, `/api/reports/${id}`, 'central'));
+      const regional = await json<ReportResult>(await get(unscoped, `/api/reports/${id}`, 'regional'));
+      expect(regional.rows, id).toEqual(central.rows);
+      expect(regional.findings, id).toEqual(central.findings);
+      expect(regional.notice, id).toBe(central.notice);
+    }
+    // Report 4's first load on two fresh servers, one after the other: the same requests, query and all.
+    const escrowRequests = async (viewerScope: boolean) => {
+      const server = await start(viewerScope);
+      try {
+        harness.sim.graph.clearLog();
+        expect((await get(server, '/api/reports/escrow-gaps', 'central')).status).toBe(200);
+        return harness.sim.graph.requests
+          .filter((request) => /\/(managedDevices|recoveryKeys|deviceLocalCredentials)$/.test(request.path))
+          .map((request) => `${request.path}?${request.query}`)
+          .sort();
+      } finally {
+        await server.close();
+      }
+    };
+    const off = await escrowRequests(false);
+    const on = await escrowRequests(true);
+    expect(off.length).toBeGreaterThan(0);
+    expect(on).toEqual(off);
+    expect(off.some((request) => request.includes('roleScopeTagIds'))).toBe(false);
   });
 });
 

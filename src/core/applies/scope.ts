@@ -18,17 +18,18 @@ import type { AppliesAnswer } from './derive.js';
 
 /**
  * The scope tags of the objects an answer may list, by lower-case id, as far as the records tell.
- * Report 2's records (every assigned object) carry no tags: they are read on `/v1.0`, or on beta
- * without `roleScopeTagIds`. Report 3's carry them for its settings catalog policies (read on beta
- * with `roleScopeTagIds`) and intents (beta), so only objects of those kinds found there have known
- * tags; every other object's are unknown (null), and a scoped viewer is not shown it.
+ * An object's own record from report 2 carries them where it was read on beta with
+ * `roleScopeTagIds` (docs/finding-rules.md, "Viewer scope", "Which reports are scoped"); report 3's
+ * carry them for its settings catalog policies and intents, whatever report 2's coverage. Every
+ * other object's tags are unknown (null), and a scoped viewer is not shown it.
  */
-export function objectScopeTags(posture: SecurityPostureRecords | null): (object: Pick<AssignableObject, 'kind' | 'id'>) => readonly string[] | null {
+export function objectScopeTags(posture: SecurityPostureRecords | null): (object: Pick<AssignableObject, 'kind' | 'id' | 'roleScopeTagIds'>) => readonly string[] | null {
   const policies = new Map<string, readonly string[] | null>();
   const intents = new Map<string, readonly string[] | null>();
   for (const policy of posture?.policies ?? []) policies.set(policy.id.toLowerCase(), policy.roleScopeTagIds ?? null);
   for (const intent of posture?.intents ?? []) if (intent.id) intents.set(intent.id.toLowerCase(), intent.roleScopeTagIds ?? null);
   return (object) => {
+    if (object.roleScopeTagIds) return object.roleScopeTagIds;
     if (object.kind === 'settingsCatalogPolicy') return policies.get(object.id.toLowerCase()) ?? null;
     if (object.kind === 'intent') return intents.get(object.id.toLowerCase()) ?? null;
     return null;
@@ -39,7 +40,7 @@ export function objectScopeTags(posture: SecurityPostureRecords | null): (object
 export function objectsInScope(
   objects: readonly AssignableObject[],
   scope: ViewerScope,
-  tagsOf: (object: Pick<AssignableObject, 'kind' | 'id'>) => readonly string[] | null,
+  tagsOf: (object: Pick<AssignableObject, 'kind' | 'id' | 'roleScopeTagIds'>) => readonly string[] | null,
 ): AssignableObject[] {
   return objects.filter((object) => visibleTo(scope, tagsOf(object)));
 }

@@ -2,7 +2,8 @@
  * What the demo tenant plants so the viewer scope shows its rules (docs/finding-rules.md, "Viewer
  * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
  * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
- * scope group; report 3's policies and two managed devices tagged by region. Planted after every report's records, from a
+ * scope group; report 3's policies, some of report 2's objects and some of report 4's devices tagged
+ * by region, every other managed device Default. Planted after every report's records, from a
  * sequence of its own, so no other record's id moves.
  */
 
@@ -25,13 +26,36 @@ export const VIEWER_SCOPE_DEMO = {
   americasPolicies: ['Firewall - Corporate'],
   bothPolicies: ['Firewall - Lab'],
   /**
-   * Managed devices tagged by region, for "what applies" (docs/finding-rules.md, "What applies", "For
-   * a viewer limited to scope tags"): one the regional administrator sees, one they do not. Every
-   * other device carries Default.
+   * Report 2's objects tagged by region, by name: a platform script and a remediation (read on beta
+   * whatever the coverage), a configuration profile and an app (read on `/v1.0` unless complete
+   * coverage is asked for, and there without scope tags).
+   */
+  europeObjects: ['Clean up temp folders', 'Clear Teams cache', 'Windows - Kiosk lockdown', 'Contoso Expenses'],
+  americasObjects: ['Collect Defender logs', 'Windows - Office ADMX (draft)'],
+  /** Report 4's Windows devices tagged by region, by the number in their name (`CONTOSO-0001`): the first Europe, the next Americas. */
+  europeDevices: 80,
+  americasDevices: 80,
+  /**
+   * Managed devices for "what applies" (docs/finding-rules.md, "What applies", "For a viewer limited
+   * to scope tags"): one the regional administrator sees (among the Europe devices above), one they
+   * do not (among the Americas ones).
    */
   europeDevice: 'CONTOSO-0040',
-  americasDevice: 'CONTOSO-0041',
+  americasDevice: 'CONTOSO-0120',
 } as const;
+
+/** The collections of report 2's objects, and the field that names each (`name` for the settings catalog's). */
+const ASSIGNABLE_COLLECTIONS: ReadonlyArray<readonly [collection: string, nameField: string]> = [
+  ['deviceConfigurations', 'displayName'],
+  ['deviceCompliancePolicies', 'displayName'],
+  ['mobileApps', 'displayName'],
+  ['deviceManagementScripts', 'displayName'],
+  ['deviceHealthScripts', 'displayName'],
+  ['groupPolicyConfigurations', 'displayName'],
+  ['deviceShellScripts', 'displayName'],
+  ['windowsFeatureUpdateProfiles', 'displayName'],
+  ['compliancePolicies', 'name'],
+];
 
 /** The two demo administrators, as the demo sign-in names them (`/api/demo/token?as=central`). */
 export type DemoAdministrator = 'central' | 'regional';
@@ -85,11 +109,24 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
   tag(VIEWER_SCOPE_DEMO.europePolicies, [VIEWER_SCOPE_DEMO.tags.europe]);
   tag(VIEWER_SCOPE_DEMO.americasPolicies, [VIEWER_SCOPE_DEMO.tags.americas]);
   tag(VIEWER_SCOPE_DEMO.bothPolicies, [VIEWER_SCOPE_DEMO.tags.americas, VIEWER_SCOPE_DEMO.tags.europe]);
-  // A managed device carries scope tags as policies do (`roleScopeTagIds`, beta managedDevice), Default until tagged.
+  const tagObjects = (names: readonly string[], tagIds: string[]) => {
+    for (const [collection, field] of ASSIGNABLE_COLLECTIONS)
+      for (const record of tenant.records(collection)) if (names.includes(String(record[field]))) record.roleScopeTagIds = tagIds;
+  };
+  tagObjects(VIEWER_SCOPE_DEMO.europeObjects, [VIEWER_SCOPE_DEMO.tags.europe]);
+  tagObjects(VIEWER_SCOPE_DEMO.americasObjects, [VIEWER_SCOPE_DEMO.tags.americas]);
+  // Every managed device carries a scope tag, Default until tagged otherwise ("The default scope tag
+  // is automatically added to all untagged objects that support scope tags", the scope tags page);
+  // beta's managedDevice declares `roleScopeTagIds`, v1.0's does not (src/sim/v1-schema.ts).
   for (const device of tenant.records('managedDevices')) {
-    if (device.deviceName === VIEWER_SCOPE_DEMO.europeDevice) device.roleScopeTagIds = [VIEWER_SCOPE_DEMO.tags.europe];
-    else if (device.deviceName === VIEWER_SCOPE_DEMO.americasDevice) device.roleScopeTagIds = [VIEWER_SCOPE_DEMO.tags.americas];
-    else device.roleScopeTagIds ??= [DEFAULT_SCOPE_TAG_ID];
+    const number = Number(/^CONTOSO-(\d+)$/.exec(String(device.deviceName))?.[1] ?? 0);
+    const { europeDevices, americasDevices } = VIEWER_SCOPE_DEMO;
+    device.roleScopeTagIds =
+      number >= 1 && number <= europeDevices
+        ? [VIEWER_SCOPE_DEMO.tags.europe]
+        : number > europeDevices && number <= europeDevices + americasDevices
+          ? [VIEWER_SCOPE_DEMO.tags.americas]
+          : [DEFAULT_SCOPE_TAG_ID];
   }
   return { administrators: { central, regional } };
 }

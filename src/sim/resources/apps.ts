@@ -1,5 +1,5 @@
 import * as entity from '../entity-properties.js';
-import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES, BETA_ONLY_MOBILE_APP_TYPES } from '../v1-schema.js';
+import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_SCOPE_TAG_PROPERTIES, BETA_ONLY_MOBILE_APP_RELATIONSHIP_TYPES, BETA_ONLY_MOBILE_APP_TYPES } from '../v1-schema.js';
 import { APPS_PERMISSIONS, BOTH, CONFIGURATION_PERMISSIONS, objectAssignments } from './resource-model.js';
 import type { SimResource } from './resource-model.js';
 
@@ -15,7 +15,7 @@ export const MOBILE_APPS = {
   entitySet: 'deviceAppManagement/mobileApps',
   navigation: ['assignments'],
   defaultPageSize: 100,
-  v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+  v1Omits: { types: new Set(BETA_ONLY_MOBILE_APP_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, properties: BETA_ONLY_SCOPE_TAG_PROPERTIES },
   properties: entity.MOBILE_APP,
 } as const satisfies SimResource;
 

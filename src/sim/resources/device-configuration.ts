@@ -1,5 +1,5 @@
 import * as entity from '../entity-properties.js';
-import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_COMPLIANCE_POLICY_TYPES, BETA_ONLY_DEVICE_CONFIGURATION_TYPES } from '../v1-schema.js';
+import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_SCOPE_TAG_PROPERTIES, BETA_ONLY_COMPLIANCE_POLICY_TYPES, BETA_ONLY_DEVICE_CONFIGURATION_TYPES } from '../v1-schema.js';
 import { BETA, BOTH, CONFIGURATION_PERMISSIONS, objectAssignments } from './resource-model.js';
 import type { SimNestedResource, SimResource } from './resource-model.js';
 
@@ -20,7 +20,7 @@ export const DEVICE_CONFIGURATIONS = {
   entitySet: 'deviceManagement/deviceConfigurations',
   navigation: ['assignments'],
   defaultPageSize: 100,
-  v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+  v1Omits: { types: new Set(BETA_ONLY_DEVICE_CONFIGURATION_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, properties: BETA_ONLY_SCOPE_TAG_PROPERTIES },
   properties: entity.DEVICE_CONFIGURATION,
 } as const satisfies SimResource;
 
@@ -34,7 +34,7 @@ export const DEVICE_COMPLIANCE_POLICIES = {
   entitySet: 'deviceManagement/deviceCompliancePolicies',
   navigation: ['assignments'],
   defaultPageSize: 100,
-  v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES },
+  v1Omits: { types: new Set(BETA_ONLY_COMPLIANCE_POLICY_TYPES), nested: BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, properties: BETA_ONLY_SCOPE_TAG_PROPERTIES },
   properties: entity.DEVICE_COMPLIANCE_POLICY,
 } as const satisfies SimResource;
 

@@ -145,7 +145,8 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
   });
 
   // The viewer scope (src/core/viewer-scope/demo.ts): scope tags, role assignments, a central and a
-  // regional administrator, report 3's policies tagged by region. A sequence of its own too.
+  // regional administrator, report 3's policies, some of report 2's objects and report 4's devices
+  // tagged by region. A sequence of its own too.
   const scopeRandom = seededRandom((options.seed ?? 20261121) + 2);
   const scopeGuid = () => seededGuid(scopeRandom);
   const viewerScope = plantViewerScopeDemo({

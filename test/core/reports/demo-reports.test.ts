@@ -139,7 +139,13 @@ describe("the reports' columns and rows describe themselves", () => {
     expect(named).toEqual(NAMED_BY[id]);
     for (const table of Object.keys(reportDefinition(id).rowSubjects ?? {})) expect(tables).toContain(table);
     for (const column of result.columns.filter((column) => column.role === 'wide')) expect(column.format, `${id} ${column.key}`).toBe('text');
-    // A report declares that its rows carry scope tags exactly when they do: a post for one scope tag holds those reports.
+  });
+
+  it.each(REPORT_IDS)('%s declares that its rows carry scope tags exactly when they do, read where Graph gives them (beta)', async (id) => {
+    // A post for one scope tag holds those reports. Objects carry `roleScopeTagIds` on beta only, so
+    // report 4, and report 2's /v1.0 kinds, carry them only with complete coverage.
+    const result = await loadReport(id, harness.client({ betaCoverage: true }), { now: () => now });
+    harness.sim.graph.clearLog();
     expect(
       result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string'),
       `${id} rows carry scope tags`,
@@ -149,7 +155,7 @@ describe("the reports' columns and rows describe themselves", () => {
   it('posts report 4, then report 1, when no report is named, and keeps that out of the catalogue', () => {
     expect(REPORTS.postedByDefault).toEqual(['escrow-gaps', 'connector-health']);
     expect(REPORTS.catalogue().some((presentation) => 'postedByDefault' in presentation)).toBe(false);
-    expect(REPORTS.scopeTagged).toEqual(['security-posture']);
+    expect(REPORTS.scopeTagged).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
     expect(REPORTS.catalogue().some((presentation) => 'scopeTagged' in presentation)).toBe(false);
     expect(REPORTS.catalogue().find((presentation) => presentation.id === 'startup-reliability')?.rowSubjects).toEqual({ devices: 'device' });
   });

@@ -61,25 +61,26 @@ const join = (fields: readonly string[]) => fields.join(',');
 /** What each report selects, by path; report 4's own test (escrow-gaps/simulated.test.ts) checks its reads. */
 const EXPECTED: Partial<Record<ReportId, (beta: boolean) => Record<string, string | null>>> = {
   'assignment-hygiene': (beta) => ({
-    [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceConfigurations`]: 'id,displayName',
-    [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceCompliancePolicies`]: 'id,displayName',
-    '/beta/deviceManagement/configurationPolicies': 'id,name,isAssigned,technologies,templateReference,platforms',
+    // The scope tags (`roleScopeTagIds`) on beta only: the v1.0 schema of these two has none.
+    [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceConfigurations`]: beta ? 'id,displayName,roleScopeTagIds' : 'id,displayName',
+    [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceCompliancePolicies`]: beta ? 'id,displayName,roleScopeTagIds' : 'id,displayName',
+    '/beta/deviceManagement/configurationPolicies': 'id,name,isAssigned,technologies,templateReference,platforms,roleScopeTagIds',
     // Catalogue apps are told by a property of a derived type, which `$select` cannot name on this list.
     [`/${beta ? 'beta' : 'v1.0'}/deviceAppManagement/mobileApps`]: null,
-    '/beta/deviceManagement/deviceManagementScripts': 'id,displayName',
-    '/beta/deviceManagement/deviceHealthScripts': 'id,displayName,isGlobalScript',
+    '/beta/deviceManagement/deviceManagementScripts': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/deviceHealthScripts': 'id,displayName,isGlobalScript,roleScopeTagIds',
     '/beta/deviceAppManagement/mobileAppRelationships': null,
     '/beta/deviceManagement/assignmentFilters': join(FILTER_FIELDS),
     // The audit log, for the findings' stories, without `$select`: its List page documents no query options.
     '/v1.0/deviceManagement/auditEvents': null,
     // The assignable types only beta has.
-    '/beta/deviceManagement/groupPolicyConfigurations': 'id,displayName',
-    '/beta/deviceManagement/deviceShellScripts': 'id,displayName',
-    '/beta/deviceManagement/windowsFeatureUpdateProfiles': 'id,displayName',
-    '/beta/deviceManagement/windowsQualityUpdateProfiles': 'id,displayName',
-    '/beta/deviceManagement/windowsQualityUpdatePolicies': 'id,displayName',
-    '/beta/deviceManagement/windowsDriverUpdateProfiles': 'id,displayName',
-    '/beta/deviceManagement/compliancePolicies': 'id,name,platforms',
+    '/beta/deviceManagement/groupPolicyConfigurations': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/deviceShellScripts': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/windowsFeatureUpdateProfiles': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/windowsQualityUpdateProfiles': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/windowsQualityUpdatePolicies': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/windowsDriverUpdateProfiles': 'id,displayName,roleScopeTagIds',
+    '/beta/deviceManagement/compliancePolicies': 'id,name,platforms,roleScopeTagIds',
     // Report 3's reads of the intents and their templates, shared: no `$select`, as report 3 reads them.
     '/beta/deviceManagement/intents': null,
     '/beta/deviceManagement/templates': null,

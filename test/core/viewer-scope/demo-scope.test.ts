@@ -34,6 +34,74 @@ describe('the demo tenant through each administrator’s scope', () => {
     expect(europe.result.notice).toMatch(/^Showing what your Intune role assignments let you see: scope tag Europe \(\d+ of \d+ rows\)\./);
   });
 
+  it("report 2 on /v1.0: the beta-only kinds' rows carry their object's tags, the rest none, so the regional administrator sees Europe's beta-read objects and their findings only", async () => {
+    const graph = harness.client();
+    const [result, rbac] = await Promise.all([REPORTS.load('assignment-hygiene', graph), loadRbacRecords(graph)]);
+    expect(result.state).toBe('loaded');
+    const { central, regional } = harness.sim.tenant.demoAdministrators!;
+    // /v1.0's profiles, compliance policies and apps have no `roleScopeTagIds` (the v1.0 metadata): not known, never Default.
+    const untagged = result.rows.filter((row) => typeof row[ROW_SCOPE_TAGS_KEY] !== 'string');
+    expect(new Set(untagged.map((row) => row.type))).toEqual(new Set(['Configuration profile', 'Compliance policy', 'App']));
+    expect(result.rows.find((row) => row.name === 'Clear Teams cache')?.[ROW_SCOPE_TAGS_KEY]).toBe(VIEWER_SCOPE_DEMO.tags.europe);
+    expect(result.rows.find((row) => row.name === 'Collect Defender logs')?.[ROW_SCOPE_TAGS_KEY]).toBe(VIEWER_SCOPE_DEMO.tags.americas);
+
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toEqual({ ok: true, result });
+    const europe = scopeReport(result, viewerScopeOf(rbac, { objectId: regional }));
+    expect(europe.ok).toBe(true);
+    if (!europe.ok) return;
+    const names = europe.result.rows.map((row) => String(row.name)).sort();
+    // Report 3's settings catalog policies are report 2's objects too, with the same tags.
+    expect(names).toEqual(['Clean up temp folders', 'Clear Teams cache', ...VIEWER_SCOPE_DEMO.europePolicies, ...VIEWER_SCOPE_DEMO.bothPolicies].sort());
+    expect(europe.result.findings.map((finding) => `${finding.kind} ${finding.subjectName}`).sort()).toEqual([
+      'assigned-to-missing-or-empty-groups Platform script: Clean up temp folders',
+      'unassigned Remediation: Clear Teams cache',
+    ]);
+    // Findings the regional administrator does not see: of an Americas object, and of a profile read without tags.
+    expect(result.findings.some((finding) => finding.subjectName.endsWith('Collect Defender logs'))).toBe(true);
+    expect(result.findings.some((finding) => finding.subjectName.endsWith('Windows - Kiosk lockdown'))).toBe(true);
+  });
+
+  it('report 2 with complete coverage (beta): the profiles, compliance policies and apps carry their tags too', async () => {
+    const graph = harness.client({ betaCoverage: true });
+    const [result, rbac] = await Promise.all([REPORTS.load('assignment-hygiene', graph), loadRbacRecords(graph)]);
+    expect(result.rows.every((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string')).toBe(true);
+    const europe = scopeReport(result, viewerScopeOf(rbac, { objectId: harness.sim.tenant.demoAdministrators!.regional }));
+    if (!europe.ok) throw new Error(europe.explanation);
+    expect(europe.result.rows.map((row) => String(row.name)).sort()).toEqual(
+      [...VIEWER_SCOPE_DEMO.europeObjects, ...VIEWER_SCOPE_DEMO.europePolicies, ...VIEWER_SCOPE_DEMO.bothPolicies].sort(),
+    );
+    expect(europe.result.findings.map((finding) => finding.subjectName).sort()).toEqual([
+      'App: Contoso Expenses',
+      'Configuration profile: Windows - Kiosk lockdown',
+      'Platform script: Clean up temp folders',
+      'Remediation: Clear Teams cache',
+    ]);
+  });
+
+  it('report 4 on /v1.0 reads no scope tags: refused to the regional administrator, shown whole to the central one', async () => {
+    const graph = harness.client();
+    const [result, rbac] = await Promise.all([REPORTS.load('escrow-gaps', graph), loadRbacRecords(graph)]);
+    expect(result.rows.some((row) => ROW_SCOPE_TAGS_KEY in row)).toBe(false);
+    const { central, regional } = harness.sim.tenant.demoAdministrators!;
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toEqual({ ok: true, result });
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: regional }))).toMatchObject({ ok: false, explanation: expect.stringMatching(/carry no scope tags/) });
+  });
+
+  it("report 4 read on beta: each row carries its device's tags, and the regional administrator sees Europe's devices and their gaps only", async () => {
+    const graph = harness.client({ betaCoverage: true });
+    const [result, rbac] = await Promise.all([REPORTS.load('escrow-gaps', graph), loadRbacRecords(graph)]);
+    expect(result.rows.every((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string')).toBe(true);
+    const europe = scopeReport(result, viewerScopeOf(rbac, { objectId: harness.sim.tenant.demoAdministrators!.regional }));
+    if (!europe.ok) throw new Error(europe.explanation);
+    const numbers = europe.result.rows.map((row) => Number(String(row.device).slice('CONTOSO-'.length)));
+    expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => index + 1));
+    const devices = new Set(europe.result.rows.map((row) => row.id));
+    expect(europe.result.findings.length).toBeGreaterThan(0);
+    expect(europe.result.findings.every((finding) => devices.has(finding.subjectId))).toBe(true);
+    expect(europe.result.findings.length).toBe(result.findings.filter((finding) => devices.has(finding.subjectId)).length);
+    expect(result.findings.length).toBeGreaterThan(europe.result.findings.length);
+  });
+
   it('connectors are tenant-wide: refused to the regional administrator, shown whole to the central one', async () => {
     const graph = harness.client();
     const [result, rbac] = await Promise.all([REPORTS.load('connector-health', graph), loadRbacRecords(graph)]);

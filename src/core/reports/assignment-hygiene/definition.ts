@@ -20,6 +20,9 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
+  // Each row carries its object's scope tags where Graph gave them (derive.ts; on /v1.0 the profiles,
+  // compliance policies and apps have none, so only whole-tenant viewers see those rows).
+  scopeTagged: true,
   navigationLabel: 'Assignment hygiene',
   botNames: ['assignment hygiene', 'assignments', 'hygiene', 'unassigned'],
   botTopics: [

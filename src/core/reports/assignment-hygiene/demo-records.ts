@@ -36,8 +36,10 @@ export function deviceConfiguration(value: { id: string; displayName: string; od
     createdDateTime: daysAgo(value.now, 300),
     lastModifiedDateTime: daysAgo(value.now, 20),
     version: 3,
+    // Beta only (v1-schema.ts): Intune adds Default to every object that supports scope tags.
+    roleScopeTagIds: ['0'],
     assignments: assignments(value.id, value.targets),
-  } satisfies Graph.DeviceConfiguration & { '@odata.type': string });
+  } satisfies Graph.DeviceConfiguration & Pick<Beta.DeviceConfiguration, 'roleScopeTagIds'> & { '@odata.type': string });
 }
 
 export function deviceCompliancePolicy(value: { id: string; displayName: string; odataType?: string; targets: readonly Target[]; now: Date }): DemoRecord {
@@ -49,8 +51,10 @@ export function deviceCompliancePolicy(value: { id: string; displayName: string;
     createdDateTime: daysAgo(value.now, 300),
     lastModifiedDateTime: daysAgo(value.now, 40),
     version: 2,
+    // Beta only (v1-schema.ts): Intune adds Default to every object that supports scope tags.
+    roleScopeTagIds: ['0'],
     assignments: assignments(value.id, value.targets),
-  } satisfies Graph.DeviceCompliancePolicy & { '@odata.type': string });
+  } satisfies Graph.DeviceCompliancePolicy & Pick<Beta.DeviceCompliancePolicy, 'roleScopeTagIds'> & { '@odata.type': string });
 }
 
 export function mobileApp(value: {
@@ -74,13 +78,15 @@ export function mobileApp(value: {
     lastModifiedDateTime: daysAgo(value.now, 10),
     isFeatured: false,
     publishingState: 'published',
+    // Beta only (v1-schema.ts): Intune adds Default to every object that supports scope tags.
+    roleScopeTagIds: ['0'],
     assignments: value.targets.map((target, index) => ({
       id: `${value.id}_${index}`,
       intent: target.intent ?? 'required',
       target: assignmentTarget(target),
       settings: null,
     })),
-  } satisfies Graph.MobileApp & { '@odata.type': string });
+  } satisfies Graph.MobileApp & Pick<Beta.MobileApp, 'roleScopeTagIds'> & { '@odata.type': string });
 }
 
 export function deviceManagementScript(value: { id: string; displayName: string; targets: readonly Target[]; now: Date }): DemoRecord {

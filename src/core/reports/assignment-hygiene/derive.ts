@@ -9,6 +9,7 @@ import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
+import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
 
 const ASSIGNMENT_KINDS = Object.keys(ASSIGNMENT_FINDING_KINDS) as AssignmentFindingKind[];
 
@@ -441,6 +442,8 @@ export function deriveAssignmentHygiene(records: AssignmentRecords, _context: De
       statusTone: statusTone(verdict),
       link: object.link,
       ...(object.linkLabel ? { linkLabel: object.linkLabel } : {}),
+      // The object's scope tags, no column's: what the viewer scope shows the row by (src/core/viewer-scope/scope-report.ts).
+      [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(object.roleScopeTagIds),
       order: STATUS_ORDER[verdict.kind],
     });
     if (verdict.kind === 'unknown-groups' || verdict.kind === 'unknown-assignments' || verdict.kind === 'could-not-check') {

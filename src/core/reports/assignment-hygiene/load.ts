@@ -90,6 +90,11 @@ export interface AssignableObject {
   odataType?: string;
   /** Read on `/v1.0`, whose schema has no assignment filter fields: their absence there proves nothing. */
   readOnV1?: boolean;
+  /**
+   * The object's scope tags (`roleScopeTagIds`), for the viewer scope: null when Graph did not send
+   * them, as on `/v1.0`, whose schema of these types has none (reads.ts). Not known is never Default.
+   */
+  roleScopeTagIds?: readonly string[] | null;
   /** Why its assignments could not be read again on `/beta` to see their filters (see `needsBetaAssignments`). */
   betaAssignmentsFailure?: string;
   /** A configuration policy's `templateReference.templateFamily`: endpoint security policies are told by it. */
@@ -433,7 +438,9 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
     const path = graph.coveragePath(source.read.path);
     const readOnV1 = path.startsWith('/v1.0/');
-    const query = { $expand: 'assignments', ...(source.read.select ? { $select: selectOf(source.read) } : {}) };
+    // On the beta twin, the fields only beta declares too (the scope tags, reads.ts).
+    const select = !readOnV1 && source.read.betaSelect ? source.read.betaSelect.join(',') : source.read.select ? selectOf(source.read) : undefined;
+    const query = { $expand: 'assignments', ...(select ? { $select: select } : {}) };
     for await (const page of graph.pages<Record<string, unknown>>(path, { query, signal })) {
       for (const item of page.items) {
         // Microsoft's catalogue apps (managedApp.appAvailability "global") are in every tenant, and
@@ -462,6 +469,7 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
           link: source.link(item, id, name),
           ...(source.linkLabel ? { linkLabel: source.linkLabel } : {}),
           readOnV1,
+          roleScopeTagIds: Array.isArray(item.roleScopeTagIds) ? item.roleScopeTagIds.filter((tag): tag is string => typeof tag === 'string') : null,
           ...(odataType ? { odataType } : {}),
           ...(templateFamily ? { templateFamily } : {}),
           ...(platforms ? { platforms } : {}),

@@ -10,6 +10,13 @@
  * `@odata.type` is control information, sent for an item of a derived type whatever is selected
  * (OData 4.01 JSON Format, "Control Information: type"). None where the items need a property of a
  * derived type: `$select` on a base type's list refuses it.
+ *
+ * `roleScopeTagIds` is each object's scope tags, for the viewer scope (docs/finding-rules.md, "Viewer
+ * scope"). Every type read here declares it on beta; none of the three read on `/v1.0` does there
+ * (the v1.0 and beta metadata, as `src/sim/entity-properties.ts` lists it;
+ * learn.microsoft.com/graph/api/resources/intune-shared-deviceconfiguration?view=graph-rest-beta
+ * against ?view=graph-rest-1.0), so those three select it on their beta twin only (`betaSelect`),
+ * and apps and intents, read without a `$select`, carry it on beta only.
  */
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
@@ -26,6 +33,7 @@ export const DEVICE_CONFIGURATIONS_READ = {
   select: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceConfiguration)[],
   optional: false,
   betaTwin: true,
+  betaSelect: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceConfiguration)[],
   why: 'Configuration profiles and their assignments.',
 } as const satisfies UpstreamRead;
 
@@ -36,6 +44,7 @@ export const COMPLIANCE_POLICIES_READ = {
   select: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceCompliancePolicy)[],
   optional: false,
   betaTwin: true,
+  betaSelect: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceCompliancePolicy)[],
   why: 'Compliance policies and their assignments.',
 } as const satisfies UpstreamRead;
 
@@ -43,7 +52,7 @@ export const COMPLIANCE_POLICIES_READ = {
 export const SETTINGS_CATALOG_READ = {
   path: '/beta/deviceManagement/configurationPolicies',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
+  select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
   optional: false,
   why: 'Settings catalog policies and their assignments.',
 } as const satisfies UpstreamRead;
@@ -66,7 +75,7 @@ export const MOBILE_APPS_READ = {
 export const PLATFORM_SCRIPTS_READ = {
   path: '/beta/deviceManagement/deviceManagementScripts',
   permissions: ['DeviceManagementScripts.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.DeviceManagementScript)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementScript)[],
   optional: false,
   why: 'Platform scripts and their assignments.',
 } as const satisfies UpstreamRead;
@@ -75,7 +84,7 @@ export const PLATFORM_SCRIPTS_READ = {
 export const REMEDIATIONS_READ = {
   path: '/beta/deviceManagement/deviceHealthScripts',
   permissions: ['DeviceManagementScripts.Read.All'],
-  select: ['id', 'displayName', 'isGlobalScript'] satisfies readonly (keyof Beta.DeviceHealthScript)[],
+  select: ['id', 'displayName', 'isGlobalScript', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceHealthScript)[],
   optional: false,
   why: "Remediations and their assignments; Microsoft's built-in ones are left out.",
 } as const satisfies UpstreamRead;
@@ -101,7 +110,7 @@ export const APP_RELATIONSHIPS_READ = {
 export const ADMINISTRATIVE_TEMPLATES_READ = {
   path: '/beta/deviceManagement/groupPolicyConfigurations',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.GroupPolicyConfiguration)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.GroupPolicyConfiguration)[],
   optional: false,
   why: 'Administrative Templates and their assignments.',
 } as const satisfies UpstreamRead;
@@ -115,7 +124,7 @@ export const ADMINISTRATIVE_TEMPLATES_READ = {
 export const MACOS_SHELL_SCRIPTS_READ = {
   path: '/beta/deviceManagement/deviceShellScripts',
   permissions: ['DeviceManagementScripts.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.DeviceShellScript)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceShellScript)[],
   optional: false,
   why: 'macOS shell scripts and their assignments.',
 } as const satisfies UpstreamRead;
@@ -130,7 +139,7 @@ export const MACOS_SHELL_SCRIPTS_READ = {
 export const FEATURE_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsFeatureUpdateProfiles',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsFeatureUpdateProfile)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsFeatureUpdateProfile)[],
   optional: false,
   why: 'Windows feature update profiles and their assignments.',
 } as const satisfies UpstreamRead;
@@ -138,7 +147,7 @@ export const FEATURE_UPDATE_PROFILES_READ = {
 export const QUALITY_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsQualityUpdateProfiles',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsQualityUpdateProfile)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsQualityUpdateProfile)[],
   optional: false,
   why: 'Windows expedited quality update profiles and their assignments.',
 } as const satisfies UpstreamRead;
@@ -146,7 +155,7 @@ export const QUALITY_UPDATE_PROFILES_READ = {
 export const QUALITY_UPDATE_POLICIES_READ = {
   path: '/beta/deviceManagement/windowsQualityUpdatePolicies',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsQualityUpdatePolicy)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsQualityUpdatePolicy)[],
   optional: false,
   why: 'Windows quality update (hotpatch) policies and their assignments.',
 } as const satisfies UpstreamRead;
@@ -154,7 +163,7 @@ export const QUALITY_UPDATE_POLICIES_READ = {
 export const DRIVER_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsDriverUpdateProfiles',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'displayName'] satisfies readonly (keyof Beta.WindowsDriverUpdateProfile)[],
+  select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsDriverUpdateProfile)[],
   optional: false,
   why: 'Windows driver update profiles and their assignments.',
 } as const satisfies UpstreamRead;
@@ -167,7 +176,7 @@ export const DRIVER_UPDATE_PROFILES_READ = {
 export const SETTINGS_COMPLIANCE_READ = {
   path: '/beta/deviceManagement/compliancePolicies',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'name', 'platforms'] satisfies readonly (keyof Beta.DeviceManagementCompliancePolicy)[],
+  select: ['id', 'name', 'platforms', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementCompliancePolicy)[],
   optional: false,
   why: 'Settings catalog compliance policies and their assignments.',
 } as const satisfies UpstreamRead;

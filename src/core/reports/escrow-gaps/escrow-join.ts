@@ -13,10 +13,11 @@ import { intuneLinks } from '../intune-links.js';
 import type { ReportRow } from '../report-model.js';
 import type { RecoveryKeyEscrow, WindowsDevice } from './load.js';
 import { DeviceNameOrder } from './name-order.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../viewer-scope/scope-report.js';
 
 /** A device's row in report 4, its escrow cells and note left empty for `derive` to fill in. */
 export function deviceRow(device: WindowsDevice): ReportRow {
-  return {
+  const row: ReportRow = {
     id: device.id,
     device: device.deviceName,
     user: device.userPrincipalName,
@@ -26,6 +27,9 @@ export function deviceRow(device: WindowsDevice): ReportRow {
     note: null,
     link: intuneLinks.managedDevice(device.id),
   };
+  // The device's scope tags, no column's, where they were read: what the viewer scope shows the row by (src/core/viewer-scope/scope-report.ts).
+  if (device.scopeTags !== undefined) row[ROW_SCOPE_TAGS_KEY] = device.scopeTags;
+  return row;
 }
 
 export class EscrowJoin {

@@ -13,6 +13,7 @@ import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
 import type { DeviceNameOrder } from './name-order.js';
 import { EscrowJoin } from './escrow-join.js';
+import { scopeTagsCell } from '../../viewer-scope/scope-report.js';
 
 export interface WindowsDevice {
   id: string;
@@ -25,6 +26,11 @@ export interface WindowsDevice {
   joinType: string | null;
   /** A Windows 365 Cloud PC, which has no BitLocker to escrow a key for. */
   cloudPc: boolean;
+  /**
+   * The device's `roleScopeTagIds` as its row's cell (`scopeTagsCell`): absent when the devices were
+   * read on `/v1.0`, which has no scope tags (reads.ts); null when beta sent none. Either is "not known".
+   */
+  scopeTags?: string | null;
 }
 
 /** What is escrowed for one Entra device id: dates only, never a key or a password. */
@@ -104,7 +110,7 @@ export function isOperatingSystemVolume(volumeType: unknown): boolean {
   return volumeType === 'operatingSystemVolume' || volumeType === 1 || volumeType === '1' || volumeType === undefined || volumeType === null;
 }
 
-type SelectedDevice = Pick<Graph.ManagedDevice, (typeof DEVICE_FIELDS)[number]> & Pick<Beta.ManagedDevice, 'joinType'>;
+type SelectedDevice = Pick<Graph.ManagedDevice, (typeof DEVICE_FIELDS)[number]> & Pick<Beta.ManagedDevice, 'joinType' | 'roleScopeTagIds'>;
 
 /**
  * Only Windows devices are asked for (docs/finding-rules.md, report 4). Graph answers this filter on
@@ -116,9 +122,10 @@ export const WINDOWS_FILTER = "operatingSystem eq 'Windows'";
 
 export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
-  // The join type is a beta property: read there only when complete coverage is asked for.
+  // The join type and the scope tags are beta properties: read there only when complete coverage is asked for.
   const devicesPath = graph.coveragePath(ESCROW_DEVICES_READ.path);
-  const $select = devicesPath.startsWith('/beta/') ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
+  const onBeta = devicesPath.startsWith('/beta/');
+  const $select = onBeta ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
   // Both escrow lists are folded into these maps as their pages come; the devices read so far are
   // tied to them as both arrive (escrow-join.ts). A fresh read of the devices starts a fresh join.
   const keysByDevice = new Map<string, RecoveryKeyEscrow>();
@@ -134,7 +141,7 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
       const windows: WindowsDevice[] = [];
       for (const device of page.items) {
         if (!isWindows(device.operatingSystem)) continue;
-        windows.push({
+        const windowsDevice: WindowsDevice = {
           id: String(device.id),
           deviceName: device.deviceName ?? String(device.id),
           userPrincipalName: asString(device.userPrincipalName) || null,
@@ -142,7 +149,10 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
           entraDeviceId: entraDeviceId(device.azureADDeviceId),
           joinType: asString(device.joinType) || null,
           cloudPc: isCloudPc(device.model),
-        });
+        };
+        // Only where they were asked for: a /v1.0 device carries no scope tags, not even null.
+        if (onBeta) windowsDevice.scopeTags = scopeTagsCell(device.roleScopeTagIds);
+        windows.push(windowsDevice);
       }
       pageJoin.addDevices(windows);
       progress('managedDevices', seen);

@@ -18,8 +18,14 @@ export const DEVICE_FIELDS = [
   'model',
   'operatingSystem',
 ] as const satisfies readonly (keyof Graph.ManagedDevice)[];
-/** With the join type, which only the beta schema declares: `/v1.0` answers 400 to a `$select` naming it. */
-export const BETA_DEVICE_FIELDS = [...DEVICE_FIELDS, 'joinType'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
+/**
+ * With the join type and the device's scope tags (`roleScopeTagIds`, for the viewer scope,
+ * docs/finding-rules.md "Viewer scope"), which only the beta schema declares
+ * (learn.microsoft.com/graph/api/resources/intune-shared-manageddevice?view=graph-rest-beta against
+ * ?view=graph-rest-1.0): `/v1.0` answers 400 to a `$select` naming either. Read on beta, so only
+ * when complete coverage is asked for: no request and no pass over the devices is added for them.
+ */
+export const BETA_DEVICE_FIELDS = [...DEVICE_FIELDS, 'joinType', 'roleScopeTagIds'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
 
 /** The LAPS fields this report reads; `credentials` is never among them (upstream-allow-list.ts, `selectsSecretFields`). */
 export const LAPS_FIELDS = ['id', 'lastBackupDateTime'] as const satisfies readonly (keyof Graph.DeviceLocalCredentialInfo)[];
@@ -32,7 +38,7 @@ export const ESCROW_DEVICES_READ = {
   optional: false,
   betaTwin: true,
   betaSelect: BETA_DEVICE_FIELDS,
-  why: 'The Windows devices whose escrow is checked; on beta, their join type too.',
+  why: 'The Windows devices whose escrow is checked; on beta, their join type and scope tags too.',
 } as const satisfies UpstreamRead;
 
 /**
