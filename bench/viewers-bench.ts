@@ -95,6 +95,14 @@ function rssMb(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** A started process's resident memory now, in MB; a process that has exited is an error naming how, with the end of its output. */
+function rssOf(instance: Started): number {
+  const { exitCode, signalCode, pid } = instance.process;
+  if (exitCode !== null || signalCode !== null)
+    throw new Error(`process ${pid} exited (${exitCode ?? signalCode}) during the run; its output ended:\n${instance.output().slice(-4000)}`);
+  return rssMb(pid!);
+}
+
 const loadsIn = (instance: Started) => (instance.output().match(/loading from Microsoft Graph/g) ?? []).length;
 
 interface Run {
@@ -119,8 +127,16 @@ async function measure(servers: Array<{ base: string; instance: Started }>, toke
       return performance.now() - begun;
     };
     const cold = await read(0, '/api/reports/escrow-gaps');
-    const peakRss = servers.map(({ instance }) => rssMb(instance.process.pid!));
-    const sampler = setInterval(() => servers.forEach(({ instance }, index) => (peakRss[index] = Math.max(peakRss[index]!, rssMb(instance.process.pid!)))), 200);
+    const peakRss = servers.map(({ instance }) => rssOf(instance));
+    // A server that exits mid-run fails the run with its output, rather than throwing out of the timer past the processes' clean-up.
+    let exited: unknown = null;
+    const sampler = setInterval(() => {
+      try {
+        servers.forEach(({ instance }, index) => (peakRss[index] = Math.max(peakRss[index]!, rssOf(instance))));
+      } catch (error) {
+        exited ??= error;
+      }
+    }, 200);
     const deadline = Date.now() + seconds * 1000;
     const latencies: number[] = [];
     const tenantLatencies: number[] = [];
@@ -134,9 +150,15 @@ async function measure(servers: Array<{ base: string; instance: Started }>, toke
       }
     };
     const begun = performance.now();
-    await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
+    try {
+      await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
+    } catch (error) {
+      throw exited ?? error;
+    } finally {
+      clearInterval(sampler);
+    }
+    if (exited) throw exited;
     const elapsed = (performance.now() - begun) / 1000;
-    clearInterval(sampler);
     return {
       cold,
       rps: latencies.length / elapsed,
