@@ -153,6 +153,15 @@ async function measure(servers: Array<{ base: string; instance: Started }>, toke
     try {
       await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
     } catch (error) {
+      // A request cut short is most often a server that went: given a moment to be seen exiting, it is named with its output.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const { instance } of servers) {
+        try {
+          rssOf(instance);
+        } catch (gone) {
+          exited ??= gone;
+        }
+      }
       throw exited ?? error;
     } finally {
       clearInterval(sampler);
