@@ -26,8 +26,16 @@
  * report 4, and the peak is printed beside the target (under 1.5 GB at 500,000 devices). Memory
  * does not depend on the machine's load; times do.
  *
- * Options: --viewers N (50), --seconds S (30), --devices N (100000), --workload whole|window|both
- * (both), --window-seconds S (20), --embedded.
+ * `--viewer-scope` adds a comparison after them (`--workload scope` runs it alone): the viewers read
+ * report 3 (security-posture, the report whose rows carry their objects' scope tags) for S seconds
+ * from a server with the viewer scope off, then from one with it on (`VIEWER_SCOPE=intune-rbac`,
+ * docs/finding-rules.md "Viewer scope"), each viewer signed in as one of the large tenant's Intune
+ * administrators: one in five whole-tenant (an assignment with no scope tag), the rest regional
+ * (one or two scope tags). Each run starts from a fresh state store with one cold load. It prints
+ * both runs and their ratios beside the target: the scope on within 1.3× of it off.
+ *
+ * Options: --viewers N (50), --seconds S (30), --devices N (100000), --workload
+ * whole|window|both|scope (both), --window-seconds S (20), --viewer-scope, --embedded.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +47,8 @@ import { Agent, request } from 'undici';
 import { freePort } from '../test/support/local-service.js';
 import { ChildProcesses, ms, percentile, stop } from './child-processes.js';
 import type { Started } from './child-processes.js';
+import { scopeComparisonLines, viewerMix } from './viewer-scope-comparison.js';
+import type { ScopeRun } from './viewer-scope-comparison.js';
 import { REPORT_IDS } from '../src/core/reports/registry.js';
 import { ESCROW_FINDING_KINDS } from '../src/core/reports/escrow-gaps/finding-kinds.js';
 
@@ -50,6 +60,7 @@ const { values } = parseArgs({
     workload: { type: 'string', default: 'both' },
     'window-seconds': { type: 'string', default: '20' },
     embedded: { type: 'boolean', default: false },
+    'viewer-scope': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -59,15 +70,20 @@ const devices = Number(values.devices);
 const workload = values.workload;
 const windowSeconds = Number(values['window-seconds']);
 const embedded = values.embedded;
+const viewerScope = values['viewer-scope'] || workload === 'scope';
 if (![viewers, seconds, devices, windowSeconds].every((value) => Number.isInteger(value) && value > 0))
   throw new Error('--viewers, --seconds, --devices and --window-seconds take whole numbers');
-if (workload !== 'whole' && workload !== 'window' && workload !== 'both') throw new Error('--workload takes whole, window or both');
+if (workload !== 'whole' && workload !== 'window' && workload !== 'both' && workload !== 'scope') throw new Error('--workload takes whole, window, both or scope');
+if (viewerScope && embedded) throw new Error('--viewer-scope runs against the server and the simulator in processes of their own, not --embedded');
 
 /** Azurite's published development account key: the emulator accepts nothing else. */
 const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 const AZURITE_BLOB = join(createRequire(import.meta.url).resolve('azurite/package.json'), '..', 'dist', 'src', 'blob', 'main.js');
 const MAIN = new URL('../src/server/main.js', import.meta.url).pathname;
 const SIMULATOR = new URL('./simulator-process.js', import.meta.url).pathname;
+
+/** The report the scope comparison reads: report 3, whose rows carry their objects' scope tags (docs/finding-rules.md, "Which reports are scoped"). */
+const SCOPED_REPORT = 'security-posture';
 
 const processes = new ChildProcesses();
 const start = processes.start.bind(processes);
@@ -77,6 +93,14 @@ const folders: string[] = [];
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** A started process's resident memory now, in MB; a process that has exited is an error naming how, with the end of its output. */
+function rssOf(instance: Started): number {
+  const { exitCode, signalCode, pid } = instance.process;
+  if (exitCode !== null || signalCode !== null)
+    throw new Error(`process ${pid} exited (${exitCode ?? signalCode}) during the run; its output ended:\n${instance.output().slice(-4000)}`);
+  return rssMb(pid!);
 }
 
 const loadsIn = (instance: Started) => (instance.output().match(/loading from Microsoft Graph/g) ?? []).length;
@@ -103,8 +127,16 @@ async function measure(servers: Array<{ base: string; instance: Started }>, toke
       return performance.now() - begun;
     };
     const cold = await read(0, '/api/reports/escrow-gaps');
-    const peakRss = servers.map(({ instance }) => rssMb(instance.process.pid!));
-    const sampler = setInterval(() => servers.forEach(({ instance }, index) => (peakRss[index] = Math.max(peakRss[index]!, rssMb(instance.process.pid!)))), 200);
+    const peakRss = servers.map(({ instance }) => rssOf(instance));
+    // A server that exits mid-run fails the run with its output, rather than throwing out of the timer past the processes' clean-up.
+    let exited: unknown = null;
+    const sampler = setInterval(() => {
+      try {
+        servers.forEach(({ instance }, index) => (peakRss[index] = Math.max(peakRss[index]!, rssOf(instance))));
+      } catch (error) {
+        exited ??= error;
+      }
+    }, 200);
     const deadline = Date.now() + seconds * 1000;
     const latencies: number[] = [];
     const tenantLatencies: number[] = [];
@@ -118,9 +150,24 @@ async function measure(servers: Array<{ base: string; instance: Started }>, toke
       }
     };
     const begun = performance.now();
-    await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
+    try {
+      await Promise.all([...Array.from({ length: viewers }, (_, index) => viewer(index)), tenantReader()]);
+    } catch (error) {
+      // A request cut short is most often a server that went: given a moment to be seen exiting, it is named with its output.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const { instance } of servers) {
+        try {
+          rssOf(instance);
+        } catch (gone) {
+          exited ??= gone;
+        }
+      }
+      throw exited ?? error;
+    } finally {
+      clearInterval(sampler);
+    }
+    if (exited) throw exited;
     const elapsed = (performance.now() - begun) / 1000;
-    clearInterval(sampler);
     return {
       cold,
       rps: latencies.length / elapsed,
@@ -331,14 +378,24 @@ try {
 async function measureSeparate(): Promise<void> {
   console.error(`Starting the large simulated tenant (${devices.toLocaleString('en-US')} devices) in a process of its own...`);
   const sim = await start([SIMULATOR, '--devices', String(devices), '--people', String(viewers)], { ...process.env }, /^\{.*\}$/m);
-  const { env: simulator, token, people } = JSON.parse(/^\{.*\}$/m.exec(sim.output())![0]) as { env: Record<string, string>; token: string; people: string[] };
+  const {
+    env: simulator,
+    token,
+    people,
+    scopes,
+  } = JSON.parse(/^\{.*\}$/m.exec(sim.output())![0]) as {
+    env: Record<string, string>;
+    token: string;
+    people: string[];
+    scopes: Array<string[] | null>;
+  };
 
   const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-'));
   folders.push(files);
-  const one = await startServer(simulator, `file:${files}`);
-  const single = workload === 'window' ? null : await measure([one], token);
-  const windowed = workload === 'whole' ? null : await measureWindows(one, sim.process.pid!, people);
-  await stop(one.instance);
+  const one = workload === 'scope' ? null : await startServer(simulator, `file:${files}`);
+  const single = !one || workload === 'window' ? null : await measure([one], token);
+  const windowed = !one || workload === 'whole' ? null : await measureWindows(one, sim.process.pid!, people);
+  if (one) await stop(one.instance);
 
   if (single) {
     const azuriteFolder = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-azurite-'));
@@ -381,4 +438,77 @@ async function measureSeparate(): Promise<void> {
     console.log(`| peak RSS of the simulator, MB | ${ms(windowed.peakSimulatorRss)} | |`);
     console.log(`| peak RSS of the two together, MB | ${ms(windowed.peakTogetherRss)} | under 1,536 |`);
   }
+  if (viewerScope) await compareViewerScope(simulator, people, scopes);
+}
+
+/** N viewers of report 3 on one server, viewer i signed in as `people[i]`, after one cold read by the first. */
+async function measureScoped(server: { base: string; instance: Started }, people: readonly string[]): Promise<ScopeRun> {
+  const agent = new Agent({ connections: viewers + 1, pipelining: 1 });
+  try {
+    const path = `/api/reports/${SCOPED_REPORT}`;
+    const etags = new Set<string>();
+    const read = async (index: number): Promise<number> => {
+      const begun = performance.now();
+      const response = await request(`${server.base}${path}`, {
+        headers: { authorization: `Bearer ${people[index % people.length]!}`, 'accept-encoding': 'br, gzip' },
+        dispatcher: agent,
+      });
+      await response.body.arrayBuffer();
+      if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode} to viewer ${index}`);
+      const etag = response.headers.etag;
+      if (typeof etag === 'string') etags.add(etag);
+      return performance.now() - begun;
+    };
+    const cold = await read(0);
+    const latencies: number[] = [];
+    let errors = 0;
+    let firstError: string | null = null;
+    const deadline = Date.now() + seconds * 1000;
+    const viewer = async (index: number) => {
+      while (Date.now() < deadline) {
+        try {
+          latencies.push(await read(index));
+        } catch (error) {
+          errors += 1;
+          firstError ??= error instanceof Error ? error.message : String(error);
+        }
+      }
+    };
+    const begun = performance.now();
+    await Promise.all(Array.from({ length: viewers }, (_, index) => viewer(index)));
+    const elapsed = (performance.now() - begun) / 1000;
+    return {
+      cold,
+      requests: latencies.length,
+      rps: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors,
+      firstError,
+      answers: etags.size,
+      loads: loadsIn(server.instance),
+    };
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Report 3 read by the same viewers from a server with the viewer scope off, then from one with it on; the ratios beside the target. */
+async function compareViewerScope(simulator: Record<string, string>, people: readonly string[], scopes: ReadonlyArray<readonly string[] | null>): Promise<void> {
+  const runs: ScopeRun[] = [];
+  // Empty is off (src/app/config.ts), whatever the caller's environment says.
+  for (const scope of ['', 'intune-rbac']) {
+    const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-scope-'));
+    folders.push(files);
+    const server = await startServer({ ...simulator, VIEWER_SCOPE: scope }, `file:${files}`);
+    runs.push(await measureScoped(server, people));
+    await stop(server.instance);
+  }
+  const [off, on] = runs as [ScopeRun, ScopeRun];
+  const { whole, oneTag, twoTags, noRole } = viewerMix(scopes.slice(0, viewers));
+  console.log(
+    `\nViewer scope: ${viewers} clients reading report 3 (${SCOPED_REPORT}, ${devices.toLocaleString('en-US')} devices) for ${seconds} s each run, one server, the simulator in its own process, Node ${process.version}; ` +
+      `signed in as ${whole} whole-tenant, ${oneTag} one-tag and ${twoTags} two-tag Intune administrators${noRole > 0 ? ` and ${noRole} with no role assignment` : ''}`,
+  );
+  for (const line of scopeComparisonLines(off, on).lines) console.log(line);
 }

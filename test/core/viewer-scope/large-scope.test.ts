@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { REPORTS } from '../../../src/core/reports/registry.js';
+import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
+import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
+import { LARGE_TENANT_ADMINISTRATORS, LARGE_TENANT_SCOPE_TAGS, buildLargeTenant, largeTenantAdministrators } from '../../../src/sim/tenants/large-tenant.js';
+import { useTestSimulator } from '../../support/simulated-tenant.js';
+
+const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 10_000 }) });
+
+describe('the large tenant through each Intune administrator’s scope', () => {
+  it('holds a mix of whole-tenant and regional administrators, each seeing the tags of their role assignments', async () => {
+    const rbac = await loadRbacRecords(harness.client());
+    const administrators = largeTenantAdministrators();
+    expect(administrators).toHaveLength(LARGE_TENANT_ADMINISTRATORS);
+    const byTags = (count: number) => administrators.filter((administrator) => administrator.tagIds.length === count).length;
+    expect([byTags(0), byTags(1), byTags(2)]).toEqual([10, 30, 10]);
+    for (const { objectId, tagIds } of administrators) {
+      const scope = viewerScopeOf(rbac, { objectId });
+      if (tagIds.length === 0) expect(scope.kind).toBe('tenant');
+      else expect(scope.kind === 'tags' && [...scope.tagIds].sort()).toEqual([...tagIds].sort());
+    }
+    // Someone holding no role assignment sees nothing.
+    expect(viewerScopeOf(rbac, { objectId: '00000000-0000-4000-8000-000000000001' }).kind).toBe('none');
+  });
+
+  it("spreads report 3's objects across the scope tags, so each region sees its own share of the rows", async () => {
+    const graph = harness.client();
+    const [result, rbac] = await Promise.all([REPORTS.load('security-posture', graph), loadRbacRecords(graph)]);
+    expect(result.state).toBe('loaded');
+    expect(result.rows.every((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string')).toBe(true);
+    const tagsSeen = new Set(result.rows.flatMap((row) => rowScopeTags(row) ?? []));
+    expect([...tagsSeen].sort()).toEqual(Object.values(LARGE_TENANT_SCOPE_TAGS).sort());
+
+    const sizes = new Map<string, number>();
+    for (const { objectId, tagIds } of largeTenantAdministrators()) {
+      const view = scopeReport(result, viewerScopeOf(rbac, { objectId }));
+      expect(view.ok).toBe(true);
+      if (!view.ok) continue;
+      sizes.set(tagIds.join('+') || 'whole tenant', view.result.rows.length);
+      // Every row a regional administrator sees carries one of their tags.
+      for (const row of view.result.rows) if (tagIds.length > 0) expect(rowScopeTags(row)!.some((tag) => tagIds.includes(tag))).toBe(true);
+    }
+    expect(sizes.get('whole tenant')).toBe(result.rows.length);
+    for (const [tags, rows] of sizes) {
+      if (tags === 'whole tenant') continue;
+      expect(rows).toBeGreaterThan(0);
+      expect(rows).toBeLessThan(result.rows.length);
+    }
+  });
+});
