@@ -19,9 +19,10 @@ export const AUDIT_EVENTS_PATH = AUDIT_EVENTS_READ.path;
 
 /**
  * The audit log since the oldest of the objects' last modifications (within the log's retention).
- * The List page documents no query options; the window is `$filter=activityDateTime ge …`, the
- * date range the admin center's own audit view and Microsoft's samples filter the log by. Events
- * are not filtered by resource upstream (not reliable on this list): `storiesOf` matches them.
+ * The List page documents no query options; the window is `$filter=activityDateTime ge …` (a long
+ * one in slices, each also `and activityDateTime lt …`: `readAuditWindow`), the date range the
+ * admin center's own audit view and Microsoft's samples filter the log by. Events are not filtered
+ * by resource upstream (not reliable on this list): `storiesOf` matches them.
  */
 export async function readAuditLog(context: LoadContext, lastModified: ReadonlyArray<string | null | undefined>, signal?: AbortSignal): Promise<AuditLog> {
   const since = auditWindowStart(lastModified, context.now?.() ?? new Date());
@@ -51,23 +52,40 @@ export const MAX_AUDIT_SLICES = 8;
  */
 export async function readAuditWindow(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal): Promise<AuditEntry[]> {
   const slices = auditSlices(from, to, context.now?.() ?? new Date());
-  if (slices.length === 1) {
-    return readCollection<Graph.AuditEvent, AuditEntry>(context, 'auditEvents', AUDIT_EVENTS_PATH, { query: { $filter: auditWindowFilter(from, to) }, signal }, projectAuditEvent);
-  }
-  let read = 0;
-  context.onProgress?.('auditEvents', 0);
-  const counted = (items: number) => {
-    read += items;
-    context.onProgress?.('auditEvents', read);
-  };
+  const readSlice = (slice: { from: Date; to: Date | undefined }, sliceContext: LoadContext, sliceSignal: AbortSignal) =>
+    readCollection<Graph.AuditEvent, AuditEntry>(
+      sliceContext,
+      'auditEvents',
+      AUDIT_EVENTS_PATH,
+      { query: { $filter: auditWindowFilter(slice.from, slice.to) }, signal: sliceSignal },
+      projectAuditEvent,
+    );
+  if (slices.length === 1) return readSlice(slices[0]!, context, signal);
+  // Each slice tells its own count; the window's progress is their sum, one count that only grows.
+  const counts = slices.map(() => 0);
+  const sliceContext = (index: number): LoadContext => ({
+    ...context,
+    onProgress: (source, count) => {
+      counts[index] = count;
+      context.onProgress?.(
+        source,
+        counts.reduce((sum, each) => sum + each, 0),
+      );
+    },
+  });
   const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  const parts = await loadSideBySide(
-    slices.map((slice) => (sliceSignal: AbortSignal) => readSlice(context, slice.from, slice.to, sliceSignal, counted)),
-    controller,
-  );
-  return parts.flat();
+  const stop = () => controller.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    const parts = await loadSideBySide(
+      slices.map((slice, index) => (sliceSignal: AbortSignal) => readSlice(slice, sliceContext(index), sliceSignal)),
+      controller,
+    );
+    return parts.flat();
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
 
 /**
@@ -79,21 +97,11 @@ export function auditSlices(from: Date, to: Date | undefined, now: Date): Array<
   const start = from.getTime();
   const end = (to ?? now).getTime();
   const count = Math.max(1, Math.min(MAX_AUDIT_SLICES, Math.floor((end - start) / AUDIT_SLICE_MIN_MS)));
-  // Whole seconds, as the filter's literals are.
+  // A whole number of seconds, as the filter's literals are (they leave out a date's milliseconds,
+  // alike on both sides of each boundary, so the slices still meet).
   const step = Math.ceil((end - start) / count / 1000) * 1000;
   return Array.from({ length: count }, (_, index) => ({
     from: new Date(start + index * step),
     to: index === count - 1 ? to : new Date(start + (index + 1) * step),
   }));
-}
-
-/** One slice's events, each page counted into the window's progress as it arrives. */
-async function readSlice(context: LoadContext, from: Date, to: Date | undefined, signal: AbortSignal, counted: (items: number) => void): Promise<AuditEntry[]> {
-  const query = { query: { $filter: auditWindowFilter(from, to) }, signal };
-  const entries: AuditEntry[] = [];
-  for await (const page of context.graph.pages<Graph.AuditEvent>(AUDIT_EVENTS_PATH, query)) {
-    for (const item of page.items) entries.push(projectAuditEvent(item));
-    counted(page.items.length);
-  }
-  return entries;
 }
