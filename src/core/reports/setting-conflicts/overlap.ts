@@ -243,6 +243,13 @@ function pairOverlap(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, tar
       if (group.dynamic && group.isEmpty)
         return { kind: 'doubt', doubt: { reason: `${groupName(groups, common)} is dynamic and has no member now`, short: 'dynamic group, empty now' } };
       if (filtered) return { kind: 'doubt', doubt: { reason: `both reach ${shared}, but ${filtered.reason}`, short: filtered.short } };
+      // A group that is not empty may still hold no user or device (contacts, service principals, groups
+      // never looked up): Intune delivers policy to users and devices only, so its member list, where
+      // it was read, must show one. (Without a list, a group not empty is taken as reaching someone.)
+      if (group.members !== undefined && reach.members.size === 0) {
+        if (reach.partial !== null) return { kind: 'doubt', doubt: { reason: `both reach ${shared}, but ${reach.partial.reason}`, short: reach.partial.short } };
+        return { kind: 'disjoint', reason: `${shared} holds no user or device (its members seen whole: fewer than 20, nested groups included)` };
+      }
       if (!hasExclusions) return { kind: 'overlap', shared, members: new Map(reach.members), whole: reach.partial === null };
       const left = membersOverlap(a, b, reach.members, groups, reach.partial, shared);
       if (left) return left;

@@ -240,6 +240,16 @@ describe('overlap from the member lists report 2 already read', () => {
     });
   });
 
+  it('proves no overlap through a group both include that holds no user or device, only where its list was whole', () => {
+    const APPS = 'a8000000-0000-4000-8000-000000000000';
+    const withApps = new Map(lists);
+    // A group not empty, yet of service principals only: Intune delivers policy to users and devices, so no one is reached.
+    withApps.set(APPS, found(APPS, 'Automation accounts', [{ id: U(40), type: 'other' }]));
+    expect(targetsOverlap(targeted('A', [include(APPS)]), targeted('B', [include(APPS)]), withApps)).toMatchObject({ kind: 'disjoint' });
+    const partly = new Map(lists).set(APPS, found(APPS, 'Automation accounts', [{ id: U(40), type: 'other' }], false));
+    expect(targetsOverlap(targeted('A', [include(APPS)]), targeted('B', [include(APPS)]), partly)).toMatchObject({ kind: 'possible' });
+  });
+
   it('is disjoint for two groups seen whole that share no one, saying why it is proven', () => {
     expect(targetsOverlap(targeted('A', [include(X)]), targeted('B', [include(Y)]), lists)).toEqual({
       kind: 'disjoint',
