@@ -165,10 +165,11 @@ export class AppliesService {
     const refused: AppliesResult = { kind: 'notFound', query, words: scope.kind === 'none' ? scope.explanation : outsideScopeWords(query, scope), requests: 0 };
     if (scope.kind === 'none' || outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device') return refused;
     const deviceId = outcome.answer.subject.id;
-    kept.deviceTags ??= loadDeviceScopeTags(this.graph, deviceId);
+    // Made within the question's count, so that a found answer's `requests` counts the read.
+    kept.deviceTags ??= countingRequests(count, () => loadDeviceScopeTags(this.graph, deviceId));
     let deviceTags: string[] | null;
     try {
-      deviceTags = await countingRequests(count, () => kept.deviceTags!);
+      deviceTags = await kept.deviceTags;
     } catch (error) {
       // Not kept: the next question reads them again. Unknown tags are not the viewer's to see.
       kept.deviceTags = undefined;

@@ -71,7 +71,7 @@ export function scopedAnswer(scoped: AppliesAnswer, whole: AppliesAnswer, scope:
  */
 export function outsideScopeWords(query: string, scope: ViewerScope): string {
   return (
-    `"${query}" names no device your Intune role assignments let you see (${describeScope(scope)}): there may be none, or it carries none of your scope tags, and this app does not say which. ` +
+    `"${query}" names no device your Intune role assignments let you see (${describeScope(scope)}): there may be none, it may carry none of your scope tags, or it could not be checked just now, and this app does not say which. ` +
     'Ask about one managed device by its name or id; users and groups carry no scope tags, so only whole-tenant viewers are answered about them.'
   );
 }
