@@ -44,7 +44,7 @@ export const VIEWER_SCOPE_DEMO = {
   americasDevice: 'CONTOSO-0120',
 } as const;
 
-/** The collections of report 2's objects, and the field that names each (`name` for the settings catalog's). */
+/** The collections of report 2's objects that the demo tags by name, and the field that names each (`name` for the settings catalog's). */
 const ASSIGNABLE_COLLECTIONS: ReadonlyArray<readonly [collection: string, nameField: string]> = [
   ['deviceConfigurations', 'displayName'],
   ['deviceCompliancePolicies', 'displayName'],

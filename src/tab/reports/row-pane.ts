@@ -23,9 +23,9 @@ export function rowPane(
     findings,
     story: storyOf(report.auditLog, row.id),
     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
-    // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
     // A setting's conflict (report 7): its policies and their values side by side.
     ...comparisonOf(section, row, name, format),
+    // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
     ...(section.subject === 'device' && typeof row[section.nameKey] === 'string' && row[section.nameKey] !== '' ? { appliesQuery: String(row[section.nameKey]) } : {}),
   };
 }

@@ -195,7 +195,8 @@ function visit(instance: Instance, depth: number, walk: Walk): void {
  * `maximumCount` and `minimumCount`
  * (learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsettinggroupcollectiondefinition?view=graph-rest-beta).
  * Microsoft365DSC decides the same way whether a group collection is a collection, by its
- * definition's `maximumCount` being above 1, never by how many entries a policy holds.
+ * definition's `maximumCount` being above 1, never by how many entries a policy holds
+ * (docs/finding-rules.md, "Setting conflicts", cites where).
  */
 export function singleEntryCollections(settings: unknown): Set<string> {
   const single = new Set<string>();
