@@ -142,9 +142,9 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
     expect(JSON.stringify(card)).toContain('https://intune.microsoft.com/');
     // Its setting conflicts: the camera set both ways to All devices, neither applied; the private
-    // firewall profile possibly, as one of its policies could not be decided; the merged Defender exclusions counted.
+    // firewall profile possibly, as one of its policies could not be decided; the merged Defender exclusions and firewall rules counted.
     expect(text).toContain('Setting conflicts\n');
-    expect(text).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.');
+    expect(text).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 2 merged settings.');
     expect(text).toContain('Conflict\n · \ndevice_vendor_msft_policy_config_camera_allowcamera');
     expect(text).toContain('Applied: Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.');
     expect(text).toContain('Devices - camera allowed: 1; Devices - camera blocked (meeting rooms): 0');

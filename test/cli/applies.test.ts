@@ -91,7 +91,7 @@ describe('dmhealth applies', () => {
     const { code, stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
     expect(code).toBe(0);
     const section = stdout.slice(stdout.indexOf('\nSetting conflicts\n'));
-    expect(section).toContain('\nSetting conflicts\n1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.\n');
+    expect(section).toContain('\nSetting conflicts\n1 setting in conflict, 1 possible conflict, 0 duplicates and 2 merged settings.\n');
     expect(section).toContain(
       [
         '  Conflict: device_vendor_msft_policy_config_camera_allowcamera',
@@ -110,6 +110,8 @@ describe('dmhealth applies', () => {
       ['conflict', 'device_vendor_msft_policy_config_camera_allowcamera'],
       ['possibleConflict', 'vendor_msft_firewall_mdmstore_privateprofile_enablefirewall'],
       ['merged', 'device_vendor_msft_policy_config_defender_excludedpaths'],
+      // Two firewall rule policies' rules, which Intune merges (docs/finding-rules.md, "Setting conflicts").
+      ['merged', 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}'],
     ]);
   });
 

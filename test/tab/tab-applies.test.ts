@@ -56,7 +56,7 @@ describe('what applies in the tab', () => {
     await expect.poll(() => phase(page), { timeout: 30_000 }).toBe('found');
     const section = page.getByRole('region', { name: 'Setting conflicts' });
     expect(await section.getAttribute('data-applies-conflicts')).toBe('checked');
-    expect(await section.textContent()).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 1 merged setting.');
+    expect(await section.textContent()).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 2 merged settings.');
     const conflict = section.locator('[data-applies-conflict="conflict"]');
     expect(await conflict.count()).toBe(1);
     const camera = (await conflict.textContent()) ?? '';
@@ -77,10 +77,14 @@ describe('what applies in the tab', () => {
     expect(await page.locator('[data-applies-dialog] :focus').textContent()).toBe('Devices - camera blocked (meeting rooms)');
     // The merged Defender exclusions are folded, and open with Enter.
     expect(await section.locator('[data-applies-conflict="merged"]').count()).toBe(0);
-    const folded = section.getByRole('button', { name: 'Duplicates and merged settings (1)' });
+    // With them, the two firewall rule policies' rules, which Intune merges too.
+    const folded = section.getByRole('button', { name: 'Duplicates and merged settings (2)' });
     await folded.focus();
     await page.keyboard.press('Enter');
-    expect(await section.locator('[data-applies-conflict="merged"]').textContent()).toContain('Applied: All of them, merged into one list: C:\\Build; C:\\LOB.');
+    expect(await section.locator('[data-applies-conflict="merged"]').count()).toBe(2);
+    expect(await section.locator('[data-applies-conflict="merged"]').allTextContents()).toContainEqual(
+      expect.stringContaining('Applied: All of them, merged into one list: C:\\Build; C:\\LOB.'),
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await section.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'applies-conflicts');

@@ -184,6 +184,8 @@ describe('deriveAssignmentHygiene', () => {
         status: 'Never assigned',
         statusTone: 'warning',
         link: 'https://intune.example/cfg-1',
+        // Its scope tags, not known: the record carries none (a list read on /v1.0).
+        roleScopeTagIds: null,
       },
     ]);
     expect(report.findings).toEqual([
