@@ -65,6 +65,8 @@ export interface PageGlobals {
     activeElement: PageElement | null;
     querySelector(selector: string): PageElement | null;
     createRange(): { selectNodeContents(node: unknown): void; getBoundingClientRect(): { left: number } };
+    /** The page's running animations (Web Animations): each `finished` once it has ended, an endless one never. */
+    getAnimations(): Array<{ finished: Promise<unknown>; effect: { getComputedTiming(): { endTime?: number | string } } | null }>;
   };
   axe: { run(context: unknown, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> };
 }

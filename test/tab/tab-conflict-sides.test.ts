@@ -4,6 +4,7 @@ import { CAMERA, ONBOARDING, SECRET_TOKENS } from '../../src/core/reports/settin
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { paintedContrastFailures, seriousViolations } from '../support/axe-check.js';
 import { saveScreenshot } from '../support/browser.js';
+import type { PageGlobals } from '../support/browser.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { useTabPages } from '../support/tab-server.js';
 
@@ -22,6 +23,16 @@ async function openConflict(page: Page, setting: string): Promise<Locator> {
   await page.keyboard.press('Enter');
   const pane = page.getByRole('dialog', { name: 'Finding details' });
   await pane.waitFor();
+  // The pane slides in from the side: its cards are measured once every animation that ends has
+  // ended (a spinner's, which never does, is left out).
+  await page.evaluate(() =>
+    Promise.all(
+      (globalThis as unknown as PageGlobals).document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished),
+    ),
+  );
   return pane.locator('[data-conflict-sides]');
 }
 
