@@ -212,9 +212,6 @@ async function measureWindows(server: { base: string; instance: Started }, simul
     const headersOf = (index: number) => ({ authorization: `Bearer ${people[index % people.length]!}`, 'accept-encoding': 'br, gzip' });
     const first = await request(`${server.base}/api/reports/escrow-gaps/rows?limit=1`, { headers: headersOf(0), dispatcher: agent });
     const { total } = (await first.body.json()) as { total: number };
-    const latencies: number[] = [];
-    let errors = 0;
-    let firstError: string | null = null;
     let peakServerRss = rssMb(server.instance.process.pid!);
     const simulatorRssMb = () => (simulatorPid === null ? 0 : rssMb(simulatorPid));
     let peakSimulatorRss = simulatorRssMb();
@@ -242,25 +239,14 @@ async function measureWindows(server: { base: string; instance: Started }, simul
           return step % 2 === 0 ? `finding=${WINDOW_KINDS[step % WINDOW_KINDS.length]!}&open=true&limit=100` : `open=true&sort=${column}&limit=100`;
       }
     };
-    const deadline = Date.now() + windowSeconds * 1000;
-    const viewer = async (index: number) => {
-      for (let step = index * 7; Date.now() < deadline; step += 1) {
-        const path = `/api/reports/escrow-gaps/rows?${pathFor(step)}`;
-        const begun = performance.now();
-        try {
-          const response = await request(`${server.base}${path}`, { headers: headersOf(index), dispatcher: agent });
-          await response.body.arrayBuffer();
-          if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
-          latencies.push(performance.now() - begun);
-        } catch (error) {
-          errors += 1;
-          firstError ??= error instanceof Error ? error.message : String(error);
-        }
-      }
-    };
-    const begun = performance.now();
-    await Promise.all(Array.from({ length: viewers }, (_, index) => viewer(index)));
-    const elapsed = (performance.now() - begun) / 1000;
+    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(windowSeconds, async (index, step) => {
+      const path = `/api/reports/escrow-gaps/rows?${pathFor(step)}`;
+      const begun = performance.now();
+      const response = await request(`${server.base}${path}`, { headers: headersOf(index), dispatcher: agent });
+      await response.body.arrayBuffer();
+      if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
+      return performance.now() - begun;
+    });
     clearInterval(sampler);
     return {
       rows: total,
@@ -441,6 +427,34 @@ async function measureSeparate(): Promise<void> {
   if (viewerScope) await compareViewerScope(simulator, people, scopes);
 }
 
+/**
+ * `viewers` viewers reading at once until `seconds` have passed, each one request after another
+ * (`read` of the viewer and its step, answering its latency): the latencies answered, the failures
+ * counted with the first one's words, and the seconds it took.
+ */
+async function readUntilDeadline(
+  seconds: number,
+  read: (viewer: number, step: number) => Promise<number>,
+): Promise<{ latencies: number[]; errors: number; firstError: string | null; elapsed: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | null = null;
+  const deadline = Date.now() + seconds * 1000;
+  const viewer = async (index: number) => {
+    for (let step = index * 7; Date.now() < deadline; step += 1) {
+      try {
+        latencies.push(await read(index, step));
+      } catch (error) {
+        errors += 1;
+        firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  const begun = performance.now();
+  await Promise.all(Array.from({ length: viewers }, (_, index) => viewer(index)));
+  return { latencies, errors, firstError, elapsed: (performance.now() - begun) / 1000 };
+}
+
 /** N viewers of report 3 on one server, viewer i signed in as `people[i]`, after one cold read by the first. */
 async function measureScoped(server: { base: string; instance: Started }, people: readonly string[]): Promise<ScopeRun> {
   const agent = new Agent({ connections: viewers + 1, pipelining: 1 });
@@ -460,23 +474,7 @@ async function measureScoped(server: { base: string; instance: Started }, people
       return performance.now() - begun;
     };
     const cold = await read(0);
-    const latencies: number[] = [];
-    let errors = 0;
-    let firstError: string | null = null;
-    const deadline = Date.now() + seconds * 1000;
-    const viewer = async (index: number) => {
-      while (Date.now() < deadline) {
-        try {
-          latencies.push(await read(index));
-        } catch (error) {
-          errors += 1;
-          firstError ??= error instanceof Error ? error.message : String(error);
-        }
-      }
-    };
-    const begun = performance.now();
-    await Promise.all(Array.from({ length: viewers }, (_, index) => viewer(index)));
-    const elapsed = (performance.now() - begun) / 1000;
+    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(seconds, read);
     return {
       cold,
       requests: latencies.length,
