@@ -54,6 +54,8 @@ export class TeamsBot {
   private readonly teams: TeamsAdapter;
   private readonly poster: CardPoster;
   private readonly log: (line: string) => void;
+  /** Where the posting schedules are kept: checked present when the bot is made. */
+  private readonly schedules: NonNullable<AppServices['schedules']>;
 
   constructor(private readonly options: TeamsBotOptions) {
     this.log = options.log ?? (() => undefined);
@@ -62,6 +64,7 @@ export class TeamsBot {
     const { store, schedules } = services;
     // A bug, not a state: the composition root gives the bot a store (createServices with one).
     if (!store || !schedules) throw new Error('The bot keeps its installations, ledgers and schedules in the state store, and its services have none.');
+    this.schedules = schedules;
     this.poster = new NewFindingsPoster({
       store,
       ...(services.triage ? { triage: services.triage } : {}),
@@ -131,7 +134,7 @@ export class TeamsBot {
   /** The schedules set for one scope tag, by channel, or why the schedules could not be read. */
   private async taggedChannels(): Promise<{ ok: true; schedules: Map<string, PostSchedule> } | { ok: false; reason: string }> {
     try {
-      const book = await this.options.services.schedules!.read();
+      const book = await this.schedules.read();
       return { ok: true, schedules: new Map(book.schedules.filter((schedule) => schedule.scopeTag).map((schedule) => [schedule.channel, schedule])) };
     } catch (error) {
       return { ok: false, reason: errorText(error) };
