@@ -287,7 +287,7 @@ function pairOverlap(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, tar
   const nameB = targetName(targetB, groups);
   const partial = left.partial ?? right.partial;
   if (shared.size > 0) {
-    if (filtered) return { kind: 'doubt', doubt: { reason: `${nameA} and ${nameB} both hold ${counted(shared)}, but ${filtered.reason}`, short: filtered.short } };
+    if (filtered) return { kind: 'doubt', doubt: { reason: `${nameA} and ${nameB} both hold ${countedMembers(shared)}, but ${filtered.reason}`, short: filtered.short } };
     const kept = membersOverlap(a, b, shared, groups, partial, `the members ${nameA} and ${nameB} share`);
     if (kept) return kept;
   }
@@ -310,12 +310,15 @@ function pairOverlap(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, tar
 }
 
 /** Users and devices counted in words: "2 users and 1 device". */
-export function counted(members: ReadonlyMap<string, Kind> | { users: number; devices: number }): string {
-  const values = members instanceof Map ? [...members.values()] : null;
-  const users = values ? values.filter((kind) => kind === 'user').length : (members as { users: number }).users;
-  const devices = values ? values.filter((kind) => kind === 'device').length : (members as { devices: number }).devices;
+export function counted({ users, devices }: { users: number; devices: number }): string {
   const parts = [users > 0 ? `${users} ${kindWords('user', users)}` : null, devices > 0 ? `${devices} ${kindWords('device', devices)}` : null].filter((part) => part !== null);
   return parts.length > 0 ? parts.join(' and ') : 'no user or device';
+}
+
+/** The users and devices among members, as `counted` says them. */
+function countedMembers(members: ReadonlyMap<string, Kind>): string {
+  const kinds = [...members.values()];
+  return counted({ users: kinds.filter((kind) => kind === 'user').length, devices: kinds.filter((kind) => kind === 'device').length });
 }
 
 /**
@@ -346,7 +349,7 @@ function allBesideGroup(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, 
       kind: 'doubt',
       doubt: {
         reason: whole
-          ? `"${wide.name}" excludes ${group}, which "${narrow.name}" targets, but it holds ${counted(reach.members)}, and Intune takes out of ${all} only ${kindWords(kind, 2)}: a ${kindWords(kind, 1)} of ${other === 'user' ? 'one of its users' : 'one of its devices'} may get both, which was not read`
+          ? `"${wide.name}" excludes ${group}, which "${narrow.name}" targets, but it holds ${countedMembers(reach.members)}, and Intune takes out of ${all} only ${kindWords(kind, 2)}: a ${kindWords(kind, 1)} of ${other === 'user' ? 'one of its users' : 'one of its devices'} may get both, which was not read`
           : `"${wide.name}" excludes ${group}, which "${narrow.name}" targets, but Intune takes its members out of ${all} only where they are ${kindWords(kind, 2)}, and not all of its members were seen: ${reach.partial!.reason}`,
         short: 'an exclusion',
       },
@@ -356,7 +359,7 @@ function allBesideGroup(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, 
     kind: 'doubt',
     doubt: whole
       ? {
-          reason: `${all} and ${group} may share members: ${group} holds ${counted(reach.members)} (its whole list, nested groups included), and whether ${kind === 'user' ? 'those users are licensed for Intune' : 'those devices are enrolled'}, which ${all} needs, was not read`,
+          reason: `${all} and ${group} may share members: ${group} holds ${countedMembers(reach.members)} (its whole list, nested groups included), and whether ${kind === 'user' ? 'those users are licensed for Intune' : 'those devices are enrolled'}, which ${all} needs, was not read`,
           short: `${all} beside a group`,
         }
       : { reason: `${all} and ${group} may share members, which were not all seen: ${reach.partial!.reason}`, short: reach.partial!.short },
