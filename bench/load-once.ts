@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     onExchange: ({ method, path, status }) => exchanges.push({ method, path, status }),
   });
   await tokens.getToken();
-  const units: Record<BudgetName, number> = { intune: 0, directory: 0 };
+  const units: Record<BudgetName, number> = { intune: 0, 'intune-auditing': 0, directory: 0 };
   const batchGet = graph.batchGet.bind(graph);
   graph.batchGet = (requests, options) => {
     for (const request of requests) units[budgetOf(`/${options?.version ?? 'v1.0'}${request.url.split('?')[0]}`)] += 1;

@@ -6,8 +6,11 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
  * Microsoft publishes the limits per service (learn.microsoft.com/graph/throttling-limits):
  * - "Intune device configuration service limits", any request: 1,000 per 20 seconds per app per
  *   tenant (2,000 per tenant for all apps). The other Intune services' tables are no lower, and
- *   which service a path belongs to is not written on the path, so every Intune path is paced as
- *   one budget, the smallest.
+ *   which of them a path belongs to is mostly not written on the path, so Intune's paths are paced
+ *   as one budget, the smallest.
+ * - "Intune auditing service limits", any request: 1,000 per 20 seconds per app per tenant, for one
+ *   resource, `auditEvent`. Its path says it (`/deviceManagement/auditEvents`), so the audit log is
+ *   paced on a budget of its own: its requests count against that table, not the others'.
  * - "Identity and access service limits": 3,500 resource units per 10 seconds per app per tenant
  *   for the smallest tenants (fewer than 50 users); a read of one object by id with `$select`
  *   costs about one unit.
@@ -20,7 +23,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
  * still handled where it arrives (retry-policy.ts), since other apps share the tenant's limit.
  */
 
-export type BudgetName = 'intune' | 'directory';
+export type BudgetName = 'intune' | 'intune-auditing' | 'directory';
 
 export interface BudgetLimit {
   /** Requests (units) allowed in any window of `windowMs`. */
@@ -31,11 +34,16 @@ export interface BudgetLimit {
 /** Nine tenths of each published limit, over a window one second longer than the service's. */
 export const GRAPH_BUDGETS: Readonly<Record<BudgetName, BudgetLimit>> = {
   intune: { requests: 900, windowMs: 21_000 },
+  'intune-auditing': { requests: 900, windowMs: 21_000 },
   directory: { requests: 3_150, windowMs: 11_000 },
 };
 
-/** Which budget a Graph path spends: Intune's for `deviceManagement` and `deviceAppManagement`, the directory's for the rest. */
+/**
+ * Which budget a Graph path spends: Intune auditing's for the audit log, Intune's for the rest of
+ * `deviceManagement` and `deviceAppManagement`, the directory's for everything else.
+ */
 export function budgetOf(pathname: string): BudgetName {
+  if (/^\/(v1\.0|beta)\/deviceManagement\/auditEvents(\/|$)/.test(pathname)) return 'intune-auditing';
   return /^\/(v1\.0|beta)\/device(Management|AppManagement)(\/|$)/.test(pathname) ? 'intune' : 'directory';
 }
 
@@ -60,7 +68,7 @@ interface Spend {
  * the latest `windowMs` after it was sent.
  */
 export class RequestBudget {
-  private readonly spends: Record<BudgetName, Spend[]> = { intune: [], directory: [] };
+  private readonly spends: Record<BudgetName, Spend[]> = { intune: [], 'intune-auditing': [], directory: [] };
   /** One line of reservations per set of budgets asked for, so that a wait for one budget holds up no other. */
   private readonly queues = new Map<string, Promise<void>>();
   private readonly waiting = new Set<() => void>();

@@ -7,7 +7,9 @@ export interface ThrottleLimit {
 
 /**
  * Per app and tenant, from learn.microsoft.com/graph/throttling-limits: Intune device
- * configuration and applications 1,000 requests per 20 s, Intune devices 2,000 per 20 s. Identity
+ * configuration and applications 1,000 requests per 20 s, Intune devices 2,000 per 20 s, Intune
+ * auditing ("The preceding limits apply to ... auditEvent") 1,000 per 20 s; each service's table is
+ * its own window, so a request of one spends nothing of another's. Identity
  * limits are in resource units per 10 s (3,500 for the smallest tenants, a group read with
  * `$select` and `$expand` costing about 1); counted here as requests. The LAPS and BitLocker lists
  * publish no figure; the identity one is used.
@@ -15,6 +17,7 @@ export interface ThrottleLimit {
 export const DEFAULT_THROTTLE_LIMITS: Record<Workload, ThrottleLimit> = {
   intune: { requests: 1000, windowMs: 20_000 },
   'intune-devices': { requests: 2000, windowMs: 20_000 },
+  'intune-auditing': { requests: 1000, windowMs: 20_000 },
   directory: { requests: 3500, windowMs: 10_000 },
   identity: { requests: 3500, windowMs: 10_000 },
 };

@@ -7,7 +7,7 @@ function fakeClock() {
   return {
     clock,
     budget: new RequestBudget(
-      { intune: { requests: 10, windowMs: 1_000 }, directory: { requests: 5, windowMs: 500 } },
+      { intune: { requests: 10, windowMs: 1_000 }, 'intune-auditing': { requests: 10, windowMs: 1_000 }, directory: { requests: 5, windowMs: 500 } },
       () => clock.now,
       async (ms) => {
         clock.slept.push(ms);
@@ -70,7 +70,7 @@ describe('the request budget', () => {
   /** A budget of one request a window, whose Intune window is already spent and whose clock never moves on its own. */
   async function spentBudget(): Promise<RequestBudget> {
     const budget = new RequestBudget(
-      { intune: { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
+      { intune: { requests: 1, windowMs: 1_000 }, 'intune-auditing': { requests: 1, windowMs: 1_000 }, directory: { requests: 1, windowMs: 1_000 } },
       () => 0,
       () => new Promise<void>(() => undefined),
     );
@@ -96,7 +96,18 @@ describe('the request budget', () => {
     await expect(waiting).rejects.toThrow('the report failed');
   });
 
+  it("spends the audit log's own budget for Intune's audit events while Intune's is spent", async () => {
+    const { clock, budget } = fakeClock();
+    (await budget.reserve({ intune: 10 })).sent();
+    (await budget.reserve({ [budgetOf('/v1.0/deviceManagement/auditEvents')]: 10 })).sent();
+    expect(clock.slept).toEqual([]);
+    expect([budget.inWindow('intune'), budget.inWindow('intune-auditing')]).toEqual([10, 10]);
+  });
+
   it("spends Intune's budget for deviceManagement and deviceAppManagement paths, the directory's for the rest", () => {
+    expect(budgetOf('/v1.0/deviceManagement/auditEvents')).toBe('intune-auditing');
+    expect(budgetOf('/beta/deviceManagement/auditEvents')).toBe('intune-auditing');
+    expect(budgetOf('/v1.0/deviceManagement/auditEventsX')).toBe('intune');
     expect(budgetOf('/beta/deviceManagement/configurationPolicies')).toBe('intune');
     expect(budgetOf('/v1.0/deviceAppManagement/mobileApps')).toBe('intune');
     expect(budgetOf('/v1.0/deviceManagement/managedDevices')).toBe('intune');

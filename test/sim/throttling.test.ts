@@ -5,6 +5,7 @@ describe("the simulator's per-app throttling", () => {
   const limits = {
     intune: { requests: 3, windowMs: 20_000 },
     'intune-devices': { requests: 5, windowMs: 20_000 },
+    'intune-auditing': { requests: 3, windowMs: 20_000 },
     directory: { requests: 5, windowMs: 10_000 },
     identity: { requests: 5, windowMs: 10_000 },
   };
@@ -25,5 +26,10 @@ describe("the simulator's per-app throttling", () => {
     expect(throttle.admit('app', 'intune').ok).toBe(false);
     expect(throttle.admit('other-app', 'intune').ok).toBe(true);
     expect(throttle.admit('app', 'intune-devices').ok).toBe(true);
+    // Intune's audit log has a table of its own (learn.microsoft.com/graph/throttling-limits,
+    // "Intune auditing service limits"): a spent configuration window leaves it whole, and back.
+    expect([1, 2, 3].map(() => throttle.admit('app', 'intune-auditing').ok)).toEqual([true, true, true]);
+    expect(throttle.admit('app', 'intune-auditing').ok).toBe(false);
+    expect(throttle.admit('app', 'intune').ok).toBe(false);
   });
 });

@@ -8,7 +8,9 @@ import type { SimResource } from './resource-model.js';
  * (learn.microsoft.com/intune/intune-service/fundamentals/monitor-audit-logs). The List page
  * promises no order, so events are served as they were written into the tenant, not by time;
  * the one `$filter` answered is a range on `activityDateTime`, as the admin center's audit view
- * asks it. Graph documents no page size: 50 keeps a demo's log on more than one page.
+ * asks it. Graph documents no page size: 50 keeps a demo's log on more than one page. Throttled
+ * under Intune's auditing service limits, a table of its own (learn.microsoft.com/graph/throttling-limits,
+ * "Intune auditing service limits": 1,000 requests per 20 s per app per tenant, for `auditEvent`).
  */
 export const AUDIT_EVENTS = {
   kind: 'collection',
@@ -16,7 +18,7 @@ export const AUDIT_EVENTS = {
   source: 'auditEvents',
   versions: BOTH,
   permissions: APPS_PERMISSIONS,
-  workload: 'intune',
+  workload: 'intune-auditing',
   entitySet: 'deviceManagement/auditEvents',
   navigation: [],
   defaultPageSize: 50,

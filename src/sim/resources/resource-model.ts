@@ -9,9 +9,10 @@ import type { DeclaredProperties } from '../entity-properties.js';
 /**
  * Throttling scopes, after Microsoft's published limits (learn.microsoft.com/graph/throttling-limits):
  * Intune "device configuration" and "applications" 1,000 requests per 20 s per app per tenant,
- * Intune "devices" 2,000 per 20 s; identity (groups) by resource units per 10 s.
+ * Intune "devices" 2,000 per 20 s, Intune "auditing" (the audit log alone) 1,000 per 20 s, each
+ * counted apart; identity (groups) by resource units per 10 s.
  */
-export type Workload = 'intune' | 'intune-devices' | 'directory' | 'identity';
+export type Workload = 'intune' | 'intune-devices' | 'intune-auditing' | 'directory' | 'identity';
 
 export type VersionSegment = 'v1.0' | 'beta';
 
