@@ -55,6 +55,7 @@ export function countedReader(graph: GraphReader): GraphReader {
       if (count) count.requests += Math.ceil(requests.length / MAX_BATCH_SIZE);
       return graph.batchGet(requests, options);
     },
+    tenantUsersAtLeast: (users) => graph.tenantUsersAtLeast?.(users),
   };
   counted.add(reader);
   return reader;

@@ -7,7 +7,7 @@ import type { HttpResponse, HttpTransport } from './http-transport.js';
 import { TransportError } from './http-transport.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
-import { budgetOf, GRAPH_BUDGETS, RequestBudget } from './request-budget.js';
+import { budgetOf, directoryBudgetFor, GRAPH_BUDGETS, RequestBudget } from './request-budget.js';
 import type { BudgetCost } from './request-budget.js';
 import type { AccessTokenSource } from './token-source.js';
 import type { UpstreamAllowList } from './upstream-allow-list.js';
@@ -119,6 +119,11 @@ export class GraphAttempts {
     this.now = options.now ?? Date.now;
     const sleep = options.sleep;
     this.budget = options.budget === false ? undefined : (options.budget ?? new RequestBudget(GRAPH_BUDGETS, this.now, sleep ? (ms) => sleep(ms) : undefined));
+  }
+
+  /** The tenant holds at least `count` users: the directory's budget rises to its size's limit (request-budget.ts). */
+  tenantUsersAtLeast(count: number): void {
+    this.budget?.raise('directory', directoryBudgetFor(count));
   }
 
   /** One request with its retries. Resolves with the parsed JSON body of a 2xx answer. */

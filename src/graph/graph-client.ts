@@ -95,6 +95,11 @@ export class GraphClient implements GraphReader {
     return this.attempts.allowList.coveragePath(path, { betaCoverage: this.betaCoverage });
   }
 
+  /** The load has seen at least `count` distinct users: the directory's pace may follow the tenant's size. */
+  tenantUsersAtLeast(count: number): void {
+    this.attempts.tenantUsersAtLeast(count);
+  }
+
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */
   async get<T>(path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.resolve(path, options.query);

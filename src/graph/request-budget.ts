@@ -11,9 +11,10 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
  * - "Intune auditing service limits", any request: 1,000 per 20 seconds per app per tenant, for one
  *   resource, `auditEvent`. Its path says it (`/deviceManagement/auditEvents`), so the audit log is
  *   paced on a budget of its own: its requests count against that table, not the others'.
- * - "Identity and access service limits": 3,500 resource units per 10 seconds per app per tenant
- *   for the smallest tenants (fewer than 50 users); a read of one object by id with `$select`
- *   costs about one unit.
+ * - "Identity and access service limits": per app per tenant, 3,500 resource units per 10 seconds
+ *   for a tenant of fewer than 50 users, 5,000 for 50 to 500 users, 8,000 above 500; a read of one
+ *   object by id with `$select` costs about one unit. The budget starts at the smallest tenant's
+ *   and rises only once the load has proved the tenant larger (`directoryBudgetFor`).
  * Every sub-request of a `$batch` counts on its own ("JSON batching": each request in the batch
  * is evaluated against the limits), so a `$batch` call spends as many units as it carries.
  *
@@ -31,12 +32,24 @@ export interface BudgetLimit {
   windowMs: number;
 }
 
-/** Nine tenths of each published limit, over a window one second longer than the service's. */
+/** Nine tenths of each published limit, over a window one second longer than the service's; the directory's for the smallest tenants. */
 export const GRAPH_BUDGETS: Readonly<Record<BudgetName, BudgetLimit>> = {
   intune: { requests: 900, windowMs: 21_000 },
   'intune-auditing': { requests: 900, windowMs: 21_000 },
   directory: { requests: 3_150, windowMs: 11_000 },
 };
+
+/**
+ * The directory budget for a tenant proved to hold at least `users` users: nine tenths of the
+ * identity limit of its size ("Identity and access service limits", learn.microsoft.com/graph/throttling-limits:
+ * "S - under 50 users, M - between 50 and 500 users, and L - above 500 users", 3,500, 5,000 and
+ * 8,000 resource units per 10 seconds), over 11 s. Only a lower bound on the users is ever known
+ * (those the load has seen), so the size is never overstated.
+ */
+export function directoryBudgetFor(users: number): BudgetLimit {
+  const limit = users > 500 ? 8_000 : users >= 50 ? 5_000 : 3_500;
+  return { requests: (limit * 9) / 10, windowMs: 11_000 };
+}
 
 /**
  * Which budget a Graph path spends: Intune auditing's for the audit log, Intune's for the rest of
@@ -73,11 +86,31 @@ export class RequestBudget {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly waiting = new Set<() => void>();
 
+  private limits: Readonly<Record<BudgetName, BudgetLimit>>;
+
   constructor(
-    private readonly limits: Readonly<Record<BudgetName, BudgetLimit>> = GRAPH_BUDGETS,
+    limits: Readonly<Record<BudgetName, BudgetLimit>> = GRAPH_BUDGETS,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) => sleepFor(ms, undefined, { signal }),
-  ) {}
+  ) {
+    this.limits = limits;
+  }
+
+  /**
+   * Raises one budget's limit, never lowers it: a limit learnt during a load (a larger tenant's
+   * directory limit) takes effect for the requests still waiting, which are woken to see it.
+   */
+  raise(budget: BudgetName, limit: BudgetLimit): void {
+    const current = this.limits[budget];
+    if (limit.requests / limit.windowMs <= current.requests / current.windowMs) return;
+    this.limits = { ...this.limits, [budget]: limit };
+    this.wake();
+  }
+
+  /** The limit a budget paces under now. */
+  limitOf(budget: BudgetName): BudgetLimit {
+    return this.limits[budget];
+  }
 
   /** Waits until `cost` fits every budget it names, then holds it until `sent` or `cancel`. */
   reserve(cost: BudgetCost, signal?: AbortSignal): Promise<BudgetReservation> {

@@ -18,8 +18,9 @@ import { SIM_RESOURCES } from './resources/index.js';
 import { SimResourceTable } from './resources/resource-table.js';
 import { readBody, sendJson } from './http-helpers.js';
 import { seededRandom } from './tenants/seeded-random.js';
+import { tenantUserCount } from './tenants/sim-tenant.js';
 import type { CollectionName, SimTenant } from './tenants/sim-tenant.js';
-import { DEFAULT_THROTTLE_LIMITS, Throttle } from './throttling.js';
+import { Throttle, throttleLimitsFor } from './throttling.js';
 import type { ThrottleLimit } from './throttling.js';
 
 export interface SimulatorOptions {
@@ -31,7 +32,7 @@ export interface SimulatorOptions {
   /** Added to every Graph exchange, to make the network's round trip visible. */
   latencyMs?: number;
   pageSizes?: Partial<Record<CollectionName, number>>;
-  /** Microsoft's per-app limits by default; `false` turns throttling off. */
+  /** Microsoft's per-app limits by default, the identity ones for the tenant's size; `false` turns throttling off. */
   throttling?: boolean | Record<Workload, ThrottleLimit>;
   /** The clock the throttling windows are counted on (a test gives the same one to the client's pacing). */
   throttleClock?: () => number;
@@ -109,7 +110,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const throttle =
     options.throttling === false
       ? undefined
-      : new Throttle(options.throttling === true || options.throttling === undefined ? DEFAULT_THROTTLE_LIMITS : options.throttling, options.throttleClock);
+      : new Throttle(options.throttling === true || options.throttling === undefined ? throttleLimitsFor(tenantUserCount(tenant)) : options.throttling, options.throttleClock);
 
   const server: Server = createServer({ cert: pki.serverCertificatePem, key: pki.serverPrivateKeyPem });
   await new Promise<void>((resolve, reject) => {

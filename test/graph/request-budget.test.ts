@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetOf, RequestBudget } from '../../src/graph/request-budget.js';
+import { budgetOf, directoryBudgetFor, GRAPH_BUDGETS, RequestBudget } from '../../src/graph/request-budget.js';
 
 /** A clock that moves only when the budget sleeps: every wait is counted, none is real. */
 function fakeClock() {
@@ -102,6 +102,27 @@ describe('the request budget', () => {
     (await budget.reserve({ [budgetOf('/v1.0/deviceManagement/auditEvents')]: 10 })).sent();
     expect(clock.slept).toEqual([]);
     expect([budget.inWindow('intune'), budget.inWindow('intune-auditing')]).toEqual([10, 10]);
+  });
+
+  it("paces the directory at nine tenths of the limit of the tenant's size, which only a larger proved size raises", async () => {
+    // Microsoft's sizes: S under 50 users (3,500 units per 10 s), M 50 to 500 (5,000), L above 500 (8,000).
+    expect([49, 50, 500, 501].map((users) => directoryBudgetFor(users).requests)).toEqual([3_150, 4_500, 4_500, 7_200]);
+    expect(GRAPH_BUDGETS.directory).toEqual(directoryBudgetFor(0));
+
+    // A clock that never moves: the waiting request can only go if the raise wakes it.
+    const budget = await spentBudget();
+    (await budget.reserve({ directory: 1 })).sent();
+    const next = budget.reserve({ directory: 1 });
+    let granted = false;
+    void next.then(() => (granted = true));
+    await Promise.resolve();
+    expect(granted).toBe(false);
+    budget.raise('directory', { requests: 10, windowMs: 500 });
+    (await next).sent();
+    expect(budget.inWindow('directory')).toBe(2);
+    // Never lowered.
+    budget.raise('directory', { requests: 2, windowMs: 500 });
+    expect(budget.limitOf('directory')).toEqual({ requests: 10, windowMs: 500 });
   });
 
   it("spends Intune's budget for deviceManagement and deviceAppManagement paths, the directory's for the rest", () => {

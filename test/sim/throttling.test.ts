@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Throttle } from '../../src/sim/throttling.js';
+import { Throttle, throttleLimitsFor } from '../../src/sim/throttling.js';
+import { buildLargeTenant } from '../../src/sim/tenants/large-tenant.js';
+import { tenantUserCount } from '../../src/sim/tenants/sim-tenant.js';
 
 describe("the simulator's per-app throttling", () => {
   const limits = {
@@ -31,5 +33,14 @@ describe("the simulator's per-app throttling", () => {
     expect([1, 2, 3].map(() => throttle.admit('app', 'intune-auditing').ok)).toEqual([true, true, true]);
     expect(throttle.admit('app', 'intune-auditing').ok).toBe(false);
     expect(throttle.admit('app', 'intune').ok).toBe(false);
+  });
+
+  it("holds the identity limits to the tenant's size, as Microsoft's table sets them", () => {
+    // "S - under 50 users, M - between 50 and 500 users, and L - above 500 users" (learn.microsoft.com/graph/throttling-limits).
+    expect([0, 49, 50, 500, 501].map((users) => throttleLimitsFor(users).identity.requests)).toEqual([3_500, 3_500, 5_000, 5_000, 8_000]);
+    expect(throttleLimitsFor(501).directory).toEqual({ requests: 8_000, windowMs: 10_000 });
+    expect(throttleLimitsFor(501).intune).toEqual({ requests: 1_000, windowMs: 20_000 });
+    // The benchmark's floor takes the large tenant's size as the largest, at its smallest build too.
+    expect(tenantUserCount(buildLargeTenant({ devices: 2_000, now: new Date('2026-11-22T09:00:00Z') }))).toBeGreaterThan(500);
   });
 });

@@ -125,6 +125,13 @@ export class GroupResolver {
   /** Groups found missing, waiting for their deleted-items look-up: sent twenty to a `$batch` call too. */
   private pendingDeleted: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
+  /**
+   * Distinct users the member lists named, until the tenant is proved large: Graph's directory
+   * limits grow with a tenant's users (above 500 the largest), so the reader is told as each size
+   * is proved and may pace its directory reads to it (`GraphReader.tenantUsersAtLeast`).
+   */
+  private readonly usersSeen = new Set<string>();
+  private usersTold = 0;
 
   /**
    * Once `signal` is aborted (the report failed), no further look-up is sent. Unless `deletedItems`
@@ -217,6 +224,7 @@ export class GroupResolver {
       ids.forEach((id, index) => {
         const { lookup, memberGroupIds } = readLookup(id, outcomes.get(String(index + 1)));
         this.lookups.set(id, lookup);
+        if (lookup.state === 'found') this.countUsers(lookup.members);
         if (lookup.state === 'deleted') deleted.push(id);
         if (memberGroupIds) {
           const depth = this.depths.get(id) ?? 0;
@@ -224,6 +232,7 @@ export class GroupResolver {
           if (depth < MAX_NESTING) this.add(memberGroupIds, depth + 1);
         }
       });
+      this.tellUsers();
       if (this.options.deletedItems !== false) {
         this.pendingDeleted.push(...deleted);
         if (this.pendingDeleted.length >= MAX_BATCH_SIZE) this.flushDeleted();
@@ -233,6 +242,21 @@ export class GroupResolver {
       if (!this.signal?.aborted) throw error;
       for (const id of ids) this.lookups.set(id, { state: 'unknown', id, error: { message: 'not read: the report stopped' } });
     }
+  }
+
+  private countUsers(members: readonly GroupMember[] | undefined): void {
+    if (this.usersTold > LARGEST_TENANT_FROM) return;
+    for (const member of members ?? []) if (member.type === 'user') this.usersSeen.add(member.id);
+  }
+
+  /** Tells the reader of each tenant size the users seen so far prove (Microsoft's sizes: 50 and more, above 500). */
+  private tellUsers(): void {
+    const seen = this.usersSeen.size;
+    const proves = (users: number) => seen >= users && this.usersTold < users;
+    if (!proves(LARGEST_TENANT_FROM + 1) && !proves(50)) return;
+    this.usersTold = seen;
+    this.graph.tenantUsersAtLeast?.(seen);
+    if (seen > LARGEST_TENANT_FROM) this.usersSeen.clear();
   }
 
   /** Sends the missing groups' deleted-items look-ups, twenty to a `$batch` call; awaited in settle(). */
@@ -291,6 +315,9 @@ function readRecovery(id: string, outcome: BatchOutcome | undefined): GroupRecov
     restorableUntil: new Date(deleted.getTime() + DELETED_ITEMS_RETENTION_DAYS * DAY_MS).toISOString(),
   };
 }
+
+/** Graph's largest directory limits hold "above 500 users" (learn.microsoft.com/graph/throttling-limits, "Identity and access service limits"). */
+const LARGEST_TENANT_FROM = 500;
 
 /** Nesting read below an assigned group; deeper than this, the group is unknown. */
 const MAX_NESTING = 3;

@@ -70,4 +70,9 @@ export interface GraphReader {
   getAll<T, R = T>(path: string, options?: RequestOptions, project?: (item: T) => R): Promise<R[]>;
   /** GET sub-requests through `$batch`; each ends as its own outcome, keyed by its id. */
   batchGet(requests: readonly BatchSubRequest[], options?: BatchOptions): Promise<Map<string, BatchOutcome>>;
+  /**
+   * What a load has proved of the tenant's size: it has seen at least `count` distinct users. A
+   * client pacing under the directory's limits, which grow with the tenant's users, may pace faster.
+   */
+  tenantUsersAtLeast?(count: number): void;
 }

@@ -154,3 +154,10 @@ export function declaredFindingsFor(tenant: Pick<SimTenant, 'declaredFindings'>,
   const coverage = options.betaCoverage ? 'beta' : 'v1.0';
   return tenant.declaredFindings.filter((finding) => finding.coverage === undefined || finding.coverage === coverage);
 }
+
+/** How many users the tenant's directory holds: the group members that are users, and the users known besides. */
+export function tenantUserCount(tenant: Pick<SimTenant, 'groups' | 'users'>): number {
+  const users = new Set<string>(tenant.users?.keys() ?? []);
+  for (const group of tenant.groups.values()) for (const member of group.members) if (member.type === 'user') users.add(member.id.toLowerCase());
+  return users.size;
+}
