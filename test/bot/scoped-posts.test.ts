@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,5 +145,39 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     for (const name of europeFindings) expect(card).toContain(name);
     expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
     expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+  });
+});
+
+describe('a channel set for one scope tag, while the posting schedules cannot be read', () => {
+  it('is posted nothing, by /api/notify or "post new findings", rather than perhaps the whole tenant’s findings', async () => {
+    const team = playground.config.teams[0]!;
+    const general = team.channels.find((candidate) => candidate.name === 'General') ?? team.channels[0]!;
+    // Set for Europe above; its document torn as a write that stopped part way leaves it.
+    const path = join(dataDirectory, 'tenants', simulatorTenantKey(harness.sim), 'documents', 'schedules.json');
+    const whole = readFileSync(path);
+    expect(whole.toString('utf8')).toContain('"scopeTag"');
+    writeFileSync(path, whole.subarray(0, whole.length >> 1));
+    try {
+      const from = playground.messages.length;
+      // The tenant's escrow gaps and connectors were never posted to General: read as a channel of the whole tenant, it would be sent them.
+      const all = await notify({});
+      expect(all.status).toBe(200);
+      expect(all.targets).toEqual([
+        expect.objectContaining({
+          channel: general.id,
+          status: 'failed',
+          fresh: 0,
+          message: expect.stringContaining('the posting schedules could not be read, so which channels are kept to one scope tag is unknown'),
+        }),
+      ]);
+      const asked = await ask('post new findings', general.id, true);
+      expect(asked.cards).toEqual([]);
+      expect(asked.text).toContain('whether its posts are kept to one scope tag is unknown');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(playground.messages.slice(from).filter((message) => message.cards.length > 0)).toEqual([]);
+    } finally {
+      writeFileSync(path, whole);
+    }
+    expect((await notify({})).targets).toEqual([expect.objectContaining({ channel: general.id, status: 'nothing-new' })]);
   });
 });
