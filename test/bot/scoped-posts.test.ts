@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostOutcome } from '../../src/app/new-findings-poster.js';
 import { openStateStore } from '../../src/app/open-state-store.js';
+import { ScheduleRecords } from '../../src/app/schedule-records.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import type { StateStore } from '../../src/store/state-store.js';
@@ -87,6 +88,31 @@ describe('a regional administrator through Teams, with the viewer scope on', () 
     expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
     expect(card).not.toContain('Connector & Integration Health');
     expect(await server.scheduler.tick()).toEqual([]);
+  });
+});
+
+describe('a schedule of one scope tag kept from before a report came to carry tags', () => {
+  it('posts every report whose rows carry tags now, not only those of the list kept when it was set', async () => {
+    const chat = playground.config.personalChat.id;
+    const set = await ask('post new findings for scope tag Europe daily at 9:00 UTC', chat);
+    expect(set.text).toContain('From now on I post new findings in scope tag Europe here daily at 09:00 (UTC)');
+    // As an earlier version kept it, when only report 3's rows carried tags.
+    const rewritten = await new ScheduleRecords(store).change((book) => ({
+      book: { ...book, schedules: book.schedules.map((schedule) => (schedule.channel === chat ? { ...schedule, reports: ['security-posture'] } : schedule)) },
+      value: book.schedules.filter((schedule) => schedule.channel === chat).length,
+    }));
+    expect(rewritten).toEqual({ ok: true, value: 1 });
+
+    now = new Date(now.getTime() + 86_400_000);
+    const from = playground.messages.length;
+    const runs = await server.scheduler.tick();
+    // Report 3's two Europe findings and report 2's two; report 4, read on /v1.0, carries no tags.
+    expect(runs.find((run) => run.channel === chat)?.outcome).toMatchObject({ status: 'posted', fresh: 4 });
+    await playground.waitForMessages(from, runs.length);
+    const card = texts(playground.messages.slice(from).find((message) => message.conversationId === chat)!);
+    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    for (const name of [...europeFindings, 'Clean up temp folders', 'Clear Teams cache']) expect(card).toContain(name);
+    expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
   });
 });
 
