@@ -97,10 +97,16 @@ function rssMb(pid: number): number {
 
 /** A started process's resident memory now, in MB; a process that has exited is an error naming how, with the end of its output. */
 function rssOf(instance: Started): number {
+  const gone = exitedError(instance);
+  if (gone) throw gone;
+  return rssMb(instance.process.pid!);
+}
+
+/** If the process has exited, an error naming how, with the end of its output; else null. */
+function exitedError(instance: Started): Error | null {
   const { exitCode, signalCode, pid } = instance.process;
-  if (exitCode !== null || signalCode !== null)
-    throw new Error(`process ${pid} exited (${exitCode ?? signalCode}) during the run; its output ended:\n${instance.output().slice(-4000)}`);
-  return rssMb(pid!);
+  if (exitCode === null && signalCode === null) return null;
+  return new Error(`process ${pid} exited (${exitCode ?? signalCode}) during the run; its output ended:\n${instance.output().slice(-4000)}`);
 }
 
 const loadsIn = (instance: Started) => (instance.output().match(/loading from Microsoft Graph/g) ?? []).length;
@@ -217,6 +223,8 @@ async function measureWindows(server: { base: string; instance: Started }, simul
     let peakSimulatorRss = simulatorRssMb();
     let peakTogetherRss = peakServerRss + peakSimulatorRss;
     const sampler = setInterval(() => {
+      // A server that has exited is not sampled (its /proc entry is gone); the viewers' loop stops and names it.
+      if (exitedError(server.instance)) return;
       const serverRss = rssMb(server.instance.process.pid!);
       const simulatorRss = simulatorRssMb();
       peakServerRss = Math.max(peakServerRss, serverRss);
@@ -239,15 +247,15 @@ async function measureWindows(server: { base: string; instance: Started }, simul
           return step % 2 === 0 ? `finding=${WINDOW_KINDS[step % WINDOW_KINDS.length]!}&open=true&limit=100` : `open=true&sort=${column}&limit=100`;
       }
     };
-    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(windowSeconds, async (index, step) => {
+    // Cleared however the run ends: a run stopped early must not leave the sampler keeping the bench alive.
+    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(windowSeconds, [server.instance], async (index, step) => {
       const path = `/api/reports/escrow-gaps/rows?${pathFor(step)}`;
       const begun = performance.now();
       const response = await request(`${server.base}${path}`, { headers: headersOf(index), dispatcher: agent });
       await response.body.arrayBuffer();
       if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
       return performance.now() - begun;
-    });
-    clearInterval(sampler);
+    }).finally(() => clearInterval(sampler));
     return {
       rows: total,
       rps: latencies.length / elapsed,
@@ -430,29 +438,55 @@ async function measureSeparate(): Promise<void> {
 /**
  * `viewers` viewers reading at once until `seconds` have passed, each one request after another
  * (`read` of the viewer and its step, answering its latency): the latencies answered, the failures
- * counted with the first one's words, and the seconds it took.
+ * counted with the first one's words, and the seconds it took. A failure is counted and the viewer
+ * reads on, but the run stops early, with an error, when one of `servers` has exited (named with its
+ * output) or when the last `failuresInARowLimit()` requests of all viewers together failed with no
+ * answer between them: a server gone or refusing everyone answers each request at once, and its
+ * viewers would otherwise spin until the deadline counting failures rather than measure anything.
  */
 async function readUntilDeadline(
   seconds: number,
+  servers: readonly Started[],
   read: (viewer: number, step: number) => Promise<number>,
 ): Promise<{ latencies: number[]; errors: number; firstError: string | null; elapsed: number }> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | null = null;
+  let failuresInARow = 0;
+  let stopped: Error | null = null;
+  const limit = failuresInARowLimit();
   const deadline = Date.now() + seconds * 1000;
   const viewer = async (index: number) => {
-    for (let step = index * 7; Date.now() < deadline; step += 1) {
+    for (let step = index * 7; Date.now() < deadline && stopped === null; step += 1) {
       try {
         latencies.push(await read(index, step));
+        failuresInARow = 0;
       } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
         errors += 1;
-        firstError ??= error instanceof Error ? error.message : String(error);
+        failuresInARow += 1;
+        firstError ??= message;
+        stopped ??=
+          servers.map(exitedError).find((gone) => gone !== null) ??
+          (failuresInARow >= limit
+            ? new Error(`the last ${failuresInARow} requests all failed, so the run stopped before its deadline (the latest: ${message}; the run's first failure: ${firstError})`)
+            : null);
       }
     }
   };
   const begun = performance.now();
   await Promise.all(Array.from({ length: viewers }, (_, index) => viewer(index)));
+  if (stopped !== null) {
+    // A server that went fails its requests a moment before it is seen to exit: given that moment, it is named with its output.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    throw servers.map(exitedError).find((gone) => gone !== null) ?? stopped;
+  }
   return { latencies, errors, firstError, elapsed: (performance.now() - begun) / 1000 };
+}
+
+/** Failures in a row, across all viewers, that stop a run: several rounds of every viewer failing, which a few refusals among answers never reach. */
+function failuresInARowLimit(): number {
+  return Math.max(100, viewers * 4);
 }
 
 /** N viewers of report 3 on one server, viewer i signed in as `people[i]`, after one cold read by the first. */
@@ -474,7 +508,7 @@ async function measureScoped(server: { base: string; instance: Started }, people
       return performance.now() - begun;
     };
     const cold = await read(0);
-    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(seconds, read);
+    const { latencies, errors, firstError, elapsed } = await readUntilDeadline(seconds, [server.instance], read);
     return {
       cold,
       requests: latencies.length,

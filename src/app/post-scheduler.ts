@@ -1,6 +1,6 @@
 import { StateStoreError } from '../store/state-store.js';
 import type { StateStore } from '../store/state-store.js';
-import { RETRY_AFTER_MS, dueSlot, recordRun, removeSchedule } from '../core/schedule/post-schedule.js';
+import { RETRY_AFTER_MS, dueSlot, recordRun, removeSchedule, scheduleReports } from '../core/schedule/post-schedule.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import type { ScheduleRecords } from './schedule-records.js';
@@ -19,6 +19,8 @@ export type ScheduledOutcome = PostOutcome & { botRemoved?: boolean };
 export interface PostSchedulerOptions {
   store: StateStore;
   records: ScheduleRecords;
+  /** The reports whose rows carry scope tags now, which a schedule of one scope tag posts (`scheduleReports`). */
+  scopeTagged: readonly ReportId[];
   /** The reports as loaded now; a tick loads each set of reports once for all its due schedules. */
   loadReports: (reports: readonly ReportId[]) => Promise<ReportResult[]>;
   /** Posts one schedule's new findings to its channel (TeamsBot.postOnSchedule). */
@@ -116,7 +118,7 @@ export class PostScheduler {
       if (await this.record(schedule, slot, { status: 'posted', succeeded: true })) this.unrecorded.delete(key);
       return null;
     }
-    const outcome = await this.options.post(schedule, await resultsFor(schedule.reports));
+    const outcome = await this.options.post(schedule, await resultsFor(scheduleReports(schedule, this.options)));
     log(`scheduled post to ${schedule.name} for ${slot.toISOString()}: ${outcome.status}, ${outcome.fresh} new${outcome.message ? ` (${outcome.message})` : ''}`);
     if (outcome.botRemoved) {
       // Nobody there can send "stop posting" any more, and every retry would load the reports again.

@@ -42,6 +42,7 @@ export function createBot(services: AppServices, options: BotOptions): { bot: Te
   const scheduler = new PostScheduler({
     store,
     records: schedules,
+    scopeTagged: services.registry.scopeTagged,
     loadReports: (ids) => services.reports.loadFresh(ids),
     post: (schedule, results) => bot.postOnSchedule(schedule, results),
     now,

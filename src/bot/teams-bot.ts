@@ -1,5 +1,6 @@
 import type { Request, Response } from 'restify';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
+import { scheduleReports } from '../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../core/schedule/post-schedule.js';
 import { errorText } from '../core/error-text.js';
 import { channelScope } from './commands/channel-scope.js';
@@ -117,7 +118,7 @@ export class TeamsBot {
     const plans = targets.map((target) => {
       const schedule = tagged.schedules.get(target.channel);
       const tag = schedule?.scopeTag;
-      const reports = named ?? (schedule ? schedule.reports : this.options.services.registry.postedByDefault);
+      const reports = named ?? (schedule ? scheduleReports(schedule, this.options.services.registry) : this.options.services.registry.postedByDefault);
       return { target, reports, ...(tag ? { scope: channelScope(tag) } : {}) };
     });
     const results = await this.loadFresh([...new Set(plans.flatMap((plan) => plan.reports))]);
@@ -152,7 +153,7 @@ export class TeamsBot {
   async postOnSchedule(schedule: PostSchedule, results: ReportResult[]): Promise<ScheduledOutcome> {
     const { target, botRemoved } = this.teams.referenceTarget(schedule.reference, { channel: schedule.channel, name: schedule.name });
     const scope = schedule.scopeTag ? { scope: channelScope(schedule.scopeTag) } : {};
-    const outcome = await this.poster.post(target, schedule.reports, { results, alwaysAnswer: true, ...scope });
+    const outcome = await this.poster.post(target, scheduleReports(schedule, this.options.services.registry), { results, alwaysAnswer: true, ...scope });
     return botRemoved() ? { ...outcome, botRemoved: true } : outcome;
   }
 

@@ -55,6 +55,9 @@ const outcome = (schedule: PostSchedule, status: ScheduledOutcome['status']): Sc
   loadErrors: [],
 });
 
+/** The reports whose rows carry scope tags, as the registry declares them now. */
+const SCOPE_TAGGED: ReportId[] = ['assignment-hygiene', 'security-posture', 'escrow-gaps'];
+
 function scheduler(
   post: (schedule: PostSchedule, results: ReportResult[]) => Promise<ScheduledOutcome>,
   loads: ReportId[][] = [],
@@ -67,6 +70,7 @@ function scheduler(
       loads.push([...reports]);
       return reports.map((id) => ({ ...reportResult(now.toISOString()), report: id }));
     },
+    scopeTagged: SCOPE_TAGGED,
     post,
     now: () => now,
     log: (line) => lines.push(line),
@@ -97,6 +101,41 @@ describe('the post scheduler', () => {
     expect(await runs.tick()).toHaveLength(3);
     expect(posted.sort()).toEqual(['channel-a', 'channel-b', 'channel-c']);
     expect(loads).toEqual([['escrow-gaps']]);
+  });
+
+  it('posts a schedule of one scope tag the reports that carry tags now, not the list kept when it was set; one of the whole tenant its own', async () => {
+    await schedule('whole-tenant');
+    const reading = readScheduleRequest('daily at 9 00 utc');
+    if (!reading.ok) throw new Error(reading.message);
+    // Set when only report 3's rows carried tags: the list kept with it names report 3 alone.
+    await records.change((book) => {
+      const change = setSchedule(book, reading.request, {
+        channel: 'europe',
+        name: 'europe',
+        reference: {},
+        reports: ['security-posture'],
+        scopeTag: { id: '1', name: 'Europe' },
+        setBy: 'Megan',
+        senderTimeZone: null,
+        now,
+      });
+      if (!change.ok) throw new Error(change.message);
+      return { book: change.book, value: null };
+    });
+    const loads: ReportId[][] = [];
+    const posted = new Map<string, ReportId[]>();
+    const runs = scheduler(async (due, results) => {
+      posted.set(
+        due.channel,
+        results.map((result) => result.report),
+      );
+      return outcome(due, 'posted');
+    }, loads);
+    now = new Date('2026-11-23T09:00:10Z');
+    expect(await runs.tick()).toHaveLength(2);
+    expect(Object.fromEntries(posted)).toEqual({ 'whole-tenant': ['escrow-gaps'], europe: SCOPE_TAGGED });
+    expect(loads.map((load) => [...load].sort())).toEqual(expect.arrayContaining([['escrow-gaps'], [...SCOPE_TAGGED].sort()]));
+    expect(loads).toHaveLength(2);
   });
 
   it('goes on to the other channels when one run throws, and tries that one again after the pause', async () => {

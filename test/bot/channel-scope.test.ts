@@ -22,6 +22,11 @@ describe('"post new findings" asked now: at most what both the asker and the cha
     expect(onDemandPost(europe, europeChannel, reports)).toEqual(expected);
   });
 
+  it('posts a channel set for a scope tag the reports that carry tags now, not the list its schedule kept when it was set', () => {
+    const now = { ...reports, scopeTagged: ['assignment-hygiene', 'security-posture'] as ReportId[] };
+    expect(onDemandPost(europe, europeChannel, now)).toMatchObject({ ok: true, reports: ['assignment-hygiene', 'security-posture'] });
+  });
+
   it('posts a regional asker’s own tags in a channel of no scope tag', () => {
     expect(onDemandPost(europe, undefined, reports)).toEqual({ ok: true, scope: europe, reports: ['security-posture'] });
   });

@@ -74,6 +74,8 @@ interface StoreUnderTest {
   open(): Promise<StateStore>;
   /** Replaces a channel's ledger with a torn copy, behind the store's back; returns an undo. */
   tearLedger(channel: string): Promise<() => Promise<void>>;
+  /** Cuts the posting schedules' document in half, as a write that stopped part way leaves it, behind the store's back; returns an undo. */
+  tearSchedules(): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,12 @@ const stores: Record<string, () => Promise<StoreUnderTest>> = {
         writeFileSync(path, TORN);
         return async () => writeFileSync(path, whole);
       },
+      async tearSchedules() {
+        const path = join(directory, 'tenants', simulatorTenantKey(harness.sim), 'documents', 'schedules.json');
+        const whole = readFileSync(path);
+        writeFileSync(path, whole.subarray(0, whole.length >> 1));
+        return async () => writeFileSync(path, whole);
+      },
       close: async () => rmSync(directory, { recursive: true, force: true }),
     };
   },
@@ -103,6 +111,13 @@ const stores: Record<string, () => Promise<StoreUnderTest>> = {
         const blob = container.getBlockBlobClient(`tenants/${simulatorTenantKey(harness.sim)}/ledgers/${sha256(channel)}.json`);
         const whole = await blob.downloadToBuffer();
         await blob.upload(TORN, TORN.length);
+        return async () => void (await blob.upload(whole, whole.length));
+      },
+      async tearSchedules() {
+        const blob = container.getBlockBlobClient(`tenants/${simulatorTenantKey(harness.sim)}/documents/schedules.json`);
+        const whole = await blob.downloadToBuffer();
+        const torn = whole.subarray(0, whole.length >> 1);
+        await blob.upload(torn, torn.length);
         return async () => void (await blob.upload(whole, whole.length));
       },
       close: () => azurite.stop(),
@@ -237,6 +252,43 @@ describe.each(Object.keys(stores))('notify with the %s', (storeName) => {
     expect(mended.body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
     await playground.waitForMessages(playground.messages.length - 1, 1);
     expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(deviceName);
+  });
+
+  it('posts nothing anywhere while the posting schedules cannot be read, says why, and posts again once they are whole', async () => {
+    const ask = async (text: string) => {
+      const from = playground.messages.length;
+      await playground.send(team().id, text, { mention: true });
+      return (await playground.waitForMessages(from, 1))[0]!;
+    };
+    // A schedule stored, then its document torn: which channels are kept to one scope tag is unknown.
+    expect((await ask('post new findings daily at 9:00 UTC')).text).toContain('From now on I post new findings here daily at 09:00 (UTC)');
+    const deviceName = addDeviceWithoutRecoveryKey();
+    const mend = await backing.tearSchedules();
+    const before = postsInTeam().length;
+    const why = expect.stringMatching(/^Nothing was posted: the posting schedules could not be read, .*documents\/schedules\.json aside/);
+
+    const all = await notify(server);
+    expect(all.status).toBe(200);
+    expect(all.body.targets).toEqual([{ channel: team().id, name: expect.any(String), loadErrors: [], fresh: 0, resolved: 0, status: 'failed', message: why }]);
+    const announcements = team().channels.find((channel) => channel.name === 'Announcements')!;
+    const named = await notify(server, { reports: ['escrow-gaps'], target: announcements.id });
+    expect(named.status).toBe(200);
+    expect(named.body.targets).toEqual([expect.objectContaining({ channel: announcements.id, status: 'failed', fresh: 0, message: why })]);
+
+    const asked = await ask('post new findings');
+    expect(asked.cards).toEqual([]);
+    expect(asked.text).toContain("Nothing was posted: this conversation's posting schedule could not be read");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postsInTeam()).toHaveLength(before);
+    expect(playground.messages.filter((message) => message.conversationId === announcements.id && message.cards.length > 0)).toEqual([]);
+    expect(server.log.filter((line) => line.includes('the posting schedules could not be read'))).toHaveLength(3);
+
+    await mend();
+    const mended = await notify(server, { reports: ['escrow-gaps'] });
+    expect(mended.body.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 1 })]);
+    await playground.waitForMessages(playground.messages.length - 1, 1);
+    expect(JSON.stringify(postsInTeam().at(-1)!.cards)).toContain(deviceName);
+    expect((await ask('stop posting')).text).toContain('Stopped: new findings are no longer posted here');
   });
 
   it('posts to one named channel of an installed team, with a ledger of its own', async () => {

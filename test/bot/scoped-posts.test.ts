@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostOutcome } from '../../src/app/new-findings-poster.js';
 import { openStateStore } from '../../src/app/open-state-store.js';
+import { ScheduleRecords } from '../../src/app/schedule-records.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import type { StateStore } from '../../src/store/state-store.js';
@@ -90,6 +91,31 @@ describe('a regional administrator through Teams, with the viewer scope on', () 
   });
 });
 
+describe('a schedule of one scope tag kept from before a report came to carry tags', () => {
+  it('posts every report whose rows carry tags now, not only those of the list kept when it was set', async () => {
+    const chat = playground.config.personalChat.id;
+    const set = await ask('post new findings for scope tag Europe daily at 9:00 UTC', chat);
+    expect(set.text).toContain('From now on I post new findings in scope tag Europe here daily at 09:00 (UTC)');
+    // As an earlier version kept it, when only report 3's rows carried tags.
+    const rewritten = await new ScheduleRecords(store).change((book) => ({
+      book: { ...book, schedules: book.schedules.map((schedule) => (schedule.channel === chat ? { ...schedule, reports: ['security-posture'] } : schedule)) },
+      value: book.schedules.filter((schedule) => schedule.channel === chat).length,
+    }));
+    expect(rewritten).toEqual({ ok: true, value: 1 });
+
+    now = new Date(now.getTime() + 86_400_000);
+    const from = playground.messages.length;
+    const runs = await server.scheduler.tick();
+    // Report 3's two Europe findings and report 2's two; report 4, read on /v1.0, carries no tags.
+    expect(runs.find((run) => run.channel === chat)?.outcome).toMatchObject({ status: 'posted', fresh: 4 });
+    await playground.waitForMessages(from, runs.length);
+    const card = texts(playground.messages.slice(from).find((message) => message.conversationId === chat)!);
+    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    for (const name of [...europeFindings, 'Clean up temp folders', 'Clear Teams cache']) expect(card).toContain(name);
+    expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+  });
+});
+
 async function notify(body: unknown): Promise<{ status: number; targets: PostOutcome[] }> {
   const response = await fetch(`${server.base}/api/notify`, {
     method: 'POST',
@@ -145,5 +171,39 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     for (const name of europeFindings) expect(card).toContain(name);
     expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
     expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+  });
+});
+
+describe('a channel set for one scope tag, while the posting schedules cannot be read', () => {
+  it('is posted nothing, by /api/notify or "post new findings", rather than perhaps the whole tenant’s findings', async () => {
+    const team = playground.config.teams[0]!;
+    const general = team.channels.find((candidate) => candidate.name === 'General') ?? team.channels[0]!;
+    // Set for Europe above; its document torn as a write that stopped part way leaves it.
+    const path = join(dataDirectory, 'tenants', simulatorTenantKey(harness.sim), 'documents', 'schedules.json');
+    const whole = readFileSync(path);
+    expect(whole.toString('utf8')).toContain('"scopeTag"');
+    writeFileSync(path, whole.subarray(0, whole.length >> 1));
+    try {
+      const from = playground.messages.length;
+      // The tenant's escrow gaps and connectors were never posted to General: read as a channel of the whole tenant, it would be sent them.
+      const all = await notify({});
+      expect(all.status).toBe(200);
+      expect(all.targets).toEqual([
+        expect.objectContaining({
+          channel: general.id,
+          status: 'failed',
+          fresh: 0,
+          message: expect.stringContaining('the posting schedules could not be read, so which channels are kept to one scope tag is unknown'),
+        }),
+      ]);
+      const asked = await ask('post new findings', general.id, true);
+      expect(asked.cards).toEqual([]);
+      expect(asked.text).toContain('whether its posts are kept to one scope tag is unknown');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(playground.messages.slice(from).filter((message) => message.cards.length > 0)).toEqual([]);
+    } finally {
+      writeFileSync(path, whole);
+    }
+    expect((await notify({})).targets).toEqual([expect.objectContaining({ channel: general.id, status: 'nothing-new' })]);
   });
 });

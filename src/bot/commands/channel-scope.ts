@@ -1,4 +1,5 @@
 import type { ReportId } from '../../core/reports/report-model.js';
+import { scheduleReports } from '../../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import { describeScope, scopeOfTag } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
@@ -42,7 +43,7 @@ export function onDemandPost(
         message: `This channel's posts are for scope tag ${tag.name}, which is outside what your Intune role assignments let you see (${describeScope(asker)}), so you cannot post its findings here. Someone who sees scope tag ${tag.name} can.`,
       };
     }
-    return { ok: true, scope: channelScope(tag), reports: schedule.reports };
+    return { ok: true, scope: channelScope(tag), reports: scheduleReports(schedule, reports) };
   }
   if (asker.kind === 'tenant') return { ok: true, scope: null, reports: reports.postedByDefault };
   if (reports.scopeTagged.length === 0) return { ok: false, message: `No report carries scope tags, so there is nothing in your scope (${describeScope(asker)}) to post.` };

@@ -159,6 +159,18 @@ export function setSchedule(
   return { ok: true, book: { version: 1, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, schedule, replaced, zoneFrom };
 }
 
+/**
+ * The reports a schedule posts now. One of a scope tag posts the reports whose rows carry scope tags
+ * as the registry declares them now (`scopeTagged`), not the list kept when it was set: the channel
+ * asked for its tag's new findings, naming no report (no command names one), so a report that has
+ * come to carry tags since belongs in its posts, and one that no longer does would be left out of
+ * them anyway (docs/contract.md, "Scheduled posts", "For one scope tag"). One of the whole tenant
+ * posts the reports kept with it when it was set.
+ */
+export function scheduleReports(schedule: Pick<PostSchedule, 'scopeTag' | 'reports'>, registry: { scopeTagged: readonly ReportId[] }): readonly ReportId[] {
+  return schedule.scopeTag ? registry.scopeTagged : schedule.reports;
+}
+
 export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {
   const removed = book.schedules.find((schedule) => schedule.channel === channel) ?? null;
   return { book: { version: 1, schedules: book.schedules.filter((schedule) => schedule !== removed) }, removed };
