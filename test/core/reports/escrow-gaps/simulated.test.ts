@@ -9,6 +9,9 @@ import type { GraphReader } from '../../../../src/core/graph/graph-reader.js';
 import { WINDOWS_FILTER } from '../../../../src/core/reports/escrow-gaps/load.js';
 import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS, SCOPE_TAG_DEVICE_FIELDS } from '../../../../src/core/reports/escrow-gaps/reads.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
+import { VIEWER_SCOPE_DEMO } from '../../../../src/core/viewer-scope/demo.js';
+import { ROW_SCOPE_TAGS_KEY, scopeReport } from '../../../../src/core/viewer-scope/scope-report.js';
+import { WHOLE_TENANT, scopeOfTag } from '../../../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
@@ -78,6 +81,33 @@ describe('report 4 reads only what it shows', () => {
     expect(tagged.rows.map(({ roleScopeTagIds: _tags, ...row }) => row)).toEqual(onV1.rows);
     expect(onV1.rows.some((row) => 'roleScopeTagIds' in row)).toBe(false);
     expect(tagged.rows.every((row) => typeof row.roleScopeTagIds === 'string')).toBe(true);
+  });
+
+  it('with the viewer scope on, a device whose tags beta did not send is shown to whole-tenant viewers only', async () => {
+    const untold = tenant.collections.managedDevices.find((device) => device.deviceName === 'CONTOSO-0001')!;
+    // As a Graph that left the field out of one device's record: its tags are not known, which is not Default.
+    const leavingOutTags = (graph: GraphReader): GraphReader =>
+      Object.assign(Object.create(graph) as GraphReader, {
+        async *pages<T>(path: string, options: Parameters<GraphReader['pages']>[1] = {}) {
+          for await (const page of graph.pages<T>(path, options)) {
+            yield {
+              ...page,
+              items: page.items.map((item) =>
+                (item as { id?: string }).id === untold.id ? (({ roleScopeTagIds: _left, ...rest }) => rest)(item as Record<string, unknown>) : item,
+              ),
+            };
+          }
+        },
+      });
+    const report = await loadReport('escrow-gaps', leavingOutTags(harness.client({ scopeTags: true })), { now: () => now });
+    const row = report.rows.find((candidate) => candidate.id === untold.id)!;
+    expect(row[ROW_SCOPE_TAGS_KEY]).toBeNull();
+    const europe = scopeReport(report, scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }));
+    if (!europe.ok) throw new Error(europe.explanation);
+    expect(europe.result.rows).toHaveLength(VIEWER_SCOPE_DEMO.europeDevices - 1);
+    expect(europe.result.rows.some((candidate) => candidate.id === untold.id)).toBe(false);
+    expect(europe.result.findings.some((finding) => finding.subjectId === untold.id)).toBe(false);
+    expect(scopeReport(report, WHOLE_TENANT)).toEqual({ ok: true, result: report });
   });
 
   it('with the viewer scope on and complete coverage, reads beta as complete coverage does: join type and tags', async () => {
