@@ -40,7 +40,8 @@ export interface ServicesOptions {
   log: (line: string) => void;
   /**
    * `VIEWER_SCOPE=intune-rbac`: each viewer sees what their Intune role assignments let them see
-   * (viewer-scopes.ts). Needs the connection's Graph client; off by default.
+   * (viewer-scopes.ts). Needs the connection's Graph client, opened to read the objects' scope tags
+   * (`scopeTags`); off by default.
    */
   viewerScope?: boolean;
   /** Each upstream report load once it ends (telemetry): counts and state only, never a record. */
@@ -121,6 +122,10 @@ export function createServices(options: ServicesOptions): AppServices {
   const triage = store ? new TriageRecords(store) : undefined;
   // A bug, not a state: the scope reads Graph, so a scope asked for without a client must not be silently off.
   if (options.viewerScope && !graph) throw new Error('The viewer scope reads Intune role assignments through the connection’s Graph client: it was given none.');
+  // Nor may the reports be loaded without the scope tags the scope filters their rows by: the one
+  // shared load is read with them for every viewer (docs/finding-rules.md, "Viewer scope").
+  if (options.viewerScope && !options.load && graph?.scopeTags !== true)
+    throw new Error('The viewer scope filters the reports by their objects’ scope tags: open the connection with `scopeTags` so that the client reads them.');
   return {
     registry,
     tenant: { label: connection.tenantLabel, demo: connection.demo },

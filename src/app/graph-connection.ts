@@ -102,6 +102,8 @@ export async function openGraphConnection(
     /** Each Graph call once it ends (telemetry's dependency). */
     onCall?: (call: GraphCall) => void;
     betaCoverage?: boolean;
+    /** The viewer scope is on (`VIEWER_SCOPE=intune-rbac`): the client reads the objects' scope tags where only `/beta` gives them. */
+    scopeTags?: boolean;
     /** The reads the client may make: `upstreamReadsOf` the registry the app serves; the product's own unless given. */
     reads?: readonly UpstreamRead[];
     /** Starts the simulated tenant demo mode reads; closed with the connection. */
@@ -111,6 +113,7 @@ export async function openGraphConnection(
   const clientOptions = {
     reads: options.reads ?? PRODUCT_READS,
     betaCoverage: options.betaCoverage === true,
+    scopeTags: options.scopeTags === true,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
   };

@@ -33,6 +33,9 @@ export function countedReader(graph: GraphReader): GraphReader {
     get betaCoverage() {
       return graph.betaCoverage;
     },
+    get scopeTags() {
+      return graph.scopeTags === true;
+    },
     coveragePath: (path) => graph.coveragePath(path),
     get: (path, options) => {
       const count = counts.getStore();

@@ -54,6 +54,8 @@ export interface GraphAttemptsOptions {
   allowList: UpstreamAllowList;
   /** Lets the allow-list take the beta twins of the collections `/v1.0` cuts short. */
   betaCoverage?: boolean;
+  /** Lets the allow-list take the beta twins read for their objects' scope tags (the viewer scope is on). */
+  scopeTags?: boolean;
   onExchange?: (exchange: GraphExchange) => void;
   /** Sees each call once it ends, with its retries (telemetry's dependency). */
   onCall?: (call: GraphCall) => void;
@@ -137,7 +139,7 @@ export class GraphAttempts {
    * it at once, between attempts or during one, with the signal's reason.
    */
   async send(method: 'GET' | 'POST', url: URL, request: AttemptRequest = {}): Promise<RawAnswer> {
-    this.allowList.assertAllowed(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true });
+    this.allowList.assertAllowed(method, url.pathname, url, { betaCoverage: this.options.betaCoverage === true, scopeTags: this.options.scopeTags === true });
     const clientRequestId = randomUUID();
     const waits = this.retryWaits(request.signal);
     const onCall = this.options.onCall;

@@ -44,6 +44,12 @@ export interface GraphClientOptions {
    * the allow-list then takes exactly their beta twins, and the reports read those.
    */
   betaCoverage?: boolean;
+  /**
+   * Read the objects' Intune scope tags where only `/beta` gives them, for the viewer scope
+   * (`VIEWER_SCOPE=intune-rbac`): the allow-list then takes exactly the twins declared for it
+   * (`scopeTagsSelect`), and the reports that declare one read it.
+   */
+  scopeTags?: boolean;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -74,6 +80,7 @@ export class GraphClient implements GraphReader {
       retry: options.retry,
       requestTimeoutMs: options.requestTimeoutMs,
       betaCoverage: options.betaCoverage,
+      scopeTags: options.scopeTags,
       onExchange: options.onExchange,
       ...(options.onCall ? { onCall: options.onCall } : {}),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
@@ -88,6 +95,11 @@ export class GraphClient implements GraphReader {
   /** Whether this client reads the beta twins of the collections `/v1.0` cuts short. */
   get betaCoverage(): boolean {
     return this.options.betaCoverage === true;
+  }
+
+  /** Whether this client reads the objects' scope tags where only `/beta` gives them (the viewer scope is on). */
+  get scopeTags(): boolean {
+    return this.options.scopeTags === true;
   }
 
   /** The path this client reads for a specification path: its beta twin under complete coverage. */

@@ -16,6 +16,8 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\
 /** Which paths a client may read: the declared ones, plus the beta twins when coverage asks for them. */
 export interface AllowListOptions {
   betaCoverage?: boolean;
+  /** The viewer scope is on: the beta twins read only for their objects' scope tags are taken too. */
+  scopeTags?: boolean;
 }
 
 /**
@@ -35,9 +37,15 @@ export class UpstreamAllowList {
    * permissions read them; nothing else is added.
    */
   readonly betaCoveragePaths: readonly string[];
+  /**
+   * The `/beta` twins read with the viewer scope on (`VIEWER_SCOPE=intune-rbac`) for their objects'
+   * scope tags, which `/v1.0` does not give (a read's `scopeTagsSelect`); the same permissions read them.
+   */
+  readonly scopeTagPaths: readonly string[];
   private readonly cutShortOnV1: ReadonlySet<string>;
   private readonly patterns: readonly RegExp[];
   private readonly betaCoveragePatterns: readonly RegExp[];
+  private readonly scopeTagPatterns: readonly RegExp[];
   /** By exact path: the fields a read of it must never select, and whether leaving `$select` out sends them. */
   private readonly secrets: ReadonlyMap<string, { fields: ReadonlySet<string>; unlessSelected: boolean }>;
 
@@ -47,6 +55,8 @@ export class UpstreamAllowList {
     this.betaCoveragePaths = [...this.cutShortOnV1].map(betaTwinOf);
     this.patterns = this.paths.map(toPattern);
     this.betaCoveragePatterns = this.betaCoveragePaths.map(toPattern);
+    this.scopeTagPaths = [...new Set(reads.filter((read) => read.scopeTagsSelect !== undefined && read.path.startsWith('/v1.0/')).map((read) => betaTwinOf(read.path)))];
+    this.scopeTagPatterns = this.scopeTagPaths.map(toPattern);
     const secrets = new Map<string, { fields: Set<string>; unlessSelected: boolean }>();
     for (const read of reads) {
       if (!read.secretFields?.length) continue;
@@ -64,7 +74,11 @@ export class UpstreamAllowList {
   }
 
   isAllowed(pathname: string, options: AllowListOptions = {}): boolean {
-    return this.patterns.some((pattern) => pattern.test(pathname)) || (options.betaCoverage === true && this.betaCoveragePatterns.some((pattern) => pattern.test(pathname)));
+    return (
+      this.patterns.some((pattern) => pattern.test(pathname)) ||
+      (options.betaCoverage === true && this.betaCoveragePatterns.some((pattern) => pattern.test(pathname))) ||
+      (options.scopeTags === true && this.scopeTagPatterns.some((pattern) => pattern.test(pathname)))
+    );
   }
 
   /** Refuses anything but a GET of an allow-listed path (or the batch POST) before it is sent. */

@@ -83,6 +83,8 @@ async function main(argv: string[]): Promise<void> {
   let simulator: Awaited<ReturnType<typeof startDemoTenant>> | undefined;
   const connection = await openGraphConnection(config.connection, {
     betaCoverage: config.betaCoverage,
+    // The viewer scope needs each object's scope tags: the client reads them where only beta gives them.
+    scopeTags: config.viewerScope,
     ...(telemetry ? { onCall: (call) => telemetry.graphCall(call) } : {}),
     startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });

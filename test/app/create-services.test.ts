@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/create-services.js';
+import type { GraphReader } from '../../src/core/graph/graph-reader.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { reportResult } from '../fixtures/report-result.js';
 
@@ -23,6 +24,28 @@ describe('the application floor without a state store (the command line)', () =>
 
   it('refuses to be made with neither a Graph client nor a load of its own: a composition root gives one', () => {
     expect(() => createServices({ connection: { tenantLabel: 'Contoso (demo)', demo: true, tenantKey: 'demo-contoso' }, log: () => undefined })).toThrow(/given neither/);
+  });
+});
+
+describe('the viewer scope', () => {
+  it('refuses to be made over a Graph client that does not read the objects’ scope tags: the one shared load must carry them for every viewer', () => {
+    const unread = (): never => {
+      throw new Error('nothing is read in this test');
+    };
+    const reader = (scopeTags: boolean): GraphReader => ({
+      betaCoverage: false,
+      scopeTags,
+      coveragePath: (path) => path,
+      get: unread,
+      pages: unread,
+      getAll: unread,
+      batchGet: unread,
+    });
+    const connection = (graph: GraphReader) => ({ tenantLabel: 'Contoso (demo)', demo: true, tenantKey: 'demo-contoso', graph });
+    expect(() => createServices({ connection: connection(reader(false)), viewerScope: true, log: () => undefined })).toThrow(/open the connection with `scopeTags`/);
+    expect(createServices({ connection: connection(reader(true)), viewerScope: true, log: () => undefined }).viewerScopes).toBeDefined();
+    // With the scope off, the client reads no scope tags, and need not.
+    expect(createServices({ connection: connection(reader(false)), log: () => undefined }).viewerScopes).toBeUndefined();
   });
 });
 

@@ -38,7 +38,7 @@ let now = new Date('2026-11-23T10:00:00Z'); // a Monday
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'dmhealth-scoped-posts-'));
   store = await openStateStore(`file:${dataDirectory}`, { tenant: simulatorTenantKey(harness.sim) });
-  server = await startBotServer(harness.sim, harness.client(), { store, now: () => now, viewerScope: true, notifyApiKey: NOTIFY_KEY });
+  server = await startBotServer(harness.sim, harness.client({ scopeTags: true }), { store, now: () => now, viewerScope: true, notifyApiKey: NOTIFY_KEY });
   playground = await startPlayground(`${server.base}/api/messages`, { currentUserName: 'Alex Wilber' });
 });
 
@@ -58,6 +58,17 @@ async function ask(text: string, conversationId: string, mention = false): Promi
 
 const texts = (message: PlaygroundMessage) => message.cards.flatMap((card) => [...cardTexts(card).blocks, ...cardTexts(card).runs]).join('\n');
 const europeFindings = ['ASR - Standard protection', 'Security baseline for Windows (23H2)'];
+/**
+ * Report 4's findings of the Europe devices (`CONTOSO-0001` to `-0080`): its devices are read with
+ * their scope tags when the scope is on (test/bot/viewer-scope.test.ts counts them through the filter).
+ */
+const EUROPE_ESCROW_FINDINGS = 12;
+/** The devices a card names (`CONTOSO-0081`), by number: none past Europe's, and at least one unless `some` is false. */
+function expectEuropeDevicesOnly(card: string, some = true): void {
+  const devices = (card.match(/CONTOSO-\d{4}/g) ?? []).map((name) => Number(name.slice('CONTOSO-'.length)));
+  if (some) expect(devices.length).toBeGreaterThan(0);
+  expect(devices.filter((number) => number > VIEWER_SCOPE_DEMO.europeDevices)).toEqual([]);
+}
 
 describe('a regional administrator through Teams, with the viewer scope on', () => {
   it('is shown a report in their scope tag only', async () => {
@@ -77,15 +88,16 @@ describe('a regional administrator through Teams, with the viewer scope on', () 
     now = new Date('2026-11-24T09:00:30Z');
     const from = playground.messages.length;
     const [run] = await server.scheduler.tick();
-    // Report 3's two and report 2's two (its Europe objects read with their tags); report 4 read on /v1.0 carries none.
-    expect(run?.outcome).toMatchObject({ status: 'posted', fresh: 4 });
+    // Report 3's two, report 2's two (its Europe objects read with their tags) and report 4's of the Europe devices.
+    expect(run?.outcome).toMatchObject({ status: 'posted', fresh: 4 + EUROPE_ESCROW_FINDINGS });
     const [post] = await playground.waitForMessages(from, 1);
     expect(post!.conversationId).toBe(channel.id);
     const card = texts(post!);
-    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    expect(card).toContain(`${4 + EUROPE_ESCROW_FINDINGS} new findings in Contoso (demo), scope tag Europe`);
     for (const name of [...europeFindings, 'Clean up temp folders', 'Clear Teams cache']) expect(card).toContain(name);
     expect(card).not.toContain('Collect Defender logs');
-    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(card).toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expectEuropeDevicesOnly(card);
     expect(card).not.toContain('Connector & Integration Health');
     expect(await server.scheduler.tick()).toEqual([]);
   });
@@ -134,17 +146,18 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     const set = await ask('post new findings for scope tag Europe daily at 9:00 UTC', announcements().id, true);
     expect(set.text).toContain('in scope tag Europe');
     const from = playground.messages.length;
-    // The reports posted by default carry no scope tags: none of their findings may reach a channel set for Europe.
+    // Report 1 carries no scope tags: none of its findings may reach a channel set for Europe. Reports 3
+    // and 4 do (report 4's devices read with their tags): their Europe findings only.
     const named = await notify({ reports: ['escrow-gaps', 'connector-health', 'security-posture'], target: announcements().id });
     expect(named.status).toBe(200);
-    expect(named.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 2 })]);
+    expect(named.targets).toEqual([expect.objectContaining({ status: 'posted', fresh: 2 + EUROPE_ESCROW_FINDINGS })]);
     const [post] = await playground.waitForMessages(from, 1);
     expect(post!.conversationId).toBe(announcements().id);
     const card = texts(post!);
-    expect(card).toContain('2 new findings in Contoso (demo), scope tag Europe');
+    expect(card).toContain(`${2 + EUROPE_ESCROW_FINDINGS} new findings in Contoso (demo), scope tag Europe`);
     for (const name of europeFindings) expect(card).toContain(name);
     expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
-    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expectEuropeDevicesOnly(card);
     expect(card).not.toContain('Connector & Integration Health');
 
     // Every installation, no reports named: the team's General channel, set for Europe above, has had that tag's findings already.
@@ -157,7 +170,7 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     const reply = await ask('post new findings', general().id, true);
     const card = texts(reply);
     expect(card).toContain('Nothing new in Contoso (demo), scope tag Europe');
-    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expectEuropeDevicesOnly(card, false);
     expect(card).not.toContain('Connector & Integration Health');
   });
 
@@ -165,12 +178,13 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     const chat = playground.config.groupChats[0]!;
     const reply = await ask('post new findings', chat.id, true);
     const card = texts(reply);
-    // Report 3's two Europe findings and report 2's two (its objects read on beta carry their tags).
-    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    // Report 3's two Europe findings, report 2's two (its objects read on beta carry their tags) and report 4's of the Europe devices.
+    expect(card).toContain(`${4 + EUROPE_ESCROW_FINDINGS} new findings in Contoso (demo), scope tag Europe`);
     expect(card).toContain('Platform script: Clean up temp folders');
     for (const name of europeFindings) expect(card).toContain(name);
     expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
-    expect(card).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expect(card).toContain('Windows LAPS & BitLocker Escrow Gaps');
+    expectEuropeDevicesOnly(card);
   });
 });
 

@@ -35,7 +35,8 @@ let poster: NewFindingsPoster<AdaptiveCardJson>;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'dmhealth-bot-scope-'));
   store = await FileStateStore.open(directory, { tenant: simulatorTenantKey(harness.sim) });
-  services = createServices({ connection: simulatorConnection(harness.sim, harness.client()), store, viewerScope: true, log: () => undefined });
+  // The client reads the objects' scope tags where only beta gives them, as `npm start` opens it with the scope on.
+  services = createServices({ connection: simulatorConnection(harness.sim, harness.client({ scopeTags: true })), store, viewerScope: true, log: () => undefined });
   poster = new NewFindingsPoster({ store, loadReports: (ids) => services.reports.loadFresh(ids), render: newFindingsCardFor({ tenantLabel: 'Contoso (demo)', tabLinks }) });
 });
 afterAll(async () => {
@@ -105,11 +106,30 @@ describe('the bot with the viewer scope on', () => {
     expect(wholeCount).toBeGreaterThan(2);
   });
 
-  it('answers a regional asker who asks for a tenant-wide report (escrow gaps) with why it is not theirs, and the central one with the report', async () => {
+  it('shows a regional asker the escrow gaps of their scope tags’ devices only (report 4 read with the devices’ tags), and the central one every device’s', async () => {
+    const findingsOf = (texts: readonly string[]) => Number(/^(\d+) findings, worst first$/m.exec(texts.join('\n'))?.[1]);
     const regional = await texts('show escrow gaps', administrators().regional);
+    const central = await texts('show escrow gaps', administrators().central);
+    // As the tab's API shows it to a viewer whose only tag is Europe: the Europe devices' rows and findings.
+    const [whole] = await services.reports.loadFresh(['escrow-gaps']);
+    const europe = services.viewerScopes!.view(whole!, scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }));
+    if (!europe.ok) throw new Error(`report 4 refused to Europe: ${europe.explanation}`);
+    expect(europe.result.rows).toHaveLength(VIEWER_SCOPE_DEMO.europeDevices);
+    expect(europe.result.findings.length).toBeGreaterThan(0);
+    expect(regional.join('\n')).toContain(
+      `Showing what your Intune role assignments let you see: scope tag Europe (${VIEWER_SCOPE_DEMO.europeDevices} of ${whole!.rows.length} rows).`,
+    );
+    expect(findingsOf(regional)).toBe(europe.result.findings.length);
+    expect(findingsOf(central)).toBe(whole!.findings.length);
+    expect(findingsOf(central)).toBeGreaterThan(findingsOf(regional));
+    expect(central.join('\n')).not.toContain('Showing what your Intune role assignments let you see');
+  });
+
+  it('answers a regional asker who asks for a tenant-wide report (connector health) with why it is not theirs, and the central one with the report', async () => {
+    const regional = await texts('show connector health', administrators().regional);
     expect(regional).toHaveLength(1);
-    expect(regional[0]).toMatch(/^Windows LAPS & BitLocker Escrow Gaps covers the whole tenant: its rows carry no scope tags, .* Yours show scope tag Europe\.$/);
-    expect(await reply('show escrow gaps', administrators().central)).toHaveProperty('card');
+    expect(regional[0]).toMatch(/^Connector & Integration Health covers the whole tenant: its rows carry no scope tags, .* Yours show scope tag Europe\.$/);
+    expect(await reply('show connector health', administrators().central)).toHaveProperty('card');
   });
 
   it('the overview: the regional asker’s scope named, their report counted in it, each tenant-wide report said to be outside it', async () => {
@@ -117,11 +137,11 @@ describe('the bot with the viewer scope on', () => {
     const card = JSON.stringify(answer);
     expect(card).toContain('Contoso (demo) · scope tag Europe');
     const all = cardTexts((answer as { card: unknown }).card);
-    // Every report but report 3, whose policies carry their scope tags, and report 2, whose beta-read objects do
-    // (report 4 read on /v1.0 carries none).
-    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 2);
+    // Every report but report 3, whose policies carry their scope tags, report 2, whose beta-read objects do,
+    // and report 4, whose devices are read with their tags when the scope is on.
+    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 3);
     expect(all.blocks).toContain('2 open findings, worst Medium');
-    expect(all.runs.filter((text) => /covers the whole tenant: its rows carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 2);
+    expect(all.runs.filter((text) => /covers the whole tenant: its rows carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 3);
     expect(JSON.stringify(await reply('show overview', administrators().central))).not.toContain('Not in your scope');
   });
 
@@ -255,7 +275,12 @@ describe('"post new findings" asked now, with the viewer scope on', () => {
     expect(posted.cards[0]).toContain('in Contoso (demo), scope tag Americas');
     expect(posted.cards[0]).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
     for (const name of VIEWER_SCOPE_DEMO.europePolicies) expect(posted.cards[0]).not.toContain(name);
-    expect(posted.cards[0]).not.toContain('Windows LAPS & BitLocker Escrow Gaps');
+    // Report 4's devices carry their tags (read on beta for them): the Americas devices' gaps only.
+    expect(posted.cards[0]).toContain('Windows LAPS & BitLocker Escrow Gaps');
+    const devices = (posted.cards[0]!.match(/CONTOSO-\d{4}/g) ?? []).map((name) => Number(name.slice('CONTOSO-'.length)));
+    expect(devices.length).toBeGreaterThan(0);
+    const { europeDevices, americasDevices } = VIEWER_SCOPE_DEMO;
+    expect(devices.filter((number) => number <= europeDevices || number > europeDevices + americasDevices)).toEqual([]);
     expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
   });
 });

@@ -176,6 +176,20 @@ describe('upstream allow-list', () => {
     expect(() => assertAllowedRequest('POST', '/beta/deviceManagement/managedDevices', undefined, { betaCoverage: true })).toThrow(GraphRequestRefusedError);
   });
 
+  it('takes the managed devices’ beta twin for their scope tags only when the viewer scope is on, and nothing else', () => {
+    expect(allowList.scopeTagPaths).toEqual(['/beta/deviceManagement/managedDevices']);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/managedDevices')).toBe(false);
+    expect(isAllowedUpstreamPath('/beta/deviceManagement/managedDevices', { scopeTags: true })).toBe(true);
+    expect(() => assertAllowedRequest('GET', '/beta/deviceManagement/managedDevices', undefined, { scopeTags: true })).not.toThrow();
+    expect(() => assertAllowedRequest('POST', '/beta/deviceManagement/managedDevices', undefined, { scopeTags: true })).toThrow(GraphRequestRefusedError);
+    // Report 2's /v1.0 lists keep to /v1.0 with the scope on: their beta twins return beta-only types.
+    for (const path of BETA_COVERAGE_PATHS.filter((twin) => twin !== '/beta/deviceManagement/managedDevices')) {
+      expect(isAllowedUpstreamPath(path, { scopeTags: true }), path).toBe(false);
+    }
+    // The scope does not move any read by itself: the load that declares the twin chooses it.
+    expect(coveragePath('/v1.0/deviceManagement/managedDevices', { scopeTags: true })).toBe('/v1.0/deviceManagement/managedDevices');
+  });
+
   it.each(['POST', 'PATCH', 'PUT', 'DELETE'])('refuses %s before sending', (method) => {
     expect(() => assertAllowedRequest(method, '/v1.0/deviceManagement/managedDevices')).toThrow(GraphRequestRefusedError);
   });

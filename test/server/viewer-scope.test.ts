@@ -30,7 +30,8 @@ interface Started {
  * scope on or off, and with complete coverage (`GRAPH_BETA_COVERAGE=true`) when asked.
  */
 async function start(viewerScope: boolean, betaCoverage = false): Promise<Started> {
-  const graph = harness.client(betaCoverage ? { betaCoverage } : {});
+  // With the scope on, the client reads the objects' scope tags where only beta gives them, as `npm start` opens it.
+  const graph = harness.client({ ...(betaCoverage ? { betaCoverage } : {}), ...(viewerScope ? { scopeTags: true } : {}) });
   const connection = simulatorConnection(harness.sim, graph);
   const directory = await mkdtemp(join(tmpdir(), 'dmhealth-scope-'));
   const store = await FileStateStore.open(directory, { tenant: connection.tenantKey });
@@ -258,27 +259,46 @@ describe('reports 2 and 4, whose rows carry their objects’ scope tags where Gr
     expect(csv).not.toContain('Collect Defender logs');
   });
 
-  it('report 4 read on beta: the regional administrator sees Europe’s devices and their gaps only, in the report, the window API and the CSV; the central one every device', async () => {
-    const europeDevices = Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => `CONTOSO-${String(index + 1).padStart(4, '0')}`);
-    const regional = await json<ReportResult>(await get(beta, '/api/reports/escrow-gaps', 'regional'));
+  const europeDevices = Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => `CONTOSO-${String(index + 1).padStart(4, '0')}`);
+
+  /** Report 4 as the regional and the central administrator see it on `server`: Europe's devices and their gaps only, every device. */
+  async function expectEscrowScoped(server: Started): Promise<void> {
+    const regional = await json<ReportResult>(await get(server, '/api/reports/escrow-gaps', 'regional'));
     expect(regional.rows.map((row) => String(row.device)).sort()).toEqual(europeDevices);
+    expect(regional.notice).toMatch(/^Showing what your Intune role assignments let you see: scope tag Europe/);
     const ids = new Set(regional.rows.map((row) => row.id));
     expect(regional.findings.length).toBeGreaterThan(0);
     expect(regional.findings.every((finding) => ids.has(finding.subjectId))).toBe(true);
-    const window = await json<Window>(await get(beta, '/api/reports/escrow-gaps/rows', 'regional'));
+    const window = await json<Window>(await get(server, '/api/reports/escrow-gaps/rows', 'regional'));
     expect(window.total).toBe(europeDevices.length);
-    const csv = await (await get(beta, '/api/reports/escrow-gaps.csv', 'regional')).text();
+    const csv = await (await get(server, '/api/reports/escrow-gaps.csv', 'regional')).text();
     expect(csv).toContain('CONTOSO-0001');
     expect(csv).not.toContain('CONTOSO-0081');
+    const summary = await json<ReportSummary>(await get(server, '/api/reports/escrow-gaps/summary', 'regional'));
+    expect(summary.findings).toBe(regional.findings.length);
 
-    const central = await json<ReportResult>(await get(beta, '/api/reports/escrow-gaps', 'central'));
+    const central = await json<ReportResult>(await get(server, '/api/reports/escrow-gaps', 'central'));
     expect(central.rows.length).toBeGreaterThan(regional.rows.length + VIEWER_SCOPE_DEMO.americasDevices);
     const inEurope = central.findings.filter((finding) => ids.has(finding.subjectId));
     expect(regional.findings.map((finding) => finding.fingerprint).sort()).toEqual(inEurope.map((finding) => finding.fingerprint).sort());
-    expect(await (await get(beta, '/api/reports/escrow-gaps.csv', 'central')).text()).toContain('CONTOSO-0081');
+    expect(await (await get(server, '/api/reports/escrow-gaps.csv', 'central')).text()).toContain('CONTOSO-0081');
+  }
+
+  it('report 4 read on beta: the regional administrator sees Europe’s devices and their gaps only, in the report, the window API, the CSV and the summary; the central one every device', async () => {
+    await expectEscrowScoped(beta);
   });
 
-  it('with the scope off, reports 2 and 4 are whole for everyone, and report 4 makes the very requests it makes with the scope on, none naming scope tags', async () => {
+  it('report 4 with default coverage: read on beta for the devices’ scope tags only, so the regional administrator sees Europe’s devices and their gaps, not a refusal', async () => {
+    await expectEscrowScoped(scoped);
+    // What it covers and finds is the /v1.0 read's: the central administrator sees what everyone sees with the scope off.
+    const central = await json<ReportResult>(await get(scoped, '/api/reports/escrow-gaps', 'central'));
+    const unscopedResult = await json<ReportResult>(await get(unscoped, '/api/reports/escrow-gaps', 'central'));
+    expect(central.findings.map((finding) => finding.fingerprint)).toEqual(unscopedResult.findings.map((finding) => finding.fingerprint));
+    expect(central.rows.map(({ roleScopeTagIds: _tags, ...row }) => row)).toEqual(unscopedResult.rows);
+    expect(central.notice).toBe(unscopedResult.notice);
+  });
+
+  it('with the scope off, reports 2 and 4 are whole for everyone, and report 4 reads /v1.0 naming no scope tags; with it on, the same requests with the devices on beta and their tags selected', async () => {
     for (const id of ['assignment-hygiene', 'escrow-gaps']) {
       const central = await json<ReportResult>(await get(unscoped, `/api/reports/${id}`, 'central'));
       const regional = await json<ReportResult>(await get(unscoped, `/api/reports/${id}`, 'regional'));
@@ -303,8 +323,15 @@ describe('reports 2 and 4, whose rows carry their objects’ scope tags where Gr
     const off = await escrowRequests(false);
     const on = await escrowRequests(true);
     expect(off.length).toBeGreaterThan(0);
-    expect(on).toEqual(off);
-    expect(off.some((request) => request.includes('roleScopeTagIds'))).toBe(false);
+    expect(off.some((request) => request.includes('roleScopeTagIds') || request.startsWith('/beta/'))).toBe(false);
+    // With the scope on: as many requests, the device list's on its beta twin, its $select the v1.0 one and the tags, no join type.
+    expect(on).toHaveLength(off.length);
+    const devicesOn = on.filter((request) => request.startsWith('/beta/deviceManagement/managedDevices?'));
+    const devicesOff = off.filter((request) => request.startsWith('/v1.0/deviceManagement/managedDevices?'));
+    expect(devicesOn).toHaveLength(devicesOff.length);
+    const selectOf = (request: string) => new URLSearchParams(request.slice(request.indexOf('?') + 1)).get('$select')!.split(',');
+    for (const [index, request] of devicesOn.entries()) expect(selectOf(request)).toEqual([...selectOf(devicesOff[index]!), 'roleScopeTagIds']);
+    expect(on.filter((request) => !request.includes('/managedDevices?'))).toEqual(off.filter((request) => !request.includes('/managedDevices?')));
   });
 });
 
@@ -339,11 +366,11 @@ describe('triage and history with the viewer scope on', () => {
     expect(await json(reopen)).toMatchObject(outside);
 
     // A report whose objects carry no scope tags is refused as the report itself is.
-    const escrow = await json<ReportResult>(await get(scoped, '/api/reports/escrow-gaps', 'central'));
-    const tenantWide = await post(scoped, '/api/reports/escrow-gaps/triage', 'regional', { action: 'accept', fingerprint: escrow.findings[0]!.fingerprint, reason: 'x' });
+    const connectors = await json<ReportResult>(await get(scoped, '/api/reports/connector-health', 'central'));
+    const tenantWide = await post(scoped, '/api/reports/connector-health/triage', 'regional', { action: 'accept', fingerprint: connectors.findings[0]!.fingerprint, reason: 'x' });
     expect(tenantWide.status).toBe(403);
     expect(await json(tenantWide)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
-    expect((await get(scoped, '/api/reports/escrow-gaps/triage', 'regional')).status).toBe(403);
+    expect((await get(scoped, '/api/reports/connector-health/triage', 'regional')).status).toBe(403);
 
     // What each reads back: the regional viewer, the decision and the audit entry of their own scope only; the central one, both.
     const regionalView = await json<TriageView>(await get(scoped, TRIAGE, 'regional'));

@@ -40,8 +40,8 @@ export function describeSimulatorCoverage(title: string, tenant: () => SimTenant
       const app = sim.addApplication({ roles });
       return requestAppToken(sim, { clientId: app.clientId, secret: app.secrets[0]! });
     };
-    const status = async (path: string, read: UpstreamRead, token: string, beta = false) => {
-      const query = read.select ? `?$select=${(beta && read.betaSelect ? read.betaSelect : read.select).join(',')}` : '';
+    const status = async (path: string, read: UpstreamRead, token: string, beta = false, select = beta && read.betaSelect ? read.betaSelect : read.select) => {
+      const query = select ? `?$select=${select.join(',')}` : '';
       const target = path.includes('{id}') ? pathFor({ path }, anIdFor(harness.sim.tenant, path)) : path;
       const response = await request(`${harness.sim.graphUrl}${target}${query}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': 'coverage-test' }, dispatcher });
       await response.body.dump();
@@ -59,6 +59,13 @@ export function describeSimulatorCoverage(title: string, tenant: () => SimTenant
       expect(await status(served, read, granted, read.fallsBackToBeta)).toBe(200);
       if (read.fallsBackToBeta) expect(await status(read.path, read, granted)).toBe(400);
       if (read.betaTwin) expect(await status(betaTwinOf(read.path), read, granted, true)).toBe(200);
+      // With the viewer scope on, the twin read for the objects' scope tags, with its own `$select`.
+      if (read.scopeTagsSelect) {
+        expect(await status(betaTwinOf(read.path), read, granted, true, read.scopeTagsSelect)).toBe(200);
+        expect(await status(betaTwinOf(read.path), read, refused, true, read.scopeTagsSelect)).toBe(403);
+        // `/v1.0` has no scope tags: a `$select` naming them is refused there.
+        expect(await status(read.path, read, granted, false, read.scopeTagsSelect)).toBe(400);
+      }
       expect(await status(served, read, refused, read.fallsBackToBeta)).toBe(403);
     });
   });

@@ -60,6 +60,12 @@ export interface BatchOptions {
 export interface GraphReader {
   /** Whether this reader reads the beta twins of the collections `/v1.0` cuts short. */
   readonly betaCoverage: boolean;
+  /**
+   * Whether this reader reads the objects' Intune scope tags where only `/beta` gives them (the viewer
+   * scope is on, `VIEWER_SCOPE=intune-rbac`): a read declaring `scopeTagsSelect` is then made on its
+   * beta twin with that `$select`. Absent is false.
+   */
+  readonly scopeTags?: boolean;
   /** The path this reader reads for a specification path: its beta twin under complete coverage. */
   coveragePath(path: string): string;
   /** One entity or singleton, e.g. `/beta/deviceManagement/windowsAutopilotSettings`. */

@@ -29,6 +29,13 @@ export interface UpstreamRead {
   /** The twin's `$select`, where it names fields only the beta schema declares (`/v1.0` answers 400 to them). */
   readonly betaSelect?: readonly string[];
   /**
+   * Only for a `/v1.0` path whose objects carry their Intune scope tags (`roleScopeTagIds`) on beta
+   * only: the `$select` of its `/beta` twin when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`)
+   * and complete coverage is not, its `select` and the tags, nothing else, so that each object carries
+   * its tags and the report covers what the `/v1.0` read covers (docs/finding-rules.md, "Viewer scope").
+   */
+  readonly scopeTagsSelect?: readonly string[];
+  /**
    * Only for a `/v1.0` path that Graph may not answer (400 for a segment it documents on beta only,
    * or 404): the reader then reads the `/beta` twin, which is allowed with it whatever the coverage.
    */

@@ -229,7 +229,7 @@ describe('what /v1.0 cannot show, on the demo tenant (issue 11, points 3 and 6)'
     const onBeta = await loadReport('escrow-gaps', harness.client({ betaCoverage: true }));
     expect(onBeta.findings.filter((finding) => finding.kind === 'recovery-key-not-in-entra')).toHaveLength(2);
     expect(onBeta.notice ?? '').not.toContain('GRAPH_BETA_COVERAGE');
-    expect(onBeta.notice ?? '').not.toContain('Graph does not give the join type');
+    expect(onBeta.notice ?? '').not.toContain('the join type is not read');
     expect(onBeta.rows.filter((row) => String(row.note ?? '').startsWith('Hybrid joined'))).toHaveLength(4);
     // LAPS by join type: the workplace-joined device is not supported, the hybrid one without a
     // password in Entra ID may be backed up to AD, and neither is a finding.

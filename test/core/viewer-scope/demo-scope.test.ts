@@ -87,20 +87,26 @@ describe('the demo tenant through each administrator’s scope', () => {
     expect(scopeReport(result, viewerScopeOf(rbac, { objectId: regional }))).toMatchObject({ ok: false, explanation: expect.stringMatching(/carry no scope tags/) });
   });
 
-  it("report 4 read on beta: each row carries its device's tags, and the regional administrator sees Europe's devices and their gaps only", async () => {
-    const graph = harness.client({ betaCoverage: true });
-    const [result, rbac] = await Promise.all([REPORTS.load('escrow-gaps', graph), loadRbacRecords(graph)]);
-    expect(result.rows.every((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string')).toBe(true);
-    const europe = scopeReport(result, viewerScopeOf(rbac, { objectId: harness.sim.tenant.demoAdministrators!.regional }));
-    if (!europe.ok) throw new Error(europe.explanation);
-    const numbers = europe.result.rows.map((row) => Number(String(row.device).slice('CONTOSO-'.length)));
-    expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => index + 1));
-    const devices = new Set(europe.result.rows.map((row) => row.id));
-    expect(europe.result.findings.length).toBeGreaterThan(0);
-    expect(europe.result.findings.every((finding) => devices.has(finding.subjectId))).toBe(true);
-    expect(europe.result.findings.length).toBe(result.findings.filter((finding) => devices.has(finding.subjectId)).length);
-    expect(result.findings.length).toBeGreaterThan(europe.result.findings.length);
-  });
+  it.each([
+    ['complete coverage', { betaCoverage: true }],
+    ['the scope on, default coverage', { scopeTags: true }],
+  ] as const)(
+    "report 4 read on beta (%s): each row carries its device's tags, and the regional administrator sees Europe's devices and their gaps only",
+    async (_read, options) => {
+      const graph = harness.client(options);
+      const [result, rbac] = await Promise.all([REPORTS.load('escrow-gaps', graph), loadRbacRecords(graph)]);
+      expect(result.rows.every((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string')).toBe(true);
+      const europe = scopeReport(result, viewerScopeOf(rbac, { objectId: harness.sim.tenant.demoAdministrators!.regional }));
+      if (!europe.ok) throw new Error(europe.explanation);
+      const numbers = europe.result.rows.map((row) => Number(String(row.device).slice('CONTOSO-'.length)));
+      expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: VIEWER_SCOPE_DEMO.europeDevices }, (_, index) => index + 1));
+      const devices = new Set(europe.result.rows.map((row) => row.id));
+      expect(europe.result.findings.length).toBeGreaterThan(0);
+      expect(europe.result.findings.every((finding) => devices.has(finding.subjectId))).toBe(true);
+      expect(europe.result.findings.length).toBe(result.findings.filter((finding) => devices.has(finding.subjectId)).length);
+      expect(result.findings.length).toBeGreaterThan(europe.result.findings.length);
+    },
+  );
 
   it('connectors are tenant-wide: refused to the regional administrator, shown whole to the central one', async () => {
     const graph = harness.client();

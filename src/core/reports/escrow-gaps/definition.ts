@@ -19,8 +19,8 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
   permissions: ['DeviceLocalCredential.ReadBasic.All', 'BitlockerKey.ReadBasic.All', 'DeviceManagementManagedDevices.Read.All'],
   prerequisites: ['An Intune licence for the tenant.', 'Local administrator password management (Windows LAPS) enabled in Entra ID device settings.'],
   beta: false,
-  // Each row carries its device's scope tags when the devices are read on beta (load.ts); on /v1.0
-  // none does, and the report is shown only to whole-tenant viewers.
+  // Each row carries its device's scope tags when the devices are read on beta (load.ts): with the
+  // viewer scope on they are, whatever the coverage. Read on /v1.0 (the scope off) none does.
   scopeTagged: true,
   navigationLabel: 'LAPS & BitLocker escrow',
   botNames: ['escrow gaps', 'escrow', 'laps', 'bitlocker', 'laps and bitlocker', 'laps and bitlocker escrow', 'laps and bitlocker escrow gaps'],

@@ -28,7 +28,8 @@ export const LAPS_NOT_SUPPORTED = 'not supported';
  */
 export const LAPS_MAY_BE_IN_AD = 'may be backed up to AD';
 /**
- * The caveat of a load without the join type (/v1.0), for what it makes findings of: missing keys
+ * The caveat of a load without the join type (read on /v1.0, or on beta for the scope tags only:
+ * load.ts), for what it makes findings of: missing keys
  * (a hybrid-joined device's may be in AD), missing LAPS passwords (a hybrid-joined device's may be in
  * AD, and a Microsoft Entra registered device cannot have one), or both.
  */
@@ -38,12 +39,12 @@ export function joinTypeNotice(gaps: { keys: boolean; laps: boolean }): string {
     ? 'a hybrid-joined device that escrows its BitLocker key or backs up its LAPS password to on-premises Active Directory shows here as missing them in Entra ID'
     : 'a hybrid-joined device that backs up its LAPS password to on-premises Active Directory shows here as missing it in Entra ID';
   return (
-    `Read on /v1.0, Graph does not give the join type: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
+    `Without beta coverage the join type is not read: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
     `as missing its password. ${BETA_COVERAGE_ASK} to tell them apart.`
   );
 }
 export const HYBRID_JOIN_NOTICE =
-  'Read on /v1.0, Graph does not give the join type: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
+  'Without beta coverage the join type is not read: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
   `shows here as missing its key in Entra ID. ${BETA_COVERAGE_ASK} to tell hybrid-joined devices apart.`;
 export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
 

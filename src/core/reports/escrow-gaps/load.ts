@@ -8,7 +8,7 @@ import { GraphError } from '../../graph/graph-error.js';
 import { asString, entraDeviceId, timestampText } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { loadSideBySide } from '../side-by-side.js';
-import { selectOf } from '../../graph/upstream-read.js';
+import { betaTwinOf, selectOf } from '../../graph/upstream-read.js';
 import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './reads.js';
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
 import type { DeviceNameOrder } from './name-order.js';
@@ -28,7 +28,8 @@ export interface WindowsDevice {
   cloudPc: boolean;
   /**
    * The device's `roleScopeTagIds` as its row's cell (`scopeTagsCell`): absent when the devices were
-   * read on `/v1.0`, which has no scope tags (reads.ts); null when beta sent none. Either is "not known".
+   * read on `/v1.0`, which has no scope tags (reads.ts: they are read on beta under complete coverage
+   * or with the viewer scope on); null when beta sent none. Either is "not known".
    */
   scopeTags?: string | null;
 }
@@ -56,7 +57,10 @@ export interface EscrowRecords {
    * `derive` looks each device up itself when absent or not of these very devices and maps.
    */
   join?: EscrowJoin;
-  /** Whether devices were read where Graph gives their join type (`/beta`), so hybrid-joined ones can be told apart. */
+  /**
+   * Whether devices were read with their join type (`/beta` under complete coverage), so hybrid-joined
+   * ones can be told apart; not when they were read on beta for their scope tags only.
+   */
   joinTypeKnown: boolean;
   recoveryKeys: EscrowSource<RecoveryKeyEscrow>;
   /** Last backup time of the local administrator password, by Entra device id. */
@@ -122,10 +126,14 @@ export const WINDOWS_FILTER = "operatingSystem eq 'Windows'";
 
 export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<EscrowRecords> {
   const progress = (source: string, records: number) => onProgress?.(source, records);
-  // The join type and the scope tags are beta properties: read there only when complete coverage is asked for.
-  const devicesPath = graph.coveragePath(ESCROW_DEVICES_READ.path);
+  // The join type and the scope tags are beta properties: both read there when complete coverage is
+  // asked for; with the viewer scope on (and default coverage) the devices are read there too, with
+  // the /v1.0 read's fields and their tags only, so that the report covers and finds what it does on
+  // /v1.0 and each row carries its device's tags (docs/finding-rules.md, "Viewer scope").
+  const forScopeTags = !graph.betaCoverage && graph.scopeTags === true;
+  const devicesPath = forScopeTags ? betaTwinOf(ESCROW_DEVICES_READ.path) : graph.coveragePath(ESCROW_DEVICES_READ.path);
   const onBeta = devicesPath.startsWith('/beta/');
-  const $select = onBeta ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
+  const $select = forScopeTags ? ESCROW_DEVICES_READ.scopeTagsSelect.join(',') : onBeta ? ESCROW_DEVICES_READ.betaSelect.join(',') : selectOf(ESCROW_DEVICES_READ);
   // Both escrow lists are folded into these maps as their pages come; the devices read so far are
   // tied to them as both arrive (escrow-join.ts). A fresh read of the devices starts a fresh join.
   const keysByDevice = new Map<string, RecoveryKeyEscrow>();

@@ -21,11 +21,19 @@ export const DEVICE_FIELDS = [
 /**
  * With the join type and the device's scope tags (`roleScopeTagIds`, for the viewer scope,
  * docs/finding-rules.md "Viewer scope"), which only the beta schema declares
- * (learn.microsoft.com/graph/api/resources/intune-shared-manageddevice?view=graph-rest-beta against
- * ?view=graph-rest-1.0): `/v1.0` answers 400 to a `$select` naming either. Read on beta, so only
- * when complete coverage is asked for: no request and no pass over the devices is added for them.
+ * (learn.microsoft.com/graph/api/resources/intune-devices-manageddevice?view=graph-rest-beta against
+ * ?view=graph-rest-1.0): `/v1.0` answers 400 to a `$select` naming either. Read on beta when
+ * complete coverage is asked for: no request and no pass over the devices is added for them.
  */
 export const BETA_DEVICE_FIELDS = [...DEVICE_FIELDS, 'joinType', 'roleScopeTagIds'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
+/**
+ * With the viewer scope on and default coverage: the v1.0 read's fields and the device's scope tags,
+ * read on beta (the only version that declares `roleScopeTagIds`, "List of Scope Tag IDs for this
+ * Device instance", learn.microsoft.com/graph/api/resources/intune-devices-manageddevice?view=graph-rest-beta),
+ * in the same requests. Not `joinType`: it tells hybrid-joined and registered devices apart, which
+ * changes what the report finds, and that is complete coverage's choice, not the viewer scope's.
+ */
+export const SCOPE_TAG_DEVICE_FIELDS = [...DEVICE_FIELDS, 'roleScopeTagIds'] as const satisfies readonly (keyof Beta.ManagedDevice)[];
 
 /** The LAPS fields this report reads; `credentials` is never among them (upstream-allow-list.ts, `selectsSecretFields`). */
 export const LAPS_FIELDS = ['id', 'lastBackupDateTime'] as const satisfies readonly (keyof Graph.DeviceLocalCredentialInfo)[];
@@ -38,7 +46,8 @@ export const ESCROW_DEVICES_READ = {
   optional: false,
   betaTwin: true,
   betaSelect: BETA_DEVICE_FIELDS,
-  why: 'The Windows devices whose escrow is checked; on beta, their join type and scope tags too.',
+  scopeTagsSelect: SCOPE_TAG_DEVICE_FIELDS,
+  why: 'The Windows devices whose escrow is checked; on beta, their scope tags too, and under complete coverage their join type.',
 } as const satisfies UpstreamRead;
 
 /**

@@ -1,13 +1,17 @@
 /**
  * Report 4's reads against the simulated Graph: Windows devices only, asked for with `$filter` and
  * read with a `$select` of the fields the report uses, the filter checked again on the client, and
- * a tenant that refuses the filter read whole instead.
+ * a tenant that refuses the filter read whole instead; with the viewer scope on, the same read on
+ * beta with the devices' scope tags.
  */
 import { describe, expect, it } from 'vitest';
 import type { GraphReader } from '../../../../src/core/graph/graph-reader.js';
 import { WINDOWS_FILTER } from '../../../../src/core/reports/escrow-gaps/load.js';
-import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS } from '../../../../src/core/reports/escrow-gaps/reads.js';
+import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS, SCOPE_TAG_DEVICE_FIELDS } from '../../../../src/core/reports/escrow-gaps/reads.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
+import { VIEWER_SCOPE_DEMO } from '../../../../src/core/viewer-scope/demo.js';
+import { ROW_SCOPE_TAGS_KEY, scopeReport } from '../../../../src/core/viewer-scope/scope-report.js';
+import { WHOLE_TENANT, scopeOfTag } from '../../../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
@@ -49,6 +53,68 @@ describe('report 4 reads only what it shows', () => {
     // Graph's filter matches the value as spelt: the device Intune spells 'windows' is not in its answer.
     expect(lowerCaseWindows).toHaveLength(1);
     expect(report.rows.some((row) => row.id === lowerCaseWindows[0])).toBe(false);
+  });
+
+  it('with the viewer scope on, reads the devices on beta with their scope tags and nothing else beta adds: the same requests, rows and findings as on /v1.0', async () => {
+    const onV1 = await loadReport('escrow-gaps', harness.client(), { now: () => now });
+    const v1Requests = harness.sim.graph.requests.map((request) => `${request.path}?${request.query}`).sort();
+    harness.sim.graph.clearLog();
+    const tagged = await loadReport('escrow-gaps', harness.client({ scopeTags: true }), { now: () => now });
+    expect(tagged.state).toBe('loaded');
+    const [devices, ...more] = queryOf(DEVICES);
+    expect(more).toEqual([]);
+    expect(harness.sim.graph.requests.find((request) => DEVICES.test(request.path))!.path).toBe('/beta/deviceManagement/managedDevices');
+    expect(devices!.get('$filter')).toBe(WINDOWS_FILTER);
+    const select = devices!.get('$select')!.split(',');
+    expect(select).toEqual([...SCOPE_TAG_DEVICE_FIELDS]);
+    expect(select).toEqual([...DEVICE_FIELDS, 'roleScopeTagIds']);
+    expect(select).not.toContain('joinType');
+    // The same requests, one for one (the three lists are read side by side, so in any order): the
+    // device list on its beta twin, its `$select` with the tags.
+    const asOnV1 = (request: { path: string; query: string }) =>
+      `${request.path.replace('/beta/', '/v1.0/')}?${request.query.replace(encodeURIComponent(SCOPE_TAG_DEVICE_FIELDS.join(',')), encodeURIComponent(DEVICE_FIELDS.join(',')))}`;
+    expect(harness.sim.graph.requests.map(asOnV1).sort()).toEqual(v1Requests);
+    // What it covers and finds is the /v1.0 read's: the same rows, findings and notice; each row carries its tags besides.
+    expect(tagged.findings.map((finding) => finding.fingerprint)).toEqual(onV1.findings.map((finding) => finding.fingerprint));
+    expect(tagged.findings.length).toBeGreaterThan(0);
+    expect(tagged.notice).toBe(onV1.notice);
+    expect(tagged.rows.map(({ roleScopeTagIds: _tags, ...row }) => row)).toEqual(onV1.rows);
+    expect(onV1.rows.some((row) => 'roleScopeTagIds' in row)).toBe(false);
+    expect(tagged.rows.every((row) => typeof row.roleScopeTagIds === 'string')).toBe(true);
+  });
+
+  it('with the viewer scope on, a device whose tags beta did not send is shown to whole-tenant viewers only', async () => {
+    const untold = tenant.collections.managedDevices.find((device) => device.deviceName === 'CONTOSO-0001')!;
+    // As a Graph that left the field out of one device's record: its tags are not known, which is not Default.
+    const leavingOutTags = (graph: GraphReader): GraphReader =>
+      Object.assign(Object.create(graph) as GraphReader, {
+        async *pages<T>(path: string, options: Parameters<GraphReader['pages']>[1] = {}) {
+          for await (const page of graph.pages<T>(path, options)) {
+            yield {
+              ...page,
+              items: page.items.map((item) =>
+                (item as { id?: string }).id === untold.id ? (({ roleScopeTagIds: _left, ...rest }) => rest)(item as Record<string, unknown>) : item,
+              ),
+            };
+          }
+        },
+      });
+    const report = await loadReport('escrow-gaps', leavingOutTags(harness.client({ scopeTags: true })), { now: () => now });
+    const row = report.rows.find((candidate) => candidate.id === untold.id)!;
+    expect(row[ROW_SCOPE_TAGS_KEY]).toBeNull();
+    const europe = scopeReport(report, scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }));
+    if (!europe.ok) throw new Error(europe.explanation);
+    expect(europe.result.rows).toHaveLength(VIEWER_SCOPE_DEMO.europeDevices - 1);
+    expect(europe.result.rows.some((candidate) => candidate.id === untold.id)).toBe(false);
+    expect(europe.result.findings.some((finding) => finding.subjectId === untold.id)).toBe(false);
+    expect(scopeReport(report, WHOLE_TENANT)).toEqual({ ok: true, result: report });
+  });
+
+  it('with the viewer scope on and complete coverage, reads beta as complete coverage does: join type and tags', async () => {
+    await loadReport('escrow-gaps', harness.client({ betaCoverage: true, scopeTags: true }), { now: () => now });
+    const [devices, ...more] = queryOf(DEVICES);
+    expect(more).toEqual([]);
+    expect(devices!.get('$select')!.split(',')).toEqual([...BETA_DEVICE_FIELDS]);
   });
 
   it('reads every device and keeps the Windows ones when the tenant refuses the filter', async () => {
