@@ -281,7 +281,9 @@ export function largeTenantAdministrators(seed = 7): LargeTenantAdministrator[] 
  *   (deviceAndAppManagementRoleAssignment, learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroleassignment?view=graph-rest-beta);
  * - report 3's settings catalog policies and intents spread across the tags: about 30 % Default
  *   (Intune's "0" on an object not tagged otherwise), 25 % Europe, 20 % Americas, 15 % Asia Pacific
- *   and 10 % both Europe and Americas.
+ *   and 10 % both Europe and Americas;
+ * - the role definitions behind the assignments, drawn last (src/core/viewer-scope/demo.ts,
+ *   `BUILT_IN_ROLES`): only Asia Pacific's and the central one's grant Endpoint Analytics read.
  */
 function plantViewerScope(collections: SimTenant['collections'], groups: Map<string, SimGroup>, seed: number): void {
   const random = seededRandom(seed + 3);
