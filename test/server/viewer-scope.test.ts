@@ -153,6 +153,8 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     expect(regional.findings).toEqual(central.findings);
     expect(regional.notice).toContain(`your Intune role ${VIEWER_SCOPE_DEMO.europeRole} grants Endpoint Analytics/Read`);
     expect((await get(scoped, '/api/reports/startup-reliability/summary', 'regional')).status).toBe(200);
+    // Its triage follows the report: theirs to read, as it is shown to them whole.
+    expect((await get(scoped, '/api/reports/startup-reliability/triage', 'regional')).status).toBe(200);
     expect((await get(scoped, '/api/reports/startup-reliability', 'nobody')).status).toBe(403);
   });
 
