@@ -1,7 +1,7 @@
 /**
  * The viewer scope (`VIEWER_SCOPE=intune-rbac`, docs/finding-rules.md "Viewer scope"): each viewer
  * sees what their Intune role assignments let them see. One load of the role assignments, scope
- * tags and admin groups is kept in the reports' cache, by name, for as long as a report is kept
+ * tags, admin groups and role definitions is kept in the reports' cache, by name, for as long as a report is kept
  * fresh; each viewer's scope is worked out from it by the pure rules (src/core/viewer-scope). A
  * report is loaded once for everyone and filtered per scope when served: the filtered result is
  * made once per shared result and set of scope tags, so viewers of the same tags share it, its
@@ -72,7 +72,7 @@ export class ViewerScopes {
     }
   }
 
-  /** The role assignments, scope tags and admin groups, loaded once for everyone while they are fresh. */
+  /** The role assignments, scope tags, admin groups and role definitions, loaded once for everyone while they are fresh. */
   private records(): Promise<RbacRecords> {
     return this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph));
   }

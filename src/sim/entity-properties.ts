@@ -687,3 +687,36 @@ export const ROLE_SCOPE_TAG: DeclaredProperties = {
   type: 'roleScopeTag',
   beta: propertiesOf<Beta.RoleScopeTag>()(['assignments', 'description', 'displayName', 'id', 'isBuiltIn']),
 };
+
+/**
+ * `deviceManagement/roleDefinitions` holds `deviceAndAppManagementRoleDefinition`, which adds nothing
+ * to `roleDefinition` (learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroledefinition):
+ * v1.0 declares `rolePermissions` (each `resourceActions`), `isBuiltIn` and the `roleAssignments`
+ * navigation; beta adds `isBuiltInRoleDefinition`, the deprecated `permissions` and `roleScopeTagIds`.
+ */
+export const ROLE_DEFINITION: DeclaredProperties = {
+  type: 'deviceAndAppManagementRoleDefinition',
+  'v1.0': propertiesOf<Graph.DeviceAndAppManagementRoleDefinition>()(['description', 'displayName', 'id', 'isBuiltIn', 'roleAssignments', 'rolePermissions']),
+  beta: propertiesOf<Beta.DeviceAndAppManagementRoleDefinition>()([
+    'description',
+    'displayName',
+    'id',
+    'isBuiltIn',
+    'isBuiltInRoleDefinition',
+    'permissions',
+    'roleAssignments',
+    'rolePermissions',
+    'roleScopeTagIds',
+  ]),
+};
+
+/**
+ * A role definition's `roleAssignments` are of the base type `roleAssignment`
+ * (learn.microsoft.com/graph/api/intune-rbac-roleassignment-list): v1.0 declares `resourceScopes` and
+ * the `roleDefinition` navigation beside the entity's fields; beta adds `scopeMembers` and `scopeType`.
+ */
+export const ROLE_DEFINITION_ASSIGNMENT: DeclaredProperties = {
+  type: 'roleAssignment',
+  'v1.0': propertiesOf<Graph.RoleAssignment>()(['description', 'displayName', 'id', 'resourceScopes', 'roleDefinition']),
+  beta: propertiesOf<Beta.RoleAssignment>()(['description', 'displayName', 'id', 'resourceScopes', 'roleDefinition', 'scopeMembers', 'scopeType']),
+};

@@ -7,7 +7,8 @@ import { useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000 }) });
 
-const rbacReads = () => harness.sim.graph.requests.filter((request) => /\/(roleAssignments|roleScopeTags)(\?|$)|\/groups\/[^/]+\/members/.test(request.path)).length;
+const rbacReads = () =>
+  harness.sim.graph.requests.filter((request) => /\/(roleAssignments|roleScopeTags|roleDefinitions)(\?|$)|\/groups\/[^/]+\/members/.test(request.path)).length;
 
 /**
  * What lets many viewers be served with the scope on about as fast as with it off
@@ -30,8 +31,9 @@ describe('the viewer scopes of many viewers', () => {
 
     const first = await Promise.all(administrators.map(({ objectId }) => scopes.scopeOf({ objectId })));
     const readsOnce = rbacReads();
-    // The assignments, the tags, and each of the four admin groups' members: one read each.
-    expect(readsOnce).toBe(6);
+    // The assignments, the tags, each of the four admin groups' members, the role definitions, and
+    // the assignments of the two roles that grant Endpoint Analytics read: one read each.
+    expect(readsOnce).toBe(9);
     const again = await Promise.all(administrators.map(({ objectId }) => scopes.scopeOf({ objectId: objectId.toUpperCase() })));
     expect(rbacReads()).toBe(readsOnce);
     again.forEach((scope, index) => expect(scope).toBe(first[index]));

@@ -132,16 +132,26 @@ describe('the bot with the viewer scope on', () => {
     expect(await reply('show connector health', administrators().central)).toHaveProperty('card');
   });
 
+  it('shows the regional asker endpoint analytics whole, since their role grants Endpoint Analytics read, and says why', async () => {
+    const regional = (await texts('show startup', administrators().regional)).join('\n');
+    expect(regional).toContain(`your Intune role ${VIEWER_SCOPE_DEMO.europeRole} grants Endpoint Analytics/Read, so it is shown whole`);
+    const whole = (await texts('show startup', administrators().central)).join('\n');
+    const count = (text: string) => Number(/^(\d+) findings, worst first$/m.exec(text)?.[1]);
+    expect(count(regional)).toBe(count(whole));
+    expect(count(whole)).toBeGreaterThan(0);
+  });
+
   it('the overview: the regional asker’s scope named, their report counted in it, each tenant-wide report said to be outside it', async () => {
     const answer = await reply('show overview', administrators().regional);
     const card = JSON.stringify(answer);
     expect(card).toContain('Contoso (demo) · scope tag Europe');
     const all = cardTexts((answer as { card: unknown }).card);
     // Every report but report 3, whose policies carry their scope tags, report 2, whose beta-read objects do,
-    // and report 4, whose devices are read with their tags when the scope is on.
-    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 3);
+    // report 4, whose devices are read with their tags when the scope is on, and report 6, which their
+    // role's Endpoint Analytics read opens.
+    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 4);
     expect(all.blocks).toContain('2 open findings, worst Medium');
-    expect(all.runs.filter((text) => /covers the whole tenant: its rows carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 3);
+    expect(all.runs.filter((text) => /covers the whole tenant: its rows carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 4);
     expect(JSON.stringify(await reply('show overview', administrators().central))).not.toContain('Not in your scope');
   });
 

@@ -60,6 +60,8 @@ describe('the derived allow-list', () => {
         "/v1.0/deviceManagement/managedDevices",
         "/v1.0/deviceManagement/managedDevices/{id}",
         "/v1.0/deviceManagement/mobileThreatDefenseConnectors",
+        "/v1.0/deviceManagement/roleDefinitions",
+        "/v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments",
         "/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance",
         "/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance",
         "/v1.0/devices(deviceId='{id}')",
@@ -96,8 +98,9 @@ describe('upstream allow-list', () => {
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
     // name, a user's, a group's and a device's memberships, the Entra device, and on beta a
     // device's scope tags for a viewer limited to them); the viewer scope's role assignments, scope
-    // tags and admin groups' members; report 7's conflict summary.
-    expect(UPSTREAM_PATHS).toHaveLength(56);
+    // tags and admin groups' members; report 7's conflict summary; the viewer scope's role
+    // definitions and one role's assignments.
+    expect(UPSTREAM_PATHS).toHaveLength(58);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);

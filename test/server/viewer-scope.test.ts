@@ -8,6 +8,7 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
@@ -67,6 +68,13 @@ const get = (server: Started, path: string, who: keyof typeof tokens) => fetch(`
 const post = (server: Started, path: string, who: keyof typeof tokens, body: unknown) =>
   fetch(`${server.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokens[who]}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+/** The demo's two administrators signed in to a server of a test's own. */
+async function signIn(server: Started): Promise<Record<'central' | 'regional', (path: string) => Promise<Response>>> {
+  const token = async (who: string) => ((await (await fetch(`${server.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
+  const [central, regional] = await Promise.all([token('central'), token('regional')]);
+  const as = (bearer: string) => (path: string) => fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+  return { central: as(central), regional: as(regional) };
+}
 const europe = [...VIEWER_SCOPE_DEMO.europePolicies, ...VIEWER_SCOPE_DEMO.bothPolicies].sort();
 const policiesOf = (result: Pick<ReportResult, 'rows'>) => [...new Set(result.rows.map((row) => String(row.policy)))].sort();
 
@@ -134,6 +142,61 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
       expect(refused.status).toBe(403);
       expect(await json(refused)).toMatchObject({ error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
       expect((await get(scoped, `/api/reports/${id}`, 'central')).status).toBe(200);
+    }
+  });
+
+  it('endpoint analytics (report 6) is shown whole to the regional administrator, whose role grants Endpoint Analytics read, saying so', async () => {
+    const central = await json<ReportResult>(await get(scoped, '/api/reports/startup-reliability', 'central'));
+    const response = await get(scoped, '/api/reports/startup-reliability', 'regional');
+    expect(response.status).toBe(200);
+    const regional = await json<ReportResult>(response);
+    expect(regional.rows).toEqual(central.rows);
+    expect(regional.findings).toEqual(central.findings);
+    expect(regional.notice).toContain(`your Intune role ${VIEWER_SCOPE_DEMO.europeRole} grants Endpoint Analytics/Read`);
+    expect((await get(scoped, '/api/reports/startup-reliability/summary', 'regional')).status).toBe(200);
+    // Its triage follows the report: theirs to read, as it is shown to them whole.
+    expect((await get(scoped, '/api/reports/startup-reliability/triage', 'regional')).status).toBe(200);
+    expect((await get(scoped, '/api/reports/startup-reliability', 'nobody')).status).toBe(403);
+  });
+
+  it('without Endpoint Analytics read in their role, the regional administrator is refused report 6 with that reason; nothing else changes', async () => {
+    const { collections } = harness.sim.tenant;
+    const kept = collections.roleDefinitions;
+    // A new list (the simulator serves a collection's pages the same until it is replaced).
+    collections.roleDefinitions = kept.map((definition) =>
+      definition.displayName === VIEWER_SCOPE_DEMO.europeRole
+        ? { ...definition, rolePermissions: [{ resourceActions: [{ allowedResourceActions: ['Microsoft.Intune_Organization_Read'], notAllowedResourceActions: [] }] }] }
+        : definition,
+    );
+    const server = await start(true);
+    try {
+      const as = await signIn(server);
+      const refused = await as.regional('/api/reports/startup-reliability');
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toMatchObject({
+        error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/grants Endpoint Analytics\/Read\. None of your Intune role assignments' roles grants it/) },
+      });
+      expect((await as.central('/api/reports/startup-reliability')).status).toBe(200);
+      expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
+    } finally {
+      collections.roleDefinitions = kept;
+      await server.close();
+    }
+  });
+
+  it('role definitions that cannot be read open report 6 to no one limited to scope tags, and say they could not be read; tags and whole-tenant viewers are as before', async () => {
+    const removeFault = harness.sim.faults.add({ path: ROLE_DEFINITIONS_READ.path, status: 403, times: 100 });
+    const server = await start(true);
+    try {
+      const as = await signIn(server);
+      const refused = await as.regional('/api/reports/startup-reliability');
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/role definitions could not be read/) } });
+      expect((await as.central('/api/reports/startup-reliability')).status).toBe(200);
+      expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
+    } finally {
+      removeFault();
+      await server.close();
     }
   });
 

@@ -323,4 +323,46 @@ describe("Intune's role-based access control as Graph serves it (the viewer scop
     expect(tags.body.value).toContainEqual({ id: '0', displayName: 'Default', isBuiltIn: true });
     expect((await raw('/v1.0/deviceManagement/roleScopeTags')).status).toBe(400);
   });
+
+  it('serves the role definitions on both versions, built-in and custom alike, their assignments only when expanded or listed on their own', async () => {
+    const list = await raw('/v1.0/deviceManagement/roleDefinitions?$select=id,displayName,isBuiltIn,rolePermissions');
+    expect(list.status).toBe(200);
+    const definitions = list.body.value as Array<Record<string, unknown>>;
+    expect(definitions.map((definition) => [definition.displayName, definition.isBuiltIn]).sort()).toEqual([
+      ['Europe policy and analytics', false],
+      ['Policy and Profile Manager', true],
+      ['Read Only Operator', true],
+    ]);
+    // The navigation is never sent unexpanded; the permissions are one resource action's allowed list.
+    expect(definitions.every((definition) => !('roleAssignments' in definition))).toBe(true);
+    const readOnly = definitions.find((definition) => definition.displayName === 'Read Only Operator')!;
+    expect(readOnly.rolePermissions).toEqual([
+      { resourceActions: [expect.objectContaining({ allowedResourceActions: expect.arrayContaining(['Microsoft.Intune_EndpointAnalytics_Read']) })] },
+    ]);
+    // v1.0 has no roleScopeTagIds on a role definition; beta does.
+    expect((await raw('/v1.0/deviceManagement/roleDefinitions?$select=id,roleScopeTagIds')).status).toBe(400);
+    expect((await raw('/beta/deviceManagement/roleDefinitions?$select=id,roleScopeTagIds')).status).toBe(200);
+
+    // One role's assignments: the tenant's assignments themselves, $select on the base roleAssignment's properties.
+    const assignments = await raw(`/v1.0/deviceManagement/roleDefinitions/${String(readOnly.id)}/roleAssignments?$select=id,displayName`);
+    expect(assignments.status).toBe(200);
+    expect(assignments.body.value).toEqual([{ id: expect.any(String), displayName: 'Central IT (read only)' }]);
+    expect((await raw(`/v1.0/deviceManagement/roleDefinitions/${String(readOnly.id)}/roleAssignments?$select=id,members`)).status).toBe(400);
+    const unselected = await raw(`/v1.0/deviceManagement/roleDefinitions/${String(readOnly.id)}/roleAssignments`);
+    expect((unselected.body.value as Array<Record<string, unknown>>).every((assignment) => !('roleScopeTagIds' in assignment))).toBe(true);
+    expect((await raw('/v1.0/deviceManagement/roleDefinitions/00000000-0000-4000-8000-000000000000/roleAssignments')).status).toBe(404);
+    // Expanded on the list, the assignments come with the role.
+    const expanded = await raw('/v1.0/deviceManagement/roleDefinitions?$expand=roleAssignments');
+    const europe = (expanded.body.value as Array<Record<string, unknown>>).find((definition) => definition.displayName === 'Europe policy and analytics')!;
+    expect((europe.roleAssignments as Array<Record<string, unknown>>).map((assignment) => assignment.displayName)).toEqual(['Europe IT']);
+  });
+
+  it('pages the role definitions as asked, a next link to the rest', async () => {
+    const first = await raw('/v1.0/deviceManagement/roleDefinitions?$select=id&$top=2');
+    expect(first.status).toBe(200);
+    expect(first.body.value).toHaveLength(2);
+    expect(first.body['@odata.nextLink']).toEqual(expect.stringContaining('/v1.0/deviceManagement/roleDefinitions'));
+    const all = await graph.getAll<{ id: string }>('/v1.0/deviceManagement/roleDefinitions', { query: { $select: 'id', $top: '1' } });
+    expect(new Set(all.map((definition) => definition.id)).size).toBe(3);
+  });
 });

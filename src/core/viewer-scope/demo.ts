@@ -3,11 +3,14 @@
  * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
  * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
  * scope group; report 3's policies, some of report 2's objects and some of report 4's devices tagged
- * by region, every other managed device Default. Planted after every report's records, from a
- * sequence of its own, so no other record's id moves.
+ * by region, every other managed device Default; and the role definitions behind the assignments:
+ * the central one is the built-in Read Only Operator, the regional one a custom role that grants
+ * Endpoint Analytics read (so report 6 opens to them) and no other tenant-wide area's. Planted after
+ * every report's records, from a sequence of its own, so no other record's id moves.
  */
 
 import type { DemoRecord } from '../reports/report-demo.js';
+import { AREA_READS } from './areas.js';
 import { DEFAULT_SCOPE_TAG_ID } from './scope.js';
 
 export interface ViewerScopeDemoBuilder {
@@ -42,6 +45,8 @@ export const VIEWER_SCOPE_DEMO = {
    */
   europeDevice: 'CONTOSO-0040',
   americasDevice: 'CONTOSO-0120',
+  /** The custom role behind the regional administrator's assignment: it grants Endpoint Analytics read (report 6), no other tenant-wide area's. */
+  europeRole: 'Europe policy and analytics',
 } as const;
 
 /** The collections of report 2's objects that the demo tags by name, and the field that names each (`name` for the settings catalog's). */
@@ -77,32 +82,30 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
   const centralAdmins = tenant.addGroup({ displayName: 'Intune Central Admins', userIds: [central] });
   const europeAdmins = tenant.addGroup({ displayName: 'Intune Europe Admins', userIds: [regional] });
   const europeDevices = tenant.addGroup({ displayName: 'Europe Devices', userIds: [] });
-  tenant.add(
-    'roleAssignments',
-    // No scope tag: "Admins that have no scope tags essentially have all scope tags"
-    // (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
-    {
-      id: tenant.guid(),
-      displayName: 'Central IT (read only)',
-      description: 'Read Only Operator for the whole tenant',
-      members: [centralAdmins],
-      scopeMembers: [],
-      resourceScopes: [],
-      scopeType: 'allDevicesAndLicensedUsers',
-      roleScopeTagIds: [],
-    },
-    // The Europe tag and a scope group: the scope group decides whom they may act on, the tag what they see.
-    {
-      id: tenant.guid(),
-      displayName: 'Europe IT',
-      description: 'Policy and Profile Manager for the European offices',
-      members: [europeAdmins],
-      scopeMembers: [europeDevices],
-      resourceScopes: [europeDevices],
-      scopeType: 'resourceScope',
-      roleScopeTagIds: [VIEWER_SCOPE_DEMO.tags.europe],
-    },
-  );
+  // No scope tag: "Admins that have no scope tags essentially have all scope tags"
+  // (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
+  const centralAssignment: DemoRecord = {
+    id: tenant.guid(),
+    displayName: 'Central IT (read only)',
+    description: 'Read Only Operator for the whole tenant',
+    members: [centralAdmins],
+    scopeMembers: [],
+    resourceScopes: [],
+    scopeType: 'allDevicesAndLicensedUsers',
+    roleScopeTagIds: [],
+  };
+  // The Europe tag and a scope group: the scope group decides whom they may act on, the tag what they see.
+  const europeAssignment: DemoRecord = {
+    id: tenant.guid(),
+    displayName: 'Europe IT',
+    description: 'Europe policy and analytics, for the European offices',
+    members: [europeAdmins],
+    scopeMembers: [europeDevices],
+    resourceScopes: [europeDevices],
+    scopeType: 'resourceScope',
+    roleScopeTagIds: [VIEWER_SCOPE_DEMO.tags.europe],
+  };
+  tenant.add('roleAssignments', centralAssignment, europeAssignment);
   const tag = (names: readonly string[], tagIds: string[]) => {
     for (const policy of tenant.records('configurationPolicies')) if (names.includes(String(policy.name))) policy.roleScopeTagIds = tagIds;
   };
@@ -128,5 +131,84 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
           ? [VIEWER_SCOPE_DEMO.tags.americas]
           : [DEFAULT_SCOPE_TAG_ID];
   }
+  // The role definitions, after every other id of this sequence so none of them moves.
+  tenant.add(
+    'roleDefinitions',
+    roleDefinition({ id: tenant.guid(), ...BUILT_IN_ROLES.readOnlyOperator, roleAssignments: [centralAssignment] }),
+    roleDefinition({ id: tenant.guid(), ...BUILT_IN_ROLES.policyAndProfileManager, roleAssignments: [] }),
+    roleDefinition({
+      id: tenant.guid(),
+      displayName: VIEWER_SCOPE_DEMO.europeRole,
+      description: "Policy and Profile Manager's permissions and Endpoint Analytics read, for the European offices",
+      isBuiltIn: false,
+      allowed: [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.endpointAnalytics.action],
+      roleAssignments: [europeAssignment],
+    }),
+  );
   return { administrators: { central, regional } };
+}
+
+/**
+ * Intune's built-in roles as role definitions (`isBuiltIn: true`), each with an excerpt of the
+ * permissions Microsoft lists for it (learn.microsoft.com/intune/intune-service/fundamentals/role-based-access-control-reference),
+ * as resource actions: Read Only Operator holds "Endpoint Analytics/Read", Policy and Profile
+ * Manager does not.
+ */
+export const BUILT_IN_ROLES = {
+  readOnlyOperator: {
+    displayName: 'Read Only Operator',
+    description: "Read Only Operators view user, device, enrollment, configuration, application information, and can't make changes to Intune.",
+    isBuiltIn: true,
+    allowed: [
+      'Microsoft.Intune_Audit_Read',
+      'Microsoft.Intune_DeviceCompliancePolices_Read',
+      'Microsoft.Intune_DeviceConfigurations_Read',
+      'Microsoft.Intune_EndpointAnalytics_Read',
+      'Microsoft.Intune_ManagedDevices_Read',
+      'Microsoft.Intune_MobileApps_Read',
+      'Microsoft.Intune_Organization_Read',
+      'Microsoft.Intune_Roles_Read',
+    ],
+  },
+  policyAndProfileManager: {
+    displayName: 'Policy and Profile Manager',
+    description: 'Policy and Profile Managers manage compliance policy, configuration profiles, Apple enrollment, corporate device identifiers, and security baselines.',
+    isBuiltIn: true,
+    allowed: [
+      'Microsoft.Intune_Audit_Read',
+      'Microsoft.Intune_DeviceCompliancePolices_Assign',
+      'Microsoft.Intune_DeviceCompliancePolices_Read',
+      'Microsoft.Intune_DeviceCompliancePolices_Update',
+      'Microsoft.Intune_DeviceConfigurations_Assign',
+      'Microsoft.Intune_DeviceConfigurations_Read',
+      'Microsoft.Intune_DeviceConfigurations_Update',
+      'Microsoft.Intune_Organization_Read',
+    ],
+  },
+} as const;
+
+/**
+ * A role definition as Graph serves it (deviceAndAppManagementRoleDefinition,
+ * learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroledefinition): its
+ * permissions as one resource action's `allowedResourceActions`, and its assignments, the records
+ * of the tenant's role assignments themselves, as its `roleAssignments` navigation.
+ */
+export function roleDefinition(role: {
+  id: string;
+  displayName: string;
+  description: string;
+  isBuiltIn: boolean;
+  allowed: readonly string[];
+  roleAssignments: DemoRecord[];
+}): DemoRecord {
+  return {
+    '@odata.type': '#microsoft.graph.deviceAndAppManagementRoleDefinition',
+    id: role.id,
+    displayName: role.displayName,
+    description: role.description,
+    isBuiltIn: role.isBuiltIn,
+    rolePermissions: [{ resourceActions: [{ allowedResourceActions: [...role.allowed], notAllowedResourceActions: [] }] }],
+    roleScopeTagIds: [DEFAULT_SCOPE_TAG_ID],
+    roleAssignments: role.roleAssignments,
+  };
 }

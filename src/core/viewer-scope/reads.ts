@@ -5,7 +5,9 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  * (`VIEWER_SCOPE=intune-rbac`): Intune's role assignments and scope tags. Both are beta only: the
  * v1.0 `deviceAndAppManagementRoleAssignment` has no `roleScopeTagIds`, `scopeMembers` or
  * `scopeType`, and v1.0 has no `roleScopeTags` collection (the v1.0 and beta metadata, as the Graph
- * type packages carry them). Then the direct members of the admin groups the assignments name.
+ * type packages carry them). Then the direct members of the admin groups the assignments name. Beside
+ * them, on `/v1.0`, the role definitions, and the assignments of each role whose permissions open a
+ * tenant-wide report (src/core/viewer-scope/areas.ts).
  */
 
 /**
@@ -51,4 +53,42 @@ export const ADMIN_GROUP_MEMBERS_READ = {
   why: 'The members of the admin groups Intune role assignments name: who holds which assignment.',
 } as const satisfies UpstreamRead;
 
-export const VIEWER_SCOPE_READS: readonly UpstreamRead[] = [ROLE_ASSIGNMENTS_READ, ROLE_SCOPE_TAGS_READ, ADMIN_GROUP_MEMBERS_READ];
+/**
+ * `GET /v1.0/deviceManagement/roleDefinitions`
+ * (learn.microsoft.com/graph/api/intune-rbac-deviceandappmanagementroledefinition-list): Intune's roles, built-in
+ * (`isBuiltIn`) and custom alike, each with its `rolePermissions[].resourceActions[]`
+ * (`allowedResourceActions`, `notAllowedResourceActions`; resourceAction,
+ * learn.microsoft.com/graph/api/resources/intune-rbac-resourceaction). `DeviceManagementRBAC.Read.All`
+ * (or its ReadWrite form), which the product already asks for. Read on `/v1.0`: every field read is
+ * declared there.
+ */
+export const ROLE_DEFINITIONS_READ = {
+  path: '/v1.0/deviceManagement/roleDefinitions',
+  permissions: ['DeviceManagementRBAC.Read.All'],
+  select: ['id', 'displayName', 'isBuiltIn', 'rolePermissions'],
+  optional: true,
+  why: "Which Intune roles grant the read permission of a tenant-wide report's area (endpoint analytics): who among the viewers limited to scope tags may see it.",
+} as const satisfies UpstreamRead;
+
+/**
+ * `GET /v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments`
+ * (learn.microsoft.com/graph/api/intune-rbac-roleassignment-list): the assignments of one role, the
+ * documented way from a role to its assignments (a role assignment names its role only through its
+ * `roleDefinition` navigation property). Read only for a role that grants an area's read permission;
+ * `DeviceManagementRBAC.Read.All`.
+ */
+export const ROLE_DEFINITION_ASSIGNMENTS_READ = {
+  path: '/v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments',
+  permissions: ['DeviceManagementRBAC.Read.All'],
+  select: ['id'],
+  optional: true,
+  why: "The role assignments of a role that grants a tenant-wide area's read permission: which viewers hold it.",
+} as const satisfies UpstreamRead;
+
+export const VIEWER_SCOPE_READS: readonly UpstreamRead[] = [
+  ROLE_ASSIGNMENTS_READ,
+  ROLE_SCOPE_TAGS_READ,
+  ADMIN_GROUP_MEMBERS_READ,
+  ROLE_DEFINITIONS_READ,
+  ROLE_DEFINITION_ASSIGNMENTS_READ,
+];

@@ -1,4 +1,5 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
+import { AREA_READS, areaOfReport } from './areas.js';
 import { describeScope, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
@@ -32,9 +33,11 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * - the whole tenant: the result itself, unchanged;
  * - no scope: refused, with the scope's explanation;
  * - scope tags: a report none of whose rows carries scope tags covers the whole tenant (connectors,
- *   multi admin approval, analytics) and is refused with why; any other keeps the rows whose object
- *   carries one of the tags, the findings and unchecked subjects of those objects (by `id` and
- *   `subjectId`, without case), their audit stories, and says in its notice which scope it shows.
+ *   multi admin approval, analytics): it is shown whole when one of the viewer's roles grants the
+ *   read permission of its area (areas.ts), and refused with why otherwise; any other keeps the rows
+ *   whose object carries one of the tags, the findings and unchecked subjects of those objects (by
+ *   `id` and `subjectId`, without case), their audit stories, and says in its notice which scope it
+ *   shows.
  * A load error carries no tenant data and is passed on as it is, except to a viewer of no scope.
  */
 export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
@@ -42,11 +45,7 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   if (scope.kind === 'none') return { ok: false, explanation: scope.explanation };
   if (result.state === 'load-error') return { ok: true, result };
   const tagged = result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string');
-  if (result.rows.length > 0 && !tagged)
-    return {
-      ok: false,
-      explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
-    };
+  if (result.rows.length > 0 && !tagged) return tenantWide(result, scope);
   const rows: ReportRow[] = result.rows.filter((row) => visibleTo(scope, rowScopeTags(row)));
   const visibleIds = subjectsInView({ rows });
   const seen = (subjectId: string) => visibleIds.has(subjectId.toLowerCase());
@@ -60,4 +59,32 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   };
   if (result.auditLog?.state === 'read') scoped.auditLog = { ...result.auditLog, changes: Object.fromEntries(Object.entries(result.auditLog.changes).filter(([id]) => seen(id))) };
   return { ok: true, result: scoped };
+}
+
+/**
+ * A tenant-wide report to a viewer of tags: whole when a role of theirs grants its area's read
+ * permission, with a notice saying which; refused otherwise, saying whether their roles grant no
+ * such read, whether that could not be read, or whether no read permission opens the report at all.
+ */
+function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' }>): ScopedReport {
+  const area = areaOfReport(result.report);
+  if (area === null)
+    return {
+      ok: false,
+      explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
+    };
+  const { permission } = AREA_READS[area];
+  const roles = scope.areas?.granted.get(area);
+  if (roles) {
+    const notice = `${result.title} covers the whole tenant: its objects carry no scope tags, and your Intune role${roles.length === 1 ? '' : 's'} ${roles.join(', ')} grant${roles.length === 1 ? 's' : ''} ${permission}, so it is shown whole.`;
+    return { ok: true, result: { ...result, notice: result.notice ? `${notice} ${result.notice}` : notice } };
+  }
+  const unknown = scope.areas?.unknown.get(area);
+  const opening = `${result.title} covers the whole tenant: its objects carry no scope tags, so Intune shows it to administrators whose role grants ${permission}.`;
+  return {
+    ok: false,
+    explanation: unknown
+      ? `${opening} Whether yours does is not known just now: ${unknown}. It is not shown until that is read; try again in a few minutes.`
+      : `${opening} None of your Intune role assignments' roles grants it, so it is not shown to you (your scope: ${describeScope(scope)}).`,
+  };
 }

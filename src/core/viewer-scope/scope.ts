@@ -16,7 +16,15 @@
  *   "Multiple role assignments"; the default behaviour merges them): the tags are the union.
  * - Scope (Groups) decide which users and devices the admins may act on, not what they see; this app
  *   takes no action, so they narrow nothing here.
+ * - "Roles determine what access admins have to which objects": objects that carry no scope tags
+ *   are seen by whoever's role reads their area. A viewer limited to scope tags sees a tenant-wide
+ *   report when a role definition of an assignment they hold grants the read permission Microsoft
+ *   documents for all of its area (areas.ts); a definition, or its assignments, that could not be
+ *   read grants nothing.
  */
+
+import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
+import type { TenantWideArea } from './areas.js';
 
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
 export const DEFAULT_SCOPE_TAG_ID = '0';
@@ -43,11 +51,41 @@ export interface ScopeTagRecord {
 /** The direct user members of one admin group (lower-case ids), or why they could not be read: never "no members". */
 export type AdminGroupMembers = { state: 'read'; userIds: ReadonlySet<string> } | { state: 'unknown'; reason: string };
 
-/** What one load of the role-based access control reads: the assignments, the tags and the admin groups' members by lower-case id. */
+/**
+ * One Intune role (built-in or custom: both are role definitions, `isBuiltIn` tells them apart) whose
+ * permissions grant the read of one tenant-wide area or more, and the ids (lower case) of its
+ * assignments, or why they could not be read: never "no assignments".
+ */
+export interface GrantingRole {
+  id: string;
+  displayName: string;
+  isBuiltIn: boolean;
+  areas: readonly TenantWideArea[];
+  assignments: { state: 'read'; ids: ReadonlySet<string> } | { state: 'unknown'; reason: string };
+}
+
+/** The roles that grant an area's read, or why the role definitions could not be read (then no role grants anything). */
+export type RoleDefinitions = { state: 'read'; granting: readonly GrantingRole[] } | { state: 'unknown'; reason: string };
+
+/**
+ * What one load of the role-based access control reads: the assignments, the tags, the admin
+ * groups' members by lower-case id, and the roles that grant a tenant-wide area's read.
+ */
 export interface RbacRecords {
   assignments: readonly RoleAssignmentRecord[];
   tags: readonly ScopeTagRecord[];
   members: ReadonlyMap<string, AdminGroupMembers>;
+  definitions: RoleDefinitions;
+}
+
+/**
+ * Which tenant-wide areas a viewer limited to scope tags may read: per area, the roles of their
+ * assignments that grant it; and per area not granted, why it is not known to be (a role's or the
+ * definitions' read failed), for the refusal's words.
+ */
+export interface AreaAccess {
+  granted: ReadonlyMap<TenantWideArea, readonly string[]>;
+  unknown: ReadonlyMap<TenantWideArea, string>;
 }
 
 /** The signed-in viewer: their Entra object id (the token's `oid`). */
@@ -58,12 +96,21 @@ export interface Viewer {
 /**
  * What a viewer may see:
  * - `tenant`: everything (an assignment without scope tags);
- * - `tags`: objects carrying one of `tagIds`; `key` names the set, the same for every viewer of the same tags;
+ * - `tags`: objects carrying one of `tagIds`, and the tenant-wide areas their roles read; `key` names
+ *   the set of tags and areas granted, the same for every viewer of the same;
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
   | { kind: 'tenant'; assignments: readonly string[] }
-  | { kind: 'tags'; tagIds: ReadonlySet<string>; tagNames: readonly string[]; assignments: readonly string[]; key: string }
+  | {
+      kind: 'tags';
+      tagIds: ReadonlySet<string>;
+      tagNames: readonly string[];
+      assignments: readonly string[];
+      key: string;
+      /** The tenant-wide areas their roles read (absent: none, as for a channel's scope tag). */
+      areas?: AreaAccess;
+    }
   | { kind: 'none'; explanation: string };
 
 /** The whole tenant, as every viewer sees it with the viewer scope off. */
@@ -116,7 +163,49 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
   const tagIds = new Set(held.flatMap((assignment) => (assignment.scopeTagIds ?? []).map(String)));
   const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
   const sorted = [...tagIds].sort();
-  return { kind: 'tags', tagIds, tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`), assignments: names, key: sorted.join(',') };
+  const areas = areaAccessOf(records.definitions, held);
+  const grantedKey = [...areas.granted.keys()].sort().join(',');
+  return {
+    kind: 'tags',
+    tagIds,
+    tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`),
+    assignments: names,
+    key: grantedKey ? `${sorted.join(',')}|${grantedKey}` : sorted.join(','),
+    areas,
+  };
+}
+
+/**
+ * The tenant-wide areas the held assignments' roles read. Only the viewer's own assignments count;
+ * a role whose assignments could not be read, or definitions that could not be read at all, grant
+ * nothing, and say so: unknown is not permission.
+ */
+function areaAccessOf(definitions: RoleDefinitions, held: readonly RoleAssignmentRecord[]): AreaAccess {
+  const granted = new Map<TenantWideArea, string[]>();
+  const unknown = new Map<TenantWideArea, string>();
+  if (definitions.state === 'unknown') {
+    for (const area of TENANT_WIDE_AREAS) unknown.set(area, definitions.reason);
+    return { granted, unknown };
+  }
+  const heldIds = new Set(held.map((assignment) => assignment.id.toLowerCase()));
+  for (const area of TENANT_WIDE_AREAS) {
+    const roles = definitions.granting.filter((role) => role.areas.includes(area));
+    const granting = roles.filter((role) => role.assignments.state === 'read' && [...role.assignments.ids].some((id) => heldIds.has(id)));
+    if (granting.length > 0) {
+      granted.set(area, granting.map((role) => role.displayName).sort());
+      continue;
+    }
+    const unread = roles
+      .filter((role) => role.assignments.state === 'unknown')
+      .map((role) => role.displayName)
+      .sort();
+    if (unread.length > 0)
+      unknown.set(
+        area,
+        `the assignments of ${unread.length === 1 ? 'the role' : 'the roles'} ${unread.join(', ')}, which grant${unread.length === 1 ? 's' : ''} ${AREA_READS[area].permission}, could not be read`,
+      );
+  }
+  return { granted, unknown };
 }
 
 /**
@@ -124,7 +213,8 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
  * - an empty list is the Default tag, which Intune adds to every untagged object that supports tags;
  * - `null` is an object whose tags are not known: one of a type without scope tags (a connector, an
  *   approval policy, an analytics row), or one read without them. Only a viewer who sees the whole
- *   tenant sees it: the app reads no role definitions, so it cannot tell whose role covers that area.
+ *   tenant sees it here, object by object; a whole report of a tenant-wide area is opened to a viewer
+ *   of tags by their role's read permission instead (scope-report.ts).
  */
 export function visibleTo(scope: ViewerScope, tagIds: readonly string[] | null): boolean {
   if (scope.kind === 'tenant') return true;

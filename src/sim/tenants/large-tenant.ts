@@ -16,6 +16,8 @@ import type { SeededRandom } from './seeded-random.js';
 import { emptyCollections } from './sim-tenant.js';
 import type { GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
 import { DEFAULT_SCOPE_TAG_ID } from '../../core/viewer-scope/scope.js';
+import { AREA_READS } from '../../core/viewer-scope/areas.js';
+import { BUILT_IN_ROLES, roleDefinition } from '../../core/viewer-scope/demo.js';
 
 export interface LargeTenantOptions {
   seed?: number;
@@ -279,7 +281,9 @@ export function largeTenantAdministrators(seed = 7): LargeTenantAdministrator[] 
  *   (deviceAndAppManagementRoleAssignment, learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroleassignment?view=graph-rest-beta);
  * - report 3's settings catalog policies and intents spread across the tags: about 30 % Default
  *   (Intune's "0" on an object not tagged otherwise), 25 % Europe, 20 % Americas, 15 % Asia Pacific
- *   and 10 % both Europe and Americas.
+ *   and 10 % both Europe and Americas;
+ * - the role definitions behind the assignments, drawn last (src/core/viewer-scope/demo.ts,
+ *   `BUILT_IN_ROLES`): only Asia Pacific's and the central one's grant Endpoint Analytics read.
  */
 function plantViewerScope(collections: SimTenant['collections'], groups: Map<string, SimGroup>, seed: number): void {
   const random = seededRandom(seed + 3);
@@ -298,7 +302,7 @@ function plantViewerScope(collections: SimTenant['collections'], groups: Map<str
     'Intune Central Admins',
     administrators.filter((administrator) => administrator.tagIds.length === 0).map((administrator) => administrator.objectId),
   );
-  collections.roleAssignments.push({
+  const centralAssignment: GraphRecord = {
     id: guid(),
     displayName: 'Central IT (read only)',
     description: 'Read Only Operator for the whole tenant',
@@ -307,14 +311,16 @@ function plantViewerScope(collections: SimTenant['collections'], groups: Map<str
     resourceScopes: [],
     scopeType: 'allDevicesAndLicensedUsers',
     roleScopeTagIds: [],
-  });
+  };
+  collections.roleAssignments.push(centralAssignment);
+  const regional = new Map<string, GraphRecord>();
   for (const { tag, name } of REGIONS) {
     const admins = adminGroup(
       `Intune ${name} Admins`,
       administrators.filter((administrator) => administrator.tagIds.includes(tag)).map((administrator) => administrator.objectId),
     );
     const devices = adminGroup(`${name} Devices`, []);
-    collections.roleAssignments.push({
+    const assignment: GraphRecord = {
       id: guid(),
       displayName: `${name} IT`,
       description: `Policy and Profile Manager for the offices in ${name}`,
@@ -323,13 +329,31 @@ function plantViewerScope(collections: SimTenant['collections'], groups: Map<str
       resourceScopes: [devices],
       scopeType: 'resourceScope',
       roleScopeTagIds: [tag],
-    });
+    };
+    collections.roleAssignments.push(assignment);
+    regional.set(tag, assignment);
   }
   const { europe, americas, asiaPacific } = LARGE_TENANT_SCOPE_TAGS;
   for (const record of [...collections.configurationPolicies, ...collections.intents]) {
     const roll = random();
     record.roleScopeTagIds = roll < 0.3 ? [DEFAULT_SCOPE_TAG_ID] : roll < 0.55 ? [europe] : roll < 0.75 ? [americas] : roll < 0.9 ? [asiaPacific] : [europe, americas];
   }
+  // The role definitions, after every other draw of this sequence so no id above moves: the central
+  // assignment's built-in Read Only Operator (Endpoint Analytics read), Europe's and the Americas'
+  // built-in Policy and Profile Manager (none), Asia Pacific's a custom role that adds Endpoint
+  // Analytics read to it.
+  collections.roleDefinitions.push(
+    roleDefinition({ id: guid(), ...BUILT_IN_ROLES.readOnlyOperator, roleAssignments: [centralAssignment] }),
+    roleDefinition({ id: guid(), ...BUILT_IN_ROLES.policyAndProfileManager, roleAssignments: [regional.get(europe)!, regional.get(americas)!] }),
+    roleDefinition({
+      id: guid(),
+      displayName: 'Asia Pacific policy and analytics',
+      description: "Policy and Profile Manager's permissions and Endpoint Analytics read, for the offices in Asia Pacific",
+      isBuiltIn: false,
+      allowed: [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.endpointAnalytics.action],
+      roleAssignments: [regional.get(asiaPacific)!],
+    }),
+  );
 }
 
 const MODELS = [

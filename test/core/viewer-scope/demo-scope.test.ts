@@ -116,4 +116,43 @@ describe('the demo tenant through each administrator’s scope', () => {
     const refused = scopeReport(result, viewerScopeOf(rbac, { objectId: regional }));
     expect(refused).toMatchObject({ ok: false, explanation: expect.stringMatching(/covers the whole tenant/) });
   });
+
+  it('endpoint analytics opens to the regional administrator, whose role grants Endpoint Analytics read; without it they are told their roles grant none', async () => {
+    const graph = harness.client();
+    const [result, rbac] = await Promise.all([REPORTS.load('startup-reliability', graph), loadRbacRecords(graph)]);
+    const { central, regional } = harness.sim.tenant.demoAdministrators!;
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toEqual({ ok: true, result });
+    const shown = scopeReport(result, viewerScopeOf(rbac, { objectId: regional }));
+    expect(shown.ok).toBe(true);
+    if (!shown.ok) return;
+    // Whole: every row and finding, and a notice naming the role that opens it.
+    expect(shown.result.rows).toEqual(result.rows);
+    expect(shown.result.findings).toEqual(result.findings);
+    expect(shown.result.notice).toContain(`your Intune role ${VIEWER_SCOPE_DEMO.europeRole} grants Endpoint Analytics/Read, so it is shown whole`);
+    // Multi admin approval stays whole-tenant only: no one read permission covers its requests.
+    const approvals = await REPORTS.load('admin-approval', graph);
+    expect(scopeReport(approvals, viewerScopeOf(rbac, { objectId: regional }))).toMatchObject({
+      ok: false,
+      explanation: expect.stringMatching(/covers the whole tenant: its rows carry no scope tags/),
+    });
+
+    // The same role without Endpoint Analytics read: refused, and told why. (The simulator serves a
+    // collection's pages the same until the collection is replaced, so it is replaced.)
+    const { collections } = harness.sim.tenant;
+    const kept = collections.roleDefinitions;
+    collections.roleDefinitions = kept.map((definition) =>
+      definition.displayName === VIEWER_SCOPE_DEMO.europeRole
+        ? { ...definition, rolePermissions: [{ resourceActions: [{ allowedResourceActions: ['Microsoft.Intune_Organization_Read'], notAllowedResourceActions: [] }] }] }
+        : definition,
+    );
+    try {
+      const without = viewerScopeOf(await loadRbacRecords(graph), { objectId: regional });
+      expect(scopeReport(result, without)).toEqual({
+        ok: false,
+        explanation: expect.stringMatching(/Intune shows it to administrators whose role grants Endpoint Analytics\/Read\. None of your Intune role assignments' roles grants it/),
+      });
+    } finally {
+      collections.roleDefinitions = kept;
+    }
+  });
 });

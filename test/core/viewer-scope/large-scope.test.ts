@@ -19,7 +19,11 @@ describe('the large tenant through each Intune administrator’s scope', () => {
       const scope = viewerScopeOf(rbac, { objectId });
       if (tagIds.length === 0) expect(scope.kind).toBe('tenant');
       else expect(scope.kind === 'tags' && [...scope.tagIds].sort()).toEqual([...tagIds].sort());
+      // Asia Pacific's role grants Endpoint Analytics read; Europe's and the Americas' (Policy and Profile Manager) do not.
+      if (tagIds.length > 0) expect(scope.kind === 'tags' && scope.areas!.granted.has('endpointAnalytics')).toBe(tagIds.includes(LARGE_TENANT_SCOPE_TAGS.asiaPacific));
     }
+    expect(administrators.some(({ tagIds }) => tagIds.includes(LARGE_TENANT_SCOPE_TAGS.asiaPacific))).toBe(true);
+    expect(administrators.some(({ tagIds }) => tagIds.length > 0 && !tagIds.includes(LARGE_TENANT_SCOPE_TAGS.asiaPacific))).toBe(true);
     // Someone holding no role assignment sees nothing.
     expect(viewerScopeOf(rbac, { objectId: '00000000-0000-4000-8000-000000000001' }).kind).toBe('none');
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
-import { ADMIN_GROUP_MEMBERS_READ, ROLE_ASSIGNMENTS_READ, ROLE_SCOPE_TAGS_READ } from '../../../src/core/viewer-scope/reads.js';
+import { VIEWER_SCOPE_DEMO } from '../../../src/core/viewer-scope/demo.js';
+import {
+  ADMIN_GROUP_MEMBERS_READ,
+  ROLE_ASSIGNMENTS_READ,
+  ROLE_DEFINITION_ASSIGNMENTS_READ,
+  ROLE_DEFINITIONS_READ,
+  ROLE_SCOPE_TAGS_READ,
+} from '../../../src/core/viewer-scope/reads.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
@@ -27,14 +34,28 @@ describe("the viewer scope's reads", () => {
     expect(tags).toHaveLength(1);
     expect(new URLSearchParams(tags[0]!.query).get('$select')).toBe(ROLE_SCOPE_TAGS_READ.select.join(','));
     expect(members).toHaveLength(2);
-    expect(sent).toHaveLength(4);
+    // The role definitions once, then the assignments of each role that grants a tenant-wide area's
+    // read only (Read Only Operator and the Europe role; not Policy and Profile Manager).
+    const definitions = sent.filter((request) => request.path === ROLE_DEFINITIONS_READ.path);
+    const roleAssignments = sent.filter((request) => pattern(ROLE_DEFINITION_ASSIGNMENTS_READ.path).test(request.path));
+    expect(definitions).toHaveLength(1);
+    expect(new URLSearchParams(definitions[0]!.query).get('$select')).toBe(ROLE_DEFINITIONS_READ.select.join(','));
+    expect(roleAssignments).toHaveLength(2);
+    expect(roleAssignments.every((request) => new URLSearchParams(request.query).get('$select') === 'id')).toBe(true);
+    expect(sent).toHaveLength(7);
+    expect(records.definitions.state === 'read' && records.definitions.granting.map((role) => [role.displayName, role.isBuiltIn]).sort()).toEqual([
+      [VIEWER_SCOPE_DEMO.europeRole, false],
+      ['Read Only Operator', true],
+    ]);
   });
 
   it("the demo's central administrator sees the whole tenant, the regional one Europe, anyone else nothing", async () => {
     const records = await loadRbacRecords(harness.client());
     const administrators = harness.sim.tenant.demoAdministrators!;
     expect(viewerScopeOf(records, { objectId: administrators.central })).toEqual({ kind: 'tenant', assignments: ['Central IT (read only)'] });
-    expect(viewerScopeOf(records, { objectId: administrators.regional })).toMatchObject({ kind: 'tags', key: '1', tagNames: ['Europe'], assignments: ['Europe IT'] });
+    const regional = viewerScopeOf(records, { objectId: administrators.regional });
+    expect(regional).toMatchObject({ kind: 'tags', key: '1|endpointAnalytics', tagNames: ['Europe'], assignments: ['Europe IT'] });
+    expect(regional.kind === 'tags' && [...regional.areas!.granted]).toEqual([['endpointAnalytics', [VIEWER_SCOPE_DEMO.europeRole]]]);
     expect(viewerScopeOf(records, { objectId: harness.sim.tenant.groups.values().next().value!.members[0]!.id }).kind).toBe('none');
   });
 
@@ -54,6 +75,20 @@ describe("the viewer scope's reads", () => {
     try {
       const again = await loadRbacRecords(harness.client());
       expect(again.members.get(someGroup!)).toMatchObject({ state: 'unknown', reason: expect.stringContaining('could not be read') });
+    } finally {
+      removeFault();
+    }
+  });
+
+  it('role definitions that cannot be read grant nothing, and leave the tags as they were', async () => {
+    const removeFault = harness.sim.faults.add({ path: ROLE_DEFINITIONS_READ.path, status: 403, times: 1 });
+    try {
+      const records = await loadRbacRecords(harness.client());
+      expect(records.definitions).toMatchObject({ state: 'unknown', reason: expect.stringContaining('could not be read') });
+      const regional = viewerScopeOf(records, { objectId: harness.sim.tenant.demoAdministrators!.regional });
+      expect(regional).toMatchObject({ kind: 'tags', key: '1', tagNames: ['Europe'] });
+      expect(regional.kind === 'tags' && regional.areas!.granted.size).toBe(0);
+      expect(regional.kind === 'tags' && regional.areas!.unknown.get('endpointAnalytics')).toMatch(/role definitions could not be read/);
     } finally {
       removeFault();
     }

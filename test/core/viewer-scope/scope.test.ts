@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCOPE_TAG_ID, describeScope, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
-import type { AdminGroupMembers, RbacRecords, RoleAssignmentRecord } from '../../../src/core/viewer-scope/scope.js';
+import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions } from '../../../src/core/viewer-scope/scope.js';
 
 const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
 const REGIONAL = 'c0000000-0000-4000-8000-000000000002';
@@ -11,8 +11,9 @@ const SECRET_GROUP = 'a0000000-0000-4000-8000-000000000003';
 
 const read = (...userIds: string[]): AdminGroupMembers => ({ state: 'read', userIds: new Set(userIds) });
 
-function records(assignments: RoleAssignmentRecord[], members: Array<[string, AdminGroupMembers]>): RbacRecords {
+function records(assignments: RoleAssignmentRecord[], members: Array<[string, AdminGroupMembers]>, definitions: RoleDefinitions = { state: 'read', granting: [] }): RbacRecords {
   return {
+    definitions,
     assignments,
     tags: [
       { id: '0', displayName: 'Default' },
@@ -130,5 +131,47 @@ describe('a viewer’s Intune scope', () => {
     const scoped = { ...europe, scopeGroupIds: ['some-group'] } as RoleAssignmentRecord;
     const scope = viewerScopeOf(records([scoped], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
     expect(scope.kind === 'tags' && scope.key).toBe('1');
+  });
+});
+
+describe('the tenant-wide areas a viewer limited to scope tags may read (role definitions)', () => {
+  const analyticsReader = (assignments: GrantingRole['assignments']): GrantingRole => ({
+    id: 'rd-1',
+    displayName: 'Read Only Operator',
+    isBuiltIn: true,
+    areas: ['endpointAnalytics'],
+    assignments,
+  });
+  const members: Array<[string, AdminGroupMembers]> = [
+    [CENTRAL_GROUP, read(CENTRAL)],
+    [EUROPE_GROUP, read(REGIONAL)],
+  ];
+
+  it('a role of an assignment the viewer holds grants the area, named, and the key tells the two sets apart', () => {
+    const scope = viewerScopeOf(records([europe], members, { state: 'read', granting: [analyticsReader({ state: 'read', ids: new Set(['ra-2']) })] }), {
+      objectId: REGIONAL,
+    });
+    expect(scope.kind === 'tags' && [...scope.areas!.granted]).toEqual([['endpointAnalytics', ['Read Only Operator']]]);
+    expect(scope.kind === 'tags' && scope.key).toBe('1|endpointAnalytics');
+  });
+
+  it('only the assignments the viewer holds count: a role held by someone else grants them nothing', () => {
+    const scope = viewerScopeOf(records([central, europe], members, { state: 'read', granting: [analyticsReader({ state: 'read', ids: new Set(['ra-1']) })] }), {
+      objectId: REGIONAL,
+    });
+    expect(scope.kind === 'tags' && scope.areas!.granted.size).toBe(0);
+    expect(scope.kind === 'tags' && scope.areas!.unknown.size).toBe(0);
+    expect(scope.kind === 'tags' && scope.key).toBe('1');
+  });
+
+  it('unknown is not permission: definitions not read, or a granting role whose assignments were not read, grant nothing and say why', () => {
+    const unread = viewerScopeOf(records([europe], members, { state: 'unknown', reason: "Intune's role definitions could not be read (503)" }), { objectId: REGIONAL });
+    expect(unread.kind === 'tags' && unread.areas!.granted.size).toBe(0);
+    expect(unread.kind === 'tags' && unread.areas!.unknown.get('endpointAnalytics')).toMatch(/role definitions could not be read/);
+    const roleUnread = viewerScopeOf(records([europe], members, { state: 'read', granting: [analyticsReader({ state: 'unknown', reason: '500' })] }), {
+      objectId: REGIONAL,
+    });
+    expect(roleUnread.kind === 'tags' && roleUnread.areas!.granted.size).toBe(0);
+    expect(roleUnread.kind === 'tags' && roleUnread.areas!.unknown.get('endpointAnalytics')).toMatch(/assignments of the role Read Only Operator.*could not be read/);
   });
 });
