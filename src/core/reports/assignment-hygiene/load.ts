@@ -433,6 +433,20 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   // Each intent's template id, to tell its platform by its template once both lists are read.
   const intentTemplates = new Map<string, string | null>();
   let templatePlatforms: OptionalRead<Map<string, string | null>> = { ok: false, reason: 'not read' };
+  // The audit log for the findings' stories (docs/finding-rules.md, "A finding's last change"). The
+  // lists do not select `lastModifiedDateTime`, so the window is the log's year whatever they hold:
+  // its read starts with the first object found, beside the lists, rather than after them, since a
+  // year of the log is a cold load's longest read (docs/performance.md, "Each table its own budget").
+  // A report that finds no object reads no log. It is an optional read: it ends as a value.
+  let stories: Promise<AuditLog> | undefined;
+  const readStories = (): Promise<AuditLog> => {
+    if (!stories) {
+      stories = readAuditLog(context, [null], controller.signal);
+      // Awaited below; a report that fails first must not leave it as an unhandled rejection.
+      stories.catch(() => undefined);
+    }
+    return stories;
+  };
   const readSource = (source: Source) => async (signal: AbortSignal) => {
     const objects: AssignableObject[] = [];
     // Read on /beta instead where /v1.0 cuts the collection short and complete coverage is on.
@@ -475,6 +489,7 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
           ...(platforms ? { platforms } : {}),
         });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
+        void readStories();
       }
       onProgress?.(source.source, objects.length);
     }
@@ -508,16 +523,13 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   } catch (error) {
     if (!controller.signal.aborted) controller.abort(error);
     // Look-ups already sent are abandoned with the report; wait for them so nothing outlives it.
-    await groups.settle().catch(() => undefined);
+    await Promise.all([groups.settle().catch(() => undefined), stories?.catch(() => undefined)]);
     throw error;
   }
   const lookups = await groups.settle();
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
-  // The audit log once the objects are known, for the findings' stories (docs/finding-rules.md, "A
-  // finding's last change"). The lists do not select `lastModifiedDateTime`, so the window is the
-  // log's year: across a tenant's policies, apps and scripts the oldest is seldom younger.
   const base = { objects, betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
   if (objects.length === 0) return base;
-  return { ...base, auditLog: await readAuditLog(context, [null]) };
+  return { ...base, auditLog: await readStories() };
 }

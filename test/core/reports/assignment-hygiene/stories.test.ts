@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GraphReader } from '../../../../src/core/graph/graph-reader.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import { ASSIGNMENT_HYGIENE_STORIES } from '../../../../src/core/reports/assignment-hygiene/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
@@ -24,5 +25,38 @@ describe("report 2's findings tell their story", () => {
     // The lists do not select when each object last changed: the window is the log's year, read in
     // slices side by side, each once.
     expect(expectWindowTiled(firstPages, '2025-11-22T09:00:00Z')).toBe(MAX_AUDIT_SLICES);
+  });
+
+  it('reads the log beside its lists, not after them: the year is asked for while a list is still held back', async () => {
+    const graph = harness.client();
+    // The apps' list is held until the audit log is first asked for: a load that read the log only
+    // after its lists would never ask, and would not end.
+    let auditAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (auditAsked = resolve));
+    const order: string[] = [];
+    const held: GraphReader = {
+      get betaCoverage() {
+        return graph.betaCoverage;
+      },
+      coveragePath: (path) => graph.coveragePath(path),
+      get: (path, options) => graph.get(path, options),
+      getAll: (path, options, project) => graph.getAll(path, options, project),
+      batchGet: (requests, options) => graph.batchGet(requests, options),
+      async *pages(path, options) {
+        if (path.endsWith('/auditEvents') && !order.includes('audit log')) {
+          order.push('audit log');
+          auditAsked();
+        }
+        if (path === '/v1.0/deviceAppManagement/mobileApps') {
+          await asked;
+          order.push('apps');
+        }
+        yield* graph.pages(path, options);
+      },
+    };
+    const result = await loadReport('assignment-hygiene', held, { now: () => now });
+    expect(result.error).toBeNull();
+    expect(order).toEqual(['audit log', 'apps']);
+    expect(result.findings.some((finding) => finding.lastChange)).toBe(true);
   });
 });
