@@ -118,11 +118,11 @@ describe('a schedule of one scope tag kept from before a report came to carry ta
     now = new Date(now.getTime() + 86_400_000);
     const from = playground.messages.length;
     const runs = await server.scheduler.tick();
-    // Report 3's two Europe findings and report 2's two; report 4, read on /v1.0, carries no tags.
-    expect(runs.find((run) => run.channel === chat)?.outcome).toMatchObject({ status: 'posted', fresh: 4 });
+    // Report 3's two Europe findings, report 2's two and report 4's twelve (its devices read with their tags).
+    expect(runs.find((run) => run.channel === chat)?.outcome).toMatchObject({ status: 'posted', fresh: 16 });
     await playground.waitForMessages(from, runs.length);
     const card = texts(playground.messages.slice(from).find((message) => message.conversationId === chat)!);
-    expect(card).toContain('4 new findings in Contoso (demo), scope tag Europe');
+    expect(card).toContain('16 new findings in Contoso (demo), scope tag Europe');
     for (const name of [...europeFindings, 'Clean up temp folders', 'Clear Teams cache']) expect(card).toContain(name);
     expect(card).not.toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
   });
