@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SharedAuditLog } from '../../../src/core/audit-story/shared-audit-log.js';
 import { loadReport } from '../../../src/core/reports/registry.js';
-import { budgetOf, GRAPH_BUDGETS, RequestBudget } from '../../../src/graph/request-budget.js';
+import { budgetOf, GRAPH_BUDGETS } from '../../../src/graph/request-budget.js';
 import { buildLargeTenant } from '../../../src/sim/tenants/large-tenant.js';
+import { pacedBudget } from '../../support/paced-budget.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 
 /**
@@ -21,15 +22,7 @@ const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000, po
 
 describe("Intune's audit log on a budget of its own", () => {
   it('is read beside the policies without waiting for their window, and without a 429', async () => {
-    const slept: number[] = [];
-    const budget = new RequestBudget(
-      GRAPH_BUDGETS,
-      () => clock.now,
-      async (ms) => {
-        slept.push(ms);
-        clock.now += ms;
-      },
-    );
+    const { budget, slept } = pacedBudget(clock);
     const graph = harness.client({ budget });
     const auditLog = new SharedAuditLog();
     const results = await Promise.all(['assignment-hygiene', 'security-posture'].map((id) => loadReport(id, graph, { now: () => now, auditLog })));

@@ -4,11 +4,11 @@ import { MAX_AUDIT_SLICES } from '../../../src/core/audit-story/read-audit-log.j
 import { KEPT_AUDIT_LOG, SharedAuditLog } from '../../../src/core/audit-story/shared-audit-log.js';
 import type { LoadMemory, ReportResult } from '../../../src/core/reports/report-model.js';
 import { REPORTS } from '../../../src/core/reports/registry.js';
-import { GRAPH_BUDGETS, RequestBudget } from '../../../src/graph/request-budget.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../../../src/sim/tenants/large-tenant.js';
 import type { GraphRecord } from '../../../src/sim/tenants/sim-tenant.js';
 import { expectWindowTiled } from '../../support/audit-window.js';
+import { pacedBudget } from '../../support/paced-budget.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 import type { SimulatorHarness } from '../../support/simulated-tenant.js';
 
@@ -47,16 +47,7 @@ const EVENTS = 10_000;
 describe('a year of audit events', () => {
   const clock = { now: 0 };
   const harness = useTestSimulator({ tenant: buildLargeTenant({ devices: 2_000, auditEvents: EVENTS, now }), throttleClock: () => clock.now });
-  const client = () =>
-    harness.client({
-      budget: new RequestBudget(
-        GRAPH_BUDGETS,
-        () => clock.now,
-        async (ms) => {
-          clock.now += ms;
-        },
-      ),
-    });
+  const client = () => harness.client({ budget: pacedBudget(clock).budget });
 
   it('is read once for reports 2 and 3, and a warm load of both reads at most two pages of it', async () => {
     const auditLog = new SharedAuditLog();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lookUpGroups } from '../../../src/core/directory/group-lookup.js';
-import { directoryBudgetFor, GRAPH_BUDGETS, RequestBudget } from '../../../src/graph/request-budget.js';
+import { directoryBudgetFor, GRAPH_BUDGETS } from '../../../src/graph/request-budget.js';
 import type { SimGroup } from '../../../src/sim/tenants/sim-tenant.js';
+import { pacedBudget } from '../../support/paced-budget.js';
 import { blankTenant, useTestSimulator } from '../../support/simulated-tenant.js';
 
 /**
@@ -25,15 +26,7 @@ function groupsOf(memberType: 'user' | 'device'): Map<string, SimGroup> {
 }
 
 function pacedClient(harness: ReturnType<typeof useTestSimulator>, clock: { now: number }) {
-  const slept: number[] = [];
-  const budget = new RequestBudget(
-    GRAPH_BUDGETS,
-    () => clock.now,
-    async (ms) => {
-      slept.push(ms);
-      clock.now += ms;
-    },
-  );
+  const { budget, slept } = pacedBudget(clock);
   return { graph: harness.client({ budget }), budget, slept };
 }
 

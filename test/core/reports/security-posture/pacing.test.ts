@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { configurationPolicy } from '../../../../src/core/reports/demo-records.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import { asrRulesSetting } from '../../../../src/core/reports/security-posture/demo-records.js';
-import { GRAPH_BUDGETS, RequestBudget } from '../../../../src/graph/request-budget.js';
+import { GRAPH_BUDGETS } from '../../../../src/graph/request-budget.js';
 import { emptyCollections } from '../../../../src/sim/tenants/sim-tenant.js';
+import { pacedBudget } from '../../../support/paced-budget.js';
 import { blankTenant, useTestSimulator } from '../../../support/simulated-tenant.js';
 
 /**
@@ -32,15 +33,7 @@ const harness = useTestSimulator({ tenant: blankTenant({ collections }), throttl
 
 describe("report 3 paced under Intune's limit", () => {
   it('reads every policy and its settings past one window without a single 429, spending each sub-request', async () => {
-    const slept: number[] = [];
-    const budget = new RequestBudget(
-      GRAPH_BUDGETS,
-      () => clock.now,
-      async (ms) => {
-        slept.push(ms);
-        clock.now += ms;
-      },
-    );
+    const { budget, slept } = pacedBudget(clock);
     const result = await loadReport('security-posture', harness.client({ budget }), { now: () => now });
 
     expect(result.error).toBeNull();
