@@ -16,6 +16,7 @@ import type { AuditPage } from '../../src/core/triage/audit-page.js';
 import type { TriageView } from '../../src/core/triage/triage-book.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
+import { withoutEuropeAnalyticsRead } from '../support/demo-roles.js';
 import { simulatorConnection, useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -160,14 +161,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
   });
 
   it('without Endpoint Analytics read in their role, the regional administrator is refused report 6 with that reason; nothing else changes', async () => {
-    const { collections } = harness.sim.tenant;
-    const kept = collections.roleDefinitions;
-    // A new list (the simulator serves a collection's pages the same until it is replaced).
-    collections.roleDefinitions = kept.map((definition) =>
-      definition.displayName === VIEWER_SCOPE_DEMO.europeRole
-        ? { ...definition, rolePermissions: [{ resourceActions: [{ allowedResourceActions: ['Microsoft.Intune_Organization_Read'], notAllowedResourceActions: [] }] }] }
-        : definition,
-    );
+    const restore = withoutEuropeAnalyticsRead(harness.sim.tenant);
     const server = await start(true);
     try {
       const as = await signIn(server);
@@ -179,7 +173,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
       expect((await as.central('/api/reports/startup-reliability')).status).toBe(200);
       expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
     } finally {
-      collections.roleDefinitions = kept;
+      restore();
       await server.close();
     }
   });

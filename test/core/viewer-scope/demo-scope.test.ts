@@ -5,6 +5,7 @@ import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
 import { ROW_SCOPE_TAGS_KEY, scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
+import { withoutEuropeAnalyticsRead } from '../../support/demo-roles.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -136,15 +137,8 @@ describe('the demo tenant through each administrator’s scope', () => {
       explanation: expect.stringMatching(/covers the whole tenant: its rows carry no scope tags/),
     });
 
-    // The same role without Endpoint Analytics read: refused, and told why. (The simulator serves a
-    // collection's pages the same until the collection is replaced, so it is replaced.)
-    const { collections } = harness.sim.tenant;
-    const kept = collections.roleDefinitions;
-    collections.roleDefinitions = kept.map((definition) =>
-      definition.displayName === VIEWER_SCOPE_DEMO.europeRole
-        ? { ...definition, rolePermissions: [{ resourceActions: [{ allowedResourceActions: ['Microsoft.Intune_Organization_Read'], notAllowedResourceActions: [] }] }] }
-        : definition,
-    );
+    // The same role without Endpoint Analytics read: refused, and told why.
+    const restore = withoutEuropeAnalyticsRead(harness.sim.tenant);
     try {
       const without = viewerScopeOf(await loadRbacRecords(graph), { objectId: regional });
       expect(scopeReport(result, without)).toEqual({
@@ -152,7 +146,7 @@ describe('the demo tenant through each administrator’s scope', () => {
         explanation: expect.stringMatching(/Intune shows it to administrators whose role grants Endpoint Analytics\/Read\. None of your Intune role assignments' roles grants it/),
       });
     } finally {
-      collections.roleDefinitions = kept;
+      restore();
     }
   });
 });
