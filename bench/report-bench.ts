@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPORT_IDS } from '../src/core/reports/registry.js';
+import { TENANT_SIZE_FROM } from '../src/core/graph/graph-reader.js';
 import { directoryBudgetFor, GRAPH_BUDGETS } from '../src/graph/request-budget.js';
 import type { BudgetLimit, BudgetName } from '../src/graph/request-budget.js';
 import { criticalPathRounds } from './critical-path.js';
@@ -121,7 +122,7 @@ const MICROSOFT_LIMITS = {
 } as const;
 
 /** The client's own pace on the large tenant, once its group look-ups have shown it more than 500 users (`directoryBudgetFor`). */
-const CLIENT_PACE = { ...GRAPH_BUDGETS, directory: directoryBudgetFor(501) };
+const CLIENT_PACE = { ...GRAPH_BUDGETS, directory: directoryBudgetFor(TENANT_SIZE_FROM.large) };
 function budgetFloorMs(figures: LoadFigures, limits: Readonly<Record<BudgetName, BudgetLimit>> = MICROSOFT_LIMITS): number {
   if (!throttling) return 0;
   return Math.max(

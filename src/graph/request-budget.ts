@@ -1,4 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { TENANT_SIZE_FROM } from '../core/graph/graph-reader.js';
 
 /**
  * Pacing under Microsoft Graph's per-app throttling limits, so that a long read never trips them.
@@ -47,7 +48,7 @@ export const GRAPH_BUDGETS: Readonly<Record<BudgetName, BudgetLimit>> = {
  * (those the load has seen), so the size is never overstated.
  */
 export function directoryBudgetFor(users: number): BudgetLimit {
-  const limit = users > 500 ? 8_000 : users >= 50 ? 5_000 : 3_500;
+  const limit = users >= TENANT_SIZE_FROM.large ? 8_000 : users >= TENANT_SIZE_FROM.medium ? 5_000 : 3_500;
   return { requests: (limit * 9) / 10, windowMs: 11_000 };
 }
 

@@ -1,5 +1,5 @@
 import type { Group } from '@microsoft/microsoft-graph-types';
-import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
+import { MAX_BATCH_SIZE, TENANT_SIZE_FROM } from '../graph/graph-reader.js';
 import type { BatchOutcome } from '../graph/graph-reader.js';
 import { GraphError } from '../graph/graph-error.js';
 import { isGraphId } from '../graph/graph-id.js';
@@ -126,12 +126,13 @@ export class GroupResolver {
   private pendingDeleted: string[] = [];
   private readonly batches: Array<Promise<void>> = [];
   /**
-   * Distinct users the member lists named, until the tenant is proved large: Graph's directory
-   * limits grow with a tenant's users (above 500 the largest), so the reader is told as each size
-   * is proved and may pace its directory reads to it (`GraphReader.tenantUsersAtLeast`).
+   * Distinct users the member lists named, until the tenant is proved of the largest size: Graph's
+   * directory limits grow with a tenant's users, so the reader is told as each size is proved
+   * (`sizeProved`, the users it starts from) and may pace its directory reads to it
+   * (`GraphReader.tenantUsersAtLeast`).
    */
   private readonly usersSeen = new Set<string>();
-  private usersTold = 0;
+  private sizeProved = 0;
 
   /**
    * Once `signal` is aborted (the report failed), no further look-up is sent. Unless `deletedItems`
@@ -245,18 +246,19 @@ export class GroupResolver {
   }
 
   private countUsers(members: readonly GroupMember[] | undefined): void {
-    if (this.usersTold > LARGEST_TENANT_FROM) return;
+    if (this.sizeProved === TENANT_SIZE_FROM.large) return;
     for (const member of members ?? []) if (member.type === 'user') this.usersSeen.add(member.id);
   }
 
-  /** Tells the reader of each tenant size the users seen so far prove (Microsoft's sizes: 50 and more, above 500). */
+  /** Tells the reader once for each tenant size the users seen so far newly prove. */
   private tellUsers(): void {
     const seen = this.usersSeen.size;
-    const proves = (users: number) => seen >= users && this.usersTold < users;
-    if (!proves(LARGEST_TENANT_FROM + 1) && !proves(50)) return;
-    this.usersTold = seen;
+    const proved = [TENANT_SIZE_FROM.large, TENANT_SIZE_FROM.medium].find((from) => seen >= from);
+    if (proved === undefined || proved <= this.sizeProved) return;
+    this.sizeProved = proved;
     this.graph.tenantUsersAtLeast?.(seen);
-    if (seen > LARGEST_TENANT_FROM) this.usersSeen.clear();
+    // The largest size proved, no count can raise the pace further.
+    if (proved === TENANT_SIZE_FROM.large) this.usersSeen.clear();
   }
 
   /** Sends the missing groups' deleted-items look-ups, twenty to a `$batch` call; awaited in settle(). */
@@ -315,9 +317,6 @@ function readRecovery(id: string, outcome: BatchOutcome | undefined): GroupRecov
     restorableUntil: new Date(deleted.getTime() + DELETED_ITEMS_RETENTION_DAYS * DAY_MS).toISOString(),
   };
 }
-
-/** Graph's largest directory limits hold "above 500 users" (learn.microsoft.com/graph/throttling-limits, "Identity and access service limits"). */
-const LARGEST_TENANT_FROM = 500;
 
 /** Nesting read below an assigned group; deeper than this, the group is unknown. */
 const MAX_NESTING = 3;

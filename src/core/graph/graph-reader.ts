@@ -28,6 +28,14 @@ export type BatchOutcome = { ok: true; status: number; body: unknown } | { ok: f
 /** Graph's documented limit: "JSON batch requests are currently limited to 20 individual requests". */
 export const MAX_BATCH_SIZE = 20;
 
+/**
+ * The users from which a tenant is of a larger size in Graph's identity limits
+ * (learn.microsoft.com/graph/throttling-limits, "Identity and access service limits": "S - under 50
+ * users, M - between 50 and 500 users, and L - above 500 users"), each size with a higher limit. A
+ * load that proves one tells its reader (`tenantUsersAtLeast`).
+ */
+export const TENANT_SIZE_FROM = { medium: 50, large: 501 } as const;
+
 export type QueryOptions = Record<string, string>;
 
 export interface RequestOptions {
