@@ -74,3 +74,23 @@ describe('a local service that stops right after saying it is ready', () => {
     }
   });
 });
+
+describe('freePort', () => {
+  it('hands out distinct loopback ports below the ephemeral range, skipping one already taken', async () => {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const first = await freePort();
+    // A port a connection might be given meanwhile is never one freePort hands out.
+    expect(first).toBeLessThan(low);
+    // Someone binds the next one outright: freePort passes over it.
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(first + 1, '127.0.0.1', resolve));
+    try {
+      const second = await freePort();
+      expect(second).toBeLessThan(low);
+      expect(second).not.toBe(first);
+      expect(second).not.toBe(first + 1);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+});

@@ -7,13 +7,49 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A loopback port nothing listens on right now. */
-export async function freePort(): Promise<number> {
+/**
+ * Where freePort looks: below the kernel's ephemeral range. A port the kernel picked (`listen(0)`)
+ * comes from that range, as does the source port of every outgoing connection, so between freePort
+ * closing such a port and a service binding it, any test's connection to loopback could take it
+ * (Azurite once failed with EADDRINUSE so). Below the range only a port named outright is bound.
+ * Each test worker (VITEST_POOL_ID, 1 to maxWorkers) takes ports from a slice of its own, so two
+ * workers never pick the same one; within a worker freePort never hands out a port twice.
+ */
+const PORT_SLICE = 1_000;
+const FIRST_PORT = 20_000;
+const poolSlice = Number(process.env.VITEST_POOL_ID ?? 0) || (process.pid % 8) + 1;
+let nextPortInSlice = 0;
+
+/** The lowest port of the kernel's ephemeral range (Linux reads it from /proc; 49152 is the IANA and macOS/Windows default). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 49_152;
+  } catch {
+    return 49_152;
+  }
+}
+
+function canListen(port: number): Promise<number | undefined> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as AddressInfo).port;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+/** A loopback port nothing listens on right now, which no connection will take meanwhile (above). */
+export async function freePort(): Promise<number> {
+  const sliceStart = FIRST_PORT + (poolSlice - 1) * PORT_SLICE;
+  // A kernel whose ephemeral range reaches this low leaves no port outside it: take one of its own.
+  if (sliceStart + PORT_SLICE > ephemeralLow()) return (await canListen(0))!;
+  while (nextPortInSlice < PORT_SLICE) {
+    const port = await canListen(sliceStart + nextPortInSlice++);
+    if (port !== undefined) return port;
+  }
+  throw new Error(`freePort: all ${PORT_SLICE} ports from ${sliceStart} used or taken in this worker`);
 }
 
 export interface LocalService {
