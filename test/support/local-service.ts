@@ -13,12 +13,14 @@ import { fileURLToPath } from 'node:url';
  * closing such a port and a service binding it, any test's connection to loopback could take it
  * (Azurite once failed with EADDRINUSE so). Below the range only a port named outright is bound.
  * Each test worker (VITEST_POOL_ID, 1 to maxWorkers) takes ports from a slice of its own, so two
- * workers never pick the same one; within a worker freePort never hands out a port twice.
+ * workers never pick the same one; within a worker freePort never hands out a port twice. It starts
+ * at a random place in the slice, so that two runs of the suite side by side seldom meet.
  */
 const PORT_SLICE = 1_000;
 const FIRST_PORT = 20_000;
 const poolSlice = Number(process.env.VITEST_POOL_ID ?? 0) || (process.pid % 8) + 1;
-let nextPortInSlice = 0;
+const firstInSlice = Math.floor(Math.random() * PORT_SLICE);
+let portsTried = 0;
 
 /** The lowest port of the kernel's ephemeral range (Linux reads it from /proc; 49152 is the IANA and macOS/Windows default). */
 function ephemeralLow(): number {
@@ -45,8 +47,8 @@ export async function freePort(): Promise<number> {
   const sliceStart = FIRST_PORT + (poolSlice - 1) * PORT_SLICE;
   // A kernel whose ephemeral range reaches this low leaves no port outside it: take one of its own.
   if (sliceStart + PORT_SLICE > ephemeralLow()) return (await canListen(0))!;
-  while (nextPortInSlice < PORT_SLICE) {
-    const port = await canListen(sliceStart + nextPortInSlice++);
+  while (portsTried < PORT_SLICE) {
+    const port = await canListen(sliceStart + ((firstInSlice + portsTried++) % PORT_SLICE));
     if (port !== undefined) return port;
   }
   throw new Error(`freePort: all ${PORT_SLICE} ports from ${sliceStart} used or taken in this worker`);
