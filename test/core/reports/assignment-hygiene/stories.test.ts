@@ -59,4 +59,56 @@ describe("report 2's findings tell their story", () => {
     expect(order).toEqual(['audit log', 'apps']);
     expect(result.findings.some((finding) => finding.lastChange)).toBe(true);
   });
+
+  it('fails with its list, not its log: a list that fails while the year is read stops the read, which ends before the report', async () => {
+    const graph = harness.client();
+    const removeFailingApps = harness.sim.faults.add({ path: '/v1.0/deviceAppManagement/mobileApps', status: 403 });
+    let auditAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (auditAsked = resolve));
+    const logReads = { started: 0, finished: 0, completed: 0 };
+    const held: GraphReader = {
+      get betaCoverage() {
+        return graph.betaCoverage;
+      },
+      coveragePath: (path) => graph.coveragePath(path),
+      get: (path, options) => graph.get(path, options),
+      getAll: (path, options, project) => graph.getAll(path, options, project),
+      batchGet: (requests, options) => graph.batchGet(requests, options),
+      async *pages(path, options) {
+        if (path.endsWith('/auditEvents')) {
+          logReads.started += 1;
+          auditAsked();
+          try {
+            // Each slice of the year is under way until the load is stopped, and then takes a
+            // second to wind down, as a page in flight may: longer than the rest of the load takes
+            // to stop, so a report that did not wait for its log would answer first (checked).
+            const signal = options?.signal;
+            if (!signal) throw new Error('the log was read without a signal to stop it');
+            if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            yield* graph.pages(path, options);
+            logReads.completed += 1;
+          } finally {
+            logReads.finished += 1;
+          }
+          return;
+        }
+        // The apps' list is asked for, and fails, only once the log is being read.
+        if (path === '/v1.0/deviceAppManagement/mobileApps') await asked;
+        yield* graph.pages(path, options);
+      },
+    };
+    try {
+      const result = await loadReport('assignment-hygiene', held, { now: () => now });
+      expect(result.state).toBe('load-error');
+      expect(result.error?.message).toMatch(/403|permission|forbidden/i);
+      // The failure stopped every slice of the year, and each had ended before the report
+      // answered: nothing of the load outlives it.
+      expect(logReads.started).toBe(MAX_AUDIT_SLICES);
+      expect(logReads.finished).toBe(MAX_AUDIT_SLICES);
+      expect(logReads.completed).toBe(0);
+    } finally {
+      removeFailingApps();
+    }
+  });
 });
