@@ -54,10 +54,12 @@ export function withDenied(tenant: SimTenant, deny: readonly string[]): SimTenan
 
 /**
  * Makes each faulted report's essential source (its definition's `faultSource`: the collection it
- * cannot do without) answer its status, for as long as the server runs.
+ * cannot do without) answer its status, for as long as the server runs: on either version, since a
+ * report reads the beta twin of its `/v1.0` source where `GRAPH_BETA_COVERAGE` or `VIEWER_SCOPE`
+ * asks for it (report 4's devices, for one), and the fault must reach the read the report makes.
  */
 export function applyFaults(simulator: Simulator, faults: DemoSwitches['faults'], registry: ReportRegistry = REPORTS): void {
-  for (const { report, status } of faults) simulator.faults.add({ path: registry.definition(report).faultSource, status });
+  for (const { report, status } of faults) simulator.faults.add({ path: registry.definition(report).faultSource.replace(/^\/(v1\.0|beta)\//, '/'), status });
 }
 
 /**

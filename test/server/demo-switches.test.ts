@@ -18,6 +18,17 @@ describe('the demo switches', () => {
     expect(result.error?.message).toContain(`GET ${REPORTS.definition(id).faultSource}:`);
   });
 
+  it.each(REPORTS.ids)('--fault %s:403 fails that report where it reads on /beta too (complete coverage, the viewer scope)', async (id) => {
+    const switches = readDemoSwitches([], [`${id}:403`], REPORTS);
+    if (!switches.ok) throw new Error(switches.message);
+    applyFaults(harness.sim, switches.switches.faults);
+    const graph = harness.client({ betaCoverage: true, scopeTags: true });
+    const result = await loadReport(id, graph);
+    expect(result.state).toBe('load-error');
+    expect(result.error?.status).toBe(403);
+    expect(result.error?.message).toContain(`GET ${graph.coveragePath(REPORTS.definition(id).faultSource)}`);
+  });
+
   it('--deny takes away a permission of the demo tenant, and only that one', () => {
     const tenant = buildDemoTenant();
     const denied = withDenied(tenant, ['BitlockerKey.ReadBasic.All']);
