@@ -27,12 +27,14 @@
  * does not depend on the machine's load; times do.
  *
  * `--viewer-scope` adds a comparison after them (`--workload scope` runs it alone): the viewers read
- * report 3 (security-posture, the report whose rows carry their objects' scope tags) for S seconds
- * from a server with the viewer scope off, then from one with it on (`VIEWER_SCOPE=intune-rbac`,
+ * report 4 (escrow-gaps, the viewers bench's report, its devices tagged) and then report 3
+ * (security-posture, its policies tagged) for S seconds each from a server with the viewer scope
+ * off, then from one with it on (`VIEWER_SCOPE=intune-rbac`,
  * docs/finding-rules.md "Viewer scope"), each viewer signed in as one of the large tenant's Intune
  * administrators: one in five whole-tenant (an assignment with no scope tag), the rest regional
- * (one or two scope tags). Each run starts from a fresh state store with one cold load. It prints
- * both runs and their ratios beside the target: the scope on within 1.3× of it off.
+ * (one or two scope tags). Each server starts from a fresh state store, and each report's run with
+ * one cold load. It prints each report's two runs and their ratios beside the target: the scope on
+ * within 1.3× of it off.
  *
  * Options: --viewers N (50), --seconds S (30), --devices N (100000), --workload
  * whole|window|both|scope (both), --window-seconds S (20), --viewer-scope, --embedded.
@@ -82,8 +84,15 @@ const AZURITE_BLOB = join(createRequire(import.meta.url).resolve('azurite/packag
 const MAIN = new URL('../src/server/main.js', import.meta.url).pathname;
 const SIMULATOR = new URL('./simulator-process.js', import.meta.url).pathname;
 
-/** The report the scope comparison reads: report 3, whose rows carry their objects' scope tags (docs/finding-rules.md, "Which reports are scoped"). */
-const SCOPED_REPORT = 'security-posture';
+/**
+ * The reports the scope comparison reads, whose rows carry their objects' scope tags in the large
+ * tenant (docs/finding-rules.md, "Which reports are scoped"): report 4, which the viewers above read,
+ * and report 3, whose policies a load reads whole.
+ */
+const SCOPED_REPORTS = [
+  { id: 'escrow-gaps', name: 'report 4' },
+  { id: 'security-posture', name: 'report 3' },
+] as const;
 
 const processes = new ChildProcesses();
 const start = processes.start.bind(processes);
@@ -489,11 +498,12 @@ function failuresInARowLimit(): number {
   return Math.max(100, viewers * 4);
 }
 
-/** N viewers of report 3 on one server, viewer i signed in as `people[i]`, after one cold read by the first. */
-async function measureScoped(server: { base: string; instance: Started }, people: readonly string[]): Promise<ScopeRun> {
+/** N viewers of one report on one server, viewer i signed in as `people[i]`, after one cold read by the first. */
+async function measureScoped(server: { base: string; instance: Started }, people: readonly string[], report: string): Promise<ScopeRun> {
   const agent = new Agent({ connections: viewers + 1, pipelining: 1 });
   try {
-    const path = `/api/reports/${SCOPED_REPORT}`;
+    const path = `/api/reports/${report}`;
+    const loadsBefore = loadsIn(server.instance);
     const etags = new Set<string>();
     const read = async (index: number): Promise<number> => {
       const begun = performance.now();
@@ -518,29 +528,32 @@ async function measureScoped(server: { base: string; instance: Started }, people
       errors,
       firstError,
       answers: etags.size,
-      loads: loadsIn(server.instance),
+      // The loads of this report's run: its first read loads it, and nothing after.
+      loads: loadsIn(server.instance) - loadsBefore,
     };
   } finally {
     await agent.close();
   }
 }
 
-/** Report 3 read by the same viewers from a server with the viewer scope off, then from one with it on; the ratios beside the target. */
+/** Reports 4 and 3 read by the same viewers from a server with the viewer scope off, then from one with it on; the ratios beside the target. */
 async function compareViewerScope(simulator: Record<string, string>, people: readonly string[], scopes: ReadonlyArray<readonly string[] | null>): Promise<void> {
-  const runs: ScopeRun[] = [];
+  const runs = SCOPED_REPORTS.map(() => [] as ScopeRun[]);
   // Empty is off (src/app/config.ts), whatever the caller's environment says.
   for (const scope of ['', 'intune-rbac']) {
     const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-scope-'));
     folders.push(files);
     const server = await startServer({ ...simulator, VIEWER_SCOPE: scope }, `file:${files}`);
-    runs.push(await measureScoped(server, people));
+    for (const [index, report] of SCOPED_REPORTS.entries()) runs[index]!.push(await measureScoped(server, people, report.id));
     await stop(server.instance);
   }
-  const [off, on] = runs as [ScopeRun, ScopeRun];
   const { whole, oneTag, twoTags, noRole } = viewerMix(scopes.slice(0, viewers));
-  console.log(
-    `\nViewer scope: ${viewers} clients reading report 3 (${SCOPED_REPORT}, ${devices.toLocaleString('en-US')} devices) for ${seconds} s each run, one server, the simulator in its own process, Node ${process.version}; ` +
-      `signed in as ${whole} whole-tenant, ${oneTag} one-tag and ${twoTags} two-tag Intune administrators${noRole > 0 ? ` and ${noRole} with no role assignment` : ''}`,
-  );
-  for (const line of scopeComparisonLines(off, on).lines) console.log(line);
+  for (const [index, report] of SCOPED_REPORTS.entries()) {
+    const [off, on] = runs[index] as [ScopeRun, ScopeRun];
+    console.log(
+      `\nViewer scope: ${viewers} clients reading ${report.name} (${report.id}, ${devices.toLocaleString('en-US')} devices) for ${seconds} s each run, one server, the simulator in its own process, Node ${process.version}; ` +
+        `signed in as ${whole} whole-tenant, ${oneTag} one-tag and ${twoTags} two-tag Intune administrators${noRole > 0 ? ` and ${noRole} with no role assignment` : ''}`,
+    );
+    for (const line of scopeComparisonLines(off, on).lines) console.log(line);
+  }
 }

@@ -281,7 +281,8 @@ export function largeTenantAdministrators(seed = 7): LargeTenantAdministrator[] 
  *   (deviceAndAppManagementRoleAssignment, learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroleassignment?view=graph-rest-beta);
  * - report 3's settings catalog policies and intents spread across the tags: about 30 % Default
  *   (Intune's "0" on an object not tagged otherwise), 25 % Europe, 20 % Americas, 15 % Asia Pacific
- *   and 10 % both Europe and Americas;
+ *   and 10 % both Europe and Americas; the managed devices carry tags in the same shares, from
+ *   their index (`deviceScopeTags`);
  * - the role definitions behind the assignments, drawn last (src/core/viewer-scope/demo.ts,
  *   `BUILT_IN_ROLES`): only Asia Pacific's and the central one's grant Endpoint Analytics read.
  */
@@ -438,6 +439,7 @@ function drawDevice(index: number, random: SeededRandom, times: TenantTimes, per
       enrolledDateTime: times.daysAgo(30 + Math.floor(random() * 900)),
     });
     if (userId !== null) device.userId = userId;
+    device.roleScopeTagIds = deviceScopeTags(index);
     drawn.made.push(device);
   } else random.skip(GUID_DRAWS + 2); // Its id, last check-in and enrolment.
   if (!windows || !hasEntraId) return drawn;
@@ -490,6 +492,18 @@ function drawDevice(index: number, random: SeededRandom, times: TenantTimes, per
     );
   }
   return drawn;
+}
+
+/**
+ * Device `index`'s scope tags, in the shares report 3's objects have (plantViewerScope): about 30 %
+ * Default, 25 % Europe, 20 % Americas, 15 % Asia Pacific and 10 % Europe and Americas. Taken from the
+ * index, not drawn, so that no other draw of the tenant moves; 37 is prime to 100, so the shares
+ * hold in every run of 100 devices. Only beta's managedDevice declares the property (v1-schema.ts).
+ */
+function deviceScopeTags(index: number): string[] {
+  const { europe, americas, asiaPacific } = LARGE_TENANT_SCOPE_TAGS;
+  const share = (index * 37) % 100;
+  return share < 30 ? [DEFAULT_SCOPE_TAG_ID] : share < 55 ? [europe] : share < 75 ? [americas] : share < 90 ? [asiaPacific] : [europe, americas];
 }
 
 /**

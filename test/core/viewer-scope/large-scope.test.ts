@@ -52,4 +52,27 @@ describe('the large tenant through each Intune administrator’s scope', () => {
       expect(rows).toBeLessThan(result.rows.length);
     }
   });
+
+  it("tags the managed devices in the same shares, so each region sees its own share of report 4's rows on /beta", async () => {
+    const graph = harness.client({ scopeTags: true });
+    const [result, rbac] = await Promise.all([REPORTS.load('escrow-gaps', graph), loadRbacRecords(graph)]);
+    expect(result.state).toBe('loaded');
+    const devices = result.rows.filter((row) => row[ROW_SCOPE_TAGS_KEY] !== undefined);
+    expect(devices.length).toBeGreaterThan(5_000);
+    const share = (tag: string) => devices.filter((row) => rowScopeTags(row)!.includes(tag)).length / devices.length;
+    expect(share(LARGE_TENANT_SCOPE_TAGS.default)).toBeCloseTo(0.3, 1);
+    expect(share(LARGE_TENANT_SCOPE_TAGS.europe)).toBeCloseTo(0.35, 1);
+    expect(share(LARGE_TENANT_SCOPE_TAGS.asiaPacific)).toBeCloseTo(0.15, 1);
+
+    const europeOnly = largeTenantAdministrators().find(({ tagIds }) => tagIds.length === 1 && tagIds[0] === LARGE_TENANT_SCOPE_TAGS.europe)!;
+    const view = scopeReport(result, viewerScopeOf(rbac, { objectId: europeOnly.objectId }));
+    expect(view.ok).toBe(true);
+    if (!view.ok) return;
+    expect(view.result.rows.length).toBeGreaterThan(0);
+    for (const row of view.result.rows) expect(rowScopeTags(row)).toContain(LARGE_TENANT_SCOPE_TAGS.europe);
+    // Its findings are those of its rows' devices alone.
+    const seen = new Set(view.result.rows.map((row) => String(row.id)));
+    expect(view.result.findings.length).toBeGreaterThan(0);
+    for (const finding of view.result.findings) expect(seen.has(finding.subjectId)).toBe(true);
+  });
 });
