@@ -32,9 +32,9 @@
  * off, then from one with it on (`VIEWER_SCOPE=intune-rbac`,
  * docs/finding-rules.md "Viewer scope"), each viewer signed in as one of the large tenant's Intune
  * administrators: one in five whole-tenant (an assignment with no scope tag), the rest regional
- * (one or two scope tags). Each server starts from a fresh state store, and each report's run with
- * one cold load. It prints each report's two runs and their ratios beside the target: the scope on
- * within 1.3× of it off.
+ * (one or two scope tags). Each run has a server of its own, from a fresh state store, and starts
+ * with one cold load. It prints each report's two runs and their ratios beside the target: the
+ * scope on within 1.3× of it off.
  *
  * Options: --viewers N (50), --seconds S (30), --devices N (100000), --workload
  * whole|window|both|scope (both), --window-seconds S (20), --viewer-scope, --embedded.
@@ -503,7 +503,6 @@ async function measureScoped(server: { base: string; instance: Started }, people
   const agent = new Agent({ connections: viewers + 1, pipelining: 1 });
   try {
     const path = `/api/reports/${report}`;
-    const loadsBefore = loadsIn(server.instance);
     const etags = new Set<string>();
     const read = async (index: number): Promise<number> => {
       const begun = performance.now();
@@ -528,8 +527,7 @@ async function measureScoped(server: { base: string; instance: Started }, people
       errors,
       firstError,
       answers: etags.size,
-      // The loads of this report's run: its first read loads it, and nothing after.
-      loads: loadsIn(server.instance) - loadsBefore,
+      loads: loadsIn(server.instance),
     };
   } finally {
     await agent.close();
@@ -538,18 +536,20 @@ async function measureScoped(server: { base: string; instance: Started }, people
 
 /** Reports 4 and 3 read by the same viewers from a server with the viewer scope off, then from one with it on; the ratios beside the target. */
 async function compareViewerScope(simulator: Record<string, string>, people: readonly string[], scopes: ReadonlyArray<readonly string[] | null>): Promise<void> {
-  const runs = SCOPED_REPORTS.map(() => [] as ScopeRun[]);
-  // Empty is off (src/app/config.ts), whatever the caller's environment says.
-  for (const scope of ['', 'intune-rbac']) {
-    const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-scope-'));
-    folders.push(files);
-    const server = await startServer({ ...simulator, VIEWER_SCOPE: scope }, `file:${files}`);
-    for (const [index, report] of SCOPED_REPORTS.entries()) runs[index]!.push(await measureScoped(server, people, report.id));
-    await stop(server.instance);
-  }
   const { whole, oneTag, twoTags, noRole } = viewerMix(scopes.slice(0, viewers));
-  for (const [index, report] of SCOPED_REPORTS.entries()) {
-    const [off, on] = runs[index] as [ScopeRun, ScopeRun];
+  for (const report of SCOPED_REPORTS) {
+    const runs: ScopeRun[] = [];
+    // Each run on a server of its own, which has loaded nothing else: what another report's
+    // answers keep in its memory would weigh on one run and not the other.
+    // Empty is off (src/app/config.ts), whatever the caller's environment says.
+    for (const scope of ['', 'intune-rbac']) {
+      const files = mkdtempSync(join(tmpdir(), 'dmhealth-viewers-scope-'));
+      folders.push(files);
+      const server = await startServer({ ...simulator, VIEWER_SCOPE: scope }, `file:${files}`);
+      runs.push(await measureScoped(server, people, report.id));
+      await stop(server.instance);
+    }
+    const [off, on] = runs as [ScopeRun, ScopeRun];
     console.log(
       `\nViewer scope: ${viewers} clients reading ${report.name} (${report.id}, ${devices.toLocaleString('en-US')} devices) for ${seconds} s each run, one server, the simulator in its own process, Node ${process.version}; ` +
         `signed in as ${whole} whole-tenant, ${oneTag} one-tag and ${twoTags} two-tag Intune administrators${noRole > 0 ? ` and ${noRole} with no role assignment` : ''}`,
