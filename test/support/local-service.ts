@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
  * closing such a port and a service binding it, any test's connection to loopback could take it
  * (Azurite once failed with EADDRINUSE so). Below the range only a port named outright is bound.
  * Each test worker (VITEST_POOL_ID, 1 to maxWorkers) takes ports from a slice of its own, so two
- * workers never pick the same one; within a worker freePort never hands out a port twice. It starts
+ * workers never pick the same one; within a test file's process it never hands out a port twice. It starts
  * at a random place in the slice, so that two runs of the suite side by side seldom meet.
  */
 const PORT_SLICE = 1_000;

@@ -497,7 +497,7 @@ function drawDevice(index: number, random: SeededRandom, times: TenantTimes, per
 /**
  * Device `index`'s scope tags, in the shares report 3's objects have (plantViewerScope): about 30 %
  * Default, 25 % Europe, 20 % Americas, 15 % Asia Pacific and 10 % Europe and Americas. Taken from the
- * index, not drawn, so that no other draw of the tenant moves; 37 is prime to 100, so the shares
+ * index, not drawn, so that no other draw of the tenant moves; 37 shares no factor with 100, so the shares
  * hold in every run of 100 devices. Only beta's managedDevice declares the property (v1-schema.ts).
  */
 function deviceScopeTags(index: number): string[] {
