@@ -8,6 +8,21 @@ import { expectWindowTiled } from '../../../support/audit-window.js';
 import { useTestSimulator } from '../../../support/simulated-tenant.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
+
+/** `graph` as the report reads it, but for its pages, which `pages` serves: to hold a list back or see the log asked for. */
+function withPages(graph: GraphReader, pages: GraphReader['pages']): GraphReader {
+  return {
+    get betaCoverage() {
+      return graph.betaCoverage;
+    },
+    coveragePath: (path) => graph.coveragePath(path),
+    get: (path, options) => graph.get(path, options),
+    getAll: (path, options, project) => graph.getAll(path, options, project),
+    batchGet: (requests, options) => graph.batchGet(requests, options),
+    pages,
+  };
+}
+
 const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
 
 describe("report 2's findings tell their story", () => {
@@ -34,26 +49,17 @@ describe("report 2's findings tell their story", () => {
     let auditAsked!: () => void;
     const asked = new Promise<void>((resolve) => (auditAsked = resolve));
     const order: string[] = [];
-    const held: GraphReader = {
-      get betaCoverage() {
-        return graph.betaCoverage;
-      },
-      coveragePath: (path) => graph.coveragePath(path),
-      get: (path, options) => graph.get(path, options),
-      getAll: (path, options, project) => graph.getAll(path, options, project),
-      batchGet: (requests, options) => graph.batchGet(requests, options),
-      async *pages(path, options) {
-        if (path.endsWith('/auditEvents') && !order.includes('audit log')) {
-          order.push('audit log');
-          auditAsked();
-        }
-        if (path === '/v1.0/deviceAppManagement/mobileApps') {
-          await asked;
-          order.push('apps');
-        }
-        yield* graph.pages(path, options);
-      },
-    };
+    const held = withPages(graph, async function* (path, options) {
+      if (path.endsWith('/auditEvents') && !order.includes('audit log')) {
+        order.push('audit log');
+        auditAsked();
+      }
+      if (path === '/v1.0/deviceAppManagement/mobileApps') {
+        await asked;
+        order.push('apps');
+      }
+      yield* graph.pages(path, options);
+    });
     const result = await loadReport('assignment-hygiene', held, { now: () => now });
     expect(result.error).toBeNull();
     expect(order).toEqual(['audit log', 'apps']);
@@ -66,38 +72,29 @@ describe("report 2's findings tell their story", () => {
     let auditAsked!: () => void;
     const asked = new Promise<void>((resolve) => (auditAsked = resolve));
     const logReads = { started: 0, finished: 0, completed: 0 };
-    const held: GraphReader = {
-      get betaCoverage() {
-        return graph.betaCoverage;
-      },
-      coveragePath: (path) => graph.coveragePath(path),
-      get: (path, options) => graph.get(path, options),
-      getAll: (path, options, project) => graph.getAll(path, options, project),
-      batchGet: (requests, options) => graph.batchGet(requests, options),
-      async *pages(path, options) {
-        if (path.endsWith('/auditEvents')) {
-          logReads.started += 1;
-          auditAsked();
-          try {
-            // Each slice of the year is under way until the load is stopped, and then takes a
-            // second to wind down, as a page in flight may: longer than the rest of the load takes
-            // to stop, so a report that did not wait for its log would answer first (checked).
-            const signal = options?.signal;
-            if (!signal) throw new Error('the log was read without a signal to stop it');
-            if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-            await new Promise((resolve) => setTimeout(resolve, 1000));
-            yield* graph.pages(path, options);
-            logReads.completed += 1;
-          } finally {
-            logReads.finished += 1;
-          }
-          return;
+    const held = withPages(graph, async function* (path, options) {
+      if (path.endsWith('/auditEvents')) {
+        logReads.started += 1;
+        auditAsked();
+        try {
+          // Each slice of the year is under way until the load is stopped, and then takes a
+          // second to wind down, as a page in flight may: longer than the rest of the load takes
+          // to stop, so a report that did not wait for its log would answer first (checked).
+          const signal = options?.signal;
+          if (!signal) throw new Error('the log was read without a signal to stop it');
+          if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          yield* graph.pages(path, options);
+          logReads.completed += 1;
+        } finally {
+          logReads.finished += 1;
         }
-        // The apps' list is asked for, and fails, only once the log is being read.
-        if (path === '/v1.0/deviceAppManagement/mobileApps') await asked;
-        yield* graph.pages(path, options);
-      },
-    };
+        return;
+      }
+      // The apps' list is asked for, and fails, only once the log is being read.
+      if (path === '/v1.0/deviceAppManagement/mobileApps') await asked;
+      yield* graph.pages(path, options);
+    });
     try {
       const result = await loadReport('assignment-hygiene', held, { now: () => now });
       expect(result.state).toBe('load-error');
