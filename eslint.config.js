@@ -139,8 +139,8 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    // Plain Node scripts (no TypeScript to declare Node's globals).
-    files: ['scripts/**/*.mjs'],
+    // Plain Node scripts and the tests' preloads (no TypeScript to declare Node's globals).
+    files: ['scripts/**/*.mjs', 'test/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {

@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFilesReporter from './test/support/slowest-files.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The slowest twenty files, printed when the run ends (docs/development.md, "Node, the build and the tests").
+    reporters: ['default', new SlowestFilesReporter(20)],
     // Empties the suite log that test/suite-log/ checks after the run.
     globalSetup: ['test/support/suite-log-setup.ts'],
     // Every integration test starts its own simulator on an ephemeral loopback port, so files can

@@ -6,13 +6,25 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const vitestPackage = createRequire(import.meta.url).resolve('vitest/package.json');
 const vitest = join(dirname(vitestPackage), 'vitest.mjs');
 
+// DMHEALTH_TEST_CLOCK_SHIFT_HOURS runs the suite on another day: every Node process it starts reads
+// the wall clock that many hours away (test/support/clock-shift.mjs), so a test that reads the
+// real date fails. .ci/run sets it for one of its two runs.
+const env = { ...process.env };
+const shiftHours = process.env.DMHEALTH_TEST_CLOCK_SHIFT_HOURS;
+if (shiftHours && shiftHours !== '0') {
+  const shim = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'support', 'clock-shift.mjs')).href;
+  env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${shim}`.trim();
+  console.log(`The suite runs with every clock ${shiftHours} hours from now (DMHEALTH_TEST_CLOCK_SHIFT_HOURS).`);
+}
+
 /** Runs vitest with `args`, its output on this terminal; its exit status, 1 if it ended on a signal. */
 function vitestRun(args) {
-  const run = spawnSync(process.execPath, [vitest, 'run', ...args], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [vitest, 'run', ...args], { stdio: 'inherit', env });
   if (run.error) console.error(`vitest could not be started: ${run.error.message}`);
   return run.status ?? 1;
 }

@@ -37,7 +37,10 @@ export async function createSimulatorPki(
   caName = 'CN=Device Management Health simulator CA, O=Device Management Health (demo)',
 ): Promise<SimulatorPki> {
   const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(Date.now() + 30 * DAY_MS);
+  // 397 days, the longest a public TLS certificate was allowed: a demo server left running for
+  // weeks stays trusted, and so does one whose clock reads another day than its clients' TLS
+  // (the suite's clock shift, CONTRIBUTING.md).
+  const notAfter = new Date(Date.now() + 397 * DAY_MS);
   const caKeys = await webcrypto.subtle.generateKey(ECDSA, true, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { BrowserContext } from 'playwright-core';
+import { CLOCK_SHIFT_MS, shiftDate } from './clock-shift.mjs';
 
 /** Where the Chromium that the tests and the browser bench drive comes from. */
 export interface ChromiumBuild {
@@ -67,6 +68,8 @@ export async function launchHeadlessChromium(profile: string, options: { viewpor
   });
   // Only loopback is ever a target; anything else (teams-js asks a CDN for its domain list) fails fast.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort('internetdisconnected'));
+  // A run on another day moves the pages' clock with the servers' (clock-shift.mjs).
+  if (CLOCK_SHIFT_MS !== 0) await context.addInitScript(`(${shiftDate.toString()})(globalThis, ${CLOCK_SHIFT_MS});`);
   return context;
 }
 
