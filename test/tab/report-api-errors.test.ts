@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failureMessage } from '../../src/tab/api/failure-message.js';
+import { failureMessage, failureOf } from '../../src/tab/api/failure-message.js';
+import { ApiError } from '../../src/tab/api/report-api.js';
 import { OUTSIDE_VIEWER_SCOPE_CODE } from '../../src/core/reports/report-model.js';
 
 const answer = (status: number, error: Record<string, unknown>) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } });
@@ -14,5 +15,16 @@ describe("the tab's words for a refused read", () => {
     expect(await failureMessage(answer(403, { status: 403, message: 'The signed-in user does not hold the DeviceHealth.Reader app role.' }), 'GET')).toMatch(
       /DeviceHealth\.Reader role/,
     );
+  });
+
+  it('keeps the code of a refusal by the viewer scope, so the tab shows it as a note rather than an error', async () => {
+    const explanation = 'Connector & Integration Health covers the whole tenant: its rows carry no scope tags.';
+    const failure = await failureOf(answer(403, { status: 403, code: OUTSIDE_VIEWER_SCOPE_CODE, message: explanation }), 'GET');
+    expect(failure).toEqual({ message: explanation, code: OUTSIDE_VIEWER_SCOPE_CODE });
+    expect(new ApiError(403, failure.message, failure.code).outsideScope).toBe(true);
+    // The app role's 403 and any other failure are errors still.
+    const role = await failureOf(answer(403, { status: 403, message: 'The signed-in user does not hold the DeviceHealth.Reader app role.' }), 'GET');
+    expect(new ApiError(403, role.message, role.code).outsideScope).toBe(false);
+    expect(new ApiError(502, 'The server answered HTTP 502.', OUTSIDE_VIEWER_SCOPE_CODE).outsideScope).toBe(false);
   });
 });
