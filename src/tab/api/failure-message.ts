@@ -6,6 +6,11 @@ export interface Failure {
   code: string | null;
 }
 
+/** A refusal by the viewer scope (docs/contract.md, "With `VIEWER_SCOPE=intune-rbac`"): what the viewer's Intune role does not show them, not a failure. */
+export function isOutsideScope(status: number | null, code: string | null): boolean {
+  return status === 403 && code === OUTSIDE_VIEWER_SCOPE_CODE;
+}
+
 /** A failed answer of our API (report-api.ts) as a sentence a user can act on. */
 export async function failureMessage(response: Response, method: 'GET' | 'POST'): Promise<string> {
   return (await failureOf(response, method)).message;
@@ -20,7 +25,7 @@ export async function failureOf(response: Response, method: 'GET' | 'POST'): Pro
   const reason = error?.message;
   const code = typeof error?.code === 'string' ? error.code : null;
   // Outside the viewer's Intune scope: the server's explanation is the one to read, not the app role's.
-  if (response.status === 403 && code === OUTSIDE_VIEWER_SCOPE_CODE && reason) return { message: reason, code };
+  if (isOutsideScope(response.status, code) && reason) return { message: reason, code };
   return { message: wordsFor(response.status, reason, method), code };
 }
 

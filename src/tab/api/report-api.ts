@@ -1,6 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
-import { OUTSIDE_VIEWER_SCOPE_CODE } from '../../core/reports/report-model.js';
-import { failureOf } from './failure-message.js';
+import { failureOf, isOutsideScope } from './failure-message.js';
 import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
@@ -49,9 +48,9 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** A refusal by the viewer scope (docs/contract.md, "With `VIEWER_SCOPE=intune-rbac`"): not a failure, what the viewer's Intune role does not show them. */
+  /** A refusal by the viewer scope: not a failure, what the viewer's Intune role does not show them. */
   get outsideScope(): boolean {
-    return this.status === 403 && this.code === OUTSIDE_VIEWER_SCOPE_CODE;
+    return isOutsideScope(this.status, this.code);
   }
 }
 
