@@ -11,6 +11,9 @@ import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import { scopeOrRefuse, viewOrRefuse } from './viewer-scope-access.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';
+import { describeScope } from '../core/viewer-scope/scope.js';
+import type { ViewerScope } from '../core/viewer-scope/scope.js';
+import type { ViewerScopes } from '../app/viewer-scopes.js';
 
 export interface ReportRoutesOptions {
   /** The reports, their summaries and whose data this is (shown by the tab, so a demo tenant is never mistaken for a real one). */
@@ -97,6 +100,14 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   server.get('/api/tenant', async (req: Request, res: Response) => {
     if (!(await authorised(req, res))) return;
     res.send(200, services.tenant);
+  });
+
+  // Who is signed in and what they may see, for the tab's header (docs/contract.md, "The server's endpoints"):
+  // the scope as the report routes apply it, so the tab can say once why a viewer of no scope sees nothing.
+  server.get('/api/me', async (req: Request, res: Response) => {
+    const user = await authorised(req, res);
+    if (!user) return;
+    res.send(200, await viewerInfo(viewerScopes, user));
   });
 
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
@@ -219,6 +230,26 @@ async function sendEncoded(req: Request, res: Response, encoded: EncodedReport):
     ...(encoding ? { 'content-encoding': encoding } : {}),
   });
   res.end(body);
+}
+
+/** What `GET /api/me` answers: the viewer's name, and their scope in words (null when the viewer scope is off). */
+export interface ViewerInfo {
+  name: string;
+  scope: { kind: ViewerScope['kind']; description: string; explanation: string | null } | null;
+}
+
+/**
+ * The viewer as the tab names them: their display name from the token, else their UPN, else "you"
+ * (a token need not carry `name`: "Claims are present only if a value exists to fill it. An
+ * application shouldn't take a dependency on a claim being present", learn.microsoft.com/entra/identity-platform/access-token-claims-reference). The scope is the one the report routes apply (viewer-scope-access.ts),
+ * described as the bot and the notices describe it (`describeScope`); a viewer of no scope gets
+ * the same explanation their 403s carry, and never a tenant object.
+ */
+export async function viewerInfo(scopes: ViewerScopes | undefined, user: TabUser): Promise<ViewerInfo> {
+  const name = user.name || user.username || 'you';
+  if (!scopes) return { name, scope: null };
+  const scope = await scopes.scopeOf({ objectId: user.objectId });
+  return { name, scope: { kind: scope.kind, description: describeScope(scope), explanation: scope.kind === 'none' ? scope.explanation : null } };
 }
 
 function describeState(report: ReportResult): string {

@@ -43,6 +43,8 @@ export async function startTabServer(
     store?: StateStore;
     /** Also hears every line the server logs, as the server wrote it. */
     log?: (line: string) => void;
+    /** `VIEWER_SCOPE=intune-rbac`: `graph` must read the objects' scope tags (`harness.client({ scopeTags: true })`). */
+    viewerScope?: boolean;
   } = {},
 ): Promise<TabServer> {
   const connection = simulatorConnection(sim, graph);
@@ -58,6 +60,7 @@ export async function startTabServer(
     ...(options.cacheClock ? { cacheClock: options.cacheClock } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.now ? { loadOptions: { now: options.now } } : {}),
+    ...(options.viewerScope ? { viewerScope: true } : {}),
     tabDirectory: TAB_DIRECTORY,
     log: (line) => {
       recordServerLog('tab server', line);
@@ -107,7 +110,8 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
   const ownBrowsers: TestBrowser[] = [];
   beforeAll(async () => {
     browser = await launchTestBrowser();
-    server = await startTabServer(harness.sim, harness.client(), options);
+    // With the viewer scope on, the client reads the objects' scope tags, as `npm start` opens it.
+    server = await startTabServer(harness.sim, harness.client(options.viewerScope ? { scopeTags: true } : {}), options);
   });
   afterEach(async () => {
     await Promise.all(pages.splice(0).map((page) => page.close()));

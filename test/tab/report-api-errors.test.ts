@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureMessage } from '../../src/tab/api/failure-message.js';
+import { failureMessage, failureOf, isOutsideScope } from '../../src/tab/api/failure-message.js';
 import { OUTSIDE_VIEWER_SCOPE_CODE } from '../../src/core/reports/report-model.js';
 
 const answer = (status: number, error: Record<string, unknown>) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } });
@@ -14,5 +14,17 @@ describe("the tab's words for a refused read", () => {
     expect(await failureMessage(answer(403, { status: 403, message: 'The signed-in user does not hold the DeviceHealth.Reader app role.' }), 'GET')).toMatch(
       /DeviceHealth\.Reader role/,
     );
+  });
+
+  it('keeps the code of a refusal by the viewer scope, so the tab shows it as a note rather than an error', async () => {
+    const explanation = 'Connector & Integration Health covers the whole tenant: its rows carry no scope tags.';
+    const failure = await failureOf(answer(403, { status: 403, code: OUTSIDE_VIEWER_SCOPE_CODE, message: explanation }), 'GET');
+    expect(failure).toEqual({ message: explanation, code: OUTSIDE_VIEWER_SCOPE_CODE });
+    expect(isOutsideScope(403, failure.code)).toBe(true);
+    // The app role's 403 and any other failure are errors still.
+    const role = await failureOf(answer(403, { status: 403, message: 'The signed-in user does not hold the DeviceHealth.Reader app role.' }), 'GET');
+    expect(role.code).toBeNull();
+    expect(isOutsideScope(403, role.code)).toBe(false);
+    expect(isOutsideScope(502, OUTSIDE_VIEWER_SCOPE_CODE)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { REFRESHING_HEADER } from '../../core/reports/report-model.js';
-import { failureMessage } from './failure-message.js';
+import { failureOf, isOutsideScope } from './failure-message.js';
 import type { Finding, ReportLoadError, ReportId, ReportResult, ReportRow, SourceRetry } from '../../core/reports/report-model.js';
 import type { ReportPreview } from '../../core/reports/report-preview.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
@@ -10,6 +10,21 @@ import type { AuditPage, AuditPageQuery } from '../../core/triage/audit-page.js'
 export interface TenantInfo {
   label: string;
   demo: boolean;
+}
+
+/**
+ * Who is signed in and what their Intune role assignments let them see (`GET /api/me`,
+ * docs/contract.md): `scope` is null when the viewer scope is off, every viewer seeing the whole tenant.
+ */
+export interface ViewerInfo {
+  name: string;
+  scope: {
+    kind: 'tenant' | 'tags' | 'none';
+    /** "the whole tenant", "scope tag Europe", … */
+    description: string;
+    /** Why a viewer of no scope sees nothing, in the server's words; null otherwise. */
+    explanation: string | null;
+  } | null;
 }
 
 export interface LoadProgressSnapshot {
@@ -26,9 +41,16 @@ export class ApiError extends Error {
   constructor(
     readonly status: number | null,
     message: string,
+    /** The server's error code, when it gave one (`outsideViewerScope`). */
+    readonly code: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** A refusal by the viewer scope: not a failure, what the viewer's Intune role does not show them. */
+  get outsideScope(): boolean {
+    return isOutsideScope(this.status, this.code);
   }
 }
 
@@ -83,6 +105,11 @@ export class ReportApi {
     return (await this.getJson<TenantInfo>('/api/tenant', signal)).value;
   }
 
+  /** Who is signed in, and their Intune scope when the viewer scope is on. */
+  async viewer(signal?: AbortSignal): Promise<ViewerInfo> {
+    return (await this.getJson<ViewerInfo>('/api/me', signal)).value;
+  }
+
   /** One report; `refreshing` when the server sent its last good result while a newer one loads. */
   report(id: ReportId, options: OpenOptions = {}): Promise<Served<ReportResult>> {
     return this.openReport<ReportResult>(id, '', options);
@@ -126,7 +153,10 @@ export class ReportApi {
     } catch {
       throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
     }
-    if (!response.ok) throw new ApiError(response.status, await failureMessage(response, 'GET'));
+    if (!response.ok) {
+      const failure = await failureOf(response, 'GET');
+      throw new ApiError(response.status, failure.message, failure.code);
+    }
     return response.blob();
   }
 
@@ -179,7 +209,10 @@ export class ReportApi {
       if (signal?.aborted) throw error;
       throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
     }
-    if (!response.ok) throw new ApiError(response.status, await failureMessage(response, init.method));
+    if (!response.ok) {
+      const failure = await failureOf(response, init.method);
+      throw new ApiError(response.status, failure.message, failure.code);
+    }
     try {
       return { value: (await response.json()) as T, refreshing: response.headers.get(REFRESHING_HEADER) === 'true' };
     } catch {

@@ -2,9 +2,11 @@ import {
   Badge,
   Caption1,
   FluentProvider,
+  Label,
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
+  Select,
   Tab,
   TabList,
   Text,
@@ -14,14 +16,16 @@ import {
   teamsLightTheme,
   tokens,
 } from '@fluentui/react-components';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ReportId, ReportPresentation } from '../../core/reports/report-model.js';
 import { ReportApi } from '../api/report-api.js';
 import { useMediaQuery } from './use-media-query.js';
-import type { TenantInfo } from '../api/report-api.js';
+import type { TenantInfo, ViewerInfo } from '../api/report-api.js';
 import { connectToHost } from '../host/teams-host.js';
 import { usableLocale } from '../host/locale.js';
 import type { HostTheme, TabHost } from '../host/teams-host.js';
+import { DEMO_PERSONAS, isDemoPersona } from '../host/demo-personas.js';
+import { NoAccessBanner } from '../reports/ScopeNotes.js';
 import { ReportView } from '../reports/ReportView.js';
 import { FaultBoundary } from './FaultBoundary.js';
 import { OVERVIEW, hashFor, readCatalogue, viewFromHash } from './report-navigation.js';
@@ -57,6 +61,10 @@ const useStyles = makeStyles({
       padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
     },
   },
+  // The demo's sign-in at the banner's end, wrapping below the rest on a narrow screen.
+  demoSignIn: { marginLeft: 'auto', display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0, maxWidth: '100%' },
+  // A persona's name is long: on a phone the list narrows with the screen rather than widen the page.
+  demoSelect: { minWidth: 0, maxWidth: '100%' },
   // A pill's text may wrap on a narrow screen rather than spill out of it.
   demoBadge: { height: 'auto', minHeight: '20px', whiteSpace: 'normal', textAlign: 'center' },
   tabs: { alignItems: 'stretch' },
@@ -77,6 +85,19 @@ const useStyles = makeStyles({
 interface Session {
   api: ReportApi;
   tenant: TenantInfo | null;
+  /** Who is signed in and their scope; null when the server could not say (the reports still show what it lets them see). */
+  viewer: ViewerInfo | null;
+  /** Counts sign-ins: the views start afresh under a new one (the demo's "sign in as"). */
+  signIn: number;
+}
+
+/** The viewer's scope in the header's words; null with the viewer scope off, when every viewer sees the whole tenant. */
+function scopeWords(viewer: ViewerInfo): string | null {
+  const { scope } = viewer;
+  if (!scope) return null;
+  if (scope.kind === 'tenant') return 'whole tenant';
+  if (scope.kind === 'none') return 'no Intune access';
+  return scope.description;
 }
 
 /** Read once: the server writes the catalogue into the page, and it does not change while the page lives. */
@@ -138,19 +159,41 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
       stopThemeUpdates = connected.onThemeChange(setTheme);
       const deepLinked = connected.deepLinkedReport ? viewFromHash(connected.deepLinkedReport, catalogue) : null;
       if (deepLinked) setSelected(deepLinked);
-      const api = new ReportApi(() => connected.getToken());
-      try {
-        const tenant = await api.tenant();
-        if (!cancelled) setSession({ api, tenant });
-      } catch (error) {
-        if (!cancelled) setStartupError(error instanceof Error ? error.message : String(error));
-      }
     })();
     return () => {
       cancelled = true;
       stopThemeUpdates?.();
     };
   }, [catalogue]);
+
+  // Signs in once the host is known, and again (with a new API client, so no answer of the last sign-in is taken for this one) on each demo switch.
+  const [signIn, setSignIn] = useState(0);
+  useEffect(() => {
+    if (!host) return undefined;
+    let cancelled = false;
+    setSession(null);
+    setStartupError(null);
+    void (async () => {
+      const api = new ReportApi(() => host.getToken());
+      try {
+        const [tenant, viewer] = await Promise.all([api.tenant(), api.viewer().catch(() => null)]);
+        if (!cancelled) setSession({ api, tenant, viewer, signIn });
+      } catch (error) {
+        if (!cancelled) setStartupError(error instanceof Error ? error.message : String(error));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [host, signIn]);
+
+  const signInAs = useCallback(
+    (persona: string) => {
+      host?.demoSignIn?.signInAs(isDemoPersona(persona) ? persona : null);
+      setSignIn((count) => count + 1);
+    },
+    [host],
+  );
 
   useEffect(() => {
     const followHash = () => {
@@ -176,6 +219,10 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   // `now` moves on every tick, so "Read 2 minutes ago" stays true while the tab is open.
   const format = useMemo(() => ({ now, locale: host?.locale ?? usableLocale(navigator.language) }), [host, now]);
   const presentation = catalogue.find((report) => report.id === selected);
+  // A viewer whose Intune role assignments let them see nothing is told so once, and no report is asked for: each would be refused the same way.
+  const scope = session?.viewer?.scope ?? null;
+  const noAccess = scope?.kind === 'none' ? (scope.explanation ?? 'Your Intune role assignments let you see no tenant data in this app.') : null;
+  const scopeTags = scope?.kind === 'tags' ? scope.description : null;
 
   return (
     <FluentProvider theme={THEMES[theme]} data-theme={theme}>
@@ -189,6 +236,34 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
             <Badge appearance="filled" color="important" className={styles.demoBadge} data-demo-tenant>
               Demo tenant: simulated data
             </Badge>
+          ) : null}
+          {session?.viewer ? (
+            <Caption1 data-viewer>
+              Signed in as {session.viewer.name}
+              {scopeWords(session.viewer) ? ` · ${scopeWords(session.viewer)}` : ''}
+            </Caption1>
+          ) : null}
+          {host?.demoSignIn && session?.tenant?.demo ? (
+            <div className={styles.demoSignIn}>
+              <Label htmlFor="demo-sign-in" size="small">
+                Demo: sign in as
+              </Label>
+              <Select
+                id="demo-sign-in"
+                size="small"
+                className={styles.demoSelect}
+                value={host.demoSignIn.persona ?? ''}
+                onChange={(_, data) => signInAs(data.value)}
+                data-demo-sign-in
+              >
+                <option value="">Demo visitor (this browser&apos;s own user)</option>
+                {DEMO_PERSONAS.map((persona) => (
+                  <option key={persona.id} value={persona.id}>
+                    {persona.label}
+                  </option>
+                ))}
+              </Select>
+            </div>
           ) : null}
         </header>
         <div className={styles.body}>
@@ -213,7 +288,7 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
                 </MessageBarBody>
               </MessageBar>
             ) : (
-              <FaultBoundary key={selected}>
+              <FaultBoundary key={`${selected} ${session?.signIn ?? 0}`}>
                 {unknownLink !== null ? (
                   <MessageBar intent="warning" layout="multiline" data-state="unknown-link">
                     <MessageBarBody>
@@ -222,10 +297,12 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
                     </MessageBarBody>
                   </MessageBar>
                 ) : null}
-                {presentation ? (
-                  <ReportView presentation={presentation} api={session?.api ?? null} format={format} />
+                {noAccess !== null ? (
+                  <NoAccessBanner explanation={noAccess} />
+                ) : presentation ? (
+                  <ReportView presentation={presentation} api={session?.api ?? null} format={format} scope={scopeTags} />
                 ) : (
-                  <Overview catalogue={catalogue} api={session?.api ?? null} format={format} onOpen={(report: ReportId) => select(report)} />
+                  <Overview catalogue={catalogue} api={session?.api ?? null} format={format} onOpen={(report: ReportId) => select(report)} scope={scopeTags} />
                 )}
               </FaultBoundary>
             )}

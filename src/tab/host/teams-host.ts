@@ -1,5 +1,7 @@
 import { app, authentication } from '@microsoft/teams-js';
 import { usableLocale } from './locale.js';
+import { chosenPersona, demoTokenPath, keepPersona } from './demo-personas.js';
+import type { DemoPersona } from './demo-personas.js';
 
 export type HostTheme = 'light' | 'dark' | 'contrast';
 
@@ -13,6 +15,16 @@ export interface TabHost {
   onThemeChange(listener: (theme: HostTheme) => void): () => void;
   /** A token for our own API: Teams SSO inside Teams, the demo sign-in outside it. */
   getToken(): Promise<string>;
+  /** Outside Teams, whom the demo sign-in signs in as; null in Teams, where Teams says who. */
+  demoSignIn: DemoSignIn | null;
+}
+
+/** The demo's choice of whom to sign in as (demo-personas.ts). */
+export interface DemoSignIn {
+  /** The persona chosen in this session, or null for the demo's own user. */
+  readonly persona: DemoPersona | null;
+  /** Signs in as `persona` from the next token on, and keeps the choice for the session. */
+  signInAs(persona: DemoPersona | null): void;
 }
 
 /**
@@ -40,6 +52,7 @@ export async function connectToHost(): Promise<TabHost> {
       return () => listeners.delete(listener);
     },
     getToken: () => authentication.getAuthToken(),
+    demoSignIn: null,
   };
 }
 
@@ -72,6 +85,8 @@ function browserHost(): TabHost {
   const forced = window.matchMedia('(forced-colors: active)');
   const currentTheme = (): HostTheme => (forced.matches ? 'contrast' : dark.matches ? 'dark' : 'light');
   let token: { value: string; renewAt: number } | null = null;
+  const storage = sessionStorageOrNull();
+  let persona = chosenPersona(storage);
   return {
     inTeams: false,
     theme: currentTheme(),
@@ -88,13 +103,35 @@ function browserHost(): TabHost {
     },
     async getToken() {
       if (token && Date.now() < token.renewAt) return token.value;
-      const response = await fetch('/api/demo/token', { cache: 'no-store' });
+      const asked = persona;
+      const response = await fetch(demoTokenPath(asked), { cache: 'no-store' });
       if (!response.ok) throw new SignInUnavailable(response.status);
       const body = (await response.json()) as { token: string; expiresIn: number };
+      // A token asked for before a switch is not the new persona's: it is used once, not kept.
+      if (asked !== persona) return body.token;
       token = { value: body.token, renewAt: Date.now() + Math.max(0, body.expiresIn - 60) * 1000 };
       return token.value;
     },
+    demoSignIn: {
+      get persona() {
+        return persona;
+      },
+      signInAs(next) {
+        persona = next;
+        token = null;
+        keepPersona(storage, next);
+      },
+    },
   };
+}
+
+/** The session's storage, or null where the browser refuses it (a sandboxed frame throws on the property's read). */
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 /** Outside Teams, only the demo server signs a browser in. */

@@ -12,6 +12,7 @@ import { relativeTime } from '../table/cell-format.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { countOf, kindLabel } from '../../core/text/words.js';
 import { AppliesSearch } from '../applies/AppliesSearch.js';
+import { OutsideScopeNote } from '../reports/ScopeNotes.js';
 
 const useStyles = makeStyles({
   view: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -46,6 +47,8 @@ export interface OverviewProps {
   api: ReportApi | null;
   format: FormatContext;
   onOpen: (report: ReportId) => void;
+  /** The viewer's scope tags in words ("scope tag Europe"), named beside a report their scope does not show them; null when not limited to tags. */
+  scope?: string | null;
 }
 
 /**
@@ -53,7 +56,7 @@ export interface OverviewProps {
  * then its state (findings by kind and the worst severity, the empty notice, or the load error with
  * its status) and what it could not check. A tile opens its report.
  */
-export function Overview({ catalogue, api, format, onOpen }: OverviewProps) {
+export function Overview({ catalogue, api, format, onOpen, scope = null }: OverviewProps) {
   const styles = useStyles();
   return (
     <section className={styles.view} aria-labelledby="overview-title">
@@ -65,7 +68,7 @@ export function Overview({ catalogue, api, format, onOpen }: OverviewProps) {
       <ul className={styles.grid} aria-label="Reports">
         {catalogue.map((presentation) => (
           <li key={presentation.id}>
-            <ReportTile presentation={presentation} api={api} format={format} onOpen={onOpen} />
+            <ReportTile presentation={presentation} api={api} format={format} onOpen={onOpen} scope={scope} />
           </li>
         ))}
       </ul>
@@ -73,10 +76,22 @@ export function Overview({ catalogue, api, format, onOpen }: OverviewProps) {
   );
 }
 
-function ReportTile({ presentation, api, format, onOpen }: { presentation: ReportPresentation; api: ReportApi | null; format: FormatContext; onOpen: (report: ReportId) => void }) {
+function ReportTile({
+  presentation,
+  api,
+  format,
+  onOpen,
+  scope,
+}: {
+  presentation: ReportPresentation;
+  api: ReportApi | null;
+  format: FormatContext;
+  onOpen: (report: ReportId) => void;
+  scope: string | null;
+}) {
   const styles = useStyles();
   const { state } = useReportLoad(api, presentation.id, summaryOf);
-  const tileState = state.phase === 'loaded' ? state.report.state : state.phase;
+  const tileState = state.phase === 'loaded' ? state.report.state : state.phase === 'failed' && state.error.outsideScope ? 'outside-scope' : state.phase;
   return (
     <Card className={styles.tile} data-report-tile={presentation.id} data-state={tileState} data-worst={state.phase === 'loaded' ? (state.report.worst ?? 'none') : undefined}>
       <CardHeader
@@ -91,14 +106,25 @@ function ReportTile({ presentation, api, format, onOpen }: { presentation: Repor
           </Button>
         }
       />
-      <TileBody presentation={presentation} state={state} format={format} />
+      <TileBody presentation={presentation} state={state} format={format} scope={scope} />
     </Card>
   );
 }
 
-function TileBody({ presentation, state, format }: { presentation: ReportPresentation; state: ReturnType<typeof useReportLoad<ReportSummary>>['state']; format: FormatContext }) {
+function TileBody({
+  presentation,
+  state,
+  format,
+  scope,
+}: {
+  presentation: ReportPresentation;
+  state: ReturnType<typeof useReportLoad<ReportSummary>>['state'];
+  format: FormatContext;
+  scope: string | null;
+}) {
   const styles = useStyles();
   if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} compact />;
+  if (state.phase === 'failed' && state.error.outsideScope) return <OutsideScopeNote reason={state.error.message} scope={scope} compact />;
   if (state.phase === 'failed') {
     return (
       <MessageBar intent="error" layout="multiline">

@@ -20,6 +20,7 @@ import type { FormatContext } from '../table/cell-format.js';
 import { ClampedText } from './ClampedText.js';
 import { PendingStatus } from './PendingStatus.js';
 import { LoadErrorBar } from './LoadErrorBar.js';
+import { OutsideScopeNote } from './ScopeNotes.js';
 import { ReportRows } from './ReportRows.js';
 import { isWindowedReport, useReport } from './use-report.js';
 import { windowFromRows } from './window-threshold.js';
@@ -45,10 +46,12 @@ export interface ReportViewProps {
   format: FormatContext;
   /** From how many rows the report is read in windows rather than whole (window-threshold.ts). */
   windowFrom?: number;
+  /** The viewer's scope tags in words ("scope tag Europe"), named when their scope does not show them this report; null when not limited to tags. */
+  scope?: string | null;
 }
 
 /** One report: its header and prerequisites, then whichever of the specification's states it is in. */
-export function ReportView({ presentation, api, format, windowFrom = windowFromRows() }: ReportViewProps) {
+export function ReportView({ presentation, api, format, windowFrom = windowFromRows(), scope = null }: ReportViewProps) {
   const styles = useStyles();
   const { id, title } = presentation;
   const { state, refresh } = useReport(api, id, windowFrom);
@@ -81,7 +84,7 @@ export function ReportView({ presentation, api, format, windowFrom = windowFromR
       </Body1>
       {presentation.prerequisites.length > 0 ? <Prerequisites items={presentation.prerequisites} permissions={presentation.permissions} /> : null}
       {state.phase === 'loaded' && state.refreshing && state.progress ? <PendingStatus text="Refreshing" progress={state.progress} /> : null}
-      <ReportBody presentation={presentation} api={api} state={state} format={format} windowFrom={windowFrom} />
+      <ReportBody presentation={presentation} api={api} state={state} format={format} windowFrom={windowFrom} scope={scope} />
     </article>
   );
 }
@@ -110,15 +113,18 @@ function ReportBody({
   state,
   format,
   windowFrom,
+  scope,
 }: {
   presentation: ReportPresentation;
   api: ReportApi | null;
   state: ReturnType<typeof useReport>['state'];
   format: FormatContext;
   windowFrom: number;
+  scope: string | null;
 }) {
   if (!api) return <PendingStatus text={presentation.pending.starting} progress={null} />;
   if (state.phase === 'loading') return <PendingStatus text={presentation.pending.fetching} progress={state.progress} />;
+  if (state.phase === 'failed' && state.error.outsideScope) return <OutsideScopeNote reason={state.error.message} scope={scope} />;
   if (state.phase === 'failed') return <LoadErrorBar state="api-error" message={state.error.message} />;
   const { report } = state;
   if (report.state === 'load-error') return <LoadErrorBar state="load-error" status={report.error?.status} message={report.error?.message} />;
