@@ -11,7 +11,7 @@
 
 import { intuneLinks } from '../intune-links.js';
 import type { ReportRow } from '../report-model.js';
-import type { RecoveryKeyEscrow, WindowsDevice } from './load.js';
+import type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';
 import { DeviceNameOrder } from './name-order.js';
 import { ROW_SCOPE_TAGS_KEY } from '../../viewer-scope/scope-report.js';
 

@@ -14,33 +14,9 @@ import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
 import type { DeviceNameOrder } from './name-order.js';
 import { EscrowJoin } from './escrow-join.js';
 import { scopeTagsCell } from '../../viewer-scope/scope-report.js';
+import type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';
 
-export interface WindowsDevice {
-  id: string;
-  deviceName: string;
-  userPrincipalName: string | null;
-  lastSyncDateTime: string | null;
-  /** Lower-case Entra device id; null when the device is not registered in Entra ID. */
-  entraDeviceId: string | null;
-  /** `managedDevice.joinType`; null where Graph did not say (it is a beta property, absent on /v1.0). */
-  joinType: string | null;
-  /** A Windows 365 Cloud PC, which has no BitLocker to escrow a key for. */
-  cloudPc: boolean;
-  /**
-   * The device's `roleScopeTagIds` as its row's cell (`scopeTagsCell`): absent when the devices were
-   * read on `/v1.0`, which has no scope tags (reads.ts: they are read on beta under complete coverage
-   * or with the viewer scope on); null when beta sent none. Either is "not known".
-   */
-  scopeTags?: string | null;
-}
-
-/** What is escrowed for one Entra device id: dates only, never a key or a password. */
-export interface RecoveryKeyEscrow {
-  hasOsVolumeKey: boolean;
-  /** When the newest operating-system-volume key was escrowed, if Graph said. */
-  osVolumeKeyCreated: string | null;
-  dataVolumeKeys: number;
-}
+export type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';
 
 /** An escrow source: its records, or "not granted" (the specification's n/a column). */
 export type EscrowSource<T> = { available: true; byDevice: Map<string, T> } | { available: false; error: GraphError };
