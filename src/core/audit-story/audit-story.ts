@@ -9,32 +9,11 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asString, graphTimestamp } from '../reports/graph-values.js';
-import type { OptionalRead } from '../reports/optional-read.js';
-import type { AuditChange, ChangedProperty, DerivedReport, LastChange, LoadContext } from '../reports/report-model.js';
+import type { AuditChange, AuditEntry, ChangedProperty, DerivedReport, LastChange } from '../reports/report-model.js';
 
-// The contract's types (report-model.ts), for the report folders that build stories.
-export type { AuditChange, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
-
-/** An audit event kept to what a story needs, as its page arrives. */
-export interface AuditEntry {
-  /** The event's id, which tells an event read twice (windows that overlap) from two events; '' when Graph gave none. */
-  id: string;
-  at: string;
-  /** The user principal name, or the app's display name for a change made by an app (`UNNAMED_ACTOR` when the log names neither). */
-  by: string;
-  activity: string;
-  /** Whether the log says the change succeeded (`activityResult`); a failed attempt changed nothing. */
-  succeeded: boolean;
-  resources: Array<{ id: string; properties: ChangedProperty[] }>;
-}
-
-/** The audit log as one load read it: the events since `since`, or why it could not be read. */
-export type AuditLog = OptionalRead<{ since: string; entries: AuditEntry[] }>;
-
-/** Where a load reads the log when the tenant's reports share it (shared-audit-log.ts). */
-export interface AuditLogSource {
-  read(context: LoadContext, since: Date, signal: AbortSignal): Promise<AuditLog>;
-}
+// The contract's types (report-model.ts), for the report folders that build stories, and the port
+// through which a load reads the shared log (declared beside the load's context, which carries it).
+export type { AuditChange, AuditEntry, AuditLog, AuditLogSource, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
 
 /** Changes kept per object in a report's JSON, newest first: enough for the tab's pane, bounded for a large tenant. */
 export const MAX_CHANGES_PER_OBJECT = 5;

@@ -4,7 +4,7 @@ import type { GraphApplicationPermission } from '../graph/graph-permissions.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { FindingKindTable, FindingSeverity } from '../findings/finding-kinds.js';
 import type { DemoStep } from './report-demo.js';
-import type { AuditLogSource } from '../audit-story/audit-story.js';
+import type { OptionalRead } from './optional-read.js';
 import type { NotCheckedSource, OptionalSource } from './not-checked.js';
 
 /**
@@ -250,6 +250,27 @@ export interface SourceRetry {
   waitMs: number;
   /** When that attempt is made: an ISO 8601 instant. */
   at: string;
+}
+
+/** An audit event kept to what a story needs, as its page arrives. */
+export interface AuditEntry {
+  /** The event's id, which tells an event read twice (windows that overlap) from two events; '' when Graph gave none. */
+  id: string;
+  at: string;
+  /** The user principal name, or the app's display name for a change made by an app (`UNNAMED_ACTOR` when the log names neither). */
+  by: string;
+  activity: string;
+  /** Whether the log says the change succeeded (`activityResult`); a failed attempt changed nothing. */
+  succeeded: boolean;
+  resources: Array<{ id: string; properties: ChangedProperty[] }>;
+}
+
+/** The audit log as one load read it: the events since `since`, or why it could not be read. */
+export type AuditLog = OptionalRead<{ since: string; entries: AuditEntry[] }>;
+
+/** Where a load reads the log when the tenant's reports share it (shared-audit-log.ts). */
+export interface AuditLogSource {
+  read(context: LoadContext, since: Date, signal: AbortSignal): Promise<AuditLog>;
 }
 
 export interface LoadContext {
