@@ -9,7 +9,7 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asString, graphTimestamp } from '../reports/graph-values.js';
-import type { AuditChange, AuditEntry, AuditLog, ChangedProperty, DerivedReport, LastChange } from '../reports/report-model.js';
+import type { AuditChange, AuditEntry, AuditLog, DerivedReport, LastChange } from '../reports/report-model.js';
 
 // The contract's types (report-model.ts), for the report folders that build stories, and the port
 // through which a load reads the shared log (declared beside the load's context, which carries it).
