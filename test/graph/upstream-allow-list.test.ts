@@ -74,7 +74,6 @@ describe('the derived allow-list', () => {
         "/v1.0/groups/{id}/memberOf",
         "/v1.0/groups/{id}/members",
         "/v1.0/informationProtection/bitlocker/recoveryKeys",
-        "/v1.0/users/{id}/memberOf",
         "/v1.0/users/{id}/transitiveMemberOf",
       ]
     `);
@@ -100,7 +99,7 @@ describe('upstream allow-list', () => {
     // device's scope tags for a viewer limited to them); the viewer scope's role assignments, scope
     // tags and admin groups' members; report 7's conflict summary; the viewer scope's role
     // definitions and one role's assignments.
-    expect(UPSTREAM_PATHS).toHaveLength(58);
+    expect(UPSTREAM_PATHS).toHaveLength(57);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);
@@ -142,8 +141,9 @@ describe('upstream allow-list', () => {
   it("allows a user's and a device's memberships by GUID only, for what applies", () => {
     const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
     expect(isAllowedUpstreamPath(`/v1.0/users/${id}/transitiveMemberOf`)).toBe(true);
-    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/memberOf`)).toBe(true);
-    expect(isAllowedUpstreamPath('/v1.0/users/someone@contoso.example/memberOf')).toBe(false);
+    // A user's direct groups are not read: user-list-memberof takes Directory.Read.All for an application.
+    expect(isAllowedUpstreamPath(`/v1.0/users/${id}/memberOf`)).toBe(false);
+    expect(isAllowedUpstreamPath('/v1.0/users/someone@contoso.example/transitiveMemberOf')).toBe(false);
     expect(isAllowedUpstreamPath(`/v1.0/users/${id}`)).toBe(false);
     expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')/transitiveMemberOf`)).toBe(true);
     expect(isAllowedUpstreamPath(`/v1.0/devices(deviceId='${id}')`)).toBe(true);

@@ -2,9 +2,10 @@
  * What "what applies" reads about the one device, user or group a question names
  * (docs/finding-rules.md, "What applies"): the subject found by what Graph filters on (a managed
  * device by `deviceName` or by id, a user's devices by `userPrincipalName`, a user by id, a group by
- * `displayName` or id), then the groups it is in: a user's `transitiveMemberOf` and `memberOf`, a
- * device's the same with the optional Device.Read.All, and the groups above them read upwards
- * (`/groups/{id}/memberOf`) to tell each path. Nothing here reads the tenant's device list or an
+ * `displayName` or id), then the groups it is in: a user's `transitiveMemberOf` (its direct groups
+ * told from it and the groups above each, as an application may not read a user's `memberOf`
+ * without Directory.Read.All), a device's `transitiveMemberOf` and `memberOf` with the optional
+ * Device.Read.All, and the groups above them read upwards (`/groups/{id}/memberOf`) to tell each path. Nothing here reads the tenant's device list or an
  * assigned group's members, so a question costs the same at 1,000 devices as at 500,000. Every read
  * goes through the Graph port and is one of the declarations in `reads.ts`, or a group look-up
  * report 2 declares. The assignments are report 2's records, handed in by the caller, which shares
@@ -34,7 +35,6 @@ import {
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_GROUP_PARENTS_READ,
   APPLIES_GROUPS_BY_NAME_READ,
-  APPLIES_USER_DIRECT_GROUPS_READ,
   APPLIES_USER_GROUPS_READ,
 } from './reads.js';
 import { resolveSubject } from './resolve.js';
@@ -87,6 +87,14 @@ interface Side {
   transitive: Listed[] | null;
   /** Why its groups could not be read; then every assigned group it is not known to be in is unknown. */
   failed?: string;
+  /**
+   * Graph gives this app no list of its direct groups (a user's: user-list-memberof lists only
+   * Directory.Read.All and Directory.ReadWrite.All for an application, which the app does not ask
+   * for): `direct` is told after the walk from `transitive` and the groups above each (`settleDirect`).
+   */
+  directFromWalk?: boolean;
+  /** Groups of its transitive list whose chain down to it is not known, once the walk is done: each is reached through a step saying so. */
+  unchained?: ReadonlySet<string>;
 }
 
 /**
@@ -150,7 +158,8 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
     ),
   );
   const walk = await walkUp(graph, sides, assigned);
-  return { assignments, resolution, members: membersFor(resolution.subject, sides, walk, assignments) };
+  const settled = sides.map((side) => settleDirect(side, walk));
+  return { assignments, resolution, members: membersFor(resolution.subject, settled, walk, assignments) };
 }
 
 async function readDevices(graph: GraphReader, filter: string): Promise<DeviceRecord[]> {
@@ -241,9 +250,41 @@ function sideOf(as: Side['as'], direct: ListRead, transitive: ListRead | null, w
   return { as, direct: [], transitive: null, failed: `the groups ${who} is in could not be read (${direct.reason})` };
 }
 
+/**
+ * A user's groups: the transitive list only. Its direct groups are told after the walk, since
+ * `GET /users/{id}/memberOf` takes Directory.Read.All for an application
+ * (learn.microsoft.com/graph/api/user-list-memberof, "Permissions for another user's direct
+ * memberships"), while `transitiveMemberOf` takes Group.Read.All among others (user-list-transitivememberof).
+ */
 async function userSide(graph: GraphReader, userId: string, transitive?: ListRead): Promise<Side> {
-  const [all, direct] = await Promise.all([transitive ?? readList(graph, APPLIES_USER_GROUPS_READ, userId), readList(graph, APPLIES_USER_DIRECT_GROUPS_READ, userId)]);
-  return sideOf({ kind: 'user', id: userId }, direct, all, `user ${userId}`);
+  const all = transitive ?? (await readList(graph, APPLIES_USER_GROUPS_READ, userId));
+  const side = sideOf({ kind: 'user', id: userId }, all, all, `user ${userId}`);
+  return all.state === 'read' ? { ...side, direct: [], directFromWalk: true } : side;
+}
+
+/**
+ * The direct groups of a side Graph gave none for, from its transitive list and the groups above
+ * each: a group of the list that is in no other group of the list holds the member directly (a
+ * member of a group is in it directly or through a group it is in, which would be in its
+ * transitive list too: user-list-transitivememberof). Every other group of the list is reached
+ * from those upwards, a chain Graph's lists prove. Told only when the groups above every group of
+ * the list were read: otherwise no group is proven direct, and each one is reached through a step
+ * saying its chain is not known, never a made-up one.
+ */
+function settleDirect(side: Side, walk: Walk): Side {
+  if (!side.directFromWalk || side.transitive === null) return side;
+  const all = side.transitive;
+  if (!all.every((group) => walk.parents.has(group.id))) return { ...side, direct: [], unchained: new Set(all.map((group) => group.id)) };
+  const inList = new Set(all.map((group) => group.id));
+  const above = new Set(all.flatMap((group) => walk.parents.get(group.id) ?? []).filter((id) => inList.has(id)));
+  const direct = all.filter((group) => !above.has(group.id));
+  // Reached upwards from the direct ones: a group of the list reached from none (a circle of nesting) has no chain that is known.
+  const chained = new Set(direct.map((group) => group.id));
+  for (let next = [...chained]; next.length > 0;) {
+    next = next.flatMap((id) => (walk.parents.get(id) ?? []).filter((parent) => inList.has(parent) && !chained.has(parent)));
+    for (const id of next) chained.add(id);
+  }
+  return { ...side, direct, unchained: new Set(all.filter((group) => !chained.has(group.id)).map((group) => group.id)) };
 }
 
 /**
@@ -292,13 +333,25 @@ interface Walk {
  * Reads upwards from the sides' own groups, one level at a time (`/groups/{id}/memberOf`, twenty to a
  * `$batch` call), to MAX_NESTING_DEPTH levels and MAX_PARENT_READS groups, and no further once every
  * assigned group in a side's transitive list is reached: then each path that matters is known. A user
- * whose assigned groups hold them directly costs no read at all.
+ * (whose direct groups Graph does not list to this app) starts from every group they are in, when one
+ * of them is assigned, and costs one level of reads; a user in no assigned group costs none.
  */
 async function walkUp(graph: GraphReader, sides: readonly Side[], assigned: ReadonlySet<string>): Promise<Walk> {
   const walk: Walk = { parents: new Map(), reached: new Map(), stopped: new Map() };
-  for (const side of sides) for (const group of side.direct) if (!walk.reached.has(group.id)) walk.reached.set(group.id, group.displayName);
+  // A side whose direct groups Graph did not list starts from every group it is in, when one of them is assigned: the groups above each tell which are direct.
+  const needsAll = (side: Side) => side.directFromWalk === true && (side.transitive ?? []).some((group) => assigned.has(group.id));
+  for (const side of sides) {
+    for (const group of needsAll(side) ? (side.transitive ?? []) : side.direct) if (!walk.reached.has(group.id)) walk.reached.set(group.id, group.displayName);
+  }
   const complete = () =>
-    sides.every((side) => side.failed !== undefined || (side.transitive !== null && side.transitive.every((group) => !assigned.has(group.id) || walk.reached.has(group.id))));
+    sides.every(
+      (side) =>
+        side.failed !== undefined ||
+        (side.transitive !== null &&
+          (needsAll(side)
+            ? side.transitive.every((group) => walk.parents.has(group.id) || walk.stopped.has(group.id))
+            : side.transitive.every((group) => !assigned.has(group.id) || walk.reached.has(group.id)))),
+    );
   let level = [...walk.reached.keys()];
   let read = 0;
   for (let depth = 1; level.length > 0; depth += 1) {
@@ -386,7 +439,7 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
     // In Graph's transitive list but not reached upwards (a parent read failed, or deeper than the walk):
     // a member, through nested groups whose chain is not known; the step says so.
     for (const group of side.transitive ?? []) {
-      if (walk.reached.has(group.id)) continue;
+      if (walk.reached.has(group.id) && !side.unchained?.has(group.id)) continue;
       const stepId = `${group.id}/nested`;
       const step = {
         id: stepId,

@@ -63,15 +63,6 @@ export const APPLIES_USER_GROUPS_READ = {
   why: "Every group a user (asked about, or a device's primary user) is in, directly or through nested groups; also tells whether the user exists.",
 } as const satisfies UpstreamRead;
 
-/** `GET /users/{id}/memberOf` (learn.microsoft.com/graph/api/user-list-memberof): the groups a user is directly in, where each path through nested groups starts. */
-export const APPLIES_USER_DIRECT_GROUPS_READ = {
-  path: '/v1.0/users/{id}/memberOf',
-  permissions: ['Group.Read.All'],
-  select: ['id', 'displayName'],
-  optional: true,
-  why: 'The groups a user is directly in: where the path to an assigned group starts.',
-} as const satisfies UpstreamRead;
-
 /**
  * `GET /groups/{id}/memberOf` (learn.microsoft.com/graph/api/group-list-memberof): the groups a group
  * is directly in, read upwards from the subject's own groups to tell the path to an assigned group.
@@ -138,7 +129,6 @@ export const APPLIES_READS: readonly UpstreamRead[] = [
   APPLIES_DEVICE_READ,
   APPLIES_GROUPS_BY_NAME_READ,
   APPLIES_USER_GROUPS_READ,
-  APPLIES_USER_DIRECT_GROUPS_READ,
   APPLIES_GROUP_PARENTS_READ,
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_DEVICE_GROUPS_READ,
