@@ -17,6 +17,7 @@ import { lookUpGroups } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { errorText } from '../error-text.js';
 import { GraphError } from '../graph/graph-error.js';
+import { readFilteredOrWhole } from '../graph/filtered-read.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
@@ -108,8 +109,8 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
   const isId = isGraphId(wanted);
   const quoted = wanted.replace(/'/g, "''");
   const [byName, byUpn, byId, groupsByName, groupById, userGroups] = await Promise.all([
-    readDevices(graph, `deviceName eq '${quoted}'`),
-    wanted.includes('@') ? readDevices(graph, `userPrincipalName eq '${quoted}'`) : Promise.resolve([]),
+    readDevices(graph, `deviceName eq '${quoted}'`, (device) => sameText(device.deviceName, wanted)),
+    wanted.includes('@') ? readDevices(graph, `userPrincipalName eq '${quoted}'`, (device) => sameText(device.userPrincipalName, wanted)) : Promise.resolve([]),
     isId ? readDevice(graph, wanted) : Promise.resolve(null),
     graph.getAll<Listed>(APPLIES_GROUPS_BY_NAME_READ.path, { query: { $filter: `displayName eq '${quoted}'`, $select: selectOf(APPLIES_GROUPS_BY_NAME_READ) } }),
     isId ? lookUpGroups(graph, [wanted]).then((found) => [...found.values()][0]) : Promise.resolve(undefined),
@@ -162,8 +163,31 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
   return { assignments, resolution, members: membersFor(resolution.subject, settled, walk, assignments) };
 }
 
-async function readDevices(graph: GraphReader, filter: string): Promise<DeviceRecord[]> {
-  return graph.getAll<DeviceItem, DeviceRecord>(graph.coveragePath(APPLIES_DEVICES_READ.path), { query: { $filter: filter, $select: DEVICE_FIELDS.join(',') } }, deviceRecord);
+/**
+ * The managed devices a `$filter` names, or, where Graph refuses the filter (400: the list page
+ * documents no filterable properties), the list read whole and kept here by `keep`, as report 4 does
+ * (`readFilteredOrWhole`): a question then costs the tenant's device list, a page at a time, each
+ * page dropped as it is filtered, rather than failing. `keep` is applied to a filtered answer too,
+ * since a filter is a hint; it compares as `resolveSubject` does, without case, so it keeps all that
+ * can be the subject.
+ */
+async function readDevices(graph: GraphReader, filter: string, keep: (device: DeviceRecord) => boolean): Promise<DeviceRecord[]> {
+  const path = graph.coveragePath(APPLIES_DEVICES_READ.path);
+  const $select = DEVICE_FIELDS.join(',');
+  return readFilteredOrWhole(async (sent) => {
+    const kept: DeviceRecord[] = [];
+    for await (const page of graph.pages<DeviceItem>(path, { query: sent === undefined ? { $select } : { $filter: sent, $select } })) {
+      for (const item of page.items) {
+        const device = deviceRecord(item);
+        if (keep(device)) kept.push(device);
+      }
+    }
+    return kept;
+  }, filter);
+}
+
+function sameText(value: string | null, wanted: string): boolean {
+  return value !== null && value.toLowerCase() === wanted.toLowerCase();
 }
 
 /** A device named by its managed device id; null when Intune has none by that id (404). */
