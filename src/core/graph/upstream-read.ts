@@ -36,11 +36,6 @@ export interface UpstreamRead {
    */
   readonly scopeTagsSelect?: readonly string[];
   /**
-   * Only for a `/v1.0` path that Graph may not answer (400 for a segment it documents on beta only,
-   * or 404): the reader then reads the `/beta` twin, which is allowed with it whatever the coverage.
-   */
-  readonly fallsBackToBeta?: boolean;
-  /**
    * Fields that hold a secret (a key, a password, a token): never selected or expanded, by the
    * reader or by a next link, whoever wrote the URL (src/graph/upstream-allow-list.ts).
    */

@@ -55,20 +55,22 @@ export const PARTNERS_READ = {
 } as const satisfies UpstreamRead;
 
 /**
- * The managed Google Play settings. The specification names the `/v1.0` path, but Graph documents
- * this singleton on beta only and answers 400 on v1.0 (docs/finding-rules.md, report 1), so the
- * load falls back to beta (intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta:
- * DeviceManagementConfiguration.Read.All). The singleton also carries the tenant's enrolment tokens
+ * The managed Google Play settings, read on beta, where Graph declares them
+ * (intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta:
+ * DeviceManagementConfiguration.Read.All). The specification names the `/v1.0` path, but the v1.0
+ * metadata declares neither the type nor the `deviceManagement` property (microsoftgraph/msgraph-metadata,
+ * `schemas/v1.0-Prod.csdl` and `schemas/type-mappings/v1.0-entity-types.json`; the beta entity types
+ * list it), and Graph answers 400 "Resource not found for the segment" there: asking v1.0 first cost
+ * a 400 on every load (docs/finding-rules.md, report 1). The singleton also carries the tenant's enrolment tokens
  * and their QR codes (`companyCodes[].enrollmentToken`, `qrCodeContent`, `qrCodeImage`): anyone
  * holding one can enrol a device. `$select` keeps them off the wire, and the load's projection keeps
  * nothing else should Graph send them anyway.
  */
 export const MANAGED_STORE_READ = {
-  path: '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  path: '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'bindStatus', 'lastAppSyncStatus', 'lastAppSyncDateTime', 'ownerOrganizationName'],
   optional: false,
-  fallsBackToBeta: true,
   why: "Whether managed Google Play is bound, and its last app sync's status and time.",
 } as const satisfies UpstreamRead;
 
