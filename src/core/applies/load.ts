@@ -428,6 +428,16 @@ async function parentsOf(graph: GraphReader, id: string, outcome: BatchOutcome |
   return { state: 'read', groups: groupsOf(body.value as MembershipItem[]) };
 }
 
+/** The groups reached upwards from `direct` through the parents the walk read, `direct` included. */
+function reachedFrom(direct: readonly Listed[], walk: Walk): Set<string> {
+  const reached = new Set(direct.map((group) => group.id));
+  for (let level = [...reached]; level.length > 0;) {
+    level = level.flatMap((id) => (walk.parents.get(id) ?? []).filter((parent) => !reached.has(parent)));
+    for (const id of level) reached.add(id);
+  }
+  return reached;
+}
+
 /**
  * The member lists derive.ts reads, made from what was read about the subject: each group the
  * subject is in lists the subject (or its primary user, or its device) where it is a direct member,
@@ -460,21 +470,27 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
   for (const id of walk.reached.keys()) entry(id);
   for (const side of sides) {
     for (const group of side.direct) place(entry(group.id, group.displayName), side.as);
-    // In Graph's transitive list but not reached upwards (a parent read failed, or deeper than the walk):
-    // a member, through nested groups whose chain is not known; the step says so.
+    // In Graph's transitive list but not reached upwards from this side's own groups (a parent read
+    // failed, or deeper than the walk; another side's chain reaching it says nothing of this one's):
+    // a member, through nested groups whose chain is not known; the step says so. One step a group,
+    // holding every side it is known for: a device and its primary user may both be in it that way.
+    const chained = reachedFrom(side.direct, walk);
     for (const group of side.transitive ?? []) {
-      if (walk.reached.has(group.id) && !side.unchained?.has(group.id)) continue;
+      if (chained.has(group.id) && !side.unchained?.has(group.id)) continue;
       const stepId = `${group.id}/nested`;
-      const step = {
-        id: stepId,
-        displayName: 'nested groups not read (a member through them, as Graph lists it; the chain is not known)',
-        userIds: new Set<string>(),
-        deviceIds: new Set<string>(),
-        groupIds: [] as string[],
-      };
-      members.set(stepId, step);
+      let step = members.get(stepId);
+      if (!step) {
+        step = {
+          id: stepId,
+          displayName: 'nested groups not read (a member through them, as Graph lists it; the chain is not known)',
+          userIds: new Set<string>(),
+          deviceIds: new Set<string>(),
+          groupIds: [],
+        };
+        members.set(stepId, step);
+        entry(group.id, group.displayName).groupIds.push(stepId);
+      }
       place(step, side.as);
-      entry(group.id, group.displayName).groupIds.push(stepId);
     }
   }
   const result = new Map<string, GroupMembers>();
