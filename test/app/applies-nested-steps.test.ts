@@ -21,10 +21,12 @@ const STEP = 'nested groups not read (a member through them, as Graph lists it; 
  * cannot be read (403), so Outer is known from the transitive lists alone, for the user and for the device.
  */
 function tenant(): SimTenant {
-  const device = { ...managedDevice(1), userId: USER, userPrincipalName: 'pat@fabrikam.example' };
+  const base = managedDevice(1);
+  const device = { ...base, userId: USER, userPrincipalName: 'pat@fabrikam.example' };
+  const entraDeviceId = String(base['azureADDeviceId']);
   const built = blankTenant();
   built.grantedRoles = [...built.grantedRoles, 'Device.Read.All'];
-  built.entraDevices = new Map([[String(device.azureADDeviceId).toLowerCase(), { id: ENTRA_OBJECT, deviceId: String(device.azureADDeviceId), displayName: 'DESKTOP-00001' }]]);
+  built.entraDevices = new Map([[entraDeviceId.toLowerCase(), { id: ENTRA_OBJECT, deviceId: entraDeviceId, displayName: 'DESKTOP-00001' }]]);
   built.groups.set(USER_GROUP, { id: USER_GROUP, displayName: 'Pat and friends', members: [{ id: USER, type: 'user' }] });
   built.groups.set(DEVICE_GROUP, { id: DEVICE_GROUP, displayName: 'Desktops', members: [{ id: ENTRA_OBJECT, type: 'device' }] });
   built.groups.set(OUTER, {
