@@ -79,7 +79,13 @@ describe('the derived allow-list', () => {
   });
 
   it('refuses a path no declaration names, and takes one as soon as a declaration names it', () => {
-    const read = { path: '/v1.0/deviceManagement/deviceCategories', permissions: ['DeviceManagementManagedDevices.Read.All'], optional: false, why: 'a test' } as const;
+    const read = {
+      path: '/v1.0/deviceManagement/deviceCategories',
+      permissions: ['DeviceManagementManagedDevices.Read.All'],
+      permissionsPage: 'https://learn.microsoft.com/graph/api/intune-shared-devicecategory-list',
+      optional: false,
+      why: 'a test',
+    } as const;
     expect(isAllowedUpstreamPath(read.path)).toBe(false);
     expect(new UpstreamAllowList([...PRODUCT_READS, read]).isAllowed(read.path)).toBe(true);
   });

@@ -17,6 +17,11 @@ export interface UpstreamRead {
    * `optional`, and made only to see whether the administrator granted it.
    */
   readonly permissions: readonly [GraphApplicationPermission | OptionalGraphPermission, ...(GraphApplicationPermission | OptionalGraphPermission)[]];
+  /**
+   * Microsoft's page for the call, whose Permissions table lists the application permissions that
+   * allow it: `permissions` are held to that table by test/graph/permission-pages.test.ts.
+   */
+  readonly permissionsPage: string;
   /** The fields its `$select` names, when it selects. */
   readonly select?: readonly string[];
   /** Whether the reader can do without it: a 403 then shows as n/a or "not checked", not as a load error. */
