@@ -21,7 +21,7 @@ export const NDES_READ = {
 /** List mobileThreatDefenseConnectors (intune-onboarding-mobilethreatdefenseconnector-list): DeviceManagementServiceConfig.Read.All. */
 export const MTD_READ = {
   path: '/v1.0/deviceManagement/mobileThreatDefenseConnectors',
-  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-mobilethreatdefenseconnector-list',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-mobilethreatdefenseconnector-list',
   permissions: ['DeviceManagementServiceConfig.Read.All'],
   select: ['id', 'partnerState', 'lastHeartbeatDateTime', 'partnerUnresponsivenessThresholdInDays'],
   optional: false,
@@ -35,7 +35,7 @@ export const MTD_READ = {
 export const MTD_BETA_READ = {
   ...MTD_READ,
   path: '/beta/deviceManagement/mobileThreatDefenseConnectors',
-  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-mobilethreatdefenseconnector-list?view=graph-rest-beta',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-mobilethreatdefenseconnector-list?view=graph-rest-beta',
   optional: true,
   why: 'The states `/v1.0` hides as unknownFutureValue.',
 } as const satisfies UpstreamRead;
