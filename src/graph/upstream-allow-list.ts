@@ -50,7 +50,7 @@ export class UpstreamAllowList {
   private readonly secrets: ReadonlyMap<string, { fields: ReadonlySet<string>; unlessSelected: boolean }>;
 
   constructor(reads: readonly UpstreamRead[]) {
-    this.paths = [...new Set(reads.flatMap((read) => (read.fallsBackToBeta ? [read.path, betaTwinOf(read.path)] : [read.path])))];
+    this.paths = [...new Set(reads.map((read) => read.path))];
     this.cutShortOnV1 = new Set(reads.filter((read) => read.betaTwin === true && read.path.startsWith('/v1.0/')).map((read) => read.path));
     this.betaCoveragePaths = [...this.cutShortOnV1].map(betaTwinOf);
     this.patterns = this.paths.map(toPattern);

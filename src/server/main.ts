@@ -20,7 +20,7 @@ import { startAzureMonitor } from '../app/telemetry.js';
 import { schedulerClock } from './scheduler-clock.js';
 import { inertLog } from '../app/log-line.js';
 import { makeConsoleInert } from './inert-console.js';
-import { APPLIES_DEVICES_READ } from '../core/applies/reads.js';
+import { checkGraphAnswers } from '../app/graph-check.js';
 
 // Every line the server writes is inert (log-line.ts): the tenant's name, Graph's messages and
 // stack traces quote text the tenant wrote. So is every line a package writes to the console.
@@ -213,14 +213,14 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * Reads the first page of managed devices, as a check that the tenant answers, and logs the
+ * Reads one managed device's id (`checkGraphAnswers`), as a check that the tenant answers, and logs the
  * outcome; a failure is tried again, less often each time, until it passes or the server stops.
  */
 async function checkGraph(connection: Pick<GraphConnection, 'graph' | 'tenantLabel'>, stopped: () => boolean, firstTried: () => void): Promise<void> {
   for (let wait: number = GRAPH_CHECK_RETRY_MS[0]; !stopped(); wait = Math.min(wait * 2, GRAPH_CHECK_RETRY_MS[1])) {
     try {
-      const page = await connection.graph.get<{ value: unknown[] }>(APPLIES_DEVICES_READ.path);
-      say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (first page: ${page.value.length} managed devices).`);
+      const devices = await checkGraphAnswers(connection.graph);
+      say(`Connected to ${connection.tenantLabel}: Microsoft Graph answers (${devices === 0 ? 'no managed device yet' : 'the managed devices can be read'}).`);
       firstTried();
       return;
     } catch (error) {

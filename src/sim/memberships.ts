@@ -11,10 +11,13 @@ import type { SimGroup, SimTenant } from './tenants/sim-tenant.js';
  * What a user, a device or a group is a member of, and groups found by name: the directory reads
  * "what applies" makes about one subject, served as Microsoft documents them.
  *
- * - `GET /users/{id | userPrincipalName}/memberOf` and `/transitiveMemberOf`
- *   (learn.microsoft.com/graph/api/user-list-memberof, user-list-transitivememberof): for another
- *   user's memberships an application needs User.Read.All, or one of the higher permissions the
- *   page lists, Group.Read.All and GroupMember.Read.All among them.
+ * - `GET /users/{id | userPrincipalName}/transitiveMemberOf`
+ *   (learn.microsoft.com/graph/api/user-list-transitivememberof): for another user's memberships an
+ *   application needs User.Read.All, or one of the higher permissions the page lists, Group.Read.All
+ *   and GroupMember.Read.All among them.
+ * - `GET /users/{id | userPrincipalName}/memberOf` (learn.microsoft.com/graph/api/user-list-memberof,
+ *   "Permissions for another user's direct memberships"): an application needs Directory.Read.All or
+ *   Directory.ReadWrite.All, nothing else; Group.Read.All is refused.
  * - `GET /groups/{id}/memberOf` (learn.microsoft.com/graph/api/group-list-memberof): the group
  *   permissions, GroupMember.Read.All least.
  * - `GET /devices/{id}/memberOf`, `/transitiveMemberOf`, also addressed as
@@ -32,8 +35,10 @@ import type { SimGroup, SimTenant } from './tenants/sim-tenant.js';
  * the app to read the memberships of hidden groups", learn.microsoft.com/graph/permissions-reference).
  */
 
-/** user-list-memberof / user-list-transitivememberof, "Permissions for another user's memberships", application. */
-export const USER_MEMBERSHIP_PERMISSIONS = ['User.Read.All', 'User.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All', 'Group.Read.All', 'GroupMember.Read.All'];
+/** user-list-transitivememberof, "Permissions for another user's memberships", application. */
+export const USER_MEMBERSHIP_PERMISSIONS = ['User.Read.All', 'Directory.Read.All', 'Directory.ReadWrite.All', 'Group.Read.All', 'GroupMember.Read.All'];
+/** user-list-memberof, "Permissions for another user's direct memberships", application: Directory.Read.All least, Directory.ReadWrite.All higher. */
+export const USER_DIRECT_MEMBERSHIP_PERMISSIONS = ['Directory.Read.All', 'Directory.ReadWrite.All'];
 /** device-list-memberof / device-list-transitivememberof, application. */
 export const DEVICE_MEMBERSHIP_PERMISSIONS = ['Device.Read.All', 'Device.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'];
 
@@ -62,7 +67,14 @@ export class SimMemberships {
     const [, kind, rawId, rawDeviceId, relation, cast] = match;
     const throttled = this.options.access.admit(context, 'identity');
     if (throttled) return throttled;
-    const permissions = kind === 'users' ? USER_MEMBERSHIP_PERMISSIONS : kind === 'devices' ? DEVICE_MEMBERSHIP_PERMISSIONS : GROUP_READ_PERMISSIONS;
+    const permissions =
+      kind === 'users'
+        ? relation === 'memberOf'
+          ? USER_DIRECT_MEMBERSHIP_PERMISSIONS
+          : USER_MEMBERSHIP_PERMISSIONS
+        : kind === 'devices'
+          ? DEVICE_MEMBERSHIP_PERMISSIONS
+          : GROUP_READ_PERMISSIONS;
     if (!hasAnyRole(context.roles, permissions)) return this.options.access.forbidden(context, 'identity', permissions);
     if (kind === 'groups' && relation === 'transitiveMemberOf') {
       // group-list-transitivememberof: application access needs Directory.Read.All or Directory.ReadWrite.All.

@@ -322,4 +322,23 @@ describe('windows built ahead', () => {
     expect(turns).toBeGreaterThan(10);
     expect(fresh.sortBuilds).toBe(fresh.shape(result).columnsOf('').length);
   });
+
+  it('builds the index once when a CSV export meets windows being prepared, each taking steps of the one build', async () => {
+    const result = enlarged(await loadReport('escrow-gaps', harness.client()));
+    const fresh = new ReportWindows();
+    const csvServer = createServer((_req, res) => void writeCsv(res, result, fresh));
+    await new Promise<void>((resolve) => csvServer.listen(0, '127.0.0.1', resolve));
+    try {
+      // Both start before either has taken a step: the preparation and the export's index meet mid-build.
+      const ready = windowsPrepared(fresh, result);
+      const exported = await request(`http://127.0.0.1:${(csvServer.address() as AddressInfo).port}/report.csv`);
+      const text = await exported.body.text();
+      await ready;
+      expect(text).toBe(reportToCsv(result));
+      expect(fresh.indexBuilds).toBe(1);
+    } finally {
+      csvServer.closeAllConnections();
+      await new Promise((resolve) => csvServer.close(resolve));
+    }
+  });
 });

@@ -14,8 +14,19 @@ const groupNamed = (name: string) => [...tenant.groups.values()].find((group) =>
 const user40 = () => groupNamed('Executives').members[0]!.id;
 
 describe("the simulator's membership reads", () => {
+  it("refuses a user's direct groups to an app holding Group.Read.All, as user-list-memberof lists only Directory.Read.All and Directory.ReadWrite.All for an application", async () => {
+    const refused = await graph.get(`/v1.0/users/${user40()}/memberOf?$select=id,displayName`);
+    expect(refused.status).toBe(403);
+    const app = graph.sim.addApplication({ roles: ['Group.Read.All', 'User.Read.All', 'GroupMember.Read.All'] });
+    const bearer = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    expect((await graph.get(`/v1.0/users/${user40()}/memberOf?$select=id`, { bearer })).status).toBe(403);
+    expect((await graph.get(`/v1.0/users/${user40()}/transitiveMemberOf?$select=id`, { bearer })).status).toBe(200);
+  });
+
   it("lists a user's groups, transitive ones included, without the hidden-membership group", async () => {
-    const direct = await graph.get(`/v1.0/users/${user40()}/memberOf?$select=id,displayName`);
+    const app = graph.sim.addApplication({ roles: ['Directory.Read.All'] });
+    const bearer = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    const direct = await graph.get(`/v1.0/users/${user40()}/memberOf?$select=id,displayName`, { bearer });
     const all = await graph.get(`/v1.0/users/${user40()}/transitiveMemberOf?$select=id,displayName`);
     expect(direct.status).toBe(200);
     const names = (body: typeof direct.body) => (body.value as Array<{ displayName: string }>).map((group) => group.displayName);
@@ -40,7 +51,7 @@ describe("the simulator's membership reads", () => {
   });
 
   it("answers 404 for a user the directory does not have, and 403 for a device's groups without Device.Read.All", async () => {
-    expect((await graph.get('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/memberOf')).status).toBe(404);
+    expect((await graph.get('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/transitiveMemberOf')).status).toBe(404);
     const entra = [...(tenant.entraDevices?.values() ?? [])][0]!;
     expect((await graph.get(`/v1.0/devices(deviceId='${entra.deviceId}')/transitiveMemberOf`)).status).toBe(403);
     const app = graph.sim.addApplication({ roles: ['Device.Read.All'] });

@@ -2,9 +2,10 @@
  * What "what applies" reads about the one device, user or group a question names
  * (docs/finding-rules.md, "What applies"): the subject found by what Graph filters on (a managed
  * device by `deviceName` or by id, a user's devices by `userPrincipalName`, a user by id, a group by
- * `displayName` or id), then the groups it is in: a user's `transitiveMemberOf` and `memberOf`, a
- * device's the same with the optional Device.Read.All, and the groups above them read upwards
- * (`/groups/{id}/memberOf`) to tell each path. Nothing here reads the tenant's device list or an
+ * `displayName` or id), then the groups it is in: a user's `transitiveMemberOf` (its direct groups
+ * told from it and the groups above each, as an application may not read a user's `memberOf`
+ * without Directory.Read.All), a device's `transitiveMemberOf` and `memberOf` with the optional
+ * Device.Read.All, and the groups above them read upwards (`/groups/{id}/memberOf`) to tell each path. Nothing here reads the tenant's device list or an
  * assigned group's members, so a question costs the same at 1,000 devices as at 500,000. Every read
  * goes through the Graph port and is one of the declarations in `reads.ts`, or a group look-up
  * report 2 declares. The assignments are report 2's records, handed in by the caller, which shares
@@ -16,6 +17,7 @@ import { lookUpGroups } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { errorText } from '../error-text.js';
 import { GraphError } from '../graph/graph-error.js';
+import { readFilteredOrWhole } from '../graph/filtered-read.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
@@ -34,7 +36,6 @@ import {
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_GROUP_PARENTS_READ,
   APPLIES_GROUPS_BY_NAME_READ,
-  APPLIES_USER_DIRECT_GROUPS_READ,
   APPLIES_USER_GROUPS_READ,
 } from './reads.js';
 import { resolveSubject } from './resolve.js';
@@ -87,6 +88,14 @@ interface Side {
   transitive: Listed[] | null;
   /** Why its groups could not be read; then every assigned group it is not known to be in is unknown. */
   failed?: string;
+  /**
+   * Graph gives this app no list of its direct groups (a user's: user-list-memberof lists only
+   * Directory.Read.All and Directory.ReadWrite.All for an application, which the app does not ask
+   * for): `direct` is told after the walk from `transitive` and the groups above each (`settleDirect`).
+   */
+  directFromWalk?: boolean;
+  /** Groups of its transitive list whose chain down to it is not known, once the walk is done: each is reached through a step saying so. */
+  unchained?: ReadonlySet<string>;
 }
 
 /**
@@ -100,8 +109,8 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
   const isId = isGraphId(wanted);
   const quoted = wanted.replace(/'/g, "''");
   const [byName, byUpn, byId, groupsByName, groupById, userGroups] = await Promise.all([
-    readDevices(graph, `deviceName eq '${quoted}'`),
-    wanted.includes('@') ? readDevices(graph, `userPrincipalName eq '${quoted}'`) : Promise.resolve([]),
+    readDevices(graph, `deviceName eq '${quoted}'`, (device) => sameText(device.deviceName, wanted)),
+    wanted.includes('@') ? readDevices(graph, `userPrincipalName eq '${quoted}'`, (device) => sameText(device.userPrincipalName, wanted)) : Promise.resolve([]),
     isId ? readDevice(graph, wanted) : Promise.resolve(null),
     graph.getAll<Listed>(APPLIES_GROUPS_BY_NAME_READ.path, { query: { $filter: `displayName eq '${quoted}'`, $select: selectOf(APPLIES_GROUPS_BY_NAME_READ) } }),
     isId ? lookUpGroups(graph, [wanted]).then((found) => [...found.values()][0]) : Promise.resolve(undefined),
@@ -150,11 +159,35 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
     ),
   );
   const walk = await walkUp(graph, sides, assigned);
-  return { assignments, resolution, members: membersFor(resolution.subject, sides, walk, assignments) };
+  const settled = sides.map((side) => settleDirect(side, walk));
+  return { assignments, resolution, members: membersFor(resolution.subject, settled, walk, assignments) };
 }
 
-async function readDevices(graph: GraphReader, filter: string): Promise<DeviceRecord[]> {
-  return graph.getAll<DeviceItem, DeviceRecord>(graph.coveragePath(APPLIES_DEVICES_READ.path), { query: { $filter: filter, $select: DEVICE_FIELDS.join(',') } }, deviceRecord);
+/**
+ * The managed devices a `$filter` names, or, where Graph refuses the filter (400: the list page
+ * documents no filterable properties), the list read whole and kept here by `keep`, as report 4 does
+ * (`readFilteredOrWhole`): a question then costs the tenant's device list, a page at a time, each
+ * page dropped as it is filtered, rather than failing. `keep` is applied to a filtered answer too,
+ * since a filter is a hint; it compares as `resolveSubject` does, without case, so it keeps all that
+ * can be the subject.
+ */
+async function readDevices(graph: GraphReader, filter: string, keep: (device: DeviceRecord) => boolean): Promise<DeviceRecord[]> {
+  const path = graph.coveragePath(APPLIES_DEVICES_READ.path);
+  const $select = DEVICE_FIELDS.join(',');
+  return readFilteredOrWhole(async (sent) => {
+    const kept: DeviceRecord[] = [];
+    for await (const page of graph.pages<DeviceItem>(path, { query: sent === undefined ? { $select } : { $filter: sent, $select } })) {
+      for (const item of page.items) {
+        const device = deviceRecord(item);
+        if (keep(device)) kept.push(device);
+      }
+    }
+    return kept;
+  }, filter);
+}
+
+function sameText(value: string | null, wanted: string): boolean {
+  return value !== null && value.toLowerCase() === wanted.toLowerCase();
 }
 
 /** A device named by its managed device id; null when Intune has none by that id (404). */
@@ -241,9 +274,41 @@ function sideOf(as: Side['as'], direct: ListRead, transitive: ListRead | null, w
   return { as, direct: [], transitive: null, failed: `the groups ${who} is in could not be read (${direct.reason})` };
 }
 
+/**
+ * A user's groups: the transitive list only. Its direct groups are told after the walk, since
+ * `GET /users/{id}/memberOf` takes Directory.Read.All for an application
+ * (learn.microsoft.com/graph/api/user-list-memberof, "Permissions for another user's direct
+ * memberships"), while `transitiveMemberOf` takes Group.Read.All among others (user-list-transitivememberof).
+ */
 async function userSide(graph: GraphReader, userId: string, transitive?: ListRead): Promise<Side> {
-  const [all, direct] = await Promise.all([transitive ?? readList(graph, APPLIES_USER_GROUPS_READ, userId), readList(graph, APPLIES_USER_DIRECT_GROUPS_READ, userId)]);
-  return sideOf({ kind: 'user', id: userId }, direct, all, `user ${userId}`);
+  const all = transitive ?? (await readList(graph, APPLIES_USER_GROUPS_READ, userId));
+  const side = sideOf({ kind: 'user', id: userId }, all, all, `user ${userId}`);
+  return all.state === 'read' ? { ...side, direct: [], directFromWalk: true } : side;
+}
+
+/**
+ * The direct groups of a side Graph gave none for, from its transitive list and the groups above
+ * each: a group of the list that is in no other group of the list holds the member directly (a
+ * member of a group is in it directly or through a group it is in, which would be in its
+ * transitive list too: user-list-transitivememberof). Every other group of the list is reached
+ * from those upwards, a chain Graph's lists prove. Told only when the groups above every group of
+ * the list were read: otherwise no group is proven direct, and each one is reached through a step
+ * saying its chain is not known, never a made-up one.
+ */
+function settleDirect(side: Side, walk: Walk): Side {
+  if (!side.directFromWalk || side.transitive === null) return side;
+  const all = side.transitive;
+  if (!all.every((group) => walk.parents.has(group.id))) return { ...side, direct: [], unchained: new Set(all.map((group) => group.id)) };
+  const inList = new Set(all.map((group) => group.id));
+  const above = new Set(all.flatMap((group) => walk.parents.get(group.id) ?? []).filter((id) => inList.has(id)));
+  const direct = all.filter((group) => !above.has(group.id));
+  // Reached upwards from the direct ones: a group of the list reached from none (a circle of nesting) has no chain that is known.
+  const chained = new Set(direct.map((group) => group.id));
+  for (let next = [...chained]; next.length > 0;) {
+    next = next.flatMap((id) => (walk.parents.get(id) ?? []).filter((parent) => inList.has(parent) && !chained.has(parent)));
+    for (const id of next) chained.add(id);
+  }
+  return { ...side, direct, unchained: new Set(all.filter((group) => !chained.has(group.id)).map((group) => group.id)) };
 }
 
 /**
@@ -292,13 +357,25 @@ interface Walk {
  * Reads upwards from the sides' own groups, one level at a time (`/groups/{id}/memberOf`, twenty to a
  * `$batch` call), to MAX_NESTING_DEPTH levels and MAX_PARENT_READS groups, and no further once every
  * assigned group in a side's transitive list is reached: then each path that matters is known. A user
- * whose assigned groups hold them directly costs no read at all.
+ * (whose direct groups Graph does not list to this app) starts from every group they are in, when one
+ * of them is assigned, and costs one level of reads; a user in no assigned group costs none.
  */
 async function walkUp(graph: GraphReader, sides: readonly Side[], assigned: ReadonlySet<string>): Promise<Walk> {
   const walk: Walk = { parents: new Map(), reached: new Map(), stopped: new Map() };
-  for (const side of sides) for (const group of side.direct) if (!walk.reached.has(group.id)) walk.reached.set(group.id, group.displayName);
+  // A side whose direct groups Graph did not list starts from every group it is in, when one of them is assigned: the groups above each tell which are direct.
+  const needsAll = (side: Side) => side.directFromWalk === true && (side.transitive ?? []).some((group) => assigned.has(group.id));
+  for (const side of sides) {
+    for (const group of needsAll(side) ? (side.transitive ?? []) : side.direct) if (!walk.reached.has(group.id)) walk.reached.set(group.id, group.displayName);
+  }
   const complete = () =>
-    sides.every((side) => side.failed !== undefined || (side.transitive !== null && side.transitive.every((group) => !assigned.has(group.id) || walk.reached.has(group.id))));
+    sides.every(
+      (side) =>
+        side.failed !== undefined ||
+        (side.transitive !== null &&
+          (needsAll(side)
+            ? side.transitive.every((group) => walk.parents.has(group.id) || walk.stopped.has(group.id))
+            : side.transitive.every((group) => !assigned.has(group.id) || walk.reached.has(group.id)))),
+    );
   let level = [...walk.reached.keys()];
   let read = 0;
   for (let depth = 1; level.length > 0; depth += 1) {
@@ -351,6 +428,16 @@ async function parentsOf(graph: GraphReader, id: string, outcome: BatchOutcome |
   return { state: 'read', groups: groupsOf(body.value as MembershipItem[]) };
 }
 
+/** The groups reached upwards from `direct` through the parents the walk read, `direct` included. */
+function reachedFrom(direct: readonly Listed[], walk: Walk): Set<string> {
+  const reached = new Set(direct.map((group) => group.id));
+  for (let level = [...reached]; level.length > 0;) {
+    level = level.flatMap((id) => (walk.parents.get(id) ?? []).filter((parent) => !reached.has(parent)));
+    for (const id of level) reached.add(id);
+  }
+  return reached;
+}
+
 /**
  * The member lists derive.ts reads, made from what was read about the subject: each group the
  * subject is in lists the subject (or its primary user, or its device) where it is a direct member,
@@ -383,21 +470,27 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
   for (const id of walk.reached.keys()) entry(id);
   for (const side of sides) {
     for (const group of side.direct) place(entry(group.id, group.displayName), side.as);
-    // In Graph's transitive list but not reached upwards (a parent read failed, or deeper than the walk):
-    // a member, through nested groups whose chain is not known; the step says so.
+    // In Graph's transitive list but not reached upwards from this side's own groups (a parent read
+    // failed, or deeper than the walk; another side's chain reaching it says nothing of this one's):
+    // a member, through nested groups whose chain is not known; the step says so. One step a group,
+    // holding every side it is known for: a device and its primary user may both be in it that way.
+    const chained = reachedFrom(side.direct, walk);
     for (const group of side.transitive ?? []) {
-      if (walk.reached.has(group.id)) continue;
+      if (chained.has(group.id) && !side.unchained?.has(group.id)) continue;
       const stepId = `${group.id}/nested`;
-      const step = {
-        id: stepId,
-        displayName: 'nested groups not read (a member through them, as Graph lists it; the chain is not known)',
-        userIds: new Set<string>(),
-        deviceIds: new Set<string>(),
-        groupIds: [] as string[],
-      };
-      members.set(stepId, step);
+      let step = members.get(stepId);
+      if (!step) {
+        step = {
+          id: stepId,
+          displayName: 'nested groups not read (a member through them, as Graph lists it; the chain is not known)',
+          userIds: new Set<string>(),
+          deviceIds: new Set<string>(),
+          groupIds: [],
+        };
+        members.set(stepId, step);
+        entry(group.id, group.displayName).groupIds.push(stepId);
+      }
       place(step, side.as);
-      entry(group.id, group.displayName).groupIds.push(stepId);
     }
   }
   const result = new Map<string, GroupMembers>();

@@ -25,6 +25,7 @@ export const APPLIES_DEVICE_FIELDS = [
 /** Found by `$filter=deviceName eq '…'` (a device's name) or `userPrincipalName eq '…'` (a user's devices): a page or two, whatever the tenant's size. */
 export const APPLIES_DEVICES_READ = {
   path: '/v1.0/deviceManagement/managedDevices',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-list',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: APPLIES_DEVICE_FIELDS,
   optional: false,
@@ -35,6 +36,7 @@ export const APPLIES_DEVICES_READ = {
 /** `GET /deviceManagement/managedDevices/{id}` (learn.microsoft.com/graph/api/intune-devices-manageddevice-get): a device named by its id. */
 export const APPLIES_DEVICE_READ = {
   path: '/v1.0/deviceManagement/managedDevices/{id}',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-get',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: APPLIES_DEVICE_FIELDS,
   optional: false,
@@ -44,6 +46,7 @@ export const APPLIES_DEVICE_READ = {
 /** `GET /groups?$filter=displayName eq '…'` (learn.microsoft.com/graph/api/group-list): a group named in a question. */
 export const APPLIES_GROUPS_BY_NAME_READ = {
   path: '/v1.0/groups',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/group-list',
   permissions: ['Group.Read.All'],
   select: ['id', 'displayName'],
   optional: false,
@@ -57,19 +60,11 @@ export const APPLIES_GROUPS_BY_NAME_READ = {
  */
 export const APPLIES_USER_GROUPS_READ = {
   path: '/v1.0/users/{id}/transitiveMemberOf',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/user-list-transitivememberof',
   permissions: ['Group.Read.All'],
   select: ['id', 'displayName'],
   optional: true,
   why: "Every group a user (asked about, or a device's primary user) is in, directly or through nested groups; also tells whether the user exists.",
-} as const satisfies UpstreamRead;
-
-/** `GET /users/{id}/memberOf` (learn.microsoft.com/graph/api/user-list-memberof): the groups a user is directly in, where each path through nested groups starts. */
-export const APPLIES_USER_DIRECT_GROUPS_READ = {
-  path: '/v1.0/users/{id}/memberOf',
-  permissions: ['Group.Read.All'],
-  select: ['id', 'displayName'],
-  optional: true,
-  why: 'The groups a user is directly in: where the path to an assigned group starts.',
 } as const satisfies UpstreamRead;
 
 /**
@@ -79,6 +74,7 @@ export const APPLIES_USER_DIRECT_GROUPS_READ = {
  */
 export const APPLIES_GROUP_PARENTS_READ = {
   path: '/v1.0/groups/{id}/memberOf',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/group-list-memberof',
   permissions: ['Group.Read.All'],
   select: ['id', 'displayName'],
   optional: true,
@@ -93,6 +89,7 @@ export const APPLIES_GROUP_PARENTS_READ = {
  */
 export const APPLIES_ENTRA_DEVICE_READ = {
   path: "/v1.0/devices(deviceId='{id}')",
+  permissionsPage: 'https://learn.microsoft.com/graph/api/device-get',
   permissions: ['Device.Read.All'],
   select: ['id', 'displayName'],
   optional: true,
@@ -102,6 +99,7 @@ export const APPLIES_ENTRA_DEVICE_READ = {
 /** `GET /devices(deviceId='{deviceId}')/transitiveMemberOf` (learn.microsoft.com/graph/api/device-list-transitivememberof): Device.Read.All. */
 export const APPLIES_DEVICE_GROUPS_READ = {
   path: "/v1.0/devices(deviceId='{id}')/transitiveMemberOf",
+  permissionsPage: 'https://learn.microsoft.com/graph/api/device-list-transitivememberof',
   permissions: ['Device.Read.All'],
   select: ['id', 'displayName'],
   optional: true,
@@ -111,6 +109,7 @@ export const APPLIES_DEVICE_GROUPS_READ = {
 /** `GET /devices(deviceId='{deviceId}')/memberOf` (learn.microsoft.com/graph/api/device-list-memberof): Device.Read.All. */
 export const APPLIES_DEVICE_DIRECT_GROUPS_READ = {
   path: "/v1.0/devices(deviceId='{id}')/memberOf",
+  permissionsPage: 'https://learn.microsoft.com/graph/api/device-list-memberof',
   permissions: ['Device.Read.All'],
   select: ['id', 'displayName'],
   optional: true,
@@ -127,6 +126,7 @@ export const APPLIES_DEVICE_DIRECT_GROUPS_READ = {
  */
 export const APPLIES_DEVICE_SCOPE_TAGS_READ = {
   path: '/beta/deviceManagement/managedDevices/{id}',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-get?view=graph-rest-beta',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: ['id', 'roleScopeTagIds'],
   optional: true,
@@ -138,7 +138,6 @@ export const APPLIES_READS: readonly UpstreamRead[] = [
   APPLIES_DEVICE_READ,
   APPLIES_GROUPS_BY_NAME_READ,
   APPLIES_USER_GROUPS_READ,
-  APPLIES_USER_DIRECT_GROUPS_READ,
   APPLIES_GROUP_PARENTS_READ,
   APPLIES_ENTRA_DEVICE_READ,
   APPLIES_DEVICE_GROUPS_READ,

@@ -7,6 +7,7 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  */
 export const AUDIT_EVENTS_READ = {
   path: '/v1.0/deviceManagement/auditEvents',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-auditing-auditevent-list',
   permissions: ['DeviceManagementApps.Read.All'],
   optional: true,
   why: 'Who last changed a finding\'s object, and when (docs/finding-rules.md, "A finding\'s last change").',

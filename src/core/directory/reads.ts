@@ -12,6 +12,7 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  */
 export const GROUP_READ = {
   path: '/v1.0/groups/{id}',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/group-get',
   permissions: ['Group.Read.All'],
   select: ['id', 'displayName', 'visibility', 'groupTypes', 'securityEnabled', 'mailEnabled'],
   optional: false,
@@ -25,6 +26,7 @@ export const GROUP_READ = {
  */
 export const DELETED_GROUP_READ = {
   path: '/v1.0/directory/deletedItems/{id}',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/directory-deleteditems-get',
   permissions: ['Group.Read.All'],
   select: ['id', 'displayName', 'deletedDateTime'],
   optional: true,

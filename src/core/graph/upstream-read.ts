@@ -17,6 +17,11 @@ export interface UpstreamRead {
    * `optional`, and made only to see whether the administrator granted it.
    */
   readonly permissions: readonly [GraphApplicationPermission | OptionalGraphPermission, ...(GraphApplicationPermission | OptionalGraphPermission)[]];
+  /**
+   * Microsoft's page for the call, whose Permissions table lists the application permissions that
+   * allow it: `permissions` are held to that table by test/graph/permission-pages.test.ts.
+   */
+  readonly permissionsPage: string;
   /** The fields its `$select` names, when it selects. */
   readonly select?: readonly string[];
   /** Whether the reader can do without it: a 403 then shows as n/a or "not checked", not as a load error. */
@@ -35,11 +40,6 @@ export interface UpstreamRead {
    * its tags and the report covers what the `/v1.0` read covers (docs/finding-rules.md, "Viewer scope").
    */
   readonly scopeTagsSelect?: readonly string[];
-  /**
-   * Only for a `/v1.0` path that Graph may not answer (400 for a segment it documents on beta only,
-   * or 404): the reader then reads the `/beta` twin, which is allowed with it whatever the coverage.
-   */
-  readonly fallsBackToBeta?: boolean;
   /**
    * Fields that hold a secret (a key, a password, a token): never selected or expanded, by the
    * reader or by a next link, whoever wrote the URL (src/graph/upstream-allow-list.ts).

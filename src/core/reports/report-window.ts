@@ -33,11 +33,15 @@ const FILTERS_KEPT = 64;
 
 /**
  * The report's tables and the windows over them, built on first use per result and kept while it is.
- * `sortBuilds` counts the column orders made: one per table, column and load however many ask.
+ * `sortBuilds` counts the column orders made: one per table, column and load however many ask;
+ * `indexBuilds` the indices begun: one per load.
  */
 export class ReportWindows {
   private readonly indices = new WeakMap<ReportResult, ResultIndex>();
+  /** An index being built a step at a time: every caller takes steps of this one build, none starts another. */
+  private readonly building = new WeakMap<ReportResult, Generator<void, ResultIndex>>();
   private sorts = 0;
+  private indexes = 0;
   private readonly countBuild = () => {
     this.sorts += 1;
   };
@@ -121,6 +125,11 @@ export class ReportWindows {
   /** How many column orders were built: once per table, column and result. */
   get sortBuilds(): number {
     return this.sorts;
+  }
+
+  /** How many indices were begun: once per result, however many callers build it at once. */
+  get indexBuilds(): number {
+    return this.indexes;
   }
 
   /**
@@ -211,11 +220,34 @@ export class ReportWindows {
     return this.indices.get(result) ?? drain(this.indexSteps(result));
   }
 
+  /**
+   * The index, built once per result: a caller that finds it being built (a CSV export meeting the
+   * server's preparation, src/server/report-rows.ts) takes steps of that build rather than starting
+   * its own, and either finishes it. A build that throws (a bug) is dropped, so the next caller starts afresh.
+   */
   private *indexSteps(result: ReportResult): Generator<void, ResultIndex> {
-    const known = this.indices.get(result);
-    if (known) return known;
-    const index = yield* buildIndex(result);
-    this.indices.set(result, index);
-    return index;
+    for (;;) {
+      const known = this.indices.get(result);
+      if (known) return known;
+      let build = this.building.get(result);
+      if (!build) {
+        build = buildIndex(result);
+        this.building.set(result, build);
+        this.indexes += 1;
+      }
+      let step: IteratorResult<void, ResultIndex>;
+      try {
+        step = build.next();
+      } catch (error) {
+        this.building.delete(result);
+        throw error;
+      }
+      if (step.done) {
+        this.indices.set(result, step.value);
+        this.building.delete(result);
+        return step.value;
+      }
+      yield;
+    }
   }
 }

@@ -20,6 +20,7 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  */
 export const ROLE_ASSIGNMENTS_READ = {
   path: '/beta/deviceManagement/roleAssignments',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-deviceandappmanagementroleassignment-list?view=graph-rest-beta',
   permissions: ['DeviceManagementRBAC.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'members', 'scopeMembers', 'resourceScopes', 'scopeType', 'roleScopeTagIds'],
   optional: false,
@@ -34,6 +35,7 @@ export const ROLE_ASSIGNMENTS_READ = {
  */
 export const ROLE_SCOPE_TAGS_READ = {
   path: '/beta/deviceManagement/roleScopeTags',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-rolescopetag-list?view=graph-rest-beta',
   permissions: ['DeviceManagementRBAC.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'isBuiltIn'],
   optional: false,
@@ -47,6 +49,7 @@ export const ROLE_SCOPE_TAGS_READ = {
  */
 export const ADMIN_GROUP_MEMBERS_READ = {
   path: '/v1.0/groups/{id}/members',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/group-list-members',
   permissions: ['Group.Read.All'],
   select: ['id'],
   optional: true,
@@ -64,6 +67,7 @@ export const ADMIN_GROUP_MEMBERS_READ = {
  */
 export const ROLE_DEFINITIONS_READ = {
   path: '/v1.0/deviceManagement/roleDefinitions',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-roledefinition-list',
   permissions: ['DeviceManagementRBAC.Read.All'],
   select: ['id', 'displayName', 'isBuiltIn', 'rolePermissions'],
   optional: true,
@@ -79,6 +83,7 @@ export const ROLE_DEFINITIONS_READ = {
  */
 export const ROLE_DEFINITION_ASSIGNMENTS_READ = {
   path: '/v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-roleassignment-list',
   permissions: ['DeviceManagementRBAC.Read.All'],
   select: ['id'],
   optional: true,

@@ -34,6 +34,13 @@ export const MOBILE_THREAT_DEFENSE_CONNECTORS = {
   v1Omits: { enumMembers: { partnerState: BETA_ONLY_MTD_PARTNER_STATES } },
 } as const satisfies SimResource;
 
+/**
+ * Managed Google Play, a singleton on beta only: the v1.0 metadata declares neither its type nor
+ * `deviceManagement`'s property for it (microsoftgraph/msgraph-metadata, `schemas/v1.0-Prod.csdl`;
+ * `schemas/type-mappings/beta-entity-types.json` lists it), so `/v1.0` answers 400 "Resource not found
+ * for the segment", as for every path its metadata lacks (test/sim/graph-fidelity.test.ts). Permissions:
+ * intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta.
+ */
 export const ANDROID_MANAGED_STORE_SETTINGS = {
   kind: 'singleton',
   path: '/deviceManagement/androidManagedStoreAccountEnterpriseSettings',

@@ -71,6 +71,36 @@ describe("what applies' own reads", () => {
     }
   });
 
+  it('reads the managed devices whole and keeps the one named when Graph refuses the $filter (400), as report 4 does', async () => {
+    const graph = harness.client();
+    const assignments = await loadAssignments({ graph });
+    harness.sim.graph.clearLog();
+    const removeFault = harness.sim.faults.add({ path: APPLIES_DEVICES_READ.path, status: 400, times: 1 });
+    try {
+      const reads = await loadAppliesReads(graph, APPLIES_DEMO.device.toLowerCase(), assignments);
+      expect(reads.resolution).toMatchObject({ kind: 'found', subject: { kind: 'device', name: APPLIES_DEMO.device } });
+    } finally {
+      removeFault();
+    }
+    const devices = harness.sim.graph.requests.filter((request) => request.path === APPLIES_DEVICES_READ.path);
+    expect(devices.map((request) => [request.status, new URLSearchParams(request.query).get('$filter')])).toEqual([
+      [400, `deviceName eq '${APPLIES_DEMO.device.toLowerCase()}'`],
+      [200, null],
+    ]);
+    for (const request of devices) expect(new URLSearchParams(request.query).get('$select')).toBe(APPLIES_DEVICES_READ.select.join(','));
+
+    // A user's devices by UPN: both filtered reads refused, both read whole, the user's devices kept.
+    harness.sim.graph.clearLog();
+    const removeBoth = harness.sim.faults.add({ path: APPLIES_DEVICES_READ.path, status: 400, times: 2 });
+    try {
+      const reads = await loadAppliesReads(graph, APPLIES_DEMO.user, assignments);
+      expect(reads.resolution).toMatchObject({ kind: 'found', subject: { kind: 'user', name: APPLIES_DEMO.user } });
+    } finally {
+      removeBoth();
+    }
+    expect(harness.sim.graph.requests.filter((request) => request.path === APPLIES_DEVICES_READ.path).map((request) => request.status)).toEqual([400, 400, 200, 200]);
+  });
+
   it('fails when the managed devices cannot be read, as the question then cannot be answered', async () => {
     const graph = harness.client();
     const assignments = await loadAssignments({ graph });

@@ -60,14 +60,11 @@ describe('loading reports from the simulated Graph', () => {
     }
   });
 
-  it('report 1 asks the v1.0 path first and reads managed Google Play from beta, where Graph documents it', async () => {
+  it('report 1 reads managed Google Play from beta only, where Graph declares it, never v1.0 (a 400 on every load)', async () => {
     const report = await loadReport('connector-health', harness.client(), { now: () => now });
     expect(report.state).toBe('loaded');
     const store = harness.sim.graph.requests.filter((entry) => entry.path.endsWith('/androidManagedStoreAccountEnterpriseSettings'));
-    expect(store.map((entry) => `${entry.path} ${entry.status}`)).toEqual([
-      '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings 400',
-      '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings 404',
-    ]);
+    expect(store.map((entry) => `${entry.path} ${entry.status}`)).toEqual(['/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings 404']);
     // Never bound is "not configured", not an error and not a finding.
     expect(report.rows.find((row) => row.kind === 'Managed Google Play')?.health).toBe('not configured');
     expect(report.findings).toEqual([]);

@@ -33,6 +33,7 @@ export const REQUEST_FIELDS = [
  */
 export const APPROVAL_POLICIES_READ = {
   path: '/beta/deviceManagement/operationApprovalPolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-operationapprovalpolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementRBAC.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: POLICY_FIELDS,
   optional: false,
@@ -42,6 +43,7 @@ export const APPROVAL_POLICIES_READ = {
 /** List operationApprovalRequests, beta only (intune-rbac-operationapprovalrequest-list?view=graph-rest-beta): the same permissions. */
 export const APPROVAL_REQUESTS_READ = {
   path: '/beta/deviceManagement/operationApprovalRequests',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-rbac-operationapprovalrequest-list?view=graph-rest-beta',
   permissions: ['DeviceManagementRBAC.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: REQUEST_FIELDS,
   optional: false,

@@ -29,6 +29,7 @@ import { INTENTS_READ, TEMPLATES_READ } from '../security-posture/reads.js';
 /** intune-deviceconfig-deviceconfiguration-list: DeviceManagementConfiguration.Read.All. */
 export const DEVICE_CONFIGURATIONS_READ = {
   path: '/v1.0/deviceManagement/deviceConfigurations',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfiguration-list',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceConfiguration)[],
   optional: false,
@@ -40,6 +41,7 @@ export const DEVICE_CONFIGURATIONS_READ = {
 /** intune-deviceconfig-devicecompliancepolicy-list: DeviceManagementConfiguration.Read.All. */
 export const COMPLIANCE_POLICIES_READ = {
   path: '/v1.0/deviceManagement/deviceCompliancePolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-devicecompliancepolicy-list',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName'] satisfies readonly (keyof Graph.DeviceCompliancePolicy)[],
   optional: false,
@@ -51,6 +53,7 @@ export const COMPLIANCE_POLICIES_READ = {
 /** intune-deviceconfigv2-devicemanagementconfigurationpolicy-list?view=graph-rest-beta: DeviceManagementConfiguration.Read.All. */
 export const SETTINGS_CATALOG_READ = {
   path: '/beta/deviceManagement/configurationPolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
   optional: false,
@@ -65,6 +68,7 @@ export const SETTINGS_CATALOG_READ = {
  */
 export const MOBILE_APPS_READ = {
   path: '/v1.0/deviceAppManagement/mobileApps',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-apps-mobileapp-list',
   permissions: ['DeviceManagementApps.Read.All'],
   optional: false,
   betaTwin: true,
@@ -74,6 +78,7 @@ export const MOBILE_APPS_READ = {
 /** intune-shared-devicemanagementscript-list?view=graph-rest-beta: DeviceManagementScripts.Read.All on the current page. */
 export const PLATFORM_SCRIPTS_READ = {
   path: '/beta/deviceManagement/deviceManagementScripts',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-shared-devicemanagementscript-list?view=graph-rest-beta',
   permissions: ['DeviceManagementScripts.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementScript)[],
   optional: false,
@@ -83,6 +88,7 @@ export const PLATFORM_SCRIPTS_READ = {
 /** intune-devices-devicehealthscript-list?view=graph-rest-beta: DeviceManagementScripts.Read.All on the current page. */
 export const REMEDIATIONS_READ = {
   path: '/beta/deviceManagement/deviceHealthScripts',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-devicehealthscript-list?view=graph-rest-beta',
   permissions: ['DeviceManagementScripts.Read.All'],
   select: ['id', 'displayName', 'isGlobalScript', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceHealthScript)[],
   optional: false,
@@ -97,6 +103,7 @@ export const REMEDIATIONS_READ = {
  */
 export const APP_RELATIONSHIPS_READ = {
   path: '/beta/deviceAppManagement/mobileAppRelationships',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-apps-mobileapprelationship-list?view=graph-rest-beta',
   permissions: ['DeviceManagementApps.Read.All', 'DeviceManagementConfiguration.Read.All'],
   optional: true,
   why: 'Which unassigned Win32 apps are installed anyway, as a dependency or a supersedence of an assigned one.',
@@ -109,6 +116,7 @@ export const APP_RELATIONSHIPS_READ = {
  */
 export const ADMINISTRATIVE_TEMPLATES_READ = {
   path: '/beta/deviceManagement/groupPolicyConfigurations',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-grouppolicy-grouppolicyconfiguration-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.GroupPolicyConfiguration)[],
   optional: false,
@@ -123,6 +131,7 @@ export const ADMINISTRATIVE_TEMPLATES_READ = {
  */
 export const MACOS_SHELL_SCRIPTS_READ = {
   path: '/beta/deviceManagement/deviceShellScripts',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-deviceshellscript-list?view=graph-rest-beta',
   permissions: ['DeviceManagementScripts.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceShellScript)[],
   optional: false,
@@ -138,6 +147,7 @@ export const MACOS_SHELL_SCRIPTS_READ = {
  */
 export const FEATURE_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsFeatureUpdateProfiles',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-softwareupdate-windowsfeatureupdateprofile-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsFeatureUpdateProfile)[],
   optional: false,
@@ -146,6 +156,7 @@ export const FEATURE_UPDATE_PROFILES_READ = {
 
 export const QUALITY_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsQualityUpdateProfiles',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-softwareupdate-windowsqualityupdateprofile-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsQualityUpdateProfile)[],
   optional: false,
@@ -154,6 +165,7 @@ export const QUALITY_UPDATE_PROFILES_READ = {
 
 export const QUALITY_UPDATE_POLICIES_READ = {
   path: '/beta/deviceManagement/windowsQualityUpdatePolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-softwareupdate-windowsqualityupdatepolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsQualityUpdatePolicy)[],
   optional: false,
@@ -162,6 +174,7 @@ export const QUALITY_UPDATE_POLICIES_READ = {
 
 export const DRIVER_UPDATE_PROFILES_READ = {
   path: '/beta/deviceManagement/windowsDriverUpdateProfiles',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-softwareupdate-windowsdriverupdateprofile-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'roleScopeTagIds'] satisfies readonly (keyof Beta.WindowsDriverUpdateProfile)[],
   optional: false,
@@ -175,6 +188,7 @@ export const DRIVER_UPDATE_PROFILES_READ = {
  */
 export const SETTINGS_COMPLIANCE_READ = {
   path: '/beta/deviceManagement/compliancePolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementcompliancepolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'name', 'platforms', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementCompliancePolicy)[],
   optional: false,
@@ -200,6 +214,7 @@ export const FILTER_FIELDS = [
 /** Assignment filters, beta only (intune-policyset-deviceandappmanagementassignmentfilter-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
 export const ASSIGNMENT_FILTERS_READ = {
   path: '/beta/deviceManagement/assignmentFilters',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-policyset-deviceandappmanagementassignmentfilter-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: FILTER_FIELDS,
   optional: true,
@@ -223,6 +238,7 @@ export const BETA_ASSIGNMENT_FIELDS = {
 export const BETA_ASSIGNMENTS_READS = {
   deviceConfiguration: {
     path: '/beta/deviceManagement/deviceConfigurations/{id}/assignments',
+    permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationassignment-list?view=graph-rest-beta',
     permissions: ['DeviceManagementConfiguration.Read.All'],
     select: BETA_ASSIGNMENT_FIELDS.deviceConfiguration,
     optional: true,
@@ -230,6 +246,7 @@ export const BETA_ASSIGNMENTS_READS = {
   },
   compliancePolicy: {
     path: '/beta/deviceManagement/deviceCompliancePolicies/{id}/assignments',
+    permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-devicecompliancepolicyassignment-list?view=graph-rest-beta',
     permissions: ['DeviceManagementConfiguration.Read.All'],
     select: BETA_ASSIGNMENT_FIELDS.compliancePolicy,
     optional: true,
@@ -237,6 +254,7 @@ export const BETA_ASSIGNMENTS_READS = {
   },
   mobileApp: {
     path: '/beta/deviceAppManagement/mobileApps/{id}/assignments',
+    permissionsPage: 'https://learn.microsoft.com/graph/api/intune-apps-mobileappassignment-list?view=graph-rest-beta',
     permissions: ['DeviceManagementApps.Read.All'],
     select: BETA_ASSIGNMENT_FIELDS.mobileApp,
     optional: true,

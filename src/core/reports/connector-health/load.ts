@@ -15,7 +15,7 @@ import type { OptionalRead } from '../optional-read.js';
 import type { LoadContext } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { loadSideBySide } from '../side-by-side.js';
-import { betaTwinOf, selectOf } from '../../graph/upstream-read.js';
+import { selectOf } from '../../graph/upstream-read.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 import {
   AD_CONNECTORS_READ,
@@ -272,19 +272,9 @@ async function told<T>({ onProgress }: LoadContext, source: string, reading: Pro
   return singleton;
 }
 
-/**
- * The specification names the `/v1.0` path, but Graph documents this singleton on beta only and
- * answers 400 ("Resource not found for the segment") on v1.0 (docs/finding-rules.md, report 1). Ask v1.0 first,
- * as the contract says, and fall back to beta on 400 or 404.
- */
+/** Managed Google Play, on beta only, where Graph declares it (reads.ts, `MANAGED_STORE_READ`); null when never bound (404). */
 async function loadManagedGooglePlay(graph: GraphReader): Promise<ManagedGooglePlay | null> {
-  const query = { $select: selectOf(MANAGED_STORE_READ) };
-  try {
-    return unwrapSingleton<ManagedGooglePlay>(await graph.get<unknown>(MANAGED_STORE_READ.path, { query }));
-  } catch (error) {
-    if (!(error instanceof GraphError) || (error.status !== 400 && error.status !== 404)) throw error;
-  }
-  return getSingleton<ManagedGooglePlay>(graph, betaTwinOf(MANAGED_STORE_READ.path), query);
+  return getSingleton<ManagedGooglePlay>(graph, MANAGED_STORE_READ.path, { $select: selectOf(MANAGED_STORE_READ) });
 }
 
 /** A singleton, or null when the tenant never set it up (404). */

@@ -11,6 +11,7 @@ import type { UpstreamRead } from '../../graph/upstream-read.js';
 /** List ndesConnectors, beta only (intune-onboarding-ndesconnector-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
 export const NDES_READ = {
   path: '/beta/deviceManagement/ndesConnectors',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-ndesconnector-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'machineName', 'state', 'lastConnectionDateTime', 'connectorVersion'],
   optional: false,
@@ -20,6 +21,7 @@ export const NDES_READ = {
 /** List mobileThreatDefenseConnectors (intune-onboarding-mobilethreatdefenseconnector-list): DeviceManagementServiceConfig.Read.All. */
 export const MTD_READ = {
   path: '/v1.0/deviceManagement/mobileThreatDefenseConnectors',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-mobilethreatdefenseconnector-list',
   permissions: ['DeviceManagementServiceConfig.Read.All'],
   select: ['id', 'partnerState', 'lastHeartbeatDateTime', 'partnerUnresponsivenessThresholdInDays'],
   optional: false,
@@ -33,6 +35,7 @@ export const MTD_READ = {
 export const MTD_BETA_READ = {
   ...MTD_READ,
   path: '/beta/deviceManagement/mobileThreatDefenseConnectors',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-mobilethreatdefenseconnector-list?view=graph-rest-beta',
   optional: true,
   why: 'The states `/v1.0` hides as unknownFutureValue.',
 } as const satisfies UpstreamRead;
@@ -40,6 +43,7 @@ export const MTD_BETA_READ = {
 /** List deviceManagementPartners (intune-onboarding-devicemanagementpartner-list): DeviceManagementServiceConfig.Read.All or DeviceManagementConfiguration.Read.All. */
 export const PARTNERS_READ = {
   path: '/v1.0/deviceManagement/deviceManagementPartners',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-devicemanagementpartner-list',
   permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: [
     'id',
@@ -55,26 +59,30 @@ export const PARTNERS_READ = {
 } as const satisfies UpstreamRead;
 
 /**
- * The managed Google Play settings. The specification names the `/v1.0` path, but Graph documents
- * this singleton on beta only and answers 400 on v1.0 (docs/finding-rules.md, report 1), so the
- * load falls back to beta (intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta:
- * DeviceManagementConfiguration.Read.All). The singleton also carries the tenant's enrolment tokens
+ * The managed Google Play settings, read on beta, where Graph declares them
+ * (intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta:
+ * DeviceManagementConfiguration.Read.All). The specification names the `/v1.0` path, but the v1.0
+ * metadata declares neither the type nor the `deviceManagement` property (microsoftgraph/msgraph-metadata,
+ * `schemas/v1.0-Prod.csdl` and `schemas/type-mappings/v1.0-entity-types.json`; the beta entity types
+ * list it), and Graph answers 400 "Resource not found for the segment" there: asking v1.0 first cost
+ * a 400 on every load (docs/finding-rules.md, report 1). The singleton also carries the tenant's enrolment tokens
  * and their QR codes (`companyCodes[].enrollmentToken`, `qrCodeContent`, `qrCodeImage`): anyone
  * holding one can enrol a device. `$select` keeps them off the wire, and the load's projection keeps
  * nothing else should Graph send them anyway.
  */
 export const MANAGED_STORE_READ = {
-  path: '/v1.0/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  path: '/beta/deviceManagement/androidManagedStoreAccountEnterpriseSettings',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-androidforwork-androidmanagedstoreaccountenterprisesettings-get?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'bindStatus', 'lastAppSyncStatus', 'lastAppSyncDateTime', 'ownerOrganizationName'],
   optional: false,
-  fallsBackToBeta: true,
   why: "Whether managed Google Play is bound, and its last app sync's status and time.",
 } as const satisfies UpstreamRead;
 
 /** The Autopilot settings, beta only (intune-enrollment-windowsautopilotsettings-get?view=graph-rest-beta): DeviceManagementServiceConfig.Read.All. */
 export const AUTOPILOT_READ = {
   path: '/beta/deviceManagement/windowsAutopilotSettings',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-enrollment-windowsautopilotsettings-get?view=graph-rest-beta',
   permissions: ['DeviceManagementServiceConfig.Read.All'],
   select: ['id', 'syncStatus', 'lastSyncDateTime'],
   optional: false,
@@ -89,6 +97,7 @@ export const AUTOPILOT_READ = {
  */
 export const PUSH_CERTIFICATE_READ = {
   path: '/v1.0/deviceManagement/applePushNotificationCertificate',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get',
   permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementManagedDevices.Read.All'],
   select: ['id', 'appleIdentifier', 'topicIdentifier', 'expirationDateTime', 'lastModifiedDateTime', 'certificateUploadStatus', 'certificateUploadFailureReason'],
   optional: true,
@@ -98,6 +107,7 @@ export const PUSH_CERTIFICATE_READ = {
 /** ADE (DEP) tokens, beta only (intune-enrollment-deponboardingsetting-list?view=graph-rest-beta): DeviceManagementServiceConfig.Read.All. */
 export const ADE_TOKENS_READ = {
   path: '/beta/deviceManagement/depOnboardingSettings',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-enrollment-deponboardingsetting-list?view=graph-rest-beta',
   permissions: ['DeviceManagementServiceConfig.Read.All'],
   select: ['id', 'tokenName', 'appleIdentifier', 'tokenType', 'tokenExpirationDateTime', 'lastSuccessfulSyncDateTime', 'lastSyncErrorCode', 'syncedDeviceCount'],
   optional: true,
@@ -112,6 +122,7 @@ export const ADE_TOKENS_READ = {
  */
 export const VPP_TOKENS_READ = {
   path: '/v1.0/deviceAppManagement/vppTokens',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-onboarding-vpptoken-list',
   permissions: ['DeviceManagementServiceConfig.Read.All', 'DeviceManagementConfiguration.Read.All'],
   select: ['id', 'organizationName', 'appleId', 'vppTokenAccountType', 'state', 'expirationDateTime', 'lastSyncDateTime', 'lastSyncStatus'],
   optional: true,
@@ -123,6 +134,7 @@ export const VPP_TOKENS_READ = {
 /** Intune Connectors for Active Directory, beta only (intune-odj-devicemanagementdomainjoinconnector-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
 export const AD_CONNECTORS_READ = {
   path: '/beta/deviceManagement/domainJoinConnectors',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-odj-domainjoinconnector-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'state', 'version', 'lastConnectionDateTime'],
   optional: true,

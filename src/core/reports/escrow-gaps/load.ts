@@ -5,6 +5,7 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { CLIENT_NAME, CLIENT_VERSION } from '../../graph/graph-reader.js';
 import type { GraphReader } from '../../graph/graph-reader.js';
 import { GraphError } from '../../graph/graph-error.js';
+import { readFilteredOrWhole } from '../../graph/filtered-read.js';
 import { asString, entraDeviceId, timestampText } from '../graph-values.js';
 import type { LoadContext } from '../report-model.js';
 import { loadSideBySide } from '../side-by-side.js';
@@ -143,16 +144,10 @@ export async function loadEscrow({ graph, onProgress }: LoadContext): Promise<Es
     }
     return pageJoin;
   };
-  const readDevices = async (signal: AbortSignal) => {
-    try {
-      return await readDevicePages({ $filter: WINDOWS_FILTER, $select }, signal);
-    } catch (error) {
-      // A tenant that refuses the filter is read whole, and filtered here, as report 3 reads its
-      // baseline templates; any other failure is the load's.
-      if (signal.aborted || !(error instanceof GraphError) || error.status !== 400) throw error;
-      return readDevicePages({ $select }, signal);
-    }
-  };
+  // A tenant that refuses the filter is read whole, and filtered here (`isWindows`), as report 3 reads
+  // its baseline templates; any other failure is the load's.
+  const readDevices = (signal: AbortSignal) =>
+    readFilteredOrWhole((filter) => readDevicePages(filter === undefined ? { $select } : { $filter: filter, $select }, signal), WINDOWS_FILTER, signal);
   const foldKey = (byDevice: Map<string, RecoveryKeyEscrow>, key: Graph.BitlockerRecoveryKey) => foldRecoveryKey(byDevice, key, join);
   const foldLaps = (byDevice: Map<string, string | null>, info: LapsInfo) => foldLapsPassword(byDevice, info, join);
 

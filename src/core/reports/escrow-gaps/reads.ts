@@ -41,6 +41,7 @@ export const LAPS_FIELDS = ['id', 'lastBackupDateTime'] as const satisfies reado
 /** List managedDevices (learn.microsoft.com/graph/api/intune-devices-manageddevice-list): DeviceManagementManagedDevices.Read.All. */
 export const ESCROW_DEVICES_READ = {
   path: '/v1.0/deviceManagement/managedDevices',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-list',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: DEVICE_FIELDS,
   optional: false,
@@ -57,6 +58,7 @@ export const ESCROW_DEVICES_READ = {
  */
 export const RECOVERY_KEYS_READ = {
   path: '/v1.0/informationProtection/bitlocker/recoveryKeys',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/bitlocker-list-recoverykeys',
   permissions: ['BitlockerKey.ReadBasic.All'],
   optional: true,
   secretFields: ['key'],
@@ -70,6 +72,7 @@ export const RECOVERY_KEYS_READ = {
  */
 export const LAPS_PASSWORDS_READ = {
   path: '/v1.0/directory/deviceLocalCredentials',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/directory-list-devicelocalcredentials',
   permissions: ['DeviceLocalCredential.ReadBasic.All'],
   select: LAPS_FIELDS,
   optional: true,

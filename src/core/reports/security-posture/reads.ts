@@ -16,6 +16,7 @@ import { AUDIT_EVENTS_READ } from '../../audit-story/reads.js';
  */
 export const SECURITY_POLICIES_READ = {
   path: '/beta/deviceManagement/configurationPolicies',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   // `roleScopeTagIds`: the policy's scope tags, beta only like the list, for the viewer scope (docs/finding-rules.md, "Viewer scope").
   select: ['id', 'name', 'platforms', 'technologies', 'templateReference', 'settingCount', 'lastModifiedDateTime', 'isAssigned', 'roleScopeTagIds'],
@@ -26,6 +27,7 @@ export const SECURITY_POLICIES_READ = {
 /** One policy's settings (intune-deviceconfigv2-devicemanagementconfigurationsetting-list?view=graph-rest-beta), through `POST /beta/$batch`. */
 export const POLICY_SETTINGS_READ = {
   path: '/beta/deviceManagement/configurationPolicies/{id}/settings',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationsetting-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   optional: true,
   why: 'What a policy sets: its ASR rules and firewall profiles. A policy whose settings are not read is not judged on them.',
@@ -34,6 +36,7 @@ export const POLICY_SETTINGS_READ = {
 /** The settings catalog's templates (intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list?view=graph-rest-beta), for the baselines' newest versions. */
 export const BASELINE_TEMPLATES_READ = {
   path: '/beta/deviceManagement/configurationPolicyTemplates',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   optional: true,
   why: 'Which version of each settings catalog baseline is the newest.',
@@ -42,6 +45,7 @@ export const BASELINE_TEMPLATES_READ = {
 /** The intent-era security baselines and endpoint security policies (intune-deviceintent-devicemanagementintent-list?view=graph-rest-beta). */
 export const INTENTS_READ = {
   path: '/beta/deviceManagement/intents',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceintent-devicemanagementintent-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   optional: false,
   why: 'The intent-era baselines, their templates and whether they migrate.',
@@ -50,6 +54,7 @@ export const INTENTS_READ = {
 /** The intents' templates (intune-deviceintent-devicemanagementtemplate-list?view=graph-rest-beta), for their versions. */
 export const TEMPLATES_READ = {
   path: '/beta/deviceManagement/templates',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceintent-devicemanagementtemplate-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   optional: false,
   why: "Each intent-era baseline's template version, and whether it is deprecated.",

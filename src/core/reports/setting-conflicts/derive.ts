@@ -160,6 +160,8 @@ interface Lookups {
   overlapOf: (a: ConflictPolicy, b: ConflictPolicy) => Overlap;
 }
 
+/** A verdict worse than a possible conflict: one the targets and values prove. */
+const proven = (verdict: Verdict | null) => verdict !== null && ORDER.indexOf(verdict.kind) < ORDER.indexOf('possible-setting-conflict');
 const differs = (a: Setter, b: Setter) => a.value.secret || b.value.secret || a.value.value !== b.value.value;
 const worse = (a: Verdict | null, b: Verdict | null) => (!a ? b : !b ? a : ORDER.indexOf(b.kind) < ORDER.indexOf(a.kind) ? b : a);
 
@@ -197,7 +199,22 @@ function settingVerdict(settingDefinitionId: string, setters: readonly Setter[],
     if (other) worst = worse(worst, judge(first, other));
     const same = sharing.find((setter) => setter.policy.id !== first.policy.id && !differs(first, setter));
     if (same) worst = worse(worst, judge(first, same));
-    if (worst && ORDER.indexOf(worst.kind) < ORDER.indexOf('possible-setting-conflict')) return worst;
+    if (proven(worst)) return worst;
+    // The first may pair only as possible (its value secret, its platform another) while two others
+    // conflict: the first setter of each value and platform is paired with the first of every other.
+    const firsts = new Map<string, Setter>();
+    for (const setter of sharing) {
+      const key = `${setter.value.value}\u0000${setter.policy.platforms}`;
+      if (!setter.value.secret && !firsts.has(key)) firsts.set(key, setter);
+    }
+    const kinds = [...firsts.values()];
+    for (let i = 0; i < kinds.length; i += 1) {
+      for (let j = i + 1; j < kinds.length; j += 1) {
+        if (kinds[i]!.policy.id === kinds[j]!.policy.id || !differs(kinds[i]!, kinds[j]!)) continue;
+        worst = worse(worst, judge(kinds[i]!, kinds[j]!));
+        if (proven(worst)) return worst;
+      }
+    }
   }
   let tries = 0;
   for (let i = 0; i < live.length && tries < MAX_POSSIBLE_TRIES; i += 1) {

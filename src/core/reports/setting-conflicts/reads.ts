@@ -13,6 +13,7 @@ import type { UpstreamRead } from '../../graph/upstream-read.js';
  */
 export const CONFLICT_SUMMARY_READ = {
   path: '/beta/deviceManagement/deviceConfigurationConflictSummary',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfigurationconflictsummary-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   optional: true,
   why: 'The conflicts between device configuration profiles that devices have reported to Intune.',

@@ -37,6 +37,7 @@ export const APP_PERFORMANCE_FIELDS = [
 /** learn.microsoft.com/graph/api/intune-devices-userexperienceanalyticsdeviceperformance-list: DeviceManagementManagedDevices.Read.All. */
 export const DEVICE_PERFORMANCE_READ = {
   path: '/v1.0/deviceManagement/userExperienceAnalyticsDevicePerformance',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-userexperienceanalyticsdeviceperformance-list',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: DEVICE_PERFORMANCE_FIELDS,
   optional: false,
@@ -46,6 +47,7 @@ export const DEVICE_PERFORMANCE_READ = {
 /** learn.microsoft.com/graph/api/intune-devices-userexperienceanalyticsapphealthapplicationperformance-list: DeviceManagementManagedDevices.Read.All. */
 export const APP_PERFORMANCE_READ = {
   path: '/v1.0/deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-userexperienceanalyticsapphealthapplicationperformance-list',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: APP_PERFORMANCE_FIELDS,
   optional: false,

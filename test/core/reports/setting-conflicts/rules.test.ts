@@ -375,6 +375,19 @@ describe('deriveSettingConflicts', () => {
     expect(derived.findings).toEqual([expect.objectContaining({ kind: 'setting-conflict', ruleKey: 'p28,p29', detail: expect.stringContaining('and 20 more') })]);
   });
 
+  it('finds a proven conflict between two setters of a shared target when the first setter pairs only as possible', () => {
+    // The first policy (by id) sets the camera to a secret value: with it, any pair is only possible. The next two set 0 and 1.
+    const secretCamera = setting({
+      '@odata.type': '#microsoft.graph.deviceManagementConfigurationSimpleSettingInstance',
+      settingDefinitionId: CAMERA,
+      simpleSettingValue: { '@odata.type': '#microsoft.graph.deviceManagementConfigurationSecretSettingValue', value: 'hidden' },
+    });
+    const derived = deriveSettingConflicts(
+      records(policyPair('a', [secretCamera], [allDevices]), policyPair('b', [camera('0')], [allDevices]), policyPair('c', [camera('1')], [allDevices])),
+    );
+    expect(derived.findings).toEqual([expect.objectContaining({ kind: 'setting-conflict', ruleKey: 'b,c' })]);
+  });
+
   it('decides on the same pair whatever order Graph lists the policies in, so a finding keeps its identity', () => {
     const pairs = [policyPair('c', [camera('0')], [allDevices]), policyPair('a', [camera('1')], [allDevices]), policyPair('b', [camera('0')], [allDevices])];
     const listed = deriveSettingConflicts(records(...pairs)).findings;
