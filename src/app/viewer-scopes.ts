@@ -14,7 +14,7 @@ import type { ReportResult } from '../core/reports/report-model.js';
 import { loadRbacRecords } from '../core/viewer-scope/load.js';
 import { scopeReport } from '../core/viewer-scope/scope-report.js';
 import type { ScopedReport } from '../core/viewer-scope/scope-report.js';
-import { viewerScopeOf } from '../core/viewer-scope/scope.js';
+import { entraScopeOf, viewerScopeOf } from '../core/viewer-scope/scope.js';
 import type { RbacRecords, ScopeTagRecord, Viewer, ViewerScope } from '../core/viewer-scope/scope.js';
 import type { ReportCache } from './report-cache.js';
 
@@ -44,6 +44,9 @@ export class ViewerScopes {
    * viewer with nothing to see, and say why: a scope not known is never the whole tenant.
    */
   async scopeOf(viewer: Viewer): Promise<ViewerScope> {
+    // An Entra role that reads all Intune data needs no Intune role assignment (entra-roles.ts).
+    const entra = entraScopeOf(viewer);
+    if (entra) return entra;
     let records: RbacRecords;
     try {
       records = await this.records();
@@ -56,6 +59,7 @@ export class ViewerScopes {
     }
     let byViewer = this.viewers.get(records);
     if (!byViewer) this.viewers.set(records, (byViewer = new Map()));
+    // By the person alone: an Entra role that could change their scope has answered above.
     const id = viewer.objectId.toLowerCase();
     let scope = byViewer.get(id);
     if (!scope) byViewer.set(id, (scope = viewerScopeOf(records, viewer)));

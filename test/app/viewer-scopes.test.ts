@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReportCache } from '../../src/app/report-cache.js';
 import { ViewerScopes } from '../../src/app/viewer-scopes.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
+import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
 import { buildLargeTenant, largeTenantAdministrators } from '../../src/sim/tenants/large-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
@@ -43,6 +44,22 @@ describe('the viewer scopes of many viewers', () => {
     expect(rbacReads()).toBe(2 * readsOnce);
     expect(later).not.toBe(first[1]);
     expect(later).toEqual(first[1]);
+  });
+
+  it('an Entra role that reads all Intune data is the whole tenant without reading Intune’s role assignments', async () => {
+    const graph = harness.client();
+    const scopes = new ViewerScopes({ graph, cache: new ReportCache((id) => REPORTS.load(id, graph), 60_000), log: () => {} });
+    harness.sim.graph.clearLog();
+    const [regional] = largeTenantAdministrators().filter(({ tagIds }) => tagIds.length > 0);
+    expect(await scopes.scopeOf({ objectId: regional!.objectId, entraRoleIds: [ENTRA_ROLE_IDS.intuneAdministrator] })).toEqual({
+      kind: 'tenant',
+      assignments: [],
+      entraRoles: ['Intune Administrator'],
+    });
+    expect(rbacReads()).toBe(0);
+    // The same person without the role: their Intune role assignment's tags, as before.
+    expect((await scopes.scopeOf({ objectId: regional!.objectId })).kind).toBe('tags');
+    expect((await scopes.scopeOf({ objectId: regional!.objectId, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] })).kind).toBe('tags');
   });
 
   it('filters a shared result once per set of scope tags, whoever of that set asks', async () => {

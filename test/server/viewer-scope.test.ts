@@ -8,6 +8,8 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
@@ -85,6 +87,54 @@ describe('the demo sign-in as an Intune administrator', () => {
     expect(decodeJwt(tokens.central).oid).toBe(central);
     expect(decodeJwt(tokens.regional).oid).toBe(regional);
     expect(decodeJwt(tokens.nobody).oid).not.toBe(central);
+  });
+});
+
+describe('Microsoft Entra roles, from the token’s wids claim', () => {
+  const signInAs = async (who: string) => ((await (await fetch(`${scoped.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
+  const withToken = (token: string, path: string) => fetch(`${scoped.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const tokenWithWids = (wids: unknown) => harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], claims: { wids } });
+
+  it('the demo sign-in’s four people: the Intune Administrator’s token carries that Entra role, the others none', async () => {
+    const { 'no-role': noRole, 'intune-administrator': intuneAdministrator } = harness.sim.tenant.demoAdministrators!;
+    const admin = decodeJwt(await signInAs('intune-administrator'));
+    expect(admin.oid).toBe(intuneAdministrator);
+    expect(admin.wids).toEqual([ENTRA_ROLE_IDS.intuneAdministrator]);
+    const nobody = decodeJwt(await signInAs('no-role'));
+    expect(nobody.oid).toBe(noRole);
+    expect(nobody).not.toHaveProperty('wids');
+    expect(decodeJwt(tokens.central)).not.toHaveProperty('wids');
+  });
+
+  it('the Intune Administrator, with no Intune role assignment, sees the whole tenant, tenant-wide reports too', async () => {
+    const token = await signInAs('intune-administrator');
+    const central = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
+    const admin = await json<ReportResult>(await withToken(token, '/api/reports/security-posture'));
+    expect(admin.rows).toEqual(central.rows);
+    expect(admin.notice).toBe(central.notice);
+    for (const id of ['connector-health', 'admin-approval']) expect((await withToken(token, `/api/reports/${id}`)).status).toBe(200);
+  });
+
+  it('the user of no role sees nothing, and is told they hold neither an Intune role assignment nor an Entra role that reads Intune data', async () => {
+    const refused = await withToken(await signInAs('no-role'), '/api/reports/security-posture');
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toMatchObject({
+      error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/^You hold no Intune role assignment and no Microsoft Entra role that reads Intune data/) },
+    });
+  });
+
+  it('Global Reader reads the whole tenant; Reports Reader (Intune audit data only) and values that are not role template ids open nothing', async () => {
+    expect((await withToken(await tokenWithWids([ENTRA_ROLE_IDS.globalReader]), '/api/reports/connector-health')).status).toBe(200);
+    expect((await withToken(await tokenWithWids([ENTRA_ROLE_IDS.globalReader.toUpperCase()]), '/api/reports/connector-health')).status).toBe(200);
+    for (const wids of [
+      [ENTRA_ROLE_IDS.reportsReader],
+      [1],
+      [`{${ENTRA_ROLE_IDS.globalAdministrator}}`],
+      ENTRA_ROLE_IDS.globalAdministrator,
+      [[ENTRA_ROLE_IDS.globalAdministrator]],
+      [null],
+    ])
+      expect((await withToken(await tokenWithWids(wids), '/api/reports/connector-health')).status, JSON.stringify(wids)).toBe(403);
   });
 });
 

@@ -25,6 +25,7 @@
 
 import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
 import type { TenantWideArea } from './areas.js';
+import { entraRolesReadingIntune } from './entra-roles.js';
 
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
 export const DEFAULT_SCOPE_TAG_ID = '0';
@@ -88,20 +89,26 @@ export interface AreaAccess {
   unknown: ReadonlyMap<TenantWideArea, string>;
 }
 
-/** The signed-in viewer: their Entra object id (the token's `oid`). */
+/**
+ * The signed-in viewer: their Entra object id (the token's `oid`) and the template ids of their
+ * Microsoft Entra roles (the token's `wids`, read by `entraRoleIdsOf`; absent where no token tells
+ * them, as in a Teams message, and then no Entra role counts).
+ */
 export interface Viewer {
   objectId: string;
+  entraRoleIds?: readonly string[];
 }
 
 /**
  * What a viewer may see:
- * - `tenant`: everything (an assignment without scope tags);
+ * - `tenant`: everything (an assignment without scope tags, or an Entra role that reads all Intune
+ *   data: `entraRoles` names those);
  * - `tags`: objects carrying one of `tagIds`, and the tenant-wide areas their roles read; `key` names
  *   the set of tags and areas granted, the same for every viewer of the same;
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
-  | { kind: 'tenant'; assignments: readonly string[] }
+  | { kind: 'tenant'; assignments: readonly string[]; entraRoles?: readonly string[] }
   | {
       kind: 'tags';
       tagIds: ReadonlySet<string>;
@@ -124,6 +131,8 @@ export const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
  * An assignment whose scope tags Graph did not send gives nothing either, and the explanation says so.
  */
 export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope {
+  const entra = entraScopeOf(viewer);
+  if (entra) return entra;
   const me = viewer.objectId.toLowerCase();
   const held: RoleAssignmentRecord[] = [];
   const unread = new Set<string>();
@@ -151,11 +160,13 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
     return {
       kind: 'none',
       explanation:
-        (untold.length > 0 ? 'This app shows you no tenant data' : 'You hold no Intune role assignment, so this app shows you no tenant data') +
-        ': it shows each viewer what their Intune role assignments let them see (scope tags).' +
+        (untold.length > 0
+          ? 'This app shows you no tenant data'
+          : 'You hold no Intune role assignment and no Microsoft Entra role that reads Intune data, so this app shows you no tenant data') +
+        ': it shows each viewer what their Intune role assignments (by scope tags) and Entra roles let them see.' +
         why +
         untoldWhy +
-        ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles). A Microsoft Entra role alone (Intune Administrator, Global Administrator) is not read by this app.',
+        ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles), or to give you a Microsoft Entra role that reads Intune data (such as Global Reader).',
     };
   }
   const names = held.map((assignment) => assignment.displayName).sort();
@@ -173,6 +184,16 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
     key: grantedKey ? `${sorted.join(',')}|${grantedKey}` : sorted.join(','),
     areas,
   };
+}
+
+/**
+ * The whole tenant, when one of the viewer's Entra roles reads all Intune data (entra-roles.ts):
+ * an Entra role is assigned tenant-wide and carries no Intune scope tags, so no Intune role
+ * assignment is needed, nor read. Null otherwise: their Intune role assignments decide.
+ */
+export function entraScopeOf(viewer: Viewer): ViewerScope | null {
+  const roles = entraRolesReadingIntune(viewer.entraRoleIds ?? []);
+  return roles.length > 0 ? { kind: 'tenant', assignments: [], entraRoles: roles } : null;
 }
 
 /**

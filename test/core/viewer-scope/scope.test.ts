@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCOPE_TAG_ID, describeScope, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import { ENTRA_INTUNE_ROLES, ENTRA_ROLE_IDS, entraRoleIdsOf } from '../../../src/core/viewer-scope/entra-roles.js';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions } from '../../../src/core/viewer-scope/scope.js';
 
 const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
@@ -173,5 +174,58 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
     });
     expect(roleUnread.kind === 'tags' && roleUnread.areas!.granted.size).toBe(0);
     expect(roleUnread.kind === 'tags' && roleUnread.areas!.unknown.get('endpointAnalytics')).toMatch(/assignments of the role Read Only Operator.*could not be read/);
+  });
+});
+
+describe('Microsoft Entra roles (the token’s wids), by Microsoft’s table of Entra roles with Intune access', () => {
+  const none = records([europe], [[EUROPE_GROUP, read(REGIONAL)]]);
+
+  it('Global Administrator, Intune Administrator and the roles that read all Intune data see the whole tenant, with no Intune role assignment', () => {
+    for (const [id, role] of Object.entries(ENTRA_INTUNE_ROLES).filter(([, role]) => role.intuneData !== 'none')) {
+      expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [id] }), role.displayName).toEqual({ kind: 'tenant', assignments: [], entraRoles: [role.displayName] });
+      expect(entraScopeOf({ objectId: NOBODY, entraRoleIds: [id.toUpperCase()] })).toEqual({ kind: 'tenant', assignments: [], entraRoles: [role.displayName] });
+    }
+    expect(
+      Object.values(ENTRA_INTUNE_ROLES)
+        .filter((role) => role.intuneData !== 'none')
+        .map((role) => role.displayName)
+        .sort(),
+    ).toEqual(['Global Administrator', 'Global Reader', 'Helpdesk Administrator', 'Intune Administrator', 'Security Administrator', 'Security Operator', 'Security Reader']);
+    // An Entra role is tenant-wide: it widens a viewer whose Intune assignments are limited to tags.
+    expect(viewerScopeOf(none, { objectId: REGIONAL, entraRoleIds: [ENTRA_ROLE_IDS.globalReader] })).toMatchObject({ kind: 'tenant', entraRoles: ['Global Reader'] });
+  });
+
+  it('a role whose “All Intune data” is None (audit data at most), or one not in the table, opens nothing: their Intune assignments decide', () => {
+    for (const [id, role] of Object.entries(ENTRA_INTUNE_ROLES).filter(([, role]) => role.intuneData === 'none')) {
+      expect(entraScopeOf({ objectId: NOBODY, entraRoleIds: [id] }), role.displayName).toBeNull();
+      expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [id] }).kind).toBe('none');
+    }
+    // User Administrator: not in the table.
+    expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: ['fe930be7-5e62-47db-91af-98c3a49a38b1'] }).kind).toBe('none');
+    expect(viewerScopeOf(none, { objectId: REGIONAL, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] })).toMatchObject({ kind: 'tags', tagNames: ['Europe'] });
+  });
+
+  it('the claim: only GUID strings are role ids; anything else is left out, never read as a role', () => {
+    expect(entraRoleIdsOf([ENTRA_ROLE_IDS.intuneAdministrator.toUpperCase(), ENTRA_ROLE_IDS.globalReader, ENTRA_ROLE_IDS.globalReader])).toEqual(
+      [ENTRA_ROLE_IDS.intuneAdministrator, ENTRA_ROLE_IDS.globalReader].sort(),
+    );
+    for (const claim of [
+      undefined,
+      null,
+      ENTRA_ROLE_IDS.globalAdministrator,
+      { 0: ENTRA_ROLE_IDS.globalAdministrator },
+      [1],
+      [null],
+      [[ENTRA_ROLE_IDS.globalAdministrator]],
+      [`${ENTRA_ROLE_IDS.globalAdministrator} `],
+      ['Global Administrator'],
+    ])
+      expect(entraRoleIdsOf(claim), JSON.stringify(claim)).toEqual([]);
+  });
+
+  it('the explanation to a viewer of neither names both ways in, and no longer says Entra roles are not read', () => {
+    const scope = viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] });
+    expect(scope.kind === 'none' && scope.explanation).toMatch(/^You hold no Intune role assignment and no Microsoft Entra role that reads Intune data/);
+    expect(scope.kind === 'none' && scope.explanation).not.toMatch(/not read by this app/);
   });
 });
