@@ -1,5 +1,5 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
-import { AREA_READS, areaOfReport } from './areas.js';
+import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport } from './areas.js';
 import { describeScope, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
@@ -41,7 +41,13 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * A load error carries no tenant data and is passed on as it is, except to a viewer of no scope.
  */
 export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
-  if (scope.kind === 'tenant') return { ok: true, result };
+  if (scope.kind === 'tenant') {
+    // An Intune role assignment without scope tags sees every tagged object, and a tenant-wide
+    // report only as its roles read the report's area (areas.ts); the scope off and an Entra role
+    // that reads all Intune data see every report.
+    if (!scope.areas || SCOPE_TAGGED_REPORTS.has(result.report) || result.state === 'load-error') return { ok: true, result };
+    return tenantWide(result, scope);
+  }
   if (scope.kind === 'none') return { ok: false, explanation: scope.explanation };
   if (result.state === 'load-error') return { ok: true, result };
   const tagged = result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string');
@@ -66,12 +72,12 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
  * permission, with a notice saying which; refused otherwise, saying whether their roles grant no
  * such read, whether that could not be read, or whether no read permission opens the report at all.
  */
-function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' }>): ScopedReport {
+function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' | 'tenant' }>): ScopedReport {
   const area = areaOfReport(result.report);
   if (area === null)
     return {
       ok: false,
-      explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
+      explanation: `${result.title} covers the whole tenant: its objects carry no scope tags, and no Intune role permission is documented to read all it shows, so it is shown only to viewers whose Microsoft Entra role reads all Intune data (such as Intune Administrator or Global Reader). Your Intune role assignments show ${describeScope(scope)}.`,
     };
   const { permission } = AREA_READS[area];
   const roles = scope.areas?.granted.get(area);

@@ -108,7 +108,17 @@ export interface Viewer {
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
-  | { kind: 'tenant'; assignments: readonly string[]; entraRoles?: readonly string[] }
+  | {
+      kind: 'tenant';
+      assignments: readonly string[];
+      entraRoles?: readonly string[];
+      /**
+       * Present for a viewer whose whole tenant comes from an Intune role assignment without scope
+       * tags: the tenant-wide areas their roles read, which alone open a tenant-wide report to them.
+       * Absent for the scope off and for an Entra role that reads all Intune data: every report.
+       */
+      areas?: AreaAccess;
+    }
   | {
       kind: 'tags';
       tagIds: ReadonlySet<string>;
@@ -170,7 +180,9 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
     };
   }
   const names = held.map((assignment) => assignment.displayName).sort();
-  if (held.some((assignment) => assignment.scopeTagIds?.length === 0)) return { kind: 'tenant', assignments: names };
+  // "If a role assignment has no scope tag, that IT admin can see all objects based on the IT admins
+  // permissions": every tagged object, and a tenant-wide report only as their roles read its area.
+  if (held.some((assignment) => assignment.scopeTagIds?.length === 0)) return { kind: 'tenant', assignments: names, areas: areaAccessOf(records.definitions, held) };
   const tagIds = new Set(held.flatMap((assignment) => (assignment.scopeTagIds ?? []).map(String)));
   const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
   const sorted = [...tagIds].sort();

@@ -52,7 +52,12 @@ describe("the viewer scope's reads", () => {
   it("the demo's central administrator sees the whole tenant, the regional one Europe, anyone else nothing", async () => {
     const records = await loadRbacRecords(harness.client());
     const administrators = harness.sim.tenant.demoAdministrators!;
-    expect(viewerScopeOf(records, { objectId: administrators.central })).toEqual({ kind: 'tenant', assignments: ['Central IT (read only)'] });
+    // Read Only Operator reads endpoint analytics: the one tenant-wide area a role opens.
+    expect(viewerScopeOf(records, { objectId: administrators.central })).toEqual({
+      kind: 'tenant',
+      assignments: ['Central IT (read only)'],
+      areas: { granted: new Map([['endpointAnalytics', ['Read Only Operator']]]), unknown: new Map() },
+    });
     const regional = viewerScopeOf(records, { objectId: administrators.regional });
     expect(regional).toMatchObject({ kind: 'tags', key: '1|endpointAnalytics', tagNames: ['Europe'], assignments: ['Europe IT'] });
     expect(regional.kind === 'tags' && [...regional.areas!.granted]).toEqual([['endpointAnalytics', [VIEWER_SCOPE_DEMO.europeRole]]]);

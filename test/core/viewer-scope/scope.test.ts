@@ -30,7 +30,7 @@ const europe: RoleAssignmentRecord = { id: 'ra-2', displayName: 'Europe IT', mem
 const americas: RoleAssignmentRecord = { id: 'ra-3', displayName: 'Americas readers', memberGroupIds: [EUROPE_GROUP], scopeTagIds: ['2', '0'] };
 
 describe('a viewer’s Intune scope', () => {
-  it('an assignment without scope tags sees the whole tenant (“admins that have no scope tags essentially have all scope tags”)', () => {
+  it('an assignment without scope tags sees every tagged object of the tenant (“admins that have no scope tags essentially have all scope tags”), and tenant-wide areas only as its roles read them', () => {
     const scope = viewerScopeOf(
       records(
         [central, europe],
@@ -41,7 +41,7 @@ describe('a viewer’s Intune scope', () => {
       ),
       { objectId: CENTRAL },
     );
-    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'] });
+    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map() } });
     expect(visibleTo(scope, null)).toBe(true);
     expect(visibleTo(scope, ['1'])).toBe(true);
   });
