@@ -1,6 +1,6 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
 import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport } from './areas.js';
-import { describeScope, visibleTo } from './scope.js';
+import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
 
@@ -13,10 +13,13 @@ import { subjectsInView } from './scope-triage.js';
 /** The row cell that holds a row's object's scope tags: the ids joined by commas, `''` for none (Default), null when not known. */
 export const ROW_SCOPE_TAGS_KEY = 'roleScopeTagIds';
 
-/** An object's `roleScopeTagIds` as its row's cell: null when Graph sent none (not known), else the ids joined by commas. */
-export function scopeTagsCell(tagIds: readonly (string | null | undefined)[] | null | undefined): string | null {
-  if (!Array.isArray(tagIds)) return null;
-  return tagIds.filter((id): id is string => typeof id === 'string').join(',');
+/**
+ * An object's `roleScopeTagIds` as its row's cell: null when Graph sent none or sent them in a form
+ * that is not a list of tag ids (`scopeTagIdsOf`: `[2]`, `[null]` are not known, never Default), else
+ * the ids joined by commas.
+ */
+export function scopeTagsCell(tagIds: unknown): string | null {
+  return scopeTagIdsOf(tagIds)?.join(',') ?? null;
 }
 
 /** A row's scope tags from its cell: null when the row carries none (a tenant-wide object, or a report without scope tags). */

@@ -30,6 +30,24 @@ import { entraRolesReadingIntune } from './entra-roles.js';
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
 export const DEFAULT_SCOPE_TAG_ID = '0';
 
+/**
+ * An object's or an assignment's `roleScopeTagIds` as the scope may trust it: a list of tag ids, each
+ * a non-empty string without a comma (Graph's type is a collection of String; ids such as "0"). Null
+ * for anything else: the field absent or null, not a list, or a list holding anything but such
+ * strings (`[1]`, `[null]`, `[""]`). Dropping the values that are not ids would turn `[1]` into `[]`,
+ * which is "no scope tags", the whole tenant for an assignment and Default for an object: what
+ * cannot be read is unknown, and unknown grants nothing (docs/finding-rules.md, "Viewer scope").
+ */
+export function scopeTagIdsOf(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null;
+  const ids: string[] = [];
+  for (const id of value as unknown[]) {
+    if (typeof id !== 'string' || id === '' || id.includes(',')) return null;
+    ids.push(id);
+  }
+  return ids;
+}
+
 /** One Intune role assignment as the scope reads it (deviceAndAppManagementRoleAssignment, beta). */
 export interface RoleAssignmentRecord {
   id: string;
@@ -37,9 +55,10 @@ export interface RoleAssignmentRecord {
   /** The admin groups (`members`): security group ids whose members hold the assignment. */
   memberGroupIds: readonly string[];
   /**
-   * The assignment's scope tags (`roleScopeTagIds`); empty when it has none, null when Graph did not
-   * send the field. Only an empty list is "no scope tags" (the whole tenant): a field not sent proves
-   * nothing, so such an assignment gives its holders no scope.
+   * The assignment's scope tags (`roleScopeTagIds`, read by `scopeTagIdsOf`); empty when it has none,
+   * null when Graph did not send them as a list of tag ids. Only an empty list is "no scope tags" (the
+   * whole tenant): a field not sent, or not readable, proves nothing, so such an assignment gives its
+   * holders no scope.
    */
   scopeTagIds: readonly string[] | null;
 }
@@ -165,7 +184,7 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
         : '';
     const untoldWhy =
       untold.length > 0
-        ? ` Graph did not say which scope tags your role assignment${untold.length === 1 ? '' : 's'} (${untold.sort().join(', ')}) carr${untold.length === 1 ? 'ies' : 'y'}, so it gives you no scope here.`
+        ? ` Graph did not say which scope tags your role assignment${untold.length === 1 ? '' : 's'} (${untold.sort().join(', ')}) carr${untold.length === 1 ? 'ies' : 'y'} (the field was missing or not a list of tag ids), so it gives you no scope here.`
         : '';
     return {
       kind: 'none',

@@ -99,3 +99,42 @@ describe("the viewer scope's reads", () => {
     }
   });
 });
+
+describe('scope tags that cannot be read, through the simulator', () => {
+  /** Gives the demo's Europe assignment these `roleScopeTagIds` (or none) while `run` runs; the collection is replaced, not edited, as the simulator serves it. */
+  async function withEuropeTags(tags: unknown, run: () => Promise<void>): Promise<void> {
+    const { collections } = harness.sim.tenant;
+    const kept = collections.roleAssignments;
+    collections.roleAssignments = kept.map((assignment) => {
+      if (assignment.displayName !== 'Europe IT') return assignment;
+      const changed = { ...assignment };
+      if (tags === undefined) delete changed.roleScopeTagIds;
+      else changed.roleScopeTagIds = tags;
+      return changed;
+    });
+    try {
+      await run();
+    } finally {
+      collections.roleAssignments = kept;
+    }
+  }
+
+  for (const [label, tags] of [
+    ['[1]', [1]],
+    ['[null]', [null]],
+    ['"0"', '0'],
+    ['["1", 2]', ['1', 2]],
+    ['missing', undefined],
+  ] as const)
+    it(`an assignment whose roleScopeTagIds is ${label} gives the regional administrator nothing, and says so; never the whole tenant`, async () => {
+      await withEuropeTags(tags, async () => {
+        const records = await loadRbacRecords(harness.client());
+        expect(records.assignments.find((assignment) => assignment.displayName === 'Europe IT')?.scopeTagIds).toBeNull();
+        const scope = viewerScopeOf(records, { objectId: harness.sim.tenant.demoAdministrators!.regional });
+        expect(scope.kind).toBe('none');
+        expect(scope.kind === 'none' && scope.explanation).toMatch(
+          /Graph did not say which scope tags your role assignment \(Europe IT\) carries \(the field was missing or not a list of tag ids\)/,
+        );
+      });
+    });
+});

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRA_INTUNE_ROLES, ENTRA_ROLE_IDS, entraRoleIdsOf } from '../../../src/core/viewer-scope/entra-roles.js';
-import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
-import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions } from '../../../src/core/viewer-scope/scope.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeTagIdsOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
 const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
 const REGIONAL = 'c0000000-0000-4000-8000-000000000002';
@@ -227,5 +228,31 @@ describe('Microsoft Entra roles (the token’s wids), by Microsoft’s table of 
     const scope = viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] });
     expect(scope.kind === 'none' && scope.explanation).toMatch(/^You hold no Intune role assignment and no Microsoft Entra role that reads Intune data/);
     expect(scope.kind === 'none' && scope.explanation).not.toMatch(/not read by this app/);
+  });
+});
+
+describe('scope tags that cannot be read are unknown: they grant nothing and show nothing', () => {
+  it('only a list of non-empty id strings is read; anything else is null, never [] (no tags: the whole tenant, or Default)', () => {
+    expect(scopeTagIdsOf([])).toEqual([]);
+    expect(scopeTagIdsOf(['0', '1'])).toEqual(['0', '1']);
+    for (const value of [undefined, null, '0', 0, {}, [1], [null], [2], ['1', 2], [''], ['1,2'], [['1']]]) expect(scopeTagIdsOf(value), JSON.stringify(value)).toBeNull();
+  });
+
+  it('an object tagged [2], [null] or not a list is not Default: its row carries no known tags, and only a whole-tenant viewer sees it', () => {
+    const defaultViewer: ViewerScope = { kind: 'tags', tagIds: new Set(['0', '1']), tagNames: ['Default', 'Europe'], assignments: ['x'], key: '0,1' };
+    for (const value of [[2], [null], '0', { 0: '1' }]) {
+      expect(scopeTagsCell(value), JSON.stringify(value)).toBeNull();
+      expect(visibleTo(defaultViewer, rowScopeTags({ id: 'x', [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(value) }))).toBe(false);
+    }
+    expect(scopeTagsCell([])).toBe('');
+    expect(visibleTo(defaultViewer, rowScopeTags({ id: 'x', [ROW_SCOPE_TAGS_KEY]: scopeTagsCell([]) }))).toBe(true);
+  });
+
+  it('an assignment whose tags were not read gives its holder nothing, even beside an assignment of tags', () => {
+    const unreadable: RoleAssignmentRecord = { id: 'ra-9', displayName: 'Everything?', memberGroupIds: [EUROPE_GROUP], scopeTagIds: null };
+    const alone = viewerScopeOf(records([unreadable], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(alone.kind).toBe('none');
+    const beside = viewerScopeOf(records([unreadable, europe], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(beside).toMatchObject({ kind: 'tags', tagNames: ['Europe'], assignments: ['Europe IT'] });
   });
 });
