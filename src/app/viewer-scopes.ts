@@ -4,7 +4,8 @@
  * tags, admin groups and role definitions is kept in the reports' cache, by name, for as long as a report is kept
  * fresh; each viewer's scope is worked out from it by the pure rules (src/core/viewer-scope). A
  * report is loaded once for everyone and filtered per scope when served: the filtered result is
- * made once per shared result and set of scope tags, so viewers of the same tags share it, its
+ * made once per shared result and scope key (the tags, and the roles and reasons a view names), so
+ * viewers of the same share it, its
  * bytes and its windows (docs/architecture.md, "Loading once for everyone").
  */
 
@@ -81,7 +82,7 @@ export class ViewerScopes {
     return this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph));
   }
 
-  /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per set of tags. */
+  /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per scope key (everything the view shows: `viewKey`). */
   view(result: ReportResult, scope: ViewerScope): ScopedReport {
     if (scope.kind !== 'tags') return scopeReport(result, scope);
     let byKey = this.scoped.get(result);

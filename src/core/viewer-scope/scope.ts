@@ -123,7 +123,8 @@ export interface Viewer {
  * - `tenant`: everything (an assignment without scope tags, or an Entra role that reads all Intune
  *   data: `entraRoles` names those);
  * - `tags`: objects carrying one of `tagIds`, and the tenant-wide areas their roles read; `key` names
- *   the set of tags and areas granted, the same for every viewer of the same;
+ *   everything a view of the scope shows (the tags, the roles granting each area, why an area is not
+ *   known: `viewKey`), the same for every viewer to whom the views show the same;
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
@@ -144,7 +145,7 @@ export type ViewerScope =
       tagNames: readonly string[];
       assignments: readonly string[];
       key: string;
-      /** The tenant-wide areas their roles read (absent: none, as for a channel's scope tag). */
+      /** The tenant-wide areas their roles read, or why that is not known (absent: none, as for a channel's scope tag). */
       areas?: AreaAccess;
     }
   | { kind: 'none'; explanation: string };
@@ -206,15 +207,27 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
   const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
   const sorted = [...tagIds].sort();
   const areas = areaAccessOf(records.definitions, held);
-  const grantedKey = [...areas.granted.keys()].sort().join(',');
   return {
     kind: 'tags',
     tagIds,
     tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`),
     assignments: names,
-    key: grantedKey ? `${sorted.join(',')}|${grantedKey}` : sorted.join(','),
+    key: viewKey(sorted, areas),
     areas,
   };
+}
+
+/**
+ * What names a view of a scope of tags, for the views shared between viewers (src/app/viewer-scopes.ts):
+ * everything such a view shows that differs between viewers, so two viewers share a view only when it
+ * shows them the same. The tags; per area granted, the roles the notice names; per area not known,
+ * the reason the refusal gives. The tags alone when no area is granted or unknown, as a channel's scope is keyed.
+ */
+function viewKey(tagIds: readonly string[], areas: AreaAccess): string {
+  const granted = [...areas.granted].sort(([a], [b]) => a.localeCompare(b)).map(([area, roles]) => `${area}=${roles.join('+')}`);
+  const unknown = [...areas.unknown].sort(([a], [b]) => a.localeCompare(b)).map(([area, reason]) => `${area}?${reason}`);
+  const tags = tagIds.join(',');
+  return granted.length + unknown.length === 0 ? tags : JSON.stringify([tags, granted, unknown]);
 }
 
 /**

@@ -154,7 +154,7 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
       objectId: REGIONAL,
     });
     expect(scope.kind === 'tags' && [...scope.areas!.granted]).toEqual([['endpointAnalytics', ['Read Only Operator']]]);
-    expect(scope.kind === 'tags' && scope.key).toBe('1|endpointAnalytics');
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], []]));
   });
 
   it('only the assignments the viewer holds count: a role held by someone else grants them nothing', () => {
