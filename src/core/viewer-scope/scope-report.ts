@@ -35,8 +35,9 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * The result as a viewer of `scope` may see it:
  * - the whole tenant: the result itself, unchanged;
  * - no scope: refused, with the scope's explanation;
- * - scope tags: a report none of whose rows carries scope tags covers the whole tenant (connectors,
- *   multi admin approval, analytics): it is shown whole when one of the viewer's roles grants the
+ * - scope tags: a report whose objects carry no scope tags (not in `SCOPE_TAGGED_REPORTS`: connectors,
+ *   multi admin approval, analytics, conflicts), with rows or none, or a tagged one none of whose rows
+ *   carries tags, covers the whole tenant: it is shown whole when one of the viewer's roles grants the
  *   read permission of its area (areas.ts), and refused with why otherwise; any other keeps the rows
  *   whose object carries one of the tags, the findings and unchecked subjects of those objects (by
  *   `id` and `subjectId`, without case), their audit stories, and says in its notice which scope it
@@ -53,8 +54,11 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   }
   if (scope.kind === 'none') return { ok: false, explanation: scope.explanation };
   if (result.state === 'load-error') return { ok: true, result };
+  // A tenant-wide report is known by its id, not by its rows: with none, it would otherwise be shown
+  // empty with the whole tenant's notice. A tagged report none of whose rows carries tags (read
+  // where Graph gives none) cannot be filtered, and is refused as tenant-wide too.
   const tagged = result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string');
-  if (result.rows.length > 0 && !tagged) return tenantWide(result, scope);
+  if (!SCOPE_TAGGED_REPORTS.has(result.report) || (result.rows.length > 0 && !tagged)) return tenantWide(result, scope);
   const rows: ReportRow[] = result.rows.filter((row) => visibleTo(scope, rowScopeTags(row)));
   const visibleIds = subjectsInView({ rows });
   const seen = (subjectId: string) => visibleIds.has(subjectId.toLowerCase());

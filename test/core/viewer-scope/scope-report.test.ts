@@ -115,6 +115,14 @@ describe("a report as one viewer's scope shows it", () => {
     expect(scopeReport(result([{ id: 'x', policy: 'x' }], { report: 'connector-health' }), { kind: 'tenant', assignments: [], entraRoles: ['Global Reader'] }).ok).toBe(true);
   });
 
+  it('a tenant-wide report with no rows is still tenant-wide: refused to a viewer of tags, not shown empty with the whole tenant’s notice', () => {
+    const noConnectors = result([], { report: 'connector-health', title: 'Connector & integration health', state: 'empty', notice: 'The tenant has no Apple push certificate.' });
+    expect(scopeReport(noConnectors, EUROPE)).toMatchObject({ ok: false, explanation: expect.stringMatching(/^Connector & integration health covers the whole tenant/) });
+    // A report whose objects carry tags, with no rows, is shown empty as before: nothing of anyone's is in it.
+    const empty = scopeReport(result([], { state: 'empty' }), EUROPE);
+    expect(empty.ok && empty.result.rows).toEqual([]);
+  });
+
   it('a viewer with no scope is refused every report, even an empty one or a load error', () => {
     expect(scopeReport(result(rows), NONE)).toEqual({ ok: false, explanation: NONE.kind === 'none' ? NONE.explanation : '' });
     expect(scopeReport(result([]), NONE).ok).toBe(false);
