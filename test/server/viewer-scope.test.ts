@@ -147,6 +147,12 @@ describe('with the viewer scope off (the default)', () => {
     expect(regional.findings).toEqual(central.findings);
     expect(regional.notice).toBe(central.notice);
     expect((await get(unscoped, '/api/reports/connector-health', 'nobody')).status).toBe(200);
+    // Entra roles change nothing with the scope off: every holder of the app role sees every report.
+    for (const wids of [[ENTRA_ROLE_IDS.reportsReader], [1]]) {
+      const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], claims: { wids } });
+      expect((await fetch(`${unscoped.base}/api/reports/connector-health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    expect((await get(unscoped, '/api/reports/setting-conflicts', 'central')).status).toBe(200);
     const applies = await get(unscoped, '/api/applies?q=CONTOSO-0040', 'regional');
     expect(applies.status).toBe(200);
     expect(await json(applies)).not.toHaveProperty('scope');
