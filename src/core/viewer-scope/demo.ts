@@ -1,8 +1,9 @@
 /**
  * What the demo tenant plants so the viewer scope shows its rules (docs/finding-rules.md, "Viewer
  * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
- * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
- * scope group; report 3's policies, some of report 2's objects and some of report 4's devices tagged
+ * has no scope tag (every tagged object, and the tenant-wide reports its role reads) and a regional
+ * one whose assignment has the Europe tag and a scope group; two people of no Intune role assignment
+ * (`DEMO_PERSONAS`: one of no role at all, one of the Entra Intune Administrator role); report 3's policies, some of report 2's objects and some of report 4's devices tagged
  * by region, every other managed device Default; and the role definitions behind the assignments:
  * the central one is the built-in Read Only Operator, the regional one a custom role that grants
  * Endpoint Analytics read (so report 6 opens to them) and no other tenant-wide area's. Planted after
