@@ -8,6 +8,7 @@ import type { AccessTokenSource, ClientCredential } from '../graph/token-source.
 import type { TenantKey } from '../store/state-store.js';
 import type { UpstreamRead } from '../core/graph/upstream-read.js';
 import { PRODUCT_READS } from '../core/upstream-reads.js';
+import type { DemoAdministrator } from '../core/viewer-scope/demo.js';
 
 /**
  * A simulated tenant read as a tenant, as demo mode needs it: the running simulator (`src/sim`)
@@ -26,7 +27,7 @@ export interface DemoTenant {
   readonly tenant: {
     readonly displayName: string;
     /** Its central and regional Intune administrators (src/core/viewer-scope/demo.ts), whom the demo sign-in can sign in as. */
-    readonly demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
+    readonly demoAdministrators?: Readonly<Record<DemoAdministrator, string>>;
   };
   /** Signs a tab user's SSO token: the demo sign-in, outside Teams. */
   readonly entra: { issueUserToken(options: { audience: string; roles?: string[]; lifetimeSeconds?: number; claims?: Record<string, unknown> }): Promise<string> };

@@ -4,7 +4,8 @@
  * tags, admin groups and role definitions is kept in the reports' cache, by name, for as long as a report is kept
  * fresh; each viewer's scope is worked out from it by the pure rules (src/core/viewer-scope). A
  * report is loaded once for everyone and filtered per scope when served: the filtered result is
- * made once per shared result and set of scope tags, so viewers of the same tags share it, its
+ * made once per shared result and scope key (the tags, and the roles and reasons a view names), so
+ * viewers of the same share it, its
  * bytes and its windows (docs/architecture.md, "Loading once for everyone").
  */
 
@@ -14,7 +15,7 @@ import type { ReportResult } from '../core/reports/report-model.js';
 import { loadRbacRecords } from '../core/viewer-scope/load.js';
 import { scopeReport } from '../core/viewer-scope/scope-report.js';
 import type { ScopedReport } from '../core/viewer-scope/scope-report.js';
-import { viewerScopeOf } from '../core/viewer-scope/scope.js';
+import { entraScopeOf, viewerScopeOf } from '../core/viewer-scope/scope.js';
 import type { RbacRecords, ScopeTagRecord, Viewer, ViewerScope } from '../core/viewer-scope/scope.js';
 import type { ReportCache } from './report-cache.js';
 
@@ -44,6 +45,9 @@ export class ViewerScopes {
    * viewer with nothing to see, and say why: a scope not known is never the whole tenant.
    */
   async scopeOf(viewer: Viewer): Promise<ViewerScope> {
+    // An Entra role that reads all Intune data needs no Intune role assignment (entra-roles.ts).
+    const entra = entraScopeOf(viewer);
+    if (entra) return entra;
     let records: RbacRecords;
     try {
       records = await this.records();
@@ -56,6 +60,7 @@ export class ViewerScopes {
     }
     let byViewer = this.viewers.get(records);
     if (!byViewer) this.viewers.set(records, (byViewer = new Map()));
+    // By the person alone: an Entra role that could change their scope has answered above.
     const id = viewer.objectId.toLowerCase();
     let scope = byViewer.get(id);
     if (!scope) byViewer.set(id, (scope = viewerScopeOf(records, viewer)));
@@ -77,7 +82,7 @@ export class ViewerScopes {
     return this.options.cache.keep(KEPT_AS, () => loadRbacRecords(this.options.graph));
   }
 
-  /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per set of tags. */
+  /** A report as a viewer of `scope` may see it: the shared result itself for the whole tenant, else one filtered result per scope key (everything the view shows: `viewKey`). */
   view(result: ReportResult, scope: ViewerScope): ScopedReport {
     if (scope.kind !== 'tags') return scopeReport(result, scope);
     let byKey = this.scoped.get(result);

@@ -95,13 +95,15 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     }),
     ...(demoTenant
       ? {
-          demoToken: async (userId: string) => ({
+          demoToken: async (userId: string, entraRoleIds: readonly string[] = []) => ({
             // The demo user may try everything, triage included; one browser is one user (its `oid`).
+            // A demo person's Entra roles ride in `wids`, as Entra sends them to an app whose
+            // registration asks for directory roles (aad.manifest.json, `groupMembershipClaims`).
             token: await demoTenant.entra.issueUserToken({
               audience: demoTenant.clientId,
               roles: [IT_STAFF_ROLE, TRIAGER_ROLE],
               lifetimeSeconds: 3600,
-              claims: { oid: userId, sub: userId },
+              claims: { oid: userId, sub: userId, ...(entraRoleIds.length > 0 ? { wids: [...entraRoleIds] } : {}) },
             }),
             expiresIn: 3600,
           }),

@@ -18,6 +18,8 @@ import { registerStartupGate } from './startup-gate.js';
 import { registerLegalPages } from './legal-pages.js';
 import type { StoreOpening } from '../app/opening-state-store.js';
 import { isLoopback, isLoopbackHost } from '../core/net/loopback.js';
+import { DEMO_PERSONA_ENTRA_ROLES, isDemoPersona } from '../core/viewer-scope/demo.js';
+import type { DemoAdministrator } from '../core/viewer-scope/demo.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
 export interface AppServerOptions {
@@ -33,12 +35,13 @@ export interface AppServerOptions {
   serveSourceMaps?: boolean;
   checkAccess: (authorization: string | undefined) => Promise<TabAccess>;
   /** Demo mode only: a user token for a browser on this machine, so the tab works outside Teams. */
-  demoToken?: (userId: string) => Promise<{ token: string; expiresIn: number }>;
+  demoToken?: (userId: string, entraRoleIds?: readonly string[]) => Promise<{ token: string; expiresIn: number }>;
   /**
-   * The demo tenant's Intune administrators: `/api/demo/token?as=central` (or `regional`) signs in
-   * as one of them, to see the viewer scope's difference (docs/finding-rules.md, "Viewer scope").
+   * The demo tenant's people: `/api/demo/token?as=central` (or `regional`, `no-role`,
+   * `intune-administrator`) signs in as one of them, with the Entra roles (`wids`) that person holds
+   * (DEMO_PERSONA_ENTRA_ROLES), to see the viewer scope's difference (docs/finding-rules.md, "Viewer scope").
    */
-  demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
+  demoAdministrators?: Readonly<Record<DemoAdministrator, string>>;
   /** The Teams bot, at /api/messages. */
   bot?: TeamsBot;
   /** `POST /api/notify`'s bearer key; without it the route answers 404. */
@@ -171,9 +174,9 @@ export function createAppServer(options: AppServerOptions): Server {
       // One user per browser: the id is kept in a cookie the page cannot read, so per-person
       // limits and the triage log's names bind in the demo as they do for Teams users.
       const as = (req.query as Record<string, unknown> | undefined)?.as;
-      const administrator = as === 'central' || as === 'regional' ? options.demoAdministrators?.[as] : undefined;
-      if (administrator) {
-        res.send(200, await demoToken(administrator));
+      const administrator = isDemoPersona(as) ? options.demoAdministrators?.[as] : undefined;
+      if (administrator && isDemoPersona(as)) {
+        res.send(200, await demoToken(administrator, DEMO_PERSONA_ENTRA_ROLES[as]));
         return;
       }
       const kept = demoUserOf(req.header('cookie'));

@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
+import { entraRoleIdsOf } from '../core/viewer-scope/entra-roles.js';
 import type { HttpTransport } from '../graph/http-transport.js';
 
 /** The app role that marks IT staff: only users assigned it may read the reports (docs/deployment.md, step 6; the Entra manifest). */
@@ -17,6 +18,13 @@ export interface TabUser {
   username: string;
   /** May accept, snooze and reopen findings (holds `DeviceHealth.Triager`). */
   canTriage: boolean;
+  /**
+   * The template ids of the user's Microsoft Entra roles, from the token's `wids` claim (GUID
+   * strings only), which the viewer scope reads (docs/finding-rules.md, "Viewer scope"). Entra
+   * sends it when the app registration's `groupMembershipClaims` includes directory roles
+   * (aad.manifest.json; "Access token claims reference", learn.microsoft.com/entra/identity-platform/access-token-claims-reference).
+   */
+  entraRoleIds?: readonly string[];
 }
 
 export type TabAccess = { ok: true; user: TabUser } | { ok: false; status: 401 | 403; reason: string };
@@ -47,6 +55,7 @@ interface TabTokenClaims extends JWTPayload {
   roles?: unknown;
   scp?: unknown;
   idtyp?: unknown;
+  wids?: unknown;
 }
 
 /** The delegated scope the tab's SSO token is issued for (aad.manifest.json's oauth2Permissions). */
@@ -107,7 +116,13 @@ export function createTabAccessCheck(options: TabAccessOptions): (authorization:
     if (!roles.includes(role) && !canTriage) return { ok: false, status: 403, reason: `The signed-in user does not hold the ${role} app role.` };
     return {
       ok: true,
-      user: { objectId: text(claims.oid), name: text(claims.name), username: text(claims.preferred_username) || text(claims.upn), canTriage },
+      user: {
+        objectId: text(claims.oid),
+        name: text(claims.name),
+        username: text(claims.preferred_username) || text(claims.upn),
+        canTriage,
+        entraRoleIds: entraRoleIdsOf(claims.wids),
+      },
     };
   };
 }

@@ -23,7 +23,7 @@ export function refuse(res: Response, message: string): void {
 /** The viewer's scope, or null once a viewer of no scope has been answered 403 with why; the whole tenant when the scope is off. */
 export async function scopeOrRefuse(scopes: ViewerScopes | undefined, res: Response, user: TabUser): Promise<ViewerScope | null> {
   if (!scopes) return WHOLE_TENANT;
-  const scope = await scopes.scopeOf({ objectId: user.objectId });
+  const scope = await scopes.scopeOf({ objectId: user.objectId, entraRoleIds: user.entraRoleIds ?? [] });
   if (scope.kind !== 'none') return scope;
   refuse(res, scope.explanation);
   return null;

@@ -7,6 +7,7 @@ import { permissionsAskedFor } from '../../src/core/upstream-reads.js';
 
 /** The Microsoft Graph app manifest format (https://learn.microsoft.com/entra/identity-platform/reference-microsoft-graph-app-manifest), which the Toolkit's aadApp/update reads. */
 interface EntraManifest {
+  groupMembershipClaims?: string;
   requiredResourceAccess: Array<{ resourceAppId: string; resourceAccess: Array<{ id: string; type: string }> }>;
   appRoles: Array<{ value: string; allowedMemberTypes: string[]; isEnabled: boolean }>;
   api: {
@@ -48,6 +49,12 @@ describe('the Entra app manifest', () => {
       expect.objectContaining({ value: TRIAGER_ROLE, allowedMemberTypes: ['User'], isEnabled: true }),
     ]);
     expect(manifest.api.requestedAccessTokenVersion).toBe(2);
+  });
+
+  it('asks Entra for the user’s directory roles in the token (`wids`), which the viewer scope reads, and for no group claim', () => {
+    // "Set the claim to All or DirectoryRole" (Access token claims reference, `wids`); All would
+    // also send every group the user is in, which the app does not read.
+    expect(manifest.groupMembershipClaims).toBe('DirectoryRole');
   });
 
   it('is in the Microsoft Graph app manifest format throughout, not the older Azure AD Graph one whose blocks a reader of the new format drops', () => {

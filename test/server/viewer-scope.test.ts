@@ -8,6 +8,8 @@ import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
+import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
@@ -54,11 +56,12 @@ async function start(viewerScope: boolean, betaCoverage = false): Promise<Starte
 
 let scoped: Started;
 let unscoped: Started;
-const tokens: Record<'central' | 'regional' | 'nobody', string> = { central: '', regional: '', nobody: '' };
+const tokens: Record<'central' | 'regional' | 'intune-administrator' | 'nobody', string> = { central: '', regional: '', 'intune-administrator': '', nobody: '' };
 
 beforeAll(async () => {
   [scoped, unscoped] = await Promise.all([start(true), start(false)]);
-  for (const who of ['central', 'regional'] as const) tokens[who] = ((await (await fetch(`${scoped.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
+  for (const who of ['central', 'regional', 'intune-administrator'] as const)
+    tokens[who] = ((await (await fetch(`${scoped.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
   tokens.nobody = ((await (await fetch(`${scoped.base}/api/demo/token`)).json()) as { token: string }).token;
 });
 afterAll(async () => {
@@ -88,6 +91,54 @@ describe('the demo sign-in as an Intune administrator', () => {
   });
 });
 
+describe('Microsoft Entra roles, from the token’s wids claim', () => {
+  const signInAs = async (who: string) => ((await (await fetch(`${scoped.base}/api/demo/token?as=${who}`)).json()) as { token: string }).token;
+  const withToken = (token: string, path: string) => fetch(`${scoped.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const tokenWithWids = (wids: unknown) => harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], claims: { wids } });
+
+  it('the demo sign-in’s four people: the Intune Administrator’s token carries that Entra role, the others none', async () => {
+    const { 'no-role': noRole, 'intune-administrator': intuneAdministrator } = harness.sim.tenant.demoAdministrators!;
+    const admin = decodeJwt(await signInAs('intune-administrator'));
+    expect(admin.oid).toBe(intuneAdministrator);
+    expect(admin.wids).toEqual([ENTRA_ROLE_IDS.intuneAdministrator]);
+    const nobody = decodeJwt(await signInAs('no-role'));
+    expect(nobody.oid).toBe(noRole);
+    expect(nobody).not.toHaveProperty('wids');
+    expect(decodeJwt(tokens.central)).not.toHaveProperty('wids');
+  });
+
+  it('the Intune Administrator, with no Intune role assignment, sees the whole tenant, tenant-wide reports too', async () => {
+    const token = await signInAs('intune-administrator');
+    const central = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
+    const admin = await json<ReportResult>(await withToken(token, '/api/reports/security-posture'));
+    expect(admin.rows).toEqual(central.rows);
+    expect(admin.notice).toBe(central.notice);
+    for (const id of ['connector-health', 'admin-approval']) expect((await withToken(token, `/api/reports/${id}`)).status).toBe(200);
+  });
+
+  it('the user of no role sees nothing, and is told they hold neither an Intune role assignment nor an Entra role that reads Intune data', async () => {
+    const refused = await withToken(await signInAs('no-role'), '/api/reports/security-posture');
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toMatchObject({
+      error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/^You hold no Intune role assignment and no Microsoft Entra role that reads Intune data/) },
+    });
+  });
+
+  it('Global Reader reads the whole tenant; Reports Reader (Intune audit data only) and values that are not role template ids open nothing', async () => {
+    expect((await withToken(await tokenWithWids([ENTRA_ROLE_IDS.globalReader]), '/api/reports/connector-health')).status).toBe(200);
+    expect((await withToken(await tokenWithWids([ENTRA_ROLE_IDS.globalReader.toUpperCase()]), '/api/reports/connector-health')).status).toBe(200);
+    for (const wids of [
+      [ENTRA_ROLE_IDS.reportsReader],
+      [1],
+      [`{${ENTRA_ROLE_IDS.globalAdministrator}}`],
+      ENTRA_ROLE_IDS.globalAdministrator,
+      [[ENTRA_ROLE_IDS.globalAdministrator]],
+      [null],
+    ])
+      expect((await withToken(await tokenWithWids(wids), '/api/reports/connector-health')).status, JSON.stringify(wids)).toBe(403);
+  });
+});
+
 describe('with the viewer scope off (the default)', () => {
   it('the regional administrator sees the whole report, as everyone does', async () => {
     const central = await json<ReportResult>(await get(unscoped, '/api/reports/security-posture', 'central'));
@@ -96,6 +147,12 @@ describe('with the viewer scope off (the default)', () => {
     expect(regional.findings).toEqual(central.findings);
     expect(regional.notice).toBe(central.notice);
     expect((await get(unscoped, '/api/reports/connector-health', 'nobody')).status).toBe(200);
+    // Entra roles change nothing with the scope off: every holder of the app role sees every report.
+    for (const wids of [[ENTRA_ROLE_IDS.reportsReader], [1]]) {
+      const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], claims: { wids } });
+      expect((await fetch(`${unscoped.base}/api/reports/connector-health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    expect((await get(unscoped, '/api/reports/setting-conflicts', 'central')).status).toBe(200);
     const applies = await get(unscoped, '/api/applies?q=CONTOSO-0040', 'regional');
     expect(applies.status).toBe(200);
     expect(await json(applies)).not.toHaveProperty('scope');
@@ -137,13 +194,18 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     expect(await (await get(scoped, '/api/reports/security-posture.csv', 'central')).text()).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
   });
 
-  it('a tenant-wide report (connectors, multi admin approval) is refused to the regional administrator with why, and shown to the central one', async () => {
-    for (const id of ['connector-health', 'admin-approval']) {
-      const refused = await get(scoped, `/api/reports/${id}`, 'regional');
-      expect(refused.status).toBe(403);
-      expect(await json(refused)).toMatchObject({ error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
-      expect((await get(scoped, `/api/reports/${id}`, 'central')).status).toBe(200);
+  it('a tenant-wide report no Intune role permission reads (connectors, multi admin approval, setting conflicts) is refused to both Intune administrators with why, and shown to the Entra Intune Administrator', async () => {
+    for (const id of ['connector-health', 'admin-approval', 'setting-conflicts']) {
+      for (const who of ['regional', 'central'] as const) {
+        const refused = await get(scoped, `/api/reports/${id}`, who);
+        expect(refused.status, `${id} ${who}`).toBe(403);
+        expect(await json(refused)).toMatchObject({ error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });
+      }
+      expect((await get(scoped, `/api/reports/${id}`, 'intune-administrator')).status).toBe(200);
     }
+    // Endpoint analytics opens to the central administrator by their role's read, saying so.
+    const analytics = await json<ReportResult>(await get(scoped, '/api/reports/startup-reliability', 'central'));
+    expect(analytics.notice).toContain('your Intune role Read Only Operator grants Endpoint Analytics/Read');
   });
 
   it('endpoint analytics (report 6) is shown whole to the regional administrator, whose role grants Endpoint Analytics read, saying so', async () => {
@@ -178,7 +240,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
   });
 
-  it('role definitions that cannot be read open report 6 to no one limited to scope tags, and say they could not be read; tags and whole-tenant viewers are as before', async () => {
+  it('role definitions that cannot be read open report 6 to no one through an Intune role, and say they could not be read; scope tags and tagged reports are as before', async () => {
     const removeFault = harness.sim.faults.add({ path: ROLE_DEFINITIONS_READ.path, status: 403, times: 100 });
     const server = await start(true);
     try {
@@ -186,7 +248,9 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
       const refused = await as.regional('/api/reports/startup-reliability');
       expect(refused.status).toBe(403);
       expect(await json(refused)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/role definitions could not be read/) } });
-      expect((await as.central('/api/reports/startup-reliability')).status).toBe(200);
+      // Not known either way for the central administrator, whose report 6 came by their role's read too.
+      expect((await as.central('/api/reports/startup-reliability')).status).toBe(403);
+      expect((await as.central('/api/reports/security-posture')).status).toBe(200);
       expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
     } finally {
       removeFault();
@@ -423,7 +487,7 @@ describe('triage and history with the viewer scope on', () => {
     expect(await json(reopen)).toMatchObject(outside);
 
     // A report whose objects carry no scope tags is refused as the report itself is.
-    const connectors = await json<ReportResult>(await get(scoped, '/api/reports/connector-health', 'central'));
+    const connectors = await json<ReportResult>(await get(scoped, '/api/reports/connector-health', 'intune-administrator'));
     const tenantWide = await post(scoped, '/api/reports/connector-health/triage', 'regional', { action: 'accept', fingerprint: connectors.findings[0]!.fingerprint, reason: 'x' });
     expect(tenantWide.status).toBe(403);
     expect(await json(tenantWide)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/covers the whole tenant/) } });

@@ -40,6 +40,7 @@ import {
 } from './reads.js';
 import { resolveSubject } from './resolve.js';
 import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
+import { scopeTagIdsOf } from '../viewer-scope/scope.js';
 
 /** Held by the compiler to the `managedDevice` type: a field Graph does not declare does not compile. */
 const DEVICE_FIELDS: readonly (keyof Graph.ManagedDevice)[] = APPLIES_DEVICE_FIELDS;
@@ -200,7 +201,8 @@ export async function loadDeviceScopeTags(graph: GraphReader, id: string): Promi
     const device = await graph.get<{ id?: string; roleScopeTagIds?: unknown }>(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), {
       query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) },
     });
-    return Array.isArray(device.roleScopeTagIds) ? device.roleScopeTagIds.filter((tag): tag is string => typeof tag === 'string') : null;
+    // Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope").
+    return scopeTagIdsOf(device.roleScopeTagIds);
   } catch (error) {
     if (error instanceof GraphError && error.status === 404) return null;
     throw error;

@@ -26,8 +26,11 @@ import type { ReportId } from '../reports/report-model.js';
  *   access policies, but the report also shows the approval requests, which Microsoft documents as
  *   seen by their requestor ("My requests") and the policy's approver group ("Received requests"),
  *   not through a read permission (learn.microsoft.com/intune/intune-service/fundamentals/multi-admin-approval).
- * - Report 7 joins policies of different scope tags in one row, so it stays whole-tenant whatever
- *   the role.
+ * - Report 7 joins policies of different scope tags in one row, so no Intune role opens it.
+ *
+ * A report no read permission opens is shown only to a viewer whose Microsoft Entra role reads all
+ * Intune data (entra-roles.ts): an Intune role assignment without scope tags opens it no more than
+ * one with tags, since what it shows is "based on the IT admins permissions".
  */
 
 /** An area of Intune whose objects carry no scope tags, and which a role's read permission opens. */
@@ -49,7 +52,17 @@ const AREA_OF_REPORT: Readonly<Record<ReportId, TenantWideArea>> = {
   'startup-reliability': 'endpointAnalytics',
 };
 
-/** The area whose read permission opens this tenant-wide report, or null when none does (it stays whole-tenant only). */
+/**
+ * The reports whose objects carry scope tags (`scopeTagged` in their definitions; a test holds the
+ * two equal): a viewer whose Intune role assignment has no scope tags sees them whole. Every other
+ * report is tenant-wide, opened to such a viewer only by its area's read permission, as to a viewer
+ * of tags: "If a role assignment has no scope tag, that IT admin can see all objects based on the IT
+ * admins permissions" (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
+ * A report missing here is tenant-wide, so one added without being listed is refused, not shown.
+ */
+export const SCOPE_TAGGED_REPORTS: ReadonlySet<ReportId> = new Set(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+
+/** The area whose read permission opens this tenant-wide report, or null when none does (only an Entra role that reads all Intune data opens it). */
 export function areaOfReport(report: ReportId): TenantWideArea | null {
   return Object.hasOwn(AREA_OF_REPORT, report) ? AREA_OF_REPORT[report]! : null;
 }

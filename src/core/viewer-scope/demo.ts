@@ -1,8 +1,9 @@
 /**
  * What the demo tenant plants so the viewer scope shows its rules (docs/finding-rules.md, "Viewer
  * scope"): the scope tags Default, Europe and Americas; a central administrator whose role assignment
- * has no scope tag (the whole tenant) and a regional one whose assignment has the Europe tag and a
- * scope group; report 3's policies, some of report 2's objects and some of report 4's devices tagged
+ * has no scope tag (every tagged object, and the tenant-wide reports its role reads) and a regional
+ * one whose assignment has the Europe tag and a scope group; two people of no Intune role assignment
+ * (`DEMO_PERSONAS`: one of no role at all, one of the Entra Intune Administrator role); report 3's policies, some of report 2's objects and some of report 4's devices tagged
  * by region, every other managed device Default; and the role definitions behind the assignments:
  * the central one is the built-in Read Only Operator, the regional one a custom role that grants
  * Endpoint Analytics read (so report 6 opens to them) and no other tenant-wide area's. Planted after
@@ -11,6 +12,7 @@
 
 import type { DemoRecord } from '../reports/report-demo.js';
 import { AREA_READS } from './areas.js';
+import { ENTRA_ROLE_IDS } from './entra-roles.js';
 import { DEFAULT_SCOPE_TAG_ID } from './scope.js';
 
 export interface ViewerScopeDemoBuilder {
@@ -62,11 +64,31 @@ const ASSIGNABLE_COLLECTIONS: ReadonlyArray<readonly [collection: string, nameFi
   ['compliancePolicies', 'name'],
 ];
 
-/** The two demo administrators, as the demo sign-in names them (`/api/demo/token?as=central`). */
-export type DemoAdministrator = 'central' | 'regional';
+/**
+ * The demo's people, as the demo sign-in names them (`/api/demo/token?as=central`): the central and
+ * the regional administrator (their Intune role assignments above), a user who holds no Intune role
+ * assignment and no Entra role (`no-role`: sees nothing), and one who holds only the Entra Intune
+ * Administrator role and no Intune role assignment (`intune-administrator`: the whole tenant, by
+ * Microsoft's table of Entra roles with Intune access, entra-roles.ts).
+ */
+export const DEMO_PERSONAS = ['central', 'regional', 'no-role', 'intune-administrator'] as const;
+export type DemoAdministrator = (typeof DEMO_PERSONAS)[number];
+
+/** The Entra roles (template ids) each demo person's token carries in its `wids` claim. */
+export const DEMO_PERSONA_ENTRA_ROLES: Readonly<Record<DemoAdministrator, readonly string[]>> = {
+  central: [],
+  regional: [],
+  'no-role': [],
+  'intune-administrator': [ENTRA_ROLE_IDS.intuneAdministrator],
+};
+
+/** Whether a value names a demo person (`as=` of the demo sign-in). */
+export function isDemoPersona(value: unknown): value is DemoAdministrator {
+  return typeof value === 'string' && (DEMO_PERSONAS as readonly string[]).includes(value);
+}
 
 export interface ViewerScopeDemo {
-  /** Each demo administrator's Entra object id. */
+  /** Each demo person's Entra object id. */
   administrators: Record<DemoAdministrator, string>;
 }
 
@@ -145,7 +167,10 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
       roleAssignments: [europeAssignment],
     }),
   );
-  return { administrators: { central, regional } };
+  // The two people of no Intune role assignment, after every other id so none of them moves.
+  const noRole = tenant.guid();
+  const intuneAdministrator = tenant.guid();
+  return { administrators: { central, regional, 'no-role': noRole, 'intune-administrator': intuneAdministrator } };
 }
 
 /**

@@ -7,6 +7,7 @@ import { pathFor, selectOf } from '../graph/upstream-read.js';
 import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
 import type { TenantWideArea } from './areas.js';
 import { ADMIN_GROUP_MEMBERS_READ, ROLE_ASSIGNMENTS_READ, ROLE_DEFINITION_ASSIGNMENTS_READ, ROLE_DEFINITIONS_READ, ROLE_SCOPE_TAGS_READ } from './reads.js';
+import { scopeTagIdsOf } from './scope.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ScopeTagRecord } from './scope.js';
 
 /** Held by the compiler to the beta role assignment type: a field Graph does not declare does not compile. */
@@ -37,8 +38,9 @@ export async function loadRbacRecords(graph: GraphReader): Promise<RbacRecords> 
         id: String(assignment.id),
         displayName: assignment.displayName ?? String(assignment.id),
         memberGroupIds: strings(assignment.members),
-        // A field Graph did not send is not "no scope tags" (scope.ts, `scopeTagIds`).
-        scopeTagIds: Array.isArray(assignment.roleScopeTagIds) ? strings(assignment.roleScopeTagIds) : null,
+        // A field Graph did not send, or sent in a form that is not a list of tag ids, is not "no
+        // scope tags" (scope.ts, `scopeTagIdsOf`): `[1]` must not become `[]`, the whole tenant.
+        scopeTagIds: scopeTagIdsOf(assignment.roleScopeTagIds),
       }),
     ),
     graph.getAll<Beta.RoleScopeTag, ScopeTagRecord>(ROLE_SCOPE_TAGS_READ.path, { query: { $select: TAG_FIELDS.join(',') } }, (tag) => ({

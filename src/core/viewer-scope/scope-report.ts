@@ -1,6 +1,6 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
-import { AREA_READS, areaOfReport } from './areas.js';
-import { describeScope, visibleTo } from './scope.js';
+import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport } from './areas.js';
+import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
 
@@ -13,10 +13,13 @@ import { subjectsInView } from './scope-triage.js';
 /** The row cell that holds a row's object's scope tags: the ids joined by commas, `''` for none (Default), null when not known. */
 export const ROW_SCOPE_TAGS_KEY = 'roleScopeTagIds';
 
-/** An object's `roleScopeTagIds` as its row's cell: null when Graph sent none (not known), else the ids joined by commas. */
-export function scopeTagsCell(tagIds: readonly (string | null | undefined)[] | null | undefined): string | null {
-  if (!Array.isArray(tagIds)) return null;
-  return tagIds.filter((id): id is string => typeof id === 'string').join(',');
+/**
+ * An object's `roleScopeTagIds` as its row's cell: null when Graph sent none or sent them in a form
+ * that is not a list of tag ids (`scopeTagIdsOf`: `[2]`, `[null]` are not known, never Default), else
+ * the ids joined by commas.
+ */
+export function scopeTagsCell(tagIds: unknown): string | null {
+  return scopeTagIdsOf(tagIds)?.join(',') ?? null;
 }
 
 /** A row's scope tags from its cell: null when the row carries none (a tenant-wide object, or a report without scope tags). */
@@ -32,8 +35,9 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * The result as a viewer of `scope` may see it:
  * - the whole tenant: the result itself, unchanged;
  * - no scope: refused, with the scope's explanation;
- * - scope tags: a report none of whose rows carries scope tags covers the whole tenant (connectors,
- *   multi admin approval, analytics): it is shown whole when one of the viewer's roles grants the
+ * - scope tags: a report whose objects carry no scope tags (not in `SCOPE_TAGGED_REPORTS`: connectors,
+ *   multi admin approval, analytics, conflicts), with rows or none, or a tagged one none of whose rows
+ *   carries tags, covers the whole tenant: it is shown whole when one of the viewer's roles grants the
  *   read permission of its area (areas.ts), and refused with why otherwise; any other keeps the rows
  *   whose object carries one of the tags, the findings and unchecked subjects of those objects (by
  *   `id` and `subjectId`, without case), their audit stories, and says in its notice which scope it
@@ -41,11 +45,20 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * A load error carries no tenant data and is passed on as it is, except to a viewer of no scope.
  */
 export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
-  if (scope.kind === 'tenant') return { ok: true, result };
+  if (scope.kind === 'tenant') {
+    // An Intune role assignment without scope tags sees every tagged object, and a tenant-wide
+    // report only as its roles read the report's area (areas.ts); the scope off and an Entra role
+    // that reads all Intune data see every report.
+    if (!scope.areas || SCOPE_TAGGED_REPORTS.has(result.report) || result.state === 'load-error') return { ok: true, result };
+    return tenantWide(result, scope);
+  }
   if (scope.kind === 'none') return { ok: false, explanation: scope.explanation };
   if (result.state === 'load-error') return { ok: true, result };
+  // A tenant-wide report is known by its id, not by its rows: with none, it would otherwise be shown
+  // empty with the whole tenant's notice. A tagged report none of whose rows carries tags (read
+  // where Graph gives none) cannot be filtered, and is refused as tenant-wide too.
   const tagged = result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string');
-  if (result.rows.length > 0 && !tagged) return tenantWide(result, scope);
+  if (!SCOPE_TAGGED_REPORTS.has(result.report) || (result.rows.length > 0 && !tagged)) return tenantWide(result, scope);
   const rows: ReportRow[] = result.rows.filter((row) => visibleTo(scope, rowScopeTags(row)));
   const visibleIds = subjectsInView({ rows });
   const seen = (subjectId: string) => visibleIds.has(subjectId.toLowerCase());
@@ -66,12 +79,12 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
  * permission, with a notice saying which; refused otherwise, saying whether their roles grant no
  * such read, whether that could not be read, or whether no read permission opens the report at all.
  */
-function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' }>): ScopedReport {
+function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' | 'tenant' }>): ScopedReport {
   const area = areaOfReport(result.report);
   if (area === null)
     return {
       ok: false,
-      explanation: `${result.title} covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show ${describeScope(scope)}.`,
+      explanation: `${result.title} covers the whole tenant: its objects carry no scope tags, and no Intune role permission is documented to read all it shows, so it is shown only to viewers whose Microsoft Entra role reads all Intune data (such as Intune Administrator or Global Reader). Your Intune role assignments show ${describeScope(scope)}.`,
     };
   const { permission } = AREA_READS[area];
   const roles = scope.areas?.granted.get(area);

@@ -25,9 +25,28 @@
 
 import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
 import type { TenantWideArea } from './areas.js';
+import { entraRolesReadingIntune } from './entra-roles.js';
 
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
 export const DEFAULT_SCOPE_TAG_ID = '0';
+
+/**
+ * An object's or an assignment's `roleScopeTagIds` as the scope may trust it: a list of tag ids, each
+ * a non-empty string without a comma (Graph's type is a collection of String; ids such as "0"). Null
+ * for anything else: the field absent or null, not a list, or a list holding anything but such
+ * strings (`[1]`, `[null]`, `[""]`). Dropping the values that are not ids would turn `[1]` into `[]`,
+ * which is "no scope tags", the whole tenant for an assignment and Default for an object: what
+ * cannot be read is unknown, and unknown grants nothing (docs/finding-rules.md, "Viewer scope").
+ */
+export function scopeTagIdsOf(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null;
+  const ids: string[] = [];
+  for (const id of value as unknown[]) {
+    if (typeof id !== 'string' || id === '' || id.includes(',')) return null;
+    ids.push(id);
+  }
+  return ids;
+}
 
 /** One Intune role assignment as the scope reads it (deviceAndAppManagementRoleAssignment, beta). */
 export interface RoleAssignmentRecord {
@@ -36,9 +55,10 @@ export interface RoleAssignmentRecord {
   /** The admin groups (`members`): security group ids whose members hold the assignment. */
   memberGroupIds: readonly string[];
   /**
-   * The assignment's scope tags (`roleScopeTagIds`); empty when it has none, null when Graph did not
-   * send the field. Only an empty list is "no scope tags" (the whole tenant): a field not sent proves
-   * nothing, so such an assignment gives its holders no scope.
+   * The assignment's scope tags (`roleScopeTagIds`, read by `scopeTagIdsOf`); empty when it has none,
+   * null when Graph did not send them as a list of tag ids. Only an empty list is "no scope tags" (the
+   * whole tenant): a field not sent, or not readable, proves nothing, so such an assignment gives its
+   * holders no scope.
    */
   scopeTagIds: readonly string[] | null;
 }
@@ -88,27 +108,44 @@ export interface AreaAccess {
   unknown: ReadonlyMap<TenantWideArea, string>;
 }
 
-/** The signed-in viewer: their Entra object id (the token's `oid`). */
+/**
+ * The signed-in viewer: their Entra object id (the token's `oid`) and the template ids of their
+ * Microsoft Entra roles (the token's `wids`, read by `entraRoleIdsOf`; absent where no token tells
+ * them, as in a Teams message, and then no Entra role counts).
+ */
 export interface Viewer {
   objectId: string;
+  entraRoleIds?: readonly string[];
 }
 
 /**
  * What a viewer may see:
- * - `tenant`: everything (an assignment without scope tags);
+ * - `tenant`: everything (an assignment without scope tags, or an Entra role that reads all Intune
+ *   data: `entraRoles` names those);
  * - `tags`: objects carrying one of `tagIds`, and the tenant-wide areas their roles read; `key` names
- *   the set of tags and areas granted, the same for every viewer of the same;
+ *   everything a view of the scope shows (the tags, the roles granting each area, why an area is not
+ *   known: `viewKey`), the same for every viewer to whom the views show the same;
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
-  | { kind: 'tenant'; assignments: readonly string[] }
+  | {
+      kind: 'tenant';
+      assignments: readonly string[];
+      entraRoles?: readonly string[];
+      /**
+       * Present for a viewer whose whole tenant comes from an Intune role assignment without scope
+       * tags: the tenant-wide areas their roles read, which alone open a tenant-wide report to them.
+       * Absent for the scope off and for an Entra role that reads all Intune data: every report.
+       */
+      areas?: AreaAccess;
+    }
   | {
       kind: 'tags';
       tagIds: ReadonlySet<string>;
       tagNames: readonly string[];
       assignments: readonly string[];
       key: string;
-      /** The tenant-wide areas their roles read (absent: none, as for a channel's scope tag). */
+      /** The tenant-wide areas their roles read, or why that is not known (absent: none, as for a channel's scope tag). */
       areas?: AreaAccess;
     }
   | { kind: 'none'; explanation: string };
@@ -124,6 +161,8 @@ export const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
  * An assignment whose scope tags Graph did not send gives nothing either, and the explanation says so.
  */
 export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope {
+  const entra = entraScopeOf(viewer);
+  if (entra) return entra;
   const me = viewer.objectId.toLowerCase();
   const held: RoleAssignmentRecord[] = [];
   const unread = new Set<string>();
@@ -146,33 +185,59 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
         : '';
     const untoldWhy =
       untold.length > 0
-        ? ` Graph did not say which scope tags your role assignment${untold.length === 1 ? '' : 's'} (${untold.sort().join(', ')}) carr${untold.length === 1 ? 'ies' : 'y'}, so it gives you no scope here.`
+        ? ` Graph did not say which scope tags your role assignment${untold.length === 1 ? '' : 's'} (${untold.sort().join(', ')}) carr${untold.length === 1 ? 'ies' : 'y'} (the field was missing or not a list of tag ids), so it gives you no scope here.`
         : '';
     return {
       kind: 'none',
       explanation:
-        (untold.length > 0 ? 'This app shows you no tenant data' : 'You hold no Intune role assignment, so this app shows you no tenant data') +
-        ': it shows each viewer what their Intune role assignments let them see (scope tags).' +
+        (untold.length > 0
+          ? 'This app shows you no tenant data'
+          : 'You hold no Intune role assignment and no Microsoft Entra role that reads Intune data, so this app shows you no tenant data') +
+        ': it shows each viewer what their Intune role assignments (by scope tags) and Entra roles let them see.' +
         why +
         untoldWhy +
-        ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles). A Microsoft Entra role alone (Intune Administrator, Global Administrator) is not read by this app.',
+        ' Ask an Intune administrator to add you to a role assignment (Tenant administration > Roles), or to give you a Microsoft Entra role that reads Intune data (such as Global Reader).',
     };
   }
   const names = held.map((assignment) => assignment.displayName).sort();
-  if (held.some((assignment) => assignment.scopeTagIds?.length === 0)) return { kind: 'tenant', assignments: names };
+  // "If a role assignment has no scope tag, that IT admin can see all objects based on the IT admins
+  // permissions": every tagged object, and a tenant-wide report only as their roles read its area.
+  if (held.some((assignment) => assignment.scopeTagIds?.length === 0)) return { kind: 'tenant', assignments: names, areas: areaAccessOf(records.definitions, held) };
   const tagIds = new Set(held.flatMap((assignment) => (assignment.scopeTagIds ?? []).map(String)));
   const byId = new Map(records.tags.map((tag) => [tag.id, tag.displayName]));
   const sorted = [...tagIds].sort();
   const areas = areaAccessOf(records.definitions, held);
-  const grantedKey = [...areas.granted.keys()].sort().join(',');
   return {
     kind: 'tags',
     tagIds,
     tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`),
     assignments: names,
-    key: grantedKey ? `${sorted.join(',')}|${grantedKey}` : sorted.join(','),
+    key: viewKey(sorted, areas),
     areas,
   };
+}
+
+/**
+ * What names a view of a scope of tags, for the views shared between viewers (src/app/viewer-scopes.ts):
+ * everything such a view shows that differs between viewers, so two viewers share a view only when it
+ * shows them the same. The tags; per area granted, the roles the notice names; per area not known,
+ * the reason the refusal gives. The tags alone when no area is granted or unknown, as a channel's scope is keyed.
+ */
+function viewKey(tagIds: readonly string[], areas: AreaAccess): string {
+  const granted = [...areas.granted].sort(([a], [b]) => a.localeCompare(b)).map(([area, roles]) => `${area}=${roles.join('+')}`);
+  const unknown = [...areas.unknown].sort(([a], [b]) => a.localeCompare(b)).map(([area, reason]) => `${area}?${reason}`);
+  const tags = tagIds.join(',');
+  return granted.length + unknown.length === 0 ? tags : JSON.stringify([tags, granted, unknown]);
+}
+
+/**
+ * The whole tenant, when one of the viewer's Entra roles reads all Intune data (entra-roles.ts):
+ * an Entra role is assigned tenant-wide and carries no Intune scope tags, so no Intune role
+ * assignment is needed, nor read. Null otherwise: their Intune role assignments decide.
+ */
+export function entraScopeOf(viewer: Viewer): ViewerScope | null {
+  const roles = entraRolesReadingIntune(viewer.entraRoleIds ?? []);
+  return roles.length > 0 ? { kind: 'tenant', assignments: [], entraRoles: roles } : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ReportId } from '../../core/reports/report-model.js';
+import type { DemoAdministrator } from '../../core/viewer-scope/demo.js';
 import { SIM_RESOURCES } from '../resources/index.js';
 import type { SimResourceEntry } from '../resources/resource-model.js';
 
@@ -123,7 +124,7 @@ export interface SimTenant {
    * The demo tenant's administrators by Intune role (src/core/viewer-scope/demo.ts): the object ids
    * the demo sign-in uses for a central and a regional administrator. Absent in other tenants.
    */
-  demoAdministrators?: Readonly<Record<'central' | 'regional', string>>;
+  demoAdministrators?: Readonly<Record<DemoAdministrator, string>>;
   /**
    * Resources the simulator serves besides its own (src/sim/resources/index.ts): a report that
    * exists only in a test brings its Graph resource this way, its records in `collections` (or

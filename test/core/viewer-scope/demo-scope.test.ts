@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../src/core/reports/registry.js';
 import { VIEWER_SCOPE_DEMO } from '../../../src/core/viewer-scope/demo.js';
+import { ENTRA_ROLE_IDS } from '../../../src/core/viewer-scope/entra-roles.js';
 import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
 import { ROW_SCOPE_TAGS_KEY, scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
@@ -109,20 +110,26 @@ describe('the demo tenant through each administrator’s scope', () => {
     },
   );
 
-  it('connectors are tenant-wide: refused to the regional administrator, shown whole to the central one', async () => {
+  it('connectors are tenant-wide and no Intune role permission reads them all: refused to both Intune administrators, shown whole to the Entra Intune Administrator', async () => {
     const graph = harness.client();
     const [result, rbac] = await Promise.all([REPORTS.load('connector-health', graph), loadRbacRecords(graph)]);
-    const { central, regional } = harness.sim.tenant.demoAdministrators!;
-    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toEqual({ ok: true, result });
-    const refused = scopeReport(result, viewerScopeOf(rbac, { objectId: regional }));
-    expect(refused).toMatchObject({ ok: false, explanation: expect.stringMatching(/covers the whole tenant/) });
+    const { central, regional, 'intune-administrator': entraAdmin } = harness.sim.tenant.demoAdministrators!;
+    for (const objectId of [central, regional])
+      expect(scopeReport(result, viewerScopeOf(rbac, { objectId }))).toMatchObject({ ok: false, explanation: expect.stringMatching(/covers the whole tenant/) });
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toMatchObject({
+      explanation: expect.stringMatching(/Your Intune role assignments show the whole tenant\.$/),
+    });
+    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: entraAdmin, entraRoleIds: [ENTRA_ROLE_IDS.intuneAdministrator] }))).toEqual({ ok: true, result });
   });
 
   it('endpoint analytics opens to the regional administrator, whose role grants Endpoint Analytics read; without it they are told their roles grant none', async () => {
     const graph = harness.client();
     const [result, rbac] = await Promise.all([REPORTS.load('startup-reliability', graph), loadRbacRecords(graph)]);
     const { central, regional } = harness.sim.tenant.demoAdministrators!;
-    expect(scopeReport(result, viewerScopeOf(rbac, { objectId: central }))).toEqual({ ok: true, result });
+    // The central administrator's Read Only Operator holds Endpoint Analytics/Read: shown whole, saying so.
+    const centrally = scopeReport(result, viewerScopeOf(rbac, { objectId: central }));
+    expect(centrally.ok && centrally.result.rows).toEqual(result.rows);
+    expect(centrally.ok && centrally.result.notice).toContain('your Intune role Read Only Operator grants Endpoint Analytics/Read');
     const shown = scopeReport(result, viewerScopeOf(rbac, { objectId: regional }));
     expect(shown.ok).toBe(true);
     if (!shown.ok) return;
@@ -134,7 +141,7 @@ describe('the demo tenant through each administrator’s scope', () => {
     const approvals = await REPORTS.load('admin-approval', graph);
     expect(scopeReport(approvals, viewerScopeOf(rbac, { objectId: regional }))).toMatchObject({
       ok: false,
-      explanation: expect.stringMatching(/covers the whole tenant: its rows carry no scope tags/),
+      explanation: expect.stringMatching(/covers the whole tenant: its objects carry no scope tags, and no Intune role permission is documented to read all it shows/),
     });
 
     // The same role without Endpoint Analytics read: refused, and told why.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { REPORTS } from '../../../src/core/reports/registry.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
+import { SCOPE_TAGGED_REPORTS } from '../../../src/core/viewer-scope/areas.js';
 import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeReport, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
 import type { ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
@@ -81,9 +83,44 @@ describe("a report as one viewer's scope shows it", () => {
     expect(scoped).toEqual({
       ok: false,
       explanation:
-        'Connector & integration health covers the whole tenant: its rows carry no scope tags, so it is shown only to viewers whose Intune role assignment has no scope tags. Yours show scope tag Europe.',
+        'Connector & integration health covers the whole tenant: its objects carry no scope tags, and no Intune role permission is documented to read all it shows, so it is shown only to viewers whose Microsoft Entra role reads all Intune data (such as Intune Administrator or Global Reader). Your Intune role assignments show scope tag Europe.',
     });
     expect(scopeReport(connectors, TENANT)).toEqual({ ok: true, result: connectors });
+  });
+
+  it('an Intune role assignment without scope tags: every tagged report whole, a tenant-wide one only as its roles read the area, fail-closed', () => {
+    const noRead: ViewerScope = { kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map() } };
+    const analytics: ViewerScope = {
+      kind: 'tenant',
+      assignments: ['Central IT'],
+      areas: { granted: new Map([['endpointAnalytics', ['Read Only Operator']]]), unknown: new Map() },
+    };
+    const tagged = result(rows);
+    expect(scopeReport(tagged, noRead)).toEqual({ ok: true, result: tagged });
+    for (const report of ['connector-health', 'admin-approval', 'setting-conflicts', 'startup-reliability'] as const)
+      expect(scopeReport(result([{ id: 'x', policy: 'x' }], { report, title: report }), noRead), report).toMatchObject({
+        ok: false,
+        explanation: expect.stringMatching(new RegExp(`^${report} covers the whole tenant`)),
+      });
+    // Empty or not, a tenant-wide report is decided by its id, not by its rows.
+    expect(scopeReport(result([], { report: 'connector-health', state: 'empty' }), noRead).ok).toBe(false);
+    // A report the scope does not know to carry scope tags is tenant-wide: refused, not shown.
+    expect(scopeReport(result([{ id: 'x', policy: 'x', [ROW_SCOPE_TAGS_KEY]: '' }], { report: 'stale-devices' as ReportResult['report'] }), noRead).ok).toBe(false);
+    const shown = scopeReport(result([{ id: 'x', policy: 'x' }], { report: 'startup-reliability', title: 'Startup' }), analytics);
+    expect(shown.ok && shown.result.notice).toBe(
+      'Startup covers the whole tenant: its objects carry no scope tags, and your Intune role Read Only Operator grants Endpoint Analytics/Read, so it is shown whole.',
+    );
+    expect(scopeReport(result([{ id: 'x', policy: 'x' }], { report: 'connector-health' }), analytics).ok).toBe(false);
+    // The scope off, and an Entra role that reads all Intune data: every report.
+    expect(scopeReport(result([{ id: 'x', policy: 'x' }], { report: 'connector-health' }), { kind: 'tenant', assignments: [], entraRoles: ['Global Reader'] }).ok).toBe(true);
+  });
+
+  it('a tenant-wide report with no rows is still tenant-wide: refused to a viewer of tags, not shown empty with the whole tenant’s notice', () => {
+    const noConnectors = result([], { report: 'connector-health', title: 'Connector & integration health', state: 'empty', notice: 'The tenant has no Apple push certificate.' });
+    expect(scopeReport(noConnectors, EUROPE)).toMatchObject({ ok: false, explanation: expect.stringMatching(/^Connector & integration health covers the whole tenant/) });
+    // A report whose objects carry tags, with no rows, is shown empty as before: nothing of anyone's is in it.
+    const empty = scopeReport(result([], { state: 'empty' }), EUROPE);
+    expect(empty.ok && empty.result.rows).toEqual([]);
   });
 
   it('a viewer with no scope is refused every report, even an empty one or a load error', () => {
@@ -97,5 +134,16 @@ describe("a report as one viewer's scope shows it", () => {
     expect(scopeReport(failed, EUROPE)).toEqual({ ok: true, result: failed });
     const empty = scopeReport(result([], { state: 'empty' }), EUROPE);
     expect(empty.ok && empty.result.rows).toEqual([]);
+  });
+});
+
+describe('the reports whose objects carry scope tags', () => {
+  it('are exactly those whose definitions say so (`scopeTagged`): a report listed as tagged by mistake would open whole to a role that does not read it', () => {
+    expect([...SCOPE_TAGGED_REPORTS].sort()).toEqual(
+      REPORTS.definitions
+        .filter((report) => report.scopeTagged)
+        .map((report) => report.id)
+        .sort(),
+    );
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCOPE_TAG_ID, describeScope, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
-import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions } from '../../../src/core/viewer-scope/scope.js';
+import { ENTRA_INTUNE_ROLES, ENTRA_ROLE_IDS, entraRoleIdsOf } from '../../../src/core/viewer-scope/entra-roles.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeTagIdsOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
 const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
 const REGIONAL = 'c0000000-0000-4000-8000-000000000002';
@@ -29,7 +31,7 @@ const europe: RoleAssignmentRecord = { id: 'ra-2', displayName: 'Europe IT', mem
 const americas: RoleAssignmentRecord = { id: 'ra-3', displayName: 'Americas readers', memberGroupIds: [EUROPE_GROUP], scopeTagIds: ['2', '0'] };
 
 describe('a viewer’s Intune scope', () => {
-  it('an assignment without scope tags sees the whole tenant (“admins that have no scope tags essentially have all scope tags”)', () => {
+  it('an assignment without scope tags sees every tagged object of the tenant (“admins that have no scope tags essentially have all scope tags”), and tenant-wide areas only as its roles read them', () => {
     const scope = viewerScopeOf(
       records(
         [central, europe],
@@ -40,7 +42,7 @@ describe('a viewer’s Intune scope', () => {
       ),
       { objectId: CENTRAL },
     );
-    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'] });
+    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map() } });
     expect(visibleTo(scope, null)).toBe(true);
     expect(visibleTo(scope, ['1'])).toBe(true);
   });
@@ -152,7 +154,7 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
       objectId: REGIONAL,
     });
     expect(scope.kind === 'tags' && [...scope.areas!.granted]).toEqual([['endpointAnalytics', ['Read Only Operator']]]);
-    expect(scope.kind === 'tags' && scope.key).toBe('1|endpointAnalytics');
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], []]));
   });
 
   it('only the assignments the viewer holds count: a role held by someone else grants them nothing', () => {
@@ -173,5 +175,84 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
     });
     expect(roleUnread.kind === 'tags' && roleUnread.areas!.granted.size).toBe(0);
     expect(roleUnread.kind === 'tags' && roleUnread.areas!.unknown.get('endpointAnalytics')).toMatch(/assignments of the role Read Only Operator.*could not be read/);
+  });
+});
+
+describe('Microsoft Entra roles (the token’s wids), by Microsoft’s table of Entra roles with Intune access', () => {
+  const none = records([europe], [[EUROPE_GROUP, read(REGIONAL)]]);
+
+  it('Global Administrator, Intune Administrator and the roles that read all Intune data see the whole tenant, with no Intune role assignment', () => {
+    for (const [id, role] of Object.entries(ENTRA_INTUNE_ROLES).filter(([, role]) => role.intuneData !== 'none')) {
+      expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [id] }), role.displayName).toEqual({ kind: 'tenant', assignments: [], entraRoles: [role.displayName] });
+      expect(entraScopeOf({ objectId: NOBODY, entraRoleIds: [id.toUpperCase()] })).toEqual({ kind: 'tenant', assignments: [], entraRoles: [role.displayName] });
+    }
+    expect(
+      Object.values(ENTRA_INTUNE_ROLES)
+        .filter((role) => role.intuneData !== 'none')
+        .map((role) => role.displayName)
+        .sort(),
+    ).toEqual(['Global Administrator', 'Global Reader', 'Helpdesk Administrator', 'Intune Administrator', 'Security Administrator', 'Security Operator', 'Security Reader']);
+    // An Entra role is tenant-wide: it widens a viewer whose Intune assignments are limited to tags.
+    expect(viewerScopeOf(none, { objectId: REGIONAL, entraRoleIds: [ENTRA_ROLE_IDS.globalReader] })).toMatchObject({ kind: 'tenant', entraRoles: ['Global Reader'] });
+  });
+
+  it('a role whose “All Intune data” is None (audit data at most), or one not in the table, opens nothing: their Intune assignments decide', () => {
+    for (const [id, role] of Object.entries(ENTRA_INTUNE_ROLES).filter(([, role]) => role.intuneData === 'none')) {
+      expect(entraScopeOf({ objectId: NOBODY, entraRoleIds: [id] }), role.displayName).toBeNull();
+      expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [id] }).kind).toBe('none');
+    }
+    // User Administrator: not in the table.
+    expect(viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: ['fe930be7-5e62-47db-91af-98c3a49a38b1'] }).kind).toBe('none');
+    expect(viewerScopeOf(none, { objectId: REGIONAL, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] })).toMatchObject({ kind: 'tags', tagNames: ['Europe'] });
+  });
+
+  it('the claim: only GUID strings are role ids; anything else is left out, never read as a role', () => {
+    expect(entraRoleIdsOf([ENTRA_ROLE_IDS.intuneAdministrator.toUpperCase(), ENTRA_ROLE_IDS.globalReader, ENTRA_ROLE_IDS.globalReader])).toEqual(
+      [ENTRA_ROLE_IDS.intuneAdministrator, ENTRA_ROLE_IDS.globalReader].sort(),
+    );
+    for (const claim of [
+      undefined,
+      null,
+      ENTRA_ROLE_IDS.globalAdministrator,
+      { 0: ENTRA_ROLE_IDS.globalAdministrator },
+      [1],
+      [null],
+      [[ENTRA_ROLE_IDS.globalAdministrator]],
+      [`${ENTRA_ROLE_IDS.globalAdministrator} `],
+      ['Global Administrator'],
+    ])
+      expect(entraRoleIdsOf(claim), JSON.stringify(claim)).toEqual([]);
+  });
+
+  it('the explanation to a viewer of neither names both ways in, and no longer says Entra roles are not read', () => {
+    const scope = viewerScopeOf(none, { objectId: NOBODY, entraRoleIds: [ENTRA_ROLE_IDS.reportsReader] });
+    expect(scope.kind === 'none' && scope.explanation).toMatch(/^You hold no Intune role assignment and no Microsoft Entra role that reads Intune data/);
+    expect(scope.kind === 'none' && scope.explanation).not.toMatch(/not read by this app/);
+  });
+});
+
+describe('scope tags that cannot be read are unknown: they grant nothing and show nothing', () => {
+  it('only a list of non-empty id strings is read; anything else is null, never [] (no tags: the whole tenant, or Default)', () => {
+    expect(scopeTagIdsOf([])).toEqual([]);
+    expect(scopeTagIdsOf(['0', '1'])).toEqual(['0', '1']);
+    for (const value of [undefined, null, '0', 0, {}, [1], [null], [2], ['1', 2], [''], ['1,2'], [['1']]]) expect(scopeTagIdsOf(value), JSON.stringify(value)).toBeNull();
+  });
+
+  it('an object tagged [2], [null] or not a list is not Default: its row carries no known tags, and only a whole-tenant viewer sees it', () => {
+    const defaultViewer: ViewerScope = { kind: 'tags', tagIds: new Set(['0', '1']), tagNames: ['Default', 'Europe'], assignments: ['x'], key: '0,1' };
+    for (const value of [[2], [null], '0', { 0: '1' }]) {
+      expect(scopeTagsCell(value), JSON.stringify(value)).toBeNull();
+      expect(visibleTo(defaultViewer, rowScopeTags({ id: 'x', [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(value) }))).toBe(false);
+    }
+    expect(scopeTagsCell([])).toBe('');
+    expect(visibleTo(defaultViewer, rowScopeTags({ id: 'x', [ROW_SCOPE_TAGS_KEY]: scopeTagsCell([]) }))).toBe(true);
+  });
+
+  it('an assignment whose tags were not read gives its holder nothing, even beside an assignment of tags', () => {
+    const unreadable: RoleAssignmentRecord = { id: 'ra-9', displayName: 'Everything?', memberGroupIds: [EUROPE_GROUP], scopeTagIds: null };
+    const alone = viewerScopeOf(records([unreadable], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(alone.kind).toBe('none');
+    const beside = viewerScopeOf(records([unreadable, europe], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
+    expect(beside).toMatchObject({ kind: 'tags', tagNames: ['Europe'], assignments: ['Europe IT'] });
   });
 });

@@ -17,6 +17,7 @@ import type { AuditLog } from '../../audit-story/audit-story.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 import type { FILTER_FIELDS } from './reads.js';
+import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
 import {
   ADMINISTRATIVE_TEMPLATES_READ,
   APP_RELATIONSHIPS_READ,
@@ -483,7 +484,8 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
           link: source.link(item, id, name),
           ...(source.linkLabel ? { linkLabel: source.linkLabel } : {}),
           readOnV1,
-          roleScopeTagIds: Array.isArray(item.roleScopeTagIds) ? item.roleScopeTagIds.filter((tag): tag is string => typeof tag === 'string') : null,
+          // Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope").
+          roleScopeTagIds: scopeTagIdsOf(item.roleScopeTagIds),
           ...(odataType ? { odataType } : {}),
           ...(templateFamily ? { templateFamily } : {}),
           ...(platforms ? { platforms } : {}),

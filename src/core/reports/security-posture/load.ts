@@ -20,6 +20,7 @@ import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
 import { settingValues } from '../setting-conflicts/setting-values.js';
 import type { SettingValue } from '../setting-conflicts/setting-values.js';
+import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
@@ -166,7 +167,8 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
     settingsRead: settings.length,
     settingsPaged: typeof policy['settings@odata.nextLink'] !== 'string',
     settingsError: null,
-    roleScopeTagIds: Array.isArray(policy.roleScopeTagIds) ? policy.roleScopeTagIds.filter((id): id is string => typeof id === 'string') : null,
+    // Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope").
+    roleScopeTagIds: scopeTagIdsOf(policy.roleScopeTagIds),
   };
 }
 
@@ -460,7 +462,7 @@ export async function loadSecurityPosture(context: LoadContext): Promise<Securit
         isMigratingToConfigurationPolicy: intent.isMigratingToConfigurationPolicy,
         isAssigned: intent.isAssigned,
         lastModifiedDateTime: intent.lastModifiedDateTime,
-        roleScopeTagIds: intent.roleScopeTagIds,
+        roleScopeTagIds: scopeTagIdsOf(intent.roleScopeTagIds),
       })),
     (signal) =>
       readCollection<Template, Template>(context, 'templates', TEMPLATES_READ.path, { signal }, (template) => ({
