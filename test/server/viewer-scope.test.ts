@@ -229,7 +229,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     const hidden = names(central).length - names(regional).length;
     expect(regional.scope).toEqual({ scope: 'scope tag Europe', hidden, words: expect.stringContaining(`${hidden} more assigned objects reach this device but are not shown`) });
     expect(regional.answer.notes[0]).toBe(regional.scope!.words);
-    // The question's other reads were kept from the central administrator's; the device's scope tags are read for the scoped viewer, and counted.
+    // The device and its scope tags are read first for the scoped viewer, and counted.
     expect(regional.requests).toBeGreaterThanOrEqual(1);
     expect(regional.answer.conflicts).toMatchObject({ state: 'checked', settings: [] });
     expect(
@@ -253,6 +253,37 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     expect(wordsOf(missing, 'NO-SUCH-DEVICE')).toMatch(/^"…" names no device your Intune role assignments let you see \(scope tag Europe\)/);
     // The central administrator is answered about it.
     expect(await json<AppliesResult>(await get(scoped, `/api/applies?q=${VIEWER_SCOPE_DEMO.americasDevice}`, 'central'))).toMatchObject({ kind: 'found' });
+  });
+
+  it('what applies: a device outside the regional administrator’s tags makes the same Graph requests as one that does not exist, and nothing of the whole tenant', async () => {
+    // A server of its own, so that no other question has loaded reports 2 and 3 into its cache.
+    const own = await start(true);
+    try {
+      const { regional } = await signIn(own);
+      // The viewer's role assignments are read once, by the first question; the two compared come after.
+      await regional('/api/applies?q=WARM-UP');
+      const shapes = async (query: string) => {
+        harness.sim.graph.clearLog();
+        const body = await json<AppliesResult>(await regional(`/api/applies?q=${query}`));
+        const made = harness.sim.graph.requests.map((request) => `${request.method} ${request.path}?${decodeURIComponent(request.query.replace(/\+/g, ' ')).replace(query, '…')}`);
+        return { body, made };
+      };
+      const outside = await shapes(VIEWER_SCOPE_DEMO.americasDevice);
+      const missing = await shapes('NO-SUCH-DEVICE');
+      expect(outside.made).toEqual(missing.made);
+      expect(outside.made).toEqual([expect.stringMatching(/^GET \/beta\/deviceManagement\/managedDevices\?\$filter=deviceName eq '…'&\$select=.*roleScopeTagIds/)]);
+      expect({ ...outside.body, query: '…', words: outside.body.kind === 'notFound' ? outside.body.words.replace(VIEWER_SCOPE_DEMO.americasDevice, '…') : '' }).toEqual({
+        ...missing.body,
+        query: '…',
+        words: missing.body.kind === 'notFound' ? missing.body.words.replace('NO-SUCH-DEVICE', '…') : 'not refused',
+      });
+      // A device of theirs is answered, its question read as the whole tenant's is.
+      const europe = await shapes(VIEWER_SCOPE_DEMO.europeDevice);
+      expect(europe.body).toMatchObject({ kind: 'found', scope: { scope: 'scope tag Europe' } });
+      expect(europe.made.length).toBeGreaterThan(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('reads the role assignments once for every viewer while they are fresh', async () => {
