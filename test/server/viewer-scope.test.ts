@@ -425,7 +425,6 @@ describe('reports 2 and 4, whose rows carry their objects’ scope tags where Gr
 
 describe('triage and history with the viewer scope on', () => {
   const TRIAGE = '/api/reports/security-posture/triage';
-  const outside = { error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/outside what your Intune role assignments let you see/) } };
 
   it('a regional viewer accepts and snoozes only findings in their scope tags, and reopens only decisions of objects in them', async () => {
     const whole = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
@@ -438,20 +437,27 @@ describe('triage and history with the viewer scope on', () => {
     expect(accepted.status).toBe(200);
     expect((await json<TriageView>(accepted)).decisions.map((decision) => decision.fingerprint)).toEqual([mine.fingerprint]);
 
+    // A finding outside their tags is answered as one that does not exist: the same status and body,
+    // so that the answer does not say whether it exists.
+    const absent = 'f'.repeat(32);
+    const answerOf = async (response: Response) => ({ status: response.status, body: await response.json() });
     for (const action of [
-      { action: 'accept', fingerprint: theirs.fingerprint, reason: 'not mine to accept' },
-      { action: 'snooze', fingerprint: theirs.fingerprint, until: '2099-01-01' },
+      { action: 'accept', reason: 'not mine to accept' },
+      { action: 'snooze', until: '2099-01-01' },
     ]) {
-      const refused = await post(scoped, TRIAGE, 'regional', action);
-      expect(refused.status, action.action).toBe(403);
-      expect(await json(refused)).toMatchObject(outside);
+      const refused = await answerOf(await post(scoped, TRIAGE, 'regional', { ...action, fingerprint: theirs.fingerprint }));
+      const missing = await answerOf(await post(scoped, TRIAGE, 'regional', { ...action, fingerprint: absent }));
+      expect(refused, action.action).toEqual(missing);
+      expect(refused).toEqual({ status: 404, body: { error: { status: 404, message: expect.stringMatching(/has no finding with this fingerprint/) } } });
     }
 
-    // The central administrator accepts a finding outside Europe: the regional one may not reopen it.
+    // The central administrator accepts a finding outside Europe: the regional one may not reopen it,
+    // and is answered as for a finding with no decision.
     expect((await post(scoped, TRIAGE, 'central', { action: 'accept', fingerprint: theirs.fingerprint, reason: 'central: known exception' })).status).toBe(200);
-    const reopen = await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: theirs.fingerprint });
-    expect(reopen.status).toBe(403);
-    expect(await json(reopen)).toMatchObject(outside);
+    const reopen = await answerOf(await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: theirs.fingerprint }));
+    expect(reopen).toEqual(await answerOf(await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: absent })));
+    expect(reopen).toEqual({ status: 409, body: { error: { status: 409, message: 'This finding is not accepted or snoozed.' } } });
+    expect((await json<TriageView>(await get(scoped, TRIAGE, 'central'))).decisions.map((decision) => decision.fingerprint)).toContain(theirs.fingerprint);
 
     // A report whose objects carry no scope tags is refused as the report itself is.
     const connectors = await json<ReportResult>(await get(scoped, '/api/reports/connector-health', 'central'));
