@@ -203,11 +203,22 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
       '/api/reports/security-posture.csv',
       '/api/applies?q=CONTOSO-0040',
       '/api/reports/security-posture/triage',
+      // How many records a load has read: counts of the tenant too.
+      '/api/reports/security-posture/progress',
     ]) {
       const response = await get(scoped, path, 'nobody');
       expect(response.status, path).toBe(403);
       expect(await json(response)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/^You hold no Intune role assignment/) } });
     }
+  });
+
+  it('a load’s progress: its counts to a viewer with a scope, and none to one without', async () => {
+    for (const who of ['central', 'regional'] as const) {
+      const progress = await get(scoped, '/api/reports/security-posture/progress', who);
+      expect(progress.status, who).toBe(200);
+      expect(await json(progress)).toMatchObject({ report: 'security-posture', loading: expect.any(Boolean), sources: expect.any(Array) });
+    }
+    expect((await get(unscoped, '/api/reports/security-posture/progress', 'nobody')).status).toBe(200);
   });
 
   it('what applies to a Europe device: the central administrator sees every object, the regional one only those tagged Europe, and how many more', async () => {
