@@ -53,7 +53,11 @@ afterAll(async () => {
  * it keeps to a scope.
  */
 function dispatchWithScope() {
-  const bot: BotServices = {
+  return messageDispatch(dispatchServices(), [...COMMANDS, showVersion]);
+}
+
+function dispatchServices(): BotServices {
+  return {
     reports: services.reports,
     ...(services.applies ? { applies: services.applies } : {}),
     registry: services.registry,
@@ -67,7 +71,6 @@ function dispatchWithScope() {
     log: () => undefined,
     viewerScopes: services.viewerScopes,
   };
-  return messageDispatch(bot, [...COMMANDS, showVersion]);
 }
 
 let dispatch: ReturnType<typeof dispatchWithScope> | undefined;
@@ -333,6 +336,25 @@ describe('a channel kept to one scope tag: its audience decides, whoever asks', 
     expect(book.schedules.find((kept) => kept.channel === channel)).toBeUndefined();
     expect(book.channelScopes).toContainEqual({ channel, scopeTag: { id: VIEWER_SCOPE_DEMO.tags.europe, name: 'Europe' } });
     await europeOnly();
+  });
+
+  it('with the viewer scope off, a channel’s kept tag changes no command’s answer, as before', async () => {
+    const { regional } = administrators();
+    const channel = '19:kept-while-off@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
+    expect(await said('stop posting', regional, channel)).toMatch(/stays kept to scope tag Europe/);
+    // The same services, the scope off: no asker's scope is read, and no conversation's tag narrows an answer.
+    const { viewerScopes: _off, ...unscoped } = dispatchServices();
+    const off = messageDispatch(unscoped, COMMANDS);
+    const reading = off.read('show escrow gaps');
+    const request: BotRequest = personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId: regional });
+    request.conversation = { id: channel, kind: 'channel', name: 'Europe IT › General', channel, channelReference: { conversation: { id: channel } } };
+    const answer = await off.answer(reading, request, conversation);
+    if (!answer || !('card' in answer)) throw new Error(`not a card: ${JSON.stringify(answer)}`);
+    const lines = [...cardTexts(answer.card).blocks, ...cardTexts(answer.card).runs];
+    const [whole] = await services.reports.loadFresh(['escrow-gaps']);
+    expect(findingsOf(lines)).toBe(whole!.findings.length);
+    expect(lines.join('\n')).not.toContain('Showing what your Intune role assignments let you see');
   });
 
   it('is changed only by someone who sees its tag or the whole tenant; an asker who does not is answered nothing of the tenant there', async () => {
