@@ -15,7 +15,8 @@ import type { AppliesOutcome } from '../core/applies/answer.js';
 import type { AppliesResult } from '../core/applies/applies-result.js';
 import { conflictSettingsOf } from '../core/applies/conflicts.js';
 import type { ConflictSettings } from '../core/applies/conflicts.js';
-import { loadAppliesReads, loadDeviceScopeTags } from '../core/applies/load.js';
+import { findTaggedDevices, loadAppliesReads } from '../core/applies/load.js';
+import type { TaggedDevice } from '../core/applies/load.js';
 import { objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
 import { visibleTo } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
@@ -52,8 +53,6 @@ interface Kept {
   outcome?: { settings: ConflictSettings | null; outcome: AppliesOutcome };
   assignments: AssignmentRecords;
   at: number;
-  /** The device's scope tags (beta), read once for the first viewer limited to scope tags who asks (`scoped`). */
-  deviceTags?: Promise<string[] | null> | undefined;
 }
 
 export interface AppliesServiceOptions {
@@ -117,8 +116,28 @@ export class AppliesService {
    * for the whole tenant, the answer is the tenant's (the command line has no viewer).
    */
   async applies(query: string, options: { refresh?: boolean; scope?: ViewerScope } = {}): Promise<AppliesResult> {
-    const count: RequestCount = { requests: 0 };
     const refresh = options.refresh === true;
+    const { scope } = options;
+    // Scope first: a viewer limited to scope tags is told whether they may see the device before any
+    // read that depends on its existence (`scoped`).
+    if (scope && scope.kind !== 'tenant') return this.scoped(query, scope, refresh);
+    const count: RequestCount = { requests: 0 };
+    const whole = await this.whole(query, refresh, count);
+    if ('kind' in whole) return whole;
+    const { kept, settings } = whole;
+    const { outcome } = whole;
+    if (outcome.kind !== 'found') return { ...outcome, requests: count.requests };
+    // As old as its oldest read: the question's own, report 2's or report 3's.
+    const at = Math.min(kept.at, settings?.at ?? kept.at);
+    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(at).toISOString() };
+  }
+
+  /** The question answered for the whole tenant: its reads, report 2's and (for a device) report 3's records, counted into `count`. */
+  private async whole(
+    query: string,
+    refresh: boolean,
+    count: RequestCount,
+  ): Promise<{ kept: Kept; reads: AppliesReads; outcome: AppliesOutcome; settings: { value: ConflictSettings; at: number } | null } | Extract<AppliesResult, { kind: 'failed' }>> {
     let kept: Kept;
     let reads: AppliesReads;
     try {
@@ -134,49 +153,39 @@ export class AppliesService {
     const device = reads.resolution.kind === 'found' && reads.resolution.subject.kind === 'device';
     const settings = device ? await countingRequests(count, () => this.settings(refresh)) : null;
     if (kept.outcome?.settings !== (settings?.value ?? null)) kept.outcome = { settings: settings?.value ?? null, outcome: answerApplies(reads, settings?.value) };
-    const { outcome } = kept.outcome;
-    const { scope } = options;
-    if (scope && scope.kind !== 'tenant') return this.scoped(query, scope, { kept, reads, outcome, settings, count, refresh });
-    if (outcome.kind !== 'found') return { ...outcome, requests: count.requests };
-    // As old as its oldest read: the question's own, report 2's or report 3's.
-    const at = Math.min(kept.at, settings?.at ?? kept.at);
-    return { kind: 'found', answer: outcome.answer, requests: count.requests, loadedAt: new Date(at).toISOString() };
+    return { kept, reads, outcome: kept.outcome.outcome, settings };
   }
 
   /**
    * The answer for a viewer limited to scope tags: one device they may see (its own scope tags, read
    * on beta, carry one of theirs), with only the objects whose tags carry one of theirs; anything
    * else is told the same words, without the requests it took, so that neither says whether a
-   * device outside their scope exists (src/core/applies/scope.ts).
+   * device outside their scope exists (src/core/applies/scope.ts). Whether they may see it is
+   * decided first, from the device's own read, which carries its tags (`findTaggedDevices`): a
+   * device outside their scope and one that does not exist make the same requests and nothing more,
+   * so that neither the body, nor the time, nor the Graph requests tell them apart. Only a device
+   * they may see is then read as the whole tenant's question is, by its id, and narrowed to their tags.
    */
-  private async scoped(
-    query: string,
-    scope: Exclude<ViewerScope, { kind: 'tenant' }>,
-    question: {
-      kept: Kept;
-      reads: AppliesReads;
-      outcome: AppliesOutcome;
-      settings: { value: ConflictSettings; at: number } | null;
-      count: RequestCount;
-      refresh: boolean;
-    },
-  ): Promise<AppliesResult> {
-    const { kept, reads, outcome, settings, count, refresh } = question;
+  private async scoped(query: string, scope: Exclude<ViewerScope, { kind: 'tenant' }>, refresh: boolean): Promise<AppliesResult> {
     const refused: AppliesResult = { kind: 'notFound', query, words: scope.kind === 'none' ? scope.explanation : outsideScopeWords(query, scope), requests: 0 };
-    if (scope.kind === 'none' || outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device') return refused;
-    const deviceId = outcome.answer.subject.id;
-    // Made within the question's count, so that a found answer's `requests` counts the read.
-    kept.deviceTags ??= countingRequests(count, () => loadDeviceScopeTags(this.graph, deviceId));
-    let deviceTags: string[] | null;
+    if (scope.kind === 'none') return refused;
+    const count: RequestCount = { requests: 0 };
+    let devices: TaggedDevice[];
     try {
-      deviceTags = await kept.deviceTags;
+      devices = await countingRequests(count, () => findTaggedDevices(this.graph, query));
     } catch (error) {
-      // Not kept: the next question reads them again. Unknown tags are not the viewer's to see.
-      kept.deviceTags = undefined;
-      this.options.log(`what applies: a device's scope tags could not be read: ${errorText(error)}`);
+      // Unknown tags are not the viewer's to see.
+      this.options.log(`what applies: a device and its scope tags could not be read: ${errorText(error)}`);
       return refused;
     }
-    if (!visibleTo(scope, deviceTags)) return refused;
+    // Devices of the same name outside their tags are not theirs to see, and do not make the question ambiguous.
+    const visible = devices.filter((entry) => visibleTo(scope, entry.roleScopeTagIds));
+    if (visible.length !== 1) return refused;
+    const deviceId = visible[0]!.device.id;
+    const whole = await this.whole(deviceId, refresh, count);
+    if ('kind' in whole) return { ...whole, query };
+    const { kept, reads, outcome, settings } = whole;
+    if (outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device' || outcome.answer.subject.id.toLowerCase() !== deviceId.toLowerCase()) return refused;
     let posture: { records: SecurityPostureRecords; at: number } | null = null;
     try {
       posture = await countingRequests(count, () => this.recordsOf(securityPostureReport, 'what-applies-settings', refresh));

@@ -32,9 +32,6 @@ export interface OutsideScope {
   message: string;
 }
 
-/** What a viewer limited to scope tags is told of a finding they cannot see. */
-const FINDING_OUTSIDE_SCOPE = 'This finding is about an object outside what your Intune role assignments let you see (its scope tags), so you cannot accept, snooze or reopen it.';
-
 export interface ReportServiceOptions {
   cache: ReportCache;
   /** The reports' history and the triage decisions, kept in the state store; a caller without a store (the CLI) has neither. */
@@ -151,8 +148,8 @@ export class ReportService {
    * Accepts, snoozes or reopens a finding of a report (docs/contract.md, "Triage"): only a finding
    * the latest load of that report shows can be accepted or snoozed, and the audit names it as that
    * load shows it. With `inScope`, only a finding the viewer sees in that load, or a decision whose
-   * subject they see there, and the view after the change is theirs. The answer is the report's
-   * triage view after the change.
+   * subject they see there: any other is answered as one that does not exist. The view after the
+   * change is theirs. The answer is the report's triage view after the change.
    */
   async decide(
     id: ReportId,
@@ -162,24 +159,23 @@ export class ReportService {
     inScope?: InScope,
   ): Promise<{ ok: true; view: TriageView } | Extract<TriageOutcome, { ok: false }> | { ok: false; status: 503; message: string } | OutsideScope> {
     const result = request.action === 'reopen' && !inScope ? null : (await this.cache.open(id)).result;
-    const found = result?.findings.find((finding) => finding.fingerprint === request.fingerprint);
     let view: ReportResult | null = null;
     if (inScope && result) {
       const scoped = inScope(result);
       if (!scoped.ok) return outsideScope(scoped.explanation);
       view = scoped.result;
-      if (request.action === 'reopen') {
-        // The decision names its subject; one the latest load does not show to the viewer cannot be placed in their scope.
-        const decision = (await this.triageRecords().read()).decisions.find((kept) => kept.report === id && kept.fingerprint === request.fingerprint);
-        if (decision && !subjectsInView(view).has(decision.subjectId.toLowerCase())) return outsideScope(FINDING_OUTSIDE_SCOPE);
-      } else if (found && !view.findings.some((finding) => finding.fingerprint === request.fingerprint)) {
-        return outsideScope(FINDING_OUTSIDE_SCOPE);
-      }
     }
+    // A viewer limited to scope tags decides on what they see only: a finding, or a decision's subject,
+    // outside their view is to them no finding and no decision, answered as one that does not exist
+    // (404, or 409 for a reopen), on the same path, so that neither the status, the body nor the work
+    // done says whether it exists (docs/contract.md, "Triage", "With the viewer scope").
+    const found = (view ?? result)?.findings.find((finding) => finding.fingerprint === request.fingerprint);
+    const subjects = view ? subjectsInView(view) : null;
     const outcome = await this.triageRecords().change(request, {
       report: id,
       finding: found ?? null,
       by: { objectId: user.objectId, name: user.name, username: user.username },
+      ...(subjects ? { visible: (decision: TriageDecision) => decision.report === id && subjects.has(decision.subjectId.toLowerCase()) } : {}),
     });
     if (!outcome.ok) return outcome;
     return { ok: true, view: triageViewOf(view ? triageBookInView(outcome.book, id, view) : outcome.book, id, user, now) };

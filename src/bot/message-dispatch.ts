@@ -5,6 +5,9 @@ import type { BotReply, BotRequest, Command, CommandContext, Conversation, Messa
 import { notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
+import { channelScope } from './commands/channel-scope.js';
+import { channelTag } from '../core/schedule/post-schedule.js';
+import { errorText } from '../core/error-text.js';
 import { readMessage } from './read-message.js';
 import { WHOLE_TENANT, describeScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
@@ -23,10 +26,11 @@ export interface MessageDispatch {
 
 export function messageDispatch(services: BotServices, commands: readonly Command[] = COMMANDS): MessageDispatch {
   const { registry } = services;
-  const context = (conversation: Conversation, scope: ViewerScope): CommandContext => ({
+  const context = (conversation: Conversation, scope: ViewerScope, asker: ViewerScope = scope): CommandContext => ({
     ...services,
     conversation,
     scope,
+    asker,
     inScope: (result) => (services.viewerScopes ? services.viewerScopes.view(result, scope) : { ok: true, result }),
     async helpCard(channel, notUnderstood = {}) {
       const schedule = await scheduleOf(services, channel);
@@ -45,9 +49,11 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
     read: (text) => readMessage(text, commands, registry),
     answer: async (reading, request, conversation) => {
       if (!reading.command) return notUnderstood(request, reading.reading, context(conversation, noTenantData(services)));
-      const scope = await askerScope(services, reading.command, request);
+      const asker = await askerScope(services, reading.command, request);
+      if (typeof asker === 'string') return { text: asker };
+      const scope = await conversationScope(services, reading.command, request, asker);
       if (typeof scope === 'string') return { text: scope };
-      return reading.command.handle(request, reading.reading, context(conversation, scope));
+      return reading.command.handle(request, reading.reading, context(conversation, scope, asker));
     },
   };
 }
@@ -72,4 +78,26 @@ async function askerScope(services: BotServices, command: Command, request: BotR
   if (scope.kind === 'none') return scope.explanation;
   if (scope.kind === 'tenant' || command.viewerScope === 'in-scope') return scope;
   return `This app shows each person what their Intune role assignments let them see (yours: ${describeScope(scope)}), and "${command.name}" cannot yet keep to a scope, so it answers only people whose role assignment has no scope tags. "show <report>", "show overview", "what applies to <device>", "post new findings" and a schedule for one of your scope tags ("post new findings for scope tag <name> daily at 9:00") answer within yours, and the tab shows what your scope tags let you see.`;
+}
+
+/**
+ * The scope an answer in this conversation shows (docs/finding-rules.md, "Viewer scope", "A channel's
+ * audience"): the asker's, narrowed to the scope tag the conversation is kept to, if any, whoever
+ * asks, since every member of a channel reads what is said there. An asker whose scope does not
+ * cover that tag is answered nothing of the tenant there, and if the schedules cannot be read,
+ * whether the conversation is kept to a tag is unknown and nothing of the tenant is answered. With
+ * the viewer scope off, or for a command that shows no tenant data, the asker's scope as it is.
+ */
+async function conversationScope(services: BotServices, command: Command, request: BotRequest, asker: ViewerScope): Promise<ViewerScope | string> {
+  if (!services.viewerScopes || command.viewerScope === 'no-tenant-data' || asker.kind === 'none') return asker;
+  let tag: { id: string; name: string } | undefined;
+  try {
+    tag = channelTag(await services.schedules.read(), request.conversation.channel);
+  } catch (error) {
+    services.log(`could not read the posting schedules: ${errorText(error)}`);
+    return "This conversation's posting schedules could not be read, so whether what is said here is kept to one scope tag is unknown, and I answer nothing of the tenant here. Try again in a few minutes.";
+  }
+  if (!tag) return asker;
+  if (asker.kind === 'tenant' || asker.tagIds.has(tag.id)) return channelScope(tag);
+  return `This conversation is kept to scope tag ${tag.name}, which is outside what your Intune role assignments let you see (${describeScope(asker)}), so I answer nothing of the tenant here. Ask me in a chat of your own, or where someone who sees scope tag ${tag.name} reads the answer.`;
 }

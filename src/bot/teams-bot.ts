@@ -1,7 +1,7 @@
 import type { Request, Response } from 'restify';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';
-import { scheduleReports } from '../core/schedule/post-schedule.js';
-import type { PostSchedule } from '../core/schedule/post-schedule.js';
+import { channelTag, scheduleReports } from '../core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleBook } from '../core/schedule/post-schedule.js';
 import { errorText } from '../core/error-text.js';
 import { channelScope } from './commands/channel-scope.js';
 import type { AppServices } from '../app/create-services.js';
@@ -98,11 +98,11 @@ export class TeamsBot {
   /**
    * Posts new findings to the channels where the app is installed (team installations, which post to
    * the team's General channel) or to one named target: an installation's conversation id, or a
-   * channel of an installed team. Reports load once for all targets. A channel whose schedule was set
-   * for one scope tag is sent that tag's findings only, from the reports whose rows carry tags (its
-   * schedule's reports when none are named), as its scheduled posts are (docs/finding-rules.md,
-   * "Viewer scope"); if the schedules cannot be read, which channels are kept to a tag is unknown,
-   * and nothing is posted anywhere.
+   * channel of an installed team. Reports load once for all targets. A channel kept to one scope tag
+   * (its binding, kept when its schedule stops: `channelTag`) is sent that tag's findings only, from
+   * the reports whose rows carry tags, as its scheduled posts are (docs/finding-rules.md, "Viewer
+   * scope", "A channel's audience"); if the schedules cannot be read, which channels are kept to a
+   * tag is unknown, and nothing is posted anywhere.
    */
   async notify(request: { reports?: readonly ReportId[]; target?: string }): Promise<NotifyResult> {
     const named = request.reports && request.reports.length > 0 ? request.reports : null;
@@ -115,10 +115,12 @@ export class TeamsBot {
       const message = `Nothing was posted: the posting schedules could not be read, so which channels are kept to one scope tag is unknown (${tagged.reason}).`;
       return { ok: true, outcomes: targets.map((target) => ({ channel: target.channel, name: target.name, loadErrors: [], fresh: 0, resolved: 0, status: 'failed', message })) };
     }
+    const { registry } = this.options.services;
     const plans = targets.map((target) => {
-      const schedule = tagged.schedules.get(target.channel);
-      const tag = schedule?.scopeTag;
-      const reports = named ?? (schedule ? scheduleReports(schedule, this.options.services.registry) : this.options.services.registry.postedByDefault);
+      // The channel's tag, kept when its schedule stopped (docs/finding-rules.md, "Viewer scope", "A channel's audience").
+      const tag = channelTag(tagged.book, target.channel);
+      const schedule = tagged.book.schedules.find((kept) => kept.channel === target.channel);
+      const reports = named ?? (tag ? registry.scopeTagged : schedule ? scheduleReports(schedule, registry) : registry.postedByDefault);
       return { target, reports, ...(tag ? { scope: channelScope(tag) } : {}) };
     });
     const results = await this.loadFresh([...new Set(plans.flatMap((plan) => plan.reports))]);
@@ -132,11 +134,10 @@ export class TeamsBot {
     return { ok: true, outcomes };
   }
 
-  /** The schedules set for one scope tag, by channel, or why the schedules could not be read. */
-  private async taggedChannels(): Promise<{ ok: true; schedules: Map<string, PostSchedule> } | { ok: false; reason: string }> {
+  /** The schedules and the channels' scope tags, or why they could not be read. */
+  private async taggedChannels(): Promise<{ ok: true; book: ScheduleBook } | { ok: false; reason: string }> {
     try {
-      const book = await this.schedules.read();
-      return { ok: true, schedules: new Map(book.schedules.filter((schedule) => schedule.scopeTag).map((schedule) => [schedule.channel, schedule])) };
+      return { ok: true, book: await this.schedules.read() };
     } catch (error) {
       return { ok: false, reason: errorText(error) };
     }

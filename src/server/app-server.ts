@@ -22,6 +22,9 @@ import { DEMO_PERSONA_ENTRA_ROLES, isDemoPersona } from '../core/viewer-scope/de
 import type { DemoAdministrator } from '../core/viewer-scope/demo.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 
+/** The `Strict-Transport-Security` every answer carries (docs/contract.md, "The server's endpoints"). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 export interface AppServerOptions {
   /** The application floor (create-services.ts): its registry is the API's list and ids and the tab's navigation. */
   services: Pick<AppServices, 'registry' | 'reports' | 'tenant' | 'applies' | 'viewerScopes'>;
@@ -104,11 +107,15 @@ export function createAppServer(options: AppServerOptions): Server {
   server.pre((_req, res, next) => {
     res.header('cache-control', 'no-store');
     res.header('x-content-type-options', 'nosniff');
+    // Browsers that once reached the app over HTTPS never try it over plain HTTP for a year, on any
+    // subdomain: no first request in clear for a network to strip or read
+    // (developer.mozilla.org/docs/Web/HTTP/Headers/Strict-Transport-Security; RFC 6797). Ignored over HTTP.
+    res.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     next();
   });
 
   if (options.storeOpening) registerStartupGate(server, options.storeOpening);
-  registerHealthRoutes(server, options.readiness);
+  registerHealthRoutes(server, options.readiness, log);
   registerLegalPages(server);
   const onRequest = options.onRequest;
   if (onRequest) {

@@ -84,27 +84,30 @@ function errorKind(error: unknown): string {
 
 /**
  * `GET /healthz`: the process answers (App Service's health check pings it and replaces an instance
- * that stops answering). `GET /readyz`: 200 when every check passes, 503 with each failing check's
- * reason otherwise, and 503 while stopping. Neither needs a sign-in; neither says anything of the tenant.
+ * that stops answering). `GET /readyz`: 200 `ready` when every check passes, 503 `not ready`
+ * otherwise, and 503 `stopping` while stopping. Neither needs a sign-in, so neither says which check
+ * failed or why: that tells whoever asks which part of the app is down or unconfigured. The failing
+ * checks and their reasons go to the log instead, once per run of the checks (docs/contract.md, "Health").
  */
-export function registerHealthRoutes(server: Server, readiness: Readiness | undefined): void {
+export function registerHealthRoutes(server: Server, readiness: Readiness | undefined, log: (line: string) => void = () => {}): void {
+  let logged: Record<string, ReadinessCheck> | undefined;
   server.get('/healthz', async (_req: Request, res: Response) => {
     res.send(200, { status: 'ok' });
   });
   server.get('/readyz', async (_req: Request, res: Response) => {
     if (!readiness) {
-      res.send(200, { status: 'ready', checks: {} });
+      res.send(200, { status: 'ready' });
       return;
     }
     if (readiness.stopping()) {
-      res.send(503, { status: 'stopping', checks: {} });
+      res.send(503, { status: 'stopping' });
       return;
     }
     const checks = await readiness.check();
-    const failing = Object.entries(checks).filter(([, check]) => !check.ok);
-    res.send(failing.length === 0 ? 200 : 503, {
-      status: failing.length === 0 ? 'ready' : 'not ready',
-      checks: Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, check.ok ? 'ok' : check.reason])),
-    });
+    const failing = Object.entries(checks).filter((entry): entry is [string, Extract<ReadinessCheck, { ok: false }>] => !entry[1].ok);
+    // The checks are run again at most every ten seconds, and each run's failures are logged once.
+    if (failing.length > 0 && logged !== checks) log(`not ready: ${failing.map(([name, check]) => `${name}: ${check.reason}`).join('; ')}`);
+    logged = checks;
+    res.send(failing.length === 0 ? 200 : 503, { status: failing.length === 0 ? 'ready' : 'not ready' });
   });
 }

@@ -111,9 +111,14 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   });
 
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
-    if (!(await authorised(req, res))) return;
+    const user = await authorised(req, res);
+    if (!user) return;
     const id = String(req.params.id ?? '');
     if (refuseUnknownReport(res, registry, id)) return;
+    // How many records a load has read is tenant data too: a viewer with no Intune access is given none
+    // (docs/finding-rules.md, "Viewer scope"). A viewer with a scope sees the load's progress, which
+    // counts pages read, not what is in them.
+    if (!(await scopeOrRefuse(viewerScopes, res, user))) return;
     res.send(200, reports.progress(id));
   });
 

@@ -34,8 +34,9 @@ export interface TriageRoutesOptions {
  * holder of DeviceHealth.Triager changes them (403 otherwise), with a JSON body (415 otherwise), a
  * few dozen changes a minute at most (429), and only for a finding of the report the route names
  * (404 otherwise). With the viewer scope on, a viewer limited to scope tags reads and changes only
- * the triage of findings in their scope (docs/finding-rules.md, "Viewer scope"), and is answered 403
- * `outsideViewerScope` for any other.
+ * the triage of findings in their scope (docs/finding-rules.md, "Viewer scope"): a change to any other
+ * is answered as one to a finding or decision that does not exist (404, 409), never 403, so that the
+ * answer does not say whether a finding outside their scope exists (ReportService.decide).
  */
 export function registerTriageRoutes(server: Server, options: TriageRoutesOptions): void {
   const { authorised } = options;

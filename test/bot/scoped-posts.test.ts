@@ -166,6 +166,16 @@ describe('posts made outside a schedule, in a channel set for one scope tag', ()
     expect(playground.messages.length).toBe(from + 1);
   });
 
+  it('a channel whose schedule for a tag was stopped stays kept to that tag: /api/notify sends it no other findings', async () => {
+    const stopped = await ask('stop posting', announcements().id, true);
+    expect(stopped.text).toMatch(/This conversation stays kept to scope tag Europe/);
+    const from = playground.messages.length;
+    // Europe's findings of these reports were posted to it above; the tenant's others (connectors, Americas) never may be.
+    const named = await notify({ reports: ['escrow-gaps', 'connector-health', 'security-posture'], target: announcements().id });
+    expect(named.targets).toEqual([expect.objectContaining({ channel: announcements().id, status: 'nothing-new', fresh: 0, resolved: 0 })]);
+    expect(playground.messages.length).toBe(from);
+  });
+
   it('"post new findings" asked there posts the tag’s findings, not the whole tenant’s', async () => {
     const reply = await ask('post new findings', general().id, true);
     const card = texts(reply);
@@ -212,7 +222,7 @@ describe('a channel set for one scope tag, while the posting schedules cannot be
       ]);
       const asked = await ask('post new findings', general.id, true);
       expect(asked.cards).toEqual([]);
-      expect(asked.text).toContain('whether its posts are kept to one scope tag is unknown');
+      expect(asked.text).toContain('kept to one scope tag is unknown');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(playground.messages.slice(from).filter((message) => message.cards.length > 0)).toEqual([]);
     } finally {

@@ -15,6 +15,7 @@ import { createTabLinks } from '../../src/bot/tab-links.js';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import { scopeOfTag } from '../../src/core/viewer-scope/scope.js';
+import { channelTag } from '../../src/core/schedule/post-schedule.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { showVersion } from '../fixtures/show-version-command.js';
@@ -52,7 +53,11 @@ afterAll(async () => {
  * it keeps to a scope.
  */
 function dispatchWithScope() {
-  const bot: BotServices = {
+  return messageDispatch(dispatchServices(), [...COMMANDS, showVersion]);
+}
+
+function dispatchServices(): BotServices {
+  return {
     reports: services.reports,
     ...(services.applies ? { applies: services.applies } : {}),
     registry: services.registry,
@@ -66,7 +71,6 @@ function dispatchWithScope() {
     log: () => undefined,
     viewerScopes: services.viewerScopes,
   };
-  return messageDispatch(bot, [...COMMANDS, showVersion]);
 }
 
 let dispatch: ReturnType<typeof dispatchWithScope> | undefined;
@@ -84,8 +88,8 @@ async function ask(text: string, objectId: string | undefined, channel?: string)
 }
 
 /** Every text of a card answer; a text answer's text. */
-async function texts(text: string, objectId: string | undefined): Promise<string[]> {
-  const answer = await reply(text, objectId);
+async function texts(text: string, objectId: string | undefined, channel?: string): Promise<string[]> {
+  const answer = await reply(text, objectId, channel);
   if (answer && 'card' in answer) return [...cardTexts(answer.card).blocks, ...cardTexts(answer.card).runs];
   return answer ? [answer.text] : [];
 }
@@ -281,7 +285,7 @@ describe('"post new findings" asked now, with the viewer scope on', () => {
     const refused = await askToPost(regional, channel);
     expect(refused.cards).toEqual([]);
     expect(refused.answer).toEqual({
-      text: expect.stringMatching(/^This channel's posts are for scope tag Americas, which is outside what your Intune role assignments let you see \(scope tag Europe\)/),
+      text: expect.stringMatching(/^This conversation is kept to scope tag Americas, which is outside what your Intune role assignments let you see \(scope tag Europe\)/),
     });
     expect((await store.readLedger(channel)).entries).toEqual([]);
 
@@ -297,6 +301,82 @@ describe('"post new findings" asked now, with the viewer scope on', () => {
     expect(devices.length).toBeGreaterThan(0);
     const { europeDevices, americasDevices } = VIEWER_SCOPE_DEMO;
     expect(devices.filter((number) => number <= europeDevices || number > europeDevices + americasDevices)).toEqual([]);
+    expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
+  });
+});
+
+describe('a channel kept to one scope tag: its audience decides, whoever asks', () => {
+  const findingsOf = (lines: readonly string[]) => Number(/^(\d+) findings, worst first$/m.exec(lines.join('\n'))?.[1]);
+  const cardText = async (text: string, objectId: string, channel?: string) => {
+    const answer = await reply(text, objectId, channel);
+    if (!answer || !('card' in answer)) throw new Error(`"${text}" was not answered with a card: ${JSON.stringify(answer)}`);
+    const { blocks, runs } = cardTexts(answer.card);
+    return [...blocks, ...runs].join('\n');
+  };
+
+  it('answers the central administrator in a Europe channel with Europe’s findings and devices only, and keeps the tag when the schedule stops', async () => {
+    const { regional, central } = administrators();
+    const channel = '19:europe-audience@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/^From now on I post new findings in scope tag Europe here/);
+    const europeOnly = async () => {
+      // The report: as a viewer whose only tag is Europe sees it, not the asker's whole tenant.
+      const inChannel = await texts('show escrow gaps', central, channel);
+      const [whole] = await services.reports.loadFresh(['escrow-gaps']);
+      const europe = services.viewerScopes!.view(whole!, scopeOfTag({ id: VIEWER_SCOPE_DEMO.tags.europe, displayName: 'Europe' }));
+      if (!europe.ok) throw new Error(europe.explanation);
+      expect(findingsOf(inChannel)).toBe(europe.result.findings.length);
+      expect(inChannel.join('\n')).toContain('Showing what your Intune role assignments let you see: scope tag Europe');
+      // "what applies" to an Americas device: refused in the words of a device that does not exist.
+      const outside = await cardText(`what applies to ${VIEWER_SCOPE_DEMO.americasDevice}`, central, channel);
+      expect(outside).toContain(`"${VIEWER_SCOPE_DEMO.americasDevice}" names no device your Intune role assignments let you see (scope tag Europe)`);
+    };
+    await europeOnly();
+    // In a chat of their own, the central administrator is answered for the whole tenant.
+    const [whole] = await services.reports.loadFresh(['escrow-gaps']);
+    expect(findingsOf(await texts('show escrow gaps', central))).toBe(whole!.findings.length);
+    expect(await cardText(`what applies to ${VIEWER_SCOPE_DEMO.americasDevice}`, central)).toContain(VIEWER_SCOPE_DEMO.americasPolicies[0]);
+
+    // The regional administrator stops the schedule: the channel stays kept to Europe.
+    expect(await said('stop posting', regional, channel)).toMatch(/This conversation stays kept to scope tag Europe/);
+    const book = await services.schedules!.read();
+    expect(book.schedules.find((kept) => kept.channel === channel)).toBeUndefined();
+    expect(book.channelScopes).toContainEqual({ channel, scopeTag: { id: VIEWER_SCOPE_DEMO.tags.europe, name: 'Europe' } });
+    await europeOnly();
+  });
+
+  it('with the viewer scope off, a channel’s kept tag changes no command’s answer, as before', async () => {
+    const { regional } = administrators();
+    const channel = '19:kept-while-off@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
+    expect(await said('stop posting', regional, channel)).toMatch(/stays kept to scope tag Europe/);
+    // The same services, the scope off: no asker's scope is read, and no conversation's tag narrows an answer.
+    const { viewerScopes: _off, ...unscoped } = dispatchServices();
+    const off = messageDispatch(unscoped, COMMANDS);
+    const reading = off.read('show escrow gaps');
+    const request: BotRequest = personalRequest(reading.text, reading.text, { id: '29:teams-user', objectId: regional });
+    request.conversation = { id: channel, kind: 'channel', name: 'Europe IT › General', channel, channelReference: { conversation: { id: channel } } };
+    const answer = await off.answer(reading, request, conversation);
+    if (!answer || !('card' in answer)) throw new Error(`not a card: ${JSON.stringify(answer)}`);
+    const lines = [...cardTexts(answer.card).blocks, ...cardTexts(answer.card).runs];
+    const [whole] = await services.reports.loadFresh(['escrow-gaps']);
+    expect(findingsOf(lines)).toBe(whole!.findings.length);
+    expect(lines.join('\n')).not.toContain('Showing what your Intune role assignments let you see');
+  });
+
+  it('is changed only by someone who sees its tag or the whole tenant; an asker who does not is answered nothing of the tenant there', async () => {
+    const { regional, central } = administrators();
+    const channel = '19:rebound@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
+    // The central administrator (the whole tenant) keeps it to Americas instead.
+    expect(await said('post new findings for scope tag Americas daily at 9:00 UTC', central, channel)).toMatch(/in scope tag Americas/);
+    const outside = /^This conversation is kept to scope tag Americas, which is outside what your Intune role assignments let you see \(scope tag Europe\)/;
+    for (const text of ['show security posture', 'stop posting', 'post new findings for scope tag Europe daily at 9:00', `what applies to ${VIEWER_SCOPE_DEMO.europeDevice}`]) {
+      expect(await said(text, regional, channel), text).toMatch(outside);
+    }
+    expect((await services.schedules!.read()).schedules.find((kept) => kept.channel === channel)?.scopeTag?.name).toBe('Americas');
+    // A whole-tenant schedule, set by the central administrator, opens the channel to the whole tenant again.
+    expect(await said('post new findings daily at 9:00 UTC', central, channel)).toMatch(/^From now on I post new findings here/);
+    expect(channelTag(await services.schedules!.read(), channel)).toBeUndefined();
     expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
   });
 });

@@ -103,7 +103,7 @@ describe('npm start with the identity alone', () => {
       await expect.poll(() => output, { timeout: 45_000, interval: 100 }).toContain('Listening on');
       expect(output).toMatch(/Connected to .*: Microsoft Graph answers/);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { configuration: 'ok', stateStore: 'ok', graphToken: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready' });
       server.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { EncodedReports } from '../../src/server/report-encoding.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
+import { STRICT_TRANSPORT_SECURITY } from '../../src/server/app-server.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { isPartialReport } from '../../src/core/reports/report-preview.js';
@@ -108,6 +109,24 @@ describe('the tab API: who may call it', () => {
       expect(response.status).toBe(401);
       expect(response.text).toContain("not a user's access token");
     }
+  });
+});
+
+describe('transport security', () => {
+  it('tells browsers to use HTTPS only, on every answer: a report, a refusal, an unknown path, the health checks', async () => {
+    const token = await userToken();
+    for (const [path, bearer, status] of [
+      ['/api/reports', token, 200],
+      ['/api/reports', undefined, 401],
+      ['/api/no-such-route', token, 404],
+      ['/healthz', undefined, 200],
+      ['/readyz', undefined, 200],
+    ] as const) {
+      const response = await get(path, bearer);
+      expect(response.status, path).toBe(status);
+      expect(response.headers['strict-transport-security'], `${path} ${status}`).toBe(STRICT_TRANSPORT_SECURITY);
+    }
+    expect(STRICT_TRANSPORT_SECURITY).toBe('max-age=31536000; includeSubDomains');
   });
 });
 

@@ -267,11 +267,22 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
       '/api/reports/security-posture.csv',
       '/api/applies?q=CONTOSO-0040',
       '/api/reports/security-posture/triage',
+      // How many records a load has read: counts of the tenant too.
+      '/api/reports/security-posture/progress',
     ]) {
       const response = await get(scoped, path, 'nobody');
       expect(response.status, path).toBe(403);
       expect(await json(response)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/^You hold no Intune role assignment/) } });
     }
+  });
+
+  it('a load’s progress: its counts to a viewer with a scope, and none to one without', async () => {
+    for (const who of ['central', 'regional'] as const) {
+      const progress = await get(scoped, '/api/reports/security-posture/progress', who);
+      expect(progress.status, who).toBe(200);
+      expect(await json(progress)).toMatchObject({ report: 'security-posture', loading: expect.any(Boolean), sources: expect.any(Array) });
+    }
+    expect((await get(unscoped, '/api/reports/security-posture/progress', 'nobody')).status).toBe(200);
   });
 
   it('what applies to a Europe device: the central administrator sees every object, the regional one only those tagged Europe, and how many more', async () => {
@@ -293,7 +304,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     const hidden = names(central).length - names(regional).length;
     expect(regional.scope).toEqual({ scope: 'scope tag Europe', hidden, words: expect.stringContaining(`${hidden} more assigned objects reach this device but are not shown`) });
     expect(regional.answer.notes[0]).toBe(regional.scope!.words);
-    // The question's other reads were kept from the central administrator's; the device's scope tags are read for the scoped viewer, and counted.
+    // The device and its scope tags are read first for the scoped viewer, and counted.
     expect(regional.requests).toBeGreaterThanOrEqual(1);
     expect(regional.answer.conflicts).toMatchObject({ state: 'checked', settings: [] });
     expect(
@@ -317,6 +328,37 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     expect(wordsOf(missing, 'NO-SUCH-DEVICE')).toMatch(/^"…" names no device your Intune role assignments let you see \(scope tag Europe\)/);
     // The central administrator is answered about it.
     expect(await json<AppliesResult>(await get(scoped, `/api/applies?q=${VIEWER_SCOPE_DEMO.americasDevice}`, 'central'))).toMatchObject({ kind: 'found' });
+  });
+
+  it('what applies: a device outside the regional administrator’s tags makes the same Graph requests as one that does not exist, and nothing of the whole tenant', async () => {
+    // A server of its own, so that no other question has loaded reports 2 and 3 into its cache.
+    const own = await start(true);
+    try {
+      const { regional } = await signIn(own);
+      // The viewer's role assignments are read once, by the first question; the two compared come after.
+      await regional('/api/applies?q=WARM-UP');
+      const shapes = async (query: string) => {
+        harness.sim.graph.clearLog();
+        const body = await json<AppliesResult>(await regional(`/api/applies?q=${query}`));
+        const made = harness.sim.graph.requests.map((request) => `${request.method} ${request.path}?${decodeURIComponent(request.query.replace(/\+/g, ' ')).replace(query, '…')}`);
+        return { body, made };
+      };
+      const outside = await shapes(VIEWER_SCOPE_DEMO.americasDevice);
+      const missing = await shapes('NO-SUCH-DEVICE');
+      expect(outside.made).toEqual(missing.made);
+      expect(outside.made).toEqual([expect.stringMatching(/^GET \/beta\/deviceManagement\/managedDevices\?\$filter=deviceName eq '…'&\$select=.*roleScopeTagIds/)]);
+      expect({ ...outside.body, query: '…', words: outside.body.kind === 'notFound' ? outside.body.words.replace(VIEWER_SCOPE_DEMO.americasDevice, '…') : '' }).toEqual({
+        ...missing.body,
+        query: '…',
+        words: missing.body.kind === 'notFound' ? missing.body.words.replace('NO-SUCH-DEVICE', '…') : 'not refused',
+      });
+      // A device of theirs is answered, its question read as the whole tenant's is.
+      const europe = await shapes(VIEWER_SCOPE_DEMO.europeDevice);
+      expect(europe.body).toMatchObject({ kind: 'found', scope: { scope: 'scope tag Europe' } });
+      expect(europe.made.length).toBeGreaterThan(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('reads the role assignments once for every viewer while they are fresh', async () => {
@@ -458,7 +500,6 @@ describe('reports 2 and 4, whose rows carry their objects’ scope tags where Gr
 
 describe('triage and history with the viewer scope on', () => {
   const TRIAGE = '/api/reports/security-posture/triage';
-  const outside = { error: { status: 403, code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/outside what your Intune role assignments let you see/) } };
 
   it('a regional viewer accepts and snoozes only findings in their scope tags, and reopens only decisions of objects in them', async () => {
     const whole = await json<ReportResult>(await get(scoped, '/api/reports/security-posture', 'central'));
@@ -471,20 +512,27 @@ describe('triage and history with the viewer scope on', () => {
     expect(accepted.status).toBe(200);
     expect((await json<TriageView>(accepted)).decisions.map((decision) => decision.fingerprint)).toEqual([mine.fingerprint]);
 
+    // A finding outside their tags is answered as one that does not exist: the same status and body,
+    // so that the answer does not say whether it exists.
+    const absent = 'f'.repeat(32);
+    const answerOf = async (response: Response) => ({ status: response.status, body: await response.json() });
     for (const action of [
-      { action: 'accept', fingerprint: theirs.fingerprint, reason: 'not mine to accept' },
-      { action: 'snooze', fingerprint: theirs.fingerprint, until: '2099-01-01' },
+      { action: 'accept', reason: 'not mine to accept' },
+      { action: 'snooze', until: '2099-01-01' },
     ]) {
-      const refused = await post(scoped, TRIAGE, 'regional', action);
-      expect(refused.status, action.action).toBe(403);
-      expect(await json(refused)).toMatchObject(outside);
+      const refused = await answerOf(await post(scoped, TRIAGE, 'regional', { ...action, fingerprint: theirs.fingerprint }));
+      const missing = await answerOf(await post(scoped, TRIAGE, 'regional', { ...action, fingerprint: absent }));
+      expect(refused, action.action).toEqual(missing);
+      expect(refused).toEqual({ status: 404, body: { error: { status: 404, message: expect.stringMatching(/has no finding with this fingerprint/) } } });
     }
 
-    // The central administrator accepts a finding outside Europe: the regional one may not reopen it.
+    // The central administrator accepts a finding outside Europe: the regional one may not reopen it,
+    // and is answered as for a finding with no decision.
     expect((await post(scoped, TRIAGE, 'central', { action: 'accept', fingerprint: theirs.fingerprint, reason: 'central: known exception' })).status).toBe(200);
-    const reopen = await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: theirs.fingerprint });
-    expect(reopen.status).toBe(403);
-    expect(await json(reopen)).toMatchObject(outside);
+    const reopen = await answerOf(await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: theirs.fingerprint }));
+    expect(reopen).toEqual(await answerOf(await post(scoped, TRIAGE, 'regional', { action: 'reopen', fingerprint: absent })));
+    expect(reopen).toEqual({ status: 409, body: { error: { status: 409, message: 'This finding is not accepted or snoozed.' } } });
+    expect((await json<TriageView>(await get(scoped, TRIAGE, 'central'))).decisions.map((decision) => decision.fingerprint)).toContain(theirs.fingerprint);
 
     // A report whose objects carry no scope tags is refused as the report itself is.
     const connectors = await json<ReportResult>(await get(scoped, '/api/reports/connector-health', 'intune-administrator'));

@@ -21,7 +21,8 @@ export type OnDemandPost = { ok: true; scope: ViewerScope | null; reports: reado
 
 /**
  * `post new findings` asked now: at most what both the asker and the channel may see. The channel's
- * scope is its schedule's scope tag, or the whole tenant when it has none; the asker's is theirs
+ * scope is the scope tag it is kept to (`channelTag`: kept when its schedule stops), or the whole
+ * tenant when it has none; the asker's is theirs
  * (the whole tenant with the viewer scope off). Their intersection is always a set of scope tags or
  * the whole tenant: the channel's tag when the asker sees it, the asker's tags in a channel of the
  * whole tenant. The one case it is empty (a channel set for a tag the asker does not see) is

@@ -71,11 +71,18 @@ export interface NotUnderstood {
 export interface CommandContext extends BotServices {
   conversation: Conversation;
   /**
-   * The asker's Intune scope (docs/finding-rules.md, "Viewer scope"): the whole tenant when the
-   * viewer scope is off; with it on, never `none` for a command that answers in scope (the asker is
-   * told why first), and `none` for a command that shows no tenant data, which must not ask.
+   * The scope the answer shows (docs/finding-rules.md, "Viewer scope"): the whole tenant when the
+   * viewer scope is off; with it on, the asker's Intune scope, narrowed to the conversation's scope
+   * tag where the conversation is kept to one ("A channel's audience": what is said in a channel is
+   * read by all its members); never `none` for a command that answers in scope (the asker is told
+   * why first), and `none` for a command that shows no tenant data, which must not ask.
    */
   scope: ViewerScope;
+  /**
+   * The asker's own Intune scope, not narrowed to the conversation's: what they may change (a
+   * schedule, the tag the channel is kept to), never what is shown. `scope` where no tag narrows it.
+   */
+  asker: ViewerScope;
   /**
    * A report as the asker may see it: the server's own filtering of the shared result
    * (src/app/viewer-scopes.ts, `view`), or why it is not theirs to see. The result itself when the

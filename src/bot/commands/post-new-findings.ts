@@ -1,5 +1,7 @@
 import { errorText } from '../../core/error-text.js';
 import type { CardTarget } from '../bot-services.js';
+import { channelTag } from '../../core/schedule/post-schedule.js';
+import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import { onDemandPost } from './channel-scope.js';
 import type { Command } from './command.js';
 
@@ -23,9 +25,13 @@ export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
       name: request.conversation.name ?? 'this conversation',
       send: (card) => context.conversation.send({ card }),
     };
-    let schedule;
+    let schedule: Pick<PostSchedule, 'scopeTag' | 'reports'> | undefined;
     try {
-      schedule = (await context.schedules.read()).schedules.find((candidate) => candidate.channel === target.channel);
+      const book = await context.schedules.read();
+      const kept = book.schedules.find((candidate) => candidate.channel === target.channel);
+      // The channel's tag, kept when its schedule stopped (docs/finding-rules.md, "Viewer scope", "A channel's audience").
+      const tag = channelTag(book, target.channel);
+      schedule = kept || tag ? { reports: kept?.reports ?? [], ...(tag ? { scopeTag: tag } : {}) } : undefined;
     } catch (error) {
       // Whether this channel is kept to one scope tag is unknown, so nothing is posted rather than perhaps too much.
       context.log(`post new findings in ${target.channel}: the posting schedules could not be read: ${errorText(error)}`);
@@ -33,7 +39,7 @@ export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
         text: "Nothing was posted: this conversation's posting schedule could not be read, so whether its posts are kept to one scope tag is unknown. Try again in a few minutes.",
       };
     }
-    const plan = onDemandPost(context.scope, schedule, context.registry);
+    const plan = onDemandPost(context.asker, schedule, context.registry);
     if (!plan.ok) return { text: plan.message };
     const outcome = await context.poster.post(target, plan.reports, { alwaysAnswer: true, ...(plan.scope ? { scope: plan.scope } : {}) });
     context.log(`post new findings in ${target.channel}: ${outcome.status}, ${outcome.fresh} new`);

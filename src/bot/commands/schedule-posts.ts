@@ -1,5 +1,6 @@
 import { describeCadence, describePosts, describeSlot, nextSlotAfter, setSchedule } from '../../core/schedule/post-schedule.js';
-import type { PostSchedule, ScheduleRequest } from '../../core/schedule/post-schedule.js';
+import { channelTag } from '../../core/schedule/post-schedule.js';
+import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../core/schedule/post-schedule.js';
 import { describeScope } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 import { commandWords } from '../message-words.js';
@@ -45,6 +46,20 @@ export function mayChangeSchedule(scope: ViewerScope, schedule: Pick<PostSchedul
   return scope.kind === 'tags' && schedule.scopeTag !== undefined && scope.tagIds.has(schedule.scopeTag.id);
 }
 
+/**
+ * Whether an asker of `scope` may change what a channel posts: its schedule (`mayChangeSchedule`)
+ * and the scope tag the channel is kept to, which only someone who sees that tag (or the whole
+ * tenant) may change (docs/finding-rules.md, "Viewer scope", "A channel's audience"). The schedule
+ * in the way, if any, for the refusal's words.
+ */
+export function mayChangeChannel(scope: ViewerScope, book: ScheduleBook, channel: string): { ok: true } | { ok: false; schedule: Pick<PostSchedule, 'scopeTag'> } {
+  const tag = channelTag(book, channel);
+  if (tag && !mayChangeSchedule(scope, { scopeTag: tag })) return { ok: false, schedule: { scopeTag: tag } };
+  const current = book.schedules.find((schedule) => schedule.channel === channel);
+  if (current && !mayChangeSchedule(scope, current)) return { ok: false, schedule: current };
+  return { ok: true };
+}
+
 /** What an asker limited to scope tags is told of a schedule that is not theirs to change. */
 export function notYourSchedule(scope: ViewerScope, schedule: Pick<PostSchedule, 'scopeTag'>): string {
   return `This conversation's schedule posts ${describePosts(schedule)}, which is outside what your Intune role assignments let you see (${describeScope(scope)}), so you cannot change or stop it.`;
@@ -58,7 +73,8 @@ type ScopeTagChoice = { ok: true; tag: { id: string; name: string } | null } | {
  * while the viewer scope is on.
  */
 async function scopeTagFor(words: string | null, context: CommandContext): Promise<ScopeTagChoice> {
-  const { scope, viewerScopes } = context;
+  // The asker's own scope: the tags they may keep a channel to, whatever the channel is kept to now.
+  const { asker: scope, viewerScopes } = context;
   if (words === null) {
     if (scope.kind === 'tenant') return { ok: true, tag: null };
     return {
@@ -101,8 +117,8 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
   if (!chosen.ok) return chosen.message;
   const scopeTag = chosen.tag;
   const changed = await changeSchedules(context, 'set', (book) => {
-    const current = book.schedules.find((schedule) => schedule.channel === channel);
-    if (current && !mayChangeSchedule(context.scope, current)) return { book: null, value: { ok: false as const, message: notYourSchedule(context.scope, current) } };
+    const may = mayChangeChannel(context.asker, book, channel);
+    if (!may.ok) return { book: null, value: { ok: false as const, message: notYourSchedule(context.asker, may.schedule) } };
     const change = setSchedule(book, reading.request, {
       channel,
       name: request.conversation.name ?? 'this conversation',

@@ -2,12 +2,13 @@ import { describeCadence, describePosts, removeSchedule } from '../../core/sched
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import type { Command } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
-import { mayChangeSchedule, notYourSchedule } from './schedule-posts.js';
+import { mayChangeChannel, notYourSchedule } from './schedule-posts.js';
 
 /**
  * `stop posting`: this conversation's schedule ends; `post new findings` still posts when asked.
  * With the viewer scope on, an asker limited to scope tags stops only a schedule of one of their
- * tags (docs/finding-rules.md, "Viewer scope").
+ * tags, and the scope tag the channel is kept to stays (docs/finding-rules.md, "Viewer scope", "A
+ * channel's audience").
  */
 export const stopPosting: Command<{ kind: 'stop-posting' }> = {
   name: 'stop posting',
@@ -19,8 +20,8 @@ export const stopPosting: Command<{ kind: 'stop-posting' }> = {
   async handle(request, _reading, context) {
     const { channel } = request.conversation;
     const changed = await changeSchedules(context, 'stop', (book): { book: typeof book | null; value: { removed: PostSchedule | null; refused?: string } } => {
-      const current = book.schedules.find((schedule) => schedule.channel === channel);
-      if (current && !mayChangeSchedule(context.scope, current)) return { book: null, value: { removed: null, refused: notYourSchedule(context.scope, current) } };
+      const may = mayChangeChannel(context.asker, book, channel);
+      if (!may.ok) return { book: null, value: { removed: null, refused: notYourSchedule(context.asker, may.schedule) } };
       const { book: next, removed } = removeSchedule(book, channel);
       return { book: removed ? next : null, value: { removed } };
     });
@@ -29,6 +30,10 @@ export const stopPosting: Command<{ kind: 'stop-posting' }> = {
     const { removed } = changed.value;
     if (!removed) return { text: 'Nothing is posted here on a schedule, so there is nothing to stop.' };
     context.log(`posting schedule for ${channel}: stopped`);
-    return { text: `Stopped: ${describePosts(removed)} are no longer posted here ${describeCadence(removed)}. "post new findings" still posts them when you ask.` };
+    // The channel stays kept to its tag (removeSchedule): what is said here still answers in it, whoever asks.
+    const kept = removed.scopeTag
+      ? ` This conversation stays kept to scope tag ${removed.scopeTag.name}: what I post or answer here holds that tag's findings only, whoever asks.`
+      : '';
+    return { text: `Stopped: ${describePosts(removed)} are no longer posted here ${describeCadence(removed)}. "post new findings" still posts them when you ask.${kept}` };
   },
 };

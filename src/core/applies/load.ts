@@ -21,7 +21,7 @@ import { readFilteredOrWhole } from '../graph/filtered-read.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
-import { pathFor, pathInBatch, selectOf } from '../graph/upstream-read.js';
+import { betaTwinOf, pathFor, pathInBatch, selectOf } from '../graph/upstream-read.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { AssignmentRecords } from '../reports/assignment-hygiene/load.js';
 import { MAX_NESTING_DEPTH } from './derive.js';
@@ -191,24 +191,66 @@ function sameText(value: string | null, wanted: string): boolean {
   return value !== null && value.toLowerCase() === wanted.toLowerCase();
 }
 
-/** A device named by its managed device id; null when Intune has none by that id (404). */
+/** A managed device as a viewer limited to scope tags is answered about: its record and its scope tags (null when Graph did not send them). */
+export interface TaggedDevice {
+  device: DeviceRecord;
+  roleScopeTagIds: string[] | null;
+}
+
 /**
- * The scope tags of one managed device (`roleScopeTagIds`, beta), for a viewer limited to scope
- * tags; null when Graph did not send them, or the device is gone: unknown, never "no tags".
+ * The managed devices a question names, by name or by managed device id, each with its scope tags,
+ * for a viewer limited to scope tags (docs/finding-rules.md, "What applies", "For a viewer limited to
+ * scope tags"). The tags come in the same requests as the devices, read on beta, the only version
+ * that declares `roleScopeTagIds` (learn.microsoft.com/graph/api/resources/intune-devices-manageddevice?view=graph-rest-beta,
+ * "List of Scope Tag IDs for this Device instance"), so that whether the viewer may see a device is
+ * decided before anything is read that depends on its existence: the requests made are the same
+ * for a device outside their scope as for one that does not exist (no oracle by time or by count).
+ * Only devices: users and groups carry no scope tags, and such a viewer is answered about devices only.
  */
-export async function loadDeviceScopeTags(graph: GraphReader, id: string): Promise<string[] | null> {
-  try {
-    const device = await graph.get<{ id?: string; roleScopeTagIds?: unknown }>(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), {
-      query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) },
-    });
+export async function findTaggedDevices(graph: GraphReader, query: string): Promise<TaggedDevice[]> {
+  const wanted = query.trim();
+  if (!wanted) return [];
+  const quoted = wanted.replace(/'/g, "''");
+  const fields = APPLIES_DEVICES_READ.scopeTagsSelect.join(',');
+  const tagged = (item: DeviceItem & { roleScopeTagIds?: unknown }): TaggedDevice => ({
+    device: deviceRecord(item),
     // Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope").
-    return scopeTagIdsOf(device.roleScopeTagIds);
+    roleScopeTagIds: scopeTagIdsOf(item.roleScopeTagIds),
+  });
+  // A filter is a hint (report 4's WINDOWS_FILTER): each device is checked to be the one named, as resolve.ts does.
+  const named = (device: DeviceRecord) => device.id.toLowerCase() === wanted.toLowerCase() || sameText(device.deviceName, wanted);
+  const path = betaTwinOf(APPLIES_DEVICES_READ.path);
+  const [byName, byId] = await Promise.all([
+    // Where Graph refuses the name's filter (400), the list read whole, as an unscoped question's is (`readDevices`).
+    readFilteredOrWhole(async (sent) => {
+      const kept: TaggedDevice[] = [];
+      for await (const page of graph.pages<DeviceItem & { roleScopeTagIds?: unknown }>(path, {
+        query: sent === undefined ? { $select: fields } : { $filter: sent, $select: fields },
+      })) {
+        for (const item of page.items) {
+          const entry = tagged(item);
+          if (named(entry.device)) kept.push(entry);
+        }
+      }
+      return kept;
+    }, `deviceName eq '${quoted}'`),
+    isGraphId(wanted) ? readTaggedDevice(graph, wanted, tagged) : Promise.resolve(null),
+  ]);
+  const found = new Map<string, TaggedDevice>();
+  for (const entry of [...byName, ...(byId ? [byId] : [])]) if (named(entry.device)) found.set(entry.device.id.toLowerCase(), entry);
+  return [...found.values()];
+}
+
+async function readTaggedDevice(graph: GraphReader, id: string, tagged: (item: DeviceItem & { roleScopeTagIds?: unknown }) => TaggedDevice): Promise<TaggedDevice | null> {
+  try {
+    return tagged(await graph.get(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), { query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) } }));
   } catch (error) {
     if (error instanceof GraphError && error.status === 404) return null;
     throw error;
   }
 }
 
+/** A device named by its managed device id; null when Intune has none by that id (404). */
 async function readDevice(graph: GraphReader, id: string): Promise<DeviceRecord | null> {
   try {
     return deviceRecord(await graph.get<DeviceItem>(pathFor(APPLIES_DEVICE_READ, id), { query: { $select: DEVICE_FIELDS.join(',') } }));

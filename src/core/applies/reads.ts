@@ -30,6 +30,10 @@ export const APPLIES_DEVICES_READ = {
   select: APPLIES_DEVICE_FIELDS,
   optional: false,
   betaTwin: true,
+  // For a viewer limited to scope tags the device is found on beta with its tags in the same request,
+  // so that whether they may see it is decided before anything that depends on its existence is read
+  // (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags").
+  scopeTagsSelect: [...APPLIES_DEVICE_FIELDS, 'roleScopeTagIds'],
   why: 'The device a question names (by name, or its primary user by UPN), its primary user, its platform, and the properties assignment filters read.',
 } as const satisfies UpstreamRead;
 
@@ -117,9 +121,10 @@ export const APPLIES_DEVICE_DIRECT_GROUPS_READ = {
 } as const satisfies UpstreamRead;
 
 /**
- * `GET /beta/deviceManagement/managedDevices/{id}` with `$select=id,roleScopeTagIds`: the scope tags
- * of the device a viewer limited to scope tags asks about, made only for such a viewer with the
- * viewer scope on (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags").
+ * `GET /beta/deviceManagement/managedDevices/{id}` with the device's fields and `roleScopeTagIds`:
+ * the device a viewer limited to scope tags names by its id, with its scope tags in the same
+ * request, made only for such a viewer with the viewer scope on (docs/finding-rules.md, "What
+ * applies", "For a viewer limited to scope tags").
  * Beta only: `/v1.0`'s managedDevice has no `roleScopeTagIds` (the v1.0 and beta metadata;
  * learn.microsoft.com/graph/api/resources/intune-devices-manageddevice?view=graph-rest-beta lists it,
  * "List of Scope Tag IDs for this Device instance").
@@ -128,9 +133,9 @@ export const APPLIES_DEVICE_SCOPE_TAGS_READ = {
   path: '/beta/deviceManagement/managedDevices/{id}',
   permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-get?view=graph-rest-beta',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
-  select: ['id', 'roleScopeTagIds'],
+  select: [...APPLIES_DEVICE_FIELDS, 'roleScopeTagIds'],
   optional: true,
-  why: 'The scope tags of the device a viewer limited to scope tags asks about: whether their Intune role assignments let them see it.',
+  why: 'The device a viewer limited to scope tags names by its id, with its scope tags: whether their Intune role assignments let them see it.',
 } as const satisfies UpstreamRead;
 
 export const APPLIES_READS: readonly UpstreamRead[] = [

@@ -61,6 +61,19 @@ export interface PostSchedule {
 export interface ScheduleBook {
   version: 1;
   schedules: PostSchedule[];
+  /**
+   * The scope tag each channel is kept to (docs/finding-rules.md, "Viewer scope", "A channel's
+   * audience"): the channel's, not its schedule's, so it stays when the schedule stops, and every
+   * command and post in the channel answers in it, whoever asks. Absent in a book written before it
+   * was kept: a schedule's own `scopeTag` then binds its channel (`channelTag`).
+   */
+  channelScopes?: ChannelScope[];
+}
+
+/** A channel kept to one scope tag: its ledger key and the tag (its id, which posts filter by, and its name when it was bound). */
+export interface ChannelScope {
+  channel: string;
+  scopeTag: { id: string; name: string };
 }
 
 /** One schedule per channel; a store with thousands of channels posting on schedules is not what this app is for. */
@@ -91,9 +104,31 @@ export function isScheduleBook(value: unknown): value is ScheduleBook {
         schedule.reference !== null &&
         typeof schedule.setAt === 'string' &&
         (schedule.lastSlot === null || typeof schedule.lastSlot === 'string') &&
-        (schedule.scopeTag === undefined || (typeof schedule.scopeTag?.id === 'string' && typeof schedule.scopeTag.name === 'string')),
-    )
+        (schedule.scopeTag === undefined || isTag(schedule.scopeTag)),
+    ) &&
+    (book.channelScopes === undefined || (Array.isArray(book.channelScopes) && book.channelScopes.every((bound) => typeof bound?.channel === 'string' && isTag(bound.scopeTag))))
   );
+}
+
+function isTag(value: unknown): value is { id: string; name: string } {
+  const tag = value as Partial<{ id: unknown; name: unknown }> | null | undefined;
+  return typeof tag?.id === 'string' && typeof tag.name === 'string';
+}
+
+/**
+ * The scope tag a channel is kept to, if any: its binding, else (a book written before bindings were
+ * kept) the tag of its schedule. Undefined: the channel is not kept to a tag.
+ */
+export function channelTag(book: ScheduleBook, channel: string): { id: string; name: string } | undefined {
+  return book.channelScopes?.find((bound) => bound.channel === channel)?.scopeTag ?? book.schedules.find((schedule) => schedule.channel === channel)?.scopeTag;
+}
+
+/** The book with `channel` kept to `tag`, or to no tag (null); every other channel's binding as it was. */
+export function bindChannel(book: ScheduleBook, channel: string, tag: { id: string; name: string } | null): ScheduleBook {
+  const others = (book.channelScopes ?? []).filter((bound) => bound.channel !== channel);
+  const channelScopes = tag ? [...others, { channel, scopeTag: tag }] : others;
+  const { channelScopes: _old, ...rest } = book;
+  return channelScopes.length > 0 ? { ...rest, channelScopes } : rest;
 }
 
 function isCadence(value: unknown): value is Cadence {
@@ -156,7 +191,9 @@ export function setSchedule(
     lastRun: null,
   };
   const zoneFrom = request.timeZone ? 'message' : sender ? 'sender' : 'default';
-  return { ok: true, book: { version: 1, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, schedule, replaced, zoneFrom };
+  // The channel is kept to the schedule's tag, or to none for a schedule of the whole tenant (which only a whole-tenant asker sets).
+  const next = bindChannel({ ...book, schedules: [...book.schedules.filter((other) => other !== replaced), schedule] }, context.channel, context.scopeTag ?? null);
+  return { ok: true, book: next, schedule, replaced, zoneFrom };
 }
 
 /**
@@ -173,7 +210,9 @@ export function scheduleReports(schedule: Pick<PostSchedule, 'scopeTag' | 'repor
 
 export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {
   const removed = book.schedules.find((schedule) => schedule.channel === channel) ?? null;
-  return { book: { version: 1, schedules: book.schedules.filter((schedule) => schedule !== removed) }, removed };
+  // The channel stays kept to its tag when its schedule stops: the binding is the channel's (`channelTag`).
+  const tag = channelTag(book, channel);
+  return { book: bindChannel({ ...book, schedules: book.schedules.filter((schedule) => schedule !== removed) }, channel, tag ?? null), removed };
 }
 
 /**
@@ -183,7 +222,7 @@ export function removeSchedule(book: ScheduleBook, channel: string): { book: Sch
  */
 export function recordRun(book: ScheduleBook, run: { channel: string; setAt: string; slot: Date; status: string; message?: string; succeeded: boolean; now: Date }): ScheduleBook {
   return {
-    version: 1,
+    ...book,
     schedules: book.schedules.map((schedule) => {
       if (schedule.channel !== run.channel || schedule.setAt !== run.setAt) return schedule;
       const lastRun = { at: run.now.toISOString(), status: run.status, ...(run.message ? { message: run.message } : {}) };

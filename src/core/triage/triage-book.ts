@@ -157,12 +157,28 @@ export type TriageOutcome = { ok: true; book: TriageBook; decision: TriageDecisi
  * stays within its limits by dropping each person's oldest audit entries past their share and
  * decisions that no longer have an effect.
  */
-export function applyTriage(book: TriageBook, request: TriageRequest, context: { report: ReportId; finding: Finding | null; by: TriageActor; now: Date }): TriageOutcome {
-  const { report, finding, by, now } = context;
+export function applyTriage(
+  book: TriageBook,
+  request: TriageRequest,
+  context: {
+    report: ReportId;
+    finding: Finding | null;
+    by: TriageActor;
+    now: Date;
+    /**
+     * For a viewer limited to scope tags: whether they may see a decision (docs/finding-rules.md,
+     * "Viewer scope"). One they may not see is, to them, no decision at all: reopening it is answered
+     * as reopening a finding with none, so that the answer does not say whether it exists.
+     */
+    visible?: (decision: TriageDecision) => boolean;
+  },
+): TriageOutcome {
+  const { report, finding, by, now, visible } = context;
   const at = now.toISOString();
   const reason = (request.reason ?? '').trim();
   if (reason.length > MAX_REASON_LENGTH) return { ok: false, status: 400, message: `A reason is at most ${MAX_REASON_LENGTH} characters.` };
-  const existing = book.decisions.find((decision) => decision.fingerprint === request.fingerprint);
+  const kept = book.decisions.find((decision) => decision.fingerprint === request.fingerprint);
+  const existing = kept && (!visible || visible(kept)) ? kept : undefined;
   const others = book.decisions.filter((decision) => decision.fingerprint !== request.fingerprint);
 
   if (request.action === 'reopen') {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   RETRY_AFTER_MS,
+  channelTag,
   SCHEDULE_LIMIT,
   describeCadence,
   dueSlot,
@@ -209,5 +210,51 @@ describe('the book of schedules', () => {
     expect(tagged.replaced?.scopeTag).toBeUndefined();
     expect(isScheduleBook(JSON.parse(JSON.stringify(tagged.book)))).toBe(true);
     expect(isScheduleBook({ ...tagged.book, schedules: [{ ...tagged.schedule, scopeTag: { id: 1 } }] })).toBe(false);
+  });
+
+  it('keeps the channel to its scope tag when its schedule stops, and reads a book stored before channels were kept so', () => {
+    const { schedule } = scheduled(request('daily'), '2026-11-23T10:00:00Z');
+    const europe = { id: '1', name: 'Europe' };
+    // As an earlier version stored it: the tag on the schedule only, no channel bindings.
+    const stored = JSON.parse(JSON.stringify({ version: 1, schedules: [{ ...schedule, scopeTag: europe }] })) as unknown;
+    expect(isScheduleBook(stored)).toBe(true);
+    const before = stored as ScheduleBook;
+    expect(before.channelScopes).toBeUndefined();
+    expect(channelTag(before, schedule.channel)).toEqual(europe);
+    expect(channelTag(before, '19:other@thread.tacv2')).toBeUndefined();
+
+    const stopped = removeSchedule(before, schedule.channel);
+    expect(stopped.removed?.channel).toBe(schedule.channel);
+    expect(stopped.book.schedules).toEqual([]);
+    expect(channelTag(stopped.book, schedule.channel)).toEqual(europe);
+    expect(isScheduleBook(JSON.parse(JSON.stringify(stopped.book)))).toBe(true);
+    // A run recorded keeps the bindings.
+    expect(
+      recordRun(
+        { ...stopped.book, schedules: [schedule] },
+        { channel: schedule.channel, setAt: schedule.setAt, slot: at('2026-11-24T09:00:00Z'), status: 'posted', succeeded: true, now: at('2026-11-24T09:00:00Z') },
+      ).channelScopes,
+    ).toEqual([{ channel: schedule.channel, scopeTag: europe }]);
+
+    // A schedule of the whole tenant set there opens the channel again; one of another tag keeps it to that tag.
+    const context = {
+      channel: schedule.channel,
+      name: schedule.name,
+      reference: schedule.reference,
+      reports: ['escrow-gaps' as const],
+      setBy: 'Megan',
+      senderTimeZone: 'UTC',
+      now: at('2026-11-25T10:00:00Z'),
+    };
+    const americas = setSchedule(stopped.book, request('daily'), { ...context, reports: ['security-posture'], scopeTag: { id: '2', name: 'Americas' } });
+    if (!americas.ok) throw new Error(americas.message);
+    expect(channelTag(americas.book, schedule.channel)).toEqual({ id: '2', name: 'Americas' });
+    const whole = setSchedule(americas.book, request('daily'), { ...context, reports: ['escrow-gaps'] });
+    if (!whole.ok) throw new Error(whole.message);
+    expect(channelTag(whole.book, schedule.channel)).toBeUndefined();
+    expect(whole.book.channelScopes).toBeUndefined();
+
+    expect(isScheduleBook({ ...stopped.book, channelScopes: [{ channel: schedule.channel, scopeTag: { id: 1 } }] })).toBe(false);
+    expect(isScheduleBook({ ...stopped.book, channelScopes: 'Europe' })).toBe(false);
   });
 });
