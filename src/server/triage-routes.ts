@@ -56,7 +56,9 @@ export function registerTriageRoutes(server: Server, options: TriageRoutesOption
   const scopeFor = async (res: Response, user: TabUser): Promise<InScope | undefined | null> => {
     const scope = await scopeOrRefuse(viewerScopes, res, user);
     if (!scope) return null;
-    if (!viewerScopes || scope.kind === 'tenant') return undefined;
+    // A whole tenant from an Intune role assignment without scope tags (`areas`) still sees a
+    // tenant-wide report only as its roles read it (scope-report.ts), so it is filtered too.
+    if (!viewerScopes || (scope.kind === 'tenant' && !scope.areas)) return undefined;
     return (result) => viewerScopes.view(result, scope);
   };
   const answer = <T extends object>(res: Response, value: T | OutsideScope): void => {

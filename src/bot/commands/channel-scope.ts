@@ -46,7 +46,9 @@ export function onDemandPost(
     }
     return { ok: true, scope: channelScope(tag), reports: scheduleReports(schedule, reports) };
   }
-  if (asker.kind === 'tenant') return { ok: true, scope: null, reports: reports.postedByDefault };
+  // Every report only for a viewer who sees every report; an Intune role assignment without scope
+  // tags (`areas`) sees every tagged object, so its posts are the scope-tagged reports, shown whole.
+  if (asker.kind === 'tenant' && !asker.areas) return { ok: true, scope: null, reports: reports.postedByDefault };
   if (reports.scopeTagged.length === 0) return { ok: false, message: `No report carries scope tags, so there is nothing in your scope (${describeScope(asker)}) to post.` };
   return { ok: true, scope: asker, reports: reports.scopeTagged };
 }

@@ -76,7 +76,14 @@ async function scopeTagFor(words: string | null, context: CommandContext): Promi
   // The asker's own scope: the tags they may keep a channel to, whatever the channel is kept to now.
   const { asker: scope, viewerScopes } = context;
   if (words === null) {
-    if (scope.kind === 'tenant') return { ok: true, tag: null };
+    if (scope.kind === 'tenant' && !scope.areas) return { ok: true, tag: null };
+    if (scope.kind === 'tenant') {
+      return {
+        ok: false,
+        message:
+          'A schedule without a scope tag posts every report, and your Intune role assignment does not read all of them (the tenant-wide reports open only to the role permission that reads them), so a schedule you set must name a scope tag: for example, "post new findings for scope tag Europe daily at 9:00".',
+      };
+    }
     return {
       ok: false,
       message: `Your Intune role assignments let you see ${describeScope(scope)}, not the whole tenant, so a schedule you set must name one of your scope tags: for example, "post new findings for scope tag ${scope.kind === 'tags' ? scope.tagNames[0] : 'Europe'} daily at 9:00".`,
