@@ -18,13 +18,15 @@ import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
-import { settingValues } from '../setting-conflicts/setting-values.js';
+import { optionNames, settingValues } from '../setting-conflicts/setting-values.js';
 import type { SettingValue } from '../setting-conflicts/setting-values.js';
 
 /** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
 export interface ChoiceValue {
   settingDefinitionId: string;
   value: string;
+  /** The option's display name, from its definition expanded with the settings (setting-values.ts, `optionNames`); absent where none came. */
+  optionName?: string;
 }
 
 /** One of a policy's assignments, kept to what decides whether it reaches anyone. */
@@ -104,12 +106,16 @@ export interface SecurityPostureRecords {
   auditLog?: AuditLog;
 }
 
+/** The longest display name kept; a definition's name is a few words. */
+const NAME_MAX = 200;
+
 export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
 export const FIREWALL_SETTING = /^vendor_msft_firewall_mdmstore_(domain|private|public)profile_enablefirewall$/;
 
 /** Every choice value in a settings tree that an ASR or firewall rule reads, however deep. */
 export function relevantChoices(settings: unknown): ChoiceValue[] {
   const found: ChoiceValue[] = [];
+  const options = optionNames(settings);
   const visit = (node: unknown, depth: number) => {
     if (depth > 32 || typeof node !== 'object' || node === null) return;
     if (Array.isArray(node)) {
@@ -120,7 +126,10 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
     const id = asString(record.settingDefinitionId);
     const choice = record.choiceSettingValue as { value?: unknown } | undefined;
     const value = asString(choice?.value);
-    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) found.push({ settingDefinitionId: id, value });
+    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) {
+      const optionName = options.get(value) ?? options.get(value.toLowerCase());
+      found.push(optionName ? { settingDefinitionId: id, value, optionName: optionName.slice(0, NAME_MAX) } : { settingDefinitionId: id, value });
+    }
     for (const [key, child] of Object.entries(record)) {
       if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
         visit(child, depth + 1);
@@ -207,9 +216,6 @@ type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' |
 const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
 
 const settingsPath = (policy: SecurityPolicy) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
-
-/** The longest display name kept; a definition's name is a few words. */
-const NAME_MAX = 200;
 
 /**
  * The display names of the settings a policy sets, from the definitions expanded with them: only
@@ -298,8 +304,9 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 export const SETTINGS_MEMORY = 'policy-settings';
 // Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report;
 // version 3 the settings' display names (`settingNames`), so that a warm load does not read them again;
-// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts).
-const SETTINGS_MEMORY_VERSION = 4;
+// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts);
+// version 5 each choice shown by its option's display name (`display`, `optionName`).
+const SETTINGS_MEMORY_VERSION = 5;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
 const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -342,7 +349,9 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
   const unchanged = kept.lastModifiedDateTime === policy.lastModifiedDateTime && kept.settingCount === policy.settingCount;
   if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || !Array.isArray(kept.values) || typeof kept.settingsRead !== 'number')
     return undefined;
-  const choices = kept.choices.filter((choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string');
+  const choices = kept.choices.filter(
+    (choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string' && (choice.optionName === undefined || typeof choice.optionName === 'string'),
+  );
   const values = kept.values.filter(
     (value) =>
       typeof value?.settingDefinitionId === 'string' &&
