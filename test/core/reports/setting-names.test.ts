@@ -82,6 +82,10 @@ function reportSurfaces(result: ReportResult): Record<string, string[]> {
     'channel post text': [...post.blocks, ...post.runs],
     'CSV line': reportToCsv(result).split('\n'),
     'CLI line': reportToText(result, definition, { color: false, width: null }).split('\n'),
+    // A finding's story: the values its object's changes set, from Intune's audit log.
+    'story value': Object.values(result.auditLog?.state === 'read' ? result.auditLog.changes : {})
+      .flat()
+      .flatMap((change) => change.properties.flatMap((property) => [property.oldValue ?? '', property.newValue ?? ''])),
   };
 }
 

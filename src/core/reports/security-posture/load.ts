@@ -27,6 +27,8 @@ export interface ChoiceValue {
   value: string;
   /** The option's display name, from its definition expanded with the settings (setting-values.ts, `optionNames`); absent where none came. */
   optionName?: string;
+  /** Every option of its setting's definition, by option id: what names a value a finding's story shows it changed from (audit-story.ts). */
+  options?: Record<string, string>;
 }
 
 /** One of a policy's assignments, kept to what decides whether it reaches anyone. */
@@ -128,7 +130,13 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
     const value = asString(choice?.value);
     if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) {
       const optionName = options.get(value) ?? options.get(value.toLowerCase());
-      found.push(optionName ? { settingDefinitionId: id, value, optionName: optionName.slice(0, NAME_MAX) } : { settingDefinitionId: id, value });
+      const all = Object.fromEntries([...options].filter(([itemId]) => itemId.startsWith(`${id}_`)).map(([itemId, name]) => [itemId, name.slice(0, NAME_MAX)]));
+      found.push({
+        settingDefinitionId: id,
+        value,
+        ...(optionName ? { optionName: optionName.slice(0, NAME_MAX) } : {}),
+        ...(Object.keys(all).length > 0 ? { options: all } : {}),
+      });
     }
     for (const [key, child] of Object.entries(record)) {
       if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
@@ -177,6 +185,15 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
     settingsError: null,
     roleScopeTagIds: Array.isArray(policy.roleScopeTagIds) ? policy.roleScopeTagIds.filter((id): id is string => typeof id === 'string') : null,
   };
+}
+
+/** The display names of the options of the ASR and firewall settings the policies set, by option id (`ChoiceValue.options`). */
+export function optionNamesOf(records: Pick<SecurityPostureRecords, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const policy of records.policies) {
+    for (const choice of policy.choices) for (const [itemId, name] of Object.entries(choice.options ?? {})) if (!names.has(itemId)) names.set(itemId, name);
+  }
+  return names;
 }
 
 /** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
@@ -350,7 +367,11 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
   if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || !Array.isArray(kept.values) || typeof kept.settingsRead !== 'number')
     return undefined;
   const choices = kept.choices.filter(
-    (choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string' && (choice.optionName === undefined || typeof choice.optionName === 'string'),
+    (choice) =>
+      typeof choice?.settingDefinitionId === 'string' &&
+      typeof choice.value === 'string' &&
+      (choice.optionName === undefined || typeof choice.optionName === 'string') &&
+      (choice.options === undefined || (typeof choice.options === 'object' && choice.options !== null && Object.values(choice.options).every((name) => typeof name === 'string'))),
   );
   const values = kept.values.filter(
     (value) =>
