@@ -376,7 +376,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
  */
 export function unnamedNotice(count: number): string | null {
   if (count === 0) return null;
-  return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} values by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;
+  return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;
 }
 
 /**

@@ -499,10 +499,10 @@ describe("the settings' display names", () => {
     const a = policyPair('a', [camera('1'), firewall('true')], [include(G1)]);
     const b = policyPair('b', [camera('0'), firewall('false')], [include(G1)]);
     expect(deriveSettingConflicts(records(a, b)).notice).toBe(
-      "2 settings are shown by their settings catalog id, and their values by option id: Graph sent no definition for them with the policies' settings.",
+      "2 settings are shown by their settings catalog id, and their choices by option id: Graph sent no definition for them with the policies' settings.",
     );
     const one = deriveSettingConflicts({ ...records(a, b), definitionNames: new Map([[CAMERA, 'Allow Camera']]) });
-    expect(one.notice).toBe("1 setting is shown by its settings catalog id, and its values by option id: Graph sent no definition for it with the policies' settings.");
+    expect(one.notice).toBe("1 setting is shown by its settings catalog id, and its choices by option id: Graph sent no definition for it with the policies' settings.");
     const all = deriveSettingConflicts({
       ...records(a, b),
       definitionNames: new Map([

@@ -151,7 +151,7 @@ describe('setting conflicts on the strict simulator', () => {
     expect(result.rows.find((candidate) => candidate.id === INSTALL_DAY)?.policies).toBe(
       '"Updates - install on Mondays (Platform engineering)": 2; "Updates - install on Saturdays (Build agents)": 7',
     );
-    expect(result.notice).toBe("2 settings are shown by their settings catalog id, and their values by option id: Graph sent no definition for them with the policies' settings.");
+    expect(result.notice).toBe("2 settings are shown by their settings catalog id, and their choices by option id: Graph sent no definition for them with the policies' settings.");
   });
 
   it('keeps the names with the settings, so a warm load names the settings without reading them again', async () => {
