@@ -72,17 +72,20 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     }
     const cloud = settings.find((setting) => setting.settingDefinitionId === CLOUD_PROTECTION)!;
     expect(cloud.security).toBe(true);
+    // Named as the admin center names the setting and its options, from the definitions read with the settings.
+    expect(cloud.setting).toBe('Allow Cloud Protection');
     expect(values(cloud)).toEqual([
-      ['Defender - cloud protection off for builds (Engineering)', 'applies', '0'],
-      ['Defender - cloud protection on (Engineering)', 'applies', '1'],
-      ['Defender - Full configuration', 'applies', '1'],
-      ['Defender - Servers', 'applies', '1'],
+      ['Defender - cloud protection off for builds (Engineering)', 'applies', 'Not allowed. Turns off Cloud Protection.'],
+      ['Defender - cloud protection on (Engineering)', 'applies', 'Allowed. Turns on Cloud Protection.'],
+      ['Defender - Full configuration', 'applies', 'Allowed. Turns on Cloud Protection.'],
+      ['Defender - Servers', 'applies', 'Allowed. Turns on Cloud Protection.'],
     ]);
     const camera = settings.find((setting) => setting.settingDefinitionId === CAMERA)!;
     expect(camera.security).toBe(false);
+    expect(camera.setting).toBe('Allow Camera');
     expect(values(camera)).toEqual([
-      ['Devices - camera allowed', 'applies', '1'],
-      ['Devices - camera blocked (meeting rooms)', 'applies', '0'],
+      ['Devices - camera allowed', 'applies', 'Allowed.'],
+      ['Devices - camera blocked (meeting rooms)', 'applies', 'Not allowed.'],
     ]);
     // Conflicts come first, the security ones before the others.
     expect(settings.slice(0, 4).map((setting) => setting.security)).toEqual([true, true, false, false]);
@@ -98,7 +101,7 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     // Cortana off twice is a duplicate (so are the settings report 3's two Defender policies both set to one value).
     const cortana = settings.find((setting) => setting.settingDefinitionId === CORTANA)!;
     expect(cortana.kind).toBe('duplicate');
-    expect(cortana.applied).toBe('0, the value each policy that applies sets.');
+    expect(cortana.applied).toBe('Block, the value each policy that applies sets.');
     for (const duplicate of settings.filter((setting) => setting.kind === 'duplicate'))
       expect(new Set(duplicate.policies.map((policy) => policy.value)).size, duplicate.settingDefinitionId).toBe(1);
 
@@ -121,8 +124,8 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     expect(ids(settings, 'merged')).toEqual([EXCLUDED_PATHS, FIREWALL_RULES]);
     const firewall = settings.find((setting) => setting.settingDefinitionId === PRIVATE_FIREWALL)!;
     expect(values(firewall)).toEqual([
-      ['Firewall - Corporate', 'applies', 'true'],
-      ['Firewall - Branch offices (policy set)', 'unknown', 'false'],
+      ['Firewall - Corporate', 'applies', 'True'],
+      ['Firewall - Branch offices (policy set)', 'unknown', 'False'],
     ]);
     expect(firewall.words).toContain('whether "Firewall - Branch offices (policy set)" applies could not be decided');
     expect(firewall.applied).toMatch(/^Cannot tell\./);

@@ -145,10 +145,11 @@ describe('the answer card on the demo tenant', () => {
     // firewall profile possibly, as one of its policies could not be decided; the merged Defender exclusions and firewall rules counted.
     expect(text).toContain('Setting conflicts\n');
     expect(text).toContain('1 setting in conflict, 1 possible conflict, 0 duplicates and 2 merged settings.');
-    expect(text).toContain('Conflict\n · \ndevice_vendor_msft_policy_config_camera_allowcamera');
+    // Named as the admin center names the setting and its options (docs/finding-rules.md, "Settings as the admin center names them").
+    expect(text).toContain('Conflict\n · \nAllow Camera');
     expect(text).toContain('Applied: Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.');
-    expect(text).toContain('Devices - camera allowed: 1; Devices - camera blocked (meeting rooms): 0');
-    expect(text).toContain('Firewall - Corporate: true; Firewall - Branch offices (policy set) (could not be decided): false');
+    expect(text).toContain('Devices - camera allowed: Allowed.; Devices - camera blocked (meeting rooms): Not allowed.');
+    expect(text).toContain('Firewall - Corporate: True; Firewall - Branch offices (policy set) (could not be decided): False');
     expect(text).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
   });
 

@@ -94,14 +94,14 @@ describe('dmhealth applies', () => {
     expect(section).toContain('\nSetting conflicts\n1 setting in conflict, 1 possible conflict, 0 duplicates and 2 merged settings.\n');
     expect(section).toContain(
       [
-        '  Conflict: device_vendor_msft_policy_config_camera_allowcamera',
+        '  Conflict: Allow Camera',
         '    Applied: Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.',
-        '    - Devices - camera allowed (applies): 1',
-        '    - Devices - camera blocked (meeting rooms) (applies): 0',
+        '    - Devices - camera allowed (applies): Allowed.',
+        '    - Devices - camera blocked (meeting rooms) (applies): Not allowed.',
       ].join('\n'),
     );
-    expect(section).toContain('    - Firewall - Branch offices (policy set) (could not be decided): false');
-    expect(section).toContain('  Merged: device_vendor_msft_policy_config_defender_excludedpaths\n    Applied: All of them, merged into one list: C:\\Build; C:\\LOB.');
+    expect(section).toContain('    - Firewall - Branch offices (policy set) (could not be decided): False');
+    expect(section).toContain('  Merged: Excluded Paths\n    Applied: All of them, merged into one list: C:\\Build; C:\\LOB.');
 
     const json = await dmhealth(['applies', APPLIES_DEMO.device, '--format', 'json']);
     const result = JSON.parse(json.stdout) as { answer: { conflicts: { state: string; settings: Array<{ kind: string; settingDefinitionId: string }> } } };

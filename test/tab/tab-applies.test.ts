@@ -60,12 +60,12 @@ describe('what applies in the tab', () => {
     const conflict = section.locator('[data-applies-conflict="conflict"]');
     expect(await conflict.count()).toBe(1);
     const camera = (await conflict.textContent()) ?? '';
-    expect(camera).toContain('device_vendor_msft_policy_config_camera_allowcamera');
+    expect(camera).toContain('Allow Camera');
     expect(camera).toContain('Applied: Neither value. Intune reports a conflict and applies neither setting');
-    expect(camera).toContain('Devices - camera allowed (applies): 1');
-    expect(camera).toContain('Devices - camera blocked (meeting rooms) (applies): 0');
+    expect(camera).toContain('Devices - camera allowed (applies): Allowed.');
+    expect(camera).toContain('Devices - camera blocked (meeting rooms) (applies): Not allowed.');
     const possible = (await section.locator('[data-applies-conflict="possibleConflict"]').textContent()) ?? '';
-    expect(possible).toContain('Firewall - Branch offices (policy set) (could not be decided): false');
+    expect(possible).toContain('Firewall - Branch offices (policy set) (could not be decided): False');
     expect(possible).toContain('whether "Firewall - Branch offices (policy set)" applies could not be decided');
     // Each policy is a link to Intune, reached by Tab.
     const link = conflict.getByRole('link', { name: 'Devices - camera allowed' });

@@ -59,8 +59,8 @@ describe("a setting conflict's pane: its policies side by side", () => {
 
     const cards = await cardsOf(section);
     expect(cards.map(({ name, value }) => ({ name, value }))).toEqual([
-      { name: CAMERA_POLICIES[0], value: '1' },
-      { name: CAMERA_POLICIES[1], value: '0' },
+      { name: CAMERA_POLICIES[0], value: 'Allowed.' },
+      { name: CAMERA_POLICIES[1], value: 'Not allowed.' },
     ]);
     // Side by side: one row, the second to the right of the first.
     expect(Math.abs(cards[0]!.box.y - cards[1]!.box.y)).toBeLessThan(1);
@@ -96,9 +96,9 @@ describe("a setting conflict's pane: its policies side by side", () => {
     const section = await openConflict(page, 'Enable Private Network Firewall');
     const cards = await cardsOf(section);
     expect(cards.map(({ name, value }) => ({ name, value }))).toEqual([
-      { name: 'Firewall - Branch offices (policy set)', value: 'false' },
-      { name: 'Firewall - Corporate', value: 'true' },
-      { name: 'Firewall - Datacenter', value: 'true' },
+      { name: 'Firewall - Branch offices (policy set)', value: 'False' },
+      { name: 'Firewall - Corporate', value: 'True' },
+      { name: 'Firewall - Datacenter', value: 'True' },
     ]);
     const deciding = section.locator('[data-conflict-side][data-decides]');
     expect(await deciding.locator('[data-conflict-policy]').allTextContents()).toEqual(['Firewall - Branch offices (policy set)', 'Firewall - Datacenter']);
@@ -109,9 +109,10 @@ describe("a setting conflict's pane: its policies side by side", () => {
 
   it('shows a secret only as set, never a value or the token Graph gives for it', async () => {
     const page = await tab.newPage();
-    const section = await openConflict(page, ONBOARDING);
-    // Its definition has no display name in the demo: named by its id, which is not repeated.
-    expect(await section.locator('[data-conflict-setting-id]').count()).toBe(0);
+    // The name is matched as a pattern, its brackets escaped.
+    const section = await openConflict(page, 'Onboarding \\(Device\\)');
+    // Named by its definition, its id beside the name.
+    expect(await section.locator('[data-conflict-setting-id]').textContent()).toBe(`Setting id ${ONBOARDING}`);
     const cards = await cardsOf(section);
     expect(cards.map((card) => card.value)).toEqual(['set (secret)', 'set (secret)']);
     const text = (await page.getByRole('dialog').textContent()) ?? '';

@@ -28,7 +28,8 @@ describe("a finding's story in the tab", () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toContain('dana.lopez@contoso-demo.example');
     expect(items[0]).toContain('Patch DeviceManagementConfigurationPolicy');
-    expect(items[0]).toContain('vendor_msft_firewall_mdmstore_privateprofile_enablefirewall_true → vendor_msft_firewall_mdmstore_privateprofile_enablefirewall_false');
+    // The option ids the log holds, named as the row names them (docs/finding-rules.md, "Settings as the admin center names them").
+    expect(items[0]).toContain('True → False');
     expect(items[1]).toContain('alex.wilber@contoso-demo.example');
     expect(items.join(' ')).not.toContain('megan.bowen');
     await saveScreenshot(page, 'finding-recent-changes');

@@ -11,9 +11,9 @@
 import { capitalise, compareText } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
-import { MERGED_SETTINGS, indexSetters, isSecurity, judgePair } from '../reports/setting-conflicts/derive.js';
+import { MERGED_SETTINGS, indexSetters, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
-import { conflictPolicies } from '../reports/setting-conflicts/load.js';
+import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
 import type { AppliesGroup, AppliesVerdict } from './derive.js';
 
@@ -22,7 +22,15 @@ import type { AppliesGroup, AppliesVerdict } from './derive.js';
  * ids of the audit-only baselines report 3 read, which enforce nothing and so set nothing that can
  * conflict (setting-conflicts/load.ts).
  */
-export type ConflictSettings = { state: 'read'; policies: readonly ConflictPolicy[]; auditOnly: ReadonlySet<string> } | { state: 'failed'; reason: string };
+export type ConflictSettings =
+  | {
+      state: 'read';
+      policies: readonly ConflictPolicy[];
+      auditOnly: ReadonlySet<string>;
+      /** The settings' display names by id, from the definitions report 3 read with the settings (setting-conflicts/load.ts, `definitionNames`). */
+      names?: ReadonlyMap<string, string>;
+    }
+  | { state: 'failed'; reason: string };
 
 /** Report 3's records made into what the conflict rules read. */
 export function conflictSettingsOf(posture: Pick<SecurityPostureRecords, 'policies'>): ConflictSettings {
@@ -30,6 +38,7 @@ export function conflictSettingsOf(posture: Pick<SecurityPostureRecords, 'polici
     state: 'read',
     policies: conflictPolicies(posture),
     auditOnly: new Set(posture.policies.filter((policy) => isAuditOnly(policy)).map((policy) => policy.id.toLowerCase())),
+    names: definitionNames(posture),
   };
 }
 
@@ -54,7 +63,10 @@ export interface AppliesConflictPolicy {
 
 export interface AppliesSettingConflict {
   settingDefinitionId: string;
-  /** The setting as named here: its id (the setting conflicts report shows the display names report 3 reads; this answer does not yet). */
+  /**
+   * The setting as the Intune admin center names it: its definition's display name, read with the
+   * settings as the setting conflicts report reads it, else its id (said once in `notes`).
+   */
   setting: string;
   kind: AppliesConflictKind;
   /** A setting whose conflict leaves a protection off (the setting conflicts report's "Security settings are high"). */
@@ -205,6 +217,7 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
   }
 
   const found: AppliesSettingConflict[] = [];
+  let unnamed = 0;
   for (const [settingDefinitionId, all] of index) {
     if (all.length < 2) continue;
     // Those that apply first, then by name: the list reads as "these set it, and these may".
@@ -228,9 +241,11 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
       if (!verdict) continue;
       kind = kindOf(verdict);
     }
+    const name = settings.names?.get(settingDefinitionId);
+    if (!name) unnamed += 1;
     found.push({
       settingDefinitionId,
-      setting: settingDefinitionId,
+      setting: name ?? settingDefinitionId,
       kind,
       security: kind !== 'merged' && security,
       policies: listed.map(policyOf),
@@ -241,5 +256,8 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
   found.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || Number(b.security) - Number(a.security) || compareText(a.setting, b.setting));
   const counts: Record<AppliesConflictKind, number> = { conflict: 0, possibleConflict: 0, duplicate: 0, merged: 0 };
   for (const setting of found) counts[setting.kind] += 1;
+  // Once for the answer, not per setting (docs/finding-rules.md, "Settings as the admin center names them").
+  const notice = unnamedNotice(unnamed);
+  if (notice) notes.push(notice);
   return { state: 'checked', settings: found, counts, notes };
 }

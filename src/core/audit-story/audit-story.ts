@@ -140,7 +140,11 @@ export function unreadableStoryNotice(reason: string): string {
  * changes. A log that could not be read leaves the findings as they are and says so in the notice,
  * as a notice, not an error. Without a log (a load that did not read one) the report is unchanged.
  */
-export function withStories<Kind extends string>(derived: DerivedReport<Kind>, log: AuditLog | undefined): DerivedReport<Kind> {
+export function withStories<Kind extends string>(
+  derived: DerivedReport<Kind>,
+  log: AuditLog | undefined,
+  valueNames: ReadonlyMap<string, string> = new Map(),
+): DerivedReport<Kind> {
   if (!log) return derived;
   if (!log.ok) {
     if (derived.findings.length === 0) return { ...derived, auditLog: { state: 'unreadable', reason: log.reason } };
@@ -151,8 +155,18 @@ export function withStories<Kind extends string>(derived: DerivedReport<Kind>, l
     log.value.entries,
     derived.findings.map((finding) => finding.subjectId),
   );
+  // A changed value that is a settings catalog option id is shown by the option's display name, as
+  // the report shows it (docs/finding-rules.md, "Settings as the admin center names them").
+  const named = (value: string | null) => (value === null ? null : (valueNames.get(value) ?? value));
   const changes: Record<string, AuditChange[]> = {};
-  for (const [id, list] of stories) changes[id] = list;
+  for (const [id, list] of stories)
+    changes[id] =
+      valueNames.size === 0
+        ? list
+        : list.map((change) => ({
+            ...change,
+            properties: change.properties.map((property) => ({ ...property, oldValue: named(property.oldValue), newValue: named(property.newValue) })),
+          }));
   return {
     ...derived,
     findings: derived.findings.map((finding) => {

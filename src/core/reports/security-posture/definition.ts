@@ -10,6 +10,7 @@ import { loadSecurityPosture } from './load.js';
 import type { SecurityPostureRecords } from './load.js';
 import { securityPostureDemo } from './demo.js';
 import { withStories } from '../../audit-story/audit-story.js';
+import { optionNamesOf } from './load.js';
 
 export const securityPostureReport: ReportDefinition<SecurityPostureRecords, PostureFindingKind> = {
   id: 'security-posture',
@@ -50,5 +51,6 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   faultSource: INTENTS_READ.path,
   load: loadSecurityPosture,
   // Findings about policies and baselines carry their object's story (docs/finding-rules.md, "A finding's last change").
-  derive: (records, context) => withStories(deriveSecurityPosture(records, context), records.auditLog),
+  // A changed ASR or firewall value in a story is named by its option, as the rows name it.
+  derive: (records, context) => withStories(deriveSecurityPosture(records, context), records.auditLog, optionNamesOf(records)),
 };

@@ -63,17 +63,26 @@ export interface AsrRuleSetting {
   rule: string;
   name: string;
   mode: AsrMode;
+  /** The mode as the Intune admin center shows it: its option's display name where the definition came, else the mode's label. */
+  modeName: string;
 }
 
-/** The ASR rules a policy sets, with their modes; anything that is not a rule mode is ignored. */
-export function asrRules(policy: SecurityPolicy): AsrRuleSetting[] {
+/**
+ * The ASR rules a policy sets, with their modes; anything that is not a rule mode is ignored. A rule
+ * is named as the Intune admin center names it, by its setting definition's `displayName` read with
+ * the settings (load.ts, `settingNames`), else by Microsoft's name for it in the table above, else
+ * by its suffix; its mode by its option's `displayName` (docs/finding-rules.md, "Settings as the
+ * admin center names them").
+ */
+export function asrRules(policy: Pick<SecurityPolicy, 'choices' | 'settingNames'>): AsrRuleSetting[] {
   const rules: AsrRuleSetting[] = [];
   for (const choice of policy.choices) {
     if (!choice.settingDefinitionId.startsWith(`${ASR_RULES_SETTING}_`)) continue;
     const rule = choice.settingDefinitionId.slice(ASR_RULES_SETTING.length + 1);
     const mode = ASR_MODES.find((candidate) => choice.value === `${choice.settingDefinitionId}_${candidate}`);
     if (!mode) continue; // per-rule exclusions and other children
-    rules.push({ rule, name: ASR_RULES[rule]?.name ?? rule, mode });
+    const name = policy.settingNames?.[choice.settingDefinitionId] ?? ASR_RULES[rule]?.name ?? rule;
+    rules.push({ rule, name, mode, modeName: choice.optionName ?? ASR_MODE_LABELS[mode] });
   }
   return rules;
 }
@@ -83,14 +92,25 @@ export function asrRules(policy: SecurityPolicy): AsrRuleSetting[] {
  * learn.microsoft.com/windows/client-management/mdm/firewall-csp): `_true` on, `_false` off; a profile
  * the policy leaves out is not configured, which is not "off".
  */
-export function firewallProfiles(policy: SecurityPolicy): Array<{ profile: 'domain' | 'private' | 'public'; enabled: boolean }> {
-  const profiles: Array<{ profile: 'domain' | 'private' | 'public'; enabled: boolean }> = [];
+export interface FirewallProfileSetting {
+  profile: 'domain' | 'private' | 'public';
+  enabled: boolean;
+  /** The setting as the Intune admin center names it (its definition's `displayName`), else "<Profile> profile". */
+  name: string;
+  /** Its value as the admin center shows it (its option's `displayName`), else "On" or "Off". */
+  valueName: string;
+}
+
+export function firewallProfiles(policy: Pick<SecurityPolicy, 'choices' | 'settingNames'>): FirewallProfileSetting[] {
+  const profiles: FirewallProfileSetting[] = [];
   for (const choice of policy.choices) {
     const match = FIREWALL_SETTING.exec(choice.settingDefinitionId);
     if (!match) continue;
     const profile = match[1] as 'domain' | 'private' | 'public';
-    if (choice.value === `${choice.settingDefinitionId}_false`) profiles.push({ profile, enabled: false });
-    else if (choice.value === `${choice.settingDefinitionId}_true`) profiles.push({ profile, enabled: true });
+    const enabled = choice.value === `${choice.settingDefinitionId}_true` ? true : choice.value === `${choice.settingDefinitionId}_false` ? false : null;
+    if (enabled === null) continue;
+    const name = policy.settingNames?.[choice.settingDefinitionId] ?? `${capitalise(profile)} profile`;
+    profiles.push({ profile, enabled, name, valueName: choice.optionName ?? (enabled ? 'On' : 'Off') });
   }
   return profiles;
 }
@@ -353,7 +373,7 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
         area: 'Attack surface reduction',
         policy: policy.name,
         setting: rule.name,
-        value: ASR_MODE_LABELS[rule.mode],
+        value: rule.modeName,
         status: deployed ? status + noteSuffix + unknownSuffix(deployment) : status,
         statusTone,
         link: policyLink(policy),
@@ -375,14 +395,14 @@ export function deriveSecurityPosture(records: SecurityPostureRecords, _context:
     }
 
     const profiles = firewallProfiles(policy);
-    for (const { profile, enabled } of profiles) {
+    for (const { enabled, name, valueName } of profiles) {
       rows.push({
         id: policy.id,
         [ROW_SCOPE_TAGS_KEY]: scopeTagsCell(policy.roleScopeTagIds),
         area: 'Firewall',
         policy: policy.name,
-        setting: `${capitalise(profile)} profile`,
-        value: enabled ? 'On' : 'Off',
+        setting: name,
+        value: valueName,
         status: !deployed ? NOT_DEPLOYED : (enabled ? 'Enforced' : 'Firewall switched off by policy') + noteSuffix + unknownSuffix(deployment),
         statusTone: !judged ? NEUTRAL : enabled ? 'ok' : severityTone(POSTURE_FINDING_KINDS['firewall-profile-off'].severity),
         link: policyLink(policy),

@@ -18,7 +18,7 @@ import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
-import { settingValues } from '../setting-conflicts/setting-values.js';
+import { optionNames, settingValues } from '../setting-conflicts/setting-values.js';
 import type { SettingValue } from '../setting-conflicts/setting-values.js';
 import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
 
@@ -26,6 +26,10 @@ import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
 export interface ChoiceValue {
   settingDefinitionId: string;
   value: string;
+  /** The option's display name, from its definition expanded with the settings (setting-values.ts, `optionNames`); absent where none came. */
+  optionName?: string;
+  /** Every option of its setting's definition, by option id: what names a value a finding's story shows it changed from (audit-story.ts). */
+  options?: Record<string, string>;
 }
 
 /** One of a policy's assignments, kept to what decides whether it reaches anyone. */
@@ -105,12 +109,16 @@ export interface SecurityPostureRecords {
   auditLog?: AuditLog;
 }
 
+/** The longest display name kept; a definition's name is a few words. */
+const NAME_MAX = 200;
+
 export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
 export const FIREWALL_SETTING = /^vendor_msft_firewall_mdmstore_(domain|private|public)profile_enablefirewall$/;
 
 /** Every choice value in a settings tree that an ASR or firewall rule reads, however deep. */
 export function relevantChoices(settings: unknown): ChoiceValue[] {
   const found: ChoiceValue[] = [];
+  const options = optionNames(settings);
   const visit = (node: unknown, depth: number) => {
     if (depth > 32 || typeof node !== 'object' || node === null) return;
     if (Array.isArray(node)) {
@@ -121,7 +129,16 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
     const id = asString(record.settingDefinitionId);
     const choice = record.choiceSettingValue as { value?: unknown } | undefined;
     const value = asString(choice?.value);
-    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) found.push({ settingDefinitionId: id, value });
+    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) {
+      const optionName = options.get(value) ?? options.get(value.toLowerCase());
+      const all = Object.fromEntries([...options].filter(([itemId]) => itemId.startsWith(`${id}_`)).map(([itemId, name]) => [itemId, name.slice(0, NAME_MAX)]));
+      found.push({
+        settingDefinitionId: id,
+        value,
+        ...(optionName ? { optionName: optionName.slice(0, NAME_MAX) } : {}),
+        ...(Object.keys(all).length > 0 ? { options: all } : {}),
+      });
+    }
     for (const [key, child] of Object.entries(record)) {
       if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
         visit(child, depth + 1);
@@ -172,6 +189,15 @@ export function projectPolicy(policy: GraphPolicy): SecurityPolicy {
   };
 }
 
+/** The display names of the options of the ASR and firewall settings the policies set, by option id (`ChoiceValue.options`). */
+export function optionNamesOf(records: Pick<SecurityPostureRecords, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const policy of records.policies) {
+    for (const choice of policy.choices) for (const [itemId, name] of Object.entries(choice.options ?? {})) if (!names.has(itemId)) names.set(itemId, name);
+  }
+  return names;
+}
+
 /** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
 export function isAuditOnly(policy: Pick<SecurityPolicy, 'technologies'>): boolean {
   return policy.technologies.split(',').some((technology) => technology.trim() === 'extensibility');
@@ -209,9 +235,6 @@ type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' |
 const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
 
 const settingsPath = (policy: SecurityPolicy) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
-
-/** The longest display name kept; a definition's name is a few words. */
-const NAME_MAX = 200;
 
 /**
  * The display names of the settings a policy sets, from the definitions expanded with them: only
@@ -300,8 +323,9 @@ function malformedSettings(policy: SecurityPolicy): GraphError {
 export const SETTINGS_MEMORY = 'policy-settings';
 // Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report;
 // version 3 the settings' display names (`settingNames`), so that a warm load does not read them again;
-// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts).
-const SETTINGS_MEMORY_VERSION = 4;
+// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts);
+// version 5 each choice shown by its option's display name (`display`, `optionName`).
+const SETTINGS_MEMORY_VERSION = 5;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */
 const SETTINGS_MEMORY_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -344,7 +368,13 @@ function keptRead(kept: KeptSettings | undefined, policy: SecurityPolicy, now: D
   const unchanged = kept.lastModifiedDateTime === policy.lastModifiedDateTime && kept.settingCount === policy.settingCount;
   if (!unchanged || !(age >= 0 && age < SETTINGS_MEMORY_MAX_AGE_MS) || !Array.isArray(kept.choices) || !Array.isArray(kept.values) || typeof kept.settingsRead !== 'number')
     return undefined;
-  const choices = kept.choices.filter((choice) => typeof choice?.settingDefinitionId === 'string' && typeof choice.value === 'string');
+  const choices = kept.choices.filter(
+    (choice) =>
+      typeof choice?.settingDefinitionId === 'string' &&
+      typeof choice.value === 'string' &&
+      (choice.optionName === undefined || typeof choice.optionName === 'string') &&
+      (choice.options === undefined || (typeof choice.options === 'object' && choice.options !== null && Object.values(choice.options).every((name) => typeof name === 'string'))),
+  );
   const values = kept.values.filter(
     (value) =>
       typeof value?.settingDefinitionId === 'string' &&

@@ -229,8 +229,11 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       // alike. The parent holds users and the nested group; both lists are seen whole.
       const buildAgents = tenant.addGroup({ displayName: 'Build agents', userIds: users.slice(50, 52) });
       const platform = tenant.addGroup({ displayName: 'Platform engineering', userIds: users.slice(52, 54), groupIds: [buildAgents] });
-      policy(tenant, 'Updates - install on Mondays (Platform engineering)', [integerSetting(INSTALL_DAY, 2)], [include(platform)]);
-      policy(tenant, 'Updates - install on Saturdays (Build agents)', [integerSetting(INSTALL_DAY, 7)], [include(buildAgents)]);
+      // Scheduled Install Day is a choice in the settings catalog, its options 0 "Every day" and 1 to 7
+      // Sunday to Saturday (Policy CSP - Update, ScheduledInstallDay,
+      // learn.microsoft.com/windows/client-management/mdm/policy-csp-update#scheduledinstallday).
+      policy(tenant, 'Updates - install on Mondays (Platform engineering)', [choiceSetting(INSTALL_DAY, '2')], [include(platform)]);
+      policy(tenant, 'Updates - install on Saturdays (Build agents)', [choiceSetting(INSTALL_DAY, '7')], [include(buildAgents)]);
       tenant.declare('setting-conflict', INSTALL_DAY);
 
       // Two small groups seen whole, no user in both and no nesting: no one is reached by both, so

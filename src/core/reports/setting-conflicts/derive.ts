@@ -18,6 +18,7 @@ import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './
 import type { Overlap, TargetedPolicy } from './overlap.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
+import { classicSettingName } from './classic-settings.js';
 
 /** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
 export interface ConflictPolicy {
@@ -300,6 +301,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: Array<FindingDraft<ConflictFindingKind>> = [];
+  /** The settings shown by their id, as no definition named them: said once, in the notice, not row by row. */
+  const unnamed = new Set<string>();
   for (const [settingDefinitionId, setters] of index) {
     if (setters.length < 2 || MERGED_SETTINGS.has(settingDefinitionId)) continue;
     const security = isSecurity(
@@ -310,6 +313,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     if (!worst) continue;
     const involved = new Map<string, Setter>(setters.filter((setter) => !reachesNoOne(setter.policy)).map((setter) => [setter.policy.id, setter]));
     const name = names.get(settingDefinitionId) ?? settingDefinitionId;
+    if (!names.has(settingDefinitionId)) unnamed.add(settingDefinitionId);
     const parties = [...involved.values()].sort((x, y) => compareText(x.policy.name, y.policy.name));
     const shown = parties.slice(0, MAX_LISTED);
     const values = `${shown.map((setter) => `"${setter.policy.name}": ${setter.value.display}`).join('; ')}${parties.length > shown.length ? `; and ${parties.length - shown.length} more` : ''}`;
@@ -364,7 +368,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
   return {
     state: rows.length === 0 ? 'empty' : 'loaded',
-    notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : null,
+    notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : unnamedNotice(unnamed.size),
     columns: [
       // The setting's display name where its definition was read, else its id (never a name made up).
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
@@ -380,6 +384,16 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     findings,
     uncheckedSubjects,
   };
+}
+
+/**
+ * Said once for the table, never row by row: how many settings are shown by their settings catalog
+ * id and their choices by option id, because Graph sent no definition for them with the policies'
+ * settings (`$expand=settingDefinitions`; a definition is never made up).
+ */
+export function unnamedNotice(count: number): string | null {
+  if (count === 0) return null;
+  return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;
 }
 
 /**
@@ -436,7 +450,9 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
   const kind = 'reported-setting-conflict';
   for (const conflict of reported.value) {
     const profiles = profileNames(conflict);
-    const settings = conflict.settings.length > 0 ? conflict.settings.join(', ') : 'settings Graph did not name';
+    // A profile's property (`cameraBlocked`) named as Microsoft's settings pages name the field (classic-settings.ts).
+    const settings = conflict.settings.length > 0 ? conflict.settings.map(classicSettingName).join(', ') : 'settings Graph did not name';
+    const ids = conflict.settings.length > 0 ? ` (${conflict.settings.join(', ')})` : '';
     const first = conflict.profiles.find((profile) => profile.id !== null && profile.sourceType !== 'deviceIntent');
     const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
     rows.push({
@@ -454,7 +470,8 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
       kind,
       subjectId: conflict.id,
       subjectName: settings,
-      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.`,
+      // The properties Graph named are kept in the detail, as the settings are by id in the other findings.
+      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}${ids}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.`,
     });
   }
 }

@@ -14,7 +14,11 @@ export interface SettingValue {
   settingDefinitionId: string;
   /** The normalised value two policies are compared by; null for a secret, which is never kept. */
   value: string | null;
-  /** The value as a person reads it: a choice without its setting's prefix, a long text cut short; "(secret, set)" for a secret. */
+  /**
+   * The value as a person reads it: a choice as its option's display name where the definition was
+   * read (else its option id without the setting's prefix), an integer or a text as set, a long text
+   * cut short; "(secret, set)" for a secret.
+   */
   display: string;
   secret: boolean;
 }
@@ -71,15 +75,29 @@ function simpleValue(value: unknown): { value: string | null; secret: boolean } 
   return { value: '', secret: false };
 }
 
-function display(settingDefinitionId: string, value: string | null, secret: boolean): string {
-  if (secret) return SECRET_DISPLAY;
-  const text = (value ?? '').startsWith(`${settingDefinitionId}_`) ? value!.slice(settingDefinitionId.length + 1) : (value ?? '');
+function cut(text: string): string {
   return text.length > DISPLAY_MAX ? `${text.slice(0, DISPLAY_MAX - 1)}…` : text;
 }
 
-/** A choice's option ids, in order, each without its setting's prefix for the display. */
-function choiceDisplay(settingDefinitionId: string, values: readonly string[]): string {
-  return values.map((value) => display(settingDefinitionId, value, false)).join(', ');
+function display(settingDefinitionId: string, value: string | null, secret: boolean): string {
+  if (secret) return SECRET_DISPLAY;
+  const text = (value ?? '').startsWith(`${settingDefinitionId}_`) ? value!.slice(settingDefinitionId.length + 1) : (value ?? '');
+  return cut(text);
+}
+
+/**
+ * A choice as the Intune admin center shows it: its option's `displayName`, found by the option's
+ * `itemId`, which is what a choice setting value holds (`optionNames`); else the option id without
+ * its setting's prefix, never a name made up.
+ */
+function optionDisplay(settingDefinitionId: string, value: string, options: ReadonlyMap<string, string>): string {
+  const name = options.get(value) ?? options.get(value.toLowerCase());
+  return name ? cut(name) : display(settingDefinitionId, value, false);
+}
+
+/** A choice collection's options, in order, each by its display name where its definition was read. */
+function choiceDisplay(settingDefinitionId: string, values: readonly string[], options: ReadonlyMap<string, string>): string {
+  return values.map((value) => optionDisplay(settingDefinitionId, value, options)).join(', ');
 }
 
 interface Walk {
@@ -88,6 +106,8 @@ interface Walk {
   secret: boolean;
   /** The group collections whose definition allows one entry only (`singleEntryCollections`): one group, its children compared one by one. */
   single: ReadonlySet<string>;
+  /** The display names of the choices' options, by option id (`optionNames`). */
+  options: ReadonlyMap<string, string>;
 }
 
 /**
@@ -148,15 +168,16 @@ function visit(instance: Instance, depth: number, walk: Walk): void {
   const type = odataType(instance);
   if (type.endsWith('choicesettinginstance')) {
     const choice = (instance.choiceSettingValue ?? {}) as Instance;
-    emit(walk, id, asString(choice.value) ?? '', false);
+    const value = asString(choice.value) ?? '';
+    emit(walk, id, value, false, optionDisplay(id, value, walk.options));
     for (const child of records(choice.children)) visit(child, depth + 1, walk);
     return;
   }
   if (type.endsWith('choicesettingcollectioninstance')) {
-    const inner: Walk = { out: [], secret: false, single: walk.single };
+    const inner: Walk = { ...walk, out: [], secret: false };
     const values = records(instance.choiceSettingCollectionValue).map((item) => asString(item.value) ?? '');
     const text = canonical(instance, depth, inner);
-    emit(walk, id, inner.secret ? null : text, inner.secret, inner.secret ? undefined : choiceDisplay(id, values));
+    emit(walk, id, inner.secret ? null : text, inner.secret, inner.secret ? undefined : choiceDisplay(id, values, walk.options));
     return;
   }
   if (type.endsWith('simplesettinginstance')) {
@@ -181,7 +202,7 @@ function visit(instance: Instance, depth: number, walk: Walk): void {
       for (const child of records(entries[0]!.children)) visit(child, depth + 1, walk);
       return;
     }
-    const inner: Walk = { out: [], secret: false, single: walk.single };
+    const inner: Walk = { ...walk, out: [], secret: false };
     const text = canonical(instance, depth, inner);
     emit(walk, id, text, inner.secret, inner.secret ? undefined : entries.length === 1 ? '1 entry' : `${entries.length} entries`);
   }
@@ -210,12 +231,40 @@ export function singleEntryCollections(settings: unknown): Set<string> {
 }
 
 /**
+ * The display names of the options of the choice settings whose definitions were expanded with the
+ * settings, by option id: a `deviceManagementConfigurationChoiceSettingDefinition` carries
+ * `options`, each a `deviceManagementConfigurationOptionDefinition` with its `itemId` ("Identifier
+ * of option", the value a choice setting instance holds) and `displayName` ("Friendly name of the
+ * option")
+ * (learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationchoicesettingdefinition?view=graph-rest-beta,
+ * learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationoptiondefinition?view=graph-rest-beta).
+ * IntuneManagement's documentation names a choice the same way, by the option whose `itemId` is the
+ * value (Extensions/Documentation.psm1: `($settingsDef.Options | Where itemId -eq $rawValue).displayName`). Keyed by the id as Graph spelled it and by its lower case, as a value may differ in
+ * case from its option's id.
+ */
+export function optionNames(settings: unknown): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const setting of records(settings)) {
+    for (const definition of records(setting.settingDefinitions)) {
+      for (const option of records(definition.options)) {
+        const itemId = asString(option.itemId);
+        const name = asString(option.displayName)?.trim();
+        if (!itemId || !name) continue;
+        if (!names.has(itemId)) names.set(itemId, name);
+        if (!names.has(itemId.toLowerCase())) names.set(itemId.toLowerCase(), name);
+      }
+    }
+  }
+  return names;
+}
+
+/**
  * Every setting a policy's settings set, from `/settings`' `value` array (each item's
  * `settingInstance`, and its `settingDefinitions` where they were expanded, which say whether a
- * group collection is one group or a list).
+ * group collection is one group or a list, and name each choice's option).
  */
 export function settingValues(settings: unknown): SettingValue[] {
-  const walk: Walk = { out: [], secret: false, single: singleEntryCollections(settings) };
+  const walk: Walk = { out: [], secret: false, single: singleEntryCollections(settings), options: optionNames(settings) };
   for (const setting of records(settings)) {
     const instance = setting.settingInstance;
     if (typeof instance === 'object' && instance !== null) visit(instance as Instance, 0, walk);

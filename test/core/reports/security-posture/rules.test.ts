@@ -213,14 +213,15 @@ describe('relevantChoices', () => {
 describe('asrRules', () => {
   it("reads each rule's mode with Microsoft's name", () => {
     expect(asrRules(asrPolicy('p', 'ASR', [choice(ADOBE, 'audit'), choice(LSASS, 'block'), choice(PSEXEC, 'warn'), choice(USB, 'off')]))).toEqual([
-      { rule: 'blockadobereaderfromcreatingchildprocesses', name: 'Block Adobe Reader from creating child processes', mode: 'audit' },
+      { rule: 'blockadobereaderfromcreatingchildprocesses', name: 'Block Adobe Reader from creating child processes', mode: 'audit', modeName: 'Audit' },
       {
         rule: 'blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem',
         name: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
         mode: 'block',
+        modeName: 'Block',
       },
-      { rule: 'blockprocesscreationsfrompsexecandwmicommands', name: 'Block process creations originating from PSExec and WMI commands', mode: 'warn' },
-      { rule: 'blockuntrustedunsignedprocessesthatrunfromusb', name: 'Block untrusted and unsigned processes that run from USB', mode: 'off' },
+      { rule: 'blockprocesscreationsfrompsexecandwmicommands', name: 'Block process creations originating from PSExec and WMI commands', mode: 'warn', modeName: 'Warn' },
+      { rule: 'blockuntrustedunsignedprocessesthatrunfromusb', name: 'Block untrusted and unsigned processes that run from USB', mode: 'off', modeName: 'Off' },
     ]);
   });
 
@@ -236,24 +237,32 @@ describe('asrRules', () => {
     ).toEqual([]);
   });
 
-  it('shows a rule Microsoft added later by its raw suffix', () => {
+  it('shows a rule Microsoft added later by its raw suffix where no definition named it', () => {
     expect(asrRules(asrPolicy('p', 'ASR', [choice(`${ASR_RULES_SETTING}_blocksomethingnew`, 'audit')]))).toEqual([
-      { rule: 'blocksomethingnew', name: 'blocksomethingnew', mode: 'audit' },
+      { rule: 'blocksomethingnew', name: 'blocksomethingnew', mode: 'audit', modeName: 'Audit' },
     ]);
+  });
+
+  it('names a rule and its mode as the admin center does, from the definitions read with the settings', () => {
+    const id = `${ASR_RULES_SETTING}_blocksomethingnew`;
+    const policy = { ...asrPolicy('p', 'ASR', [{ ...choice(id, 'audit'), optionName: 'Audit mode' }]), settingNames: { [id]: 'Block something new' } };
+    expect(asrRules(policy)).toEqual([{ rule: 'blocksomethingnew', name: 'Block something new', mode: 'audit', modeName: 'Audit mode' }]);
+    const firewall = { ...firewallPolicy('f', 'FW', [{ ...choice(PRIVATE, 'true'), optionName: 'True' }]), settingNames: { [PRIVATE]: 'Enable Private Network Firewall' } };
+    expect(firewallProfiles(firewall)).toEqual([{ profile: 'private', enabled: true, name: 'Enable Private Network Firewall', valueName: 'True' }]);
   });
 });
 
 describe('firewallProfiles', () => {
   it('reads _false as off and _true as on', () => {
     expect(firewallProfiles(firewallPolicy('f', 'FW', [choice(DOMAIN, 'false'), choice(PRIVATE, 'true'), choice(PUBLIC, 'false')]))).toEqual([
-      { profile: 'domain', enabled: false },
-      { profile: 'private', enabled: true },
-      { profile: 'public', enabled: false },
+      { profile: 'domain', enabled: false, name: 'Domain profile', valueName: 'Off' },
+      { profile: 'private', enabled: true, name: 'Private profile', valueName: 'On' },
+      { profile: 'public', enabled: false, name: 'Public profile', valueName: 'Off' },
     ]);
   });
 
   it('leaves out a profile the policy does not configure, and ignores other values', () => {
-    expect(firewallProfiles(firewallPolicy('f', 'FW', [choice(PUBLIC, 'true')]))).toEqual([{ profile: 'public', enabled: true }]);
+    expect(firewallProfiles(firewallPolicy('f', 'FW', [choice(PUBLIC, 'true')]))).toEqual([{ profile: 'public', enabled: true, name: 'Public profile', valueName: 'On' }]);
     expect(firewallProfiles(firewallPolicy('f', 'FW', [{ settingDefinitionId: DOMAIN, value: 'notconfigured' }, choice(ADOBE, 'audit')]))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classicSettingName, classicSettingValue } from '../../../../src/core/reports/setting-conflicts/classic-settings.js';
 import { deriveSettingConflicts, MERGED_SETTINGS } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
@@ -51,6 +52,7 @@ const firewallRule = (name: string, port: string, definition: 'listed' | 'not re
   ...(definition === 'listed' ? { settingDefinitions: [collectionDefinition(FIREWALL_RULES, 150)] } : {}),
 });
 const camera = (value: string) => setting(choiceInstance(CAMERA, `${CAMERA}_${value}`));
+const firewall = (value: string) => setting(choiceInstance(FIREWALL, `${FIREWALL}_${value}`));
 
 const G1 = '11111111-1111-4111-8111-111111111111';
 const G2 = '22222222-2222-4222-8222-222222222222';
@@ -336,7 +338,6 @@ describe('deriveSettingConflicts', () => {
   });
 
   it('finds nothing for disjoint targets, and nothing for settings Intune merges', () => {
-    const firewall = (value: string) => setting(choiceInstance(FIREWALL, `${FIREWALL}_${value}`));
     expect(deriveSettingConflicts(records(policyPair('a', [firewall('false')], [include(G1), exclude(G1)]), policyPair('b', [firewall('true')], [include(G1)]))).findings).toEqual(
       [],
     );
@@ -464,6 +465,67 @@ describe("the settings' display names", () => {
     expect(settingNames(settings, settingValues(settings))).toEqual({ [OBFUSCATED]: 'Block execution of potentially obfuscated scripts' });
   });
 
+  it("shows a choice by its option's display name, found by the option's itemId, children included; an option no definition names by its id", () => {
+    const choiceDefinition = (id: string, options: Array<[string, string]>) => ({
+      '@odata.type': '#microsoft.graph.deviceManagementConfigurationChoiceSettingDefinition',
+      id,
+      displayName: 'a choice',
+      options: options.map(([suffix, displayName]) => ({ itemId: `${id}_${suffix}`, displayName })),
+    });
+    const settings = [
+      {
+        ...setting(
+          asrInstance([
+            [OBFUSCATED, 'block'],
+            [PSEXEC, 'audit'],
+          ]),
+        ),
+        settingDefinitions: [
+          collectionDefinition(ASR, 1),
+          choiceDefinition(OBFUSCATED, [
+            ['off', 'Off'],
+            ['block', 'Block'],
+          ]),
+          definition(PSEXEC, 'PsExec'),
+        ],
+      },
+      {
+        ...camera('0'),
+        settingDefinitions: [
+          choiceDefinition(CAMERA, [
+            ['0', ' Not allowed. '],
+            ['1', 'Allowed.'],
+          ]),
+        ],
+      },
+    ];
+    expect(settingValues(settings).map((value) => [value.settingDefinitionId, value.value, value.display])).toEqual([
+      [OBFUSCATED, `${OBFUSCATED}_block`, 'Block'],
+      // No option came with this definition: the option id less its setting's prefix, never a name made up.
+      [PSEXEC, `${PSEXEC}_audit`, 'audit'],
+      // The id stays the value compared; only the display is the option's name.
+      [CAMERA, `${CAMERA}_0`, 'Not allowed.'],
+    ]);
+  });
+
+  it('says once, in the notice, how many settings are shown by id, never row by row', () => {
+    const a = policyPair('a', [camera('1'), firewall('true')], [include(G1)]);
+    const b = policyPair('b', [camera('0'), firewall('false')], [include(G1)]);
+    expect(deriveSettingConflicts(records(a, b)).notice).toBe(
+      "2 settings are shown by their settings catalog id, and their choices by option id: Graph sent no definition for them with the policies' settings.",
+    );
+    const one = deriveSettingConflicts({ ...records(a, b), definitionNames: new Map([[CAMERA, 'Allow Camera']]) });
+    expect(one.notice).toBe("1 setting is shown by its settings catalog id, and its choices by option id: Graph sent no definition for it with the policies' settings.");
+    const all = deriveSettingConflicts({
+      ...records(a, b),
+      definitionNames: new Map([
+        [CAMERA, 'Allow Camera'],
+        [FIREWALL, 'Enable Public Network Firewall'],
+      ]),
+    });
+    expect(all.notice).toBeNull();
+  });
+
   it('names a row and its finding by the display name, keeps the id as the subject, and names a setting without one by its id', () => {
     const a = policyPair('a', [camera('1')], [include(G1)]);
     const b = policyPair('b', [camera('0')], [include(G1)]);
@@ -499,17 +561,20 @@ describe('the conflicts devices reported', () => {
     deviceCheckinsImpacted: 4,
   };
 
-  it('makes one row and one finding per entry, as loud as the kind, the profiles named or else by id', () => {
+  it('makes one row and one finding per entry, as loud as the kind, the profiles named or else by id, the settings in words with their properties in the detail', () => {
     const derived = deriveSettingConflicts({ ...records(), reported: { ok: true, value: [entry] } });
     expect(derived.findings).toEqual([
       {
         kind: 'reported-setting-conflict',
         subjectId: 'a_b',
-        subjectName: 'cameraBlocked, bluetoothBlocked',
-        detail: 'Intune reports "Restrictions" and "b" in conflict on cameraBlocked, bluetoothBlocked: 4 device check-ins impacted. Intune applies neither value on those devices.',
+        subjectName: 'Camera, Bluetooth',
+        detail:
+          'Intune reports "Restrictions" and "b" in conflict on Camera, Bluetooth (cameraBlocked, bluetoothBlocked): 4 device check-ins impacted. Intune applies neither value on those devices.',
       },
     ]);
-    expect(derived.rows).toEqual([expect.objectContaining({ id: 'a_b', verdict: 'Reported', verdictTone: 'warning', policies: '"Restrictions"; "b"' })]);
+    expect(derived.rows).toEqual([
+      expect.objectContaining({ id: 'a_b', setting: 'Camera, Bluetooth', verdict: 'Reported', verdictTone: 'warning', policies: '"Restrictions"; "b"' }),
+    ]);
     expect(derived.columns.some((column) => column.key === 'conflictSummary')).toBe(false);
   });
 
@@ -520,5 +585,26 @@ describe('the conflicts devices reported', () => {
       expect.objectContaining({ verdict: 'Could not check', verdictTone: 'neutral', policies: 'the conflicts devices reported could not be read: 503' }),
     ]);
     expect(derived.columns.find((column) => column.key === 'conflictSummary')?.available).toBe(false);
+  });
+});
+
+describe('classic profile properties in words', () => {
+  it("names a property as Microsoft's settings page names the field, else by its own words", () => {
+    expect(classicSettingName('cameraBlocked')).toBe('Camera');
+    expect(classicSettingName('passwordMinimumLength')).toBe('Minimum password length');
+    expect(classicSettingName('wiFiBlockManualConfiguration')).toBe('Wi Fi Block Manual Configuration');
+    expect(classicSettingName('usbBlocked')).toBe('USB Blocked');
+    expect(classicSettingName('toString')).toBe('To String');
+  });
+
+  it("shows a boolean in the property's own sense, never true or false, and a number as it is", () => {
+    expect(classicSettingValue('cameraBlocked', true)).toBe('Blocked');
+    expect(classicSettingValue('cameraBlocked', false)).toBe('Not configured');
+    expect(classicSettingValue('storageBlockRemovableStorage', true)).toBe('Blocked');
+    expect(classicSettingValue('passwordRequired', true)).toBe('Required');
+    expect(classicSettingValue('defenderEnabled', true)).toBe('Enabled');
+    expect(classicSettingValue('smartScreenAppInstallControl', true)).toBe('Yes');
+    expect(classicSettingValue('passwordMinimumLength', 8)).toBe('8');
+    expect(classicSettingValue('passwordMinimumLength', null)).toBe('Not configured');
   });
 });

@@ -33,12 +33,12 @@ describe("a setting conflict's policies side by side (the row's cell no column s
     const camera = conflictSidesOf(rowOf(result, CAMERA));
     expect(camera).toEqual({
       policies: [
-        { policyId: policyId('Devices - camera allowed'), name: 'Devices - camera allowed', link: expect.any(String), value: '1', secret: false, decides: true },
+        { policyId: policyId('Devices - camera allowed'), name: 'Devices - camera allowed', link: expect.any(String), value: 'Allowed.', secret: false, decides: true },
         {
           policyId: policyId('Devices - camera blocked (meeting rooms)'),
           name: 'Devices - camera blocked (meeting rooms)',
           link: expect.any(String),
-          value: '0',
+          value: 'Not allowed.',
           secret: false,
           decides: true,
         },

@@ -125,9 +125,33 @@ describe('setting conflicts on the strict simulator', () => {
       .sort()
       .join(',');
     expect(finding.fingerprint).toBe(findingFingerprint(settingConflictsReport.id, 'security-setting-conflict', CLOUD_PROTECTION, pair));
-    // A setting Graph sent no definition for keeps its id as its name.
-    const onboarding = result.findings.find((candidate) => candidate.subjectId === 'device_vendor_msft_windowsadvancedthreatprotection_onboarding')!;
-    expect(onboarding.subjectName).toBe('device_vendor_msft_windowsadvancedthreatprotection_onboarding');
+    // Each choice by its option's display name, the option id staying the value compared: Monday against Saturday.
+    expect(result.findings.find((candidate) => candidate.subjectId === INSTALL_DAY)).toMatchObject({ subjectName: 'Scheduled Install Day' });
+    expect(result.rows.find((candidate) => candidate.id === INSTALL_DAY)?.policies).toBe(
+      '"Updates - install on Mondays (Platform engineering)": Monday; "Updates - install on Saturdays (Build agents)": Saturday',
+    );
+    // The demo carries a definition for every setting it sets, so nothing is said about settings shown by id.
+    expect(result.notice).toBeNull();
+  });
+
+  it('says once, in the notice, that settings Graph sent no definition for are shown by id', async () => {
+    // The demo's definitions of two conflicting settings taken away for this load, and given back after it.
+    type Setting = { settingDefinitions?: Array<{ id?: string }> };
+    const settings = (tenant.collections.configurationPolicies as unknown as Array<{ settings?: Setting[] }>).flatMap((policy) => policy.settings ?? []);
+    const kept = settings.map((item) => item.settingDefinitions);
+    for (const item of settings)
+      item.settingDefinitions = (item.settingDefinitions ?? []).filter((definition) => definition.id !== CLOUD_PROTECTION && definition.id !== INSTALL_DAY);
+    let result: ReportResult;
+    try {
+      ({ result } = await load(settingConflictsReport.id));
+    } finally {
+      settings.forEach((item, index) => (item.settingDefinitions = kept[index]));
+    }
+    expect(result.findings.find((candidate) => candidate.subjectId === CLOUD_PROTECTION)?.subjectName).toBe(CLOUD_PROTECTION);
+    expect(result.rows.find((candidate) => candidate.id === INSTALL_DAY)?.policies).toBe(
+      '"Updates - install on Mondays (Platform engineering)": 2; "Updates - install on Saturdays (Build agents)": 7',
+    );
+    expect(result.notice).toBe("2 settings are shown by their settings catalog id, and their choices by option id: Graph sent no definition for them with the policies' settings.");
   });
 
   it('keeps the names with the settings, so a warm load names the settings without reading them again', async () => {
@@ -146,8 +170,10 @@ describe('setting conflicts on the strict simulator', () => {
     const { result } = await load(settingConflictsReport.id);
     expect(harness.sim.graph.requests.filter((request) => request.path === SUMMARY_PATH).map((request) => request.status)).toEqual([200]);
     const reported = result.findings.filter((finding) => finding.kind === 'reported-setting-conflict');
-    expect(reported.map((finding) => finding.subjectName).sort()).toEqual(['cameraBlocked', 'passwordMinimumLength']);
-    const camera = reported.find((finding) => finding.subjectName === 'cameraBlocked')!;
+    // Named as Microsoft's device restrictions page names the fields, the properties kept in the detail.
+    expect(reported.map((finding) => finding.subjectName).sort()).toEqual(['Camera', 'Minimum password length']);
+    const camera = reported.find((finding) => finding.subjectName === 'Camera')!;
+    expect(camera.detail).toContain('in conflict on Camera (cameraBlocked)');
     const profiles = ['Front desk - device restrictions', 'Front desk - camera blocked'].map(
       (name) => tenant.collections.deviceConfigurations.find((item) => item.displayName === name)!.id,
     );

@@ -1,0 +1,69 @@
+/**
+ * Settings of device configuration profiles made before the settings catalog (device restrictions
+ * and the like), as Intune's conflict summary names them: by the Graph property of the profile
+ * (`contributingSettings`, deviceConfigurationConflictSummary, "The set of settings in conflict
+ * with the given device configurations",
+ * learn.microsoft.com/graph/api/resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta),
+ * such as `cameraBlocked`. Graph carries no display name for these properties, so they are named
+ * here as Microsoft's settings pages name the field, else by the property's own words
+ * (docs/finding-rules.md, "Settings as the admin center names them").
+ */
+
+/**
+ * The fields Microsoft's device restrictions settings page names (Microsoft Learn, "Windows device
+ * settings to allow or restrict features using Intune",
+ * learn.microsoft.com/intune/intune-service/configuration/device-restrictions-windows-10: "Camera"
+ * under General, "Bluetooth" under Wireless, "Removable storage" and "Screen capture" under General,
+ * "Password", "Minimum password length" and "Password expiration (days)" under Password).
+ * Microsoft365DSC describes the same properties by their fields too (its resource page
+ * IntuneDeviceConfigurationPolicyAndroidDeviceAdministrator: `CameraBlocked`, "Block use of camera",
+ * microsoft.github.io/Microsoft365DSC/resources/intune/IntuneDeviceConfigurationPolicyAndroidDeviceAdministrator/).
+ */
+const CLASSIC_LABELS: Readonly<Record<string, string>> = {
+  cameraBlocked: 'Camera',
+  bluetoothBlocked: 'Bluetooth',
+  storageBlockRemovableStorage: 'Removable storage',
+  screenCaptureBlocked: 'Screen capture',
+  passwordRequired: 'Password',
+  passwordMinimumLength: 'Minimum password length',
+  passwordExpirationDays: 'Password expiration (days)',
+};
+
+/** Words a property name keeps upper case when split ("Wi Fi" reads badly either way, so only true acronyms). */
+const ACRONYMS = new Set(['Pin', 'Vpn', 'Usb', 'Nfc', 'Os', 'Ui', 'Url', 'Sms', 'Mms', 'Id']);
+
+/** A Graph property name in words: `cameraBlocked` is "Camera Blocked", `usbBlocked` "USB Blocked". */
+export function propertyWords(property: string): string {
+  const words = property
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return words.map((word) => (ACRONYMS.has(word) ? word.toUpperCase() : word)).join(' ');
+}
+
+/** A classic profile's property as a person reads it: Microsoft's label for the field where its page gives one, else its words. */
+export function classicSettingName(property: string): string {
+  return Object.hasOwn(CLASSIC_LABELS, property) ? CLASSIC_LABELS[property]! : propertyWords(property);
+}
+
+/**
+ * A classic profile property's value in the property's own sense, never `true` or `false`: the
+ * device restrictions pages offer "Block" and "Not configured" for such a field ("When set to Not
+ * configured (default), Intune doesn't change or update this setting", "Windows device settings to
+ * allow or restrict features using Intune"), so a `…Blocked` or `block…` property that is true is
+ * "Blocked" and one that is false "Not configured"; a `…Required` one "Required", an `…Enabled` one
+ * "Enabled", another "Yes". Numbers and texts are shown as they are.
+ */
+export function classicSettingValue(property: string, value: unknown): string {
+  if (typeof value === 'boolean') {
+    if (!value) return 'Not configured';
+    if (/Blocked$|^block|Block[A-Z]/.test(property)) return 'Blocked';
+    if (/Required$/.test(property)) return 'Required';
+    if (/Enabled$/.test(property)) return 'Enabled';
+    return 'Yes';
+  }
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  return value === null || value === undefined ? 'Not configured' : JSON.stringify(value);
+}
