@@ -52,6 +52,19 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   [`${PAGE}intune-deviceconfig-deviceconfigurationassignment-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-deviceconfig-devicecompliancepolicyassignment-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-policyset-deviceandappmanagementassignmentfilter-list${BETA}`]: ['DeviceManagementServiceConfig.ReadWrite.All', ...CONFIGURATION],
+  [`${PAGE}intune-rbac-deviceandappmanagementroleassignment-list${BETA}`]: [
+    'DeviceManagementConfiguration.Read.All',
+    'DeviceManagementRBAC.Read.All',
+    'DeviceManagementRBAC.ReadWrite.All',
+  ],
+  [`${PAGE}intune-deviceintent-devicemanagementintent-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-deviceintent-devicemanagementtemplate-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-grouppolicy-grouppolicyconfiguration-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-apps-mobileapprelationship-list${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...APPS],
+  [`${PAGE}intune-deviceconfig-deviceconfigurationconflictsummary-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-deviceconfigv2-devicemanagementcompliancepolicy-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-deviceconfigv2-devicemanagementconfigurationsetting-list${BETA}`]: ['DeviceManagementServiceConfig.ReadWrite.All', 'DeviceManagementConfiguration.Read.All'],
   [`${PAGE}intune-rbac-rolescopetag-list${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All']],
 };
 
@@ -64,22 +77,13 @@ const NOT_YET_READ = [
   // application, not the Device.Read.All the read declares: not copied until Microsoft's current page is read.
   `${PAGE}device-list-memberof`,
   `${PAGE}directory-list-devicelocalcredentials`,
-  `${PAGE}intune-apps-mobileapprelationship-list${BETA}`,
-  `${PAGE}intune-deviceconfig-deviceconfigurationconflictsummary-list${BETA}`,
-  `${PAGE}intune-deviceconfigv2-devicemanagementcompliancepolicy-list${BETA}`,
-  `${PAGE}intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list${BETA}`,
-  `${PAGE}intune-deviceconfigv2-devicemanagementconfigurationsetting-list${BETA}`,
-  `${PAGE}intune-deviceintent-devicemanagementintent-list${BETA}`,
-  `${PAGE}intune-deviceintent-devicemanagementtemplate-list${BETA}`,
   // The copy of this page read lists DeviceManagementServiceConfig.ReadWrite.All and
   // DeviceManagementManagedDevices.Read.All for an application, not the DeviceManagementConfiguration.Read.All
   // the read asks for first: not copied until Microsoft's current page is read.
   `${PAGE}intune-devices-applepushnotificationcertificate-get`,
   `${PAGE}intune-devices-ndesconnector-list${BETA}`,
   `${PAGE}intune-enrollment-deponboardingsetting-list${BETA}`,
-  `${PAGE}intune-grouppolicy-grouppolicyconfiguration-list${BETA}`,
   `${PAGE}intune-odj-domainjoinconnector-list${BETA}`,
-  `${PAGE}intune-rbac-deviceandappmanagementroleassignment-list${BETA}`,
   `${PAGE}intune-rbac-operationapprovalpolicy-list${BETA}`,
   `${PAGE}intune-rbac-operationapprovalrequest-list${BETA}`,
   `${PAGE}intune-softwareupdate-windowsdriverupdateprofile-list${BETA}`,
