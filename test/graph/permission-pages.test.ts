@@ -65,6 +65,13 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   [`${PAGE}intune-deviceconfigv2-devicemanagementcompliancepolicy-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-deviceconfigv2-devicemanagementconfigurationsetting-list${BETA}`]: ['DeviceManagementServiceConfig.ReadWrite.All', 'DeviceManagementConfiguration.Read.All'],
+  [`${PAGE}intune-enrollment-deponboardingsetting-list${BETA}`]: [...SERVICE_CONFIG, 'DeviceManagementConfiguration.Read.All'],
+  [`${PAGE}intune-rbac-operationapprovalpolicy-list${BETA}`]: [...CONFIGURATION, 'DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All'],
+  [`${PAGE}intune-rbac-operationapprovalrequest-list${BETA}`]: [...CONFIGURATION, 'DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All'],
+  [`${PAGE}intune-softwareupdate-windowsfeatureupdateprofile-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-softwareupdate-windowsqualityupdateprofile-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-softwareupdate-windowsdriverupdateprofile-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-softwareupdate-windowsqualityupdatepolicy-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-rbac-rolescopetag-list${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All']],
 };
 
@@ -82,14 +89,7 @@ const NOT_YET_READ = [
   // the read asks for first: not copied until Microsoft's current page is read.
   `${PAGE}intune-devices-applepushnotificationcertificate-get`,
   `${PAGE}intune-devices-ndesconnector-list${BETA}`,
-  `${PAGE}intune-enrollment-deponboardingsetting-list${BETA}`,
   `${PAGE}intune-odj-domainjoinconnector-list${BETA}`,
-  `${PAGE}intune-rbac-operationapprovalpolicy-list${BETA}`,
-  `${PAGE}intune-rbac-operationapprovalrequest-list${BETA}`,
-  `${PAGE}intune-softwareupdate-windowsdriverupdateprofile-list${BETA}`,
-  `${PAGE}intune-softwareupdate-windowsfeatureupdateprofile-list${BETA}`,
-  `${PAGE}intune-softwareupdate-windowsqualityupdatepolicy-list${BETA}`,
-  `${PAGE}intune-softwareupdate-windowsqualityupdateprofile-list${BETA}`,
 ];
 
 describe("every Graph read's permissions, against Microsoft's page for the call", () => {
