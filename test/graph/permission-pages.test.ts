@@ -72,6 +72,9 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   [`${PAGE}intune-softwareupdate-windowsqualityupdateprofile-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-softwareupdate-windowsdriverupdateprofile-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-softwareupdate-windowsqualityupdatepolicy-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-deviceconfig-ndesconnector-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}intune-odj-devicemanagementdomainjoinconnector-list${BETA}`]: CONFIGURATION,
+  [`${PAGE}directory-list-devicelocalcredentials`]: ['DeviceLocalCredential.ReadBasic.All', 'DeviceLocalCredential.Read.All'],
   [`${PAGE}intune-rbac-rolescopetag-list${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All']],
 };
 
@@ -83,13 +86,10 @@ const NOT_YET_READ = [
   // The copy of this page read lists only Directory.Read.All and Directory.ReadWrite.All for an
   // application, not the Device.Read.All the read declares: not copied until Microsoft's current page is read.
   `${PAGE}device-list-memberof`,
-  `${PAGE}directory-list-devicelocalcredentials`,
   // The copy of this page read lists DeviceManagementServiceConfig.ReadWrite.All and
   // DeviceManagementManagedDevices.Read.All for an application, not the DeviceManagementConfiguration.Read.All
   // the read asks for first: not copied until Microsoft's current page is read.
   `${PAGE}intune-devices-applepushnotificationcertificate-get`,
-  `${PAGE}intune-devices-ndesconnector-list${BETA}`,
-  `${PAGE}intune-odj-domainjoinconnector-list${BETA}`,
 ];
 
 describe("every Graph read's permissions, against Microsoft's page for the call", () => {
