@@ -75,6 +75,8 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   [`${PAGE}intune-deviceconfig-ndesconnector-list${BETA}`]: CONFIGURATION,
   [`${PAGE}intune-odj-devicemanagementdomainjoinconnector-list${BETA}`]: CONFIGURATION,
   [`${PAGE}directory-list-devicelocalcredentials`]: ['DeviceLocalCredential.ReadBasic.All', 'DeviceLocalCredential.Read.All'],
+  // Least privileged Device.Read.All; higher Device.ReadWrite.All, Directory.Read.All, Directory.ReadWrite.All.
+  [`${PAGE}device-list-memberof`]: ['Device.Read.All', 'Device.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'],
   [`${PAGE}intune-rbac-rolescopetag-list${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...['DeviceManagementRBAC.Read.All', 'DeviceManagementRBAC.ReadWrite.All']],
 };
 
@@ -83,12 +85,11 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
  * page. The list is pinned, so that it only shrinks: move a page up once its table is read.
  */
 const NOT_YET_READ = [
-  // The copy of this page read lists only Directory.Read.All and Directory.ReadWrite.All for an
-  // application, not the Device.Read.All the read declares: not copied until Microsoft's current page is read.
-  `${PAGE}device-list-memberof`,
   // The copy of this page read lists DeviceManagementServiceConfig.ReadWrite.All and
   // DeviceManagementManagedDevices.Read.All for an application, not the DeviceManagementConfiguration.Read.All
-  // the read asks for first: not copied until Microsoft's current page is read.
+  // the read asks for first (Microsoft365DSC's IntuneAppleMDMPushNotificationCertificate reads it with
+  // DeviceManagementManagedDevices.Read.All and DeviceManagementConfiguration.Read.All): not copied until
+  // Microsoft's current page is read.
   `${PAGE}intune-devices-applepushnotificationcertificate-get`,
 ];
 
