@@ -203,7 +203,33 @@ export function typeLabel(object: Pick<AssignableObject, 'kind'> & { templateFam
  */
 type Via = 'user' | 'device' | 'group' | 'either';
 
-type Membership = { kind: 'member'; path: PathStep[]; via: Via } | { kind: 'notMember' } | { kind: 'unknown'; path: PathStep[]; reason: string; via: Via };
+/** One way a group reaches the subject: the chain of groups and whether it reaches it as a user or as the device. */
+interface Route {
+  path: PathStep[];
+  via: Via;
+}
+
+/**
+ * A group reaches a device as a device, through its primary user, or both at once. A member keeps
+ * every way found (`also`), and what could not be told of the other way (`doubt`), since an
+ * exclusion counts against inclusions of the type it reaches the subject as, whichever the group
+ * lists first: exclusion wins "in the following same group type scenarios: Including user groups
+ * and excluding user groups; Including device groups and excluding device group" (Microsoft Learn,
+ * "Assign policies in Microsoft Intune", "Exclude groups from a policy assignment",
+ * https://learn.microsoft.com/intune/device-configuration/assign-device-profile). IntuneAssignmentChecker
+ * (`Resolve-IACEffectiveAssignment`) likewise gives a group every source it reaches the subject
+ * through (`User`, `Device`) and excludes when an exclusion shares any of them with the inclusion
+ * (docs/finding-rules.md, "What applies", "A group holding both the device and its user").
+ */
+type Membership =
+  | { kind: 'member'; path: PathStep[]; via: Via; also?: Route; doubt?: { path: PathStep[]; reason: string; via: Via } }
+  | { kind: 'notMember' }
+  | { kind: 'unknown'; path: PathStep[]; reason: string; via: Via };
+
+/** Every way a member reaches the subject: its first route and the other type's, where found. */
+function routes(member: Extract<Membership, { kind: 'member' }>): Route[] {
+  return [{ path: member.path, via: member.via }, ...(member.also ? [member.also] : [])];
+}
 
 /** The ids that count as the subject in a member list: the subject itself and, for a device, its primary user. */
 interface Seekers {
@@ -268,45 +294,69 @@ function groupStep(id: string, records: AppliesRecords): PathStep {
 
 /**
  * Whether the subject is in `groupId`, directly or through nested groups, and the chain that puts it
- * there. A member found wins over an unread branch; an unread branch wins over "not a member".
+ * there. A device is sought both as itself and through its primary user, each to the end, so that a
+ * group holding both is known as both (the first found is not the only one). A member found wins
+ * over an unread branch, which is kept as a doubt about the type not found; an unread branch wins
+ * over "not a member".
  */
 function membership(groupId: string, records: AppliesRecords, seek: Seekers): Membership {
-  let unknown: Membership | null = null;
+  // Held in one object the walk fills in, so that the compiler does not take them for the nulls they start as.
+  const found: { unknown: Extract<Membership, { kind: 'unknown' }> | null; asUser: Route | null; asDevice: Route | null } = {
+    unknown: null,
+    asUser: null,
+    asDevice: null,
+  };
+  const seeksDevice = seek.deviceId !== null || seek.deviceUnknown;
+  const done = () => found.asUser !== null && (found.asDevice !== null || !seeksDevice);
   const visit = (id: string, chain: PathStep[], seen: Set<string>): Membership | null => {
     const step = groupStep(id, records);
     const path = [...chain, step];
     if (seek.groupId === id) return { kind: 'member', path, via: 'group' };
     const members = records.members.get(id);
     if (!members || members.state === 'unknown') {
-      unknown ??= { kind: 'unknown', path, reason: members?.state === 'unknown' ? members.reason : 'its members were not read', via: 'either' };
+      found.unknown ??= { kind: 'unknown', path, reason: members?.state === 'unknown' ? members.reason : 'its members were not read', via: 'either' };
       return null;
     }
-    for (const userId of members.userIds) {
-      const via = seek.userIds.get(userId);
-      if (via) return { kind: 'member', path: [...path, ...via], via: 'user' };
+    if (!found.asUser) {
+      for (const userId of members.userIds) {
+        const via = seek.userIds.get(userId);
+        if (via) {
+          found.asUser = { path: [...path, ...via], via: 'user' };
+          break;
+        }
+      }
     }
-    if (seek.deviceId && members.deviceIds.has(seek.deviceId)) return { kind: 'member', path, via: 'device' };
+    if (!found.asDevice && seek.deviceId && members.deviceIds.has(seek.deviceId)) found.asDevice = { path, via: 'device' };
     if (seek.deviceUnknown && members.deviceIds.size > 0) {
-      unknown ??= {
+      found.unknown ??= {
         kind: 'unknown',
         path,
         reason: seek.deviceUnknownReason ?? 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
         via: 'device',
       };
     }
+    if (done()) return null;
     if (path.length > MAX_NESTING_DEPTH) {
-      if (members.groupIds.length > 0) unknown ??= { kind: 'unknown', path, reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels`, via: 'either' };
+      if (members.groupIds.length > 0) found.unknown ??= { kind: 'unknown', path, reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels`, via: 'either' };
       return null;
     }
     for (const nested of members.groupIds) {
       if (seen.has(nested)) continue;
-      const found = visit(nested, path, new Set([...seen, nested]));
-      if (found) return found;
+      const asGroup = visit(nested, path, new Set([...seen, nested]));
+      if (asGroup) return asGroup;
+      if (done()) return null;
     }
     return null;
   };
   const id = groupId.toLowerCase();
-  return visit(id, [], new Set([id])) ?? unknown ?? { kind: 'notMember' };
+  const asGroup = visit(id, [], new Set([id]));
+  if (asGroup) return asGroup;
+  const { unknown } = found;
+  const [first, second] = [found.asUser, found.asDevice].filter((route): route is Route => route !== null);
+  if (!first) return unknown ?? { kind: 'notMember' };
+  // What could not be told is a doubt only about the type not found: a user found says nothing of the device.
+  const doubt = unknown && !second && (unknown.via === 'either' || unknown.via !== first.via) ? { path: unknown.path, reason: unknown.reason, via: unknown.via } : undefined;
+  return { kind: 'member', path: first.path, via: first.via, ...(second ? { also: second } : {}), ...(doubt ? { doubt } : {}) };
 }
 
 function subjectStep(subject: AppliesSubject): PathStep {
@@ -492,7 +542,11 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
   const includes = object.targets.filter((target) => target.type === 'include' || target.type === 'allUsers' || target.type === 'allDevices');
   const excludes = object.targets.filter((target) => target.type === 'exclude');
   const reached = includes.map((target) => ({ target, member: targetMembership(target, subject, records, asked) }));
-  const members: Reached[] = reached.flatMap(({ target, member }) => (member.kind === 'member' ? [{ target, member }] : []));
+  // A group that reaches the subject both as its user and as the device is an inclusion of each type:
+  // an exclusion of one type leaves the other standing (docs/finding-rules.md, "What applies").
+  const members: Reached[] = reached.flatMap(({ target, member }) =>
+    member.kind === 'member' ? routes(member).map((route) => ({ target, member: { kind: 'member' as const, path: route.path, via: route.via } })) : [],
+  );
   const unknownInclusion = reached.find(({ member }) => member.kind === 'unknown');
   if (members.length === 0 && !unknownInclusion) return null;
   const firstPath = withEnd(members[0]?.member.path ?? []);
@@ -520,29 +574,39 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
           ? `the device's operating system ${subject.operatingSystem ? `"${subject.operatingSystem}"` : '(not given)'} is not one this app can match to ${platform.words}`
           : null;
 
-  // Exclusions take out inclusions of their own group type only.
+  // Exclusions take out inclusions of their own group type only; a group holding both the device and
+  // its user is an exclusion of both types, whichever it lists first.
   const exclusions = excludes.map((target) => targetMembership(target, subject, records, asked));
   const caveats: string[] = [];
   const live: Reached[] = [];
-  const doubtful: Array<{ reached: Reached; exclusion: Extract<Membership, { kind: 'unknown' }> }> = [];
-  let excludedBy: Extract<Membership, { kind: 'member' }> | null = null;
+  const doubtful: Array<{ reached: Reached; exclusion: { path: PathStep[]; reason: string } }> = [];
+  let excludedBy: Route | null = null;
+  const doubtAgainst = (via: Via): { path: PathStep[]; reason: string } | undefined => {
+    for (const exclusion of exclusions) {
+      if (exclusion.kind === 'unknown' && sameGroupType(via, exclusion.via)) return exclusion;
+      if (exclusion.kind === 'member' && exclusion.doubt && sameGroupType(via, exclusion.doubt.via)) return exclusion.doubt;
+    }
+    return undefined;
+  };
   for (const inclusion of members) {
-    const hit = exclusions.find(
-      (exclusion): exclusion is Extract<Membership, { kind: 'member' }> => exclusion.kind === 'member' && sameGroupType(inclusion.member.via, exclusion.via),
-    );
+    const hit = exclusions.flatMap((exclusion) => (exclusion.kind === 'member' ? routes(exclusion) : [])).find((route) => sameGroupType(inclusion.member.via, route.via));
     if (hit) {
       excludedBy ??= hit;
       continue;
     }
-    const maybe = exclusions.find(
-      (exclusion): exclusion is Extract<Membership, { kind: 'unknown' }> => exclusion.kind === 'unknown' && sameGroupType(inclusion.member.via, exclusion.via),
-    );
+    const maybe = doubtAgainst(inclusion.member.via);
     if (maybe) doubtful.push({ reached: inclusion, exclusion: maybe });
     else live.push(inclusion);
   }
   for (const exclusion of exclusions) {
     // An exclusion that reaches it only as the other group type is shown, with why it does not count.
-    if (exclusion.kind !== 'member' || members.length === 0 || members.some((inclusion) => sameGroupType(inclusion.member.via, exclusion.via))) continue;
+    if (exclusion.kind !== 'member' || members.length === 0) continue;
+    const counts = members.some(
+      (inclusion) =>
+        routes(exclusion).some((route) => sameGroupType(inclusion.member.via, route.via)) ||
+        (exclusion.doubt !== undefined && sameGroupType(inclusion.member.via, exclusion.doubt.via)),
+    );
+    if (counts) continue;
     const path = withEnd(exclusion.path);
     caveats.push(
       `Exclusion group ${pathWords(path)} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,

@@ -327,3 +327,79 @@ describe('mixed groups (device-profile-assign, "Exclude groups from a policy ass
     expect(entry?.words).toContain('Member.Read.Hidden');
   });
 });
+
+/**
+ * A group that holds both the device and its primary user is a device group and a user group at
+ * once: as an exclusion it takes out an inclusion of either type (Microsoft Learn, "Assign policies
+ * in Microsoft Intune", "Exclude groups from a policy assignment": exclusion wins "in the following
+ * same group type scenarios"), whichever of the two members the group lists first.
+ */
+describe('a group holding both the device and its primary user (device-profile-assign, "Exclude groups from a policy assignment")', () => {
+  const DEVICE = 'cccccccc-0000-4000-8000-000000000002';
+  const M = {
+    userFirst: 'aaaaaaaa-0000-4000-8000-000000000011',
+    deviceFirst: 'aaaaaaaa-0000-4000-8000-000000000012',
+    nestedUser: 'aaaaaaaa-0000-4000-8000-000000000013',
+    laptops: 'aaaaaaaa-0000-4000-8000-000000000014',
+    mixedDevicesUnknown: 'aaaaaaaa-0000-4000-8000-000000000015',
+  };
+  const known: AppliesSubject = { ...(device() as Extract<AppliesSubject, { kind: 'device' }>), entraObjectId: DEVICE };
+  const mixed = (): AppliesRecords => {
+    const base = records();
+    const members = new Map(base.members);
+    // The user listed beside the device in one group.
+    members.set(M.userFirst, read(M.userFirst, 'Pilot ring', { users: [USER], devices: [DEVICE] }));
+    // The device listed directly, its user only through a nested group.
+    members.set(M.deviceFirst, { ...(read(M.deviceFirst, 'Finance ring', { devices: [DEVICE] }) as Extract<GroupMembers, { state: 'read' }>), groupIds: [M.nestedUser] });
+    members.set(M.nestedUser, read(M.nestedUser, 'Finance people', { users: [USER] }));
+    members.set(M.laptops, read(M.laptops, 'Laptops', { devices: [DEVICE] }));
+    members.set(M.mixedDevicesUnknown, read(M.mixedDevicesUnknown, 'Mixed ring', { users: [USER], devices: ['cccccccc-0000-4000-8000-000000000009'] }));
+    return { ...base, members };
+  };
+
+  for (const [order, group] of [
+    ['the user listed first', M.userFirst],
+    ['the device listed first, its user nested', M.deviceFirst],
+  ] as const) {
+    it(`takes the device out of an All devices assignment (${order})`, () => {
+      const entry = deriveEntry(windowsProfile('BitLocker', [allDevices(), exclude(group)]), known, mixed());
+      expect(entry?.verdict).toBe('excluded');
+      expect(entry?.exclusion?.kind).toBe('group');
+      expect(entry?.exclusion?.words).not.toContain('alice@contoso.example');
+    });
+
+    it(`takes the device out of a device-group assignment (${order})`, () => {
+      expect(deriveEntry(windowsProfile('Wi-Fi', [include(M.laptops), exclude(group)]), known, mixed())?.verdict).toBe('excluded');
+    });
+
+    it(`takes the device out of an All users assignment (${order})`, () => {
+      const entry = deriveEntry(windowsProfile('OneDrive', [allUsers(), exclude(group)]), known, mixed());
+      expect(entry?.verdict).toBe('excluded');
+      expect(entry?.exclusion?.words).toContain('alice@contoso.example');
+    });
+
+    it(`takes the device out of a user-group assignment (${order})`, () => {
+      expect(deriveEntry(windowsProfile('Edge', [include(G.staff), exclude(group)]), known, mixed())?.verdict).toBe('excluded');
+    });
+
+    it(`says no exclusion caveat when it takes the device out (${order})`, () => {
+      expect(deriveEntry(windowsProfile('BitLocker', [allDevices(), exclude(group)]), known, mixed())?.caveats).toEqual([]);
+    });
+  }
+
+  it('an inclusion through it still reaches the device as a device when only a user-group exclusion takes the user out', () => {
+    const entry = deriveEntry(windowsProfile('Defender', [include(M.userFirst), exclude(G.executives)]), known, mixed());
+    expect(entry?.verdict).toBe('applies');
+    expect(entry?.path.map((step) => step.kind)).toEqual(['group', 'subject']);
+  });
+
+  it('a device whose Entra id is not known, in a group that holds its user and devices, is unknown against All devices, never "applies"', () => {
+    const entry = deriveEntry(windowsProfile('BitLocker', [allDevices(), exclude(M.mixedDevicesUnknown)]), device(), mixed());
+    expect(entry?.verdict).toBe('unknown');
+    expect(entry?.words).toContain('Mixed ring');
+  });
+
+  it('the same group as a user exclusion still takes out an All users assignment when the device cannot be told', () => {
+    expect(deriveEntry(windowsProfile('OneDrive', [allUsers(), exclude(M.mixedDevicesUnknown)]), device(), mixed())?.verdict).toBe('excluded');
+  });
+});

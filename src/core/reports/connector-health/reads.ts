@@ -8,10 +8,10 @@
 
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 
-/** List ndesConnectors, beta only (intune-onboarding-ndesconnector-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
+/** List ndesConnectors, beta only (intune-deviceconfig-ndesconnector-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
 export const NDES_READ = {
   path: '/beta/deviceManagement/ndesConnectors',
-  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-ndesconnector-list?view=graph-rest-beta',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-ndesconnector-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'machineName', 'state', 'lastConnectionDateTime', 'connectorVersion'],
   optional: false,
@@ -134,7 +134,7 @@ export const VPP_TOKENS_READ = {
 /** Intune Connectors for Active Directory, beta only (intune-odj-devicemanagementdomainjoinconnector-list?view=graph-rest-beta): DeviceManagementConfiguration.Read.All. */
 export const AD_CONNECTORS_READ = {
   path: '/beta/deviceManagement/domainJoinConnectors',
-  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-odj-domainjoinconnector-list?view=graph-rest-beta',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-odj-devicemanagementdomainjoinconnector-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   select: ['id', 'displayName', 'state', 'version', 'lastConnectionDateTime'],
   optional: true,
