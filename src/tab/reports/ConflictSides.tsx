@@ -1,6 +1,6 @@
 import { Body1, Caption1, Link, Subtitle2, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import type { CellTone } from '../../core/reports/report-model.js';
-import type { ConflictSides } from '../../core/reports/setting-conflicts/sides.js';
+import type { ConflictSide, ConflictSides } from '../../core/reports/setting-conflicts/sides.js';
 import { PHONE } from '../app/breakpoints.js';
 
 /** A setting-conflict row's pane: the setting, its verdict and who both reach, then each policy that sets it beside the others. */
@@ -52,6 +52,20 @@ const useStyles = makeStyles({
   warning: { color: tokens.colorPaletteDarkOrangeForeground1 },
   ok: { color: tokens.colorPaletteGreenForeground1 },
 });
+
+/**
+ * Why a policy beside the two the verdict is about is not one of them, from what the pane holds and
+ * nothing more. The verdict is decided by one pair (docs/finding-rules.md, "Setting conflicts", "Its
+ * policies side by side"): a policy that sets the same value as one of the two is named with it, since
+ * it differs from the other only as that one does; of any other, the row proves no more than that the
+ * verdict did not need it. Whether it reaches the same devices is not in the row, so it is not said.
+ */
+export function notDecidingWords(side: ConflictSide, policies: readonly ConflictSide[]): string {
+  const twin = side.secret ? undefined : policies.find((other) => other.decides && !other.secret && other.value === side.value);
+  return twin
+    ? `Sets the same value as “${twin.name}”, one of the two the verdict is about`
+    : 'Also sets it: the verdict is about one pair, not each pair this policy makes with the others';
+}
 
 /**
  * Each policy that sets one setting, side by side: its name (its page in the Intune admin center),
@@ -112,6 +126,11 @@ export function ConflictSidesSection({ comparison, locale }: { comparison: Confl
               {side.secret ? SECRET_SET : side.value}
             </Body1>
             {marked && side.decides ? <Caption1 className={styles.label}>One of the two policies the verdict is about</Caption1> : null}
+            {marked && !side.decides ? (
+              <Caption1 className={styles.label} data-conflict-not-deciding>
+                {notDecidingWords(side, sides.policies)}
+              </Caption1>
+            ) : null}
           </li>
         ))}
       </ul>
