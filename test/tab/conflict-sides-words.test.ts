@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConflictSide } from '../../src/core/reports/setting-conflicts/sides.js';
-import { notDecidingWords } from '../../src/tab/reports/ConflictSides.js';
+import { notDecidingWords } from '../../src/tab/reports/conflict-sides-words.js';
 
 const side = (name: string, value: string | null, decides: boolean): ConflictSide => ({ policyId: name, name, link: null, value, secret: value === null, decides });
 
