@@ -18,6 +18,7 @@ import { REPORTS } from '../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { cardTexts } from '../support/card-texts.js';
+import { PLAYGROUND_QUIET_ENV } from '../support/agents-playground.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -98,6 +99,16 @@ describe('the examples the texts show are true on the demo tenant', () => {
       if (args[0] === 'report') expect(stdout.length, args.join(' ')).toBeGreaterThan(0);
     }
   }, 600_000);
+
+  it("starts the Agents Playground, as the README says to, with its telemetry off as the tests' Playground has it", () => {
+    const commands = [...README.matchAll(/^(.*)\bnpx agentsplayground (.+)$/gm)];
+    expect(commands).toHaveLength(1);
+    const [, environment, args] = commands[0]!;
+    expect(args!.split(/\s+/)).toContain('--dt');
+    // The statsbeat switch the tests set (agents-playground.ts); the browser one is the reader's choice.
+    expect(environment!.trim()).toBe(`APPLICATION_INSIGHTS_NO_STATSBEAT=${PLAYGROUND_QUIET_ENV.APPLICATION_INSIGHTS_NO_STATSBEAT}`);
+    expect(README).toContain(`TEAMSAPPTESTER_BROWSER=${PLAYGROUND_QUIET_ENV.TEAMSAPPTESTER_BROWSER}`);
+  });
 
   it('finds the device the README and docs/using.md say to try, a Windows PC', async () => {
     const tries = [...`${README}\n${USING}`.matchAll(/try `([^`]+)`, a Windows PC/g)].map((match) => match[1]!);

@@ -97,6 +97,62 @@ describe(`the tab at ${WIDTH}×${HEIGHT}`, () => {
     expect(measured.brokenInWords).toEqual([]);
   });
 
+  it("gives report 4's User column room for each user principal name on one or two lines", async () => {
+    await page.goto('about:blank');
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    await page.locator('[role=table] [data-open-row]').first().waitFor();
+    // Each User cell in view: how many lines its text takes.
+    const lines = (await page.evaluate(`(() => {
+      const table = document.querySelector('[role=table]');
+      const headers = [...table.querySelectorAll('[role=columnheader]')].map((header) => header.textContent.trim());
+      const column = headers.findIndex((text) => text.startsWith('User'));
+      const counts = [];
+      for (const row of table.querySelectorAll('[role=row]')) {
+        const cell = row.querySelectorAll('[role=cell]')[column];
+        if (!cell || !cell.textContent.includes('@')) continue;
+        const box = cell.getBoundingClientRect();
+        if (box.top >= innerHeight || box.bottom <= 0) continue;
+        // The lines of its text alone: an element's own box (a span's padding) would count as one more.
+        const tops = new Set();
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const rect of range.getClientRects()) tops.add(Math.round(rect.top));
+        }
+        counts.push({ text: cell.textContent, lines: tops.size });
+      }
+      return counts;
+    })()`)) as Array<{ text: string; lines: number }>;
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.filter((cell) => cell.lines > 2)).toEqual([]);
+  });
+
+  it('says "No triage yet" where nothing was accepted, snoozed or reopened, rather than show a greyed-out button', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const log = page.locator('section[aria-label=Findings] [data-triage-log]');
+    await log.waitFor();
+    expect(await log.textContent()).toBe('No triage yet');
+    expect(await log.evaluate((element) => (element as unknown as { tagName: string }).tagName)).not.toBe('BUTTON');
+    expect(await page.locator('section[aria-label=Findings] button:disabled, section[aria-label=Findings] [aria-disabled=true]').count()).toBe(0);
+  });
+
+  it("draws each row's findings count as a button, with a border, not as plain text", async () => {
+    await page.goto('about:blank');
+    await page.goto(`${tab.server.base}/tab/#/escrow-gaps`);
+    const button = page.getByRole('button', { name: /details and how to fix$/ }).first();
+    await button.waitFor();
+    const look = await button.evaluate((element) => {
+      const page = globalThis as unknown as { getComputedStyle(element: unknown): { borderTopWidth: string; borderTopStyle: string; borderTopColor: string } };
+      const style = page.getComputedStyle(element);
+      return { width: parseFloat(style.borderTopWidth), style: style.borderTopStyle, color: style.borderTopColor };
+    });
+    expect(look.width).toBeGreaterThanOrEqual(1);
+    expect(look.style).toBe('solid');
+    expect(look.color).not.toMatch(/^(transparent|rgba\(\d+, \d+, \d+, 0\))$/);
+  });
+
   it('lines the "Show what applies" button up with the search box, not with its hint', async () => {
     await page.goto('about:blank');
     await page.goto(`${tab.server.base}/tab/`);

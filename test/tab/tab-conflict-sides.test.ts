@@ -103,7 +103,10 @@ describe("a setting conflict's pane: its policies side by side", () => {
     const deciding = section.locator('[data-conflict-side][data-decides]');
     expect(await deciding.locator('[data-conflict-policy]').allTextContents()).toEqual(['Firewall - Branch offices (policy set)', 'Firewall - Datacenter']);
     for (const text of await deciding.allTextContents()) expect(text).toContain('One of the two policies the verdict is about');
-    expect(await section.locator('[data-conflict-side]:not([data-decides])').textContent()).not.toContain('the verdict is about');
+    // The third says why it is not one of the two, from its value: it sets what one of them sets.
+    const other = section.locator('[data-conflict-side]:not([data-decides])');
+    expect(await other.locator('[data-conflict-not-deciding]').textContent()).toBe('Sets the same value as “Firewall - Datacenter”, one of the two the verdict is about');
+    expect(await section.locator('[data-conflict-not-deciding]').count()).toBe(1);
     expect(await section.locator('[data-conflict-verdict]').textContent()).toBe('Possible conflict');
   });
 

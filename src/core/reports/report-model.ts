@@ -36,7 +36,7 @@ export type ColumnFormat = 'text' | 'date' | 'duration' | 'count' | 'number' | '
  * pane by (a table's first column where none is); `wide`, long free text (a reason, a list of
  * groups), which the tab gives twice a cell's room and cuts at two lines, whole in the row's pane.
  */
-export type ColumnRole = 'name' | 'wide';
+export type ColumnRole = 'name' | 'wide' | 'address';
 
 /** How a cell's verdict should look: fine, worth a look, a gap to close, or no verdict. */
 export type CellTone = 'ok' | 'warning' | 'danger' | 'neutral';
@@ -53,7 +53,11 @@ export interface ReportColumn {
   available: boolean;
   section?: string;
   format: ColumnFormat;
-  /** What the column is to its row, where it is more than a cell: one `name` column a table at most. */
+  /**
+   * What the column is to its row, where it is more than a cell: one `name` column a table at most;
+   * `wide` for long free text; `address` for a user principal name or mail address, one long word
+   * the tab gives room for on one or two lines (docs/contract.md, "Columns").
+   */
   role?: ColumnRole;
   /** A `duration` column's unit. */
   unit?: 'seconds' | 'minutes';

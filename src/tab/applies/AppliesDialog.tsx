@@ -43,7 +43,11 @@ import type { ReportApi } from '../api/report-api.js';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(900px, 96vw)', width: '100%' },
-  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  // The content scrolls as one, and no part of it shrinks to make room: Fluent's Link inherits its
+  // parent's overflow, and a flex item whose overflow is not visible may shrink to nothing (CSS
+  // Flexbox, "Automatic Minimum Size of Flex Items"), which hid the device's Intune link whenever
+  // the answer was long enough to scroll.
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, '& > *': { flexShrink: 0 } },
   type: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   entry: {

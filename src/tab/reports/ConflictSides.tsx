@@ -2,6 +2,7 @@ import { Body1, Caption1, Link, Subtitle2, Text, makeStyles, mergeClasses, token
 import type { CellTone } from '../../core/reports/report-model.js';
 import type { ConflictSides } from '../../core/reports/setting-conflicts/sides.js';
 import { PHONE } from '../app/breakpoints.js';
+import { notDecidingWords } from './conflict-sides-words.js';
 
 /** A setting-conflict row's pane: the setting, its verdict and who both reach, then each policy that sets it beside the others. */
 export interface ConflictComparison {
@@ -112,6 +113,11 @@ export function ConflictSidesSection({ comparison, locale }: { comparison: Confl
               {side.secret ? SECRET_SET : side.value}
             </Body1>
             {marked && side.decides ? <Caption1 className={styles.label}>One of the two policies the verdict is about</Caption1> : null}
+            {marked && !side.decides ? (
+              <Caption1 className={styles.label} data-conflict-not-deciding>
+                {notDecidingWords(side, sides.policies)}
+              </Caption1>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -16,6 +16,7 @@ import {
   MessageBarBody,
   Option,
   Spinner,
+  Text,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -53,10 +54,14 @@ const EVERYONE = '';
  * (docs/contract.md, "Triage").
  */
 export function TriageLog({ api, report, count, kinds, format }: { api: ReportApi; report: ReportId; count: number; kinds: FindingKindTable; format: FormatContext }) {
+  // With nothing logged there is nothing to open: words, not a greyed-out button that looks broken.
+  if (count === 0) {
+    return <Text data-triage-log={0}>No triage yet</Text>;
+  }
   return (
     <Dialog>
       <DialogTrigger disableButtonEnhancement>
-        <Button appearance="subtle" disabled={count === 0} data-triage-log={count}>
+        <Button appearance="subtle" data-triage-log={count}>
           Triage log ({count})
         </Button>
       </DialogTrigger>

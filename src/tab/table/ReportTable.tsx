@@ -50,7 +50,13 @@ const useStyles = makeStyles({
   // room left over goes to names, verdicts and long text first (flexGrow).
   cell: { minWidth: '100px', flexGrow: 1, flexBasis: 0 },
   // Long free text gets the most room, so that fewer of its texts are cut at their lines.
-  wide: { flexGrow: 3 },
+  // Its least width is a short one: the room goes to it by its grow where there is room, and where
+  // there is not (report 4 at 1280 pixels) a mostly empty Note gives way to the User beside it.
+  wide: { flexGrow: 3, minWidth: '80px' },
+  // A user principal name ("user26@contoso-demo.example") is one long word that breaks only after
+  // its "@" or a hyphen: room for "user26@contoso-" keeps it to two lines, where a plain column's
+  // least width wrapped it onto three beside a mostly empty Note.
+  address: { flexGrow: 2, minWidth: '120px' },
   // A verdict ("Only deleted or empty groups, one still restorable") gets a name's room: read whole, on few lines.
   verdict: { flexGrow: 2, minWidth: '110px' },
   // A count, a duration, a score: a few digits, under a header that wraps between its words.
@@ -138,7 +144,14 @@ export function ReportTable({ label, columns: given, rows, sort, onSort, partial
   const styles = useStyles();
   // A column's width rules, the same for its header and every cell, so the two stay aligned.
   const widthOf = (column: ReportColumn) =>
-    mergeClasses(styles.cell, isNumeric(column) && styles.numericCell, isWide(column) && styles.wide, isVerdict(column) && styles.verdict, column.format === 'date' && styles.date);
+    mergeClasses(
+      styles.cell,
+      isNumeric(column) && styles.numericCell,
+      isWide(column) && styles.wide,
+      column.role === 'address' && styles.address,
+      isVerdict(column) && styles.verdict,
+      column.format === 'date' && styles.date,
+    );
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -289,11 +302,14 @@ function breakPoints(text: string): ReactNode {
   ));
 }
 
-/** Opens a row's findings: a button, so the keyboard and touch reach it as a pointer does. */
+/**
+ * Opens a row's findings: a button, so the keyboard and touch reach it as a pointer does, and drawn
+ * as one (Fluent's outline appearance, a border), since a subtle button read as plain text.
+ */
 function FindingsButton({ count, name, onOpen }: { count: number; name: string; onOpen: () => void }) {
   if (count === 0) return null;
   return (
-    <Button size="small" appearance="subtle" onClick={onOpen} aria-label={`${countOf(count, 'finding')} for ${name}: details and how to fix`}>
+    <Button size="small" appearance="outline" onClick={onOpen} aria-label={`${countOf(count, 'finding')} for ${name}: details and how to fix`}>
       {countOf(count, 'finding')}
     </Button>
   );

@@ -53,7 +53,8 @@ export function deriveEscrowGaps(records: EscrowRecords, _context: DeriveContext
   const lapsAvailable = records.lapsPasswords.available;
   const columns: ReportColumn[] = [
     { key: 'device', label: 'Device', available: true, format: 'text', role: 'name' },
-    { key: 'user', label: 'User', available: true, format: 'text' },
+    // A user principal name: room for it on one or two lines, not three (docs/contract.md, "Columns", `address`).
+    { key: 'user', label: 'User', available: true, format: 'text', role: 'address' },
     { key: 'lastCheckIn', label: 'Last check-in', available: true, format: 'date' },
     // When the key or password was escrowed, or a word where there is none (`missing`, `not applicable`).
     // A missing key is as loud as its finding (a hybrid-joined device's too: the cell says no key is in Entra ID).
