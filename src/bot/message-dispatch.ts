@@ -76,8 +76,7 @@ async function askerScope(services: BotServices, command: Command, request: BotR
   if (!objectId) return 'This app shows each person what their Intune role assignments let them see, and Teams did not say who you are, so I cannot answer.';
   const scope = await services.viewerScopes.scopeOf({ objectId });
   if (scope.kind === 'none') return scope.explanation;
-  // A whole tenant from an Intune role assignment (`areas`) is not every report: only a command that keeps to a scope answers it.
-  if ((scope.kind === 'tenant' && !scope.areas) || command.viewerScope === 'in-scope') return scope;
+  if (scope.kind === 'tenant' || command.viewerScope === 'in-scope') return scope;
   return `This app shows each person what their Intune role assignments let them see (yours: ${describeScope(scope)}), and "${command.name}" cannot yet keep to a scope, so it answers only people whose role assignment has no scope tags. "show <report>", "show overview", "what applies to <device>", "post new findings" and a schedule for one of your scope tags ("post new findings for scope tag <name> daily at 9:00") answer within yours, and the tab shows what your scope tags let you see.`;
 }
 

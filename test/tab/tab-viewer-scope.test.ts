@@ -152,7 +152,9 @@ describe('the demo’s sign-in as …', () => {
     expect(await viewerLine(page, /whole tenant/)).toMatch(/^Signed in as .+ · whole tenant$/);
     await tilesSettled(page);
     expect(await page.locator('[data-state=no-intune-access]').count()).toBe(0);
-    expect(await page.locator('[data-report-tile=connector-health]').getAttribute('data-state')).toBe('loaded');
+    // Every scope tag, but a tenant-wide report only as the role reads it: Read Only Operator reads no connector report.
+    expect(await page.locator('[data-report-tile=escrow-gaps]').getAttribute('data-state')).toBe('loaded');
+    expect(await page.locator('[data-report-tile=connector-health]').getAttribute('data-state')).toBe('outside-scope');
     expect(asked.at(-1)).toBe('central');
 
     await select.selectOption('regional');
@@ -172,6 +174,18 @@ describe('the demo’s sign-in as …', () => {
     await page.locator('[data-state=no-intune-access]').waitFor();
     expect(await page.locator('[data-report-tile]').count()).toBe(0);
     expect(asked.at(-1)).toBe('no-role');
+  });
+
+  it('signs in as the Entra Intune Administrator, whose role reads all Intune data: every report, the tenant-wide ones too', async () => {
+    const page = await tab.newPage();
+    const asked = signIns(page);
+    await page.goto(`${tab.server.base}/tab/`);
+    await page.getByLabel('Demo: sign in as').selectOption('intune-administrator');
+    expect(await viewerLine(page, /whole tenant/)).toMatch(/· whole tenant$/);
+    await tilesSettled(page);
+    expect(await page.locator('[data-report-tile=connector-health]').getAttribute('data-state')).toBe('loaded');
+    expect(await page.locator('[data-report-tile=escrow-gaps]').getAttribute('data-state')).toBe('loaded');
+    expect(asked.at(-1)).toBe('intune-administrator');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ReportId } from '../../core/reports/report-model.js';
 import { scheduleReports } from '../../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
+import { areaOfReport } from '../../core/viewer-scope/areas.js';
 import { describeScope, scopeOfTag } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 
@@ -46,9 +47,23 @@ export function onDemandPost(
     }
     return { ok: true, scope: channelScope(tag), reports: scheduleReports(schedule, reports) };
   }
-  // Every report only for a viewer who sees every report; an Intune role assignment without scope
-  // tags (`areas`) sees every tagged object, so its posts are the scope-tagged reports, shown whole.
-  if (asker.kind === 'tenant' && !asker.areas) return { ok: true, scope: null, reports: reports.postedByDefault };
+  if (asker.kind === 'tenant') return { ok: true, scope: null, reports: reportsOpenTo(asker, reports.postedByDefault, reports.scopeTagged) };
   if (reports.scopeTagged.length === 0) return { ok: false, message: `No report carries scope tags, so there is nothing in your scope (${describeScope(asker)}) to post.` };
   return { ok: true, scope: asker, reports: reports.scopeTagged };
+}
+
+/**
+ * Of `reports`, those an asker may post for the whole tenant: all of them with the viewer scope off
+ * or for an Entra role that reads all Intune data; otherwise (an Intune role assignment without scope
+ * tags, `areas`) the scope-tagged reports and the tenant-wide ones whose area their roles read
+ * (scope-report.ts), so that a whole-tenant post never carries a report the one who set it may not see.
+ */
+export function reportsOpenTo(asker: ViewerScope, reports: readonly ReportId[], scopeTagged: readonly ReportId[]): ReportId[] {
+  if (asker.kind === 'tenant' && !asker.areas) return [...reports];
+  const granted = asker.kind === 'none' ? undefined : asker.areas?.granted;
+  return reports.filter((id) => {
+    if (scopeTagged.includes(id)) return true;
+    const area = areaOfReport(id);
+    return area !== null && granted?.has(area) === true;
+  });
 }

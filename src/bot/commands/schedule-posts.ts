@@ -4,6 +4,7 @@ import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../core/sch
 import { describeScope } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 import { commandWords } from '../message-words.js';
+import { reportsOpenTo } from './channel-scope.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 import { SCHEDULE_PATTERN, readScheduleRequest } from './schedule-grammar.js';
@@ -76,14 +77,7 @@ async function scopeTagFor(words: string | null, context: CommandContext): Promi
   // The asker's own scope: the tags they may keep a channel to, whatever the channel is kept to now.
   const { asker: scope, viewerScopes } = context;
   if (words === null) {
-    if (scope.kind === 'tenant' && !scope.areas) return { ok: true, tag: null };
-    if (scope.kind === 'tenant') {
-      return {
-        ok: false,
-        message:
-          'A schedule without a scope tag posts every report, and your Intune role assignment does not read all of them (the tenant-wide reports open only to the role permission that reads them), so a schedule you set must name a scope tag: for example, "post new findings for scope tag Europe daily at 9:00".',
-      };
-    }
+    if (scope.kind === 'tenant') return { ok: true, tag: null };
     return {
       ok: false,
       message: `Your Intune role assignments let you see ${describeScope(scope)}, not the whole tenant, so a schedule you set must name one of your scope tags: for example, "post new findings for scope tag ${scope.kind === 'tags' ? scope.tagNames[0] : 'Europe'} daily at 9:00".`,
@@ -130,7 +124,7 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
       channel,
       name: request.conversation.name ?? 'this conversation',
       reference: request.conversation.channelReference,
-      reports: [...(scopeTag ? context.registry.scopeTagged : context.registry.postedByDefault)],
+      reports: scopeTag ? [...context.registry.scopeTagged] : reportsOpenTo(context.asker, context.registry.postedByDefault, context.registry.scopeTagged),
       ...(scopeTag ? { scopeTag } : {}),
       setBy: request.sender.name ?? 'someone',
       senderTimeZone: request.sender.timeZone,
