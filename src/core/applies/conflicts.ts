@@ -15,7 +15,7 @@ import { MERGED_SETTINGS, indexSetters, isSecurity, judgePair, unnamedNotice } f
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
 import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
-import type { AppliesGroup, AppliesVerdict } from './derive.js';
+import type { AppliesGroup, AppliesVerdict } from './entry-types.js';
 
 /**
  * What the policies set, as report 3 read them, or why they could not be read. `auditOnly`: the
