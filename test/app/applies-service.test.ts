@@ -63,6 +63,30 @@ describe('what applies, on the demo tenant', () => {
     expect(entry(result, 'Legacy Sales Dialer')?.intent).toBe('uninstall');
   });
 
+  it('finds a device, a user and a group whatever the case asked, each case its own look-up', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    for (const [asked, kind, name] of [
+      ['contoso-0026', 'device', 'CONTOSO-0026'],
+      ['sales emea', 'group', 'Sales EMEA'],
+      ['USER41@CONTOSO-DEMO.EXAMPLE', 'user', APPLIES_DEMO.user],
+    ] as const) {
+      expect(found(await service.applies(asked)).subject).toMatchObject({ kind, name });
+    }
+  });
+
+  it.each([
+    ['contoso-0027', 'CONTOSO-0027'],
+    ['CONTOSO-0027', 'contoso-0027'],
+  ])('asked %s first and then %s, answers the device both times: no answer kept for one case stands for the other', async (first, second) => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    expect(found(await service.applies(first)).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0027' });
+    const again = await service.applies(second);
+    expect(found(again).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0027' });
+    // The other case is looked up for itself (Graph asked with its own words), then kept like the first.
+    expect(again.requests).toBeGreaterThan(0);
+    expect((await service.applies(`  ${second} `)).requests).toBe(0);
+  });
+
   it('says when nothing is found', async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
     const result = await service.applies('NO-SUCH-DEVICE');

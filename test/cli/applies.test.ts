@@ -127,6 +127,14 @@ describe('dmhealth applies', () => {
     expect(result.answer.groups.map((group) => group.typeLabel)).toContain('Apps');
   });
 
+  it('answers a device name asked in lower case as it answers the name as Intune spells it', async () => {
+    const [lower, upper] = await Promise.all([dmhealth(['applies', 'contoso-0026', '--format', 'json']), dmhealth(['applies', 'CONTOSO-0026', '--format', 'json'])]);
+    expect(lower.code).toBe(0);
+    const answer = (out: string) => (JSON.parse(out) as { answer: { subject: unknown; groups: unknown } }).answer;
+    expect(answer(lower.stdout).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0026' });
+    expect(answer(lower.stdout).groups).toEqual(answer(upper.stdout).groups);
+  });
+
   it('says when nothing has that name, with exit status 4', async () => {
     const { code, stdout, stderr } = await dmhealth(['applies', 'NO-SUCH-DEVICE']);
     expect(code).toBe(4);

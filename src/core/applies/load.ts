@@ -37,7 +37,7 @@ import {
   APPLIES_USER_DIRECT_GROUPS_READ,
   APPLIES_USER_GROUPS_READ,
 } from './reads.js';
-import { resolveSubject } from './resolve.js';
+import { questionWords, resolveSubject } from './resolve.js';
 import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
 
 /** Held by the compiler to the `managedDevice` type: a field Graph does not declare does not compile. */
@@ -95,7 +95,7 @@ interface Side {
  * group that could not be read is unknown, never "not a member".
  */
 export async function loadAppliesReads(graph: GraphReader, query: string, assignments: AssignmentRecords): Promise<AppliesReads> {
-  const wanted = query.trim();
+  const wanted = questionWords(query);
   if (!wanted) return { assignments, resolution: resolveSubject(query, [], []), members: new Map() };
   const isId = isGraphId(wanted);
   const quoted = wanted.replace(/'/g, "''");
