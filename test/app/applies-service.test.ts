@@ -18,9 +18,9 @@ describe('what applies, on the demo tenant', () => {
     expect(entry(result, 'Regional VPN')!.words).toContain('VPN Exclusions → Executives');
     // Its members answer 500, but the question reads the primary user's groups, which list it.
     expect(entry(result, 'Contractor compliance')).toMatchObject({ verdict: 'applies', typeLabel: 'Compliance policies' });
-    // A device group, which this app may not read: unknown, the permission named.
-    expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'unknown' });
-    expect(entry(result, APPLIES_DEMO.deviceGroups.object)!.words).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
+    // A device group, read through the Entra device with Device.Read.All, which the demo grants (without it: applies-device-groups.test.ts).
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'applies' });
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)!.path.map((step) => step.words)).toEqual([...APPLIES_DEMO.deviceGroups.chain, APPLIES_DEMO.device]);
     expect(entry(result, 'Windows 10 clean-up')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'filter', filter: { verdict: 'out', name: 'Windows 11 devices' } } });
     expect(entry(result, 'Windows 11 start menu repair')).toMatchObject({ verdict: 'applies', filter: { verdict: 'in' } });
     expect(['Sales CRM', 'Sales Toolkit', 'Legacy Sales Dialer'].map((name) => entry(result, name)?.intent)).toEqual(['required', 'available', 'uninstall']);
@@ -47,13 +47,14 @@ describe('what applies, on the demo tenant', () => {
     const deviceReads = sent.filter((request) => request.path === '/v1.0/deviceManagement/managedDevices');
     expect(deviceReads.map((request) => new URLSearchParams(request.query).get('$filter'))).toEqual([`deviceName eq '${APPLIES_DEMO.device}'`]);
     // Once report 2's assignments are kept, a question about another device is its own reads only: the device by
-    // name, a group by that name, the primary user's groups (all, and direct), the Entra device (refused: no
-    // Device.Read.All), and the groups above the user's, read upwards two levels, one $batch call each: 7.
+    // name, a group by that name, the primary user's groups (all, and direct), the Entra device and its groups
+    // (all, and direct: the demo grants Device.Read.All), and the groups above the user's, read upwards two
+    // levels, one $batch call each: 9.
     harness.sim.graph.clearLog();
     const next = await service.applies('CONTOSO-0041');
     expect(found(next).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0041' });
     expect(next.requests).toBe(harness.sim.graph.requests.filter((request) => !request.inBatch).length);
-    expect(next.requests).toBe(7);
+    expect(next.requests).toBe(9);
   });
 
   it('answers for a group nested in assigned groups', async () => {

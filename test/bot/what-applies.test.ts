@@ -13,12 +13,14 @@ import { COMMANDS } from '../../src/bot/commands/index.js';
 import { appliesQuery, whatApplies } from '../../src/bot/commands/what-applies.js';
 import { readMessage } from '../../src/bot/read-message.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
+import { withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { cardTexts } from '../support/card-texts.js';
 import { PHRASINGS } from '../fixtures/bot-phrasings.js';
 
-const harness = useTestSimulator({ tenant: buildDemoTenant() });
+// As `npm start -- --deny Device.Read.All` runs the demo: device groups unknown, the permission named, and so a possible conflict.
+const harness = useTestSimulator({ tenant: withDenied(buildDemoTenant(), ['Device.Read.All']) });
 const options = { tenantLabel: 'Contoso (demo)', tabUrl: 'https://health.contoso.example/tab/' };
 
 /** What a message asks, as the registry of commands reads it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
 
@@ -8,7 +9,8 @@ import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
  * pages of 100 and `$top` to 999, advanced queries refused without `ConsistencyLevel: eventual`,
  * hidden-membership groups left out, and the device reads refused without Device.Read.All.
  */
-const tenant = buildDemoTenant();
+// Without Device.Read.All (`--deny Device.Read.All`; the demo grants it), so the device reads are refused.
+const tenant = withDenied(buildDemoTenant(), ['Device.Read.All']);
 const graph = useRawGraph(tenant);
 const groupNamed = (name: string) => [...tenant.groups.values()].find((group) => group.displayName === name)!;
 const user40 = () => groupNamed('Executives').members[0]!.id;
