@@ -154,6 +154,32 @@ describe('the answer card on the demo tenant', () => {
     expect(text).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
   });
 
+  it('speaks to Teams users of what it leaves out, offering the tab, and prints no heading with nothing under it', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const card = appliesCard(await service.applies(APPLIES_DEMO.device), options);
+    const text = allText(card);
+    expect(text).not.toContain('dmhealth');
+    expect(text).toMatch(/not listed here: .+\(\d+\)\. Open the reports \(below\) to see every one in the tab\./);
+    type Element = { type?: string; text?: string; isSubtle?: boolean; items?: Element[] };
+    const containers: Element[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        if ((value as Element).type === 'Container') containers.push(value as Element);
+        Object.values(value).forEach(walk);
+      }
+    };
+    walk(card);
+    // The object types' sections (the undecided ones fold into a section of their own, opened on demand).
+    const typeSections = containers.filter((container) => /^(?!Could not be decided)[A-Z][^\n]* \([\d,]+\)$/.test(container.items?.[0]?.text ?? ''));
+    expect(typeSections.length).toBeGreaterThan(0);
+    for (const section of typeSections)
+      expect(
+        section.items!.slice(1).some((item) => item.isSubtle !== true),
+        section.items![0]!.text,
+      ).toBe(true);
+  });
+
   it("says on the card when a device's conflicts could not be checked, and why", async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
     await service.applies(APPLIES_DEMO.user); // report 2's records, so that only report 3's read of the same list fails
