@@ -17,6 +17,7 @@ import { conflictSettingsOf } from '../core/applies/conflicts.js';
 import type { ConflictSettings } from '../core/applies/conflicts.js';
 import { findTaggedDevices, loadAppliesReads } from '../core/applies/load.js';
 import type { TaggedDevice } from '../core/applies/load.js';
+import { questionWords } from '../core/applies/resolve.js';
 import { objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
 import { visibleTo } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
@@ -82,7 +83,7 @@ export class AppliesService {
   private readonly sharesReportLoads: boolean;
   private readonly now: () => number;
   private readonly maxAgeMs: number;
-  /** Each question's reads, by its words trimmed and in lower case, oldest first. */
+  /** Each question's reads, by the words it was looked up by (`questionWords`), oldest first. */
   private readonly kept = new Map<string, Kept>();
   /** Report 3's records made into what the conflict rules read, once per load of them. */
   private readonly settingsOf = new WeakMap<SecurityPostureRecords, ConflictSettings>();
@@ -204,11 +205,13 @@ export class AppliesService {
 
   /** The question's kept reads while they are fresh and made against the same assignment load; else new ones. */
   private question(query: string, assignments: { records: AssignmentRecords; at: number }, refresh: boolean): Kept {
-    const key = query.trim().toLowerCase();
+    // One function makes both the key and the words looked up (resolve.ts), so that a key never holds
+    // what other words found: `contoso-0027` and `CONTOSO-0027` are each their own look-up.
+    const key = questionWords(query);
     const found = this.kept.get(key);
     if (found && !refresh && found.assignments === assignments.records && this.now() - found.at < this.maxAgeMs) return found;
     const at = Math.min(this.now(), assignments.at);
-    const entry: Kept = { reads: loadAppliesReads(this.graph, query, assignments.records), assignments: assignments.records, at };
+    const entry: Kept = { reads: loadAppliesReads(this.graph, key, assignments.records), assignments: assignments.records, at };
     // Questions kept against an older assignment load, or past their freshness, are of no more use,
     // and would keep that load's records alive: they go before the new one is kept.
     for (const [other, kept] of this.kept) if (kept.assignments !== assignments.records || this.now() - kept.at >= this.maxAgeMs) this.kept.delete(other);

@@ -10,6 +10,7 @@ import { openGraphConnection } from '../app/graph-connection.js';
 import type { GraphConnection } from '../app/graph-connection.js';
 import { EXIT_LOAD_ERROR, EXIT_NOT_FOUND, EXIT_USAGE } from './exit-status.js';
 import { appliesToText } from './applies-text.js';
+import { didYouMean } from './did-you-mean.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
 import { printError } from './print-error.js';
@@ -91,7 +92,8 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
   if (command === 'applies') return runApplies(rest, registry, demo);
-  printError(`dmhealth: unknown command "${command}"\n\n${usage(registry, helpWidth())}`);
+  const near = didYouMean(command, Object.keys(help));
+  printError(`dmhealth: unknown command "${command}"${near ? `. Did you mean "dmhealth ${near}"?` : ''}\n\n${usage(registry, helpWidth())}`);
   return EXIT_USAGE;
 }
 
@@ -113,11 +115,13 @@ function listReports(args: string[], registry: ReportRegistry): number {
     return 0;
   }
   const width = outputWidth(undefined, process.stdout, process.env);
-  const under = ' '.repeat(22);
-  for (const report of reports) {
-    console.log(wrap(`${report.title}${report.beta ? ' (beta)' : ''}`, width, under, `${report.id.padEnd(21)} `).join('\n'));
+  const under = ' '.repeat(23);
+  // Its number first, as `dmhealth report 4` and the bot's `show 4` take it, then its prerequisites, as the help promises.
+  reports.forEach((report, index) => {
+    console.log(wrap(`${report.title}${report.beta ? ' (beta)' : ''}`, width, under, `${`${index + 1}`.padStart(2)} ${report.id.padEnd(19)} `).join('\n'));
     console.log(wrap(`permissions: ${report.permissions.join(', ')}`, width, `${under}  `, under).join('\n'));
-  }
+    for (const prerequisite of report.prerequisites) console.log(wrap(`prerequisite: ${prerequisite}`, width, `${under}  `, under).join('\n'));
+  });
   return 0;
 }
 
@@ -143,7 +147,10 @@ async function runReport(args: string[], registry: ReportRegistry, demo: DemoTen
   const name = positionals.join(' ');
   const id = registry.find(name);
   if (!id) {
-    printError(`dmhealth report: unknown report "${name}". Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`);
+    const near = didYouMean(name, registry.ids);
+    printError(
+      `dmhealth report: unknown report "${name}".${near ? ` Did you mean "${near}"?` : ''} Reports: ${registry.ids.map((known, index) => `${index + 1} ${known}`).join(', ')}`,
+    );
     return EXIT_USAGE;
   }
   const width = readWidth(values.width);

@@ -1,7 +1,8 @@
 import { APPLIES_READS } from './applies/reads.js';
 import { askedPermissions } from './graph/upstream-read.js';
 import type { UpstreamRead } from './graph/upstream-read.js';
-import type { GraphApplicationPermission } from './graph/graph-permissions.js';
+import { OPTIONAL_GRAPH_APPLICATION_PERMISSIONS } from './graph/graph-permissions.js';
+import type { GraphApplicationPermission, OptionalGraphPermission } from './graph/graph-permissions.js';
 import { REPORTS } from './reports/registry.js';
 import { VIEWER_SCOPE_READS } from './viewer-scope/reads.js';
 import type { ReportRegistry } from './reports/registry.js';
@@ -23,4 +24,14 @@ export const PRODUCT_READS: readonly UpstreamRead[] = upstreamReadsOf(REPORTS);
 /** The application permissions the product asks for, in the permissions table's order. */
 export function permissionsAskedFor(registry: ReportRegistry = REPORTS): GraphApplicationPermission[] {
   return askedPermissions(upstreamReadsOf(registry));
+}
+
+/**
+ * The optional permissions the product's reads can use when a tenant's administrator grants them
+ * (`OPTIONAL_GRAPH_APPLICATION_PERMISSIONS`: never asked for by the app registration), in that
+ * table's order: what the demo tenant grants besides the asked ones, and what `--deny` may take away.
+ */
+export function optionalPermissionsUsed(registry: ReportRegistry = REPORTS): OptionalGraphPermission[] {
+  const used = new Set<string>(upstreamReadsOf(registry).flatMap((read) => read.permissions));
+  return (Object.keys(OPTIONAL_GRAPH_APPLICATION_PERMISSIONS) as OptionalGraphPermission[]).filter((permission) => used.has(permission));
 }

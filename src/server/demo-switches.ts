@@ -1,6 +1,6 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
-import { permissionsAskedFor } from '../core/upstream-reads.js';
+import { optionalPermissionsUsed, permissionsAskedFor } from '../core/upstream-reads.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -27,8 +27,9 @@ export function readDemoSwitches(
   faults: readonly string[],
   registry: ReportRegistry,
 ): { ok: true; switches: DemoSwitches } | { ok: false; message: string } {
-  // The permissions the registry's reports and "what applies" ask for, as their reads declare them.
-  const permissions: readonly string[] = permissionsAskedFor(registry);
+  // The permissions the registry's reports and "what applies" ask for, as their reads declare them,
+  // and the optional ones the demo grants besides (Device.Read.All), which `--deny` takes to show the answer without.
+  const permissions: readonly string[] = [...permissionsAskedFor(registry), ...optionalPermissionsUsed(registry)];
   for (const permission of deny) {
     // Entra's names are exact, case included: a near miss would deny nothing.
     if (!permissions.includes(permission))

@@ -2,7 +2,7 @@ import type { SimGraphAccess } from './graph-access.js';
 import { hasAnyRole } from './graph-access.js';
 import { errorAnswer, headerValue } from './graph-exchange.js';
 import type { RequestContext, SimAnswer } from './graph-exchange.js';
-import { decodeSkipToken, listOption, nextPageLink } from './odata-query.js';
+import { decodeSkipToken, listOption, nextPageLink, sameFilterString } from './odata-query.js';
 import type { VersionSegment } from './resources/resource-model.js';
 import { GROUP_READ_PERMISSIONS } from './directory.js';
 import type { SimGroup, SimTenant } from './tenants/sim-tenant.js';
@@ -136,7 +136,10 @@ export class SimMemberships {
     return errorAnswer(context, 400, 'BadRequest', 'Advanced queries on membership lists are not answered by this look-alike.');
   }
 
-  /** `GET /groups`, or `?$filter=displayName eq '…'`: the groups of that name (compared exactly, the strict case); any other `$filter` refused. */
+  /**
+   * `GET /groups`, or `?$filter=displayName eq '…'`: the groups of that name, compared without case as
+   * Graph compares a directory object's string (`sameFilterString`, odata-query.ts); any other `$filter` refused.
+   */
   private groupsByName(context: RequestContext, version: VersionSegment): SimAnswer {
     const throttled = this.options.access.admit(context, 'identity');
     if (throttled) return throttled;
@@ -148,7 +151,9 @@ export class SimMemberships {
     }
     const name = match?.[1]!.replace(/''/g, "'");
     const tenant = this.options.tenant();
-    const groups = [...tenant.groups.values()].filter((group) => (name === undefined || group.displayName === name) && !tenant.deletedGroups?.has(group.id.toLowerCase()));
+    const groups = [...tenant.groups.values()].filter(
+      (group) => (name === undefined || sameFilterString(group.displayName, name)) && !tenant.deletedGroups?.has(group.id.toLowerCase()),
+    );
     return this.page(context, version, '/groups', groups, false);
   }
 

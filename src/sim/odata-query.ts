@@ -105,7 +105,27 @@ export function filterTest(filter: string | null, resource: SimResource | SimNes
   }
   const [, property, quoted] = FILTER_EQUALS.exec(filter.trim())!;
   const value = quoted!.replace(/''/g, "'");
+  if (resource.filterIgnoresCase?.includes(property!)) return (record) => sameFilterString(record[property!], value);
   return (record) => record[property!] === value;
+}
+
+/**
+ * How the look-alike's `eq` compares a name (a group's `displayName`, a managed device's `deviceName`
+ * and `userPrincipalName`: `filterIgnoresCase`): without case, as Graph compares the names it is
+ * asked for. For directory objects: "Is $filter eq case sensitive or not?" on Microsoft Q&A
+ * (learn.microsoft.com/answers/questions/1274766), where the asker found `eq` on user records
+ * case-insensitive and Microsoft's answer did not say otherwise; Learn's "Use the $filter query
+ * parameter" and "Advanced query capabilities" pages (learn.microsoft.com/graph/filter-query-parameter,
+ * learn.microsoft.com/graph/aad-advanced-queries) state no case rule either way. For Intune's
+ * managed devices nothing is documented (the list page has no filter table,
+ * learn.microsoft.com/graph/api/intune-devices-manageddevice-list), and what people see is looser
+ * than equality, not stricter: `userPrincipalName eq 'abcd@none.com'` also returns
+ * `1234abcd@none.com`'s devices (microsoft/Intune-PowerShell-SDK#39), so the app compares what
+ * comes back again itself (src/core/applies/resolve.ts) and asks with the words as typed
+ * (`questionWords`, src/core/applies/resolve.ts), which no rule of Graph's can make worse.
+ */
+export function sameFilterString(stored: unknown, asked: string): boolean {
+  return typeof stored === 'string' && stored.toLowerCase() === asked.toLowerCase();
 }
 
 /** `a,b(c)` → `['a', 'b']`: option names at the top level, nested options ignored. */

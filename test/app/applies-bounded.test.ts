@@ -63,7 +63,7 @@ describe('what applies costs the same requests whatever the number of devices', 
         expect(new URLSearchParams(request.query).get('$filter')).not.toBeNull();
       counts.push(result.requests);
       // Asked again while fresh: nothing is read.
-      expect((await service.applies('desktop-00001 ')).requests).toBe(0);
+      expect((await service.applies('DESKTOP-00001 ')).requests).toBe(0);
     }
     expect(counts[0]).toBe(counts[1]);
     expect(counts[0]).toBeLessThanOrEqual(12);

@@ -5,6 +5,7 @@ import { createServices } from '../../src/app/create-services.js';
 import type { AppServices } from '../../src/app/create-services.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
+import { withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import {
@@ -20,7 +21,8 @@ import {
 } from '../../src/core/reports/setting-conflicts/demo.js';
 import { found } from '../support/applies-answer.js';
 
-const harness = useTestSimulator({ tenant: buildDemoTenant() });
+// Without Device.Read.All (`--deny Device.Read.All`), so that one of the device's policies cannot be decided: a possible conflict.
+const harness = useTestSimulator({ tenant: withDenied(buildDemoTenant(), ['Device.Read.All']) });
 
 /** A Windows device whose primary user (user2) is in "Engineering devices", where the setting conflicts demo plants its cases, and not in "Engineering leads". */
 const ENGINEERING_DEVICE = 'CONTOSO-0002';

@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import { readDemoSwitches, withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 
-// The demo app, which is not granted Device.Read.All (the product does not ask for it), and one whose administrator granted it.
-const withoutPermission = useTestSimulator({ tenant: buildDemoTenant() });
-const granted = buildDemoTenant();
-granted.grantedRoles = [...granted.grantedRoles, 'Device.Read.All'];
-const withPermission = useTestSimulator({ tenant: granted });
+// The demo app as `npm start -- --deny Device.Read.All` runs it (the product does not ask for the
+// permission), and as the demo runs by default, its administrator having granted it.
+const denied = readDemoSwitches(['Device.Read.All'], [], REPORTS);
+if (!denied.ok) throw new Error(denied.message);
+const withoutPermission = useTestSimulator({ tenant: withDenied(buildDemoTenant(), denied.switches.deny) });
+const withPermission = useTestSimulator({ tenant: buildDemoTenant() });
 
 const entry = (result: AppliesResult, name: string) => {
   if (result.kind !== 'found') throw new Error(`expected an answer, got ${result.kind}`);
@@ -17,7 +20,7 @@ const entry = (result: AppliesResult, name: string) => {
 };
 
 describe('device groups, through the Entra device the managed device names', () => {
-  it('are unknown without Device.Read.All, the permission named, and the device read refused', async () => {
+  it('are unknown without Device.Read.All (--deny Device.Read.All), the permission named, and the device read refused', async () => {
     const service = new AppliesService({ graph: withoutPermission.client(), maxAgeMs: 60_000, log: () => undefined });
     const result = await service.applies(APPLIES_DEMO.device);
     expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'unknown' });
@@ -29,7 +32,7 @@ describe('device groups, through the Entra device the managed device names', () 
     expect(refused.map((request) => request.status)).toEqual([403]);
   });
 
-  it('are decided with Device.Read.All, the path through nested device groups explained', async () => {
+  it('are decided with Device.Read.All, which the demo grants by default, the path through nested device groups explained', async () => {
     const service = new AppliesService({ graph: withPermission.client(), maxAgeMs: 60_000, log: () => undefined });
     const result = await service.applies(APPLIES_DEMO.device);
     expect(result.kind === 'found' && result.answer.subject).toMatchObject({ kind: 'device', entraObjectId: expect.stringMatching(/^[0-9a-f-]{36}$/) });

@@ -18,9 +18,9 @@ describe('what applies, on the demo tenant', () => {
     expect(entry(result, 'Regional VPN')!.words).toContain('VPN Exclusions → Executives');
     // Its members answer 500, but the question reads the primary user's groups, which list it.
     expect(entry(result, 'Contractor compliance')).toMatchObject({ verdict: 'applies', typeLabel: 'Compliance policies' });
-    // A device group, which this app may not read: unknown, the permission named.
-    expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'unknown' });
-    expect(entry(result, APPLIES_DEMO.deviceGroups.object)!.words).toContain(`Assigned to ${APPLIES_DEMO.unreadable}, whose membership could not be told`);
+    // A device group, read through the Entra device with Device.Read.All, which the demo grants (without it: applies-device-groups.test.ts).
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)).toMatchObject({ verdict: 'applies' });
+    expect(entry(result, APPLIES_DEMO.deviceGroups.object)!.path.map((step) => step.words)).toEqual([...APPLIES_DEMO.deviceGroups.chain, APPLIES_DEMO.device]);
     expect(entry(result, 'Windows 10 clean-up')).toMatchObject({ verdict: 'excluded', exclusion: { kind: 'filter', filter: { verdict: 'out', name: 'Windows 11 devices' } } });
     expect(entry(result, 'Windows 11 start menu repair')).toMatchObject({ verdict: 'applies', filter: { verdict: 'in' } });
     expect(['Sales CRM', 'Sales Toolkit', 'Legacy Sales Dialer'].map((name) => entry(result, name)?.intent)).toEqual(['required', 'available', 'uninstall']);
@@ -48,12 +48,13 @@ describe('what applies, on the demo tenant', () => {
     expect(deviceReads.map((request) => new URLSearchParams(request.query).get('$filter'))).toEqual([`deviceName eq '${APPLIES_DEMO.device}'`]);
     // Once report 2's assignments are kept, a question about another device is its own reads only: the device by
     // name, a group by that name, the primary user's groups (all: their direct ones are not listed to this app),
-    // the Entra device (refused: no Device.Read.All), and the groups above each of the user's, one $batch call: 5.
+    // the Entra device and its groups (all, and direct: the demo grants Device.Read.All), and the groups above
+    // each of the user's, in one $batch call: 7.
     harness.sim.graph.clearLog();
     const next = await service.applies('CONTOSO-0041');
     expect(found(next).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0041' });
     expect(next.requests).toBe(harness.sim.graph.requests.filter((request) => !request.inBatch).length);
-    expect(next.requests).toBe(5);
+    expect(next.requests).toBe(7);
   });
 
   it('answers for a group nested in assigned groups', async () => {
@@ -61,6 +62,30 @@ describe('what applies, on the demo tenant', () => {
     const result = await service.applies('Sales EMEA');
     expect(entry(result, 'Regional Wi-Fi')!.path.map((step) => step.words)).toEqual(APPLIES_DEMO.chain);
     expect(entry(result, 'Legacy Sales Dialer')?.intent).toBe('uninstall');
+  });
+
+  it('finds a device, a user and a group whatever the case asked, each case its own look-up', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    for (const [asked, kind, name] of [
+      ['contoso-0026', 'device', 'CONTOSO-0026'],
+      ['sales emea', 'group', 'Sales EMEA'],
+      ['USER41@CONTOSO-DEMO.EXAMPLE', 'user', APPLIES_DEMO.user],
+    ] as const) {
+      expect(found(await service.applies(asked)).subject).toMatchObject({ kind, name });
+    }
+  });
+
+  it.each([
+    ['contoso-0027', 'CONTOSO-0027'],
+    ['CONTOSO-0027', 'contoso-0027'],
+  ])('asked %s first and then %s, answers the device both times: no answer kept for one case stands for the other', async (first, second) => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    expect(found(await service.applies(first)).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0027' });
+    const again = await service.applies(second);
+    expect(found(again).subject).toMatchObject({ kind: 'device', name: 'CONTOSO-0027' });
+    // The other case is looked up for itself (Graph asked with its own words), then kept like the first.
+    expect(again.requests).toBeGreaterThan(0);
+    expect((await service.applies(`  ${second} `)).requests).toBe(0);
   });
 
   it('says when nothing is found', async () => {

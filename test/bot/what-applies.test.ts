@@ -13,12 +13,14 @@ import { COMMANDS } from '../../src/bot/commands/index.js';
 import { appliesQuery, whatApplies } from '../../src/bot/commands/what-applies.js';
 import { readMessage } from '../../src/bot/read-message.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
+import { withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
 import { cardTexts } from '../support/card-texts.js';
 import { PHRASINGS } from '../fixtures/bot-phrasings.js';
 
-const harness = useTestSimulator({ tenant: buildDemoTenant() });
+// As `npm start -- --deny Device.Read.All` runs the demo: device groups unknown, the permission named, and so a possible conflict.
+const harness = useTestSimulator({ tenant: withDenied(buildDemoTenant(), ['Device.Read.All']) });
 const options = { tenantLabel: 'Contoso (demo)', tabUrl: 'https://health.contoso.example/tab/' };
 
 /** What a message asks, as the registry of commands reads it. */
@@ -151,6 +153,32 @@ describe('the answer card on the demo tenant', () => {
     expect(text).toContain('Devices - camera allowed: Allowed.; Devices - camera blocked (meeting rooms): Not allowed.');
     expect(text).toContain('Firewall - Corporate: True; Firewall - Branch offices (policy set) (could not be decided): False');
     expect(text).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
+  });
+
+  it('speaks to Teams users of what it leaves out, offering the tab, and prints no heading with nothing under it', async () => {
+    const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
+    const card = appliesCard(await service.applies(APPLIES_DEMO.device), options);
+    const text = allText(card);
+    expect(text).not.toContain('dmhealth');
+    expect(text).toMatch(/not listed here: .+\(\d+\)\. Open the reports \(below\) to see every one in the tab\./);
+    type Element = { type?: string; text?: string; isSubtle?: boolean; items?: Element[] };
+    const containers: Element[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        if ((value as Element).type === 'Container') containers.push(value as Element);
+        Object.values(value).forEach(walk);
+      }
+    };
+    walk(card);
+    // The object types' sections (the undecided ones fold into a section of their own, opened on demand).
+    const typeSections = containers.filter((container) => /^(?!Could not be decided)[A-Z][^\n]* \([\d,]+\)$/.test(container.items?.[0]?.text ?? ''));
+    expect(typeSections.length).toBeGreaterThan(0);
+    for (const section of typeSections)
+      expect(
+        section.items!.slice(1).some((item) => item.isSubtle !== true),
+        section.items![0]!.text,
+      ).toBe(true);
   });
 
   it("says on the card when a device's conflicts could not be checked, and why", async () => {

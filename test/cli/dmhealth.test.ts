@@ -220,12 +220,28 @@ describe('dmhealth', () => {
     expect(reports.find((report) => report.id === 'escrow-gaps')?.permissions).not.toContain('BitlockerKey.Read.All');
   });
 
+  it('lists the reports with their numbers, permissions and prerequisites, as its help says', async () => {
+    const { code, stdout } = await dmhealth(['reports']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ 1 connector-health +Connector & Integration Health\n +permissions: .+\n +prerequisite: /);
+    expect(stdout).toMatch(/\n 4 escrow-gaps +Windows LAPS & BitLocker Escrow Gaps\n/);
+    expect(stdout.split('\n').filter((line) => /^ *prerequisite: /.test(line)).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('suggests nothing for a word near no command', async () => {
+    const { stderr } = await dmhealth(['frobnicate']);
+    expect(stderr).not.toContain('Did you mean');
+  });
+
   it.each([
     [['report'], 'name one report'],
     [['report', 'no-such-report'], 'unknown report'],
     [['report', 'escrow-gaps', '--format', 'xml'], '--format must be'],
     [['report', 'escrow-gaps', '--colour'], 'Unknown option'],
     [['frobnicate'], 'unknown command'],
+    [['reprot'], 'unknown command "reprot". Did you mean "dmhealth report"?'],
+    [['overveiw'], 'Did you mean "dmhealth overview"?'],
+    [['report', 'escrow-gap'], 'unknown report "escrow-gap". Did you mean "escrow-gaps"?'],
     [['report', 'escrow-gaps', '--width', '39'], '--width must be a whole number from 40 to 1000, got "39"'],
     [['report', 'escrow-gaps', '--width', '1001'], '--width must be a whole number from 40 to 1000, got "1001"'],
     [['report', 'escrow-gaps', '--width', '80.5'], '--width must be a whole number from 40 to 1000, got "80.5"'],

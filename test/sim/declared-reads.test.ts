@@ -5,14 +5,15 @@
  * read fails here until the simulator serves it, as Graph would, with its permission.
  */
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_READS, permissionsAskedFor } from '../../src/core/upstream-reads.js';
+import { PRODUCT_READS, optionalPermissionsUsed, permissionsAskedFor } from '../../src/core/upstream-reads.js';
 import { DEMO_GRANTED_ROLES, buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { describeSimulatorCoverage } from '../support/simulator-coverage.js';
 
 describe('the demo tenant', () => {
-  it('is granted exactly the permissions the declared reads ask for, and no hand-written list', () => {
+  it('is granted exactly the permissions the declared reads ask for and the optional ones they can use (Device.Read.All), and no hand-written list', () => {
     const asked = permissionsAskedFor();
-    expect(buildDemoTenant().grantedRoles).toEqual(asked);
+    expect(optionalPermissionsUsed()).toEqual(['Device.Read.All']);
+    expect(buildDemoTenant().grantedRoles).toEqual([...asked, 'Device.Read.All']);
     expect(DEMO_GRANTED_ROLES).toEqual(asked);
   });
 });

@@ -41,8 +41,12 @@ describe('generated collections of the large tenant', () => {
       ['userPrincipalName', String(devices[7]!.userPrincipalName)],
       ['deviceName', 'NW-0000042'],
       ['deviceName', 'NO-SUCH-DEVICE'],
+      // Names compared without case, as a scan without case would (src/sim/odata-query.ts, `sameFilterString`).
+      ['deviceName', String(devices[42]!.deviceName).toLowerCase()],
+      ['deviceName', String(devices[2_999]!.deviceName).toUpperCase()],
+      ['userPrincipalName', String(devices[7]!.userPrincipalName).toUpperCase()],
     ] as const) {
-      const scanned = devices.filter((device) => device[property] === value).map((device) => device.id);
+      const scanned = devices.filter((device) => String(device[property]).toLowerCase() === value.toLowerCase()).map((device) => device.id);
       const { records } = await readAll(`/v1.0/deviceManagement/managedDevices?$filter=${property} eq '${value}'&$select=id`);
       expect(records.map((record) => record.id)).toEqual(scanned);
     }

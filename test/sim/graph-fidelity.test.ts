@@ -187,6 +187,33 @@ describe('the demo tenant as Graph serves it', () => {
 });
 
 /**
+ * Names compared without case in `$filter eq`, as Graph compares a directory object's names (Microsoft
+ * Q&A 1274766) and as a person types a device name or a UPN; a managed device's `operatingSystem` as
+ * spelt (src/sim/odata-query.ts, `sameFilterString`, and src/sim/resources/devices.ts give the sources).
+ */
+describe('names in $filter eq, compared without case', () => {
+  const values = (body: Record<string, unknown>) => (body.value as Array<Record<string, unknown>>).map((item) => item.deviceName ?? item.displayName);
+
+  it("finds a managed device by its name and by its primary user's UPN in any case", async () => {
+    for (const name of ['CONTOSO-0026', 'contoso-0026', 'Contoso-0026']) {
+      const found = await raw(`/v1.0/deviceManagement/managedDevices?$filter=${encodeURIComponent(`deviceName eq '${name}'`)}&$select=id,deviceName`);
+      expect(found.status).toBe(200);
+      expect(values(found.body)).toEqual(['CONTOSO-0026']);
+    }
+    const byUpn = await raw(`/v1.0/deviceManagement/managedDevices?$filter=${encodeURIComponent("userPrincipalName eq 'USER40@Contoso-Demo.example'")}&$select=id,deviceName`);
+    expect(values(byUpn.body)).toContain('CONTOSO-0040');
+  });
+
+  it("finds a group by its display name in any case, and keeps a device's operatingSystem as spelt", async () => {
+    const group = await raw(`/v1.0/groups?$filter=${encodeURIComponent("displayName eq 'sales emea'")}&$select=id,displayName`);
+    expect(group.status).toBe(200);
+    expect(values(group.body)).toEqual(['Sales EMEA']);
+    const windows = await raw(`/v1.0/deviceManagement/managedDevices?$filter=${encodeURIComponent("operatingSystem eq 'WINDOWS'")}&$select=id,deviceName`);
+    expect(windows.body.value).toEqual([]);
+  });
+});
+
+/**
  * `/v1.0` serves what its own schema declares and leaves the rest out without a word (the v1.0 and
  * beta metadata Microsoft publishes; src/sim/v1-schema.ts has the lists and the sources).
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
+import { withDenied } from '../../src/server/demo-switches.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
 
@@ -8,7 +9,8 @@ import { requestAppToken, useRawGraph } from '../support/simulated-tenant.js';
  * pages of 100 and `$top` to 999, advanced queries refused without `ConsistencyLevel: eventual`,
  * hidden-membership groups left out, and the device reads refused without Device.Read.All.
  */
-const tenant = buildDemoTenant();
+// Without Device.Read.All (`--deny Device.Read.All`; the demo grants it), so the device reads are refused.
+const tenant = withDenied(buildDemoTenant(), ['Device.Read.All']);
 const graph = useRawGraph(tenant);
 const groupNamed = (name: string) => [...tenant.groups.values()].find((group) => group.displayName === name)!;
 const user40 = () => groupNamed('Executives').members[0]!.id;
@@ -61,10 +63,14 @@ describe("the simulator's membership reads", () => {
     expect((await graph.get("/v1.0/devices(deviceId='0f8fad5b-d9cb-469f-a165-70867728950e')", { bearer })).status).toBe(404);
   });
 
-  it('finds groups by display name, exactly, and refuses other filters', async () => {
+  it('finds groups by display name, whatever its case, and refuses other filters', async () => {
     const found = await graph.get("/v1.0/groups?$filter=displayName eq 'Sales EMEA'&$select=id,displayName");
     expect((found.body.value as Array<{ id: string }>).map((group) => group.id)).toEqual([groupNamed('Sales EMEA').id]);
-    expect(((await graph.get("/v1.0/groups?$filter=displayName eq 'sales emea'")).body.value as unknown[]).length).toBe(0);
+    // Compared without case, as Graph compares a directory object's name (src/sim/odata-query.ts, `sameFilterString`).
+    expect(((await graph.get("/v1.0/groups?$filter=displayName eq 'sales emea'")).body.value as Array<{ id: string }>).map((group) => group.id)).toEqual([
+      groupNamed('Sales EMEA').id,
+    ]);
+    expect(((await graph.get("/v1.0/groups?$filter=displayName eq 'Sales EMEA North'")).body.value as unknown[]).length).toBe(0);
     expect((await graph.get("/v1.0/groups?$filter=startswith(displayName,'Sales')")).status).toBe(400);
   });
 });

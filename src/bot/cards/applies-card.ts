@@ -228,21 +228,25 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
 
   const { answer } = result;
   let budget = LISTED_ENTRIES;
+  // A type none of whose objects fits is not a heading with nothing under it: it is named, counted, on the last type's line.
+  const unlisted: string[] = [];
   const types = answer.groups.flatMap((group) => {
     const decided = group.entries.filter((entry) => entry.verdict !== 'unknown');
     if (decided.length === 0) return [];
     const listed = decided.slice(0, Math.max(0, budget));
     budget -= listed.length;
     const more = decided.length - listed.length;
+    if (listed.length === 0) return (void unlisted.push(`${group.typeLabel} (${decided.length.toLocaleString('en-US')})`), []);
     return [
-      {
-        heading: `${group.typeLabel} (${decided.length.toLocaleString('en-US')})`,
-        entries: listed.map(entryData),
-        more,
-        moreText: `and ${more.toLocaleString('en-US')} more; the tab and dmhealth applies list them all`,
-      },
+      { heading: `${group.typeLabel} (${decided.length.toLocaleString('en-US')})`, entries: listed.map(entryData), more, moreText: `and ${more.toLocaleString('en-US')} more` },
     ];
   });
+  const last = types.at(-1);
+  if (last && (last.more > 0 || unlisted.length > 0)) {
+    const rest = [last.more > 0 ? last.moreText : null, unlisted.length > 0 ? `not listed here: ${unlisted.join(', ')}` : null].filter(Boolean).join('; ');
+    Object.assign(last, { more: 1, moreText: `${rest}. Open the reports (below) to see every one in the tab.` });
+  }
+  for (const type of types) if (type !== last && type.more > 0) type.moreText = `${type.moreText}: open the reports (below) to see them in the tab`;
   const reasons = undecidedReasons(answer);
   const undecided = answer.counts.unknown;
   return expandCard(FOUND_TEMPLATE, {
@@ -264,7 +268,7 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
       };
     }),
     moreReasons: Math.max(0, reasons.length - LISTED_REASONS),
-    moreReasonsText: `and ${countOf(Math.max(0, reasons.length - LISTED_REASONS), 'more reason')}; the tab lists them all`,
+    moreReasonsText: `and ${countOf(Math.max(0, reasons.length - LISTED_REASONS), 'more reason')}: open the reports (below) to see them in the tab`,
     ...conflictsData(answer.conflicts),
     notes: answer.notes.slice(0, 3).map((note) => ({ text: cardText(note, 300) })),
     subjectLink: answer.subject.kind === 'device' ? answer.subject.link : '',
@@ -287,7 +291,7 @@ function conflictsData(conflicts: AppliesConflicts) {
     conflictsSummary: cardText(conflictsSentence(conflicts), 300),
     conflicts: listed.slice(0, LISTED_CONFLICTS).map(conflictData),
     moreConflicts: more,
-    moreConflictsText: `and ${countOf(more, 'more setting')} in conflict or possibly so; the tab and dmhealth applies list them all`,
+    moreConflictsText: `and ${countOf(more, 'more setting')} in conflict or possibly so: open the reports (below) to see them in the tab`,
   };
 }
 

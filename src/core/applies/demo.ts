@@ -241,11 +241,22 @@ export function plantAppliesDemo(tenant: AppliesDemoBuilder): void {
   configuration(APPLIES_DEMO.v1ExcludeFilter, [{ ...include(regional), filter: { mode: 'exclude', id: String(filter.id) } }]);
   // Device groups: CONTOSO-0040's Entra device in Lobby PCs, nested in Managed PCs. Which groups a
   // device is in is read through its Entra device (learn.microsoft.com/graph/api/device-list-transitivememberof),
-  // with Device.Read.All only: the demo app is not granted it, so these are unknown there, and decided for an app that is.
+  // with Device.Read.All only, which the demo grants (`--deny Device.Read.All` takes it): unknown without it.
   const pc = tenant.records('managedDevices').find((device) => device.deviceName === APPLIES_DEMO.device);
   const entraDevice = tenant.addEntraDevice({ deviceId: String(pc?.azureADDeviceId), displayName: APPLIES_DEMO.device });
   const lobby = tenant.addGroup({ displayName: 'Lobby PCs', deviceIds: [entraDevice, tenant.guid()] });
   const managedPcs = tenant.addGroup({ displayName: 'Managed PCs', groupIds: [lobby] });
   configuration(APPLIES_DEMO.deviceGroups.object, [include(managedPcs)]);
   app(APPLIES_DEMO.deviceGroups.app, [{ ...include(lobby), intent: 'required' }]);
+  // Every other managed device registered in Entra ID has its Entra device object too, as in a
+  // tenant: the managed device's `azureADDeviceId` is that object's `deviceId`
+  // (learn.microsoft.com/graph/api/resources/intune-devices-manageddevice). A device with none (report
+  // 4's unregistered one) has no object. Last, so no id drawn above moves.
+  const registered = new Set([String(pc?.azureADDeviceId).toLowerCase()]);
+  for (const device of tenant.records('managedDevices')) {
+    const deviceId = typeof device.azureADDeviceId === 'string' ? device.azureADDeviceId : '';
+    if (!/^[0-9a-f-]{36}$/i.test(deviceId) || /^0{8}-/.test(deviceId) || registered.has(deviceId.toLowerCase())) continue;
+    registered.add(deviceId.toLowerCase());
+    tenant.addEntraDevice({ deviceId, displayName: String(device.deviceName ?? deviceId) });
+  }
 }

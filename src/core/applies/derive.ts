@@ -422,6 +422,16 @@ function pathWords(path: readonly PathStep[]): string {
   return path.map((step) => step.words).join(' → ');
 }
 
+/** "exclusion group Board members → …"; a group whose name was not read already reads "group <id>", said once. */
+function exclusionGroupWords(path: readonly PathStep[]): string {
+  const words = pathWords(path);
+  return words.startsWith('group ') ? `exclusion ${words}` : `exclusion group ${words}`;
+}
+
+function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function platformOf(object: AssignableObject): AppliesPlatform & { reason?: string } {
   const platform = objectPlatform(object);
   if (platform.kind === 'for') return { kind: 'for', platforms: platform.platforms, words: platformWords(platform.platforms) };
@@ -510,7 +520,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     if (counts) continue;
     const path = withEnd(exclusion.path);
     caveats.push(
-      `Exclusion group ${pathWords(path)} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,
+      `${capitalized(exclusionGroupWords(path))} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,
     );
   }
 
@@ -523,7 +533,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
         verdict: 'unknown',
         intent: isApp ? first.target.intent : null,
         path,
-        words: `Targets it through ${pathWords(path)}, but whether exclusion group ${pathWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}.`,
+        words: `Targets it through ${pathWords(path)}, but whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}.`,
         caveats,
       };
     }
@@ -580,7 +590,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
 
   if (decision.verdict !== 'out' && (platformDoubt || doubtful.length > 0)) {
     const exclusion = doubtful[0]?.exclusion;
-    const why = exclusion ? `whether exclusion group ${pathWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}` : platformDoubt!;
+    const why = exclusion ? `whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}` : platformDoubt!;
     return { ...base, verdict: 'unknown', intent, path, ...(filter ? { filter } : {}), words: `Targets it through ${pathWords(path)}, but ${why}.`, caveats: deciderCaveats };
   }
   if (decision.verdict === 'in') {

@@ -38,7 +38,7 @@ import {
   APPLIES_GROUPS_BY_NAME_READ,
   APPLIES_USER_GROUPS_READ,
 } from './reads.js';
-import { resolveSubject } from './resolve.js';
+import { questionWords, resolveSubject } from './resolve.js';
 import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
 import { scopeTagIdsOf } from '../viewer-scope/scope.js';
 
@@ -105,7 +105,7 @@ interface Side {
  * group that could not be read is unknown, never "not a member".
  */
 export async function loadAppliesReads(graph: GraphReader, query: string, assignments: AssignmentRecords): Promise<AppliesReads> {
-  const wanted = query.trim();
+  const wanted = questionWords(query);
   if (!wanted) return { assignments, resolution: resolveSubject(query, [], []), members: new Map() };
   const isId = isGraphId(wanted);
   const quoted = wanted.replace(/'/g, "''");
@@ -140,14 +140,14 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
   const sides: Side[] = [];
   if (subject.kind === 'user') {
     const known = userGroups && subject.id.toLowerCase() === wanted.toLowerCase() ? userGroups : undefined;
-    sides.push(await userSide(graph, subject.id, known));
+    sides.push(await userSide(graph, subject.id, subject.name, known));
   } else if (subject.kind === 'group') {
     const direct = await readList(graph, APPLIES_GROUP_PARENTS_READ, subject.id);
     sides.push(sideOf({ kind: 'group', id: subject.id }, direct, null, `group ${subject.name}`));
   } else {
     const record = devices.get(subject.id.toLowerCase());
     const [user, device] = await Promise.all([
-      subject.primaryUserId && isGraphId(subject.primaryUserId) ? userSide(graph, subject.primaryUserId) : Promise.resolve(null),
+      subject.primaryUserId && isGraphId(subject.primaryUserId) ? userSide(graph, subject.primaryUserId, subject.primaryUserName) : Promise.resolve(null),
       deviceSide(graph, record?.azureADDeviceId ?? null),
     ]);
     if (user) sides.push(user);
@@ -323,10 +323,11 @@ function sideOf(as: Side['as'], direct: ListRead, transitive: ListRead | null, w
  * `GET /users/{id}/memberOf` takes Directory.Read.All for an application
  * (learn.microsoft.com/graph/api/user-list-memberof, "Permissions for another user's direct
  * memberships"), while `transitiveMemberOf` takes Group.Read.All among others (user-list-transitivememberof).
+ * `name` (their UPN, as the question or the managed device gave it) is how a failure names them, else their id.
  */
-async function userSide(graph: GraphReader, userId: string, transitive?: ListRead): Promise<Side> {
+async function userSide(graph: GraphReader, userId: string, name: string | null, transitive?: ListRead): Promise<Side> {
   const all = transitive ?? (await readList(graph, APPLIES_USER_GROUPS_READ, userId));
-  const side = sideOf({ kind: 'user', id: userId }, all, all, `user ${userId}`);
+  const side = sideOf({ kind: 'user', id: userId }, all, all, `user ${name ?? userId}`);
   return all.state === 'read' ? { ...side, direct: [], directFromWalk: true } : side;
 }
 
@@ -495,7 +496,7 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
   for (const lookup of records.groups.values()) lookups.set(lookup.id.toLowerCase(), lookup);
   const nameOf = (id: string, listed?: string | null) => {
     const lookup = lookups.get(id);
-    return (lookup?.state === 'found' ? lookup.displayName : null) ?? listed ?? walk.reached.get(id) ?? `group ${id}`;
+    return nameFromLookup(lookup) ?? listed ?? walk.reached.get(id) ?? `group ${id}`;
   };
   const entry = (id: string, listed?: string | null) => {
     let found = members.get(id);
@@ -550,9 +551,10 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
       const id = target.groupId.toLowerCase();
       if (result.has(id)) continue;
       const lookup = lookups.get(id);
-      const displayName = lookup?.state === 'found' ? lookup.displayName : null;
+      const displayName = nameFromLookup(lookup);
       if (lookup?.state === 'deleted') {
-        result.set(id, { state: 'read', id, displayName: `deleted group ${id}`, userIds: new Set(), deviceIds: new Set(), groupIds: [] });
+        const name = lookup.recovery?.kind === 'restorable' ? `${lookup.recovery.displayName} (deleted)` : `deleted group ${id}`;
+        result.set(id, { state: 'read', id, displayName: name, userIds: new Set(), deviceIds: new Set(), groupIds: [] });
       } else if (lookup?.state === 'unknown') {
         // Report 2's look-up could not read it (its membership hidden from this app, a 403, a 5xx): a
         // hidden group is left out of membership lists to an app without Member.Read.Hidden, so its absence proves nothing.
@@ -577,4 +579,11 @@ function membersFor(subject: AppliesSubject, sides: readonly Side[], walk: Walk,
     }
   }
   return result;
+}
+
+/** A group's name as its look-up read it: found, or read but its members not (a hidden membership); null when no name was read. */
+function nameFromLookup(lookup: GroupLookup | undefined): string | null {
+  if (lookup?.state === 'found') return lookup.displayName;
+  if (lookup?.state === 'unknown') return lookup.displayName ?? null;
+  return null;
 }

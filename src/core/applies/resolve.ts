@@ -44,8 +44,19 @@ export const MAX_CANDIDATES = 10;
 
 const same = (a: string | null | undefined, b: string) => typeof a === 'string' && a.toLowerCase() === b;
 
+/**
+ * The words a question is looked up by, and kept by (src/app/applies-service.ts): one function for
+ * both, so that what is kept under a key is always what a look-up of those very words found. The case
+ * is kept as typed: Graph is asked with the words as typed (load.ts) and compares names without case
+ * (`sameFilterString`, src/sim/odata-query.ts, for the sources); should a service compare them
+ * exactly, `CONTOSO-0027` is still asked for itself and not answered from what `contoso-0027` found.
+ */
+export function questionWords(query: string): string {
+  return query.trim();
+}
+
 export function resolveSubject(query: string, devices: readonly DeviceRecord[], groups: readonly GroupRecord[], memberUserIds: ReadonlySet<string> = new Set()): Resolution {
-  const wanted = query.trim().toLowerCase();
+  const wanted = questionWords(query).toLowerCase();
   if (!wanted) return { kind: 'notFound', query, words: 'Name a device, a user (UPN) or a group to ask what applies to it.' };
   const found: AppliesSubject[] = [];
   for (const device of devices) {

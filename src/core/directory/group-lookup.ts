@@ -52,7 +52,17 @@ export type GroupLookup =
        */
       recovery?: GroupRecovery;
     }
-  | { state: 'unknown'; id: string; error: GraphError | { message: string } };
+  | {
+      state: 'unknown';
+      id: string;
+      error: GraphError | { message: string };
+      /**
+       * Its name, when `/groups/{id}` answered but its members could not be told (a hidden membership,
+       * shown to an app without Member.Read.Hidden as no member at all: group-list-members): the group
+       * is there and named, only who is in it is unknown.
+       */
+      displayName?: string;
+    };
 
 /** One member of a group as the expanded list names it: a user, a device, a nested group, or another kind of object. */
 export type GroupMember = { id: string; type: 'user' | 'device' | 'group' | 'other' };
@@ -88,7 +98,7 @@ export const DELETED_ITEMS_RETENTION_DAYS = 30;
  */
 /** How a group reads in a row: its name, and why it counts as empty when it does. */
 export function describeGroup(group: GroupLookup): string {
-  if (group.state === 'unknown') return `group ${group.id} (could not be read)`;
+  if (group.state === 'unknown') return group.displayName ? `${group.displayName} (its members could not be read)` : `group ${group.id} (could not be read)`;
   if (group.state === 'deleted') return describeDeleted(group.id, group.recovery);
   if (!group.isEmpty) return group.displayName;
   return `${group.displayName} (${group.dynamic ? 'empty dynamic group: it may fill' : group.emptyNested ? 'empty: only empty nested groups' : 'empty'})`;
@@ -184,7 +194,8 @@ export class GroupResolver {
     if (!lookup) return { state: 'unknown', id, error: { message: 'not read' } };
     const nested = this.nested.get(id);
     if (!nested || lookup.state !== 'found') return lookup;
-    if (nested.depth >= MAX_NESTING) return { state: 'unknown', id, error: { message: `its members are groups nested deeper than ${MAX_NESTING} levels` } };
+    if (nested.depth >= MAX_NESTING)
+      return { state: 'unknown', id, error: { message: `its members are groups nested deeper than ${MAX_NESTING} levels` }, displayName: lookup.displayName };
     path.add(id);
     let unknown = false;
     for (const memberId of nested.memberIds) {
@@ -198,7 +209,7 @@ export class GroupResolver {
       if (member.state === 'unknown') unknown = true;
     }
     path.delete(id);
-    if (unknown) return { state: 'unknown', id, error: { message: 'a group nested in it could not be read' } };
+    if (unknown) return { state: 'unknown', id, error: { message: 'a group nested in it could not be read' }, displayName: lookup.displayName };
     return { ...lookup, isEmpty: true, emptyNested: true };
   }
 
@@ -325,10 +336,12 @@ function readLookup(id: string, outcome: BatchOutcome | undefined): { lookup: Gr
   if (!outcome) return { lookup: { state: 'unknown', id, error: { message: 'no answer for this group' } } };
   if (!outcome.ok) return { lookup: outcome.error.status === 404 ? { state: 'deleted', id } : { state: 'unknown', id, error: outcome.error } };
   const group = outcome.body as Group & { members?: unknown };
-  if (!Array.isArray(group?.members)) return { lookup: { state: 'unknown', id, error: { message: 'the group came back without its members' } } };
+  // The name Graph sent, kept even when who is in the group cannot be told: a person reads the group by it.
+  const named = typeof group?.displayName === 'string' && group.displayName ? { displayName: group.displayName } : {};
+  if (!Array.isArray(group?.members)) return { lookup: { state: 'unknown', id, error: { message: 'the group came back without its members' }, ...named } };
   const members = group.members as Array<{ '@odata.type'?: unknown; id?: unknown }>;
   if (members.length === 0 && group.visibility === 'HiddenMembership') {
-    return { lookup: { state: 'unknown', id, error: { message: 'its membership is hidden from this app (Member.Read.Hidden)' } } };
+    return { lookup: { state: 'unknown', id, error: { message: 'its membership is hidden from this app (Member.Read.Hidden)' }, ...named } };
   }
   const dynamic = Array.isArray(group.groupTypes) && group.groupTypes.includes('DynamicMembership');
   const notSecurityGroup = groupKindIfNotSecurity(group);

@@ -53,11 +53,15 @@ export const MANAGED_DEVICES = {
   // Graph answers `operatingSystem eq '…'` on both versions (microsoft-graph-explorer-v4#3125: "Filter works
   // correctly for other properties, such as operatingSystem", v1.0 and beta). How it compares case is not
   // documented; the look-alike matches exactly, as OData's `eq` does (`tolower` exists for the other case),
-  // so a device whose `operatingSystem` is spelt otherwise is not in the filtered list: the strict case.
+  // so a device whose `operatingSystem` is spelt otherwise is not in the filtered list: the strict case,
+  // which report 4's own check of every device answers (src/core/reports/escrow-gaps/load.ts).
   //
   // `deviceName eq '…'` and `userPrincipalName eq '…'`: how one device, or one user's devices, are found
   // by name. The list page documents no per-property filter table; Microsoft's answer on Q&A shows
   // `Get-MgDeviceManagementManagedDevice -Filter "deviceName eq '…'"`, which sends this `$filter`
-  // (learn.microsoft.com/answers/questions/1686350). Compared exactly, as above: the strict case.
+  // (learn.microsoft.com/answers/questions/1686350). Compared without case, as Graph compares a
+  // directory object's name and as a person types one (`sameFilterString`, src/sim/odata-query.ts,
+  // gives the sources and what is not documented).
   filterable: ['operatingSystem', 'deviceName', 'userPrincipalName'],
+  filterIgnoresCase: ['deviceName', 'userPrincipalName'],
 } as const satisfies SimResource;

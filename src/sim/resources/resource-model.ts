@@ -78,6 +78,11 @@ interface ResourceBase {
   /** Properties `$filter=<property> eq '<value>'` may name; any other `$filter` is a 400. */
   filterable?: readonly string[];
   /**
+   * Of `filterable`, those whose `eq` compares without case (`sameFilterString`, src/sim/odata-query.ts,
+   * which gives the sources); the others compare exactly.
+   */
+  filterIgnoresCase?: readonly string[];
+  /**
    * Timestamp properties a date range may name: `$filter=<property> ge <DateTimeOffset>`, or `gt`,
    * optionally `and <property> le|lt <DateTimeOffset>` (the audit log's window).
    */

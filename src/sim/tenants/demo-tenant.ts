@@ -1,7 +1,7 @@
 import { plantAppliesDemo } from '../../core/applies/demo.js';
 import { plantViewerScopeDemo } from '../../core/viewer-scope/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
-import { permissionsAskedFor } from '../../core/upstream-reads.js';
+import { optionalPermissionsUsed, permissionsAskedFor } from '../../core/upstream-reads.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
 import type { DemoGroup, DemoStep, DemoTenantBuilder } from '../../core/reports/report-demo.js';
 import type { ReportId } from '../../core/reports/report-model.js';
@@ -11,10 +11,20 @@ import { COLLECTION_NAMES, SINGLETON_NAMES, emptyCollections } from './sim-tenan
 import type { DeclaredFinding, GraphRecord, SimDeletedGroup, SimEntraDevice, SimGroup, SimTenant } from './sim-tenant.js';
 
 /**
- * The application permissions the demo's app registration is granted, as Entra issues the role
+ * The application permissions the demo's app registration asks for, as Entra issues the role
  * values: those the seven reports and "what applies" ask for in their declared reads (src/core/upstream-reads.ts).
  */
 export const DEMO_GRANTED_ROLES: readonly string[] = permissionsAskedFor(REPORTS);
+
+/**
+ * What the demo tenant's administrator granted: what the app asks for, and the optional permissions
+ * its reads can use (`Device.Read.All`, README, "Optional permission: device groups"), so that the
+ * demo shows the whole answer of "what applies" to a device; `--deny Device.Read.All` shows it
+ * without (src/server/demo-switches.ts).
+ */
+export function demoGrantedRoles(registry: ReportRegistry = REPORTS): string[] {
+  return [...permissionsAskedFor(registry), ...optionalPermissionsUsed(registry)];
+}
 
 export interface DemoTenantOptions {
   seed?: number;
@@ -170,7 +180,7 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     deletedGroups,
     entraDevices,
     // Those of the registry it was built for, so a report added to it is granted what it reads.
-    grantedRoles: permissionsAskedFor(options.registry ?? REPORTS),
+    grantedRoles: demoGrantedRoles(options.registry ?? REPORTS),
     declaredFindings: declared,
     demoAdministrators: viewerScope.administrators,
     ...(options.resources ? { resources: options.resources } : {}),

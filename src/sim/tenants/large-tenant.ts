@@ -13,6 +13,7 @@ import { auditEvent } from '../../core/audit-story/demo-records.js';
 import { NO_FAILURES_MTTF, appHealthPerformance, devicePerformance } from '../../core/reports/startup-reliability/demo-records.js';
 import { GUID_DRAWS, pick, seededGuid, seededRandom } from './seeded-random.js';
 import type { SeededRandom } from './seeded-random.js';
+import { sameFilterString } from '../odata-query.js';
 import { emptyCollections } from './sim-tenant.js';
 import type { GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
 import { DEFAULT_SCOPE_TAG_ID } from '../../core/viewer-scope/scope.js';
@@ -562,12 +563,13 @@ function generateDevices(options: {
       ...list(deviceCount, (index) => devices(index)[0]!),
       // A device's name and its primary user's UPN carry its index (drawDevice): `NW-000042`, `iPhone-42`, `user42@northwind.example`.
       indexOf: (property: string, value: string) => {
-        const pattern = property === 'deviceName' ? /^(?:NW-(\d{6,})|iPhone-(\d+))$/ : property === 'userPrincipalName' ? /^user(\d+)@northwind\.example$/ : null;
+        // Without case, as the look-alike's `eq` compares (sameFilterString, src/sim/odata-query.ts).
+        const pattern = property === 'deviceName' ? /^(?:NW-(\d{6,})|iPhone-(\d+))$/i : property === 'userPrincipalName' ? /^user(\d+)@northwind\.example$/i : null;
         if (!pattern) return undefined;
         const match = pattern.exec(value);
         const index = match ? Number(match[1] ?? match[2]) : Number.NaN;
         if (!Number.isInteger(index) || index < 0 || index >= deviceCount) return [];
-        return devices(index)[0]![property] === value ? [index] : [];
+        return sameFilterString(devices(index)[0]![property], value) ? [index] : [];
       },
     },
     bitlockerRecoveryKeys: list(Uint32Array.from(keyOwners), (owner) => recoveryKeys(owner >>> 1)[owner & 1]!),

@@ -217,7 +217,7 @@ const NOT_SECURITY_GROUP: Readonly<Record<NonNullable<Extract<GroupLookup, { sta
 };
 
 function approverLabel(group: GroupLookup | undefined, id: string): string {
-  if (!group || group.state === 'unknown') return `${id} (could not be read)`;
+  if (!group || group.state === 'unknown') return group?.displayName ? `${group.displayName} (its members could not be read)` : `${id} (could not be read)`;
   if (group.state === 'deleted') return `deleted group ${id}`;
   if (group.notSecurityGroup) return `${group.displayName} (${NOT_SECURITY_GROUP[group.notSecurityGroup]}: cannot approve)`;
   return describeGroup(group);

@@ -476,6 +476,19 @@ describe('deriveAdminApproval', () => {
       });
     });
 
+    it('names an approver group whose name was read though its members were not (a hidden membership), and keeps it unknown', () => {
+      const hidden = '99999999-9999-4999-8999-999999999998';
+      const approvers = records([graphPolicy('p-wipe', 'Wipe approvals', 'deviceWipe', [hidden])]);
+      approvers.approverGroups.set(hidden, {
+        state: 'unknown',
+        id: hidden,
+        displayName: 'Board members',
+        error: { message: 'its membership is hidden from this app (Member.Read.Hidden)' },
+      });
+      const report = deriveAdminApproval(approvers, context);
+      expect(section(report.rows, 'policies')[0]).toMatchObject({ approvers: 'Board members (its members could not be read)', approvable: 'Approver groups could not be read' });
+    });
+
     it('labels a group missing from the look-up as unreadable, not deleted', () => {
       const report = deriveAdminApproval(records([graphPolicy('p-rbac', 'Role changes', 'role', ['99999999-9999-4999-8999-999999999999'])]), context);
       expect(section(report.rows, 'policies')[0]).toMatchObject({
