@@ -77,9 +77,9 @@ const AREA_OF_REPORT: Readonly<Record<ReportId, TenantWideArea>> = {
  * (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags): a role assignment of
  * the right tags whose role reads none of a report's objects (one granting only "Remote tasks/Reboot
  * now") sees none of them in the Intune admin center, so it sees no rows here either. A report showing
- * several kinds of objects opens only to roles that read every kind: its findings compare the kinds
- * with one another (report 2's assignment hygiene counts a group's use across profiles and apps), so a
- * partial view would be a different report, not fewer rows of the same one.
+ * several kinds of objects opens only to roles that read every kind, rather than showing the rows of
+ * the kinds the role reads: a report with whole kinds of its objects silently missing would read as
+ * complete (its totals, its "no findings") when it is not, and fail-closed is the safer error.
  *
  * - Report 2 (assignment hygiene): configuration profiles, settings catalog and administrative
  *   template policies, platform scripts, remediations, shell scripts and feature update profiles are
@@ -88,8 +88,8 @@ const AREA_OF_REPORT: Readonly<Record<ReportId, TenantWideArea>> = {
  * - Report 3 (endpoint security policy posture): endpoint security policies and security baselines are
  *   governed by the "Security baselines" permissions (create-custom-role; the built-in Endpoint Security
  *   Manager and Read Only Operator hold its Read, role-based-access-control-reference).
- * - Report 4 (BitLocker and LAPS escrow gaps): managed devices, "Managed devices/Read: View device
- *   properties". The report shows only whether a key or password is escrowed, never one; Microsoft
+ * - Report 4 (BitLocker and LAPS escrow gaps): managed devices, read with "Managed devices/Read".
+ *   The report shows only whether a key or password is escrowed, never one; Microsoft
  *   documents reading a recovery key or a LAPS password through Microsoft Entra permissions
  *   (bitlockerKeys/key/read, deviceLocalCredentials/password/read), and Intune's "Remote tasks/Rotate
  *   BitLocker keys" is an action, not a read: no Intune permission is documented for the escrow's
@@ -103,7 +103,8 @@ const READS_OF_TAGGED_REPORT: Readonly<Record<ReportId, readonly ReadArea[]>> = 
 
 /**
  * The reports whose objects carry scope tags (`scopeTagged` in their definitions; a test holds the
- * two equal): a viewer whose Intune role assignment has no scope tags sees them whole. Every other
+ * two equal): a viewer whose Intune role assignment has no scope tags sees them whole, as far as
+ * their roles read them (`readsOfTaggedReport`). Every other
  * report is tenant-wide, opened to such a viewer only by its area's read permission, as to a viewer
  * of tags: "If a role assignment has no scope tag, that IT admin can see all objects based on the IT
  * admins permissions" (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
