@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleApp } from '../../src/server/app-assembly.js';
 import { OUT_OF_SCOPE_CODE } from '../../src/server/viewer-scope-access.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
-import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { AREA_READS } from '../../src/core/viewer-scope/areas.js';
+import { REBOOT_ONLY_ROLE, VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
 import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
@@ -18,7 +19,7 @@ import type { AuditPage } from '../../src/core/triage/audit-page.js';
 import type { TriageView } from '../../src/core/triage/triage-book.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
-import { withoutEuropeAnalyticsRead } from '../support/demo-roles.js';
+import { withEuropeRoleActions, withoutEuropeAnalyticsRead } from '../support/demo-roles.js';
 import { simulatorConnection, useTestSimulator } from '../support/simulated-tenant.js';
 
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
@@ -240,20 +241,64 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
   });
 
-  it('role definitions that cannot be read open report 6 to no one through an Intune role, and say they could not be read; scope tags and tagged reports are as before', async () => {
+  it('role definitions that cannot be read open no report to anyone through an Intune role, tagged or tenant-wide, and say they could not be read', async () => {
     const removeFault = harness.sim.faults.add({ path: ROLE_DEFINITIONS_READ.path, status: 403, times: 100 });
     const server = await start(true);
     try {
       const as = await signIn(server);
-      const refused = await as.regional('/api/reports/startup-reliability');
-      expect(refused.status).toBe(403);
-      expect(await json(refused)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/role definitions could not be read/) } });
-      // Not known either way for the central administrator, whose report 6 came by their role's read too.
-      expect((await as.central('/api/reports/startup-reliability')).status).toBe(403);
-      expect((await as.central('/api/reports/security-posture')).status).toBe(200);
-      expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
+      // Not known either way for either administrator: their reports came by their roles' reads.
+      for (const who of ['regional', 'central'] as const)
+        for (const report of ['startup-reliability', 'assignment-hygiene', 'security-posture', 'escrow-gaps']) {
+          const refused = await as[who](`/api/reports/${report}`);
+          expect(refused.status, `${who} ${report}`).toBe(403);
+          expect(await json(refused)).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringMatching(/role definitions could not be read/) } });
+        }
     } finally {
       removeFault();
+      await server.close();
+    }
+  });
+
+  it('the Europe service desk, whose role grants only Reboot now, is refused reports 2, 3 and 4 naming the read its role lacks; with the scope off they see them whole', async () => {
+    const desk = [...harness.sim.tenant.groups.values()].find((group) => group.displayName === 'Intune Europe Service Desk')!;
+    const token = await harness.sim.entra.issueUserToken({ audience: harness.sim.clientId, roles: [IT_STAFF_ROLE], claims: { oid: desk.members[0]!.id } });
+    const as = (server: Started, path: string) => fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const lacks = {
+      'assignment-hygiene': 'Device configurations/Read, Device compliance policies/Read and Mobile apps/Read',
+      'security-posture': 'Security baselines/Read',
+      'escrow-gaps': 'Managed devices/Read',
+    };
+    for (const [report, permissions] of Object.entries(lacks)) {
+      const refused = await as(scoped, `/api/reports/${report}`);
+      expect(refused.status, report).toBe(403);
+      const message = `None of your Intune role ${REBOOT_ONLY_ROLE.displayName} grants ${permissions}, so it is not shown to you (your scope: scope tag Europe).`;
+      expect(await json(refused), report).toMatchObject({ error: { code: OUT_OF_SCOPE_CODE, message: expect.stringContaining(message) } });
+      expect((await as(scoped, `/api/reports/${report}/summary`)).status, report).toBe(403);
+      // The scope off: every viewer sees every report, whatever their roles.
+      expect((await as(unscoped, `/api/reports/${report}`)).status, report).toBe(200);
+    }
+    // The regional administrator, of the same tag, whose role reads them all, is shown them.
+    for (const report of Object.keys(lacks)) expect((await get(scoped, `/api/reports/${report}`, 'regional')).status, report).toBe(200);
+  });
+
+  it('a role without Mobile apps/Read: report 2 (policies and apps) is refused, naming it; reports 3 and 4 are shown as before', async () => {
+    const restore = withEuropeRoleActions(harness.sim.tenant, (actions) => actions.filter((action) => action !== AREA_READS.mobileApps.action));
+    const server = await start(true);
+    try {
+      const as = await signIn(server);
+      const refused = await as.regional('/api/reports/assignment-hygiene');
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toMatchObject({
+        error: {
+          code: OUT_OF_SCOPE_CODE,
+          message: expect.stringContaining(`None of your Intune role ${VIEWER_SCOPE_DEMO.europeRole} grants Mobile apps/Read, so it is not shown to you`),
+        },
+      });
+      expect(policiesOf(await json<ReportResult>(await as.regional('/api/reports/security-posture')))).toEqual(europe);
+      expect((await as.regional('/api/reports/escrow-gaps')).status).toBe(200);
+      expect((await as.central('/api/reports/assignment-hygiene')).status).toBe(200);
+    } finally {
+      restore();
       await server.close();
     }
   });

@@ -331,7 +331,7 @@ describe("Intune's role-based access control as Graph serves it (the viewer scop
     const beta = await raw('/beta/deviceManagement/roleAssignments?$select=id,displayName,members,roleScopeTagIds,scopeMembers,scopeType');
     expect(beta.status).toBe(200);
     const assignments = beta.body.value as Array<Record<string, unknown>>;
-    expect(assignments.map((assignment) => assignment.displayName).sort()).toEqual(['Central IT (read only)', 'Europe IT']);
+    expect(assignments.map((assignment) => assignment.displayName).sort()).toEqual(['Central IT (read only)', 'Europe IT', 'Europe service desk']);
     expect(assignments.find((assignment) => assignment.displayName === 'Europe IT')).toMatchObject({ roleScopeTagIds: ['1'], scopeType: 'resourceScope' });
     // v1.0's deviceAndAppManagementRoleAssignment has members and roleAssignment's fields only.
     const v1 = await raw('/v1.0/deviceManagement/roleAssignments');
@@ -359,6 +359,7 @@ describe("Intune's role-based access control as Graph serves it (the viewer scop
       ['Europe policy and analytics', false],
       ['Policy and Profile Manager', true],
       ['Read Only Operator', true],
+      ['Reboot only', false],
     ]);
     // The navigation is never sent unexpanded; the permissions are one resource action's allowed list.
     expect(definitions.every((definition) => !('roleAssignments' in definition))).toBe(true);
@@ -390,6 +391,6 @@ describe("Intune's role-based access control as Graph serves it (the viewer scop
     expect(first.body.value).toHaveLength(2);
     expect(first.body['@odata.nextLink']).toEqual(expect.stringContaining('/v1.0/deviceManagement/roleDefinitions'));
     const all = await graph.getAll<{ id: string }>('/v1.0/deviceManagement/roleDefinitions', { query: { $select: 'id', $top: '1' } });
-    expect(new Set(all.map((definition) => definition.id)).size).toBe(3);
+    expect(new Set(all.map((definition) => definition.id)).size).toBe(4);
   });
 });

@@ -33,8 +33,14 @@ import type { ReportId } from '../reports/report-model.js';
  * one with tags, since what it shows is "based on the IT admins permissions".
  */
 
+/**
+ * An Intune permission area whose read this app checks in a viewer's roles: endpoint analytics, which
+ * opens tenant-wide report 6, and the areas of the objects the scope-tagged reports 2, 3 and 4 show.
+ */
+export type ReadArea = 'endpointAnalytics' | 'deviceConfigurations' | 'deviceCompliancePolicies' | 'mobileApps' | 'securityBaselines' | 'managedDevices';
+
 /** An area of Intune whose objects carry no scope tags, and which a role's read permission opens. */
-export type TenantWideArea = 'endpointAnalytics';
+export type TenantWideArea = Extract<ReadArea, 'endpointAnalytics'>;
 
 export interface AreaRead {
   /** The permission as the Intune admin center names it (Category/permission). */
@@ -43,8 +49,20 @@ export interface AreaRead {
   action: string;
 }
 
-export const AREA_READS: Readonly<Record<TenantWideArea, AreaRead>> = {
+/**
+ * Each area's read permission and its resource action, spelled as Microsoft spells it in role
+ * definitions (Microsoft's Graph samples that create an Intune role, microsoftgraph/powershell-intune-samples,
+ * and Microsoft365DSC's IntuneRoleDefinition `allowedResourceActions`), "DeviceCompliancePolices"
+ * with its missing "i" included. The permissions are those of "Custom role permissions"
+ * (learn.microsoft.com/intune/intune-service/fundamentals/create-custom-role).
+ */
+export const AREA_READS: Readonly<Record<ReadArea, AreaRead>> = {
   endpointAnalytics: { permission: 'Endpoint Analytics/Read', action: 'Microsoft.Intune_EndpointAnalytics_Read' },
+  deviceConfigurations: { permission: 'Device configurations/Read', action: 'Microsoft.Intune_DeviceConfigurations_Read' },
+  deviceCompliancePolicies: { permission: 'Device compliance policies/Read', action: 'Microsoft.Intune_DeviceCompliancePolices_Read' },
+  mobileApps: { permission: 'Mobile apps/Read', action: 'Microsoft.Intune_MobileApps_Read' },
+  securityBaselines: { permission: 'Security baselines/Read', action: 'Microsoft.Intune_SecurityBaselines_Read' },
+  managedDevices: { permission: 'Managed devices/Read', action: 'Microsoft.Intune_ManagedDevices_Read' },
 };
 
 /** The tenant-wide reports a read permission opens, by report id. */
@@ -53,8 +71,40 @@ const AREA_OF_REPORT: Readonly<Record<ReportId, TenantWideArea>> = {
 };
 
 /**
+ * The read permissions a scope-tagged report needs, ALL of them (docs/finding-rules.md, "Viewer
+ * scope", "Which role permissions open reports 2, 3 and 4"). Scope tags decide which objects an admin
+ * sees, roles "what access admins have to which objects"
+ * (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags): a role assignment of
+ * the right tags whose role reads none of a report's objects (one granting only "Remote tasks/Reboot
+ * now") sees none of them in the Intune admin center, so it sees no rows here either. A report showing
+ * several kinds of objects opens only to roles that read every kind, rather than showing the rows of
+ * the kinds the role reads: a report with whole kinds of its objects silently missing would read as
+ * complete (its totals, its "no findings") when it is not, and fail-closed is the safer error.
+ *
+ * - Report 2 (assignment hygiene): configuration profiles, settings catalog and administrative
+ *   template policies, platform scripts, remediations, shell scripts and feature update profiles are
+ *   "Device configurations" objects; compliance policies "Device compliance policies"; apps "Mobile
+ *   apps" ("Custom role permissions", create-custom-role).
+ * - Report 3 (endpoint security policy posture): endpoint security policies and security baselines are
+ *   governed by the "Security baselines" permissions (create-custom-role; the built-in Endpoint Security
+ *   Manager and Read Only Operator hold its Read, role-based-access-control-reference).
+ * - Report 4 (BitLocker and LAPS escrow gaps): managed devices, read with "Managed devices/Read".
+ *   The report shows only whether a key or password is escrowed, never one; Microsoft
+ *   documents reading a recovery key or a LAPS password through Microsoft Entra permissions
+ *   (bitlockerKeys/key/read, deviceLocalCredentials/password/read), and Intune's "Remote tasks/Rotate
+ *   BitLocker keys" is an action, not a read: no Intune permission is documented for the escrow's
+ *   metadata, so Managed devices/Read alone is asked.
+ */
+const READS_OF_TAGGED_REPORT: Readonly<Record<ReportId, readonly ReadArea[]>> = {
+  'assignment-hygiene': ['deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps'],
+  'security-posture': ['securityBaselines'],
+  'escrow-gaps': ['managedDevices'],
+};
+
+/**
  * The reports whose objects carry scope tags (`scopeTagged` in their definitions; a test holds the
- * two equal): a viewer whose Intune role assignment has no scope tags sees them whole. Every other
+ * two equal): a viewer whose Intune role assignment has no scope tags sees them whole, as far as
+ * their roles read them (`readsOfTaggedReport`). Every other
  * report is tenant-wide, opened to such a viewer only by its area's read permission, as to a viewer
  * of tags: "If a role assignment has no scope tag, that IT admin can see all objects based on the IT
  * admins permissions" (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
@@ -67,5 +117,13 @@ export function areaOfReport(report: ReportId): TenantWideArea | null {
   return Object.hasOwn(AREA_OF_REPORT, report) ? AREA_OF_REPORT[report]! : null;
 }
 
+/**
+ * The read permissions a scope-tagged report needs, all of them. A tagged report missing from the
+ * table needs a permission no role is known to grant, so it opens to no Intune role: refused, not shown.
+ */
+export function readsOfTaggedReport(report: ReportId): readonly ReadArea[] | null {
+  return Object.hasOwn(READS_OF_TAGGED_REPORT, report) ? READS_OF_TAGGED_REPORT[report]! : null;
+}
+
 /** Every area, in a fixed order. */
-export const TENANT_WIDE_AREAS = Object.keys(AREA_READS) as TenantWideArea[];
+export const READ_AREAS = Object.keys(AREA_READS) as ReadArea[];

@@ -47,7 +47,10 @@ export const VIEWER_SCOPE_DEMO = {
    */
   europeDevice: 'CONTOSO-0040',
   americasDevice: 'CONTOSO-0120',
-  /** The custom role behind the regional administrator's assignment: it grants Endpoint Analytics read (report 6), no other tenant-wide area's. */
+  /**
+   * The custom role behind the regional administrator's assignment: it reads what reports 2, 3 and 4
+   * show and grants Endpoint Analytics read (report 6), no other tenant-wide area's.
+   */
   europeRole: 'Europe policy and analytics',
 } as const;
 
@@ -90,6 +93,8 @@ export function isDemoPersona(value: unknown): value is DemoAdministrator {
 export interface ViewerScopeDemo {
   /** Each demo person's Entra object id. */
   administrators: Record<DemoAdministrator, string>;
+  /** The Entra object id of the holder of the Europe service desk's assignment, whose role only reboots (`REBOOT_ONLY_ROLE`). */
+  rebootOperator: string;
 }
 
 export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScopeDemo {
@@ -161,23 +166,44 @@ export function plantViewerScopeDemo(tenant: ViewerScopeDemoBuilder): ViewerScop
     roleDefinition({
       id: tenant.guid(),
       displayName: VIEWER_SCOPE_DEMO.europeRole,
-      description: "Policy and Profile Manager's permissions and Endpoint Analytics read, for the European offices",
+      description: "Policy and Profile Manager's permissions, and the reads of apps, devices and endpoint analytics, for the European offices",
       isBuiltIn: false,
-      allowed: [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.endpointAnalytics.action],
+      allowed: [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.mobileApps.action, AREA_READS.managedDevices.action, AREA_READS.endpointAnalytics.action],
       roleAssignments: [europeAssignment],
     }),
   );
   // The two people of no Intune role assignment, after every other id so none of them moves.
   const noRole = tenant.guid();
   const intuneAdministrator = tenant.guid();
-  return { administrators: { central, regional, 'no-role': noRole, 'intune-administrator': intuneAdministrator } };
+  // A service desk's assignment of the Europe tag whose role grants one remote task and no read, after
+  // every other id so none of them moves: its holder, not one of the demo sign-in's people, sees none
+  // of reports 2, 3 and 4 ("Roles determine what access admins have to which objects", the scope tags page).
+  const rebootOperator = tenant.guid();
+  const serviceDesk = tenant.addGroup({ displayName: 'Intune Europe Service Desk', userIds: [rebootOperator] });
+  const rebootAssignment: DemoRecord = {
+    id: tenant.guid(),
+    displayName: 'Europe service desk',
+    description: 'Remote restarts for the European offices',
+    members: [serviceDesk],
+    scopeMembers: [europeDevices],
+    resourceScopes: [europeDevices],
+    scopeType: 'resourceScope',
+    roleScopeTagIds: [VIEWER_SCOPE_DEMO.tags.europe],
+  };
+  tenant.add('roleAssignments', rebootAssignment);
+  tenant.add('roleDefinitions', roleDefinition({ id: tenant.guid(), ...REBOOT_ONLY_ROLE, roleAssignments: [rebootAssignment] }));
+  return { administrators: { central, regional, 'no-role': noRole, 'intune-administrator': intuneAdministrator }, rebootOperator };
 }
 
 /**
  * Intune's built-in roles as role definitions (`isBuiltIn: true`), each with an excerpt of the
  * permissions Microsoft lists for it (learn.microsoft.com/intune/intune-service/fundamentals/role-based-access-control-reference),
- * as resource actions: Read Only Operator holds "Endpoint Analytics/Read", Policy and Profile
- * Manager does not.
+ * as resource actions: Read Only Operator reads what reports 2, 3, 4 and 6 show (Device
+ * configurations, Device compliance policies, Mobile apps, Security baselines, Managed devices and
+ * Endpoint Analytics, each /Read; its description: "view user, device, enrollment, configuration,
+ * application information"). Policy and Profile Manager manages "compliance policy, configuration
+ * profiles ... and security baselines" and holds no Endpoint Analytics read; the excerpt lists only
+ * what its description names, so it opens report 3 and not 2 (no Mobile apps/Read listed) nor 4.
  */
 export const BUILT_IN_ROLES = {
   readOnlyOperator: {
@@ -189,10 +215,13 @@ export const BUILT_IN_ROLES = {
       'Microsoft.Intune_DeviceCompliancePolices_Read',
       'Microsoft.Intune_DeviceConfigurations_Read',
       'Microsoft.Intune_EndpointAnalytics_Read',
+      'Microsoft.Intune_EndpointProtection_Read',
+      'Microsoft.Intune_ManagedApps_Read',
       'Microsoft.Intune_ManagedDevices_Read',
       'Microsoft.Intune_MobileApps_Read',
       'Microsoft.Intune_Organization_Read',
       'Microsoft.Intune_Roles_Read',
+      'Microsoft.Intune_SecurityBaselines_Read',
     ],
   },
   policyAndProfileManager: {
@@ -208,8 +237,23 @@ export const BUILT_IN_ROLES = {
       'Microsoft.Intune_DeviceConfigurations_Read',
       'Microsoft.Intune_DeviceConfigurations_Update',
       'Microsoft.Intune_Organization_Read',
+      'Microsoft.Intune_SecurityBaselines_Assign',
+      'Microsoft.Intune_SecurityBaselines_Read',
+      'Microsoft.Intune_SecurityBaselines_Update',
     ],
   },
+} as const;
+
+/**
+ * A custom role of one remote task and no read, as an administrator may make one for a service desk
+ * ("Remote tasks/Reboot now", create-custom-role, "Custom role permissions"): its assignment shows
+ * that scope tags without a role that reads open none of reports 2, 3 and 4.
+ */
+export const REBOOT_ONLY_ROLE = {
+  displayName: 'Reboot only',
+  description: 'Restart devices remotely, for the service desk',
+  isBuiltIn: false,
+  allowed: ['Microsoft.Intune_RemoteTasks_RebootNow'],
 } as const;
 
 /**

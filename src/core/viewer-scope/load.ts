@@ -4,8 +4,8 @@ import { errorText } from '../error-text.js';
 import { isGraphId } from '../graph/graph-id.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { pathFor, selectOf } from '../graph/upstream-read.js';
-import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
-import type { TenantWideArea } from './areas.js';
+import { AREA_READS, READ_AREAS } from './areas.js';
+import type { ReadArea } from './areas.js';
 import { ADMIN_GROUP_MEMBERS_READ, ROLE_ASSIGNMENTS_READ, ROLE_DEFINITION_ASSIGNMENTS_READ, ROLE_DEFINITIONS_READ, ROLE_SCOPE_TAGS_READ } from './reads.js';
 import { scopeTagIdsOf } from './scope.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ScopeTagRecord } from './scope.js';
@@ -55,15 +55,19 @@ export async function loadRbacRecords(graph: GraphReader): Promise<RbacRecords> 
 }
 
 /**
- * Intune's role definitions, built-in and custom alike, and the assignments of each one that grants
- * a tenant-wide area's read permission: a role that grants none is never asked for its assignments,
- * as it can open nothing. Never throws: definitions that cannot be read are unknown, and a role
- * whose assignments cannot be read is unknown on its own.
+ * Intune's role definitions, built-in and custom alike, and the assignments of every one of them:
+ * which role is behind each assignment a viewer holds, so that a role granting no read (remote tasks
+ * only) is known to grant none and is named in the refusal, rather than left unknown. The reads are
+ * bounded: one list of the definitions, then one read of assignments per definition (a tenant's
+ * built-in roles and the custom roles its administrators made), each paged by Graph, through the
+ * Graph client's concurrency limit. Never throws: definitions that cannot be read are unknown (no
+ * role grants anything, so every permission-gated report is refused with why), and a role whose
+ * assignments cannot be read is unknown on its own (it grants nothing to anyone until read).
  */
 async function loadRoleDefinitions(graph: GraphReader): Promise<RoleDefinitions> {
-  let granting: Omit<GrantingRole, 'assignments'>[];
+  let roles: Omit<GrantingRole, 'assignments'>[];
   try {
-    const definitions = await graph.getAll<Graph.DeviceAndAppManagementRoleDefinition, Omit<GrantingRole, 'assignments'>>(
+    roles = await graph.getAll<Graph.DeviceAndAppManagementRoleDefinition, Omit<GrantingRole, 'assignments'>>(
       ROLE_DEFINITIONS_READ.path,
       { query: { $select: DEFINITION_FIELDS.join(',') } },
       (definition) => ({
@@ -73,11 +77,10 @@ async function loadRoleDefinitions(graph: GraphReader): Promise<RoleDefinitions>
         areas: areasGranted(definition.rolePermissions),
       }),
     );
-    granting = definitions.filter((definition) => definition.areas.length > 0);
   } catch (error) {
     return { state: 'unknown', reason: `Intune's role definitions could not be read (${errorText(error)})` };
   }
-  return { state: 'read', granting: await Promise.all(granting.map(async (role) => ({ ...role, assignments: await readRoleAssignments(graph, role.id) }))) };
+  return { state: 'read', roles: await Promise.all(roles.map(async (role) => ({ ...role, assignments: await readRoleAssignments(graph, role.id) }))) };
 }
 
 /** The ids (lower case) of one role's assignments, or why they could not be read. */
@@ -102,7 +105,7 @@ async function readRoleAssignments(graph: GraphReader, roleId: string): Promise<
  * Allowed Actions"). Only the exact action counts: Microsoft documents no wildcard in an Intune
  * role definition, so none is read as one. Permissions Graph did not send grant nothing.
  */
-function areasGranted(permissions: Graph.NullableOption<Graph.RolePermission[]> | undefined): TenantWideArea[] {
+function areasGranted(permissions: Graph.NullableOption<Graph.RolePermission[]> | undefined): ReadArea[] {
   if (!Array.isArray(permissions)) return [];
   const allowed = new Set<string>();
   const denied = new Set<string>();
@@ -112,7 +115,7 @@ function areasGranted(permissions: Graph.NullableOption<Graph.RolePermission[]> 
       for (const name of strings(action?.notAllowedResourceActions)) denied.add(name);
     }
   }
-  return TENANT_WIDE_AREAS.filter((area) => allowed.has(AREA_READS[area].action) && !denied.has(AREA_READS[area].action));
+  return READ_AREAS.filter((area) => allowed.has(AREA_READS[area].action) && !denied.has(AREA_READS[area].action));
 }
 
 /** An admin group's direct user members, lower case. Only direct members count: Microsoft does not document nesting for an assignment's admin groups. */

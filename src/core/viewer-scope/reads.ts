@@ -6,8 +6,8 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  * v1.0 `deviceAndAppManagementRoleAssignment` has no `roleScopeTagIds`, `scopeMembers` or
  * `scopeType`, and v1.0 has no `roleScopeTags` collection (the v1.0 and beta metadata, as the Graph
  * type packages carry them). Then the direct members of the admin groups the assignments name. Beside
- * them, on `/v1.0`, the role definitions, and the assignments of each role whose permissions open a
- * tenant-wide report (src/core/viewer-scope/areas.ts).
+ * them, on `/v1.0`, the role definitions, and the assignments of each role, whose permissions open a
+ * report or not (src/core/viewer-scope/areas.ts).
  */
 
 /**
@@ -71,15 +71,15 @@ export const ROLE_DEFINITIONS_READ = {
   permissions: ['DeviceManagementRBAC.Read.All'],
   select: ['id', 'displayName', 'isBuiltIn', 'rolePermissions'],
   optional: true,
-  why: "Which Intune roles grant the read permission of a tenant-wide report's area (endpoint analytics): who among the viewers limited to scope tags may see it.",
+  why: 'Which Intune roles grant the read permissions a report needs (endpoint analytics, device configurations, compliance policies, apps, security baselines, managed devices): who among the viewers holding Intune role assignments may see it.',
 } as const satisfies UpstreamRead;
 
 /**
  * `GET /v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments`
  * (learn.microsoft.com/graph/api/intune-rbac-roleassignment-list): the assignments of one role, the
  * documented way from a role to its assignments (a role assignment names its role only through its
- * `roleDefinition` navigation property). Read only for a role that grants an area's read permission;
- * `DeviceManagementRBAC.Read.All`.
+ * `roleDefinition` navigation property). Read for every role, one read per role definition, so that
+ * the role behind each assignment a viewer holds is known; `DeviceManagementRBAC.Read.All`.
  */
 export const ROLE_DEFINITION_ASSIGNMENTS_READ = {
   path: '/v1.0/deviceManagement/roleDefinitions/{id}/roleAssignments',
@@ -87,7 +87,7 @@ export const ROLE_DEFINITION_ASSIGNMENTS_READ = {
   permissions: ['DeviceManagementRBAC.Read.All'],
   select: ['id'],
   optional: true,
-  why: "The role assignments of a role that grants a tenant-wide area's read permission: which viewers hold it.",
+  why: "The role assignments of each Intune role: which viewers hold it, and so which read permissions each viewer's roles grant.",
 } as const satisfies UpstreamRead;
 
 export const VIEWER_SCOPE_READS: readonly UpstreamRead[] = [

@@ -1,5 +1,5 @@
 import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
-import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport } from './areas.js';
+import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport } from './areas.js';
 import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
@@ -35,6 +35,10 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * The result as a viewer of `scope` may see it:
  * - the whole tenant: the result itself, unchanged;
  * - no scope: refused, with the scope's explanation;
+ * - a scope-tagged report (2, 3, 4) to a viewer whose Intune roles are known (`areas`): refused, with
+ *   the permissions their roles lack, unless their roles read every kind of object it shows
+ *   (`readsOfTaggedReport`, areas.ts), before anything else, a load error too: the role, not the tag,
+ *   decides whether they see the report at all;
  * - scope tags: a report whose objects carry no scope tags (not in `SCOPE_TAGGED_REPORTS`: connectors,
  *   multi admin approval, analytics, conflicts), with rows or none, or a tagged one none of whose rows
  *   carries tags, covers the whole tenant: it is shown whole when one of the viewer's roles grants the
@@ -45,6 +49,10 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * A load error carries no tenant data and is passed on as it is, except to a viewer of no scope.
  */
 export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
+  if (scope.kind !== 'none' && scope.areas && SCOPE_TAGGED_REPORTS.has(result.report)) {
+    const refusal = lackedReads(result, scope);
+    if (refusal) return { ok: false, explanation: refusal };
+  }
   if (scope.kind === 'tenant') {
     // An Intune role assignment without scope tags sees every tagged object, and a tenant-wide
     // report only as its roles read the report's area (areas.ts); the scope off and an Entra role
@@ -100,4 +108,33 @@ function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 't
       ? `${opening} Whether yours does is not known just now: ${unknown}. It is not shown until that is read; try again in a few minutes.`
       : `${opening} None of your Intune role assignments' roles grants it, so it is not shown to you (your scope: ${describeScope(scope)}).`,
   };
+}
+
+/**
+ * Why a viewer's Intune roles do not open a scope-tagged report, or null when they read all it shows
+ * ("Roles determine what access admins have to which objects. Scope tags determine which objects
+ * admins can see", learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags):
+ * the permissions none of their roles grants, naming their roles, or, where a role's read failed, that
+ * it is not known yet. Unknown is refused, never shown.
+ */
+function lackedReads(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' | 'tenant' }>): string | null {
+  const areas = scope.areas;
+  if (!areas) return null;
+  const needed = readsOfTaggedReport(result.report);
+  if (needed === null)
+    return `${result.title} is shown to a viewer of an Intune role only when their role reads what it shows, and no Intune permission is known to this app for it, so it is not shown to you.`;
+  const missing = needed.filter((area) => !areas.granted.has(area));
+  if (missing.length === 0) return null;
+  const permissions = needed.map((area) => AREA_READS[area].permission);
+  const opening = `${result.title} shows objects Intune shows only to administrators whose role grants ${listOf(permissions)}.`;
+  const unknown = missing.map((area) => areas.unknown.get(area)).filter((why): why is string => why !== undefined);
+  if (unknown.length > 0)
+    return `${opening} Whether yours do is not known just now: ${[...new Set(unknown)].join('; ')}. It is not shown until that is read; try again in a few minutes.`;
+  const lacked = listOf(missing.map((area) => AREA_READS[area].permission));
+  const roles = areas.roles.length > 0 ? `your Intune role${areas.roles.length === 1 ? '' : 's'} ${areas.roles.join(', ')}` : "your Intune role assignments' roles";
+  return `${opening} None of ${roles} grants ${lacked}, so it is not shown to you (your scope: ${describeScope(scope)}).`;
+}
+
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

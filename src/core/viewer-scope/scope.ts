@@ -20,11 +20,13 @@
  *   are seen by whoever's role reads their area. A viewer limited to scope tags sees a tenant-wide
  *   report when a role definition of an assignment they hold grants the read permission Microsoft
  *   documents for all of its area (areas.ts); a definition, or its assignments, that could not be
- *   read grants nothing.
+ *   read grants nothing. The same holds for the objects that do carry scope tags: a viewer sees a
+ *   scope-tagged report's rows (reports 2, 3, 4) only when their roles read every kind of object it
+ *   shows (`readsOfTaggedReport`, areas.ts); tags without the read show nothing, as in Intune.
  */
 
-import { AREA_READS, TENANT_WIDE_AREAS } from './areas.js';
-import type { TenantWideArea } from './areas.js';
+import { AREA_READS, READ_AREAS } from './areas.js';
+import type { ReadArea } from './areas.js';
 import { entraRolesReadingIntune } from './entra-roles.js';
 
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
@@ -72,20 +74,20 @@ export interface ScopeTagRecord {
 export type AdminGroupMembers = { state: 'read'; userIds: ReadonlySet<string> } | { state: 'unknown'; reason: string };
 
 /**
- * One Intune role (built-in or custom: both are role definitions, `isBuiltIn` tells them apart) whose
- * permissions grant the read of one tenant-wide area or more, and the ids (lower case) of its
- * assignments, or why they could not be read: never "no assignments".
+ * One Intune role (built-in or custom: both are role definitions, `isBuiltIn` tells them apart), the
+ * areas whose read its permissions grant (none, for a role of remote tasks only), and the ids (lower
+ * case) of its assignments, or why they could not be read: never "no assignments".
  */
 export interface GrantingRole {
   id: string;
   displayName: string;
   isBuiltIn: boolean;
-  areas: readonly TenantWideArea[];
+  areas: readonly ReadArea[];
   assignments: { state: 'read'; ids: ReadonlySet<string> } | { state: 'unknown'; reason: string };
 }
 
-/** The roles that grant an area's read, or why the role definitions could not be read (then no role grants anything). */
-export type RoleDefinitions = { state: 'read'; granting: readonly GrantingRole[] } | { state: 'unknown'; reason: string };
+/** Every Intune role, or why the role definitions could not be read (then no role grants anything). */
+export type RoleDefinitions = { state: 'read'; roles: readonly GrantingRole[] } | { state: 'unknown'; reason: string };
 
 /**
  * What one load of the role-based access control reads: the assignments, the tags, the admin
@@ -99,13 +101,15 @@ export interface RbacRecords {
 }
 
 /**
- * Which tenant-wide areas a viewer limited to scope tags may read: per area, the roles of their
- * assignments that grant it; and per area not granted, why it is not known to be (a role's or the
- * definitions' read failed), for the refusal's words.
+ * Which areas a viewer's Intune roles read: per area, the roles of their assignments that grant it;
+ * per area not granted, why it is not known to be (a role's or the definitions' read failed), for the
+ * refusal's words; and the names of the roles behind their assignments, known to be theirs, which a
+ * refusal names.
  */
 export interface AreaAccess {
-  granted: ReadonlyMap<TenantWideArea, readonly string[]>;
-  unknown: ReadonlyMap<TenantWideArea, string>;
+  granted: ReadonlyMap<ReadArea, readonly string[]>;
+  unknown: ReadonlyMap<ReadArea, string>;
+  roles: readonly string[];
 }
 
 /**
@@ -122,9 +126,9 @@ export interface Viewer {
  * What a viewer may see:
  * - `tenant`: everything (an assignment without scope tags, or an Entra role that reads all Intune
  *   data: `entraRoles` names those);
- * - `tags`: objects carrying one of `tagIds`, and the tenant-wide areas their roles read; `key` names
+ * - `tags`: objects carrying one of `tagIds`, of the areas their roles read; `key` names
  *   everything a view of the scope shows (the tags, the roles granting each area, why an area is not
- *   known: `viewKey`), the same for every viewer to whom the views show the same;
+ *   known, the roles a refusal names: `viewKey`), the same for every viewer to whom the views show the same;
  * - `none`: nothing, and why, in words for the viewer.
  */
 export type ViewerScope =
@@ -134,8 +138,9 @@ export type ViewerScope =
       entraRoles?: readonly string[];
       /**
        * Present for a viewer whose whole tenant comes from an Intune role assignment without scope
-       * tags: the tenant-wide areas their roles read, which alone open a tenant-wide report to them.
-       * Absent for the scope off and for an Entra role that reads all Intune data: every report.
+       * tags: the areas their roles read, which alone open a report to them (a tenant-wide one by its
+       * area, a tagged one by the reads of all it shows). Absent for the scope off and for an Entra
+       * role that reads all Intune data: every report.
        */
       areas?: AreaAccess;
     }
@@ -145,7 +150,10 @@ export type ViewerScope =
       tagNames: readonly string[];
       assignments: readonly string[];
       key: string;
-      /** The tenant-wide areas their roles read, or why that is not known (absent: none, as for a channel's scope tag). */
+      /**
+       * The areas their roles read, or why that is not known. Absent for a channel's scope tag
+       * (`scopeOfTag`): its posts show the tagged reports' rows of that tag and no tenant-wide report.
+       */
       areas?: AreaAccess;
     }
   | { kind: 'none'; explanation: string };
@@ -227,7 +235,8 @@ function viewKey(tagIds: readonly string[], areas: AreaAccess): string {
   const granted = [...areas.granted].sort(([a], [b]) => a.localeCompare(b)).map(([area, roles]) => `${area}=${roles.join('+')}`);
   const unknown = [...areas.unknown].sort(([a], [b]) => a.localeCompare(b)).map(([area, reason]) => `${area}?${reason}`);
   const tags = tagIds.join(',');
-  return granted.length + unknown.length === 0 ? tags : JSON.stringify([tags, granted, unknown]);
+  // The roles are named by a refusal of a tagged report, so two viewers whose roles differ see different words.
+  return granted.length + unknown.length + areas.roles.length === 0 ? tags : JSON.stringify([tags, granted, unknown, areas.roles]);
 }
 
 /**
@@ -241,27 +250,28 @@ export function entraScopeOf(viewer: Viewer): ViewerScope | null {
 }
 
 /**
- * The tenant-wide areas the held assignments' roles read. Only the viewer's own assignments count;
- * a role whose assignments could not be read, or definitions that could not be read at all, grant
- * nothing, and say so: unknown is not permission.
+ * The areas the held assignments' roles read. Only the viewer's own assignments count; a role whose
+ * assignments could not be read, or definitions that could not be read at all, grant nothing, and
+ * say so: unknown is not permission. Every role's assignments are read (load.ts), so a held
+ * assignment's role is known even when it grants no area, and a refusal can name it.
  */
 function areaAccessOf(definitions: RoleDefinitions, held: readonly RoleAssignmentRecord[]): AreaAccess {
-  const granted = new Map<TenantWideArea, string[]>();
-  const unknown = new Map<TenantWideArea, string>();
+  const granted = new Map<ReadArea, string[]>();
+  const unknown = new Map<ReadArea, string>();
   if (definitions.state === 'unknown') {
-    for (const area of TENANT_WIDE_AREAS) unknown.set(area, definitions.reason);
-    return { granted, unknown };
+    for (const area of READ_AREAS) unknown.set(area, definitions.reason);
+    return { granted, unknown, roles: [] };
   }
   const heldIds = new Set(held.map((assignment) => assignment.id.toLowerCase()));
-  for (const area of TENANT_WIDE_AREAS) {
-    const roles = definitions.granting.filter((role) => role.areas.includes(area));
-    const granting = roles.filter((role) => role.assignments.state === 'read' && [...role.assignments.ids].some((id) => heldIds.has(id)));
+  const mine = definitions.roles.filter((role) => role.assignments.state === 'read' && [...role.assignments.ids].some((id) => heldIds.has(id)));
+  for (const area of READ_AREAS) {
+    const granting = mine.filter((role) => role.areas.includes(area));
     if (granting.length > 0) {
       granted.set(area, granting.map((role) => role.displayName).sort());
       continue;
     }
-    const unread = roles
-      .filter((role) => role.assignments.state === 'unknown')
+    const unread = definitions.roles
+      .filter((role) => role.areas.includes(area) && role.assignments.state === 'unknown')
       .map((role) => role.displayName)
       .sort();
     if (unread.length > 0)
@@ -270,7 +280,7 @@ function areaAccessOf(definitions: RoleDefinitions, held: readonly RoleAssignmen
         `the assignments of ${unread.length === 1 ? 'the role' : 'the roles'} ${unread.join(', ')}, which grant${unread.length === 1 ? 's' : ''} ${AREA_READS[area].permission}, could not be read`,
       );
   }
-  return { granted, unknown };
+  return { granted, unknown, roles: [...new Set(mine.map((role) => role.displayName))].sort() };
 }
 
 /**

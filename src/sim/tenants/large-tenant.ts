@@ -341,20 +341,30 @@ function plantViewerScope(collections: SimTenant['collections'], groups: Map<str
     record.roleScopeTagIds = roll < 0.3 ? [DEFAULT_SCOPE_TAG_ID] : roll < 0.55 ? [europe] : roll < 0.75 ? [americas] : roll < 0.9 ? [asiaPacific] : [europe, americas];
   }
   // The role definitions, after every other draw of this sequence so no id above moves: the central
-  // assignment's built-in Read Only Operator (Endpoint Analytics read), Europe's and the Americas'
-  // built-in Policy and Profile Manager (none), Asia Pacific's a custom role that adds Endpoint
-  // Analytics read to it.
+  // assignment's built-in Read Only Operator (the reads of reports 2, 3, 4 and 6), Europe's and the
+  // Americas' a custom role of Policy and Profile Manager's permissions and the reads of apps and
+  // devices (reports 2, 3 and 4, no Endpoint Analytics), Asia Pacific's the same with Endpoint
+  // Analytics read; and the built-in Policy and Profile Manager, assigned to no one.
+  const regionalReads = [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.mobileApps.action, AREA_READS.managedDevices.action];
   collections.roleDefinitions.push(
     roleDefinition({ id: guid(), ...BUILT_IN_ROLES.readOnlyOperator, roleAssignments: [centralAssignment] }),
-    roleDefinition({ id: guid(), ...BUILT_IN_ROLES.policyAndProfileManager, roleAssignments: [regional.get(europe)!, regional.get(americas)!] }),
+    roleDefinition({
+      id: guid(),
+      displayName: 'Regional policy and devices',
+      description: "Policy and Profile Manager's permissions and the reads of apps and devices, for a region's offices",
+      isBuiltIn: false,
+      allowed: regionalReads,
+      roleAssignments: [regional.get(europe)!, regional.get(americas)!],
+    }),
     roleDefinition({
       id: guid(),
       displayName: 'Asia Pacific policy and analytics',
-      description: "Policy and Profile Manager's permissions and Endpoint Analytics read, for the offices in Asia Pacific",
+      description: "Policy and Profile Manager's permissions, the reads of apps and devices and Endpoint Analytics read, for the offices in Asia Pacific",
       isBuiltIn: false,
-      allowed: [...BUILT_IN_ROLES.policyAndProfileManager.allowed, AREA_READS.endpointAnalytics.action],
+      allowed: [...regionalReads, AREA_READS.endpointAnalytics.action],
       roleAssignments: [regional.get(asiaPacific)!],
     }),
+    roleDefinition({ id: guid(), ...BUILT_IN_ROLES.policyAndProfileManager, roleAssignments: [] }),
   );
 }
 

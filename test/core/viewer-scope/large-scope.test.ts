@@ -19,7 +19,7 @@ describe('the large tenant through each Intune administrator’s scope', () => {
       const scope = viewerScopeOf(rbac, { objectId });
       if (tagIds.length === 0) expect(scope.kind).toBe('tenant');
       else expect(scope.kind === 'tags' && [...scope.tagIds].sort()).toEqual([...tagIds].sort());
-      // Asia Pacific's role grants Endpoint Analytics read; Europe's and the Americas' (Policy and Profile Manager) do not.
+      // Asia Pacific's role grants Endpoint Analytics read; Europe's and the Americas' (Regional policy and devices) do not.
       if (tagIds.length > 0) expect(scope.kind === 'tags' && scope.areas!.granted.has('endpointAnalytics')).toBe(tagIds.includes(LARGE_TENANT_SCOPE_TAGS.asiaPacific));
     }
     expect(administrators.some(({ tagIds }) => tagIds.includes(LARGE_TENANT_SCOPE_TAGS.asiaPacific))).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
-import { VIEWER_SCOPE_DEMO } from '../../../src/core/viewer-scope/demo.js';
+import { REBOOT_ONLY_ROLE, VIEWER_SCOPE_DEMO } from '../../../src/core/viewer-scope/demo.js';
+import { READ_AREAS } from '../../../src/core/viewer-scope/areas.js';
 import {
   ADMIN_GROUP_MEMBERS_READ,
   ROLE_ASSIGNMENTS_READ,
@@ -21,7 +22,7 @@ describe("the viewer scope's reads", () => {
   it('reads through its declarations only, their paths and $select, and the admin groups’ direct members', async () => {
     harness.sim.graph.clearLog();
     const records = await loadRbacRecords(harness.client());
-    expect(records.assignments.map((assignment) => assignment.displayName).sort()).toEqual(['Central IT (read only)', 'Europe IT']);
+    expect(records.assignments.map((assignment) => assignment.displayName).sort()).toEqual(['Central IT (read only)', 'Europe IT', 'Europe service desk']);
     expect(records.tags.map((tag) => tag.displayName)).toEqual(['Default', 'Europe', 'Americas']);
     expect([...records.members.values()].every((group) => group.state === 'read' && group.userIds.size === 1)).toBe(true);
 
@@ -33,39 +34,44 @@ describe("the viewer scope's reads", () => {
     expect(new URLSearchParams(assignments[0]!.query).get('$select')).toBe(ROLE_ASSIGNMENTS_READ.select.join(','));
     expect(tags).toHaveLength(1);
     expect(new URLSearchParams(tags[0]!.query).get('$select')).toBe(ROLE_SCOPE_TAGS_READ.select.join(','));
-    expect(members).toHaveLength(2);
-    // The role definitions once, then the assignments of each role that grants a tenant-wide area's
-    // read only (Read Only Operator and the Europe role; not Policy and Profile Manager).
+    expect(members).toHaveLength(3);
+    // The role definitions once, then the assignments of every role, one read each (Read Only
+    // Operator, Policy and Profile Manager, the Europe role and the service desk's reboot-only role):
+    // the role behind each assignment a viewer holds is known, whatever it grants.
     const definitions = sent.filter((request) => request.path === ROLE_DEFINITIONS_READ.path);
     const roleAssignments = sent.filter((request) => pattern(ROLE_DEFINITION_ASSIGNMENTS_READ.path).test(request.path));
     expect(definitions).toHaveLength(1);
     expect(new URLSearchParams(definitions[0]!.query).get('$select')).toBe(ROLE_DEFINITIONS_READ.select.join(','));
-    expect(roleAssignments).toHaveLength(2);
+    expect(roleAssignments).toHaveLength(4);
     expect(roleAssignments.every((request) => new URLSearchParams(request.query).get('$select') === 'id')).toBe(true);
-    expect(sent).toHaveLength(7);
-    expect(records.definitions.state === 'read' && records.definitions.granting.map((role) => [role.displayName, role.isBuiltIn]).sort()).toEqual([
-      [VIEWER_SCOPE_DEMO.europeRole, false],
-      ['Read Only Operator', true],
+    expect(sent).toHaveLength(10);
+    expect(records.definitions.state === 'read' && records.definitions.roles.map((role) => [role.displayName, role.isBuiltIn, role.areas]).sort()).toEqual([
+      [VIEWER_SCOPE_DEMO.europeRole, false, ['endpointAnalytics', 'deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps', 'securityBaselines', 'managedDevices']],
+      ['Policy and Profile Manager', true, ['deviceConfigurations', 'deviceCompliancePolicies', 'securityBaselines']],
+      ['Read Only Operator', true, ['endpointAnalytics', 'deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps', 'securityBaselines', 'managedDevices']],
+      [REBOOT_ONLY_ROLE.displayName, false, []],
     ]);
   });
 
   it("the demo's central administrator sees the whole tenant, the regional one Europe, anyone else nothing", async () => {
     const records = await loadRbacRecords(harness.client());
     const administrators = harness.sim.tenant.demoAdministrators!;
-    // Read Only Operator reads endpoint analytics: the one tenant-wide area a role opens.
+    // Read Only Operator reads endpoint analytics (the one tenant-wide area a role opens) and every
+    // kind of object reports 2, 3 and 4 show.
+    const everyRead = (role: string) => new Map(READ_AREAS.map((area) => [area, [role]]));
     expect(viewerScopeOf(records, { objectId: administrators.central })).toEqual({
       kind: 'tenant',
       assignments: ['Central IT (read only)'],
-      areas: { granted: new Map([['endpointAnalytics', ['Read Only Operator']]]), unknown: new Map() },
+      areas: { granted: everyRead('Read Only Operator'), unknown: new Map(), roles: ['Read Only Operator'] },
     });
     const regional = viewerScopeOf(records, { objectId: administrators.regional });
-    expect(regional).toMatchObject({
-      kind: 'tags',
-      key: JSON.stringify(['1', [`endpointAnalytics=${VIEWER_SCOPE_DEMO.europeRole}`], []]),
-      tagNames: ['Europe'],
-      assignments: ['Europe IT'],
-    });
-    expect(regional.kind === 'tags' && [...regional.areas!.granted]).toEqual([['endpointAnalytics', [VIEWER_SCOPE_DEMO.europeRole]]]);
+    expect(regional).toMatchObject({ kind: 'tags', tagNames: ['Europe'], assignments: ['Europe IT'] });
+    expect(regional.kind === 'tags' && regional.areas!.granted).toEqual(everyRead(VIEWER_SCOPE_DEMO.europeRole));
+    // The service desk's holder: Europe's tag, and a role that reads nothing.
+    const desk = [...harness.sim.tenant.groups.values()].find((group) => group.displayName === 'Intune Europe Service Desk')!;
+    const operator = viewerScopeOf(records, { objectId: desk.members[0]!.id });
+    expect(operator).toMatchObject({ kind: 'tags', tagNames: ['Europe'], assignments: ['Europe service desk'] });
+    expect(operator.kind === 'tags' && operator.areas).toEqual({ granted: new Map(), unknown: new Map(), roles: [REBOOT_ONLY_ROLE.displayName] });
     expect(viewerScopeOf(records, { objectId: harness.sim.tenant.groups.values().next().value!.members[0]!.id }).kind).toBe('none');
   });
 

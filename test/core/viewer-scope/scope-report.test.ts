@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../src/core/reports/registry.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
-import { SCOPE_TAGGED_REPORTS } from '../../../src/core/viewer-scope/areas.js';
+import { READ_AREAS, SCOPE_TAGGED_REPORTS } from '../../../src/core/viewer-scope/areas.js';
+import type { ReadArea } from '../../../src/core/viewer-scope/areas.js';
 import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeReport, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
-import type { ViewerScope } from '../../../src/core/viewer-scope/scope.js';
+import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
+import type { RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
 const EUROPE: ViewerScope = { kind: 'tags', tagIds: new Set(['1']), tagNames: ['Europe'], assignments: ['Europe IT'], key: '1' };
 const TENANT: ViewerScope = { kind: 'tenant', assignments: ['Central IT'] };
@@ -89,14 +91,20 @@ describe("a report as one viewer's scope shows it", () => {
   });
 
   it('an Intune role assignment without scope tags: every tagged report whole, a tenant-wide one only as its roles read the area, fail-closed', () => {
-    const noRead: ViewerScope = { kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map() } };
+    const noRead: ViewerScope = { kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map(), roles: [] } };
     const analytics: ViewerScope = {
       kind: 'tenant',
       assignments: ['Central IT'],
-      areas: { granted: new Map([['endpointAnalytics', ['Read Only Operator']]]), unknown: new Map() },
+      areas: { granted: new Map([['endpointAnalytics', ['Read Only Operator']]]), unknown: new Map(), roles: ['Read Only Operator'] },
     };
     const tagged = result(rows);
-    expect(scopeReport(tagged, noRead)).toEqual({ ok: true, result: tagged });
+    // A tagged report opens by its roles' reads too (the next describe): a role that reads it sees it whole.
+    expect(scopeReport(tagged, noRead).ok).toBe(false);
+    const reader: ViewerScope = {
+      ...noRead,
+      areas: { granted: new Map(READ_AREAS.map((area) => [area, ['Read Only Operator']])), unknown: new Map(), roles: ['Read Only Operator'] },
+    };
+    expect(scopeReport(tagged, reader)).toEqual({ ok: true, result: tagged });
     for (const report of ['connector-health', 'admin-approval', 'setting-conflicts', 'startup-reliability'] as const)
       expect(scopeReport(result([{ id: 'x', policy: 'x' }], { report, title: report }), noRead), report).toMatchObject({
         ok: false,
@@ -145,5 +153,105 @@ describe('the reports whose objects carry scope tags', () => {
         .map((report) => report.id)
         .sort(),
     );
+  });
+});
+
+describe('reports 2, 3 and 4 open by the read permissions of the viewer’s roles, not by their tags alone', () => {
+  const TAGGED = [
+    ['assignment-hygiene', 'Assignment hygiene'],
+    ['security-posture', 'Endpoint security policy posture'],
+    ['escrow-gaps', 'BitLocker and LAPS escrow gaps'],
+  ] as const;
+  const ALL_READS = READ_AREAS.filter((area) => area !== 'endpointAnalytics');
+  /** The Europe viewer of the demo, with roles of these reads, as viewerScopeOf makes them from a role definition. */
+  const europeWith = (role: string, areas: readonly ReadArea[], definitions?: RoleDefinitions): ViewerScope =>
+    viewerScopeOf(
+      {
+        assignments: [{ id: 'ra-1', displayName: 'Europe IT', memberGroupIds: ['g-1'], scopeTagIds: ['1'] }],
+        tags: [{ id: '1', displayName: 'Europe' }],
+        members: new Map([['g-1', { state: 'read', userIds: new Set(['u-1']) }]]),
+        definitions: definitions ?? { state: 'read', roles: [{ id: 'rd-1', displayName: role, isBuiltIn: false, areas, assignments: { state: 'read', ids: new Set(['ra-1']) } }] },
+      },
+      { objectId: 'u-1' },
+    );
+  const report = (id: (typeof TAGGED)[number][0], title: string) => result(rows, { report: id, title });
+
+  it('a role that grants only a remote task (Reboot now) sees none of them, and is told which read its role lacks', () => {
+    const scope = europeWith('Reboot only', []);
+    for (const [id, title] of TAGGED) {
+      const scoped = scopeReport(report(id, title), scope);
+      expect(scoped.ok, id).toBe(false);
+      expect(!scoped.ok && scoped.explanation, id).toMatch(
+        new RegExp(
+          `^${title} shows objects Intune shows only to administrators whose role grants .*None of your Intune role Reboot only grants .*so it is not shown to you \\(your scope: scope tag Europe\\)\\.$`,
+        ),
+      );
+    }
+    const refusal = (id: (typeof TAGGED)[number][0]) => {
+      const scoped = scopeReport(report(id, id), scope);
+      return scoped.ok ? '' : scoped.explanation;
+    };
+    expect(refusal('assignment-hygiene')).toContain('grants Device configurations/Read, Device compliance policies/Read and Mobile apps/Read.');
+    expect(refusal('security-posture')).toContain('grants Security baselines/Read.');
+    expect(refusal('escrow-gaps')).toContain('grants Managed devices/Read.');
+    // Refused before a load error too: whether the report is theirs does not depend on whether it loaded.
+    expect(scopeReport(result([], { report: 'escrow-gaps', state: 'load-error', error: { status: 503, code: null, message: 'down' } }), scope).ok).toBe(false);
+  });
+
+  it('Read Only Operator, which reads every kind they show, sees each, its rows filtered by its tags', () => {
+    const scope = europeWith('Read Only Operator', ALL_READS);
+    for (const [id, title] of TAGGED) {
+      const scoped = scopeReport(report(id, title), scope);
+      expect(scoped.ok && scoped.result.rows.map((row) => row.id), id).toEqual(['p-europe', 'p-both']);
+    }
+  });
+
+  it('a report of several kinds opens only to roles that read all of them: report 2 without Mobile apps/Read is refused, naming it', () => {
+    const scope = europeWith('Policy reader', ['deviceConfigurations', 'deviceCompliancePolicies', 'securityBaselines']);
+    const hygiene = scopeReport(report('assignment-hygiene', 'Assignment hygiene'), scope);
+    expect(!hygiene.ok && hygiene.explanation).toMatch(/None of your Intune role Policy reader grants Mobile apps\/Read, so/);
+    expect(scopeReport(report('security-posture', 'Posture'), scope).ok).toBe(true);
+    expect(scopeReport(report('escrow-gaps', 'Escrow'), scope).ok).toBe(false);
+  });
+
+  it('a role whose definitions could not be read, or whose assignments could not be read, sees none of them, and is told why', () => {
+    const unread = europeWith('', [], { state: 'unknown', reason: "Intune's role definitions could not be read (503)" });
+    const roleUnread = europeWith('', [], {
+      state: 'read',
+      roles: [{ id: 'rd-1', displayName: 'Read Only Operator', isBuiltIn: true, areas: ALL_READS, assignments: { state: 'unknown', reason: '500' } }],
+    });
+    for (const [id, title] of TAGGED) {
+      const a = scopeReport(report(id, title), unread);
+      expect(!a.ok && a.explanation, id).toMatch(
+        /Whether yours do is not known just now: Intune's role definitions could not be read \(503\)\. It is not shown until that is read/,
+      );
+      const b = scopeReport(report(id, title), roleUnread);
+      expect(!b.ok && b.explanation, id).toMatch(/Whether yours do is not known just now: the assignments of the role Read Only Operator, which grants .*, could not be read/);
+    }
+  });
+
+  it('the same for an assignment without scope tags: every tagged object, but only of the kinds its role reads', () => {
+    const records = (areas: readonly ReadArea[]) =>
+      viewerScopeOf(
+        {
+          assignments: [{ id: 'ra-1', displayName: 'Central desk', memberGroupIds: ['g-1'], scopeTagIds: [] }],
+          tags: [],
+          members: new Map([['g-1', { state: 'read', userIds: new Set(['u-1']) }]]),
+          definitions: { state: 'read', roles: [{ id: 'rd-1', displayName: 'Desk', isBuiltIn: false, areas, assignments: { state: 'read', ids: new Set(['ra-1']) } }] },
+        },
+        { objectId: 'u-1' },
+      );
+    expect(scopeReport(report('escrow-gaps', 'Escrow'), records([])).ok).toBe(false);
+    const whole = scopeReport(report('escrow-gaps', 'Escrow'), records(['managedDevices']));
+    expect(whole.ok && whole.result.rows).toHaveLength(rows.length);
+  });
+
+  it('with the scope off, an Entra role that reads all Intune data, or a channel’s scope tag, nothing changes: no role is asked', () => {
+    for (const [id, title] of TAGGED) {
+      const shared = report(id, title);
+      expect(scopeReport(shared, TENANT)).toEqual({ ok: true, result: shared });
+      expect(scopeReport(shared, { kind: 'tenant', assignments: [], entraRoles: ['Intune Administrator'] })).toEqual({ ok: true, result: shared });
+      expect(scopeReport(shared, EUROPE).ok).toBe(true);
+    }
   });
 });

@@ -13,7 +13,7 @@ const SECRET_GROUP = 'a0000000-0000-4000-8000-000000000003';
 
 const read = (...userIds: string[]): AdminGroupMembers => ({ state: 'read', userIds: new Set(userIds) });
 
-function records(assignments: RoleAssignmentRecord[], members: Array<[string, AdminGroupMembers]>, definitions: RoleDefinitions = { state: 'read', granting: [] }): RbacRecords {
+function records(assignments: RoleAssignmentRecord[], members: Array<[string, AdminGroupMembers]>, definitions: RoleDefinitions = { state: 'read', roles: [] }): RbacRecords {
   return {
     definitions,
     assignments,
@@ -42,7 +42,7 @@ describe('a viewer’s Intune scope', () => {
       ),
       { objectId: CENTRAL },
     );
-    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map() } });
+    expect(scope).toEqual({ kind: 'tenant', assignments: ['Central IT'], areas: { granted: new Map(), unknown: new Map(), roles: [] } });
     expect(visibleTo(scope, null)).toBe(true);
     expect(visibleTo(scope, ['1'])).toBe(true);
   });
@@ -150,15 +150,15 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
   ];
 
   it('a role of an assignment the viewer holds grants the area, named, and the key tells the two sets apart', () => {
-    const scope = viewerScopeOf(records([europe], members, { state: 'read', granting: [analyticsReader({ state: 'read', ids: new Set(['ra-2']) })] }), {
+    const scope = viewerScopeOf(records([europe], members, { state: 'read', roles: [analyticsReader({ state: 'read', ids: new Set(['ra-2']) })] }), {
       objectId: REGIONAL,
     });
     expect(scope.kind === 'tags' && [...scope.areas!.granted]).toEqual([['endpointAnalytics', ['Read Only Operator']]]);
-    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], []]));
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], [], ['Read Only Operator']]));
   });
 
   it('only the assignments the viewer holds count: a role held by someone else grants them nothing', () => {
-    const scope = viewerScopeOf(records([central, europe], members, { state: 'read', granting: [analyticsReader({ state: 'read', ids: new Set(['ra-1']) })] }), {
+    const scope = viewerScopeOf(records([central, europe], members, { state: 'read', roles: [analyticsReader({ state: 'read', ids: new Set(['ra-1']) })] }), {
       objectId: REGIONAL,
     });
     expect(scope.kind === 'tags' && scope.areas!.granted.size).toBe(0);
@@ -170,7 +170,7 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
     const unread = viewerScopeOf(records([europe], members, { state: 'unknown', reason: "Intune's role definitions could not be read (503)" }), { objectId: REGIONAL });
     expect(unread.kind === 'tags' && unread.areas!.granted.size).toBe(0);
     expect(unread.kind === 'tags' && unread.areas!.unknown.get('endpointAnalytics')).toMatch(/role definitions could not be read/);
-    const roleUnread = viewerScopeOf(records([europe], members, { state: 'read', granting: [analyticsReader({ state: 'unknown', reason: '500' })] }), {
+    const roleUnread = viewerScopeOf(records([europe], members, { state: 'read', roles: [analyticsReader({ state: 'unknown', reason: '500' })] }), {
       objectId: REGIONAL,
     });
     expect(roleUnread.kind === 'tags' && roleUnread.areas!.granted.size).toBe(0);
