@@ -43,4 +43,24 @@ describe('"post new findings" asked now: at most what both the asker and the cha
     expect(onDemandPost({ kind: 'none', explanation: 'No role.' }, undefined, reports)).toEqual({ ok: false, message: 'No role.' });
     expect(onDemandPost(europe, undefined, { ...reports, scopeTagged: [] })).toMatchObject({ ok: false, message: expect.stringContaining('No report carries scope tags') });
   });
+
+  it("posts only the reports the asker's own Intune roles read, in a channel of a tag or of none, and nothing when they read none", () => {
+    const roles = (granted: Array<'managedDevices' | 'securityBaselines'>): ViewerScope => ({
+      ...europe,
+      key: `1|${granted.join(',')}`,
+      areas: { granted: new Map(granted.map((area) => [area, ['Europe IT']])), unknown: new Map(), roles: ['Europe IT'] },
+    });
+    const tagged = { ...reports, scopeTagged: ['security-posture', 'escrow-gaps'] as ReportId[] };
+    const europeOfBoth = { ...europeChannel, reports: tagged.scopeTagged };
+    // Reads managed devices only: report 4, not report 3's baselines, in either channel.
+    expect(onDemandPost(roles(['managedDevices']), undefined, tagged)).toMatchObject({ ok: true, reports: ['escrow-gaps'] });
+    expect(onDemandPost(roles(['managedDevices']), europeOfBoth, tagged)).toMatchObject({ ok: true, reports: ['escrow-gaps'] });
+    // A role that reads nothing (a service desk's "Reboot now") posts nothing, and is told why.
+    for (const channel of [undefined, europeOfBoth]) {
+      expect(onDemandPost(roles([]), channel, tagged)).toEqual({
+        ok: false,
+        message: expect.stringContaining('Your Intune roles read none of the reports a post here would carry'),
+      });
+    }
+  });
 });

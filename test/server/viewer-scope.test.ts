@@ -12,6 +12,7 @@ import { REBOOT_ONLY_ROLE, VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope
 import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
+import { APPLIES_NOT_READ_BY_ROLE } from '../../src/app/applies-service.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
@@ -279,6 +280,11 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
     // The regional administrator, of the same tag, whose role reads them all, is shown them.
     for (const report of Object.keys(lacks)) expect((await get(scoped, `/api/reports/${report}`, 'regional')).status, report).toBe(200);
+    // "What applies" lists report 2's objects and the device: answered nothing before any read, in the same words for a device of their tag and for none.
+    for (const question of [VIEWER_SCOPE_DEMO.europeDevice, 'NO-SUCH-DEVICE']) {
+      const answer = await json<AppliesResult>(await as(scoped, `/api/applies?q=${encodeURIComponent(question)}`));
+      expect(answer, question).toEqual({ kind: 'notFound', query: question, words: APPLIES_NOT_READ_BY_ROLE, requests: 0 });
+    }
   });
 
   it('a role without Mobile apps/Read: report 2 (policies and apps) is refused, naming it; reports 3 and 4 are shown as before', async () => {

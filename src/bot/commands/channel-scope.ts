@@ -1,7 +1,7 @@
 import type { ReportId } from '../../core/reports/report-model.js';
 import { scheduleReports } from '../../core/schedule/post-schedule.js';
 import type { PostSchedule } from '../../core/schedule/post-schedule.js';
-import { areaOfReport } from '../../core/viewer-scope/areas.js';
+import { reportOpensTo } from '../../core/viewer-scope/scope-report.js';
 import { describeScope, scopeOfTag } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 
@@ -45,25 +45,31 @@ export function onDemandPost(
         message: `This channel's posts are for scope tag ${tag.name}, which is outside what your Intune role assignments let you see (${describeScope(asker)}), so you cannot post its findings here. Someone who sees scope tag ${tag.name} can.`,
       };
     }
-    return { ok: true, scope: channelScope(tag), reports: scheduleReports(schedule, reports) };
+    return postOf(asker, channelScope(tag), scheduleReports(schedule, reports));
   }
-  if (asker.kind === 'tenant') return { ok: true, scope: null, reports: reportsOpenTo(asker, reports.postedByDefault, reports.scopeTagged) };
+  if (asker.kind === 'tenant') return postOf(asker, null, reports.postedByDefault);
   if (reports.scopeTagged.length === 0) return { ok: false, message: `No report carries scope tags, so there is nothing in your scope (${describeScope(asker)}) to post.` };
-  return { ok: true, scope: asker, reports: reports.scopeTagged };
+  return postOf(asker, asker, reports.scopeTagged);
+}
+
+/** A post of the reports among `reports` the asker's own scope opens, or why there is none. */
+function postOf(asker: ViewerScope, scope: ViewerScope | null, reports: readonly ReportId[]): OnDemandPost {
+  const yours = reportsOpenTo(asker, reports);
+  if (yours.length === 0) return { ok: false, message: nothingYoursToPost(asker) };
+  return { ok: true, scope, reports: yours };
+}
+
+/** What an asker whose Intune roles read none of the reports a post would carry is told. */
+export function nothingYoursToPost(asker: ViewerScope): string {
+  return `Your Intune roles read none of the reports a post here would carry (your scope: ${describeScope(asker)}), so there is nothing for you to post or schedule here.`;
 }
 
 /**
- * Of `reports`, those an asker may post for the whole tenant: all of them with the viewer scope off
- * or for an Entra role that reads all Intune data; otherwise (an Intune role assignment without scope
- * tags, `areas`) the scope-tagged reports and the tenant-wide ones whose area their roles read
- * (scope-report.ts), so that a whole-tenant post never carries a report the one who set it may not see.
+ * Of `reports`, those an asker may post (docs/finding-rules.md, "Viewer scope"): the ones their own
+ * scope opens (`reportOpensTo`: every report with the viewer scope off or for an Entra role that reads
+ * all Intune data; otherwise only those their Intune roles read), so that a post never carries a
+ * report the one who asked for it may not see, whatever the channel is kept to.
  */
-export function reportsOpenTo(asker: ViewerScope, reports: readonly ReportId[], scopeTagged: readonly ReportId[]): ReportId[] {
-  if (asker.kind === 'tenant' && !asker.areas) return [...reports];
-  const granted = asker.kind === 'none' ? undefined : asker.areas?.granted;
-  return reports.filter((id) => {
-    if (scopeTagged.includes(id)) return true;
-    const area = areaOfReport(id);
-    return area !== null && granted?.has(area) === true;
-  });
+export function reportsOpenTo(asker: ViewerScope, reports: readonly ReportId[]): ReportId[] {
+  return reports.filter((id) => reportOpensTo(asker, id));
 }

@@ -4,7 +4,7 @@ import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../core/sch
 import { describeScope } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 import { commandWords } from '../message-words.js';
-import { reportsOpenTo } from './channel-scope.js';
+import { nothingYoursToPost, reportsOpenTo } from './channel-scope.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 import { SCHEDULE_PATTERN, readScheduleRequest } from './schedule-grammar.js';
@@ -117,6 +117,9 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
   const chosen = await scopeTagFor(reading.scopeTag, context);
   if (!chosen.ok) return chosen.message;
   const scopeTag = chosen.tag;
+  // Only the reports the asker's own roles read (channel-scope.ts): a schedule never posts one they may not see.
+  const reports = reportsOpenTo(context.asker, scopeTag ? context.registry.scopeTagged : context.registry.postedByDefault);
+  if (reports.length === 0) return nothingYoursToPost(context.asker);
   const changed = await changeSchedules(context, 'set', (book) => {
     const may = mayChangeChannel(context.asker, book, channel);
     if (!may.ok) return { book: null, value: { ok: false as const, message: notYourSchedule(context.asker, may.schedule) } };
@@ -124,7 +127,7 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
       channel,
       name: request.conversation.name ?? 'this conversation',
       reference: request.conversation.channelReference,
-      reports: scopeTag ? [...context.registry.scopeTagged] : reportsOpenTo(context.asker, context.registry.postedByDefault, context.registry.scopeTagged),
+      reports,
       ...(scopeTag ? { scopeTag } : {}),
       setBy: request.sender.name ?? 'someone',
       senderTimeZone: request.sender.timeZone,

@@ -1,4 +1,4 @@
-import type { CellValue, ReportResult, ReportRow } from '../reports/report-model.js';
+import type { CellValue, ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
 import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport } from './areas.js';
 import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
 import type { ViewerScope } from './scope.js';
@@ -80,6 +80,23 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   };
   if (result.auditLog?.state === 'read') scoped.auditLog = { ...result.auditLog, changes: Object.fromEntries(Object.entries(result.auditLog.changes).filter(([id]) => seen(id))) };
   return { ok: true, result: scoped };
+}
+
+/**
+ * Whether `scopeReport` shows a viewer of `scope` the report at all, whatever its rows: the same
+ * decisions it makes before it looks at them, for what must be decided before a load (a post or a
+ * schedule that carries the report, "what applies", which is built on report 2's objects). Unknown
+ * is not shown.
+ */
+export function reportOpensTo(scope: ViewerScope, report: ReportId): boolean {
+  if (scope.kind === 'none') return false;
+  const areas = scope.areas;
+  // Without areas: the scope off or an Entra role that reads all Intune data (every report), or a
+  // channel's scope tag (its tagged reports only).
+  if (!areas) return scope.kind === 'tenant' || SCOPE_TAGGED_REPORTS.has(report);
+  if (SCOPE_TAGGED_REPORTS.has(report)) return readsOfTaggedReport(report)?.every((area) => areas.granted.has(area)) === true;
+  const area = areaOfReport(report);
+  return area !== null && areas.granted.has(area);
 }
 
 /**

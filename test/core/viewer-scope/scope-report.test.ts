@@ -3,7 +3,7 @@ import { REPORTS } from '../../../src/core/reports/registry.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
 import { READ_AREAS, SCOPE_TAGGED_REPORTS } from '../../../src/core/viewer-scope/areas.js';
 import type { ReadArea } from '../../../src/core/viewer-scope/areas.js';
-import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeReport, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, reportOpensTo, rowScopeTags, scopeReport, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
 import type { RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
@@ -175,6 +175,19 @@ describe('reports 2, 3 and 4 open by the read permissions of the viewer’s role
       { objectId: 'u-1' },
     );
   const report = (id: (typeof TAGGED)[number][0], title: string) => result(rows, { report: id, title });
+
+  it('reportOpensTo decides before a load what scopeReport decides after it, for every report', () => {
+    const withoutApps = ALL_READS.filter((area) => area !== 'mobileApps');
+    for (const scope of [europeWith('Reboot only', []), europeWith('Europe IT', ALL_READS), europeWith('Europe IT', withoutApps), europeWith('Europe IT', READ_AREAS)]) {
+      for (const definition of REPORTS.definitions) {
+        const opens = scopeReport(result(rows, { report: definition.id, title: definition.title }), scope).ok;
+        expect(reportOpensTo(scope, definition.id), definition.id).toBe(opens);
+      }
+    }
+    expect(reportOpensTo(europeWith('Reboot only', []), 'escrow-gaps')).toBe(false);
+    expect(reportOpensTo(europeWith('Europe IT', withoutApps), 'assignment-hygiene')).toBe(false);
+    expect(reportOpensTo(europeWith('Europe IT', withoutApps), 'escrow-gaps')).toBe(true);
+  });
 
   it('a role that grants only a remote task (Reboot now) sees none of them, and is told which read its role lacks', () => {
     const scope = europeWith('Reboot only', []);
