@@ -16,6 +16,13 @@ import { devicePlatform, objectPlatform, platformWords } from './platform.js';
 // name them without importing the rules (entry-types.ts).
 export type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
 import type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
+import { intentWords, resolveIntents } from './intents.js';
+import { MAX_NESTING_DEPTH, OBJECT_TYPES_READ, TYPE_ORDER, typeLabel } from './object-types.js';
+
+// The rules' parts in files of their own (object-types.ts, intents.ts), named here too for those who read the answer.
+export { MAX_NESTING_DEPTH, OBJECT_TYPES_READ, TYPE_ORDER, typeLabel } from './object-types.js';
+export { resolveIntents } from './intents.js';
+export type { IntentResolution } from './intents.js';
 
 export interface AppliesAnswer {
   subject: AppliesSubject;
@@ -39,61 +46,6 @@ export interface AppliesRecords {
   groupNames?: ReadonlyMap<string, string>;
   /** What the settings catalog, endpoint security and baseline policies set (report 3's records), for a device's conflicts; absent, not read. */
   settings?: ConflictSettings;
-}
-
-export const TYPE_ORDER: readonly ObjectTypeLabel[] = [
-  'Configuration profiles',
-  'Administrative templates',
-  'Settings catalog policies',
-  'Endpoint security policies',
-  'Compliance policies',
-  'Windows updates',
-  'Apps',
-  'Platform scripts',
-  'macOS shell scripts',
-  'Remediations',
-];
-
-/**
- * Which object types the answer covers, said with every answer so that a missing type is not read
- * as "nothing assigned" (docs/finding-rules.md, "What applies", "Object types").
- */
-export const OBJECT_TYPES_READ =
-  'Object types read: configuration profiles, administrative templates, settings catalog policies, endpoint security policies (settings catalog and intents), compliance policies (classic and settings catalog), Windows feature, quality and driver updates, apps, platform scripts, macOS shell scripts and remediations. Not read: app protection and app configuration policies (they target users and apps, not a device), enrollment profiles and Cloud PC policies.';
-
-/** Nesting followed below an assigned group; deeper is unknown, never "not a member". */
-export const MAX_NESTING_DEPTH = 5;
-
-export function typeLabel(object: Pick<AssignableObject, 'kind'> & { templateFamily?: string | null }): ObjectTypeLabel {
-  switch (object.kind) {
-    case 'deviceConfiguration':
-      return 'Configuration profiles';
-    case 'administrativeTemplate':
-      return 'Administrative templates';
-    case 'settingsCatalogPolicy':
-      // Endpoint security policies are configuration policies whose template family starts with
-      // `endpointSecurity` (deviceManagementConfigurationTemplateFamily, Graph beta).
-      return object.templateFamily?.startsWith('endpointSecurity') ? 'Endpoint security policies' : 'Settings catalog policies';
-    // Endpoint security policies and security baselines made before the settings catalog (deviceManagementIntent).
-    case 'intent':
-      return 'Endpoint security policies';
-    case 'compliancePolicy':
-    case 'settingsCompliancePolicy':
-      return 'Compliance policies';
-    case 'featureUpdateProfile':
-    case 'qualityUpdateProfile':
-    case 'qualityUpdatePolicy':
-    case 'driverUpdateProfile':
-      return 'Windows updates';
-    case 'mobileApp':
-      return 'Apps';
-    case 'platformScript':
-      return 'Platform scripts';
-    case 'macOSShellScript':
-      return 'macOS shell scripts';
-    case 'remediation':
-      return 'Remediations';
-  }
 }
 
 /**
@@ -375,47 +327,6 @@ function decideFilters<T extends { reading: FilterReading }>(candidates: readonl
   if (letsIn) return { verdict: 'in', decider: letsIn };
   const depends = includes.find((candidate) => candidate.reading.filter?.verdict === 'depends');
   return depends ? { verdict: 'depends', decider: depends } : { verdict: 'out', decider: includes[0]! };
-}
-
-/** The intents that win between the assignments that reach the subject, or why Microsoft's table does not say. */
-export type IntentResolution = { kind: 'resolved'; winners: string[] } | { kind: 'unlisted'; words: string };
-
-/**
- * Intune's resolution of conflicting app intents (Microsoft Learn, "Assign apps to groups with
- * Microsoft Intune", "How conflicts between app intents are resolved"), made before filters are
- * evaluated ("Filter reports and troubleshooting", "App intent"): Required wins over Uninstall
- * whatever the group types, and merges with Available into "Required and Available"; between
- * Available and Uninstall, Uninstall wins within one group type, while a user Available beside a
- * device Uninstall resolves Available. A pair the table does not list is not guessed.
- */
-export function resolveIntents(intents: ReadonlyArray<{ intent: string; via: 'user' | 'device' }>): IntentResolution {
-  const has = (intent: string, via?: 'user' | 'device') => intents.some((entry) => entry.intent === intent && (via === undefined || entry.via === via));
-  const distinct = [...new Set(intents.map((entry) => entry.intent))];
-  if (distinct.length <= 1) return { kind: 'resolved', winners: distinct };
-  const known = ['required', 'available', 'uninstall', 'availableWithoutEnrollment'];
-  const strange = distinct.find((intent) => !known.includes(intent));
-  if (strange) return { kind: 'unlisted', words: `the intents ${distinct.join(', ')} conflict, and Microsoft's table does not list "${strange}"` };
-  if (has('required')) {
-    const winners = ['required'];
-    if (has('available')) winners.push('available');
-    // "User Available without enrollment | Device Required": "Required and Available without enrollment"; a user Required alone resolves Required.
-    if (has('availableWithoutEnrollment') && has('required', 'device')) winners.push('availableWithoutEnrollment');
-    return { kind: 'resolved', winners };
-  }
-  if (has('available') && has('uninstall')) {
-    if ((has('available', 'user') && has('uninstall', 'user')) || (has('available', 'device') && has('uninstall', 'device'))) return { kind: 'resolved', winners: ['uninstall'] };
-    if (has('available', 'user') && has('uninstall', 'device')) return { kind: 'resolved', winners: ['available'] };
-    return { kind: 'unlisted', words: "a device Available beside a user Uninstall conflict, a pair Microsoft's table does not list" };
-  }
-  if (has('availableWithoutEnrollment') && has('available')) return { kind: 'resolved', winners: ['available'] };
-  if (has('availableWithoutEnrollment') && has('uninstall', 'device') && !has('uninstall', 'user'))
-    return { kind: 'resolved', winners: ['uninstall', 'availableWithoutEnrollment'] };
-  return { kind: 'unlisted', words: `the intents ${distinct.join(' and ')} conflict in a way Microsoft's table does not list` };
-}
-
-function intentWords(winners: readonly string[]): string {
-  const words = winners.map((intent) => (intent === 'availableWithoutEnrollment' ? 'available without enrollment' : intent));
-  return words.join(' and ');
 }
 
 function pathWords(path: readonly PathStep[]): string {
