@@ -17,31 +17,10 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { propertiesOf, propertiesOfBoth } from './declared-properties.js';
+import type { DeclaredProperties } from './declared-properties.js';
 
-export interface DeclaredProperties {
-  /** The entity type's name without the namespace, as Graph's error names it. */
-  type: string;
-  'v1.0'?: readonly string[];
-  beta?: readonly string[];
-}
-
-type Missing<T, Listed> = Exclude<keyof T, Listed | '@odata.type'>;
-
-/** The list as given, when it names every property of `T` and nothing else (a compile error otherwise). */
-function propertiesOf<T>() {
-  return <const Listed extends readonly (keyof T)[]>(
-    list: Listed & ([Missing<T, Listed[number]>] extends [never] ? unknown : { missing: Missing<T, Listed[number]> }),
-  ): readonly string[] => list as readonly string[];
-}
-
-/** One list for both versions, where the two schemas declare the same properties (checked against each, as `propertiesOf`). */
-function propertiesOfBoth<V1, B>() {
-  return <const Listed extends readonly (keyof V1 & keyof B)[]>(
-    list: Listed &
-      ([Missing<V1, Listed[number]>] extends [never] ? unknown : { missingOnV1: Missing<V1, Listed[number]> }) &
-      ([Missing<B, Listed[number]>] extends [never] ? unknown : { missingOnBeta: Missing<B, Listed[number]> }),
-  ): Pick<DeclaredProperties, 'v1.0' | 'beta'> => ({ 'v1.0': list as readonly string[], beta: list as readonly string[] });
-}
+export type { DeclaredProperties } from './declared-properties.js';
 
 export const MANAGED_DEVICE: DeclaredProperties = {
   type: 'managedDevice',
@@ -570,75 +549,6 @@ export const DEVICE_SHELL_SCRIPT: DeclaredProperties = {
   ]),
 };
 
-export const WINDOWS_FEATURE_UPDATE_PROFILE: DeclaredProperties = {
-  type: 'windowsFeatureUpdateProfile',
-  beta: propertiesOf<Beta.WindowsFeatureUpdateProfile>()([
-    'assignments',
-    'createdDateTime',
-    'deployableContentDisplayName',
-    'description',
-    'displayName',
-    'endOfSupportDate',
-    'featureUpdateVersion',
-    'id',
-    'installFeatureUpdatesOptional',
-    'installLatestWindows10OnWindows11IneligibleDevice',
-    'lastModifiedDateTime',
-    'roleScopeTagIds',
-    'rolloutSettings',
-  ]),
-};
-
-export const WINDOWS_QUALITY_UPDATE_PROFILE: DeclaredProperties = {
-  type: 'windowsQualityUpdateProfile',
-  beta: propertiesOf<Beta.WindowsQualityUpdateProfile>()([
-    'assignments',
-    'createdDateTime',
-    'deployableContentDisplayName',
-    'description',
-    'displayName',
-    'expeditedUpdateSettings',
-    'id',
-    'lastModifiedDateTime',
-    'releaseDateDisplayName',
-    'roleScopeTagIds',
-  ]),
-};
-
-export const WINDOWS_QUALITY_UPDATE_POLICY: DeclaredProperties = {
-  type: 'windowsQualityUpdatePolicy',
-  beta: propertiesOf<Beta.WindowsQualityUpdatePolicy>()([
-    'approvalSettings',
-    'assignments',
-    'createdDateTime',
-    'description',
-    'displayName',
-    'hotpatchEnabled',
-    'id',
-    'lastModifiedDateTime',
-    'roleScopeTagIds',
-  ]),
-};
-
-export const WINDOWS_DRIVER_UPDATE_PROFILE: DeclaredProperties = {
-  type: 'windowsDriverUpdateProfile',
-  beta: propertiesOf<Beta.WindowsDriverUpdateProfile>()([
-    'approvalType',
-    'assignments',
-    'createdDateTime',
-    'deploymentDeferralInDays',
-    'description',
-    'deviceReporting',
-    'displayName',
-    'driverInventories',
-    'id',
-    'inventorySyncStatus',
-    'lastModifiedDateTime',
-    'newUpdates',
-    'roleScopeTagIds',
-  ]),
-};
-
 export const COMPLIANCE_POLICY_V2: DeclaredProperties = {
   type: 'deviceManagementCompliancePolicy',
   beta: propertiesOf<Beta.DeviceManagementCompliancePolicy>()([
@@ -657,66 +567,4 @@ export const COMPLIANCE_POLICY_V2: DeclaredProperties = {
     'settings',
     'technologies',
   ]),
-};
-
-/**
- * `deviceManagement/roleAssignments` holds `deviceAndAppManagementRoleAssignment` on both versions.
- * v1.0 declares only `members` beside the base type's fields; beta adds `roleScopeTagIds`,
- * `roleScopeTags`, `scopeMembers` and `scopeType` (the v1.0 and beta metadata), so a v1.0 `$select`
- * of the scope tags is a 400, as Graph answers it.
- */
-export const ROLE_ASSIGNMENT: DeclaredProperties = {
-  type: 'deviceAndAppManagementRoleAssignment',
-  'v1.0': propertiesOf<Graph.DeviceAndAppManagementRoleAssignment>()(['description', 'displayName', 'id', 'members', 'resourceScopes', 'roleDefinition']),
-  beta: propertiesOf<Beta.DeviceAndAppManagementRoleAssignment>()([
-    'description',
-    'displayName',
-    'id',
-    'members',
-    'resourceScopes',
-    'roleDefinition',
-    'roleScopeTagIds',
-    'roleScopeTags',
-    'scopeMembers',
-    'scopeType',
-  ]),
-};
-
-/** `roleScopeTag`: beta only (v1.0 has no `roleScopeTags` collection). */
-export const ROLE_SCOPE_TAG: DeclaredProperties = {
-  type: 'roleScopeTag',
-  beta: propertiesOf<Beta.RoleScopeTag>()(['assignments', 'description', 'displayName', 'id', 'isBuiltIn']),
-};
-
-/**
- * `deviceManagement/roleDefinitions` holds `deviceAndAppManagementRoleDefinition`, which adds nothing
- * to `roleDefinition` (learn.microsoft.com/graph/api/resources/intune-rbac-deviceandappmanagementroledefinition):
- * v1.0 declares `rolePermissions` (each `resourceActions`), `isBuiltIn` and the `roleAssignments`
- * navigation; beta adds `isBuiltInRoleDefinition`, the deprecated `permissions` and `roleScopeTagIds`.
- */
-export const ROLE_DEFINITION: DeclaredProperties = {
-  type: 'deviceAndAppManagementRoleDefinition',
-  'v1.0': propertiesOf<Graph.DeviceAndAppManagementRoleDefinition>()(['description', 'displayName', 'id', 'isBuiltIn', 'roleAssignments', 'rolePermissions']),
-  beta: propertiesOf<Beta.DeviceAndAppManagementRoleDefinition>()([
-    'description',
-    'displayName',
-    'id',
-    'isBuiltIn',
-    'isBuiltInRoleDefinition',
-    'permissions',
-    'roleAssignments',
-    'rolePermissions',
-    'roleScopeTagIds',
-  ]),
-};
-
-/**
- * A role definition's `roleAssignments` are of the base type `roleAssignment`
- * (learn.microsoft.com/graph/api/intune-rbac-roleassignment-list): v1.0 declares `resourceScopes` and
- * the `roleDefinition` navigation beside the entity's fields; beta adds `scopeMembers` and `scopeType`.
- */
-export const ROLE_DEFINITION_ASSIGNMENT: DeclaredProperties = {
-  type: 'roleAssignment',
-  'v1.0': propertiesOf<Graph.RoleAssignment>()(['description', 'displayName', 'id', 'resourceScopes', 'roleDefinition']),
-  beta: propertiesOf<Beta.RoleAssignment>()(['description', 'displayName', 'id', 'resourceScopes', 'roleDefinition', 'scopeMembers', 'scopeType']),
 };

@@ -1,4 +1,5 @@
 import * as entity from '../entity-properties.js';
+import * as updates from '../entity-properties-updates.js';
 import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_SCOPE_TAG_PROPERTIES, BETA_ONLY_COMPLIANCE_POLICY_TYPES, BETA_ONLY_DEVICE_CONFIGURATION_TYPES } from '../v1-schema.js';
 import { BETA, BOTH, CONFIGURATION_PERMISSIONS, objectAssignments } from './resource-model.js';
 import type { SimNestedResource, SimResource } from './resource-model.js';
@@ -255,24 +256,24 @@ export const WINDOWS_FEATURE_UPDATE_PROFILES = betaAssignable(
   '/deviceManagement/windowsFeatureUpdateProfiles',
   'windowsFeatureUpdateProfiles',
   CONFIGURATION_PERMISSIONS,
-  entity.WINDOWS_FEATURE_UPDATE_PROFILE,
+  updates.WINDOWS_FEATURE_UPDATE_PROFILE,
 );
 export const WINDOWS_QUALITY_UPDATE_PROFILES = betaAssignable(
   '/deviceManagement/windowsQualityUpdateProfiles',
   'windowsQualityUpdateProfiles',
   CONFIGURATION_PERMISSIONS,
-  entity.WINDOWS_QUALITY_UPDATE_PROFILE,
+  updates.WINDOWS_QUALITY_UPDATE_PROFILE,
 );
 export const WINDOWS_QUALITY_UPDATE_POLICIES = betaAssignable(
   '/deviceManagement/windowsQualityUpdatePolicies',
   'windowsQualityUpdatePolicies',
   CONFIGURATION_PERMISSIONS,
-  entity.WINDOWS_QUALITY_UPDATE_POLICY,
+  updates.WINDOWS_QUALITY_UPDATE_POLICY,
 );
 export const WINDOWS_DRIVER_UPDATE_PROFILES = betaAssignable(
   '/deviceManagement/windowsDriverUpdateProfiles',
   'windowsDriverUpdateProfiles',
   CONFIGURATION_PERMISSIONS,
-  entity.WINDOWS_DRIVER_UPDATE_PROFILE,
+  updates.WINDOWS_DRIVER_UPDATE_PROFILE,
 );
 export const COMPLIANCE_POLICIES_V2 = betaAssignable('/deviceManagement/compliancePolicies', 'compliancePolicies', CONFIGURATION_PERMISSIONS, entity.COMPLIANCE_POLICY_V2);

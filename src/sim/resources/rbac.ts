@@ -1,4 +1,4 @@
-import * as entity from '../entity-properties.js';
+import * as entity from '../entity-properties-rbac.js';
 import { BETA, BOTH, CONFIGURATION_PERMISSIONS, RBAC_PERMISSIONS } from './resource-model.js';
 import type { SimNestedResource, SimResource } from './resource-model.js';
 
