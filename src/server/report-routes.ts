@@ -4,13 +4,14 @@ import { answerWindow, windowsPrepared, writeCsv } from './report-rows.js';
 import { ReportWindows } from '../core/reports/report-window.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import { PREVIEW_WHOLE_UP_TO_ROWS } from '../core/reports/report-preview.js';
-import type { ReportResult } from '../core/reports/report-model.js';
+import type { ReportId, ReportResult } from '../core/reports/report-model.js';
 import type { AppServices } from '../app/create-services.js';
 import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
 import { scopeOrRefuse, viewOrRefuse } from './viewer-scope-access.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';
+import { reportOpensTo } from '../core/viewer-scope/scope-report.js';
 import { describeScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScopes } from '../app/viewer-scopes.js';
@@ -107,7 +108,7 @@ export function registerReportRoutes(server: Server, options: ReportRoutesOption
   server.get('/api/me', async (req: Request, res: Response) => {
     const user = await authorised(req, res);
     if (!user) return;
-    res.send(200, await viewerInfo(viewerScopes, user));
+    res.send(200, await viewerInfo(viewerScopes, user, registry.ids));
   });
 
   server.get('/api/reports/:id/progress', async (req: Request, res: Response) => {
@@ -248,13 +249,25 @@ export interface ViewerInfo {
  * (a token need not carry `name`: "Claims are present only if a value exists to fill it. An
  * application shouldn't take a dependency on a claim being present", learn.microsoft.com/entra/identity-platform/access-token-claims-reference). The scope is the one the report routes apply (viewer-scope-access.ts),
  * described as the bot and the notices describe it (`describeScope`); a viewer of no scope gets
- * the same explanation their 403s carry, and never a tenant object.
+ * the same explanation their 403s carry, and never a tenant object; so does a viewer whose roles open
+ * none of `reports` (a role of remote tasks only, `reportOpensTo`), so that the tab says it once.
  */
-export async function viewerInfo(scopes: ViewerScopes | undefined, user: TabUser): Promise<ViewerInfo> {
+export async function viewerInfo(scopes: ViewerScopes | undefined, user: TabUser, reports: readonly ReportId[]): Promise<ViewerInfo> {
   const name = user.name || user.username || 'you';
   if (!scopes) return { name, scope: null };
-  const scope = await scopes.scopeOf({ objectId: user.objectId });
-  return { name, scope: { kind: scope.kind, description: describeScope(scope), explanation: scope.kind === 'none' ? scope.explanation : null } };
+  // The scope the report routes apply, Entra roles included (viewer-scope-access.ts).
+  const scope = await scopes.scopeOf({ objectId: user.objectId, entraRoleIds: user.entraRoleIds ?? [] });
+  const explanation = scope.kind === 'none' ? scope.explanation : reports.some((report) => reportOpensTo(scope, report)) ? null : noReportOpens(scope);
+  return { name, scope: { kind: scope.kind, description: describeScope(scope), explanation } };
+}
+
+/** What a viewer whose Intune roles read nothing any report shows is told, once (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4"). */
+function noReportOpens(scope: Exclude<ViewerScope, { kind: 'none' }>): string {
+  const roles = scope.areas && scope.areas.roles.length > 0 ? `Your Intune role${scope.areas.roles.length === 1 ? '' : 's'} ${scope.areas.roles.join(', ')}` : 'Your Intune roles';
+  const unknown = scope.areas ? [...new Set(scope.areas.unknown.values())] : [];
+  if (unknown.length > 0)
+    return `${roles} may or may not read what this app's reports show: ${unknown.join('; ')}. Nothing is shown until that is read; try again in a few minutes.`;
+  return `${roles} grant${scope.areas?.roles.length === 1 ? 's' : ''} none of the read permissions this app's reports need (such as Device configurations/Read, Managed devices/Read or Endpoint Analytics/Read), so this app shows you no tenant data (your scope: ${describeScope(scope)}). Ask an Intune administrator for a role that reads them (Tenant administration > Roles).`;
 }
 
 function describeState(report: ReportResult): string {

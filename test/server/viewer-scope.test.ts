@@ -280,6 +280,11 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     }
     // The regional administrator, of the same tag, whose role reads them all, is shown them.
     for (const report of Object.keys(lacks)) expect((await get(scoped, `/api/reports/${report}`, 'regional')).status, report).toBe(200);
+    // The tab's header says once why they see nothing: their roles open no report.
+    expect(await json(await as(scoped, '/api/me'))).toMatchObject({
+      scope: { kind: 'tags', explanation: expect.stringContaining(`Your Intune role ${REBOOT_ONLY_ROLE.displayName} grants none of the read permissions this app's reports need`) },
+    });
+    expect(await json(await get(scoped, '/api/me', 'regional'))).toMatchObject({ scope: { kind: 'tags', explanation: null } });
     // "What applies" lists report 2's objects and the device: answered nothing before any read, in the same words for a device of their tag and for none.
     for (const question of [VIEWER_SCOPE_DEMO.europeDevice, 'NO-SUCH-DEVICE']) {
       const answer = await json<AppliesResult>(await as(scoped, `/api/applies?q=${encodeURIComponent(question)}`));

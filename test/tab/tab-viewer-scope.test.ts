@@ -219,5 +219,7 @@ describe('GET /api/me with the viewer scope on', () => {
     expect(await as('central')).toMatchObject({ scope: { kind: 'tenant', description: 'the whole tenant', explanation: null } });
     expect(await as('regional')).toMatchObject({ scope: { kind: 'tags', description: 'scope tag Europe', explanation: null } });
     expect(await as(null)).toMatchObject({ scope: { kind: 'none', description: 'nothing', explanation: expect.stringMatching(/^You hold no Intune role assignment/) } });
+    // The Entra role in the token's wids counts here as it does on the report routes.
+    expect(await as('intune-administrator')).toMatchObject({ scope: { kind: 'tenant', description: 'the whole tenant', explanation: null } });
   });
 });

@@ -219,9 +219,10 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   // `now` moves on every tick, so "Read 2 minutes ago" stays true while the tab is open.
   const format = useMemo(() => ({ now, locale: host?.locale ?? usableLocale(navigator.language) }), [host, now]);
   const presentation = catalogue.find((report) => report.id === selected);
-  // A viewer whose Intune role assignments let them see nothing is told so once, and no report is asked for: each would be refused the same way.
+  // A viewer whose Intune role assignments let them see nothing (no scope, or roles that read no report)
+  // is told so once, and no report is asked for: each would be refused the same way.
   const scope = session?.viewer?.scope ?? null;
-  const noAccess = scope?.kind === 'none' ? (scope.explanation ?? 'Your Intune role assignments let you see no tenant data in this app.') : null;
+  const noAccess = scope?.explanation ?? (scope?.kind === 'none' ? 'Your Intune role assignments let you see no tenant data in this app.' : null);
   const scopeTags = scope?.kind === 'tags' ? scope.description : null;
 
   return (
