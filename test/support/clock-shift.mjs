@@ -1,10 +1,9 @@
 // The suite on another day: with DMHEALTH_TEST_CLOCK_SHIFT_HOURS set (a whole number, negative for
 // the past), every Node process of the run reads the wall clock that many hours away, through
 // NODE_OPTIONS="--import <this file>" (the vitest workers, the servers, the CLI, Azurite and the
-// Playground alike), and test/support/browser.ts moves the pages' clock by as much. A test that
-// reads today's date or time of day instead of a clock it holds fails then (CONTRIBUTING.md, "the
-// real clock"); .ci/run runs one of its two suites this way. Timers, `performance` and TLS keep
-// the real time: the shift moves only what `Date` tells.
+// Playground alike), and test/support/chromium.ts moves the pages' clock by as much. A test that
+// reads today's date or time of day instead of a clock it holds fails then (CONTRIBUTING.md, on the
+// real clock). Timers, `performance` and TLS keep the real time: the shift moves only what `Date` tells.
 const hours = Number(process.env.DMHEALTH_TEST_CLOCK_SHIFT_HOURS ?? '0');
 if (!Number.isInteger(hours)) throw new Error(`DMHEALTH_TEST_CLOCK_SHIFT_HOURS must be a whole number of hours, not "${process.env.DMHEALTH_TEST_CLOCK_SHIFT_HOURS}"`);
 /** The shift this run asks for, in milliseconds: 0 for none. */

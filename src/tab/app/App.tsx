@@ -62,7 +62,18 @@ const useStyles = makeStyles({
     },
   },
   // The demo's sign-in at the banner's end, wrapping below the rest on a narrow screen.
-  demoSignIn: { marginLeft: 'auto', display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0, maxWidth: '100%' },
+  // Not on a phone: a row of its own there would push a report's first rows off the first screen,
+  // and the demo's people are for trying the viewer scope at a desk.
+  demoSignIn: {
+    marginLeft: 'auto',
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    minWidth: 0,
+    maxWidth: '100%',
+    '@media (max-width: 599px)': { display: 'none' },
+  },
   // A persona's name is long: on a phone the list narrows with the screen rather than widen the page.
   demoSelect: { minWidth: 0, maxWidth: '100%' },
   // A pill's text may wrap on a narrow screen rather than spill out of it.
