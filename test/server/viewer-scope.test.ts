@@ -354,7 +354,7 @@ describe('with the viewer scope on (VIEWER_SCOPE=intune-rbac)', () => {
     expect(central.scope).toBeUndefined();
     // The Europe policies that reach the device (with Device.Read.All its own groups are known, so a
     // policy of a device group it is not in does not reach it).
-    const europeReaching = VIEWER_SCOPE_DEMO.europePolicies.filter((name) => names(central).includes(name));
+    const europeReaching: string[] = VIEWER_SCOPE_DEMO.europePolicies.filter((name) => names(central).includes(name));
     expect(europeReaching.length).toBeGreaterThan(0);
     expect(names(central)).toEqual(expect.arrayContaining([...europeReaching, VIEWER_SCOPE_DEMO.americasPolicies[0], 'Windows - Compliance']));
     // The whole tenant's answer weighs the conflicts between every policy that reaches the device, of any tag.
