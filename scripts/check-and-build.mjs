@@ -8,7 +8,7 @@
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
-/** The lanes, each run in order; the build is first in its lane since the suite waits on it. */
+/** The lanes, each run in order, of about equal length (typecheck and build the longest steps). */
 const LANES = [
   ['typecheck', 'format:check'],
   ['build', 'lint'],

@@ -5,8 +5,7 @@
  * fresh; each viewer's scope is worked out from it by the pure rules (src/core/viewer-scope). A
  * report is loaded once for everyone and filtered per scope when served: the filtered result is
  * made once per shared result and scope key (the tags, and the roles and reasons a view names), so
- * viewers of the same share it, its
- * bytes and its windows (docs/architecture.md, "Loading once for everyone").
+ * viewers of the same key share it, its bytes and its windows (docs/architecture.md, "Loading once for everyone").
  */
 
 import { errorText } from '../core/error-text.js';

@@ -28,7 +28,7 @@ export interface AllowListOptions {
  * shows in review (test/graph/upstream-allow-list.test.ts).
  */
 export class UpstreamAllowList {
-  /** Every declared path, each once, in the order declared; with a fallback's beta twin after its path. */
+  /** Every declared path, each once, in the order declared. */
   readonly paths: readonly string[];
   /**
    * The `/beta` twins read instead of `/v1.0` paths when complete coverage is asked for

@@ -117,7 +117,9 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
   const chosen = await scopeTagFor(reading.scopeTag, context);
   if (!chosen.ok) return chosen.message;
   const scopeTag = chosen.tag;
-  // Only the reports the asker's own roles read (channel-scope.ts): a schedule never posts one they may not see.
+  // Refused when the asker's own roles read none of the reports it would post (channel-scope.ts). A
+  // schedule keeps the reports they read, but one for a scope tag posts the tagged reports as they are
+  // when it runs (`scheduleReports`), whatever the one who set it reads.
   const reports = reportsOpenTo(context.asker, scopeTag ? context.registry.scopeTagged : context.registry.postedByDefault);
   if (reports.length === 0) return nothingYoursToPost(context.asker);
   const changed = await changeSchedules(context, 'set', (book) => {

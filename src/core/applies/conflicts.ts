@@ -85,7 +85,11 @@ export type AppliesConflicts =
       /** Every setting set by two or more of the device's policies, conflicts first. */
       settings: AppliesSettingConflict[];
       counts: Record<AppliesConflictKind, number>;
-      /** What was not compared and why (a policy whose settings were not read whole), in plain English. */
+      /**
+       * What was compared (`CONFLICTS_COMPARED`, first), what was not and why (a policy whose settings
+       * were not read whole), and, where settings were found, that some are shown by their catalog id
+       * (`unnamedNotice`), in plain English.
+       */
       notes: string[];
     }
   /** The policies' settings could not be read: why, never "no conflicts". */

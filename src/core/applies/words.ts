@@ -100,6 +100,7 @@ export function conflictsSentence(conflicts: AppliesConflicts): string {
   if (conflicts.state !== 'checked') return conflicts.words;
   const { conflict, possibleConflict, duplicate, merged } = conflicts.counts;
   // A policy whose settings were not read whole is not compared: "none" is said only of those that were.
+  // The naming notice is among the notes only where a setting was found, so it never counts below.
   const notCompared = conflicts.notes.filter((note) => note !== CONFLICTS_COMPARED).length;
   if (conflict + possibleConflict + duplicate + merged === 0) {
     return notCompared === 0

@@ -162,9 +162,11 @@ export type ViewerScope =
 export const WHOLE_TENANT: ViewerScope = { kind: 'tenant', assignments: [] };
 
 /**
- * The viewer's scope: the assignments whose admin groups hold them as a direct member, and the
- * union of their scope tags; an assignment without tags is the whole tenant. A viewer in no
- * assignment sees nothing. An admin group whose members could not be read proves nothing either
+ * The viewer's scope: first their Microsoft Entra roles (`entraScopeOf`: one that reads all Intune
+ * data is the whole tenant, every report); else the assignments whose admin groups hold them as a
+ * direct member, and the union of their scope tags. An assignment without tags is every tagged
+ * object, its reports and the tenant-wide ones opened by what its roles read (`areas`). A viewer in
+ * no assignment sees nothing. An admin group whose members could not be read proves nothing either
  * way: if the viewer holds no other assignment, the explanation says the groups could not be read.
  * An assignment whose scope tags Graph did not send gives nothing either, and the explanation says so.
  */

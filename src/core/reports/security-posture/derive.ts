@@ -87,11 +87,7 @@ export function asrRules(policy: Pick<SecurityPolicy, 'choices' | 'settingNames'
   return rules;
 }
 
-/**
- * Firewall profiles a policy sets (Firewall CSP `MdmStore/{Domain,Private,Public}Profile/EnableFirewall`,
- * learn.microsoft.com/windows/client-management/mdm/firewall-csp): `_true` on, `_false` off; a profile
- * the policy leaves out is not configured, which is not "off".
- */
+/** One firewall profile a policy sets, and its words as the admin center shows them. */
 export interface FirewallProfileSetting {
   profile: 'domain' | 'private' | 'public';
   enabled: boolean;
@@ -101,6 +97,11 @@ export interface FirewallProfileSetting {
   valueName: string;
 }
 
+/**
+ * Firewall profiles a policy sets (Firewall CSP `MdmStore/{Domain,Private,Public}Profile/EnableFirewall`,
+ * learn.microsoft.com/windows/client-management/mdm/firewall-csp): `_true` on, `_false` off; a profile
+ * the policy leaves out is not configured, which is not "off".
+ */
 export function firewallProfiles(policy: Pick<SecurityPolicy, 'choices' | 'settingNames'>): FirewallProfileSetting[] {
   const profiles: FirewallProfileSetting[] = [];
   for (const choice of policy.choices) {
