@@ -1,10 +1,9 @@
 import { REPORTS } from '../core/reports/registry.js';
 import type { ReportRegistry } from '../core/reports/registry.js';
-import { optionalPermissionsUsed, permissionsAskedFor } from '../core/upstream-reads.js';
 import type { ReportId } from '../core/reports/report-model.js';
 import { startSimulator } from '../sim/simulator.js';
 import type { Simulator } from '../sim/simulator.js';
-import { buildDemoTenant } from '../sim/tenants/demo-tenant.js';
+import { buildDemoTenant, demoGrantedRoles } from '../sim/tenants/demo-tenant.js';
 import { buildLargeTenant } from '../sim/tenants/large-tenant.js';
 import type { SimTenant } from '../sim/tenants/sim-tenant.js';
 
@@ -27,9 +26,9 @@ export function readDemoSwitches(
   faults: readonly string[],
   registry: ReportRegistry,
 ): { ok: true; switches: DemoSwitches } | { ok: false; message: string } {
-  // The permissions the registry's reports and "what applies" ask for, as their reads declare them,
-  // and the optional ones the demo grants besides (Device.Read.All), which `--deny` takes to show the answer without.
-  const permissions: readonly string[] = [...permissionsAskedFor(registry), ...optionalPermissionsUsed(registry)];
+  // What the demo grants (demo-tenant.ts): what the reports and "what applies" ask for, and the
+  // optional ones besides (Device.Read.All), which `--deny` takes to show the answer without.
+  const permissions: readonly string[] = demoGrantedRoles(registry);
   for (const permission of deny) {
     // Entra's names are exact, case included: a near miss would deny nothing.
     if (!permissions.includes(permission))

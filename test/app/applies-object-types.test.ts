@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
-import { OBJECT_TYPES_READ } from '../../src/core/applies/derive.js';
+import { OBJECT_TYPES_READ } from '../../src/core/applies/object-types.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { entry, found } from '../support/applies-answer.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';

@@ -8,6 +8,7 @@
 import { CONFLICTS_DEVICE_ONLY, deviceConflicts } from './conflicts.js';
 import type { AppliesConflicts, ConflictSettings } from './conflicts.js';
 import type { AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/load.js';
+import { capitalise } from '../reports/graph-values.js';
 import type { OptionalRead } from '../reports/optional-read.js';
 import { evaluateFilterRule } from './filter-rule.js';
 import { devicePlatform, objectPlatform, platformWords } from './platform.js';
@@ -18,11 +19,6 @@ export type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, Applie
 import type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
 import { intentWords, resolveIntents } from './intents.js';
 import { MAX_NESTING_DEPTH, OBJECT_TYPES_READ, TYPE_ORDER, typeLabel } from './object-types.js';
-
-// The rules' parts in files of their own (object-types.ts, intents.ts), named here too for those who read the answer.
-export { MAX_NESTING_DEPTH, OBJECT_TYPES_READ, TYPE_ORDER, typeLabel } from './object-types.js';
-export { resolveIntents } from './intents.js';
-export type { IntentResolution } from './intents.js';
 
 export interface AppliesAnswer {
   subject: AppliesSubject;
@@ -339,10 +335,6 @@ function exclusionGroupWords(path: readonly PathStep[]): string {
   return words.startsWith('group ') ? `exclusion ${words}` : `exclusion group ${words}`;
 }
 
-function capitalized(words: string): string {
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 function platformOf(object: AssignableObject): AppliesPlatform & { reason?: string } {
   const platform = objectPlatform(object);
   if (platform.kind === 'for') return { kind: 'for', platforms: platform.platforms, words: platformWords(platform.platforms) };
@@ -431,7 +423,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     if (counts) continue;
     const path = withEnd(exclusion.path);
     caveats.push(
-      `${capitalized(exclusionGroupWords(path))} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,
+      `${capitalise(exclusionGroupWords(path))} reaches it as a ${exclusion.via === 'user' ? 'user' : 'device'}, but the assignment targets ${exclusion.via === 'user' ? 'devices' : 'users'}: Intune does not evaluate user-to-device group relationships, so that exclusion does not take it out.`,
     );
   }
 

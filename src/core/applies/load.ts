@@ -24,7 +24,7 @@ import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
 import { betaTwinOf, pathFor, pathInBatch, selectOf } from '../graph/upstream-read.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { AssignmentRecords } from '../reports/assignment-hygiene/load.js';
-import { MAX_NESTING_DEPTH } from './derive.js';
+import { MAX_NESTING_DEPTH } from './object-types.js';
 import type { AppliesSubject, GroupMembers } from './derive.js';
 import {
   APPLIES_DEVICE_DIRECT_GROUPS_READ,

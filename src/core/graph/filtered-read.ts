@@ -7,8 +7,9 @@ import { GraphError } from './graph-error.js';
  * (learn.microsoft.com/graph/api/intune-devices-manageddevice-list, "Optional query parameters":
  * "This method supports the OData query parameters", none named), and a filter is a hint: Intune has
  * ignored filters it does not support (microsoft-graph-docs-contrib#235) and answered `ne` as `eq`
- * (microsoft-graph-docs#15693). Report 4's Windows devices and what applies' device by name or by
- * its primary user's UPN read through this (docs/finding-rules.md, report 4 and "What applies").
+ * (microsoft-graph-docs#15693). Report 4's Windows devices, report 3's baseline templates and what
+ * applies' device by name or by its primary user's UPN read through this (docs/finding-rules.md,
+ * reports 3 and 4 and "What applies").
  * Any other failure is the caller's, and an aborted read is not read again.
  */
 export async function readFilteredOrWhole<T>(read: (filter: string | undefined) => Promise<T>, filter: string, signal?: AbortSignal): Promise<T> {

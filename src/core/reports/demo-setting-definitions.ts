@@ -1,4 +1,6 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
+import { ASR_RULES } from './security-posture/derive.js';
+import { ASR_RULES_SETTING } from './security-posture/load.js';
 
 /** A setting's definition as the demo serves it: its display name and, for a choice, its options' display names by option id suffix. */
 interface DemoDefinition {
@@ -59,22 +61,7 @@ const DEFENDER_FILLER: Readonly<Record<string, [string, string]>> = {
   disablesshparsing: ['Disable Ssh Parsing', 'SSH parsing is disabled'],
 };
 
-/** The ASR rules the demo's policies set, as the settings catalog names them (the rules' names in "Attack surface reduction rules reference"). */
-const ASR_RULE_NAMES: Readonly<Record<string, string>> = {
-  blockcredentialstealingfromwindowslocalsecurityauthoritysubsystem: 'Block credential stealing from the Windows local security authority subsystem (lsass.exe)',
-  blockpersistencethroughwmieventsubscription: 'Block persistence through WMI event subscription',
-  blockabuseofexploitedvulnerablesigneddrivers: 'Block abuse of exploited vulnerable signed drivers',
-  blockallofficeapplicationsfromcreatingchildprocesses: 'Block all Office applications from creating child processes',
-  blockofficeapplicationsfromcreatingexecutablecontent: 'Block Office applications from creating executable content',
-  blockwin32apicallsfromofficemacros: 'Block Win32 API calls from Office macros',
-  blockexecutionofpotentiallyobfuscatedscripts: 'Block execution of potentially obfuscated scripts',
-  blockrebootingmachineinsafemode: 'Block rebooting machine in Safe Mode',
-  blockuseofcopiedorimpersonatedsystemtools: 'Block use of copied or impersonated system tools',
-  blockwebshellcreationforservers: 'Block Webshell creation for Servers',
-  blockprocesscreationsfrompsexecandwmicommands: 'Block process creations originating from PSExec and WMI commands',
-};
-
-const ASR = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
+const ASR = ASR_RULES_SETTING;
 const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
 
 /**
@@ -115,7 +102,8 @@ const DEFINITIONS: Readonly<Record<string, DemoDefinition>> = {
   vendor_msft_firewall_mdmstore_privateprofile_enablefirewall: { displayName: 'Enable Private Network Firewall', options: FIREWALL_OPTIONS },
   vendor_msft_firewall_mdmstore_publicprofile_enablefirewall: { displayName: 'Enable Public Network Firewall', options: FIREWALL_OPTIONS },
   [ASR]: { displayName: 'Attack Surface Reduction Rules' },
-  ...Object.fromEntries(Object.entries(ASR_RULE_NAMES).map(([rule, displayName]) => [`${ASR}_${rule}`, { displayName, options: ASR_OPTIONS }])),
+  // Each rule as the settings catalog names it: its name in "Attack surface reduction rules reference" (report 3's table).
+  ...Object.fromEntries(Object.entries(ASR_RULES).map(([rule, { name }]) => [`${ASR}_${rule}`, { displayName: name, options: ASR_OPTIONS }])),
   ...Object.fromEntries(
     Object.entries(DEFENDER_FILLER).map(([node, [displayName, one]]) => [`device_vendor_msft_policy_config_defender_${node}`, { displayName, options: { '1': one } }]),
   ),
@@ -141,8 +129,8 @@ const DEFINITIONS: Readonly<Record<string, DemoDefinition>> = {
  *   entry under the MdmStore/FirewallRules/{FirewallRuleName} node ("Firewall CSP").
  */
 const GROUP_COLLECTIONS: Readonly<Record<string, { minimumCount: number; maximumCount: number }>> = {
-  device_vendor_msft_policy_config_defender_attacksurfacereductionrules: { minimumCount: 0, maximumCount: 1 },
-  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}': { minimumCount: 0, maximumCount: 150 },
+  [ASR]: { minimumCount: 0, maximumCount: 1 },
+  [FIREWALL_RULES]: { minimumCount: 0, maximumCount: 150 },
 };
 
 /** A definition as the expansion returns it, kept to what identifies and names it, a choice's options, and a group collection's counts. */

@@ -1,3 +1,4 @@
+import { joinAnd } from '../reports/graph-values.js';
 import type { CellValue, ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
 import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport } from './areas.js';
 import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
@@ -143,15 +144,11 @@ function lackedReads(result: ReportResult, scope: Extract<ViewerScope, { kind: '
   const missing = needed.filter((area) => !areas.granted.has(area));
   if (missing.length === 0) return null;
   const permissions = needed.map((area) => AREA_READS[area].permission);
-  const opening = `${result.title} shows objects Intune shows only to administrators whose role grants ${listOf(permissions)}.`;
+  const opening = `${result.title} shows objects Intune shows only to administrators whose role grants ${joinAnd(permissions)}.`;
   const unknown = missing.map((area) => areas.unknown.get(area)).filter((why): why is string => why !== undefined);
   if (unknown.length > 0)
     return `${opening} Whether yours do is not known just now: ${[...new Set(unknown)].join('; ')}. It is not shown until that is read; try again in a few minutes.`;
-  const lacked = listOf(missing.map((area) => AREA_READS[area].permission));
+  const lacked = joinAnd(missing.map((area) => AREA_READS[area].permission));
   const roles = areas.roles.length > 0 ? `your Intune role${areas.roles.length === 1 ? '' : 's'} ${areas.roles.join(', ')}` : "your Intune role assignments' roles";
   return `${opening} None of ${roles} grants ${lacked}, so it is not shown to you (your scope: ${describeScope(scope)}).`;
-}
-
-function listOf(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

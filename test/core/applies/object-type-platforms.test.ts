@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { objectPlatform } from '../../../src/core/applies/platform.js';
-import { typeLabel } from '../../../src/core/applies/derive.js';
+import { typeLabel } from '../../../src/core/applies/object-types.js';
 
 /**
  * Which platform each object type only beta has is for (docs/finding-rules.md, "What applies",

@@ -4,7 +4,9 @@
  * Each `describe` names the Microsoft Learn section it follows.
  */
 import { describe, expect, it } from 'vitest';
-import { OBJECT_TYPES_READ, deriveApplies, deriveEntry, resolveIntents } from '../../../src/core/applies/derive.js';
+import { deriveApplies, deriveEntry } from '../../../src/core/applies/derive.js';
+import { resolveIntents } from '../../../src/core/applies/intents.js';
+import { OBJECT_TYPES_READ } from '../../../src/core/applies/object-types.js';
 import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
 import { devicePlatform, objectPlatform } from '../../../src/core/applies/platform.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';

@@ -17,7 +17,7 @@ const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].se
  * (learn.microsoft.com/defender-endpoint/attack-surface-reduction-rules-reference, "ASR rule to
  * GUID matrix"). Unknown suffixes are shown raw: Microsoft adds rules.
  */
-const ASR_RULES: Record<string, { name: string; guid: string }> = {
+export const ASR_RULES: Readonly<Record<string, { name: string; guid: string }>> = {
   blockabuseofexploitedvulnerablesigneddrivers: { name: 'Block abuse of exploited vulnerable signed drivers', guid: '56a863a9-875e-4185-98a7-b882c64b5ce5' },
   blockadobereaderfromcreatingchildprocesses: { name: 'Block Adobe Reader from creating child processes', guid: '7674ba52-37eb-4a4f-a9a1-f0f9a1619a2c' },
   blockallofficeapplicationsfromcreatingchildprocesses: { name: 'Block all Office applications from creating child processes', guid: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' },

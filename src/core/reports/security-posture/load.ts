@@ -7,6 +7,7 @@
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { GraphError } from '../../graph/graph-error.js';
+import { readFilteredOrWhole } from '../../graph/filtered-read.js';
 import { asString } from '../graph-values.js';
 import type { LoadContext, LoadMemory } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
@@ -461,12 +462,13 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
       projectTemplate,
     );
   try {
-    try {
-      return { ok: true, value: await read({ $filter: "templateFamily eq 'baseline'" }) };
-    } catch (error) {
-      if (signal.aborted || !(error instanceof GraphError) || error.status !== 400) throw error;
-      return { ok: true, value: (await read({})).filter((template) => template.templateFamily === 'baseline') };
-    }
+    const value = await readFilteredOrWhole(
+      async (filter) =>
+        filter === undefined ? (await read({})).filter((template) => template.templateFamily === 'baseline') : read({ $filter: filter }),
+      "templateFamily eq 'baseline'",
+      signal,
+    );
+    return { ok: true, value };
   } catch (error) {
     return { ok: false, reason: `the baseline templates could not be read: ${optionalReadFailure(error, signal)}` };
   }
