@@ -18,8 +18,7 @@ import type { ConflictSettings } from '../core/applies/conflicts.js';
 import { findTaggedDevices, loadAppliesReads } from '../core/applies/load.js';
 import type { TaggedDevice } from '../core/applies/load.js';
 import { questionWords } from '../core/applies/resolve.js';
-import { objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
-import { reportOpensTo } from '../core/viewer-scope/scope-report.js';
+import { APPLIES_NOT_READ_BY_ROLE, appliesOpensTo, objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
 import { visibleTo } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { AppliesReads } from '../core/applies/load.js';
@@ -78,10 +77,6 @@ export interface AppliesServiceOptions {
   log: (line: string) => void;
 }
 
-/** What a viewer whose Intune roles do not read what "what applies" shows is told, whatever they asked. */
-export const APPLIES_NOT_READ_BY_ROLE =
-  'What applies lists the policies, profiles, apps and scripts that reach a device, which Intune shows only to administrators whose role reads Device configurations, Device compliance policies, Mobile apps and Managed devices. Your Intune roles do not grant all of them, so this app answers you nothing here.';
-
 export class AppliesService {
   private readonly graph: GraphReader;
   private readonly cache: ReportCache;
@@ -127,7 +122,7 @@ export class AppliesService {
     // Roles first: the answer lists report 2's objects and the device, so a viewer whose Intune roles
     // do not read them (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4") is
     // answered nothing, before any read and in the same words whatever they asked.
-    if (scope && scope.kind !== 'none' && !(reportOpensTo(scope, assignmentHygieneReport.id) && reportOpensTo(scope, 'escrow-gaps'))) {
+    if (scope && scope.kind !== 'none' && !appliesOpensTo(scope)) {
       return { kind: 'notFound', query, words: APPLIES_NOT_READ_BY_ROLE, requests: 0 };
     }
     // Scope first: a viewer limited to scope tags is told whether they may see the device before any

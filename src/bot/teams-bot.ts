@@ -120,7 +120,7 @@ export class TeamsBot {
       // The channel's tag, kept when its schedule stopped (docs/finding-rules.md, "Viewer scope", "A channel's audience").
       const tag = channelTag(tagged.book, target.channel);
       const schedule = tagged.book.schedules.find((kept) => kept.channel === target.channel);
-      const reports = named ?? (tag ? registry.scopeTagged : schedule ? scheduleReports(schedule, registry) : registry.postedByDefault);
+      const reports = named ?? (tag ? registry.scopeTagged : (schedule?.reports ?? registry.postedByDefault));
       return { target, reports, ...(tag ? { scope: channelScope(tag) } : {}) };
     });
     const results = await this.loadFresh([...new Set(plans.flatMap((plan) => plan.reports))]);

@@ -9,9 +9,9 @@ import type { AppServices } from '../app/create-services.js';
 import { FixedWindowRateLimit, refuseTooMany } from './rate-limit.js';
 import type { TabUser } from './tab-access.js';
 import { matchesEtag, preferredEncoding } from './report-encoding.js';
-import { scopeOrRefuse, viewOrRefuse } from './viewer-scope-access.js';
+import { scopeOfUser, scopeOrRefuse, viewOrRefuse } from './viewer-scope-access.js';
 import type { EncodedReport, EncodedReports } from './report-encoding.js';
-import { reportOpensTo } from '../core/viewer-scope/scope-report.js';
+import { noReportOpens, reportOpensTo } from '../core/viewer-scope/scope-report.js';
 import { describeScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { ViewerScopes } from '../app/viewer-scopes.js';
@@ -255,19 +255,9 @@ export interface ViewerInfo {
 export async function viewerInfo(scopes: ViewerScopes | undefined, user: TabUser, reports: readonly ReportId[]): Promise<ViewerInfo> {
   const name = user.name || user.username || 'you';
   if (!scopes) return { name, scope: null };
-  // The scope the report routes apply, Entra roles included (viewer-scope-access.ts).
-  const scope = await scopes.scopeOf({ objectId: user.objectId, entraRoleIds: user.entraRoleIds ?? [] });
+  const scope = await scopeOfUser(scopes, user);
   const explanation = scope.kind === 'none' ? scope.explanation : reports.some((report) => reportOpensTo(scope, report)) ? null : noReportOpens(scope);
   return { name, scope: { kind: scope.kind, description: describeScope(scope), explanation } };
-}
-
-/** What a viewer whose Intune roles read nothing any report shows is told, once (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4"). */
-function noReportOpens(scope: Exclude<ViewerScope, { kind: 'none' }>): string {
-  const roles = scope.areas && scope.areas.roles.length > 0 ? `Your Intune role${scope.areas.roles.length === 1 ? '' : 's'} ${scope.areas.roles.join(', ')}` : 'Your Intune roles';
-  const unknown = scope.areas ? [...new Set(scope.areas.unknown.values())] : [];
-  if (unknown.length > 0)
-    return `${roles} may or may not read what this app's reports show: ${unknown.join('; ')}. Nothing is shown until that is read; try again in a few minutes.`;
-  return `${roles} grant${scope.areas?.roles.length === 1 ? 's' : ''} none of the read permissions this app's reports need (such as Device configurations/Read, Managed devices/Read or Endpoint Analytics/Read), so this app shows you no tenant data (your scope: ${describeScope(scope)}). Ask an Intune administrator for a role that reads them (Tenant administration > Roles).`;
 }
 
 function describeState(report: ReportResult): string {

@@ -20,10 +20,15 @@ export function refuse(res: Response, message: string): void {
   res.send(403, { error: { status: 403, code: OUT_OF_SCOPE_CODE, message } });
 }
 
+/** The signed-in viewer's scope as every route works it out: their object id and the Entra roles their token carries. */
+export function scopeOfUser(scopes: ViewerScopes, user: TabUser): Promise<ViewerScope> {
+  return scopes.scopeOf({ objectId: user.objectId, entraRoleIds: user.entraRoleIds ?? [] });
+}
+
 /** The viewer's scope, or null once a viewer of no scope has been answered 403 with why; the whole tenant when the scope is off. */
 export async function scopeOrRefuse(scopes: ViewerScopes | undefined, res: Response, user: TabUser): Promise<ViewerScope | null> {
   if (!scopes) return WHOLE_TENANT;
-  const scope = await scopes.scopeOf({ objectId: user.objectId, entraRoleIds: user.entraRoleIds ?? [] });
+  const scope = await scopeOfUser(scopes, user);
   if (scope.kind !== 'none') return scope;
   refuse(res, scope.explanation);
   return null;

@@ -20,8 +20,6 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { propertiesOf, propertiesOfBoth } from './declared-properties.js';
 import type { DeclaredProperties } from './declared-properties.js';
 
-export type { DeclaredProperties } from './declared-properties.js';
-
 export const MANAGED_DEVICE: DeclaredProperties = {
   type: 'managedDevice',
   'v1.0': propertiesOf<Graph.ManagedDevice>()([

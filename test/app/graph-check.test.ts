@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGraphAnswers } from '../../src/app/graph-check.js';
+import { GRAPH_CHECK_QUERY, checkGraphAnswers } from '../../src/app/graph-check.js';
 import { APPLIES_DEVICES_READ } from '../../src/core/applies/reads.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
@@ -13,7 +13,8 @@ describe("the server's start-up check that Graph answers", () => {
     const sent = harness.sim.graph.requests;
     expect(sent.map((request) => [request.path, request.status])).toEqual([[APPLIES_DEVICES_READ.path, 200]]);
     const query = new URLSearchParams(sent[0]!.query);
-    expect(Object.fromEntries(query)).toEqual({ $top: '1', $select: 'id' });
+    expect(Object.fromEntries(query)).toEqual(GRAPH_CHECK_QUERY);
+    expect(GRAPH_CHECK_QUERY).toEqual({ $top: '1', $select: 'id' });
   });
 
   it('throws the Graph error when the tenant does not answer', async () => {

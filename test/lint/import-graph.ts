@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 /** Every TypeScript source file under `folder`, as paths relative to `root`. */
 export function sourceFiles(root: string, folder: string): string[] {
@@ -11,15 +12,13 @@ export function sourceFiles(root: string, folder: string): string[] {
   });
 }
 
-/** `import … from '<specifier>'`, `export … from '<specifier>'` and `import('<specifier>')`, type-only ones too: a circle of types is still a circle to read. */
-const SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-
 /** The source files a file imports by a relative path (`./x.js` is `./x.ts` or `./x.tsx`), as paths relative to `root`. */
 export function relativeImports(root: string, file: string, text = readFileSync(join(root, file), 'utf8')): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(SPECIFIER)) {
-    const specifier = match[1] ?? match[2];
-    if (!specifier?.startsWith('.')) continue;
+  // TypeScript's own reading of a file's imports: every form (`import`, `export … from`, `import()`,
+  // `import x = require()`), type-only ones too, since a circle of types is still a circle to read.
+  for (const { fileName: specifier } of ts.preProcessFile(text, true, true).importedFiles) {
+    if (!specifier.startsWith('.')) continue;
     const base = resolve(root, dirname(file), specifier).replace(/\.js$/, '');
     for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
       try {

@@ -12,7 +12,7 @@ import { REBOOT_ONLY_ROLE, VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope
 import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
-import { APPLIES_NOT_READ_BY_ROLE } from '../../src/app/applies-service.js';
+import { APPLIES_NOT_READ_BY_ROLE } from '../../src/core/applies/scope.js';
 import type { AppliesResult } from '../../src/app/applies-service.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';

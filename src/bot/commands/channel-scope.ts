@@ -1,6 +1,4 @@
 import type { ReportId } from '../../core/reports/report-model.js';
-import { scheduleReports } from '../../core/schedule/post-schedule.js';
-import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import { reportOpensTo } from '../../core/viewer-scope/scope-report.js';
 import { describeScope, scopeOfTag } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
@@ -23,20 +21,20 @@ export type OnDemandPost = { ok: true; scope: ViewerScope | null; reports: reado
 /**
  * `post new findings` asked now: at most what both the asker and the channel may see. The channel's
  * scope is the scope tag it is kept to (`channelTag`: kept when its schedule stops), or the whole
- * tenant when it has none; the asker's is theirs
+ * tenant when it has none (`tag` undefined); the asker's is theirs
  * (the whole tenant with the viewer scope off). Their intersection is always a set of scope tags or
  * the whole tenant: the channel's tag when the asker sees it, the asker's tags in a channel of the
- * whole tenant. The one case it is empty (a channel set for a tag the asker does not see) is
- * refused: a post of nothing would still move the channel's ledger for findings the asker may not
- * see. A post for tags holds the reports whose rows carry tags (`scopeTagged`), as a scheduled one
- * for a tag does; a post of the whole tenant the reports posted by default.
+ * whole tenant. Where it is empty (a channel set for a tag the asker does not see, which the bot's
+ * dispatch already refuses with the scope on) it is refused: a post of nothing would still move the
+ * channel's ledger for findings the asker may not see. A post for tags holds the reports whose rows
+ * carry tags (`scopeTagged`), as a scheduled one for a tag does; a post of the whole tenant the
+ * reports posted by default; either only those the asker's own roles open (`postOf`).
  */
 export function onDemandPost(
   asker: ViewerScope,
-  schedule: Pick<PostSchedule, 'scopeTag' | 'reports'> | undefined,
+  tag: { id: string; name: string } | undefined,
   reports: { postedByDefault: readonly ReportId[]; scopeTagged: readonly ReportId[] },
 ): OnDemandPost {
-  const tag = schedule?.scopeTag;
   if (asker.kind === 'none') return { ok: false, message: asker.explanation };
   if (tag) {
     if (asker.kind === 'tags' && !asker.tagIds.has(tag.id)) {
@@ -45,7 +43,7 @@ export function onDemandPost(
         message: `This channel's posts are for scope tag ${tag.name}, which is outside what your Intune role assignments let you see (${describeScope(asker)}), so you cannot post its findings here. Someone who sees scope tag ${tag.name} can.`,
       };
     }
-    return postOf(asker, channelScope(tag), scheduleReports(schedule, reports));
+    return postOf(asker, channelScope(tag), reports.scopeTagged);
   }
   if (asker.kind === 'tenant') return postOf(asker, null, reports.postedByDefault);
   if (reports.scopeTagged.length === 0) return { ok: false, message: `No report carries scope tags, so there is nothing in your scope (${describeScope(asker)}) to post.` };

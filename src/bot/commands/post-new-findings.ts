@@ -1,7 +1,6 @@
 import { errorText } from '../../core/error-text.js';
 import type { CardTarget } from '../bot-services.js';
 import { channelTag } from '../../core/schedule/post-schedule.js';
-import type { PostSchedule } from '../../core/schedule/post-schedule.js';
 import { onDemandPost } from './channel-scope.js';
 import type { Command } from './command.js';
 
@@ -25,13 +24,10 @@ export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
       name: request.conversation.name ?? 'this conversation',
       send: (card) => context.conversation.send({ card }),
     };
-    let schedule: Pick<PostSchedule, 'scopeTag' | 'reports'> | undefined;
+    let tag: { id: string; name: string } | undefined;
     try {
-      const book = await context.schedules.read();
-      const kept = book.schedules.find((candidate) => candidate.channel === target.channel);
       // The channel's tag, kept when its schedule stopped (docs/finding-rules.md, "Viewer scope", "A channel's audience").
-      const tag = channelTag(book, target.channel);
-      schedule = kept || tag ? { reports: kept?.reports ?? [], ...(tag ? { scopeTag: tag } : {}) } : undefined;
+      tag = channelTag(await context.schedules.read(), target.channel);
     } catch (error) {
       // Whether this channel is kept to one scope tag is unknown, so nothing is posted rather than perhaps too much.
       context.log(`post new findings in ${target.channel}: the posting schedules could not be read: ${errorText(error)}`);
@@ -39,7 +35,7 @@ export const postNewFindings: Command<{ kind: 'post-new-findings' }> = {
         text: "Nothing was posted: this conversation's posting schedule could not be read, so whether its posts are kept to one scope tag is unknown. Try again in a few minutes.",
       };
     }
-    const plan = onDemandPost(context.asker, schedule, context.registry);
+    const plan = onDemandPost(context.asker, tag, context.registry);
     if (!plan.ok) return { text: plan.message };
     const outcome = await context.poster.post(target, plan.reports, { alwaysAnswer: true, ...(plan.scope ? { scope: plan.scope } : {}) });
     context.log(`post new findings in ${target.channel}: ${outcome.status}, ${outcome.fresh} new`);

@@ -173,14 +173,29 @@ export async function loadAppliesReads(graph: GraphReader, query: string, assign
  * can be the subject.
  */
 async function readDevices(graph: GraphReader, filter: string, keep: (device: DeviceRecord) => boolean): Promise<DeviceRecord[]> {
-  const path = graph.coveragePath(APPLIES_DEVICES_READ.path);
-  const $select = DEVICE_FIELDS.join(',');
+  return readDeviceList(graph, graph.coveragePath(APPLIES_DEVICES_READ.path), DEVICE_FIELDS, filter, deviceRecord, (device) => keep(device));
+}
+
+/**
+ * The managed device list at `path` read through a `$filter` Graph may refuse (`readFilteredOrWhole`),
+ * each item made into `T` as its page arrives and kept only when `keep` says so: a whole list is
+ * never held.
+ */
+async function readDeviceList<T>(
+  graph: GraphReader,
+  path: string,
+  select: readonly string[],
+  filter: string,
+  project: (item: DeviceItem & { roleScopeTagIds?: unknown }) => T,
+  keep: (value: T) => boolean,
+): Promise<T[]> {
+  const $select = select.join(',');
   return readFilteredOrWhole(async (sent) => {
-    const kept: DeviceRecord[] = [];
-    for await (const page of graph.pages<DeviceItem>(path, { query: sent === undefined ? { $select } : { $filter: sent, $select } })) {
+    const kept: T[] = [];
+    for await (const page of graph.pages<DeviceItem & { roleScopeTagIds?: unknown }>(path, { query: sent === undefined ? { $select } : { $filter: sent, $select } })) {
       for (const item of page.items) {
-        const device = deviceRecord(item);
-        if (keep(device)) kept.push(device);
+        const value = project(item);
+        if (keep(value)) kept.push(value);
       }
     }
     return kept;
@@ -208,42 +223,29 @@ export interface TaggedDevice {
  * Only devices: users and groups carry no scope tags, and such a viewer is answered about devices only.
  */
 export async function findTaggedDevices(graph: GraphReader, query: string): Promise<TaggedDevice[]> {
-  const wanted = query.trim();
+  const wanted = questionWords(query);
   if (!wanted) return [];
   const quoted = wanted.replace(/'/g, "''");
-  const fields = APPLIES_DEVICES_READ.scopeTagsSelect.join(',');
-  const tagged = (item: DeviceItem & { roleScopeTagIds?: unknown }): TaggedDevice => ({
-    device: deviceRecord(item),
-    // Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope").
-    roleScopeTagIds: scopeTagIdsOf(item.roleScopeTagIds),
-  });
   // A filter is a hint (report 4's WINDOWS_FILTER): each device is checked to be the one named, as resolve.ts does.
   const named = (device: DeviceRecord) => device.id.toLowerCase() === wanted.toLowerCase() || sameText(device.deviceName, wanted);
-  const path = betaTwinOf(APPLIES_DEVICES_READ.path);
   const [byName, byId] = await Promise.all([
     // Where Graph refuses the name's filter (400), the list read whole, as an unscoped question's is (`readDevices`).
-    readFilteredOrWhole(async (sent) => {
-      const kept: TaggedDevice[] = [];
-      for await (const page of graph.pages<DeviceItem & { roleScopeTagIds?: unknown }>(path, {
-        query: sent === undefined ? { $select: fields } : { $filter: sent, $select: fields },
-      })) {
-        for (const item of page.items) {
-          const entry = tagged(item);
-          if (named(entry.device)) kept.push(entry);
-        }
-      }
-      return kept;
-    }, `deviceName eq '${quoted}'`),
-    isGraphId(wanted) ? readTaggedDevice(graph, wanted, tagged) : Promise.resolve(null),
+    readDeviceList(graph, betaTwinOf(APPLIES_DEVICES_READ.path), APPLIES_DEVICES_READ.scopeTagsSelect, `deviceName eq '${quoted}'`, taggedDevice, (entry) => named(entry.device)),
+    isGraphId(wanted) ? readTaggedDevice(graph, wanted) : Promise.resolve(null),
   ]);
   const found = new Map<string, TaggedDevice>();
-  for (const entry of [...byName, ...(byId ? [byId] : [])]) if (named(entry.device)) found.set(entry.device.id.toLowerCase(), entry);
+  for (const entry of [...byName, ...(byId && named(byId.device) ? [byId] : [])]) found.set(entry.device.id.toLowerCase(), entry);
   return [...found.values()];
 }
 
-async function readTaggedDevice(graph: GraphReader, id: string, tagged: (item: DeviceItem & { roleScopeTagIds?: unknown }) => TaggedDevice): Promise<TaggedDevice | null> {
+/** A managed device read with its scope tags. Not a list of tag ids is not known, never Default (docs/finding-rules.md, "Viewer scope"). */
+function taggedDevice(item: DeviceItem & { roleScopeTagIds?: unknown }): TaggedDevice {
+  return { device: deviceRecord(item), roleScopeTagIds: scopeTagIdsOf(item.roleScopeTagIds) };
+}
+
+async function readTaggedDevice(graph: GraphReader, id: string): Promise<TaggedDevice | null> {
   try {
-    return tagged(await graph.get(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), { query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) } }));
+    return taggedDevice(await graph.get(pathFor(APPLIES_DEVICE_SCOPE_TAGS_READ, id), { query: { $select: selectOf(APPLIES_DEVICE_SCOPE_TAGS_READ) } }));
   } catch (error) {
     if (error instanceof GraphError && error.status === 404) return null;
     throw error;

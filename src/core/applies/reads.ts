@@ -22,6 +22,9 @@ export const APPLIES_DEVICE_FIELDS = [
   'enrollmentProfileName',
 ] as const;
 
+/** A device's fields and its scope tags (`roleScopeTagIds`, beta only), as a viewer limited to scope tags is answered about it. */
+const APPLIES_TAGGED_DEVICE_FIELDS = [...APPLIES_DEVICE_FIELDS, 'roleScopeTagIds'] as const;
+
 /** Found by `$filter=deviceName eq '…'` (a device's name) or `userPrincipalName eq '…'` (a user's devices): a page or two, whatever the tenant's size. */
 export const APPLIES_DEVICES_READ = {
   path: '/v1.0/deviceManagement/managedDevices',
@@ -33,7 +36,7 @@ export const APPLIES_DEVICES_READ = {
   // For a viewer limited to scope tags the device is found on beta with its tags in the same request,
   // so that whether they may see it is decided before anything that depends on its existence is read
   // (docs/finding-rules.md, "What applies", "For a viewer limited to scope tags").
-  scopeTagsSelect: [...APPLIES_DEVICE_FIELDS, 'roleScopeTagIds'],
+  scopeTagsSelect: APPLIES_TAGGED_DEVICE_FIELDS,
   why: 'The device a question names (by name, or its primary user by UPN), its primary user, its platform, and the properties assignment filters read.',
 } as const satisfies UpstreamRead;
 
@@ -133,7 +136,7 @@ export const APPLIES_DEVICE_SCOPE_TAGS_READ = {
   path: '/beta/deviceManagement/managedDevices/{id}',
   permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-get?view=graph-rest-beta',
   permissions: ['DeviceManagementManagedDevices.Read.All'],
-  select: [...APPLIES_DEVICE_FIELDS, 'roleScopeTagIds'],
+  select: APPLIES_TAGGED_DEVICE_FIELDS,
   optional: true,
   why: 'The device a viewer limited to scope tags names by its id, with its scope tags: whether their Intune role assignments let them see it.',
 } as const satisfies UpstreamRead;

@@ -11,6 +11,7 @@
 
 import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
+import { reportOpensTo } from '../viewer-scope/scope-report.js';
 import { describeScope, visibleTo } from '../viewer-scope/scope.js';
 import type { ViewerScope } from '../viewer-scope/scope.js';
 import type { AppliesScopeNote } from './applies-result.js';
@@ -61,6 +62,19 @@ export function scopedAnswer(scoped: AppliesAnswer, whole: AppliesAnswer, scope:
       ? 'No other assigned object reaches this device.'
       : `${hidden} more assigned object${hidden === 1 ? '' : 's'} reach${hidden === 1 ? 'es' : ''} this device but ${hidden === 1 ? 'is' : 'are'} not shown: outside your scope tags, or of a type whose scope tags this app does not read. Setting conflicts are checked between the policies shown only.`);
   return { answer: { ...scoped, notes: [words, ...scoped.notes] }, note: { scope: scopeWords, hidden, words } };
+}
+
+/** What a viewer whose Intune roles do not read what "what applies" shows is told, whatever they asked. */
+export const APPLIES_NOT_READ_BY_ROLE =
+  'What applies lists the policies, profiles, apps and scripts that reach a device, which Intune shows only to administrators whose role reads Device configurations, Device compliance policies, Mobile apps and Managed devices. Your Intune roles do not grant all of them, so this app answers you nothing here.';
+
+/**
+ * Whether "what applies" answers a viewer at all: it lists report 2's objects that reach a device, and
+ * the device, so only a viewer whose roles open reports 2 and 4 (`reportOpensTo`, docs/finding-rules.md,
+ * "Which role permissions open reports 2, 3 and 4"). Decided before any read, the same whatever was asked.
+ */
+export function appliesOpensTo(scope: ViewerScope): boolean {
+  return reportOpensTo(scope, 'assignment-hygiene') && reportOpensTo(scope, 'escrow-gaps');
 }
 
 /**

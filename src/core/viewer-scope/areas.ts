@@ -102,15 +102,15 @@ const READS_OF_TAGGED_REPORT: Readonly<Record<ReportId, readonly ReadArea[]>> = 
 };
 
 /**
- * The reports whose objects carry scope tags (`scopeTagged` in their definitions; a test holds the
- * two equal): a viewer whose Intune role assignment has no scope tags sees them whole, as far as
- * their roles read them (`readsOfTaggedReport`). Every other
+ * The reports whose objects carry scope tags: those the table above names (`scopeTagged` in their
+ * definitions; a test holds the two equal). A viewer whose Intune role assignment has no scope tags
+ * sees them whole, as far as their roles read them (`readsOfTaggedReport`). Every other
  * report is tenant-wide, opened to such a viewer only by its area's read permission, as to a viewer
  * of tags: "If a role assignment has no scope tag, that IT admin can see all objects based on the IT
  * admins permissions" (learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
  * A report missing here is tenant-wide, so one added without being listed is refused, not shown.
  */
-export const SCOPE_TAGGED_REPORTS: ReadonlySet<ReportId> = new Set(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+export const SCOPE_TAGGED_REPORTS: ReadonlySet<ReportId> = new Set(Object.keys(READS_OF_TAGGED_REPORT));
 
 /** The area whose read permission opens this tenant-wide report, or null when none does (only an Entra role that reads all Intune data opens it). */
 export function areaOfReport(report: ReportId): TenantWideArea | null {

@@ -13,6 +13,7 @@
 import type { DemoRecord } from '../reports/report-demo.js';
 import { AREA_READS } from './areas.js';
 import { ENTRA_ROLE_IDS } from './entra-roles.js';
+import type { DemoAdministrator } from './demo-personas.js';
 import { DEFAULT_SCOPE_TAG_ID } from './scope.js';
 
 export interface ViewerScopeDemoBuilder {
@@ -67,15 +68,8 @@ const ASSIGNABLE_COLLECTIONS: ReadonlyArray<readonly [collection: string, nameFi
   ['compliancePolicies', 'name'],
 ];
 
-/**
- * The demo's people, as the demo sign-in names them (`/api/demo/token?as=central`): the central and
- * the regional administrator (their Intune role assignments above), a user who holds no Intune role
- * assignment and no Entra role (`no-role`: sees nothing), and one who holds only the Entra Intune
- * Administrator role and no Intune role assignment (`intune-administrator`: the whole tenant, by
- * Microsoft's table of Entra roles with Intune access, entra-roles.ts).
- */
-export const DEMO_PERSONAS = ['central', 'regional', 'no-role', 'intune-administrator'] as const;
-export type DemoAdministrator = (typeof DEMO_PERSONAS)[number];
+export { DEMO_PERSONAS, isDemoPersona } from './demo-personas.js';
+export type { DemoAdministrator } from './demo-personas.js';
 
 /** The Entra roles (template ids) each demo person's token carries in its `wids` claim. */
 export const DEMO_PERSONA_ENTRA_ROLES: Readonly<Record<DemoAdministrator, readonly string[]>> = {
@@ -84,11 +78,6 @@ export const DEMO_PERSONA_ENTRA_ROLES: Readonly<Record<DemoAdministrator, readon
   'no-role': [],
   'intune-administrator': [ENTRA_ROLE_IDS.intuneAdministrator],
 };
-
-/** Whether a value names a demo person (`as=` of the demo sign-in). */
-export function isDemoPersona(value: unknown): value is DemoAdministrator {
-  return typeof value === 'string' && (DEMO_PERSONAS as readonly string[]).includes(value);
-}
 
 export interface ViewerScopeDemo {
   /** Each demo person's Entra object id. */

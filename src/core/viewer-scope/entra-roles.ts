@@ -26,24 +26,6 @@ export interface EntraIntuneRole {
   auditData: EntraIntuneAccess;
 }
 
-/** Microsoft's table, by role template id (lower case). */
-export const ENTRA_INTUNE_ROLES: Readonly<Record<string, EntraIntuneRole>> = {
-  '62e90394-69f5-4237-9190-012177145e10': { displayName: 'Global Administrator', intuneData: 'read-write', auditData: 'read-write' },
-  // "Intune Service Administrator" in Microsoft's table and in Graph: the Entra admin center's Intune Administrator.
-  '3a2c62db-5318-420d-8d74-23affee5d9d5': { displayName: 'Intune Administrator', intuneData: 'read-write', auditData: 'read-write' },
-  'b1be1c3e-b65d-4f19-8427-f6fa0d97feb9': { displayName: 'Conditional Access Administrator', intuneData: 'none', auditData: 'none' },
-  // "Read only (full administrative permissions for Endpoint Security node)".
-  '194ae4cb-b126-40b2-bd5b-6091b380977d': { displayName: 'Security Administrator', intuneData: 'read', auditData: 'read' },
-  '5f2222b1-57c3-48ba-8ad5-d4759f1fde6f': { displayName: 'Security Operator', intuneData: 'read', auditData: 'read' },
-  '5d6b6bb7-de71-4623-b4af-96380a352509': { displayName: 'Security Reader', intuneData: 'read', auditData: 'read' },
-  '17315797-102d-40b4-93e0-432062caca18': { displayName: 'Compliance Administrator', intuneData: 'none', auditData: 'read' },
-  'e6d1a23a-da11-4be4-9570-befc86d067a7': { displayName: 'Compliance Data Administrator', intuneData: 'none', auditData: 'read' },
-  'f2ef992c-3afb-46b9-b7cf-a126ee74c451': { displayName: 'Global Reader', intuneData: 'read', auditData: 'read' },
-  // "This role is equivalent to the Intune Help Desk Operator role" (Microsoft's table).
-  '729827e3-9c14-49f7-bb1b-9608f156bbb8': { displayName: 'Helpdesk Administrator', intuneData: 'read', auditData: 'read' },
-  '4a5d8f65-41da-4de4-8968-e035b65339cf': { displayName: 'Reports Reader', intuneData: 'none', auditData: 'read' },
-};
-
 /** The template ids of the roles the demo and the tests name. */
 export const ENTRA_ROLE_IDS = {
   globalAdministrator: '62e90394-69f5-4237-9190-012177145e10',
@@ -51,6 +33,24 @@ export const ENTRA_ROLE_IDS = {
   globalReader: 'f2ef992c-3afb-46b9-b7cf-a126ee74c451',
   reportsReader: '4a5d8f65-41da-4de4-8968-e035b65339cf',
 } as const;
+
+/** Microsoft's table, by role template id (lower case). */
+export const ENTRA_INTUNE_ROLES: Readonly<Record<string, EntraIntuneRole>> = {
+  [ENTRA_ROLE_IDS.globalAdministrator]: { displayName: 'Global Administrator', intuneData: 'read-write', auditData: 'read-write' },
+  // "Intune Service Administrator" in Microsoft's table and in Graph: the Entra admin center's Intune Administrator.
+  [ENTRA_ROLE_IDS.intuneAdministrator]: { displayName: 'Intune Administrator', intuneData: 'read-write', auditData: 'read-write' },
+  'b1be1c3e-b65d-4f19-8427-f6fa0d97feb9': { displayName: 'Conditional Access Administrator', intuneData: 'none', auditData: 'none' },
+  // "Read only (full administrative permissions for Endpoint Security node)".
+  '194ae4cb-b126-40b2-bd5b-6091b380977d': { displayName: 'Security Administrator', intuneData: 'read', auditData: 'read' },
+  '5f2222b1-57c3-48ba-8ad5-d4759f1fde6f': { displayName: 'Security Operator', intuneData: 'read', auditData: 'read' },
+  '5d6b6bb7-de71-4623-b4af-96380a352509': { displayName: 'Security Reader', intuneData: 'read', auditData: 'read' },
+  '17315797-102d-40b4-93e0-432062caca18': { displayName: 'Compliance Administrator', intuneData: 'none', auditData: 'read' },
+  'e6d1a23a-da11-4be4-9570-befc86d067a7': { displayName: 'Compliance Data Administrator', intuneData: 'none', auditData: 'read' },
+  [ENTRA_ROLE_IDS.globalReader]: { displayName: 'Global Reader', intuneData: 'read', auditData: 'read' },
+  // "This role is equivalent to the Intune Help Desk Operator role" (Microsoft's table).
+  '729827e3-9c14-49f7-bb1b-9608f156bbb8': { displayName: 'Helpdesk Administrator', intuneData: 'read', auditData: 'read' },
+  [ENTRA_ROLE_IDS.reportsReader]: { displayName: 'Reports Reader', intuneData: 'none', auditData: 'read' },
+};
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,7 +2,7 @@ import { joinAnd } from '../reports/graph-values.js';
 import type { CellValue, ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
 import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport } from './areas.js';
 import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
-import type { ViewerScope } from './scope.js';
+import type { AreaAccess, ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
 
 /**
@@ -51,7 +51,7 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  */
 export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedReport {
   if (scope.kind !== 'none' && scope.areas && SCOPE_TAGGED_REPORTS.has(result.report)) {
-    const refusal = lackedReads(result, scope);
+    const refusal = lackedReads(result, scope, scope.areas);
     if (refusal) return { ok: false, explanation: refusal };
   }
   if (scope.kind === 'tenant') {
@@ -100,6 +100,15 @@ export function reportOpensTo(scope: ViewerScope, report: ReportId): boolean {
   return area !== null && areas.granted.has(area);
 }
 
+/** What a viewer whose Intune roles read nothing any report shows is told, once (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4"). */
+export function noReportOpens(scope: Exclude<ViewerScope, { kind: 'none' }>): string {
+  const roles = scope.areas && scope.areas.roles.length > 0 ? `Your Intune role${scope.areas.roles.length === 1 ? '' : 's'} ${scope.areas.roles.join(', ')}` : 'Your Intune roles';
+  const unknown = scope.areas ? [...new Set(scope.areas.unknown.values())] : [];
+  if (unknown.length > 0)
+    return `${roles} may or may not read what this app's reports show: ${unknown.join('; ')}. Nothing is shown until that is read; try again in a few minutes.`;
+  return `${roles} grant${scope.areas?.roles.length === 1 ? 's' : ''} none of the read permissions this app's reports need (such as Device configurations/Read, Managed devices/Read or Endpoint Analytics/Read), so this app shows you no tenant data (your scope: ${describeScope(scope)}). Ask an Intune administrator for a role that reads them (Tenant administration > Roles).`;
+}
+
 /**
  * A tenant-wide report to a viewer of tags: whole when a role of theirs grants its area's read
  * permission, with a notice saying which; refused otherwise, saying whether their roles grant no
@@ -135,9 +144,7 @@ function tenantWide(result: ReportResult, scope: Extract<ViewerScope, { kind: 't
  * the permissions none of their roles grants, naming their roles, or, where a role's read failed, that
  * it is not known yet. Unknown is refused, never shown.
  */
-function lackedReads(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' | 'tenant' }>): string | null {
-  const areas = scope.areas;
-  if (!areas) return null;
+function lackedReads(result: ReportResult, scope: Extract<ViewerScope, { kind: 'tags' | 'tenant' }>, areas: AreaAccess): string | null {
   const needed = readsOfTaggedReport(result.report);
   if (needed === null)
     return `${result.title} is shown to a viewer of an Intune role only when their role reads what it shows, and no Intune permission is known to this app for it, so it is not shown to you.`;

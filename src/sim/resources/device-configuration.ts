@@ -1,3 +1,4 @@
+import type { DeclaredProperties } from '../declared-properties.js';
 import * as entity from '../entity-properties.js';
 import * as updates from '../entity-properties-updates.js';
 import { BETA_ONLY_ASSIGNMENT_TARGET_PROPERTIES, BETA_ONLY_SCOPE_TAG_PROPERTIES, BETA_ONLY_COMPLIANCE_POLICY_TYPES, BETA_ONLY_DEVICE_CONFIGURATION_TYPES } from '../v1-schema.js';
@@ -229,7 +230,7 @@ function betaAssignable<const Source extends string>(
   path: string,
   source: Source,
   permissions: readonly string[],
-  properties: entity.DeclaredProperties,
+  properties: DeclaredProperties,
 ): SimResource & { kind: 'collection'; source: Source } {
   return {
     kind: 'collection',

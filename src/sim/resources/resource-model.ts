@@ -1,4 +1,4 @@
-import type { DeclaredProperties } from '../entity-properties.js';
+import type { DeclaredProperties } from '../declared-properties.js';
 
 /**
  * What the simulator knows of one Graph resource it serves: its path, versions, permissions, page

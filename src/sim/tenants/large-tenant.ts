@@ -21,7 +21,6 @@ import { LARGE_TENANT_SCOPE_TAGS, plantViewerScope } from './large-tenant-scope.
 
 // The tenant's Intune administrators and scope tags, for the viewer scope's tests and bench (large-tenant-scope.ts).
 export { LARGE_TENANT_ADMINISTRATORS, LARGE_TENANT_SCOPE_TAGS, largeTenantAdministrators } from './large-tenant-scope.js';
-export type { LargeTenantAdministrator } from './large-tenant-scope.js';
 
 export interface LargeTenantOptions {
   seed?: number;

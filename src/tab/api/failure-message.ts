@@ -11,11 +11,6 @@ export function isOutsideScope(status: number | null, code: string | null): bool
   return status === 403 && code === OUTSIDE_VIEWER_SCOPE_CODE;
 }
 
-/** A failed answer of our API (report-api.ts) as a sentence a user can act on. */
-export async function failureMessage(response: Response, method: 'GET' | 'POST'): Promise<string> {
-  return (await failureOf(response, method)).message;
-}
-
 /** A failed answer of our API, its sentence and its code (`outsideViewerScope` for a refusal by the viewer scope, docs/contract.md). */
 export async function failureOf(response: Response, method: 'GET' | 'POST'): Promise<Failure> {
   const error = await response

@@ -22,7 +22,7 @@ export interface ViewerInfo {
     kind: 'tenant' | 'tags' | 'none';
     /** "the whole tenant", "scope tag Europe", … */
     description: string;
-    /** Why a viewer of no scope sees nothing, in the server's words; null otherwise. */
+    /** Why a viewer sees nothing (no scope, or roles that open no report), in the server's words; null otherwise. */
     explanation: string | null;
   } | null;
 }
@@ -153,10 +153,7 @@ export class ReportApi {
     } catch {
       throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
     }
-    if (!response.ok) {
-      const failure = await failureOf(response, 'GET');
-      throw new ApiError(response.status, failure.message, failure.code);
-    }
+    if (!response.ok) throw await apiErrorOf(response, 'GET');
     return response.blob();
   }
 
@@ -209,14 +206,17 @@ export class ReportApi {
       if (signal?.aborted) throw error;
       throw new ApiError(null, 'The Device Management Health server did not answer. Check the connection and try again.');
     }
-    if (!response.ok) {
-      const failure = await failureOf(response, init.method);
-      throw new ApiError(response.status, failure.message, failure.code);
-    }
+    if (!response.ok) throw await apiErrorOf(response, init.method);
     try {
       return { value: (await response.json()) as T, refreshing: response.headers.get(REFRESHING_HEADER) === 'true' };
     } catch {
       throw new ApiError(response.status, 'The server sent an answer that is not JSON.');
     }
   }
+}
+
+/** A failed answer of our API as the error the views show: its status, its sentence and its code. */
+async function apiErrorOf(response: Response, method: 'GET' | 'POST'): Promise<ApiError> {
+  const failure = await failureOf(response, method);
+  return new ApiError(response.status, failure.message, failure.code);
 }

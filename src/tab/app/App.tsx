@@ -233,7 +233,8 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
   // A viewer whose Intune role assignments let them see nothing (no scope, or roles that read no report)
   // is told so once, and no report is asked for: each would be refused the same way.
   const scope = session?.viewer?.scope ?? null;
-  const noAccess = scope?.explanation ?? (scope?.kind === 'none' ? 'Your Intune role assignments let you see no tenant data in this app.' : null);
+  // The server explains every viewer who sees nothing (report-routes.ts, `viewerInfo`): no scope, or roles that open no report.
+  const noAccess = scope?.explanation ?? null;
   const scopeTags = scope?.kind === 'tags' ? scope.description : null;
 
   return (

@@ -1,24 +1,27 @@
+import { DEMO_PERSONAS as DEMO_PERSON_IDS, isDemoPersona } from '../../core/viewer-scope/demo-personas.js';
+import type { DemoAdministrator as DemoPersona } from '../../core/viewer-scope/demo-personas.js';
+
+export { isDemoPersona };
+export type { DemoPersona };
+
 /**
  * Whom the demo signs in as (`GET /api/demo/token?as=…`, docs/contract.md): the demo tenant's
  * Intune administrators and the cases the viewer scope tells apart (docs/finding-rules.md,
  * "Viewer scope"), in plain words. Without a choice, the demo signs a browser in as a user of its
  * own, who holds no Intune role assignment.
  */
-export const DEMO_PERSONAS = [
-  { id: 'central', label: 'Central IT (Intune role, whole tenant)' },
-  { id: 'regional', label: 'Europe IT (Intune role, scope tag Europe)' },
-  { id: 'no-role', label: 'No Intune role' },
-  { id: 'intune-administrator', label: 'Microsoft Entra Intune Administrator' },
-] as const;
+const LABELS: Readonly<Record<DemoPersona, string>> = {
+  central: 'Central IT (Intune role, whole tenant)',
+  regional: 'Europe IT (Intune role, scope tag Europe)',
+  'no-role': 'No Intune role',
+  'intune-administrator': 'Microsoft Entra Intune Administrator',
+};
 
-export type DemoPersona = (typeof DEMO_PERSONAS)[number]['id'];
+/** The demo's people (src/core/viewer-scope/demo-personas.ts, the names the server takes), each in plain words. */
+export const DEMO_PERSONAS: ReadonlyArray<{ id: DemoPersona; label: string }> = DEMO_PERSON_IDS.map((id) => ({ id, label: LABELS[id] }));
 
 /** Where the choice is kept: for the browser tab's session only, so a new tab starts as the demo's own user again. */
 export const DEMO_PERSONA_KEY = 'dmhealth.demoPersona';
-
-export function isDemoPersona(value: unknown): value is DemoPersona {
-  return DEMO_PERSONAS.some((persona) => persona.id === value);
-}
 
 /** The persona chosen in this session, or null (the demo's own user). Storage a browser refuses (a sandboxed frame) is no choice. */
 export function chosenPersona(storage: Pick<Storage, 'getItem'> | null): DemoPersona | null {

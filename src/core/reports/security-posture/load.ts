@@ -19,7 +19,7 @@ import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import type { AuditLog } from '../../audit-story/audit-story.js';
-import { optionNames, settingValues } from '../setting-conflicts/setting-values.js';
+import { optionNameOf, optionNames, settingValues } from '../setting-conflicts/setting-values.js';
 import type { SettingValue } from '../setting-conflicts/setting-values.js';
 import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
 
@@ -131,7 +131,7 @@ export function relevantChoices(settings: unknown): ChoiceValue[] {
     const choice = record.choiceSettingValue as { value?: unknown } | undefined;
     const value = asString(choice?.value);
     if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) {
-      const optionName = options.get(value) ?? options.get(value.toLowerCase());
+      const optionName = optionNameOf(options, value);
       const all = Object.fromEntries([...options].filter(([itemId]) => itemId.startsWith(`${id}_`)).map(([itemId, name]) => [itemId, name.slice(0, NAME_MAX)]));
       found.push({
         settingDefinitionId: id,
@@ -463,8 +463,7 @@ async function loadBaselineTemplates(context: LoadContext, signal: AbortSignal):
     );
   try {
     const value = await readFilteredOrWhole(
-      async (filter) =>
-        filter === undefined ? (await read({})).filter((template) => template.templateFamily === 'baseline') : read({ $filter: filter }),
+      async (filter) => (filter === undefined ? (await read({})).filter((template) => template.templateFamily === 'baseline') : read({ $filter: filter })),
       "templateFamily eq 'baseline'",
       signal,
     );

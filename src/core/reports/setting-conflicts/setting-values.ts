@@ -85,13 +85,18 @@ function display(settingDefinitionId: string, value: string | null, secret: bool
   return cut(text);
 }
 
+/** A choice value's option name among `options` (`optionNames`), the value as sent or lower case; undefined where no definition named it. */
+export function optionNameOf(options: ReadonlyMap<string, string>, value: string): string | undefined {
+  return options.get(value) ?? options.get(value.toLowerCase());
+}
+
 /**
  * A choice as the Intune admin center shows it: its option's `displayName`, found by the option's
  * `itemId`, which is what a choice setting value holds (`optionNames`); else the option id without
  * its setting's prefix, never a name made up.
  */
 function optionDisplay(settingDefinitionId: string, value: string, options: ReadonlyMap<string, string>): string {
-  const name = options.get(value) ?? options.get(value.toLowerCase());
+  const name = optionNameOf(options, value);
   return name ? cut(name) : display(settingDefinitionId, value, false);
 }
 
