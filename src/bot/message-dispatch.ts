@@ -5,12 +5,12 @@ import type { BotReply, BotRequest, Command, CommandContext, Conversation, Messa
 import { notUnderstood } from './commands/help.js';
 import { COMMANDS, botCommands } from './commands/index.js';
 import { scheduleOf } from './commands/posting-schedules.js';
-import { channelScope } from './commands/channel-scope.js';
 import { channelTag } from '../core/schedule/post-schedule.js';
 import { errorText } from '../core/error-text.js';
 import { readMessage } from './read-message.js';
-import { WHOLE_TENANT, describeScope } from '../core/viewer-scope/scope.js';
+import { WHOLE_TENANT, describeScope, scopeOfTagSeenBy } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
+import { SCOPE_TAGGED_REPORTS } from '../core/viewer-scope/areas.js';
 
 /**
  * How the bot answers a message, whatever SDK carries it: the adapter has the message read once
@@ -26,12 +26,16 @@ export interface MessageDispatch {
 
 export function messageDispatch(services: BotServices, commands: readonly Command[] = COMMANDS): MessageDispatch {
   const { registry } = services;
-  const context = (conversation: Conversation, scope: ViewerScope, asker: ViewerScope = scope): CommandContext => ({
+  const context = (conversation: Conversation, scope: ViewerScope, asker: ViewerScope = scope, keptTo?: KeptTo): CommandContext => ({
     ...services,
     conversation,
     scope,
     asker,
-    inScope: (result) => (services.viewerScopes ? services.viewerScopes.view(result, scope) : { ok: true, result }),
+    inScope: (result) => {
+      // A tenant-wide report is not said where only one scope tag's audience reads (docs/finding-rules.md, "A channel's audience"), whoever asks.
+      if (keptTo && !SCOPE_TAGGED_REPORTS.has(result.report)) return { ok: false, explanation: tenantWideNotHere(result.title, keptTo) };
+      return services.viewerScopes ? services.viewerScopes.view(result, scope) : { ok: true, result };
+    },
     async helpCard(channel, notUnderstood = {}) {
       const schedule = await scheduleOf(services, channel);
       return helpCard({
@@ -51,9 +55,9 @@ export function messageDispatch(services: BotServices, commands: readonly Comman
       if (!reading.command) return notUnderstood(request, reading.reading, context(conversation, noTenantData(services)));
       const asker = await askerScope(services, reading.command, request);
       if (typeof asker === 'string') return { text: asker };
-      const scope = await conversationScope(services, reading.command, request, asker);
-      if (typeof scope === 'string') return { text: scope };
-      return reading.command.handle(request, reading.reading, context(conversation, scope, asker));
+      const here = await conversationScope(services, reading.command, request, asker);
+      if (typeof here === 'string') return { text: here };
+      return reading.command.handle(request, reading.reading, context(conversation, here.scope, asker, here.keptTo));
     },
   };
 }
@@ -83,21 +87,31 @@ async function askerScope(services: BotServices, command: Command, request: BotR
 /**
  * The scope an answer in this conversation shows (docs/finding-rules.md, "Viewer scope", "A channel's
  * audience"): the asker's, narrowed to the scope tag the conversation is kept to, if any, whoever
- * asks, since every member of a channel reads what is said there. An asker whose scope does not
+ * asks, since every member of a channel reads what is said there; of the reports, those the asker's
+ * own roles read (`scopeOfTagSeenBy`: a role that only reboots devices opens none of them there
+ * either). An asker whose scope does not
  * cover that tag is answered nothing of the tenant there, and if the schedules cannot be read,
  * whether the conversation is kept to a tag is unknown and nothing of the tenant is answered. With
  * the viewer scope off, or for a command that shows no tenant data, the asker's scope as it is.
  */
-async function conversationScope(services: BotServices, command: Command, request: BotRequest, asker: ViewerScope): Promise<ViewerScope | string> {
-  if (!services.viewerScopes || command.viewerScope === 'no-tenant-data' || asker.kind === 'none') return asker;
-  let tag: { id: string; name: string } | undefined;
+async function conversationScope(services: BotServices, command: Command, request: BotRequest, asker: ViewerScope): Promise<{ scope: ViewerScope; keptTo?: KeptTo } | string> {
+  if (!services.viewerScopes || command.viewerScope === 'no-tenant-data' || asker.kind === 'none') return { scope: asker };
+  let tag: KeptTo | undefined;
   try {
     tag = channelTag(await services.schedules.read(), request.conversation.channel);
   } catch (error) {
     services.log(`could not read the posting schedules: ${errorText(error)}`);
     return "This conversation's posting schedules could not be read, so whether what is said here is kept to one scope tag is unknown, and I answer nothing of the tenant here. Try again in a few minutes.";
   }
-  if (!tag) return asker;
-  if (asker.kind === 'tenant' || asker.tagIds.has(tag.id)) return channelScope(tag);
+  if (!tag) return { scope: asker };
+  if (asker.kind === 'tenant' || asker.tagIds.has(tag.id)) return { scope: scopeOfTagSeenBy({ id: tag.id, displayName: tag.name }, asker), keptTo: tag };
   return `This conversation is kept to scope tag ${tag.name}, which is outside what your Intune role assignments let you see (${describeScope(asker)}), so I answer nothing of the tenant here. Ask me in a chat of your own, or where someone who sees scope tag ${tag.name} reads the answer.`;
+}
+
+/** The scope tag a conversation is kept to (`channelTag`). */
+type KeptTo = { id: string; name: string };
+
+/** Why a tenant-wide report is not shown in a conversation kept to one scope tag: its members may see only that tag's objects. */
+function tenantWideNotHere(title: string, tag: KeptTo): string {
+  return `${title} covers the whole tenant, and this conversation is kept to scope tag ${tag.name}, so it is not shown here, whoever asks: its members may see only what carries that tag. Ask me in a chat of your own.`;
 }

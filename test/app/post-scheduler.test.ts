@@ -107,7 +107,7 @@ describe('the post scheduler', () => {
     await schedule('whole-tenant');
     const reading = readScheduleRequest('daily at 9 00 utc');
     if (!reading.ok) throw new Error(reading.message);
-    // Set when only report 3's rows carried tags: the list kept with it names report 3 alone.
+    // Set when only report 3's rows carried tags, by someone whose roles read everything: the list kept with it names report 3 alone.
     await records.change((book) => {
       const change = setSchedule(book, reading.request, {
         channel: 'europe',
@@ -115,6 +115,7 @@ describe('the post scheduler', () => {
         reference: {},
         reports: ['security-posture'],
         scopeTag: { id: '1', name: 'Europe' },
+        setterReads: 'all',
         setBy: 'Megan',
         senderTimeZone: null,
         now,

@@ -13,9 +13,10 @@ import { COMMANDS } from '../../src/bot/commands/index.js';
 import { messageDispatch } from '../../src/bot/message-dispatch.js';
 import { createTabLinks } from '../../src/bot/tab-links.js';
 import { REPORT_IDS } from '../../src/core/reports/registry.js';
-import { VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { REBOOT_ONLY_ROLE, VIEWER_SCOPE_DEMO } from '../../src/core/viewer-scope/demo.js';
+import { APPLIES_NOT_READ_BY_ROLE } from '../../src/core/applies/scope.js';
 import { scopeOfTag } from '../../src/core/viewer-scope/scope.js';
-import { channelTag } from '../../src/core/schedule/post-schedule.js';
+import { channelTag, scheduleReports } from '../../src/core/schedule/post-schedule.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { FileStateStore } from '../../src/store/file-state-store.js';
 import { showVersion } from '../fixtures/show-version-command.js';
@@ -378,6 +379,59 @@ describe('a channel kept to one scope tag: its audience decides, whoever asks', 
     expect(await said('post new findings daily at 9:00 UTC', central, channel)).toMatch(/^From now on I post new findings here/);
     expect(channelTag(await services.schedules!.read(), channel)).toBeUndefined();
     expect(await said('stop posting', central, channel)).toMatch(/^Stopped:/);
+  });
+});
+
+describe('a channel kept to one scope tag answers each asker only what their own roles read', () => {
+  const deskHolder = () => [...harness.sim.tenant.groups.values()].find((group) => group.displayName === 'Intune Europe Service Desk')!.members[0]!.id;
+
+  it('refuses the Europe service desk, whose role only reboots devices, reports 2, 3 and 4 and what applies in a Europe channel, as in a chat of its own', async () => {
+    const { regional } = administrators();
+    const channel = '19:europe-desk@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
+    const desk = deskHolder();
+    for (const [command, lacks] of [
+      ['show assignment hygiene', 'Device configurations/Read, Device compliance policies/Read and Mobile apps/Read'],
+      ['show security posture', 'Security baselines/Read'],
+      ['show escrow gaps', 'Managed devices/Read'],
+    ] as const) {
+      for (const where of [channel, undefined]) {
+        expect(await texts(command, desk, where), `${command} in ${where ?? 'a chat'}`).toEqual([
+          expect.stringContaining(`None of your Intune role ${REBOOT_ONLY_ROLE.displayName} grants ${lacks}, so it is not shown to you (your scope: scope tag Europe).`),
+        ]);
+      }
+    }
+    const applies = JSON.stringify(await reply(`what applies to ${VIEWER_SCOPE_DEMO.europeDevice}`, desk, channel));
+    expect(applies).toContain(APPLIES_NOT_READ_BY_ROLE);
+    expect(applies).not.toContain(VIEWER_SCOPE_DEMO.europePolicies[0]);
+    // The regional administrator, whose role reads them, is answered there with Europe's rows.
+    expect((await texts('show escrow gaps', regional, channel)).join('\n')).toContain('Showing what your Intune role assignments let you see: scope tag Europe');
+    expect(await said('stop posting', regional, channel)).toMatch(/^Stopped:/);
+  });
+
+  it('says a tenant-wide report is not said in a channel of one tag, even to an asker whose role reads it', async () => {
+    const { regional, central } = administrators();
+    const channel = '19:europe-analytics@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
+    for (const asker of [regional, central]) {
+      expect(await texts('show startup', asker, channel)).toEqual([
+        'Startup Performance & App Reliability covers the whole tenant, and this conversation is kept to scope tag Europe, so it is not shown here, whoever asks: its members may see only what carries that tag. Ask me in a chat of your own.',
+      ]);
+    }
+    // In a chat of their own, the regional administrator's Endpoint Analytics read shows it whole.
+    expect((await texts('show startup', regional)).join('\n')).toContain('so it is shown whole');
+    expect(await said('stop posting', regional, channel)).toMatch(/^Stopped:/);
+  });
+
+  it("keeps what the setter's roles read with a schedule of a tag, so its posts carry no report they may not see", async () => {
+    const { regional, central } = administrators();
+    const channel = '19:europe-reads@thread.tacv2';
+    expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', central, channel)).toMatch(/in scope tag Europe/);
+    const kept = (await services.schedules!.read()).schedules.find((schedule) => schedule.channel === channel)!;
+    // The central administrator's Read Only Operator reads every kind of object reports 2, 3 and 4 show.
+    expect(kept.setterReads).toEqual(expect.arrayContaining(['deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps', 'securityBaselines', 'managedDevices']));
+    expect(scheduleReports(kept, services.registry)).toEqual(services.registry.scopeTagged);
+    expect(await said('stop posting', regional, channel)).toMatch(/^Stopped:/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ReportId } from '../../core/reports/report-model.js';
+import type { ReadArea } from '../../core/viewer-scope/areas.js';
 import { reportOpensTo } from '../../core/viewer-scope/scope-report.js';
 import { describeScope, scopeOfTag } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
@@ -70,4 +71,14 @@ export function nothingYoursToPost(asker: ViewerScope): string {
  */
 export function reportsOpenTo(asker: ViewerScope, reports: readonly ReportId[]): ReportId[] {
   return reports.filter((id) => reportOpensTo(asker, id));
+}
+
+/**
+ * What a schedule keeps of its setter's reads (`PostSchedule.setterReads`): the areas their Intune
+ * roles grant, or `all` where no Intune role narrows them (an Entra role that reads all Intune data,
+ * the scope off), so that a schedule of a tag posts, when it runs, only the tagged reports they read.
+ */
+export function setterReadsOf(asker: ViewerScope): readonly ReadArea[] | 'all' {
+  if (asker.kind === 'none') return [];
+  return asker.areas ? [...asker.areas.granted.keys()].sort() : 'all';
 }

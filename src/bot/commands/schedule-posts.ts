@@ -4,7 +4,7 @@ import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../core/sch
 import { describeScope } from '../../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../../core/viewer-scope/scope.js';
 import { commandWords } from '../message-words.js';
-import { nothingYoursToPost, reportsOpenTo } from './channel-scope.js';
+import { nothingYoursToPost, reportsOpenTo, setterReadsOf } from './channel-scope.js';
 import type { BotRequest, Command, CommandContext } from './command.js';
 import { changeSchedules } from './posting-schedules.js';
 import { SCHEDULE_PATTERN, readScheduleRequest } from './schedule-grammar.js';
@@ -118,8 +118,8 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
   if (!chosen.ok) return chosen.message;
   const scopeTag = chosen.tag;
   // Refused when the asker's own roles read none of the reports it would post (channel-scope.ts). A
-  // schedule keeps the reports they read, but one for a scope tag posts the tagged reports as they are
-  // when it runs (`scheduleReports`), whatever the one who set it reads.
+  // schedule keeps the reports they read, and one for a scope tag what their roles read, so that it
+  // posts the tagged reports as they are when it runs, of those only the ones they read (`scheduleReports`).
   const reports = reportsOpenTo(context.asker, scopeTag ? context.registry.scopeTagged : context.registry.postedByDefault);
   if (reports.length === 0) return nothingYoursToPost(context.asker);
   const changed = await changeSchedules(context, 'set', (book) => {
@@ -130,7 +130,7 @@ async function replySetSchedule(request: BotRequest, reading: Extract<ScheduleRe
       name: request.conversation.name ?? 'this conversation',
       reference: request.conversation.channelReference,
       reports,
-      ...(scopeTag ? { scopeTag } : {}),
+      ...(scopeTag ? { scopeTag, setterReads: setterReadsOf(context.asker) } : {}),
       setBy: request.sender.name ?? 'someone',
       senderTimeZone: request.sender.timeZone,
       now,

@@ -1,5 +1,7 @@
 import type { ReportId } from '../reports/report-model.js';
 import type { StoredReference } from '../conversation-reference.js';
+import { READ_AREAS, readsOfTaggedReport } from '../viewer-scope/areas.js';
+import type { ReadArea } from '../viewer-scope/areas.js';
 
 /**
  * Scheduled posts of new findings (docs/contract.md, "Scheduled posts"): a channel asks for them
@@ -45,6 +47,14 @@ export interface PostSchedule {
    * set. Absent: the whole tenant's findings.
    */
   scopeTag?: { id: string; name: string };
+  /**
+   * With a scope tag, what the Intune roles of the one who set the schedule read when they set it
+   * (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4"): the areas they were
+   * granted, or `all` where no Intune role narrowed them (an Entra role that reads all Intune data,
+   * the scope off). A tagged schedule posts the tagged reports these reads open (`scheduleReports`),
+   * never one its setter may not see. Absent in a book written before it was kept.
+   */
+  setterReads?: readonly ReadArea[] | 'all';
   /** How the server reaches the channel without being spoken to (a Bot Framework conversation reference). */
   reference: StoredReference;
   setBy: string;
@@ -104,10 +114,15 @@ export function isScheduleBook(value: unknown): value is ScheduleBook {
         schedule.reference !== null &&
         typeof schedule.setAt === 'string' &&
         (schedule.lastSlot === null || typeof schedule.lastSlot === 'string') &&
-        (schedule.scopeTag === undefined || isTag(schedule.scopeTag)),
+        (schedule.scopeTag === undefined || isTag(schedule.scopeTag)) &&
+        (schedule.setterReads === undefined || isSetterReads(schedule.setterReads)),
     ) &&
     (book.channelScopes === undefined || (Array.isArray(book.channelScopes) && book.channelScopes.every((bound) => typeof bound?.channel === 'string' && isTag(bound.scopeTag))))
   );
+}
+
+function isSetterReads(value: unknown): value is PostSchedule['setterReads'] {
+  return value === 'all' || (Array.isArray(value) && value.every((area) => (READ_AREAS as readonly unknown[]).includes(area)));
 }
 
 function isTag(value: unknown): value is { id: string; name: string } {
@@ -168,6 +183,7 @@ export function setSchedule(
     reference: StoredReference;
     reports: ReportId[];
     scopeTag?: { id: string; name: string };
+    setterReads?: PostSchedule['setterReads'];
     setBy: string;
     senderTimeZone: string | null;
     now: Date;
@@ -184,6 +200,7 @@ export function setSchedule(
     timeZone: request.timeZone ?? sender ?? 'UTC',
     reports: context.reports,
     ...(context.scopeTag ? { scopeTag: context.scopeTag } : {}),
+    ...(context.scopeTag && context.setterReads ? { setterReads: context.setterReads } : {}),
     reference: context.reference,
     setBy: context.setBy,
     setAt: context.now.toISOString(),
@@ -201,11 +218,17 @@ export function setSchedule(
  * as the registry declares them now (`scopeTagged`), not the list kept when it was set: the channel
  * asked for its tag's new findings, naming no report (no command names one), so a report that has
  * come to carry tags since belongs in its posts, and one that no longer does would be left out of
- * them anyway (docs/contract.md, "Scheduled posts", "For one scope tag"). One of the whole tenant
- * posts the reports kept with it when it was set.
+ * them anyway (docs/contract.md, "Scheduled posts", "For one scope tag"). Of those, only the ones its
+ * setter's roles read (`setterReads`: all a report shows, as `reportOpensTo` decides); a schedule kept
+ * before those reads were, only the reports kept with it. One of the whole tenant posts the reports
+ * kept with it when it was set, which were already those its setter's roles read.
  */
-export function scheduleReports(schedule: Pick<PostSchedule, 'scopeTag' | 'reports'>, registry: { scopeTagged: readonly ReportId[] }): readonly ReportId[] {
-  return schedule.scopeTag ? registry.scopeTagged : schedule.reports;
+export function scheduleReports(schedule: Pick<PostSchedule, 'scopeTag' | 'reports' | 'setterReads'>, registry: { scopeTagged: readonly ReportId[] }): readonly ReportId[] {
+  if (!schedule.scopeTag) return schedule.reports;
+  const reads = schedule.setterReads;
+  if (reads === 'all') return registry.scopeTagged;
+  if (reads === undefined) return registry.scopeTagged.filter((report) => schedule.reports.includes(report));
+  return registry.scopeTagged.filter((report) => readsOfTaggedReport(report)?.every((area) => reads.includes(area)) === true);
 }
 
 export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {

@@ -112,6 +112,9 @@ const READS_OF_TAGGED_REPORT: Readonly<Record<ReportId, readonly ReadArea[]>> = 
  */
 export const SCOPE_TAGGED_REPORTS: ReadonlySet<ReportId> = new Set(Object.keys(READS_OF_TAGGED_REPORT));
 
+/** The areas the scope-tagged reports need between them: what a role's reads come to in a channel kept to one scope tag (`scopeOfTagSeenBy`). */
+export const TAGGED_REPORT_AREAS: ReadonlySet<ReadArea> = new Set(Object.values(READS_OF_TAGGED_REPORT).flat());
+
 /** The area whose read permission opens this tenant-wide report, or null when none does (only an Entra role that reads all Intune data opens it). */
 export function areaOfReport(report: ReportId): TenantWideArea | null {
   return Object.hasOwn(AREA_OF_REPORT, report) ? AREA_OF_REPORT[report]! : null;

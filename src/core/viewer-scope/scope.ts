@@ -25,7 +25,7 @@
  *   shows (`readsOfTaggedReport`, areas.ts); tags without the read show nothing, as in Intune.
  */
 
-import { AREA_READS, READ_AREAS } from './areas.js';
+import { AREA_READS, READ_AREAS, TAGGED_REPORT_AREAS } from './areas.js';
 import type { ReadArea } from './areas.js';
 import { entraRolesReadingIntune } from './entra-roles.js';
 
@@ -231,14 +231,15 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
  * What names a view of a scope of tags, for the views shared between viewers (src/app/viewer-scopes.ts):
  * everything such a view shows that differs between viewers, so two viewers share a view only when it
  * shows them the same. The tags; per area granted, the roles the notice names; per area not known,
- * the reason the refusal gives. The tags alone when no area is granted or unknown, as a channel's scope is keyed.
+ * the reason the refusal gives. Never the tag alone, which keys a channel's scope (`scopeOfTag`):
+ * that scope opens the tagged reports, while roles that grant nothing open none, so the two must not
+ * share a view (a tag id holds no comma, and this key always does).
  */
 function viewKey(tagIds: readonly string[], areas: AreaAccess): string {
   const granted = [...areas.granted].sort(([a], [b]) => a.localeCompare(b)).map(([area, roles]) => `${area}=${roles.join('+')}`);
   const unknown = [...areas.unknown].sort(([a], [b]) => a.localeCompare(b)).map(([area, reason]) => `${area}?${reason}`);
-  const tags = tagIds.join(',');
   // The roles are named by a refusal of a tagged report, so two viewers whose roles differ see different words.
-  return granted.length + unknown.length + areas.roles.length === 0 ? tags : JSON.stringify([tags, granted, unknown, areas.roles]);
+  return JSON.stringify([tagIds.join(','), granted, unknown, areas.roles]);
 }
 
 /**
@@ -315,4 +316,22 @@ export function describeScope(scope: ViewerScope): string {
  */
 export function scopeOfTag(tag: ScopeTagRecord): ViewerScope {
   return { kind: 'tags', tagIds: new Set([tag.id]), tagNames: [tag.displayName], assignments: [], key: tag.id };
+}
+
+/**
+ * The scope an answer takes in a conversation kept to one scope tag, asked by `asker`, who sees that
+ * tag (docs/finding-rules.md, "Viewer scope", "A channel's audience"): what both the channel's audience
+ * and the asker may see. The tag's objects, as `scopeOfTag`; of the reports, the scope-tagged ones
+ * the asker's own roles read (their `areas`, kept only for those reports: a tenant-wide report is
+ * never said in such a conversation, whoever asks). So a Europe service desk whose role only reboots
+ * devices is refused reports 2, 3 and 4 and "what applies" in a Europe channel as in a chat of their
+ * own. An asker without `areas` (an Entra role that reads all Intune data, or the scope off) gets the
+ * tag's scope as it is: its tagged reports.
+ */
+export function scopeOfTagSeenBy(tag: ScopeTagRecord, asker: ViewerScope): ViewerScope {
+  const channel = scopeOfTag(tag);
+  if (asker.kind === 'none' || !asker.areas || channel.kind !== 'tags') return channel;
+  const tagged = <V>(map: ReadonlyMap<ReadArea, V>) => new Map([...map].filter(([area]) => TAGGED_REPORT_AREAS.has(area)));
+  const areas: AreaAccess = { granted: tagged(asker.areas.granted), unknown: tagged(asker.areas.unknown), roles: asker.areas.roles };
+  return { ...channel, key: viewKey([tag.id], areas), areas };
 }

@@ -11,6 +11,7 @@ import {
   nextSlotAfter,
   recordRun,
   removeSchedule,
+  scheduleReports,
   setSchedule,
 } from '../../../src/core/schedule/post-schedule.js';
 import type { PostSchedule, ScheduleBook, ScheduleRequest } from '../../../src/core/schedule/post-schedule.js';
@@ -256,5 +257,43 @@ describe('the book of schedules', () => {
 
     expect(isScheduleBook({ ...stopped.book, channelScopes: [{ channel: schedule.channel, scopeTag: { id: 1 } }] })).toBe(false);
     expect(isScheduleBook({ ...stopped.book, channelScopes: 'Europe' })).toBe(false);
+  });
+
+  it("posts a scope tag's tagged reports as they are now, of those only the ones its setter's roles read", () => {
+    const { schedule } = scheduled(request('daily'), '2026-11-23T10:00:00Z');
+    const registry = { scopeTagged: ['assignment-hygiene', 'security-posture', 'escrow-gaps'] as const };
+    const tagged = { ...schedule, reports: ['escrow-gaps' as const], scopeTag: { id: '1', name: 'Europe' } };
+    // An Entra role that reads all Intune data, or the scope off: every tagged report, a newly tagged one too.
+    expect(scheduleReports({ ...tagged, setterReads: 'all' }, registry)).toEqual(registry.scopeTagged);
+    // Managed devices and baselines read, but not apps: reports 3 and 4, not report 2, which shows apps too.
+    expect(scheduleReports({ ...tagged, setterReads: ['managedDevices', 'securityBaselines', 'deviceConfigurations'] }, registry)).toEqual(['security-posture', 'escrow-gaps']);
+    // A role that reads nothing (one that only reboots devices) posts nothing, whatever the tag.
+    expect(scheduleReports({ ...tagged, setterReads: [] }, registry)).toEqual([]);
+    // Kept before the setter's reads were: only the reports kept with it, never more.
+    expect(scheduleReports(tagged, registry)).toEqual(['escrow-gaps']);
+    // A schedule of the whole tenant: the reports kept with it.
+    expect(scheduleReports({ ...schedule, setterReads: 'all' }, registry)).toEqual(['escrow-gaps']);
+  });
+
+  it("keeps a tagged schedule's setter's reads, and knows a torn one", () => {
+    const { book, schedule } = scheduled(request('daily'), '2026-11-23T10:00:00Z');
+    const context = {
+      channel: schedule.channel,
+      name: schedule.name,
+      reference: schedule.reference,
+      reports: ['escrow-gaps' as const],
+      setBy: 'Megan',
+      senderTimeZone: 'UTC',
+      now: at('2026-11-23T11:00:00Z'),
+    };
+    const tagged = setSchedule(book, request('daily'), { ...context, scopeTag: { id: '1', name: 'Europe' }, setterReads: ['managedDevices'] });
+    if (!tagged.ok) throw new Error(tagged.message);
+    expect(tagged.schedule.setterReads).toEqual(['managedDevices']);
+    expect(isScheduleBook(JSON.parse(JSON.stringify(tagged.book)))).toBe(true);
+    for (const torn of ['managedDevices', ['managedDevices', 'everything'], [1], null])
+      expect(isScheduleBook({ ...tagged.book, schedules: [{ ...tagged.schedule, setterReads: torn }] }), JSON.stringify(torn)).toBe(false);
+    // A schedule of the whole tenant keeps none: its kept reports are what it posts.
+    const whole = setSchedule(book, request('daily'), { ...context, setterReads: 'all' });
+    expect(whole.ok && whole.schedule.setterReads).toBeUndefined();
   });
 });

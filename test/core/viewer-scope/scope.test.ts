@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRA_INTUNE_ROLES, ENTRA_ROLE_IDS, entraRoleIdsOf } from '../../../src/core/viewer-scope/entra-roles.js';
-import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
-import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeTagIdsOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import { ROW_SCOPE_TAGS_KEY, reportOpensTo, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeOfTag, scopeOfTagSeenBy, scopeTagIdsOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import type { ReadArea } from '../../../src/core/viewer-scope/areas.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
 const CENTRAL = 'c0000000-0000-4000-8000-000000000001';
@@ -64,7 +65,7 @@ describe('a viewer’s Intune scope', () => {
     if (scope.kind !== 'tags') return;
     expect([...scope.tagIds].sort()).toEqual(['0', '1', '2']);
     expect(scope.tagNames).toEqual(['Default', 'Europe', 'Americas']);
-    expect(scope.key).toBe('0,1,2');
+    expect(scope.key).toBe(JSON.stringify(['0,1,2', [], [], []]));
     expect(scope.assignments).toEqual(['Americas readers', 'Europe IT']);
     expect(describeScope(scope)).toBe('scope tags Default, Europe, Americas');
   });
@@ -126,13 +127,13 @@ describe('a viewer’s Intune scope', () => {
       ),
       { objectId: CENTRAL },
     );
-    expect(both.kind === 'tags' && both.key).toBe('1');
+    expect(both.kind === 'tags' && both.key).toBe(JSON.stringify(['1', [], [], []]));
   });
 
   it('scope groups narrow nothing the viewer sees: only members and tags decide', () => {
     const scoped = { ...europe, scopeGroupIds: ['some-group'] } as RoleAssignmentRecord;
     const scope = viewerScopeOf(records([scoped], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
-    expect(scope.kind === 'tags' && scope.key).toBe('1');
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], []]));
   });
 });
 
@@ -163,7 +164,9 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
     });
     expect(scope.kind === 'tags' && scope.areas!.granted.size).toBe(0);
     expect(scope.kind === 'tags' && scope.areas!.unknown.size).toBe(0);
-    expect(scope.kind === 'tags' && scope.key).toBe('1');
+    // Not the key of a channel's scope of the same tag, which opens the tagged reports: roles that grant nothing open none, and the two never share a view.
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], []]));
+    expect(scope.kind === 'tags' && scope.key).not.toBe((scopeOfTag({ id: '1', displayName: 'Europe' }) as { key: string }).key);
   });
 
   it('unknown is not permission: definitions not read, or a granting role whose assignments were not read, grant nothing and say why', () => {
@@ -254,5 +257,39 @@ describe('scope tags that cannot be read are unknown: they grant nothing and sho
     expect(alone.kind).toBe('none');
     const beside = viewerScopeOf(records([unreadable, europe], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
     expect(beside).toMatchObject({ kind: 'tags', tagNames: ['Europe'], assignments: ['Europe IT'] });
+  });
+});
+
+describe('a conversation kept to one scope tag: what both its audience and the asker may see', () => {
+  const europeTag = { id: '1', displayName: 'Europe' };
+  const asker = (granted: ReadArea[], kind: 'tags' | 'tenant' = 'tags'): ViewerScope => {
+    const areas = { granted: new Map(granted.map((area) => [area, ['Some role']] as const)), unknown: new Map(), roles: ['Some role'] };
+    return kind === 'tenant'
+      ? { kind: 'tenant', assignments: ['Central'], areas }
+      : { kind: 'tags', tagIds: new Set(['1', '2']), tagNames: ['Europe', 'Americas'], assignments: ['Regional'], key: 'k', areas };
+  };
+
+  it("opens only the tagged reports the asker's own roles read, never a tenant-wide one, whoever asks", () => {
+    for (const kind of ['tags', 'tenant'] as const) {
+      const regional = scopeOfTagSeenBy(europeTag, asker(['managedDevices', 'endpointAnalytics'], kind));
+      expect(regional.kind === 'tags' && [...regional.tagIds]).toEqual(['1']);
+      expect(describeScope(regional)).toBe('scope tag Europe');
+      expect(reportOpensTo(regional, 'escrow-gaps')).toBe(true);
+      expect(reportOpensTo(regional, 'security-posture')).toBe(false);
+      // Endpoint analytics covers the whole tenant: not said in a channel of one tag, though the asker reads it.
+      expect(reportOpensTo(regional, 'startup-reliability')).toBe(false);
+    }
+  });
+
+  it('refuses a role that reads nothing (a service desk that only reboots) every report, and keys its view apart from the tag’s own', () => {
+    const desk = scopeOfTagSeenBy(europeTag, asker([]));
+    for (const report of ['assignment-hygiene', 'security-posture', 'escrow-gaps', 'startup-reliability'] as const) expect(reportOpensTo(desk, report), report).toBe(false);
+    const channel = scopeOfTag(europeTag);
+    expect(desk.kind === 'tags' && channel.kind === 'tags' && desk.key !== channel.key).toBe(true);
+  });
+
+  it('is the tag’s own scope for an asker whose Entra role reads all Intune data (no Intune roles to narrow it)', () => {
+    const entra = entraScopeOf({ objectId: 'x', entraRoleIds: [ENTRA_ROLE_IDS.intuneAdministrator] })!;
+    expect(scopeOfTagSeenBy(europeTag, entra)).toEqual(scopeOfTag(europeTag));
   });
 });
