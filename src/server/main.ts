@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { BETA_COVERAGE_SETTING } from '../core/reports/beta-coverage.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,8 @@ async function main(argv: string[]): Promise<void> {
     ...(telemetry ? { onCall: (call) => telemetry.graphCall(call) } : {}),
     startDemoTenant: async () => (simulator = await startDemoTenant(options, REPORTS)),
   });
+  // The tab and the cards tell administrators that whoever runs the app can turn this on; the log tells that person how.
+  if (!config.betaCoverage) say(`Graph coverage: v1.0, as the specification reads it; reports 2 and 4 say what it leaves out. ${BETA_COVERAGE_SETTING}`);
   if (deny.length > 0) say(`Demo switch: the app is not granted ${deny.join(', ')}.`);
   for (const fault of faults) say(`Demo switch: report ${fault.report} reads a source that answers HTTP ${fault.status}.`);
   if (connection.demo) {

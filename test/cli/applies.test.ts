@@ -53,6 +53,8 @@ describe('dmhealth applies', () => {
     expect(applying.length).toBeGreaterThan(0);
     for (const entry of applying) expect(entry.platform.kind === 'any' || entry.platform.platforms.includes('windows'), entry.name).toBe(true);
     expect(entries.find((entry) => entry.name === 'iOS - Compliance')?.verdict).toBe('notForPlatform');
+    // The README's example device: the whole answer on the default demo, nothing whose verdict is unknown.
+    expect(entries.filter((entry) => entry.verdict === 'unknown').map((entry) => entry.name)).toEqual([]);
     const text = await dmhealth(['applies', 'CONTOSO-0026']);
     expect(text.stdout).toContain('  other OS iOS - Compliance\n           Not for this platform: it is for iOS/iPadOS devices, and CONTOSO-0026 runs Windows.');
   });

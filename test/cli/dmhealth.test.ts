@@ -307,7 +307,7 @@ describe('dmhealth', () => {
   it('tells the operator at the command line which setting turns on what a notice asks for', async () => {
     const { code, stdout, stderr } = await dmhealth(['report', 'assignment-hygiene', '--findings-only']);
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(stdout).toContain("Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does");
     expect(stdout).toContain('set GRAPH_BETA_COVERAGE=true where the app runs');
   });
 });

@@ -32,6 +32,9 @@ describe('npm start', { timeout: TEST_TIMEOUT_MS }, () => {
     const server = await startServer(['--tenant', 'large', '--devices', '400']);
     try {
       expect(server.output()).toContain('Building the large simulated tenant (400 devices)');
+      // The notices ask whoever runs the app for the beta version; the log tells that person the setting.
+      expect(server.output()).toContain('Graph coverage: v1.0, as the specification reads it; reports 2 and 4 say what it leaves out. To read Microsoft Graph');
+      expect(server.output()).toContain('set GRAPH_BETA_COVERAGE=true where the app runs');
       const base = server.base;
       const { token } = (await (await fetch(`${base}/api/demo/token`)).json()) as { token: string };
       const headers = { authorization: `Bearer ${token}` };

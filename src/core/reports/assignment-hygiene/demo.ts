@@ -310,9 +310,11 @@ export const assignmentHygieneDemo: readonly DemoStep<AssignmentFindingKind>[] =
       tenant.add('compliancePolicies', linux);
       tenant.declare('unassigned', linux.id);
       // Intents, as `$expand=assignments` gives them: those report 3 marks assigned go to All
-      // devices, the one it marks unassigned has none (isAssigned, the deviceManagementIntent resource).
+      // devices unless it gave them assignments of their own, the one it marks unassigned has none
+      // (isAssigned, the deviceManagementIntent resource).
       for (const intent of tenant.records('intents')) {
         const record = intent as Record<string, unknown>;
+        if (record.assignments !== undefined) continue;
         record.assignments = records.intentAssignments(String(intent.id), record.isAssigned === false ? [] : [{ kind: 'allDevices' }]);
         if (record.isAssigned === false) tenant.declare('unassigned', String(intent.id));
       }

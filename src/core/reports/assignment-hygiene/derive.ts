@@ -37,11 +37,11 @@ const KIND_LABELS: Record<AssignableKind, string> = {
  * /v1.0 does not show either, are read on beta whatever the coverage (docs/finding-rules.md, report 2).
  */
 export const V1_COVERAGE_NOTICE =
-  "Not shown: Graph's /v1.0 lists leave out every profile, policy and app type that only its beta schema has, " +
+  "Not shown: Microsoft Graph's v1.0 lists leave out every profile, policy and app type that only its beta version has, " +
   'among them Wi-Fi, VPN, certificate (SCEP, PKCS, PFX, trusted root), email and wired-network profiles, Android Enterprise ' +
   'fully managed and AOSP profiles, Windows kiosk, domain join and delivery optimisation profiles; Android Enterprise device ' +
   'owner and AOSP compliance policies; Microsoft 365 Apps, Microsoft Store (WinGet), macOS PKG and managed Google Play apps. ' +
-  `${BETA_COVERAGE_ASK} to read these lists on /beta and include them.`;
+  `${BETA_COVERAGE_ASK} to include them.`;
 
 export type HygieneVerdict =
   | { kind: 'unassigned'; detail?: string }

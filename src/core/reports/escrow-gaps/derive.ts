@@ -39,12 +39,12 @@ export function joinTypeNotice(gaps: { keys: boolean; laps: boolean }): string {
     ? 'a hybrid-joined device that escrows its BitLocker key or backs up its LAPS password to on-premises Active Directory shows here as missing them in Entra ID'
     : 'a hybrid-joined device that backs up its LAPS password to on-premises Active Directory shows here as missing it in Entra ID';
   return (
-    `Without beta coverage the join type is not read: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
+    `Microsoft Graph gives a device's join type only in its beta version, which this app does not read here: ${hybrid}, and a Microsoft Entra registered device, which Windows LAPS does not support, ` +
     `as missing its password. ${BETA_COVERAGE_ASK} to tell them apart.`
   );
 }
 export const HYBRID_JOIN_NOTICE =
-  'Without beta coverage the join type is not read: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory ' +
+  "Microsoft Graph gives a device's join type only in its beta version, which this app does not read here: a hybrid-joined device that escrows its BitLocker key to on-premises Active Directory " +
   `shows here as missing its key in Entra ID. ${BETA_COVERAGE_ASK} to tell hybrid-joined devices apart.`;
 export const LAPS_PREREQUISITE_NOTICE = 'Is Windows LAPS enabled in Entra ID device settings? Not a single device has an escrowed local administrator password.';
 

@@ -3,7 +3,7 @@ import type { SettingInstance, Target } from '../demo-records.js';
 import type { DemoRecord, DemoStep, DemoTenantBuilder } from '../report-demo.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import * as records from './demo-records.js';
-import { daysAgo, hoursAgo } from '../demo-records.js';
+import { assignments, daysAgo, hoursAgo } from '../demo-records.js';
 import { plantAuditEvent } from '../../audit-story/demo-records.js';
 import type { AuditActorSpec } from '../../audit-story/demo-records.js';
 
@@ -310,8 +310,12 @@ export const securityPostureDemo: readonly DemoStep<PostureFindingKind>[] = [
       tenant.declare('baseline-outdated', intent(tenant, 'Windows 365 baseline', cloudPc));
       tenant.declare('baseline-outdated', intent(tenant, 'Defender for Endpoint baseline (v6)', '2209e067-9c8c-462e-9981-5a8c79165dcc'));
       intent(tenant, 'Windows baseline (2021, unassigned)', '034ccd46-190c-4afc-adf1-ad7cc11262eb', false);
-      // Its template is no longer listed: could not check.
-      intent(tenant, 'Windows baseline (2019)', tenant.guid());
+      // Its template is no longer listed: could not check. Left from a pilot, it still goes to the pilot
+      // group only (report 2's demo gives every other assigned intent All devices), so the device the
+      // README asks about is not one whose platform for it is unknown.
+      const orphan = intent(tenant, 'Windows baseline (2019)', tenant.guid());
+      const orphanRecord = tenant.records('intents').find((record) => record.id === orphan) as Record<string, unknown>;
+      orphanRecord.assignments = assignments(orphan, [{ kind: 'include', groupId: pilot }]);
 
       // ---- completeness: a policy is judged on all its settings or not at all --------------
       // 40 settings with the ASR rules as the 40th: past the 25 an expansion carries, so the rule in

@@ -435,7 +435,7 @@ describe('what report 2 cannot show on /v1.0 (issue 11, point 3)', () => {
     const report = deriveAssignmentHygiene({ objects: [], groups, leftOut: { catalogueApps: 1, builtInScripts: 0 }, betaCoverage: false, ...READ_NOTHING_FOUND }, context);
     expect(report.notice).toBe(`Left out, as the Intune admin center leaves them out: 1 Microsoft catalogue app (Microsoft's own, present in every tenant). ${V1_COVERAGE_NOTICE}`);
     // Read in the tab and the cards: what the reader can ask for, not a server setting they cannot change.
-    expect(V1_COVERAGE_NOTICE).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(V1_COVERAGE_NOTICE).toContain("Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does");
     expect(V1_COVERAGE_NOTICE).not.toContain('GRAPH_BETA_COVERAGE');
     for (const kind of ['Wi-Fi', 'VPN', 'SCEP', 'PKCS', 'email', 'AOSP', 'Microsoft 365 Apps', 'WinGet', 'managed Google Play']) expect(V1_COVERAGE_NOTICE).toContain(kind);
   });

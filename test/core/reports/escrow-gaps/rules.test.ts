@@ -421,7 +421,7 @@ describe('devices that are not gaps in the same sense (issue 11, point 6)', () =
     const report = deriveEscrowGaps(records, context);
     expect(kindsOf(report)).toEqual([['missing-recovery-key', 'md-1']]);
     expect(report.notice).toBe(HYBRID_JOIN_NOTICE);
-    expect(HYBRID_JOIN_NOTICE).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(HYBRID_JOIN_NOTICE).toContain("Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does");
     expect(HYBRID_JOIN_NOTICE).not.toContain('GRAPH_BETA_COVERAGE');
   });
 });
@@ -484,14 +484,14 @@ describe('LAPS by join type (Windows LAPS: Entra joined or hybrid joined, one di
     expect(report.uncheckedSubjects).toBeUndefined();
     expect(report.notice).toBe(joinTypeNotice({ keys: false, laps: true }));
     expect(report.notice).toContain('Microsoft Entra registered device, which Windows LAPS does not support');
-    expect(report.notice).toContain('Ask whoever runs this app to turn on its beta coverage');
+    expect(report.notice).toContain("Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does");
   });
 
   it('one caveat covers missing keys and missing passwords alike', () => {
     expect(joinTypeNotice({ keys: true, laps: false })).toBe(HYBRID_JOIN_NOTICE);
     const both = joinTypeNotice({ keys: true, laps: true });
     expect(both).toContain('BitLocker key or backs up its LAPS password to on-premises Active Directory');
-    expect(both.match(/Ask whoever runs this app/g)).toHaveLength(1);
+    expect(both.match(/Whoever runs this app/g)).toHaveLength(1);
   });
 
   it('a workplace-joined device whose password Entra ID holds after all shows it: the data wins', () => {
