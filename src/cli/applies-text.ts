@@ -15,6 +15,8 @@ import {
   conflictsSentence,
   countsSentence,
   policyVerdictWords,
+  withoutReason,
+  DEVICE_GROUPS_NOT_GRANTED,
 } from '../core/applies/words.js';
 import { wrap } from './text-layout.js';
 
@@ -38,13 +40,20 @@ export function appliesToText(result: AppliesResult, width: number | null = null
   const reason = answer.subject.kind === 'device' ? answer.subject.entraUnknownReason : undefined;
   const sharing = reason ? answer.groups.flatMap((group) => group.entries).filter((entry) => entry.verdict === 'unknown' && entry.words.includes(reason)) : [];
   const once = reason && sharing.length > 1 ? reason : null;
-  if (once) lines.push('', ...wrap(`${sharing.length} unknown for one reason: ${once}`, width));
+  if (once)
+    lines.push(
+      '',
+      ...wrap(
+        `${sharing.length} unknown for one reason: ${once}.${once === DEVICE_GROUPS_NOT_GRANTED ? ' README, "Optional permission: device groups", says how to grant it.' : ''}`,
+        width,
+      ),
+    );
   if (answer.groups.length === 0) lines.push('', ...wrap(NOTHING_ASSIGNED, width));
   for (const group of answer.groups) {
     lines.push('', ...wrap(group.typeLabel, width));
     for (const entry of group.entries) {
       lines.push(...wrap(`${entry.name}${entry.intent ? ` (${entry.intent})` : ''}`, width, UNDER_ENTRY, `  ${VERDICT_WORDS[entry.verdict].padEnd(8)} `));
-      const words = once && entry.verdict === 'unknown' ? entry.words.replace(`: ${once}`, ' (the reason above)').replace(once, 'the reason above') : entry.words;
+      const words = once && entry.verdict === 'unknown' && entry.words.includes(once) ? `${withoutReason(entry.words, once)} (the reason above).` : entry.words;
       lines.push(...wrap(words, width, UNDER_ENTRY));
       for (const caveat of entry.caveats) lines.push(...wrap(caveat, width, UNDER_ENTRY));
       if (entry.link) lines.push(`${UNDER_ENTRY}${entry.link}`);

@@ -121,6 +121,7 @@ const FOUND_TEMPLATE = {
             items: [
               { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: '${why}' }] },
               { type: 'RichTextBlock', spacing: 'None', inlines: [{ type: 'TextRun', text: '${names}', isSubtle: true, size: 'Small' }] },
+              { type: 'RichTextBlock', $when: '${paths != ""}', spacing: 'None', inlines: [{ type: 'TextRun', text: '${paths}', isSubtle: true, size: 'Small' }] },
             ],
           },
           { type: 'TextBlock', $when: '${moreReasons > 0}', text: '${moreReasonsText}', isSubtle: true, size: 'Small', wrap: true },
@@ -240,9 +241,13 @@ export function appliesCard(result: AppliesResult, options: AppliesCardOptions):
     reasons: reasons.slice(0, LISTED_REASONS).map((reason) => {
       const names = reason.entries.slice(0, NAMES_PER_REASON).map((entry) => cardText(entry.name, 60));
       const left = reason.entries.length - names.length;
+      // A reason the objects share (the device's own groups unknown): which of their paths it left undecided, each once.
+      const paths = [...new Set(reason.paths ?? [])];
+      const shownPaths = paths.slice(0, NAMES_PER_REASON).map((path) => cardText(path, 120));
       return {
         why: `${countOf(reason.entries.length, 'object')}: ${cardText(reason.words, 300)}`,
         names: `${names.join(', ')}${left > 0 ? ` and ${left} more` : ''}`,
+        paths: `${shownPaths.join('; ')}${paths.length > shownPaths.length ? `; and ${paths.length - shownPaths.length} more` : ''}`,
       };
     }),
     moreReasons: Math.max(0, reasons.length - LISTED_REASONS),

@@ -39,6 +39,7 @@ import {
   APPLIES_USER_GROUPS_READ,
 } from './reads.js';
 import { questionWords, resolveSubject } from './resolve.js';
+import { DEVICE_GROUPS_NOT_GRANTED } from './words.js';
 import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
 import { scopeTagIdsOf } from '../viewer-scope/scope.js';
 
@@ -375,8 +376,7 @@ async function deviceSide(graph: GraphReader, deviceId: string | null): Promise<
       return {
         side: null,
         entraObjectId: null,
-        unknownReason:
-          'whether this device is in it can be told only with Device.Read.All, an optional permission this app has not been granted (README, "Optional permission: device groups")',
+        unknownReason: DEVICE_GROUPS_NOT_GRANTED,
       };
     }
     if (error instanceof GraphError && error.status === 404) {

@@ -56,29 +56,58 @@ export function countsSentence(counts: AppliesAnswer['counts']): string {
 
 export const NOTHING_ASSIGNED = 'No policy, profile, app or script is assigned to it.';
 
+/**
+ * Why a device's groups are unknown when the app was not granted `Device.Read.All` (README, "Optional
+ * permission: device groups"), in words that read alone and after "whose membership could not be
+ * told:"; said to administrators, who may not run the app, so it names the permission, not the README.
+ */
+export const DEVICE_GROUPS_NOT_GRANTED =
+  'which groups hold this device can be told only with Device.Read.All, a Microsoft Graph permission whoever runs this app has not granted it';
+
 /** Entries that could not be decided, gathered by why: the same group read the same way gives the same sentence. */
 export interface UndecidedReason {
-  /** Why, as the rules say it (the entry's `words`: which group, and why its membership could not be told). */
+  /** Why, as the rules say it (the entry's `words`: which group, and why its membership could not be told), or the one reason a device's entries share. */
   words: string;
   entries: AppliesEntry[];
+  /**
+   * For a reason the entries share (the device's own groups unknown, `entraUnknownReason`), each
+   * entry's own words without it, in the entries' order ("Assigned to Finance Devices, whose
+   * membership could not be told"): which of its paths the reason left undecided.
+   */
+  paths?: string[];
 }
 
 /**
  * The unknowns of an answer gathered by their reason, most entries first. On a large tenant most
  * verdicts can be unknown for one reason (a group of devices, whose members the product's
  * permissions do not match to managed devices), and one line per reason keeps the answer readable.
+ * Why a device's own groups are unknown (`Device.Read.All` not granted, no Entra device) is one reason
+ * for every entry it leaves undecided, whichever group each goes through: said once, with each
+ * entry's path beside it, not once per group.
  */
 export function undecidedReasons(answer: AppliesAnswer): UndecidedReason[] {
+  const shared = answer.subject.kind === 'device' ? answer.subject.entraUnknownReason : undefined;
   const byWords = new Map<string, AppliesEntry[]>();
   for (const group of answer.groups) {
     for (const entry of group.entries) {
       if (entry.verdict !== 'unknown') continue;
-      const list = byWords.get(entry.words) ?? [];
+      const key = shared && entry.words.includes(shared) ? shared : entry.words;
+      const list = byWords.get(key) ?? [];
       list.push(entry);
-      byWords.set(entry.words, list);
+      byWords.set(key, list);
     }
   }
-  return [...byWords].map(([words, entries]) => ({ words, entries })).sort((a, b) => b.entries.length - a.entries.length || a.words.localeCompare(b.words));
+  return [...byWords]
+    .map(([words, entries]): UndecidedReason => (words === shared ? { words, entries, paths: entries.map((entry) => withoutReason(entry.words, words)) } : { words, entries }))
+    .sort((a, b) => b.entries.length - a.entries.length || a.words.localeCompare(b.words));
+}
+
+/** An entry's words without a reason said elsewhere: "Assigned to X, whose membership could not be told: <reason>." is "Assigned to X, whose membership could not be told". */
+export function withoutReason(words: string, reason: string): string {
+  return words
+    .replace(`: ${reason}`, '')
+    .replace(reason, '')
+    .replace(/[\s.:,]+$/u, '');
 }
 
 /** The heading of a device's setting conflicts, wherever the answer goes. */

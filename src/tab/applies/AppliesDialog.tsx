@@ -264,7 +264,7 @@ function Answer({ result, onAsk }: { result: AppliesResult; onAsk: (query: strin
                       {reason.entries.length.toLocaleString()} {reason.entries.length === 1 ? 'object' : 'objects'}: {reason.words}
                     </Text>
                     <ul className={styles.list}>
-                      {reason.entries.map((entry) => (
+                      {reason.entries.map((entry, index) => (
                         <li key={`${entry.kind}-${entry.objectId}`} className={styles.words}>
                           {entry.link ? (
                             <Link href={entry.link} target="_blank" rel="noopener noreferrer">
@@ -273,7 +273,10 @@ function Answer({ result, onAsk }: { result: AppliesResult; onAsk: (query: strin
                           ) : (
                             entry.name
                           )}{' '}
-                          <Caption1 className={styles.muted}>{entry.typeLabel}</Caption1>
+                          <Caption1 className={styles.muted}>
+                            {entry.typeLabel}
+                            {reason.paths?.[index] ? ` · ${reason.paths[index]}` : ''}
+                          </Caption1>
                         </li>
                       ))}
                     </ul>
