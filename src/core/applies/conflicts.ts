@@ -11,7 +11,7 @@
 import { capitalise, compareText } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
-import { MERGED_SETTINGS, indexSetters, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
+import { indexSetters, isMergedSetting, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
 import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
@@ -235,7 +235,7 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
     let kind: AppliesConflictKind;
     let verdict: Verdict | null = null;
     let listed = setters;
-    if (MERGED_SETTINGS.has(settingDefinitionId)) {
+    if (isMergedSetting(settingDefinitionId)) {
       // Merged into one list for the device from every policy that applies: one that only may apply adds what it sets, or not.
       listed = setters.filter((setter) => setter.candidate.verdict === 'applies');
       if (listed.length < 2) continue;

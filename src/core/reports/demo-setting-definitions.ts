@@ -98,6 +98,15 @@ const DEFINITIONS: Readonly<Record<string, DemoDefinition>> = {
   },
   device_vendor_msft_policy_config_system_allowtelemetry: { displayName: 'Allow Telemetry', options: { '0': 'Security', '1': 'Basic', '2': 'Enhanced', '3': 'Full' } },
   device_vendor_msft_windowsadvancedthreatprotection_onboarding: { displayName: 'Onboarding (Device)' },
+  device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses: {
+    displayName: 'Prevent installation of devices using drivers that match these device setup classes',
+    options: { '0': 'Disabled', '1': 'Enabled' },
+  },
+  device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses_deviceinstall_classes_deny_list: { displayName: 'Prevented Classes' },
+  device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses_deviceinstall_classes_deny_retroactive: {
+    displayName: 'Also apply to matching devices that are already installed.',
+    options: { '0': 'False', '1': 'True' },
+  },
   vendor_msft_firewall_mdmstore_domainprofile_enablefirewall: { displayName: 'Enable Domain Network Firewall', options: FIREWALL_OPTIONS },
   vendor_msft_firewall_mdmstore_privateprofile_enablefirewall: { displayName: 'Enable Private Network Firewall', options: FIREWALL_OPTIONS },
   vendor_msft_firewall_mdmstore_publicprofile_enablefirewall: { displayName: 'Enable Public Network Firewall', options: FIREWALL_OPTIONS },

@@ -8,6 +8,8 @@ import type { SettingValue } from '../../../src/core/reports/setting-conflicts/s
 
 const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
 const DEVICE_IDS = 'device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdeviceids';
+const SETUP_CLASSES = 'device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses';
+const SETUP_CLASSES_LIST = `${SETUP_CLASSES}_deviceinstall_classes_deny_list`;
 const EXCLUDED_EXTENSIONS = 'device_vendor_msft_policy_config_defender_excludedextensions';
 
 const value = (settingDefinitionId: string, text: string): SettingValue => ({ settingDefinitionId, value: text, display: text, secret: false });
@@ -79,6 +81,20 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
     ]);
     expect(settings[0]!.words).toContain("Microsoft's pages disagree");
     expect(settings[1]!.applied).toBe('All of them, merged into one list: .log; .tmp.');
+  });
+
+  it("merges device control's setup-class lists, as the attack surface reduction policy page says Intune does: never a conflict nor a possible one", () => {
+    const conflicts = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'applies')),
+      read(
+        policy('a', [value(SETUP_CLASSES, 'Enabled'), value(SETUP_CLASSES_LIST, '{printers}')]),
+        policy('b', [value(SETUP_CLASSES, 'Enabled'), value(SETUP_CLASSES_LIST, '{bluetooth}')]),
+      ),
+    );
+    expect(settingsOf(conflicts).map((setting) => [setting.settingDefinitionId, setting.kind, setting.applied])).toEqual([
+      [SETUP_CLASSES, 'merged', 'All of them, merged into one list: Enabled.'],
+      [SETUP_CLASSES_LIST, 'merged', 'All of them, merged into one list: {printers}; {bluetooth}.'],
+    ]);
   });
 
   it('says which policies were not compared and why: settings not read whole, or not in the list read; an audit-only baseline sets nothing', () => {

@@ -29,6 +29,13 @@ export const INSTALL_DAY = 'device_vendor_msft_policy_config_update_scheduledins
 export const INACTIVITY_LOCK = 'device_vendor_msft_policy_config_devicelock_maxinactivitytimedevicelock';
 export const INSTALL_TIME = 'device_vendor_msft_policy_config_update_scheduledinstalltime';
 
+/** Device control's "Prevent installation of devices using drivers that match these device setup classes" (Policy CSP - DeviceInstallation), its list of classes a child. */
+export const SETUP_CLASSES_BLOCKED = 'device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses';
+export const SETUP_CLASSES_BLOCKED_LIST = `${SETUP_CLASSES_BLOCKED}_deviceinstall_classes_deny_list`;
+/** Windows' device setup class GUIDs for printers and Bluetooth ("System-Defined Device Setup Classes Available to Vendors", learn.microsoft.com/windows-hardware/drivers/install/system-defined-device-setup-classes-available-to-vendors). */
+const PRINTER_SETUP_CLASS = '{4d36e979-e325-11ce-bfc1-08002be10318}';
+const BLUETOOTH_SETUP_CLASS = '{e0cbf06c-cd8b-4647-bb8a-263b43f0f974}';
+
 /** Windows Firewall rules (Firewall CSP, MdmStore/FirewallRules/{FirewallRuleName}): a group collection, one entry a rule. */
 export const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
 
@@ -251,6 +258,27 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       policy(tenant, 'Updates - install at 3:00 (Head office)', [integerSetting(INSTALL_TIME, 3)], [include(site)]);
       policy(tenant, 'Updates - install at 22:00 (Meeting room hosts)', [integerSetting(INSTALL_TIME, 22)], [include(visitors)]);
       tenant.declare('possible-setting-conflict', INSTALL_TIME);
+
+      // Device control: two policies to one group block installation by different setup classes
+      // (printers; Bluetooth). Intune merges the two lists into one for the device ("Policy merge for
+      // device control profiles", learn.microsoft.com/intune/intune-service/protect/endpoint-security-asr-policy):
+      // never a conflict, nor a duplicate of the setting both enable.
+      for (const [name, setupClass] of [
+        ['Device control - block printers (Build agents)', PRINTER_SETUP_CLASS],
+        ['Device control - block Bluetooth (Build agents)', BLUETOOTH_SETUP_CLASS],
+      ] as const) {
+        policy(
+          tenant,
+          name,
+          [
+            choiceSetting(SETUP_CLASSES_BLOCKED, '1', [
+              choiceSetting(`${SETUP_CLASSES_BLOCKED}_deviceinstall_classes_deny_retroactive`, '0'),
+              stringListSetting(SETUP_CLASSES_BLOCKED_LIST, [setupClass]),
+            ]),
+          ],
+          [include(buildAgents)],
+        );
+      }
     },
   },
 ];

@@ -79,14 +79,31 @@ export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Device control's device installation settings: the ASR policy page lists them as merged ("Policy
- * merge for device control profiles"), the antivirus policy page says the CSP for preventing
- * installation of matching device IDs does not merge. Where Microsoft's pages disagree, two values
- * are never a proven conflict.
+ * Device control's device installation settings that Intune merges into one list for a device:
+ * "Policy merge for device control profiles" (Microsoft Learn, "Attack surface reduction policy for
+ * endpoint security in Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-asr-policy)
+ * lists allowing and blocking by device identifiers, by setup classes and by device instance
+ * identifiers as settings that "support policy merge", and says "Policy merge evaluates the lists of
+ * setup classes that were configured in each instance … The result is a single list for each of the
+ * supported settings". The whole setting merges: its list (`…_deviceinstall_classes_deny_list`) and
+ * the rest of its tree (whether it is enabled, whether it applies to devices already installed).
+ * Blocking by device identifiers is left out: the endpoint security policy page says policy merge
+ * does not support "the CSP to prevent installation of matching device IDs
+ * (PreventInstallationOfMatchingDeviceIDs)" (learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
+ * so where the two pages disagree it is `DEVICE_IDS_PREVENTED` below, never a proven conflict.
  */
-const DEVICE_CONTROL = /^device_vendor_msft_policy_config_deviceinstallation_(allow|prevent)installationofmatching(deviceids|devicesetupclasses|deviceinstanceids)/;
-const DEVICE_CONTROL_DOUBT =
-  "Microsoft's pages disagree on whether Intune merges this device control setting (the attack surface reduction policy page lists it as merged, the antivirus policy page says preventing installation by device IDs does not merge)";
+const DEVICE_CONTROL_MERGED =
+  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))(?:_|$)/;
+
+/** Whether Intune merges this setting's values across policies rather than conflicts on them (`MERGED_SETTINGS`, `DEVICE_CONTROL_MERGED`). */
+export function isMergedSetting(settingDefinitionId: string): boolean {
+  return MERGED_SETTINGS.has(settingDefinitionId) || DEVICE_CONTROL_MERGED.test(settingDefinitionId);
+}
+
+/** Preventing installation by device IDs: Microsoft's pages disagree on whether Intune merges it (above), so two values are never a proven conflict. */
+const DEVICE_IDS_PREVENTED = /^device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdeviceids(?:_|$)/;
+const DEVICE_IDS_DOUBT =
+  "Microsoft's pages disagree on whether Intune merges this device control setting (the attack surface reduction policy page lists it as merged, the endpoint security policy page says preventing installation by device IDs does not merge)";
 
 /** Settings whose conflict leaves a protection off (docs/finding-rules.md, "Setting conflicts", "Security settings are high"). */
 const SECURITY_SETTING =
@@ -146,7 +163,7 @@ export function judgePair(settingDefinitionId: string, a: Setter, b: Setter, ove
   if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
   if (overlap.kind === 'possible')
     return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values differ, and whether a device or user gets both could not be told' };
-  if (DEVICE_CONTROL.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_DOUBT };
+  if (DEVICE_IDS_PREVENTED.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_IDS_DOUBT };
   return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
 }
 
@@ -304,7 +321,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   /** The settings shown by their id, as no definition named them: said once, in the notice, not row by row. */
   const unnamed = new Set<string>();
   for (const [settingDefinitionId, setters] of index) {
-    if (setters.length < 2 || MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    if (setters.length < 2 || isMergedSetting(settingDefinitionId)) continue;
     const security = isSecurity(
       settingDefinitionId,
       setters.map((setter) => setter.policy),
@@ -415,7 +432,7 @@ function unreadSettingsSubjects(
   if (unread.length === 0) return [];
   const subjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
   for (const [settingDefinitionId, setters] of index) {
-    if (MERGED_SETTINGS.has(settingDefinitionId)) continue;
+    if (isMergedSetting(settingDefinitionId)) continue;
     const shared = setters.some((setter) => !lookups.reachesNoOne(setter.policy) && unread.some((policy) => lookups.overlapOf(policy, setter.policy).kind !== 'disjoint'));
     if (shared) for (const kind of PREDICTED) subjects.push({ kind, subjectId: settingDefinitionId });
   }

@@ -4,7 +4,15 @@ import { findingFingerprint } from '../../../../src/core/findings/fingerprint.js
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import type { LoadMemory, ReportResult } from '../../../../src/core/reports/report-model.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import { CLOUD_PROTECTION, FIREWALL_RULES, INACTIVITY_LOCK, INSTALL_DAY, INSTALL_TIME, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
+import {
+  CLOUD_PROTECTION,
+  FIREWALL_RULES,
+  INACTIVITY_LOCK,
+  INSTALL_DAY,
+  INSTALL_TIME,
+  SECRET_TOKENS,
+  SETUP_CLASSES_BLOCKED,
+} from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { emptyLedger } from '../../../../src/core/ledger/channel-ledger.js';
 import { digestNewFindings } from '../../../../src/core/ledger/new-findings.js';
@@ -89,7 +97,7 @@ describe('setting conflicts on the strict simulator', () => {
     expect(reads.some((path) => /\/(transitiveMembers|members|memberOf|transitiveMemberOf)$/.test(path))).toBe(false);
   });
 
-  it('finds nothing for merged Defender exclusions, nor for a policy that reaches no one', async () => {
+  it('finds nothing for merged Defender exclusions or device control lists, nor for a policy that reaches no one', async () => {
     const { result } = await load(settingConflictsReport.id);
     const subjects = result.findings.map((finding) => finding.subjectId);
     expect(subjects).not.toContain('device_vendor_msft_policy_config_defender_excludedpaths');
@@ -97,6 +105,12 @@ describe('setting conflicts on the strict simulator', () => {
     // The policies exist and were read: their absence is the rule, not a missed read.
     expect(policyId('Defender - line-of-business exclusions')).toBeTruthy();
     expect(result.rows.some((row) => row.verdict === 'Could not check')).toBe(false);
+    // Device control's setup-class lists, which Intune merges, though two policies to one group block different classes.
+    expect(policyId('Device control - block printers (Build agents)')).toBeTruthy();
+    expect(policyId('Device control - block Bluetooth (Build agents)')).toBeTruthy();
+    // Neither the list, nor the setting both enable, nor its flag both leave off: the whole setting merges.
+    expect(result.findings.filter((finding) => finding.subjectId.startsWith(SETUP_CLASSES_BLOCKED))).toEqual([]);
+    expect(result.rows.filter((row) => String(row.id).startsWith(SETUP_CLASSES_BLOCKED))).toEqual([]);
   });
 
   it('makes no more Graph requests than reports 2 and 3 make between them, and one page of the conflict summary', async () => {
