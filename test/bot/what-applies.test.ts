@@ -268,6 +268,7 @@ describe('a large answer', () => {
           })),
           counts: { conflict: 200, possibleConflict: 0, duplicate: 0, merged: 0 },
           notes: [],
+          notCompared: 0,
         },
         notes: [],
       },

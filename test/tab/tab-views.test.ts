@@ -203,7 +203,7 @@ describe('the tab as the window and the clock move', () => {
     expect(await less.getAttribute('aria-expanded')).toBe('true');
     expect((await text.boundingBox())!.height).toBeGreaterThan(cut * 3);
     // Cut or whole, the text is all in the page.
-    expect(await text.textContent()).toContain('to read these lists on /beta and include them.');
+    expect(await text.textContent()).toContain('as the Intune admin center does, to include them.');
   });
 
   it('counts findings with thousands separators, as it counts rows', async () => {

@@ -8,14 +8,14 @@
  * (unknown, or depending on a filter) makes a conflict possible. Pure: nothing here reads Graph.
  */
 
-import { capitalise, compareText } from '../reports/graph-values.js';
+import { capitalise, compareText, joinAnd } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
 import { indexSetters, isMergedSetting, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
 import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
-import type { AppliesGroup, AppliesVerdict } from './entry-types.js';
+import type { AppliesEntry, AppliesGroup, AppliesVerdict } from './entry-types.js';
 
 /**
  * What the policies set, as report 3 read them, or why they could not be read. `auditOnly`: the
@@ -91,6 +91,12 @@ export type AppliesConflicts =
        * (`unnamedNotice`), in plain English.
        */
       notes: string[];
+      /**
+       * How many of the objects that may apply were not compared: policies whose settings were not read
+       * whole, and configuration profiles, Administrative Templates and intents, whose settings are
+       * not read at all (`UNCOMPARED_KINDS`). Never "no conflict" while it is above zero.
+       */
+      notCompared: number;
     }
   /** The policies' settings could not be read: why, never "no conflicts". */
   | { state: 'unread'; words: string }
@@ -114,6 +120,23 @@ const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies ne
 
 /** The verdicts under which a policy may reach the device: the others (excluded, another platform) never deliver it. */
 const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
+
+/**
+ * The kinds that set settings but whose settings are not read: classic configuration profiles,
+ * Administrative Templates and endpoint security policies made before the settings catalog (intents).
+ * Intune treats them as sources of conflicts like any policy ("Security baselines, device
+ * configuration policies, and endpoint security policies are all treated as equal sources of device
+ * configuration settings by Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
+ * so each one that may apply is named as not compared, never counted as "no conflict".
+ */
+const UNCOMPARED_KINDS: ReadonlySet<AppliesEntry['kind']> = new Set(['deviceConfiguration', 'administrativeTemplate', 'intent']);
+
+/** The note naming the objects of `UNCOMPARED_KINDS` that may apply: a few by name, the rest counted. */
+function uncomparedNote(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((name) => `"${name}"`);
+  const listed = names.length > shown.length ? `${shown.join(', ')} and ${names.length - shown.length} more` : joinAnd(shown);
+  return `Not compared, as their settings are not read: ${listed}. Two of them, or one of them and a policy compared, may still set one setting differently; Intune's per-setting status for the device shows that once it reports.`;
+}
 
 const KIND_ORDER: readonly AppliesConflictKind[] = ['conflict', 'possibleConflict', 'duplicate', 'merged'];
 
@@ -201,18 +224,25 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
   for (const policy of settings.policies) byId.set(policy.id.toLowerCase(), policy);
   const notes: string[] = [CONFLICTS_COMPARED];
   const index = new Map<string, DeviceSetter[]>();
+  const uncompared: string[] = [];
+  let unread = 0;
   for (const group of groups) {
     for (const entry of group.entries) {
-      if (entry.kind !== 'settingsCatalogPolicy' || !MAY_APPLY.has(entry.verdict)) continue;
+      if (!MAY_APPLY.has(entry.verdict)) continue;
+      if (UNCOMPARED_KINDS.has(entry.kind)) uncompared.push(entry.name);
+      if (entry.kind !== 'settingsCatalogPolicy') continue;
       const id = entry.objectId.toLowerCase();
       const policy = byId.get(id);
       if (!policy) {
-        if (!settings.auditOnly.has(id))
+        if (!settings.auditOnly.has(id)) {
           notes.push(`"${entry.name}" was not among the policies whose settings were read (it may be newer than that read), so its settings are not compared.`);
+          unread += 1;
+        }
         continue;
       }
       if (policy.values === null) {
         notes.push(`The settings of "${entry.name}" could not be read whole (${policy.settingsError ?? 'not read'}), so its settings are not compared.`);
+        unread += 1;
         continue;
       }
       const candidate: Candidate = { objectId: entry.objectId, name: entry.name, link: entry.link || policy.link, verdict: entry.verdict, policy };
@@ -263,5 +293,6 @@ export function deviceConflicts(groups: readonly AppliesGroup[], settings: Confl
   // Once for the answer, not per setting (docs/finding-rules.md, "Settings as the admin center names them").
   const notice = unnamedNotice(unnamed);
   if (notice) notes.push(notice);
-  return { state: 'checked', settings: found, counts, notes };
+  if (uncompared.length > 0) notes.push(uncomparedNote(uncompared));
+  return { state: 'checked', settings: found, counts, notes, notCompared: unread + uncompared.length };
 }

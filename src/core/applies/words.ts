@@ -4,7 +4,6 @@
  */
 
 import { countOf } from '../text/words.js';
-import { CONFLICTS_COMPARED } from './conflicts.js';
 import type { AppliesConflictKind, AppliesConflicts, AppliesSettingConflict } from './conflicts.js';
 import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
 
@@ -128,13 +127,12 @@ export const CONFLICT_KIND_LABELS: Readonly<Record<AppliesConflictKind, string>>
 export function conflictsSentence(conflicts: AppliesConflicts): string {
   if (conflicts.state !== 'checked') return conflicts.words;
   const { conflict, possibleConflict, duplicate, merged } = conflicts.counts;
-  // A policy whose settings were not read whole is not compared: "none" is said only of those that were.
-  // The naming notice is among the notes only where a setting was found, so it never counts below.
-  const notCompared = conflicts.notes.filter((note) => note !== CONFLICTS_COMPARED).length;
+  // A policy whose settings were not read whole, or a kind whose settings are not read, is not compared: "none" is said only of those that were.
+  const { notCompared } = conflicts;
   if (conflict + possibleConflict + duplicate + merged === 0) {
     return notCompared === 0
       ? 'No setting is set by two of the policies that may apply to it.'
-      : `No setting is set by two of the policies compared; ${countOf(notCompared, 'policy', 'policies')} that may apply could not be compared.`;
+      : `No setting is set by two of the policies compared; ${countOf(notCompared, 'other object', 'other objects')} that may apply could not be compared (see below).`;
   }
   const parts = [`${countOf(conflict, 'setting')} in conflict`, countOf(possibleConflict, 'possible conflict'), countOf(duplicate, 'duplicate'), countOf(merged, 'merged setting')];
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`;

@@ -110,10 +110,28 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
         CONFLICTS_COMPARED,
         'The settings of "Policy b" could not be read whole (Graph answered 500), so its settings are not compared.',
         '"Policy gone" was not among the policies whose settings were read (it may be newer than that read), so its settings are not compared.',
+        'Not compared, as their settings are not read: "Policy intent". Two of them, or one of them and a policy compared, may still set one setting differently; Intune\'s per-setting status for the device shows that once it reports.',
       ],
+      notCompared: 3,
     });
     // The sentence the card, the tab and the CLI lead with says "none" only of the policies compared.
-    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 2 policies that may apply could not be compared.');
+    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 3 other objects that may apply could not be compared (see below).');
+  });
+
+  it('never says "no conflict" while a classic configuration profile or an Administrative Template that may apply was not compared', () => {
+    const classic = { ...entry('restrictions', 'applies', 'deviceConfiguration'), name: 'Windows - device restrictions' };
+    const template = { ...entry('admx', 'dependsOnFilter', 'administrativeTemplate'), name: 'Edge - ADMX' };
+    const gone = { ...entry('other-os', 'notForPlatform', 'deviceConfiguration'), name: 'iOS - restrictions' };
+    const conflicts = deviceConflicts(groups(entry('a', 'applies'), classic, template, gone), read(policy('a', [value(CAMERA, '1')])));
+    expect(conflicts.state === 'checked' && conflicts.notCompared).toBe(2);
+    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 2 other objects that may apply could not be compared (see below).');
+    expect(conflicts.state === 'checked' && conflicts.notes.at(-1)).toContain('"Windows - device restrictions" and "Edge - ADMX"');
+    // One that does not reach the device (another platform) is not named: it sets nothing there.
+    expect(JSON.stringify(conflicts)).not.toContain('iOS - restrictions');
+    // Only settings catalog policies that may apply: "none" said plainly.
+    expect(conflictsSentence(deviceConflicts(groups(entry('a', 'applies')), read(policy('a', [value(CAMERA, '1')]))))).toBe(
+      'No setting is set by two of the policies that may apply to it.',
+    );
   });
 
   it('never says "no conflicts" when the settings could not be read', () => {

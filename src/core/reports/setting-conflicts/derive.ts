@@ -8,7 +8,7 @@
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import type { OptionalRead } from '../optional-read.js';
 import { intuneLinks } from '../intune-links.js';
-import { compareText } from '../graph-values.js';
+import { compareText, joinAnd } from '../graph-values.js';
 import { severityTone } from '../report-model.js';
 import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import type { AssignableObject } from '../assignment-hygiene/load.js';
@@ -385,7 +385,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
   rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
   return {
     state: rows.length === 0 ? 'empty' : 'loaded',
-    notice: rows.length === 0 ? 'No setting is set by two policies that reach the same devices or users.' : unnamedNotice(unnamed.size),
+    notice: conflictsNotice(rows.length, unnamedNotice(unnamed.size), uncomparedSentence(records.assignments.objects)),
     columns: [
       // The setting's display name where its definition was read, else its id (never a name made up).
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
@@ -408,6 +408,43 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
  * id and their choices by option id, because Graph sent no definition for them with the policies'
  * settings (`$expand=settingDefinitions`; a definition is never made up).
  */
+/**
+ * The report's notice: "none" said only of the kinds compared, and the kinds not compared named
+ * wherever the tenant assigns them (docs/finding-rules.md, "Setting conflicts", "What is compared"),
+ * so that a tenant with a classic profile never reads a clean "no conflict".
+ */
+function conflictsNotice(rows: number, unnamed: string | null, uncompared: string | null): string | null {
+  if (rows === 0)
+    return uncompared
+      ? `No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ${uncompared}`
+      : 'No setting is set by two policies that reach the same devices or users.';
+  return [unnamed, uncompared].filter((part) => part !== null).join(' ') || null;
+}
+
+/** The object kinds that set settings this report does not read, by their admin-center names (singular, plural). */
+const UNCOMPARED_KIND_WORDS: ReadonlyArray<[AssignableObject['kind'], string, string]> = [
+  ['deviceConfiguration', 'configuration profile', 'configuration profiles'],
+  ['administrativeTemplate', 'Administrative Template', 'Administrative Templates'],
+  ['intent', 'endpoint security policy made before the settings catalog', 'endpoint security policies made before the settings catalog'],
+];
+
+/**
+ * What the tenant assigns that this report does not compare: classic configuration profiles,
+ * Administrative Templates and intents, whose settings are not read, though Intune treats every
+ * policy type as a source of conflicts ("Security baselines, device configuration policies, and
+ * endpoint security policies are all treated as equal sources of device configuration settings by
+ * Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy). Counted among
+ * those with a target other than an exclusion (or whose assignments were not read); null when there are none.
+ */
+export function uncomparedSentence(objects: readonly AssignableObject[]): string | null {
+  const counts = UNCOMPARED_KIND_WORDS.map(([kind, one, many]) => {
+    const count = objects.filter((object) => object.kind === kind && (object.targets === null || object.targets.some((target) => target.type !== 'exclude'))).length;
+    return count === 0 ? null : `${count} ${count === 1 ? one : many}`;
+  }).filter((part): part is string => part !== null);
+  if (counts.length === 0) return null;
+  return `Not compared, as their settings are not read: ${joinAnd(counts)} assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.`;
+}
+
 export function unnamedNotice(count: number): string | null {
   if (count === 0) return null;
   return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classicSettingName, classicSettingValue } from '../../../../src/core/reports/setting-conflicts/classic-settings.js';
-import { deriveSettingConflicts, MERGED_SETTINGS } from '../../../../src/core/reports/setting-conflicts/derive.js';
+import { deriveSettingConflicts, MERGED_SETTINGS, uncomparedSentence } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
 import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/overlap.js';
@@ -606,5 +606,44 @@ describe('classic profile properties in words', () => {
     expect(classicSettingValue('smartScreenAppInstallControl', true)).toBe('Yes');
     expect(classicSettingValue('passwordMinimumLength', 8)).toBe('8');
     expect(classicSettingValue('passwordMinimumLength', null)).toBe('Not configured');
+  });
+});
+
+describe('what is compared: never a clean "no conflict" while a kind that can conflict was not compared', () => {
+  const classic = (kind: AssignableObject['kind'], id: string, targets: AssignmentTarget[] | null): AssignableObject => ({ kind, id, name: `Classic ${id}`, targets, link: '' });
+
+  it('names the classic profiles, Administrative Templates and intents assigned, in the notice of an empty report and of a loaded one', () => {
+    const lone = records(policyPair('a', [camera('1')], [include(G1)]));
+    expect(deriveSettingConflicts(lone).notice).toBe('No setting is set by two policies that reach the same devices or users.');
+
+    const withClassic: SettingConflictRecords = {
+      ...lone,
+      assignments: {
+        ...lone.assignments,
+        objects: [
+          ...lone.assignments.objects,
+          classic('deviceConfiguration', 'restrictions', [include(G1)]),
+          classic('deviceConfiguration', 'unread', null),
+          classic('administrativeTemplate', 'admx', [allDevices]),
+          // An exclusion alone reaches no one: not counted.
+          classic('intent', 'excluded-only', [exclude(G2)]),
+        ],
+      },
+    };
+    const empty = deriveSettingConflicts(withClassic);
+    expect(empty.state).toBe('empty');
+    expect(empty.notice).toBe(
+      'No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ' +
+        'Not compared, as their settings are not read: 2 configuration profiles and 1 Administrative Template assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.',
+    );
+    expect(uncomparedSentence([classic('intent', 'x', [allDevices])])).toContain('1 endpoint security policy made before the settings catalog assigned');
+
+    const loaded = deriveSettingConflicts({
+      ...withClassic,
+      policies: [...withClassic.policies, policyPair('b', [camera('0')], [include(G1)]).policy],
+      assignments: { ...withClassic.assignments, objects: [...withClassic.assignments.objects, policyPair('b', [], [include(G1)]).object] },
+    });
+    expect(loaded.rows).toHaveLength(1);
+    expect(loaded.notice).toMatch(/ Not compared, as their settings are not read: 2 configuration profiles and 1 Administrative Template assigned/);
   });
 });
