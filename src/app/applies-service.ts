@@ -26,7 +26,7 @@ import { errorText } from '../core/error-text.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { AssignmentRecords } from '../core/reports/assignment-hygiene/load.js';
-import type { LoadContext, ReportId } from '../core/reports/report-model.js';
+import type { LoadContext, LoadProgress, ReportId } from '../core/reports/report-model.js';
 import { REPORTS } from '../core/reports/registry.js';
 import { securityPostureReport } from '../core/reports/security-posture/definition.js';
 import type { SecurityPostureRecords } from '../core/reports/security-posture/load.js';
@@ -116,9 +116,9 @@ export class AppliesService {
    * viewer may see is answered, listing only the objects carrying one of their tags; without it, or
    * for the whole tenant, the answer is the tenant's (the command line has no viewer).
    */
-  async applies(query: string, options: { refresh?: boolean; scope?: ViewerScope } = {}): Promise<AppliesResult> {
+  async applies(query: string, options: { refresh?: boolean; scope?: ViewerScope; onProgress?: AppliesProgress } = {}): Promise<AppliesResult> {
     const refresh = options.refresh === true;
-    const { scope } = options;
+    const { scope, onProgress } = options;
     // Roles first: the answer lists report 2's objects and the device, so a viewer whose Intune roles
     // do not read them (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4") is
     // answered nothing, before any read and in the same words whatever they asked.
@@ -129,7 +129,7 @@ export class AppliesService {
     // read that depends on its existence (`scoped`).
     if (scope && scope.kind !== 'tenant') return this.scoped(query, scope, refresh);
     const count: RequestCount = { requests: 0 };
-    const whole = await this.whole(query, refresh, count);
+    const whole = await this.whole(query, refresh, count, onProgress);
     if ('kind' in whole) return whole;
     const { kept, settings } = whole;
     const { outcome } = whole;
@@ -144,12 +144,14 @@ export class AppliesService {
     query: string,
     refresh: boolean,
     count: RequestCount,
+    onProgress?: AppliesProgress,
   ): Promise<{ kept: Kept; reads: AppliesReads; outcome: AppliesOutcome; settings: { value: ConflictSettings; at: number } | null } | Extract<AppliesResult, { kind: 'failed' }>> {
     let kept: Kept;
     let reads: AppliesReads;
     try {
       ({ kept, reads } = await countingRequests(count, async () => {
-        const assignments = await this.assignments(refresh);
+        const assignments = await this.assignments(refresh, onProgress && ((source, records) => onProgress({ step: 'assignments', source, records })));
+        onProgress?.({ step: 'question' });
         const entry = this.question(query, assignments, refresh);
         return { kept: entry, reads: await entry.reads };
       }));
@@ -158,7 +160,9 @@ export class AppliesService {
     }
     // Only a device's answer shows conflicts (conflicts.ts), so only a device's question reads the settings.
     const device = reads.resolution.kind === 'found' && reads.resolution.subject.kind === 'device';
-    const settings = device ? await countingRequests(count, () => this.settings(refresh)) : null;
+    const settings = device
+      ? await countingRequests(count, () => this.settings(refresh, onProgress && ((source, records) => onProgress({ step: 'settings', source, records }))))
+      : null;
     if (kept.outcome?.settings !== (settings?.value ?? null)) kept.outcome = { settings: settings?.value ?? null, outcome: answerApplies(reads, settings?.value) };
     return { kept, reads, outcome: kept.outcome.outcome, settings };
   }
@@ -242,9 +246,9 @@ export class AppliesService {
    * them or its load failed, kept like a report. Never thrown: a failure is what the answer says
    * instead of conflicts, with Graph's reason, never "no conflicts".
    */
-  private async settings(refresh: boolean): Promise<{ value: ConflictSettings; at: number }> {
+  private async settings(refresh: boolean, onRead?: SourceRead): Promise<{ value: ConflictSettings; at: number }> {
     try {
-      const posture = await this.recordsOf(securityPostureReport, 'what-applies-settings', refresh);
+      const posture = await this.recordsOf(securityPostureReport, 'what-applies-settings', refresh, onRead);
       let value = this.settingsOf.get(posture.records);
       if (!value) {
         value = conflictSettingsOf(posture.records);
@@ -262,8 +266,8 @@ export class AppliesService {
    * instance's result, or reports loaded some other way) or its load failed, so that the question
    * then fails with Graph's own answer, as it always has. Kept like a report when read here.
    */
-  private assignments(refresh: boolean): Promise<{ records: AssignmentRecords; at: number }> {
-    return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh);
+  private assignments(refresh: boolean, onRead?: SourceRead): Promise<{ records: AssignmentRecords; at: number }> {
+    return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh, onRead);
   }
 
   /**
@@ -274,8 +278,26 @@ export class AppliesService {
     report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
     keptAs: string,
     refresh: boolean,
+    onRead?: SourceRead,
   ): Promise<{ records: Records; at: number }> {
-    const shared = this.sharesReportLoads ? await this.cache.recordsOf(report, { refresh }) : null;
-    return shared ?? this.cache.keep(keptAs, async () => ({ records: await report.load({ graph: this.graph }), at: this.now() }), { refresh, readAt: (value) => value.at });
+    const onProgress = onRead && ((progress: LoadProgress) => onRead(progress.source, progress.records));
+    const shared = this.sharesReportLoads ? await this.cache.recordsOf(report, { refresh, ...(onProgress ? { onProgress } : {}) }) : null;
+    return (
+      shared ??
+      this.cache.keep(keptAs, async () => ({ records: await report.load({ graph: this.graph, ...(onRead ? { onProgress: onRead } : {}) }), at: this.now() }), {
+        refresh,
+        readAt: (value) => value.at,
+      })
+    );
   }
 }
+
+/** A source of a report's load and how many records it has read so far. */
+type SourceRead = (source: string, records: number) => void;
+
+/**
+ * What a question is doing while it waits, for the command line's progress (docs/contract.md, "The
+ * command line"): reading report 2's assignments, looking up the subject and its groups, reading the
+ * policies' settings (report 3's records, for a device's conflicts). Loads already kept say nothing.
+ */
+export type AppliesProgress = (step: { step: 'assignments' | 'settings'; source: string; records: number } | { step: 'question' }) => void;

@@ -119,12 +119,12 @@ export class ReportCache {
    */
   async recordsOf<Records>(
     report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
-    options: { refresh?: boolean } = {},
+    options: { refresh?: boolean; onProgress?: (progress: LoadProgress) => void } = {},
   ): Promise<{ records: Records; at: number } | null> {
     const { id } = report;
     const kept = this.loaded.get(id);
     if (!options.refresh && kept?.records && this.now() - kept.at < this.maxAgeMs) return { records: kept.records.value as Records, at: kept.at };
-    const result = await this.get(id, options.refresh ? { refresh: true } : {});
+    const result = await this.get(id, { ...(options.refresh ? { refresh: true } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     const after = this.loaded.get(id);
     return after?.result === result && after.records ? { records: after.records.value as Records, at: after.at } : null;
   }

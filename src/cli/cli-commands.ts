@@ -10,6 +10,7 @@ import { openGraphConnection } from '../app/graph-connection.js';
 import type { GraphConnection } from '../app/graph-connection.js';
 import { EXIT_LOAD_ERROR, EXIT_NOT_FOUND, EXIT_USAGE } from './exit-status.js';
 import { appliesToText } from './applies-text.js';
+import { delayedProgressLine } from './applies-progress.js';
 import { didYouMean } from './did-you-mean.js';
 import { inertLogLine } from '../app/log-line.js';
 import { runSimulator, startDemoTenant } from './simulated-tenant.js';
@@ -271,7 +272,9 @@ async function runApplies(args: string[], registry: ReportRegistry, demo: DemoTe
   const query = positionals.join(' ');
   return withServices('applies', registry, demo, async (services) => {
     if (!services.applies) throw new Error('the services were made without a Graph client');
-    const result = await services.applies.applies(query);
+    // What it is reading, on standard error, once a question takes more than a second (applies-progress.ts); never into a pipe.
+    const progress = process.stderr.isTTY ? delayedProgressLine(query, (text) => process.stderr.write(text)) : null;
+    const result = await services.applies.applies(query, progress ? { onProgress: progress.onProgress } : {}).finally(() => progress?.done());
     const status = result.kind === 'found' ? 0 : result.kind === 'failed' ? EXIT_LOAD_ERROR : EXIT_NOT_FOUND;
     if (format === 'json') {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
