@@ -126,3 +126,24 @@ describe('what applies, on the demo tenant', () => {
     expect(answered.requests).toBeGreaterThan(0);
   });
 });
+
+describe('a bug while reading a question', () => {
+  it('fails the question, never an "unknown" verdict that reads as a group that could not be read', async () => {
+    const client = harness.client();
+    // The real client, but for the device's group lists, which fail as a programming error would.
+    const groupLists = /\/(?:transitiveMemberOf|memberOf)$/;
+    const buggy: typeof client = Object.assign(Object.create(client) as typeof client, {
+      getAll: (path: string, ...rest: unknown[]) =>
+        groupLists.test(path) ? Promise.reject(new TypeError('Cannot read properties of undefined')) : (client.getAll as (...args: unknown[]) => Promise<unknown[]>)(path, ...rest),
+      pages: (path: string, ...rest: unknown[]) =>
+        groupLists.test(path)
+          ? (async function* () {
+              yield* [];
+              throw new TypeError('Cannot read properties of undefined');
+            })()
+          : (client.pages as (...args: unknown[]) => AsyncGenerator<unknown>)(path, ...rest),
+    });
+    const result = await new AppliesService({ graph: buggy, maxAgeMs: 60_000, log: () => undefined }).applies(APPLIES_DEMO.device);
+    expect(result).toMatchObject({ kind: 'failed', words: expect.stringContaining('Cannot read properties of undefined') });
+  });
+});

@@ -16,7 +16,7 @@ import type * as Graph from '@microsoft/microsoft-graph-types';
 import { lookUpGroups } from '../directory/group-lookup.js';
 import type { GroupLookup } from '../directory/group-lookup.js';
 import { errorText } from '../error-text.js';
-import { GraphError } from '../graph/graph-error.js';
+import { GraphError, graphFailureOnly } from '../graph/graph-error.js';
 import { readFilteredOrWhole } from '../graph/filtered-read.js';
 import { isGraphId } from '../graph/graph-id.js';
 import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
@@ -297,8 +297,9 @@ async function readList(graph: GraphReader, read: UpstreamRead, id: string): Pro
     const items = await graph.getAll<MembershipItem>(pathFor(read, id), { query: { $select: selectOf(read), $top: MEMBERSHIP_PAGE } });
     return { state: 'read', groups: groupsOf(items) };
   } catch (error) {
-    if (error instanceof GraphError && error.status === 404) return { state: 'notFound' };
-    return { state: 'failed', reason: graphReason(error) };
+    const failure = graphFailureOnly(error);
+    if (failure.status === 404) return { state: 'notFound' };
+    return { state: 'failed', reason: graphReason(failure) };
   }
 }
 
@@ -382,7 +383,7 @@ async function deviceSide(graph: GraphReader, deviceId: string | null): Promise<
     if (error instanceof GraphError && error.status === 404) {
       return { side: null, entraObjectId: null, unknownReason: `Entra ID has no device with the device id ${deviceId}, so which device groups hold it cannot be told` };
     }
-    return { side: null, entraObjectId: null, unknownReason: `its Entra device could not be read (${graphReason(error)})` };
+    return { side: null, entraObjectId: null, unknownReason: `its Entra device could not be read (${graphReason(graphFailureOnly(error))})` };
   }
   const objectId = typeof entra.id === 'string' ? entra.id.toLowerCase() : null;
   if (!objectId) return { side: null, entraObjectId: null, unknownReason: 'Graph sent its Entra device without an id' };

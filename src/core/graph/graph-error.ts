@@ -65,6 +65,16 @@ export class GraphError extends Error {
 }
 
 /**
+ * The Graph failure a read that may fail caught, to be said as a value ("could not be read"); anything
+ * else (a bug such as a `TypeError`, an abort, a refused request) is rethrown, so that it is never
+ * told to a viewer as an unreadable source, nor turned into an "unknown" verdict or a refused scope.
+ */
+export function graphFailureOnly(error: unknown): GraphError {
+  if (error instanceof GraphError) return error;
+  throw error;
+}
+
+/**
  * Thrown before a byte is sent when code asks for something the service must never do: a write, a
  * path outside the specification's allow-list, an escrow list's secret fields. It signals a bug,
  * not an upstream condition, so callers do not catch it as a load error.

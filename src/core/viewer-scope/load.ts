@@ -1,6 +1,7 @@
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { errorText } from '../error-text.js';
+import { graphFailureOnly } from '../graph/graph-error.js';
 import { isGraphId } from '../graph/graph-id.js';
 import type { GraphReader } from '../graph/graph-reader.js';
 import { pathFor, selectOf } from '../graph/upstream-read.js';
@@ -78,7 +79,7 @@ async function loadRoleDefinitions(graph: GraphReader): Promise<RoleDefinitions>
       }),
     );
   } catch (error) {
-    return { state: 'unknown', reason: `Intune's role definitions could not be read (${errorText(error)})` };
+    return { state: 'unknown', reason: `Intune's role definitions could not be read (${errorText(graphFailureOnly(error))})` };
   }
   return { state: 'read', roles: await Promise.all(roles.map(async (role) => ({ ...role, assignments: await readRoleAssignments(graph, role.id) }))) };
 }
@@ -94,7 +95,7 @@ async function readRoleAssignments(graph: GraphReader, roleId: string): Promise<
     );
     return { state: 'read', ids: new Set(ids.filter((id): id is string => id !== null)) };
   } catch (error) {
-    return { state: 'unknown', reason: errorText(error) };
+    return { state: 'unknown', reason: errorText(graphFailureOnly(error)) };
   }
 }
 
@@ -127,7 +128,7 @@ async function readAdminGroup(graph: GraphReader, id: string): Promise<AdminGrou
       query: { $select: selectOf(ADMIN_GROUP_MEMBERS_READ), $top: String(MEMBERS_PAGE) },
     });
   } catch (error) {
-    return { state: 'unknown', reason: `its members could not be read (${errorText(error)})` };
+    return { state: 'unknown', reason: `its members could not be read (${errorText(graphFailureOnly(error))})` };
   }
   const userIds = new Set<string>();
   for (const item of items) {

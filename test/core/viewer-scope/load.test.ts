@@ -96,6 +96,20 @@ describe("the viewer scope's reads", () => {
     }
   });
 
+  it('a bug while reading is thrown, never told as a source that could not be read (an unknown that grants nothing)', async () => {
+    const client = harness.client();
+    for (const path of [ROLE_DEFINITIONS_READ.path, '/members', '/roleAssignments']) {
+      // The real client, but for one read that fails as a programming error would.
+      const buggy: typeof client = Object.assign(Object.create(client) as typeof client, {
+        getAll: (wanted: string, ...rest: unknown[]) =>
+          wanted === path || (path.startsWith('/') && wanted.endsWith(path) && wanted !== ROLE_ASSIGNMENTS_READ.path)
+            ? Promise.reject(new TypeError('Cannot read properties of undefined'))
+            : (client.getAll as (...args: unknown[]) => Promise<unknown[]>)(wanted, ...rest),
+      });
+      await expect(loadRbacRecords(buggy), path).rejects.toThrow(TypeError);
+    }
+  });
+
   it('role definitions that cannot be read grant nothing, and leave the tags as they were', async () => {
     const removeFault = harness.sim.faults.add({ path: ROLE_DEFINITIONS_READ.path, status: 403, times: 1 });
     try {
