@@ -461,7 +461,9 @@ describe('words on the cards', () => {
       expect(text, result.report).not.toMatch(/GRAPH_BETA_COVERAGE|Set [A-Z_]{4,}=/);
     }
     const hygiene = demoResults.find((result) => result.report === 'assignment-hygiene')!;
-    expect(allText(reportCard(hygiene, { beta: false }, options))).toContain("Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does");
+    expect(allText(reportCard(hygiene, { beta: false }, options))).toContain(
+      "Whoever runs this app can have it read Microsoft Graph's beta version, as the Intune admin center does",
+    );
   });
 });
 
