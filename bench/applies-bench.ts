@@ -18,7 +18,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AppliesService } from '../src/app/applies-service.js';
-import type { AppliesResult } from '../src/app/applies-service.js';
+import type { AppliesResult } from '../src/core/applies/applies-result.js';
 import { connectToDemoTenant } from '../src/app/graph-connection.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';

@@ -34,12 +34,6 @@ import { DEFAULT_CACHE_MAX_AGE_MS, ReportCache } from './report-cache.js';
 import { countedReader, countingRequests } from './request-count.js';
 import type { RequestCount } from './request-count.js';
 
-export type { AppliesAnswer, AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from '../core/applies/derive.js';
-export type { AppliesCandidate } from '../core/applies/resolve.js';
-export type { AppliesConflictKind, AppliesConflictPolicy, AppliesConflicts, AppliesSettingConflict } from '../core/applies/conflicts.js';
-
-export type { AppliesResult } from '../core/applies/applies-result.js';
-
 /** Questions whose reads are kept at once; past it the oldest is dropped (a question is a few requests to read again). */
 export const MAX_KEPT_QUESTIONS = 500;
 

@@ -4,7 +4,7 @@
  * with the value Intune applies.
  */
 
-import type { AppliesConflicts, AppliesResult } from '../app/applies-service.js';
+import type { AppliesConflicts, AppliesResult } from '../core/applies/applies-result.js';
 import {
   CONFLICTS_HEADING,
   CONFLICT_KIND_LABELS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 import * as records from '../../src/core/reports/assignment-hygiene/demo-records.js';
 import type { SimTenant } from '../../src/sim/tenants/sim-tenant.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';

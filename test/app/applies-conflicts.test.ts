@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppliesConflicts, AppliesResult, AppliesSettingConflict } from '../../src/app/applies-service.js';
+import type { AppliesConflicts, AppliesResult, AppliesSettingConflict } from '../../src/core/applies/applies-result.js';
 import { AppliesService } from '../../src/app/applies-service.js';
 import { createServices } from '../../src/app/create-services.js';
 import type { AppServices } from '../../src/app/create-services.js';

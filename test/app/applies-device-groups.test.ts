@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
 import { readDemoSwitches, withDenied } from '../../src/server/demo-switches.js';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 import type { BotReply } from '../../src/bot/commands/command.js';
 import { personalRequest } from '../support/bot-request.js';
 import { COMMANDS } from '../../src/bot/commands/index.js';

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';

@@ -13,7 +13,7 @@ import { ENTRA_ROLE_IDS } from '../../src/core/viewer-scope/entra-roles.js';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { ROLE_DEFINITIONS_READ } from '../../src/core/viewer-scope/reads.js';
 import { APPLIES_NOT_READ_BY_ROLE } from '../../src/core/applies/scope.js';
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import type { ReportSummary } from '../../src/core/reports/report-summary.js';
 import type { AuditPage } from '../../src/core/triage/audit-page.js';

@@ -1,4 +1,4 @@
-import type { AppliesResult } from '../../src/app/applies-service.js';
+import type { AppliesResult } from '../../src/core/applies/applies-result.js';
 
 /** The answer of a question that found its subject; any other outcome fails the test with its words. */
 export function found(result: AppliesResult) {

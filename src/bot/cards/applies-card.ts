@@ -1,4 +1,4 @@
-import type { AppliesResult } from '../../app/applies-service.js';
+import type { AppliesResult } from '../../core/applies/applies-result.js';
 import type { AppliesEntry, AppliesVerdict } from '../../core/applies/derive.js';
 import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
 import { countOf } from '../../core/text/words.js';

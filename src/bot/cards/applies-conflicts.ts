@@ -3,7 +3,7 @@
  * possibly so, each with the value Intune applies and its policies' values, the first few only.
  */
 
-import type { AppliesConflictKind, AppliesConflicts, AppliesSettingConflict } from '../../app/applies-service.js';
+import type { AppliesConflictKind, AppliesConflicts, AppliesSettingConflict } from '../../core/applies/applies-result.js';
 import { CONFLICTS_HEADING, CONFLICT_KIND_LABELS, conflictsSentence, isListedConflict, policyVerdictWords } from '../../core/applies/words.js';
 import { countOf } from '../../core/text/words.js';
 import { cardText } from './adaptive-card.js';

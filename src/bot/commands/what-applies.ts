@@ -1,4 +1,4 @@
-import type { AppliesResult } from '../../app/applies-service.js';
+import type { AppliesResult } from '../../core/applies/applies-result.js';
 import { LONGEST_APPLIES_QUERY } from '../../core/applies/words.js';
 import { commandWords } from '../message-words.js';
 import { appliesCard } from '../cards/applies-card.js';

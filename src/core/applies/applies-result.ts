@@ -7,7 +7,8 @@
 import type { AppliesAnswer } from './derive.js';
 import type { AppliesCandidate } from './resolve.js';
 
-export type { AppliesAnswer, AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from './derive.js';
+export type { AppliesAnswer } from './derive.js';
+export type { AppliesEntry, AppliesGroup, AppliesSubject, AppliesVerdict, PathStep, AppliedFilter } from './entry-types.js';
 export type { AppliesCandidate } from './resolve.js';
 export type { AppliesConflictKind, AppliesConflictPolicy, AppliesConflicts, AppliesSettingConflict } from './conflicts.js';
 

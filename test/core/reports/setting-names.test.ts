@@ -14,7 +14,7 @@ import { newFindingsCard } from '../../../src/bot/cards/new-findings-card.js';
 import { reportCard } from '../../../src/bot/cards/report-card.js';
 import { createTabLinks } from '../../../src/bot/tab-links.js';
 import { createServices } from '../../../src/app/create-services.js';
-import type { AppliesResult } from '../../../src/app/applies-service.js';
+import type { AppliesResult } from '../../../src/core/applies/applies-result.js';
 import { appliesToText } from '../../../src/cli/applies-text.js';
 import { reportToText } from '../../../src/cli/report-text.js';
 import { APPLIES_DEMO } from '../../../src/core/applies/demo.js';
