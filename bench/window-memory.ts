@@ -1,7 +1,7 @@
 /**
  * `npm run bench`, the window's memory: report 4 loaded from the large simulated tenant, then the
  * heap (and typed arrays' buffers) before and after building everything the window API keeps for that load
- * (src/core/reports/report-window.ts): the table's index, each column's compact copy and both of its
+ * (src/core/reports/window/report-window.ts): the table's index, each column's compact copy and both of its
  * orders, the rows' filter text and the default order. Prints the heap it takes, and per 100,000
  * rows. Run with `--expose-gc` so each figure is taken after a full collection.
  *
@@ -12,8 +12,8 @@ import { GraphClient } from '../src/graph/graph-client.js';
 import { createHttpTransport } from '../src/graph/http-transport.js';
 import { createMsalTokenSource } from '../src/graph/token-source.js';
 import { loadReport } from '../src/core/reports/registry.js';
-import { ReportWindows, windowQuery } from '../src/core/reports/report-window.js';
-import type { WindowQuery } from '../src/core/reports/report-window.js';
+import { ReportWindows, windowQuery } from '../src/core/reports/window/report-window.js';
+import type { WindowQuery } from '../src/core/reports/window/report-window.js';
 import { startSimulator } from '../src/sim/simulator.js';
 import { buildLargeTenant } from '../src/sim/tenants/large-tenant.js';
 import { PRODUCT_READS } from '../src/core/upstream-reads.js';

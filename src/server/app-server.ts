@@ -5,7 +5,7 @@ import type { Request, Response, Server } from 'restify';
 import type { AppServices } from '../app/create-services.js';
 import { registerNotify } from './notify-route.js';
 import { EncodedReports } from './report-encoding.js';
-import type { ReportWindows } from '../core/reports/report-window.js';
+import type { ReportWindows } from '../core/reports/window/report-window.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import { registerAppliesRoute } from './applies-route.js';

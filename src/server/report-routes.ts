@@ -1,7 +1,7 @@
 import type { Request, Response, Server } from 'restify';
 import { refuseUnknownReport } from './server-errors.js';
 import { answerWindow, windowsPrepared, writeCsv } from './report-rows.js';
-import { ReportWindows } from '../core/reports/report-window.js';
+import { ReportWindows } from '../core/reports/window/report-window.js';
 import { REFRESHING_HEADER, REFRESH_LIMITED_HEADER } from '../core/reports/report-model.js';
 import { PREVIEW_WHOLE_UP_TO_ROWS } from '../core/reports/report-preview.js';
 import type { ReportId, ReportResult } from '../core/reports/report-model.js';

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Request, Response } from 'restify';
 import { csvEncoder } from '../core/reports/report-csv.js';
-import { ReportWindows, parseWindowQuery } from '../core/reports/report-window.js';
+import { ReportWindows, parseWindowQuery } from '../core/reports/window/report-window.js';
 import type { ReportResult } from '../core/reports/report-model.js';
 import type { TriageDecision } from '../core/triage/triage-book.js';
 import { matchesEtag } from './report-encoding.js';

@@ -90,7 +90,7 @@ describe('the folder table that lint keeps, every row of it', () => {
     ['src/tab/app/NewView.tsx', "import type { ReportSummary } from '../../core/reports/report-summary.js';"],
     ['src/tab/app/NewView.tsx', "import { findingKind } from '../../core/findings/finding-kinds.js';"],
     ['src/tab/app/NewView.tsx', "import { splitByTriage } from '../../core/triage/triage-book.js';"],
-    ['src/tab/app/NewView.tsx', "import { ReportWindows } from '../../core/reports/report-window.js';"],
+    ['src/tab/app/NewView.tsx', "import { ReportWindows } from '../../core/reports/window/report-window.js';"],
     ['src/server/new-route.ts', "import { TeamsBot } from '../bot/teams-bot.js';"],
     ['src/server/new-route.ts', "import { createServices } from '../app/create-services.js';"],
     ['src/server/demo-switches.ts', "import { startSimulator } from '../sim/simulator.js';"],

@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { IT_STAFF_ROLE } from '../../src/server/tab-access.js';
 import { loadReport } from '../../src/core/reports/registry.js';
-import { WINDOW_Q_MAX_CHARACTERS, WINDOW_Q_MAX_WORDS } from '../../src/core/reports/report-window.js';
+import { WINDOW_Q_MAX_CHARACTERS, WINDOW_Q_MAX_WORDS } from '../../src/core/reports/window/report-window.js';
 import { CSV_ROWS_PER_SLICE } from '../../src/server/report-rows.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { HeldLoads, enlargedRows, useApiServer } from '../support/api-server.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { IT_STAFF_ROLE, TRIAGER_ROLE } from '../../src/server/tab-access.js';
 import { loadReport } from '../../src/core/reports/registry.js';
 import { reportToCsv } from '../../src/core/reports/report-csv.js';
-import { ReportWindows } from '../../src/core/reports/report-window.js';
+import { ReportWindows } from '../../src/core/reports/window/report-window.js';
 import type { Finding, ReportResult, ReportRow } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { HeldLoads, enlargedRows, useApiServer } from '../support/api-server.js';

@@ -4,7 +4,7 @@ import { countFindingsByKind } from '../../core/findings/finding-kinds.js';
 import { reportToCsv } from '../../core/reports/report-csv.js';
 import type { ReportPresentation, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import { isPartialReport } from '../../core/reports/report-preview.js';
-import { WINDOW_Q_MAX_CHARACTERS } from '../../core/reports/window-query.js';
+import { WINDOW_Q_MAX_CHARACTERS } from '../../core/reports/window/window-query.js';
 import type { ReportSummary } from '../../core/reports/report-summary.js';
 import { countOf } from '../../core/text/words.js';
 import { decisionsInForce, splitByTriage } from '../../core/triage/triage-book.js';

@@ -1,5 +1,5 @@
-import { ReportWindows, windowQuery } from '../../core/reports/report-window.js';
-import type { DecisionsInForce } from '../../core/reports/report-window.js';
+import { ReportWindows, windowQuery } from '../../core/reports/window/report-window.js';
+import type { DecisionsInForce } from '../../core/reports/window/report-window.js';
 import type { Finding, ReportResult, ReportRow } from '../../core/reports/report-model.js';
 import type { TriageState } from '../../core/triage/triage-book.js';
 import type { SortState } from '../table/sort-state.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import { reportToCsv } from '../../../../src/core/reports/report-csv.js';
 import type { ReportResult, ReportRow } from '../../../../src/core/reports/report-model.js';
-import { ReportWindows, windowQuery } from '../../../../src/core/reports/report-window.js';
+import { ReportWindows, windowQuery } from '../../../../src/core/reports/window/report-window.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import { CAMERA, ONBOARDING, SECRET_TOKENS } from '../../../../src/core/reports/setting-conflicts/demo.js';
 import { CONFLICT_SIDES_KEY, conflictSidesOf } from '../../../../src/core/reports/setting-conflicts/sides.js';

@@ -1,5 +1,5 @@
-import type { CellValue, ReportColumn, ReportRow } from '../../../src/core/reports/report-model.js';
-import { windowTextSortKey } from '../../../src/core/reports/row-keys.js';
+import type { CellValue, ReportColumn, ReportRow } from '../../../../src/core/reports/report-model.js';
+import { windowTextSortKey } from '../../../../src/core/reports/row-keys.js';
 
 /**
  * The order, the filter and the default order a report's windows promise (docs/contract.md, "The

@@ -1,4 +1,4 @@
-import type { TriageDecision, TriageState } from '../triage/triage-book.js';
+import type { TriageDecision, TriageState } from '../../triage/triage-book.js';
 
 /**
  * What a window over one table of a report asks for (docs/contract.md, "The server's endpoints", the

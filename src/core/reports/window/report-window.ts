@@ -1,5 +1,5 @@
-import type { Finding, ReportResult, ReportRow } from './report-model.js';
-import { CHANGED_COLUMN_KEY, windowTextSortKey } from './row-keys.js';
+import type { Finding, ReportResult, ReportRow } from '../report-model.js';
+import { CHANGED_COLUMN_KEY, windowTextSortKey } from '../row-keys.js';
 import { WORK_PER_STEP, buildIndex, decisionsKey, drain, pauseAt, searchTextSteps } from './window-index.js';
 import type { ResultIndex, TableIndex } from './window-index.js';
 import { columnOrderSteps, defaultOrderSteps } from './window-order.js';

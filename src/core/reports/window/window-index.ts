@@ -1,7 +1,7 @@
-import { findingKind } from '../findings/finding-kinds.js';
-import type { FindingSeverity } from '../findings/finding-kinds.js';
-import type { CellValue, ReportColumn, ReportResult } from './report-model.js';
-import { CHANGED_COLUMN_KEY } from './row-keys.js';
+import { findingKind } from '../../findings/finding-kinds.js';
+import type { FindingSeverity } from '../../findings/finding-kinds.js';
+import type { CellValue, ReportColumn, ReportResult } from '../report-model.js';
+import { CHANGED_COLUMN_KEY } from '../row-keys.js';
 import type { DecisionsInForce } from './window-query.js';
 
 /**

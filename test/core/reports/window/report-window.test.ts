@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGED_COLUMN_KEY, ReportWindows, parseWindowQuery, windowQuery } from '../../../src/core/reports/report-window.js';
-import type { WindowQuery } from '../../../src/core/reports/report-window.js';
-import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../../src/core/reports/report-model.js';
-import type { FindingKindTable } from '../../../src/core/findings/finding-kinds.js';
+import { CHANGED_COLUMN_KEY, ReportWindows, parseWindowQuery, windowQuery } from '../../../../src/core/reports/window/report-window.js';
+import type { WindowQuery } from '../../../../src/core/reports/window/report-window.js';
+import type { Finding, ReportColumn, ReportResult, ReportRow } from '../../../../src/core/reports/report-model.js';
+import type { FindingKindTable } from '../../../../src/core/findings/finding-kinds.js';
 import { rowSearchText, sortedOrder, visibleRows, worstFirstOrder } from './window-reference.js';
-import { findingKind, findingsBySubject } from '../../../src/core/findings/finding-kinds.js';
-import { splitByTriage } from '../../../src/core/triage/triage-book.js';
-import type { TriageDecision } from '../../../src/core/triage/triage-book.js';
-import { reportSections } from '../../../src/tab/reports/report-sections.js';
-import { withChangedColumn } from '../../../src/tab/reports/changed-column.js';
+import { findingKind, findingsBySubject } from '../../../../src/core/findings/finding-kinds.js';
+import { splitByTriage } from '../../../../src/core/triage/triage-book.js';
+import type { TriageDecision } from '../../../../src/core/triage/triage-book.js';
+import { reportSections } from '../../../../src/tab/reports/report-sections.js';
+import { withChangedColumn } from '../../../../src/tab/reports/changed-column.js';
 
 const REMEDIATION = { why: 'Why.', steps: ['Fix it.'], sources: [{ title: 'Learn', url: 'https://learn.microsoft.com/' }] };
 const KINDS: FindingKindTable = {

@@ -1,5 +1,5 @@
-import type { CellValue, ReportResult } from './report-model.js';
-import { windowTextSortKey } from './row-keys.js';
+import type { CellValue, ReportResult } from '../report-model.js';
+import { windowTextSortKey } from '../row-keys.js';
 import { RANK_CLEAR, WORK_PER_STEP, cellOf, decisionsKey, drain, pauseAt } from './window-index.js';
 import type { ColumnOrder, CompactColumn, ResultIndex, TableIndex } from './window-index.js';
 import type { DecisionsInForce } from './window-query.js';
