@@ -23,9 +23,12 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
   id: 'setting-conflicts',
   title: 'Setting Conflicts',
   summary:
-    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported.',
+    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported. Configuration profiles, Administrative Templates and older endpoint security policies are not compared: their settings are not read.',
   permissions: PERMISSIONS,
-  prerequisites: ['An Intune licence for the tenant.'],
+  prerequisites: [
+    'An Intune licence for the tenant.',
+    'Settings catalog, endpoint security and security baseline policies are compared; configuration profiles, Administrative Templates and older endpoint security policies are not, and only the conflicts devices report among them are shown.',
+  ],
   beta: false,
   navigationLabel: 'Setting conflicts',
   botNames: ['setting conflicts', 'conflicts', 'policy conflicts', 'conflicting settings'],

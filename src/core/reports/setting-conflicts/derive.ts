@@ -411,14 +411,14 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 /**
  * The report's notice: "none" said only of the kinds compared, and the kinds not compared named
  * wherever the tenant assigns them (docs/finding-rules.md, "Setting conflicts", "What is compared"),
- * so that a tenant with a classic profile never reads a clean "no conflict".
+ * so that a tenant with a classic profile never reads a clean "no conflict". A report with rows says
+ * no "none"; its summary names the kinds not compared, and its notice stays for what it must say.
  */
 function conflictsNotice(rows: number, unnamed: string | null, uncompared: string | null): string | null {
-  if (rows === 0)
-    return uncompared
-      ? `No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ${uncompared}`
-      : 'No setting is set by two policies that reach the same devices or users.';
-  return [unnamed, uncompared].filter((part) => part !== null).join(' ') || null;
+  if (rows > 0) return unnamed;
+  return uncompared
+    ? `No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ${uncompared}`
+    : 'No setting is set by two policies that reach the same devices or users.';
 }
 
 /** The object kinds that set settings this report does not read, by their admin-center names (singular, plural). */
