@@ -78,12 +78,13 @@ export const WINDOWS_AUTOPILOT_SETTINGS = {
 } as const satisfies SimResource;
 
 /**
- * The Apple MDM push certificate, a singleton on both segments. Application permissions from
- * Microsoft's permission map (microsoftgraph/microsoft-graph-devx-content, permissions.json) and
- * the beta GET page (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get?view=graph-rest-beta):
- * DeviceManagementServiceConfig.ReadWrite.All, DeviceManagementConfiguration.Read(Write).All or
- * DeviceManagementManagedDevices.Read.All; DeviceManagementServiceConfig.Read.All is not among
- * them. A tenant that never uploaded one answers 404 (absent singleton; admins report
+ * The Apple MDM push certificate, a singleton on both segments. Application permissions as the v1.0
+ * GET page lists them (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get):
+ * DeviceManagementServiceConfig.ReadWrite.All or DeviceManagementManagedDevices.Read.All. The beta
+ * page and Microsoft's permission map (microsoftgraph/microsoft-graph-devx-content, permissions.json)
+ * add DeviceManagementConfiguration.Read(Write).All; the look-alike keeps to the narrower list, on
+ * both segments, so a read that leaned on the wider one fails here first. DeviceManagementServiceConfig.Read.All
+ * is on neither. A tenant that never uploaded one answers 404 (absent singleton; admins report
  * `ResourceNotFound`, ThomasKur/IntuneDocumentation#39).
  */
 export const APPLE_PUSH_NOTIFICATION_CERTIFICATE = {
@@ -91,7 +92,7 @@ export const APPLE_PUSH_NOTIFICATION_CERTIFICATE = {
   path: '/deviceManagement/applePushNotificationCertificate',
   source: 'applePushNotificationCertificate',
   versions: BOTH,
-  permissions: ['DeviceManagementServiceConfig.ReadWrite.All', ...CONFIGURATION_PERMISSIONS, 'DeviceManagementManagedDevices.Read.All'],
+  permissions: ['DeviceManagementServiceConfig.ReadWrite.All', 'DeviceManagementManagedDevices.Read.All'],
   workload: 'intune',
   entitySet: 'deviceManagement/applePushNotificationCertificate',
   navigation: [],

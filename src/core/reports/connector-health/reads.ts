@@ -91,14 +91,15 @@ export const AUTOPILOT_READ = {
 
 /**
  * The Apple MDM push certificate, a singleton on `/v1.0`
- * (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get: of the
- * product's permissions, DeviceManagementConfiguration.Read.All or DeviceManagementManagedDevices.Read.All;
+ * (learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get lists, for an
+ * application, DeviceManagementServiceConfig.ReadWrite.All and DeviceManagementManagedDevices.Read.All:
+ * of the product's permissions only the second, which report 4 asks for anyway;
  * DeviceManagementServiceConfig.Read.All is not among them). Never `certificate`, the certificate itself.
  */
 export const PUSH_CERTIFICATE_READ = {
   path: '/v1.0/deviceManagement/applePushNotificationCertificate',
   permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-applepushnotificationcertificate-get',
-  permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementManagedDevices.Read.All'],
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
   select: ['id', 'appleIdentifier', 'topicIdentifier', 'expirationDateTime', 'lastModifiedDateTime', 'certificateUploadStatus', 'certificateUploadFailureReason'],
   optional: true,
   why: "The Apple MDM push certificate's expiry, without which no Apple device checks in.",
