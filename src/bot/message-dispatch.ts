@@ -111,7 +111,7 @@ async function conversationScope(services: BotServices, command: Command, reques
 /** The scope tag a conversation is kept to (`channelTag`). */
 type KeptTo = { id: string; name: string };
 
-/** Why a tenant-wide report is not shown in a conversation kept to one scope tag: its members may see only that tag's objects. */
+/** Why a tenant-wide report is not shown in a conversation kept to one scope tag: what is said there is kept to that tag's objects. */
 function tenantWideNotHere(title: string, tag: KeptTo): string {
-  return `${title} covers the whole tenant, and this conversation is kept to scope tag ${tag.name}, so it is not shown here, whoever asks: its members may see only what carries that tag. Ask me in a chat of your own.`;
+  return `${title} covers the whole tenant, and this conversation is kept to scope tag ${tag.name}, so it is not shown here, whoever asks: what is said here is kept to that tag. Ask me in a chat of your own.`;
 }

@@ -120,7 +120,9 @@ export class TeamsBot {
       // The channel's tag, kept when its schedule stopped (docs/finding-rules.md, "Viewer scope", "A channel's audience").
       const tag = channelTag(tagged.book, target.channel);
       const schedule = tagged.book.schedules.find((kept) => kept.channel === target.channel);
-      const reports = named ?? (tag ? registry.scopeTagged : (schedule?.reports ?? registry.postedByDefault));
+      // A channel kept to a tag: its schedule's reports as it posts them (its setter's reads), else every tagged report.
+      const ofTag = tag && schedule?.scopeTag ? scheduleReports(schedule, registry) : registry.scopeTagged;
+      const reports = named ?? (tag ? ofTag : (schedule?.reports ?? registry.postedByDefault));
       return { target, reports, ...(tag ? { scope: channelScope(tag) } : {}) };
     });
     const results = await this.loadFresh([...new Set(plans.flatMap((plan) => plan.reports))]);

@@ -11,7 +11,7 @@ import { inertLogLine } from '../app/log-line.js';
 /** How long a question waits before it says what it is doing. */
 export const APPLIES_PROGRESS_AFTER_MS = 1_000;
 
-/** The step in words: "Reading the assignments: deviceConfigurations 120…". */
+/** The step in words: "Reading the assignments of every policy, app and script: deviceConfigurations 120…". */
 export function appliesProgressWords(step: Parameters<AppliesProgress>[0], query: string): string {
   if (step.step === 'question') return `Looking up ${query} and its groups…`;
   const what = step.step === 'assignments' ? 'the assignments of every policy, app and script' : "the policies' settings, for conflicts";

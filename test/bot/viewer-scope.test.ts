@@ -415,7 +415,7 @@ describe('a channel kept to one scope tag answers each asker only what their own
     expect(await said('post new findings for scope tag Europe daily at 9:00 UTC', regional, channel)).toMatch(/in scope tag Europe/);
     for (const asker of [regional, central]) {
       expect(await texts('show startup', asker, channel)).toEqual([
-        'Startup Performance & App Reliability covers the whole tenant, and this conversation is kept to scope tag Europe, so it is not shown here, whoever asks: its members may see only what carries that tag. Ask me in a chat of your own.',
+        'Startup Performance & App Reliability covers the whole tenant, and this conversation is kept to scope tag Europe, so it is not shown here, whoever asks: what is said here is kept to that tag. Ask me in a chat of your own.',
       ]);
     }
     // In a chat of their own, the regional administrator's Endpoint Analytics read shows it whole.

@@ -11,11 +11,11 @@
 import { capitalise, compareText, joinAnd } from '../reports/graph-values.js';
 import { isAuditOnly } from '../reports/security-posture/load.js';
 import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
-import { indexSetters, isMergedSetting, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
+import { UNCOMPARED_KINDS, indexSetters, isMergedSetting, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
 import type { ConflictPolicy, Setter, Verdict } from '../reports/setting-conflicts/derive.js';
 import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
 import type { Overlap } from '../reports/setting-conflicts/overlap.js';
-import type { AppliesEntry, AppliesGroup, AppliesVerdict } from './entry-types.js';
+import type { AppliesGroup, AppliesVerdict } from './entry-types.js';
 
 /**
  * What the policies set, as report 3 read them, or why they could not be read. `auditOnly`: the
@@ -105,7 +105,7 @@ export type AppliesConflicts =
 
 /** What the conflict check covers, said with every checked answer so that a type not compared is not read as "no conflict". */
 export const CONFLICTS_COMPARED =
-  'Compared: the settings catalog, endpoint security and security baseline policies that may apply, setting by setting (by setting id), as the Setting conflicts report compares them. Not compared: configuration profiles, Administrative Templates and endpoint security policies made before the settings catalog, whose settings are not read.';
+  'Compared: the settings catalog policies, and the endpoint security policies and security baselines in the settings catalog\'s format, that may apply, setting by setting (by setting id), as the Setting conflicts report compares them. Not compared: configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates, whose settings are not read; Intune treats them as sources of conflicts all the same ("Security baselines, device configuration policies, and endpoint security policies are all treated as equal sources of device configuration settings by Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy).';
 
 export const CONFLICTS_DEVICE_ONLY =
   'Setting conflicts are shown for a device: what a user or a group ends up with depends on the devices they use and the device groups those are in. Ask about a device to see its conflicts.';
@@ -120,16 +120,6 @@ const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies ne
 
 /** The verdicts under which a policy may reach the device: the others (excluded, another platform) never deliver it. */
 const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
-
-/**
- * The kinds that set settings but whose settings are not read: classic configuration profiles,
- * Administrative Templates and endpoint security policies made before the settings catalog (intents).
- * Intune treats them as sources of conflicts like any policy ("Security baselines, device
- * configuration policies, and endpoint security policies are all treated as equal sources of device
- * configuration settings by Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
- * so each one that may apply is named as not compared, never counted as "no conflict".
- */
-const UNCOMPARED_KINDS: ReadonlySet<AppliesEntry['kind']> = new Set(['deviceConfiguration', 'administrativeTemplate', 'intent']);
 
 /** The note naming the objects of `UNCOMPARED_KINDS` that may apply: a few by name, the rest counted. */
 function uncomparedNote(names: readonly string[]): string {

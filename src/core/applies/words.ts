@@ -61,7 +61,7 @@ export const NOTHING_ASSIGNED = 'No policy, profile, app or script is assigned t
  * told:"; said to administrators, who may not run the app, so it names the permission, not the README.
  */
 export const DEVICE_GROUPS_NOT_GRANTED =
-  'which groups hold this device can be told only with Device.Read.All, a Microsoft Graph permission whoever runs this app has not granted it';
+  'which groups hold this device can be told only with Device.Read.All, a Microsoft Graph permission this app has not been granted (an administrator grants it to the app in Microsoft Entra ID)';
 
 /** Entries that could not be decided, gathered by why: the same group read the same way gives the same sentence. */
 export interface UndecidedReason {
@@ -132,7 +132,7 @@ export function conflictsSentence(conflicts: AppliesConflicts): string {
   if (conflict + possibleConflict + duplicate + merged === 0) {
     return notCompared === 0
       ? 'No setting is set by two of the policies that may apply to it.'
-      : `No setting is set by two of the policies compared; ${countOf(notCompared, 'other object', 'other objects')} that may apply could not be compared (see below).`;
+      : `No setting is set by two of the policies compared; ${countOf(notCompared, 'other object', 'other objects')} that may apply could not be compared.`;
   }
   const parts = [`${countOf(conflict, 'setting')} in conflict`, countOf(possibleConflict, 'possible conflict'), countOf(duplicate, 'duplicate'), countOf(merged, 'merged setting')];
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`;

@@ -67,7 +67,8 @@ export class GraphError extends Error {
 /**
  * The Graph failure a read that may fail caught, to be said as a value ("could not be read"); anything
  * else (a bug such as a `TypeError`, an abort, a refused request) is rethrown, so that it is never
- * told to a viewer as an unreadable source, nor turned into an "unknown" verdict or a refused scope.
+ * said as a group or a role Graph would not give, nor turned into an "unknown" verdict: it fails the
+ * whole load instead (the question, or every viewer's scope until it is mended, which is logged).
  */
 export function graphFailureOnly(error: unknown): GraphError {
   if (error instanceof GraphError) return error;

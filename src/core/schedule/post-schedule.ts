@@ -1,6 +1,6 @@
 import type { ReportId } from '../reports/report-model.js';
 import type { StoredReference } from '../conversation-reference.js';
-import { READ_AREAS, readsOfTaggedReport } from '../viewer-scope/areas.js';
+import { taggedReportReadBy } from '../viewer-scope/areas.js';
 import type { ReadArea } from '../viewer-scope/areas.js';
 
 /**
@@ -52,7 +52,9 @@ export interface PostSchedule {
    * (docs/finding-rules.md, "Which role permissions open reports 2, 3 and 4"): the areas they were
    * granted, or `all` where no Intune role narrowed them (an Entra role that reads all Intune data,
    * the scope off). A tagged schedule posts the tagged reports these reads open (`scheduleReports`),
-   * never one its setter may not see. Absent in a book written before it was kept.
+   * never one its setter could not see when they set it: the reads are kept as they were then, and a
+   * role lost since is not checked again until the schedule is set again. Absent in a book written
+   * before it was kept.
    */
   setterReads?: readonly ReadArea[] | 'all';
   /** How the server reaches the channel without being spoken to (a Bot Framework conversation reference). */
@@ -121,8 +123,13 @@ export function isScheduleBook(value: unknown): value is ScheduleBook {
   );
 }
 
+/**
+ * `all`, or a list of area names. A name this version does not know (a newer version's, after a
+ * rollback) is kept and grants nothing (`scheduleReports` opens a report only by the areas it knows),
+ * rather than make the whole book unreadable and every channel's binding with it.
+ */
 function isSetterReads(value: unknown): value is PostSchedule['setterReads'] {
-  return value === 'all' || (Array.isArray(value) && value.every((area) => (READ_AREAS as readonly unknown[]).includes(area)));
+  return value === 'all' || (Array.isArray(value) && value.every((area) => typeof area === 'string'));
 }
 
 function isTag(value: unknown): value is { id: string; name: string } {
@@ -228,7 +235,7 @@ export function scheduleReports(schedule: Pick<PostSchedule, 'scopeTag' | 'repor
   const reads = schedule.setterReads;
   if (reads === 'all') return registry.scopeTagged;
   if (reads === undefined) return registry.scopeTagged.filter((report) => schedule.reports.includes(report));
-  return registry.scopeTagged.filter((report) => readsOfTaggedReport(report)?.every((area) => reads.includes(area)) === true);
+  return registry.scopeTagged.filter((report) => taggedReportReadBy(report, (area) => reads.includes(area)));
 }
 
 export function removeSchedule(book: ScheduleBook, channel: string): { book: ScheduleBook; removed: PostSchedule | null } {

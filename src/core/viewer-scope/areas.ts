@@ -128,5 +128,10 @@ export function readsOfTaggedReport(report: ReportId): readonly ReadArea[] | nul
   return Object.hasOwn(READS_OF_TAGGED_REPORT, report) ? READS_OF_TAGGED_REPORT[report]! : null;
 }
 
+/** Whether reads granted (`granted`) open a scope-tagged report: every one it needs; a report missing from the table, never. */
+export function taggedReportReadBy(report: ReportId, granted: (area: ReadArea) => boolean): boolean {
+  return readsOfTaggedReport(report)?.every(granted) === true;
+}
+
 /** Every area, in a fixed order. */
 export const READ_AREAS = Object.keys(AREA_READS) as ReadArea[];

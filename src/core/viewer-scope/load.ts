@@ -61,7 +61,7 @@ export async function loadRbacRecords(graph: GraphReader): Promise<RbacRecords> 
  * only) is known to grant none and is named in the refusal, rather than left unknown. The reads are
  * bounded: one list of the definitions, then one read of assignments per definition (a tenant's
  * built-in roles and the custom roles its administrators made), each paged by Graph, through the
- * Graph client's concurrency limit. Never throws: definitions that cannot be read are unknown (no
+ * Graph client's concurrency limit. Throws only for a bug (`graphFailureOnly`): definitions Graph does not give are unknown (no
  * role grants anything, so every permission-gated report is refused with why), and a role whose
  * assignments cannot be read is unknown on its own (it grants nothing to anyone until read).
  */

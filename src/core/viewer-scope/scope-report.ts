@@ -1,6 +1,6 @@
 import { joinAnd } from '../reports/graph-values.js';
 import type { CellValue, ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
-import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport } from './areas.js';
+import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport, taggedReportReadBy } from './areas.js';
 import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
 import type { AreaAccess, ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
@@ -95,7 +95,7 @@ export function reportOpensTo(scope: ViewerScope, report: ReportId): boolean {
   // Without areas: the scope off or an Entra role that reads all Intune data (every report), or a
   // channel's scope tag (its tagged reports only).
   if (!areas) return scope.kind === 'tenant' || SCOPE_TAGGED_REPORTS.has(report);
-  if (SCOPE_TAGGED_REPORTS.has(report)) return readsOfTaggedReport(report)?.every((area) => areas.granted.has(area)) === true;
+  if (SCOPE_TAGGED_REPORTS.has(report)) return taggedReportReadBy(report, (area) => areas.granted.has(area));
   const area = areaOfReport(report);
   return area !== null && areas.granted.has(area);
 }

@@ -222,7 +222,11 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
     tagIds,
     tagNames: sorted.map((id) => byId.get(id) ?? `scope tag ${id}`),
     assignments: names,
-    key: viewKey(sorted, areas),
+    key: viewKey(
+      sorted,
+      sorted.map((id) => byId.get(id) ?? `scope tag ${id}`),
+      areas,
+    ),
     areas,
   };
 }
@@ -231,15 +235,16 @@ export function viewerScopeOf(records: RbacRecords, viewer: Viewer): ViewerScope
  * What names a view of a scope of tags, for the views shared between viewers (src/app/viewer-scopes.ts):
  * everything such a view shows that differs between viewers, so two viewers share a view only when it
  * shows them the same. The tags; per area granted, the roles the notice names; per area not known,
- * the reason the refusal gives. Never the tag alone, which keys a channel's scope (`scopeOfTag`):
+ * the reason the refusal gives; the tags' names, which the notice says (a channel keeps the name a tag
+ * had when it was bound, which a rename since makes differ). Never the tag alone, which keys a channel's scope (`scopeOfTag`):
  * that scope opens the tagged reports, while roles that grant nothing open none, so the two must not
  * share a view (a tag id holds no comma, and this key always does).
  */
-function viewKey(tagIds: readonly string[], areas: AreaAccess): string {
+function viewKey(tagIds: readonly string[], tagNames: readonly string[], areas: AreaAccess): string {
   const granted = [...areas.granted].sort(([a], [b]) => a.localeCompare(b)).map(([area, roles]) => `${area}=${roles.join('+')}`);
   const unknown = [...areas.unknown].sort(([a], [b]) => a.localeCompare(b)).map(([area, reason]) => `${area}?${reason}`);
   // The roles are named by a refusal of a tagged report, so two viewers whose roles differ see different words.
-  return JSON.stringify([tagIds.join(','), granted, unknown, areas.roles]);
+  return JSON.stringify([tagIds.join(','), granted, unknown, areas.roles, tagNames]);
 }
 
 /**
@@ -314,7 +319,7 @@ export function describeScope(scope: ViewerScope): string {
  * sees them ("Admins in the Member (Groups) can see Intune objects that also have" the assignment's
  * scope tags, learn.microsoft.com/intune/fundamentals/role-based-access-control/scope-tags).
  */
-export function scopeOfTag(tag: ScopeTagRecord): ViewerScope {
+export function scopeOfTag(tag: ScopeTagRecord): Extract<ViewerScope, { kind: 'tags' }> {
   return { kind: 'tags', tagIds: new Set([tag.id]), tagNames: [tag.displayName], assignments: [], key: tag.id };
 }
 
@@ -330,8 +335,8 @@ export function scopeOfTag(tag: ScopeTagRecord): ViewerScope {
  */
 export function scopeOfTagSeenBy(tag: ScopeTagRecord, asker: ViewerScope): ViewerScope {
   const channel = scopeOfTag(tag);
-  if (asker.kind === 'none' || !asker.areas || channel.kind !== 'tags') return channel;
+  if (asker.kind === 'none' || !asker.areas) return channel;
   const tagged = <V>(map: ReadonlyMap<ReadArea, V>) => new Map([...map].filter(([area]) => TAGGED_REPORT_AREAS.has(area)));
   const areas: AreaAccess = { granted: tagged(asker.areas.granted), unknown: tagged(asker.areas.unknown), roles: asker.areas.roles };
-  return { ...channel, key: viewKey([tag.id], areas), areas };
+  return { ...channel, key: viewKey([tag.id], [tag.displayName], areas), areas };
 }

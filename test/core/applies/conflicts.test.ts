@@ -91,10 +91,17 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
         policy('b', [value(SETUP_CLASSES, 'Enabled'), value(SETUP_CLASSES_LIST, '{bluetooth}')]),
       ),
     );
+    // The setting both enable is part of the merge: neither a duplicate nor listed.
     expect(settingsOf(conflicts).map((setting) => [setting.settingDefinitionId, setting.kind, setting.applied])).toEqual([
-      [SETUP_CLASSES, 'merged', 'All of them, merged into one list: Enabled.'],
       [SETUP_CLASSES_LIST, 'merged', 'All of them, merged into one list: {printers}; {bluetooth}.'],
     ]);
+    // One policy enables it and another disables it: Microsoft does not say how those combine, so possible, never proven.
+    const enabledAndDisabled = deviceConflicts(
+      groups(entry('a', 'applies'), entry('b', 'applies')),
+      read(policy('a', [value(SETUP_CLASSES, 'Enabled')]), policy('b', [value(SETUP_CLASSES, 'Disabled')])),
+    );
+    expect(settingsOf(enabledAndDisabled).map((setting) => [setting.settingDefinitionId, setting.kind])).toEqual([[SETUP_CLASSES, 'possibleConflict']]);
+    expect(settingsOf(enabledAndDisabled)[0]!.words).toContain('does not say how it combines the rest of the setting');
   });
 
   it('says which policies were not compared and why: settings not read whole, or not in the list read; an audit-only baseline sets nothing', () => {
@@ -115,7 +122,7 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
       notCompared: 3,
     });
     // The sentence the card, the tab and the CLI lead with says "none" only of the policies compared.
-    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 3 other objects that may apply could not be compared (see below).');
+    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 3 other objects that may apply could not be compared.');
   });
 
   it('never says "no conflict" while a classic configuration profile or an Administrative Template that may apply was not compared', () => {
@@ -124,7 +131,7 @@ describe('a device\'s setting conflicts (docs/finding-rules.md, "What applies", 
     const gone = { ...entry('other-os', 'notForPlatform', 'deviceConfiguration'), name: 'iOS - restrictions' };
     const conflicts = deviceConflicts(groups(entry('a', 'applies'), classic, template, gone), read(policy('a', [value(CAMERA, '1')])));
     expect(conflicts.state === 'checked' && conflicts.notCompared).toBe(2);
-    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 2 other objects that may apply could not be compared (see below).');
+    expect(conflictsSentence(conflicts)).toBe('No setting is set by two of the policies compared; 2 other objects that may apply could not be compared.');
     expect(conflicts.state === 'checked' && conflicts.notes.at(-1)).toContain('"Windows - device restrictions" and "Edge - ADMX"');
     // One that does not reach the device (another platform) is not named: it sets nothing there.
     expect(JSON.stringify(conflicts)).not.toContain('iOS - restrictions');

@@ -65,7 +65,7 @@ describe('a viewer’s Intune scope', () => {
     if (scope.kind !== 'tags') return;
     expect([...scope.tagIds].sort()).toEqual(['0', '1', '2']);
     expect(scope.tagNames).toEqual(['Default', 'Europe', 'Americas']);
-    expect(scope.key).toBe(JSON.stringify(['0,1,2', [], [], []]));
+    expect(scope.key).toBe(JSON.stringify(['0,1,2', [], [], [], ['Default', 'Europe', 'Americas']]));
     expect(scope.assignments).toEqual(['Americas readers', 'Europe IT']);
     expect(describeScope(scope)).toBe('scope tags Default, Europe, Americas');
   });
@@ -127,13 +127,13 @@ describe('a viewer’s Intune scope', () => {
       ),
       { objectId: CENTRAL },
     );
-    expect(both.kind === 'tags' && both.key).toBe(JSON.stringify(['1', [], [], []]));
+    expect(both.kind === 'tags' && both.key).toBe(JSON.stringify(['1', [], [], [], ['Europe']]));
   });
 
   it('scope groups narrow nothing the viewer sees: only members and tags decide', () => {
     const scoped = { ...europe, scopeGroupIds: ['some-group'] } as RoleAssignmentRecord;
     const scope = viewerScopeOf(records([scoped], [[EUROPE_GROUP, read(REGIONAL)]]), { objectId: REGIONAL });
-    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], []]));
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], [], ['Europe']]));
   });
 });
 
@@ -155,7 +155,7 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
       objectId: REGIONAL,
     });
     expect(scope.kind === 'tags' && [...scope.areas!.granted]).toEqual([['endpointAnalytics', ['Read Only Operator']]]);
-    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], [], ['Read Only Operator']]));
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', ['endpointAnalytics=Read Only Operator'], [], ['Read Only Operator'], ['Europe']]));
   });
 
   it('only the assignments the viewer holds count: a role held by someone else grants them nothing', () => {
@@ -165,7 +165,7 @@ describe('the tenant-wide areas a viewer limited to scope tags may read (role de
     expect(scope.kind === 'tags' && scope.areas!.granted.size).toBe(0);
     expect(scope.kind === 'tags' && scope.areas!.unknown.size).toBe(0);
     // Not the key of a channel's scope of the same tag, which opens the tagged reports: roles that grant nothing open none, and the two never share a view.
-    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], []]));
+    expect(scope.kind === 'tags' && scope.key).toBe(JSON.stringify(['1', [], [], [], ['Europe']]));
     expect(scope.kind === 'tags' && scope.key).not.toBe((scopeOfTag({ id: '1', displayName: 'Europe' }) as { key: string }).key);
   });
 

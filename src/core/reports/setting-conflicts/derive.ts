@@ -79,25 +79,36 @@ export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Device control's device installation settings that Intune merges into one list for a device:
+ * Device control's device installation lists, which Intune merges into one list for a device:
  * "Policy merge for device control profiles" (Microsoft Learn, "Attack surface reduction policy for
  * endpoint security in Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-asr-policy)
  * lists allowing and blocking by device identifiers, by setup classes and by device instance
  * identifiers as settings that "support policy merge", and says "Policy merge evaluates the lists of
  * setup classes that were configured in each instance … The result is a single list for each of the
- * supported settings". The whole setting merges: its list (`…_deviceinstall_classes_deny_list`) and
- * the rest of its tree (whether it is enabled, whether it applies to devices already installed).
+ * supported settings". What merges is the list, the setting's child ending in `_list`
+ * (`…preventinstallationofmatchingdevicesetupclasses_deviceinstall_classes_deny_list`).
  * Blocking by device identifiers is left out: the endpoint security policy page says policy merge
  * does not support "the CSP to prevent installation of matching device IDs
  * (PreventInstallationOfMatchingDeviceIDs)" (learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
  * so where the two pages disagree it is `DEVICE_IDS_PREVENTED` below, never a proven conflict.
  */
-const DEVICE_CONTROL_MERGED =
-  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))(?:_|$)/;
+const DEVICE_CONTROL_MERGED_LIST =
+  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))_\w+_list$/;
 
-/** Whether Intune merges this setting's values across policies rather than conflicts on them (`MERGED_SETTINGS`, `DEVICE_CONTROL_MERGED`). */
+/**
+ * The rest of such a setting: whether it is enabled, whether it applies to devices already installed
+ * (`…_deny_retroactive`). Every policy that brings a list enables the setting, so the same value in
+ * two is part of the merge, not a duplicate to take out; different values are a possible conflict,
+ * since neither page says how Intune combines them (`DEVICE_CONTROL_PART_DOUBT`).
+ */
+const DEVICE_CONTROL_MERGED_PART =
+  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))(?:_(?!\w+_list$)\w+)?$/;
+const DEVICE_CONTROL_PART_DOUBT =
+  "Intune merges this device control setting's lists across policies (the attack surface reduction policy page), and Microsoft does not say how it combines the rest of the setting, such as whether it is enabled";
+
+/** Whether Intune merges this setting's values across policies rather than conflicts on them (`MERGED_SETTINGS`, `DEVICE_CONTROL_MERGED_LIST`). */
 export function isMergedSetting(settingDefinitionId: string): boolean {
-  return MERGED_SETTINGS.has(settingDefinitionId) || DEVICE_CONTROL_MERGED.test(settingDefinitionId);
+  return MERGED_SETTINGS.has(settingDefinitionId) || DEVICE_CONTROL_MERGED_LIST.test(settingDefinitionId);
 }
 
 /** Preventing installation by device IDs: Microsoft's pages disagree on whether Intune merges it (above), so two values are never a proven conflict. */
@@ -159,11 +170,16 @@ export function judgePair(settingDefinitionId: string, a: Setter, b: Setter, ove
   if (overlap.kind === 'disjoint') return null;
   const secret = a.value.secret || b.value.secret;
   const same = !secret && a.value.value === b.value.value;
-  if (same) return overlap.kind === 'overlap' ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' } : null;
+  // The rest of a merged device control setting, the same in both: part of the merge, not a duplicate to take out.
+  if (same)
+    return overlap.kind === 'overlap' && !DEVICE_CONTROL_MERGED_PART.test(settingDefinitionId)
+      ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' }
+      : null;
   if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
   if (overlap.kind === 'possible')
     return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values differ, and whether a device or user gets both could not be told' };
   if (DEVICE_IDS_PREVENTED.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_IDS_DOUBT };
+  if (DEVICE_CONTROL_MERGED_PART.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_PART_DOUBT };
   return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
 }
 
@@ -404,11 +420,6 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 }
 
 /**
- * Said once for the table, never row by row: how many settings are shown by their settings catalog
- * id and their choices by option id, because Graph sent no definition for them with the policies'
- * settings (`$expand=settingDefinitions`; a definition is never made up).
- */
-/**
  * The report's notice: "none" said only of the kinds compared, and the kinds not compared named
  * wherever the tenant assigns them (docs/finding-rules.md, "Setting conflicts", "What is compared"),
  * so that a tenant with a classic profile never reads a clean "no conflict". A report with rows says
@@ -417,16 +428,20 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 function conflictsNotice(rows: number, unnamed: string | null, uncompared: string | null): string | null {
   if (rows > 0) return unnamed;
   return uncompared
-    ? `No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ${uncompared}`
+    ? `No setting is set by two of the policies compared (settings catalog policies, and endpoint security policies and security baselines in the settings catalog's format) that reach the same devices or users. ${uncompared}`
     : 'No setting is set by two policies that reach the same devices or users.';
 }
 
 /** The object kinds that set settings this report does not read, by their admin-center names (singular, plural). */
-const UNCOMPARED_KIND_WORDS: ReadonlyArray<[AssignableObject['kind'], string, string]> = [
+export const UNCOMPARED_KIND_WORDS: ReadonlyArray<[AssignableObject['kind'], string, string]> = [
   ['deviceConfiguration', 'configuration profile', 'configuration profiles'],
   ['administrativeTemplate', 'Administrative Template', 'Administrative Templates'],
-  ['intent', 'endpoint security policy made before the settings catalog', 'endpoint security policies made before the settings catalog'],
+  // Intents: security baselines and endpoint security policies made from the older templates, before the settings catalog's format.
+  ['intent', 'security baseline or endpoint security policy of the older templates', 'security baselines and endpoint security policies of the older templates'],
 ];
+
+/** The kinds whose settings are not read, so never compared (`UNCOMPARED_KIND_WORDS`): one list for this report and "what applies". */
+export const UNCOMPARED_KINDS: ReadonlySet<AssignableObject['kind']> = new Set(UNCOMPARED_KIND_WORDS.map(([kind]) => kind));
 
 /**
  * What the tenant assigns that this report does not compare: classic configuration profiles,
@@ -445,6 +460,11 @@ export function uncomparedSentence(objects: readonly AssignableObject[]): string
   return `Not compared, as their settings are not read: ${joinAnd(counts)} assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.`;
 }
 
+/**
+ * Said once for the table, never row by row: how many settings are shown by their settings catalog
+ * id and their choices by option id, because Graph sent no definition for them with the policies'
+ * settings (`$expand=settingDefinitions`; a definition is never made up).
+ */
 export function unnamedNotice(count: number): string | null {
   if (count === 0) return null;
   return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;

@@ -634,10 +634,10 @@ describe('what is compared: never a clean "no conflict" while a kind that can co
     const empty = deriveSettingConflicts(withClassic);
     expect(empty.state).toBe('empty');
     expect(empty.notice).toBe(
-      'No setting is set by two of the policies compared (settings catalog, endpoint security and security baseline policies) that reach the same devices or users. ' +
+      "No setting is set by two of the policies compared (settings catalog policies, and endpoint security policies and security baselines in the settings catalog's format) that reach the same devices or users. " +
         'Not compared, as their settings are not read: 2 configuration profiles and 1 Administrative Template assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.',
     );
-    expect(uncomparedSentence([classic('intent', 'x', [allDevices])])).toContain('1 endpoint security policy made before the settings catalog assigned');
+    expect(uncomparedSentence([classic('intent', 'x', [allDevices])])).toContain('1 security baseline or endpoint security policy of the older templates assigned');
 
     const loaded = deriveSettingConflicts({
       ...withClassic,
@@ -647,6 +647,8 @@ describe('what is compared: never a clean "no conflict" while a kind that can co
     expect(loaded.rows).toHaveLength(1);
     // With rows, no "none" is said: the notice keeps to what it must say, and the report's summary names the kinds not compared.
     expect(loaded.notice).not.toContain('Not compared');
-    expect(settingConflictsReport.summary).toContain('Configuration profiles, Administrative Templates and older endpoint security policies are not compared');
+    expect(settingConflictsReport.summary).toContain(
+      'Configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared',
+    );
   });
 });
