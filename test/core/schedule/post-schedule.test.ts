@@ -44,6 +44,11 @@ function afterRun(
   return recordRun(book, { channel: schedule!.channel, setAt: schedule!.setAt, slot: at(slot), now, ...outcome });
 }
 
+/** What setting a schedule again in `schedule`'s channel takes, at `now`: Megan, UTC, report 4. */
+function settingAgain(schedule: PostSchedule, now: string) {
+  return { channel: schedule.channel, name: schedule.name, reference: schedule.reference, reports: ['escrow-gaps' as const], setBy: 'Megan', senderTimeZone: 'UTC', now: at(now) };
+}
+
 const request = (when: string): ScheduleRequest => {
   const reading = readScheduleRequest(when);
   if (!reading.ok) throw new Error(reading.message);
@@ -238,15 +243,7 @@ describe('the book of schedules', () => {
     ).toEqual([{ channel: schedule.channel, scopeTag: europe }]);
 
     // A schedule of the whole tenant set there opens the channel again; one of another tag keeps it to that tag.
-    const context = {
-      channel: schedule.channel,
-      name: schedule.name,
-      reference: schedule.reference,
-      reports: ['escrow-gaps' as const],
-      setBy: 'Megan',
-      senderTimeZone: 'UTC',
-      now: at('2026-11-25T10:00:00Z'),
-    };
+    const context = settingAgain(schedule, '2026-11-25T10:00:00Z');
     const americas = setSchedule(stopped.book, request('daily'), { ...context, reports: ['security-posture'], scopeTag: { id: '2', name: 'Americas' } });
     if (!americas.ok) throw new Error(americas.message);
     expect(channelTag(americas.book, schedule.channel)).toEqual({ id: '2', name: 'Americas' });
@@ -277,15 +274,7 @@ describe('the book of schedules', () => {
 
   it("keeps a tagged schedule's setter's reads, and knows a torn one", () => {
     const { book, schedule } = scheduled(request('daily'), '2026-11-23T10:00:00Z');
-    const context = {
-      channel: schedule.channel,
-      name: schedule.name,
-      reference: schedule.reference,
-      reports: ['escrow-gaps' as const],
-      setBy: 'Megan',
-      senderTimeZone: 'UTC',
-      now: at('2026-11-23T11:00:00Z'),
-    };
+    const context = settingAgain(schedule, '2026-11-23T11:00:00Z');
     const tagged = setSchedule(book, request('daily'), { ...context, scopeTag: { id: '1', name: 'Europe' }, setterReads: ['managedDevices'] });
     if (!tagged.ok) throw new Error(tagged.message);
     expect(tagged.schedule.setterReads).toEqual(['managedDevices']);
