@@ -84,6 +84,8 @@ export function webAppManifest(project, packages) {
     scripts: { start: 'node dist/server/main.js' },
     dependencies,
     ...(project.overrides ? { overrides: project.overrides } : {}),
+    // The install scripts the project approved (npm's `allowScripts`), so an install of the package runs the same ones.
+    ...(project.allowScripts ? { allowScripts: project.allowScripts } : {}),
   };
 }
 
