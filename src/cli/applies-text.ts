@@ -15,6 +15,7 @@ import {
   conflictsSentence,
   countsSentence,
   policyVerdictWords,
+  undecidedReasons,
   withoutReason,
   DEVICE_GROUPS_NOT_GRANTED,
 } from '../core/applies/words.js';
@@ -37,9 +38,10 @@ export function appliesToText(result: AppliesResult, width: number | null = null
   const lines = [...wrap(appliesHeading(answer.subject), width), ...wrap(countsSentence(answer.counts), width)];
   // Why the device's own groups are unknown (no Device.Read.All, no Entra device) is one reason for
   // every object it leaves undecided: said once, above them, rather than under each.
-  const reason = answer.subject.kind === 'device' ? answer.subject.entraUnknownReason : undefined;
-  const sharing = reason ? answer.groups.flatMap((group) => group.entries).filter((entry) => entry.verdict === 'unknown' && entry.words.includes(reason)) : [];
-  const once = reason && sharing.length > 1 ? reason : null;
+  // The grouping the tab and the card use (`undecidedReasons`: the shared reason is the one with paths); said apart here only for two or more.
+  const shared = undecidedReasons(answer).find((reason) => reason.paths !== undefined);
+  const sharing = shared?.entries ?? [];
+  const once = shared && sharing.length > 1 ? shared.words : null;
   if (once)
     lines.push(
       '',

@@ -92,8 +92,9 @@ export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
  * (PreventInstallationOfMatchingDeviceIDs)" (learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
  * so where the two pages disagree it is `DEVICE_IDS_PREVENTED` below, never a proven conflict.
  */
-const DEVICE_CONTROL_MERGED_LIST =
-  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))_\w+_list$/;
+const DEVICE_CONTROL_MERGED_SETTING =
+  'device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))';
+const DEVICE_CONTROL_MERGED_LIST = new RegExp(`^${DEVICE_CONTROL_MERGED_SETTING}_\\w+_list$`);
 
 /**
  * The rest of such a setting: whether it is enabled, whether it applies to devices already installed
@@ -101,8 +102,7 @@ const DEVICE_CONTROL_MERGED_LIST =
  * two is part of the merge, not a duplicate to take out; different values are a possible conflict,
  * since neither page says how Intune combines them (`DEVICE_CONTROL_PART_DOUBT`).
  */
-const DEVICE_CONTROL_MERGED_PART =
-  /^device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))(?:_(?!\w+_list$)\w+)?$/;
+const DEVICE_CONTROL_MERGED_PART = new RegExp(`^${DEVICE_CONTROL_MERGED_SETTING}(?:_(?!\\w+_list$)\\w+)?$`);
 const DEVICE_CONTROL_PART_DOUBT =
   "Intune merges this device control setting's lists across policies (the attack surface reduction policy page), and Microsoft does not say how it combines the rest of the setting, such as whether it is enabled";
 
