@@ -6,7 +6,8 @@ import { answerBatch } from './batch.js';
 import type { BatchHost } from './batch.js';
 import { SimCollectionReads } from './collection-reads.js';
 import { SimDirectory } from './directory.js';
-import { SimMemberships } from './memberships.js';
+import { findUser, SimMemberships } from './memberships.js';
+import { devicesOfUser, USER_DEVICES_PATH } from './user-devices.js';
 import type { SimEntra } from './entra.js';
 import { faultAnswer, redirectNextLink } from './faults.js';
 import type { FaultInjector } from './faults.js';
@@ -227,6 +228,8 @@ export class SimGraph {
     if (membershipAnswer) return membershipAnswer;
 
     const { resources } = this.options;
+    const userDevices = USER_DEVICES_PATH.exec(path);
+    if (userDevices) return this.userDevices(context, version, decodeURIComponent(userDevices[1]!));
     const nested = resources.findNestedResource(version, path);
     if (nested) return this.access.refuseRead(context, version, nested.resource) ?? this.reads.nested(context, version, nested.resource, nested.parentId);
     const entity = resources.findEntity(version, path);
@@ -240,6 +243,23 @@ export class SimGraph {
     const refusal = this.access.refuseRead(context, version, resource);
     if (refusal) return refusal;
     return resource.kind === 'singleton' ? this.reads.singleton(context, version, resource) : this.reads.collection(context, version, resource);
+  }
+
+  /** A user's managed devices (user-devices.ts): refused and paged as the tenant's list is; 404 for a user the directory does not hold. */
+  private userDevices(context: RequestContext, version: VersionSegment, userId: string): SimAnswer {
+    const resource = this.options.resources.findResource(version, '/deviceManagement/managedDevices');
+    if (resource?.kind !== 'collection') throw new Error('the simulator serves no managed devices list');
+    const refusal = this.access.refuseRead(context, version, resource);
+    if (refusal) return refusal;
+    const tenant = this.options.tenant();
+    const user = findUser(tenant, userId.toLowerCase());
+    if (!user)
+      return errorAnswer(context, 404, 'Request_ResourceNotFound', `Resource '${userId}' does not exist or one of its queried reference-property objects are not present.`);
+    return this.reads.collection(context, version, resource, {
+      records: devicesOfUser(tenant, user),
+      path: `/users/${userId}/managedDevices`,
+      entitySet: `users('${user}')/managedDevices`,
+    });
   }
 }
 

@@ -178,7 +178,7 @@ export class SimMemberships {
 }
 
 /** A user's lower-case id by id or user principal name: the tenant's users, group members and stored managed devices' primary users. */
-function findUser(tenant: SimTenant, wanted: string): string | undefined {
+export function findUser(tenant: SimTenant, wanted: string): string | undefined {
   const explicit = tenant.users?.get(wanted) ?? [...(tenant.users?.values() ?? [])].find((user) => user.userPrincipalName?.toLowerCase() === wanted);
   if (explicit) return explicit.id.toLowerCase();
   if (directParents(tenant, wanted).some((group) => group.members.some((member) => member.type === 'user' && member.id.toLowerCase() === wanted))) return wanted;

@@ -17,12 +17,14 @@ import {
   EXCLUDED_PATHS,
   FIREWALL_RULES,
   ONBOARDING,
+  PASSWORD_DELAY,
   TELEMETRY,
 } from '../../src/core/reports/setting-conflicts/demo.js';
 import { found } from '../support/applies-answer.js';
 
 // Without Device.Read.All (`--deny Device.Read.All`), so that one of the device's policies cannot be decided: a possible conflict.
-const harness = useTestSimulator({ tenant: withDenied(buildDemoTenant(), ['Device.Read.All']) });
+const tenant = buildDemoTenant();
+const harness = useTestSimulator({ tenant: withDenied(tenant, ['Device.Read.All']) });
 
 /** A Windows device whose primary user (user2) is in "Engineering devices", where the setting conflicts demo plants its cases, and not in "Engineering leads". */
 const ENGINEERING_DEVICE = 'CONTOSO-0002';
@@ -178,6 +180,25 @@ describe("what applies lists a device's setting conflicts, judged as the setting
 
     // Nothing failed is kept: the next question reads them and lists the conflicts.
     expect(ids(checked(await app.applies!.applies(ENGINEERING_DEVICE)), 'conflict')).toContain(CAMERA);
+  });
+
+  it("agrees with the setting conflicts report on a Mac that a policy to All devices and one to its user's group both reach", async () => {
+    const design = [...tenant.groups.values()].find((group) => group.displayName === 'Design team')!;
+    const members = new Set(design.members.map((member) => member.id.toLowerCase()));
+    const macs = tenant.collections.managedDevices.filter((device) => device.operatingSystem === 'macOS' && members.has(String(device.userId).toLowerCase()));
+    expect(macs.length).toBeGreaterThan(0);
+    const app = services();
+    for (const mac of macs) {
+      const delay = checked(await app.applies!.applies(String(mac.deviceName))).find((setting) => setting.settingDefinitionId === PASSWORD_DELAY);
+      expect(delay?.kind, String(mac.deviceName)).toBe('conflict');
+    }
+    // Report 7 proves the same pair meets, through the group's users' enrolled devices, and names each Mac.
+    const report = await app.reports.get('setting-conflicts');
+    const finding = report.findings.find((candidate) => candidate.subjectId === PASSWORD_DELAY);
+    expect(finding?.kind).toBe('setting-conflict');
+    const count = macs.length === 1 ? '1 device' : `${macs.length} devices`;
+    expect(finding?.detail).toContain(`Both reach the enrolled devices of the users in group "Design team", which All devices includes: ${count}`);
+    for (const mac of macs.slice(0, 3)) expect(finding?.detail).toContain(`device ${String(mac.deviceName)}`);
   });
 
   it('reads the settings itself where nothing shares the loads, with the same answer', async () => {

@@ -73,6 +73,7 @@ describe('the derived allow-list', () => {
         "/v1.0/groups/{id}/memberOf",
         "/v1.0/groups/{id}/members",
         "/v1.0/informationProtection/bitlocker/recoveryKeys",
+        "/v1.0/users/{id}/managedDevices",
         "/v1.0/users/{id}/transitiveMemberOf",
       ]
     `);
@@ -102,9 +103,11 @@ describe('upstream allow-list', () => {
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
     // name, a user's, a group's and a device's memberships, the Entra device, and on beta a
     // device's scope tags for a viewer limited to them); the viewer scope's role assignments, scope
-    // tags and admin groups' members; report 7's conflict summary; the viewer scope's role
-    // definitions and one role's assignments.
-    expect(UPSTREAM_PATHS).toHaveLength(56);
+    // tags and admin groups' members; report 7's conflict summary and users' enrolled devices; the
+    // viewer scope's role definitions and one role's assignments.
+    expect(UPSTREAM_PATHS).toHaveLength(57);
+    expect(isAllowedUpstreamPath('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/managedDevices')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/users/everyone/managedDevices')).toBe(false);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/roleAssignments')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/deviceManagement/auditEvents')).toBe(true);

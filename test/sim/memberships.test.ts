@@ -74,3 +74,24 @@ describe("the simulator's membership reads", () => {
     expect((await graph.get("/v1.0/groups?$filter=startswith(displayName,'Sales')")).status).toBe(400);
   });
 });
+
+describe("the simulator's list of a user's managed devices", () => {
+  it("lists the devices whose primary user is that user, selected and paged as the tenant's list, and refuses it without a managed devices permission", async () => {
+    const user = user40();
+    const theirs = tenant.collections.managedDevices.filter((device) => String(device.userId).toLowerCase() === user.toLowerCase());
+    expect(theirs.length).toBeGreaterThan(1);
+    const answer = await graph.get(`/v1.0/users/${user}/managedDevices?$select=id,deviceName,operatingSystem`);
+    expect(answer.status).toBe(200);
+    const listed = answer.body.value as Array<Record<string, unknown>>;
+    expect(listed.map((device) => device.id).sort()).toEqual(theirs.map((device) => device.id).sort());
+    expect(Object.keys(listed[0]!).sort()).toEqual(['deviceName', 'id', 'operatingSystem']);
+    // Beta-only properties are unknown to /v1.0, as on the tenant's list; a page of one has a next link.
+    expect((await graph.get(`/v1.0/users/${user}/managedDevices?$select=id,joinType`)).status).toBe(400);
+    expect((await graph.get(`/v1.0/users/${user}/managedDevices?$top=1`)).body['@odata.nextLink']).toBeDefined();
+    // A user the directory does not hold: 404. Without DeviceManagementManagedDevices.Read.All: 403.
+    expect((await graph.get('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/managedDevices')).status).toBe(404);
+    const app = graph.sim.addApplication({ roles: ['User.Read.All', 'Group.Read.All'] });
+    const bearer = await requestAppToken(graph.sim, { clientId: app.clientId, secret: app.secrets[0]! });
+    expect((await graph.get(`/v1.0/users/${user}/managedDevices`, { bearer })).status).toBe(403);
+  });
+});

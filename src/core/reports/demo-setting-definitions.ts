@@ -98,6 +98,8 @@ const DEFINITIONS: Readonly<Record<string, DemoDefinition>> = {
   },
   device_vendor_msft_policy_config_system_allowtelemetry: { displayName: 'Allow Telemetry', options: { '0': 'Security', '1': 'Basic', '2': 'Enhanced', '3': 'Full' } },
   device_vendor_msft_windowsadvancedthreatprotection_onboarding: { displayName: 'Onboarding (Device)' },
+  // macOS's Screen Saver payload (com.apple.screensaver) in the settings catalog: the seconds before the password is asked for.
+  'com.apple.screensaver_askforpassworddelay': { displayName: 'Ask For Password Delay' },
   device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdevicesetupclasses: {
     displayName: 'Prevent installation of devices using drivers that match these device setup classes',
     options: { '0': 'Disabled', '1': 'Enabled' },

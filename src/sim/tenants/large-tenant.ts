@@ -434,11 +434,26 @@ function generateDevices(options: {
   const recoveryKeys = madeOf('recoveryKeys');
   const localCredentials = madeOf('localCredential');
   const performance = madeOf('performance');
+  let byUser: Map<string, number[]> | undefined;
+  const devicesByUser = (): Map<string, number[]> => {
+    if (byUser) return byUser;
+    byUser = new Map();
+    for (const [index, userId] of userIds.entries()) {
+      if (!userId) continue;
+      const key = userId.toLowerCase();
+      const list = byUser.get(key);
+      if (list) list.push(index);
+      else byUser.set(key, [index]);
+    }
+    return byUser;
+  };
   return {
     managedDevices: {
       ...list(deviceCount, (index) => devices(index)[0]!),
       // A device's name and its primary user's UPN carry its index (drawDevice): `NW-000042`, `iPhone-42`, `user42@northwind.example`.
       indexOf: (property: string, value: string) => {
+        // A user's devices (`/users/{id}/managedDevices`, src/sim/user-devices.ts): the devices given that primary user.
+        if (property === 'userId') return devicesByUser().get(value.toLowerCase()) ?? [];
         // Without case, as the look-alike's `eq` compares (sameFilterString, src/sim/odata-query.ts).
         const pattern = property === 'deviceName' ? /^(?:NW-(\d{6,})|iPhone-(\d+))$/i : property === 'userPrincipalName' ? /^user(\d+)@northwind\.example$/i : null;
         if (!pattern) return undefined;

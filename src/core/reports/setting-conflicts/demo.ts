@@ -40,6 +40,8 @@ const BLUETOOTH_SETUP_CLASS = '{e0cbf06c-cd8b-4647-bb8a-263b43f0f974}';
 export const FIREWALL_RULES = 'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}';
 
 export const ONBOARDING = 'device_vendor_msft_windowsadvancedthreatprotection_onboarding';
+/** macOS's screen saver: the seconds before a password is asked for (the settings catalog's com.apple.screensaver payload). */
+export const PASSWORD_DELAY = 'com.apple.screensaver_askforpassworddelay';
 /** The tokens Graph gives in place of a secret's value; a test checks that no result carries them. */
 export const SECRET_TOKENS = ['9fab7c95-0bb6-4fda-a4a1-6ca582bb3124', '1301f427-7ba6-4908-92a1-15938680cde6'] as const;
 
@@ -99,9 +101,10 @@ function firewallRulesSetting(rule: { name: string; action: 'allow' | 'block'; p
  * (`deviceAndAppManagementAssignmentFilterType` `none` where there is no filter; the beta
  * `deviceAndAppManagementAssignmentTarget`), so that "no filter" is read, not unknown.
  */
-function policy(tenant: Tenant, name: string, settings: SettingInstance[], targets: Target[]): string {
+function policy(tenant: Tenant, name: string, settings: SettingInstance[], targets: Target[], platforms?: Beta.DeviceManagementConfigurationPlatforms): string {
   const id = plantConfigurationPolicy(tenant, { name, templateFamily: 'none', settings, targets });
   const record = tenant.records('configurationPolicies').find((candidate) => candidate.id === id) as unknown as Beta.DeviceManagementConfigurationPolicy;
+  if (platforms) record.platforms = platforms;
   for (const assignment of record.assignments ?? []) {
     if (assignment.target) Object.assign(assignment.target, { deviceAndAppManagementAssignmentFilterId: null, deviceAndAppManagementAssignmentFilterType: 'none' });
   }
@@ -279,6 +282,36 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
           [include(buildAgents)],
         );
       }
+
+      // A policy to All devices and one to a group of users, both for macOS, setting the password
+      // delay differently. Intune delivers the group's policy to its users' devices and the other to
+      // every enrolled device, so a Mac enrolled by one of those users gets both: a conflict, proven
+      // by that user's enrolled devices (`GET /users/{id}/managedDevices`), as "what applies" finds
+      // on that Mac through its primary user. The group's other user enrolled no Mac.
+      const macUser = macOwner(tenant);
+      const design = tenant.addGroup({ displayName: 'Design team', userIds: [macUser, users.find((user) => user !== macUser && !macOwners(tenant).includes(user))!] });
+      policy(tenant, 'Mac - password 5 seconds after the screen saver (all Macs)', [integerSetting(PASSWORD_DELAY, 5)], [{ kind: 'allDevices' }], 'macOS');
+      policy(tenant, 'Mac - password 60 seconds after the screen saver (Design team)', [integerSetting(PASSWORD_DELAY, 60)], [include(design)], 'macOS');
+      tenant.declare('setting-conflict', PASSWORD_DELAY);
     },
   },
 ];
+
+/** The users whose Macs report 4's demo enrolled, by the index in their devices' user principal names (`user<n>@`; "what applies" makes it each device's `userId`). */
+function macOwners(tenant: Pick<Tenant, 'records' | 'users'>): string[] {
+  return tenant
+    .records('managedDevices')
+    .filter((device) => device.operatingSystem === 'macOS')
+    .flatMap((device) => {
+      const index = /^user(\d+)@/.exec(String(device.userPrincipalName ?? ''))?.[1];
+      const user = index === undefined ? undefined : tenant.users[Number(index)];
+      return user ? [user] : [];
+    });
+}
+
+/** The first user who enrolled a Mac in the demo. */
+function macOwner(tenant: Pick<Tenant, 'records' | 'users'>): string {
+  const [owner] = macOwners(tenant);
+  if (!owner) throw new Error("the demo's devices hold no Mac with a user");
+  return owner;
+}

@@ -15,7 +15,8 @@ import type { AssignableObject } from '../assignment-hygiene/load.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
 import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
-import type { Overlap, TargetedPolicy } from './overlap.js';
+import type { MemberDevices, Overlap } from './overlap.js';
+import type { TargetedPolicy } from './group-reach.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
 import { classicSettingName } from './classic-settings.js';
@@ -42,6 +43,8 @@ export interface SettingConflictRecords {
   definitionNames?: ReadonlyMap<string, string>;
   /** What devices already reported (the conflict summary), or why it could not be read. */
   reported: ReportedConflicts;
+  /** The enrolled devices of the users whose devices decide an overlap with All devices (load.ts), where they were read. */
+  memberDevices?: MemberDevices;
 }
 
 /**
@@ -264,10 +267,10 @@ function settingVerdict(settingDefinitionId: string, setters: readonly Setter[],
   return worst;
 }
 
-/** Report 2's record of a configuration policy, by lower-case id, with the platforms report 3 read where report 2 has none. */
-function targetedPolicies(records: SettingConflictRecords): Map<string, TargetedPolicy> {
+/** Report 2's record of each settings catalog policy, by lower-case id: the targets the overlap reads (the platforms report 3 read are added where report 2 has none). */
+export function targetedPolicies(objects: readonly AssignableObject[]): Map<string, TargetedPolicy> {
   const byId = new Map<string, TargetedPolicy>();
-  for (const object of records.assignments.objects) if (object.kind === 'settingsCatalogPolicy') byId.set(object.id.toLowerCase(), object);
+  for (const object of objects) if (object.kind === 'settingsCatalogPolicy') byId.set(object.id.toLowerCase(), object);
   return byId;
 }
 
@@ -288,7 +291,8 @@ export function indexSetters<S extends Setter>(index: Map<string, S[]>, values: 
 
 export function deriveSettingConflicts(records: SettingConflictRecords): DerivedReport<ConflictFindingKind> {
   const groups = records.assignments.groups;
-  const targeted = targetedPolicies(records);
+  const memberDevices = records.memberDevices ?? new Map();
+  const targeted = targetedPolicies(records.assignments.objects);
   const names = records.definitionNames ?? new Map<string, string>();
   const uncheckedSubjects: Array<UncheckedSubject<ConflictFindingKind>> = [];
 
@@ -306,7 +310,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     const missing = !targetA ? a : !targetB ? b : null;
     const overlap: Overlap = missing
       ? { kind: 'possible', reason: `the assignments of "${missing.name}" were not among those read`, short: 'assignments not read' }
-      : targetsOverlap({ ...targetA!, platforms: targetA!.platforms ?? a.platforms }, { ...targetB!, platforms: targetB!.platforms ?? b.platforms }, groups);
+      : targetsOverlap({ ...targetA!, platforms: targetA!.platforms ?? a.platforms }, { ...targetB!, platforms: targetB!.platforms ?? b.platforms }, groups, memberDevices);
     overlaps.set(key, overlap);
     return overlap;
   };
@@ -316,7 +320,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     let known = keys.get(policy.id);
     if (!known) {
       const target = targeted.get(policy.id.toLowerCase());
-      known = target ? provenTargetKeys(target, groups) : [];
+      known = target ? provenTargetKeys({ ...target, platforms: target.platforms ?? policy.platforms }, groups, memberDevices) : [];
       keys.set(policy.id, known);
     }
     return known;

@@ -5,7 +5,8 @@
  * where their loads are shared (docs/architecture.md, "Loading once for everyone"), else loaded side
  * by side through those reports' own loads. Either way it makes no read of its own for them
  * (docs/finding-rules.md, "Setting conflicts"); the settings' display names come with report 3's
- * settings reads. Its one read of its own is what devices already reported (reads.ts), optional.
+ * settings reads. Its reads of its own (reads.ts), both optional, are what devices already reported
+ * and the enrolled devices of the users through whom a policy's group meets a policy to All devices.
  */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
@@ -22,7 +23,9 @@ import type { AssignmentRecords } from '../assignment-hygiene/load.js';
 import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
 import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './derive.js';
+import { targetedPolicies } from './derive.js';
 import { CONFLICT_SUMMARY_READ } from './reads.js';
+import { readMemberDevices, usersToRead } from './member-devices.js';
 
 function policyLink(policy: SecurityPolicy): string {
   return intuneLinks.configurationPolicy({
@@ -123,5 +126,9 @@ export async function loadSettingConflicts(context: LoadContext): Promise<Settin
     () => shared(context, assignmentHygieneReport),
     (signal) => loadReported(context, signal),
   ]);
-  return conflictRecords(posture, assignments, reported);
+  const records = conflictRecords(posture, assignments, reported);
+  // Then the enrolled devices of the few users through whom a policy's group meets a policy to All devices (member-devices.ts).
+  const users = usersToRead(records.policies, targetedPolicies(assignments.objects), assignments.groups);
+  if (users.length === 0) return records;
+  return { ...records, memberDevices: await readMemberDevices(context.graph, users, new AbortController().signal) };
 }

@@ -1,174 +1,44 @@
 /**
  * Whether two policies' targets reach a device or user in common, as Intune decides it, from report
- * 2's assignment records alone (docs/finding-rules.md, "Setting conflicts", "Overlap as Intune
- * decides it"). Proven only where the records prove it; what they cannot tell is "possible", with
- * the reason; disjoint only where nothing can be reached by both.
+ * 2's assignment records (who each target reaches: group-reach.ts) and, beside All devices, the
+ * enrolled devices of a group's users where report 7 read them (docs/finding-rules.md, "Setting
+ * conflicts", "Overlap as Intune decides it"). Proven only where the records prove it; what they
+ * cannot tell is "possible", with the reason; disjoint only where nothing can be reached by both.
  */
 
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import { objectPlatform, PLATFORM_NAMES } from '../../applies/platform.js';
-import type { AssignableObject, AssignmentTarget } from '../assignment-hygiene/load.js';
-
-/**
- * Why an overlap cannot be told: the whole reason, for the finding's detail, and a few words of it
- * (`short`), for the table's Overlap cell, which must fit a narrow column.
- */
-export type Doubt = { reason: string; short: string };
+import type { Platform } from '../../applies/platform.js';
+import { exclusionOf, filterDoubt, groupName, liveExclusions, liveInclusions, reachesNoOne, reachOf, targetName, targetReach } from './group-reach.js';
+import type { Doubt, Include, Kind, Reach, TargetedPolicy } from './group-reach.js';
 
 export type Overlap = { kind: 'overlap'; shared: string; reached?: Reached } | ({ kind: 'possible' } & Doubt) | { kind: 'disjoint'; reason: string };
 
-/** What the overlap of two policies needs to know of each: its name, platforms and targets. */
-export type TargetedPolicy = Pick<AssignableObject, 'kind' | 'id' | 'name' | 'targets' | 'platforms' | 'odataType'>;
+/**
+ * The enrolled devices of the users report 7 read them for (load.ts, `MEMBER_DEVICES_READ`), by the
+ * user's lower-case id, or why they could not be read; a user not in the map was not read. Intune
+ * delivers a policy assigned to a user group to that user's devices, and one assigned to All devices
+ * to every enrolled device (docs/finding-rules.md, "Setting conflicts", "A user's enrolled devices").
+ */
+export type MemberDevices = ReadonlyMap<string, { ok: true; devices: readonly EnrolledDevice[] } | { ok: false; reason: string }>;
 
-type Include = Extract<AssignmentTarget, { type: 'allUsers' | 'allDevices' | 'include' }>;
+const NO_MEMBER_DEVICES: MemberDevices = new Map();
 
-function groupName(groups: ReadonlyMap<string, GroupLookup>, id: string): string {
-  const group = groups.get(id.toLowerCase());
-  return group?.state === 'found' ? `group "${group.displayName}"` : `group ${id}`;
-}
-
-function targetName(target: Include, groups: ReadonlyMap<string, GroupLookup>): string {
-  return target.type === 'allUsers' ? 'All users' : target.type === 'allDevices' ? 'All devices' : groupName(groups, target.groupId);
-}
-
-/** A group that reaches no one now: deleted, or read and without a member (a dynamic one may fill; it is not taken as empty). */
-function reachesNoOne(group: GroupLookup | undefined): boolean {
-  return group?.state === 'deleted' || (group?.state === 'found' && group.isEmpty && !group.dynamic);
+/** One of a user's enrolled devices: its managed device id, its name, and the platform its `operatingSystem` names (null for one this app does not know). */
+export interface EnrolledDevice {
+  id: string;
+  name: string;
+  platform: Platform | null;
 }
 
 /**
- * The inclusions that may reach someone: a deleted or empty group reaches no one, and an inclusion of
- * a group the policy also excludes is taken out ("exclusion takes precedence over inclusion" within
- * one group type, and a group is of one type; Microsoft Learn, device-profile-assign, "Exclude groups
- * from a policy assignment").
+ * What two included targets are proven to share (the users and devices, with the names of those
+ * known by one: a user's enrolled device), cannot be told to share, or are proven not to.
  */
-function liveInclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): { includes: Include[]; unsure: string | null } {
-  const targets = policy.targets ?? [];
-  const excluded = new Set(targets.filter((target) => target.type === 'exclude').map((target) => target.groupId.toLowerCase()));
-  const includes: Include[] = [];
-  let unsure: string | null = null;
-  for (const target of targets) {
-    if (target.type === 'allUsers' || target.type === 'allDevices') includes.push(target);
-    else if (target.type === 'include') {
-      const id = target.groupId.toLowerCase();
-      if (excluded.has(id) || reachesNoOne(groups.get(id))) continue;
-      includes.push(target);
-    } else if (target.type === 'configMgrCollection' || target.type === 'other') {
-      unsure ??= `"${policy.name}" is also assigned to a target of a kind not evaluated here (${target.type === 'other' ? target.odataType : 'a Configuration Manager collection'})`;
-    }
-  }
-  return { includes, unsure };
-}
-
-/** The exclusions that may take someone out: those of groups that are not deleted or empty. */
-function liveExclusions(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
-  return (policy.targets ?? [])
-    .filter((target): target is Extract<AssignmentTarget, { type: 'exclude' }> => target.type === 'exclude')
-    .map((target) => target.groupId)
-    .filter((id) => !reachesNoOne(groups.get(id.toLowerCase())));
-}
-
-/** Why a target's assignment filter leaves the overlap open, or null when it has none. */
-function filterDoubt(policy: TargetedPolicy, target: Include): Doubt | null {
-  if (target.filter === undefined) return { reason: `the assignment filter of "${policy.name}" was not read`, short: 'filter not read' };
-  if (target.filter.mode === 'none') return null;
-  return { reason: `"${policy.name}" is assigned with an assignment filter, whose rule is evaluated per device`, short: 'assignment filter' };
-}
-
-type Kind = 'user' | 'device';
-
-/**
- * Who a group reaches, as far as report 2's look-ups saw its members: the users and devices listed
- * in it or in a group nested in it whose look-up is among the records, the nested groups met on the
- * way, and why not every member was seen (null when every list on the way was whole). Intune targets
- * a group's members through the groups nested in it: "What applies" reads a subject's groups the
- * same way (`transitiveMemberOf`; docs/finding-rules.md, "Setting conflicts", "Overlap as Intune
- * decides it", for the sources).
- */
-interface Reach {
-  members: ReadonlyMap<string, Kind>;
-  nested: ReadonlySet<string>;
-  partial: Doubt | null;
-}
-
-/** Nesting followed below an assigned group, as report 2's look-up reads it (group-lookup.ts, three levels). */
-const MAX_DEPTH = 3;
-const reachCache = new WeakMap<ReadonlyMap<string, GroupLookup>, Map<string, Reach>>();
-
-function reachOf(groups: ReadonlyMap<string, GroupLookup>, groupId: string, depth = 0, path: ReadonlySet<string> = new Set()): Reach {
-  const id = groupId.toLowerCase();
-  let cache = reachCache.get(groups);
-  if (!cache) reachCache.set(groups, (cache = new Map()));
-  const known = depth === 0 ? cache.get(id) : undefined;
-  if (known) return known;
-  const group = groups.get(id);
-  const name = groupName(groups, id);
-  const members = new Map<string, Kind>();
-  const nested = new Set<string>();
-  let partial: Doubt | null = null;
-  if (group?.state === 'deleted') {
-    // A deleted group holds no one.
-  } else if (group === undefined && depth > 0) {
-    // A group nested among users is not looked up by report 2 unless a policy names it too (group-lookup.ts reads below groups of groups only).
-    partial = { reason: `${name}, nested in a group assigned, was not looked up, so its members were not seen`, short: 'nested group not read' };
-  } else if (group?.state !== 'found') {
-    partial = { reason: `the members of ${name} could not be read`, short: 'group not read' };
-  } else if (group.members === undefined) {
-    partial = { reason: `the members of ${name} were not read`, short: 'members not read' };
-  } else {
-    for (const member of group.members) {
-      if (member.type === 'user' || member.type === 'device') members.set(member.id, member.type);
-      else if (member.type === 'group' && !path.has(member.id) && member.id !== id) {
-        nested.add(member.id);
-        if (depth + 1 > MAX_DEPTH) {
-          partial ??= { reason: `${name} holds groups nested deeper than ${MAX_DEPTH} levels, whose members were not read`, short: 'nesting too deep' };
-          continue;
-        }
-        const inner = reachOf(groups, member.id, depth + 1, new Set([...path, id]));
-        for (const [innerId, kind] of inner.members) members.set(innerId, kind);
-        for (const innerGroup of inner.nested) nested.add(innerGroup);
-        partial ??= inner.partial;
-      }
-      // Another kind of object (a service principal, a contact) is neither a user nor a device Intune targets.
-    }
-    if (!group.membersWhole)
-      partial ??= { reason: `${name} has 20 members or more, and Graph lists only the first 20 of them in the one read made`, short: `not all members seen` };
-    else if (group.dynamic) partial ??= { reason: `${name} is a dynamic group, whose members change as its rule matches`, short: 'dynamic group' };
-  }
-  const reach: Reach = { members, nested, partial };
-  if (depth === 0) cache.set(id, reach);
-  return reach;
-}
-
-/** The users and devices a target is seen to reach, or `all` of a kind for All users and All devices. */
-function targetReach(target: Include, groups: ReadonlyMap<string, GroupLookup>): Reach | { all: Kind } {
-  if (target.type === 'allUsers') return { all: 'user' };
-  if (target.type === 'allDevices') return { all: 'device' };
-  return reachOf(groups, target.groupId);
-}
-
-/**
- * Whether a policy's exclusions take one user or device out: `out` when an excluded group is seen to
- * hold it ("Exclusion takes precedence over inclusion" for the same object, a user in a user group
- * or a device in a device group), `in` when every excluded group's whole list was seen without it,
- * else why it cannot be told.
- */
-function exclusionOf(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>, memberId: string): 'out' | 'in' | Doubt {
-  let doubt: Doubt | null = null;
-  for (const excluded of liveExclusions(policy, groups)) {
-    const reach = reachOf(groups, excluded);
-    if (reach.members.has(memberId)) return 'out';
-    if (reach.partial)
-      doubt ??= {
-        reason: `"${policy.name}" excludes ${groupName(groups, excluded)}, and whether it holds the members they share was not told: ${reach.partial.reason}`,
-        short: 'an exclusion',
-      };
-  }
-  return doubt ?? 'in';
-}
-
-/** What two included targets are proven to share, cannot be told to share, or are proven not to. */
-type PairOverlap = { kind: 'overlap'; shared: string; members: Map<string, Kind>; whole: boolean } | { kind: 'doubt'; doubt: Doubt } | { kind: 'disjoint'; reason: string };
+type PairOverlap =
+  | { kind: 'overlap'; shared: string; members: Map<string, Kind>; whole: boolean; names?: ReadonlyMap<string, string> }
+  | { kind: 'doubt'; doubt: Doubt }
+  | { kind: 'disjoint'; reason: string };
 
 const kindWords = (kind: Kind, count: number) => (kind === 'user' ? (count === 1 ? 'user' : 'users') : count === 1 ? 'device' : 'devices');
 
@@ -196,7 +66,14 @@ function holds(reach: Reach, kind: Kind): boolean {
  * in both, less those each policy's exclusions are seen to take out; proven apart only where both
  * lists were seen whole.
  */
-function pairOverlap(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, targetB: Include, groups: ReadonlyMap<string, GroupLookup>): PairOverlap {
+function pairOverlap(
+  a: TargetedPolicy,
+  targetA: Include,
+  b: TargetedPolicy,
+  targetB: Include,
+  groups: ReadonlyMap<string, GroupLookup>,
+  memberDevices: MemberDevices,
+): PairOverlap {
   const reachA = targetReach(targetA, groups);
   const reachB = targetReach(targetB, groups);
   const filtered = filterDoubt(a, targetA) ?? filterDoubt(b, targetB);
@@ -276,7 +153,7 @@ function pairOverlap(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, tar
     }
   }
 
-  if ('all' in reachA || 'all' in reachB) return allBesideGroup(a, targetA, b, targetB, groups);
+  if ('all' in reachA || 'all' in reachB) return allBesideGroup(a, targetA, b, targetB, groups, memberDevices);
 
   // Two different groups, neither nested in the other: the users and devices seen in both.
   const left = reachA as Reach;
@@ -329,7 +206,14 @@ function countedMembers(members: ReadonlyMap<string, Kind>): string {
  * group, its whole list decides: members all of the excluded kind are all taken out (apart);
  * members of the other kind are not ("Exclude groups from a policy assignment").
  */
-function allBesideGroup(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, targetB: Include, groups: ReadonlyMap<string, GroupLookup>): PairOverlap {
+function allBesideGroup(
+  a: TargetedPolicy,
+  targetA: Include,
+  b: TargetedPolicy,
+  targetB: Include,
+  groups: ReadonlyMap<string, GroupLookup>,
+  memberDevices: MemberDevices,
+): PairOverlap {
   const [wide, wideTarget, narrow, narrowTarget] = targetB.type === 'include' ? [a, targetA, b, targetB] : [b, targetB, a, targetA];
   if (narrowTarget.type !== 'include') throw new Error('a group beside All users or All devices');
   const kind: Kind = wideTarget.type === 'allUsers' ? 'user' : 'device';
@@ -338,6 +222,10 @@ function allBesideGroup(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, 
   const reach = reachOf(groups, narrowTarget.groupId);
   const whole = reach.partial === null;
   const excludes = (wide.targets ?? []).some((target) => target.type === 'exclude' && target.groupId.toLowerCase() === narrowTarget.groupId.toLowerCase());
+  if (kind === 'device' && !excludes) {
+    const enrolled = enrolledDevicesOverlap(wide, wideTarget, narrow, narrowTarget, groups, memberDevices);
+    if (enrolled) return enrolled;
+  }
   if (excludes) {
     const other: Kind = kind === 'user' ? 'device' : 'user';
     if (whole && !holds(reach, other))
@@ -359,11 +247,69 @@ function allBesideGroup(a: TargetedPolicy, targetA: Include, b: TargetedPolicy, 
     kind: 'doubt',
     doubt: whole
       ? {
-          reason: `${all} and ${group} may share members: ${group} holds ${countedMembers(reach.members)} (its whole list, nested groups included), and whether ${kind === 'user' ? 'those users are licensed for Intune' : 'those devices are enrolled'}, which ${all} needs, was not read`,
+          reason: `${all} and ${group} may share members: ${group} holds ${countedMembers(reach.members)} (its whole list, nested groups included), and ${unreadOfAll(kind, reach, memberDevices)}`,
           short: `${all} beside a group`,
         }
       : { reason: `${all} and ${group} may share members, which were not all seen: ${reach.partial!.reason}`, short: reach.partial!.short },
   };
+}
+
+/** What All users or All devices beside a group seen whole leaves untold: whether its members are what the other reaches. */
+function unreadOfAll(kind: Kind, reach: Reach, memberDevices: MemberDevices): string {
+  if (kind === 'user') return 'whether those users are licensed for Intune, which All users needs, was not read';
+  if (!holds(reach, 'user')) return 'whether those devices are enrolled, which All devices needs, was not read';
+  const users = [...reach.members].filter(([, member]) => member === 'user').map(([id]) => memberDevices.get(id.toLowerCase()));
+  if (users.every((read) => read?.ok)) return 'none of its users has an enrolled device on a platform both policies are for now (one enrolled later gets both)';
+  const failed = users.find((read) => read !== undefined && !read.ok);
+  return failed && !failed.ok ? `the enrolled devices of its users could not be read: ${failed.reason}` : 'the enrolled devices of its users were not read';
+}
+
+/**
+ * All devices beside a group of users, decided by the users' enrolled devices where report 7 read
+ * them (`MemberDevices`): Intune delivers the group's policy to its users' devices and the other to
+ * every enrolled device, so an enrolled device of a user in the group, on a platform both policies
+ * are for, gets both, as "what applies" finds on that device through its primary user. Proven only
+ * where neither target has an assignment filter, the policy to All devices excludes no group, and the
+ * group's policy is seen to leave the user in; null otherwise (or where no such device was seen), and
+ * the doubt stands. Counted exactly only where the group was seen whole and every user's devices read.
+ */
+function enrolledDevicesOverlap(
+  wide: TargetedPolicy,
+  wideTarget: Include,
+  narrow: TargetedPolicy,
+  narrowTarget: Extract<Include, { type: 'include' }>,
+  groups: ReadonlyMap<string, GroupLookup>,
+  memberDevices: MemberDevices,
+): PairOverlap | null {
+  if (memberDevices.size === 0 || filterDoubt(wide, wideTarget) || filterDoubt(narrow, narrowTarget) || liveExclusions(wide, groups).length > 0) return null;
+  const wideFor = objectPlatform(wide);
+  const narrowFor = objectPlatform(narrow);
+  if (wideFor.kind !== 'for' || narrowFor.kind !== 'for') return null;
+  const platforms = wideFor.platforms.filter((platform) => narrowFor.platforms.includes(platform));
+  const reach = reachOf(groups, narrowTarget.groupId);
+  const members = new Map<string, Kind>();
+  const names = new Map<string, string>();
+  let whole = reach.partial === null;
+  for (const [userId, kind] of reach.members) {
+    if (kind !== 'user') continue;
+    const exclusion = exclusionOf(narrow, groups, userId);
+    if (exclusion === 'out') continue;
+    const read = memberDevices.get(userId.toLowerCase());
+    if (exclusion !== 'in' || !read?.ok) {
+      whole = false;
+      continue;
+    }
+    for (const device of read.devices) {
+      // A device on a platform this app does not know may or may not get both: not counted, and the count not exact.
+      if (device.platform === null) whole = false;
+      else if (platforms.includes(device.platform)) {
+        members.set(device.id, 'device');
+        names.set(device.id, device.name);
+      }
+    }
+  }
+  if (members.size === 0) return null;
+  return { kind: 'overlap', shared: `the enrolled devices of the users in ${groupName(groups, narrowTarget.groupId)}, which All devices includes`, members, whole, names };
 }
 
 /**
@@ -392,11 +338,11 @@ function membersOverlap(
   return doubt ? { kind: 'doubt', doubt } : null;
 }
 
-/** How the users and devices both reach read in a finding: counted, a few named by id (Graph gives no names with them). */
+/** How the users and devices both reach read in a finding: counted, a few named, by id where Graph's member lists give no name, a user's enrolled device by its name. */
 export type Reached = { users: number; devices: number; named: string[]; whole: boolean };
 
 /** Whether two policies' targets overlap (docs/finding-rules.md, "Setting conflicts"). */
-export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): Overlap {
+export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>, memberDevices: MemberDevices = NO_MEMBER_DEVICES): Overlap {
   for (const policy of [a, b])
     if (policy.targets === null) return { kind: 'possible', reason: `the assignments of "${policy.name}" could not be read`, short: 'assignments not read' };
   // Intune delivers a configuration policy only to devices of its platform (docs/finding-rules.md, "What applies", "Platforms").
@@ -419,16 +365,18 @@ export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: Rea
   let doubt: Doubt | null = unsure === null ? null : { reason: unsure, short: 'a target of another kind' };
   let shared: string | null = null;
   const members = new Map<string, Kind>();
+  const names = new Map<string, string>();
   let whole = true;
   const apart: string[] = [];
   for (const targetA of liveA.includes) {
     for (const targetB of liveB.includes) {
-      const pair = pairOverlap(a, targetA, b, targetB, groups);
+      const pair = pairOverlap(a, targetA, b, targetB, groups, memberDevices);
       if (pair.kind === 'doubt') doubt ??= pair.doubt;
       else if (pair.kind === 'disjoint') apart.push(pair.reason);
       else {
         shared ??= pair.shared;
         for (const [id, kind] of pair.members) members.set(id, kind);
+        for (const [id, name] of pair.names ?? []) names.set(id, name);
         whole &&= pair.whole;
       }
     }
@@ -439,7 +387,7 @@ export function targetsOverlap(a: TargetedPolicy, b: TargetedPolicy, groups: Rea
     const named = [...members.keys()]
       .sort()
       .slice(0, MAX_NAMED)
-      .map((id) => `${members.get(id)} ${id}`);
+      .map((id) => `${members.get(id)} ${names.get(id) ?? id}`);
     // Counted exactly only where nothing on the way was partly seen or left open.
     return { kind: 'overlap', shared, reached: { users: count('user'), devices: count('device'), named, whole: whole && doubt === null } };
   }
@@ -458,7 +406,7 @@ const MAX_NAMED = 3;
  * seen to leave in. The index of these keys finds proven overlaps without comparing every policy
  * with every other.
  */
-export function provenTargetKeys(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
+export function provenTargetKeys(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>, memberDevices: MemberDevices = NO_MEMBER_DEVICES): string[] {
   if (policy.targets === null) return [];
   const excludes = liveExclusions(policy, groups).length > 0;
   const keys = new Set<string>();
@@ -470,6 +418,8 @@ export function provenTargetKeys(policy: TargetedPolicy, groups: ReadonlyMap<str
     }
     const id = target.groupId.toLowerCase();
     const reach = reachOf(groups, id);
+    // A user it leaves in whose enrolled device is of its platform: a policy to All devices reaches that device too (`enrolledDevicesOverlap`).
+    if (!keys.has('allDevices') && enrolledDeviceOf(policy, reach, groups, memberDevices)) keys.add('allDevices');
     // The group itself and every group nested in it that has members: a policy naming any of them reaches its members too.
     if (!excludes) {
       for (const groupId of [id, ...reach.nested]) {
@@ -481,6 +431,36 @@ export function provenTargetKeys(policy: TargetedPolicy, groups: ReadonlyMap<str
     for (const memberId of reach.members.keys()) if (exclusionOf(policy, groups, memberId) === 'in') keys.add(`member:${memberId}`);
   }
   return [...keys];
+}
+
+/** Whether a user the policy's group holds, and its exclusions leave in, has an enrolled device of the policy's platforms. */
+function enrolledDeviceOf(policy: TargetedPolicy, reach: Reach, groups: ReadonlyMap<string, GroupLookup>, memberDevices: MemberDevices): boolean {
+  if (memberDevices.size === 0) return false;
+  const platform = objectPlatform(policy);
+  if (platform.kind !== 'for') return false;
+  for (const [userId, kind] of reach.members) {
+    const read = kind === 'user' ? memberDevices.get(userId.toLowerCase()) : undefined;
+    if (read?.ok && read.devices.some((device) => device.platform !== null && platform.platforms.includes(device.platform)) && exclusionOf(policy, groups, userId) === 'in')
+      return true;
+  }
+  return false;
+}
+
+/** Whether a policy reaches All devices as `enrolledDevicesOverlap` can prove: without an assignment filter, excluding no group. */
+export function reachesAllDevices(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): boolean {
+  if (policy.targets === null || liveExclusions(policy, groups).length > 0) return false;
+  return liveInclusions(policy, groups).includes.some((target) => target.type === 'allDevices' && target.filter?.mode === 'none');
+}
+
+/** The users seen in a policy's groups (assigned without a filter) that its exclusions do not take out: whose enrolled devices may meet All devices. */
+export function groupUsersBesideAllDevices(policy: TargetedPolicy, groups: ReadonlyMap<string, GroupLookup>): string[] {
+  if (policy.targets === null) return [];
+  const users = new Set<string>();
+  for (const target of liveInclusions(policy, groups).includes) {
+    if (target.type !== 'include' || target.filter?.mode !== 'none') continue;
+    for (const [id, kind] of reachOf(groups, target.groupId).members) if (kind === 'user' && exclusionOf(policy, groups, id) !== 'out') users.add(id);
+  }
+  return [...users];
 }
 
 /** Whether a policy reaches no one at all (so it overlaps no other): its assignments read, and none of them live. */

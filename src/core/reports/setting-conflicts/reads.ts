@@ -1,6 +1,7 @@
 /**
- * Report 7's own Graph read. Its policies and their settings are report 3's reads, and its targets
- * report 2's (definition.ts lists them with this one); this is what devices already reported.
+ * Report 7's own Graph reads. Its policies and their settings are report 3's reads, and its targets
+ * report 2's (definition.ts lists them with these); its own are what devices already reported, and
+ * the enrolled devices of the users whose devices decide an overlap.
  */
 
 import type { UpstreamRead } from '../../graph/upstream-read.js';
@@ -19,4 +20,24 @@ export const CONFLICT_SUMMARY_READ = {
   why: 'The conflicts between device configuration profiles that devices have reported to Intune.',
 } as const satisfies UpstreamRead;
 
-export const SETTING_CONFLICT_READS: readonly UpstreamRead[] = [CONFLICT_SUMMARY_READ];
+/**
+ * A user's enrolled devices: `GET /users/{id}/managedDevices`, the user's `managedDevices`
+ * relationship ("The managed devices associated with the user", the Intune user resource,
+ * learn.microsoft.com/graph/api/resources/intune-devices-user; declared in the v1.0 metadata as the
+ * user's contained navigation to `managedDevice`), a list of the managedDevice objects whose page,
+ * "List managedDevices", gives the application permissions (DeviceManagementManagedDevices.Read.All;
+ * its earlier versions listed `GET /users/{usersId}/managedDevices` among its requests). Made only
+ * for the few users a policy to All devices meets through another policy's group
+ * (docs/finding-rules.md, "Setting conflicts", "A user's enrolled devices"), twenty to a `$batch`.
+ * Optional: without it such an overlap stays possible, as before.
+ */
+export const MEMBER_DEVICES_READ = {
+  path: '/v1.0/users/{id}/managedDevices',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-list',
+  permissions: ['DeviceManagementManagedDevices.Read.All'],
+  select: ['id', 'deviceName', 'operatingSystem'],
+  optional: true,
+  why: 'The enrolled devices of a user in a group one policy targets, where another policy targets All devices: a device of that user gets both.',
+} as const satisfies UpstreamRead;
+
+export const SETTING_CONFLICT_READS: readonly UpstreamRead[] = [CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ];

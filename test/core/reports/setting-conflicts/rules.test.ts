@@ -4,7 +4,8 @@ import { deriveSettingConflicts, MERGED_SETTINGS, uncomparedSentence } from '../
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
-import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/overlap.js';
+import type { EnrolledDevice, MemberDevices } from '../../../../src/core/reports/setting-conflicts/overlap.js';
+import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/group-reach.js';
 import { SECRET_DISPLAY, settingValues } from '../../../../src/core/reports/setting-conflicts/setting-values.js';
 import type { GroupLookup, GroupMember } from '../../../../src/core/directory/group-lookup.js';
 import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
@@ -288,6 +289,70 @@ describe('overlap from the member lists report 2 already read', () => {
     expect(targetsOverlap(targeted('A', [allDevices, exclude(DEV)]), targeted('B', [include(DEV)]), lists).kind).toBe('disjoint');
     // All devices except a group of users: Intune takes no user's device out of All devices.
     expect(targetsOverlap(targeted('A', [allDevices, exclude(X)]), targeted('B', [include(X)]), lists)).toMatchObject({ kind: 'possible', short: 'an exclusion' });
+  });
+
+  describe("All devices beside a group of users, by the users' enrolled devices", () => {
+    const pc = (n: number, platform: EnrolledDevice['platform'] = 'windows'): EnrolledDevice => ({ id: `md-${n}`, name: `PC-${n}`, platform });
+    // "X" holds users 5 and 6: user 5 enrolled a Windows PC and an iPhone, user 6 nothing.
+    const devices: MemberDevices = new Map([
+      [U(5), { ok: true, devices: [pc(5), { id: 'md-55', name: 'iPhone-5', platform: 'iOS' }] }],
+      [U(6), { ok: true, devices: [] }],
+    ]);
+    const shared = 'the enrolled devices of the users in group "X", which All devices includes';
+
+    it("proves overlap through a user's enrolled device of the policies' platform, named, counted exactly where every user's devices were read", () => {
+      expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(X)]), lists, devices)).toEqual({
+        kind: 'overlap',
+        shared,
+        reached: { users: 0, devices: 1, named: ['device PC-5'], whole: true },
+      });
+      // One user's devices not read: at least that device.
+      const partly: MemberDevices = new Map([[U(5), { ok: true, devices: [pc(5)] }]]);
+      expect(targetsOverlap(targeted('B', [include(X)]), targeted('A', [allDevices]), lists, partly)).toMatchObject({ kind: 'overlap', reached: { devices: 1, whole: false } });
+    });
+
+    it('stays possible, saying why, where no enrolled device of the platform was seen, or a filter, an exclusion or an unread list leaves it open', () => {
+      const onlyIPhones: MemberDevices = new Map([
+        [U(5), { ok: true, devices: [{ id: 'md-55', name: 'iPhone-5', platform: 'iOS' }] }],
+        [U(6), { ok: true, devices: [] }],
+      ]);
+      expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(X)]), lists, onlyIPhones)).toMatchObject({
+        kind: 'possible',
+        reason: expect.stringContaining('none of its users has an enrolled device on a platform both policies are for now'),
+      });
+      const failed: MemberDevices = new Map([[U(5), { ok: false, reason: 'Graph answered 403' }]]);
+      expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(X)]), lists, failed)).toMatchObject({
+        kind: 'possible',
+        reason: expect.stringContaining('the enrolled devices of its users could not be read: Graph answered 403'),
+      });
+      expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(X)]), lists)).toMatchObject({
+        kind: 'possible',
+        reason: expect.stringContaining('the enrolled devices of its users were not read'),
+      });
+      const filtered: AssignmentTarget = { ...allDevices, filter: { mode: 'include', id: 'f1' } };
+      expect(targetsOverlap(targeted('A', [filtered]), targeted('B', [include(X)]), lists, devices).kind).toBe('possible');
+      // All devices but a group: whether that group holds the device was not read.
+      expect(targetsOverlap(targeted('A', [allDevices, exclude(DEV)]), targeted('B', [include(X)]), lists, devices).kind).toBe('possible');
+      // The group's policy takes user 5 out: the PC is not reached through them.
+      const optedOut = new Map([...lists, [EXC, found(EXC, 'Opted out', users(5))]]);
+      expect(targetsOverlap(targeted('A', [allDevices]), targeted('B', [include(X), exclude(EXC)]), optedOut, devices).kind).toBe('possible');
+      // A policy for iOS beside one for Windows never meets, whatever devices are read.
+      expect(targetsOverlap(targeted('A', [allDevices]), { ...targeted('B', [include(X)]), platforms: 'iOS' }, lists, devices).kind).toBe('disjoint');
+    });
+
+    it('is found by derive through the index, among setters that share no group, and called a conflict', () => {
+      const pairs = [
+        policyPair('a', [camera('0')], [allDevices]),
+        policyPair('b', [camera('1')], [include(X)]),
+        policyPair('c', [camera('1')], [include(Y)]),
+        policyPair('d', [camera('1')], [include(BIG)]),
+      ];
+      const derived = deriveSettingConflicts({ ...records(...pairs), assignments: { objects: pairs.map((pair) => pair.object), groups: lists }, memberDevices: devices });
+      expect(derived.findings).toEqual([
+        expect.objectContaining({ kind: 'setting-conflict', ruleKey: 'a,b', detail: expect.stringContaining(`Both reach ${shared}: 1 device (device PC-5)`) }),
+      ]);
+      expect(derived.rows).toEqual([expect.objectContaining({ verdict: 'Conflict', overlap: 'Both reach 1 device' })]);
+    });
   });
 
   it('indexes a policy by the groups nested in its own and by each member it is seen to reach, so derive finds these pairs', () => {

@@ -113,12 +113,17 @@ describe('setting conflicts on the strict simulator', () => {
     expect(result.rows.filter((row) => String(row.id).startsWith(SETUP_CLASSES_BLOCKED))).toEqual([]);
   });
 
-  it('makes no more Graph requests than reports 2 and 3 make between them, and one page of the conflict summary', async () => {
+  it("makes no more Graph requests than reports 2 and 3 make between them, one page of the conflict summary, and one $batch of users' enrolled devices", async () => {
     const conflicts = await load(settingConflictsReport.id);
+    // The users' devices: only those of the one group whose policy meets a policy to All devices on a setting, in one $batch.
+    const userDevices = harness.sim.graph.requests.filter((request) => /^\/v1\.0\/users\/[^/]+\/managedDevices$/.test(request.path));
+    const design = [...tenant.groups.values()].find((group) => group.displayName === 'Design team')!;
+    expect(userDevices.map((request) => request.path.split('/')[3]!.toLowerCase()).sort()).toEqual(design.members.map((member) => member.id.toLowerCase()).sort());
+    expect(userDevices.every((request) => request.inBatch && new URLSearchParams(request.query).get('$select') === 'id,deviceName,operatingSystem')).toBe(true);
     const posture = await load('security-posture');
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
-    expect(conflicts.requests).toBeLessThanOrEqual(posture.requests + assignments.requests + 1);
+    expect(conflicts.requests - userDevices.length).toBeLessThanOrEqual(posture.requests + assignments.requests + 1 + 1);
   });
 
   it("names each setting by its definition's display name, read with the settings, and keeps its id as the finding's identity", async () => {
