@@ -42,6 +42,7 @@ const APPLICATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   [`${PAGE}user-list-transitivememberof`]: ['User.Read.All', 'Directory.Read.All', 'Directory.ReadWrite.All', 'Group.Read.All', 'GroupMember.Read.All'],
   [`${PAGE}bitlocker-list-recoverykeys`]: ['BitlockerKey.ReadBasic.All', 'BitlockerKey.Read.All'],
   [`${PAGE}intune-devices-manageddevice-get`]: MANAGED_DEVICES,
+  [`${PAGE}intune-deviceconfig-deviceconfiguration-get`]: CONFIGURATION,
   [`${PAGE}intune-devices-manageddevice-get${BETA}`]: ['DeviceManagementConfiguration.Read.All', ...MANAGED_DEVICES],
   // The table "For groups" (the page has one per kind of deleted object; the product reads groups only).
   [`${PAGE}directory-deleteditems-get`]: ['Group.Read.All', 'Group.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'],

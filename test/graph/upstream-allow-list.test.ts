@@ -55,6 +55,7 @@ describe('the derived allow-list', () => {
         "/v1.0/deviceManagement/auditEvents",
         "/v1.0/deviceManagement/deviceCompliancePolicies",
         "/v1.0/deviceManagement/deviceConfigurations",
+        "/v1.0/deviceManagement/deviceConfigurations/{id}",
         "/v1.0/deviceManagement/deviceManagementPartners",
         "/v1.0/deviceManagement/managedDevices",
         "/v1.0/deviceManagement/managedDevices/{id}",
@@ -103,9 +104,11 @@ describe('upstream allow-list', () => {
     // catalog compliance policies; what applies' reads about one subject (a device by id, groups by
     // name, a user's, a group's and a device's memberships, the Entra device, and on beta a
     // device's scope tags for a viewer limited to them); the viewer scope's role assignments, scope
-    // tags and admin groups' members; report 7's conflict summary and users' enrolled devices; the
-    // viewer scope's role definitions and one role's assignments.
-    expect(UPSTREAM_PATHS).toHaveLength(57);
+    // tags and admin groups' members; report 7's conflict summary, device restrictions profiles and
+    // users' enrolled devices; the viewer scope's role definitions and one role's assignments.
+    expect(UPSTREAM_PATHS).toHaveLength(58);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/deviceConfigurations/0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true);
+    expect(isAllowedUpstreamPath('/v1.0/deviceManagement/deviceConfigurations/all')).toBe(false);
     expect(isAllowedUpstreamPath('/v1.0/users/0f8fad5b-d9cb-469f-a165-70867728950e/managedDevices')).toBe(true);
     expect(isAllowedUpstreamPath('/v1.0/users/everyone/managedDevices')).toBe(false);
     expect(isAllowedUpstreamPath('/beta/deviceManagement/roleAssignments')).toBe(true);

@@ -6,7 +6,8 @@
  * learn.microsoft.com/graph/api/resources/intune-deviceconfig-deviceconfigurationconflictsummary?view=graph-rest-beta),
  * such as `cameraBlocked`. Graph carries no display name for these properties, so they are named
  * here as Microsoft's settings pages name the field, else by the property's own words
- * (docs/finding-rules.md, "Settings as the admin center names them").
+ * (docs/finding-rules.md, "Settings as the admin center names them"). Which profile types report 7
+ * reads and compares field by field is decided here too (`COMPARED_CLASSIC_TYPES`).
  */
 
 /**
@@ -66,4 +67,31 @@ export function classicSettingValue(property: string, value: unknown): string {
   }
   if (typeof value === 'number' || typeof value === 'string') return String(value);
   return value === null || value === undefined ? 'Not configured' : JSON.stringify(value);
+}
+
+/**
+ * The device restrictions types compared, one per platform, each the Graph type behind the admin
+ * center's "Device restrictions" profile (Microsoft Learn, "Device restriction settings" for Windows,
+ * iOS/iPadOS, macOS and Android: learn.microsoft.com/intune/intune-service/configuration/device-restrictions-configure).
+ * Their fields are plain settings with no secret among them (the Graph resource pages,
+ * learn.microsoft.com/graph/api/resources/intune-deviceconfig-windows10generalconfiguration and its
+ * siblings). Other profile types (Wi-Fi, VPN, certificates, custom OMA-URI, kiosk, endpoint
+ * protection) are not read: they may hold secrets or settings that merge, and stay named as not compared.
+ */
+export const COMPARED_CLASSIC_TYPES: ReadonlySet<string> = new Set([
+  'windows10GeneralConfiguration',
+  'iosGeneralDeviceConfiguration',
+  'macOSGeneralDeviceConfiguration',
+  'androidGeneralDeviceConfiguration',
+  'androidWorkProfileGeneralDeviceConfiguration',
+]);
+
+/** A profile's Graph type without its namespace: `windows10GeneralConfiguration`. */
+export function typeOf(odataType: string | null | undefined): string {
+  return (odataType ?? '').replace(/^#?microsoft\.graph\./, '');
+}
+
+/** Whether report 7 reads and compares this configuration profile: one of the compared types. */
+export function isComparedProfile(object: { kind: string; odataType?: string | null }): boolean {
+  return object.kind === 'deviceConfiguration' && COMPARED_CLASSIC_TYPES.has(typeOf(object.odataType));
 }

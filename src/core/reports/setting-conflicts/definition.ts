@@ -23,11 +23,11 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
   id: 'setting-conflicts',
   title: 'Setting Conflicts',
   summary:
-    'Settings that two settings catalog, endpoint security or baseline policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported. Configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared: their settings are not read.',
+    'Settings that two settings catalog, endpoint security, baseline or device restrictions policies set differently for the same devices or users, before devices report the conflict: Intune applies neither value. Also settings set twice to the same value, and the conflicts between device configuration profiles that devices already reported. Other configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared: their settings are not read.',
   permissions: PERMISSIONS,
   prerequisites: [
     'An Intune licence for the tenant.',
-    "Compares settings catalog policies, and endpoint security policies and security baselines in the settings catalog's format; configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared, and only the conflicts devices report among them are shown.",
+    "Compares settings catalog policies, endpoint security policies and security baselines in the settings catalog's format, and device restrictions profiles (with each other, and with a settings catalog policy where Microsoft names the CSP behind the field); other configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared, and only the conflicts devices report among them are shown.",
   ],
   beta: false,
   navigationLabel: 'Setting conflicts',

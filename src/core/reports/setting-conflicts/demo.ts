@@ -225,6 +225,11 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       tenant.declare('reported-setting-conflict', summary(camera, ['cameraBlocked'], 7));
       const password = [profile('Front desk - password (8)', { passwordMinimumLength: 8 }), profile('Front desk - password (12)', { passwordMinimumLength: 12 })];
       tenant.declare('reported-setting-conflict', summary(password, ['passwordMinimumLength'], 3));
+      // Report 7 reads these device restrictions profiles' fields too (classic-profiles.ts): the two
+      // password lengths to one group are predicted as a conflict of their own; "Camera blocked"
+      // meets the policy to All devices that allows the camera (its field's CSP is Camera/AllowCamera),
+      // through the group's users' enrolled PCs. The profile that leaves the camera Not configured sets nothing.
+      tenant.declare('setting-conflict', 'windows10GeneralConfiguration/passwordMinimumLength');
     },
   },
   {

@@ -19,7 +19,7 @@ import type { MemberDevices, Overlap } from './overlap.js';
 import type { TargetedPolicy } from './group-reach.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
-import { classicSettingName } from './classic-settings.js';
+import { classicSettingName, isComparedProfile } from './classic-settings.js';
 
 /** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
 export interface ConflictPolicy {
@@ -267,10 +267,14 @@ function settingVerdict(settingDefinitionId: string, setters: readonly Setter[],
   return worst;
 }
 
-/** Report 2's record of each settings catalog policy, by lower-case id: the targets the overlap reads (the platforms report 3 read are added where report 2 has none). */
+/**
+ * Report 2's record of each settings catalog policy and configuration profile, by lower-case id: the
+ * targets the overlap reads (the platforms report 3 read are added where report 2 has none; a
+ * profile's platform is its type's).
+ */
 export function targetedPolicies(objects: readonly AssignableObject[]): Map<string, TargetedPolicy> {
   const byId = new Map<string, TargetedPolicy>();
-  for (const object of objects) if (object.kind === 'settingsCatalogPolicy') byId.set(object.id.toLowerCase(), object);
+  for (const object of objects) if (object.kind === 'settingsCatalogPolicy' || object.kind === 'deviceConfiguration') byId.set(object.id.toLowerCase(), object);
   return byId;
 }
 
@@ -432,7 +436,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 function conflictsNotice(rows: number, unnamed: string | null, uncompared: string | null): string | null {
   if (rows > 0) return unnamed;
   return uncompared
-    ? `No setting is set by two of the policies compared (settings catalog policies, and endpoint security policies and security baselines in the settings catalog's format) that reach the same devices or users. ${uncompared}`
+    ? `No setting is set by two of the policies compared (settings catalog policies, endpoint security policies and security baselines in the settings catalog's format, and device restrictions profiles) that reach the same devices or users. ${uncompared}`
     : 'No setting is set by two policies that reach the same devices or users.';
 }
 
@@ -457,8 +461,12 @@ export const UNCOMPARED_KINDS: ReadonlySet<AssignableObject['kind']> = new Set(U
  */
 export function uncomparedSentence(objects: readonly AssignableObject[]): string | null {
   const counts = UNCOMPARED_KIND_WORDS.map(([kind, one, many]) => {
-    const count = objects.filter((object) => object.kind === kind && (object.targets === null || object.targets.some((target) => target.type !== 'exclude'))).length;
-    return count === 0 ? null : `${count} ${count === 1 ? one : many}`;
+    // Device restrictions profiles are read and compared (classic-profiles.ts): the other configuration profiles are not.
+    const count = objects.filter(
+      (object) => object.kind === kind && !isComparedProfile(object) && (object.targets === null || object.targets.some((target) => target.type !== 'exclude')),
+    ).length;
+    const [singular, plural] = kind === 'deviceConfiguration' ? [`${one} other than device restrictions`, `${many} other than device restrictions`] : [one, many];
+    return count === 0 ? null : `${count} ${count === 1 ? singular : plural}`;
   }).filter((part): part is string => part !== null);
   if (counts.length === 0) return null;
   return `Not compared, as their settings are not read: ${joinAnd(counts)} assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.`;

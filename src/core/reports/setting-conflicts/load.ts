@@ -1,12 +1,13 @@
 /**
- * The setting conflicts report reads nothing of its own: its records are report 3's (the settings
+ * The setting conflicts report's records are mostly other reports': report 3's (the settings
  * catalog, endpoint security and baseline policies with every setting they set) and report 2's (each
- * policy's assignment targets and the groups they name): taken from the application's report cache
- * where their loads are shared (docs/architecture.md, "Loading once for everyone"), else loaded side
- * by side through those reports' own loads. Either way it makes no read of its own for them
+ * policy's and profile's assignment targets and the groups they name), taken from the application's
+ * report cache where their loads are shared (docs/architecture.md, "Loading once for everyone"), else
+ * loaded side by side through those reports' own loads, with no read of its own for them
  * (docs/finding-rules.md, "Setting conflicts"); the settings' display names come with report 3's
- * settings reads. Its reads of its own (reads.ts), both optional, are what devices already reported
- * and the enrolled devices of the users through whom a policy's group meets a policy to All devices.
+ * settings reads. Its reads of its own (reads.ts), all optional, are what devices already reported,
+ * the device restrictions profiles' fields, and the enrolled devices of the users through whom a
+ * policy's group meets a policy to All devices.
  */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
@@ -26,6 +27,7 @@ import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConfli
 import { targetedPolicies } from './derive.js';
 import { CONFLICT_SUMMARY_READ } from './reads.js';
 import { readMemberDevices, usersToRead } from './member-devices.js';
+import { classicSettingNames, readClassicProfiles } from './classic-profiles.js';
 
 function policyLink(policy: SecurityPolicy): string {
   return intuneLinks.configurationPolicy({
@@ -126,9 +128,15 @@ export async function loadSettingConflicts(context: LoadContext): Promise<Settin
     () => shared(context, assignmentHygieneReport),
     (signal) => loadReported(context, signal),
   ]);
-  const records = conflictRecords(posture, assignments, reported);
+  const signal = new AbortController().signal;
+  // Then the device restrictions profiles' fields (classic-profiles.ts), compared with the policies' settings.
+  const profiles = await readClassicProfiles(context.graph, assignments.objects, signal);
+  const read = conflictRecords(posture, assignments, reported);
+  const names = new Map(read.definitionNames);
+  for (const [id, name] of classicSettingNames(profiles.flatMap((profile) => profile.values ?? []))) names.set(id, name);
+  const records: SettingConflictRecords = { ...read, policies: [...read.policies, ...profiles], definitionNames: names };
   // Then the enrolled devices of the few users through whom a policy's group meets a policy to All devices (member-devices.ts).
   const users = usersToRead(records.policies, targetedPolicies(assignments.objects), assignments.groups);
   if (users.length === 0) return records;
-  return { ...records, memberDevices: await readMemberDevices(context.graph, users, new AbortController().signal) };
+  return { ...records, memberDevices: await readMemberDevices(context.graph, users, signal) };
 }

@@ -40,4 +40,20 @@ export const MEMBER_DEVICES_READ = {
   why: 'The enrolled devices of a user in a group one policy targets, where another policy targets All devices: a device of that user gets both.',
 } as const satisfies UpstreamRead;
 
-export const SETTING_CONFLICT_READS: readonly UpstreamRead[] = [CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ];
+/**
+ * A device restrictions profile read whole, its fields the settings it sets: `GET
+ * /deviceManagement/deviceConfigurations/{id}` (learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfiguration-get:
+ * DeviceManagementConfiguration.Read.All, which report 2 holds), without `$select`, as the fields
+ * differ by type; only for the types compared (classic-profiles.ts), none of which holds a secret,
+ * twenty to a `$batch`. Optional: a profile that cannot be read is "could not check", as a policy
+ * whose settings could not be read.
+ */
+export const CLASSIC_PROFILE_READ = {
+  path: '/v1.0/deviceManagement/deviceConfigurations/{id}',
+  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfig-deviceconfiguration-get',
+  permissions: ['DeviceManagementConfiguration.Read.All'],
+  optional: true,
+  why: 'The fields a device restrictions profile sets, compared with those of other profiles and of settings catalog policies that reach the same devices.',
+} as const satisfies UpstreamRead;
+
+export const SETTING_CONFLICT_READS: readonly UpstreamRead[] = [CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ, CLASSIC_PROFILE_READ];

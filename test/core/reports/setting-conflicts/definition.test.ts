@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../../src/core/reports/registry.js';
 import { LOADING_TEXT } from '../../../../src/core/reports/report-model.js';
-import { CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ } from '../../../../src/core/reports/setting-conflicts/reads.js';
+import { CLASSIC_PROFILE_READ, CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ } from '../../../../src/core/reports/setting-conflicts/reads.js';
 import { CONFLICT_FINDING_KINDS } from '../../../../src/core/reports/setting-conflicts/finding-kinds.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import { assignmentHygieneReport } from '../../../../src/core/reports/assignment-hygiene/definition.js';
@@ -12,19 +12,20 @@ describe('the setting conflicts report as it says of itself', () => {
     expect(settingConflictsReport.pending).toEqual({ starting: LOADING_TEXT, fetching: LOADING_TEXT });
   });
 
-  it("is the registry's seventh report, named by its bot names and its number, and its reads are those of reports 3 and 2, the conflict summary and users' enrolled devices", () => {
+  it("is the registry's seventh report, named by its bot names and its number, and its reads are those of reports 3 and 2, the conflict summary, device restrictions profiles and users' enrolled devices", () => {
     expect(REPORTS.ids.at(-1)).toBe(settingConflictsReport.id);
     for (const name of ['setting conflicts', 'conflicts', 'policy conflicts', 'conflicting settings', '7', 'setting-conflicts'])
       expect(REPORTS.find(name), name).toBe(settingConflictsReport.id);
     const theirs = new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads]);
-    expect(settingConflictsReport.reads.filter((read) => !theirs.has(read))).toEqual([CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ]);
+    expect(settingConflictsReport.reads.filter((read) => !theirs.has(read))).toEqual([CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ, CLASSIC_PROFILE_READ]);
     // Its own reads are optional and ask for no permission the others do not: the product's permissions are the six others'.
     expect(CONFLICT_SUMMARY_READ.optional).toBe(true);
     expect(MEMBER_DEVICES_READ.optional).toBe(true);
+    expect(CLASSIC_PROFILE_READ.optional).toBe(true);
     const others = REPORTS.definitions.filter((definition) => definition.id !== settingConflictsReport.id);
     const theirPermissions = new Set(others.flatMap((definition) => definition.permissions));
-    for (const read of [CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ]) expect(theirPermissions.has(read.permissions[0]), read.path).toBe(true);
-    expect(new Set(REPORTS.reads)).toEqual(new Set([...others.flatMap((definition) => definition.reads), CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ]));
+    for (const read of [CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ, CLASSIC_PROFILE_READ]) expect(theirPermissions.has(read.permissions[0]), read.path).toBe(true);
+    expect(new Set(REPORTS.reads)).toEqual(new Set([...others.flatMap((definition) => definition.reads), CONFLICT_SUMMARY_READ, MEMBER_DEVICES_READ, CLASSIC_PROFILE_READ]));
     expect(new Set(settingConflictsReport.permissions)).toEqual(new Set([...securityPostureReport.permissions, ...assignmentHygieneReport.permissions]));
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classicSettingName, classicSettingValue } from '../../../../src/core/reports/setting-conflicts/classic-settings.js';
+import { classicProfileValues, classicSettingNames } from '../../../../src/core/reports/setting-conflicts/classic-profiles.js';
 import { deriveSettingConflicts, MERGED_SETTINGS, uncomparedSentence } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
 import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/derive.js';
@@ -688,8 +689,10 @@ describe('what is compared: never a clean "no conflict" while a kind that can co
         ...lone.assignments,
         objects: [
           ...lone.assignments.objects,
-          classic('deviceConfiguration', 'restrictions', [include(G1)]),
-          classic('deviceConfiguration', 'unread', null),
+          { ...classic('deviceConfiguration', 'custom', [include(G1)]), odataType: '#microsoft.graph.windows10CustomConfiguration' },
+          { ...classic('deviceConfiguration', 'unread', null), odataType: '#microsoft.graph.windowsWifiConfiguration' },
+          // A device restrictions profile is read and compared: not named as not compared.
+          { ...classic('deviceConfiguration', 'restrictions', [include(G1)]), odataType: '#microsoft.graph.windows10GeneralConfiguration' },
           classic('administrativeTemplate', 'admx', [allDevices]),
           // An exclusion alone reaches no one: not counted.
           classic('intent', 'excluded-only', [exclude(G2)]),
@@ -699,8 +702,8 @@ describe('what is compared: never a clean "no conflict" while a kind that can co
     const empty = deriveSettingConflicts(withClassic);
     expect(empty.state).toBe('empty');
     expect(empty.notice).toBe(
-      "No setting is set by two of the policies compared (settings catalog policies, and endpoint security policies and security baselines in the settings catalog's format) that reach the same devices or users. " +
-        'Not compared, as their settings are not read: 2 configuration profiles and 1 Administrative Template assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.',
+      "No setting is set by two of the policies compared (settings catalog policies, endpoint security policies and security baselines in the settings catalog's format, and device restrictions profiles) that reach the same devices or users. " +
+        'Not compared, as their settings are not read: 2 configuration profiles other than device restrictions and 1 Administrative Template assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.',
     );
     expect(uncomparedSentence([classic('intent', 'x', [allDevices])])).toContain('1 security baseline or endpoint security policy of the older templates assigned');
 
@@ -713,7 +716,86 @@ describe('what is compared: never a clean "no conflict" while a kind that can co
     // With rows, no "none" is said: the notice keeps to what it must say, and the report's summary names the kinds not compared.
     expect(loaded.notice).not.toContain('Not compared');
     expect(settingConflictsReport.summary).toContain(
-      'Configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared',
+      'Other configuration profiles, Administrative Templates, and security baselines and endpoint security policies of the older templates are not compared',
     );
+  });
+});
+
+describe('device restrictions profiles, compared field by field', () => {
+  const WINDOWS = '#microsoft.graph.windows10GeneralConfiguration';
+  function profilePair(id: string, fields: Record<string, unknown>, targets: AssignmentTarget[], odataType = WINDOWS): { policy: ConflictPolicy; object: AssignableObject } {
+    const name = `Profile ${id}`;
+    return {
+      policy: {
+        id,
+        name,
+        templateFamily: 'none',
+        platforms: '',
+        values: classicProfileValues({ '@odata.type': odataType, id, displayName: name, ...fields }),
+        settingsError: null,
+        link: null,
+      },
+      object: { kind: 'deviceConfiguration', id, name, targets, link: '', odataType },
+    };
+  }
+  function withNames(pairs: Array<{ policy: ConflictPolicy; object: AssignableObject }>): SettingConflictRecords {
+    const base = records(...pairs);
+    return { ...base, definitionNames: classicSettingNames(pairs.flatMap((pair) => pair.policy.values ?? [])) };
+  }
+
+  it('takes a field as set when it is true, a number or a text other than an unset member; never a list, nor what names the profile', () => {
+    const values = classicProfileValues({
+      '@odata.type': WINDOWS,
+      id: 'p',
+      displayName: 'Restrictions',
+      version: 3,
+      passwordMinimumLength: 8,
+      bluetoothBlocked: true,
+      screenCaptureBlocked: false,
+      passwordRequiredType: 'deviceDefault',
+      edgeSearchEngine: 'notConfigured',
+      defenderScanType: 'quick',
+      edgeHomepageUrls: ['https://contoso.example'],
+      passwordExpirationDays: null,
+      cameraBlocked: true,
+    });
+    expect(values.map((value) => [value.settingDefinitionId, value.value, value.display])).toEqual([
+      ['windows10GeneralConfiguration/passwordMinimumLength', '8', '8'],
+      ['windows10GeneralConfiguration/bluetoothBlocked', 'true', 'Blocked'],
+      ['windows10GeneralConfiguration/defenderScanType', 'quick', 'quick'],
+      // Microsoft's page names the Camera field's CSP: it is the settings catalog's Allow Camera, its Block option 0.
+      ['device_vendor_msft_policy_config_camera_allowcamera', 'device_vendor_msft_policy_config_camera_allowcamera_0', 'Blocked'],
+    ]);
+  });
+
+  it('finds a profile that blocks the camera and a settings catalog policy that allows it for the same group a conflict, where no conflict was said before', () => {
+    const derived = deriveSettingConflicts(withNames([profilePair('p', { cameraBlocked: true }, [include(G1)]), policyPair('a', [camera('1')], [include(G1)])]));
+    expect(derived.findings).toEqual([
+      expect.objectContaining({
+        kind: 'setting-conflict',
+        subjectId: CAMERA,
+        detail: expect.stringContaining('"Policy a" sets 1 and "Profile p" sets Blocked: the values differ'),
+      }),
+    ]);
+    expect(derived.notice ?? '').not.toContain('No setting is set');
+    // Not configured sets nothing: no conflict with the policy that allows it.
+    expect(deriveSettingConflicts(withNames([profilePair('p', { cameraBlocked: false }, [include(G1)]), policyPair('a', [camera('1')], [include(G1)])])).findings).toEqual([]);
+  });
+
+  it('finds two profiles of one type that set a field differently for the same group a conflict, named as the admin center names the field; profiles of two platforms never meet', () => {
+    const derived = deriveSettingConflicts(
+      withNames([profilePair('p', { passwordMinimumLength: 8 }, [include(G1)]), profilePair('q', { passwordMinimumLength: 12 }, [include(G1)])]),
+    );
+    expect(derived.rows).toEqual([expect.objectContaining({ setting: 'Minimum password length', verdict: 'Conflict' })]);
+    expect(derived.findings).toEqual([expect.objectContaining({ kind: 'setting-conflict', subjectId: 'windows10GeneralConfiguration/passwordMinimumLength' })]);
+    const same = deriveSettingConflicts(withNames([profilePair('p', { passwordMinimumLength: 8 }, [include(G1)]), profilePair('q', { passwordMinimumLength: 8 }, [include(G1)])]));
+    expect(same.findings.map((finding) => finding.kind)).toEqual(['duplicate-setting']);
+    const ios = deriveSettingConflicts(
+      withNames([
+        profilePair('p', { passcodeMinimumLength: 6 }, [include(G1)]),
+        profilePair('q', { passcodeMinimumLength: 4 }, [include(G1)], '#microsoft.graph.androidGeneralDeviceConfiguration'),
+      ]),
+    );
+    expect(ios.findings).toEqual([]);
   });
 });

@@ -31,6 +31,9 @@ describe("a setting conflict's policies side by side (the row's cell no column s
   it('lists each policy that sets the setting with its value and its Intune page, and which two decide the verdict', async () => {
     const result = await load();
     const camera = conflictSidesOf(rowOf(result, CAMERA));
+    // The front desk's device restrictions profile blocks the camera (its field's CSP is Camera/AllowCamera), and
+    // reaches its group's users' PCs, which the policy to All devices allows it on: that pair decides.
+    const frontDesk = tenant.collections.deviceConfigurations.find((profile) => profile.displayName === 'Front desk - camera blocked')!;
     expect(camera).toEqual({
       policies: [
         { policyId: policyId('Devices - camera allowed'), name: 'Devices - camera allowed', link: expect.any(String), value: 'Allowed.', secret: false, decides: true },
@@ -40,12 +43,15 @@ describe("a setting conflict's policies side by side (the row's cell no column s
           link: expect.any(String),
           value: 'Not allowed.',
           secret: false,
-          decides: true,
+          decides: false,
         },
+        { policyId: frontDesk.id, name: 'Front desk - camera blocked', link: expect.any(String), value: 'Blocked', secret: false, decides: true },
       ],
       more: 0,
     });
-    for (const side of camera!.policies) expect(side.link).toContain(`https://intune.microsoft.com/#view/Microsoft_Intune_Workflows/PolicySummaryBlade/policyId/${side.policyId}/`);
+    for (const side of camera!.policies.filter((side) => side.policyId !== frontDesk.id))
+      expect(side.link).toContain(`https://intune.microsoft.com/#view/Microsoft_Intune_Workflows/PolicySummaryBlade/policyId/${side.policyId}/`);
+    expect(camera!.policies.find((side) => side.policyId === frontDesk.id)!.link).toContain(`/configurationId/${frontDesk.id}`);
     // The row's own link is the first of the deciding pair's, as before.
     expect(camera!.policies.map((side) => side.link)).toContain(rowOf(result, CAMERA).link);
   });

@@ -113,17 +113,28 @@ describe('setting conflicts on the strict simulator', () => {
     expect(result.rows.filter((row) => String(row.id).startsWith(SETUP_CLASSES_BLOCKED))).toEqual([]);
   });
 
-  it("makes no more Graph requests than reports 2 and 3 make between them, one page of the conflict summary, and one $batch of users' enrolled devices", async () => {
+  it("makes no more Graph requests than reports 2 and 3 make between them, one page of the conflict summary, and its own reads in $batch: device restrictions profiles, and users' enrolled devices where they decide", async () => {
     const conflicts = await load(settingConflictsReport.id);
-    // The users' devices: only those of the one group whose policy meets a policy to All devices on a setting, in one $batch.
-    const userDevices = harness.sim.graph.requests.filter((request) => /^\/v1\.0\/users\/[^/]+\/managedDevices$/.test(request.path));
-    const design = [...tenant.groups.values()].find((group) => group.displayName === 'Design team')!;
-    expect(userDevices.map((request) => request.path.split('/')[3]!.toLowerCase()).sort()).toEqual(design.members.map((member) => member.id.toLowerCase()).sort());
+    const requests = harness.sim.graph.requests;
+    // The users' devices: only those of the groups whose policy or profile meets a policy to All devices on a setting (the Mac's Design team, the front desk's camera profile).
+    const userDevices = requests.filter((request) => /^\/v1\.0\/users\/[^/]+\/managedDevices$/.test(request.path));
+    const membersOf = (name: string) => [...tenant.groups.values()].find((group) => group.displayName === name)!.members.map((member) => member.id.toLowerCase());
+    expect(new Set(userDevices.map((request) => request.path.split('/')[3]!.toLowerCase()))).toEqual(new Set([...membersOf('Design team'), ...membersOf('Front desk devices')]));
     expect(userDevices.every((request) => request.inBatch && new URLSearchParams(request.query).get('$select') === 'id,deviceName,operatingSystem')).toBe(true);
+    // Each device restrictions profile assigned to someone, read whole once, in batches.
+    const profileReads = requests.filter((request) => /^\/v1\.0\/deviceManagement\/deviceConfigurations\/[^/]+$/.test(request.path));
+    const assigned = tenant.collections.deviceConfigurations.filter(
+      (profile) =>
+        String(profile['@odata.type']) === '#microsoft.graph.windows10GeneralConfiguration' &&
+        ((profile.assignments as Array<{ target: { '@odata.type': string } }> | undefined) ?? []).some((assignment) => !assignment.target['@odata.type'].includes('exclusion')),
+    );
+    expect(profileReads.map((request) => request.path.split('/').pop()).sort()).toEqual(assigned.map((profile) => profile.id).sort());
+    expect(profileReads.every((request) => request.inBatch)).toBe(true);
     const posture = await load('security-posture');
     const assignments = await load('assignment-hygiene');
     expect(conflicts.requests).toBeGreaterThan(0);
-    expect(conflicts.requests - userDevices.length).toBeLessThanOrEqual(posture.requests + assignments.requests + 1 + 1);
+    const batches = Math.ceil(userDevices.length / 20) + Math.ceil(profileReads.length / 20);
+    expect(conflicts.requests - userDevices.length - profileReads.length).toBeLessThanOrEqual(posture.requests + assignments.requests + 1 + batches);
   });
 
   it("names each setting by its definition's display name, read with the settings, and keeps its id as the finding's identity", async () => {
