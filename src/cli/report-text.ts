@@ -39,6 +39,7 @@ export function reportToText(report: ReportResult, definition: Pick<ReportDefini
     return `${lines.join('\n')}\n`;
   }
   if (report.notice) lines.push(...wrap(singleLine(report.notice), width), '');
+  if (report.headline) lines.push(...wrap(singleLine(report.headline), width), '');
   // The notice asks the reader to have beta coverage turned on; at the command line the reader is the operator, told how.
   if (report.notice?.includes(BETA_COVERAGE_ASK)) lines.push(...wrap(BETA_COVERAGE_SETTING, width), '');
   if (report.state === 'empty') return `${lines.join('\n')}\n`;
@@ -131,6 +132,7 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
       lines.push(...wrap(`${countOf(summary.findings, 'finding')} in ${countOf(summary.rows, 'row')}, worst ${SEVERITY_LABEL[summary.worst!]}:`, width, '    ', '  '));
       lines.push(...kindCountLines(summary.counts, width, '    '));
     }
+    if (summary.headline && summary.state !== 'load-error') lines.push(...wrap(singleLine(summary.headline), width, '    ', '  '));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;

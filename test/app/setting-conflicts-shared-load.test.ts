@@ -44,7 +44,7 @@ describe("the setting conflicts report shares reports 3's and 2's loads through 
     expect(loadsOf(CONFLICT_SUMMARY)).toBe(1);
   });
 
-  it('makes no request but the conflict summary when reports 3 and 2 were loaded first and kept their records', async () => {
+  it("makes no request but its own when reports 3 and 2 were loaded first and kept their records: the conflict summary, and in $batch the device restrictions profiles and users' devices", async () => {
     harness.sim.graph.clearLog();
     const app = services();
     // The first conflicts load asks the cache to keep their records; reports loaded after that keep them.
@@ -56,6 +56,13 @@ describe("the setting conflicts report shares reports 3's and 2's loads through 
 
     const conflicts = await app.reports.get(settingConflictsReport.id, { refresh: true });
     expect(conflicts.state).toBe('loaded');
-    expect(harness.sim.graph.requests.slice(before).map((request) => request.path)).toEqual([CONFLICT_SUMMARY]);
+    const own = harness.sim.graph.requests.slice(before);
+    expect(own.filter((request) => !request.inBatch).map((request) => request.path)).toEqual(expect.arrayContaining([CONFLICT_SUMMARY]));
+    // Every other request is a $batch call or one of its sub-requests for a profile or a user's devices: nothing of reports 3 and 2 is read again.
+    const others = own.filter((request) => request.path !== CONFLICT_SUMMARY);
+    expect(others.filter((request) => !request.inBatch).every((request) => request.path === '/v1.0/$batch')).toBe(true);
+    expect(
+      others.filter((request) => request.inBatch).every((request) => /^\/v1\.0\/(deviceManagement\/deviceConfigurations\/[^/]+|users\/[^/]+\/managedDevices)$/.test(request.path)),
+    ).toBe(true);
   });
 });

@@ -211,6 +211,19 @@ describe('dmhealth', () => {
     expect(stdout).toMatch(/\d+ findings in \d+ rows, worst (High|Medium|Low):/);
   });
 
+  it("prints report 7's predicted conflicts beside what devices reported, one of each kind on the demo, in the table, the JSON and the overview", async () => {
+    const line =
+      '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted (as read, only "Front desk - camera blocked" sets Camera; the other leaves it Not configured).';
+    const table = await dmhealth(['report', 'setting-conflicts']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(line);
+    const json = await dmhealth(['report', '7', '--format', 'json']);
+    expect((JSON.parse(json.stdout) as ReportResult).headline).toContain(line);
+    const overview = await dmhealth(['overview']);
+    const block = overview.stdout.split('\n\n').find((text) => text.startsWith(reportDefinition('setting-conflicts').title))!;
+    expect(block.replace(/\s+/g, ' ')).toContain(line);
+  });
+
   it("lists the registry's reports, in its order", async () => {
     const { code, stdout } = await dmhealth(['reports', '--format', 'json']);
     expect(code).toBe(0);

@@ -24,8 +24,10 @@ function anIdFor(tenant: SimTenant, path: string): string {
   if (collection === 'users') return first([...tenant.groups.values()].flatMap((group) => group.members.filter((member) => member.type === 'user').map((member) => member.id)));
   if (path.includes("/devices(deviceId='{id}')")) return first([...(tenant.entraDevices?.values() ?? [])].map((device) => device.deviceId));
   if (collection === 'deletedItems') return first(tenant.deletedGroups?.keys() ?? []);
-  const records = (tenant.collections as Record<string, Array<{ id: string }> | undefined>)[collection ?? ''];
-  return first((records ?? []).map((record) => record.id));
+  const records = (tenant.collections as Record<string, Array<{ id: string; '@odata.type'?: unknown }> | undefined>)[collection ?? ''] ?? [];
+  // A profile report 7 reads by id is a device restrictions one; a type only beta declares is not on /v1.0 (404 there).
+  if (collection === 'deviceConfigurations') return first(records.filter((record) => record['@odata.type'] === '#microsoft.graph.windows10GeneralConfiguration').map((record) => record.id));
+  return first(records.map((record) => record.id));
 }
 
 /** Checks each of `reads` against a simulator over `tenant`: a plain GET with the read's own `$select`, as an app holding one permission or all `asked` but the read's. */

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CAMERA, ONBOARDING, SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
+import { ACTIVE_HOURS_START, ONBOARDING, SECRET_TOKENS } from '../../src/core/reports/setting-conflicts/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { paintedContrastFailures, seriousViolations } from '../support/axe-check.js';
 import { saveScreenshot } from '../support/browser.js';
@@ -11,7 +11,8 @@ import { useTabPages } from '../support/tab-server.js';
 const harness = useTestSimulator({ tenant: buildDemoTenant() });
 const tab = useTabPages(harness);
 
-const CAMERA_POLICIES = ['Devices - camera allowed', 'Devices - camera blocked (meeting rooms)'] as const;
+/** Two policies set Active Hours Start, 8 and 9, for two groups that share two users: a conflict of exactly two. */
+const PAIR = ['Updates - active hours from 8 (Engineering)', 'Updates - active hours from 9 (Engineering leads)'] as const;
 const policyId = (name: string) => harness.sim.tenant.collections.configurationPolicies.find((item) => item.name === name)!.id;
 
 /** Opens report 7 and the pane of the row named `setting`, from its findings button, by keyboard. */
@@ -50,17 +51,17 @@ async function cardsOf(section: Locator): Promise<Array<{ name: string; value: s
 describe("a setting conflict's pane: its policies side by side", () => {
   it('names the setting and its id, the verdict and overlap, then each policy beside the other with its value and its Intune page; keyboard reaches the links', async () => {
     const page = await tab.newPage();
-    const section = await openConflict(page, 'Allow Camera');
-    expect(await section.locator('[data-conflict-setting]').textContent()).toBe('Allow Camera');
-    expect(await section.locator('[data-conflict-setting-id]').textContent()).toBe(`Setting id ${CAMERA}`);
+    const section = await openConflict(page, 'Active Hours Start');
+    expect(await section.locator('[data-conflict-setting]').textContent()).toBe('Active Hours Start');
+    expect(await section.locator('[data-conflict-setting-id]').textContent()).toBe(`Setting id ${ACTIVE_HOURS_START}`);
     expect(await section.locator('[data-conflict-verdict]').textContent()).toBe('Conflict');
     expect(await section.locator('[data-conflict-verdict]').getAttribute('data-tone')).toBe('warning');
-    expect(await section.locator('[data-conflict-overlap]').textContent()).toBe('Both reach All devices');
+    expect(await section.locator('[data-conflict-overlap]').textContent()).toBe('Both reach 2 users');
 
     const cards = await cardsOf(section);
     expect(cards.map(({ name, value }) => ({ name, value }))).toEqual([
-      { name: CAMERA_POLICIES[0], value: 'Allowed.' },
-      { name: CAMERA_POLICIES[1], value: 'Not allowed.' },
+      { name: PAIR[0], value: '8' },
+      { name: PAIR[1], value: '9' },
     ]);
     // Side by side: one row, the second to the right of the first.
     expect(Math.abs(cards[0]!.box.y - cards[1]!.box.y)).toBeLessThan(1);
@@ -69,7 +70,7 @@ describe("a setting conflict's pane: its policies side by side", () => {
     expect(await section.locator('[data-decides]').count()).toBe(2);
     expect(await section.textContent()).not.toContain('the verdict is about');
 
-    for (const name of CAMERA_POLICIES) {
+    for (const name of PAIR) {
       const link = section.getByRole('link', { name: `${name}, open in the Intune admin center` });
       expect(await link.getAttribute('href')).toContain(`https://intune.microsoft.com/#view/Microsoft_Intune_Workflows/PolicySummaryBlade/policyId/${policyId(name)}/`);
       expect(await link.getAttribute('target')).toBe('_blank');
@@ -81,13 +82,13 @@ describe("a setting conflict's pane: its policies side by side", () => {
           (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }).document.activeElement?.getAttribute('aria-label') ?? '',
       );
     let steps = 0;
-    while (!(await focused()).startsWith(CAMERA_POLICIES[0]) && steps < 5) {
+    while (!(await focused()).startsWith(PAIR[0]) && steps < 5) {
       await page.keyboard.press('Tab');
       steps += 1;
     }
-    expect(await focused()).toBe(`${CAMERA_POLICIES[0]}, open in the Intune admin center`);
+    expect(await focused()).toBe(`${PAIR[0]}, open in the Intune admin center`);
     await page.keyboard.press('Tab');
-    expect(await focused()).toBe(`${CAMERA_POLICIES[1]}, open in the Intune admin center`);
+    expect(await focused()).toBe(`${PAIR[1]}, open in the Intune admin center`);
     await saveScreenshot(page, 'conflict-sides');
   });
 
@@ -110,6 +111,18 @@ describe("a setting conflict's pane: its policies side by side", () => {
     expect(await section.locator('[data-conflict-verdict]').textContent()).toBe('Possible conflict');
   });
 
+  it('says above the rows, and on the overview tile, how many predicted conflicts devices confirmed and which reported ones were not predicted', async () => {
+    const page = await tab.newPage();
+    const line = '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted';
+    await page.goto(`${tab.server.base}/tab/#/setting-conflicts`);
+    await page.locator('[role=table]').first().waitFor();
+    expect(await page.locator('[data-headline]').textContent()).toContain(line);
+    await page.goto(`${tab.server.base}/tab/#/`);
+    const tile = page.locator('li', { has: page.getByText('Setting Conflicts', { exact: true }) });
+    await tile.locator('[data-headline]').waitFor();
+    expect(await tile.locator('[data-headline]').textContent()).toContain(line);
+  });
+
   it('shows a secret only as set, never a value or the token Graph gives for it', async () => {
     const page = await tab.newPage();
     // The name is matched as a pattern, its brackets escaped.
@@ -125,7 +138,7 @@ describe("a setting conflict's pane: its policies side by side", () => {
   it('stacks the policies one above the other on a phone, within the screen', async () => {
     const page = await tab.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    const section = await openConflict(page, 'Allow Camera');
+    const section = await openConflict(page, 'Active Hours Start');
     const cards = await cardsOf(section);
     expect(cards).toHaveLength(2);
     expect(cards[1]!.box.y).toBeGreaterThanOrEqual(cards[0]!.box.y + cards[0]!.box.height);
@@ -139,7 +152,7 @@ describe("a setting conflict's pane: its policies side by side", () => {
   for (const theme of ['dark', 'contrast'] as const) {
     it(`reads in the ${theme === 'dark' ? 'dark' : 'high-contrast'} theme: no serious accessibility violation and every text readable in the open pane`, async () => {
       const page = await tab.newPage(theme === 'dark' ? { colorScheme: 'dark' } : { forcedColors: 'active' });
-      const section = await openConflict(page, 'Allow Camera');
+      const section = await openConflict(page, 'Active Hours Start');
       await page.locator(`[data-theme=${theme}]`).waitFor();
       expect(await section.locator('[data-conflict-side]').count()).toBe(2);
       // Colours are judged once the pane has finished sliding in: mid-animation they are see-through.

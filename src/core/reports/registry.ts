@@ -211,6 +211,7 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
       state: derived.state,
       error: null,
       notice: derived.notice,
+      ...(derived.headline ? { headline: derived.headline } : {}),
       columns: derived.columns,
       rows: derived.rows,
       findings: derived.findings.map((draft) => withFingerprint(draft, findingFingerprint(id, draft.kind, draft.subjectId, draft.ruleKey, options.digest))),

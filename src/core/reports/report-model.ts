@@ -159,6 +159,11 @@ export interface DerivedReport<Kind extends string = string> {
   state: 'loaded' | 'empty';
   /** Empty: the specification's empty-notice text. Loaded: a prerequisite hint or the report's caveat, else null. */
   notice: string | null;
+  /**
+   * One line the report says of itself above its rows and on its overview tile, whatever its state
+   * (report 7: its predicted conflicts beside what devices reported); absent or null for none.
+   */
+  headline?: string | null;
   columns: ReportColumn[];
   rows: ReportRow[];
   findings: FindingDraft<Kind>[];
@@ -211,6 +216,8 @@ export interface ReportResult {
   state: 'loaded' | 'empty' | 'load-error';
   error: ReportLoadError | null;
   notice: string | null;
+  /** `DerivedReport.headline`: one line above the rows and on the overview tile; absent where the report has none. */
+  headline?: string;
   columns: ReportColumn[];
   rows: ReportRow[];
   findings: Finding[];

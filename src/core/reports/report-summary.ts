@@ -15,6 +15,8 @@ export interface ReportSummary {
   state: ReportResult['state'];
   error: ReportLoadError | null;
   notice: string | null;
+  /** The report's one line of its own (`ReportResult.headline`), shown on the tile; absent for none. */
+  headline?: string;
   /** Open findings (neither accepted nor snoozed) counted by kind, worst first. */
   counts: FindingCount[];
   /** Open findings. */
@@ -74,6 +76,7 @@ export function summarizeReport(result: ReportResult, context: SummaryContext): 
     state: result.state,
     error: result.error,
     notice: result.notice,
+    ...(result.headline ? { headline: result.headline } : {}),
     counts,
     findings: split.open.length,
     triaged: context.inForce ? { accepted: split.accepted.length, snoozed: split.snoozed.length } : null,

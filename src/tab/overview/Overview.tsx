@@ -158,6 +158,7 @@ function TileBody({
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>{summary.notice}</MessageBarBody>
         </MessageBar>
+        {summary.headline ? <Caption1 data-headline="">{summary.headline}</Caption1> : null}
         {asOf}
       </>
     );
@@ -202,6 +203,7 @@ function TileBody({
         </Caption1>
       ) : null}
       {summary.triaged === null ? <Caption1 className={styles.muted}>Accepted and snoozed findings could not be read; every finding is counted.</Caption1> : null}
+      {summary.headline ? <Caption1 data-headline="">{summary.headline}</Caption1> : null}
       <HistoryLine summary={summary} format={format} />
       {asOf}
     </>

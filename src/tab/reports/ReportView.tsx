@@ -128,12 +128,26 @@ function ReportBody({
   if (state.phase === 'failed') return <LoadErrorBar state="api-error" message={state.error.message} />;
   const { report } = state;
   if (report.state === 'load-error') return <LoadErrorBar state="load-error" status={report.error?.status} message={report.error?.message} />;
+  // The report's one line of its own (report 7: predicted beside reported), above its rows or its empty notice.
+  const headline = report.headline ? (
+    <Body1 as="p" data-headline="">
+      {report.headline}
+    </Body1>
+  ) : null;
   if (report.state === 'empty') {
     return (
-      <MessageBar intent="warning" layout="multiline" data-state="empty">
-        <MessageBarBody>{report.notice}</MessageBarBody>
-      </MessageBar>
+      <>
+        <MessageBar intent="warning" layout="multiline" data-state="empty">
+          <MessageBarBody>{report.notice}</MessageBarBody>
+        </MessageBar>
+        {headline}
+      </>
     );
   }
-  return <ReportRows presentation={presentation} report={report} api={api} format={format} fromServer={isWindowedReport(report, windowFrom)} />;
+  return (
+    <>
+      {headline}
+      <ReportRows presentation={presentation} report={report} api={api} format={format} fromServer={isWindowedReport(report, windowFrom)} />
+    </>
+  );
 }

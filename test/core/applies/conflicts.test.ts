@@ -3,7 +3,7 @@ import { CONFLICTS_COMPARED, deviceConflicts } from '../../../src/core/applies/c
 import type { AppliesConflicts, ConflictSettings } from '../../../src/core/applies/conflicts.js';
 import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/derive.js';
 import { conflictsSentence } from '../../../src/core/applies/words.js';
-import type { ConflictPolicy } from '../../../src/core/reports/setting-conflicts/derive.js';
+import type { ConflictPolicy } from '../../../src/core/reports/setting-conflicts/conflict-records.js';
 import type { SettingValue } from '../../../src/core/reports/setting-conflicts/setting-values.js';
 
 const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';

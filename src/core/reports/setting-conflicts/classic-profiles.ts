@@ -17,7 +17,7 @@ import { intuneLinks } from '../intune-links.js';
 import { optionalReadFailure } from '../optional-read.js';
 import type { AssignableObject } from '../assignment-hygiene/load.js';
 import { classicSettingName, classicSettingValue, isComparedProfile, typeOf } from './classic-settings.js';
-import type { ConflictPolicy } from './derive.js';
+import type { ConflictPolicy } from './conflict-records.js';
 import { CLASSIC_PROFILE_READ } from './reads.js';
 import type { SettingValue } from './setting-values.js';
 

@@ -8,7 +8,7 @@ import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
 import { securityPostureReport } from '../security-posture/definition.js';
 import { SECURITY_POLICIES_READ } from '../security-posture/reads.js';
 import { deriveSettingConflicts } from './derive.js';
-import type { SettingConflictRecords } from './derive.js';
+import type { SettingConflictRecords } from './conflict-records.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
 import { loadSettingConflicts } from './load.js';

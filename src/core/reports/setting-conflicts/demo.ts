@@ -300,6 +300,25 @@ export const settingConflictsDemo: readonly DemoStep<ConflictFindingKind>[] = [
       tenant.declare('setting-conflict', PASSWORD_DELAY);
     },
   },
+  {
+    // After every other report's records, so the ids drawn before it stay as they were.
+    step: 20,
+    plant(tenant) {
+      // Two device restrictions profiles to one group, the password expiring after 30 and 90 days:
+      // predicted as a conflict from the profiles' fields, and not in what devices reported yet (the
+      // conflict summary holds the front desk's two pairs only), so the report's line counts one of
+      // each kind: confirmed, not reported yet, and reported but not predicted.
+      const lobby = tenant.addGroup({ displayName: 'Lobby screens', userIds: [tenant.users[58]!] });
+      for (const [displayName, days] of [
+        ['Lobby - password expires after 30 days', 30],
+        ['Lobby - password expires after 90 days', 90],
+      ] as const) {
+        const item = deviceConfiguration({ id: tenant.guid(), displayName, targets: [{ kind: 'include', groupId: lobby }], now: tenant.now });
+        tenant.add('deviceConfigurations', Object.assign(item, { passwordExpirationDays: days }));
+      }
+      tenant.declare('setting-conflict', 'windows10GeneralConfiguration/passwordExpirationDays');
+    },
+  },
 ];
 
 /** The users whose Macs report 4's demo enrolled, by the index in their devices' user principal names (`user<n>@`; "what applies" makes it each device's `userId`). */

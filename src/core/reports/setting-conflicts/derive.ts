@@ -5,8 +5,6 @@
  * Intune decides who they reach (overlap.ts).
  */
 
-import type { GroupLookup } from '../../directory/group-lookup.js';
-import type { OptionalRead } from '../optional-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { compareText, joinAnd } from '../graph-values.js';
 import { severityTone } from '../report-model.js';
@@ -15,52 +13,14 @@ import type { AssignableObject } from '../assignment-hygiene/load.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
 import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
-import type { MemberDevices, Overlap } from './overlap.js';
+import type { Overlap } from './overlap.js';
+import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
 import type { TargetedPolicy } from './group-reach.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
 import { classicSettingName, isComparedProfile } from './classic-settings.js';
-
-/** A settings catalog, endpoint security or baseline policy and what it sets (report 3's policy list and settings). */
-export interface ConflictPolicy {
-  id: string;
-  name: string;
-  /** `templateReference.templateFamily`: `endpointSecurity…` and `baseline` make a conflict a security one. */
-  templateFamily: string;
-  platforms: string;
-  /** What it sets, or null when its settings could not be read whole (`settingsError` says why). */
-  values: SettingValue[] | null;
-  settingsError: string | null;
-  /** Its page in the Intune admin center. */
-  link: string | null;
-}
-
-export interface SettingConflictRecords {
-  policies: ConflictPolicy[];
-  /** Report 2's assignment records: each configuration policy's targets, and the groups they name by lower-case id. */
-  assignments: { objects: readonly AssignableObject[]; groups: ReadonlyMap<string, GroupLookup> };
-  /** Display names of setting definitions by id, where they were read; a setting without one is named by its id. */
-  definitionNames?: ReadonlyMap<string, string>;
-  /** What devices already reported (the conflict summary), or why it could not be read. */
-  reported: ReportedConflicts;
-  /** The enrolled devices of the users whose devices decide an overlap with All devices (load.ts), where they were read. */
-  memberDevices?: MemberDevices;
-}
-
-/**
- * One entry of Intune's conflict summary for device configuration profiles
- * (deviceConfigurationConflictSummary, Graph beta): the profiles in conflict, the settings, and how
- * many check-ins it affected. Its `id` is the profiles' ids in lexicographical order joined by
- * underscores, so it names the same conflict from one load to the next.
- */
-export interface ReportedConflict {
-  id: string;
-  profiles: Array<{ id: string | null; name: string | null; sourceType: string | null }>;
-  settings: string[];
-  deviceCheckinsImpacted: number | null;
-}
-
-export type ReportedConflicts = OptionalRead<ReportedConflict[]>;
+import { conflictAgreement, pairKey } from './agreement.js';
+import type { Agreement } from './agreement.js';
 
 /**
  * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
@@ -342,6 +302,8 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
 
   const rows: Array<ReportRow & { order: number }> = [];
   const findings: Array<FindingDraft<ConflictFindingKind>> = [];
+  /** The findings whose deciding pair is two configuration profiles, by the pair as the conflict summary names it: what devices may report too. */
+  const profilePairs = new Map<string, FindingDraft<ConflictFindingKind>>();
   /** The settings shown by their id, as no definition named them: said once, in the notice, not row by row. */
   const unnamed = new Set<string>();
   for (const [settingDefinitionId, setters] of index) {
@@ -374,7 +336,7 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
       // The same policies and values, structured for the tab's pane to show side by side; no column shows it (sides.ts).
       [CONFLICT_SIDES_KEY]: conflictSidesCell(shown, parties.length - shown.length, worst.pair),
     });
-    findings.push({
+    const finding: FindingDraft<ConflictFindingKind> = {
       kind: worst.kind,
       subjectId: settingDefinitionId,
       subjectName: name,
@@ -385,7 +347,10 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
         .map((setter) => setter.policy.id.toLowerCase())
         .sort()
         .join(','),
-    });
+    };
+    findings.push(finding);
+    if (worst.kind !== 'duplicate-setting' && worst.pair.every((setter) => targeted.get(setter.policy.id.toLowerCase())?.kind === 'deviceConfiguration'))
+      profilePairs.set(pairKey(worst.pair.map((setter) => setter.policy.id)), finding);
   }
 
   // A policy whose settings could not be read is not judged: what it may set is unknown, not "nothing".
@@ -404,12 +369,31 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
     });
   }
 
-  reportedConflicts(records.reported, rows, findings);
+  // What devices reported, each matched with what was predicted (agreement.ts).
+  const agreement = records.reported.ok
+    ? conflictAgreement(records.reported.value, new Set(profilePairs.keys()), {
+        policies: new Map(records.policies.map((policy) => [policy.id.toLowerCase(), policy])),
+        targeted,
+        overlapOf,
+      })
+    : null;
+  for (const [key, finding] of profilePairs) {
+    const reported = records.reported.ok
+      ? records.reported.value.find((conflict) => pairKey(conflict.profiles.flatMap((profile) => (profile.id ? [profile.id] : []))) === key)
+      : undefined;
+    finding.detail += reported
+      ? ` Devices reported these two profiles in conflict (${checkinWords(reported)} check-ins).`
+      : records.reported.ok
+        ? ' Devices have not reported these two profiles in conflict yet.'
+        : '';
+  }
+  reportedConflicts(records.reported, rows, findings, agreement);
 
   rows.sort((a, b) => a.order - b.order || compareText(String(a.setting), String(b.setting)));
   return {
     state: rows.length === 0 ? 'empty' : 'loaded',
     notice: conflictsNotice(rows.length, unnamedNotice(unnamed.size), uncomparedSentence(records.assignments.objects)),
+    headline: agreement?.line ?? null,
     columns: [
       // The setting's display name where its definition was read, else its id (never a name made up).
       { key: 'setting', label: 'Setting', available: true, format: 'text', role: 'name' },
@@ -518,7 +502,17 @@ function profileNames(conflict: ReportedConflict): string[] {
  * saw the conflict on devices checking in, so it is not judged again from targets. A summary that
  * could not be read is one "Could not check" row saying why (its column n/a), never "none reported".
  */
-function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & { order: number }>, findings: Array<FindingDraft<ConflictFindingKind>>): void {
+/** A reported conflict's check-ins in words. */
+function checkinWords(conflict: ReportedConflict): string {
+  return conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
+}
+
+function reportedConflicts(
+  reported: ReportedConflicts,
+  rows: Array<ReportRow & { order: number }>,
+  findings: Array<FindingDraft<ConflictFindingKind>>,
+  agreement: Agreement | null,
+): void {
   const order = ORDER.indexOf('reported-setting-conflict');
   if (!reported.ok) {
     rows.push({
@@ -540,7 +534,9 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
     const settings = conflict.settings.length > 0 ? conflict.settings.map(classicSettingName).join(', ') : 'settings Graph did not name';
     const ids = conflict.settings.length > 0 ? ` (${conflict.settings.join(', ')})` : '';
     const first = conflict.profiles.find((profile) => profile.id !== null && profile.sourceType !== 'deviceIntent');
-    const checkins = conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
+    const checkins = checkinWords(conflict);
+    const match = agreement?.reported.get(conflict.id);
+    const predicted = !match ? '' : match.predicted ? " Predicted here from the profiles' settings." : ` Not predicted here: ${match.why}.`;
     rows.push({
       id: conflict.id,
       setting: settings,
@@ -557,7 +553,7 @@ function reportedConflicts(reported: ReportedConflicts, rows: Array<ReportRow & 
       subjectId: conflict.id,
       subjectName: settings,
       // The properties Graph named are kept in the detail, as the settings are by id in the other findings.
-      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}${ids}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.`,
+      detail: `Intune reports ${profiles.join(' and ')} in conflict on ${settings}${ids}: ${checkins} device check-ins impacted. Intune applies neither value on those devices.${predicted}`,
     });
   }
 }

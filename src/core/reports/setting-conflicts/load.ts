@@ -23,7 +23,7 @@ import { securityPostureReport } from '../security-posture/definition.js';
 import type { AssignmentRecords } from '../assignment-hygiene/load.js';
 import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
-import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './derive.js';
+import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
 import { targetedPolicies } from './derive.js';
 import { CONFLICT_SUMMARY_READ } from './reads.js';
 import { readMemberDevices, usersToRead } from './member-devices.js';

@@ -13,7 +13,7 @@ import { MAX_BATCH_SIZE } from '../../graph/graph-reader.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import { optionalReadFailure } from '../optional-read.js';
-import type { ConflictPolicy } from './derive.js';
+import type { ConflictPolicy } from './conflict-records.js';
 import { isMergedSetting } from './derive.js';
 import type { EnrolledDevice, MemberDevices } from './overlap.js';
 import type { TargetedPolicy } from './group-reach.js';

@@ -3,7 +3,7 @@ import { classicSettingName, classicSettingValue } from '../../../../src/core/re
 import { classicProfileValues, classicSettingNames } from '../../../../src/core/reports/setting-conflicts/classic-profiles.js';
 import { deriveSettingConflicts, MERGED_SETTINGS, uncomparedSentence } from '../../../../src/core/reports/setting-conflicts/derive.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/derive.js';
+import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/conflict-records.js';
 import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
 import type { EnrolledDevice, MemberDevices } from '../../../../src/core/reports/setting-conflicts/overlap.js';
 import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/group-reach.js';
@@ -636,7 +636,7 @@ describe('the conflicts devices reported', () => {
         subjectId: 'a_b',
         subjectName: 'Camera, Bluetooth',
         detail:
-          'Intune reports "Restrictions" and "b" in conflict on Camera, Bluetooth (cameraBlocked, bluetoothBlocked): 4 device check-ins impacted. Intune applies neither value on those devices.',
+          'Intune reports "Restrictions" and "b" in conflict on Camera, Bluetooth (cameraBlocked, bluetoothBlocked): 4 device check-ins impacted. Intune applies neither value on those devices. Not predicted here: "Restrictions" was not among the profiles read.',
       },
     ]);
     expect(derived.rows).toEqual([
@@ -797,5 +797,36 @@ describe('device restrictions profiles, compared field by field', () => {
       ]),
     );
     expect(ios.findings).toEqual([]);
+  });
+
+  it('holds each predicted conflict between two profiles beside what devices reported: confirmed, not reported yet, or reported and not predicted, saying why', () => {
+    const pairs = [
+      profilePair('p1', { passwordMinimumLength: 8 }, [include(G1)]),
+      profilePair('p2', { passwordMinimumLength: 12 }, [include(G1)]),
+      profilePair('q1', { passwordExpirationDays: 30 }, [include(G2)]),
+      profilePair('q2', { passwordExpirationDays: 90 }, [include(G2)]),
+      profilePair('r1', { cameraBlocked: false }, [include(G1)]),
+      profilePair('r2', { cameraBlocked: true }, [include(G1)]),
+    ];
+    const reported = (ids: [string, string], settings: string[], checkins: number) => ({
+      id: ids.join('_'),
+      profiles: ids.map((id) => ({ id, name: `Profile ${id}`, sourceType: 'deviceConfiguration' })),
+      settings,
+      deviceCheckinsImpacted: checkins,
+    });
+    const derived = deriveSettingConflicts({
+      ...withNames(pairs),
+      reported: { ok: true, value: [reported(['p1', 'p2'], ['passwordMinimumLength'], 3), reported(['r1', 'r2'], ['cameraBlocked'], 7)] },
+    });
+    const finding = (subjectId: string) => derived.findings.find((candidate) => candidate.subjectId === subjectId)!;
+    expect(finding('windows10GeneralConfiguration/passwordMinimumLength').detail).toContain('Devices reported these two profiles in conflict (3 check-ins).');
+    expect(finding('windows10GeneralConfiguration/passwordExpirationDays').detail).toContain('Devices have not reported these two profiles in conflict yet.');
+    expect(finding('p1_p2').detail).toContain('Predicted here from the profiles');
+    expect(finding('r1_r2').detail).toContain('Not predicted here: as read, only "Profile r2" sets Camera; the other leaves it Not configured.');
+    expect(derived.headline).toBe(
+      '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted (as read, only "Profile r2" sets Camera; the other leaves it Not configured). Conflicts among settings catalog policies are not in what devices report to this summary.',
+    );
+    // Nothing to hold beside: no line.
+    expect(deriveSettingConflicts(records(policyPair('a', [camera('1')], [include(G1)]))).headline).toBeNull();
   });
 });
