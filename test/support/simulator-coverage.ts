@@ -26,7 +26,8 @@ function anIdFor(tenant: SimTenant, path: string): string {
   if (collection === 'deletedItems') return first(tenant.deletedGroups?.keys() ?? []);
   const records = (tenant.collections as Record<string, Array<{ id: string; '@odata.type'?: unknown }> | undefined>)[collection ?? ''] ?? [];
   // A profile report 7 reads by id is a device restrictions one; a type only beta declares is not on /v1.0 (404 there).
-  if (collection === 'deviceConfigurations') return first(records.filter((record) => record['@odata.type'] === '#microsoft.graph.windows10GeneralConfiguration').map((record) => record.id));
+  if (collection === 'deviceConfigurations')
+    return first(records.filter((record) => record['@odata.type'] === '#microsoft.graph.windows10GeneralConfiguration').map((record) => record.id));
   return first(records.map((record) => record.id));
 }
 

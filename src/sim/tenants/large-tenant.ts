@@ -83,17 +83,24 @@ export function buildLargeTenant(options: LargeTenantOptions = {}): SimTenant {
     collections.deviceConfigurations.push(deviceConfiguration({ id: guid(), displayName: `Profile ${index}`, targets: randomTargets(), now }));
   // The conflicts devices reported between pairs of those profiles (report 7), drawing nothing, so
   // that every other record stays as the seed made it; each id is the pair's ids sorted and joined
-  // by an underscore, as Graph makes it (deviceConfigurationConflictSummary, beta).
-  for (let index = 0; index + 1 < Math.min(collections.deviceConfigurations.length, 2 * objects(20)); index += 2) {
+  // by an underscore, as Graph makes it (deviceConfigurationConflictSummary, beta). Every other
+  // pair sets the password's minimum length differently, so report 7 predicts it too (confirmed);
+  // the rest name the camera, which neither profile sets as read (reported, not predicted); and the
+  // pair after them sets the password's expiry differently, which devices have not reported yet.
+  const pairs = Math.min(Math.floor(collections.deviceConfigurations.length / 2), objects(20));
+  for (let index = 0; index < 2 * pairs; index += 2) {
     const pair = collections.deviceConfigurations.slice(index, index + 2).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const predicted = (index / 2) % 2 === 0;
+    if (predicted) pair.forEach((profile, place) => Object.assign(profile, { passwordMinimumLength: place === 0 ? 8 : 12 }));
     collections.deviceConfigurationConflictSummary.push({
       '@odata.type': '#microsoft.graph.deviceConfigurationConflictSummary',
       id: pair.map((profile) => profile.id).join('_'),
       conflictingDeviceConfigurations: pair.map((profile) => ({ id: profile.id, displayName: profile.displayName, sourceType: 'deviceConfiguration' })),
-      contributingSettings: ['cameraBlocked'],
+      contributingSettings: [predicted ? 'passwordMinimumLength' : 'cameraBlocked'],
       deviceCheckinsImpacted: index + 1,
     });
   }
+  collections.deviceConfigurations.slice(2 * pairs, 2 * pairs + 2).forEach((profile, place) => Object.assign(profile, { passwordExpirationDays: place === 0 ? 30 : 90 }));
   for (let index = 0; index < objects(200); index += 1)
     collections.deviceCompliancePolicies.push(deviceCompliancePolicy({ id: guid(), displayName: `Compliance ${index}`, targets: randomTargets(), now }));
   const modes = ['block', 'block', 'audit', 'warn', 'off'] as const;

@@ -9,7 +9,7 @@
  */
 
 import { joinAnd } from '../graph-values.js';
-import { classicSettingName, typeOf } from './classic-settings.js';
+import { classicSettingName, isComparedProfile, typeOf } from './classic-settings.js';
 import { classicSettingId } from './classic-profiles.js';
 import type { ConflictPolicy, ReportedConflict } from './conflict-records.js';
 import type { Overlap } from './overlap.js';
@@ -54,6 +54,7 @@ function matchReported(conflict: ReportedConflict, lookups: Lookups): ReportedMa
     const target = profile.id === null ? undefined : lookups.targeted.get(profile.id.toLowerCase());
     if (!target) return { predicted: false, why: `${named(profile)} was not among the profiles read` };
     const policy = lookups.policies.get(profile.id!.toLowerCase());
+    if (!policy && isComparedProfile(target)) return { predicted: false, why: `${named(profile)} is assigned to no one, so its settings were not read` };
     if (!policy) return { predicted: false, why: `${named(profile)} is a configuration profile of a type whose settings are not compared (${typeOf(target.odataType)})` };
     if (policy.values === null) return { predicted: false, why: `the settings of ${named(profile)} could not be read` };
   }
