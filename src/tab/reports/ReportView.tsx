@@ -129,9 +129,10 @@ function ReportBody({
   const { report } = state;
   if (report.state === 'load-error') return <LoadErrorBar state="load-error" status={report.error?.status} message={report.error?.message} />;
   // The report's one line of its own (report 7: predicted beside reported), above its rows or its empty notice.
+  // Cut to two lines (one on a phone) like the description, so the first rows stay on the first screen.
   const headline = report.headline ? (
     <Body1 as="p" data-headline="">
-      {report.headline}
+      <ClampedText text={report.headline} lines={2} />
     </Body1>
   ) : null;
   if (report.state === 'empty') {

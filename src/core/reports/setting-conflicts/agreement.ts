@@ -107,5 +107,5 @@ export function conflictAgreement(reported: readonly ReportedConflict[], predict
       ? null
       : `${unpredicted.length} reported that ${unpredicted.length === 1 ? 'was' : 'were'} not predicted (${joinAnd([...new Set(unpredicted.map((match) => match.why))].slice(0, 2))}${new Set(unpredicted.map((match) => match.why)).size > 2 ? ', and more' : ''})`,
   ].filter((part): part is string => part !== null);
-  return { reported: matches, predicted, line: `${parts.join('; ')}. Conflicts among settings catalog policies are not in what devices report to this summary.` };
+  return { reported: matches, predicted, line: `${parts.join('; ')}.` };
 }

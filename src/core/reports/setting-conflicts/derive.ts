@@ -492,6 +492,11 @@ function unreadSettingsSubjects(
   return subjects;
 }
 
+/** A reported conflict's check-ins in words. */
+function checkinWords(conflict: ReportedConflict): string {
+  return conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
+}
+
 /** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */
 function profileNames(conflict: ReportedConflict): string[] {
   return conflict.profiles.map((profile) => `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`);
@@ -499,14 +504,10 @@ function profileNames(conflict: ReportedConflict): string[] {
 
 /**
  * What devices already reported, one row and one finding per entry of the conflict summary: Intune
- * saw the conflict on devices checking in, so it is not judged again from targets. A summary that
- * could not be read is one "Could not check" row saying why (its column n/a), never "none reported".
+ * saw the conflict on devices checking in, so it is not judged again from targets; its detail says
+ * whether this report predicted it, or why not (agreement.ts). A summary that could not be read is
+ * one "Could not check" row saying why (its column n/a), never "none reported".
  */
-/** A reported conflict's check-ins in words. */
-function checkinWords(conflict: ReportedConflict): string {
-  return conflict.deviceCheckinsImpacted === null ? 'an unreported number of' : conflict.deviceCheckinsImpacted.toLocaleString('en-US');
-}
-
 function reportedConflicts(
   reported: ReportedConflicts,
   rows: Array<ReportRow & { order: number }>,

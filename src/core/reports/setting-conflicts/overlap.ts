@@ -199,12 +199,13 @@ function countedMembers(members: ReadonlyMap<string, Kind>): string {
 }
 
 /**
- * All users or All devices on one side and a group on the other: cannot be told, as before (All
- * users reaches only users Intune licenses and All devices only enrolled devices, "Intune All users
- * and All devices groups", and neither is in report 2's records), with the group's members counted
- * where its whole list was seen. Where the policy to All users or All devices excludes that very
- * group, its whole list decides: members all of the excluded kind are all taken out (apart);
- * members of the other kind are not ("Exclude groups from a policy assignment").
+ * All users or All devices on one side and a group on the other. All devices beside a group of
+ * users is proven where one of its users has an enrolled device both are for (`enrolledDevicesOverlap`);
+ * otherwise it cannot be told (All users reaches only users Intune licenses and All devices only
+ * enrolled devices, "Intune All users and All devices groups", and neither is in report 2's records),
+ * with the group's members counted where its whole list was seen. Where the policy to All users or
+ * All devices excludes that very group, its whole list decides: members all of the excluded kind are
+ * all taken out (apart); members of the other kind are not ("Exclude groups from a policy assignment").
  */
 function allBesideGroup(
   a: TargetedPolicy,

@@ -824,7 +824,7 @@ describe('device restrictions profiles, compared field by field', () => {
     expect(finding('p1_p2').detail).toContain('Predicted here from the profiles');
     expect(finding('r1_r2').detail).toContain('Not predicted here: as read, only "Profile r2" sets Camera; the other leaves it Not configured.');
     expect(derived.headline).toBe(
-      '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted (as read, only "Profile r2" sets Camera; the other leaves it Not configured). Conflicts among settings catalog policies are not in what devices report to this summary.',
+      '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted (as read, only "Profile r2" sets Camera; the other leaves it Not configured).',
     );
     // Nothing to hold beside: no line.
     expect(deriveSettingConflicts(records(policyPair('a', [camera('1')], [include(G1)]))).headline).toBeNull();
