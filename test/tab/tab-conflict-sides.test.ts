@@ -111,7 +111,7 @@ describe("a setting conflict's pane: its policies side by side", () => {
     expect(await section.locator('[data-conflict-verdict]').textContent()).toBe('Possible conflict');
   });
 
-  it('says above the rows, and on the overview tile, how many predicted conflicts devices confirmed and which reported ones were not predicted', async () => {
+  it('says after the rows, and on the overview tile, how many predicted conflicts devices confirmed and which reported ones were not predicted', async () => {
     const page = await tab.newPage();
     const line = '1 of 2 predicted conflicts between configuration profiles confirmed by devices; 1 reported that was not predicted';
     await page.goto(`${tab.server.base}/tab/#/setting-conflicts`);

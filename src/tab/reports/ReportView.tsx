@@ -128,8 +128,8 @@ function ReportBody({
   if (state.phase === 'failed') return <LoadErrorBar state="api-error" message={state.error.message} />;
   const { report } = state;
   if (report.state === 'load-error') return <LoadErrorBar state="load-error" status={report.error?.status} message={report.error?.message} />;
-  // The report's one line of its own (report 7: predicted beside reported), above its rows or its empty notice.
-  // Cut to two lines (one on a phone) like the description, so the first rows stay on the first screen.
+  // The report's one line of its own (report 7: predicted beside reported): under its empty notice, or
+  // after its rows, so the first rows stay on the first screen; cut to two lines (one on a phone) like the description.
   const headline = report.headline ? (
     <Body1 as="p" data-headline="">
       <ClampedText text={report.headline} lines={2} />
@@ -147,8 +147,8 @@ function ReportBody({
   }
   return (
     <>
-      {headline}
       <ReportRows presentation={presentation} report={report} api={api} format={format} fromServer={isWindowedReport(report, windowFrom)} />
+      {headline}
     </>
   );
 }

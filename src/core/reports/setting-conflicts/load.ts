@@ -20,7 +20,7 @@ import { optionalReadFailure } from '../optional-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
 import { securityPostureReport } from '../security-posture/definition.js';
-import type { AssignmentRecords } from '../assignment-hygiene/load.js';
+import type { AssignableObject, AssignmentRecords } from '../assignment-hygiene/load.js';
 import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
 import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
@@ -73,15 +73,30 @@ export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'
   return names;
 }
 
+/**
+ * Report 2's objects with "no filter" where the tenant's filter list was read and is empty: a filter
+ * in use cannot be deleted, so no assignment has one, though an object read on `/v1.0` carries no
+ * filter fields (docs/finding-rules.md, report 2, "filter fields absent"; "what applies" decides
+ * the same). Elsewhere a target without the fields keeps its filter unknown.
+ */
+function withNoFilterWhereNoneExist(assignments: Pick<AssignmentRecords, 'objects' | 'filters'>): readonly AssignableObject[] {
+  if (!assignments.filters.ok || assignments.filters.value.size > 0) return assignments.objects;
+  return assignments.objects.map((object) =>
+    object.targets?.some((target) => target.filter === undefined)
+      ? { ...object, targets: object.targets.map((target) => (target.filter === undefined ? { ...target, filter: { mode: 'none' } } : target)) }
+      : object,
+  );
+}
+
 /** The two reports' records made into this report's, with what devices reported. */
 function conflictRecords(
   posture: Pick<SecurityPostureRecords, 'policies'>,
-  assignments: Pick<AssignmentRecords, 'objects' | 'groups'>,
+  assignments: Pick<AssignmentRecords, 'objects' | 'groups' | 'filters'>,
   reported: ReportedConflicts = { ok: true, value: [] },
 ): SettingConflictRecords {
   return {
     policies: conflictPolicies(posture),
-    assignments: { objects: assignments.objects, groups: assignments.groups },
+    assignments: { objects: withNoFilterWhereNoneExist(assignments), groups: assignments.groups },
     definitionNames: definitionNames(posture),
     reported,
   };
@@ -136,7 +151,7 @@ export async function loadSettingConflicts(context: LoadContext): Promise<Settin
   for (const [id, name] of classicSettingNames(profiles.flatMap((profile) => profile.values ?? []))) names.set(id, name);
   const records: SettingConflictRecords = { ...read, policies: [...read.policies, ...profiles], definitionNames: names };
   // Then the enrolled devices of the few users through whom a policy's group meets a policy to All devices (member-devices.ts).
-  const users = usersToRead(records.policies, targetedPolicies(assignments.objects), assignments.groups);
+  const users = usersToRead(records.policies, targetedPolicies(records.assignments.objects), assignments.groups);
   if (users.length === 0) return records;
   return { ...records, memberDevices: await readMemberDevices(context.graph, users, signal) };
 }
