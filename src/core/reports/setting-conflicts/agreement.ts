@@ -21,8 +21,8 @@ export type ReportedMatch = { predicted: true } | { predicted: false; why: strin
 export interface Agreement {
   /** Each reported conflict's match, by its summary id. */
   reported: ReadonlyMap<string, ReportedMatch>;
-  /** The pairs of profiles predicted to conflict (their ids in order, joined as the summary joins them), each with whether devices reported it. */
-  predicted: ReadonlyMap<string, boolean>;
+  /** The pairs of profiles predicted to conflict (their ids in order, joined as the summary joins them), each with what devices reported of it, or null. */
+  predicted: ReadonlyMap<string, ReportedConflict | null>;
   /** The line the report and the overview show, or null when there is nothing to compare (no profile predicted, none reported). */
   line: string | null;
 }
@@ -91,14 +91,14 @@ function matchReported(conflict: ReportedConflict, lookups: Lookups): ReportedMa
  */
 export function conflictAgreement(reported: readonly ReportedConflict[], predictedPairs: ReadonlySet<string>, lookups: Lookups): Agreement {
   const matches = new Map<string, ReportedMatch>();
-  const predicted = new Map<string, boolean>([...predictedPairs].map((key) => [key, false]));
+  const predicted = new Map<string, ReportedConflict | null>([...predictedPairs].map((key) => [key, null]));
   for (const conflict of reported) {
     const key = pairKey(conflict.profiles.flatMap((profile) => (profile.id ? [profile.id] : [])));
     const match = predicted.has(key) ? ({ predicted: true } as const) : matchReported(conflict, lookups);
     matches.set(conflict.id, match);
-    if (match.predicted) predicted.set(key, true);
+    if (match.predicted) predicted.set(key, conflict);
   }
-  const confirmed = [...predicted.values()].filter(Boolean).length;
+  const confirmed = [...predicted.values()].filter((reported) => reported !== null).length;
   const unpredicted = [...matches.values()].filter((match): match is Extract<ReportedMatch, { predicted: false }> => !match.predicted);
   if (predicted.size === 0 && unpredicted.length === 0) return { reported: matches, predicted, line: null };
   const parts = [

@@ -11,7 +11,6 @@
  */
 
 import type { GraphReader, BatchOutcome } from '../../graph/graph-reader.js';
-import { MAX_BATCH_SIZE } from '../../graph/graph-reader.js';
 import { pathInBatch } from '../../graph/upstream-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { optionalReadFailure } from '../optional-read.js';
@@ -128,21 +127,17 @@ function profilePolicy(object: AssignableObject, outcome: BatchOutcome | undefin
  */
 export async function readClassicProfiles(graph: GraphReader, objects: readonly AssignableObject[], signal: AbortSignal): Promise<ConflictPolicy[]> {
   const profiles = objects.filter((object) => isComparedProfile(object) && (object.targets === null || object.targets.some((target) => target.type !== 'exclude')));
-  const policies: ConflictPolicy[] = [];
-  for (let index = 0; index < profiles.length; index += MAX_BATCH_SIZE) {
-    const chunk = profiles.slice(index, index + MAX_BATCH_SIZE);
-    let outcomes: Map<string, BatchOutcome>;
-    try {
-      outcomes = await graph.batchGet(
-        chunk.map((profile, position) => ({ id: String(position + 1), url: pathInBatch(CLASSIC_PROFILE_READ, profile.id) })),
-        { version: 'v1.0', signal },
-      );
-    } catch (error) {
-      const reason = `its settings could not be read: ${optionalReadFailure(error, signal)}`;
-      for (const profile of profiles.slice(index)) policies.push({ ...profilePolicy(profile, undefined, signal), settingsError: reason });
-      return policies;
-    }
-    for (const [position, profile] of chunk.entries()) policies.push(profilePolicy(profile, outcomes.get(String(position + 1)), signal));
+  if (profiles.length === 0) return [];
+  let outcomes: Map<string, BatchOutcome>;
+  try {
+    // One batchGet of them all: the client sends twenty to a call and paces them (src/graph/graph-batch.ts).
+    outcomes = await graph.batchGet(
+      profiles.map((profile, position) => ({ id: String(position), url: pathInBatch(CLASSIC_PROFILE_READ, profile.id) })),
+      { version: 'v1.0', signal },
+    );
+  } catch (error) {
+    const reason = `its settings could not be read: ${optionalReadFailure(error, signal)}`;
+    return profiles.map((profile) => ({ ...profilePolicy(profile, undefined, signal), settingsError: reason }));
   }
-  return policies;
+  return profiles.map((profile, position) => profilePolicy(profile, outcomes.get(String(position)), signal));
 }

@@ -377,15 +377,13 @@ export function deriveSettingConflicts(records: SettingConflictRecords): Derived
         overlapOf,
       })
     : null;
-  for (const [key, finding] of profilePairs) {
-    const reported = records.reported.ok
-      ? records.reported.value.find((conflict) => pairKey(conflict.profiles.flatMap((profile) => (profile.id ? [profile.id] : []))) === key)
-      : undefined;
-    finding.detail += reported
-      ? ` Devices reported these two profiles in conflict (${checkinWords(reported)} check-ins).`
-      : records.reported.ok
-        ? ' Devices have not reported these two profiles in conflict yet.'
-        : '';
+  if (agreement) {
+    for (const [key, finding] of profilePairs) {
+      const reported = agreement.predicted.get(key);
+      finding.detail += reported
+        ? ` Devices reported these two profiles in conflict (${checkinWords(reported)} check-ins).`
+        : ' Devices have not reported these two profiles in conflict yet.';
+    }
   }
   reportedConflicts(records.reported, rows, findings, agreement);
 

@@ -2,17 +2,16 @@
  * The enrolled devices of the users whose devices decide whether two policies meet: a policy to All
  * devices and one to a group of users reach the same device where one of those users has an enrolled
  * device of their platforms (docs/finding-rules.md, "Setting conflicts", "A user's enrolled
- * devices"). Which users to read is pure (`usersToRead`); the read is `MEMBER_DEVICES_READ`, twenty
- * users to a `$batch`, each answer a value: a user whose devices could not be read leaves the overlap
+ * devices"). Which users to read is pure (`usersToRead`); the read is `MEMBER_DEVICES_READ`, through
+ * `$batch`, each answer a value: a user whose devices could not be read leaves the overlap
  * possible, as before, and never fails the report.
  */
 
 import { devicePlatform } from '../../applies/platform.js';
 import type { BatchOutcome, GraphReader } from '../../graph/graph-reader.js';
-import { MAX_BATCH_SIZE } from '../../graph/graph-reader.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
-import { optionalReadFailure } from '../optional-read.js';
+import { optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { ConflictPolicy } from './conflict-records.js';
 import { isMergedSetting } from './derive.js';
 import type { EnrolledDevice, MemberDevices } from './overlap.js';
@@ -62,17 +61,20 @@ function enrolledDevice(item: DeviceItem): EnrolledDevice | null {
 
 type Read = { ok: true; devices: readonly EnrolledDevice[] } | { ok: false; reason: string };
 
-/** One user's answer in a `$batch`: a 404 is a user the directory no longer holds, so no device of theirs. */
+/**
+ * One user's answer in the `$batch`: a 404 is a user the directory no longer holds, so no device of
+ * theirs; a list longer than a page is read on from its next link.
+ */
 async function readOf(graph: GraphReader, userId: string, outcome: BatchOutcome | undefined, signal: AbortSignal): Promise<Read> {
   if (!outcome) return { ok: false, reason: 'Graph gave no answer for them' };
   if (!outcome.ok) return outcome.error.status === 404 ? { ok: true, devices: [] } : { ok: false, reason: optionalReadFailure(outcome.error, signal) };
   const body = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
   if (!Array.isArray(body?.value)) return { ok: false, reason: 'Graph sent a malformed answer' };
-  let items = body.value as DeviceItem[];
-  // More than a page of devices: the user's whole list is read as pages.
-  if (typeof body['@odata.nextLink'] === 'string') {
+  const items = [...(body.value as DeviceItem[])];
+  const nextLink = body['@odata.nextLink'];
+  if (typeof nextLink === 'string' && nextLink) {
     try {
-      items = await graph.getAll<DeviceItem>(pathFor(MEMBER_DEVICES_READ, userId), { query: { $select: selectOf(MEMBER_DEVICES_READ) }, signal });
+      for await (const more of graph.pages<DeviceItem>(pathFor(MEMBER_DEVICES_READ, userId), { after: nextLink, signal })) items.push(...more.items);
     } catch (error) {
       return { ok: false, reason: optionalReadFailure(error, signal) };
     }
@@ -80,23 +82,21 @@ async function readOf(graph: GraphReader, userId: string, outcome: BatchOutcome 
   return { ok: true, devices: items.flatMap((item) => enrolledDevice(item) ?? []) };
 }
 
-/** The enrolled devices of `users`, by lower-case id, or why each could not be read. */
+/**
+ * The enrolled devices of `users`, by lower-case id, or why each could not be read: one `batchGet`
+ * of them all, which the client sends twenty to a call and paces (src/graph/graph-batch.ts).
+ */
 export async function readMemberDevices(graph: GraphReader, users: readonly string[], signal: AbortSignal): Promise<MemberDevices> {
-  const read = new Map<string, Read>();
-  for (let index = 0; index < users.length; index += MAX_BATCH_SIZE) {
-    const chunk = users.slice(index, index + MAX_BATCH_SIZE);
-    let outcomes: Map<string, BatchOutcome>;
-    try {
-      outcomes = await graph.batchGet(
-        chunk.map((userId, position) => ({ id: String(position + 1), url: `${pathInBatch(MEMBER_DEVICES_READ, userId)}?$select=${selectOf(MEMBER_DEVICES_READ)}` })),
-        { version: 'v1.0', signal },
-      );
-    } catch (error) {
-      const reason = optionalReadFailure(error, signal);
-      for (const userId of users.slice(index)) read.set(userId, { ok: false, reason });
-      return read;
-    }
-    for (const [position, userId] of chunk.entries()) read.set(userId, await readOf(graph, userId, outcomes.get(String(position + 1)), signal));
+  let outcomes: Map<string, BatchOutcome>;
+  try {
+    outcomes = await graph.batchGet(
+      users.map((userId, position) => ({ id: String(position), url: `${pathInBatch(MEMBER_DEVICES_READ, userId)}?$select=${selectOf(MEMBER_DEVICES_READ)}` })),
+      { version: 'v1.0', signal },
+    );
+  } catch (error) {
+    const reason = optionalReadFailure(error, signal);
+    return new Map(users.map((userId) => [userId, { ok: false, reason }]));
   }
-  return read;
+  const reads = await rereadEach([...users.entries()], ([position, userId]) => readOf(graph, userId, outcomes.get(String(position)), signal));
+  return new Map(users.map((userId, position) => [userId, reads[position]!]));
 }
