@@ -45,23 +45,20 @@ describe('tokens', () => {
   });
 
   it('renews a token Graph rejects as expired and retries the request once', async () => {
-    sim.tokenLifetimeSeconds = 1;
     try {
       // A client clock that runs behind the authority's still takes the token for valid.
       const { graph } = client({ tokenClock: () => Date.now() - 10 * 60_000 });
       await graph.get(`${DEVICES}?$top=1`);
       const before = sim.entra.tokenRequests;
-      // Only the first token is short-lived: a renewed one that expired as well on a busy machine
-      // would fail the retry for a reason this test is not about.
-      sim.tokenLifetimeSeconds = 3599;
-      // The token source reuses the token; Graph's 401 must make it renew.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // The authority's clock moves past the token's hour; the token source reuses the token,
+      // so Graph's 401 must make it renew.
+      sim.entra.clockAheadSeconds = 2 * 3600;
       await graph.get(`${DEVICES}?$top=1`);
       expect(sim.entra.tokenRequests - before).toBe(1);
       const statuses = graphRequests(DEVICES).map((request) => request.status);
       expect(statuses).toEqual([200, 401, 200]);
     } finally {
-      sim.tokenLifetimeSeconds = 3599;
+      sim.entra.clockAheadSeconds = 0;
     }
   });
 
