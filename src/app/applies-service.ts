@@ -10,7 +10,7 @@
  * Graph requests it made.
  */
 
-import { answerApplies } from '../core/applies/answer.js';
+import { answerApplies, withSettings } from '../core/applies/answer.js';
 import type { AppliesOutcome } from '../core/applies/answer.js';
 import type { AppliesResult } from '../core/applies/applies-result.js';
 import { conflictSettingsOf } from '../core/applies/conflicts.js';
@@ -18,11 +18,15 @@ import type { ConflictSettings } from '../core/applies/conflicts.js';
 import { findTaggedDevices, loadAppliesReads } from '../core/applies/load.js';
 import type { TaggedDevice } from '../core/applies/load.js';
 import { questionWords } from '../core/applies/resolve.js';
+import { policiesThatMayApply, readSettingsOf } from '../core/applies/settings-read.js';
+import { loadAssignments } from '../core/reports/assignment-hygiene/load.js';
+import type { SettingsRead } from '../core/reports/security-posture/load.js';
 import { APPLIES_NOT_READ_BY_ROLE, appliesOpensTo, objectScopeTags, objectsInScope, outsideScopeWords, scopedAnswer } from '../core/applies/scope.js';
 import { visibleTo } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { AppliesReads } from '../core/applies/load.js';
 import { errorText } from '../core/error-text.js';
+import { GraphError } from '../core/graph/graph-error.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { AssignmentRecords } from '../core/reports/assignment-hygiene/load.js';
@@ -46,6 +50,10 @@ interface Kept {
    * milliseconds of work).
    */
   outcome?: { settings: ConflictSettings | null; outcome: AppliesOutcome };
+  /** The answer without its conflicts judged: which policies may reach the device, whose settings a question then reads (`policySettings`). */
+  base?: AppliesOutcome;
+  /** The settings of the policies that may reach the device, as this question read them, and when the oldest was read. */
+  policySettings?: { value: ConflictSettings; at: number };
   assignments: AssignmentRecords;
   at: number;
 }
@@ -81,6 +89,8 @@ export class AppliesService {
   private readonly kept = new Map<string, Kept>();
   /** Report 3's records made into what the conflict rules read, once per load of them. */
   private readonly settingsOf = new WeakMap<SecurityPostureRecords, ConflictSettings>();
+  /** Each policy's settings as a question read them (`policySettings`), by id, for the next question's policies, while fresh. */
+  private readonly readSettings = new Map<string, { read: SettingsRead; at: number }>();
 
   constructor(private readonly options: AppliesServiceOptions) {
     this.now = options.clock ?? Date.now;
@@ -152,12 +162,17 @@ export class AppliesService {
     } catch (error) {
       return { kind: 'failed', query, words: `The tenant could not be read: ${errorText(error)}`, requests: count.requests };
     }
-    // Only a device's answer shows conflicts (conflicts.ts), so only a device's question reads the settings.
+    // Only a device's answer shows conflicts (conflicts.ts), so only a device's question reads the settings:
+    // report 3's records where a load of them is at hand, else only the policies that may reach the device.
     const device = reads.resolution.kind === 'found' && reads.resolution.subject.kind === 'device';
-    const settings = device
-      ? await countingRequests(count, () => this.settings(refresh, onProgress && ((source, records) => onProgress({ step: 'settings', source, records }))))
-      : null;
-    if (kept.outcome?.settings !== (settings?.value ?? null)) kept.outcome = { settings: settings?.value ?? null, outcome: answerApplies(reads, settings?.value) };
+    let settings: { value: ConflictSettings; at: number } | null = null;
+    if (device && this.reportSettingsAtHand())
+      settings = await countingRequests(count, () => this.settings(refresh, onProgress && ((source, records) => onProgress({ step: 'settings', source, records }))));
+    // Where report 3's load failed, the few policies the device needs may still be read.
+    if (device && (settings === null || settings.value.state === 'failed')) settings = await countingRequests(count, () => this.policySettings(kept, reads, refresh, onProgress));
+    if (kept.outcome?.settings !== (settings?.value ?? null)) {
+      kept.outcome = { settings: settings?.value ?? null, outcome: settings && kept.base ? withSettings(kept.base, settings.value) : answerApplies(reads, settings?.value) };
+    }
     return { kept, reads, outcome: kept.outcome.outcome, settings };
   }
 
@@ -191,9 +206,11 @@ export class AppliesService {
     if ('kind' in whole) return { ...whole, query };
     const { kept, reads, outcome, settings } = whole;
     if (outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device' || outcome.answer.subject.id.toLowerCase() !== deviceId.toLowerCase()) return refused;
+    // Report 2's beta lists carry the policies' and intents' scope tags; report 3's records, where at
+    // hand, stand in for an object whose list did not send them.
     let posture: { records: SecurityPostureRecords; at: number } | null = null;
     try {
-      posture = await countingRequests(count, () => this.recordsOf(securityPostureReport, 'what-applies-settings', refresh));
+      if (this.reportSettingsAtHand()) posture = await countingRequests(count, () => this.recordsOf(securityPostureReport, 'what-applies-settings', refresh));
     } catch (error) {
       // Without report 3's records no object's tags are known, so none is shown, and the count says how many were not.
       this.options.log(`what applies: the policies' scope tags could not be read: ${errorText(error)}`);
@@ -254,6 +271,41 @@ export class AppliesService {
     }
   }
 
+  /** Whether report 3's records can be had without a load of every policy's settings: kept fresh, or a load under way. */
+  private reportSettingsAtHand(): boolean {
+    return this.sharesReportLoads && this.cache.holdsRecordsOf(securityPostureReport.id);
+  }
+
+  /**
+   * The settings of the policies that may reach the question's device (settings-read.ts): those read
+   * for an earlier question while fresh, the others read now, twenty to a `$batch` call. Kept with the
+   * question while fresh. Never thrown: a failure is what the answer says instead of conflicts.
+   */
+  private async policySettings(kept: Kept, reads: AppliesReads, refresh: boolean, onProgress?: AppliesProgress): Promise<{ value: ConflictSettings; at: number }> {
+    if (kept.policySettings && !refresh && this.now() - kept.policySettings.at < this.maxAgeMs) return kept.policySettings;
+    kept.base ??= answerApplies(reads);
+    if (kept.base.kind !== 'found') return { value: { state: 'failed', reason: 'the device was not found' }, at: this.now() };
+    const policies = policiesThatMayApply(kept.base.answer.groups, reads.assignments.objects);
+    const now = this.now();
+    for (const [id, entry] of this.readSettings) if (now - entry.at >= this.maxAgeMs) this.readSettings.delete(id);
+    const known = (id: string) => (refresh ? undefined : this.readSettings.get(id.toLowerCase())?.read);
+    // As report 3's load names the source it reads: the policies whose settings are read, counted.
+    onProgress?.({ step: 'settings', source: 'configurationPolicies', records: policies.length });
+    try {
+      const { settings, read } = await readSettingsOf(this.graph, policies, known);
+      for (const [id, entry] of read) if (entry.settingsError === null) this.readSettings.set(id.toLowerCase(), { read: entry, at: now });
+      const ages = policies.map((policy) => this.readSettings.get(policy.id.toLowerCase())?.at ?? now);
+      const value = { value: settings, at: Math.min(now, ...ages) };
+      // A read that failed is not kept: the next question tries it again.
+      if ([...read.values()].every((entry) => entry.settingsError === null)) kept.policySettings = value;
+      return value;
+    } catch (error) {
+      // A bug is thrown; only Graph's refusal is what the answer says instead of conflicts.
+      if (!(error instanceof GraphError)) throw error;
+      return { value: { state: 'failed', reason: errorText(error) }, at: now };
+    }
+  }
+
   /**
    * Report 2's records: from the cache when a load of report 2 there has them, or from a load of
    * report 2 through it; read here only when the cache's report came without them (another
@@ -261,7 +313,14 @@ export class AppliesService {
    * then fails with Graph's own answer, as it always has. Kept like a report when read here.
    */
   private assignments(refresh: boolean, onRead?: SourceRead): Promise<{ records: AssignmentRecords; at: number }> {
-    return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh, onRead);
+    if (this.sharesReportLoads && this.cache.holdsRecordsOf(assignmentHygieneReport.id))
+      return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh, onRead);
+    // Report 2's reads without its findings' stories (the audit log), which no answer shows.
+    return this.cache.keep(
+      'what-applies-assignments',
+      async () => ({ records: await loadAssignments({ graph: this.graph, ...(onRead ? { onProgress: onRead } : {}) }, { stories: false }), at: this.now() }),
+      { refresh, readAt: (value) => value.at },
+    );
   }
 
   /**

@@ -111,6 +111,18 @@ export class ReportCache {
   }
 
   /**
+   * Whether records of report `id` are at hand without starting a load: kept with a result no older
+   * than the cache period, or coming with a load under way. "What applies" takes them then, and
+   * otherwise reads only what one question needs (docs/performance.md, "What applies").
+   */
+  holdsRecordsOf(id: ReportId): boolean {
+    if (!this.recordsKept.has(id)) return false;
+    if (this.loading.has(id)) return true;
+    const kept = this.loaded.get(id);
+    return kept?.records !== undefined && this.now() - kept.at < this.maxAgeMs;
+  }
+
+  /**
    * The records of a load of `report` no older than the cache period, and when that load ended:
    * those kept with its result, or those of the load under way, or of a load started for them (a
    * fresh one with `refresh`), which the report's viewers then take too. Null when the result came

@@ -49,7 +49,7 @@ describe('what applies costs the same requests whatever the number of devices', 
     const counts: number[] = [];
     for (const harness of [small, large]) {
       const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
-      // Report 2's assignments and report 3's settings (a device's conflicts), loaded once and shared.
+      // Report 2's lists and the settings of the device's policies (its conflicts), read once and kept.
       await service.applies('DESKTOP-00003');
       harness.sim.graph.clearLog();
       const result = await service.applies('DESKTOP-00001');

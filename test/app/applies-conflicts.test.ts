@@ -42,8 +42,20 @@ function services(lines: string[] = []): AppServices {
   });
 }
 
+/**
+ * One app for the tests that only judge answers, so that they share its reads: every test of this
+ * file reads the same simulated tenant within one of Intune's 20-second throttling windows.
+ */
+let judging: AppServices | undefined;
+const judge = () => (judging ??= services()).applies!;
+
 function conflictsOf(result: AppliesResult): AppliesConflicts {
   return found(result).conflicts;
+}
+
+function checkedNotes(result: AppliesResult): string[] {
+  const conflicts = conflictsOf(result);
+  return conflicts.state === 'checked' ? conflicts.notes : [];
 }
 
 function checked(result: AppliesResult): AppliesSettingConflict[] {
@@ -62,7 +74,7 @@ const values = (setting: AppliesSettingConflict | undefined) => setting?.policie
 
 describe("what applies lists a device's setting conflicts, judged as the setting conflicts report judges them", () => {
   it('lists exactly the conflicts the demo plants for a device in the Engineering group, with the value Intune applies', async () => {
-    const result = await services().applies!.applies(ENGINEERING_DEVICE);
+    const result = await judge().applies(ENGINEERING_DEVICE);
     const settings = checked(result);
 
     // Cloud protection on and off to its group (and on in report 3's two Defender policies), the camera
@@ -121,7 +133,7 @@ describe("what applies lists a device's setting conflicts, judged as the setting
   });
 
   it('says a conflict is possible where one of the policies may or may not apply', async () => {
-    const settings = checked(await services().applies!.applies(APPLIES_DEMO.device));
+    const settings = checked(await judge().applies(APPLIES_DEMO.device));
     expect(ids(settings, 'conflict')).toEqual([CAMERA]);
     expect(ids(settings, 'possibleConflict')).toEqual([PRIVATE_FIREWALL]);
     expect(ids(settings, 'duplicate')).toEqual([]);
@@ -142,44 +154,96 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     expect(harness.sim.graph.requests.filter((request) => SETTINGS_READS.test(request.path) && request.path.endsWith('/settings'))).toEqual([]);
   });
 
-  it("shares report 3's load: one upstream load for the report and every question, none per question", async () => {
+  it("takes report 3's records where a load of them is at hand: no question reads a policy's settings", async () => {
     const lines: string[] = [];
     const app = services(lines);
-    const first = await app.applies!.applies(ENGINEERING_DEVICE);
-    expect(conflictsOf(first).state).toBe('checked');
-    expect(first.requests).toBe(harness.sim.graph.requests.filter((request) => !request.inBatch).length);
-    expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(1);
-
-    // Another device, and report 3's viewers: nothing of report 3 is read again.
+    const reports = await Promise.all([app.reports.get('assignment-hygiene'), app.reports.get('security-posture')]);
+    expect(reports.map((report) => report.state)).toEqual(['loaded', 'loaded']);
     harness.sim.graph.clearLog();
-    const second = await app.applies!.applies(APPLIES_DEMO.device);
-    expect(conflictsOf(second).state).toBe('checked');
-    expect((await app.reports.get('security-posture')).state).toBe('loaded');
+    for (const device of [ENGINEERING_DEVICE, APPLIES_DEMO.device]) {
+      const answer = await app.applies!.applies(device);
+      expect(conflictsOf(answer).state).toBe('checked');
+      // Its own reads about the device only: a handful, whatever the tenant's number of policies.
+      expect(answer.requests).toBeLessThanOrEqual(12);
+    }
     expect(harness.sim.graph.requests.filter((request) => SETTINGS_READS.test(request.path))).toEqual([]);
     expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(1);
-    // Its own reads about the device only: a handful, whatever the tenant's number of policies.
-    expect(second.requests).toBeLessThanOrEqual(12);
   });
 
-  it("says the conflicts could not be checked, and why, when report 3's records cannot be read, and answers the rest", async () => {
+  it('reads, for a question asked first, the settings of only the policies that may reach the device, and for the next device only those not read yet', async () => {
+    const lines: string[] = [];
+    const app = services(lines);
+    const settingsRead = () =>
+      harness.sim.graph.requests
+        .filter((request) => request.inBatch && /^\/beta\/deviceManagement\/configurationPolicies\/[^/]+\/settings$/.test(request.path))
+        .map((request) => request.path.split('/')[4]!.toLowerCase());
+    const first = await app.applies!.applies(ENGINEERING_DEVICE);
+    const reaching = found(first)
+      .groups.flatMap((group) => group.entries)
+      .filter((entry) => entry.kind === 'settingsCatalogPolicy' && entry.verdict !== 'excluded' && entry.verdict !== 'notForPlatform')
+      .map((entry) => entry.objectId.toLowerCase());
+    const read = settingsRead();
+    expect(read.length).toBeGreaterThan(0);
+    // Each policy that may reach the device at most once, and none that cannot: the tenant has more.
+    expect(new Set(read).size).toBe(read.length);
+    for (const id of read) expect(reaching).toContain(id);
+    const policies = tenant.collections.configurationPolicies.length;
+    expect(read.length).toBeLessThan(policies);
+    // Every policy that may reach it and sets anything is compared: nothing left out for not being read.
+    const unreadNotes = checkedNotes(first).filter((note) => note.includes('were not among the policies whose settings were read'));
+    expect(unreadNotes).toEqual([]);
+    // Neither report 3 nor the list of every policy was loaded for it.
+    expect(lines.filter((line) => line === 'report security-posture: loading from Microsoft Graph')).toHaveLength(0);
+    expect(
+      harness.sim.graph.requests.filter(
+        (request) => request.path === '/beta/deviceManagement/configurationPolicies' && request.query.includes('settingCount') && request.query.includes('lastModifiedDateTime'),
+      ),
+    ).toEqual([]);
+
+    // Another device: only what it adds is read; the same device again reads nothing.
+    harness.sim.graph.clearLog();
+    await app.applies!.applies(APPLIES_DEMO.device);
+    for (const id of settingsRead()) expect(read).not.toContain(id);
+    harness.sim.graph.clearLog();
+    expect((await app.applies!.applies(ENGINEERING_DEVICE)).requests).toBe(0);
+  });
+
+  it("says which policies' settings could not be read, and why, and compares none of them, when their reads fail", async () => {
     const app = services();
-    // Report 2's records first, so that only report 3's read of the same list fails.
+    // Report 2's records first, so that only the settings' read through beta's $batch fails.
     expect((await app.reports.get('assignment-hygiene')).state).toBe('loaded');
-    const removeFault = harness.sim.faults.add({ path: '/beta/deviceManagement/configurationPolicies', status: 403 });
+    const removeFault = harness.sim.faults.add({ path: '/beta/$batch', status: 403 });
     let result: AppliesResult;
     try {
       result = await app.applies!.applies(ENGINEERING_DEVICE);
     } finally {
       removeFault();
     }
-    expect(result.kind).toBe('found');
     const conflicts = conflictsOf(result);
-    expect(conflicts.state).toBe('unread');
-    expect(conflicts.state !== 'checked' && conflicts.words).toMatch(/^Setting conflicts could not be checked: .*403.*That is not "no conflicts"\.$/);
-    expect(result.kind === 'found' && result.answer.groups.length).toBeGreaterThan(0);
+    if (conflicts.state !== 'checked') throw new Error(`expected the conflicts checked, got ${conflicts.state}`);
+    // Never "no conflict": nothing compared, each policy said with Graph's answer, and counted as not compared.
+    expect(conflicts.settings).toEqual([]);
+    const unread = conflicts.notes.filter((note) => /^The settings of ".+" could not be read whole \(reading its settings failed: Graph answered 403\)/.test(note));
+    expect(unread.length).toBeGreaterThan(1);
+    expect(conflicts.notCompared).toBeGreaterThanOrEqual(unread.length);
+    expect(found(result).groups.length).toBeGreaterThan(0);
 
     // Nothing failed is kept: the next question reads them and lists the conflicts.
     expect(ids(checked(await app.applies!.applies(ENGINEERING_DEVICE)), 'conflict')).toContain(CAMERA);
+  });
+
+  it("reads the device's policies' settings itself when report 3's load fails", async () => {
+    const app = services();
+    expect((await app.reports.get('assignment-hygiene')).state).toBe('loaded');
+    // Report 3's list fails: its load under way fails, and the question reads what it needs by id.
+    const removeFault = harness.sim.faults.add({ path: '/beta/deviceManagement/configurationPolicies', status: 403 });
+    try {
+      const [report, answer] = await Promise.all([app.reports.get('security-posture'), app.applies!.applies(ENGINEERING_DEVICE)]);
+      expect(report.state).toBe('load-error');
+      expect(ids(checked(answer), 'conflict')).toContain(CAMERA);
+    } finally {
+      removeFault();
+    }
   });
 
   it("agrees with the setting conflicts report on a Mac that a policy to All devices and one to its user's group both reach", async () => {

@@ -6,6 +6,7 @@
  */
 
 import { deriveApplies } from './derive.js';
+import { deviceConflicts } from './conflicts.js';
 import type { ConflictSettings } from './conflicts.js';
 import type { AppliesAnswer } from './derive.js';
 import type { AppliesReads } from './load.js';
@@ -27,4 +28,14 @@ export function answerApplies(reads: AppliesReads, settings?: ConflictSettings):
     ...(settings ? { settings } : {}),
   });
   return { kind: 'found', answer };
+}
+
+/**
+ * A device's answer with its conflicts judged on `settings`: the same as `answerApplies(reads,
+ * settings)`, from an answer already derived, since which policies may reach the device does not
+ * depend on what they set (a question reads the settings of those policies only, settings-read.ts).
+ */
+export function withSettings(outcome: AppliesOutcome, settings: ConflictSettings): AppliesOutcome {
+  if (outcome.kind !== 'found' || outcome.answer.subject.kind !== 'device') return outcome;
+  return { kind: 'found', answer: { ...outcome.answer, conflicts: deviceConflicts(outcome.answer.groups, settings) } };
 }

@@ -120,7 +120,7 @@ export const CONFLICTS_DEVICE_ONLY =
 const NEITHER_APPLIES = 'Neither value. Intune reports a conflict and applies neither setting until only one policy sets it.';
 
 /** The verdicts under which a policy may reach the device: the others (excluded, another platform) never deliver it. */
-const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
+export const MAY_APPLY: ReadonlySet<AppliesVerdict> = new Set(['applies', 'unknown', 'dependsOnFilter']);
 
 /** The note naming the objects of `UNCOMPARED_KINDS` that may apply: a few by name, the rest counted. */
 function uncomparedNote(names: readonly string[]): string {

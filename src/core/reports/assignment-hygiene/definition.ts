@@ -52,7 +52,7 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   demo: assignmentHygieneDemo,
   reads: ASSIGNMENT_READS,
   faultSource: DEVICE_CONFIGURATIONS_READ.path,
-  load: loadAssignments,
+  load: (context) => loadAssignments(context),
   // Findings about policies, profiles, apps and scripts carry their object's story (docs/finding-rules.md, "A finding's last change").
   derive: (records, context) => withStories(deriveAssignmentHygiene(records, context), records.auditLog),
 };

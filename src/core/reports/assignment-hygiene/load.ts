@@ -103,6 +103,14 @@ export interface AssignableObject {
   /** A configuration or compliance policy's `platforms` (deviceManagementConfigurationPlatforms): "what applies" tells its platform by it. */
   platforms?: string | null;
   /**
+   * A settings catalog policy's `technologies` and `settingCount`, for "what applies" to read the
+   * settings of only the policies that reach a device (src/core/applies/settings-read.ts): an
+   * audit-only baseline sets nothing, and a policy of no settings needs no read. Absent when Graph
+   * did not send them.
+   */
+  technologies?: string;
+  settingCount?: number;
+  /**
    * An intent's template's `platformType` (policyPlatformType), or why it could not be told: the
    * intent itself carries only its `templateId`.
    */
@@ -425,7 +433,13 @@ function withTemplatePlatform(object: AssignableObject, templateId: string | nul
   return { ...object, templatePlatform: { ok: true, value: platform } };
 }
 
-export async function loadAssignments(context: LoadContext): Promise<AssignmentRecords> {
+/**
+ * Report 2's records. `stories: false` leaves out the audit log, which only the findings' stories
+ * read: "what applies", asked before report 2 has loaded, reads the assignments without it, since a
+ * year of the log is the longest read of a cold load (docs/performance.md, "What applies").
+ */
+export async function loadAssignments(context: LoadContext, options: { stories?: boolean } = {}): Promise<AssignmentRecords> {
+  const withStories = options.stories ?? true;
   const { graph, onProgress } = context;
   const controller = new AbortController();
   // Groups are looked up while the pages that name them are still arriving.
@@ -440,7 +454,8 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   // year of the log is a cold load's longest read (docs/performance.md, "Each table its own budget").
   // A report that finds no object reads no log. It is an optional read: it ends as a value.
   let stories: Promise<AuditLog> | undefined;
-  const readStories = (): Promise<AuditLog> => {
+  const readStories = (): Promise<AuditLog> | undefined => {
+    if (!withStories) return undefined;
     if (!stories) {
       stories = readAuditLog(context, [null], controller.signal);
       // Awaited below; a report that fails first must not leave it as an unhandled rejection.
@@ -475,6 +490,8 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
         const odataType = asString(item['@odata.type'])?.replace(/^#?microsoft\.graph\./, '');
         const templateFamily = source.kind === 'settingsCatalogPolicy' ? asString((item.templateReference as { templateFamily?: unknown } | undefined)?.templateFamily) : null;
         const platforms = source.kind === 'settingsCatalogPolicy' || source.kind === 'settingsCompliancePolicy' ? asString(item.platforms) : null;
+        const technologies = source.kind === 'settingsCatalogPolicy' ? asString(item.technologies) : null;
+        const settingCount = source.kind === 'settingsCatalogPolicy' && typeof item.settingCount === 'number' ? item.settingCount : null;
         if (source.kind === 'intent') intentTemplates.set(id, asString(item.templateId));
         objects.push({
           kind: source.kind,
@@ -489,6 +506,8 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
           ...(odataType ? { odataType } : {}),
           ...(templateFamily ? { templateFamily } : {}),
           ...(platforms ? { platforms } : {}),
+          ...(technologies !== null ? { technologies } : {}),
+          ...(settingCount !== null ? { settingCount } : {}),
         });
         groups.add((targets ?? []).flatMap((target) => (target.type === 'include' || target.type === 'exclude' ? [target.groupId] : [])));
         void readStories();
@@ -532,6 +551,6 @@ export async function loadAssignments(context: LoadContext): Promise<AssignmentR
   onProgress?.('groups', lookups.size);
   throwIfGroupsForbidden(lookups);
   const base = { objects, betaCoverage: graph.betaCoverage, groups: lookups, leftOut, relationships, filters };
-  if (objects.length === 0) return base;
-  return { ...base, auditLog: await readStories() };
+  const log = objects.length === 0 ? undefined : readStories();
+  return log ? { ...base, auditLog: await log } : base;
 }

@@ -55,7 +55,8 @@ export const SETTINGS_CATALOG_READ = {
   path: '/beta/deviceManagement/configurationPolicies',
   permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
-  select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
+  // `settingCount`: "what applies" reads no settings of a policy that has none.
+  select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms', 'settingCount', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
   optional: false,
   why: 'Settings catalog policies and their assignments.',
 } as const satisfies UpstreamRead;

@@ -223,7 +223,7 @@ export const POLICY_LIST_QUERY = {
  * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
  * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
  */
-type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'>;
+export type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'>;
 
 /**
  * Each setting with its definitions: `settingDefinitions` is a navigation property of
@@ -235,7 +235,7 @@ type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' |
  */
 const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
 
-const settingsPath = (policy: SecurityPolicy) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
+const settingsPath = (policy: { id: string }) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
 
 /**
  * The display names of the settings a policy sets, from the definitions expanded with them: only
@@ -267,11 +267,12 @@ function readOf(settings: readonly unknown[]): Omit<SettingsRead, 'settingsError
 /**
  * Each policy's `/settings` through `POST /beta/$batch`, 20 to a call (the client runs several calls
  * at once, paced under Intune's limit), each answer's nextLink followed to the collection's end. A
- * policy whose read fails carries the failure as its `settingsError`, not the report.
+ * policy whose read fails carries the failure as its `settingsError`, not the report. "What applies"
+ * reads the settings of the few policies that reach one device this way too (src/core/applies/settings-read.ts).
  */
-async function readSettings(graph: LoadContext['graph'], policies: SecurityPolicy[], signal: AbortSignal): Promise<Map<string, SettingsRead>> {
+export async function readPolicySettings(graph: LoadContext['graph'], policies: readonly { id: string }[], signal: AbortSignal): Promise<Map<string, SettingsRead>> {
   const reads = new Map<string, SettingsRead>();
-  const readable: SecurityPolicy[] = [];
+  const readable: { id: string }[] = [];
   for (const policy of policies) {
     if (isGraphId(policy.id)) readable.push(policy);
     else reads.set(policy.id, { choices: [], values: [], settingsRead: 0, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
@@ -308,7 +309,7 @@ async function readSettings(graph: LoadContext['graph'], policies: SecurityPolic
   return reads;
 }
 
-function malformedSettings(policy: SecurityPolicy): GraphError {
+function malformedSettings(policy: { id: string }): GraphError {
   return new GraphError({
     kind: 'malformed-response',
     message: 'the settings page has no "value" array',
@@ -407,7 +408,7 @@ async function settingsOf(context: LoadContext, policies: SecurityPolicy[], sign
     else toRead.push(policy);
   }
   context.onProgress?.('policy settings', known.size);
-  const read = toRead.length > 0 ? await readSettings(context.graph, toRead, signal) : new Map<string, SettingsRead>();
+  const read = toRead.length > 0 ? await readPolicySettings(context.graph, toRead, signal) : new Map<string, SettingsRead>();
   context.onProgress?.('policy settings', known.size + read.size);
 
   if (context.memory) {

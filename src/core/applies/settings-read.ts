@@ -1,0 +1,84 @@
+/**
+ * The settings of only the policies that may reach one device, for its conflicts (docs/finding-rules.md,
+ * "What applies", "Setting conflicts on a device"), where report 3's records, which hold every
+ * policy's settings, are not at hand: a question asked first (the command line, or a server that has
+ * not loaded report 3) reads a few policies' settings rather than the tenant's (docs/performance.md,
+ * "What applies"). What each policy is comes from report 2's list, which selects the fields that
+ * tell it (`technologies`, `settingCount`, assignment-hygiene/reads.ts); what it sets is read as
+ * report 3 reads it (security-posture/load.ts, `readPolicySettings`), so both judge the same values.
+ */
+
+import type { GraphReader } from '../graph/graph-reader.js';
+import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
+import { isAuditOnly, readPolicySettings } from '../reports/security-posture/load.js';
+import type { SettingsRead } from '../reports/security-posture/load.js';
+import type { ConflictPolicy } from '../reports/setting-conflicts/conflict-records.js';
+import { MAY_APPLY } from './conflicts.js';
+import type { ConflictSettings } from './conflicts.js';
+import type { AppliesGroup } from './entry-types.js';
+
+/**
+ * The settings catalog policies of an answer that may reach the device (`MAY_APPLY`), as report 2
+ * read them: the policies whose settings its conflicts compare (conflicts.ts, `deviceConflicts`).
+ */
+export function policiesThatMayApply(groups: readonly AppliesGroup[], objects: readonly AssignableObject[]): AssignableObject[] {
+  const wanted = new Set<string>();
+  for (const group of groups)
+    for (const entry of group.entries) if (entry.kind === 'settingsCatalogPolicy' && MAY_APPLY.has(entry.verdict)) wanted.add(entry.objectId.toLowerCase());
+  const policies = new Map<string, AssignableObject>();
+  for (const object of objects) {
+    const id = object.id.toLowerCase();
+    if (object.kind === 'settingsCatalogPolicy' && wanted.has(id) && !policies.has(id)) policies.set(id, object);
+  }
+  return [...policies.values()];
+}
+
+/** Whether a policy's settings must be read: not an audit-only baseline's (it enforces nothing), nor those of a policy Graph says has none. */
+function needsRead(policy: AssignableObject): boolean {
+  return !isAuditOnly({ technologies: policy.technologies ?? '' }) && policy.settingCount !== 0;
+}
+
+/**
+ * What `policies` set, as the conflict rules read it: each policy's settings from `known` (read for an
+ * earlier question) or read now, twenty to a `$batch` call; `read` holds those read now, for the
+ * caller to keep. A policy whose read failed, or came back shorter than its `settingCount` says, is
+ * not compared, and the answer says why (as report 3's records say it, setting-conflicts/load.ts,
+ * `conflictPolicies`).
+ */
+export async function readSettingsOf(
+  graph: GraphReader,
+  policies: readonly AssignableObject[],
+  known: (id: string) => SettingsRead | undefined,
+): Promise<{ settings: Extract<ConflictSettings, { state: 'read' }>; read: Map<string, SettingsRead> }> {
+  const auditOnly = new Set<string>();
+  const toRead: AssignableObject[] = [];
+  const reads = new Map<string, SettingsRead>();
+  for (const policy of policies) {
+    if (isAuditOnly({ technologies: policy.technologies ?? '' })) auditOnly.add(policy.id.toLowerCase());
+    if (!needsRead(policy)) continue;
+    const remembered = known(policy.id);
+    if (remembered) reads.set(policy.id, remembered);
+    else toRead.push(policy);
+  }
+  const read = toRead.length > 0 ? await readPolicySettings(graph, toRead, new AbortController().signal) : new Map<string, SettingsRead>();
+  for (const [id, settings] of read) reads.set(id, settings);
+
+  const names = new Map<string, string>();
+  const compared: ConflictPolicy[] = [];
+  for (const policy of policies) {
+    if (auditOnly.has(policy.id.toLowerCase())) continue;
+    const settings = reads.get(policy.id);
+    const whole = settings === undefined ? policy.settingCount === 0 : settings.settingsError === null && (policy.settingCount === undefined || settings.settingsRead > 0);
+    compared.push({
+      id: policy.id,
+      name: policy.name,
+      templateFamily: policy.templateFamily ?? 'none',
+      platforms: policy.platforms ?? '',
+      values: whole ? (settings?.values ?? []) : null,
+      settingsError: whole ? null : (settings?.settingsError ?? 'its settings were not read in full'),
+      link: policy.link,
+    });
+    for (const [id, name] of Object.entries(settings?.settingNames ?? {})) if (!names.has(id)) names.set(id, name);
+  }
+  return { settings: { state: 'read', policies: compared, auditOnly, names }, read };
+}
