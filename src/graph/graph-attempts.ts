@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { listenForAbort } from './abort-listener.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { SlotPriority } from './concurrency-limit.js';
 import { GraphError, graphErrorForAnswer } from '../core/graph/graph-error.js';
@@ -299,17 +300,16 @@ export class RetryWaits {
     const signal = this.signal;
     if (!signal) return this.sleep(ms);
     signal.throwIfAborted();
-    let onAbort: (() => void) | undefined;
+    let stopListening: (() => void) | undefined;
     try {
       await Promise.race([
         this.sleep(ms),
         new Promise<never>((_, reject) => {
-          onAbort = () => reject(signal.reason);
-          signal.addEventListener('abort', onAbort, { once: true });
+          stopListening = listenForAbort(signal, () => reject(signal.reason));
         }),
       ]);
     } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      stopListening?.();
     }
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { TENANT_SIZE_FROM } from '../core/graph/graph-reader.js';
+import { listenForAbort } from './abort-listener.js';
 
 /**
  * Pacing under Microsoft Graph's per-app throttling limits, so that a long read never trips them.
@@ -198,7 +199,7 @@ export class RequestBudget {
   }
 
   private async pause(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
-    let onAbort: (() => void) | undefined;
+    let stopListening: (() => void) | undefined;
     // The timer goes with the wait: a wait ended by a change leaves nothing to keep the process up.
     const timer = new AbortController();
     let woken: (() => void) | undefined;
@@ -212,8 +213,7 @@ export class RequestBudget {
         ...(signal
           ? [
               new Promise<never>((_, reject) => {
-                onAbort = () => reject(signal.reason);
-                signal.addEventListener('abort', onAbort, { once: true });
+                stopListening = listenForAbort(signal, () => reject(signal.reason));
               }),
             ]
           : []),
@@ -221,7 +221,7 @@ export class RequestBudget {
     } finally {
       if (woken) this.waiting.delete(woken);
       timer.abort();
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
     }
   }
 

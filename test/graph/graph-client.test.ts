@@ -264,3 +264,29 @@ describe('permissions', () => {
     });
   });
 });
+
+describe("a load's signal", () => {
+  it('is listened to by every retry of a throttled $batch read at once, without Node taking the waits for a leak', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    // Each retry's wait lasts a moment, so that the calls throttled at once all wait at once.
+    const graph = harness.client({ sleep: () => new Promise((resolve) => setTimeout(resolve, 50)) });
+    const load = new AbortController();
+    // Three hundred sub-requests, fifteen calls, each sub-request answered 429 once: every call waits to try again.
+    const removeFault = sim.faults.add({ path: DEVICES, status: 429, retryAfterSeconds: 1, times: 300 });
+    try {
+      const outcomes = await graph.batchGet(
+        Array.from({ length: 300 }, (_, index) => ({ id: String(index), url: `${DEVICES.replace(/^\/v1\.0/, '')}?$top=1` })),
+        { signal: load.signal },
+      );
+      expect([...outcomes.values()].every((outcome) => outcome.ok)).toBe(true);
+      // Node tells its warnings on a later turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      removeFault();
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});
