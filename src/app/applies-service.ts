@@ -3,11 +3,13 @@
  * applies"): each question's own reads (src/core/applies/load.ts: the subject found by what Graph
  * filters on, and the groups it is in), kept per question for as long as a report is kept fresh,
  * and answered by the pure rules (src/core/applies/answer.ts). The assignments are report 2's
- * records, taken from report 2's load in the report cache, or loaded through it, so that report 2
- * and "what applies" make one upstream assignment load between them. A device's setting conflicts
- * are judged on report 3's records (what each policy sets), shared through the cache the same way:
- * report 3 and every question make one upstream load of them between them. Each answer counts the
- * Graph requests it made.
+ * records, taken from report 2's load in the report cache where one is at hand, so that report 2
+ * and "what applies" make one upstream assignment load between them; a question asked before it
+ * reads report 2's lists itself, without the audit log no answer shows. A device's setting conflicts
+ * are judged on what its policies set: report 3's records where a load of them is at hand, else the
+ * settings of only the policies that may reach the device (src/core/applies/settings-read.ts), so
+ * that a question asked first does not read every policy's (docs/architecture.md, "Loading once for
+ * everyone"). Each answer counts the Graph requests it made.
  */
 
 import { answerApplies, withSettings } from '../core/applies/answer.js';
@@ -252,10 +254,10 @@ export class AppliesService {
   }
 
   /**
-   * What each policy sets, from report 3's records: from the cache when a load of report 3 there has
-   * them, or from a load of report 3 through it; read here only when the cache's report came without
-   * them or its load failed, kept like a report. Never thrown: a failure is what the answer says
-   * instead of conflicts, with Graph's reason, never "no conflicts".
+   * What each policy sets, from report 3's records, when a load of them is at hand in the cache
+   * (`reportSettingsAtHand`); read here through report 3's load only when the cache's report came
+   * without them, kept like a report. Never thrown: a failure is what the answer says instead of
+   * conflicts, with Graph's reason, never "no conflicts".
    */
   private async settings(refresh: boolean, onRead?: SourceRead): Promise<{ value: ConflictSettings; at: number }> {
     try {
@@ -307,10 +309,10 @@ export class AppliesService {
   }
 
   /**
-   * Report 2's records: from the cache when a load of report 2 there has them, or from a load of
-   * report 2 through it; read here only when the cache's report came without them (another
-   * instance's result, or reports loaded some other way) or its load failed, so that the question
-   * then fails with Graph's own answer, as it always has. Kept like a report when read here.
+   * Report 2's records: from the cache when a load of report 2 is at hand there (kept fresh, or under
+   * way); otherwise, or when the cache's report came without them (another instance's result), read
+   * here without the audit log and kept like a report. A failed read fails the question with Graph's
+   * own answer, as it always has.
    */
   private assignments(refresh: boolean, onRead?: SourceRead): Promise<{ records: AssignmentRecords; at: number }> {
     if (this.sharesReportLoads && this.cache.holdsRecordsOf(assignmentHygieneReport.id))

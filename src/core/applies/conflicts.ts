@@ -1,8 +1,9 @@
 /**
  * The settings a device's policies set differently, and which value Intune applies
  * (docs/finding-rules.md, "What applies", "Conflicts on a device"). The policies are those "what
- * applies" decided for the device; what each sets is report 3's records, as the setting conflicts
- * report reads them (src/core/reports/setting-conflicts/load.ts, `conflictPolicies`), and each pair
+ * applies" decided for the device; what each sets is read as report 3 reads it, from report 3's
+ * records as the setting conflicts report reads them (src/core/reports/setting-conflicts/load.ts,
+ * `conflictPolicies`) or for those policies alone (settings-read.ts), and each pair
  * is judged by that report's own rule (`judgePair`), its overlap being this answer's verdicts: two
  * policies that both apply reach the device, and one whose verdict is not "applies" but may be
  * (unknown, or depending on a filter) makes a conflict possible. Pure: nothing here reads Graph.
