@@ -9,6 +9,7 @@ import type { PostScheduler } from '../app/post-scheduler.js';
 import type { TeamsBot } from '../bot/teams-bot.js';
 import type { StateStore } from '../store/state-store.js';
 import { createAppServer } from './app-server.js';
+import { ReportWindows } from '../core/reports/window/report-window.js';
 import type { AppServerOptions } from './app-server.js';
 import { IT_STAFF_ROLE, TRIAGER_ROLE, createTabAccessCheck } from './tab-access.js';
 
@@ -49,6 +50,8 @@ export interface AssembledApp {
   bot: TeamsBot | undefined;
   /** Runs the channels' posting schedules once started (`start(tickMs)`); there is none without the bot. */
   scheduler: PostScheduler | undefined;
+  /** The windows over each result the rows route answers from: what they built is said when the server stops. */
+  windows: ReportWindows;
 }
 
 /**
@@ -83,8 +86,10 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
       })
     : { bot: undefined, scheduler: undefined };
   const demoTenant = connection.demoTenant;
+  const windows = new ReportWindows();
   const server = createAppServer({
     services,
+    windows,
     ...(options.encodings ? { encodings: options.encodings } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.tabDirectory ? { tabDirectory: options.tabDirectory, serveSourceMaps: options.serveSourceMaps ?? false } : {}),
@@ -120,5 +125,5 @@ export function assembleApp(options: AppAssemblyOptions): AssembledApp {
     ...(options.storeOpening ? { storeOpening: options.storeOpening } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
-  return { server, services, bot, scheduler };
+  return { server, services, bot, scheduler, windows };
 }

@@ -1,6 +1,6 @@
 import type { Finding, ReportResult, ReportRow } from '../report-model.js';
 import { CHANGED_COLUMN_KEY, windowTextSortKey } from '../row-keys.js';
-import { WORK_PER_STEP, buildIndex, decisionsKey, drain, pauseAt, searchTextSteps } from './window-index.js';
+import { PassingRows, SEARCHES_PER_STEP, buildIndex, decisionsKey, drain, pauseAtLookup, searchTextSteps } from './window-index.js';
 import type { ResultIndex, TableIndex } from './window-index.js';
 import { columnOrderSteps, defaultOrderSteps } from './window-order.js';
 import { filterWords } from './window-query.js';
@@ -28,13 +28,20 @@ export interface ReportWindow {
   rows: ReportRow[];
 }
 
-/** Which rows of a table pass a filter kept: the last this many filters asked for. */
-const FILTERS_KEPT = 64;
+/**
+ * The filters kept per table, the least recently asked for dropped first: at most this many, and at
+ * most `FILTER_BYTES_KEPT` of them. A tenant's viewers may ask a hundred distinct filters in a
+ * minute (one in five requests filtered by a two-digit number, docs/performance.md); a filter
+ * dropped and asked again is worked out again, over every row's text.
+ */
+const FILTERS_KEPT = 1_024;
+/** 16 MB: 340 filters of a 375,000-row table, at a bit a row. */
+const FILTER_BYTES_KEPT = 16 * 1024 * 1024;
 
 /**
  * The report's tables and the windows over them, built on first use per result and kept while it is.
  * `sortBuilds` counts the column orders made: one per table, column and load however many ask;
- * `indexBuilds` the indices begun: one per load.
+ * `indexBuilds` the indices begun: one per load; `filterBuilds` the filters worked out.
  */
 export class ReportWindows {
   private readonly indices = new WeakMap<ReportResult, ResultIndex>();
@@ -42,6 +49,7 @@ export class ReportWindows {
   private readonly building = new WeakMap<ReportResult, Generator<void, ResultIndex>>();
   private sorts = 0;
   private indexes = 0;
+  private filters = 0;
   private readonly countBuild = () => {
     this.sorts += 1;
   };
@@ -64,7 +72,8 @@ export class ReportWindows {
   /**
    * `window` a step at a time: a server drives it a step per turn of the event loop
    * (src/server/report-rows.ts), so a filter over a large table, or an order not built yet, does not
-   * hold every other request while it runs. Each step is a few milliseconds' work (`WORK_PER_STEP`).
+   * hold every other request while it runs. Each step is a few milliseconds' work (`WORK_PER_STEP`,
+   * `SEARCHES_PER_STEP`).
    */
   *windowSteps(result: ReportResult, query: WindowQuery, inForce: DecisionsInForce | null): Generator<void, ReportWindow> {
     const index = yield* this.indexSteps(result);
@@ -79,13 +88,13 @@ export class ReportWindows {
       total = count;
       for (let at = query.offset; at < Math.min(count, query.offset + query.limit); at += 1) picked.push(order[at]!);
     } else {
-      const { passes, passing } = yield* this.filterSteps(result, index, table, words, query, inForce);
-      total = passing;
+      const filter = yield* this.filterSteps(result, index, table, words, query, inForce);
+      total = filter.passing;
       let seen = 0;
       for (let at = 0; at < count && picked.length < query.limit && seen < total; at += 1) {
-        if (pauseAt(at)) yield;
+        if (pauseAtLookup(at)) yield;
         const position = order[at]!;
-        if (!passes[position]) continue;
+        if (!filter.passes(position)) continue;
         if (seen >= query.offset) picked.push(position);
         seen += 1;
       }
@@ -132,6 +141,11 @@ export class ReportWindows {
     return this.indexes;
   }
 
+  /** How many filters' passing rows were worked out: once per filter while it is kept (`FILTERS_KEPT`), again once dropped. */
+  get filterBuilds(): number {
+    return this.filters;
+  }
+
   /**
    * Everything a window of this result may ask for, built ahead a step at a time: the index, each
    * table's filter text and every column's order both ways. A server drives it between requests
@@ -161,7 +175,7 @@ export class ReportWindows {
     words: readonly string[],
     query: WindowQuery,
     inForce: DecisionsInForce | null,
-  ): Generator<void, { passes: Uint8Array; passing: number }> {
+  ): Generator<void, PassingRows> {
     const distinctWords = [...new Set(words)].sort();
     const key = JSON.stringify([distinctWords, query.finding, query.open, query.triage, query.open || query.triage !== null ? decisionsKey(index, inForce) : null]);
     const known = table.filters.get(key);
@@ -171,15 +185,15 @@ export class ReportWindows {
       table.filters.set(key, known);
       return known;
     }
+    this.filters += 1;
     const count = table.rowIndices.length;
     const texts = distinctWords.length > 0 ? yield* searchTextSteps(table, result) : null;
     const narrowed = query.finding !== null || query.open || query.triage !== null;
-    const passes = new Uint8Array(count);
-    let passing = 0;
+    const filter = new PassingRows(count);
     // A row costs a look per word and per finding: the pauses count those, not rows.
     let work = 0;
     for (let position = 0; position < count; position += 1) {
-      if (work >= WORK_PER_STEP) {
+      if (work >= SEARCHES_PER_STEP) {
         work = 0;
         yield;
       }
@@ -187,7 +201,9 @@ export class ReportWindows {
       if (texts) {
         const text = texts[position]!;
         work += distinctWords.length;
-        if (!distinctWords.every((word) => text.includes(word))) continue;
+        let all = true;
+        for (let word = 0; word < distinctWords.length && all; word += 1) all = text.includes(distinctWords[word]!);
+        if (!all) continue;
       }
       if (narrowed) {
         let found = false;
@@ -201,12 +217,17 @@ export class ReportWindows {
         }
         if (!found) continue;
       }
-      passes[position] = 1;
-      passing += 1;
+      filter.pass(position);
     }
-    const filter = { passes, passing };
     table.filters.delete(key);
-    if (table.filters.size >= FILTERS_KEPT) table.filters.delete(table.filters.keys().next().value!);
+    let bytes = filter.bytes;
+    for (const kept of table.filters.values()) bytes += kept.bytes;
+    // The least recently asked for go first (a Map keeps the order they were set in).
+    for (const [oldest, kept] of table.filters) {
+      if (table.filters.size < FILTERS_KEPT && bytes <= FILTER_BYTES_KEPT) break;
+      table.filters.delete(oldest);
+      bytes -= kept.bytes;
+    }
     table.filters.set(key, filter);
     return filter;
   }

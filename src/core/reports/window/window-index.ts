@@ -34,7 +34,7 @@ export interface TableIndex {
   /** The default order by the open findings, for the last few sets of decisions seen. */
   defaultOrders: Map<string, Uint32Array>;
   /** Which rows pass each filter lately asked for (`filterOf`), the most recent last. */
-  filters: Map<string, { passes: Uint8Array; passing: number }>;
+  filters: Map<string, PassingRows>;
   /** The `lastChanged` cell of each row where the load read the audit log. */
   changed: Array<string | null> | null;
 }
@@ -61,6 +61,54 @@ export const WORK_PER_STEP = 16_384;
 
 /** Whether a stepped build pauses before the item at `at`. */
 export const pauseAt = (at: number): boolean => at % WORK_PER_STEP === WORK_PER_STEP - 1;
+
+/**
+ * Rows looked up in a filter kept (one bit each) between two pauses of a window's slice: a look-up
+ * costs a small part of an item of work (a text searched, a finding weighed), so a slice of a
+ * 375,000-row table passes in one step rather than in twenty-three turns of the event loop, each
+ * spent behind every other viewer's steps.
+ */
+const LOOKUPS_PER_STEP = WORK_PER_STEP * 32;
+
+/**
+ * Texts searched for a word (and findings weighed) between two pauses of a filter being worked out:
+ * a search of a row's text for a short word takes about 50 ns, so `WORK_PER_STEP` of them were half a
+ * millisecond, and a filter over a 375,000-row table waited for forty-six turns of the event loop,
+ * each spent behind every other viewer's steps (docs/performance.md, "Many filters"). Eight times as
+ * many is a few milliseconds: six turns.
+ */
+export const SEARCHES_PER_STEP = WORK_PER_STEP * 8;
+
+/** Whether a slice through a filter kept pauses before the row at `at`. */
+export const pauseAtLookup = (at: number): boolean => at % LOOKUPS_PER_STEP === LOOKUPS_PER_STEP - 1;
+
+/**
+ * The rows of a table that pass one filter, one bit a row (a 375,000-row table's filter is 47 KB),
+ * and how many: what a window keeps per filter, so that paging or sorting a filtered table looks up
+ * bits rather than searching texts again.
+ */
+export class PassingRows {
+  private readonly bits: Uint8Array;
+  passing = 0;
+
+  constructor(readonly count: number) {
+    this.bits = new Uint8Array(Math.ceil(count / 8));
+  }
+
+  /** The bytes it holds, for a bound on the filters kept. */
+  get bytes(): number {
+    return this.bits.byteLength;
+  }
+
+  pass(position: number): void {
+    this.bits[position >> 3]! |= 1 << (position & 7);
+    this.passing += 1;
+  }
+
+  passes(position: number): boolean {
+    return ((this.bits[position >> 3]! >> (position & 7)) & 1) === 1;
+  }
+}
 
 /** A stepped build run to its end at once: what a query needs now, when nothing built it ahead. */
 export function drain<T>(steps: Generator<void, T>): T {
