@@ -56,7 +56,16 @@ export const SETTINGS_CATALOG_READ = {
   permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationpolicy-list?view=graph-rest-beta',
   permissions: ['DeviceManagementConfiguration.Read.All'],
   // `settingCount`: "what applies" reads no settings of a policy that has none.
-  select: ['id', 'name', 'isAssigned', 'technologies', 'templateReference', 'platforms', 'settingCount', 'roleScopeTagIds'] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
+  select: [
+    'id',
+    'name',
+    'isAssigned',
+    'technologies',
+    'templateReference',
+    'platforms',
+    'settingCount',
+    'roleScopeTagIds',
+  ] satisfies readonly (keyof Beta.DeviceManagementConfigurationPolicy)[],
   optional: false,
   why: 'Settings catalog policies and their assignments.',
 } as const satisfies UpstreamRead;
