@@ -208,7 +208,7 @@ describe("what applies lists a device's setting conflicts, judged as the setting
     expect((await app.applies!.applies(ENGINEERING_DEVICE)).requests).toBe(0);
   });
 
-  it("says which policies' settings could not be read, and why, and compares none of them, when their reads fail", async () => {
+  it("says the conflicts could not be checked, and why, when no policy's settings can be read, and answers the rest", async () => {
     const app = services();
     // Report 2's records first, so that only the settings' read through beta's $batch fails.
     expect((await app.reports.get('assignment-hygiene')).state).toBe('loaded');
@@ -220,16 +220,35 @@ describe("what applies lists a device's setting conflicts, judged as the setting
       removeFault();
     }
     const conflicts = conflictsOf(result);
-    if (conflicts.state !== 'checked') throw new Error(`expected the conflicts checked, got ${conflicts.state}`);
-    // Never "no conflict": nothing compared, each policy said with Graph's answer, and counted as not compared.
-    expect(conflicts.settings).toEqual([]);
-    const unread = conflicts.notes.filter((note) => /^The settings of ".+" could not be read whole \(reading its settings failed: Graph answered 403\)/.test(note));
-    expect(unread.length).toBeGreaterThan(1);
-    expect(conflicts.notCompared).toBeGreaterThanOrEqual(unread.length);
+    expect(conflicts.state).toBe('unread');
+    expect(conflicts.state !== 'checked' && conflicts.words).toMatch(/^Setting conflicts could not be checked: .*Graph answered 403.*That is not "no conflicts"\.$/);
     expect(found(result).groups.length).toBeGreaterThan(0);
 
     // Nothing failed is kept: the next question reads them and lists the conflicts.
     expect(ids(checked(await app.applies!.applies(ENGINEERING_DEVICE)), 'conflict')).toContain(CAMERA);
+  });
+
+  it('names a policy whose settings could not be read, never calling its settings unconflicted, and compares the others', async () => {
+    const policies = found(await judge().applies(ENGINEERING_DEVICE))
+      .groups.flatMap((group) => group.entries)
+      .filter((entry) => entry.kind === 'settingsCatalogPolicy' && entry.verdict === 'applies');
+    const camera = checked(await judge().applies(ENGINEERING_DEVICE)).find((setting) => setting.settingDefinitionId === CAMERA)!;
+    // A policy that applies and is not one of the camera's pair: its read fails, the pair is still compared.
+    const failing = policies.find((entry) => !camera.policies.some((policy) => policy.objectId === entry.objectId))!;
+    const removeFault = harness.sim.faults.add({ path: new RegExp(`/configurationPolicies/${failing.objectId}/settings$`, 'i'), status: 403 });
+    let result: AppliesResult;
+    try {
+      result = await services().applies!.applies(ENGINEERING_DEVICE);
+    } finally {
+      removeFault();
+    }
+    const conflicts = conflictsOf(result);
+    if (conflicts.state !== 'checked') throw new Error(`expected the conflicts checked, got ${conflicts.state}`);
+    expect(conflicts.notes).toContain(
+      `The settings of "${failing.name}" could not be read whole (reading its settings failed: Graph answered 403), so its settings are not compared.`,
+    );
+    expect(conflicts.notCompared).toBeGreaterThanOrEqual(1);
+    expect(ids(conflicts.settings, 'conflict')).toContain(CAMERA);
   });
 
   it("reads the device's policies' settings itself when report 3's load fails", async () => {

@@ -184,8 +184,8 @@ describe('the answer card on the demo tenant', () => {
 
   it("says on the card when a device's conflicts could not be checked, and why", async () => {
     const service = new AppliesService({ graph: harness.client(), maxAgeMs: 60_000, log: () => undefined });
-    await service.applies(APPLIES_DEMO.user); // report 2's records, so that only report 3's read of the same list fails
-    const removeFault = harness.sim.faults.add({ path: '/beta/deviceManagement/configurationPolicies', status: 403 });
+    await service.applies(APPLIES_DEMO.user); // the assignments first, so that only the policies' settings, read through beta's $batch, fail
+    const removeFault = harness.sim.faults.add({ path: '/beta/$batch', status: 403 });
     let result: AppliesResult;
     try {
       result = await service.applies(APPLIES_DEMO.device);

@@ -43,13 +43,14 @@ function needsRead(policy: AssignableObject): boolean {
  * earlier question) or read now, twenty to a `$batch` call; `read` holds those read now, for the
  * caller to keep. A policy whose read failed, or came back shorter than its `settingCount` says, is
  * not compared, and the answer says why (as report 3's records say it, setting-conflicts/load.ts,
- * `conflictPolicies`).
+ * `conflictPolicies`). Where every read failed (a permission refused, Graph down), nothing was
+ * compared: the answer says that once, with Graph's answer, rather than once per policy.
  */
 export async function readSettingsOf(
   graph: GraphReader,
   policies: readonly AssignableObject[],
   known: (id: string) => SettingsRead | undefined,
-): Promise<{ settings: Extract<ConflictSettings, { state: 'read' }>; read: Map<string, SettingsRead> }> {
+): Promise<{ settings: ConflictSettings; read: Map<string, SettingsRead> }> {
   const auditOnly = new Set<string>();
   const toRead: AssignableObject[] = [];
   const reads = new Map<string, SettingsRead>();
@@ -62,6 +63,11 @@ export async function readSettingsOf(
   }
   const read = toRead.length > 0 ? await readPolicySettings(graph, toRead, new AbortController().signal) : new Map<string, SettingsRead>();
   for (const [id, settings] of read) reads.set(id, settings);
+  const failures = [...read.values()].filter((entry) => entry.settingsError !== null);
+  if (failures.length > 0 && failures.length === reads.size) {
+    const first = failures[0]!;
+    return { settings: { state: 'failed', reason: first.readFailure ?? first.settingsError! }, read };
+  }
 
   const names = new Map<string, string>();
   const compared: ConflictPolicy[] = [];

@@ -64,7 +64,8 @@ const EXPECTED: Partial<Record<ReportId, (beta: boolean) => Record<string, strin
     // The scope tags (`roleScopeTagIds`) on beta only: the v1.0 schema of these two has none.
     [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceConfigurations`]: beta ? 'id,displayName,roleScopeTagIds' : 'id,displayName',
     [`/${beta ? 'beta' : 'v1.0'}/deviceManagement/deviceCompliancePolicies`]: beta ? 'id,displayName,roleScopeTagIds' : 'id,displayName',
-    '/beta/deviceManagement/configurationPolicies': 'id,name,isAssigned,technologies,templateReference,platforms,roleScopeTagIds',
+    // `settingCount`: what applies reads no settings of a policy that has none.
+    '/beta/deviceManagement/configurationPolicies': 'id,name,isAssigned,technologies,templateReference,platforms,settingCount,roleScopeTagIds',
     // Catalogue apps are told by a property of a derived type, which `$select` cannot name on this list.
     [`/${beta ? 'beta' : 'v1.0'}/deviceAppManagement/mobileApps`]: null,
     '/beta/deviceManagement/deviceManagementScripts': 'id,displayName,roleScopeTagIds',

@@ -223,7 +223,10 @@ export const POLICY_LIST_QUERY = {
  * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
  * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
  */
-export type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'>;
+export type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'> & {
+  /** Where its read failed, Graph's answer alone ("Graph answered 403"), which `settingsError` says in a sentence. */
+  readFailure?: string;
+};
 
 /**
  * Each setting with its definitions: `settingDefinitions` is a navigation property of
@@ -282,12 +285,10 @@ export async function readPolicySettings(graph: LoadContext['graph'], policies: 
     readable.map((policy, index) => ({ id: String(index), url: settingsPath(policy) })),
     { signal, version: 'beta' },
   );
-  const failed = (error: unknown): SettingsRead => ({
-    choices: [],
-    values: [],
-    settingsRead: 0,
-    settingsError: `reading its settings failed: ${optionalReadFailure(error, signal)}`,
-  });
+  const failed = (error: unknown): SettingsRead => {
+    const why = optionalReadFailure(error, signal);
+    return { choices: [], values: [], settingsRead: 0, settingsError: `reading its settings failed: ${why}`, readFailure: why };
+  };
   await rereadEach([...readable.entries()], async ([index, policy]) => {
     const outcome = outcomes.get(String(index));
     if (!outcome) throw new Error(`the $batch read answered nothing for the settings of ${policy.id}`);
