@@ -28,7 +28,6 @@ import { visibleTo } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
 import type { AppliesReads } from '../core/applies/load.js';
 import { errorText } from '../core/error-text.js';
-import { GraphError } from '../core/graph/graph-error.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/definition.js';
 import type { AssignmentRecords } from '../core/reports/assignment-hygiene/load.js';
@@ -167,11 +166,15 @@ export class AppliesService {
     // Only a device's answer shows conflicts (conflicts.ts), so only a device's question reads the settings:
     // report 3's records where a load of them is at hand, else only the policies that may reach the device.
     const device = reads.resolution.kind === 'found' && reads.resolution.subject.kind === 'device';
-    let settings: { value: ConflictSettings; at: number } | null = null;
-    if (device && this.reportSettingsAtHand())
-      settings = await countingRequests(count, () => this.settings(refresh, onProgress && ((source, records) => onProgress({ step: 'settings', source, records }))));
-    // Where report 3's load failed, the few policies the device needs may still be read.
-    if (device && (settings === null || settings.value.state === 'failed')) settings = await countingRequests(count, () => this.policySettings(kept, reads, refresh, onProgress));
+    const settings = device
+      ? await countingRequests(
+          count,
+          async () =>
+            (await this.reportSettings(refresh, onProgress && ((source, records) => onProgress({ step: 'settings', source, records })))) ??
+            // Where report 3's records are not at hand, or its load failed, only the policies the device needs.
+            this.policySettings(kept, reads, refresh, onProgress),
+        )
+      : null;
     if (kept.outcome?.settings !== (settings?.value ?? null)) {
       kept.outcome = { settings: settings?.value ?? null, outcome: settings && kept.base ? withSettings(kept.base, settings.value) : answerApplies(reads, settings?.value) };
     }
@@ -212,7 +215,7 @@ export class AppliesService {
     // hand, stand in for an object whose list did not send them.
     let posture: { records: SecurityPostureRecords; at: number } | null = null;
     try {
-      if (this.reportSettingsAtHand()) posture = await countingRequests(count, () => this.recordsOf(securityPostureReport, 'what-applies-settings', refresh));
+      posture = await countingRequests(count, () => this.reportRecords(securityPostureReport, refresh));
     } catch (error) {
       // Without report 3's records no object's tags are known, so none is shown, and the count says how many were not.
       this.options.log(`what applies: the policies' scope tags could not be read: ${errorText(error)}`);
@@ -254,96 +257,74 @@ export class AppliesService {
   }
 
   /**
-   * What each policy sets, from report 3's records, when a load of them is at hand in the cache
-   * (`reportSettingsAtHand`); read here through report 3's load only when the cache's report came
-   * without them, kept like a report. Never thrown: a failure is what the answer says instead of
-   * conflicts, with Graph's reason, never "no conflicts".
+   * What each policy sets, from report 3's records where a load of them is at hand in the cache
+   * (`reportRecords`), made into what the conflict rules read once per load; null where they are not.
    */
-  private async settings(refresh: boolean, onRead?: SourceRead): Promise<{ value: ConflictSettings; at: number }> {
-    try {
-      const posture = await this.recordsOf(securityPostureReport, 'what-applies-settings', refresh, onRead);
-      let value = this.settingsOf.get(posture.records);
-      if (!value) {
-        value = conflictSettingsOf(posture.records);
-        this.settingsOf.set(posture.records, value);
-      }
-      return { value, at: posture.at };
-    } catch (error) {
-      return { value: { state: 'failed', reason: errorText(error) }, at: this.now() };
+  private async reportSettings(refresh: boolean, onRead?: SourceRead): Promise<{ value: ConflictSettings; at: number } | null> {
+    const posture = await this.reportRecords(securityPostureReport, refresh, onRead);
+    if (!posture) return null;
+    let value = this.settingsOf.get(posture.records);
+    if (!value) {
+      value = conflictSettingsOf(posture.records);
+      this.settingsOf.set(posture.records, value);
     }
-  }
-
-  /** Whether report 3's records can be had without a load of every policy's settings: kept fresh, or a load under way. */
-  private reportSettingsAtHand(): boolean {
-    return this.sharesReportLoads && this.cache.holdsRecordsOf(securityPostureReport.id);
+    return { value, at: posture.at };
   }
 
   /**
    * The settings of the policies that may reach the question's device (settings-read.ts): those read
    * for an earlier question while fresh, the others read now, twenty to a `$batch` call. Kept with the
-   * question while fresh. Never thrown: a failure is what the answer says instead of conflicts.
+   * question while fresh. A failed read is what the answer says instead of conflicts (each sub-request's
+   * failure is its own, `batchGet`), never thrown.
    */
   private async policySettings(kept: Kept, reads: AppliesReads, refresh: boolean, onProgress?: AppliesProgress): Promise<{ value: ConflictSettings; at: number }> {
     if (kept.policySettings && !refresh && this.now() - kept.policySettings.at < this.maxAgeMs) return kept.policySettings;
     kept.base ??= answerApplies(reads);
-    if (kept.base.kind !== 'found') return { value: { state: 'failed', reason: 'the device was not found' }, at: this.now() };
-    const policies = policiesThatMayApply(kept.base.answer.groups, reads.assignments.objects);
+    const policies = kept.base.kind === 'found' ? policiesThatMayApply(kept.base.answer.groups, reads.assignments.objects) : [];
     const now = this.now();
     for (const [id, entry] of this.readSettings) if (now - entry.at >= this.maxAgeMs) this.readSettings.delete(id);
     const known = (id: string) => (refresh ? undefined : this.readSettings.get(id.toLowerCase())?.read);
     // As report 3's load names the source it reads: the policies whose settings are read, counted.
     onProgress?.({ step: 'settings', source: 'configurationPolicies', records: policies.length });
-    try {
-      const { settings, read } = await readSettingsOf(this.graph, policies, known);
-      for (const [id, entry] of read) if (entry.settingsError === null) this.readSettings.set(id.toLowerCase(), { read: entry, at: now });
-      const ages = policies.map((policy) => this.readSettings.get(policy.id.toLowerCase())?.at ?? now);
-      const value = { value: settings, at: Math.min(now, ...ages) };
-      // A read that failed is not kept: the next question tries it again.
-      if ([...read.values()].every((entry) => entry.settingsError === null)) kept.policySettings = value;
-      return value;
-    } catch (error) {
-      // A bug is thrown; only Graph's refusal is what the answer says instead of conflicts.
-      if (!(error instanceof GraphError)) throw error;
-      return { value: { state: 'failed', reason: errorText(error) }, at: now };
-    }
+    const { settings, read } = await readSettingsOf(this.graph, policies, known);
+    for (const [id, entry] of read) if (entry.settingsError === null) this.readSettings.set(id.toLowerCase(), { read: entry, at: now });
+    const ages = policies.map((policy) => this.readSettings.get(policy.id.toLowerCase())?.at ?? now);
+    const value = { value: settings, at: Math.min(now, ...ages) };
+    // A read that failed is not kept: the next question tries it again.
+    if ([...read.values()].every((entry) => entry.settingsError === null)) kept.policySettings = value;
+    return value;
   }
 
   /**
-   * Report 2's records: from the cache when a load of report 2 is at hand there (kept fresh, or under
-   * way); otherwise, or when the cache's report came without them (another instance's result), read
-   * here without the audit log and kept like a report. A failed read fails the question with Graph's
-   * own answer, as it always has.
+   * Report 2's records: from the cache when a load of report 2 is at hand there (`reportRecords`);
+   * otherwise, or when the cache's report came without them (another instance's result) or failed,
+   * read here without the audit log, which no answer shows, and kept like a report. A failed read
+   * fails the question with Graph's own answer, as it always has.
    */
-  private assignments(refresh: boolean, onRead?: SourceRead): Promise<{ records: AssignmentRecords; at: number }> {
-    if (this.sharesReportLoads && this.cache.holdsRecordsOf(assignmentHygieneReport.id))
-      return this.recordsOf(assignmentHygieneReport, 'what-applies-assignments', refresh, onRead);
-    // Report 2's reads without its findings' stories (the audit log), which no answer shows.
-    return this.cache.keep(
-      'what-applies-assignments',
-      async () => ({ records: await loadAssignments({ graph: this.graph, ...(onRead ? { onProgress: onRead } : {}) }, { stories: false }), at: this.now() }),
-      { refresh, readAt: (value) => value.at },
+  private async assignments(refresh: boolean, onRead?: SourceRead): Promise<{ records: AssignmentRecords; at: number }> {
+    return (
+      (await this.reportRecords(assignmentHygieneReport, refresh, onRead)) ??
+      this.cache.keep(
+        'what-applies-assignments',
+        async () => ({ records: await loadAssignments({ graph: this.graph, ...(onRead ? { onProgress: onRead } : {}) }, { stories: false }), at: this.now() }),
+        { refresh, readAt: (value) => value.at },
+      )
     );
   }
 
   /**
-   * A report's records: those of its load in the cache when the cache shares report loads and that
-   * load handed them, else a load of the report's own read here and kept in the cache as `keptAs`.
+   * A report's records where a load of them is at hand in the cache (kept fresh, or under way,
+   * `holdsRecordsOf`) and handed them; null otherwise, and where the cache does not share report
+   * loads: the caller then reads only what its question needs.
    */
-  private async recordsOf<Records>(
+  private async reportRecords<Records>(
     report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
-    keptAs: string,
     refresh: boolean,
     onRead?: SourceRead,
-  ): Promise<{ records: Records; at: number }> {
+  ): Promise<{ records: Records; at: number } | null> {
+    if (!this.sharesReportLoads || !this.cache.holdsRecordsOf(report.id)) return null;
     const onProgress = onRead && ((progress: LoadProgress) => onRead(progress.source, progress.records));
-    const shared = this.sharesReportLoads ? await this.cache.recordsOf(report, { refresh, ...(onProgress ? { onProgress } : {}) }) : null;
-    return (
-      shared ??
-      this.cache.keep(keptAs, async () => ({ records: await report.load({ graph: this.graph, ...(onRead ? { onProgress: onRead } : {}) }), at: this.now() }), {
-        refresh,
-        readAt: (value) => value.at,
-      })
-    );
+    return this.cache.recordsOf(report, { refresh, ...(onProgress ? { onProgress } : {}) });
   }
 }
 

@@ -13,6 +13,7 @@ import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
 import { isAuditOnly, readPolicySettings } from '../reports/security-posture/load.js';
 import type { SettingsRead } from '../reports/security-posture/load.js';
 import type { ConflictPolicy } from '../reports/setting-conflicts/conflict-records.js';
+import { readWhole } from '../reports/setting-conflicts/load.js';
 import { MAY_APPLY } from './conflicts.js';
 import type { ConflictSettings } from './conflicts.js';
 import type { AppliesGroup } from './entry-types.js';
@@ -33,11 +34,6 @@ export function policiesThatMayApply(groups: readonly AppliesGroup[], objects: r
   return [...policies.values()];
 }
 
-/** Whether a policy's settings must be read: not an audit-only baseline's (it enforces nothing), nor those of a policy Graph says has none. */
-function needsRead(policy: AssignableObject): boolean {
-  return !isAuditOnly({ technologies: policy.technologies ?? '' }) && policy.settingCount !== 0;
-}
-
 /**
  * What `policies` set, as the conflict rules read it: each policy's settings from `known` (read for an
  * earlier question) or read now, twenty to a `$batch` call; `read` holds those read now, for the
@@ -55,8 +51,12 @@ export async function readSettingsOf(
   const toRead: AssignableObject[] = [];
   const reads = new Map<string, SettingsRead>();
   for (const policy of policies) {
-    if (isAuditOnly({ technologies: policy.technologies ?? '' })) auditOnly.add(policy.id.toLowerCase());
-    if (!needsRead(policy)) continue;
+    // An audit-only baseline enforces nothing, and a policy Graph says has no settings needs no read.
+    if (isAuditOnly({ technologies: policy.technologies ?? '' })) {
+      auditOnly.add(policy.id.toLowerCase());
+      continue;
+    }
+    if (policy.settingCount === 0) continue;
     const remembered = known(policy.id);
     if (remembered) reads.set(policy.id, remembered);
     else toRead.push(policy);
@@ -74,7 +74,7 @@ export async function readSettingsOf(
   for (const policy of policies) {
     if (auditOnly.has(policy.id.toLowerCase())) continue;
     const settings = reads.get(policy.id);
-    const whole = settings === undefined ? policy.settingCount === 0 : settings.settingsError === null && (policy.settingCount === undefined || settings.settingsRead > 0);
+    const whole = settings === undefined ? policy.settingCount === 0 : readWhole(settings, policy.settingCount);
     compared.push({
       id: policy.id,
       name: policy.name,

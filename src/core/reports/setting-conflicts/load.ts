@@ -47,7 +47,7 @@ export function conflictPolicies(posture: Pick<SecurityPostureRecords, 'policies
   return posture.policies
     .filter((policy) => !isAuditOnly(policy))
     .map((policy) => {
-      const whole = policy.settingsError === null && policy.settingsPaged && (policy.settingCount === null || policy.settingCount === 0 || policy.settingsRead > 0);
+      const whole = policy.settingsPaged && readWhole(policy, policy.settingCount);
       return {
         id: policy.id,
         name: policy.name,
@@ -58,6 +58,15 @@ export function conflictPolicies(posture: Pick<SecurityPostureRecords, 'policies
         link: policyLink(policy),
       };
     });
+}
+
+/**
+ * Whether a read of a policy's settings holds all of them: it did not fail, and where Graph counts
+ * settings (`settingCount`) and counts some, it read some. "What applies" judges the policies it
+ * reads alone by the same rule (src/core/applies/settings-read.ts).
+ */
+export function readWhole(read: { settingsError: string | null; settingsRead: number }, settingCount: number | null | undefined): boolean {
+  return read.settingsError === null && (settingCount === null || settingCount === undefined || settingCount === 0 || read.settingsRead > 0);
 }
 
 /**
