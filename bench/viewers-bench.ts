@@ -296,6 +296,16 @@ async function measureWindows(
   }
 }
 
+/** A window run's table head and its requests per second, p50, p99 and errors beside their targets at 500,000 devices. */
+function printWindowRun(run: WindowRun, requestsPerSecondTarget: number): void {
+  console.log('| measure | measured | target at 500,000 devices |');
+  console.log('|---|---:|---:|');
+  console.log(`| requests per second | ${run.rps.toFixed(1)} | at least ${requestsPerSecondTarget} |`);
+  console.log(`| p50 latency, ms | ${ms(run.p50)} | |`);
+  console.log(`| p99 latency, ms | ${ms(run.p99)} | under 1,000 |`);
+  console.log(`| errors | ${run.errors}${run.firstError ? ` (first: ${run.firstError})` : ''} | none |`);
+}
+
 /** The environment of a server this bench starts: none of the caller's tenant, bot or store settings, then `settings`. */
 function serverEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -449,12 +459,7 @@ async function measureSeparate(): Promise<void> {
     console.log(
       `\nWindows: ${viewers} clients paging, sorting and filtering report 4 (escrow-gaps, ${devices.toLocaleString('en-US')} devices, ${windowed.rows.toLocaleString('en-US')} rows) through /api/reports/:id/rows for ${windowSeconds} s, one server, the simulator in its own process, Node ${process.version}`,
     );
-    console.log('| measure | measured | target at 500,000 devices |');
-    console.log('|---|---:|---:|');
-    console.log(`| requests per second | ${windowed.rps.toFixed(1)} | at least 100 |`);
-    console.log(`| p50 latency, ms | ${ms(windowed.p50)} | |`);
-    console.log(`| p99 latency, ms | ${ms(windowed.p99)} | under 1,000 |`);
-    console.log(`| errors | ${windowed.errors}${windowed.firstError ? ` (first: ${windowed.firstError})` : ''} | none |`);
+    printWindowRun(windowed, 100);
     console.log(`| peak RSS of the server, MB | ${ms(windowed.peakServerRss)} | |`);
     console.log(`| peak RSS of the simulator, MB | ${ms(windowed.peakSimulatorRss)} | |`);
     console.log(`| peak RSS of the two together, MB | ${ms(windowed.peakTogetherRss)} | under 1,536 |`);
@@ -463,12 +468,7 @@ async function measureSeparate(): Promise<void> {
     console.log(
       `\nMany filters: ${viewers} clients, each a person of their own, reading report 4 (${filtered.rows.toLocaleString('en-US')} rows) for ${windowSeconds} s on the same server after the windows above: every request 100 rows at a random offset, a random sortable column and direction, one in five filtered by a two-digit number`,
     );
-    console.log('| measure | measured | target at 500,000 devices |');
-    console.log('|---|---:|---:|');
-    console.log(`| requests per second | ${filtered.rps.toFixed(1)} | at least 250 |`);
-    console.log(`| p50 latency, ms | ${ms(filtered.p50)} | |`);
-    console.log(`| p99 latency, ms | ${ms(filtered.p99)} | under 1,000 |`);
-    console.log(`| errors | ${filtered.errors}${filtered.firstError ? ` (first: ${filtered.firstError})` : ''} | none |`);
+    printWindowRun(filtered, 250);
     console.log(`| ${built ?? 'Windows built while serving: not said by the server'} | | |`);
   }
   if (viewerScope) await compareViewerScope(simulator, people, scopes);

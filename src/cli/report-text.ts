@@ -132,7 +132,7 @@ export function overviewToText(summaries: readonly ReportSummary[], options: Tex
       lines.push(...wrap(`${countOf(summary.findings, 'finding')} in ${countOf(summary.rows, 'row')}, worst ${SEVERITY_LABEL[summary.worst!]}:`, width, '    ', '  '));
       lines.push(...kindCountLines(summary.counts, width, '    '));
     }
-    if (summary.headline && summary.state !== 'load-error') lines.push(...wrap(singleLine(summary.headline), width, '    ', '  '));
+    if (summary.headline) lines.push(...wrap(singleLine(summary.headline), width, '    ', '  '));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;

@@ -7,6 +7,7 @@
 
 import { CONFLICTS_DEVICE_ONLY, deviceConflicts } from './conflicts.js';
 import type { AppliesConflicts, ConflictSettings } from './conflicts.js';
+import { noFilterInTenant } from '../reports/assignment-hygiene/load.js';
 import type { AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/load.js';
 import { capitalise } from '../reports/graph-values.js';
 import type { OptionalRead } from '../reports/optional-read.js';
@@ -252,9 +253,7 @@ interface FilterReading {
 
 function filterOf(target: AssignmentTarget, subject: AppliesSubject, records: AppliesRecords, object: AssignableObject): FilterReading {
   if (target.filter === undefined) {
-    // A tenant whose filter list was read and is empty has no filter on any assignment: a filter in
-    // use cannot be deleted (docs/finding-rules.md, report 2, "Assignment filters").
-    if (records.filters.ok && records.filters.value.size === 0) return { mode: 'none' };
+    if (noFilterInTenant(records.filters)) return { mode: 'none' };
     // Its assignments were to be read again on /beta to see their filters, and could not be: unknown, never "no filter".
     if (object.betaAssignmentsFailure) {
       const name = 'a filter /v1.0 does not show';

@@ -1,4 +1,5 @@
 import { GraphError } from '../graph/graph-error.js';
+import type { GraphReader } from '../graph/graph-reader.js';
 
 /**
  * Reads a report makes beside its specification's ones (docs/contract.md, "Upstream reads"): each is
@@ -27,4 +28,30 @@ export async function rereadEach<T, R>(items: readonly T[], read: (item: T) => P
   };
   await Promise.all(Array.from({ length: Math.min(REREADS_AT_ONCE, items.length) }, worker));
   return results;
+}
+
+/**
+ * A collection's items from one `$batch` sub-request's answer, and the rest read on from the
+ * answer's next link, since a sub-request answers one page (learn.microsoft.com/graph/json-batching):
+ * null where the answer has no `value` array; where a later page fails, the items read so far and
+ * the error, for the caller to say.
+ */
+export async function itemsOfBatchAnswer<T>(
+  graph: GraphReader,
+  body: unknown,
+  path: string,
+  signal: AbortSignal,
+): Promise<{ ok: true; items: T[] } | { ok: false; items: T[]; error: unknown } | null> {
+  const page = body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
+  if (!Array.isArray(page?.value)) return null;
+  const items = [...(page.value as T[])];
+  const nextLink = page['@odata.nextLink'];
+  if (typeof nextLink === 'string' && nextLink) {
+    try {
+      for await (const more of graph.pages<T>(path, { after: nextLink, signal })) items.push(...more.items);
+    } catch (error) {
+      return { ok: false, items, error };
+    }
+  }
+  return { ok: true, items };
 }

@@ -160,7 +160,7 @@ export interface DerivedReport<Kind extends string = string> {
   /** Empty: the specification's empty-notice text. Loaded: a prerequisite hint or the report's caveat, else null. */
   notice: string | null;
   /**
-   * One line the report says of itself above its rows and on its overview tile, whatever its state
+   * One line the report says of itself after its rows and on its overview tile, whatever its state
    * (report 7: its predicted conflicts beside what devices reported); absent or null for none.
    */
   headline?: string | null;
@@ -216,7 +216,7 @@ export interface ReportResult {
   state: 'loaded' | 'empty' | 'load-error';
   error: ReportLoadError | null;
   notice: string | null;
-  /** `DerivedReport.headline`: one line above the rows and on the overview tile; absent where the report has none. */
+  /** `DerivedReport.headline`: one line after the rows and on the overview tile; absent where the report has none. */
   headline?: string;
   columns: ReportColumn[];
   rows: ReportRow[];

@@ -7,6 +7,7 @@ import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, U
 import { severityTone } from '../report-model.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
+import { noFilterInTenant } from './load.js';
 import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
@@ -83,7 +84,7 @@ type FilterState = { kind: 'none' } | { kind: 'filtered'; mode: 'include' | 'exc
 function filterState(target: AssignmentTarget, context: FilterContext): FilterState {
   const filter = target.filter;
   if (filter === undefined) {
-    if (context.filters.ok && context.filters.value.size === 0) return { kind: 'none' };
+    if (noFilterInTenant(context.filters)) return { kind: 'none' };
     if (context.betaAssignmentsFailure) return { kind: 'unknown', reason: context.betaAssignmentsFailure };
     return { kind: 'unknown', reason: context.readOnV1 ? V1_FILTERS_REASON : 'Graph did not say whether they use a filter' };
   }

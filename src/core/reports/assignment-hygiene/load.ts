@@ -9,7 +9,7 @@ import { asString } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
 import type { LoadContext } from '../report-model.js';
 import { isGraphId } from '../../graph/graph-id.js';
-import { optionalReadFailure, rereadEach } from '../optional-read.js';
+import { itemsOfBatchAnswer, optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
@@ -345,6 +345,15 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
 }
 
 /**
+ * Whether the tenant's filter list was read and is empty: then no assignment has a filter, since a
+ * filter in use cannot be deleted (docs/finding-rules.md, report 2, "Assignment filters"), though an
+ * object read on `/v1.0` carries no filter fields. Report 2, "what applies" and report 7 all decide so.
+ */
+export function noFilterInTenant(filters: OptionalRead<ReadonlyMap<string, unknown>>): boolean {
+  return filters.ok && filters.value.size === 0;
+}
+
+/**
  * Whether an object read on `/v1.0` must have its assignments read again on `/beta`, where their
  * targets carry the filter fields `/v1.0` does not declare (docs/finding-rules.md, report 2 and
  * "What applies", "Filters on /v1.0 objects"): whenever it has a target other than an exclusion
@@ -355,7 +364,7 @@ async function readFilters(graph: GraphReader, signal: AbortSignal, onProgress: 
  */
 export function needsBetaAssignments(object: AssignableObject, filters: OptionalRead<ReadonlyMap<string, AssignmentFilterInfo>>): boolean {
   if (object.readOnV1 !== true || object.targets === null || BETA_ASSIGNMENTS[object.kind] === undefined) return false;
-  if (filters.ok && filters.value.size === 0) return false;
+  if (noFilterInTenant(filters)) return false;
   return object.targets.some((target) => target.type !== 'exclude');
 }
 
@@ -393,18 +402,10 @@ async function readAllBetaAssignments(
     const outcome = outcomes.get(String(index));
     if (!outcome) return failed(index, 'its assignments could not be read on /beta to see their filters (Graph gave no answer for them)');
     if (!outcome.ok) return failed(index, why(outcome.error));
-    const page = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
-    if (!Array.isArray(page?.value)) return failed(index, 'its assignments could not be read on /beta to see their filters (Graph sent a malformed answer)');
-    const targets = (page.value as Array<{ target?: unknown; intent?: unknown }>).map(readTarget);
-    const nextLink = page['@odata.nextLink'];
-    if (typeof nextLink === 'string' && nextLink) {
-      try {
-        for await (const more of graph.pages<{ target?: unknown; intent?: unknown }>(pathFor(readOf(index), object.id), { after: nextLink, signal }))
-          targets.push(...more.items.map(readTarget));
-      } catch (error) {
-        return failed(index, why(error));
-      }
-    }
+    const read = await itemsOfBatchAnswer<{ target?: unknown; intent?: unknown }>(graph, outcome.body, pathFor(readOf(index), object.id), signal);
+    if (!read) return failed(index, 'its assignments could not be read on /beta to see their filters (Graph sent a malformed answer)');
+    if (!read.ok) return failed(index, why(read.error));
+    const targets = read.items.map(readTarget);
     return (result[index] = { ...object, targets, readOnV1: false });
   });
   return result;

@@ -12,7 +12,7 @@ import { asString } from '../graph-values.js';
 import type { LoadContext, LoadMemory } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
 import { isGraphId } from '../../graph/graph-id.js';
-import { optionalReadFailure, rereadEach } from '../optional-read.js';
+import { itemsOfBatchAnswer, optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { OptionalRead } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
@@ -293,19 +293,11 @@ export async function readPolicySettings(graph: LoadContext['graph'], policies: 
     const outcome = outcomes.get(String(index));
     if (!outcome) throw new Error(`the $batch read answered nothing for the settings of ${policy.id}`);
     if (!outcome.ok) return reads.set(policy.id, failed(outcome.error));
-    const page = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
-    if (!Array.isArray(page?.value)) return reads.set(policy.id, failed(malformedSettings(policy)));
-    const settings: unknown[] = [...page.value];
-    const nextLink = page['@odata.nextLink'];
-    if (typeof nextLink === 'string' && nextLink) {
-      try {
-        for await (const more of graph.pages<unknown>(pathFor(POLICY_SETTINGS_READ, policy.id), { after: nextLink, signal })) settings.push(...more.items);
-      } catch (error) {
-        // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
-        return reads.set(policy.id, { ...failed(error), ...readOf(settings) });
-      }
-    }
-    return reads.set(policy.id, { ...readOf(settings), settingsError: null });
+    const read = await itemsOfBatchAnswer<unknown>(graph, outcome.body, pathFor(POLICY_SETTINGS_READ, policy.id), signal);
+    if (!read) return reads.set(policy.id, failed(malformedSettings(policy)));
+    // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
+    if (!read.ok) return reads.set(policy.id, { ...failed(read.error), ...readOf(read.items) });
+    return reads.set(policy.id, { ...readOf(read.items), settingsError: null });
   });
   return reads;
 }

@@ -43,20 +43,25 @@ interface Lookups {
   overlapOf: (a: ConflictPolicy, b: ConflictPolicy) => Overlap;
 }
 
+/** A profile devices reported in a conflict, as a person reads it: by its name, else its id, quoted. */
+export function reportedProfileName(profile: ReportedConflict['profiles'][number]): string {
+  return `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`;
+}
+
 /** Whether the pair was predicted to conflict on one of the settings devices named, or why not. */
 function matchReported(conflict: ReportedConflict, lookups: Lookups): ReportedMatch {
   const [first, second, ...rest] = conflict.profiles;
   if (!first || !second || rest.length > 0) return { predicted: false, why: 'Intune names other than two profiles in it' };
-  const named = (profile: ReportedConflict['profiles'][number]) => `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`;
   for (const profile of [first, second]) {
     if (profile.sourceType === 'deviceIntent')
-      return { predicted: false, why: `${named(profile)} is a security baseline or endpoint security policy of the older templates, whose settings are not read` };
+      return { predicted: false, why: `${reportedProfileName(profile)} is a security baseline or endpoint security policy of the older templates, whose settings are not read` };
     const target = profile.id === null ? undefined : lookups.targeted.get(profile.id.toLowerCase());
-    if (!target) return { predicted: false, why: `${named(profile)} was not among the profiles read` };
+    if (!target) return { predicted: false, why: `${reportedProfileName(profile)} was not among the profiles read` };
     const policy = lookups.policies.get(profile.id!.toLowerCase());
-    if (!policy && isComparedProfile(target)) return { predicted: false, why: `${named(profile)} is assigned to no one, so its settings were not read` };
-    if (!policy) return { predicted: false, why: `${named(profile)} is a configuration profile of a type whose settings are not compared (${typeOf(target.odataType)})` };
-    if (policy.values === null) return { predicted: false, why: `the settings of ${named(profile)} could not be read` };
+    if (!policy && isComparedProfile(target)) return { predicted: false, why: `${reportedProfileName(profile)} is assigned to no one, so its settings were not read` };
+    if (!policy)
+      return { predicted: false, why: `${reportedProfileName(profile)} is a configuration profile of a type whose settings are not compared (${typeOf(target.odataType)})` };
+    if (policy.values === null) return { predicted: false, why: `the settings of ${reportedProfileName(profile)} could not be read` };
   }
   const a = lookups.policies.get(first.id!.toLowerCase())!;
   const b = lookups.policies.get(second.id!.toLowerCase())!;
@@ -101,11 +106,12 @@ export function conflictAgreement(reported: readonly ReportedConflict[], predict
   const confirmed = [...predicted.values()].filter((reported) => reported !== null).length;
   const unpredicted = [...matches.values()].filter((match): match is Extract<ReportedMatch, { predicted: false }> => !match.predicted);
   if (predicted.size === 0 && unpredicted.length === 0) return { reported: matches, predicted, line: null };
+  const whys = [...new Set(unpredicted.map((match) => match.why))];
   const parts = [
     `${confirmed} of ${predicted.size} predicted ${predicted.size === 1 ? 'conflict' : 'conflicts'} between configuration profiles confirmed by devices`,
     unpredicted.length === 0
       ? null
-      : `${unpredicted.length} reported that ${unpredicted.length === 1 ? 'was' : 'were'} not predicted (${joinAnd([...new Set(unpredicted.map((match) => match.why))].slice(0, 2))}${new Set(unpredicted.map((match) => match.why)).size > 2 ? ', and more' : ''})`,
+      : `${unpredicted.length} reported that ${unpredicted.length === 1 ? 'was' : 'were'} not predicted (${joinAnd(whys.slice(0, 2))}${whys.length > 2 ? ', and more' : ''})`,
   ].filter((part): part is string => part !== null);
   return { reported: matches, predicted, line: `${parts.join('; ')}.` };
 }

@@ -19,7 +19,7 @@ import type { TargetedPolicy } from './group-reach.js';
 import type { SettingValue } from './setting-values.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
 import { classicSettingName, isComparedProfile } from './classic-settings.js';
-import { conflictAgreement, pairKey } from './agreement.js';
+import { conflictAgreement, pairKey, reportedProfileName } from './agreement.js';
 import type { Agreement } from './agreement.js';
 
 /**
@@ -497,7 +497,7 @@ function checkinWords(conflict: ReportedConflict): string {
 
 /** The profiles of a reported conflict, as a person reads them: each by its name, else its id. */
 function profileNames(conflict: ReportedConflict): string[] {
-  return conflict.profiles.map((profile) => `"${profile.name ?? profile.id ?? 'a profile Graph did not name'}"`);
+  return conflict.profiles.map(reportedProfileName);
 }
 
 /**

@@ -20,6 +20,7 @@ import { optionalReadFailure } from '../optional-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
 import { securityPostureReport } from '../security-posture/definition.js';
+import { noFilterInTenant } from '../assignment-hygiene/load.js';
 import type { AssignableObject, AssignmentRecords } from '../assignment-hygiene/load.js';
 import { isAuditOnly } from '../security-posture/load.js';
 import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
@@ -89,7 +90,7 @@ export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'
  * the same). Elsewhere a target without the fields keeps its filter unknown.
  */
 function withNoFilterWhereNoneExist(assignments: Pick<AssignmentRecords, 'objects' | 'filters'>): readonly AssignableObject[] {
-  if (!assignments.filters.ok || assignments.filters.value.size > 0) return assignments.objects;
+  if (!noFilterInTenant(assignments.filters)) return assignments.objects;
   return assignments.objects.map((object) =>
     object.targets?.some((target) => target.filter === undefined)
       ? { ...object, targets: object.targets.map((target) => (target.filter === undefined ? { ...target, filter: { mode: 'none' } } : target)) }

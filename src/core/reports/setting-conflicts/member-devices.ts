@@ -11,7 +11,7 @@ import { devicePlatform } from '../../applies/platform.js';
 import type { BatchOutcome, GraphReader } from '../../graph/graph-reader.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
-import { optionalReadFailure, rereadEach } from '../optional-read.js';
+import { itemsOfBatchAnswer, optionalReadFailure, rereadEach } from '../optional-read.js';
 import type { ConflictPolicy } from './conflict-records.js';
 import { isMergedSetting } from './derive.js';
 import type { EnrolledDevice, MemberDevices } from './overlap.js';
@@ -68,18 +68,10 @@ type Read = { ok: true; devices: readonly EnrolledDevice[] } | { ok: false; reas
 async function readOf(graph: GraphReader, userId: string, outcome: BatchOutcome | undefined, signal: AbortSignal): Promise<Read> {
   if (!outcome) return { ok: false, reason: 'Graph gave no answer for them' };
   if (!outcome.ok) return outcome.error.status === 404 ? { ok: true, devices: [] } : { ok: false, reason: optionalReadFailure(outcome.error, signal) };
-  const body = outcome.body as { value?: unknown; '@odata.nextLink'?: unknown } | null;
-  if (!Array.isArray(body?.value)) return { ok: false, reason: 'Graph sent a malformed answer' };
-  const items = [...(body.value as DeviceItem[])];
-  const nextLink = body['@odata.nextLink'];
-  if (typeof nextLink === 'string' && nextLink) {
-    try {
-      for await (const more of graph.pages<DeviceItem>(pathFor(MEMBER_DEVICES_READ, userId), { after: nextLink, signal })) items.push(...more.items);
-    } catch (error) {
-      return { ok: false, reason: optionalReadFailure(error, signal) };
-    }
-  }
-  return { ok: true, devices: items.flatMap((item) => enrolledDevice(item) ?? []) };
+  const read = await itemsOfBatchAnswer<DeviceItem>(graph, outcome.body, pathFor(MEMBER_DEVICES_READ, userId), signal);
+  if (!read) return { ok: false, reason: 'Graph sent a malformed answer' };
+  if (!read.ok) return { ok: false, reason: optionalReadFailure(read.error, signal) };
+  return { ok: true, devices: read.items.flatMap((item) => enrolledDevice(item) ?? []) };
 }
 
 /**

@@ -829,4 +829,72 @@ describe('device restrictions profiles, compared field by field', () => {
     // Nothing to hold beside: no line.
     expect(deriveSettingConflicts(records(policyPair('a', [camera('1')], [include(G1)]))).headline).toBeNull();
   });
+
+  it('says why each reported conflict was not predicted: more than two profiles, no setting named, a profile not read, the older templates, the same value as read; past two reasons, "and more"', () => {
+    const pairs = [profilePair('s1', { passwordMinimumLength: 8 }, [include(G1)]), profilePair('s2', { passwordMinimumLength: 8 }, [include(G1)])];
+    const reported = (id: string, profiles: Array<[string, string]>, settings: string[]) => ({
+      id,
+      profiles: profiles.map(([profileId, sourceType]) => ({ id: profileId, name: `Profile ${profileId}`, sourceType })),
+      settings,
+      deviceCheckinsImpacted: 1,
+    });
+    const derived = deriveSettingConflicts({
+      ...withNames(pairs),
+      reported: {
+        ok: true,
+        value: [
+          reported(
+            'three',
+            [
+              ['s1', 'deviceConfiguration'],
+              ['s2', 'deviceConfiguration'],
+              ['s3', 'deviceConfiguration'],
+            ],
+            ['passwordMinimumLength'],
+          ),
+          reported(
+            'none',
+            [
+              ['s1', 'deviceConfiguration'],
+              ['s2', 'deviceConfiguration'],
+            ],
+            [],
+          ),
+          reported(
+            'unread',
+            [
+              ['s1', 'deviceConfiguration'],
+              ['gone', 'deviceConfiguration'],
+            ],
+            ['passwordMinimumLength'],
+          ),
+          reported(
+            'older',
+            [
+              ['s1', 'deviceConfiguration'],
+              ['baseline', 'deviceIntent'],
+            ],
+            ['passwordMinimumLength'],
+          ),
+          reported(
+            'same',
+            [
+              ['s1', 'deviceConfiguration'],
+              ['s2', 'deviceConfiguration'],
+            ],
+            ['passwordMinimumLength'],
+          ),
+        ],
+      },
+    });
+    const why = (subjectId: string) => derived.findings.find((candidate) => candidate.subjectId === subjectId)?.detail ?? '';
+    expect(why('three')).toContain('Not predicted here: Intune names other than two profiles in it.');
+    expect(why('none')).toContain('Not predicted here: Graph named no setting in it.');
+    expect(why('unread')).toContain('Not predicted here: "Profile gone" was not among the profiles read.');
+    expect(why('older')).toContain(
+      'Not predicted here: "Profile baseline" is a security baseline or endpoint security policy of the older templates, whose settings are not read.',
+    );
+    expect(why('same')).toContain('Not predicted here: as read, both set Minimum password length to 8.');
+    expect(derived.headline).toMatch(/5 reported that were not predicted \(.+, and more\)\.$/);
+  });
 });
