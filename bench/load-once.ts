@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     let started!: (load: Promise<unknown>) => void;
     loadOf.set(id, { records: new Promise<unknown>((resolve) => (started = resolve)).catch(() => null), started });
   }
-  const recordsOf = async <Records>(report: { id: string }): Promise<Records | null> => ((await loadOf.get(report.id)?.records) ?? null) as Records | null;
+  const recordsOf = async (id: string): Promise<unknown> => (await loadOf.get(id)?.records) ?? null;
   const registry = new ReportRegistry(
     REPORTS.definitions.map((definition) => ({
       ...definition,

@@ -3,7 +3,7 @@ import { assignmentHygieneReport } from '../core/reports/assignment-hygiene/defi
 import type { LoadReportOptions, ReportRegistry } from '../core/reports/registry.js';
 import { errorText } from '../core/error-text.js';
 import type { StateStore } from '../store/state-store.js';
-import type { LoadContext, LoadMemory } from '../core/reports/report-model.js';
+import type { LoadMemory } from '../core/reports/report-model.js';
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { GraphConnection } from './graph-connection.js';
 import { HistoryRecords } from './history-records.js';
@@ -92,10 +92,10 @@ export function createServices(options: ServicesOptions): AppServices {
   // A report that judges another's records (the setting conflicts report, reports 3's and 2's) takes
   // them from the cache rather than read them again; the cache is made below, over this loader.
   const made: { cache?: ReportCache } = {};
-  const recordsOf: LoadContext['recordsOf'] = async (report) => {
+  const recordsOf: LoadReportOptions['recordsOf'] = async (id) => {
     if (!made.cache) return null;
-    made.cache.keepRecordsOf(report.id);
-    return (await made.cache.recordsOf(report))?.records ?? null;
+    made.cache.keepRecordsOf(id);
+    return (await made.cache.recordsOf(registry.definition(id)))?.records ?? null;
   };
   const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, recordsOf, ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;

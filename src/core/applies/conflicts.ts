@@ -2,34 +2,36 @@
  * The settings a device's policies set differently, and which value Intune applies
  * (docs/finding-rules.md, "What applies", "Conflicts on a device"). The policies are those "what
  * applies" decided for the device; what each sets is read as report 3 reads it, from report 3's
- * records as the setting conflicts report reads them (src/core/reports/setting-conflicts/load.ts,
+ * records as the setting conflicts report takes them (src/core/policy-settings/conflict-policy.ts,
  * `conflictPolicies`) or for those policies alone (settings-read.ts), and each pair
- * is judged by that report's own rule (`judgePair`), its overlap being this answer's verdicts: two
+ * is judged by that report's own judge (src/core/policy-settings/pair-judge.ts, `judgePair`), its overlap being this answer's verdicts: two
  * policies that both apply reach the device, and one whose verdict is not "applies" but may be
  * (unknown, or depending on a filter) makes a conflict possible. Pure: nothing here reads Graph.
  */
 
 import { capitalise, compareText, joinAnd } from '../reports/graph-values.js';
-import { isAuditOnly } from '../reports/security-posture/load.js';
-import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
-import { UNCOMPARED_KINDS, indexSetters, isMergedSetting, isSecurity, judgePair, unnamedNotice } from '../reports/setting-conflicts/derive.js';
-import type { Setter, Verdict } from '../reports/setting-conflicts/derive.js';
-import type { ConflictPolicy } from '../reports/setting-conflicts/conflict-records.js';
-import { conflictPolicies, definitionNames } from '../reports/setting-conflicts/load.js';
-import type { Overlap } from '../reports/setting-conflicts/overlap.js';
+import { isAuditOnly } from '../policy-settings/settings-read.js';
+import type { SecurityPostureRecords } from '../reports/security-posture/records.js';
+import { unnamedNotice } from '../policy-settings/setting-values.js';
+import { UNCOMPARED_KINDS } from '../policy-settings/conflict-policy.js';
+import { indexSetters, isMergedSetting, isSecurity, judgePair } from '../policy-settings/pair-judge.js';
+import type { Setter, Verdict } from '../policy-settings/pair-judge.js';
+import type { ConflictPolicy } from '../policy-settings/conflict-policy.js';
+import { conflictPolicies, definitionNames } from '../policy-settings/conflict-policy.js';
+import type { Overlap } from '../policy-settings/overlap.js';
 import type { AppliesGroup, AppliesVerdict } from './entry-types.js';
 
 /**
  * What the policies set, as report 3 read them, or why they could not be read. `auditOnly`: the
  * ids of the audit-only baselines report 3 read, which enforce nothing and so set nothing that can
- * conflict (setting-conflicts/load.ts).
+ * conflict (policy-settings/conflict-policy.ts).
  */
 export type ConflictSettings =
   | {
       state: 'read';
       policies: readonly ConflictPolicy[];
       auditOnly: ReadonlySet<string>;
-      /** The settings' display names by id, from the definitions report 3 read with the settings (setting-conflicts/load.ts, `definitionNames`). */
+      /** The settings' display names by id, from the definitions report 3 read with the settings (policy-settings/conflict-policy.ts, `definitionNames`). */
       names?: ReadonlyMap<string, string>;
     }
   | { state: 'failed'; reason: string };

@@ -7,12 +7,12 @@
 
 import { CONFLICTS_DEVICE_ONLY, deviceConflicts } from './conflicts.js';
 import type { AppliesConflicts, ConflictSettings } from './conflicts.js';
-import { noFilterInTenant } from '../reports/assignment-hygiene/load.js';
-import type { AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/load.js';
+import { noFilterInTenant } from '../reports/assignment-hygiene/records.js';
+import type { AssignableObject, AssignmentFilterInfo, AssignmentTarget } from '../reports/assignment-hygiene/records.js';
 import { capitalise } from '../reports/graph-values.js';
 import type { OptionalRead } from '../reports/optional-read.js';
 import { evaluateFilterRule } from './filter-rule.js';
-import { devicePlatform, objectPlatform, platformWords } from './platform.js';
+import { devicePlatform, objectPlatform, platformWords } from '../policy-settings/platform.js';
 
 // The answer's entries, declared apart so that conflicts.ts, which this file's answer carries, can
 // name them without importing the rules (entry-types.ts).

@@ -5,9 +5,9 @@
  * importing derive.ts.
  */
 
-import type { AssignableKind } from '../reports/assignment-hygiene/load.js';
+import type { AssignableKind } from '../reports/assignment-hygiene/records.js';
 import type { FilterDeviceProperties } from './filter-rule.js';
-import type { Platform } from './platform.js';
+import type { Platform } from '../policy-settings/platform.js';
 
 /** Who the question is about, as the app resolved it. */
 export type AppliesSubject =

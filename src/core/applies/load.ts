@@ -23,7 +23,7 @@ import { MAX_BATCH_SIZE } from '../graph/graph-reader.js';
 import type { BatchOutcome, GraphReader } from '../graph/graph-reader.js';
 import { betaTwinOf, pathFor, pathInBatch, selectOf } from '../graph/upstream-read.js';
 import type { UpstreamRead } from '../graph/upstream-read.js';
-import type { AssignmentRecords } from '../reports/assignment-hygiene/load.js';
+import type { AssignmentRecords } from '../reports/assignment-hygiene/records.js';
 import { MAX_NESTING_DEPTH } from './object-types.js';
 import type { AppliesSubject, GroupMembers } from './derive.js';
 import {

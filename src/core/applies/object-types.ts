@@ -3,7 +3,7 @@
  * order the answer lists them in (docs/finding-rules.md, "What applies", "Object types").
  */
 
-import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
+import type { AssignableObject } from '../reports/assignment-hygiene/records.js';
 import type { ObjectTypeLabel } from './entry-types.js';
 
 export const TYPE_ORDER: readonly ObjectTypeLabel[] = [

@@ -9,8 +9,8 @@
  * no action, so they narrow nothing here, as elsewhere ("Viewer scope").
  */
 
-import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
-import type { SecurityPostureRecords } from '../reports/security-posture/load.js';
+import type { AssignableObject } from '../reports/assignment-hygiene/records.js';
+import type { SecurityPostureRecords } from '../reports/security-posture/records.js';
 import { reportOpensTo } from '../viewer-scope/scope-report.js';
 import { describeScope, visibleTo } from '../viewer-scope/scope.js';
 import type { ViewerScope } from '../viewer-scope/scope.js';

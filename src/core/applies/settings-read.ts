@@ -5,15 +5,15 @@
  * not loaded report 3) reads a few policies' settings rather than the tenant's (docs/performance.md,
  * "What applies"). What each policy is comes from report 2's list, which selects the fields that
  * tell it (`technologies`, `settingCount`, assignment-hygiene/reads.ts); what it sets is read as
- * report 3 reads it (security-posture/load.ts, `readPolicySettings`), so both judge the same values.
+ * report 3 reads it (src/core/policy-settings/settings-read.ts, `readPolicySettings`), so both judge the same values.
  */
 
 import type { GraphReader } from '../graph/graph-reader.js';
-import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
-import { isAuditOnly, readPolicySettings } from '../reports/security-posture/load.js';
-import type { SettingsRead } from '../reports/security-posture/load.js';
-import type { ConflictPolicy } from '../reports/setting-conflicts/conflict-records.js';
-import { readWhole } from '../reports/setting-conflicts/load.js';
+import type { AssignableObject } from '../reports/assignment-hygiene/records.js';
+import { isAuditOnly, readPolicySettings } from '../policy-settings/settings-read.js';
+import type { SettingsRead } from '../policy-settings/settings-read.js';
+import type { ConflictPolicy } from '../policy-settings/conflict-policy.js';
+import { readWhole } from '../policy-settings/conflict-policy.js';
 import { MAY_APPLY } from './conflicts.js';
 import type { ConflictSettings } from './conflicts.js';
 import type { AppliesGroup } from './entry-types.js';
@@ -38,7 +38,7 @@ export function policiesThatMayApply(groups: readonly AppliesGroup[], objects: r
  * What `policies` set, as the conflict rules read it: each policy's settings from `known` (read for an
  * earlier question) or read now, twenty to a `$batch` call; `read` holds those read now, for the
  * caller to keep. A policy whose read failed, or came back shorter than its `settingCount` says, is
- * not compared, and the answer says why (as report 3's records say it, setting-conflicts/load.ts,
+ * not compared, and the answer says why (as report 3's records say it, policy-settings/conflict-policy.ts,
  * `conflictPolicies`). Where every read failed (a permission refused, Graph down), nothing was
  * compared: the answer says that once, with Graph's answer, rather than once per policy.
  */

@@ -1,6 +1,6 @@
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { ASR_RULES } from './security-posture/derive.js';
-import { ASR_RULES_SETTING } from './security-posture/load.js';
+import { ASR_RULES_SETTING } from '../policy-settings/settings-read.js';
 
 /** A setting's definition as the demo serves it: its display name and, for a choice, its options' display names by option id suffix. */
 interface DemoDefinition {

@@ -65,6 +65,7 @@ export class ReportRegistry {
       definitions.flatMap(({ id, botNames }, index) => [[nameWords(id), id] as const, [String(index + 1), id] as const, ...botNames.map((name) => [nameWords(name), id] as const)]),
     );
     for (const definition of definitions) checkDeclaredReads(definition);
+    for (const definition of definitions) checkBuiltOn(definition, this.byId);
     this.reads = [...new Set(definitions.flatMap((definition) => definition.reads))];
   }
 
@@ -92,14 +93,23 @@ export class ReportRegistry {
   /** What a caller may know of each report before loading it: the CLI's `reports`, `GET /api/reports` and the tab's page. */
   catalogue(): ReportPresentation[] {
     return this.definitions.map(
-      ({ load: _load, derive: _derive, faultSource: _faultSource, demo: _demo, reads: _reads, postedByDefault: _postedByDefault, scopeTagged: _scopeTagged, ...presentation }) =>
-        presentation,
+      ({
+        load: _load,
+        derive: _derive,
+        faultSource: _faultSource,
+        demo: _demo,
+        reads: _reads,
+        postedByDefault: _postedByDefault,
+        scopeTagged: _scopeTagged,
+        builtOn: _builtOn,
+        ...presentation
+      }) => presentation,
     );
   }
 
   /** Loads one report through the one data path, `loadReport`. */
   load(id: ReportId, graph: GraphReader, options: LoadReportOptions = {}): Promise<ReportResult> {
-    return loadDefinedReport(this.definition(id), graph, options);
+    return loadDefinedReport(this.definition(id), graph, options, (other) => this.definition(other));
   }
 }
 
@@ -121,6 +131,30 @@ function checkDeclaredReads(definition: ReportDefinition<unknown>): void {
     throw new Error(`report "${definition.id}": its fault source ${definition.faultSource} is not one of the reads it cannot do without`);
   }
 }
+
+/**
+ * A report built on others names reports the registry holds, not itself, and declares their reads
+ * as its own: its load may read them (`recordsOfReport` loads them where no cache shares them), so
+ * the product's permissions and the Graph client's allow-list must know of them.
+ */
+function checkBuiltOn(definition: ReportDefinition<unknown>, byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>): void {
+  const declared = new Set(definition.reads);
+  for (const id of definition.builtOn ?? []) {
+    const other = byId.get(id);
+    if (!other || id === definition.id) throw new Error(`report "${definition.id}" is built on "${id}", which is not another report of the registry`);
+    const missing = other.reads.filter((read) => !declared.has(read));
+    if (missing.length > 0) throw new Error(`report "${definition.id}" is built on "${id}" without declaring its reads: ${missing.map((read) => read.path).join(', ')}`);
+  }
+}
+
+/**
+ * Intune's audit log tells a report's findings' stories; a report loaded for another's sake (its
+ * `builtOn`) tells none, so that load reads no audit log, which on a tenant with a year of events is
+ * most of its requests.
+ */
+const NO_AUDIT_LOG: AuditLogSource = {
+  read: async () => ({ ok: false, reason: "not read: a report loaded for another report's records tells no stories" }),
+};
 
 /** The six reports in the specification's order, then the setting conflicts report: adding a report is its folder (src/core/reports/<report id>/) and one line here. */
 export const REPORTS = new ReportRegistry([
@@ -157,8 +191,11 @@ export interface LoadReportOptions {
    * "Loading once for everyone"). Never called when the load fails.
    */
   onRecords?: (records: unknown) => void;
-  /** Another report's records, shared by the cache the load runs under (LoadContext's `recordsOf`). */
-  recordsOf?: LoadContext['recordsOf'];
+  /**
+   * The records of a report another is built on (`builtOn`), shared by the cache the load runs
+   * under, or null when none can be shared: the load then loads them itself.
+   */
+  recordsOf?: (id: ReportId) => Promise<unknown>;
 }
 
 /**
@@ -172,7 +209,12 @@ export function loadReport(id: ReportId, graph: GraphReader, options: LoadReport
   return REPORTS.load(id, graph, options);
 }
 
-async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: GraphReader, options: LoadReportOptions): Promise<ReportResult> {
+async function loadDefinedReport(
+  definition: ReportDefinition<unknown>,
+  graph: GraphReader,
+  options: LoadReportOptions,
+  definitionOf: (id: ReportId) => ReportDefinition<unknown>,
+): Promise<ReportResult> {
   const id = definition.id;
   const now = options.now ?? (() => new Date());
   const failed = (error: ReportLoadError): ReportResult => ({
@@ -193,14 +235,18 @@ async function loadDefinedReport(definition: ReportDefinition<unknown>, graph: G
   try {
     const onProgress = options.onProgress;
     const memory = options.memory;
-    const records = await definition.load({
+    const context: LoadContext = {
       graph,
       now,
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
       ...(options.auditLog ? { auditLog: options.auditLog } : {}),
-      ...(options.recordsOf ? { recordsOf: options.recordsOf } : {}),
-    });
+    };
+    const recordsOfReport = async (other: ReportId): Promise<unknown> => {
+      if (!definition.builtOn?.includes(other)) throw new Error(`report "${id}" asked for the records of "${other}", which it is not built on`);
+      return (await options.recordsOf?.(other)) ?? definitionOf(other).load({ ...context, auditLog: NO_AUDIT_LOG });
+    };
+    const records = await definition.load({ ...context, recordsOfReport });
     options.onRecords?.(records);
     const generatedAt = now();
     const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;

@@ -295,11 +295,11 @@ export interface LoadContext {
   /** Intune's audit log as the tenant's reports share it, read once and then only what is new; absent where each load reads its own (the CLI). */
   auditLog?: AuditLogSource;
   /**
-   * The records of another report's load, shared through the application's report cache (its
-   * `recordsOf`, docs/architecture.md, "Loading once for everyone"), or null when none can be shared:
-   * the caller then loads them itself. Absent where loads are not shared (the CLI, tests).
+   * The records of a report this one is built on (its definition's `builtOn`), as that report's
+   * `load` gives them: shared through the application's report cache where it runs (docs/architecture.md,
+   * "Loading once for everyone"), else loaded for this load. Set by the registry for every load.
    */
-  recordsOf?: <Records>(report: { id: ReportId; load: (context: LoadContext) => Promise<Records> }) => Promise<Records | null>;
+  recordsOfReport?: (id: ReportId) => Promise<unknown>;
 }
 
 /**
@@ -445,6 +445,12 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    * The rows still decide: a load whose rows carry no tags is left out of such a post.
    */
   scopeTagged?: true;
+  /**
+   * The reports whose records this one judges, by id: report 7 judges report 3's policies and
+   * report 2's assignments. Its `load` takes them through `LoadContext.recordsOfReport`, never by
+   * importing another report's load or definition, and its `reads` hold theirs (the registry checks).
+   */
+  builtOn?: readonly ReportId[];
   /** What the report plants in the demo tenant, and the findings those records must make (report-demo.ts). */
   demo: readonly DemoStep<Kind>[];
   load(context: LoadContext): Promise<Records>;

@@ -3,8 +3,8 @@ import { CONFLICTS_COMPARED, deviceConflicts } from '../../../src/core/applies/c
 import type { AppliesConflicts, ConflictSettings } from '../../../src/core/applies/conflicts.js';
 import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/derive.js';
 import { conflictsSentence } from '../../../src/core/applies/words.js';
-import type { ConflictPolicy } from '../../../src/core/reports/setting-conflicts/conflict-records.js';
-import type { SettingValue } from '../../../src/core/reports/setting-conflicts/setting-values.js';
+import type { ConflictPolicy } from '../../../src/core/policy-settings/conflict-policy.js';
+import type { SettingValue } from '../../../src/core/policy-settings/setting-values.js';
 
 const CAMERA = 'device_vendor_msft_policy_config_camera_allowcamera';
 const DEVICE_IDS = 'device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdeviceids';

@@ -3,7 +3,7 @@ import { deriveApplies, deriveEntry } from '../../../src/core/applies/derive.js'
 import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
 import { evaluateFilterRule } from '../../../src/core/applies/filter-rule.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';
-import type { AssignableObject } from '../../../src/core/reports/assignment-hygiene/load.js';
+import type { AssignableObject } from '../../../src/core/reports/assignment-hygiene/records.js';
 
 const G = {
   a: 'aaaaaaaa-0000-4000-8000-000000000001',

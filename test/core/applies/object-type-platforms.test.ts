@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { objectPlatform } from '../../../src/core/applies/platform.js';
+import { objectPlatform } from '../../../src/core/policy-settings/platform.js';
 import { typeLabel } from '../../../src/core/applies/object-types.js';
 
 /**

@@ -8,9 +8,9 @@ import { deriveApplies, deriveEntry } from '../../../src/core/applies/derive.js'
 import { resolveIntents } from '../../../src/core/applies/intents.js';
 import { OBJECT_TYPES_READ } from '../../../src/core/applies/object-types.js';
 import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
-import { devicePlatform, objectPlatform } from '../../../src/core/applies/platform.js';
+import { devicePlatform, objectPlatform } from '../../../src/core/policy-settings/platform.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';
-import type { AssignableObject } from '../../../src/core/reports/assignment-hygiene/load.js';
+import type { AssignableObject } from '../../../src/core/reports/assignment-hygiene/records.js';
 
 const USER = 'bbbbbbbb-0000-4000-8000-000000000001';
 const G = {

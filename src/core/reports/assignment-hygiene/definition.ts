@@ -2,12 +2,12 @@
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
-import { ASSIGNMENT_READS, DEVICE_CONFIGURATIONS_READ } from './reads.js';
+import { ASSIGNMENT_PERMISSIONS, ASSIGNMENT_READS, DEVICE_CONFIGURATIONS_READ } from './reads.js';
 import { deriveAssignmentHygiene } from './derive.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
 import { loadAssignments } from './load.js';
-import type { AssignmentRecords } from './load.js';
+import type { AssignmentRecords } from './records.js';
 import { assignmentHygieneDemo } from './demo.js';
 import { withStories } from '../../audit-story/audit-story.js';
 
@@ -17,7 +17,7 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   summary:
     'Configuration profiles, compliance policies, settings catalog policies, apps and scripts that apply to nobody (never assigned, exclusions only, only deleted or empty groups), and objects assigned to both All users and All devices.',
   // The current Graph pages require DeviceManagementScripts.Read.All for both script lists (docs/finding-rules.md, report 2).
-  permissions: ['DeviceManagementConfiguration.Read.All', 'DeviceManagementApps.Read.All', 'DeviceManagementScripts.Read.All', 'Group.Read.All'],
+  permissions: ASSIGNMENT_PERMISSIONS,
   prerequisites: ['An Intune licence for the tenant.'],
   beta: false,
   // Each row carries its object's scope tags where Graph gave them (derive.ts; on /v1.0 the profiles,

@@ -7,8 +7,9 @@ import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, U
 import { severityTone } from '../report-model.js';
 import { ASSIGNMENT_FINDING_KINDS } from './finding-kinds.js';
 import type { AssignmentFindingKind } from './finding-kinds.js';
-import { noFilterInTenant } from './load.js';
-import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget, OptionalRead } from './load.js';
+import { noFilterInTenant } from './records.js';
+import type { OptionalRead } from '../optional-read.js';
+import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget } from './records.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
 import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
 

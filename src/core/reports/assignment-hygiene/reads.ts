@@ -23,6 +23,7 @@ import type * as Graph from '@microsoft/microsoft-graph-types';
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { DELETED_GROUP_READ, GROUP_READ } from '../../directory/reads.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
+import type { GraphApplicationPermission } from '../../graph/graph-permissions.js';
 import { AUDIT_EVENTS_READ } from '../../audit-story/reads.js';
 import { INTENTS_READ, TEMPLATES_READ } from '../security-posture/reads.js';
 
@@ -294,4 +295,12 @@ export const ASSIGNMENT_READS: readonly UpstreamRead[] = [
   GROUP_READ,
   DELETED_GROUP_READ,
   AUDIT_EVENTS_READ,
+];
+
+/** The permissions report 2 cannot do without; report 7, built on it, needs them too. */
+export const ASSIGNMENT_PERMISSIONS: readonly GraphApplicationPermission[] = [
+  'DeviceManagementConfiguration.Read.All',
+  'DeviceManagementApps.Read.All',
+  'DeviceManagementScripts.Read.All',
+  'Group.Read.All',
 ];

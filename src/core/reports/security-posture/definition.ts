@@ -2,12 +2,12 @@
 
 import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
-import { INTENTS_READ, SECURITY_POSTURE_READS } from './reads.js';
+import { INTENTS_READ, SECURITY_POSTURE_PERMISSIONS, SECURITY_POSTURE_READS } from './reads.js';
 import { deriveSecurityPosture } from './derive.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
 import { loadSecurityPosture } from './load.js';
-import type { SecurityPostureRecords } from './load.js';
+import type { SecurityPostureRecords } from './records.js';
 import { securityPostureDemo } from './demo.js';
 import { withStories } from '../../audit-story/audit-story.js';
 import { optionNamesOf } from './load.js';
@@ -16,7 +16,7 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   id: 'security-posture',
   title: 'Endpoint Security Policy Posture',
   summary: 'What security policies enforce: attack surface reduction rules left in audit mode, firewall profiles switched off by policy, and outdated security baselines.',
-  permissions: ['DeviceManagementConfiguration.Read.All'],
+  permissions: SECURITY_POSTURE_PERMISSIONS,
   prerequisites: [
     'An Intune licence for the tenant.',
     'Attack surface reduction rules give full value only where Microsoft Defender for Endpoint and Windows Enterprise E3 or higher are licensed.',

@@ -4,7 +4,7 @@ import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import { asDemoRecord, daysAgo } from '../demo-records.js';
 import type { SettingInstance } from '../demo-records.js';
 import type { DemoRecord } from '../report-demo.js';
-import { ASR_RULES_SETTING } from './load.js';
+import { ASR_RULES_SETTING } from '../../policy-settings/settings-read.js';
 
 export function choiceSetting(settingDefinitionId: string, valueSuffix: string, children: SettingInstance[] = []): SettingInstance {
   return {

@@ -7,8 +7,8 @@ import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, U
 import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';
 import type { PostureFindingKind } from './finding-kinds.js';
-import { ASR_RULES_SETTING, FIREWALL_SETTING, isAuditOnly } from './load.js';
-import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './load.js';
+import { ASR_RULES_SETTING, FIREWALL_SETTING, isAuditOnly } from '../../policy-settings/settings-read.js';
+import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './records.js';
 
 const OUTDATED_TONE = severityTone(POSTURE_FINDING_KINDS['baseline-outdated'].severity);
 

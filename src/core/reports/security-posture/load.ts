@@ -6,148 +6,21 @@
  */
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
-import { GraphError } from '../../graph/graph-error.js';
 import { readFilteredOrWhole } from '../../graph/filtered-read.js';
 import { asString } from '../graph-values.js';
 import type { LoadContext, LoadMemory } from '../report-model.js';
 import { readCollection } from '../read-collection.js';
-import { isGraphId } from '../../graph/graph-id.js';
-import { itemsOfBatchAnswer, optionalReadFailure, rereadEach } from '../optional-read.js';
-import type { OptionalRead } from '../optional-read.js';
+import { optionalReadFailure } from '../optional-read.js';
 import { loadSideBySide } from '../side-by-side.js';
-import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
-import { BASELINE_TEMPLATES_READ, INTENTS_READ, POLICY_SETTINGS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
+import { selectOf } from '../../graph/upstream-read.js';
+import { BASELINE_TEMPLATES_READ, INTENTS_READ, SECURITY_POLICIES_READ, TEMPLATES_READ } from './reads.js';
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
-import type { AuditLog } from '../../audit-story/audit-story.js';
-import { optionNameOf, optionNames, settingValues } from '../setting-conflicts/setting-values.js';
-import type { SettingValue } from '../setting-conflicts/setting-values.js';
+import { settingValues } from '../../policy-settings/setting-values.js';
+import type { SettingValue } from '../../policy-settings/setting-values.js';
 import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
-
-/** A choice setting anywhere in a policy's settings tree: what the ASR and firewall rules read. */
-export interface ChoiceValue {
-  settingDefinitionId: string;
-  value: string;
-  /** The option's display name, from its definition expanded with the settings (setting-values.ts, `optionNames`); absent where none came. */
-  optionName?: string;
-  /** Every option of its setting's definition, by option id: what names a value a finding's story shows it changed from (audit-story.ts). */
-  options?: Record<string, string>;
-}
-
-/** One of a policy's assignments, kept to what decides whether it reaches anyone. */
-export interface PolicyAssignment {
-  /** The target's `@odata.type` without the namespace (`groupAssignmentTarget`), or null when Graph sent none. */
-  targetType: string | null;
-  /** `direct` or `policySets` (deviceAndAppManagementAssignmentSource); null when absent. */
-  source: string | null;
-}
-
-export interface SecurityPolicy {
-  id: string;
-  name: string;
-  templateFamily: string;
-  templateId: string;
-  templateDisplayName: string | null;
-  templateDisplayVersion: string | null;
-  /** Graph's read-only `isAssigned`, or null when the payload left it out. */
-  isAssigned: boolean | null;
-  /** The expanded `assignments`, or null when the payload left them out. */
-  assignments: PolicyAssignment[] | null;
-  technologies: string;
-  platforms: string;
-  /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
-  choices: ChoiceValue[];
-  /**
-   * Every setting it sets, normalised, a secret only as "set" (setting-values.ts): not read by this
-   * report's rules, but kept for the setting conflicts report, which shares this load. Absent where
-   * the settings were not read.
-   */
-  values?: SettingValue[];
-  /**
-   * The display names of the settings in `values`, by `settingDefinitionId`, from the definitions
-   * Graph expanded with the settings (`settingNames`): a setting without one is named by its id.
-   * Absent where the settings were not read.
-   */
-  settingNames?: Record<string, string>;
-  /** When the policy last changed (Graph's `lastModifiedDateTime`), or null: what decides whether its kept settings still hold. */
-  lastModifiedDateTime: string | null;
-  /** Graph's `settingCount` ("Number of settings"), or null when it is not reported. */
-  settingCount: number | null;
-  /** How many top-level settings were read, from the expansion or from `/settings`. */
-  settingsRead: number;
-  /** Whether the settings read ran to its last page (no `nextLink` left unfollowed). */
-  settingsPaged: boolean;
-  /** Why the policy's `/settings` could not be read again, or null when it was not needed or succeeded. */
-  settingsError: string | null;
-  /** The policy's scope tags (`roleScopeTagIds`), or null when Graph sent none: what the viewer scope filters its rows by. */
-  roleScopeTagIds?: string[] | null;
-}
-
-export type Intent = Pick<
-  Beta.DeviceManagementIntent,
-  'id' | 'displayName' | 'templateId' | 'isMigratingToConfigurationPolicy' | 'isAssigned' | 'lastModifiedDateTime' | 'roleScopeTagIds'
->;
-export type Template = Pick<
-  Beta.DeviceManagementTemplate,
-  'id' | 'displayName' | 'templateType' | 'templateSubtype' | 'platformType' | 'versionInfo' | 'publishedDateTime' | 'isDeprecated'
->;
-
-/** A settings catalog template of the baseline family (deviceManagementConfigurationPolicyTemplate, beta). */
-export type PolicyTemplate = Pick<
-  Beta.DeviceManagementConfigurationPolicyTemplate,
-  'id' | 'baseId' | 'version' | 'displayName' | 'displayVersion' | 'lifecycleState' | 'templateFamily' | 'technologies'
->;
-
-/** The baseline templates, or why they could not be read: a failed read is "could not check", never "current". */
-/** The baseline templates, or why they could not be read. */
-export type PolicyTemplates = OptionalRead<PolicyTemplate[]>;
-
-export interface SecurityPostureRecords {
-  policies: SecurityPolicy[];
-  intents: Intent[];
-  templates: Template[];
-  policyTemplates: PolicyTemplates;
-  /** Intune's audit log since the oldest policy's or baseline's last change, for the findings' stories; absent when none was read. */
-  auditLog?: AuditLog;
-}
-
-/** The longest display name kept; a definition's name is a few words. */
-const NAME_MAX = 200;
-
-export const ASR_RULES_SETTING = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
-export const FIREWALL_SETTING = /^vendor_msft_firewall_mdmstore_(domain|private|public)profile_enablefirewall$/;
-
-/** Every choice value in a settings tree that an ASR or firewall rule reads, however deep. */
-export function relevantChoices(settings: unknown): ChoiceValue[] {
-  const found: ChoiceValue[] = [];
-  const options = optionNames(settings);
-  const visit = (node: unknown, depth: number) => {
-    if (depth > 32 || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child, depth + 1);
-      return;
-    }
-    const record = node as Record<string, unknown>;
-    const id = asString(record.settingDefinitionId);
-    const choice = record.choiceSettingValue as { value?: unknown } | undefined;
-    const value = asString(choice?.value);
-    if (id && value && (id.startsWith(`${ASR_RULES_SETTING}_`) || FIREWALL_SETTING.test(id))) {
-      const optionName = optionNameOf(options, value);
-      const all = Object.fromEntries([...options].filter(([itemId]) => itemId.startsWith(`${id}_`)).map(([itemId, name]) => [itemId, name.slice(0, NAME_MAX)]));
-      found.push({
-        settingDefinitionId: id,
-        value,
-        ...(optionName ? { optionName: optionName.slice(0, NAME_MAX) } : {}),
-        ...(Object.keys(all).length > 0 ? { options: all } : {}),
-      });
-    }
-    for (const [key, child] of Object.entries(record)) {
-      if (key === 'settingInstance' || key === 'choiceSettingValue' || key === 'children' || key === 'groupSettingCollectionValue' || key === 'groupSettingValue')
-        visit(child, depth + 1);
-    }
-  };
-  visit(settings, 0);
-  return found;
-}
+import { isAuditOnly, readPolicySettings, relevantChoices } from '../../policy-settings/settings-read.js';
+import type { ChoiceValue, SettingsRead } from '../../policy-settings/settings-read.js';
+import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './records.js';
 
 type GraphPolicy = Beta.DeviceManagementConfigurationPolicy & { settings?: unknown; 'settings@odata.nextLink'?: unknown };
 
@@ -199,11 +72,6 @@ export function optionNamesOf(records: Pick<SecurityPostureRecords, 'policies'>)
   return names;
 }
 
-/** STIG audit baselines (`technologies` has `extensibility`) audit and enforce nothing (learn.microsoft.com/intune/device-security/security-baselines/stig-audit-baseline). */
-export function isAuditOnly(policy: Pick<SecurityPolicy, 'technologies'>): boolean {
-  return policy.technologies.split(',').some((technology) => technology.trim() === 'extensibility');
-}
-
 /**
  * Whether the rules need a policy's settings read: not for an audit-only baseline (nothing of it
  * is judged on its settings) nor for a policy whose `settingCount` is 0 (there is nothing to read,
@@ -218,99 +86,6 @@ export const POLICY_LIST_QUERY = {
   $select: selectOf(SECURITY_POLICIES_READ),
   $expand: 'assignments',
 } as const;
-
-/**
- * The settings a load read for one policy, or why it could not: what `memory` keeps between loads.
- * A read through `/settings` always follows its nextLinks, so a policy given one is `settingsPaged`.
- */
-export type SettingsRead = Pick<SecurityPolicy, 'choices' | 'values' | 'settingNames' | 'settingsRead' | 'settingsError'> & {
-  /** Where its read failed, Graph's answer alone ("Graph answered 403"), which `settingsError` says in a sentence. */
-  readFailure?: string;
-};
-
-/**
- * Each setting with its definitions: `settingDefinitions` is a navigation property of
- * deviceManagementConfigurationSetting, "List of related Setting Definitions"
- * (learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsetting?view=graph-rest-beta),
- * so one read gives what a setting is called without a read per definition. Maester's BitLocker
- * test and Microsoft365DSC read a policy's settings the same way. The nextLink Graph gives carries
- * the query on.
- */
-const SETTINGS_QUERY = { $expand: 'settingDefinitions' } as const;
-
-const settingsPath = (policy: { id: string }) => `${pathInBatch(POLICY_SETTINGS_READ, policy.id)}?$expand=${SETTINGS_QUERY.$expand}`;
-
-/**
- * The display names of the settings a policy sets, from the definitions expanded with them: only
- * for the ids in `values`, each definition's `displayName` as Graph gave it. A setting whose
- * definition did not come has none here, never one made up.
- */
-export function settingNames(settings: readonly unknown[], values: readonly SettingValue[]): Record<string, string> {
-  const wanted = new Set(values.map((value) => value.settingDefinitionId));
-  const names: Record<string, string> = {};
-  for (const setting of settings) {
-    const definitions = typeof setting === 'object' && setting !== null ? (setting as Record<string, unknown>).settingDefinitions : undefined;
-    if (!Array.isArray(definitions)) continue;
-    for (const definition of definitions) {
-      if (typeof definition !== 'object' || definition === null) continue;
-      const id = asString((definition as Record<string, unknown>).id);
-      const name = asString((definition as Record<string, unknown>).displayName)?.trim();
-      if (id && name && wanted.has(id) && !Object.hasOwn(names, id)) names[id] = name.slice(0, NAME_MAX);
-    }
-  }
-  return names;
-}
-
-/** What one policy's settings give: its choices, values and the names of its settings. */
-function readOf(settings: readonly unknown[]): Omit<SettingsRead, 'settingsError'> {
-  const values = settingValues(settings);
-  return { choices: relevantChoices(settings), values, settingNames: settingNames(settings, values), settingsRead: settings.length };
-}
-
-/**
- * Each policy's `/settings` through `POST /beta/$batch`, 20 to a call (the client runs several calls
- * at once, paced under Intune's limit), each answer's nextLink followed to the collection's end. A
- * policy whose read fails carries the failure as its `settingsError`, not the report. "What applies"
- * reads the settings of the few policies that reach one device this way too (src/core/applies/settings-read.ts).
- */
-export async function readPolicySettings(graph: LoadContext['graph'], policies: readonly { id: string }[], signal: AbortSignal): Promise<Map<string, SettingsRead>> {
-  const reads = new Map<string, SettingsRead>();
-  const readable: { id: string }[] = [];
-  for (const policy of policies) {
-    if (isGraphId(policy.id)) readable.push(policy);
-    else reads.set(policy.id, { choices: [], values: [], settingsRead: 0, settingsError: `its id "${policy.id}" is not one Graph's settings path takes` });
-  }
-  // Sub-requests are named by position: a list that names a policy twice must not make two the same.
-  const outcomes = await graph.batchGet(
-    readable.map((policy, index) => ({ id: String(index), url: settingsPath(policy) })),
-    { signal, version: 'beta' },
-  );
-  const failed = (error: unknown): SettingsRead => {
-    const why = optionalReadFailure(error, signal);
-    return { choices: [], values: [], settingsRead: 0, settingsError: `reading its settings failed: ${why}`, readFailure: why };
-  };
-  await rereadEach([...readable.entries()], async ([index, policy]) => {
-    const outcome = outcomes.get(String(index));
-    if (!outcome) throw new Error(`the $batch read answered nothing for the settings of ${policy.id}`);
-    if (!outcome.ok) return reads.set(policy.id, failed(outcome.error));
-    const read = await itemsOfBatchAnswer<unknown>(graph, outcome.body, pathFor(POLICY_SETTINGS_READ, policy.id), signal);
-    if (!read) return reads.set(policy.id, failed(malformedSettings(policy)));
-    // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
-    if (!read.ok) return reads.set(policy.id, { ...failed(read.error), ...readOf(read.items) });
-    return reads.set(policy.id, { ...readOf(read.items), settingsError: null });
-  });
-  return reads;
-}
-
-function malformedSettings(policy: { id: string }): GraphError {
-  return new GraphError({
-    kind: 'malformed-response',
-    message: 'the settings page has no "value" array',
-    method: 'GET',
-    path: pathFor(POLICY_SETTINGS_READ, policy.id),
-    attempts: 1,
-  });
-}
 
 // ---- settings kept between loads (docs/contract.md, "Kept between loads") ---------------------
 

@@ -7,7 +7,9 @@
  */
 
 import type { UpstreamRead } from '../../graph/upstream-read.js';
+import type { GraphApplicationPermission } from '../../graph/graph-permissions.js';
 import { AUDIT_EVENTS_READ } from '../../audit-story/reads.js';
+import { POLICY_SETTINGS_READ } from '../../policy-settings/reads.js';
 
 /**
  * The policy list's fields the rules, rows and links read, with `$expand=assignments`. Settings are
@@ -22,15 +24,6 @@ export const SECURITY_POLICIES_READ = {
   select: ['id', 'name', 'platforms', 'technologies', 'templateReference', 'settingCount', 'lastModifiedDateTime', 'isAssigned', 'roleScopeTagIds'],
   optional: false,
   why: 'The endpoint security policies and baselines, and whether they are assigned.',
-} as const satisfies UpstreamRead;
-
-/** One policy's settings (intune-deviceconfigv2-devicemanagementconfigurationsetting-list?view=graph-rest-beta), through `POST /beta/$batch`. */
-export const POLICY_SETTINGS_READ = {
-  path: '/beta/deviceManagement/configurationPolicies/{id}/settings',
-  permissionsPage: 'https://learn.microsoft.com/graph/api/intune-deviceconfigv2-devicemanagementconfigurationsetting-list?view=graph-rest-beta',
-  permissions: ['DeviceManagementConfiguration.Read.All'],
-  optional: true,
-  why: 'What a policy sets: its ASR rules and firewall profiles. A policy whose settings are not read is not judged on them.',
 } as const satisfies UpstreamRead;
 
 /** The settings catalog's templates (intune-deviceconfigv2-devicemanagementconfigurationpolicytemplate-list?view=graph-rest-beta), for the baselines' newest versions. */
@@ -68,3 +61,6 @@ export const SECURITY_POSTURE_READS: readonly UpstreamRead[] = [
   TEMPLATES_READ,
   AUDIT_EVENTS_READ,
 ];
+
+/** The permission report 3 cannot do without; report 7, built on it, needs it too. */
+export const SECURITY_POSTURE_PERMISSIONS: readonly GraphApplicationPermission[] = ['DeviceManagementConfiguration.Read.All'];

@@ -11,9 +11,10 @@
 import { joinAnd } from '../graph-values.js';
 import { classicSettingName, isComparedProfile, typeOf } from './classic-settings.js';
 import { classicSettingId } from './classic-profiles.js';
-import type { ConflictPolicy, ReportedConflict } from './conflict-records.js';
-import type { Overlap } from './overlap.js';
-import type { TargetedPolicy } from './group-reach.js';
+import type { ReportedConflict } from './conflict-records.js';
+import type { ConflictPolicy } from '../../policy-settings/conflict-policy.js';
+import type { Overlap } from '../../policy-settings/overlap.js';
+import type { TargetedPolicy } from '../../policy-settings/group-reach.js';
 
 /** A reported conflict as matched: predicted here, or not, with why. */
 export type ReportedMatch = { predicted: true } | { predicted: false; why: string };

@@ -14,11 +14,11 @@ import type { GraphReader, BatchOutcome } from '../../graph/graph-reader.js';
 import { pathInBatch } from '../../graph/upstream-read.js';
 import { intuneLinks } from '../intune-links.js';
 import { optionalReadFailure } from '../optional-read.js';
-import type { AssignableObject } from '../assignment-hygiene/load.js';
+import type { AssignableObject } from '../assignment-hygiene/records.js';
 import { classicSettingName, classicSettingValue, isComparedProfile, typeOf } from './classic-settings.js';
-import type { ConflictPolicy } from './conflict-records.js';
+import type { ConflictPolicy } from '../../policy-settings/conflict-policy.js';
 import { CLASSIC_PROFILE_READ } from './reads.js';
-import type { SettingValue } from './setting-values.js';
+import type { SettingValue } from '../../policy-settings/setting-values.js';
 
 /**
  * Fields a device restrictions profile holds that Microsoft's settings page names with the CSP

@@ -6,23 +6,9 @@
 
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import type { OptionalRead } from '../optional-read.js';
-import type { AssignableObject } from '../assignment-hygiene/load.js';
-import type { MemberDevices } from './overlap.js';
-import type { SettingValue } from './setting-values.js';
-
-/** A settings catalog, endpoint security or baseline policy (report 3's policy list and settings), or a device restrictions profile (classic-profiles.ts), and what it sets. */
-export interface ConflictPolicy {
-  id: string;
-  name: string;
-  /** `templateReference.templateFamily`: `endpointSecurity…` and `baseline` make a conflict a security one. */
-  templateFamily: string;
-  platforms: string;
-  /** What it sets, or null when its settings could not be read whole (`settingsError` says why). */
-  values: SettingValue[] | null;
-  settingsError: string | null;
-  /** Its page in the Intune admin center. */
-  link: string | null;
-}
+import type { ConflictPolicy } from '../../policy-settings/conflict-policy.js';
+import type { AssignableObject } from '../assignment-hygiene/records.js';
+import type { MemberDevices } from '../../policy-settings/overlap.js';
 
 export interface SettingConflictRecords {
   policies: ConflictPolicy[];

@@ -4,9 +4,8 @@ import { LOADING_TEXT } from '../report-model.js';
 import type { ReportDefinition } from '../report-model.js';
 import type { GraphApplicationPermission } from '../../graph/graph-permissions.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
-import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
-import { securityPostureReport } from '../security-posture/definition.js';
-import { SECURITY_POLICIES_READ } from '../security-posture/reads.js';
+import { ASSIGNMENT_PERMISSIONS, ASSIGNMENT_READS } from '../assignment-hygiene/reads.js';
+import { SECURITY_POLICIES_READ, SECURITY_POSTURE_PERMISSIONS, SECURITY_POSTURE_READS } from '../security-posture/reads.js';
 import { deriveSettingConflicts } from './derive.js';
 import type { SettingConflictRecords } from './conflict-records.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
@@ -15,9 +14,9 @@ import { loadSettingConflicts } from './load.js';
 import { settingConflictsDemo } from './demo.js';
 import { CONFLICT_SUMMARY_READ, SETTING_CONFLICT_READS } from './reads.js';
 
-/** Report 3's reads and report 2's, each once: the records it judges are theirs (load.ts); then its own, what devices reported. */
-const READS: readonly UpstreamRead[] = [...new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads, ...SETTING_CONFLICT_READS])];
-const PERMISSIONS: readonly GraphApplicationPermission[] = [...new Set([...securityPostureReport.permissions, ...assignmentHygieneReport.permissions])];
+/** Report 3's reads and report 2's, each once: the records it judges are theirs (`builtOn`, load.ts); then its own, what devices reported. */
+const READS: readonly UpstreamRead[] = [...new Set([...SECURITY_POSTURE_READS, ...ASSIGNMENT_READS, ...SETTING_CONFLICT_READS])];
+const PERMISSIONS: readonly GraphApplicationPermission[] = [...new Set([...SECURITY_POSTURE_PERMISSIONS, ...ASSIGNMENT_PERMISSIONS])];
 
 export const settingConflictsReport: ReportDefinition<SettingConflictRecords, ConflictFindingKind> = {
   id: 'setting-conflicts',
@@ -48,6 +47,7 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
       permission: CONFLICT_SUMMARY_READ.permissions[0],
     },
   ],
+  builtOn: ['security-posture', 'assignment-hygiene'],
   demo: settingConflictsDemo,
   reads: READS,
   faultSource: SECURITY_POLICIES_READ.path,

@@ -9,90 +9,22 @@ import { intuneLinks } from '../intune-links.js';
 import { compareText, joinAnd } from '../graph-values.js';
 import { severityTone } from '../report-model.js';
 import type { CellTone, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
-import type { AssignableObject } from '../assignment-hygiene/load.js';
+import type { AssignableObject } from '../assignment-hygiene/records.js';
 import { CONFLICT_FINDING_KINDS } from './finding-kinds.js';
 import type { ConflictFindingKind } from './finding-kinds.js';
-import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from './overlap.js';
-import type { Overlap } from './overlap.js';
-import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
-import type { TargetedPolicy } from './group-reach.js';
-import type { SettingValue } from './setting-values.js';
+import { counted, provenTargetKeys, reachesNoOneAtAll, targetsOverlap } from '../../policy-settings/overlap.js';
+import type { Overlap } from '../../policy-settings/overlap.js';
+import type { ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
+import type { ConflictPolicy } from '../../policy-settings/conflict-policy.js';
+import type { TargetedPolicy } from '../../policy-settings/group-reach.js';
 import { CONFLICT_SIDES_KEY, conflictSidesCell } from './sides.js';
 import { classicSettingName, isComparedProfile } from './classic-settings.js';
 import { conflictAgreement, pairKey, reportedProfileName } from './agreement.js';
 import type { Agreement } from './agreement.js';
-
-/**
- * Settings Intune merges across policies rather than conflicts on: Microsoft Defender Antivirus'
- * exclusions (Microsoft Learn, "Antivirus policy for endpoint security in Intune", "Settings and
- * CSPs that support policy merge": Excluded Processes, Excluded Extensions, Excluded Paths), and
- * Windows Firewall rules: "When rules from multiple rules profiles don't conflict with each other,
- * devices merge the rules from each profile to create combined firewall rule configuration on the
- * device" (Microsoft Learn, "Firewall policy for endpoint security in Intune", "Firewall rule
- * mergers and policy conflicts", learn.microsoft.com/en-us/mem/intune/protect/endpoint-security-firewall-policy;
- * two rules for the same thing configured differently are both delivered and conflict on the
- * device, which no policy-level comparison sees). The ASR rules merge rule by rule: each rule is
- * compared on its own (setting-values.ts keeps them apart, their definition allowing one entry).
- */
-export const MERGED_SETTINGS: ReadonlySet<string> = new Set([
-  'device_vendor_msft_policy_config_defender_excludedpaths',
-  'device_vendor_msft_policy_config_defender_excludedextensions',
-  'device_vendor_msft_policy_config_defender_excludedprocesses',
-  'vendor_msft_firewall_mdmstore_firewallrules_{firewallrulename}',
-]);
-
-/**
- * Device control's device installation lists, which Intune merges into one list for a device:
- * "Policy merge for device control profiles" (Microsoft Learn, "Attack surface reduction policy for
- * endpoint security in Intune", learn.microsoft.com/intune/intune-service/protect/endpoint-security-asr-policy)
- * lists allowing and blocking by device identifiers, by setup classes and by device instance
- * identifiers as settings that "support policy merge", and says "Policy merge evaluates the lists of
- * setup classes that were configured in each instance … The result is a single list for each of the
- * supported settings". What merges is the list, the setting's child ending in `_list`
- * (`…preventinstallationofmatchingdevicesetupclasses_deviceinstall_classes_deny_list`).
- * Blocking by device identifiers is left out: the endpoint security policy page says policy merge
- * does not support "the CSP to prevent installation of matching device IDs
- * (PreventInstallationOfMatchingDeviceIDs)" (learn.microsoft.com/intune/intune-service/protect/endpoint-security-policy),
- * so where the two pages disagree it is `DEVICE_IDS_PREVENTED` below, never a proven conflict.
- */
-const DEVICE_CONTROL_MERGED_SETTING =
-  'device_vendor_msft_policy_config_deviceinstallation_(?:allowinstallationofmatching(?:deviceids|devicesetupclasses|deviceinstanceids)|preventinstallationofmatching(?:devicesetupclasses|deviceinstanceids))';
-const DEVICE_CONTROL_MERGED_LIST = new RegExp(`^${DEVICE_CONTROL_MERGED_SETTING}_\\w+_list$`);
-
-/**
- * The rest of such a setting: whether it is enabled, whether it applies to devices already installed
- * (`…_deny_retroactive`). Every policy that brings a list enables the setting, so the same value in
- * two is part of the merge, not a duplicate to take out; different values are a possible conflict,
- * since neither page says how Intune combines them (`DEVICE_CONTROL_PART_DOUBT`).
- */
-const DEVICE_CONTROL_MERGED_PART = new RegExp(`^${DEVICE_CONTROL_MERGED_SETTING}(?:_(?!\\w+_list$)\\w+)?$`);
-const DEVICE_CONTROL_PART_DOUBT =
-  "Intune merges this device control setting's lists across policies (the attack surface reduction policy page), and Microsoft does not say how it combines the rest of the setting, such as whether it is enabled";
-
-/** Whether Intune merges this setting's values across policies rather than conflicts on them (`MERGED_SETTINGS`, `DEVICE_CONTROL_MERGED_LIST`). */
-export function isMergedSetting(settingDefinitionId: string): boolean {
-  return MERGED_SETTINGS.has(settingDefinitionId) || DEVICE_CONTROL_MERGED_LIST.test(settingDefinitionId);
-}
-
-/** Preventing installation by device IDs: Microsoft's pages disagree on whether Intune merges it (above), so two values are never a proven conflict. */
-const DEVICE_IDS_PREVENTED = /^device_vendor_msft_policy_config_deviceinstallation_preventinstallationofmatchingdeviceids(?:_|$)/;
-const DEVICE_IDS_DOUBT =
-  "Microsoft's pages disagree on whether Intune merges this device control setting (the attack surface reduction policy page lists it as merged, the endpoint security policy page says preventing installation by device IDs does not merge)";
-
-/** Settings whose conflict leaves a protection off (docs/finding-rules.md, "Setting conflicts", "Security settings are high"). */
-const SECURITY_SETTING =
-  /^(vendor_msft_firewall_|device_vendor_msft_policy_config_defender_|device_vendor_msft_defender_|device_vendor_msft_bitlocker_|device_vendor_msft_laps_|device_vendor_msft_policy_config_attacksurfacereduction)/;
-
-export function isSecurity(settingDefinitionId: string, policies: readonly ConflictPolicy[]): boolean {
-  return SECURITY_SETTING.test(settingDefinitionId) || policies.some((policy) => policy.templateFamily.startsWith('endpointSecurity') || policy.templateFamily === 'baseline');
-}
-
-export interface Setter {
-  policy: ConflictPolicy;
-  value: SettingValue;
-}
-
-export type Verdict = { kind: ConflictFindingKind; pair: [Setter, Setter]; overlap: Overlap; why: string };
+import { indexSetters, isMergedSetting, isSecurity, judgePair } from '../../policy-settings/pair-judge.js';
+import type { Setter, Verdict } from '../../policy-settings/pair-judge.js';
+import { UNCOMPARED_KIND_WORDS } from '../../policy-settings/conflict-policy.js';
+import { unnamedNotice } from '../../policy-settings/setting-values.js';
 
 const VERDICT_WORDS: Readonly<Record<ConflictFindingKind, string>> = {
   'security-setting-conflict': 'Conflict',
@@ -121,29 +53,6 @@ function overlapCell(overlap: Overlap): string {
   if (overlap.kind === 'possible') return `Cannot tell: ${overlap.short}`;
   if (overlap.kind === 'disjoint') return 'No overlap';
   return overlap.reached ? `Both reach ${overlap.reached.whole ? '' : 'at least '}${counted(overlap.reached)}` : `Both reach ${overlap.shared}`;
-}
-
-/**
- * The verdict on one pair of policies setting one setting: a conflict where the values differ and a
- * device or user is proven reached by both; possible where either cannot be told; a duplicate where
- * the values are the same and the overlap is proven; nothing otherwise. "What applies" judges a
- * device's policies with it too (src/core/applies/conflicts.ts), the overlap being what it decided.
- */
-export function judgePair(settingDefinitionId: string, a: Setter, b: Setter, overlap: Overlap, security: boolean): Verdict | null {
-  if (overlap.kind === 'disjoint') return null;
-  const secret = a.value.secret || b.value.secret;
-  const same = !secret && a.value.value === b.value.value;
-  // The rest of a merged device control setting, the same in both: part of the merge, not a duplicate to take out.
-  if (same)
-    return overlap.kind === 'overlap' && !DEVICE_CONTROL_MERGED_PART.test(settingDefinitionId)
-      ? { kind: 'duplicate-setting', pair: [a, b], overlap, why: 'both set the same value' }
-      : null;
-  if (secret) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values are secret and are never read, so they cannot be compared' };
-  if (overlap.kind === 'possible')
-    return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: 'the values differ, and whether a device or user gets both could not be told' };
-  if (DEVICE_IDS_PREVENTED.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_IDS_DOUBT };
-  if (DEVICE_CONTROL_MERGED_PART.test(settingDefinitionId)) return { kind: 'possible-setting-conflict', pair: [a, b], overlap, why: DEVICE_CONTROL_PART_DOUBT };
-  return { kind: security ? 'security-setting-conflict' : 'setting-conflict', pair: [a, b], overlap, why: 'the values differ, so Intune applies neither' };
 }
 
 /** The most policies a row and a finding name; the rest are counted. */
@@ -236,21 +145,6 @@ export function targetedPolicies(objects: readonly AssignableObject[]): Map<stri
   const byId = new Map<string, TargetedPolicy>();
   for (const object of objects) if (object.kind === 'settingsCatalogPolicy' || object.kind === 'deviceConfiguration') byId.set(object.id.toLowerCase(), object);
   return byId;
-}
-
-/**
- * Adds one policy's settings to an index of each setting's setters, by `settingDefinitionId`: a
- * setting a policy sets twice (two entries of one list are folded by setting-values.ts) counts once.
- */
-export function indexSetters<S extends Setter>(index: Map<string, S[]>, values: readonly SettingValue[], setterOf: (value: SettingValue) => S): void {
-  const seen = new Set<string>();
-  for (const value of values) {
-    if (seen.has(value.settingDefinitionId)) continue;
-    seen.add(value.settingDefinitionId);
-    const setters = index.get(value.settingDefinitionId);
-    if (setters) setters.push(setterOf(value));
-    else index.set(value.settingDefinitionId, [setterOf(value)]);
-  }
 }
 
 export function deriveSettingConflicts(records: SettingConflictRecords): DerivedReport<ConflictFindingKind> {
@@ -422,17 +316,6 @@ function conflictsNotice(rows: number, unnamed: string | null, uncompared: strin
     : 'No setting is set by two policies that reach the same devices or users.';
 }
 
-/** The object kinds that set settings this report does not read, by their admin-center names (singular, plural). */
-export const UNCOMPARED_KIND_WORDS: ReadonlyArray<[AssignableObject['kind'], string, string]> = [
-  ['deviceConfiguration', 'configuration profile', 'configuration profiles'],
-  ['administrativeTemplate', 'Administrative Template', 'Administrative Templates'],
-  // Intents: security baselines and endpoint security policies made from the older templates, before the settings catalog's format.
-  ['intent', 'security baseline or endpoint security policy of the older templates', 'security baselines and endpoint security policies of the older templates'],
-];
-
-/** The kinds whose settings are not read, so never compared (`UNCOMPARED_KIND_WORDS`): one list for this report and "what applies". */
-export const UNCOMPARED_KINDS: ReadonlySet<AssignableObject['kind']> = new Set(UNCOMPARED_KIND_WORDS.map(([kind]) => kind));
-
 /**
  * What the tenant assigns that this report does not compare: classic configuration profiles,
  * Administrative Templates and intents, whose settings are not read, though Intune treats every
@@ -452,16 +335,6 @@ export function uncomparedSentence(objects: readonly AssignableObject[]): string
   }).filter((part): part is string => part !== null);
   if (counts.length === 0) return null;
   return `Not compared, as their settings are not read: ${joinAnd(counts)} assigned in this tenant. Two of them, or one of them and a policy compared, may still set one setting differently; the conflicts devices reported among them are shown.`;
-}
-
-/**
- * Said once for the table, never row by row: how many settings are shown by their settings catalog
- * id and their choices by option id, because Graph sent no definition for them with the policies'
- * settings (`$expand=settingDefinitions`; a definition is never made up).
- */
-export function unnamedNotice(count: number): string | null {
-  if (count === 0) return null;
-  return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;
 }
 
 /**

@@ -3,7 +3,8 @@
  * catalog, endpoint security and baseline policies with every setting they set) and report 2's (each
  * policy's and profile's assignment targets and the groups they name), taken from the application's
  * report cache where their loads are shared (docs/architecture.md, "Loading once for everyone"), else
- * loaded side by side through those reports' own loads, with no read of its own for them
+ * loaded side by side through those reports' own loads, both through the registry (`builtOn`,
+ * definition.ts), with no read of its own for them
  * (docs/finding-rules.md, "Setting conflicts"); the settings' display names come with report 3's
  * settings reads. Its reads of its own (reads.ts), all optional, are what devices already reported,
  * the device restrictions profiles' fields, and the enrolled devices of the users through whom a
@@ -12,76 +13,19 @@
 
 import type * as Beta from '@microsoft/microsoft-graph-types-beta';
 import type { LoadContext } from '../report-model.js';
-import type { AuditLogSource } from '../../audit-story/audit-story.js';
 import { loadSideBySide } from '../side-by-side.js';
 import { readCollection } from '../read-collection.js';
 import { asString } from '../graph-values.js';
 import { optionalReadFailure } from '../optional-read.js';
-import { intuneLinks } from '../intune-links.js';
-import { assignmentHygieneReport } from '../assignment-hygiene/definition.js';
-import { securityPostureReport } from '../security-posture/definition.js';
-import { noFilterInTenant } from '../assignment-hygiene/load.js';
-import type { AssignableObject, AssignmentRecords } from '../assignment-hygiene/load.js';
-import { isAuditOnly } from '../security-posture/load.js';
-import type { SecurityPolicy, SecurityPostureRecords } from '../security-posture/load.js';
-import type { ConflictPolicy, ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
+import { noFilterInTenant } from '../assignment-hygiene/records.js';
+import type { AssignableObject, AssignmentRecords } from '../assignment-hygiene/records.js';
+import type { SecurityPostureRecords } from '../security-posture/records.js';
+import type { ReportedConflict, ReportedConflicts, SettingConflictRecords } from './conflict-records.js';
 import { targetedPolicies } from './derive.js';
 import { CONFLICT_SUMMARY_READ } from './reads.js';
 import { readMemberDevices, usersToRead } from './member-devices.js';
 import { classicSettingNames, readClassicProfiles } from './classic-profiles.js';
-
-function policyLink(policy: SecurityPolicy): string {
-  return intuneLinks.configurationPolicy({
-    id: policy.id,
-    isAssigned: policy.isAssigned ?? true,
-    technologies: policy.technologies,
-    templateId: policy.templateId,
-    platforms: policy.platforms,
-  });
-}
-
-/**
- * Report 3's policies as the conflict rules read them. An audit-only baseline (STIG) enforces nothing,
- * so it sets nothing that can conflict; a policy whose settings were not read whole is not judged.
- */
-export function conflictPolicies(posture: Pick<SecurityPostureRecords, 'policies'>): ConflictPolicy[] {
-  return posture.policies
-    .filter((policy) => !isAuditOnly(policy))
-    .map((policy) => {
-      const whole = policy.settingsPaged && readWhole(policy, policy.settingCount);
-      return {
-        id: policy.id,
-        name: policy.name,
-        templateFamily: policy.templateFamily,
-        platforms: policy.platforms,
-        values: whole ? (policy.values ?? []) : null,
-        settingsError: whole ? null : (policy.settingsError ?? 'its settings were not read in full'),
-        link: policyLink(policy),
-      };
-    });
-}
-
-/**
- * Whether a read of a policy's settings holds all of them: it did not fail, and where Graph counts
- * settings (`settingCount`) and counts some, it read some. "What applies" judges the policies it
- * reads alone by the same rule (src/core/applies/settings-read.ts).
- */
-export function readWhole(read: { settingsError: string | null; settingsRead: number }, settingCount: number | null | undefined): boolean {
-  return read.settingsError === null && (settingCount === null || settingCount === undefined || settingCount === 0 || read.settingsRead > 0);
-}
-
-/**
- * The settings' display names, from the definitions report 3 read with each policy's settings
- * (security-posture/load.ts, `settingNames`): the first a policy gave for an id. A setting none gave
- * a name for is named by its id (derive.ts).
- */
-export function definitionNames(posture: Pick<SecurityPostureRecords, 'policies'>): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const policy of posture.policies) {
-    for (const [id, name] of Object.entries(policy.settingNames ?? {})) if (!names.has(id)) names.set(id, name);
-  }
-  return names;
-}
+import { conflictPolicies, definitionNames } from '../../policy-settings/conflict-policy.js';
 
 /**
  * Report 2's objects with "no filter" where the tenant's filter list was read and is empty: a filter
@@ -134,23 +78,18 @@ async function loadReported(context: LoadContext, signal: AbortSignal): Promise<
 }
 
 /**
- * Reports 3 and 2 tell their findings' stories from Intune's audit log (docs/finding-rules.md, "A
- * finding's last change"); this report tells none, so the loads it makes of them itself read no
- * audit log, which on a tenant with a year of events is most of their requests.
+ * The records of a report this one is built on (definition.ts, `builtOn`), as its load gives them:
+ * the registry shares them through the report cache where it can, else loads them for this load.
  */
-const NO_AUDIT_LOG: AuditLogSource = {
-  read: async () => ({ ok: false, reason: 'not read: the setting conflicts report tells no stories' }),
-};
-
-/** A report's records from the cache that shares them, or from a load of its own where none can be shared. */
-async function shared<Records>(context: LoadContext, report: { id: string; load: (context: LoadContext) => Promise<Records> }): Promise<Records> {
-  return (await context.recordsOf?.(report)) ?? report.load({ ...context, auditLog: NO_AUDIT_LOG });
+async function builtOn<Records>(context: LoadContext, id: 'security-posture' | 'assignment-hygiene'): Promise<Records> {
+  if (!context.recordsOfReport) throw new Error('the setting conflicts report is loaded through the registry, which hands it the records of reports 3 and 2');
+  return (await context.recordsOfReport(id)) as Records;
 }
 
 export async function loadSettingConflicts(context: LoadContext): Promise<SettingConflictRecords> {
   const [posture, assignments, reported] = await loadSideBySide<[SecurityPostureRecords, AssignmentRecords, ReportedConflicts]>([
-    () => shared(context, securityPostureReport),
-    () => shared(context, assignmentHygieneReport),
+    () => builtOn<SecurityPostureRecords>(context, 'security-posture'),
+    () => builtOn<AssignmentRecords>(context, 'assignment-hygiene'),
     (signal) => loadReported(context, signal),
   ]);
   const signal = new AbortController().signal;

@@ -7,16 +7,16 @@
  * possible, as before, and never fails the report.
  */
 
-import { devicePlatform } from '../../applies/platform.js';
+import { devicePlatform } from '../../policy-settings/platform.js';
 import type { BatchOutcome, GraphReader } from '../../graph/graph-reader.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { GroupLookup } from '../../directory/group-lookup.js';
 import { itemsOfBatchAnswer, optionalReadFailure, rereadEach } from '../optional-read.js';
-import type { ConflictPolicy } from './conflict-records.js';
-import { isMergedSetting } from './derive.js';
-import type { EnrolledDevice, MemberDevices } from './overlap.js';
-import type { TargetedPolicy } from './group-reach.js';
-import { groupUsersBesideAllDevices, reachesAllDevices } from './overlap.js';
+import type { ConflictPolicy } from '../../policy-settings/conflict-policy.js';
+import { isMergedSetting } from '../../policy-settings/pair-judge.js';
+import type { EnrolledDevice, MemberDevices } from '../../policy-settings/overlap.js';
+import type { TargetedPolicy } from '../../policy-settings/group-reach.js';
+import { groupUsersBesideAllDevices, reachesAllDevices } from '../../policy-settings/overlap.js';
 import { MEMBER_DEVICES_READ } from './reads.js';
 
 /**

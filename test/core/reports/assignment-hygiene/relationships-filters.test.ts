@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { V1_COVERAGE_NOTICE, V1_FILTERS_REASON, classifyAssignments, deriveAssignmentHygiene } from '../../../../src/core/reports/assignment-hygiene/derive.js';
 import { readRelationship, readTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
-import type { AppRelationship, AssignableObject, AssignmentFilterInfo, AssignmentRecords, OptionalRead } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import type { OptionalRead } from '../../../../src/core/reports/optional-read.js';
+import type { AppRelationship, AssignableObject, AssignmentFilterInfo, AssignmentRecords } from '../../../../src/core/reports/assignment-hygiene/records.js';
 import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { V1_COVERAGE_NOTICE, classifyAssignments, deriveAssignmentHygiene } from '../../../../src/core/reports/assignment-hygiene/derive.js';
 import { readTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
-import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/records.js';
 import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAssignments, deriveAssignmentHygiene } from '../../../../src/core/reports/assignment-hygiene/derive.js';
-import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
+import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/records.js';
 import { describeGroup } from '../../../../src/core/directory/group-lookup.js';
 import type { GroupLookup } from '../../../../src/core/directory/group-lookup.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';

@@ -12,8 +12,9 @@ import {
   settingsCatalogBaselineVerdict,
   settingsCompleteness,
 } from '../../../../src/core/reports/security-posture/derive.js';
-import { ASR_RULES_SETTING, POLICY_LIST_QUERY, SETTINGS_MEMORY, loadSecurityPosture, projectPolicy } from '../../../../src/core/reports/security-posture/load.js';
-import type { PolicyTemplate, PolicyTemplates, SecurityPostureRecords, Template } from '../../../../src/core/reports/security-posture/load.js';
+import { POLICY_LIST_QUERY, SETTINGS_MEMORY, loadSecurityPosture, projectPolicy } from '../../../../src/core/reports/security-posture/load.js';
+import { ASR_RULES_SETTING } from '../../../../src/core/policy-settings/settings-read.js';
+import type { PolicyTemplate, PolicyTemplates, SecurityPostureRecords, Template } from '../../../../src/core/reports/security-posture/records.js';
 
 /**
  * Report 3's rules on records shaped as Graph documents them: settings catalog

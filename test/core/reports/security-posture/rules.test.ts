@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asrRules, deriveSecurityPosture, firewallProfiles, intentBaselineVerdict, settingsCatalogBaselineVerdict } from '../../../../src/core/reports/security-posture/derive.js';
-import { ASR_RULES_SETTING, relevantChoices } from '../../../../src/core/reports/security-posture/load.js';
-import type { ChoiceValue, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/load.js';
+import { ASR_RULES_SETTING, relevantChoices } from '../../../../src/core/policy-settings/settings-read.js';
+import type { ChoiceValue } from '../../../../src/core/policy-settings/settings-read.js';
+import type { PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords } from '../../../../src/core/reports/security-posture/records.js';
 import type { DeriveContext } from '../../../../src/core/reports/report-model.js';
 import { DEFAULT_THRESHOLDS } from '../../../../src/core/reports/thresholds.js';
 

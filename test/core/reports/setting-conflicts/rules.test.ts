@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { classicSettingName, classicSettingValue } from '../../../../src/core/reports/setting-conflicts/classic-settings.js';
 import { classicProfileValues, classicSettingNames } from '../../../../src/core/reports/setting-conflicts/classic-profiles.js';
-import { deriveSettingConflicts, MERGED_SETTINGS, uncomparedSentence } from '../../../../src/core/reports/setting-conflicts/derive.js';
+import { deriveSettingConflicts, uncomparedSentence } from '../../../../src/core/reports/setting-conflicts/derive.js';
+import { MERGED_SETTINGS } from '../../../../src/core/policy-settings/pair-judge.js';
 import { settingConflictsReport } from '../../../../src/core/reports/setting-conflicts/definition.js';
-import type { ConflictPolicy, SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/conflict-records.js';
-import { targetsOverlap } from '../../../../src/core/reports/setting-conflicts/overlap.js';
-import type { EnrolledDevice, MemberDevices } from '../../../../src/core/reports/setting-conflicts/overlap.js';
-import type { TargetedPolicy } from '../../../../src/core/reports/setting-conflicts/group-reach.js';
-import { SECRET_DISPLAY, settingValues } from '../../../../src/core/reports/setting-conflicts/setting-values.js';
+import type { SettingConflictRecords } from '../../../../src/core/reports/setting-conflicts/conflict-records.js';
+import type { ConflictPolicy } from '../../../../src/core/policy-settings/conflict-policy.js';
+import { targetsOverlap } from '../../../../src/core/policy-settings/overlap.js';
+import type { EnrolledDevice, MemberDevices } from '../../../../src/core/policy-settings/overlap.js';
+import type { TargetedPolicy } from '../../../../src/core/policy-settings/group-reach.js';
+import { SECRET_DISPLAY, settingValues } from '../../../../src/core/policy-settings/setting-values.js';
 import type { GroupLookup, GroupMember } from '../../../../src/core/directory/group-lookup.js';
-import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/load.js';
-import { settingNames } from '../../../../src/core/reports/security-posture/load.js';
-import { definitionNames } from '../../../../src/core/reports/setting-conflicts/load.js';
+import type { AssignableObject, AssignmentTarget } from '../../../../src/core/reports/assignment-hygiene/records.js';
+import { settingNames } from '../../../../src/core/policy-settings/settings-read.js';
+import { definitionNames } from '../../../../src/core/policy-settings/conflict-policy.js';
 
 const ASR = 'device_vendor_msft_policy_config_defender_attacksurfacereductionrules';
 const OBFUSCATED = `${ASR}_blockexecutionofpotentiallyobfuscatedscripts`;

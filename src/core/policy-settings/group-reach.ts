@@ -6,8 +6,8 @@
  * decides it").
  */
 
-import type { GroupLookup } from '../../directory/group-lookup.js';
-import type { AssignableObject, AssignmentTarget } from '../assignment-hygiene/load.js';
+import type { GroupLookup } from '../directory/group-lookup.js';
+import type { AssignableObject, AssignmentTarget } from '../reports/assignment-hygiene/records.js';
 
 /**
  * Why an overlap cannot be told: the whole reason, for the finding's detail, and a few words of it

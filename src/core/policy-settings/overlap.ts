@@ -6,16 +6,16 @@
  * cannot tell is "possible", with the reason; disjoint only where nothing can be reached by both.
  */
 
-import type { GroupLookup } from '../../directory/group-lookup.js';
-import { objectPlatform, PLATFORM_NAMES } from '../../applies/platform.js';
-import type { Platform } from '../../applies/platform.js';
+import type { GroupLookup } from '../directory/group-lookup.js';
+import { objectPlatform, PLATFORM_NAMES } from './platform.js';
+import type { Platform } from './platform.js';
 import { exclusionOf, filterDoubt, groupName, liveExclusions, liveInclusions, reachesNoOne, reachOf, targetName, targetReach } from './group-reach.js';
 import type { Doubt, Include, Kind, Reach, TargetedPolicy } from './group-reach.js';
 
 export type Overlap = { kind: 'overlap'; shared: string; reached?: Reached } | ({ kind: 'possible' } & Doubt) | { kind: 'disjoint'; reason: string };
 
 /**
- * The enrolled devices of the users report 7 read them for (load.ts, `MEMBER_DEVICES_READ`), by the
+ * The enrolled devices of the users report 7 read them for (src/core/reports/setting-conflicts/member-devices.ts, `MEMBER_DEVICES_READ`), by the
  * user's lower-case id, or why they could not be read; a user not in the map was not read. Intune
  * delivers a policy assigned to a user group to that user's devices, and one assigned to All devices
  * to every enrolled device (docs/finding-rules.md, "Setting conflicts", "A user's enrolled devices").

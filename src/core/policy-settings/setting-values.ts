@@ -7,7 +7,7 @@
  * secret value is never kept: only that it is set.
  */
 
-import { asString } from '../graph-values.js';
+import { asString } from '../reports/graph-values.js';
 
 /** One setting a policy sets. */
 export interface SettingValue {
@@ -275,4 +275,14 @@ export function settingValues(settings: unknown): SettingValue[] {
     if (typeof instance === 'object' && instance !== null) visit(instance as Instance, 0, walk);
   }
   return walk.out;
+}
+
+/**
+ * Said once for the table, never row by row: how many settings are shown by their settings catalog
+ * id and their choices by option id, because Graph sent no definition for them with the policies'
+ * settings (`$expand=settingDefinitions`; a definition is never made up).
+ */
+export function unnamedNotice(count: number): string | null {
+  if (count === 0) return null;
+  return `${count === 1 ? '1 setting is' : `${count} settings are`} shown by ${count === 1 ? 'its' : 'their'} settings catalog id, and ${count === 1 ? 'its' : 'their'} choices by option id: Graph sent no definition for ${count === 1 ? 'it' : 'them'} with the policies' settings.`;
 }

@@ -8,7 +8,7 @@
  * updates: Windows), an intent's template's `platformType`. A type not listed here is an unknown platform, never a guess.
  */
 
-import type { AssignableObject } from '../reports/assignment-hygiene/load.js';
+import type { AssignableObject } from '../reports/assignment-hygiene/records.js';
 
 export type Platform = 'windows' | 'iOS' | 'macOS' | 'android' | 'linux';
 
