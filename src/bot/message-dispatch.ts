@@ -10,7 +10,7 @@ import { errorText } from '../core/error-text.js';
 import { readMessage } from './read-message.js';
 import { WHOLE_TENANT, describeScope, scopeOfTagSeenBy } from '../core/viewer-scope/scope.js';
 import type { ViewerScope } from '../core/viewer-scope/scope.js';
-import { SCOPE_TAGGED_REPORTS } from '../core/viewer-scope/areas.js';
+import { SCOPE_TAGGED_REPORTS } from '../core/viewer-scope/report-access.js';
 
 /**
  * How the bot answers a message, whatever SDK carries it: the adapter has the message read once

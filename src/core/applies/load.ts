@@ -41,7 +41,7 @@ import {
 import { questionWords, resolveSubject } from './resolve.js';
 import { DEVICE_GROUPS_NOT_GRANTED } from './words.js';
 import type { DeviceRecord, GroupRecord, Resolution } from './resolve.js';
-import { scopeTagIdsOf } from '../viewer-scope/scope.js';
+import { scopeTagIdsOf } from '../viewer-scope/scope-tag-ids.js';
 
 /** Held by the compiler to the `managedDevice` type: a field Graph does not declare does not compile. */
 const DEVICE_FIELDS: readonly (keyof Graph.ManagedDevice)[] = APPLIES_DEVICE_FIELDS;

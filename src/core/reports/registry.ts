@@ -47,7 +47,7 @@ export class ReportRegistry {
   readonly ids: readonly ReportId[];
   /** The reports whose new findings are posted when none is named, in their declared order (`postedByDefault`). */
   readonly postedByDefault: readonly ReportId[];
-  /** The reports whose rows carry their objects' scope tags (`scopeTagged`): what a post for one scope tag holds. */
+  /** The reports whose rows carry their objects' scope tags (`seenBy`): what a post for one scope tag holds. */
   readonly scopeTagged: readonly ReportId[];
   private readonly byId: ReadonlyMap<ReportId, ReportDefinition<unknown>>;
   private readonly byName: ReadonlyMap<string, ReportId>;
@@ -58,7 +58,7 @@ export class ReportRegistry {
       .filter((definition) => definition.postedByDefault !== undefined)
       .sort((a, b) => a.postedByDefault! - b.postedByDefault!)
       .map((definition) => definition.id);
-    this.scopeTagged = definitions.filter((definition) => definition.scopeTagged).map((definition) => definition.id);
+    this.scopeTagged = definitions.filter((definition) => definition.seenBy.kind === 'scopeTagged').map((definition) => definition.id);
     this.byId = new Map(definitions.map((definition) => [definition.id, definition]));
     if (this.byId.size !== definitions.length) throw new Error(`two reports share an id: ${this.ids.join(', ')}`);
     this.byName = new Map(
@@ -100,7 +100,7 @@ export class ReportRegistry {
         demo: _demo,
         reads: _reads,
         postedByDefault: _postedByDefault,
-        scopeTagged: _scopeTagged,
+        seenBy: _seenBy,
         builtOn: _builtOn,
         ...presentation
       }) => presentation,

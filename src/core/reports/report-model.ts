@@ -6,6 +6,7 @@ import type { FindingKindTable, FindingSeverity } from '../findings/finding-kind
 import type { DemoStep } from './report-demo.js';
 import type { OptionalRead } from './optional-read.js';
 import type { NotCheckedSource, OptionalSource } from './not-checked.js';
+import type { ReadArea, TenantWideArea } from '../viewer-scope/areas.js';
 
 /**
  * A report's id, e.g. `escrow-gaps` (docs/contract.md, "Report ids and the JSON contract"): the
@@ -414,6 +415,18 @@ export interface ReportPresentation<Kind extends string = string> {
 }
 
 /**
+ * Who may see a report (`ReportDefinition.seenBy`; docs/finding-rules.md, "Viewer scope"):
+ * - `scopeTagged`: each row carries its object's scope tags (the `roleScopeTagIds` cell), so a viewer
+ *   limited to scope tags sees the rows of their tags, and only when their Intune roles read every
+ *   area in `reads` (what the report shows, all of it). These are the reports a channel's posts for
+ *   one scope tag hold; the rows still decide, and a load whose rows carry no tags is left out.
+ * - `tenantWide`: its objects carry no scope tags; a viewer limited to scope tags sees it whole when
+ *   their roles read `area`, where Microsoft documents one read permission for all it shows, and
+ *   otherwise (`area` null) only with a Microsoft Entra role that reads all Intune data.
+ */
+export type ReportViewers = { kind: 'scopeTagged'; reads: readonly ReadArea[] } | { kind: 'tenantWide'; area: TenantWideArea | null };
+
+/**
  * One report: what it says of itself, then `load`, which makes exactly the specification's upstream
  * GETs for it and keeps only the fields `derive` reads, and `derive`, which is pure. A `GraphError`
  * thrown by `load` becomes the report's load error.
@@ -440,11 +453,11 @@ export interface ReportDefinition<Records, Kind extends string = string> extends
    */
   postedByDefault?: number;
   /**
-   * Set where each row carries its object's scope tags (the `roleScopeTagIds` cell,
-   * docs/finding-rules.md, "Viewer scope"): the reports a channel's posts for one scope tag hold.
-   * The rows still decide: a load whose rows carry no tags is left out of such a post.
+   * Who may see the report when the viewer scope is on, as Intune decides (docs/finding-rules.md,
+   * "Viewer scope"), declared here alone and read through src/core/viewer-scope/report-access.ts.
+   * Each declaration cites Microsoft's page for it.
    */
-  scopeTagged?: true;
+  seenBy: ReportViewers;
   /**
    * The reports whose records this one judges, by id: report 7 judges report 3's policies and
    * report 2's assignments. Its `load` takes them through `LoadContext.recordsOfReport`, never by

@@ -1,6 +1,6 @@
 import type { ReportId } from '../reports/report-model.js';
 import type { StoredReference } from '../conversation-reference.js';
-import { taggedReportReadBy } from '../viewer-scope/areas.js';
+import { taggedReportReadBy } from '../viewer-scope/report-access.js';
 import type { ReadArea } from '../viewer-scope/areas.js';
 
 /**

@@ -8,7 +8,7 @@ import { pathFor, selectOf } from '../graph/upstream-read.js';
 import { AREA_READS, READ_AREAS } from './areas.js';
 import type { ReadArea } from './areas.js';
 import { ADMIN_GROUP_MEMBERS_READ, ROLE_ASSIGNMENTS_READ, ROLE_DEFINITION_ASSIGNMENTS_READ, ROLE_DEFINITIONS_READ, ROLE_SCOPE_TAGS_READ } from './reads.js';
-import { scopeTagIdsOf } from './scope.js';
+import { scopeTagIdsOf } from './scope-tag-ids.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ScopeTagRecord } from './scope.js';
 
 /** Held by the compiler to the beta role assignment type: a field Graph does not declare does not compile. */

@@ -1,7 +1,9 @@
 import { joinAnd } from '../reports/graph-values.js';
-import type { CellValue, ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
-import { AREA_READS, SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport, taggedReportReadBy } from './areas.js';
-import { describeScope, scopeTagIdsOf, visibleTo } from './scope.js';
+import type { ReportId, ReportResult, ReportRow } from '../reports/report-model.js';
+import { AREA_READS } from './areas.js';
+import { SCOPE_TAGGED_REPORTS, areaOfReport, readsOfTaggedReport, taggedReportReadBy } from './report-access.js';
+import { describeScope, visibleTo } from './scope.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags } from './scope-tag-ids.js';
 import type { AreaAccess, ViewerScope } from './scope.js';
 import { subjectsInView } from './scope-triage.js';
 
@@ -10,25 +12,6 @@ import { subjectsInView } from './scope-triage.js';
  * filtered. Each row of a report whose objects carry scope tags holds them in its
  * `roleScopeTagIds` cell (no column shows it); a row's findings and audit stories follow its `id`.
  */
-
-/** The row cell that holds a row's object's scope tags: the ids joined by commas, `''` for none (Default), null when not known. */
-export const ROW_SCOPE_TAGS_KEY = 'roleScopeTagIds';
-
-/**
- * An object's `roleScopeTagIds` as its row's cell: null when Graph sent none or sent them in a form
- * that is not a list of tag ids (`scopeTagIdsOf`: `[2]`, `[null]` are not known, never Default), else
- * the ids joined by commas.
- */
-export function scopeTagsCell(tagIds: unknown): string | null {
-  return scopeTagIdsOf(tagIds)?.join(',') ?? null;
-}
-
-/** A row's scope tags from its cell: null when the row carries none (a tenant-wide object, or a report without scope tags). */
-export function rowScopeTags(row: ReportRow): string[] | null {
-  const cell: CellValue | undefined = row[ROW_SCOPE_TAGS_KEY];
-  if (typeof cell !== 'string') return null;
-  return cell === '' ? [] : cell.split(',');
-}
 
 export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; explanation: string };
 

@@ -25,30 +25,13 @@
  *   shows (`readsOfTaggedReport`, areas.ts); tags without the read show nothing, as in Intune.
  */
 
-import { AREA_READS, READ_AREAS, TAGGED_REPORT_AREAS } from './areas.js';
+import { AREA_READS, READ_AREAS } from './areas.js';
+import { TAGGED_REPORT_AREAS } from './report-access.js';
 import type { ReadArea } from './areas.js';
 import { entraRolesReadingIntune } from './entra-roles.js';
 
 /** The id of Intune's built-in "Default" scope tag (roleScopeTag `isBuiltIn`; every tenant's objects carry "0" until tagged otherwise). */
 export const DEFAULT_SCOPE_TAG_ID = '0';
-
-/**
- * An object's or an assignment's `roleScopeTagIds` as the scope may trust it: a list of tag ids, each
- * a non-empty string without a comma (Graph's type is a collection of String; ids such as "0"). Null
- * for anything else: the field absent or null, not a list, or a list holding anything but such
- * strings (`[1]`, `[null]`, `[""]`). Dropping the values that are not ids would turn `[1]` into `[]`,
- * which is "no scope tags", the whole tenant for an assignment and Default for an object: what
- * cannot be read is unknown, and unknown grants nothing (docs/finding-rules.md, "Viewer scope").
- */
-export function scopeTagIdsOf(value: unknown): string[] | null {
-  if (!Array.isArray(value)) return null;
-  const ids: string[] = [];
-  for (const id of value as unknown[]) {
-    if (typeof id !== 'string' || id === '' || id.includes(',')) return null;
-    ids.push(id);
-  }
-  return ids;
-}
 
 /** One Intune role assignment as the scope reads it (deviceAndAppManagementRoleAssignment, beta). */
 export interface RoleAssignmentRecord {

@@ -8,7 +8,7 @@ import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
 import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
-import { ROW_SCOPE_TAGS_KEY } from '../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../../src/core/viewer-scope/scope-tag-ids.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const tenant = buildDemoTenant({ now });

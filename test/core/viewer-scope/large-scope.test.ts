@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../src/core/reports/registry.js';
 import { loadRbacRecords } from '../../../src/core/viewer-scope/load.js';
-import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
+import { scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags } from '../../../src/core/viewer-scope/scope-tag-ids.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
 import { LARGE_TENANT_ADMINISTRATORS, LARGE_TENANT_SCOPE_TAGS, buildLargeTenant, largeTenantAdministrators } from '../../../src/sim/tenants/large-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTS } from '../../../src/core/reports/registry.js';
 import type { ReportResult } from '../../../src/core/reports/report-model.js';
-import { READ_AREAS, SCOPE_TAGGED_REPORTS } from '../../../src/core/viewer-scope/areas.js';
+import { READ_AREAS } from '../../../src/core/viewer-scope/areas.js';
+import { SCOPE_TAGGED_REPORTS, TAGGED_REPORT_AREAS, areaOfReport, readsOfTaggedReport, taggedReportReadBy } from '../../../src/core/viewer-scope/report-access.js';
 import type { ReadArea } from '../../../src/core/viewer-scope/areas.js';
-import { ROW_SCOPE_TAGS_KEY, reportOpensTo, rowScopeTags, scopeReport, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
+import { reportOpensTo, scopeReport } from '../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-tag-ids.js';
 import { viewerScopeOf } from '../../../src/core/viewer-scope/scope.js';
 import type { RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 
@@ -145,14 +147,23 @@ describe("a report as one viewer's scope shows it", () => {
   });
 });
 
-describe('the reports whose objects carry scope tags', () => {
-  it('are exactly those whose definitions say so (`scopeTagged`): a report listed as tagged by mistake would open whole to a role that does not read it', () => {
-    expect([...SCOPE_TAGGED_REPORTS].sort()).toEqual(
-      REPORTS.definitions
-        .filter((report) => report.scopeTagged)
-        .map((report) => report.id)
-        .sort(),
-    );
+describe('who may see each report, as its definition declares it (`seenBy`)', () => {
+  it('reports 2, 3 and 4 carry scope tags, each opened by the reads of every kind it shows; report 6 by Endpoint Analytics/Read; 1, 5 and 7 by no Intune read', () => {
+    expect([...SCOPE_TAGGED_REPORTS]).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+    expect(REPORTS.ids.map((id) => [id, readsOfTaggedReport(id), areaOfReport(id)])).toEqual([
+      ['connector-health', null, null],
+      ['assignment-hygiene', ['deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps'], null],
+      ['security-posture', ['securityBaselines'], null],
+      ['escrow-gaps', ['managedDevices'], null],
+      ['admin-approval', null, null],
+      ['startup-reliability', null, 'endpointAnalytics'],
+      ['setting-conflicts', null, null],
+    ]);
+    expect([...TAGGED_REPORT_AREAS].sort()).toEqual(['deviceCompliancePolicies', 'deviceConfigurations', 'managedDevices', 'mobileApps', 'securityBaselines']);
+  });
+
+  it('a report no registry holds opens to no role, whatever it reads', () => {
+    expect([readsOfTaggedReport('stale-devices'), areaOfReport('stale-devices'), taggedReportReadBy('stale-devices', () => true)]).toEqual([null, null, false]);
   });
 });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRA_INTUNE_ROLES, ENTRA_ROLE_IDS, entraRoleIdsOf } from '../../../src/core/viewer-scope/entra-roles.js';
-import { ROW_SCOPE_TAGS_KEY, reportOpensTo, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-report.js';
-import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeOfTag, scopeOfTagSeenBy, scopeTagIdsOf, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import { reportOpensTo } from '../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, rowScopeTags, scopeTagsCell } from '../../../src/core/viewer-scope/scope-tag-ids.js';
+import { DEFAULT_SCOPE_TAG_ID, describeScope, entraScopeOf, scopeOfTag, scopeOfTagSeenBy, viewerScopeOf, visibleTo } from '../../../src/core/viewer-scope/scope.js';
+import { scopeTagIdsOf } from '../../../src/core/viewer-scope/scope-tag-ids.js';
 import type { ReadArea } from '../../../src/core/viewer-scope/areas.js';
 import type { AdminGroupMembers, GrantingRole, RbacRecords, RoleAssignmentRecord, RoleDefinitions, ViewerScope } from '../../../src/core/viewer-scope/scope.js';
 

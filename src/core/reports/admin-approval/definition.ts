@@ -27,6 +27,13 @@ export const adminApprovalReport: ReportDefinition<ApprovalRecords, ApprovalFind
   charts: [],
   findingKinds: APPROVAL_FINDING_KINDS,
   optionalSources: [],
+  /**
+   * Tenant-wide, and no Intune read permission opens it: "Multi Admin Approval/Read access policy" reads the
+   * access policies, but the report also shows the approval requests, which Microsoft documents as
+   * seen by their requestor ("My requests") and the policy's approver group ("Received requests"),
+   * not through a read permission (learn.microsoft.com/intune/intune-service/fundamentals/multi-admin-approval).
+   */
+  seenBy: { kind: 'tenantWide', area: null },
   demo: adminApprovalDemo,
   reads: APPROVAL_READS,
   faultSource: APPROVAL_POLICIES_READ.path,

@@ -22,7 +22,6 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   beta: false,
   // Each row carries its object's scope tags where Graph gave them (derive.ts; on /v1.0 the profiles,
   // compliance policies and apps have none, so only whole-tenant viewers see those rows).
-  scopeTagged: true,
   navigationLabel: 'Assignment hygiene',
   botNames: ['assignment hygiene', 'assignments', 'hygiene', 'unassigned'],
   botTopics: [
@@ -49,6 +48,13 @@ export const assignmentHygieneReport: ReportDefinition<AssignmentRecords, Assign
   charts: [],
   findingKinds: ASSIGNMENT_FINDING_KINDS,
   optionalSources: [],
+  /**
+   * Scope-tagged, read with every permission of the kinds it shows: configuration profiles, settings catalog and administrative
+   * template policies, platform scripts, remediations, shell scripts and feature update profiles are
+   * "Device configurations" objects; compliance policies "Device compliance policies"; apps "Mobile
+   * apps" ("Custom role permissions", create-custom-role).
+   */
+  seenBy: { kind: 'scopeTagged', reads: ['deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps'] },
   demo: assignmentHygieneDemo,
   reads: ASSIGNMENT_READS,
   faultSource: DEVICE_CONFIGURATIONS_READ.path,

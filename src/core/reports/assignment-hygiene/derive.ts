@@ -11,7 +11,7 @@ import { noFilterInTenant } from './records.js';
 import type { OptionalRead } from '../optional-read.js';
 import type { AppRelationship, AssignableKind, AssignableObject, AssignmentFilterInfo, AssignmentRecords, AssignmentTarget } from './records.js';
 import { BETA_COVERAGE_ASK } from '../beta-coverage.js';
-import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-tag-ids.js';
 
 const ASSIGNMENT_KINDS = Object.keys(ASSIGNMENT_FINDING_KINDS) as AssignmentFindingKind[];
 

@@ -16,7 +16,7 @@ import type { AuditLog } from '../../audit-story/audit-story.js';
 import { pathFor, pathInBatch, selectOf } from '../../graph/upstream-read.js';
 import type { UpstreamRead } from '../../graph/upstream-read.js';
 import type { FILTER_FIELDS } from './reads.js';
-import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
+import { scopeTagIdsOf } from '../../viewer-scope/scope-tag-ids.js';
 import {
   ADMINISTRATIVE_TEMPLATES_READ,
   APP_RELATIONSHIPS_READ,

@@ -51,6 +51,13 @@ export const connectorHealthReport: ReportDefinition<ConnectorRecords, Connector
   charts: [],
   findingKinds: CONNECTOR_FINDING_KINDS,
   optionalSources: [],
+  /**
+   * Tenant-wide, and no Intune read permission opens it: its rows span areas with different permissions (Certificate
+   * Connector, Mobile Threat Defense, Partner Device Management, Managed Google Play, Enrollment
+   * programs, Mobile apps for VPP tokens), and Microsoft names no read permission for the Apple MDM
+   * push certificate, the Intune Connector for Active Directory or Windows Autopilot's sync settings.
+   */
+  seenBy: { kind: 'tenantWide', area: null },
   demo: connectorHealthDemo,
   reads: CONNECTOR_READS,
   faultSource: NDES_READ.path,

@@ -21,7 +21,6 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
   beta: false,
   // Each row carries its device's scope tags when the devices are read on beta (load.ts): with the
   // viewer scope on they are, whatever the coverage. Read on /v1.0 (the scope off) none does.
-  scopeTagged: true,
   navigationLabel: 'LAPS & BitLocker escrow',
   botNames: ['escrow gaps', 'escrow', 'laps', 'bitlocker', 'laps and bitlocker', 'laps and bitlocker escrow', 'laps and bitlocker escrow gaps'],
   botTopics: [
@@ -57,6 +56,15 @@ export const escrowGapsReport: ReportDefinition<EscrowRecords, EscrowFindingKind
       permission: 'DeviceLocalCredential.ReadBasic.All',
     },
   ],
+  /**
+   * Scope-tagged: managed devices, read with "Managed devices/Read".
+   * The report shows only whether a key or password is escrowed, never one; Microsoft
+   * documents reading a recovery key or a LAPS password through Microsoft Entra permissions
+   * (bitlockerKeys/key/read, deviceLocalCredentials/password/read), and Intune's "Remote tasks/Rotate
+   * BitLocker keys" is an action, not a read: no Intune permission is documented for the escrow's
+   * metadata, so Managed devices/Read alone is asked.
+   */
+  seenBy: { kind: 'scopeTagged', reads: ['managedDevices'] },
   demo: escrowGapsDemo,
   reads: ESCROW_READS,
   faultSource: ESCROW_DEVICES_READ.path,

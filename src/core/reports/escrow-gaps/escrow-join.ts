@@ -13,7 +13,7 @@ import { intuneLinks } from '../intune-links.js';
 import type { ReportRow } from '../report-model.js';
 import type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';
 import { DeviceNameOrder } from './name-order.js';
-import { ROW_SCOPE_TAGS_KEY } from '../../viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../viewer-scope/scope-tag-ids.js';
 
 /** A device's row in report 4, its escrow cells and note left empty for `derive` to fill in. */
 export function deviceRow(device: WindowsDevice): ReportRow {

@@ -14,7 +14,7 @@ import { ESCROW_DEVICES_READ, LAPS_PASSWORDS_READ, RECOVERY_KEYS_READ } from './
 import type { DEVICE_FIELDS, LAPS_FIELDS } from './reads.js';
 import type { DeviceNameOrder } from './name-order.js';
 import { EscrowJoin } from './escrow-join.js';
-import { scopeTagsCell } from '../../viewer-scope/scope-report.js';
+import { scopeTagsCell } from '../../viewer-scope/scope-tag-ids.js';
 import type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';
 
 export type { RecoveryKeyEscrow, WindowsDevice } from './device-records.js';

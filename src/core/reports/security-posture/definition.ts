@@ -23,7 +23,6 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   ],
   beta: false,
   // Each row carries its policy's scope tags (derive.ts), so a post for one scope tag holds this report.
-  scopeTagged: true,
   navigationLabel: 'Security policy posture',
   botNames: ['security posture', 'endpoint security', 'security', 'posture', 'security policy posture', 'endpoint security policy posture'],
   botTopics: [
@@ -46,6 +45,12 @@ export const securityPostureReport: ReportDefinition<SecurityPostureRecords, Pos
   charts: [],
   findingKinds: POSTURE_FINDING_KINDS,
   optionalSources: [],
+  /**
+   * Scope-tagged: endpoint security policies and security baselines are
+   * governed by the "Security baselines" permissions (create-custom-role; the built-in Endpoint Security
+   * Manager and Read Only Operator hold its Read, role-based-access-control-reference).
+   */
+  seenBy: { kind: 'scopeTagged', reads: ['securityBaselines'] },
   demo: securityPostureDemo,
   reads: SECURITY_POSTURE_READS,
   faultSource: INTENTS_READ.path,

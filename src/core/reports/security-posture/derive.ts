@@ -2,7 +2,7 @@
 
 import { capitalise, compareText, graphTimestamp, joinAnd } from '../graph-values.js';
 import { intuneLinks } from '../intune-links.js';
-import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY, scopeTagsCell } from '../../viewer-scope/scope-tag-ids.js';
 import type { CellTone, DeriveContext, DerivedReport, FindingDraft, ReportRow, UncheckedSubject } from '../report-model.js';
 import { severityTone } from '../report-model.js';
 import { POSTURE_FINDING_KINDS } from './finding-kinds.js';

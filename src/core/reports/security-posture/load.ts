@@ -17,7 +17,7 @@ import { BASELINE_TEMPLATES_READ, INTENTS_READ, SECURITY_POLICIES_READ, TEMPLATE
 import { readAuditLog } from '../../audit-story/read-audit-log.js';
 import { settingValues } from '../../policy-settings/setting-values.js';
 import type { SettingValue } from '../../policy-settings/setting-values.js';
-import { scopeTagIdsOf } from '../../viewer-scope/scope.js';
+import { scopeTagIdsOf } from '../../viewer-scope/scope-tag-ids.js';
 import { isAuditOnly, readPolicySettings, relevantChoices } from '../../policy-settings/settings-read.js';
 import type { ChoiceValue, SettingsRead } from '../../policy-settings/settings-read.js';
 import type { Intent, PolicyTemplate, PolicyTemplates, SecurityPolicy, SecurityPostureRecords, Template } from './records.js';

@@ -47,6 +47,10 @@ export const settingConflictsReport: ReportDefinition<SettingConflictRecords, Co
       permission: CONFLICT_SUMMARY_READ.permissions[0],
     },
   ],
+  /**
+   * Tenant-wide, and no Intune read permission opens it: a row joins policies of different scope tags.
+   */
+  seenBy: { kind: 'tenantWide', area: null },
   builtOn: ['security-posture', 'assignment-hygiene'],
   demo: settingConflictsDemo,
   reads: READS,

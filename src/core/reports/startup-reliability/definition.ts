@@ -59,6 +59,18 @@ export const startupReliabilityReport: ReportDefinition<StartupRecords, StartupF
   ],
   findingKinds: STARTUP_FINDING_KINDS,
   optionalSources: [],
+  /**
+   * Tenant-wide, opened by Endpoint Analytics/Read: the report reads only endpoint analytics, and
+   * "Endpoint Analytics/Read" is to "View endpoint analytics scores and performance reports"
+   * (learn.microsoft.com/intune/intune-service/fundamentals/create-custom-role, "Custom role
+   * permissions"); Read Only Operator, Help Desk Operator and School Administrator hold it among the
+   * built-in roles (learn.microsoft.com/intune/intune-service/fundamentals/role-based-access-control-reference).
+   * In a role definition it is the resource action `Microsoft.Intune_EndpointAnalytics_Read`, the
+   * `Microsoft.Intune_<category>_<permission>` form of Microsoft's Graph samples that create an
+   * Intune role (`POST /beta/deviceManagement/roleDefinitions`) and of Microsoft365DSC's
+   * IntuneRoleDefinition (`allowedResourceActions`).
+   */
+  seenBy: { kind: 'tenantWide', area: 'endpointAnalytics' },
   demo: startupReliabilityDemo,
   reads: STARTUP_READS,
   faultSource: DEVICE_PERFORMANCE_READ.path,

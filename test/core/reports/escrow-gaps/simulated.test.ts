@@ -10,7 +10,8 @@ import { WINDOWS_FILTER } from '../../../../src/core/reports/escrow-gaps/load.js
 import { BETA_DEVICE_FIELDS, DEVICE_FIELDS, LAPS_FIELDS, SCOPE_TAG_DEVICE_FIELDS } from '../../../../src/core/reports/escrow-gaps/reads.js';
 import { loadReport } from '../../../../src/core/reports/registry.js';
 import { VIEWER_SCOPE_DEMO } from '../../../../src/core/viewer-scope/demo.js';
-import { ROW_SCOPE_TAGS_KEY, scopeReport } from '../../../../src/core/viewer-scope/scope-report.js';
+import { scopeReport } from '../../../../src/core/viewer-scope/scope-report.js';
+import { ROW_SCOPE_TAGS_KEY } from '../../../../src/core/viewer-scope/scope-tag-ids.js';
 import { WHOLE_TENANT, scopeOfTag } from '../../../../src/core/viewer-scope/scope.js';
 import { buildDemoTenant } from '../../../../src/sim/tenants/demo-tenant.js';
 import { declaredFindingsFor } from '../../../../src/sim/tenants/sim-tenant.js';
