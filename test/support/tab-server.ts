@@ -137,7 +137,7 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
       return page;
     },
     async newPageOnOwnClock(pageOptions) {
-      const own = await launchTestBrowser();
+      const own = await launchTestBrowser({ clockHeldByTest: true });
       ownBrowsers.push(own);
       return own.newPage(pageOptions);
     },
