@@ -15,8 +15,8 @@ import {
   conflictsSentence,
   countsSentence,
   policyVerdictWords,
+  sharedReason,
   undecidedReasons,
-  withoutReason,
   DEVICE_GROUPS_NOT_GRANTED,
 } from '../core/applies/words.js';
 import { wrap } from './text-layout.js';
@@ -55,7 +55,7 @@ export function appliesToText(result: AppliesResult, width: number | null = null
     lines.push('', ...wrap(group.typeLabel, width));
     for (const entry of group.entries) {
       lines.push(...wrap(`${entry.name}${entry.intent ? ` (${entry.intent})` : ''}`, width, UNDER_ENTRY, `  ${VERDICT_WORDS[entry.verdict].padEnd(8)} `));
-      const words = once && entry.verdict === 'unknown' && entry.words.includes(once) ? `${withoutReason(entry.words, once)} (the reason above).` : entry.words;
+      const words = once && sharedReason(entry) === once ? `${entry.undecided!.without} (the reason above).` : entry.words;
       lines.push(...wrap(words, width, UNDER_ENTRY));
       for (const caveat of entry.caveats) lines.push(...wrap(caveat, width, UNDER_ENTRY));
       if (entry.link) lines.push(`${UNDER_ENTRY}${entry.link}`);

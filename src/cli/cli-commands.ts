@@ -13,7 +13,9 @@ import { appliesToText } from './applies-text.js';
 import { delayedProgressLine } from './applies-progress.js';
 import { didYouMean } from './did-you-mean.js';
 import { inertLogLine } from '../app/log-line.js';
-import { runSimulator, startDemoTenant } from './simulated-tenant.js';
+// The simulator is loaded only by a command that runs it (`sim`, or a read of the demo tenant): it is
+// most of the command line's start-up, which `help`, `reports` and a mistyped command do not need.
+import type { startDemoTenant } from './simulated-tenant.js';
 import { printError } from './print-error.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth, wrap } from './text-layout.js';
@@ -88,7 +90,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
     console.log(helpLines([`Usage: dmhealth ${synopsis}`, description], helpWidth(), '').join('\n'));
     return 0;
   }
-  if (command === 'sim') return runSimulator(rest);
+  if (command === 'sim') return (await import('./simulated-tenant.js')).runSimulator(rest);
   if (command === 'reports') return listReports(rest, registry);
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
@@ -216,7 +218,7 @@ async function withServices(command: string, registry: ReportRegistry, demo: Dem
     connection = await openGraphConnection(read.config.connection, {
       reads: upstreamReadsOf(registry),
       betaCoverage: read.config.betaCoverage,
-      startDemoTenant: () => startDemoTenant(registry, demo),
+      startDemoTenant: async () => (await import('./simulated-tenant.js')).startDemoTenant(registry, demo),
     });
   } catch (error) {
     // An unreadable certificate file or the like: configuration, said in one line.

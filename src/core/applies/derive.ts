@@ -16,8 +16,31 @@ import { devicePlatform, objectPlatform, platformWords } from '../policy-setting
 
 // The answer's entries, declared apart so that conflicts.ts, which this file's answer carries, can
 // name them without importing the rules (entry-types.ts).
-export type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
-import type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
+export type {
+  AppliedFilter,
+  AppliesEntry,
+  AppliesGroup,
+  AppliesPlatform,
+  AppliesSubject,
+  AppliesVerdict,
+  GroupMembers,
+  ObjectTypeLabel,
+  PathStep,
+  Undecided,
+  UndecidedCode,
+} from './entry-types.js';
+import type {
+  AppliedFilter,
+  AppliesEntry,
+  AppliesGroup,
+  AppliesPlatform,
+  AppliesSubject,
+  AppliesVerdict,
+  GroupMembers,
+  ObjectTypeLabel,
+  PathStep,
+  UndecidedCode,
+} from './entry-types.js';
 import { intentWords, resolveIntents } from './intents.js';
 import { MAX_NESTING_DEPTH, OBJECT_TYPES_READ, TYPE_ORDER, typeLabel } from './object-types.js';
 
@@ -71,10 +94,15 @@ interface Route {
  * through (`User`, `Device`) and excludes when an exclusion shares any of them with the inclusion
  * (docs/finding-rules.md, "What applies", "A group holding both the device and its user").
  */
-type Membership =
-  | { kind: 'member'; path: PathStep[]; via: Via; also?: Route; doubt?: { path: PathStep[]; reason: string; via: Via } }
-  | { kind: 'notMember' }
-  | { kind: 'unknown'; path: PathStep[]; reason: string; via: Via };
+type Membership = { kind: 'member'; path: PathStep[]; via: Via; also?: Route; doubt?: Doubt } | { kind: 'notMember' } | ({ kind: 'unknown' } & Doubt);
+
+/** What could not be told of a group on the way: where, why (as a code and in words), and for which group type. */
+interface Doubt {
+  path: PathStep[];
+  code: Extract<UndecidedCode, 'membersUnread' | 'deviceNotIdentified' | 'nestedTooDeep'>;
+  reason: string;
+  via: Via;
+}
 
 /** Every way a member reaches the subject: its first route and the other type's, where found. */
 function routes(member: Extract<Membership, { kind: 'member' }>): Route[] {
@@ -164,7 +192,7 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
     if (seek.groupId === id) return { kind: 'member', path, via: 'group' };
     const members = records.members.get(id);
     if (!members || members.state === 'unknown') {
-      found.unknown ??= { kind: 'unknown', path, reason: members?.state === 'unknown' ? members.reason : 'its members were not read', via: 'either' };
+      found.unknown ??= { kind: 'unknown', path, code: 'membersUnread', reason: members?.state === 'unknown' ? members.reason : 'its members were not read', via: 'either' };
       return null;
     }
     if (!found.asUser) {
@@ -181,13 +209,15 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
       found.unknown ??= {
         kind: 'unknown',
         path,
+        code: 'deviceNotIdentified',
         reason: seek.deviceUnknownReason ?? 'it has devices as members, and which Entra device is this one cannot be told with the permissions this app has',
         via: 'device',
       };
     }
     if (done()) return null;
     if (path.length > MAX_NESTING_DEPTH) {
-      if (members.groupIds.length > 0) found.unknown ??= { kind: 'unknown', path, reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels`, via: 'either' };
+      if (members.groupIds.length > 0)
+        found.unknown ??= { kind: 'unknown', path, code: 'nestedTooDeep', reason: `its groups are nested deeper than ${MAX_NESTING_DEPTH} levels`, via: 'either' };
       return null;
     }
     for (const nested of members.groupIds) {
@@ -205,7 +235,10 @@ function membership(groupId: string, records: AppliesRecords, seek: Seekers): Me
   const [first, second] = [found.asUser, found.asDevice].filter((route): route is Route => route !== null);
   if (!first) return unknown ?? { kind: 'notMember' };
   // What could not be told is a doubt only about the type not found: a user found says nothing of the device.
-  const doubt = unknown && !second && (unknown.via === 'either' || unknown.via !== first.via) ? { path: unknown.path, reason: unknown.reason, via: unknown.via } : undefined;
+  const doubt: Doubt | undefined =
+    unknown && !second && (unknown.via === 'either' || unknown.via !== first.via)
+      ? { path: unknown.path, code: unknown.code, reason: unknown.reason, via: unknown.via }
+      : undefined;
   return { kind: 'member', path: first.path, via: first.via, ...(second ? { also: second } : {}), ...(doubt ? { doubt } : {}) };
 }
 
@@ -348,7 +381,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
   const { reason: platformReason, ...platform } = platformOf(object);
   const base = { objectId: object.id, name: object.name, kind: object.kind, typeLabel: typeLabel(object), link: object.link, platform };
   if (object.targets === null) {
-    return { ...base, verdict: 'unknown', intent: null, path: [], words: 'Its assignments could not be read.', caveats: [] };
+    return { ...base, verdict: 'unknown', intent: null, path: [], ...undecided('assignmentsUnread', '', 'its assignments could not be read'), caveats: [] };
   }
   const end = subject.kind === 'group' ? [] : [subjectStep(subject)];
   const withEnd = (path: PathStep[]) => (path.at(-1)?.kind === 'subject' || subject.kind === 'group' ? path : [...path, ...end]);
@@ -392,9 +425,9 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
   const exclusions = excludes.map((target) => targetMembership(target, subject, records, asked));
   const caveats: string[] = [];
   const live: Reached[] = [];
-  const doubtful: Array<{ reached: Reached; exclusion: { path: PathStep[]; reason: string } }> = [];
+  const doubtful: Array<{ reached: Reached; exclusion: Doubt }> = [];
   let excludedBy: Route | null = null;
-  const doubtAgainst = (via: Via): { path: PathStep[]; reason: string } | undefined => {
+  const doubtAgainst = (via: Via): Doubt | undefined => {
     for (const exclusion of exclusions) {
       if (exclusion.kind === 'unknown' && sameGroupType(via, exclusion.via)) return exclusion;
       if (exclusion.kind === 'member' && exclusion.doubt && sameGroupType(via, exclusion.doubt.via)) return exclusion.doubt;
@@ -435,7 +468,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
         verdict: 'unknown',
         intent: isApp ? first.target.intent : null,
         path,
-        words: `Targets it through ${pathWords(path)}, but whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}.`,
+        ...undecided(exclusion.code, `Targets it through ${pathWords(path)}, but whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told`, exclusion.reason),
         caveats,
       };
     }
@@ -457,7 +490,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
       verdict: 'unknown',
       intent: isApp ? unknownInclusion!.target.intent : null,
       path: unknown.path,
-      words: `Assigned to ${pathWords(unknown.path)}, whose membership could not be told: ${unknown.reason}.`,
+      ...membershipUnknown(unknown),
       caveats,
     };
   }
@@ -472,7 +505,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     const resolution = resolveIntents(intents);
     if (resolution.kind === 'unlisted') {
       const path = withEnd(live[0]!.member.path);
-      return { ...base, verdict: 'unknown', intent: null, path, words: `Targets it through ${pathWords(path)}, but ${resolution.words}.`, caveats };
+      return { ...base, verdict: 'unknown', intent: null, path, ...undecided('intentUnresolved', `Targets it through ${pathWords(path)}, but`, resolution.words, ' '), caveats };
     }
     intent = resolution.winners.length > 0 ? intentWords(resolution.winners) : null;
     if (resolution.winners.length > 0) candidates = live.filter(({ target }) => target.intent !== null && resolution.winners.includes(target.intent));
@@ -492,8 +525,10 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
 
   if (decision.verdict !== 'out' && (platformDoubt || doubtful.length > 0)) {
     const exclusion = doubtful[0]?.exclusion;
-    const why = exclusion ? `whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told: ${exclusion.reason}` : platformDoubt!;
-    return { ...base, verdict: 'unknown', intent, path, ...(filter ? { filter } : {}), words: `Targets it through ${pathWords(path)}, but ${why}.`, caveats: deciderCaveats };
+    const why = exclusion
+      ? undecided(exclusion.code, `Targets it through ${pathWords(path)}, but whether ${exclusionGroupWords(exclusion.path)} takes it out could not be told`, exclusion.reason)
+      : undecided('platformUnknown', `Targets it through ${pathWords(path)}, but`, platformDoubt!, ' ');
+    return { ...base, verdict: 'unknown', intent, path, ...(filter ? { filter } : {}), ...why, caveats: deciderCaveats };
   }
   if (decision.verdict === 'in') {
     return {
@@ -524,7 +559,7 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
       verdict: 'unknown',
       intent,
       path: unknown.path,
-      words: `Assigned to ${pathWords(unknown.path)}, whose membership could not be told: ${unknown.reason}.`,
+      ...membershipUnknown(unknown),
       caveats,
     };
   }
@@ -538,6 +573,20 @@ export function deriveEntry(object: AssignableObject, subject: AppliesSubject, r
     words: `Targets it through ${pathWords(path)}, but ${filter!.words}.${precedence}`,
     caveats: deciderCaveats,
   };
+}
+
+/**
+ * An undecided entry's words and why, as data (`Undecided`): the words are the reason's lead-in, the
+ * separator and the reason, so that a reason said once for many entries can be taken out whole.
+ */
+function undecided(code: UndecidedCode, without: string, reason: string, separator = ': '): Pick<AppliesEntry, 'words' | 'undecided'> {
+  const words = without === '' ? `${capitalise(reason)}.` : `${without}${separator}${reason}.`;
+  return { words, undecided: { code, reason, without } };
+}
+
+/** An entry assigned through a group whose membership could not be told. */
+function membershipUnknown(unknown: Doubt): Pick<AppliesEntry, 'words' | 'undecided'> {
+  return undecided(unknown.code, `Assigned to ${pathWords(unknown.path)}, whose membership could not be told`, unknown.reason);
 }
 
 /** For a user's or a group's answer, which platform's devices the object is for. */

@@ -81,6 +81,28 @@ export interface AppliesPlatform {
   words: string;
 }
 
+/**
+ * What kept an entry from a verdict, as a code the front ends group by and the tests assert
+ * (docs/contract.md, "What applies"):
+ * - `assignmentsUnread`: its assignments could not be read;
+ * - `membersUnread`: a group on its way (or an exclusion's) could not be read whole;
+ * - `deviceNotIdentified`: a group on its way holds devices, and which Entra device this one is
+ *   cannot be told (Device.Read.All not granted, or no Entra device): one reason for every such entry;
+ * - `nestedTooDeep`: its groups are nested deeper than the walk goes;
+ * - `intentUnresolved`: an app's intents that Intune's documented precedence does not settle;
+ * - `platformUnknown`: which platform it is for, or the device runs, could not be matched.
+ */
+export type UndecidedCode = 'assignmentsUnread' | 'membersUnread' | 'deviceNotIdentified' | 'nestedTooDeep' | 'intentUnresolved' | 'platformUnknown';
+
+/** Why an entry could not be decided: its code, the reason as its source said it, and the entry's words without that reason. */
+export interface Undecided {
+  code: UndecidedCode;
+  /** Why, in words from where it came (a group read's failure, a permission not granted). */
+  reason: string;
+  /** The entry's words up to the reason ("Assigned to Finance Devices, whose membership could not be told"), for a reason said once for many entries. */
+  without: string;
+}
+
 export interface AppliesEntry {
   objectId: string;
   name: string;
@@ -104,6 +126,8 @@ export interface AppliesEntry {
   words: string;
   /** What could not be known, in plain English (e.g. a filter `/v1.0` does not show). */
   caveats: string[];
+  /** Set where the verdict is `unknown`: why, as data. */
+  undecided?: Undecided;
 }
 
 export interface AppliesGroup {

@@ -85,28 +85,29 @@ export interface UndecidedReason {
  * entry's path beside it, not once per group.
  */
 export function undecidedReasons(answer: AppliesAnswer): UndecidedReason[] {
-  const shared = answer.subject.kind === 'device' ? answer.subject.entraUnknownReason : undefined;
-  const byWords = new Map<string, AppliesEntry[]>();
+  const byWords = new Map<string, { shared: boolean; entries: AppliesEntry[] }>();
   for (const group of answer.groups) {
     for (const entry of group.entries) {
       if (entry.verdict !== 'unknown') continue;
-      const key = shared && entry.words.includes(shared) ? shared : entry.words;
-      const list = byWords.get(key) ?? [];
-      list.push(entry);
-      byWords.set(key, list);
+      const shared = sharedReason(entry);
+      const key = shared ?? entry.words;
+      const gathered = byWords.get(key) ?? { shared: shared !== null, entries: [] };
+      gathered.entries.push(entry);
+      byWords.set(key, gathered);
     }
   }
   return [...byWords]
-    .map(([words, entries]): UndecidedReason => (words === shared ? { words, entries, paths: entries.map((entry) => withoutReason(entry.words, words)) } : { words, entries }))
+    .map(([words, { shared, entries }]): UndecidedReason => (shared ? { words, entries, paths: entries.map((entry) => entry.undecided!.without) } : { words, entries }))
     .sort((a, b) => b.entries.length - a.entries.length || a.words.localeCompare(b.words));
 }
 
-/** An entry's words without a reason said elsewhere: "Assigned to X, whose membership could not be told: <reason>." is "Assigned to X, whose membership could not be told". */
-export function withoutReason(words: string, reason: string): string {
-  return words
-    .replace(`: ${reason}`, '')
-    .replace(reason, '')
-    .replace(/[\s.:,]+$/u, '');
+/**
+ * The reason an entry shares with every other its device leaves undecided: which Entra device the
+ * device is cannot be told (`deviceNotIdentified`), whichever group each goes through. Null for a
+ * reason of its own.
+ */
+export function sharedReason(entry: Pick<AppliesEntry, 'undecided'>): string | null {
+  return entry.undecided?.code === 'deviceNotIdentified' ? entry.undecided.reason : null;
 }
 
 /** The heading of a device's setting conflicts, wherever the answer goes. */

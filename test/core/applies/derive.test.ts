@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveApplies, deriveEntry } from '../../../src/core/applies/derive.js';
+import { undecidedReasons } from '../../../src/core/applies/words.js';
 import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
 import { evaluateFilterRule } from '../../../src/core/applies/filter-rule.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';
@@ -137,18 +138,48 @@ describe('what applies: path rules', () => {
   it('a group that could not be read is unknown, never "does not apply"', () => {
     const entry = deriveEntry(object('platformScript', 'Pilot script', [group(G.locked)]), device(), records([]));
     expect(entry?.verdict).toBe('unknown');
+    expect(entry?.undecided).toEqual({ code: 'membersUnread', reason: 'Graph answered 403', without: 'Assigned to Pilot, whose membership could not be told' });
     expect(entry?.words).toBe('Assigned to Pilot, whose membership could not be told: Graph answered 403.');
   });
 
   it('an unreadable exclusion group makes an inclusion unknown', () => {
     const entry = deriveEntry(object('remediation', 'Fix', [allDevices(), exclusion(G.locked)]), device(), records([]));
     expect(entry?.verdict).toBe('unknown');
+    expect(entry?.undecided).toMatchObject({ code: 'membersUnread', reason: 'Graph answered 403' });
   });
 
   it('a device whose Entra object cannot be told is unknown in a group with device members', () => {
     const entry = deriveEntry(object('deviceConfiguration', 'Kiosk lockdown', [group(G.devices)]), device({ entraObjectId: null }), records([]));
     expect(entry?.verdict).toBe('unknown');
-    expect(entry?.words).toContain('it has devices as members');
+    expect(entry?.undecided?.code).toBe('deviceNotIdentified');
+  });
+
+  it('entries left undecided by the device itself share one reason, each with its own path; a group that could not be read is a reason of its own', () => {
+    const answer = deriveApplies(
+      { ...device({ entraObjectId: null }), entraUnknownReason: 'which groups hold this device can be told only with Device.Read.All' },
+      records([
+        object('deviceConfiguration', 'Kiosk lockdown', [group(G.devices)]),
+        object('remediation', 'Kiosk fix', [allDevices(), exclusion(G.devices)]),
+        object('platformScript', 'Pilot script', [group(G.locked)]),
+      ]),
+    );
+    const reasons = undecidedReasons(answer).map(({ words, entries, paths }) => ({ words, names: entries.map((entry) => entry.name), paths }));
+    expect(reasons).toEqual([
+      {
+        words: 'which groups hold this device can be told only with Device.Read.All',
+        names: ['Kiosk lockdown', 'Kiosk fix'],
+        paths: [
+          'Assigned to Kiosks, whose membership could not be told',
+          'Targets it through All devices → DESKTOP-0042, but whether exclusion group Kiosks takes it out could not be told',
+        ],
+      },
+      { words: 'Assigned to Pilot, whose membership could not be told: Graph answered 403.', names: ['Pilot script'], paths: undefined },
+    ]);
+  });
+
+  it('an entry of assignments that could not be read says so, and why as a code', () => {
+    const entry = deriveEntry({ ...object('deviceConfiguration', 'Unread', []), targets: null }, device(), records([]));
+    expect([entry?.verdict, entry?.undecided?.code, entry?.words]).toEqual(['unknown', 'assignmentsUnread', 'Its assignments could not be read.']);
   });
 
   it('user targeting reaches a device through its primary user only', () => {
