@@ -16,19 +16,7 @@ import { devicePlatform, objectPlatform, platformWords } from '../policy-setting
 
 // The answer's entries, declared apart so that conflicts.ts, which this file's answer carries, can
 // name them without importing the rules (entry-types.ts).
-export type {
-  AppliedFilter,
-  AppliesEntry,
-  AppliesGroup,
-  AppliesPlatform,
-  AppliesSubject,
-  AppliesVerdict,
-  GroupMembers,
-  ObjectTypeLabel,
-  PathStep,
-  Undecided,
-  UndecidedCode,
-} from './entry-types.js';
+export type { AppliedFilter, AppliesEntry, AppliesGroup, AppliesPlatform, AppliesSubject, AppliesVerdict, GroupMembers, ObjectTypeLabel, PathStep } from './entry-types.js';
 import type {
   AppliedFilter,
   AppliesEntry,

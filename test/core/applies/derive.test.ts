@@ -156,7 +156,10 @@ describe('what applies: path rules', () => {
 
   it('entries left undecided by the device itself share one reason, each with its own path; a group that could not be read is a reason of its own', () => {
     const answer = deriveApplies(
-      { ...device({ entraObjectId: null }), entraUnknownReason: 'which groups hold this device can be told only with Device.Read.All' },
+      {
+        ...(device({ entraObjectId: null }) as Extract<AppliesSubject, { kind: 'device' }>),
+        entraUnknownReason: 'which groups hold this device can be told only with Device.Read.All',
+      },
       records([
         object('deviceConfiguration', 'Kiosk lockdown', [group(G.devices)]),
         object('remediation', 'Kiosk fix', [allDevices(), exclusion(G.devices)]),
