@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppliesService } from '../../src/app/applies-service.js';
 import type { AppliesResult } from '../../src/core/applies/applies-result.js';
-import type { AppliesEntry } from '../../src/core/applies/derive.js';
+import type { AppliesEntry } from '../../src/core/applies/entry-types.js';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { TEAMS_CARD_LIMIT_BYTES, cardBytes } from '../../src/bot/cards/adaptive-card.js';
 import type { AdaptiveCardJson } from '../../src/bot/cards/adaptive-card.js';

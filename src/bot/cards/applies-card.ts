@@ -1,5 +1,5 @@
 import type { AppliesResult } from '../../core/applies/applies-result.js';
-import type { AppliesEntry, AppliesVerdict } from '../../core/applies/derive.js';
+import type { AppliesEntry, AppliesVerdict } from '../../core/applies/entry-types.js';
 import { NOTHING_ASSIGNED, SUBJECT_WORDS, VERDICT_LABELS, appliesHeading, countsSentence, undecidedReasons } from '../../core/applies/words.js';
 import { countOf } from '../../core/text/words.js';
 import { CARD_SCHEMA, cardText, expandCard } from './adaptive-card.js';

@@ -25,7 +25,7 @@ import { betaTwinOf, pathFor, pathInBatch, selectOf } from '../graph/upstream-re
 import type { UpstreamRead } from '../graph/upstream-read.js';
 import type { AssignmentRecords } from '../reports/assignment-hygiene/records.js';
 import { MAX_NESTING_DEPTH } from './object-types.js';
-import type { AppliesSubject, GroupMembers } from './derive.js';
+import type { AppliesSubject, GroupMembers } from './entry-types.js';
 import {
   APPLIES_DEVICE_DIRECT_GROUPS_READ,
   APPLIES_DEVICE_FIELDS,

@@ -6,7 +6,7 @@
  */
 
 import { intuneLinks } from '../reports/intune-links.js';
-import type { AppliesSubject } from './derive.js';
+import type { AppliesSubject } from './entry-types.js';
 import type { FilterDeviceProperties } from './filter-rule.js';
 
 /** The fields of a managed device (`managedDevice`, Graph) the question reads. */

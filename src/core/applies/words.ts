@@ -5,7 +5,8 @@
 
 import { countOf } from '../text/words.js';
 import type { AppliesConflictKind, AppliesConflicts, AppliesSettingConflict } from './conflicts.js';
-import type { AppliesAnswer, AppliesEntry, AppliesVerdict } from './derive.js';
+import type { AppliesAnswer } from './derive.js';
+import type { AppliesEntry, AppliesVerdict } from './entry-types.js';
 
 /** A question is a name, a UPN or an id: anything longer is not one (the bot and `GET /api/applies` take as much). */
 export const LONGEST_APPLIES_QUERY = 200;

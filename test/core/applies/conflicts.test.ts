@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFLICTS_COMPARED, deviceConflicts } from '../../../src/core/applies/conflicts.js';
 import type { AppliesConflicts, ConflictSettings } from '../../../src/core/applies/conflicts.js';
-import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/derive.js';
+import type { AppliesEntry, AppliesGroup, AppliesVerdict } from '../../../src/core/applies/entry-types.js';
 import { conflictsSentence } from '../../../src/core/applies/words.js';
 import type { ConflictPolicy } from '../../../src/core/policy-settings/conflict-policy.js';
 import type { SettingValue } from '../../../src/core/policy-settings/setting-values.js';

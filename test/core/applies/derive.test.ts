@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deriveApplies, deriveEntry } from '../../../src/core/applies/derive.js';
 import { undecidedReasons } from '../../../src/core/applies/words.js';
-import type { AppliesRecords, AppliesSubject, GroupMembers } from '../../../src/core/applies/derive.js';
+import type { AppliesRecords } from '../../../src/core/applies/derive.js';
+import type { AppliesSubject, GroupMembers } from '../../../src/core/applies/entry-types.js';
 import { evaluateFilterRule } from '../../../src/core/applies/filter-rule.js';
 import { readTarget } from '../../../src/core/reports/assignment-hygiene/load.js';
 import type { AssignableObject } from '../../../src/core/reports/assignment-hygiene/records.js';
