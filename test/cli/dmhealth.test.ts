@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
-import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { REPORTS, REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
 import { simulatorEnvironment } from '../../src/sim/simulator.js';
+import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -35,6 +36,13 @@ const harness = useTestSimulator({
   }),
 });
 const tenantEnv = () => cleanEnv(simulatorEnvironment(harness.sim));
+
+// The demo tenant, started once for the file and read as a configured tenant by the tests that
+// check what a report prints rather than the demo itself: the same records, without a simulator
+// started in each of their processes. The tests of the demo (its banner, its data as `npx dmhealth`
+// shows it) start it as the command line does, with no tenant configured.
+const demo = useTestSimulator({ tenant: buildDemoTenant({ registry: REPORTS }) });
+const demoEnv = (extra: Record<string, string> = {}) => cleanEnv({ ...simulatorEnvironment(demo.sim), ...extra });
 
 describe('dmhealth', () => {
   beforeAll(() => {
@@ -170,7 +178,7 @@ describe('dmhealth', () => {
   });
 
   it.each(REPORT_IDS.flatMap((id) => [[id, 80] as const, [id, 120] as const]))('fits %s into %i columns, what it found before the table', async (id, width) => {
-    const { code, stdout, stderr } = await dmhealth(['report', id], cleanEnv({ COLUMNS: String(width) }));
+    const { code, stdout, stderr } = await dmhealth(['report', id], demoEnv({ COLUMNS: String(width) }));
     expect(code, stderr).toBe(0);
     const lines = stdout.split('\n');
     // A Learn link is never cut (it stands alone on its line, whole); every other line fits.
@@ -182,7 +190,7 @@ describe('dmhealth', () => {
   });
 
   it('counts findings worst first with their severity, and says which columns it left out', async () => {
-    const { stdout } = await dmhealth(['report', 'escrow-gaps'], cleanEnv({ COLUMNS: '80' }));
+    const { stdout } = await dmhealth(['report', 'escrow-gaps'], demoEnv({ COLUMNS: '80' }));
     const lines = stdout.split('\n');
     const start = lines.indexOf(lines.find((line) => / findings, worst first:$/.test(line))!);
     expect(lines[start + 1]).toMatch(/^ {2}High +\d+ {2}Devices without an escrowed BitLocker key$/);
@@ -192,7 +200,7 @@ describe('dmhealth', () => {
   });
 
   it.each([['4'], ['escrow', 'gaps'], ['LAPS', '&', 'BitLocker'], ['Escrow-Gaps']])('takes a report by number or name, as the bot does: %j', async (...name) => {
-    const { code, stdout, stderr } = await dmhealth(['report', ...name, '--format', 'json']);
+    const { code, stdout, stderr } = await dmhealth(['report', ...name, '--format', 'json'], demoEnv());
     expect(code, stderr).toBe(0);
     expect((JSON.parse(stdout) as ReportResult).report).toBe('escrow-gaps');
   });
