@@ -3,6 +3,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { REPORTS } from '../../src/core/reports/registry.js';
+import { simulatorEnvironment } from '../../src/sim/simulator.js';
+import { useTestSimulator } from '../support/simulated-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -14,9 +17,16 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function dmhealth(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * The demo tenant, started once for the file and read as a configured tenant: the same records as
+ * the demo the command line starts itself, which the first test reads as `npx dmhealth` does.
+ */
+const demo = useTestSimulator({ tenant: buildDemoTenant({ registry: REPORTS }) });
+
+async function dmhealth(args: string[], options: { ownDemo?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = options.ownDemo ? cleanEnv() : { ...cleanEnv(), ...simulatorEnvironment(demo.sim) };
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: cleanEnv(), timeout: 25_000, maxBuffer: 8 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 25_000, maxBuffer: 8 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -26,8 +36,9 @@ async function dmhealth(args: string[]): Promise<{ code: number; stdout: string;
 
 describe('dmhealth applies', () => {
   it('prints what applies to a device, grouped by type, with the path, the verdict and the link', async () => {
-    const { code, stdout } = await dmhealth(['applies', APPLIES_DEMO.device]);
+    const { code, stdout, stderr } = await dmhealth(['applies', APPLIES_DEMO.device], { ownDemo: true });
     expect(code).toBe(0);
+    expect(stderr).toContain('Demo tenant: reading the simulated tenant');
     expect(stdout).toContain(`What applies to device ${APPLIES_DEMO.device} (primary user user40@contoso-demo.example)`);
     expect(stdout).toMatch(
       /\n {2}applies {2}Regional Wi-Fi\n {11}Applies through Regional Offices → Sales → Sales EMEA → its primary user user40@contoso-demo\.example → CONTOSO-0040\.\n {11}https:\/\/intune\.microsoft\.com\//,
