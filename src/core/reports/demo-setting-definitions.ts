@@ -129,7 +129,7 @@ const DEFINITIONS: Readonly<Record<string, DemoDefinition>> = {
  * The group collections among them, with how many entries their definition allows
  * (deviceManagementConfigurationSettingGroupCollectionDefinition, `minimumCount` and `maximumCount`,
  * learn.microsoft.com/graph/api/resources/intune-deviceconfigv2-devicemanagementconfigurationsettinggroupcollectiondefinition?view=graph-rest-beta):
- * what tells one group from a list (setting-values.ts).
+ * what tells one group from a list (src/core/policy-settings/setting-values.ts).
  * - The ASR rules: one entry. The group maps to the one Defender/AttackSurfaceReductionRules node,
  *   a single string of `rule GUID=action` pairs ("Policy CSP - Defender", AttackSurfaceReductionRules,
  *   learn.microsoft.com/windows/client-management/mdm/policy-csp-defender#attacksurfacereductionrules),

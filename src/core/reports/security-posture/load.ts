@@ -93,7 +93,7 @@ export const POLICY_LIST_QUERY = {
 export const SETTINGS_MEMORY = 'policy-settings';
 // Version 2 keeps every setting's normalised value too (`values`), for the setting conflicts report;
 // version 3 the settings' display names (`settingNames`), so that a warm load does not read them again;
-// version 4 values that split a group collection only where its definition allows one entry (setting-values.ts);
+// version 4 values that split a group collection only where its definition allows one entry (src/core/policy-settings/setting-values.ts);
 // version 5 each choice shown by its option's display name (`display`, `optionName`).
 const SETTINGS_MEMORY_VERSION = 5;
 /** A policy's kept settings are read again after a day, even when Graph reports no change. */

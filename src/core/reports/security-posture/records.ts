@@ -34,7 +34,7 @@ export interface SecurityPolicy {
   /** Only the ASR and firewall choices; other settings are dropped as the page arrives. */
   choices: ChoiceValue[];
   /**
-   * Every setting it sets, normalised, a secret only as "set" (setting-values.ts): not read by this
+   * Every setting it sets, normalised, a secret only as "set" (src/core/policy-settings/setting-values.ts): not read by this
    * report's rules, but kept for the setting conflicts report, which shares this load. Absent where
    * the settings were not read.
    */

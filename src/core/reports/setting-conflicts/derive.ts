@@ -2,7 +2,7 @@
  * The setting conflicts report's rules (docs/finding-rules.md, "Setting conflicts"): every setting
  * two or more policies set, found through an index by `settingDefinitionId` (never every policy
  * against every other), its values compared normalised, and the policies' targets compared as
- * Intune decides who they reach (overlap.ts).
+ * Intune decides who they reach (src/core/policy-settings/overlap.ts).
  */
 
 import { intuneLinks } from '../intune-links.js';

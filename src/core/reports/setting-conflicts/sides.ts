@@ -9,7 +9,7 @@ import type { ReportRow } from '../report-model.js';
  */
 export const CONFLICT_SIDES_KEY = 'sides';
 
-/** One policy that sets the setting. A secret's value is never read (setting-values.ts): `value` is then null and `secret` true. */
+/** One policy that sets the setting. A secret's value is never read (src/core/policy-settings/setting-values.ts): `value` is then null and `secret` true. */
 export interface ConflictSide {
   policyId: string;
   name: string;
