@@ -324,7 +324,7 @@ export class AppliesService {
   ): Promise<{ records: Records; at: number } | null> {
     if (!this.sharesReportLoads || !this.cache.holdsRecordsOf(report.id)) return null;
     const onProgress = onRead && ((progress: LoadProgress) => onRead(progress.source, progress.records));
-    return this.cache.recordsOf(report, { refresh, ...(onProgress ? { onProgress } : {}) });
+    return this.cache.recordsOf<Records>(report.id, { refresh, ...(onProgress ? { onProgress } : {}) });
   }
 }
 

@@ -95,7 +95,7 @@ export function createServices(options: ServicesOptions): AppServices {
   const recordsOf: LoadReportOptions['recordsOf'] = async (id) => {
     if (!made.cache) return null;
     made.cache.keepRecordsOf(id);
-    return (await made.cache.recordsOf(registry.definition(id)))?.records ?? null;
+    return (await made.cache.recordsOf(id))?.records ?? null;
   };
   const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, recordsOf, ...options.loadOptions, ...(memory ? { memory } : {}) });
   const history = store ? new HistoryRecords(store) : undefined;

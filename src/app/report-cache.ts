@@ -1,4 +1,4 @@
-import type { LoadContext, LoadProgress, ReportId, ReportResult, SourceRetry } from '../core/reports/report-model.js';
+import type { LoadProgress, ReportId, ReportResult, SourceRetry } from '../core/reports/report-model.js';
 import { withRetryListener } from '../graph/retry-listener.js';
 import type { GraphRetry } from '../graph/retry-listener.js';
 
@@ -123,17 +123,16 @@ export class ReportCache {
   }
 
   /**
-   * The records of a load of `report` no older than the cache period, and when that load ended:
+   * The records of a load of report `id` no older than the cache period, and when that load ended:
    * those kept with its result, or those of the load under way, or of a load started for them (a
    * fresh one with `refresh`), which the report's viewers then take too. Null when the result came
    * without records (another instance's, or a loader that does not hand them) or the load failed: the
    * caller then reads them itself.
    */
-  async recordsOf<Records>(
-    report: { id: ReportId; load: (context: LoadContext) => Promise<Records> },
+  async recordsOf<Records = unknown>(
+    id: ReportId,
     options: { refresh?: boolean; onProgress?: (progress: LoadProgress) => void } = {},
   ): Promise<{ records: Records; at: number } | null> {
-    const { id } = report;
     const kept = this.loaded.get(id);
     if (!options.refresh && kept?.records && this.now() - kept.at < this.maxAgeMs) return { records: kept.records.value as Records, at: kept.at };
     const result = await this.get(id, { ...(options.refresh ? { refresh: true } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });

@@ -3,9 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { REPORTS } from '../../src/core/reports/registry.js';
-import { simulatorEnvironment } from '../../src/sim/simulator.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useDemoTenantForProcesses } from '../support/simulated-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -17,14 +15,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/**
- * The demo tenant, started once for the file and read as a configured tenant: the same records as
- * the demo the command line starts itself, which the first test reads as `npx dmhealth` does.
- */
-const demo = useTestSimulator({ tenant: buildDemoTenant({ registry: REPORTS }) });
+/** The demo tenant, read as a configured tenant; the first test reads the demo the command line starts itself. */
+const demoEnvironment = useDemoTenantForProcesses();
 
 async function dmhealth(args: string[], options: { ownDemo?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = options.ownDemo ? cleanEnv() : { ...cleanEnv(), ...simulatorEnvironment(demo.sim) };
+  const env = options.ownDemo ? cleanEnv() : { ...cleanEnv(), ...demoEnvironment() };
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 25_000, maxBuffer: 8 * 1024 * 1024 });
     return { code: 0, stdout, stderr };

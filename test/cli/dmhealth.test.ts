@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
-import { REPORTS, REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
-import { blankTenant, managedDevice, useTestSimulator } from '../support/simulated-tenant.js';
+import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { blankTenant, managedDevice, useDemoTenantForProcesses, useTestSimulator } from '../support/simulated-tenant.js';
 import { simulatorEnvironment } from '../../src/sim/simulator.js';
-import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -37,12 +36,10 @@ const harness = useTestSimulator({
 });
 const tenantEnv = () => cleanEnv(simulatorEnvironment(harness.sim));
 
-// The demo tenant, started once for the file and read as a configured tenant by the tests that
-// check what a report prints rather than the demo itself: the same records, without a simulator
-// started in each of their processes. The tests of the demo (its banner, its data as `npx dmhealth`
-// shows it) start it as the command line does, with no tenant configured.
-const demo = useTestSimulator({ tenant: buildDemoTenant({ registry: REPORTS }) });
-const demoEnv = (extra: Record<string, string> = {}) => cleanEnv({ ...simulatorEnvironment(demo.sim), ...extra });
+// The demo tenant, read as a configured tenant by the tests of what a report prints; the tests of the
+// demo itself (its banner, its data as `npx dmhealth` shows it) start it as the command line does.
+const demoEnvironment = useDemoTenantForProcesses();
+const demoEnv = (extra: Record<string, string> = {}) => cleanEnv({ ...demoEnvironment(), ...extra });
 
 describe('dmhealth', () => {
   beforeAll(() => {

@@ -10,9 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { APPLIES_DEMO } from '../../src/core/applies/demo.js';
 import { REPORTS } from '../../src/core/reports/registry.js';
-import { simulatorEnvironment } from '../../src/sim/simulator.js';
-import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
-import { useTestSimulator } from '../support/simulated-tenant.js';
+import { useDemoTenantForProcesses } from '../support/simulated-tenant.js';
 
 const run = promisify(execFile);
 const CLI = 'dist/cli/dmhealth.js';
@@ -28,17 +26,13 @@ function envAt(columns: number): NodeJS.ProcessEnv {
   return env;
 }
 
-/**
- * The demo tenant, started once for the file and read by most commands as a configured tenant: the
- * same records, so the same lines, without a simulator started in each of forty processes. The
- * commands that start the demo themselves (`DEMO_STARTED`) keep its banner line in the check.
- */
-const demo = useTestSimulator({ tenant: buildDemoTenant({ registry: REPORTS }) });
+/** The demo tenant, read by most commands as a configured tenant; those of `DEMO_STARTED` start it themselves, so its banner line is checked too. */
+const demoEnvironment = useDemoTenantForProcesses();
 
 /** A command's stdout and stderr, whatever its exit status; on the file's demo tenant unless `ownDemo`. */
 async function output(args: readonly string[], columns: number, ownDemo = false): Promise<string> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm test builds it first (npm run build)`);
-  const env = ownDemo ? envAt(columns) : { ...envAt(columns), ...simulatorEnvironment(demo.sim) };
+  const env = ownDemo ? envAt(columns) : { ...envAt(columns), ...demoEnvironment() };
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, timeout: 60_000, maxBuffer: 8 * 1024 * 1024 });
     return `${stdout}\n${stderr}`;

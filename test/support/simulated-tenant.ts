@@ -4,9 +4,9 @@ import type { GraphClient, GraphClientOptions } from '../../src/graph/graph-clie
 import type { ClientCredential } from '../../src/graph/token-source.js';
 import { connectToDemoTenant, tenantKeyOf } from '../../src/app/graph-connection.js';
 import type { GraphConnection } from '../../src/app/graph-connection.js';
-import { startSimulator } from '../../src/sim/simulator.js';
+import { simulatorEnvironment, startSimulator } from '../../src/sim/simulator.js';
 import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
-import { DEMO_GRANTED_ROLES } from '../../src/sim/tenants/demo-tenant.js';
+import { DEMO_GRANTED_ROLES, buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { emptyCollections } from '../../src/sim/tenants/sim-tenant.js';
 import type { SimTenant } from '../../src/sim/tenants/sim-tenant.js';
 import { recordCredential } from './suite-log.js';
@@ -109,6 +109,17 @@ export function useTestSimulator(options: Partial<SimulatorOptions> = {}): Simul
       return graph;
     },
   };
+}
+
+/**
+ * The demo tenant, started once for a test file, and the variables that make a `dmhealth` process
+ * read it as a configured tenant: the same records, so the same output, as the demo the command line
+ * starts itself, without a simulator started in each process. A test of the demo itself (its banner)
+ * leaves them out, as `npx dmhealth` runs with no tenant configured.
+ */
+export function useDemoTenantForProcesses(): () => Record<string, string> {
+  const demo = useTestSimulator({ tenant: buildDemoTenant() });
+  return () => simulatorEnvironment(demo.sim);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { UpstreamRead } from '../graph/upstream-read.js';
  * `scopeType`, and v1.0 has no `roleScopeTags` collection (the v1.0 and beta metadata, as the Graph
  * type packages carry them). Then the direct members of the admin groups the assignments name. Beside
  * them, on `/v1.0`, the role definitions, and the assignments of each role, whose permissions open a
- * report or not (src/core/viewer-scope/areas.ts).
+ * report or not (areas.ts, and each report's `seenBy`, report-access.ts).
  */
 
 /**

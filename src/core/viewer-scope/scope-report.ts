@@ -21,12 +21,12 @@ export type ScopedReport = { ok: true; result: ReportResult } | { ok: false; exp
  * - no scope: refused, with the scope's explanation;
  * - a scope-tagged report (2, 3, 4) to a viewer whose Intune roles are known (`areas`): refused, with
  *   the permissions their roles lack, unless their roles read every kind of object it shows
- *   (`readsOfTaggedReport`, areas.ts), before anything else, a load error too: the role, not the tag,
+ *   (`readsOfTaggedReport`, report-access.ts), before anything else, a load error too: the role, not the tag,
  *   decides whether they see the report at all;
  * - scope tags: a report whose objects carry no scope tags (not in `SCOPE_TAGGED_REPORTS`: connectors,
  *   multi admin approval, analytics, conflicts), with rows or none, or a tagged one none of whose rows
  *   carries tags, covers the whole tenant: it is shown whole when one of the viewer's roles grants the
- *   read permission of its area (areas.ts), and refused with why otherwise; any other keeps the rows
+ *   read permission of its area (`areaOfReport`, report-access.ts), and refused with why otherwise; any other keeps the rows
  *   whose object carries one of the tags, the findings and unchecked subjects of those objects (by
  *   `id` and `subjectId`, without case), their audit stories, and says in its notice which scope it
  *   shows.
@@ -39,7 +39,7 @@ export function scopeReport(result: ReportResult, scope: ViewerScope): ScopedRep
   }
   if (scope.kind === 'tenant') {
     // An Intune role assignment without scope tags sees every tagged object, and a tenant-wide
-    // report only as its roles read the report's area (areas.ts); the scope off and an Entra role
+    // report only as its roles read the report's area (`areaOfReport`); the scope off and an Entra role
     // that reads all Intune data see every report.
     if (!scope.areas || SCOPE_TAGGED_REPORTS.has(result.report) || result.state === 'load-error') return { ok: true, result };
     return tenantWide(result, scope);

@@ -19,10 +19,10 @@
  * - "Roles determine what access admins have to which objects": objects that carry no scope tags
  *   are seen by whoever's role reads their area. A viewer limited to scope tags sees a tenant-wide
  *   report when a role definition of an assignment they hold grants the read permission Microsoft
- *   documents for all of its area (areas.ts); a definition, or its assignments, that could not be
+ *   documents for all of its area (its definition's `seenBy`, report-access.ts); a definition, or its assignments, that could not be
  *   read grants nothing. The same holds for the objects that do carry scope tags: a viewer sees a
  *   scope-tagged report's rows (reports 2, 3, 4) only when their roles read every kind of object it
- *   shows (`readsOfTaggedReport`, areas.ts); tags without the read show nothing, as in Intune.
+ *   shows (`readsOfTaggedReport`, report-access.ts); tags without the read show nothing, as in Intune.
  */
 
 import { AREA_READS, READ_AREAS } from './areas.js';
