@@ -13,7 +13,7 @@ const vitest = join(dirname(vitestPackage), 'vitest.mjs');
 
 // DMHEALTH_TEST_CLOCK_SHIFT_HOURS runs the suite on another day: every Node process it starts reads
 // the wall clock that many hours away (test/support/clock-shift.mjs), so a test that reads the
-// real date fails (CONTRIBUTING.md, on the real clock).
+// real date fails (CONTRIBUTING.md, on the real clock). .ci/run sets it for one of its two runs.
 const env = { ...process.env };
 const shiftHours = process.env.DMHEALTH_TEST_CLOCK_SHIFT_HOURS;
 if (shiftHours && shiftHours !== '0') {

@@ -18,10 +18,10 @@ export interface TestBrowser {
 }
 
 /** Headless Chromium (see chromium.ts for which build) with a fresh profile, as design section 8 describes. */
-export async function launchTestBrowser(options: { clockHeldByTest?: boolean } = {}): Promise<TestBrowser> {
+export async function launchTestBrowser(): Promise<TestBrowser> {
   if (!existsSync(join(TAB_DIRECTORY, 'index.html'))) throw new Error(`The tab is not built (${TAB_DIRECTORY}): run npm run build first.`);
   const profile = mkdtempSync(join(tmpdir(), 'dmhealth-chromium-profile-'));
-  const context = await launchHeadlessChromium(profile, { viewport: { width: 1400, height: 900 }, ...options }).catch((error: unknown) => {
+  const context = await launchHeadlessChromium(profile, { viewport: { width: 1400, height: 900 } }).catch((error: unknown) => {
     rmSync(profile, { recursive: true, force: true });
     throw error;
   });

@@ -53,7 +53,7 @@ export async function findChromium(): Promise<ChromiumBuild> {
 }
 
 /** Headless Chromium with a fresh profile that reaches loopback alone; the caller removes `profile`. */
-export async function launchHeadlessChromium(profile: string, options: { viewport: { width: number; height: number }; clockHeldByTest?: boolean }): Promise<BrowserContext> {
+export async function launchHeadlessChromium(profile: string, options: { viewport: { width: number; height: number } }): Promise<BrowserContext> {
   const build = await findChromium();
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: build.executablePath,
@@ -68,9 +68,10 @@ export async function launchHeadlessChromium(profile: string, options: { viewpor
   });
   // Only loopback is ever a target; anything else (teams-js asks a CDN for its domain list) fails fast.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort('internetdisconnected'));
-  // A run on another day moves the pages' clock with the servers' (clock-shift.mjs), but for a test
-  // that sets the pages' clock itself (`page.clock`): its time is the test's, the shift's already in it.
-  if (CLOCK_SHIFT_MS !== 0 && !options.clockHeldByTest) await context.addInitScript(`(${shiftDate.toString()})(globalThis, ${CLOCK_SHIFT_MS});`);
+  // A run on another day moves the pages' clock with the servers' (clock-shift.mjs), a page whose
+  // clock the test holds (`page.clock`) included: Playwright's fake clock stamps each step with this
+  // process's (moved) time and, after a reload, runs the page's timers by the gap to the page's own.
+  if (CLOCK_SHIFT_MS !== 0) await context.addInitScript(`(${shiftDate.toString()})(globalThis, ${CLOCK_SHIFT_MS});`);
   return context;
 }
 

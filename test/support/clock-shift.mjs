@@ -19,10 +19,11 @@ export function shiftDate(target, shift) {
     return Reflect.construct(RealDate, args.length === 0 ? [RealDate.now() + shift] : args, new.target);
   }
   ShiftedDate.prototype = RealDate.prototype;
-  ShiftedDate.now = () => RealDate.now() + shift;
-  ShiftedDate.parse = RealDate.parse;
-  ShiftedDate.UTC = RealDate.UTC;
-  ShiftedDate.shiftedBy = shift;
+  // Not enumerable, as Date's own are: a page's fake clock (Playwright's `page.clock`) copies the
+  // enumerable properties of the Date it wraps onto its own, and a copied `now` would replace the
+  // time the test holds with the shifted real one.
+  const statics = { now: () => RealDate.now() + shift, parse: RealDate.parse, UTC: RealDate.UTC, shiftedBy: shift };
+  for (const [name, value] of Object.entries(statics)) Object.defineProperty(ShiftedDate, name, { value, writable: true, configurable: true });
   Object.defineProperty(RealDate.prototype, 'constructor', { value: ShiftedDate, writable: true, configurable: true });
   target.Date = ShiftedDate;
 }

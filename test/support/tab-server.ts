@@ -137,7 +137,7 @@ export function useTabPages(harness: SimulatorHarness, options: Parameters<typeo
       return page;
     },
     async newPageOnOwnClock(pageOptions) {
-      const own = await launchTestBrowser({ clockHeldByTest: true });
+      const own = await launchTestBrowser();
       ownBrowsers.push(own);
       return own.newPage(pageOptions);
     },
