@@ -62,6 +62,7 @@ export async function seriousViolations(page: Page, options: { forcedColors?: bo
     const { axe, document } = globalThis as unknown as PageGlobals;
     const result = await axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      resultTypes: ['violations'],
       // See FORCED_CONTRAST_FAILURES: in forced colours contrast is checked on what is painted.
       ...(forcedColors ? { rules: { 'color-contrast': { enabled: false } } } : {}),
     });
