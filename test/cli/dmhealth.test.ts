@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/cli-commands.js';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
 import { blankTenant, managedDevice, useDemoTenantForProcesses, useTestSimulator } from '../support/simulated-tenant.js';
@@ -24,6 +25,24 @@ async function dmhealth(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Pr
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/**
+ * The command line run in this process, as the command runs it (`runCli`), what it writes caught:
+ * for what it answers before it reads any tenant, without starting a process for each.
+ */
+async function dmhealthInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void stdout.push(parts.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void stderr.push(parts.join(' ')));
+  try {
+    const code = await runCli(args);
+    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
   }
 }
 
@@ -266,9 +285,18 @@ describe('dmhealth', () => {
     [['overview', '--width', '12'], '--width a whole number from 40 to 1000'],
     [['report', 'escrow-gaps', '--findings-only', '--format', 'csv'], '--findings-only is for --format table or json'],
   ])('exits 2 on a usage error: %j', async (args, message) => {
-    const { code, stderr } = await dmhealth(args);
+    // Read in this process: a usage error is found before the command reads any tenant, and the
+    // test below shows the status reaching the shell from a process of its own.
+    const { code, stderr } = await dmhealthInProcess(args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('hands a usage error to the shell as exit status 2, its message on standard error alone', async () => {
+    const { code, stdout, stderr } = await dmhealth(['report', 'escrow-gaps', '--width', '39']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('--width must be a whole number from 40 to 1000, got "39"');
   });
 
   it('exits 2 in one line when the certificate file cannot be read', async () => {
