@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/cli/cli-commands.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportResult } from '../../src/core/reports/report-model.js';
 import { REPORT_IDS, reportDefinition } from '../../src/core/reports/registry.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { blankTenant, managedDevice, useDemoTenantForProcesses, useTestSimulator } from '../support/simulated-tenant.js';
 import { simulatorEnvironment } from '../../src/sim/simulator.js';
 
@@ -25,24 +25,6 @@ async function dmhealth(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Pr
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
-
-/**
- * The command line run in this process, as the command runs it (`runCli`), what it writes caught:
- * for what it answers before it reads any tenant, without starting a process for each.
- */
-async function dmhealthInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void stdout.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void stderr.push(parts.join(' ')));
-  try {
-    const code = await runCli(args);
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
   }
 }
 
@@ -287,7 +269,7 @@ describe('dmhealth', () => {
   ])('exits 2 on a usage error: %j', async (args, message) => {
     // Read in this process: a usage error is found before the command reads any tenant, and the
     // test below shows the status reaching the shell from a process of its own.
-    const { code, stderr } = await dmhealthInProcess(args);
+    const { code, stderr } = await runCliInProcess(args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
   });

@@ -1,16 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { leaksIntoTheNextFile, SHARED_WORKER_FOLDERS } from '../support/shared-workers.js';
+import { sourceFiles } from './import-graph.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function testFiles(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => join(folder, name));
-}
 
 describe('test files that share a worker', () => {
   it('finds a mocked module, a stubbed global, and a variable of the environment set or removed, and not one read or compared, nor a spy a test restores', () => {
@@ -35,7 +30,7 @@ describe('test files that share a worker', () => {
 
   it('leave nothing behind for the next file: none mocks a module or changes the environment', () => {
     const found = SHARED_WORKER_FOLDERS.flatMap((folder) =>
-      testFiles(join(REPO_ROOT, 'test', folder)).flatMap((file) => leaksIntoTheNextFile(readFileSync(file, 'utf8')).map((leak) => `${relative(REPO_ROOT, file)} ${leak}`)),
+      sourceFiles(REPO_ROOT, join('test', folder)).flatMap((file) => leaksIntoTheNextFile(readFileSync(join(REPO_ROOT, file), 'utf8')).map((leak) => `${file} ${leak}`)),
     );
     expect(found).toEqual([]);
   });

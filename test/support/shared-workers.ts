@@ -1,7 +1,7 @@
 /**
  * The test folders whose files share their worker's modules (vitest.config.ts, the `shared`
  * project; docs/development.md, "Node, the build and the tests"): pure code, and the simulator,
- * whose files start no process or browser and leave no global behind. Shared, they stop importing
+ * whose files leave no global behind (what a file starts, its own hooks close). Shared, they stop importing
  * the same modules again file after file. Each file of every other folder gets a fresh process.
  */
 export const SHARED_WORKER_FOLDERS = ['core', 'lint', 'manifests', 'sim', 'suite'] as const;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/bot/commands/index.js';
 import { readMessage } from '../../../src/bot/read-message.js';
-import { runCli } from '../../../src/cli/cli-commands.js';
+import { runCliInProcess } from '../../support/cli-in-process.js';
 import { REPORTS, ReportRegistry } from '../../../src/core/reports/registry.js';
 import type { ReportSummary } from '../../../src/core/reports/report-summary.js';
 import { CATALOGUE_ELEMENT_ID } from '../../../src/core/reports/report-model.js';
@@ -46,22 +46,6 @@ const declared = () =>
   declaredFindingsFor(harness.sim.tenant)
     .filter((finding) => finding.report === 'stale-devices')
     .map(({ kind, subjectId }) => ({ kind, subjectId }));
-
-/** Lines the CLI printed, with console and stdout caught while `work` runs. */
-async function printedBy(work: () => Promise<number>): Promise<{ code: number; printed: string }> {
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
-  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  try {
-    const code = await work();
-    return { code, printed: printed.join('\n') };
-  } finally {
-    log.mockRestore();
-    write.mockRestore();
-    error.mockRestore();
-  }
-}
 
 describe('the demo tenant, with the added report', () => {
   it("plants the report's records and declares what they must make, and moves none of the seven reports' records", () => {
@@ -145,26 +129,26 @@ describe('a report added with its folder and one registry line', () => {
   });
 
   it("is in the CLI's list and overview, and the CLI loads it", async () => {
-    let run = await printedBy(() => runCli(['reports'], registry));
+    let run = await runCliInProcess(['reports'], registry);
     expect(run.code).toBe(0);
     // Numbered after the seven, as `dmhealth reports` lists them.
-    expect(run.printed).toMatch(/^ *8 stale-devices +Stale Devices$/m);
+    expect(run.stdout).toMatch(/^ *8 stale-devices +Stale Devices$/m);
 
     // The CLI reads its own demo tenant, the registry's records and the report's own resource.
-    run = await printedBy(() => runCli(['report', 'stale-devices', '--format', 'json'], registry, { resources }));
+    run = await runCliInProcess(['report', 'stale-devices', '--format', 'json'], registry, { resources });
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.printed) as ReportResult;
+    const report = JSON.parse(run.stdout) as ReportResult;
     expect(report).toMatchObject({ report: 'stale-devices', state: 'loaded' });
     expect(report.rows.length).toBeGreaterThan(0);
 
-    run = await printedBy(() => runCli(['overview', '--format', 'json'], registry, { resources }));
+    run = await runCliInProcess(['overview', '--format', 'json'], registry, { resources });
     expect(run.code).toBe(0);
-    const summaries = JSON.parse(run.printed) as ReportSummary[];
+    const summaries = JSON.parse(run.stdout) as ReportSummary[];
     expect(summaries.map((summary) => summary.report)).toEqual(registry.ids);
 
-    run = await printedBy(() => runCli(['help'], registry));
+    run = await runCliInProcess(['help'], registry);
     expect(run.code).toBe(0);
-    expect(run.printed).toContain('stale-devices');
+    expect(run.stdout).toContain('stale-devices');
   });
 
   it('fails as a whole under --fault through the source its definition names, by its id or its number', async () => {
