@@ -18,6 +18,7 @@ import { TriageRecords } from './triage-records.js';
 import { countedReader } from './request-count.js';
 import { SharedAuditLog } from '../core/audit-story/shared-audit-log.js';
 import { nodeSha256Hex } from './node-digest.js';
+import { ChangeFeedService } from './change-feed-service.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
@@ -71,6 +72,8 @@ export interface AppServices {
   applies?: AppliesService;
   /** Each viewer's Intune scope, when the viewer scope is on (`VIEWER_SCOPE=intune-rbac`); absent, every viewer sees the whole tenant. */
   viewerScopes?: ViewerScopes;
+  /** What changed in the tenant, from the audit log the reports share; absent without a Graph client. */
+  changes?: ChangeFeedService;
 }
 
 /**
@@ -149,6 +152,7 @@ export function createServices(options: ServicesOptions): AppServices {
         }
       : {}),
     ...(options.viewerScope && graph ? { viewerScopes: new ViewerScopes({ graph, cache, log }) } : {}),
+    ...(graph ? { changes: new ChangeFeedService({ graph, auditLog, ...(options.loadOptions?.now ? { now: options.loadOptions.now } : {}), log }) } : {}),
   };
 }
 

@@ -20,8 +20,11 @@ import { printError } from './print-error.js';
 import { overviewToText, reportToText } from './report-text.js';
 import { MIN_WIDTH, outputWidth, wrap } from './text-layout.js';
 import { upstreamReadsOf } from '../core/upstream-reads.js';
+import { readSince } from '../core/changes/since.js';
+import { changesToCsv } from '../core/changes/change-csv.js';
+import { changesToText } from './changes-text.js';
 
-type CommandName = 'reports' | 'report' | 'overview' | 'applies' | 'sim' | 'help';
+type CommandName = 'reports' | 'report' | 'overview' | 'applies' | 'changes' | 'sim' | 'help';
 
 /** Each command's own help, which `dmhealth <command> --help` prints and `dmhealth help` lists: its synopsis and what it does, wrapped to the width when printed. */
 function commandHelp(registry: ReportRegistry): Record<CommandName, readonly [synopsis: string, description: string]> {
@@ -35,6 +38,10 @@ function commandHelp(registry: ReportRegistry): Record<CommandName, readonly [sy
     applies: [
       `applies <device|user|group> [--format table|json]`,
       `What applies to a managed device (name or id), a user (UPN or id) or a group (name or id), and why: each profile, policy, app and script that targets it, grouped by type, with the path that reaches it, what takes it out, its filter, and a link to Intune. Exit status 4 when nothing, or more than one thing, has that name.`,
+    ],
+    changes: [
+      `changes [--since 24h|7d|<date>] [--object <name>] [--by <person>] [--format table|json|csv] [--width N]`,
+      `What changed in the tenant's device configuration, newest first, from Intune's audit log: each settings catalog and endpoint security policy, profile, compliance policy, app assignment, script, remediation and filter changed, created, deleted or assigned, by whom and when, with each setting before and after by its name. --since is how far back (24h by default; up to a year, as long as Intune keeps the log); --object and --by keep the changes of an object or a person whose name holds those words. Exit status 3 when the audit log cannot be read.`,
     ],
     sim: [
       `sim [--tenant demo|large] [--devices N] [--policies N] [--port N] [--latency MS] [--no-throttling] [--managed-identity] [--env]`,
@@ -95,6 +102,7 @@ export async function runCli(argv: readonly string[], registry: ReportRegistry =
   if (command === 'report') return runReport(rest, registry, demo);
   if (command === 'overview') return runOverview(rest, registry, demo);
   if (command === 'applies') return runApplies(rest, registry, demo);
+  if (command === 'changes') return runChanges(rest, registry, demo);
   const near = didYouMean(command, Object.keys(help));
   printError(`dmhealth: unknown command "${command}"${near ? `. Did you mean "dmhealth ${near}"?` : ''}\n\n${usage(registry, helpWidth())}`);
   return EXIT_USAGE;
@@ -324,6 +332,62 @@ async function runOverview(args: string[], registry: ReportRegistry, demo: DemoT
         overviewToText(summaries, { color: process.stdout.isTTY === true, width: outputWidth(width, process.stdout, process.env), tenantLabel: services.tenant.label }),
       );
     return results.some((result) => result.state === 'load-error') ? EXIT_LOAD_ERROR : 0;
+  });
+}
+
+/** `dmhealth changes`: the change feed of a window (docs/contract.md, "The change feed"). */
+async function runChanges(args: string[], registry: ReportRegistry, demo: DemoTenantExtras): Promise<number> {
+  let values: { since?: string; object?: string; by?: string; format?: string; width?: string };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        since: { type: 'string', default: '24h' },
+        object: { type: 'string' },
+        by: { type: 'string' },
+        format: { type: 'string', default: 'table' },
+        width: { type: 'string' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    printError(`dmhealth changes: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json' && format !== 'csv') {
+    printError(`dmhealth changes: --format must be table, json or csv, got "${format}"`);
+    return EXIT_USAGE;
+  }
+  const width = readWidth(values.width);
+  if (width === 'invalid') {
+    printError(`dmhealth changes: --width must be a whole number from ${MIN_WIDTH} to 1000, got "${values.width}"`);
+    return EXIT_USAGE;
+  }
+  const since = readSince(values.since ?? '24h', new Date());
+  if (!since.ok) {
+    printError(inertLogLine(`dmhealth changes: --since ${since.message}`));
+    return EXIT_USAGE;
+  }
+  return withServices('changes', registry, demo, async (services) => {
+    if (!services.changes) throw new Error('the services were made without a Graph client');
+    const progress = process.stderr.isTTY ? (source: string, records: number) => process.stderr.write(`\r\u001b[KReading ${source}: ${records.toLocaleString('en')}…`) : undefined;
+    const result = await services.changes.feed(
+      { since: since.since, ...(values.object ? { object: values.object } : {}), ...(values.by ? { person: values.by } : {}) },
+      progress ? { onProgress: progress } : {},
+    );
+    if (progress) process.stderr.write('\r\u001b[K');
+    if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (format === 'csv') process.stdout.write(result.state === 'loaded' ? changesToCsv(result.feed.changes) : '');
+    else
+      process.stdout.write(
+        changesToText(result, { width: outputWidth(width, process.stdout, process.env), color: process.stdout.isTTY === true, tenantLabel: services.tenant.label }),
+      );
+    if (result.state === 'load-error') {
+      if (format !== 'table') printError(inertLogLine(`dmhealth changes: ${result.error.message}`));
+      return EXIT_LOAD_ERROR;
+    }
+    return 0;
   });
 }
 

@@ -9,11 +9,11 @@
 
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import { asString, graphTimestamp } from '../reports/graph-values.js';
-import type { AuditChange, AuditEntry, AuditLog, DerivedReport, LastChange } from '../reports/report-model.js';
+import type { AuditChange, AuditEntry, AuditEntryResource, AuditLog, DerivedReport, LastChange } from '../reports/report-model.js';
 
 // The contract's types (report-model.ts), for the report folders that build stories, and the port
 // through which a load reads the shared log (declared beside the load's context, which carries it).
-export type { AuditChange, AuditEntry, AuditLog, AuditLogSource, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
+export type { AuditChange, AuditEntry, AuditEntryResource, AuditLog, AuditLogSource, AuditStories, ChangedProperty, LastChange } from '../reports/report-model.js';
 
 /** Changes kept per object in a report's JSON, newest first: enough for the tab's pane, bounded for a large tenant. */
 export const MAX_CHANGES_PER_OBJECT = 5;
@@ -68,17 +68,34 @@ export function projectAuditEvent(event: Graph.AuditEvent): AuditEntry {
     // Graph documents `activityResult` only as "The result of the activity"; the log writes
     // `Success` for a change that took, so anything else (`Failure`, absent) is not a change.
     succeeded: asString(event.activityResult)?.trim().toLowerCase() === 'success',
-    resources: resources.flatMap((resource) => {
+    ...optional('operation', asString(event.activityOperationType)?.trim()),
+    resources: resources.flatMap((resource): AuditEntryResource[] => {
       const id = asString(resource?.resourceId);
       if (!id) return [];
-      const properties = (Array.isArray(resource.modifiedProperties) ? resource.modifiedProperties : []).slice(0, MAX_PROPERTIES).map((property) => ({
+      const listed = Array.isArray(resource.modifiedProperties) ? resource.modifiedProperties : [];
+      const properties = listed.slice(0, MAX_PROPERTIES).map((property) => ({
         name: asString(property?.displayName) ?? '',
         oldValue: clip(asString(property?.oldValue)),
         newValue: clip(asString(property?.newValue)),
       }));
-      return [{ id, properties }];
+      // v1.0 names the type `auditResourceType`; beta also has `type` (auditResource, both versions' pages).
+      const type = asString(resource.auditResourceType)?.trim() || asString((resource as { type?: unknown }).type)?.trim();
+      return [
+        {
+          id,
+          properties,
+          ...optional('name', asString(resource.displayName)?.trim()),
+          ...optional('type', type),
+          ...(listed.length > properties.length ? { propertyCount: listed.length } : {}),
+        },
+      ];
     }),
   };
+}
+
+/** `{ [key]: value }` for a value that is there and not empty, else nothing: a kept entry carries no empty fields. */
+function optional<Key extends string>(key: Key, value: string | undefined): Partial<Record<Key, string>> {
+  return value ? ({ [key]: value } as Record<Key, string>) : {};
 }
 
 /**

@@ -3,12 +3,13 @@
  * (docs/performance.md, "The audit log, read once"). Reports 2 and 3 each want the log from some
  * date on; the first read of a window reads it whole, and every later one asks only for the events
  * since the previous read began (less an overlap, for events written late) and for any older part
- * a report asks for that was never read. What is kept is what stories need: each object's newest
- * successful changes (`MAX_CHANGES_PER_OBJECT`), so a year of events costs memory per object
- * changed, not per event, and it is kept between processes, compressed, where the tenant's state
- * is (`memory`).
+ * a report asks for that was never read. What is kept is what stories need, each object's newest
+ * successful changes (`MAX_CHANGES_PER_OBJECT`), and what the change feed lists, every successful
+ * change of the last `FEED_KEPT_DAYS` (src/core/changes): a year of events costs memory per object
+ * changed and per recent change, not per event. It is kept between processes, compressed, where
+ * the tenant's state is (`memory`).
  *
- * Reads are made one at a time; a report that asks while a read covering its window is under way
+ * Reads are made one at a time; a reader that asks while a read covering its window is under way
  * takes that read's answer rather than read again.
  */
 
@@ -27,6 +28,11 @@ const DAY_MS = 86_400_000;
 export const AUDIT_REREAD_OVERLAP_MS = 60 * 60 * 1000;
 /** The name of the kept log in the tenant's state (docs/contract.md, "Kept between loads"). */
 export const KEPT_AUDIT_LOG = 'audit-log';
+/**
+ * Every change of this many days back is kept, for the change feed (src/core/changes), which lists
+ * each change of a month, not only an object's last few; older ones are kept as stories need them.
+ */
+export const FEED_KEPT_DAYS = 31;
 
 /** One kept change of one object: an audit entry cut down to that object's part of it. */
 interface KeptChange {
@@ -35,6 +41,8 @@ interface KeptChange {
   at: string;
   by: string;
   activity: string;
+  /** The event's HTTP operation, where the log named one (`Create`, `Patch`, `Delete`, `Action`). */
+  operation?: string;
   resource: AuditEntry['resources'][number];
 }
 
@@ -43,7 +51,7 @@ interface KeptLog {
   since: number;
   /** Where the next read of new events starts (ms): the last read's start, less the overlap. */
   nextFrom: number;
-  /** Per object id (lower case, as Graph compares ids), its newest successful changes, newest first. */
+  /** Per object id (lower case, as Graph compares ids), its successful changes of the feed's days and at least its newest few, newest first. */
   changes: Map<string, KeptChange[]>;
 }
 
@@ -107,6 +115,7 @@ export class SharedAuditLog implements AuditLogSource {
       since: Math.min(from, kept?.since ?? from),
       nextFrom: startedAt - AUDIT_REREAD_OVERLAP_MS,
       retention,
+      recent: startedAt - FEED_KEPT_DAYS * DAY_MS,
     });
     this.kept = next;
     await this.memory?.write(KEPT_AUDIT_LOG, JSON.stringify(keptDocument(next))).catch(() => undefined);
@@ -125,8 +134,11 @@ export class SharedAuditLog implements AuditLogSource {
   }
 }
 
-/** The kept log with a read's entries added: each object's newest successful changes, none older than the retention. */
-function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window: { since: number; nextFrom: number; retention: number }): KeptLog {
+/**
+ * The kept log with a read's entries added: each object's successful changes since `recent` and at
+ * least its newest `MAX_CHANGES_PER_OBJECT`, none older than the retention.
+ */
+function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window: { since: number; nextFrom: number; retention: number; recent: number }): KeptLog {
   const changes = new Map<string, KeptChange[]>();
   for (const [id, list] of kept?.changes ?? []) changes.set(id, [...list]);
   const touched = new Set<string>();
@@ -139,7 +151,7 @@ function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window:
       // Without an id an event is told apart by what it says.
       const event = entry.id || `${entry.at}|${entry.by}|${entry.activity}`;
       if (list.some((change) => change.event === event)) continue;
-      list.push({ event, at: entry.at, by: entry.by, activity: entry.activity, resource });
+      list.push({ event, at: entry.at, by: entry.by, activity: entry.activity, ...(entry.operation ? { operation: entry.operation } : {}), resource });
       changes.set(id, list);
       touched.add(id);
     }
@@ -148,7 +160,11 @@ function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window:
     const within = list.filter((change) => Date.parse(change.at) >= window.retention);
     if (touched.has(id) || within.length !== list.length) within.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     if (within.length === 0) changes.delete(id);
-    else changes.set(id, within.slice(0, MAX_CHANGES_PER_OBJECT));
+    else
+      changes.set(
+        id,
+        within.filter((change, index) => index < MAX_CHANGES_PER_OBJECT || Date.parse(change.at) >= window.recent),
+      );
   }
   return { since: Math.max(window.since, window.retention), nextFrom: window.nextFrom, changes };
 }
@@ -164,7 +180,16 @@ function fromOn(log: AuditLog, since: Date): AuditLog {
 function entriesOf(kept: KeptLog): AuditEntry[] {
   const entries: AuditEntry[] = [];
   for (const list of kept.changes.values()) {
-    for (const change of list) entries.push({ id: change.event, at: change.at, by: change.by, activity: change.activity, succeeded: true, resources: [change.resource] });
+    for (const change of list)
+      entries.push({
+        id: change.event,
+        at: change.at,
+        by: change.by,
+        activity: change.activity,
+        succeeded: true,
+        ...(change.operation ? { operation: change.operation } : {}),
+        resources: [change.resource],
+      });
   }
   return entries;
 }
@@ -201,6 +226,7 @@ function isKeptChange(value: unknown): value is KeptChange {
     typeof change.at === 'string' &&
     typeof change.by === 'string' &&
     typeof change.activity === 'string' &&
+    (change.operation === undefined || typeof change.operation === 'string') &&
     typeof resource === 'object' &&
     resource !== null &&
     typeof resource.id === 'string' &&

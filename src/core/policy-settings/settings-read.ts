@@ -81,6 +81,8 @@ export interface SettingsRead {
   values?: SettingValue[];
   /** The display names of the settings in `values`, by `settingDefinitionId` (`settingNames`). */
   settingNames?: Record<string, string>;
+  /** Every option's display name of the settings' definitions, by option id (`optionNames`): only where asked for (the change feed names values by them). */
+  optionNames?: Record<string, string>;
   /** How many top-level settings were read. */
   settingsRead: number;
   /** Why the settings could not be read, in a sentence, or null when they were. */
@@ -122,10 +124,16 @@ export function settingNames(settings: readonly unknown[], values: readonly Sett
   return names;
 }
 
-/** What one policy's settings give: its choices, values and the names of its settings. */
-function readOf(settings: readonly unknown[]): Omit<SettingsRead, 'settingsError'> {
+/** What one policy's settings give: its choices, values and the names of its settings (and of all their options, where asked for). */
+function readOf(settings: readonly unknown[], withOptions: boolean): Omit<SettingsRead, 'settingsError'> {
   const values = settingValues(settings);
-  return { choices: relevantChoices(settings), values, settingNames: settingNames(settings, values), settingsRead: settings.length };
+  return {
+    choices: relevantChoices(settings),
+    values,
+    settingNames: settingNames(settings, values),
+    ...(withOptions ? { optionNames: Object.fromEntries(optionNames(settings)) } : {}),
+    settingsRead: settings.length,
+  };
 }
 
 /**
@@ -134,7 +142,13 @@ function readOf(settings: readonly unknown[]): Omit<SettingsRead, 'settingsError
  * policy whose read fails carries the failure as its `settingsError`, not the report. "What applies"
  * reads the settings of the few policies that reach one device this way too (src/core/applies/settings-read.ts).
  */
-export async function readPolicySettings(graph: LoadContext['graph'], policies: readonly { id: string }[], signal: AbortSignal): Promise<Map<string, SettingsRead>> {
+export async function readPolicySettings(
+  graph: LoadContext['graph'],
+  policies: readonly { id: string }[],
+  signal: AbortSignal,
+  options: { optionNames?: boolean } = {},
+): Promise<Map<string, SettingsRead>> {
+  const withOptions = options.optionNames === true;
   const reads = new Map<string, SettingsRead>();
   const readable: { id: string }[] = [];
   for (const policy of policies) {
@@ -157,8 +171,8 @@ export async function readPolicySettings(graph: LoadContext['graph'], policies: 
     const read = await itemsOfBatchAnswer<unknown>(graph, outcome.body, pathFor(POLICY_SETTINGS_READ, policy.id), signal);
     if (!read) return reads.set(policy.id, failed(malformedSettings(policy)));
     // What was read is shown beside the failure, not judged (docs/finding-rules.md, report 3, "Completeness").
-    if (!read.ok) return reads.set(policy.id, { ...failed(read.error), ...readOf(read.items) });
-    return reads.set(policy.id, { ...readOf(read.items), settingsError: null });
+    if (!read.ok) return reads.set(policy.id, { ...failed(read.error), ...readOf(read.items, withOptions) });
+    return reads.set(policy.id, { ...readOf(read.items, withOptions), settingsError: null });
   });
   return reads;
 }

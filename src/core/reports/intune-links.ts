@@ -41,6 +41,9 @@ export const intuneLinks = {
   configurationList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/configuration`,
   complianceList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/compliance`,
   scriptsList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/scripts`,
+  /** Apps > All apps, and Devices > Filters: the lists a deleted app and a filter open (the change feed). */
+  appsList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/AppsMenu/~/allApps`,
+  assignmentFilters: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/assignmentFilters`,
   windowsUpdatesList: () => `${PORTAL}Microsoft_Intune_DeviceSettings/DevicesMenu/~/windows10Update`,
   endpointAnalytics: () => `${PORTAL}Microsoft_Intune_Enrollment/UXAnalyticsMenu/~/overview`,
 } as const;

@@ -274,7 +274,21 @@ export interface AuditEntry {
   activity: string;
   /** Whether the log says the change succeeded (`activityResult`); a failed attempt changed nothing. */
   succeeded: boolean;
-  resources: Array<{ id: string; properties: ChangedProperty[] }>;
+  /** The HTTP operation the log names (`activityOperationType`: `Create`, `Patch`, `Delete`, `Action`); absent where it named none. */
+  operation?: string;
+  resources: AuditEntryResource[];
+}
+
+/** One object an audit event names, with the properties it lists (at most `MAX_PROPERTIES`, audit-story.ts). */
+export interface AuditEntryResource {
+  id: string;
+  properties: ChangedProperty[];
+  /** The object's display name as the log wrote it at the time; absent where it wrote none. */
+  name?: string;
+  /** The resource type the log names (`auditResourceType`, e.g. `DeviceManagementConfigurationPolicy`); absent where it named none. */
+  type?: string;
+  /** How many properties the event listed, where it listed more than were kept. */
+  propertyCount?: number;
 }
 
 /** The audit log as one load read it: the events since `since`, or why it could not be read. */

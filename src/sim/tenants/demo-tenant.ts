@@ -1,5 +1,6 @@
 import { plantAppliesDemo } from '../../core/applies/demo.js';
 import { plantViewerScopeDemo } from '../../core/viewer-scope/demo.js';
+import { plantChangeFeedDemo } from '../../core/changes/demo.js';
 import { REPORTS } from '../../core/reports/registry.js';
 import { optionalPermissionsUsed, permissionsAskedFor } from '../../core/upstream-reads.js';
 import type { ReportRegistry } from '../../core/reports/registry.js';
@@ -169,6 +170,10 @@ export function buildDemoTenant(options: DemoTenantOptions = {}): SimTenant {
     add: reportRecords.add,
     records: reportRecords.records,
   });
+
+  // A week of changes for the change feed (src/core/changes/demo.ts), over the reports' objects. A sequence of its own too.
+  const changesRandom = seededRandom((options.seed ?? 20261121) + 3);
+  plantChangeFeedDemo({ now, guid: () => seededGuid(changesRandom), groups: directory, add: reportRecords.add, records: reportRecords.records });
 
   return {
     tenantId: DEMO_TENANT_ID,

@@ -171,6 +171,48 @@ describe('the shared audit log on the demo tenant', () => {
     expect(expectWindowTiled(firstPages, '2026-10-23T09:00:00Z')).toBeGreaterThan(1);
   });
 
+  it("keeps every change of the change feed's days, beyond the few a story shows, and each older object's last few", async () => {
+    const busy = '5e0b7c2a-1d3f-4a6b-9c8d-7e6f5a4b3c2d';
+    const quiet = '6f1c8d3b-2e4a-4b7c-8d9e-0f1a2b3c4d5e';
+    const event = (resourceId: string, index: number, daysAgo: number) =>
+      auditEvent(`0000000${resourceId.slice(0, 1)}-0000-4000-8000-${String(index).padStart(12, '0')}`, '8c0b9a6d-4e3f-4d2c-9b1a-0f9e8d7c6b5a', {
+        resourceId,
+        resourceName: 'Busy policy',
+        resourceType: 'DeviceConfiguration',
+        operation: 'Patch',
+        verb: 'Patch',
+        at: new Date(now.getTime() - daysAgo * 86_400_000).toISOString(),
+        actor: { user: 'erin@contoso.com' },
+        result: 'Success',
+      }) as unknown as GraphRecord;
+    // Eight changes of one object in the last month and three before; two of another this month and six before.
+    const planted = [
+      ...Array.from({ length: 8 }, (_, index) => event(busy, index, 1 + index * 3)),
+      ...Array.from({ length: 3 }, (_, index) => event(busy, 20 + index, 60 + index)),
+      ...Array.from({ length: 2 }, (_, index) => event(quiet, 40 + index, 2 + index)),
+      ...Array.from({ length: 6 }, (_, index) => event(quiet, 50 + index, 90 + index)),
+    ];
+    // A new list, not the old one grown: the simulator serves a list's pages again as it first sent them until the list is replaced.
+    const before = tenant.collections.auditEvents;
+    tenant.collections.auditEvents = [...before, ...planted];
+    try {
+      const memory = keptTexts();
+      const year = new Date(now.getTime() - 365 * 86_400_000);
+      const kept = async () => {
+        const log = await new SharedAuditLog(memory).read({ graph: harness.client(), now: () => now }, year, new AbortController().signal);
+        if (!log.ok) throw new Error(log.reason);
+        const of = (id: string) => log.value.entries.filter((entry) => entry.resources.some((resource) => resource.id === id)).length;
+        return [of(busy), of(quiet)];
+      };
+      // The busy object's eight recent changes (none older: five are kept in all); the quiet one's two and three more.
+      expect(await kept()).toEqual([8, 5]);
+      // As kept in the state, for the next process.
+      expect(await kept()).toEqual([8, 5]);
+    } finally {
+      tenant.collections.auditEvents = before;
+    }
+  });
+
   it('reads the whole window again when the kept log is torn', async () => {
     const memory = keptTexts();
     memory.texts.set(KEPT_AUDIT_LOG, '{"since": 1, "nextFrom": "torn"');
