@@ -18,6 +18,7 @@ import { PRODUCT_READS } from '../src/core/upstream-reads.js';
 import { SharedAuditLog } from '../src/core/audit-story/shared-audit-log.js';
 import { nodeSha256Hex } from '../src/app/node-digest.js';
 import { AUDIT_EVENTS_PATH } from '../src/core/audit-story/read-audit-log.js';
+import { emptyKnownNames, loadChangeFeed } from '../src/core/changes/load.js';
 
 export interface LoadFigures {
   reports: string[];
@@ -40,7 +41,8 @@ export interface LoadFigures {
 
 async function main(): Promise<void> {
   const ids = process.argv.slice(2);
-  if (ids.length === 0 || !ids.every((id) => REPORTS.has(id))) throw new Error(`usage: load-once <report id>...; got ${ids.join(' ')}`);
+  if (ids[0] === 'changes') return feedTwice(Number(ids[1] ?? '7'));
+  if (ids.length === 0 || !ids.every((id) => REPORTS.has(id))) throw new Error(`usage: load-once <report id>... | load-once changes <days>; got ${ids.join(' ')}`);
   const config = readConfig(process.env);
   if (!config.ok || config.config.connection.mode !== 'tenant') throw new Error('load-once needs a tenant in the environment (the bench starts one)');
   const connection = config.config.connection;
@@ -139,6 +141,67 @@ async function main(): Promise<void> {
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   await transport.close();
+}
+
+/** The tenant's Graph client as a load makes it, every exchange recorded. */
+async function benchGraph(): Promise<{ graph: GraphClient; exchanges: LoadFigures['exchanges']; close: () => Promise<void> }> {
+  const config = readConfig(process.env);
+  if (!config.ok || config.config.connection.mode !== 'tenant') throw new Error('load-once needs a tenant in the environment (the bench starts one)');
+  const connection = config.config.connection;
+  const exchanges: LoadFigures['exchanges'] = [];
+  const transport = createHttpTransport();
+  const tokens = createMsalTokenSource({ ...connection, transport });
+  const graph = new GraphClient({
+    reads: PRODUCT_READS,
+    baseUrl: connection.graphBaseUrl,
+    tokens,
+    transport,
+    maxConcurrency: Number(process.env.BENCH_CONCURRENCY ?? 8),
+    onExchange: ({ method, path, status }) => exchanges.push({ method, path, status }),
+  });
+  await tokens.getToken();
+  return { graph, exchanges, close: () => transport.close() };
+}
+
+/**
+ * The change feed of the last `days`, twice in one process as the server serves it: cold (the log
+ * read for the window, the settings, groups and filters that name it), then warm (the log's new
+ * pages only, and what changed since). Prints `{ cold, warm }`, each a load's figures.
+ */
+async function feedTwice(days: number): Promise<void> {
+  const { graph, exchanges, close } = await benchGraph();
+  const auditLog = new SharedAuditLog();
+  const known = emptyKnownNames();
+  const pass = async (): Promise<LoadFigures> => {
+    const from = exchanges.length;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const result = await loadChangeFeed({ graph, auditLog }, { since: new Date(Date.now() - days * 86_400_000) }, new AbortController().signal, known);
+    const timeMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const mine = exchanges.slice(from);
+    const units: Record<BudgetName, number> = { intune: 0, 'intune-auditing': 0, directory: 0 };
+    for (const exchange of mine) if (exchange.method === 'GET' && ![429, 503, 504].includes(exchange.status ?? 0)) units[budgetOf(exchange.path.split('?')[0]!)] += 1;
+    const changes = result.state === 'loaded' ? result.feed.changes.length : 0;
+    return {
+      reports: ['changes'],
+      states: [result.state],
+      findings: changes,
+      rows: changes,
+      timeMs,
+      exchanges: mine,
+      auditRequests: mine.filter((exchange) => exchange.path.split('?')[0]!.endsWith(AUDIT_EVENTS_PATH)).length,
+      units,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      peakHeapMb: process.memoryUsage().heapUsed / 1024 / 1024,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      deriveMs: 0,
+    };
+  };
+  const cold = await pass();
+  const warm = await pass();
+  process.stdout.write(`${JSON.stringify({ cold, warm })}\n`);
+  await close();
 }
 
 main().catch((error: unknown) => {

@@ -107,6 +107,19 @@ async function measure(ids: string[], env: Record<string, string>, memoryDir?: s
   return JSON.parse(output) as LoadFigures;
 }
 
+/** The change feed of the last `days`, cold then warm, in a process of its own (load-once.ts, `changes`). */
+async function measureFeed(days: number, env: Record<string, string>): Promise<{ cold: LoadFigures; warm: LoadFigures }> {
+  const child = spawn(process.execPath, [loadOnce, 'changes', String(days)], {
+    env: { ...process.env, ...env, BENCH_CONCURRENCY: String(concurrency) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`measuring the change feed failed (exit ${code})`);
+  return JSON.parse(output) as { cold: LoadFigures; warm: LoadFigures };
+}
+
 /**
  * Microsoft's own limits as a floor (learn.microsoft.com/graph/throttling-limits, per app per
  * tenant: Intune 1,000 requests per 20 s, and Intune's audit log 1,000 per 20 s of its own ("Intune
@@ -209,6 +222,23 @@ async function main(): Promise<void> {
     } finally {
       rmSync(storiesDir, { recursive: true, force: true });
     }
+    // The change feed of a week: cold, then warm in the same process, as the server serves it again.
+    let feed: { cold: LoadFigures; warm: LoadFigures } | undefined;
+    if (!only) {
+      await windowPassed();
+      feed = await measureFeed(7, simulator.env);
+      for (const pass of ['cold', 'warm'] as const) {
+        const figures = feed[pass];
+        if (figures.states[0] !== 'loaded') throw new Error('the change feed failed to load on the large tenant');
+        console.log(
+          row(
+            `the change feed of a week (${pass}: ${figures.auditRequests.toLocaleString('en')} audit log requests, ${figures.rows.toLocaleString('en')} changes)`,
+            figures,
+            floorOf(figures),
+          ),
+        );
+      }
+    }
     if (wanted('all')) {
       await windowPassed();
       const all = await measure([...REPORT_IDS], simulator.env);
@@ -243,6 +273,12 @@ async function main(): Promise<void> {
     if (measured.all) console.log(`| all seven within 1.3× their floor | ${ratio(measured.all).toFixed(2)}× | ${verdict(ratio(measured.all) <= 1.3)} |`);
     if (stories.warm) {
       console.log(`| a warm load of reports 2 and 3 reads at most a few audit log pages | ${stories.warm.auditRequests} | ${verdict(stories.warm.auditRequests <= 3)} |`);
+    }
+    if (feed) {
+      const warmRatio = feed.warm.timeMs / floorOf(feed.warm);
+      console.log(
+        `| a warm change feed within 1.3× its floor | ${warmRatio.toFixed(2)}× (${Math.round(feed.warm.timeMs).toLocaleString('en')} ms, ${feed.warm.exchanges.length} requests) | ${verdict(warmRatio <= 1.3)} |`,
+      );
     }
     console.log(`| no 429 answered to the client's own pace | ${throttled} | ${verdict(!throttling || throttled === 0)} |`);
     if (measured.all && throttling) console.log(`\n${budgetWords('All seven together', measured.all.figures)}`);

@@ -1,13 +1,13 @@
 /**
  * The change feed as every front end asks for it (docs/contract.md, "The change feed"): the tenant's
  * changes in a window, read through the audit log the reports share (read once, then only what is
- * new) and named by what the feed's own reads give (src/core/changes/load.ts). Loads that ask for
- * the same window at once share one read.
+ * new) and named by what the feed's own reads give (src/core/changes/load.ts), kept for the next
+ * feed, which reads only what changed since. Loads that ask for the same window at once share one read.
  */
 
 import type { GraphReader } from '../core/graph/graph-reader.js';
 import type { AuditLogSource } from '../core/reports/report-model.js';
-import { loadChangeFeed } from '../core/changes/load.js';
+import { emptyKnownNames, loadChangeFeed } from '../core/changes/load.js';
 import type { ChangeFeedResult } from '../core/changes/load.js';
 import type { ChangeWindow } from '../core/changes/change-feed.js';
 import { errorText } from '../core/error-text.js';
@@ -28,6 +28,8 @@ export interface ChangeFeedRequest {
 
 export class ChangeFeedService {
   private readonly underWay = new Map<string, Promise<ChangeFeedResult>>();
+  /** What earlier feeds named: a later one reads only the settings of policies changed since, and ids not named yet. */
+  private readonly known = emptyKnownNames();
 
   constructor(private readonly options: ChangeFeedServiceOptions) {}
 
@@ -42,6 +44,7 @@ export class ChangeFeedService {
       { graph, auditLog, ...(now ? { now } : {}), ...(request.onProgress ? { onProgress: request.onProgress } : {}) },
       window,
       request.signal ?? new AbortController().signal,
+      this.known,
     ).then(
       (result) => {
         log(`change feed: ${result.state === 'loaded' ? `${result.feed.changes.length} changes` : 'load error'} in ${Date.now() - started} ms`);

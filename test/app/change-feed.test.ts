@@ -6,6 +6,8 @@ import type { ChangeFeedResult } from '../../src/core/changes/load.js';
 import type { LoadMemory } from '../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../support/simulated-tenant.js';
+import { auditEvent } from '../../src/core/audit-story/demo-records.js';
+import type { GraphRecord } from '../../src/sim/tenants/sim-tenant.js';
 
 const NOW = new Date();
 const harness = useTestSimulator({ tenant: buildDemoTenant({ now: NOW }) });
@@ -57,11 +59,55 @@ describe('the change feed on the demo tenant (strict simulator)', () => {
     expect(batched.filter((path) => path.startsWith('/v1.0/groups/'))).toHaveLength(1);
     expect(sent.filter((path) => !['/v1.0/deviceManagement/auditEvents', '/beta/deviceManagement/assignmentFilters', '/beta/$batch', '/v1.0/$batch'].includes(path))).toEqual([]);
 
-    // The next feed reads only the log's new events, from an hour before the last read began.
+    // The next feed reads only the log's new events, from an hour before the last read began, and
+    // nothing to name them: its policies have not changed since they were read, its ids are named.
     harness.sim.graph.clearLog();
-    loaded(await feeds.feed({ since: new Date(NOW.getTime() - 86_400_000) }));
+    const warm = loaded(await feeds.feed(WEEK));
+    expect(harness.sim.graph.requests.map((request) => request.path)).toEqual(['/v1.0/deviceManagement/auditEvents']);
     const logReads = harness.sim.graph.requests.filter((request) => request.path === '/v1.0/deviceManagement/auditEvents');
-    expect(logReads).toHaveLength(1);
+    expect(warm.feed.changes.find((change) => change.object.name === 'Firewall - Datacenter')!.details[0]).toMatchObject({
+      name: 'Enable Domain Network Firewall',
+      after: 'False',
+    });
+
+    // A policy changed since: the next feed reads its settings again, and only its.
+    const lab = harness.sim.tenant.collections.configurationPolicies!.find((policy) => policy.name === 'Firewall - Lab')!;
+    const before = harness.sim.tenant.collections.auditEvents!;
+    // A new list, not the old one grown: the simulator serves a list's pages again as it first sent them until the list is replaced.
+    harness.sim.tenant.collections.auditEvents = [
+      ...before,
+      auditEvent('7f3e2d1c-0b9a-4876-9543-210fedcba987', '6e2d1c0b-9a87-4654-8321-0fedcba98765', {
+        resourceId: lab.id,
+        resourceName: 'Firewall - Lab',
+        resourceType: 'DeviceManagementConfigurationPolicy',
+        operation: 'Patch',
+        verb: 'Patch',
+        at: new Date(Date.now() - 60_000).toISOString(),
+        actor: { user: 'erin@contoso.com' },
+        result: 'Success',
+        properties: [
+          {
+            name: 'Settings[0].SettingInstance.ChoiceSettingValue.Value',
+            oldValue: 'vendor_msft_firewall_mdmstore_domainprofile_enablefirewall_false',
+            newValue: 'vendor_msft_firewall_mdmstore_domainprofile_enablefirewall_true',
+          },
+        ],
+      }) as unknown as GraphRecord,
+    ];
+    try {
+      harness.sim.graph.clearLog();
+      const after = loaded(await feeds.feed(WEEK));
+      expect(after.feed.changes[0]).toMatchObject({
+        by: 'erin@contoso.com',
+        object: { name: 'Firewall - Lab' },
+        details: [{ name: 'Enable Domain Network Firewall', before: 'False', after: 'True' }],
+      });
+      expect(harness.sim.graph.requests.filter((request) => request.inBatch).map((request) => request.path)).toEqual([
+        `/beta/deviceManagement/configurationPolicies/${lab.id}/settings`,
+      ]);
+    } finally {
+      harness.sim.tenant.collections.auditEvents = before;
+    }
     const from = Date.parse(/activityDateTime ge (\S+)/.exec(new URLSearchParams(logReads[0]!.query).get('$filter') ?? '')?.[1] ?? '');
     expect(Date.now() - from).toBeLessThan(2 * 3_600_000);
   });

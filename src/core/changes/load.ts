@@ -37,8 +37,26 @@ export const MAX_GROUPS_NAMED = 200;
 
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
+/**
+ * What earlier feeds named, kept by whoever serves feeds again (the app's ChangeFeedService): a
+ * policy's setting and option names as read after its newest change then (`upTo`), so a later feed
+ * reads again only the settings of policies changed since; groups and filters by id. A warm cycle
+ * then reads the log's new pages and the settings of the policies they name, and nothing else.
+ */
+export interface KnownNames {
+  policies: Map<string, { upTo: number; settings: ReadonlyMap<string, string>; options: ReadonlyMap<string, string> }>;
+  byId: Map<string, string>;
+}
+
+export function emptyKnownNames(): KnownNames {
+  return { policies: new Map(), byId: new Map() };
+}
+
+/** Past this many policies or ids, what was named is forgotten and read again: a bound on what one process keeps. */
+export const MAX_KNOWN_NAMES = 5_000;
+
 /** The feed for a window: read through the tenant's shared log where the context carries one, else read for the window alone (the CLI). */
-export async function loadChangeFeed(context: LoadContext, window: ChangeWindow, signal: AbortSignal): Promise<ChangeFeedResult> {
+export async function loadChangeFeed(context: LoadContext, window: ChangeWindow, signal: AbortSignal, known: KnownNames = emptyKnownNames()): Promise<ChangeFeedResult> {
   const now = context.now?.() ?? new Date();
   const generatedAt = now.toISOString();
   const log = await readLog(context, window.since, signal);
@@ -51,7 +69,11 @@ export async function loadChangeFeed(context: LoadContext, window: ChangeWindow,
   const entries = log.value.entries;
   const unnamed = changeFeed(entries, window, now);
   const notes: string[] = [];
-  const names = await namesFor(context, unnamed, signal, notes);
+  if (known.policies.size > MAX_KNOWN_NAMES || known.byId.size > MAX_KNOWN_NAMES) {
+    known.policies.clear();
+    known.byId.clear();
+  }
+  const names = await namesFor(context, unnamed, signal, notes, known);
   const feed = names === NO_NAMES ? unnamed : changeFeed(entries, window, now, names);
   if (feed.otherEvents > 0)
     notes.push(
@@ -75,54 +97,78 @@ function statusOf(reason: string): number | null {
   return status ? Number(status) : null;
 }
 
-/** The names the feed's values need, read only for what it shows; what could not be read is said in `notes`. */
-async function namesFor(context: LoadContext, feed: ChangeFeed, signal: AbortSignal, notes: string[]): Promise<ChangeNames> {
-  const policies = new Set<string>();
+/** The names the feed's values need, read only for what it shows and was not named before; what could not be read is said in `notes`. */
+async function namesFor(context: LoadContext, feed: ChangeFeed, signal: AbortSignal, notes: string[], known: KnownNames): Promise<ChangeNames> {
+  // Each settings catalog policy the feed shows a value of, with its newest change in the feed.
+  const policies = new Map<string, number>();
   const groups = new Set<string>();
   const filters = new Set<string>();
   for (const change of feed.changes) {
-    if (change.object.kind === 'settings-catalog' && change.action !== 'deleted' && change.details.length > 0 && isGraphId(change.object.id))
-      policies.add(change.object.id.toLowerCase());
+    if (change.object.kind === 'settings-catalog' && change.action !== 'deleted' && change.details.length > 0 && isGraphId(change.object.id)) {
+      const id = change.object.id.toLowerCase();
+      policies.set(id, Math.max(policies.get(id) ?? 0, Date.parse(change.at)));
+    }
     for (const detail of change.details) {
       // Told by the property as the log names it: an id is a group's or a filter's only where the property says so.
       const property = (detail.logged?.name ?? detail.name).toLowerCase();
-      const ids = [detail.before, detail.after].flatMap((value) => value?.match(GUID) ?? []);
-      if (property.includes('filterid')) for (const id of ids) filters.add(id.toLowerCase());
-      else if (property.includes('groupid')) for (const id of ids) groups.add(id.toLowerCase());
+      const ids = [detail.before, detail.after].flatMap((value) => value?.match(GUID) ?? []).map((id) => id.toLowerCase());
+      if (property.includes('filterid')) for (const id of ids) filters.add(id);
+      else if (property.includes('groupid')) for (const id of ids) groups.add(id);
     }
   }
   if (policies.size === 0 && groups.size === 0 && filters.size === 0) return NO_NAMES;
-  const [settings, groupNames, filterNames] = await Promise.all([
-    settingNamesOf(context, [...policies], signal, notes),
-    groupNamesOf(context, [...groups], notes),
-    filterNamesOf(context, filters, signal, notes),
+  // Only what was not named after its newest change, and ids not named before.
+  const stale = [...policies].filter(([id, newest]) => (known.policies.get(id)?.upTo ?? -1) < newest).map(([id]) => id);
+  const newGroups = [...groups].filter((id) => !known.byId.has(id));
+  const newFilters = new Set([...filters].filter((id) => !known.byId.has(id)));
+  const [read, groupNames, filterNames] = await Promise.all([
+    settingNamesOf(context, stale, signal, notes),
+    groupNamesOf(context, newGroups, notes),
+    filterNamesOf(context, newFilters, signal, notes),
   ]);
-  return { ...settings, byId: new Map([...groupNames, ...filterNames]) };
-}
-
-async function settingNamesOf(context: LoadContext, ids: string[], signal: AbortSignal, notes: string[]): Promise<Pick<ChangeNames, 'settings' | 'options'>> {
+  for (const [id, names] of read) known.policies.set(id, { upTo: policies.get(id) ?? 0, ...names });
+  for (const [id, name] of [...groupNames, ...filterNames]) known.byId.set(id, name);
   const settings = new Map<string, string>();
   const options = new Map<string, string>();
-  if (ids.length === 0) return { settings, options };
-  const named = ids.slice(0, MAX_POLICIES_NAMED);
-  if (ids.length > named.length) notes.push(`The settings of ${ids.length - named.length} more policies were not read: their values are shown as the audit log writes them.`);
+  for (const id of policies.keys()) {
+    const names = known.policies.get(id);
+    if (!names) continue;
+    for (const [key, name] of names.settings) if (!settings.has(key)) settings.set(key, name);
+    for (const [key, name] of names.options) if (!options.has(key)) options.set(key, name);
+  }
+  return { settings, options, byId: known.byId };
+}
+
+/** The names of the settings and options of each policy whose settings were read whole, by lower-case policy id; a policy whose read failed is not kept, so the next feed tries it again. */
+async function settingNamesOf(
+  context: LoadContext,
+  ids: string[],
+  signal: AbortSignal,
+  notes: string[],
+): Promise<Map<string, { settings: Map<string, string>; options: Map<string, string> }>> {
+  const named = new Map<string, { settings: Map<string, string>; options: Map<string, string> }>();
+  if (ids.length === 0) return named;
+  const toRead = ids.slice(0, MAX_POLICIES_NAMED);
+  if (ids.length > toRead.length) notes.push(`The settings of ${ids.length - toRead.length} more policies were not read: their values are shown as the audit log writes them.`);
   const reads = await readPolicySettings(
     context.graph,
-    named.map((id) => ({ id })),
+    toRead.map((id) => ({ id })),
     signal,
     { optionNames: true },
   );
   const failed: string[] = [];
-  for (const read of reads.values()) {
-    if (read.readFailure) failed.push(read.readFailure);
-    for (const [id, name] of Object.entries(read.settingNames ?? {})) if (!settings.has(id)) settings.set(id, name);
-    for (const [id, name] of Object.entries(read.optionNames ?? {})) if (!options.has(id)) options.set(id, name);
+  for (const [id, read] of reads) {
+    if (read.readFailure) {
+      failed.push(read.readFailure);
+      continue;
+    }
+    named.set(id.toLowerCase(), { settings: new Map(Object.entries(read.settingNames ?? {})), options: new Map(Object.entries(read.optionNames ?? {})) });
   }
   if (failed.length > 0)
     notes.push(
       `The settings of ${failed.length} ${failed.length === 1 ? 'policy' : 'policies'} could not be read (${[...new Set(failed)].join(', ')}; ${pathFor(POLICY_SETTINGS_READ, '{id}')}): their changed values are shown as the audit log writes them.`,
     );
-  return { settings, options };
+  return named;
 }
 
 async function groupNamesOf(context: LoadContext, ids: string[], notes: string[]): Promise<Map<string, string>> {
