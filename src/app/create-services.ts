@@ -19,6 +19,10 @@ import { countedReader } from './request-count.js';
 import { SharedAuditLog } from '../core/audit-story/shared-audit-log.js';
 import { nodeSha256Hex } from './node-digest.js';
 import { ChangeFeedService } from './change-feed-service.js';
+import { BaselineRecords, InMemoryDemoBaseline } from './baseline-records.js';
+import { BaselineService } from './baseline-service.js';
+import { demoBaselineBook } from '../core/reports/baseline-drift/demo.js';
+import { baselineDriftReport } from '../core/reports/baseline-drift/definition.js';
 
 export interface ServicesOptions {
   /** The tenant, or the demo tenant, as `openGraphConnection` opens it: its Graph client and its label. */
@@ -74,6 +78,8 @@ export interface AppServices {
   viewerScopes?: ViewerScopes;
   /** What changed in the tenant, from the audit log the reports share; absent without a Graph client. */
   changes?: ChangeFeedService;
+  /** Approving policies for report 8's baseline; absent for a caller that keeps no state (the command line). */
+  baselines?: BaselineService;
 }
 
 /**
@@ -100,7 +106,20 @@ export function createServices(options: ServicesOptions): AppServices {
     made.cache.keepRecordsOf(id);
     return (await made.cache.recordsOf(id))?.records ?? null;
   };
-  const load = options.load ?? loadThrough(registry, graph, { auditLog, digest: nodeSha256Hex, recordsOf, ...options.loadOptions, ...(memory ? { memory } : {}) });
+  // Report 8's approved baseline: in the store, shared by instances; the demo's, where the demo keeps none yet (baseline-drift/demo.ts).
+  const seed = connection.demo ? demoBaselineBook : undefined;
+  const baselineRecords = store ? new BaselineRecords(store, seed ? { seed } : {}) : undefined;
+  const approvedBaseline = baselineRecords ?? (seed ? new InMemoryDemoBaseline(seed) : undefined);
+  const load =
+    options.load ??
+    loadThrough(registry, graph, {
+      auditLog,
+      digest: nodeSha256Hex,
+      recordsOf,
+      ...options.loadOptions,
+      ...(memory ? { memory } : {}),
+      ...(approvedBaseline ? { approvedBaseline } : {}),
+    });
   const history = store ? new HistoryRecords(store) : undefined;
   const upstream: ReportLoader = async (id, onProgress, request) => {
     // One line per upstream load, so an operator (and the viewers bench) can count them.
@@ -152,6 +171,7 @@ export function createServices(options: ServicesOptions): AppServices {
         }
       : {}),
     ...(options.viewerScope && graph ? { viewerScopes: new ViewerScopes({ graph, cache, log }) } : {}),
+    ...(baselineRecords && registry.has(baselineDriftReport.id) ? { baselines: new BaselineService({ records: baselineRecords, cache, log }) } : {}),
     ...(graph ? { changes: new ChangeFeedService({ graph, auditLog, ...(options.loadOptions?.now ? { now: options.loadOptions.now } : {}), log }) } : {}),
   };
 }

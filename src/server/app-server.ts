@@ -9,6 +9,7 @@ import type { ReportWindows } from '../core/reports/window/report-window.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import { registerAppliesRoute } from './applies-route.js';
+import { registerBaselineRoutes } from './baseline-routes.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
@@ -147,6 +148,12 @@ export function createAppServer(options: AppServerOptions): Server {
   });
 
   registerTriageRoutes(server, {
+    services,
+    authorised,
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  registerBaselineRoutes(server, {
     services,
     authorised,
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),

@@ -11,7 +11,7 @@ export const STORE_RETRY_AFTER_SECONDS = 10;
  * what applies, the tab's files and the health routes do not.
  */
 export function needsStateStore(path: string): boolean {
-  return path.startsWith('/api/reports/') || path === '/api/messages' || path === '/api/notify';
+  return path.startsWith('/api/reports/') || path === '/api/baseline' || path === '/api/messages' || path === '/api/notify';
 }
 
 /**

@@ -154,14 +154,14 @@ describe('the bot with the viewer scope on', () => {
     expect(card).toContain('Contoso (demo) · scope tag Europe');
     const all = cardTexts((answer as { card: unknown }).card);
     // Every report but report 3, whose policies carry their scope tags, report 2, whose beta-read objects do,
-    // report 4, whose devices are read with their tags when the scope is on, and report 6, which their
-    // role's Endpoint Analytics read opens.
-    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 4);
+    // report 4, whose devices are read with their tags when the scope is on, report 8, whose approved
+    // policies carry theirs, and report 6, which their role's Endpoint Analytics read opens.
+    expect(all.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 5);
     expect(all.blocks).toContain('2 open findings, worst Medium');
-    expect(all.runs.filter((text) => /covers the whole tenant: its objects carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 4);
+    expect(all.runs.filter((text) => /covers the whole tenant: its objects carry no scope tags/.test(text))).toHaveLength(REPORT_IDS.length - 5);
     // The central administrator's assignment has no scope tags, but their role reads no connectors, approvals or conflicts.
     const central = cardTexts(((await reply('show overview', administrators().central)) as { card: unknown }).card);
-    expect(central.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 4);
+    expect(central.blocks.filter((text) => text === 'Not in your scope')).toHaveLength(REPORT_IDS.length - 5);
   });
 
   it('a command that cannot yet keep to a scope answers the whole-tenant asker only, and tells the regional one which commands do', async () => {
@@ -220,7 +220,7 @@ describe('posts for one scope tag', () => {
     );
     const schedule = (await services.schedules!.read()).schedules.find((kept) => kept.channel === channel)!;
     expect(schedule.scopeTag).toEqual({ id: VIEWER_SCOPE_DEMO.tags.europe, name: 'Europe' });
-    expect(schedule.reports).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+    expect(schedule.reports).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps', 'baseline-drift']);
     expect(await said('show schedule', regional, channel)).toMatch(/^New findings in scope tag Europe are posted here daily at 09:00 \(UTC\)/);
 
     // The central administrator sets the whole tenant's in another channel; the regional one may neither replace nor stop it.

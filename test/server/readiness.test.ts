@@ -141,8 +141,8 @@ describe('the startup gate', () => {
     expect(await (await fetch(`${base}/api/reports/escrow-gaps`)).json()).toEqual({ served: true });
   });
 
-  it('holds the reports, the triage, the bot and notify; not the catalogue, the tenant, the demo sign-in, what applies or the tab', () => {
-    for (const path of ['/api/reports/escrow-gaps', '/api/reports/escrow-gaps/triage', '/api/reports/1/summary', '/api/messages', '/api/notify'])
+  it('holds the reports, the triage, the approved baseline, the bot and notify; not the catalogue, the tenant, the demo sign-in, what applies or the tab', () => {
+    for (const path of ['/api/reports/escrow-gaps', '/api/reports/escrow-gaps/triage', '/api/reports/1/summary', '/api/baseline', '/api/messages', '/api/notify'])
       expect(needsStateStore(path), path).toBe(true);
     for (const path of ['/api/reports', '/api/tenant', '/api/demo/token', '/api/applies', '/tab/', '/healthz', '/readyz', '/privacy'])
       expect(needsStateStore(path), path).toBe(false);
@@ -203,7 +203,7 @@ describe('consent: the Graph token holds every permission the reports declare', 
     expect(grantedRoles('opaque')).toBeNull();
     expect(missingPermissions('opaque', requiredGraphPermissions(REPORTS))).toEqual([]);
     expect(describeMissingPermissions(requiredGraphPermissions(REPORTS).filter(({ permission }) => permission === 'Group.Read.All'))).toBe(
-      'admin consent is missing for Group.Read.All (report assignment-hygiene cannot load; report admin-approval cannot load; report setting-conflicts cannot load)',
+      'admin consent is missing for Group.Read.All (report assignment-hygiene cannot load; report admin-approval cannot load; report setting-conflicts cannot load; report baseline-drift cannot load)',
     );
   });
 });

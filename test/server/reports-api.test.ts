@@ -131,11 +131,11 @@ describe('transport security', () => {
 });
 
 describe('the tab API: reports', () => {
-  it('lists the seven reports, the setting conflicts report last', async () => {
+  it('lists the eight reports, the drift from the approved baseline last', async () => {
     const response = await get('/api/reports', await userToken());
     const ids = (response.json() as Array<{ id: string }>).map((report) => report.id);
-    expect(ids).toHaveLength(7);
-    expect(ids.at(-1)).toBe('setting-conflicts');
+    expect(ids).toHaveLength(8);
+    expect(ids.at(-1)).toBe('baseline-drift');
     expect(response.headers['cache-control']).toBe('no-store');
   });
 

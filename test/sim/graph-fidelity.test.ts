@@ -168,6 +168,10 @@ describe('the demo tenant as Graph serves it', () => {
         'setting-conflicts/reported-setting-conflict',
         'setting-conflicts/possible-setting-conflict',
         'setting-conflicts/duplicate-setting',
+        'baseline-drift/setting-drifted',
+        'baseline-drift/approved-policy-reassigned',
+        'baseline-drift/approved-policy-unassigned',
+        'baseline-drift/approved-policy-deleted',
       ].sort(),
     );
     const declaredIds = new Set(sim.tenant.declaredFindings.map((finding) => finding.subjectId));

@@ -9,6 +9,7 @@ import { escrowGapsReport } from './escrow-gaps/definition.js';
 import { uncheckedSubjectKey } from './report-model.js';
 import { notCheckedSources } from './not-checked.js';
 import type {
+  ApprovedBaselineSource,
   Finding,
   FindingDraft,
   LoadContext,
@@ -24,6 +25,7 @@ import type {
 } from './report-model.js';
 import { securityPostureReport } from './security-posture/definition.js';
 import { settingConflictsReport } from './setting-conflicts/definition.js';
+import { baselineDriftReport } from './baseline-drift/definition.js';
 import { startupReliabilityReport } from './startup-reliability/definition.js';
 import { DEFAULT_THRESHOLDS } from './thresholds.js';
 import type { ReportThresholds } from './thresholds.js';
@@ -165,6 +167,7 @@ export const REPORTS = new ReportRegistry([
   adminApprovalReport,
   startupReliabilityReport,
   settingConflictsReport,
+  baselineDriftReport,
 ] as ReportDefinition<unknown>[]);
 
 export const REPORT_IDS: readonly ReportId[] = REPORTS.ids;
@@ -196,6 +199,8 @@ export interface LoadReportOptions {
    * under, or null when none can be shared: the load then loads them itself.
    */
   recordsOf?: (id: ReportId) => Promise<unknown>;
+  /** The approved baseline kept in the app's state (report 8); absent where none is kept (the command line). */
+  approvedBaseline?: ApprovedBaselineSource;
 }
 
 /**
@@ -241,6 +246,7 @@ async function loadDefinedReport(
       ...(onProgress ? { onProgress: (source, count) => onProgress({ report: id, source, records: count }) } : {}),
       ...(memory ? { memory: { read: (name) => memory.read(`${id}-${name}`), write: (name, text) => memory.write(`${id}-${name}`, text) } } : {}),
       ...(options.auditLog ? { auditLog: options.auditLog } : {}),
+      ...(options.approvedBaseline ? { approvedBaseline: options.approvedBaseline } : {}),
     };
     const recordsOfReport = async (other: ReportId): Promise<unknown> => {
       if (!definition.builtOn?.includes(other)) throw new Error(`report "${id}" asked for the records of "${other}", which it is not built on`);

@@ -315,6 +315,18 @@ export interface LoadContext {
    * "Loading once for everyone"), else loaded for this load. Set by the registry for every load.
    */
   recordsOfReport?: (id: ReportId) => Promise<unknown>;
+  /** The approved baseline kept in the app's state, for report 8; absent where none is kept (the command line). */
+  approvedBaseline?: ApprovedBaselineSource;
+}
+
+/**
+ * Where report 8 reads the approved baseline from (src/app/baseline-records.ts): the book, or a
+ * failure thrown (a torn book, a store out of reach), which makes the report a load error rather
+ * than "nothing approved". It is handed the policies as they are now, from which the demo's
+ * baseline is made where the demo keeps none yet. Typed loosely here so the model needs no report's types.
+ */
+export interface ApprovedBaselineSource {
+  read(current: ReadonlyMap<string, unknown>): Promise<unknown>;
 }
 
 /**

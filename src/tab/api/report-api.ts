@@ -181,6 +181,11 @@ export class ReportApi {
     return (await this.send<TriageView>(`/api/reports/${encodeURIComponent(id)}/triage`, { method: 'POST', body: JSON.stringify(request) })).value;
   }
 
+  /** Approves a policy as it is now, or withdraws its approval, for report 8's baseline (docs/contract.md, "The approved baseline"). */
+  async changeBaseline(action: 'approve' | 'withdraw', policyId: string): Promise<void> {
+    await this.send<unknown>('/api/baseline', { method: 'POST', body: JSON.stringify({ action, policyId }) });
+  }
+
   /** What applies to a device, a user or a group (docs/contract.md, "What applies"). */
   async applies(query: string, signal?: AbortSignal): Promise<AppliesResult> {
     return (await this.getJson<AppliesResult>(`/api/applies?q=${encodeURIComponent(query)}`, signal)).value;

@@ -10,6 +10,7 @@ import { ConflictSidesSection } from './ConflictSides.js';
 import type { ConflictComparison } from './ConflictSides.js';
 import { SEVERITY_BADGE } from './severity.js';
 import { TriageControls } from './TriageControls.js';
+import { BaselineControls } from './BaselineControls.js';
 import type { RowLink } from '../table/row-link.js';
 
 const useStyles = makeStyles({
@@ -38,6 +39,8 @@ export interface FindingDetailsProps {
     appliesQuery?: string;
     /** A setting-conflict row's policies and their values, shown side by side first. */
     comparison?: ConflictComparison;
+    /** A policy a Triager may approve as it is for report 8's baseline (and, in report 8, withdraw). */
+    approvable?: { policyId: string; withdrawable: boolean };
   } | null;
   kinds: FindingKindTable;
   /** The report's triage: decisions and what this user may do, or why it cannot be shown. */
@@ -46,6 +49,8 @@ export interface FindingDetailsProps {
   onClose: () => void;
   /** Asks what applies to the row's device (its `appliesQuery`). */
   onWhatApplies?: (query: string) => void;
+  /** Approves the row's policy as it is, or withdraws it (its `approvable`); whether this user may. */
+  baseline?: { canApprove: boolean; onChange: (action: 'approve' | 'withdraw', policyId: string) => Promise<ApiError | null> };
 }
 
 /**
@@ -54,7 +59,7 @@ export interface FindingDetailsProps {
  * to change that), why it matters, how to fix it step by step with the Microsoft Learn pages behind
  * the steps, and the object's page in the Intune admin center.
  */
-export function FindingDetails({ subject, kinds, triage, format, onClose, onWhatApplies }: FindingDetailsProps) {
+export function FindingDetails({ subject, kinds, triage, format, onClose, onWhatApplies, baseline }: FindingDetailsProps) {
   const styles = useStyles();
   return (
     <OverlayDrawer position="end" size="medium" open={subject !== null} onOpenChange={(_, data) => !data.open && onClose()} aria-label="Finding details">
@@ -78,6 +83,15 @@ export function FindingDetails({ subject, kinds, triage, format, onClose, onWhat
           </div>
         ) : null}
         {subject?.comparison ? <ConflictSidesSection comparison={subject.comparison} locale={format.locale} /> : null}
+        {subject?.approvable && baseline ? (
+          <BaselineControls
+            key={subject.approvable.policyId}
+            policyId={subject.approvable.policyId}
+            withdrawable={subject.approvable.withdrawable}
+            {...baseline}
+            className={styles.finding}
+          />
+        ) : null}
         {subject?.findings.map((finding) => {
           const kind = findingKind(kinds, finding.kind);
           const { remediation } = kind;

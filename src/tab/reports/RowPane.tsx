@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ReportResult } from '../../core/reports/report-model.js';
 import type { TriageRequest } from '../../core/triage/triage-book.js';
-import type { ApiError, ReportApi } from '../api/report-api.js';
+import { ApiError } from '../api/report-api.js';
+import type { ReportApi } from '../api/report-api.js';
 import { AppliesDialog } from '../applies/AppliesDialog.js';
 import type { FormatContext } from '../table/cell-format.js';
 import { FindingDetails } from './FindingDetails.js';
@@ -40,6 +41,22 @@ export function RowPane({ api, report, subject, triage, change, format, onClose 
         }
         format={format}
         onClose={onClose}
+        {...(triage.phase === 'loaded'
+          ? {
+              baseline: {
+                canApprove: triage.view.canTriage,
+                onChange: async (action: 'approve' | 'withdraw', policyId: string) => {
+                  try {
+                    await api.changeBaseline(action, policyId);
+                    return null;
+                  } catch (error) {
+                    if (error instanceof ApiError) return error;
+                    throw error;
+                  }
+                },
+              },
+            }
+          : {})}
         onWhatApplies={(query) => {
           onClose();
           setApplies(query);

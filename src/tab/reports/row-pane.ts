@@ -9,8 +9,12 @@ import type { FindingDetailsProps, FindingStory } from './FindingDetails.js';
 import type { ReportSection } from './report-sections.js';
 
 /** What a row's pane shows, whichever source its rows come from: its name and link, findings, recent changes, every cell, and "What applies" for a device. */
+/** The reports whose rows are settings catalog policies a Triager may approve for report 8's baseline, and whether an approval can be withdrawn there. */
+const APPROVABLE: Readonly<Record<string, { withdrawable: boolean }>> = { 'baseline-drift': { withdrawable: true }, 'security-posture': { withdrawable: false } };
+const POLICY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function rowPane(
-  report: Pick<ReportResult, 'auditLog'>,
+  report: Pick<ReportResult, 'auditLog'> & Partial<Pick<ReportResult, 'report'>>,
   section: Pick<ReportSection, 'nameKey' | 'columns' | 'subject'>,
   row: ReportRow,
   findings: Finding[],
@@ -25,6 +29,10 @@ export function rowPane(
     fields: section.columns.map((column) => ({ label: column.label, text: fullText(row, column, format) })),
     // A setting's conflict (report 7): its policies and their values side by side.
     ...comparisonOf(section, row, name, format),
+    // A policy's row in report 8 or report 3: the pane offers to approve it as it is (a Triager's).
+    ...(report.report && APPROVABLE[report.report] && typeof row.id === 'string' && POLICY_ID.test(row.id)
+      ? { approvable: { policyId: row.id, withdrawable: APPROVABLE[report.report]!.withdrawable } }
+      : {}),
     // A table of devices (the report's `rowSubjects`): the pane asks what applies to the row's device by its name.
     ...(section.subject === 'device' && typeof row[section.nameKey] === 'string' && row[section.nameKey] !== '' ? { appliesQuery: String(row[section.nameKey]) } : {}),
   };

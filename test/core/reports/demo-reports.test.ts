@@ -7,6 +7,7 @@ import { LAPS_MAY_BE_IN_AD, LAPS_NOT_SUPPORTED, joinTypeNotice } from '../../../
 import { loadReport } from '../../../src/core/reports/registry.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
+import { demoApprovedBaseline } from '../../support/demo-baseline.js';
 import { declaredFindingsFor } from '../../../src/sim/tenants/sim-tenant.js';
 import { ROW_SCOPE_TAGS_KEY } from '../../../src/core/viewer-scope/scope-tag-ids.js';
 
@@ -16,7 +17,7 @@ const harness = useTestSimulator({ tenant });
 
 const key = (finding: { kind: string; subjectId: string }) => `${finding.kind} ${finding.subjectId.toLowerCase()}`;
 
-describe('the seven reports on the demo tenant', () => {
+describe('the reports on the demo tenant', () => {
   it('tells how far a load has got, per source, in records', async () => {
     const progress: Array<{ report: string; source: string; records: number }> = [];
     await loadReport('escrow-gaps', harness.client(), { now: () => now, onProgress: (step) => progress.push(step) });
@@ -32,7 +33,7 @@ describe('the seven reports on the demo tenant', () => {
     '%s (beta coverage: %s) finds exactly what the scenario declares, each request once',
     async (id: ReportId, betaCoverage: boolean) => {
       const graph = harness.client({ betaCoverage });
-      const result = await loadReport(id, graph, { now: () => now });
+      const result = await loadReport(id, graph, { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
       expect(result.error).toBeNull();
       expect(result.state).toBe('loaded');
       const declared = new Set(
@@ -50,11 +51,11 @@ describe('the seven reports on the demo tenant', () => {
       const requests = harness.sim.graph.requests
         .filter((request) => !['/v1.0/$batch', '/beta/$batch'].includes(request.path))
         .map((request) => `${request.method} ${request.path}?${request.query}`);
-      // The setting conflicts report loaded alone runs reports 3's and 2's loads side by side (with no
+      // The setting conflicts report and report 8, loaded alone, run reports 3's and 2's loads side by side (with no
       // cache to share them), and both read Intune's template list: report 3 for its baselines,
       // report 2 for its intents' platforms.
       const repeated = requests.filter((request, index) => requests.indexOf(request) !== index);
-      expect(repeated).toEqual(id === 'setting-conflicts' ? ['GET /beta/deviceManagement/templates?'] : []);
+      expect(repeated).toEqual(id === 'setting-conflicts' || id === 'baseline-drift' ? ['GET /beta/deviceManagement/templates?'] : []);
       expect(harness.sim.graph.requests.every((request) => request.method === 'GET' || ['/v1.0/$batch', '/beta/$batch'].includes(request.path))).toBe(true);
       harness.sim.graph.clearLog();
     },
@@ -63,7 +64,7 @@ describe('the seven reports on the demo tenant', () => {
   it.each(REPORT_IDS)(
     '%s says how to show each column: a format for each, numbers in number columns, a tone for each verdict, and each finding is a danger or warning',
     async (id) => {
-      const result = await loadReport(id, harness.client(), { now: () => now });
+      const result = await loadReport(id, harness.client(), { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
       harness.sim.graph.clearLog();
       for (const column of result.columns) {
         expect(['text', 'date', 'duration', 'count', 'number', 'status'], column.key).toContain(column.format);
@@ -97,7 +98,7 @@ describe('the seven reports on the demo tenant', () => {
 
 describe("the reports' charts on the demo tenant", () => {
   it.each(REPORT_IDS)('%s charts only cells of its own tables, and thresholds its result carries, and has something to draw', async (id) => {
-    const result = await loadReport(id, harness.client(), { now: () => now });
+    const result = await loadReport(id, harness.client(), { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
     harness.sim.graph.clearLog();
     for (const chart of reportDefinition(id).charts) {
       const columns = result.columns.filter((column) => column.section === chart.section);
@@ -123,10 +124,11 @@ describe("the reports' columns and rows describe themselves", () => {
     'admin-approval': { coverage: 'area', policies: 'policy', requests: 'requested' },
     'startup-reliability': { devices: 'device', apps: 'app', models: 'modelName' },
     'setting-conflicts': { '': 'setting' },
+    'baseline-drift': { '': 'policy' },
   };
 
   it.each(REPORT_IDS)('%s names each table by one declared column, asks of devices only in its tables, and gives wide room only to text', async (id) => {
-    const result = await loadReport(id, harness.client(), { now: () => now });
+    const result = await loadReport(id, harness.client(), { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
     harness.sim.graph.clearLog();
     const tables = [...new Set(result.columns.map((column) => column.section ?? ''))];
     const named = Object.fromEntries(
@@ -144,7 +146,7 @@ describe("the reports' columns and rows describe themselves", () => {
   it.each(REPORT_IDS)('%s declares that its rows carry scope tags exactly when they do, read where Graph gives them (beta)', async (id) => {
     // A post for one scope tag holds those reports. Objects carry `roleScopeTagIds` on beta only, so
     // report 4, and report 2's /v1.0 kinds, carry them only with complete coverage.
-    const result = await loadReport(id, harness.client({ betaCoverage: true }), { now: () => now });
+    const result = await loadReport(id, harness.client({ betaCoverage: true }), { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
     harness.sim.graph.clearLog();
     expect(
       result.rows.some((row) => typeof row[ROW_SCOPE_TAGS_KEY] === 'string'),
@@ -155,7 +157,7 @@ describe("the reports' columns and rows describe themselves", () => {
   it('posts report 4, then report 1, when no report is named, and keeps that out of the catalogue', () => {
     expect(REPORTS.postedByDefault).toEqual(['escrow-gaps', 'connector-health']);
     expect(REPORTS.catalogue().some((presentation) => 'postedByDefault' in presentation)).toBe(false);
-    expect(REPORTS.scopeTagged).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+    expect(REPORTS.scopeTagged).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps', 'baseline-drift']);
     expect(REPORTS.catalogue().some((presentation) => 'scopeTagged' in presentation)).toBe(false);
     expect(REPORTS.catalogue().find((presentation) => presentation.id === 'startup-reliability')?.rowSubjects).toEqual({ devices: 'device' });
   });

@@ -3,6 +3,7 @@ import { REPORTS, loadReport } from '../../../src/core/reports/registry.js';
 import type { ReportId, ReportResult } from '../../../src/core/reports/report-model.js';
 import { buildDemoTenant } from '../../../src/sim/tenants/demo-tenant.js';
 import { useTestSimulator } from '../../support/simulated-tenant.js';
+import { demoApprovedBaseline } from '../../support/demo-baseline.js';
 
 const now = new Date('2026-11-22T09:00:00Z');
 const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
@@ -11,7 +12,7 @@ const harness = useTestSimulator({ tenant: buildDemoTenant({ now }) });
 async function loadAs(id: ReportId, roles: readonly string[]): Promise<ReportResult> {
   const app = harness.sim.addApplication({ roles });
   const graph = harness.client({ clientId: app.clientId, credential: { kind: 'secret', secret: app.secrets[0]! } });
-  return loadReport(id, graph, { now: () => now });
+  return loadReport(id, graph, { now: () => now, approvedBaseline: demoApprovedBaseline(() => now) });
 }
 
 const withoutOne = REPORTS.definitions

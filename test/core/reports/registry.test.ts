@@ -132,7 +132,7 @@ describe('a report added with its folder and one registry line', () => {
     let run = await runCliInProcess(['reports'], registry);
     expect(run.code).toBe(0);
     // Numbered after the seven, as `dmhealth reports` lists them.
-    expect(run.stdout).toMatch(/^ *8 stale-devices +Stale Devices$/m);
+    expect(run.stdout).toMatch(/^ *9 stale-devices +Stale Devices$/m);
 
     // The CLI reads its own demo tenant, the registry's records and the report's own resource.
     run = await runCliInProcess(['report', 'stale-devices', '--format', 'json'], registry, { resources });
@@ -153,7 +153,7 @@ describe('a report added with its folder and one registry line', () => {
 
   it('fails as a whole under --fault through the source its definition names, by its id or its number', async () => {
     expect(readDemoSwitches([], ['stale-devices:403'], REPORTS)).toMatchObject({ ok: false });
-    expect(readDemoSwitches([], ['8:403'], registry)).toEqual({ ok: true, switches: { deny: [], faults: [{ report: 'stale-devices', status: 403 }] } });
+    expect(readDemoSwitches([], ['9:403'], registry)).toEqual({ ok: true, switches: { deny: [], faults: [{ report: 'stale-devices', status: 403 }] } });
     const switches = readDemoSwitches([], ['stale-devices:403'], registry);
     if (!switches.ok) throw new Error(switches.message);
     applyFaults(harness.sim, switches.switches.faults, registry);
@@ -230,7 +230,7 @@ describe('the bot, with the added report', () => {
   });
 
   it('knows it by its names and its number', () => {
-    for (const text of ['show stale devices', 'show stale', 'show 8', 'show stale-devices'])
+    for (const text of ['show stale devices', 'show stale', 'show 9', 'show stale-devices'])
       expect(readMessage(text, COMMANDS, registry).reading, text).toEqual({ kind: 'show', report: 'stale-devices' });
     expect(readMessage('show stale devices', COMMANDS, REPORTS).reading).toMatchObject({ kind: 'unknown-report', name: 'stale devices' });
   });

@@ -148,8 +148,8 @@ describe("a report as one viewer's scope shows it", () => {
 });
 
 describe('who may see each report, as its definition declares it (`seenBy`)', () => {
-  it('reports 2, 3 and 4 carry scope tags, each opened by the reads of every kind it shows; report 6 by Endpoint Analytics/Read; 1, 5 and 7 by no Intune read', () => {
-    expect([...SCOPE_TAGGED_REPORTS]).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps']);
+  it('reports 2, 3, 4 and 8 carry scope tags, each opened by the reads of every kind it shows; report 6 by Endpoint Analytics/Read; 1, 5 and 7 by no Intune read', () => {
+    expect([...SCOPE_TAGGED_REPORTS]).toEqual(['assignment-hygiene', 'security-posture', 'escrow-gaps', 'baseline-drift']);
     expect(REPORTS.ids.map((id) => [id, readsOfTaggedReport(id), areaOfReport(id)])).toEqual([
       ['connector-health', null, null],
       ['assignment-hygiene', ['deviceConfigurations', 'deviceCompliancePolicies', 'mobileApps'], null],
@@ -158,6 +158,7 @@ describe('who may see each report, as its definition declares it (`seenBy`)', ()
       ['admin-approval', null, null],
       ['startup-reliability', null, 'endpointAnalytics'],
       ['setting-conflicts', null, null],
+      ['baseline-drift', ['deviceConfigurations', 'securityBaselines'], null],
     ]);
     expect([...TAGGED_REPORT_AREAS].sort()).toEqual(['deviceCompliancePolicies', 'deviceConfigurations', 'managedDevices', 'mobileApps', 'securityBaselines']);
   });

@@ -13,7 +13,7 @@ describe('the setting conflicts report as it says of itself', () => {
   });
 
   it("is the registry's seventh report, named by its bot names and its number, and its reads are those of reports 3 and 2, the conflict summary, device restrictions profiles and users' enrolled devices", () => {
-    expect(REPORTS.ids.at(-1)).toBe(settingConflictsReport.id);
+    expect(REPORTS.ids[6]).toBe(settingConflictsReport.id);
     for (const name of ['setting conflicts', 'conflicts', 'policy conflicts', 'conflicting settings', '7', 'setting-conflicts'])
       expect(REPORTS.find(name), name).toBe(settingConflictsReport.id);
     const theirs = new Set([...securityPostureReport.reads, ...assignmentHygieneReport.reads]);
