@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { buildDemoTenant } from '../../src/sim/tenants/demo-tenant.js';
+import { REPORT_IDS } from '../../src/core/reports/registry.js';
 import { DEMO_PERSONA_KEY } from '../../src/tab/host/demo-personas.js';
 import { saveScreenshot } from '../support/browser.js';
 import { seriousViolations } from '../support/axe-check.js';
@@ -16,7 +17,7 @@ const tab = useTabPages(harness, { now: () => now, viewerScope: true });
 
 /** The reports that cover the whole tenant and that no role of the demo's Europe administrator opens (docs/finding-rules.md, "Viewer scope"). */
 const WHOLE_TENANT_ONLY = ['connector-health', 'admin-approval', 'setting-conflicts'];
-const IN_EUROPE = ['assignment-hygiene', 'security-posture', 'escrow-gaps', 'startup-reliability'];
+const IN_EUROPE = ['assignment-hygiene', 'security-posture', 'escrow-gaps', 'startup-reliability', 'baseline-drift'];
 
 /** The paths of the report API (`/api/reports/…`, `/api/applies`) a page asks for from now on. */
 function tenantDataRequests(page: Page): string[] {
@@ -48,10 +49,10 @@ async function viewerLine(page: Page, expected: RegExp): Promise<string> {
 /** Every tile settled: none loading. */
 async function tilesSettled(page: Page): Promise<void> {
   await page.locator('[data-report-tile]').first().waitFor();
-  await page.waitForFunction(() => {
+  await page.waitForFunction((reports) => {
     const { document } = globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } };
-    return document.querySelectorAll('[data-report-tile]').length === 7 && document.querySelectorAll('[data-report-tile][data-state=loading]').length === 0;
-  });
+    return document.querySelectorAll('[data-report-tile]').length === reports && document.querySelectorAll('[data-report-tile][data-state=loading]').length === 0;
+  }, REPORT_IDS.length);
 }
 
 describe('a viewer with no Intune role assignment', () => {

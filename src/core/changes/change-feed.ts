@@ -1,7 +1,7 @@
 /**
  * The change feed: what changed in the tenant's device configuration, who changed it and when, from
  * Intune's audit log (docs/finding-rules.md, "The change feed"). Pure: audit entries and the names
- * the reports' records give in, the changes of a window out, newest first.
+ * the feed's reads give (load.ts) in, the changes of a window out, newest first.
  *
  * What the log does not carry is said, never invented: a value it masks or cuts short, properties
  * beyond those kept, and anything before the window the log was read for.
@@ -27,7 +27,7 @@ const ACTION_LABELS: Record<ChangeAction, string> = {
 
 /** One property a change names: before and after, in the admin center's words where the names are known. */
 export interface ChangeDetail {
-  /** The setting's or property's name: a settings catalog setting by its display name, else as the log writes it. */
+  /** A settings catalog setting by its display name, an assignment's part as the assignment pane says it, any other property in words. */
   name: string;
   before: string | null;
   after: string | null;
@@ -52,11 +52,11 @@ export interface Change {
   detailsLeftOut: number;
 }
 
-/** The names a feed shows settings, options and groups by, from the reports' records; ids stay in `logged`. */
+/** The names a feed shows settings, options, groups and filters by, from its own reads (load.ts); ids stay in `logged`. */
 export interface ChangeNames {
-  /** Settings catalog options' display names, by option id (report 3's settings). */
+  /** Settings catalog options' display names, by option id (the policies' settings, read with their definitions). */
   options: ReadonlyMap<string, string>;
-  /** Settings catalog settings' display names, by setting definition id (report 3's settings). */
+  /** Settings catalog settings' display names, by setting definition id (the same read). */
   settings: ReadonlyMap<string, string>;
   /** The display names of the groups and assignment filters an assignment names by id, by that id in lower case. */
   byId: ReadonlyMap<string, string>;

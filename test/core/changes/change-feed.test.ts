@@ -6,6 +6,8 @@ import { NO_NAMES, changeFeed, describeChange, propertyWords } from '../../../sr
 import type { ChangeNames } from '../../../src/core/changes/change-feed.js';
 import { changesToCsv } from '../../../src/core/changes/change-csv.js';
 import { readSince } from '../../../src/core/changes/since.js';
+import { CHANGE_FEED_READS } from '../../../src/core/changes/load.js';
+import { PRODUCT_READS } from '../../../src/core/upstream-reads.js';
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type { AuditEntry } from '../../../src/core/reports/report-model.js';
 
@@ -305,5 +307,11 @@ describe('how far back a feed starts', () => {
     const reading = readSince(text, NOW);
     expect(reading.ok).toBe(false);
     expect(reading.ok ? '' : reading.message).toMatch(message);
+  });
+});
+
+describe("the feed's reads", () => {
+  it("are all reads the reports declare, so the Graph client's allow-list lets them through and no permission is added", () => {
+    for (const read of CHANGE_FEED_READS) expect(PRODUCT_READS, read.path).toContain(read);
   });
 });

@@ -57,7 +57,11 @@ describe('drift from the approved baseline', () => {
     const result = derive(approved(), current());
     expect(result.findings).toEqual([]);
     expect(result.rows).toEqual([
-      expect.objectContaining({ policy: 'Firewall - Datacenter', status: 'Matches the approved baseline', statusTone: 'ok', approvedBy: 'dana@contoso.com' }),
+      expect.objectContaining({
+        policy: 'Firewall - Datacenter',
+        status: 'Matches the approved baseline (approved by dana@contoso.com on 2026-11-27 09:00 UTC)',
+        statusTone: 'ok',
+      }),
     ]);
     expect(result.headline).toBe('1 approved policy; none drifts.');
   });
