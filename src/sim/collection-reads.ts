@@ -1,6 +1,6 @@
 import { errorAnswer } from './graph-exchange.js';
 import type { RequestContext, SimAnswer } from './graph-exchange.js';
-import { decodeSkipToken, filterEquality, filterTest, listOption, nextPageLink } from './odata-query.js';
+import { decodeSkipToken, filterEquality, filterTest, listOption, nextPageLink, rangeStart } from './odata-query.js';
 import type { RecordTest } from './odata-query.js';
 import { capExpanded, prefersUnknownEnumMembers, schemaTest, shape, shaper } from './odata-shaping.js';
 import type { SimResourceTable } from './resources/resource-table.js';
@@ -60,7 +60,7 @@ export class SimCollectionReads {
     const key = `${resource.path}|${version}|${filter ?? ''}`;
     let scan = scans.get(key);
     if (!scan) {
-      scan = { keep, kept: [], scanned: 0 };
+      scan = { keep, kept: [], scanned: firstInRange(list, filter, resource) };
       // A client may ask any number of filters: the last few are kept.
       if (scans.size >= GENERATED_SCANS_KEPT) scans.delete(scans.keys().next().value!);
       scans.set(key, scan);
@@ -173,6 +173,24 @@ function storedSelection(records: readonly GraphRecord[]): Selection {
 }
 
 /** The records of a generated list that `scan` keeps (all of them when null), each made as it is read. */
+/**
+ * Where a scan of a generated list for a date range may start: the first record at or after the
+ * range's start, found by halving, where the list is in order of that property (`sortedBy`); else 0.
+ * Every record before it fails the range, so the scan keeps the same records.
+ */
+function firstInRange(list: GeneratedRecords, filter: string | null, resource: SimResource | SimNestedResource): number {
+  const range = rangeStart(filter, resource);
+  if (!range || !list.sortedBy?.includes(range.property)) return 0;
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (Date.parse(String(list.at(middle)[range.property])) < range.from) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 function generatedSelection(list: GeneratedRecords, scan: GeneratedScan | null): Selection {
   // The scan run on until it has kept `count` records or reached the list's end; how many it has
   // kept. The records it makes and keeps go to `made` by position, when given, so that a page the

@@ -86,6 +86,12 @@ function dateRange(filter: string, resource: SimResource | SimNestedResource): D
 
 export type RecordTest = (record: GraphRecord) => boolean;
 
+/** The property and lower bound of a `$filter` that is a date range the resource takes; undefined for any other filter. */
+export function rangeStart(filter: string | null, resource: SimResource | SimNestedResource): { property: string; from: number } | undefined {
+  const range = filter === null ? undefined : dateRange(filter, resource);
+  return range ? { property: range.property, from: range.from } : undefined;
+}
+
 /** The property and value of a `$filter=<property> eq '<value>'`; null for any other filter. */
 export function filterEquality(filter: string | null): { property: string; value: string } | null {
   const match = filter === null ? null : FILTER_EQUALS.exec(filter.trim());

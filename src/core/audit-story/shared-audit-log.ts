@@ -119,7 +119,7 @@ export class SharedAuditLog implements AuditLogSource {
     });
     this.kept = next;
     await this.memory?.write(KEPT_AUDIT_LOG, JSON.stringify(keptDocument(next))).catch(() => undefined);
-    return { ok: true, value: { since: new Date(next.since).toISOString(), entries: entriesOf(next) } };
+    return { ok: true, value: { since: new Date(next.since).toISOString(), entries: entriesOf(next, from) } };
   }
 
   private async restore(): Promise<KeptLog | null> {
@@ -139,8 +139,8 @@ export class SharedAuditLog implements AuditLogSource {
  * least its newest `MAX_CHANGES_PER_OBJECT`, none older than the retention.
  */
 function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window: { since: number; nextFrom: number; retention: number; recent: number }): KeptLog {
-  const changes = new Map<string, KeptChange[]>();
-  for (const [id, list] of kept?.changes ?? []) changes.set(id, [...list]);
+  // The kept lists are taken over, not copied: the kept log they were in is replaced by this one.
+  const changes = new Map<string, KeptChange[]>(kept?.changes ?? []);
   const touched = new Set<string>();
   for (const entry of entries) {
     const at = Date.parse(entry.at);
@@ -157,6 +157,17 @@ function mergedLog(kept: KeptLog | null, entries: readonly AuditEntry[], window:
     }
   }
   for (const [id, list] of changes) {
+    // Newest first: a list nothing was added to keeps all it has while its oldest change is recent,
+    // or within the retention and one of the few kept per object. So a warm read's cost is what it added.
+    if (!touched.has(id)) {
+      const last = list[list.length - 1];
+      if (!last) {
+        changes.delete(id);
+        continue;
+      }
+      const oldest = Date.parse(last.at);
+      if (oldest >= window.recent || (oldest >= window.retention && list.length <= MAX_CHANGES_PER_OBJECT)) continue;
+    }
     const within = list.filter((change) => Date.parse(change.at) >= window.retention);
     if (touched.has(id) || within.length !== list.length) within.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     if (within.length === 0) changes.delete(id);
@@ -176,11 +187,13 @@ function fromOn(log: AuditLog, since: Date): AuditLog {
   return { ok: true, value: { since: since.toISOString(), entries: log.value.entries.filter((entry) => Date.parse(entry.at) >= from) } };
 }
 
-/** The kept changes as audit entries, one per change, for `storiesOf`. */
-function entriesOf(kept: KeptLog): AuditEntry[] {
+/** The kept changes from `from` on (ms) as audit entries, one per change, for `storiesOf` and the change feed. */
+function entriesOf(kept: KeptLog, from: number): AuditEntry[] {
   const entries: AuditEntry[] = [];
   for (const list of kept.changes.values()) {
-    for (const change of list)
+    for (const change of list) {
+      // Newest first: the rest of the list is older still.
+      if (Date.parse(change.at) < from) break;
       entries.push({
         id: change.event,
         at: change.at,
@@ -190,6 +203,7 @@ function entriesOf(kept: KeptLog): AuditEntry[] {
         ...(change.operation ? { operation: change.operation } : {}),
         resources: [change.resource],
       });
+    }
   }
   return entries;
 }

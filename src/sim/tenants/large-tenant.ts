@@ -15,7 +15,7 @@ import { GUID_DRAWS, pick, seededGuid, seededRandom } from './seeded-random.js';
 import type { SeededRandom } from './seeded-random.js';
 import { sameFilterString } from '../odata-query.js';
 import { emptyCollections } from './sim-tenant.js';
-import type { GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
+import type { GeneratedRecords, GraphRecord, SimGroup, SimTenant } from './sim-tenant.js';
 import { DEFAULT_SCOPE_TAG_ID } from '../../core/viewer-scope/scope.js';
 import { LARGE_TENANT_SCOPE_TAGS, plantViewerScope } from './large-tenant-scope.js';
 
@@ -547,7 +547,7 @@ function addAppliesCases(tenant: {
  * spread from a year ago to an hour ago, in the order they were written (the List page promises no
  * other), one in fifty a failed attempt. Made on demand from their index, as the devices are.
  */
-function generateAuditLog(collections: SimTenant['collections'], now: Date, count: number): { length: number; at: (index: number) => GraphRecord } {
+function generateAuditLog(collections: SimTenant['collections'], now: Date, count: number): GeneratedRecords {
   const objects = [
     ...collections.deviceConfigurations.map((record) => ({ record, type: 'DeviceConfiguration', name: record.displayName })),
     ...collections.deviceCompliancePolicies.map((record) => ({ record, type: 'DeviceCompliancePolicy', name: record.displayName })),
@@ -560,6 +560,8 @@ function generateAuditLog(collections: SimTenant['collections'], now: Date, coun
   const hex = (index: number) => index.toString(16).padStart(12, '0');
   return {
     length: objects.length === 0 ? 0 : count,
+    // Each event is later than the one before (`at` below): a window's read starts at its first.
+    sortedBy: ['activityDateTime'],
     at: (index) => {
       const object = objects[(index * 7919) % objects.length]!;
       return auditEvent(`ae000000-0000-4000-8000-${hex(index)}`, `ac000000-0000-4000-8000-${hex(index)}`, {
