@@ -10,6 +10,7 @@ import { registerReportRoutes } from './report-routes.js';
 import { registerTriageRoutes } from './triage-routes.js';
 import { registerAppliesRoute } from './applies-route.js';
 import { registerBaselineRoutes } from './baseline-routes.js';
+import { registerChangesRoute } from './changes-route.js';
 import type { TabAccess, TabUser } from './tab-access.js';
 import { handleServerErrors, sealedResponse } from './server-errors.js';
 import { serveTab } from './tab-files.js';
@@ -152,6 +153,11 @@ export function createAppServer(options: AppServerOptions): Server {
     authorised,
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     ...(options.log ? { log: options.log } : {}),
+  });
+  registerChangesRoute(server, {
+    services,
+    authorised,
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
   });
   registerBaselineRoutes(server, {
     services,
