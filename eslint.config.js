@@ -104,9 +104,10 @@ const FOLDERS = {
       'src/core/applies/applies-result.ts',
       'src/core/applies/words.ts',
       'src/core/viewer-scope/demo-personas.ts',
+      'src/core/changes/change-feed.ts',
     ],
     notPackages: ['node:*', 'undici', '@azure/*', ...BOT_SDK_PACKAGES, 'restify'],
-    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, the report windows the server's /rows runs too, not-checked, a setting conflict's policies side by side, finding-kinds, triage-book and its audit pages, what applies' result and words, words for counts, and the demo's people the sign-in list names) and talks to the server over its API.",
+    why: "the tab is a browser bundle: it takes the core's contract (report-model, report-summary, report-preview, report-csv, row-keys, the report windows the server's /rows runs too, not-checked, a setting conflict's policies side by side, finding-kinds, triage-book and its audit pages, what applies' result and words, words for counts, the demo's people the sign-in list names, and the change feed's shape) and talks to the server over its API.",
   },
   'src/sim': {
     may: ['src/sim', 'src/core'],

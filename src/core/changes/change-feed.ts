@@ -8,7 +8,7 @@
  */
 
 import { MAX_VALUE_CHARS, changeTime } from '../audit-story/audit-story.js';
-import type { AuditEntry, AuditEntryResource, ChangedProperty } from '../reports/report-model.js';
+import type { AuditEntry, AuditEntryResource, ChangedProperty, ReportLoadError } from '../reports/report-model.js';
 import { objectKindOfType, typeOfActivity } from './object-kinds.js';
 import type { ChangeObjectKind } from './object-kinds.js';
 
@@ -83,6 +83,11 @@ export interface ChangeFeed {
   /** Successful events in the window about something that is not device configuration (device actions, roles, enrollment): counted, not listed. */
   otherEvents: number;
 }
+
+/** The feed as the front ends show it: its changes and what it could not name, or why it could not be read at all (load.ts). */
+export type ChangeFeedResult =
+  | { state: 'loaded'; feed: ChangeFeed; notes: string[]; generatedAt: string }
+  | { state: 'load-error'; error: ReportLoadError; generatedAt: string };
 
 /** Properties the log lists that say nothing about the object (the API version the portal called). */
 const NOISE_PROPERTIES = new Set(['devicemanagementapiversion']);

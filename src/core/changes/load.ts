@@ -19,16 +19,16 @@ import { ASSIGNMENT_FILTERS_READ } from '../reports/assignment-hygiene/reads.js'
 import { asString } from '../reports/graph-values.js';
 import { optionalReadFailure } from '../reports/optional-read.js';
 import { readCollection } from '../reports/read-collection.js';
-import type { AuditEntry, AuditLog, LoadContext, ReportLoadError } from '../reports/report-model.js';
+import type { AuditEntry, AuditLog, LoadContext } from '../reports/report-model.js';
 import { GROUP_READ } from '../directory/reads.js';
 import { changeFeed, NO_NAMES } from './change-feed.js';
-import type { ChangeFeed, ChangeNames, ChangeWindow } from './change-feed.js';
+import type { ChangeFeed, ChangeFeedResult, ChangeNames, ChangeWindow } from './change-feed.js';
 
 /** The reads the feed makes, all declared by the reports that make them too, so it asks for no permission of its own. */
 export const CHANGE_FEED_READS = [AUDIT_EVENTS_READ, POLICY_SETTINGS_READ, GROUP_READ, ASSIGNMENT_FILTERS_READ] as const;
 
-/** The feed as the front ends show it: its changes and what it could not name, or why it could not be read at all. */
-export type ChangeFeedResult = { state: 'loaded'; feed: ChangeFeed; notes: string[]; generatedAt: string } | { state: 'load-error'; error: ReportLoadError; generatedAt: string };
+// The feed as the front ends show it (change-feed.ts, where the tab takes it from).
+export type { ChangeFeedResult } from './change-feed.js';
 
 /** At most this many policies' settings are read to name one feed's values: a month of a large tenant's changes names a few hundred at most. */
 export const MAX_POLICIES_NAMED = 200;

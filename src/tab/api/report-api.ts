@@ -6,6 +6,7 @@ import type { ReportSummary } from '../../core/reports/report-summary.js';
 import type { TriageRequest, TriageState, TriageView } from '../../core/triage/triage-book.js';
 import type { AppliesResult } from '../../core/applies/applies-result.js';
 import type { AuditPage, AuditPageQuery } from '../../core/triage/audit-page.js';
+import type { ChangeFeedResult } from '../../core/changes/change-feed.js';
 
 export interface TenantInfo {
   label: string;
@@ -184,6 +185,14 @@ export class ReportApi {
   /** Approves a policy as it is now, or withdraws its approval, for report 8's baseline (docs/contract.md, "The approved baseline"). */
   async changeBaseline(action: 'approve' | 'withdraw', policyId: string): Promise<void> {
     await this.send<unknown>('/api/baseline', { method: 'POST', body: JSON.stringify({ action, policyId }) });
+  }
+
+  /** What changed in the tenant's device configuration in a window, narrowed by object and person (docs/contract.md, "The change feed"). */
+  async changes(query: { since: string; object?: string; person?: string }, signal?: AbortSignal): Promise<ChangeFeedResult> {
+    const parameters = new URLSearchParams({ since: query.since });
+    if (query.object) parameters.set('object', query.object);
+    if (query.person) parameters.set('by', query.person);
+    return (await this.getJson<ChangeFeedResult>(`/api/changes?${parameters.toString()}`, signal)).value;
   }
 
   /** What applies to a device, a user or a group (docs/contract.md, "What applies"). */

@@ -28,9 +28,10 @@ import { DEMO_PERSONAS, isDemoPersona } from '../host/demo-personas.js';
 import { NoAccessBanner } from '../reports/ScopeNotes.js';
 import { ReportView } from '../reports/ReportView.js';
 import { FaultBoundary } from './FaultBoundary.js';
-import { OVERVIEW, hashFor, readCatalogue, viewFromHash } from './report-navigation.js';
+import { CHANGES, OVERVIEW, hashFor, readCatalogue, viewFromHash } from './report-navigation.js';
 import type { TabView } from './report-navigation.js';
 import { Overview } from '../overview/Overview.js';
+import { ChangesView } from '../changes/ChangesView.js';
 import { NARROW, PHONE, WIDE_LAYOUT } from './breakpoints.js';
 
 const THEMES = { light: teamsLightTheme, dark: teamsDarkTheme, contrast: teamsHighContrastTheme } as const;
@@ -285,6 +286,9 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
               <Tab value={OVERVIEW} id={`tab-${OVERVIEW}`} className={styles.tab}>
                 Overview
               </Tab>
+              <Tab value={CHANGES} id={`tab-${CHANGES}`} className={styles.tab}>
+                What changed
+              </Tab>
               {catalogue.map(({ id, navigationLabel }) => (
                 <Tab key={id} value={id} id={`tab-${id}`} className={styles.tab}>
                   {navigationLabel}
@@ -312,6 +316,8 @@ function ReportsApp({ catalogue }: { catalogue: readonly ReportPresentation[] })
                 ) : null}
                 {noAccess !== null ? (
                   <NoAccessBanner explanation={noAccess} />
+                ) : selected === CHANGES ? (
+                  <ChangesView api={session?.api ?? null} format={format} />
                 ) : presentation ? (
                   <ReportView presentation={presentation} api={session?.api ?? null} format={format} scope={scopeTags} />
                 ) : (

@@ -18,12 +18,14 @@ export function readCatalogue(page: Document): ReportPresentation[] | null {
 
 /** The landing view: every report at once. */
 export const OVERVIEW = 'overview';
+/** What changed in the tenant (docs/contract.md, "The change feed"). */
+export const CHANGES = 'changes';
 
-/** What the tab shows: the overview or one report. */
-export type TabView = typeof OVERVIEW | ReportId;
+/** What the tab shows: the overview, the changes or one report. */
+export type TabView = typeof OVERVIEW | typeof CHANGES | ReportId;
 
 /**
- * The view a URL hash names: none (or `#/overview`) is the overview, `#/escrow-gaps` (or
+ * The view a URL hash names: none (or `#/overview`) is the overview, `#/changes` the changes, `#/escrow-gaps` (or
  * `#escrow-gaps`) the report if the catalogue has it; null for anything else.
  */
 export function viewFromHash(hash: string, catalogue: readonly ReportPresentation[]): TabView | null {
@@ -34,6 +36,7 @@ export function viewFromHash(hash: string, catalogue: readonly ReportPresentatio
     return null; // a malformed escape
   }
   if (id === '' || id === OVERVIEW) return OVERVIEW;
+  if (id === CHANGES) return CHANGES;
   return catalogue.some((report) => report.id === id) ? id : null;
 }
 
