@@ -163,7 +163,7 @@ describe('the tab as the window and the clock move', () => {
         return Math.round(text.getBoundingClientRect().left);
       }),
     );
-    expect(labelStarts).toHaveLength(REPORT_IDS.length + 1); // the overview, then each report
+    expect(labelStarts).toHaveLength(REPORT_IDS.length + 2); // the overview, what changed, then each report
     expect(new Set(labelStarts).size).toBe(1);
     await page.setViewportSize({ width: 420, height: 800 });
     await expect.poll(() => tabs.getAttribute('aria-orientation')).toBe('horizontal');
