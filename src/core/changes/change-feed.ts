@@ -85,9 +85,7 @@ export interface ChangeFeed {
 }
 
 /** The feed as the front ends show it: its changes and what it could not name, or why it could not be read at all (load.ts). */
-export type ChangeFeedResult =
-  | { state: 'loaded'; feed: ChangeFeed; notes: string[]; generatedAt: string }
-  | { state: 'load-error'; error: ReportLoadError; generatedAt: string };
+export type ChangeFeedResult = { state: 'loaded'; feed: ChangeFeed; notes: string[]; generatedAt: string } | { state: 'load-error'; error: ReportLoadError; generatedAt: string };
 
 /** Properties the log lists that say nothing about the object (the API version the portal called). */
 const NOISE_PROPERTIES = new Set(['devicemanagementapiversion']);
