@@ -118,7 +118,7 @@ describe('a report added with its folder and one registry line', () => {
 
     await page.goto(`${server.base}/tab/#/stale-devices`);
     await page.locator('[role=table]').waitFor();
-    expect(await page.locator('[role=tab]').evaluateAll((tabs) => tabs.map((tab) => tab.id))).toEqual(['tab-overview', ...registry.ids.map((id) => `tab-${id}`)]);
+    expect(await page.locator('[role=tab]').evaluateAll((tabs) => tabs.map((tab) => tab.id))).toEqual(['tab-overview', 'tab-changes', ...registry.ids.map((id) => `tab-${id}`)]);
     expect(await page.getByRole('tab', { name: 'Stale devices' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('h2').textContent()).toBe('Stale Devices');
     expect(Number(await page.locator('[data-shown-count]').getAttribute('data-shown-count'))).toBe(devices().length);
