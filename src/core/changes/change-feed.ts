@@ -297,14 +297,15 @@ export function propertyWords(property: string): string {
   return words.length > 0 ? words.join(' ') : property;
 }
 
-const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** Every id in a text (an assignment's group or filter), for naming them; load.ts reads the same ones. */
+export const IDS_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /** A value as the admin center names it: an option by its display name, a group's or a filter's id by its name. */
 function namedValue(raw: string, names: ChangeNames): string {
   const option = names.options.get(raw) ?? names.options.get(raw.toLowerCase());
   if (option !== undefined) return option;
   if (names.byId.size === 0) return raw;
-  return raw.replace(GUID, (id) => names.byId.get(id.toLowerCase()) ?? id);
+  return raw.replace(IDS_IN_TEXT, (id) => names.byId.get(id.toLowerCase()) ?? id);
 }
 
 /** One change in a line, for the bot and the command line: when, who, what, which object. */

@@ -21,7 +21,7 @@ import { optionalReadFailure } from '../reports/optional-read.js';
 import { readCollection } from '../reports/read-collection.js';
 import type { AuditEntry, AuditLog, LoadContext } from '../reports/report-model.js';
 import { GROUP_READ } from '../directory/reads.js';
-import { changeFeed, NO_NAMES } from './change-feed.js';
+import { IDS_IN_TEXT, changeFeed, NO_NAMES } from './change-feed.js';
 import type { ChangeFeed, ChangeFeedResult, ChangeNames, ChangeWindow } from './change-feed.js';
 
 /** The reads the feed makes, all declared by the reports that make them too, so it asks for no permission of its own. */
@@ -34,8 +34,6 @@ export type { ChangeFeedResult } from './change-feed.js';
 export const MAX_POLICIES_NAMED = 200;
 /** At most this many groups are looked up for one feed. */
 export const MAX_GROUPS_NAMED = 200;
-
-const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * What earlier feeds named, kept by whoever serves feeds again (the app's ChangeFeedService): a
@@ -111,7 +109,7 @@ async function namesFor(context: LoadContext, feed: ChangeFeed, signal: AbortSig
     for (const detail of change.details) {
       // Told by the property as the log names it: an id is a group's or a filter's only where the property says so.
       const property = (detail.logged?.name ?? detail.name).toLowerCase();
-      const ids = [detail.before, detail.after].flatMap((value) => value?.match(GUID) ?? []).map((id) => id.toLowerCase());
+      const ids = [detail.before, detail.after].flatMap((value) => value?.match(IDS_IN_TEXT) ?? []).map((id) => id.toLowerCase());
       if (property.includes('filterid')) for (const id of ids) filters.add(id);
       else if (property.includes('groupid')) for (const id of ids) groups.add(id);
     }
